@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { DeviceCommandSchema } from '../command.ts';
+import { PowerControlSchema } from '../power-control.ts';
+import { checkCapabilities } from '../device.ts';
+import { BatchRequestSchema } from '../batch.ts';
+import { HistoryQuerySchema, historyRangeProblem, MAX_HISTORY_RANGE_MS } from '../history.ts';
+import { ID_PATTERN } from '../ids.ts';
+
+const command = {
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: '2026-11-21T02:00:00Z',
+  endTime: '2026-11-21T05:00:00Z',
+};
+
+describe('PowerControlSchema', () => {
+  it('requires at least one control property (spec 2.1)', () => {
+    expect(PowerControlSchema.safeParse({}).success).toBe(false);
+    expect(PowerControlSchema.safeParse({ chargeCutoffSocPercent: 90 }).success).toBe(true);
+  });
+  it('refuses unknown properties and out-of-schema values, naming the field', () => {
+    expect(PowerControlSchema.safeParse({ targetPowerW: 1 }).success).toBe(false);
+    const result = PowerControlSchema.safeParse({ chargeCutoffSocPercent: 101 });
+    expect(result.error?.issues[0]?.path).toEqual(['chargeCutoffSocPercent']);
+  });
+});
+
+describe('DeviceCommandSchema', () => {
+  it('accepts a well-formed command', () => {
+    expect(DeviceCommandSchema.parse(command)).toEqual(command);
+  });
+  it('refuses a window whose end is before its start', () => {
+    const result = DeviceCommandSchema.safeParse({ ...command, endTime: '2026-11-21T01:00:00Z' });
+    expect(result.error?.issues[0]?.path).toEqual(['endTime']);
+  });
+});
+
+describe('checkCapabilities', () => {
+  const capabilities = {
+    targetBatteryPowerW: { min: -5000, max: 5000 },
+    chargeCutoffSocPercent: { min: 50, max: 100 },
+  };
+  it('passes values inside the range, bounds included', () => {
+    expect(
+      checkCapabilities({ targetBatteryPowerW: 5000, chargeCutoffSocPercent: 50 }, capabilities),
+    ).toEqual([]);
+  });
+  it('reports out-of-range values and unsupported controls', () => {
+    expect(
+      checkCapabilities({ targetBatteryPowerW: -5001, siteExportLimitW: 100 }, capabilities),
+    ).toEqual([
+      {
+        kind: 'outOfRange',
+        property: 'targetBatteryPowerW',
+        value: -5001,
+        range: { min: -5000, max: 5000 },
+      },
+      { kind: 'unsupported', property: 'siteExportLimitW' },
+    ]);
+  });
+});
+
+describe('BatchRequestSchema', () => {
+  const devices = (n: number) => Array.from({ length: n }, (_, i) => `BAT-${i}`);
+  it('allows 50 devices and refuses 51 (spec 8)', () => {
+    expect(BatchRequestSchema.safeParse({ devices: devices(50), command }).success).toBe(true);
+    expect(BatchRequestSchema.safeParse({ devices: devices(51), command }).success).toBe(false);
+  });
+  it('refuses duplicates and an empty list', () => {
+    expect(BatchRequestSchema.safeParse({ devices: ['A', 'A'], command }).success).toBe(false);
+    expect(BatchRequestSchema.safeParse({ devices: [], command }).success).toBe(false);
+  });
+});
+
+describe('history range (spec 8: at most 30 days)', () => {
+  const start = Date.parse('2026-10-01T00:00:00Z');
+  it('allows exactly 30 days and refuses 30 days plus one second', () => {
+    expect(historyRangeProblem(start, start + MAX_HISTORY_RANGE_MS)).toBeNull();
+    expect(historyRangeProblem(start, start + MAX_HISTORY_RANGE_MS + 1000)).toMatch(/30 days/);
+  });
+  it('counts elapsed UTC time across a DST change (Europe/Berlin, 25 October 2026)', () => {
+    const query = { startTime: '2026-10-20T00:00:00Z', endTime: '2026-11-19T00:00:00Z' };
+    expect(HistoryQuerySchema.safeParse(query).success).toBe(true);
+  });
+});
+
+describe('ID_PATTERN', () => {
+  it('refuses dot segments, slashes and encoded characters', () => {
+    for (const bad of ['..', '.', 'a/b', 'a%2Fb', '', 'x'.repeat(129)])
+      expect(ID_PATTERN.test(bad)).toBe(false);
+    for (const good of ['BAT-EU-001-A', 'cmd_123', 'PLANT-EU-100'])
+      expect(ID_PATTERN.test(good)).toBe(true);
+  });
+});

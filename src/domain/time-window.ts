@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { UtcTimestampSchema } from './time.ts';
+
+/** An effective window in epoch milliseconds, half-open: `[startMs, endMs)` (spec 2.1, 3.1 rule 2). */
+export interface WindowMs {
+  startMs: number;
+  endMs: number;
+}
+
+/** An effective window as the wire carries it: two ISO 8601 UTC timestamps. */
+export interface TimeWindow {
+  startTime: string;
+  endTime: string;
+}
+
+/** Converts a wire window to epoch milliseconds. */
+export function toWindowMs(window: TimeWindow): WindowMs {
+  return { startMs: Date.parse(window.startTime), endMs: Date.parse(window.endTime) };
+}
+
+/**
+ * True when two half-open windows share at least one instant. Windows that touch (one's end
+ * equals the other's start) do not overlap (DESIGN.md 3, "Lifecycle"; spec 3.1 rule 2).
+ */
+export function windowsOverlap(a: WindowMs, b: WindowMs): boolean {
+  return a.startMs < b.endMs && b.startMs < a.endMs;
+}
+
+/** Refinement for any object with `startTime`/`endTime`: end strictly after start (spec 2.1). */
+export function endAfterStart(window: TimeWindow): boolean {
+  return Date.parse(window.endTime) > Date.parse(window.startTime);
+}
+
+/** Schema of a bare effective window, end after start. */
+export const TimeWindowSchema = z
+  .object({ startTime: UtcTimestampSchema, endTime: UtcTimestampSchema })
+  .refine(endAfterStart, { error: 'endTime must be after startTime', path: ['endTime'] });

@@ -1,0 +1,28 @@
+import type { LoggerOptions } from 'pino';
+
+/**
+ * Paths pino redacts in every log line: credentials, tokens and cookies never reach a log
+ * (issue 4, "Structured logs").
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-csrf"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  '*.clientSecret',
+  '*.client_secret',
+  '*.access_token',
+  '*.accessToken',
+  '*.token',
+  '*.password',
+];
+
+/** Logger options shared by the BFF and the sandbox: JSON lines, level from `LOG_LEVEL`. */
+export function loggerOptions(
+  name: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+): LoggerOptions {
+  return { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+}
