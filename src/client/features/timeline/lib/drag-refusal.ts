@@ -1,0 +1,23 @@
+import type { WindowMs } from '../../../../domain/time-window.ts';
+import type { DeviceOverlapIndex, IndexedWindow } from './overlap-index.ts';
+
+/** Why a dragged window cannot be submitted (issue 5), or null when it can. */
+export type DragRefusal =
+  { kind: 'empty' } | { kind: 'past' } | { kind: 'overlap'; conflict: IndexedWindow };
+
+/**
+ * The live verdict on a dragged window: empty (end not after start, spec 2.1), starting in the
+ * past (the device could never begin it in time, spec 3.2 `startTimeExpire`), or overlapping an
+ * active command of the device (spec 3.1 rule 2; the upstream would answer 409). O(log n).
+ */
+export function dragRefusal(
+  window: WindowMs,
+  nowMs: number,
+  index: DeviceOverlapIndex | undefined,
+  ignoreId?: string,
+): DragRefusal | null {
+  if (!(window.endMs > window.startMs)) return { kind: 'empty' };
+  if (window.startMs < nowMs) return { kind: 'past' };
+  const conflict = index?.findOverlap(window, ignoreId);
+  return conflict ? { kind: 'overlap', conflict } : null;
+}

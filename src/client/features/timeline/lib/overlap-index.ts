@@ -1,0 +1,59 @@
+import { isActiveStatus, type CommandStatus } from '../../../../domain/command.ts';
+import { windowsOverlap, type WindowMs } from '../../../../domain/time-window.ts';
+
+/** An active window as the index keeps it. */
+export interface IndexedWindow extends WindowMs {
+  id: string;
+  status: CommandStatus;
+}
+
+/**
+ * Active (received or executing) windows of one device, sorted by start, with the running
+ * maximum of their ends. Answers the drag feedback's question "does this window overlap an active
+ * command?" by binary search: O(log n) when active windows do not overlap each other (the
+ * upstream refuses that, spec 3.1 rule 2), never worse than linear when stale data says they do.
+ * Same semantics as the domain's `findActiveOverlap`: half-open windows, touching allowed, only
+ * active statuses block.
+ */
+export class DeviceOverlapIndex {
+  private readonly windows: IndexedWindow[];
+  private readonly maxEndMs: Float64Array;
+
+  constructor(commands: Iterable<IndexedWindow>) {
+    this.windows = [...commands]
+      .filter((command) => isActiveStatus(command.status))
+      .sort((a, b) => a.startMs - b.startMs);
+    this.maxEndMs = new Float64Array(this.windows.length);
+    let max = -Infinity;
+    this.windows.forEach((window, i) => {
+      max = Math.max(max, window.endMs);
+      this.maxEndMs[i] = max;
+    });
+  }
+
+  /** Number of active windows indexed. */
+  get size(): number {
+    return this.windows.length;
+  }
+
+  /**
+   * The latest-starting active window that overlaps `window`, or `undefined`. `ignoreId` leaves
+   * one command out (the one a replace drag is moving, which will be cancelled first).
+   */
+  findOverlap(window: WindowMs, ignoreId?: string): IndexedWindow | undefined {
+    // Candidates start before the window ends: indices [0, hi).
+    let lo = 0;
+    let hi = this.windows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.windows[mid]?.startMs ?? Infinity) < window.endMs) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0 && (this.maxEndMs[i] ?? -Infinity) > window.startMs; i--) {
+      const candidate = this.windows[i];
+      if (candidate && candidate.id !== ignoreId && windowsOverlap(candidate, window))
+        return candidate;
+    }
+    return undefined;
+  }
+}

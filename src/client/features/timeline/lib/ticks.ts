@@ -1,0 +1,104 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, addWeeks, format, startOfDay, startOfHour, startOfWeek } from 'date-fns';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A tick step of the time axis; `approxMs` only ranks steps, local days may last 23 or 25 h. */
+export interface TickStep {
+  unit: 'minute' | 'hour' | 'day' | 'week';
+  count: number;
+  approxMs: number;
+}
+
+const WEEK_STEP: TickStep = { unit: 'week', count: 1, approxMs: 7 * DAY_MS };
+
+const TICK_STEPS: readonly TickStep[] = [
+  { unit: 'minute', count: 5, approxMs: 5 * MINUTE_MS },
+  { unit: 'minute', count: 15, approxMs: 15 * MINUTE_MS },
+  { unit: 'minute', count: 30, approxMs: 30 * MINUTE_MS },
+  { unit: 'hour', count: 1, approxMs: HOUR_MS },
+  { unit: 'hour', count: 2, approxMs: 2 * HOUR_MS },
+  { unit: 'hour', count: 3, approxMs: 3 * HOUR_MS },
+  { unit: 'hour', count: 6, approxMs: 6 * HOUR_MS },
+  { unit: 'hour', count: 12, approxMs: 12 * HOUR_MS },
+  { unit: 'day', count: 1, approxMs: DAY_MS },
+  WEEK_STEP,
+];
+
+/** The finest step whose ticks stay at least `minSpacingPx` apart at `msPerPx`. */
+export function chooseTickStep(msPerPx: number, minSpacingPx = 70): TickStep {
+  const minMs = msPerPx * minSpacingPx;
+  return TICK_STEPS.find((step) => step.approxMs >= minMs) ?? WEEK_STEP;
+}
+
+/** One axis tick: an instant, its label in the zone's wall clock, and whether it starts a day. */
+export interface Tick {
+  ms: number;
+  label: string;
+  dayStart: boolean;
+}
+
+/**
+ * Ticks in `[startMs, endMs]` on the wall clock of `timeZone` (IANA name, or `UTC`): minute and
+ * hour ticks fall on local boundaries (so at :30 UTC in Australia/Adelaide), day ticks on local
+ * midnights, so a DST day has 23 or 25 hours between its two midnights. Labels: `HH:mm` within a
+ * day, `EEE d MMM` on days. Computed with @date-fns/tz, no offset arithmetic of our own.
+ */
+export function axisTicks(
+  startMs: number,
+  endMs: number,
+  step: TickStep,
+  timeZone: string,
+): Tick[] {
+  const ticks: Tick[] = [];
+  const first = new TZDate(startMs, timeZone);
+  const push = (date: TZDate, dayStart: boolean, label: string) => {
+    const ms = date.getTime();
+    if (ms >= startMs && ms <= endMs) ticks.push({ ms, label, dayStart });
+  };
+  if (step.unit === 'week' || step.unit === 'day') {
+    let day = step.unit === 'week' ? startOfWeek(first, { weekStartsOn: 1 }) : startOfDay(first);
+    while (day.getTime() <= endMs) {
+      push(day, true, format(day, 'EEE d MMM'));
+      day = step.unit === 'week' ? addWeeks(day, 1) : addDays(day, 1);
+    }
+    return ticks;
+  }
+  const stepMs = step.unit === 'minute' ? step.count * MINUTE_MS : HOUR_MS;
+  // Absolute steps from a local hour boundary stay on local boundaries: every zone in use shifts
+  // by whole hours at DST, and offsets are multiples of 15 minutes.
+  for (let ms = startOfHour(first).getTime(); ms <= endMs; ms += stepMs) {
+    const date = new TZDate(ms, timeZone);
+    const hour = date.getHours();
+    if (step.unit === 'hour' && hour % step.count !== 0) continue;
+    const dayStart = hour === 0 && date.getMinutes() === 0;
+    push(date, dayStart, dayStart ? format(date, 'EEE d MMM') : format(date, 'HH:mm'));
+  }
+  return ticks;
+}
+
+const tickCache = new Map<string, Tick[]>();
+
+/**
+ * {@link axisTicks} for a view, cached per zone, step and a span-sized bucket so panning reuses
+ * the same ticks frame after frame instead of formatting dates on each frame.
+ */
+export function cachedAxisTicks(
+  startMs: number,
+  endMs: number,
+  step: TickStep,
+  timeZone: string,
+): Tick[] {
+  const bucketMs = Math.max(DAY_MS, endMs - startMs);
+  const bucket = Math.floor(startMs / bucketMs);
+  const key = `${timeZone}|${step.unit}${step.count}|${bucketMs}|${bucket}`;
+  let ticks = tickCache.get(key);
+  if (!ticks) {
+    ticks = axisTicks(bucket * bucketMs - step.approxMs, (bucket + 2) * bucketMs, step, timeZone);
+    if (tickCache.size > 64) tickCache.clear();
+    tickCache.set(key, ticks);
+  }
+  return ticks;
+}
