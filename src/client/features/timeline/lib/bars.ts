@@ -1,0 +1,64 @@
+import type { CancellationReason, StatusRecord } from '../../../../domain/command.ts';
+import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { shortControlLabel } from './labels.ts';
+import { windowInZone } from './window-words.ts';
+
+/** A command window as the canvas draws it: numbers precomputed once per record. */
+export interface Bar {
+  id: string;
+  startMs: number;
+  endMs: number;
+  status: StatusRecord['status'];
+  label: string;
+  record: StatusRecord;
+}
+
+const REASON_SHORT: Record<CancellationReason, string> = {
+  manuallyCancel: 'by operator',
+  timeWindowOverlap: 'overlap',
+  startTimeExpire: 'start expired',
+  deviceFault: 'device fault',
+  notSupported: 'not supported',
+};
+
+/** A bar of a status record; cancelled bars carry their reason in the label. */
+export function toBar(record: StatusRecord): Bar {
+  const control = shortControlLabel(record.powerControl);
+  const label =
+    record.status === 'cancelled'
+      ? `Cancelled${record.cancelReason ? ` (${REASON_SHORT[record.cancelReason]})` : ''}: ${control}`
+      : control;
+  return {
+    id: record.id,
+    startMs: Date.parse(record.startTime),
+    endMs: Date.parse(record.endTime),
+    status: record.status,
+    label,
+    record,
+  };
+}
+
+/**
+ * Accessible name of a bar (issue 5): device, control, window in the site's zone, status.
+ * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
+ */
+export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string): string {
+  return `${deviceName}: ${shortControlLabel(bar.record.powerControl)}, ${windowInZone(
+    bar.startMs,
+    bar.endMs,
+    timeZone,
+  )}, ${COMMAND_STATUS_WORDS[bar.status]}`;
+}
+
+/** The bar under `ms` in a row's bars (sorted by start), preferring active ones, or undefined. */
+export function barAt(bars: readonly Bar[], ms: number, toleranceMs = 0): Bar | undefined {
+  let hit: Bar | undefined;
+  for (const bar of bars) {
+    if (bar.startMs - toleranceMs > ms) break;
+    if (ms < bar.endMs + toleranceMs) {
+      if (bar.status === 'received' || bar.status === 'executing') return bar;
+      hit ??= bar;
+    }
+  }
+  return hit;
+}
