@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { isCancellable } from '../../../../domain/command.ts';
+import type { Device } from '../../../../domain/device.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { windowInZone } from '../lib/window-words.ts';
+import { StatusRecordList } from './status-record-list.tsx';
+
+/** The selected command: its status record, Cancel (confirmed) and Change while it can. */
+export function DetailPanel(props: {
+  record: StatusRecord;
+  device: Device;
+  timeZone: string;
+  cancelling: boolean;
+  cancelError: string | undefined;
+  onCancel: () => void;
+  onChange: () => void;
+  onClose: () => void;
+}) {
+  const { record } = props;
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <aside className="timeline-panel" aria-labelledby="tl-detail-title">
+      <h2 id="tl-detail-title">Command details</h2>
+      <p>
+        <strong>{props.device.name}</strong> ({props.device.deviceId})
+      </p>
+      <StatusRecordList record={record} timeZone={props.timeZone} />
+      {props.cancelError ? <p role="alert">{props.cancelError}</p> : null}
+      <div className="actions">
+        {record.status === 'received' ? (
+          <button type="button" onClick={props.onChange}>
+            Change window or values
+          </button>
+        ) : null}
+        {isCancellable(record.status) ? (
+          <button
+            type="button"
+            className="danger"
+            disabled={props.cancelling}
+            onClick={() => setConfirming(true)}
+          >
+            {props.cancelling ? 'Cancelling…' : 'Cancel command'}
+          </button>
+        ) : null}
+        <button type="button" onClick={props.onClose}>
+          Close details
+        </button>
+      </div>
+      {confirming ? (
+        <ConfirmDialog
+          title="Cancel this command?"
+          confirmLabel="Cancel command"
+          dismissLabel="Keep command"
+          onDismiss={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            props.onCancel();
+          }}
+        >
+          <p>
+            {record.id} on {props.device.name},{' '}
+            {windowInZone(Date.parse(record.startTime), Date.parse(record.endTime), props.timeZone)}
+            . {record.status === 'executing' ? 'It is executing now and stops at once.' : ''}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </aside>
+  );
+}

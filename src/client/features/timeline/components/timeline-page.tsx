@@ -1,0 +1,296 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
+import type { Device, Site } from '../../../../domain/device.ts';
+import type { WindowMs } from '../../../../domain/time-window.ts';
+import { cancelCommand, getCommandStatus, submitCommand } from '../api/command-calls.ts';
+import { timelineHistoryKeys } from '../api/history-chunk.ts';
+import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
+import type { Bar } from '../lib/bars.ts';
+import {
+  replaceCommand,
+  restoreCommand,
+  type ReplaceOutcome,
+  type ReplaceStep,
+} from '../lib/replace-sequence.ts';
+import { DEFAULT_SNAP_MS } from '../lib/snap.ts';
+import { submitErrorWords } from '../lib/submit-error-words.ts';
+import { CommandFormDialog } from './command-form-dialog.tsx';
+import { DetailPanel } from './detail-panel.tsx';
+import { TimelineView, type RowTarget, type TimelineViewport } from './timeline-view.tsx';
+
+const SNAP_CHOICES = [
+  { label: '1 min', ms: 60_000 },
+  { label: '5 min', ms: DEFAULT_SNAP_MS },
+  { label: '15 min', ms: 15 * 60_000 },
+  { label: '1 h', ms: 3_600_000 },
+];
+
+type FormState = {
+  target: RowTarget;
+  startMs: number;
+  endMs: number;
+  powerControl?: StatusRecord['powerControl'];
+  replacing?: StatusRecord;
+};
+
+const REPLACE_STEP_WORDS: Record<ReplaceStep, string> = {
+  cancelling: 'Step 1 of 3: cancelling the current command…',
+  waiting: 'Step 2 of 3: waiting until it is cancelled…',
+  submitting: 'Step 3 of 3: submitting the new command…',
+};
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The timeline editor page (issue 5): bound sites' devices as rows, command windows as bars,
+ * drag to schedule, detail panel with cancel, replace by drag or edit.
+ */
+export function TimelinePage({ sites }: { sites: readonly Site[] }) {
+  const queryClient = useQueryClient();
+  const [filter, setFilter] = useState('');
+  const [hiddenSites, setHiddenSites] = useState<ReadonlySet<string>>(new Set());
+  const [utc, setUtc] = useState(false);
+  const [snapMs, setSnapMs] = useState(DEFAULT_SNAP_MS);
+  const [nowMs, setNowMs] = useState(() => Date.now());
+  const [viewport, setViewport] = useState<TimelineViewport>();
+  const [selected, setSelected] = useState<{ target: RowTarget; record: StatusRecord }>();
+  const [form, setForm] = useState<FormState>();
+  const [notice, setNotice] = useState<string>();
+  const [replaceStep, setReplaceStep] = useState<ReplaceStep>();
+  const [replaceFailure, setReplaceFailure] = useState<{
+    old: StatusRecord;
+    target: RowTarget;
+    outcome: Extract<ReplaceOutcome, { ok: false }>;
+  }>();
+
+  useEffect(() => {
+    const timer = setInterval(() => setNowMs(Date.now()), 10_000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const shownSites = useMemo(
+    () => sites.filter((site) => !hiddenSites.has(site.siteId)),
+    [sites, hiddenSites],
+  );
+  const { barsByDevice, overlapIndex, failedChunks } = useTimelineBars(viewport);
+  const zoneOf = (target: RowTarget) => (utc ? 'UTC' : target.site.timeZone);
+  const refreshDevice = (deviceId: string) =>
+    queryClient.invalidateQueries({ queryKey: timelineHistoryKeys.device(deviceId) });
+
+  // The selected record follows the polled history while its row is in view.
+  const selectedRecord = useMemo(() => {
+    if (!selected) return undefined;
+    const live = barsByDevice
+      .get(selected.target.device.deviceId)
+      ?.find((bar) => bar.id === selected.record.id)?.record;
+    return live ?? selected.record;
+  }, [selected, barsByDevice]);
+
+  const submit = useMutation({
+    mutationFn: ({ device, command }: { device: Device; command: DeviceCommand }) =>
+      submitCommand(device.deviceId, command),
+    onSuccess: (response, { device }) => {
+      setForm(undefined);
+      setNotice(`Command ${response.id} submitted for ${device.name}.`);
+      return refreshDevice(device.deviceId);
+    },
+  });
+
+  const cancel = useMutation({
+    mutationFn: (record: StatusRecord) => cancelCommand(record.deviceId, record.id),
+    onSuccess: (record) => {
+      setNotice(`Command ${record.id} cancelled.`);
+      return refreshDevice(record.deviceId);
+    },
+  });
+
+  const runReplace = async (target: RowTarget, old: StatusRecord, next: DeviceCommand) => {
+    setForm(undefined);
+    setReplaceFailure(undefined);
+    setNotice(undefined);
+    const outcome = await replaceCommand(
+      old,
+      next,
+      {
+        cancel: cancelCommand,
+        status: (deviceId, commandId) => getCommandStatus(deviceId, commandId),
+        submit: submitCommand,
+        pause,
+      },
+      setReplaceStep,
+    );
+    setReplaceStep(undefined);
+    await refreshDevice(old.deviceId);
+    if (outcome.ok) {
+      setSelected(undefined);
+      setNotice(`Command ${old.id} replaced by ${outcome.submitted.id} on ${target.device.name}.`);
+    } else setReplaceFailure({ old, target, outcome });
+  };
+
+  const openCreate = (target: RowTarget, window: WindowMs) => {
+    submit.reset();
+    setNotice(undefined);
+    setForm({ target, ...window });
+  };
+
+  return (
+    <section aria-labelledby="timeline-title">
+      <h1 id="timeline-title">Timeline</h1>
+      <div className="timeline-filters">
+        <label>
+          Filter devices{' '}
+          <input
+            type="search"
+            value={filter}
+            placeholder="Name or ID"
+            onChange={(event) => setFilter(event.target.value)}
+          />
+        </label>
+        <fieldset>
+          <legend>Sites</legend>
+          {sites.map((site) => (
+            <label key={site.siteId}>
+              <input
+                type="checkbox"
+                checked={!hiddenSites.has(site.siteId)}
+                onChange={(event) => {
+                  const next = new Set(hiddenSites);
+                  if (event.target.checked) next.delete(site.siteId);
+                  else next.add(site.siteId);
+                  setHiddenSites(next);
+                }}
+              />{' '}
+              {site.name} ({site.timeZone})
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          <input type="checkbox" checked={utc} onChange={(event) => setUtc(event.target.checked)} />{' '}
+          Show times in UTC
+        </label>
+        <label>
+          Snap to{' '}
+          <select value={snapMs} onChange={(event) => setSnapMs(Number(event.target.value))}>
+            {SNAP_CHOICES.map((choice) => (
+              <option key={choice.ms} value={choice.ms}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div role="status" className="timeline-notice">
+        {replaceStep ? REPLACE_STEP_WORDS[replaceStep] : notice}
+        {failedChunks > 0 ? ` Some history could not be loaded (${failedChunks}); retrying.` : ''}
+      </div>
+      {replaceFailure ? (
+        <div role="alert" className="notice notice-error">
+          {replaceFailure.outcome.oldCancelled ? (
+            <>
+              <p>
+                The new command was refused:{' '}
+                {submitErrorWords(replaceFailure.outcome.error, zoneOf(replaceFailure.target))} The
+                old command {replaceFailure.old.id} is already cancelled.
+              </p>
+              <button
+                type="button"
+                onClick={() => {
+                  const { old, target } = replaceFailure;
+                  setReplaceFailure(undefined);
+                  submit.mutate({ device: target.device, command: restoreCommand(old) });
+                }}
+              >
+                Restore the old command
+              </button>
+            </>
+          ) : (
+            <p>
+              The change was not made:{' '}
+              {submitErrorWords(replaceFailure.outcome.error, zoneOf(replaceFailure.target))} The
+              old command {replaceFailure.old.id} is unchanged.
+            </p>
+          )}
+          <button type="button" onClick={() => setReplaceFailure(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {!form && submit.isError ? (
+        <div role="alert" className="notice notice-error">
+          {submitErrorWords(submit.error, 'UTC')}
+        </div>
+      ) : null}
+      <div className="timeline-layout">
+        <TimelineView
+          sites={shownSites}
+          filter={filter}
+          barsByDevice={barsByDevice}
+          overlapIndex={overlapIndex}
+          nowMs={nowMs}
+          utc={utc}
+          snapMs={snapMs}
+          selectedBarId={selected?.record.id}
+          onViewportChange={setViewport}
+          onCreateWindow={openCreate}
+          onNewCommand={(target, atMs) =>
+            openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
+          }
+          onSelectBar={(target, bar: Bar) => {
+            cancel.reset();
+            setSelected({ target, record: bar.record });
+          }}
+          onMoveBar={(target, bar, window) =>
+            void runReplace(target, bar.record, {
+              powerControl: bar.record.powerControl,
+              startTime: new Date(window.startMs).toISOString(),
+              endTime: new Date(window.endMs).toISOString(),
+            })
+          }
+        />
+        {selected && selectedRecord ? (
+          <DetailPanel
+            record={selectedRecord}
+            device={selected.target.device}
+            timeZone={zoneOf(selected.target)}
+            cancelling={cancel.isPending}
+            cancelError={cancel.isError ? cancel.error.detail : undefined}
+            onCancel={() => cancel.mutate(selectedRecord)}
+            onChange={() =>
+              setForm({
+                target: selected.target,
+                startMs: Date.parse(selectedRecord.startTime),
+                endMs: Date.parse(selectedRecord.endTime),
+                powerControl: selectedRecord.powerControl,
+                replacing: selectedRecord,
+              })
+            }
+            onClose={() => setSelected(undefined)}
+          />
+        ) : null}
+      </div>
+      {form ? (
+        <CommandFormDialog
+          title={form.replacing ? `Change command ${form.replacing.id}` : 'New command'}
+          site={form.target.site}
+          device={form.target.device}
+          timeZone={zoneOf(form.target)}
+          startMs={form.startMs}
+          endMs={form.endMs}
+          {...(form.powerControl ? { powerControl: form.powerControl } : {})}
+          {...(form.replacing ? { replacingId: form.replacing.id } : {})}
+          nowMs={nowMs}
+          overlapIndex={overlapIndex(form.target.device.deviceId)}
+          submitLabel={form.replacing ? 'Replace command' : 'Submit command'}
+          busy={submit.isPending}
+          error={submit.isError ? submitErrorWords(submit.error, zoneOf(form.target)) : undefined}
+          onDismiss={() => setForm(undefined)}
+          onSubmit={(command) => {
+            if (form.replacing) void runReplace(form.target, form.replacing, command);
+            else submit.mutate({ device: form.target.device, command });
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

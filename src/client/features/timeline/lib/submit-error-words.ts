@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { isApiError } from '../../../lib/api-error.ts';
+import { windowInZone } from './window-words.ts';
+
+const OverlapDetailsSchema = z.object({
+  details: z.object({
+    conflictingCommandId: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+  }),
+});
+
+/**
+ * Words for a refused submission. A 409 `window_overlap` names the conflicting command and its
+ * window on the site's clock, read from the upstream's details (DESIGN.md 3); any other error
+ * gives the BFF's own sentence.
+ */
+export function submitErrorWords(error: unknown, timeZone: string): string {
+  if (!isApiError(error)) return 'The command could not be sent. Try again.';
+  if (error.code === 'window_overlap') {
+    const upstream = OverlapDetailsSchema.safeParse(error.upstream);
+    if (upstream.success) {
+      const { conflictingCommandId, startTime, endTime } = upstream.data.details;
+      return `Refused: the window overlaps command ${conflictingCommandId} (${windowInZone(
+        Date.parse(startTime),
+        Date.parse(endTime),
+        timeZone,
+      )}). Choose a window that does not overlap it.`;
+    }
+  }
+  return error.detail;
+}
