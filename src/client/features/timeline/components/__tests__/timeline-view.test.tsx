@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+
+afterEach(cleanup);
+import type { Site } from '../../../../../domain/device.ts';
+import type { StatusRecord } from '../../../../../domain/command.ts';
+import { toBar, type Bar } from '../../lib/bars.ts';
+import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
+import { TimelineView, refusalWords, type TimelineViewProps } from '../timeline-view.tsx';
+
+const NOW = Date.parse('2026-11-21T10:00:00Z');
+const capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };
+const sites: Site[] = [
+  {
+    siteId: 'PLANT-EU-001',
+    name: 'Berlin plant',
+    timeZone: 'Europe/Berlin',
+    devices: [
+      { deviceId: 'BAT-EU-001-A', name: 'Battery A', model: 'X', capabilities },
+      { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'X', capabilities },
+    ],
+  },
+  {
+    siteId: 'PLANT-AU-001',
+    name: 'Adelaide plant',
+    timeZone: 'Australia/Adelaide',
+    devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities }],
+  },
+];
+const record: StatusRecord = {
+  id: 'cmd_1',
+  deviceId: 'BAT-EU-001-A',
+  powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
+  startTime: '2026-11-21T13:00:00Z',
+  endTime: '2026-11-21T14:00:00Z',
+  status: 'received',
+  receivedAt: '2026-11-21T09:00:00Z',
+};
+const bars = new Map<string, Bar[]>([['BAT-EU-001-A', [toBar(record)]]]);
+
+function renderView(overrides: Partial<TimelineViewProps> = {}) {
+  const props: TimelineViewProps = {
+    sites,
+    filter: '',
+    barsByDevice: bars,
+    overlapIndex: (id) => new DeviceOverlapIndex(bars.get(id) ?? []),
+    nowMs: NOW,
+    utc: false,
+    snapMs: 300_000,
+    selectedBarId: undefined,
+    onViewportChange: vi.fn(),
+    onCreateWindow: vi.fn(),
+    onSelectBar: vi.fn(),
+    onMoveBar: vi.fn(),
+    onNewCommand: vi.fn(),
+    ...overrides,
+  };
+  render(<TimelineView {...props} />);
+  return props;
+}
+
+describe('TimelineView accessible layer', () => {
+  it('names each bar with device, control, window on the site clock and status', () => {
+    renderView();
+    expect(
+      screen.getByRole('gridcell', {
+        name: 'Battery A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)',
+      }),
+    ).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(3);
+  });
+
+  it('shows times in UTC when asked', () => {
+    renderView({ utc: true });
+    expect(screen.getByRole('gridcell', { name: /13:00–14:00 UTC/ })).toBeTruthy();
+  });
+
+  it('moves between rows and bars with the arrow keys and opens with Enter', () => {
+    const props = renderView();
+    const grid = screen.getByRole('grid', { name: 'Command timeline' });
+    const active = () =>
+      document.getElementById(grid.getAttribute('aria-activedescendant') ?? '')?.textContent;
+    expect(active()).toMatch(/^Battery A/);
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(active()).toMatch(/Received \(pending\)$/);
+    fireEvent.keyDown(grid, { key: 'Enter' });
+    expect(props.onSelectBar).toHaveBeenCalledWith(
+      expect.objectContaining({ device: sites[0]?.devices[0] }),
+      expect.objectContaining({ id: 'cmd_1' }),
+    );
+    fireEvent.keyDown(grid, { key: 'ArrowDown' });
+    fireEvent.keyDown(grid, { key: 'ArrowDown' });
+    expect(active()).toMatch(/^Battery AU/);
+    fireEvent.keyDown(grid, { key: 'Enter' });
+    expect(props.onNewCommand).toHaveBeenCalledWith(
+      expect.objectContaining({ device: sites[1]?.devices[0] }),
+      expect.any(Number),
+    );
+  });
+
+  it('filters devices by name or ID and keeps their site header', () => {
+    renderView({ filter: 'au-001' });
+    expect(screen.getAllByRole('row')).toHaveLength(1);
+    expect(screen.getByRole('rowheader').textContent).toMatch(/Battery AU/);
+  });
+
+  it('opens the form for the focused row from the New command button', () => {
+    const props = renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'New command for Battery A' }));
+    expect(props.onNewCommand).toHaveBeenCalledOnce();
+  });
+});
+
+describe('refusalWords', () => {
+  it('names the conflicting command and its window on the site clock', () => {
+    const index = new DeviceOverlapIndex(bars.get('BAT-EU-001-A') ?? []);
+    const conflict = index.findOverlap({
+      startMs: NOW + 3.5 * 3_600_000,
+      endMs: NOW + 5 * 3_600_000,
+    });
+    expect(conflict).toBeDefined();
+    if (conflict)
+      expect(refusalWords({ kind: 'overlap', conflict }, 'Europe/Berlin')).toBe(
+        'Refused: overlaps command cmd_1 (received, Sat 21 Nov 14:00–15:00 Europe/Berlin). Windows may touch but not overlap.',
+      );
+    expect(refusalWords({ kind: 'past' }, 'UTC')).toMatch(/in the past/);
+  });
+});
