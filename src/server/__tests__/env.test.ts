@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseServerEnv } from '../env.ts';
+
+describe('parseServerEnv', () => {
+  it('defaults to the sandbox on 127.0.0.1:8090 and the BFF on 127.0.0.1:8080', () => {
+    expect(parseServerEnv({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      publicOrigin: 'http://127.0.0.1:8080',
+      upstreams: {
+        eu: { authUrl: 'http://127.0.0.1:8090/eu', baseUrl: 'http://127.0.0.1:8090/eu' },
+        au: { authUrl: 'http://127.0.0.1:8090/au', baseUrl: 'http://127.0.0.1:8090/au' },
+      },
+      usesSandbox: true,
+    });
+  });
+
+  it('follows PORT, SANDBOX_PORT and the optional settings', () => {
+    const env = parseServerEnv({
+      PORT: '18080',
+      SANDBOX_PORT: '18090',
+      DATABASE_URL: 'postgres://localhost/x',
+      SESSION_KEY: 'k',
+    });
+    expect(env.publicOrigin).toBe('http://127.0.0.1:18080');
+    expect(env.upstreams.au.baseUrl).toBe('http://127.0.0.1:18090/au');
+    expect(env.databaseUrl).toBe('postgres://localhost/x');
+    expect(env.sessionKey).toBe('k');
+  });
+
+  it('takes a real upstream when all four URLs are set', () => {
+    const env = parseServerEnv({
+      EU_AUTH_URL: 'https://auth.eu.example.com/',
+      EU_BASE_URL: 'https://api.eu.example.com/v1',
+      AU_AUTH_URL: 'https://auth.au.example.com',
+      AU_BASE_URL: 'https://api.au.example.com/v1',
+      PUBLIC_ORIGIN: 'https://powerdeck.example.com',
+    });
+    expect(env.usesSandbox).toBe(false);
+    expect(env.upstreams.eu).toEqual({
+      authUrl: 'https://auth.eu.example.com',
+      baseUrl: 'https://api.eu.example.com/v1',
+    });
+    expect(env.publicOrigin).toBe('https://powerdeck.example.com');
+  });
+
+  it('names the missing upstream variables when only some are set', () => {
+    expect(() =>
+      parseServerEnv({ EU_AUTH_URL: 'https://a.example', EU_BASE_URL: 'https://b.example' }),
+    ).toThrow(/AU_AUTH_URL, AU_BASE_URL missing/);
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    expect(() => parseServerEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => parseServerEnv({ PUBLIC_ORIGIN: 'https://x.example/app' })).toThrow(
+      /PUBLIC_ORIGIN/,
+    );
+    expect(() =>
+      parseServerEnv({
+        EU_AUTH_URL: 'ftp://a.example',
+        EU_BASE_URL: 'https://b.example',
+        AU_AUTH_URL: 'https://c.example',
+        AU_BASE_URL: 'https://d.example',
+      }),
+    ).toThrow(/EU_AUTH_URL/);
+  });
+});

@@ -1,0 +1,45 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildServerApp, type ServerOptions } from '../../app.ts';
+import type { FakeUpstream } from './fake-upstream.ts';
+
+export const ORIGIN = 'http://127.0.0.1:8080';
+/** Headers a same-origin SPA request that changes something carries. */
+export const CSRF = { 'x-csrf': '1', origin: ORIGIN } as const;
+
+/** A BFF over a fake upstream, with a clock the test moves. */
+export interface TestBff {
+  app: FastifyInstance;
+  clock: { nowMs: number };
+}
+
+export async function buildTestBff(
+  fake: FakeUpstream,
+  overrides: Partial<ServerOptions> = {},
+): Promise<TestBff> {
+  const clock = { nowMs: Date.parse('2026-05-01T10:00:00Z') };
+  const region = { authUrl: `${fake.url}/eu`, baseUrl: `${fake.url}/eu` };
+  const app = await buildServerApp({
+    upstreams: { eu: region, au: region },
+    publicOrigin: ORIGIN,
+    now: () => clock.nowMs,
+    ...overrides,
+  });
+  return { app, clock };
+}
+
+/** Signs in as the fake's `client` and returns the `cookie` header to send afterwards. */
+export async function signIn(app: FastifyInstance): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: CSRF,
+    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret' },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
+  return cookieHeader(response);
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers, as a request `cookie` header. */
+export function cookieHeader(response: LightMyRequestResponse): string {
+  return response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}

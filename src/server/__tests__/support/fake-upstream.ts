@@ -1,0 +1,77 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
+
+/** A request the fake upstream saw, with the headers the BFF sent. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: FastifyRequest['headers'];
+  body: unknown;
+}
+
+export type FakeHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/**
+ * A minimal upstream on 127.0.0.1:0 for the BFF's unit tests: a token endpoint that accepts
+ * `client`/`clientSecret` (tokens `tok-1`, `tok-2`... in order of issue), and API routes the test programs with `on()`.
+ * Every API request is recorded in `seen`; token requests are counted in `tokenRequests`.
+ */
+export interface FakeUpstream {
+  url: string;
+  seen: SeenRequest[];
+  tokenRequests: number;
+  expiresInS: number;
+  /** Tokens the API refuses with 401 from now on. */
+  revoked: Set<string>;
+  /** The secret the token endpoint accepts for `client`. */
+  clientSecret: string;
+  on(method: string, path: string, handler: FakeHandler): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const app: FastifyInstance = Fastify();
+  const handlers = new Map<string, FakeHandler>();
+  const state: FakeUpstream = {
+    url: '',
+    seen: [],
+    tokenRequests: 0,
+    expiresInS: 3600,
+    revoked: new Set(),
+    clientSecret: 'secret',
+    on: (method, path, handler) => handlers.set(`${method} ${path}`, handler),
+    close: () => app.close(),
+  };
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  let serial = 0;
+  app.post('/eu/api/auth/oauth2/token', async (request, reply) => {
+    state.tokenRequests += 1;
+    const form = request.body as Record<string, string>;
+    if (form.client_id !== 'client' || form.client_secret !== state.clientSecret)
+      return reply.code(401).send({ error: 'invalid_client' });
+    return {
+      access_token: `tok-${++serial}`,
+      token_type: 'Bearer',
+      expires_in: state.expiresInS,
+    };
+  });
+  app.all('/eu/*', async (request, reply) => {
+    const url = request.url.slice('/eu'.length);
+    state.seen.push({ method: request.method, url, headers: request.headers, body: request.body });
+    const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!token.startsWith('tok-') || state.revoked.has(token))
+      return reply
+        .code(401)
+        .send({ code: 'invalid_token', message: 'The access token is invalid or expired' });
+    const handler = handlers.get(`${request.method} ${url.split('?')[0]}`);
+    if (!handler) return reply.code(404).send({ code: 'not_found', message: 'no such fake route' });
+    return handler(request, reply);
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  state.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return state;
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { DatabaseHandle } from '../infra/database.ts';
+import type { ServerEnv } from './env.ts';
+import { installErrorHandling } from './http/error-handling.ts';
+import { installRequestGuards } from './http/request-guards.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
+import { installStaticSpa } from './http/static-spa.ts';
+import { registerMirror } from './proxy/mirror.ts';
+import { batchRoutes } from './proxy/routes/batch.ts';
+import { commandRoutes } from './proxy/routes/commands.ts';
+import { siteRoutes } from './proxy/routes/sites.ts';
+import { MemorySessionStore } from './session/memory-session-store.ts';
+import { sessionCookieFor } from './session/session-cookie.ts';
+import { sessionRoutes } from './session/session-routes.ts';
+import type { SessionStore } from './session/session-store.ts';
+import { Sessions } from './session/sessions.ts';
+import { requestToken } from './upstream/token-endpoint.ts';
+import { TokenCache } from './upstream/token-cache.ts';
+import { UpstreamClient } from './upstream/upstream-client.ts';
+import { UpstreamHttp } from './upstream/upstream-http.ts';
+
+/** Largest request body the BFF reads: a 50-device batch is about 4 KiB (issue 4). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * What `buildServerApp` needs. The parsed env fits as is (`{ ...parseServerEnv(process.env) }`);
+ * only `upstreams` is required.
+ */
+export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
+  Partial<Omit<ServerEnv, 'upstreams'>> & {
+    /** The built SPA (`dist/client`); no static serving when absent. */
+    staticDir?: string;
+    /** An open database to share (npm start); never closed by the BFF. */
+    database?: DatabaseHandle;
+    logger?: FastifyServerOptions['logger'];
+    /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
+    now?: () => number;
+    /** Upstream header and body timeout. */
+    upstreamTimeoutMs?: number;
+    /** Where sessions live; default in memory. */
+    sessionStore?: SessionStore;
+  };
+
+/**
+ * Builds the BFF (DESIGN.md 1, 4): security headers, request guards (path, CSRF + Origin),
+ * `/api/session`, the allowlisted upstream mirror under `/api`, problem+json errors, and the SPA
+ * when `staticDir` is given. Not listening; `main.ts` listens, tests `inject()` or listen on port 0.
+ *
+ * When `publicOrigin` is absent or has port 0, the expected Origin is taken from the address the
+ * app listens on (`http://<address>:<port>`), so tests can listen on an ephemeral port.
+ */
+export async function buildServerApp(options: ServerOptions): Promise<FastifyInstance> {
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: false,
+    // Longer than any valid ID (128), so an overlong ID gets the schema's 400 naming the field.
+    routerOptions: { maxParamLength: 256 },
+  });
+
+  const configuredOrigin = options.publicOrigin;
+  const publicOrigin = (): string => {
+    if (configuredOrigin && !/:0$/.test(configuredOrigin)) return configuredOrigin;
+    const address = app.server.address() as AddressInfo | null;
+    if (!address) return configuredOrigin ?? 'http://127.0.0.1';
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  };
+  const cookieSettings = sessionCookieFor(configuredOrigin ?? 'http://127.0.0.1');
+
+  const http = new UpstreamHttp(
+    options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
+  );
+  const tokens = new TokenCache(
+    (session) => requestToken(http, options.upstreams[session.region].authUrl, session),
+    now,
+  );
+  const sessions = new Sessions({
+    store: options.sessionStore ?? new MemorySessionStore(),
+    tokens,
+    cookie: cookieSettings,
+    now,
+    upstreams: options.upstreams,
+    http,
+  });
+  const upstream = new UpstreamClient({
+    upstreams: options.upstreams,
+    http,
+    tokens,
+    onCredentialsRevoked: (session) => sessions.revoke(session),
+  });
+
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  app.addHook('onClose', async () => {
+    await http.close();
+  });
+
+  await app.register(cookie);
+  await installSecurityHeaders(app, { https: cookieSettings.secure });
+  installRequestGuards(app, publicOrigin);
+  installErrorHandling(app, { spaFallback: options.staticDir !== undefined });
+
+  await app.register(sessionRoutes, { sessions, cookie: cookieSettings });
+  registerMirror(app, [...siteRoutes, ...commandRoutes, ...batchRoutes], { sessions, upstream });
+
+  if (options.staticDir) await installStaticSpa(app, options.staticDir);
+  return app;
+}

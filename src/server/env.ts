@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { REGIONS, type Region } from '../domain/token.ts';
+
+/** Where one region of the upstream lives: token endpoint host and API base URL (spec 4, 5). */
+export interface UpstreamRegion {
+  authUrl: string;
+  baseUrl: string;
+}
+
+/** The BFF's settings, parsed once at start-up (DESIGN.md 2). */
+export interface ServerEnv {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  sessionKey?: string;
+  publicOrigin: string;
+  upstreams: Record<Region, UpstreamRegion>;
+  /** True when no upstream URL is configured: the sandbox on `SANDBOX_PORT` is the upstream. */
+  usesSandbox: boolean;
+}
+
+const UPSTREAM_VARIABLES = ['EU_AUTH_URL', 'EU_BASE_URL', 'AU_AUTH_URL', 'AU_BASE_URL'] as const;
+
+const httpUrl = (name: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `${name} must be an http or https URL` })
+    .transform((url) => url.replace(/\/+$/, ''));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+const EnvSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'PORT must be a number' })
+    .int()
+    .min(0)
+    .max(65535, { error: 'PORT must be 0-65535' })
+    .default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalText,
+  SESSION_KEY: optionalText,
+  PUBLIC_ORIGIN: optionalText,
+  SANDBOX_PORT: z.coerce
+    .number({ error: 'SANDBOX_PORT must be a number' })
+    .int()
+    .min(1)
+    .max(65535)
+    .default(8090),
+  EU_AUTH_URL: optionalText,
+  EU_BASE_URL: optionalText,
+  AU_AUTH_URL: optionalText,
+  AU_BASE_URL: optionalText,
+});
+
+/**
+ * Parses the BFF's environment (DESIGN.md 2). Upstream URLs come from `EU_AUTH_URL`,
+ * `EU_BASE_URL`, `AU_AUTH_URL` and `AU_BASE_URL`: all four or none; with none the sandbox at
+ * `http://127.0.0.1:${SANDBOX_PORT}/eu` (and `/au`) serves both auth and API. `PUBLIC_ORIGIN`
+ * defaults to `http://127.0.0.1:<port>` and must be a bare origin (scheme, host, port).
+ *
+ * @throws Error naming every bad or missing variable.
+ */
+export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const values = parsed.data;
+
+  const set = UPSTREAM_VARIABLES.filter((name) => values[name] !== undefined);
+  const missing = UPSTREAM_VARIABLES.filter((name) => values[name] === undefined);
+  if (set.length > 0 && missing.length > 0)
+    throw new Error(
+      `Invalid configuration: ${set.join(', ')} set but ${missing.join(', ')} missing; ` +
+        'a real upstream needs all four of EU_AUTH_URL, EU_BASE_URL, AU_AUTH_URL, AU_BASE_URL ' +
+        '(or none, to use the sandbox)',
+    );
+  const usesSandbox = set.length === 0;
+
+  const upstreams = {} as Record<Region, UpstreamRegion>;
+  const problems: string[] = [];
+  for (const region of REGIONS) {
+    const prefix = region.toUpperCase() as 'EU' | 'AU';
+    if (usesSandbox) {
+      const url = `http://127.0.0.1:${values.SANDBOX_PORT}/${region}`;
+      upstreams[region] = { authUrl: url, baseUrl: url };
+      continue;
+    }
+    const auth = httpUrl(`${prefix}_AUTH_URL`).safeParse(values[`${prefix}_AUTH_URL`]);
+    const base = httpUrl(`${prefix}_BASE_URL`).safeParse(values[`${prefix}_BASE_URL`]);
+    if (!auth.success) problems.push(auth.error.issues[0]?.message ?? `${prefix}_AUTH_URL`);
+    if (!base.success) problems.push(base.error.issues[0]?.message ?? `${prefix}_BASE_URL`);
+    if (auth.success && base.success)
+      upstreams[region] = { authUrl: auth.data, baseUrl: base.data };
+  }
+
+  const publicOrigin = values.PUBLIC_ORIGIN ?? `http://127.0.0.1:${values.PORT}`;
+  if (!isBareOrigin(publicOrigin))
+    problems.push(
+      'PUBLIC_ORIGIN must be an origin such as https://powerdeck.example.com (scheme, host and optional port, no path)',
+    );
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.DATA_DIR),
+    ...(values.DATABASE_URL ? { databaseUrl: values.DATABASE_URL } : {}),
+    ...(values.SESSION_KEY ? { sessionKey: values.SESSION_KEY } : {}),
+    publicOrigin,
+    upstreams,
+    usesSandbox,
+  };
+}
+
+function isBareOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,78 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ProblemError, sendProblem } from './problem.ts';
+import { isApiPath } from './request-guards.ts';
+
+/** Stable codes for Fastify's own 4xx refusals (body parsing, size, media type). */
+function codeForFrameworkError(error: FastifyError): { code: string; detail: string } {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        code: 'unsupported_media_type',
+        detail: 'Send the body as application/json.',
+      };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'body_too_large', detail: 'The request body is larger than the BFF accepts.' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { code: 'invalid_json', detail: 'The request body is not valid JSON.' };
+    default:
+      return { code: 'invalid_request', detail: 'The request is malformed.' };
+  }
+}
+
+/**
+ * One error handler for the app (fastify/demo): problems go out as they are; Fastify's 4xx
+ * refusals become problems with a stable code; anything else is logged and answered as a 500
+ * without its details (STYLE.md: hide 5xx details). Unknown paths: 404 problem on `/api`, and the
+ * SPA's `index.html` for page navigations when a static directory is served.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  options: { spaFallback: boolean },
+): void {
+  app.setErrorHandler(async (error: FastifyError | ProblemError, request, reply) => {
+    if (error instanceof ProblemError) {
+      if (error.problem.status >= 500)
+        request.log.warn({ code: error.problem.code }, error.message);
+      return sendProblem(reply, error);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const { code, detail } = codeForFrameworkError(error);
+      return sendProblem(reply, new ProblemError(status, code, detail));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendProblem(
+      reply,
+      new ProblemError(
+        500,
+        'internal_error',
+        'Something went wrong in the BFF. Try again; if it persists, report the time and the request ID.',
+        {
+          headers: { 'x-request-id': String(request.id) },
+        },
+      ),
+    );
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.raw.url ?? '/';
+    const wantsPage =
+      options.spaFallback &&
+      !isApiPath(url) &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (wantsPage)
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    return sendProblem(
+      reply,
+      new ProblemError(
+        404,
+        'not_found',
+        isApiPath(url)
+          ? `There is no API route ${request.method} ${url.split('?')[0]}.`
+          : 'Not found.',
+      ),
+    );
+  });
+}

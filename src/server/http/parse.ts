@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import { ProblemError } from './problem.ts';
+
+/**
+ * Parses request input with a domain schema (STYLE.md: every boundary is parsed).
+ *
+ * @param where `body`, `query` or `path`, named in the message with each field's problem.
+ * @throws ProblemError 400 `invalid_request` whose detail names each offending field; values are
+ *   never echoed (a body may carry a secret).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.slice(0, 10).map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : where;
+    return `${field}: ${issue.message}`;
+  });
+  throw new ProblemError(400, 'invalid_request', `Invalid ${where}. ${details.join('; ')}`);
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ProblemError } from './problem.ts';
+
+/** Methods that change nothing and so need no CSRF proof (RFC 9110 9.2.1 safe methods we serve). */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Encoded slashes, backslashes and dots, and dot segments: refused in any path before a route
+ * sees it (issue 4, "Strict allowlist"). IDs never contain them (domain `ID_PATTERN`).
+ */
+const SUSPICIOUS_PATH = /%2f|%5c|%2e|%00|\\|(^|\/)\.{1,2}(\/|$)/i;
+
+/** True when a request path (without its query) is one the BFF refuses before routing. */
+export function isSuspiciousPath(rawUrl: string): boolean {
+  const path = rawUrl.split('?', 1)[0] ?? '';
+  return SUSPICIOUS_PATH.test(path) || (path.startsWith('/api/') && path.includes('//'));
+}
+
+/** True for the API namespace, where CSRF, no-store and problem+json apply. */
+export function isApiPath(rawUrl: string): boolean {
+  return rawUrl === '/api' || rawUrl.startsWith('/api/') || rawUrl.startsWith('/api?');
+}
+
+/**
+ * Why a request fails the CSRF defence, or null when it passes (DESIGN.md 4; OWASP CSRF cheat
+ * sheet: custom request header plus Origin verification, and Fetch Metadata). Every non-GET `/api`
+ * call needs `X-CSRF: 1` and an `Origin` equal to the public origin; any `/api` call from another
+ * site (`Sec-Fetch-Site: cross-site`) is refused.
+ */
+export function csrfRefusal(request: FastifyRequest, publicOrigin: string): string | null {
+  if (request.headers['sec-fetch-site'] === 'cross-site')
+    return 'Requests from another site are refused.';
+  if (SAFE_METHODS.has(request.method)) return null;
+  if (request.headers['x-csrf'] !== '1')
+    return 'The X-CSRF: 1 header is missing; requests that change something must come from the powerdeck page.';
+  if (request.headers.origin !== publicOrigin)
+    return `The request's Origin is not ${publicOrigin}; requests that change something must come from the powerdeck page.`;
+  return null;
+}
+
+/**
+ * Installs the guards that run on every request before any handler: the path check (400
+ * `invalid_path`) and, on `/api`, the CSRF check (403 `csrf`). They run in `onRequest`, before
+ * body parsing, so refused requests never reach a handler or the upstream.
+ */
+export function installRequestGuards(app: FastifyInstance, publicOrigin: () => string): void {
+  app.addHook('onRequest', async (request) => {
+    if (isSuspiciousPath(request.raw.url ?? '/'))
+      throw new ProblemError(
+        400,
+        'invalid_path',
+        'The path contains an encoded slash, an encoded dot or a dot segment, which the BFF refuses.',
+      );
+    if (!isApiPath(request.raw.url ?? '/')) return;
+    const refusal = csrfRefusal(request, publicOrigin());
+    if (refusal) throw new ProblemError(403, 'csrf', refusal);
+  });
+}

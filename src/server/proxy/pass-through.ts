@@ -1,0 +1,54 @@
+import { pipeline } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { ProblemError } from '../http/problem.ts';
+import {
+  MAX_PASS_THROUGH_BYTES,
+  capStream,
+  discard,
+  isJsonMediaType,
+  mediaType,
+  type UpstreamResponse,
+} from '../upstream/upstream-http.ts';
+import { upstreamProblem } from './upstream-problem.ts';
+
+/**
+ * Answers the browser with an upstream answer (DESIGN.md 5): a 2xx JSON body is streamed through
+ * with the upstream's status, size-capped and content-type checked, never parsed; a 204 or empty
+ * 2xx is answered empty; anything else becomes a problem.
+ *
+ * @throws ProblemError for upstream errors, redirects, wrong content types and oversize bodies.
+ */
+export async function passThrough(
+  reply: FastifyReply,
+  response: UpstreamResponse,
+): Promise<FastifyReply> {
+  const status = response.statusCode;
+  if (status < 200 || status >= 300) throw await upstreamProblem(response);
+
+  const length = Number(response.headers['content-length'] ?? Number.NaN);
+  if (status === 204 || length === 0) {
+    await discard(response.body);
+    return reply.code(status).send();
+  }
+  if (!isJsonMediaType(mediaType(response.headers))) {
+    await discard(response.body);
+    throw new ProblemError(
+      502,
+      'upstream_content_type',
+      'The upstream answered with something other than JSON.',
+    );
+  }
+  if (length > MAX_PASS_THROUGH_BYTES) {
+    await discard(response.body);
+    throw new ProblemError(
+      502,
+      'upstream_body_too_large',
+      'The upstream answered with a body larger than the BFF accepts.',
+    );
+  }
+  reply.code(status).type('application/json');
+  if (Number.isFinite(length)) reply.header('content-length', length);
+  const capped = capStream();
+  pipeline(response.body, capped, () => undefined);
+  return reply.send(capped);
+}

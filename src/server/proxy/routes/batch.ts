@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { BatchRequestSchema } from '../../../domain/batch.ts';
+import { BatchCommandIdSchema } from '../../../domain/ids.ts';
+import { mirrored } from '../mirror.ts';
+
+/** Batch submission and batch cancel (paths DESIGN.md 3), mirrored under `/api`. */
+export const batchRoutes = [
+  mirrored({
+    method: 'POST',
+    path: '/api/devices/commands/batch',
+    body: BatchRequestSchema,
+    upstream: () => ({ path: '/devices/commands/batch' }),
+  }),
+  mirrored({
+    method: 'PUT',
+    path: '/api/devices/commands/batch/:batchCommandId/cancel',
+    params: z.strictObject({ batchCommandId: BatchCommandIdSchema }),
+    upstream: ({ params }) => ({
+      path: `/devices/commands/batch/${encodeURIComponent(params.batchCommandId)}/cancel`,
+    }),
+  }),
+];

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { DeviceCommandSchema } from '../../../domain/command.ts';
+import { HistoryQuerySchema } from '../../../domain/history.ts';
+import { CommandIdSchema, DeviceIdSchema } from '../../../domain/ids.ts';
+import { mirrored } from '../mirror.ts';
+
+const DeviceParamsSchema = z.strictObject({ deviceId: DeviceIdSchema });
+const CommandParamsSchema = z.strictObject({
+  deviceId: DeviceIdSchema,
+  commandId: CommandIdSchema,
+});
+
+const device = (id: string) => encodeURIComponent(id);
+
+/**
+ * Single device commands (spec 4; history path DESIGN.md 3): submit (note the singular
+ * `/device/`), status, cancel and history, mirrored one to one under `/api`.
+ */
+export const commandRoutes = [
+  mirrored({
+    method: 'POST',
+    path: '/api/device/:deviceId/commands',
+    params: DeviceParamsSchema,
+    body: DeviceCommandSchema,
+    upstream: ({ params }) => ({ path: `/device/${device(params.deviceId)}/commands` }),
+  }),
+  mirrored({
+    method: 'GET',
+    path: '/api/devices/:deviceId/commands/:commandId',
+    params: CommandParamsSchema,
+    upstream: ({ params }) => ({
+      path: `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}`,
+    }),
+  }),
+  mirrored({
+    method: 'PUT',
+    path: '/api/devices/:deviceId/commands/:commandId/cancel',
+    params: CommandParamsSchema,
+    upstream: ({ params }) => ({
+      path: `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}/cancel`,
+    }),
+  }),
+  mirrored({
+    method: 'GET',
+    path: '/api/devices/:deviceId/commands',
+    params: DeviceParamsSchema,
+    query: HistoryQuerySchema,
+    upstream: ({ params, query }) => ({
+      path: `/devices/${device(params.deviceId)}/commands`,
+      query: new URLSearchParams({
+        startTime: query.startTime,
+        endTime: query.endTime,
+        ...(query.status ? { status: query.status } : {}),
+      }),
+    }),
+  }),
+];

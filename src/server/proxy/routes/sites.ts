@@ -1,0 +1,19 @@
+import { SiteBindingRequestSchema } from '../../../domain/device.ts';
+import { mirrored } from '../mirror.ts';
+
+/** Site binding (spec 4, 5 rule 5): list, bind and unbind, mirrored as `/api/sites`. */
+export const siteRoutes = [
+  mirrored({ method: 'GET', path: '/api/sites', upstream: () => ({ path: '/sites' }) }),
+  mirrored({
+    method: 'POST',
+    path: '/api/sites',
+    body: SiteBindingRequestSchema,
+    upstream: () => ({ path: '/sites' }),
+  }),
+  mirrored({
+    method: 'DELETE',
+    path: '/api/sites',
+    body: SiteBindingRequestSchema,
+    upstream: () => ({ path: '/sites' }),
+  }),
+];

@@ -1,0 +1,52 @@
+import { ApiErrorBodySchema } from '../../domain/errors.ts';
+import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
+import {
+  isJsonMediaType,
+  mediaType,
+  readCapped,
+  type UpstreamResponse,
+} from '../upstream/upstream-http.ts';
+
+/**
+ * Turns an upstream error answer into the problem the browser gets (DESIGN.md 4): the upstream's
+ * status, its `code`, its `message` as `detail` (the SPA shows it), the whole error body as
+ * `upstream`, and `Retry-After` when the upstream sent one. A 401 that survived one token renewal
+ * becomes 502: the browser's session is fine, the upstream is not.
+ */
+export async function upstreamProblem(response: UpstreamResponse): Promise<ProblemError> {
+  const type = mediaType(response.headers);
+  const text = await readCapped(response.body);
+  const parsed = isJsonMediaType(type) ? ApiErrorBodySchema.safeParse(safeJson(text)) : undefined;
+  const headers: ProblemHeaders = {};
+  const retryAfter = response.headers['retry-after'];
+  if (typeof retryAfter === 'string' && /^[\w ,:-]{1,64}$/.test(retryAfter))
+    headers['retry-after'] = retryAfter;
+
+  let status = response.statusCode;
+  if (status < 400 || status > 599) status = 502;
+  if (status === 401) status = 502;
+
+  if (parsed?.success) {
+    return new ProblemError(status, parsed.data.code, parsed.data.message, {
+      upstream: parsed.data,
+      headers,
+      title: titleFor(status),
+    });
+  }
+  return new ProblemError(
+    status >= 500 ? status : 502,
+    'upstream_error',
+    response.statusCode >= 300 && response.statusCode < 400
+      ? 'The upstream answered with a redirect, which the BFF does not follow.'
+      : `The upstream failed with HTTP ${response.statusCode} and no readable error. Try again in a moment.`,
+    { headers },
+  );
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

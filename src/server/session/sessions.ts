@@ -1,0 +1,130 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionInfo, SignInRequest } from '../../domain/session.ts';
+import type { Region } from '../../domain/token.ts';
+import { REGION_NAMES } from '../../domain/token.ts';
+import type { UpstreamRegion } from '../env.ts';
+import { ProblemError, notSignedIn } from '../http/problem.ts';
+import { requestToken, InvalidCredentialsError } from '../upstream/token-endpoint.ts';
+import type { TokenCache } from '../upstream/token-cache.ts';
+import type { UpstreamHttp } from '../upstream/upstream-http.ts';
+import {
+  clearSessionCookie,
+  readSessionId,
+  setSessionCookie,
+  type SessionCookie,
+} from './session-cookie.ts';
+import type { Session, SessionStore } from './session-store.ts';
+
+/** Who is signed in, as the browser may see it: never the secret or the token (DESIGN.md 4). */
+export function sessionInfo(session: Session): SessionInfo {
+  return {
+    region: session.region,
+    clientId: session.clientId,
+    ...(session.operatorName ? { operatorName: session.operatorName } : {}),
+    csrfHeader: 'X-CSRF',
+  };
+}
+
+/**
+ * Sign-in, sign-out and the session of a request. Sign-in performs the client-credentials grant
+ * against the chosen region and starts a fresh session (a new ID every time: no fixation); the
+ * token goes to the token cache, the secret to the session store.
+ */
+export class Sessions {
+  readonly #store: SessionStore;
+  readonly #tokens: TokenCache;
+  readonly #cookie: SessionCookie;
+  readonly #now: () => number;
+  readonly #upstreams: Record<Region, UpstreamRegion>;
+  readonly #http: UpstreamHttp;
+  readonly #resolved = new WeakMap<FastifyRequest, Promise<Session | undefined>>();
+
+  constructor(options: {
+    store: SessionStore;
+    tokens: TokenCache;
+    cookie: SessionCookie;
+    now: () => number;
+    upstreams: Record<Region, UpstreamRegion>;
+    http: UpstreamHttp;
+  }) {
+    this.#store = options.store;
+    this.#tokens = options.tokens;
+    this.#cookie = options.cookie;
+    this.#now = options.now;
+    this.#upstreams = options.upstreams;
+    this.#http = options.http;
+  }
+
+  /**
+   * @throws ProblemError 401 `invalid_credentials` (same answer for an unknown client ID and a
+   *   wrong secret), 502/504 when the token endpoint fails.
+   */
+  async signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: SignInRequest,
+  ): Promise<SessionInfo> {
+    let token;
+    try {
+      token = await requestToken(this.#http, this.#upstreams[input.region].authUrl, input);
+    } catch (error) {
+      if (error instanceof InvalidCredentialsError)
+        throw new ProblemError(
+          401,
+          'invalid_credentials',
+          `The ${REGION_NAMES[input.region]} token endpoint did not accept this client ID or secret. Check both and the region, then try again.`,
+          { title: 'Sign-in refused' },
+        );
+      throw error;
+    }
+    const previous = readSessionId(request, this.#cookie);
+    if (previous) await this.#end(previous);
+    const session = await this.#store.create(
+      {
+        region: input.region,
+        clientId: input.clientId,
+        clientSecret: input.clientSecret,
+        ...(input.operatorName ? { operatorName: input.operatorName } : {}),
+      },
+      this.#now(),
+    );
+    this.#tokens.put(session.id, token);
+    setSessionCookie(reply, this.#cookie, session.id);
+    return sessionInfo(session);
+  }
+
+  /** The live session of this request, or undefined; looked up once per request. */
+  current(request: FastifyRequest): Promise<Session | undefined> {
+    let resolved = this.#resolved.get(request);
+    if (!resolved) {
+      const id = readSessionId(request, this.#cookie);
+      resolved = id ? this.#store.find(id, this.#now()) : Promise.resolve(undefined);
+      this.#resolved.set(request, resolved);
+    }
+    return resolved;
+  }
+
+  /** @throws ProblemError 401 `not_signed_in` without a live session. */
+  async require(request: FastifyRequest): Promise<Session> {
+    const session = await this.current(request);
+    if (!session) throw notSignedIn();
+    return session;
+  }
+
+  /** Destroys the request's session, if any, and clears the cookie either way. */
+  async signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const id = readSessionId(request, this.#cookie);
+    if (id) await this.#end(id);
+    clearSessionCookie(reply, this.#cookie);
+  }
+
+  /** Ends a session whose credentials the upstream stopped accepting. */
+  async revoke(session: Session): Promise<void> {
+    await this.#end(session.id);
+  }
+
+  async #end(id: string): Promise<void> {
+    this.#tokens.drop(id);
+    await this.#store.destroy(id);
+  }
+}

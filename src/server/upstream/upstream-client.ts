@@ -1,0 +1,95 @@
+import type { Region } from '../../domain/token.ts';
+import type { UpstreamRegion } from '../env.ts';
+import { notSignedIn } from '../http/problem.ts';
+import type { Session } from '../session/session-store.ts';
+import { InvalidCredentialsError } from './token-endpoint.ts';
+import type { TokenCache } from './token-cache.ts';
+import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-http.ts';
+
+/** A call on the upstream API, relative to the region's base URL (spec 4). */
+export interface UpstreamCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path built from validated parts only, e.g. `/devices/BAT-1/commands/cmd_1`. */
+  path: string;
+  query?: URLSearchParams;
+  /** JSON body, already parsed with the domain schema. */
+  body?: unknown;
+  requestId?: string;
+}
+
+/**
+ * Calls the upstream API for a session: picks the session's region, attaches its bearer token
+ * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (issue 4). The
+ * browser's own headers (cookie, authorization, forwarding) are never copied: each upstream
+ * request is built from scratch.
+ */
+export class UpstreamClient {
+  readonly #upstreams: Record<Region, UpstreamRegion>;
+  readonly #http: UpstreamHttp;
+  readonly #tokens: TokenCache;
+  readonly #onCredentialsRevoked: (session: Session) => Promise<void>;
+
+  constructor(options: {
+    upstreams: Record<Region, UpstreamRegion>;
+    http: UpstreamHttp;
+    tokens: TokenCache;
+    /** Called when the stored secret no longer gets a token: the session must end. */
+    onCredentialsRevoked: (session: Session) => Promise<void>;
+  }) {
+    this.#upstreams = options.upstreams;
+    this.#http = options.http;
+    this.#tokens = options.tokens;
+    this.#onCredentialsRevoked = options.onCredentialsRevoked;
+  }
+
+  /**
+   * @returns the upstream answer, body unread (the caller streams or parses it).
+   * @throws ProblemError for transport failures, token endpoint failures, and 401
+   *   `not_signed_in` when the upstream no longer accepts the session's credentials.
+   */
+  async send(session: Session, call: UpstreamCall): Promise<UpstreamResponse> {
+    const first = await this.#attempt(session, call);
+    if (first.response.statusCode !== 401) return first.response;
+    await discard(first.response.body);
+    this.#tokens.invalidate(session.id, first.accessToken);
+    return (await this.#attempt(session, call)).response;
+  }
+
+  async #attempt(
+    session: Session,
+    call: UpstreamCall,
+  ): Promise<{ response: UpstreamResponse; accessToken: string }> {
+    const accessToken = await this.#token(session);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${accessToken}`,
+      accept: 'application/json',
+    };
+    if (call.requestId) headers['x-request-id'] = call.requestId;
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(call.body);
+    }
+    const query = call.query?.toString();
+    const url = `${this.#upstreams[session.region].baseUrl}${call.path}${query ? `?${query}` : ''}`;
+    const response = await this.#http.send({
+      method: call.method,
+      url,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    return { response, accessToken };
+  }
+
+  async #token(session: Session): Promise<string> {
+    try {
+      return await this.#tokens.get(session);
+    } catch (error) {
+      if (!(error instanceof InvalidCredentialsError)) throw error;
+      await this.#onCredentialsRevoked(session);
+      throw notSignedIn(
+        'The upstream no longer accepts the client credentials of this session. Sign in again.',
+      );
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import { Transform, type Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
+import { ProblemError } from '../http/problem.ts';
+
+/** How long the BFF waits for an upstream's headers, and between body chunks (issue 4). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+/** Largest upstream body streamed through to the browser (DESIGN.md 5: size-capped). */
+export const MAX_PASS_THROUGH_BYTES = 8 * 1024 * 1024;
+/** Largest upstream body the BFF reads to use itself (errors, token, outcomes). */
+export const MAX_PARSED_BYTES = 256 * 1024;
+
+/** One upstream request; `url` is absolute, built only from allowlisted parts. */
+export interface UpstreamRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Status, headers and the unread body of an upstream answer. */
+export type UpstreamResponse = Dispatcher.ResponseData;
+
+/**
+ * The BFF's only HTTP client towards the upstream: one keep-alive agent, timeouts on headers and
+ * body, redirects never followed (undici's `request` follows none), transport failures turned
+ * into problems (502 unreachable, 504 timeout) that name the region's host but no secret.
+ */
+export class UpstreamHttp {
+  readonly #agent: Agent;
+  readonly #timeoutMs: number;
+
+  constructor(options: { timeoutMs?: number } = {}) {
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+    this.#agent = new Agent({
+      connections: 128,
+      keepAliveTimeout: 10_000,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      connectTimeout: this.#timeoutMs,
+    });
+  }
+
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
+  /** @throws ProblemError 502 `upstream_unreachable` or 504 `upstream_timeout`. */
+  async send(upstream: UpstreamRequest, signal?: AbortSignal): Promise<UpstreamResponse> {
+    try {
+      return await request(upstream.url, {
+        dispatcher: this.#agent,
+        method: upstream.method,
+        headers: upstream.headers,
+        body: upstream.body ?? null,
+        signal: signal ?? null,
+      });
+    } catch (error) {
+      throw transportProblem(error, upstream.url);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+}
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ABORT_ERR',
+]);
+
+/** Maps a transport failure of `url` to a problem; keeps only the host in the words. */
+export function transportProblem(error: unknown, url: string): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const host = safeHost(url);
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code))
+    return new ProblemError(
+      504,
+      'upstream_timeout',
+      `The upstream at ${host} did not answer in time. The request may or may not have been carried out; check the command list before trying again.`,
+    );
+  return new ProblemError(
+    502,
+    'upstream_unreachable',
+    `The upstream at ${host} could not be reached. Try again in a moment.`,
+  );
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the upstream';
+  }
+}
+
+/** The media type of a response, lower case without parameters, or '' when absent. */
+export function mediaType(headers: UpstreamResponse['headers']): string {
+  const value = headers['content-type'];
+  const text = Array.isArray(value) ? value[0] : value;
+  return (text ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** True for `application/json` and `application/*+json` (problem+json included). */
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * Reads an upstream body up to `maxBytes` as text.
+ *
+ * @throws ProblemError 502 `upstream_body_too_large` past the cap (the rest is discarded).
+ */
+export async function readCapped(body: Readable, maxBytes = MAX_PARSED_BYTES): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw bodyTooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A pass-through stream that fails once more than `maxBytes` have flowed (DESIGN.md 5). */
+export function capStream(maxBytes = MAX_PASS_THROUGH_BYTES): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > maxBytes) callback(bodyTooLarge());
+      else callback(null, chunk);
+    },
+  });
+}
+
+function bodyTooLarge(): ProblemError {
+  return new ProblemError(
+    502,
+    'upstream_body_too_large',
+    'The upstream answered with a body larger than the BFF accepts.',
+  );
+}
+
+/** Discards the rest of a body so its connection can be reused. */
+export async function discard(body: UpstreamResponse['body']): Promise<void> {
+  await body.dump({ limit: MAX_PARSED_BYTES }).catch(() => undefined);
+}
