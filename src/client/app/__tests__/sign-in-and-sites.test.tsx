@@ -1,0 +1,170 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../../domain/device.ts';
+import {
+  json,
+  noContent,
+  problem,
+  stubFetch,
+  type RecordedRequest,
+} from '../../testing/fake-fetch.ts';
+import { renderApp } from '../../testing/render.tsx';
+
+const SITE: Site = {
+  siteId: 'PLANT-EU-001',
+  name: 'Harbour plant',
+  timeZone: 'Europe/Berlin',
+  devices: [
+    {
+      deviceId: 'BAT-EU-001-A',
+      name: 'Battery A',
+      model: 'PD-10',
+      capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
+      online: true,
+    },
+    {
+      deviceId: 'BAT-EU-001-B',
+      name: 'Battery B',
+      model: 'PD-10',
+      capabilities: {},
+      online: false,
+    },
+  ],
+};
+
+/** A fake BFF with one client (`demo-eu` / `demo-eu-secret`) and one bindable site. */
+function fakeBff() {
+  let signedIn = false;
+  let bound: Site[] = [];
+  return stubFetch((request: RecordedRequest) => {
+    const route = `${request.method} ${request.path}`;
+    if (route === 'POST /api/session') {
+      const body = request.body as { clientId: string; clientSecret: string; region: string };
+      if (body.clientId !== 'demo-eu' || body.clientSecret !== 'demo-eu-secret')
+        return problem(401, 'invalid_credentials', 'The token endpoint refused the client.');
+      signedIn = true;
+      return json(200, { region: body.region, clientId: body.clientId });
+    }
+    if (!signedIn) return problem(401, 'not_signed_in', 'Sign in first.');
+    if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+    if (route === 'DELETE /api/session') {
+      signedIn = false;
+      return noContent();
+    }
+    if (route === 'GET /api/sites') return json(200, { sites: bound });
+    if (route === 'POST /api/sites') {
+      const { siteId } = request.body as { siteId: string };
+      if (siteId !== SITE.siteId)
+        return problem(404, 'not_found', `Site ${siteId} does not exist in this region.`);
+      const already = bound.length > 0;
+      bound = [SITE];
+      return json(already ? 200 : 201, SITE);
+    }
+    if (route === 'DELETE /api/sites') {
+      bound = [];
+      return noContent();
+    }
+    return problem(404, 'not_found', `no route ${route}`);
+  });
+}
+
+describe('sign-in and sites', () => {
+  it('sends an unauthenticated visitor to the sign-in page', async () => {
+    fakeBff();
+    renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Sign in to powerdeck' })).toBeTruthy();
+    expect(screen.getByLabelText('Region')).toBeTruthy();
+    expect(screen.getByRole('option', { name: 'Europe' })).toHaveProperty('value', 'eu');
+    expect(screen.getByRole('option', { name: 'Australia' })).toHaveProperty('value', 'au');
+    expect(screen.getByLabelText('Client secret')).toHaveProperty('type', 'password');
+    expect(screen.getByLabelText('Client secret').getAttribute('autocomplete')).toBe('off');
+  });
+
+  it('says so when the client ID or secret is wrong, and forgets the typed secret', async () => {
+    const requests = fakeBff();
+    const user = userEvent.setup();
+    renderApp('/sign-in');
+    await user.type(await screen.findByLabelText('Client ID'), 'demo-eu');
+    await user.type(screen.getByLabelText('Client secret'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('client ID or secret');
+    expect(alert.textContent).toContain('Europe');
+    expect(screen.getByLabelText('Client secret')).toHaveProperty('value', '');
+    const signIn = requests.find((r) => r.method === 'POST');
+    expect(signIn?.body).toEqual({ region: 'eu', clientId: 'demo-eu', clientSecret: 'wrong' });
+    expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.toContain('wrong');
+  });
+
+  it('names the empty fields instead of sending them', async () => {
+    const requests = fakeBff();
+    const user = userEvent.setup();
+    renderApp('/sign-in');
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Enter the client ID')).toBeTruthy();
+    expect(screen.getByLabelText('Client ID').getAttribute('aria-invalid')).toBe('true');
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('signs in, binds and unbinds a site, and signs out', async () => {
+    const requests = fakeBff();
+    const user = userEvent.setup();
+    const { router } = renderApp('/sign-in');
+
+    await user.selectOptions(await screen.findByLabelText('Region'), 'Europe');
+    await user.type(screen.getByLabelText('Client ID'), 'demo-eu');
+    await user.type(screen.getByLabelText('Client secret'), 'demo-eu-secret');
+    await user.type(screen.getByLabelText('Operator name (optional)'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect(await screen.findByRole('heading', { name: 'Sites' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/sites');
+    expect(screen.getByRole('banner').textContent).toContain('demo-eu');
+    expect(screen.getByRole('banner').textContent).toContain('Europe');
+    expect(await screen.findByText(/No site is bound/)).toBeTruthy();
+
+    const siteId = screen.getByLabelText('Site ID');
+    expect(siteId.getAttribute('aria-describedby')).toBeTruthy();
+    const hint = document.getElementById(siteId.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toBe("The Plant ID shown in the vendor's app");
+
+    await user.type(siteId, 'PLANT-NOPE');
+    await user.click(screen.getByRole('button', { name: 'Bind' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Site PLANT-NOPE does not exist in this region.',
+    );
+
+    await user.clear(siteId);
+    await user.type(siteId, 'PLANT-EU-001');
+    await user.click(screen.getByRole('button', { name: 'Bind' }));
+    const region = await screen.findByRole('region', { name: /PLANT-EU-001/ });
+    expect(within(region).getByRole('link', { name: 'BAT-EU-001-A' }).getAttribute('href')).toBe(
+      '/sites/PLANT-EU-001/devices/BAT-EU-001-A',
+    );
+    expect(within(region).getByText('Europe/Berlin')).toBeTruthy();
+    expect(within(region).getByText('offline')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.click(within(region).getByRole('button', { name: 'Unbind' }));
+    await user.click(await screen.findByRole('button', { name: 'Unbind site' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: /PLANT-EU-001/ })).toBeNull());
+    const unbind = requests.find((r) => r.method === 'DELETE' && r.path === '/api/sites');
+    expect(unbind?.body).toEqual({ siteId: 'PLANT-EU-001' });
+
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in to powerdeck' })).toBeTruthy();
+    expect(requests.some((r) => r.method === 'DELETE' && r.path === '/api/session')).toBe(true);
+    expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.toContain('demo-eu-secret');
+  });
+
+  it('returns to the sign-in page, remembering the page, when the session has ended', async () => {
+    fakeBff();
+    const { router } = renderApp('/sites/PLANT-EU-001/devices/BAT-EU-001-A');
+    expect(await screen.findByRole('heading', { name: 'Sign in to powerdeck' })).toBeTruthy();
+    expect(router.state.location.search).toBe(
+      `?next=${encodeURIComponent('/sites/PLANT-EU-001/devices/BAT-EU-001-A')}`,
+    );
+  });
+});

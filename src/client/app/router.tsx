@@ -1,0 +1,51 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { RootLayout } from './routes/root-layout.tsx';
+import { RouteError } from './routes/route-error.tsx';
+import { AppLoading } from './routes/app-loading.tsx';
+import { NotFoundRoute } from './routes/not-found.tsx';
+import { signInRoute } from './routes/sign-in.tsx';
+import { requireSession } from './routes/require-session.ts';
+
+/**
+ * The routes. Only the sign-in page is in the initial bundle; the signed-in pages load on demand
+ * (DESIGN.md 5: initial JS of the sign-in route at most 170 KiB gzip). Features never import each
+ * other; the route modules compose them.
+ */
+export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      Component: RootLayout,
+      HydrateFallback: AppLoading,
+      ErrorBoundary: RouteError,
+      children: [
+        { index: true, element: <Navigate to="/sites" replace /> },
+        { path: 'sign-in', ...signInRoute(queryClient) },
+        {
+          id: 'signed-in',
+          loader: requireSession(queryClient),
+          lazy: () =>
+            import('./routes/signed-in-layout.tsx').then(({ SignedInLayout }) => ({
+              Component: SignedInLayout,
+            })),
+          children: [
+            {
+              path: 'sites',
+              lazy: () =>
+                import('./routes/sites.tsx').then(({ SitesRoute }) => ({ Component: SitesRoute })),
+            },
+            {
+              path: 'sites/:siteId/devices/:deviceId',
+              lazy: () =>
+                import('./routes/device.tsx').then((module) => module.deviceRoute(queryClient)),
+            },
+          ],
+        },
+        { path: '*', Component: NotFoundRoute },
+      ],
+    },
+  ];
+}
+
+export const createAppRouter = (queryClient: QueryClient) =>
+  createBrowserRouter(createAppRoutes(queryClient));

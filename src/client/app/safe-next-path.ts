@@ -1,0 +1,16 @@
+/**
+ * The path to return to after sign-in, from `?next=`: only a path of this app (one leading `/`,
+ * not `//host`), so the sign-in page cannot be used to send an operator elsewhere.
+ */
+export function safeNextPath(next: string | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
+    return '/sites';
+  return next;
+}
+
+/** `/sign-in?next=<current path>`, or plain `/sign-in` when there is nothing to return to. */
+export function signInPathFrom(location: { pathname: string; search: string }): string {
+  const here = `${location.pathname}${location.search}`;
+  if (location.pathname === '/sign-in' || here === '/' || here === '/sites') return '/sign-in';
+  return `/sign-in?${new URLSearchParams({ next: here }).toString()}`;
+}

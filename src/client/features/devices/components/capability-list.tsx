@@ -1,0 +1,26 @@
+import type { Capabilities } from '../../../../domain/device.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
+import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../../lib/power-control-words.ts';
+
+/** What the device accepts: the range of each supported control, and which it lacks (spec 2.2). */
+export function CapabilityList({ capabilities }: { capabilities: Capabilities }) {
+  return (
+    <dl className="facts capabilities">
+      {POWER_CONTROL_PROPERTIES.map((property) => {
+        const range = capabilities[property];
+        return (
+          <div key={property}>
+            <dt>{POWER_CONTROL_WORDS[property].name}</dt>
+            <dd>
+              {range ? (
+                `${formatPropertyValue(property, range.min)} to ${formatPropertyValue(property, range.max)}`
+              ) : (
+                <span className="secondary">not supported</span>
+              )}
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}

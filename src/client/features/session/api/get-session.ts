@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SessionInfoSchema, type SessionInfo } from '../../../../domain/session.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { sessionKeys } from './session-keys.ts';
+
+/** `GET /api/session`: who is signed in; rejects with `not_signed_in` (401) when nobody is. */
+export function getSession(signal?: AbortSignal): Promise<SessionInfo> {
+  return apiRequest('/session', SessionInfoSchema, { signal });
+}
+
+/**
+ * The signed-in client. Kept until sign-out: a session that ends meanwhile shows up as a 401 on
+ * the next call, which sends the operator back to sign in. The session guard handles this
+ * query's own 401.
+ */
+export const sessionQueryOptions = () =>
+  queryOptions({
+    queryKey: sessionKeys.current(),
+    queryFn: ({ signal }) => getSession(signal),
+    staleTime: Infinity,
+    retry: false,
+    meta: { handlesNotSignedIn: true },
+  });
+
+export const useSession = () => useQuery(sessionQueryOptions());

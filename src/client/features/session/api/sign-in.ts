@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SignInRequest } from '../../../../domain/session.ts';
+import { SessionInfoSchema, type SessionInfo } from '../../../../domain/session.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { sessionKeys } from './session-keys.ts';
+
+/**
+ * `POST /api/session`: the BFF performs the client-credentials grant and sets the session
+ * cookie (DESIGN.md 4). Rejects with `invalid_credentials` (401) for a wrong client ID or secret.
+ */
+export function signIn(request: SignInRequest): Promise<SessionInfo> {
+  return apiRequest('/session', SessionInfoSchema, { method: 'POST', body: request });
+}
+
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signIn,
+    onSuccess: (session) => queryClient.setQueryData(sessionKeys.current(), session),
+  });
+}

@@ -1,0 +1,85 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { SignInRequestSchema, type SessionInfo } from '../../../../domain/session.ts';
+import { REGION_NAMES, REGIONS } from '../../../../domain/token.ts';
+import { Field } from '../../../components/field.tsx';
+import type { ApiError } from '../../../lib/api-error.ts';
+import { useSignIn } from '../api/sign-in.ts';
+
+/** Words for a refused sign-in: a wrong client ID or secret is said plainly, naming the region. */
+function signInErrorMessage(error: ApiError, regionName: string): string {
+  if (error.code === 'invalid_credentials')
+    return `Sign-in refused: the client ID or secret is not valid for ${regionName}. Check both and the region, then try again.`;
+  return `Sign-in failed: ${error.detail}`;
+}
+
+/**
+ * Region, client ID and secret, sent once to the BFF, which keeps secret and token server-side
+ * (issue 2, step 2). The secret field is emptied as soon as it is sent and never stored.
+ */
+export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
+  const signIn = useSignIn();
+  const {
+    register,
+    handleSubmit,
+    resetField,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(SignInRequestSchema),
+    defaultValues: { region: 'eu', clientId: '', clientSecret: '', operatorName: '' },
+  });
+
+  const onSubmit = handleSubmit((values) => {
+    resetField('clientSecret');
+    signIn.mutate(
+      { ...values, operatorName: values.operatorName ? values.operatorName : undefined },
+      { onSuccess: onSignedIn },
+    );
+  });
+
+  const attemptedRegion = signIn.variables ? REGION_NAMES[signIn.variables.region] : '';
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate aria-busy={signIn.isPending}>
+      {signIn.isError ? (
+        <p role="alert" className="notice notice-error">
+          {signInErrorMessage(signIn.error, attemptedRegion)}
+        </p>
+      ) : null}
+      <Field id="sign-in-region" label="Region" error={errors.region?.message}>
+        {(control) => (
+          <select {...control} {...register('region')}>
+            {REGIONS.map((region) => (
+              <option key={region} value={region}>
+                {REGION_NAMES[region]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id="sign-in-client-id" label="Client ID" error={errors.clientId?.message}>
+        {(control) => (
+          <input {...control} {...register('clientId')} type="text" spellCheck={false} />
+        )}
+      </Field>
+      <Field id="sign-in-client-secret" label="Client secret" error={errors.clientSecret?.message}>
+        {(control) => (
+          <input {...control} {...register('clientSecret')} type="password" autoComplete="off" />
+        )}
+      </Field>
+      <Field
+        id="sign-in-operator-name"
+        label="Operator name (optional)"
+        hints={['Recorded with the commands you send, so colleagues know who sent them.']}
+        error={errors.operatorName?.message}
+      >
+        {(control) => (
+          <input {...control} {...register('operatorName')} type="text" autoComplete="name" />
+        )}
+      </Field>
+      <button type="submit" className="primary" disabled={signIn.isPending}>
+        {signIn.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SiteSchema, type Site, type SiteList } from '../../../../domain/device.ts';
+import type { SiteId } from '../../../../domain/ids.ts';
+import { apiRequestWithStatus } from '../../../lib/api-client.ts';
+import { siteKeys } from './site-keys.ts';
+
+export interface BindSiteResult {
+  site: Site;
+  /** The upstream answered 200: the site was bound already (DESIGN.md 3, "Sites"). */
+  alreadyBound: boolean;
+}
+
+/**
+ * `POST /api/sites {siteId}`: binds a site to the client (spec 2.7, 5 rule 5); 201 when bound
+ * now, 200 when it was bound already. An unknown site is refused in the upstream's words.
+ */
+export async function bindSite(siteId: SiteId): Promise<BindSiteResult> {
+  const { status, data } = await apiRequestWithStatus('/sites', SiteSchema, {
+    method: 'POST',
+    body: { siteId },
+  });
+  return { site: data, alreadyBound: status === 200 };
+}
+
+export function useBindSite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bindSite,
+    onSuccess: ({ site }) => {
+      queryClient.setQueryData<SiteList>(siteKeys.list(), (list) =>
+        list ? { sites: [...list.sites.filter((s) => s.siteId !== site.siteId), site] } : list,
+      );
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+  });
+}

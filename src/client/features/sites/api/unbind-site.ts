@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SiteList } from '../../../../domain/device.ts';
+import type { SiteId } from '../../../../domain/ids.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { siteKeys } from './site-keys.ts';
+
+/**
+ * `DELETE /api/sites {siteId}`: unbinds a site; afterwards its devices and data are out of reach
+ * until it is bound again (spec 4, "Effects of site operations").
+ */
+export function unbindSite(siteId: SiteId): Promise<undefined> {
+  return apiRequest('/sites', null, { method: 'DELETE', body: { siteId } });
+}
+
+export function useUnbindSite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unbindSite,
+    onSuccess: (_nothing, siteId) => {
+      queryClient.setQueryData<SiteList>(siteKeys.list(), (list) =>
+        list ? { sites: list.sites.filter((s) => s.siteId !== siteId) } : list,
+      );
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+  });
+}

@@ -1,0 +1,70 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { ID_PATTERN } from '../../../../domain/ids.ts';
+import { Field } from '../../../components/field.tsx';
+import { useBindSite } from '../api/bind-site.ts';
+
+const BindSiteFormSchema = z.object({
+  siteId: z
+    .string()
+    .trim()
+    .min(1, { error: "Enter the site ID: the Plant ID shown in the vendor's app." })
+    .regex(ID_PATTERN, {
+      error: 'A site ID has letters, digits, "-" and "_" only (at most 128), such as PLANT-EU-001.',
+    }),
+});
+
+/** Binds a site by its Plant ID (spec 2.7, 5 rule 6); the upstream's refusal is shown in its words. */
+export function BindSiteForm() {
+  const bindSite = useBindSite();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(BindSiteFormSchema), defaultValues: { siteId: '' } });
+
+  const onSubmit = handleSubmit(({ siteId }) =>
+    bindSite.mutate(siteId, { onSuccess: () => reset() }),
+  );
+
+  return (
+    <form className="bind-site-form" onSubmit={onSubmit} noValidate>
+      <div className="inline-form">
+        <Field
+          id="bind-site-id"
+          label="Site ID"
+          hints={["The Plant ID shown in the vendor's app"]}
+          error={errors.siteId?.message}
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...register('siteId')}
+              type="text"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="PLANT-EU-001"
+            />
+          )}
+        </Field>
+        <button type="submit" className="primary" disabled={bindSite.isPending}>
+          {bindSite.isPending ? 'Binding…' : 'Bind'}
+        </button>
+      </div>
+      {bindSite.isError ? (
+        <p role="alert" className="notice notice-error">
+          Could not bind {bindSite.variables}: {bindSite.error.detail}
+        </p>
+      ) : null}
+      {bindSite.isSuccess ? (
+        <p role="status" className="notice notice-success">
+          {bindSite.data.alreadyBound
+            ? `${bindSite.data.site.siteId} (${bindSite.data.site.name}) was already bound.`
+            : `Bound ${bindSite.data.site.siteId} (${bindSite.data.site.name}).`}
+        </p>
+      ) : null}
+    </form>
+  );
+}

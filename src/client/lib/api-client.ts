@@ -1,0 +1,127 @@
+import type { z } from 'zod';
+import { ProblemSchema } from '../../domain/errors.ts';
+import { ApiError, CLIENT_ERROR_CODES } from './api-error.ts';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface RequestOptions {
+  method?: Method;
+  /** JSON body; sent with `Content-Type: application/json`. */
+  body?: unknown;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | undefined>;
+  signal?: AbortSignal | undefined;
+}
+
+/** A successful answer: its HTTP status (201 vs 200 can matter) and the parsed body. */
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+}
+
+/**
+ * Calls the BFF under `/api` with the session cookie and parses the body with `schema` (`null`
+ * for answers without a body, such as 204). Every non-GET call carries `X-CSRF: 1` (DESIGN.md 4).
+ * Rejects with {@link ApiError} only: the BFF's problem+json becomes its `status`, `code` and
+ * `detail`; no answer becomes `network_error`; a body that is not what `schema` describes becomes
+ * `unexpected_response`. Aborts (a query cancelled by TanStack Query) are rethrown untouched.
+ */
+export async function apiRequestWithStatus<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options?: RequestOptions,
+): Promise<ApiResponse<z.output<S>>>;
+export async function apiRequestWithStatus(
+  path: string,
+  schema: null,
+  options?: RequestOptions,
+): Promise<ApiResponse<undefined>>;
+export async function apiRequestWithStatus(
+  path: string,
+  schema: z.ZodType | null,
+  { method = 'GET', body, query, signal }: RequestOptions = {},
+): Promise<ApiResponse<unknown>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (method !== 'GET') headers['X-CSRF'] = '1';
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(withQuery(`/api${path}`, query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: signal ?? null,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError({
+      status: 0,
+      code: CLIENT_ERROR_CODES.networkError,
+      title: 'No answer from the server',
+      detail: 'The powerdeck server did not answer. Check your connection, then try again.',
+    });
+  }
+
+  if (!response.ok) throw await problemToError(response);
+  if (schema === null) return { status: response.status, data: undefined };
+
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    throw new ApiError({
+      status: response.status,
+      code: CLIENT_ERROR_CODES.unexpectedResponse,
+      title: 'Unexpected answer',
+      detail: `The server's answer to ${method} /api${path} was not in the expected shape, so it is not shown. Reload the page; if this persists, report it.`,
+    });
+  }
+  return { status: response.status, data: parsed.data };
+}
+
+/** {@link apiRequestWithStatus} for callers that need the body only. */
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options?: RequestOptions,
+): Promise<z.output<S>>;
+export async function apiRequest(
+  path: string,
+  schema: null,
+  options?: RequestOptions,
+): Promise<undefined>;
+export async function apiRequest(
+  path: string,
+  schema: z.ZodType | null,
+  options?: RequestOptions,
+): Promise<unknown> {
+  const { data } = await (schema === null
+    ? apiRequestWithStatus(path, null, options)
+    : apiRequestWithStatus(path, schema, options));
+  return data;
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) params.set(name, value);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** Reads an error answer: problem+json when the BFF sent one, else words from the status. */
+export async function problemToError(response: Response): Promise<ApiError> {
+  const problem = ProblemSchema.safeParse(await response.json().catch(() => undefined));
+  if (problem.success) {
+    const { status, code, title, detail, upstream } = problem.data;
+    return new ApiError({ status, code, title, detail, upstream });
+  }
+  const statusText = response.statusText ? ` ${response.statusText}` : '';
+  return new ApiError({
+    status: response.status,
+    code: CLIENT_ERROR_CODES.unexpectedResponse,
+    title: `HTTP ${response.status}${statusText}`,
+    detail: `The server answered HTTP ${response.status}${statusText} without an explanation. Try again in a moment.`,
+  });
+}

@@ -1,0 +1,41 @@
+/** Codes the client itself gives an {@link ApiError} when there is no problem body to read. */
+export const CLIENT_ERROR_CODES = {
+  /** The request never got an answer (offline, server down, DNS). */
+  networkError: 'network_error',
+  /** The answer was not the problem+json or the body the client expected. */
+  unexpectedResponse: 'unexpected_response',
+} as const;
+
+/**
+ * The one error every BFF call, query and mutation rejects with (STYLE.md). `status` is the HTTP
+ * status (0 when the request got no answer), `code` the BFF's stable problem code (DESIGN.md 4)
+ * or one of {@link CLIENT_ERROR_CODES}, `detail` a sentence an operator can act on.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+  readonly title: string;
+  readonly upstream: unknown;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    title: string;
+    detail?: string | undefined;
+    upstream?: unknown;
+  }) {
+    super(init.detail ?? init.title);
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title;
+    this.detail = init.detail ?? init.title;
+    this.upstream = init.upstream;
+  }
+}
+
+/** True for an {@link ApiError} with the given code. */
+export function isApiError(error: unknown, code?: string): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
+}

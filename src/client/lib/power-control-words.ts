@@ -1,0 +1,64 @@
+import {
+  POWER_CONTROL_PROPERTIES,
+  type PowerControl,
+  type PowerControlProperty,
+} from '../../domain/power-control.ts';
+
+interface PropertyWords {
+  /** Label of the form field, with the unit (the accessible name e2e tests use). */
+  label: string;
+  /** Name without the unit, for sentences. */
+  name: string;
+  unit: 'W' | '%';
+}
+
+/** How each power-control property is named on screen (spec 2.2). */
+export const POWER_CONTROL_WORDS: Record<PowerControlProperty, PropertyWords> = {
+  targetBatteryPowerW: {
+    label: 'Target battery power (W)',
+    name: 'Target battery power',
+    unit: 'W',
+  },
+  chargeCutoffSocPercent: {
+    label: 'Charge cut-off SoC (%)',
+    name: 'Charge cut-off SoC',
+    unit: '%',
+  },
+  dischargeCutoffSocPercent: {
+    label: 'Discharge cut-off SoC (%)',
+    name: 'Discharge cut-off SoC',
+    unit: '%',
+  },
+  siteImportLimitW: { label: 'Site import limit (W)', name: 'Site import limit', unit: 'W' },
+  siteExportLimitW: { label: 'Site export limit (W)', name: 'Site export limit', unit: 'W' },
+};
+
+/** `800 W`, `-3 kW`, `2.5 kW`: watts in the unit an operator reads at a glance. */
+export function formatPowerW(watts: number): string {
+  if (Math.abs(watts) < 1000) return `${watts} W`;
+  return `${Number((watts / 1000).toFixed(2))} kW`;
+}
+
+/** A value with its unit: `-3 kW`, `90%`. */
+export function formatPropertyValue(property: PowerControlProperty, value: number): string {
+  return POWER_CONTROL_WORDS[property].unit === '%' ? `${value}%` : formatPowerW(value);
+}
+
+const SHORT_FORM: Record<PowerControlProperty, (value: number) => string> = {
+  targetBatteryPowerW: (w) => formatPowerW(w),
+  chargeCutoffSocPercent: (p) => `stop charging at ${p}%`,
+  dischargeCutoffSocPercent: (p) => `stop discharging at ${p}%`,
+  siteImportLimitW: (w) => `import limit ${formatPowerW(w)}`,
+  siteExportLimitW: (w) => `export limit ${formatPowerW(w)}`,
+};
+
+/**
+ * A power control in short form, in the spec's property order: `-3 kW, stop charging at 90%`.
+ * Positive battery power discharges, negative charges (spec 2.2).
+ */
+export function describePowerControl(control: PowerControl): string {
+  return POWER_CONTROL_PROPERTIES.flatMap((property) => {
+    const value = control[property];
+    return value === undefined ? [] : [SHORT_FORM[property](value)];
+  }).join(', ');
+}
