@@ -39,6 +39,13 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: () =>
                 import('./routes/device.tsx').then((module) => module.deviceRoute(queryClient)),
             },
+            {
+              path: 'timeline',
+              lazy: () =>
+                import('./routes/timeline.tsx').then(({ TimelineRoute }) => ({
+                  Component: TimelineRoute,
+                })),
+            },
           ],
         },
         { path: '*', Component: NotFoundRoute },

@@ -17,6 +17,7 @@ export function SignedInLayout() {
         </Link>
         <nav aria-label="Main">
           <NavLink to="/sites">Sites</NavLink>
+          <NavLink to="/timeline">Timeline</NavLink>
         </nav>
         <SessionBar
           onSignedOut={() => {
