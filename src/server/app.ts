@@ -12,7 +12,10 @@ import { registerMirror } from './proxy/mirror.ts';
 import { batchRoutes } from './proxy/routes/batch.ts';
 import { commandRoutes } from './proxy/routes/commands.ts';
 import { siteRoutes } from './proxy/routes/sites.ts';
+import { openBffStorage } from './db/storage.ts';
+import { DatabaseSessionStore } from './session/database-session-store.ts';
 import { MemorySessionStore } from './session/memory-session-store.ts';
+import { SecretBox, loadSessionKey } from './session/secret-box.ts';
 import { sessionCookieFor } from './session/session-cookie.ts';
 import { sessionRoutes } from './session/session-routes.ts';
 import type { SessionStore } from './session/session-store.ts';
@@ -40,7 +43,10 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     now?: () => number;
     /** Upstream header and body timeout. */
     upstreamTimeoutMs?: number;
-    /** Where sessions live; default in memory. */
+    /**
+     * Where sessions live. Default: the database (`database`, else `databaseUrl`, else PGlite in
+     * `dataDir`); in memory when none of those is given.
+     */
     sessionStore?: SessionStore;
   };
 
@@ -74,6 +80,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   };
   const cookieSettings = sessionCookieFor(configuredOrigin ?? 'http://127.0.0.1');
 
+  const storage = options.sessionStore ? undefined : await openBffStorage(options);
+  const store =
+    options.sessionStore ??
+    (storage
+      ? new DatabaseSessionStore(storage.handle.db, new SecretBox(await loadSessionKey(options)))
+      : new MemorySessionStore());
+
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
   );
@@ -82,7 +95,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     now,
   );
   const sessions = new Sessions({
-    store: options.sessionStore ?? new MemorySessionStore(),
+    store,
     tokens,
     cookie: cookieSettings,
     now,
@@ -103,6 +116,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   });
   app.addHook('onClose', async () => {
     await http.close();
+    if (storage?.owned) await storage.handle.close();
   });
 
   await app.register(cookie);

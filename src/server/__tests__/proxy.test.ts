@@ -21,12 +21,10 @@ beforeAll(async () => {
   );
   fake.on('DELETE', '/sites', (_request, reply) => reply.code(204).send());
   fake.on('PUT', '/devices/BAT-1/commands/cmd_1/cancel', (_request, reply) =>
-    reply
-      .code(409)
-      .send({
-        code: 'not_cancellable',
-        message: 'The command is completed and cannot be cancelled',
-      }),
+    reply.code(409).send({
+      code: 'not_cancellable',
+      message: 'The command is completed and cannot be cancelled',
+    }),
   );
   fake.on('GET', '/devices/BAT-1/commands', (request) => ({ commands: [], query: request.query }));
   fake.on('GET', '/devices/BAT-1/commands/html', (_request, reply) =>

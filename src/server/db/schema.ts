@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** The BFF's own Postgres schema; the sandbox keeps its tables in another (DESIGN.md 1). */
+export const bff = pgSchema('bff');
+
+/**
+ * Server-side sessions (issue 4, "Storage"). The cookie's session ID is never stored: `idHash` is
+ * its SHA-256, so a leaked table does not yield live cookies. The client secret is AES-256-GCM
+ * ciphertext (`secretCiphertext`), bound to `idHash` as associated data.
+ */
+export const sessions = bff.table(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    operatorName: text('operator_name'),
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    index('sessions_last_seen_idx').on(table.lastSeenAt),
+    index('sessions_created_idx').on(table.createdAt),
+  ],
+);
+
+/**
+ * The command ledger (issue 4; spec 1 "the caller stores the returned command ID"): one entry
+ * per state-changing call made through the BFF. The intent is written before the upstream call
+ * (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
+ */
+export const ledgerEntries = bff.table(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    state: text('state').notNull(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    operatorName: text('operator_name'),
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
+    deviceId: text('device_id'),
+    siteId: text('site_id'),
+    commandId: text('command_id'),
+    batchCommandId: text('batch_command_id'),
+    deviceIds: jsonb('device_ids').$type<string[]>(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }),
+    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }),
+    request: jsonb('request'),
+    responseStatus: integer('response_status'),
+    response: jsonb('response'),
+    outcome: jsonb('outcome'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    uniqueIndex('ledger_idempotency_idx')
+      .on(table.region, table.clientId, table.idempotencyKey)
+      .where(sql`${table.idempotencyKey} is not null`),
+    index('ledger_client_created_idx').on(table.region, table.clientId, table.createdAt),
+    index('ledger_device_idx').on(table.deviceId),
+    index('ledger_batch_idx').on(table.batchCommandId),
+    index('ledger_state_idx').on(table.state),
+  ],
+);

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { and, eq, gt, lte, or } from 'drizzle-orm';
+import type { Database } from '../../infra/database.ts';
+import { RegionSchema } from '../../domain/token.ts';
+import { sessions } from '../db/schema.ts';
+import type { SecretBox } from './secret-box.ts';
+import {
+  SESSION_ABSOLUTE_TIMEOUT_MS,
+  SESSION_IDLE_TIMEOUT_MS,
+  isExpired,
+  newSessionId,
+  type Session,
+  type SessionData,
+  type SessionStore,
+} from './session-store.ts';
+
+/** Last-use times are written at most this often per session: idle expiry is exact to within it. */
+export const TOUCH_INTERVAL_MS = 15_000;
+
+/** SHA-256 of a session ID, base64url: the row key. The ID itself is never stored. */
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}
+
+/**
+ * Sessions in the database (`bff.sessions`), shared by every BFF instance on it (issue 4). The
+ * client secret is sealed with {@link SecretBox}; rows past their idle or absolute timeout are
+ * deleted when found and swept at each sign-in, so expired secrets do not linger.
+ */
+export class DatabaseSessionStore implements SessionStore {
+  readonly #db: Database;
+  readonly #box: SecretBox;
+
+  constructor(db: Database, box: SecretBox) {
+    this.#db = db;
+    this.#box = box;
+  }
+
+  async create(data: SessionData, nowMs: number): Promise<Session> {
+    await this.sweep(nowMs);
+    const id = newSessionId();
+    const idHash = hashSessionId(id);
+    const now = new Date(nowMs);
+    await this.#db.insert(sessions).values({
+      idHash,
+      region: data.region,
+      clientId: data.clientId,
+      operatorName: data.operatorName ?? null,
+      secretCiphertext: this.#box.seal(data.clientSecret, idHash),
+      createdAt: now,
+      lastSeenAt: now,
+    });
+    return { ...data, id, createdAtMs: nowMs, lastSeenAtMs: nowMs };
+  }
+
+  async find(id: string, nowMs: number): Promise<Session | undefined> {
+    const idHash = hashSessionId(id);
+    const [row] = await this.#db.select().from(sessions).where(eq(sessions.idHash, idHash));
+    if (!row) return undefined;
+    const session = {
+      createdAtMs: row.createdAt.getTime(),
+      lastSeenAtMs: row.lastSeenAt.getTime(),
+    };
+    if (isExpired(session, nowMs)) {
+      await this.destroy(id);
+      return undefined;
+    }
+    const region = RegionSchema.safeParse(row.region);
+    let clientSecret: string;
+    try {
+      clientSecret = this.#box.open(row.secretCiphertext, idHash);
+    } catch {
+      // Sealed with another key (SESSION_KEY changed): the session cannot be used any more.
+      await this.destroy(id);
+      return undefined;
+    }
+    if (!region.success) return undefined;
+    if (nowMs - session.lastSeenAtMs >= TOUCH_INTERVAL_MS) {
+      await this.#db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(nowMs) })
+        .where(eq(sessions.idHash, idHash));
+      session.lastSeenAtMs = nowMs;
+    }
+    return {
+      id,
+      region: region.data,
+      clientId: row.clientId,
+      clientSecret,
+      ...(row.operatorName ? { operatorName: row.operatorName } : {}),
+      ...session,
+    };
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.#db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id)));
+  }
+
+  /** Deletes every session past its idle or absolute timeout, with its sealed secret. */
+  async sweep(nowMs: number): Promise<void> {
+    await this.#db
+      .delete(sessions)
+      .where(
+        or(
+          lte(sessions.lastSeenAt, new Date(nowMs - SESSION_IDLE_TIMEOUT_MS)),
+          lte(sessions.createdAt, new Date(nowMs - SESSION_ABSOLUTE_TIMEOUT_MS)),
+        ),
+      );
+  }
+
+  /** Count of live sessions, for tests. */
+  async count(nowMs: number): Promise<number> {
+    const rows = await this.#db
+      .select({ idHash: sessions.idHash })
+      .from(sessions)
+      .where(
+        and(
+          gt(sessions.lastSeenAt, new Date(nowMs - SESSION_IDLE_TIMEOUT_MS)),
+          gt(sessions.createdAt, new Date(nowMs - SESSION_ABSOLUTE_TIMEOUT_MS)),
+        ),
+      );
+    return rows.length;
+  }
+}

@@ -1,0 +1,69 @@
+import { send, type TestResponse } from './http-client.ts';
+
+/** Fault settings of `PUT /_sandbox/faults` (DESIGN.md 3); `{}` clears them. */
+export interface SandboxFaults {
+  latencyMs?: number;
+  errorRate?: number;
+  errorStatus?: number;
+  rateLimitPerMinute?: number;
+  tokenTtlS?: number;
+}
+
+/**
+ * The sandbox admin API (DESIGN.md 3) for integration, fault and e2e-style suites. Every call
+ * throws on a non-2xx answer, naming the call.
+ */
+export class SandboxAdmin {
+  readonly #origin: string;
+
+  constructor(sandboxOrigin: string) {
+    this.#origin = sandboxOrigin;
+  }
+
+  async #call(method: string, path: string, json?: unknown): Promise<TestResponse> {
+    const response = await send(this.#origin, {
+      method,
+      path: `/_sandbox${path}`,
+      ...(json === undefined ? {} : { json }),
+    });
+    if (response.status >= 300)
+      throw new Error(`sandbox admin ${method} ${path}: ${response.status} ${response.text}`);
+    return response;
+  }
+
+  /** Back to the fixture: no bindings, no commands, clock = wall clock. */
+  async reset(): Promise<void> {
+    await this.#call('POST', '/reset');
+  }
+
+  /** Moves the sandbox clock forward; due transitions run at once. */
+  async advanceClock(advanceMs: number): Promise<void> {
+    await this.#call('POST', '/clock', { advanceMs });
+  }
+
+  /** Sets the sandbox clock to an instant (forward only). */
+  async setClock(now: Date): Promise<void> {
+    await this.#call('POST', '/clock', { now: now.toISOString() });
+  }
+
+  /** The sandbox clock, epoch milliseconds. */
+  async nowMs(): Promise<number> {
+    const response = await this.#call('GET', '/clock');
+    return Date.parse(response.json<{ now: string }>().now);
+  }
+
+  /** Takes a device offline or faults it (or back). */
+  async setDevice(deviceId: string, state: { online?: boolean; fault?: boolean }): Promise<void> {
+    await this.#call('PUT', `/devices/${encodeURIComponent(deviceId)}`, state);
+  }
+
+  /** Replaces the injected faults; `{}` clears them. */
+  async setFaults(faults: SandboxFaults): Promise<void> {
+    await this.#call('PUT', '/faults', faults);
+  }
+
+  /** The sandbox's request counters, as `GET /_sandbox/stats` answers them. */
+  async stats(): Promise<Record<string, unknown>> {
+    return (await this.#call('GET', '/stats')).json<Record<string, unknown>>();
+  }
+}
