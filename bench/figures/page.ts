@@ -1,0 +1,91 @@
+/**
+ * Page-load figures of issue 8: Lighthouse 12.8.2, desktop preset, performance only, on the
+ * sign-in page served gzip by the BFF, interleaved with a React-only page built in the same run.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { request } from 'undici';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.ts';
+import type { BenchOptions } from '../lib/context.ts';
+import { judged, type BenchResult, type Figure } from '../lib/results.ts';
+import { median } from '../lib/stats.ts';
+
+export const PAGE_FIGURES = {
+  lcp: { name: 'page.lcp_ms', unit: 'ms', budget: 1200 },
+  tbt: { name: 'page.tbt_ms', unit: 'ms', budget: 150 },
+  cls: { name: 'page.cls', unit: 'score', budget: 0.02 },
+  lcpRatio: { name: 'page.lcp_ratio_vs_react_only', unit: 'x', budget: 1.6 },
+} satisfies Record<string, Figure>;
+
+interface Sample {
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+}
+
+async function audit(url: string, port: number): Promise<Sample> {
+  const result = await lighthouse(
+    url,
+    { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+    desktopConfig,
+  );
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { audits, runtimeError } = result.lhr;
+  if (runtimeError)
+    throw new Error(`Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`);
+  const value = (id: string) => {
+    const numeric = audits[id]?.numericValue;
+    if (numeric === undefined) throw new Error(`Lighthouse on ${url}: no ${id}`);
+    return numeric;
+  };
+  return {
+    lcpMs: value('largest-contentful-paint'),
+    tbtMs: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+  };
+}
+
+/** Whether the BFF sends the page gzip-compressed, for the note. */
+async function servedGzip(url: string): Promise<boolean> {
+  const response = await request(url, { headers: { 'accept-encoding': 'gzip' } });
+  await response.body.dump();
+  return String(response.headers['content-encoding'] ?? '').includes('gzip');
+}
+
+export async function measurePage(
+  signInUrl: string,
+  referenceUrl: string,
+  options: BenchOptions,
+): Promise<BenchResult[]> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: findChromium(),
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+  });
+  const runs = options.smoke ? 1 : 5;
+  const app: Sample[] = [];
+  const reference: Sample[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      app.push(await audit(signInUrl, chrome.port));
+      reference.push(await audit(referenceUrl, chrome.port));
+    }
+  } finally {
+    chrome.kill();
+  }
+  const gzip = await servedGzip(signInUrl);
+  const lcp = median(app.map((s) => s.lcpMs));
+  const referenceLcp = median(reference.map((s) => s.lcpMs));
+  const note = `median of ${runs} Lighthouse runs, desktop preset${gzip ? ', served gzip' : ', NOT served gzip by the BFF'}`;
+  return [
+    judged(PAGE_FIGURES.lcp, lcp, { reason: note }),
+    judged(PAGE_FIGURES.tbt, median(app.map((s) => s.tbtMs)), { reason: note }),
+    judged(PAGE_FIGURES.cls, median(app.map((s) => s.cls)), { reason: note }),
+    judged(PAGE_FIGURES.lcpRatio, lcp / referenceLcp, {
+      reference: referenceLcp,
+      ratio: lcp / referenceLcp,
+      reason:
+        'reference: React 19 + react-dom page (bench/react-only) built and served gzip in the same run',
+    }),
+  ];
+}

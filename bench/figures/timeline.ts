@@ -1,0 +1,262 @@
+/**
+ * Timeline figures of issue 8, in Debian Chromium through Playwright: the real `TimelineView`
+ * (bench/timeline-pages/powerdeck.html, fleet in memory) against vis-timeline and a plain canvas
+ * page drawing the same bars. Frames are requestAnimationFrame deltas during
+ * `chrome.gpuBenchmarking.smoothScrollBy` and scripted drag-pans; heap is `Runtime.getHeapUsage`
+ * after `HeapProfiler.collectGarbage`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import type { BenchOptions } from '../lib/context.ts';
+import { judged, notMeasured, type BenchResult, type Figure } from '../lib/results.ts';
+import { median, percentile } from '../lib/stats.ts';
+
+export const TIMELINE_FIGURES = {
+  firstRenderRatio: { name: 'timeline.first_render_ratio_vs_vis', unit: 'x', budget: 0.2 },
+  firstRender50k: { name: 'timeline.first_render_ms_50k', unit: 'ms', budget: 500 },
+  panRatioCanvas: { name: 'timeline.pan_p95_ratio_vs_canvas', unit: 'x', budget: 2 },
+  panSlowFrames: { name: 'timeline.pan_frames_over_25ms_pct', unit: '%', budget: 10 },
+  panRatioVis: { name: 'timeline.pan_p95_ratio_vs_vis', unit: 'x', budget: 0.25 },
+  overlapCheck: { name: 'timeline.overlap_check_ms_50k', unit: 'ms', budget: 1 },
+  heapPerWindow: { name: 'timeline.heap_bytes_per_window', unit: 'bytes', budget: 1024 },
+  heapAfterUnmount: { name: 'timeline.heap_after_unmount_ratio', unit: 'x', budget: 1.1 },
+} satisfies Record<string, Figure>;
+
+/** The pages under test, built from bench/timeline-pages. */
+export const TIMELINE_PAGES = ['powerdeck.html', 'vis.html', 'canvas.html'] as const;
+type PageName = 'powerdeck' | 'vis' | 'canvas';
+
+/** Whether the timeline view of issue 5 exists to be measured. */
+export function timelineBuilt(root: string): boolean {
+  return existsSync(path.join(root, 'src/client/features/timeline/components/timeline-view.tsx'));
+}
+
+interface Sizes {
+  devices: number;
+  windowsPerDevice: number;
+}
+
+interface PageRun {
+  firstRenderMs: number;
+  windows: number;
+  frames: number[];
+  heapPerWindowBytes: number;
+  heapAfterUnmountRatio: number;
+}
+
+async function heapBytes(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const usage = await cdp.send('Runtime.getHeapUsage');
+    return usage.usedSize;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+async function openPage(browser: Browser, origin: string, name: PageName): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${origin}/${name}.html`);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  return page;
+}
+
+type Point = { x: number; y: number };
+
+async function dragPan(page: Page, from: Point, moves: number, stepPx: number): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let i = 1; i <= moves; i++) await page.mouse.move(from.x - i * stepPx, from.y);
+  await page.mouse.up();
+}
+
+/** One page: mount, heap, frames while scrolling and drag-panning, unmount, heap. */
+async function runPage(
+  browser: Browser,
+  origin: string,
+  name: PageName,
+  sizes: Sizes,
+  smoke: boolean,
+): Promise<PageRun> {
+  const page = await openPage(browser, origin, name);
+  try {
+    // A small mount and unmount first, so code compiled on first use counts in the baseline.
+    await page.evaluate(async () => {
+      await (globalThis as unknown as BenchWindow).bench.mount(20, 5);
+      (globalThis as unknown as BenchWindow).bench.unmount();
+    });
+    const baseline = await heapBytes(page);
+    const mounted = await page.evaluate(
+      ({ devices, windowsPerDevice }) =>
+        (globalThis as unknown as BenchWindow).bench.mount(devices, windowsPerDevice),
+      sizes,
+    );
+    const withData = await heapBytes(page);
+
+    await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.startFrames());
+    const scrollAt = await page.evaluate(() =>
+      (globalThis as unknown as BenchWindow).bench.scrollTarget(),
+    );
+    await page.evaluate(
+      ({ pixels, at }) => (globalThis as unknown as BenchWindow).bench.smoothScroll(pixels, at),
+      { pixels: smoke ? 600 : 3000, at: scrollAt },
+    );
+    const panAt = await page.evaluate(() =>
+      (globalThis as unknown as BenchWindow).bench.panTarget(),
+    );
+    await dragPan(page, panAt, smoke ? 15 : 60, 6);
+    const frames = await page.evaluate(() =>
+      (globalThis as unknown as BenchWindow).bench.stopFrames(),
+    );
+
+    await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.unmount());
+    const after = await heapBytes(page);
+    return {
+      firstRenderMs: mounted.ms,
+      windows: mounted.windows,
+      frames,
+      heapPerWindowBytes: (withData - baseline) / mounted.windows,
+      heapAfterUnmountRatio: after / baseline,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+/** First render at 50,000 windows, then a create-drag along a row timing each pointermove. */
+async function runLarge(browser: Browser, origin: string, sizes: Sizes, smoke: boolean) {
+  const page = await openPage(browser, origin, 'powerdeck');
+  try {
+    const mounted = await page.evaluate(
+      ({ devices, windowsPerDevice }) =>
+        (globalThis as unknown as BenchWindow).bench.mount(devices, windowsPerDevice),
+      sizes,
+    );
+    const at = await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.drawTarget());
+    if (!at) throw new Error('powerdeck page has no draw target');
+    await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.startMoves());
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    for (let i = 1; i <= (smoke ? 20 : 200); i++) await page.mouse.move(at.x + (i % 100) * 6, at.y);
+    await page.mouse.up();
+    const moves = await page.evaluate(() =>
+      (globalThis as unknown as BenchWindow).bench.stopMoves(),
+    );
+    return { firstRenderMs: mounted.ms, windows: mounted.windows, moves };
+  } finally {
+    await page.close();
+  }
+}
+
+/** `window.bench` as bench/timeline-pages/harness.js defines it. */
+interface BenchWindow {
+  bench: {
+    mount(devices: number, windowsPerDevice: number): Promise<{ ms: number; windows: number }>;
+    unmount(): void;
+    startFrames(): void;
+    stopFrames(): number[];
+    startMoves(): void;
+    stopMoves(): number[];
+    scrollTarget(): Point;
+    panTarget(): Point;
+    drawTarget(): Point | undefined;
+    smoothScroll(pixels: number, at: Point): Promise<void>;
+  };
+}
+
+export async function measureTimeline(
+  browser: Browser,
+  origin: string,
+  options: BenchOptions,
+): Promise<BenchResult[]> {
+  const sizes: Sizes = options.smoke
+    ? { devices: 100, windowsPerDevice: 20 }
+    : { devices: 1000, windowsPerDevice: 20 };
+  const large: Sizes = options.smoke
+    ? { devices: 100, windowsPerDevice: 50 }
+    : { devices: 1000, windowsPerDevice: 50 };
+  const rounds = options.smoke ? 1 : 3;
+  const runs: Record<PageName, PageRun[]> = { powerdeck: [], vis: [], canvas: [] };
+  for (let round = 0; round < rounds; round++)
+    for (const name of ['powerdeck', 'vis', 'canvas'] as const) {
+      options.log(`  round ${round + 1}: ${name}`);
+      runs[name].push(await runPage(browser, origin, name, sizes, options.smoke));
+    }
+  const largeRuns = [];
+  for (let round = 0; round < rounds; round++)
+    largeRuns.push(await runLarge(browser, origin, large, options.smoke));
+
+  const medianOf = (name: PageName, pick: (run: PageRun) => number) => median(runs[name].map(pick));
+  const p95 = (run: PageRun) => percentile(run.frames, 95);
+  const windows = runs.powerdeck[0]?.windows ?? 0;
+  const ours = medianOf('powerdeck', (r) => r.firstRenderMs);
+  const vis = medianOf('vis', (r) => r.firstRenderMs);
+  const ourP95 = medianOf('powerdeck', p95);
+  const canvasP95 = medianOf('canvas', p95);
+  const visP95 = medianOf('vis', p95);
+  const slowPct = medianOf(
+    'powerdeck',
+    (r) => (100 * r.frames.filter((f) => f > 25).length) / r.frames.length,
+  );
+  const largeWindows = largeRuns[0]?.windows ?? 0;
+  const moves = largeRuns.flatMap((r) => r.moves);
+  const frameNote = (name: PageName) =>
+    `${runs[name].map((r) => r.frames.length).join('/')} frames`;
+  const sizeNote = `${sizes.devices} devices, ${windows} windows, median of ${rounds} interleaved rounds`;
+  return [
+    judged(TIMELINE_FIGURES.firstRenderRatio, ours / vis, {
+      reference: vis,
+      ratio: ours / vis,
+      reason: `${Math.round(ours)} ms vs vis-timeline ${Math.round(vis)} ms to the first painted frame; ${sizeNote}`,
+    }),
+    judged(TIMELINE_FIGURES.firstRender50k, median(largeRuns.map((r) => r.firstRenderMs)), {
+      reason: `${large.devices} devices, ${largeWindows} windows, mount to first painted frame`,
+    }),
+    judged(TIMELINE_FIGURES.panRatioCanvas, ourP95 / canvasP95, {
+      reference: canvasP95,
+      ratio: ourP95 / canvasP95,
+      reason: `p95 frame ${ourP95.toFixed(1)} ms vs canvas ${canvasP95.toFixed(1)} ms (smoothScrollBy + drag-pan; ${frameNote('powerdeck')})`,
+    }),
+    judged(TIMELINE_FIGURES.panSlowFrames, slowPct, {
+      reason: `${frameNote('powerdeck')}, ${sizeNote}`,
+    }),
+    judged(TIMELINE_FIGURES.panRatioVis, ourP95 / visP95, {
+      reference: visP95,
+      ratio: ourP95 / visP95,
+      reason: `p95 frame ${ourP95.toFixed(1)} ms vs vis-timeline ${visP95.toFixed(1)} ms (${frameNote('vis')})`,
+    }),
+    moves.length === 0
+      ? notMeasured(
+          TIMELINE_FIGURES.overlapCheck,
+          'no pointermove reached the timeline during the drag',
+        )
+      : judged(TIMELINE_FIGURES.overlapCheck, percentile(moves, 95), {
+          reason: `p95 of ${moves.length} pointermove dispatches (snap + overlap verdict + state) during a create-drag at ${largeWindows} windows`,
+        }),
+    judged(
+      TIMELINE_FIGURES.heapPerWindow,
+      medianOf('powerdeck', (r) => r.heapPerWindowBytes),
+      {
+        reference: medianOf('vis', (r) => r.heapPerWindowBytes),
+        reason:
+          'JS heap after forced GC, mounted minus warmed-up empty page, records included; reference: vis-timeline per item',
+      },
+    ),
+    judged(
+      TIMELINE_FIGURES.heapAfterUnmount,
+      medianOf('powerdeck', (r) => r.heapAfterUnmountRatio),
+      {
+        reference: medianOf('vis', (r) => r.heapAfterUnmountRatio),
+        reason:
+          'JS heap after unmount and forced GC over the page after a warm-up mount and unmount; reference: vis-timeline after destroy()',
+      },
+    ),
+  ];
+}
+
+export function timelineNotBuilt(): BenchResult[] {
+  return Object.values(TIMELINE_FIGURES).map((f) => notMeasured(f, 'timeline not built yet'));
+}

@@ -1,0 +1,25 @@
+import type { BffSession } from './http.ts';
+
+/** How the run was asked for: `--smoke` is one iteration with small counts, budgets not enforced. */
+export interface BenchOptions {
+  smoke: boolean;
+  root: string;
+  /** Scratch directory of this run (data directories, builds); removed at the end. */
+  tmpDir: string;
+  log: (line: string) => void;
+}
+
+/** A command the bench submitted through the BFF, to read back and poll. */
+export interface BenchCommand {
+  deviceId: string;
+  commandId: string;
+}
+
+/** The running stack: sandbox (fixture `large`) and BFF, each in its own process. */
+export interface Stack {
+  sandboxOrigin: string;
+  bffOrigin: string;
+  session: BffSession;
+  /** 20 commands on the demo site PLANT-EU-100, windows days ahead, still `received`. */
+  commands: BenchCommand[];
+}

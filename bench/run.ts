@@ -1,0 +1,251 @@
+/**
+ * `npm run bench` (issue 8): builds the production SPA, starts the sandbox (fixture `large`) and
+ * the BFF on 127.0.0.1, measures every budget of DESIGN.md 5 against its reference in the same
+ * run, stops everything it started, writes `bench/results.json` and prints the same as a table.
+ * `--smoke`: one iteration, small counts, budgets not enforced (CI runs it so the harness cannot rot).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from '@playwright/test';
+import { findChromium } from '../scripts/find-chromium.ts';
+import {
+  BFF_FIGURES,
+  measureAddedLatency,
+  measurePolling,
+  measureThroughput,
+  measureTokenBurst,
+} from './figures/bff.ts';
+import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
+import { PAGE_FIGURES, measurePage } from './figures/page.ts';
+import { START_FIGURE, measureStartReady } from './figures/start-ready.ts';
+import {
+  TIMELINE_FIGURES,
+  TIMELINE_PAGES,
+  measureTimeline,
+  timelineBuilt,
+  timelineNotBuilt,
+} from './figures/timeline.ts';
+import { launchChromium } from './lib/browser.ts';
+import { buildBenchPages, buildSpa } from './lib/build.ts';
+import type { BenchOptions, Stack } from './lib/context.ts';
+import { submitBenchCommands } from './lib/fixture.ts';
+import { signIn } from './lib/http.ts';
+import { freePort, startTsx, stopAll, waitForOutput } from './lib/processes.ts';
+import {
+  formatTable,
+  notMeasured,
+  type BenchResult,
+  type BudgetKind,
+  type Figure,
+} from './lib/results.ts';
+import { serveStatic } from './servers/static.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const smoke = process.argv.includes('--smoke');
+const results: BenchResult[] = [];
+const failures: string[] = [];
+const log = (line: string) => console.log(line);
+
+const ALL_FIGURES: Figure[] = [
+  ...Object.values(BUNDLE_FIGURES),
+  ...Object.values(PAGE_FIGURES),
+  ...Object.values(TIMELINE_FIGURES),
+  ...Object.values(BFF_FIGURES),
+  START_FIGURE,
+];
+
+/** Runs one group of figures; an error marks them unmeasured with the error and fails the run. */
+async function group(
+  figures: Figure[],
+  what: string,
+  run: () => Promise<BenchResult[]>,
+): Promise<void> {
+  log(`- ${what}`);
+  const startedAt = performance.now();
+  try {
+    results.push(...(await run()));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push(`${what}: ${message}`);
+    log(`  FAILED: ${message.split('\n')[0]}`);
+    results.push(
+      ...figures.map((f) =>
+        notMeasured(f, `bench error: ${message.split('\n')[0]?.slice(0, 200)}`),
+      ),
+    );
+  }
+  log(`  ${Math.round(performance.now() - startedAt)} ms`);
+}
+
+const missing = (figures: Figure[], reason: string) =>
+  results.push(...figures.map((f) => notMeasured(f, reason)));
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(findChromium(), ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'not found';
+  }
+}
+
+async function startStack(options: BenchOptions, spaDir: string): Promise<Stack> {
+  const [sandboxPort, bffPort] = [await freePort(), await freePort()];
+  const sandbox = startTsx('sandbox', path.join(root, 'bench/servers/sandbox.ts'), {
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_FIXTURE: 'large',
+    DATA_DIR: path.join(options.tmpDir, 'sandbox-data'),
+    LOG_LEVEL: 'warn',
+  });
+  await waitForOutput(sandbox, /READY \d+/, 240_000);
+  const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
+  const bffOrigin = `http://127.0.0.1:${bffPort}`;
+  const bff = startTsx('BFF', path.join(root, 'bench/servers/bff.ts'), {
+    PORT: String(bffPort),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(options.tmpDir, 'bff-data'),
+    PUBLIC_ORIGIN: bffOrigin,
+    EU_AUTH_URL: `${sandboxOrigin}/eu`,
+    EU_BASE_URL: `${sandboxOrigin}/eu`,
+    AU_AUTH_URL: `${sandboxOrigin}/au`,
+    AU_BASE_URL: `${sandboxOrigin}/au`,
+    STATIC_DIR: spaDir,
+    LOG_LEVEL: 'warn',
+  });
+  await waitForOutput(bff, /READY \d+/, 120_000);
+  const session = await signIn(bffOrigin);
+  const commands = await submitBenchCommands(session, 20);
+  return { sandboxOrigin, bffOrigin, session, commands };
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-bench-'));
+  const options: BenchOptions = { smoke, root, tmpDir, log };
+  const machine = {
+    cpus: os.cpus().length,
+    node: process.version,
+    chromium: chromiumVersion(),
+    loadavg: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+  log(`powerdeck bench${smoke ? ' (smoke: one iteration, budgets not enforced)' : ''}`);
+  log(`machine: ${JSON.stringify(machine)}`);
+
+  const buildDir = path.join(root, 'dist', 'bench');
+  const spaDir = path.join(buildDir, 'spa');
+  const referenceDir = path.join(buildDir, 'react-only');
+  const timelineDir = path.join(buildDir, 'timeline-pages');
+  const hasTimeline = timelineBuilt(root);
+  let browser: Browser | undefined;
+  const servers: Array<Awaited<ReturnType<typeof serveStatic>>> = [];
+  try {
+    log('- building the SPA and the reference pages');
+    const spaBuilt = existsSync(path.join(root, 'index.html'));
+    if (spaBuilt) await buildSpa(root, spaDir);
+    else await mkdir(spaDir, { recursive: true });
+    await buildBenchPages(root, 'react-only', ['index.html'], referenceDir);
+    if (hasTimeline) await buildBenchPages(root, 'timeline-pages', TIMELINE_PAGES, timelineDir);
+    browser = await launchChromium();
+    const chromium = browser;
+
+    const bffBuilt = existsSync(path.join(root, 'src/server/app.ts'));
+    const sandboxBuilt = existsSync(path.join(root, 'src/sandbox/app.ts'));
+    if (!bffBuilt || !sandboxBuilt) {
+      const reason = `${!sandboxBuilt ? 'sandbox' : 'BFF'} not built yet`;
+      missing(
+        [
+          ...Object.values(BFF_FIGURES),
+          ...Object.values(BUNDLE_FIGURES),
+          ...Object.values(PAGE_FIGURES),
+        ],
+        reason,
+      );
+    } else {
+      log('- starting the sandbox (fixture large) and the BFF');
+      const stack = await startStack(options, spaDir);
+      await group([BFF_FIGURES.addedP50, BFF_FIGURES.addedP99], 'BFF added latency', () =>
+        measureAddedLatency(stack, options),
+      );
+      await group([BFF_FIGURES.throughput], 'BFF throughput', () =>
+        measureThroughput(stack, options),
+      );
+      await group([BFF_FIGURES.tokenBurst], 'token requests per burst', () =>
+        measureTokenBurst(stack, options),
+      );
+      await group([BFF_FIGURES.polls, BFF_FIGURES.pollsAfterFinal], 'status polling', () =>
+        measurePolling(stack, options),
+      );
+      if (!spaBuilt) {
+        missing(
+          [...Object.values(BUNDLE_FIGURES), ...Object.values(PAGE_FIGURES)],
+          'SPA not built yet (no index.html)',
+        );
+      } else {
+        await group(Object.values(BUNDLE_FIGURES), 'bundle', () =>
+          measureBundle(chromium, stack.bffOrigin, spaDir),
+        );
+        const reference = await serveStatic(referenceDir);
+        servers.push(reference);
+        await group(Object.values(PAGE_FIGURES), 'page load (Lighthouse)', () =>
+          measurePage(`${stack.bffOrigin}/sign-in`, `${reference.origin}/`, options),
+        );
+      }
+      await stopAll();
+    }
+
+    if (!hasTimeline) results.push(...timelineNotBuilt());
+    else {
+      const pages = await serveStatic(timelineDir);
+      servers.push(pages);
+      await group(Object.values(TIMELINE_FIGURES), 'timeline (Chromium)', () =>
+        measureTimeline(chromium, pages.origin, options),
+      );
+    }
+    await browser.close();
+    browser = undefined;
+
+    if (!bffBuilt || !sandboxBuilt) missing([START_FIGURE], 'sandbox or BFF not built yet');
+    else await group([START_FIGURE], 'npm start until ready', () => measureStartReady(options));
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await Promise.all(servers.map((server) => server.app.close().catch(() => undefined)));
+    await stopAll();
+    await rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  const order = new Map(ALL_FIGURES.map((f, i) => [f.name, i]));
+  results.sort((a, b) => (order.get(a.name) ?? 99) - (order.get(b.name) ?? 99));
+  const kinds = new Map<string, BudgetKind>(ALL_FIGURES.map((f) => [f.name, f.kind ?? 'max']));
+  await writeFile(
+    path.join(root, 'bench', 'results.json'),
+    `${JSON.stringify({ machine, results }, null, 2)}\n`,
+  );
+  log('');
+  log(formatTable(results, kinds));
+  log('');
+  log(`bench/results.json written in ${Math.round((performance.now() - startedAt) / 1000)} s`);
+
+  const missed = results.filter((r) => r.ok === false).map((r) => r.name);
+  if (failures.length > 0) {
+    console.error(`\nbench errors:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
+  } else if (missed.length > 0 && !smoke) {
+    console.error(`\nbudgets missed: ${missed.join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+const interrupt = (signal: NodeJS.Signals) => {
+  void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+};
+process.once('SIGINT', interrupt);
+process.once('SIGTERM', interrupt);
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  await stopAll();
+  process.exit(1);
+});
