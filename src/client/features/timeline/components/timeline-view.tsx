@@ -426,7 +426,7 @@ export function TimelineView(props: TimelineViewProps) {
       const fromMs = focusedBar?.startMs ?? cursorMs ?? defaultCursorMs();
       const next =
         key === 'ArrowRight'
-          ? bars.find((bar) => bar.startMs > fromMs)
+          ? bars.find((bar) => (focusedBar ? bar.startMs > fromMs : bar.endMs > fromMs))
           : bars.findLast((bar) => bar.startMs < fromMs);
       if (next) {
         setFocusedBarId(next.id);
@@ -574,46 +574,44 @@ export function TimelineView(props: TimelineViewProps) {
       </div>
       <div className="timeline-body">
         <div
-          ref={gridRef}
+          ref={(element) => {
+            gridRef.current = element;
+            scrollerRef.current = element;
+          }}
           role="grid"
           tabIndex={0}
           aria-label="Command timeline"
           aria-rowcount={layout.rows.length}
           aria-activedescendant={activeDescendant}
-          className="timeline-grid"
+          className="timeline-grid timeline-scroller"
+          style={{ height: props.heightPx ?? 560 }}
           onKeyDown={onKeyDown}
+          onScroll={(event) => {
+            scrollTopRef.current = event.currentTarget.scrollTop;
+            setScrollTop(event.currentTarget.scrollTop);
+            requestDraw();
+          }}
         >
+          <canvas
+            ref={canvasRef}
+            aria-hidden="true"
+            data-testid="timeline-canvas"
+            data-origin-ms={scale.originMs}
+            data-ms-per-px={scale.msPerPx}
+            data-scroll-top={scrollTop}
+            className="timeline-canvas"
+            style={{ height: canvasHeight }}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerCancel={onPointerUp}
+            onPointerLeave={() => setHover(undefined)}
+          />
           <div
-            ref={scrollerRef}
-            className="timeline-scroller"
-            style={{ height: props.heightPx ?? 560 }}
-            onScroll={(event) => {
-              scrollTopRef.current = event.currentTarget.scrollTop;
-              setScrollTop(event.currentTarget.scrollTop);
-              requestDraw();
+            style={{
+              height: Math.max(0, layout.totalHeightPx + AXIS_HEIGHT_PX - canvasHeight),
             }}
-          >
-            <canvas
-              ref={canvasRef}
-              aria-hidden="true"
-              data-testid="timeline-canvas"
-              data-origin-ms={scale.originMs}
-              data-ms-per-px={scale.msPerPx}
-              data-scroll-top={scrollTop}
-              className="timeline-canvas"
-              style={{ height: canvasHeight }}
-              onPointerDown={onPointerDown}
-              onPointerMove={onPointerMove}
-              onPointerUp={onPointerUp}
-              onPointerCancel={onPointerUp}
-              onPointerLeave={() => setHover(undefined)}
-            />
-            <div
-              style={{
-                height: Math.max(0, layout.totalHeightPx + AXIS_HEIGHT_PX - canvasHeight),
-              }}
-            />
-          </div>
+          />
           <div className="visually-hidden">{a11yRows}</div>
         </div>
         {hover && (

@@ -1,0 +1,180 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+import { sandboxAdmin } from './support/sandbox-admin.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+// Geometry of the canvas (src/client/features/timeline/lib/draw.ts and rows.ts).
+const LABEL_WIDTH_PX = 200;
+const AXIS_HEIGHT_PX = 36;
+const SITE_ROW_PX = 26;
+const DEVICE_ROW_PX = 34;
+
+/** Opens the timeline with PLANT-EU-001 bound: row 1 is BAT-EU-001-A, row 2 -B, row 3 -C. */
+async function openTimeline(page: Page): Promise<void> {
+  await signIn(page);
+  await bindSite(page, 'PLANT-EU-001');
+  await page.getByRole('link', { name: 'Timeline' }).click();
+  await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-A/ })).toBeAttached();
+}
+
+/** Page coordinates of instant `ms` on device row `deviceRow` (0 = first device of the site). */
+async function pointOf(page: Page, deviceRow: number, ms: number) {
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  const originMs = Number(await canvas.getAttribute('data-origin-ms'));
+  const msPerPx = Number(await canvas.getAttribute('data-ms-per-px'));
+  const scrollTop = Number(await canvas.getAttribute('data-scroll-top'));
+  return {
+    x: box.x + LABEL_WIDTH_PX + (ms - originMs) / msPerPx,
+    y:
+      box.y +
+      AXIS_HEIGHT_PX +
+      SITE_ROW_PX +
+      DEVICE_ROW_PX * deviceRow +
+      DEVICE_ROW_PX / 2 -
+      scrollTop,
+  };
+}
+
+async function drag(page: Page, deviceRow: number, fromMs: number, toMs: number, release = true) {
+  const from = await pointOf(page, deviceRow, fromMs);
+  const to = await pointOf(page, deviceRow, toMs);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 8 });
+  if (release) await page.mouse.up();
+}
+
+/** Drag-creates a window on a row and submits it with a battery power; returns the command id. */
+async function createByDrag(page: Page, deviceRow: number, fromMs: number, toMs: number) {
+  await drag(page, deviceRow, fromMs, toMs);
+  const dialog = page.getByRole('dialog', { name: 'New command' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Target battery power (W)').fill('-3000');
+  await dialog.getByRole('button', { name: 'Submit command' }).click();
+  const notice = page.getByRole('status').filter({ hasText: /submitted/ });
+  await expect(notice).toBeVisible();
+  const id = (await notice.textContent())?.match(/cmd_[A-Za-z0-9_-]+/)?.[0];
+  expect(id).toBeTruthy();
+  return id ?? '';
+}
+
+const bar = (page: Page, name: RegExp) => page.getByRole('gridcell', { name });
+
+test('drag-create a window and submit it; an overlapping drag is refused with the reason', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const now = Date.now();
+  await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await expect(bar(page, /^BAT-EU-001-A: -3 kW, .*Received/)).toBeAttached();
+
+  await drag(page, 0, now + 2.5 * HOUR_MS, now + 4 * HOUR_MS, false);
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText(/Refused: overlaps command cmd_[A-Za-z0-9_-]+ \(received, /);
+  await expect(alert).toContainText('Europe/Berlin');
+  await page.mouse.up();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Touching windows are allowed: a drag starting where the first ends opens the form.
+  await drag(page, 0, now + 5 * HOUR_MS, now + 6 * HOUR_MS);
+  await expect(page.getByRole('dialog', { name: 'New command' })).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+});
+
+test('replace a received command by dragging it', async ({ page }) => {
+  await openTimeline(page);
+  const now = Date.now();
+  const oldId = await createByDrag(page, 1, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  const oldBar = bar(page, /^BAT-EU-001-B: -3 kW, .*Received/);
+  await expect(oldBar).toBeAttached();
+  const before = (await oldBar.textContent()) ?? '';
+
+  await drag(page, 1, now + 2.5 * HOUR_MS, now + 5 * HOUR_MS);
+  await expect(
+    page.getByRole('status').filter({ hasText: `Command ${oldId} replaced by` }),
+  ).toBeVisible();
+  const moved = bar(page, /^BAT-EU-001-B: -3 kW, .*Received/);
+  await expect(moved).toBeAttached();
+  await expect(moved).not.toHaveText(before);
+});
+
+test('cancel from the detail panel', async ({ page }) => {
+  await openTimeline(page);
+  const now = Date.now();
+  const id = await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await expect(bar(page, /^BAT-EU-001-C: -3 kW, .*Received/)).toBeAttached();
+  const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
+  await page.mouse.click(point.x, point.y);
+  const panel = page.getByRole('complementary', { name: 'Command details' });
+  await expect(panel).toContainText(id);
+  await panel.getByRole('button', { name: 'Cancel command' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel command' }).click();
+  await expect(panel).toContainText('Cancelled by an operator');
+  await expect(bar(page, /^BAT-EU-001-C: -3 kW, .*Cancelled$/)).toBeAttached();
+});
+
+test('a bar turns executing then completed as the sandbox clock moves', async ({ page }) => {
+  await openTimeline(page);
+  const now = Date.now();
+  await createByDrag(page, 0, now + 20 * MINUTE_MS, now + 80 * MINUTE_MS);
+  await expect(bar(page, /^BAT-EU-001-A: .*Received/)).toBeAttached();
+  await sandboxAdmin.advanceClock(30 * MINUTE_MS);
+  await expect(bar(page, /^BAT-EU-001-A: .*Executing$/)).toBeAttached();
+  await sandboxAdmin.advanceClock(2 * HOUR_MS);
+  await expect(bar(page, /^BAT-EU-001-A: .*Completed$/)).toBeAttached();
+});
+
+test('one command end to end with the keyboard only', async ({ page }) => {
+  await openTimeline(page);
+  const grid = page.getByRole('grid', { name: 'Command timeline' });
+  for (let i = 0; i < 40 && !(await grid.evaluate((el) => el.matches(':focus'))); i++)
+    await page.keyboard.press('Tab');
+  await expect(grid).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(grid).toHaveAttribute('aria-activedescendant', /tl-row-2/);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New command' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('BAT-EU-001-B');
+  for (let i = 0; i < 10; i++) {
+    if (await dialog.getByLabel('Target battery power (W)').evaluate((el) => el.matches(':focus')))
+      break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.type('-2000');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('status').filter({ hasText: /submitted for BAT-EU-001-B/ }),
+  ).toBeVisible();
+
+  await grid.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(grid).toHaveAttribute('aria-activedescendant', /tl-bar-cmd_/);
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('complementary', { name: 'Command details' });
+  await expect(panel).toContainText('-2 kW');
+  for (let i = 0; i < 10; i++) {
+    if (
+      await panel
+        .getByRole('button', { name: 'Cancel command' })
+        .evaluate((el) => el.matches(':focus'))
+    )
+      break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(panel).toContainText('Cancelled by an operator');
+});
