@@ -117,3 +117,10 @@ export function formatWindowInZone(start: Instant, end: Instant, timeZone: strin
 export function formatWindowUtc(start: Instant, end: Instant): string {
   return `UTC ${formatWindowInZone(start, end, 'UTC')}`;
 }
+
+/** `2026-11-21T01:00:00Z`: an instant as the wire carries it (spec 2.1), whole seconds. */
+export function toUtcTimestamp(instant: Instant): string {
+  return toDate(instant)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,10 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
+import { commandHistoryQueryOptions } from '../../features/commands/api/get-command-history.ts';
+import { CommandForm } from '../../features/commands/components/command-form.tsx';
+import { CommandTable } from '../../features/commands/components/command-table.tsx';
+import { deviceHistoryRange } from '../../features/commands/lib/history-range.ts';
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
 import { findDevice } from '../../features/devices/lib/find-device.ts';
 import { sitesQueryOptions, useSites } from '../../features/sites/api/get-sites.ts';
+import { isKnownTimeZone } from '../../lib/time.ts';
 
 function DeviceRoute() {
   const { siteId = '', deviceId = '' } = useParams();
@@ -40,6 +45,8 @@ function DeviceRoute() {
     );
 
   const { site, device } = lookup;
+  const knownZone = isKnownTimeZone(site.timeZone);
+  const timeZone = knownZone ? site.timeZone : 'UTC';
   return (
     <>
       <title>{`${device.deviceId} · powerdeck`}</title>
@@ -56,6 +63,20 @@ function DeviceRoute() {
         {device.name} <span className="secondary">{device.deviceId}</span>
       </h1>
       <DeviceSummary site={site} device={device} />
+      {knownZone ? null : (
+        <p className="notice notice-warning">
+          This browser does not know the site&apos;s time zone {site.timeZone}; times on this page
+          are in UTC.
+        </p>
+      )}
+      <section className="device-section" aria-labelledby="new-command-heading">
+        <h2 id="new-command-heading">New command</h2>
+        <CommandForm key={device.deviceId} device={device} timeZone={timeZone} />
+      </section>
+      <section className="device-section" aria-labelledby="commands-heading">
+        <h2 id="commands-heading">Commands</h2>
+        <CommandTable key={device.deviceId} deviceId={device.deviceId} timeZone={timeZone} />
+      </section>
     </>
   );
 }
@@ -63,8 +84,13 @@ function DeviceRoute() {
 /** `/sites/:siteId/devices/:deviceId`: one device, its command form and its commands. */
 export const deviceRoute = (queryClient: QueryClient) => ({
   Component: DeviceRoute,
-  loader: () => {
+  loader: ({ params }: LoaderFunctionArgs) => {
+    // Sites (for the device and its time zone) and its commands load side by side.
     void queryClient.prefetchQuery(sitesQueryOptions());
+    if (params.deviceId)
+      void queryClient.prefetchQuery(
+        commandHistoryQueryOptions(params.deviceId, deviceHistoryRange(Date.now())),
+      );
     return null;
   },
 });

@@ -1,0 +1,209 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StatusRecord } from '../../../domain/command.ts';
+import type { Site } from '../../../domain/device.ts';
+import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
+import { renderApp } from '../../testing/render.tsx';
+// Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
+// the device page (which uses it) is a lazy route.
+import '../routes/device.tsx';
+
+const SITE: Site = {
+  siteId: 'PLANT-AU-001',
+  name: 'Adelaide depot',
+  timeZone: 'Australia/Adelaide',
+  devices: [
+    {
+      deviceId: 'BAT-AU-001-A',
+      name: 'Battery A',
+      model: 'PD-10',
+      online: true,
+      capabilities: {
+        targetBatteryPowerW: { min: -5000, max: 5000 },
+        chargeCutoffSocPercent: { min: 50, max: 100 },
+        dischargeCutoffSocPercent: { min: 0, max: 50 },
+        siteImportLimitW: { min: 0, max: 20000 },
+      },
+    },
+  ],
+};
+const PATH = '/sites/PLANT-AU-001/devices/BAT-AU-001-A';
+const NOW = '2026-11-21T00:52:00Z';
+
+const completed: StatusRecord = {
+  id: 'cmd_done',
+  deviceId: 'BAT-AU-001-A',
+  powerControl: { siteImportLimitW: 3000 },
+  startTime: '2026-11-20T20:00:00Z',
+  endTime: '2026-11-20T21:00:00Z',
+  status: 'completed',
+  receivedAt: '2026-11-20T19:00:00Z',
+  startedAt: '2026-11-20T20:00:00Z',
+  completedAt: '2026-11-20T21:00:00Z',
+};
+
+/** A signed-in fake BFF holding the device's commands; `cmd_late` completes when cancelled. */
+function fakeBff(initial: StatusRecord[] = []) {
+  const commands = [...initial];
+  let next = 1;
+  const requests = stubFetch((request: RecordedRequest) => {
+    const route = `${request.method} ${request.path}`;
+    if (route === 'GET /api/session') return json(200, { region: 'au', clientId: 'demo-au' });
+    if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+    if (route === 'GET /api/devices/BAT-AU-001-A/commands') return json(200, { commands });
+    if (route === 'POST /api/device/BAT-AU-001-A/commands') {
+      const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
+      const id = `cmd_${next++}`;
+      commands.push({ ...body, id, deviceId: 'BAT-AU-001-A', status: 'received', receivedAt: NOW });
+      return json(202, { id, message: 'accepted', timestamp: NOW });
+    }
+    const cancel = /^PUT \/api\/devices\/BAT-AU-001-A\/commands\/([\w-]+)\/cancel$/.exec(route);
+    const command = commands.find((c) => c.id === cancel?.[1]);
+    if (cancel && command) {
+      if (command.id === 'cmd_late') {
+        Object.assign(command, { status: 'completed', completedAt: NOW });
+        return problem(409, 'not_cancellable', `Command ${command.id} is completed.`);
+      }
+      Object.assign(command, {
+        status: 'cancelled',
+        cancelledAt: NOW,
+        cancelReason: 'manuallyCancel',
+      });
+      return json(200, command);
+    }
+    const status = /^GET \/api\/devices\/BAT-AU-001-A\/commands\/([\w-]+)$/.exec(route);
+    const polled = commands.find((c) => c.id === status?.[1]);
+    if (polled) return json(200, polled);
+    return problem(404, 'not_found', `no route ${route}`);
+  });
+  return { requests, commands };
+}
+
+const field = (label: string) => screen.getByLabelText(label, { exact: true });
+const describedText = (element: HTMLElement) =>
+  (element.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' | ');
+
+describe('device page', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(NOW));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('shows the device, its ranges and a window on the site clock with UTC alongside', async () => {
+    fakeBff();
+    renderApp(PATH);
+    expect(await screen.findByRole('heading', { level: 1, name: /BAT-AU-001-A/ })).toBeTruthy();
+    expect(field('Site export limit (W)')).toHaveProperty('disabled', true);
+    expect(describedText(field('Site export limit (W)'))).toContain('Not supported by this device');
+    expect(describedText(field('Target battery power (W)'))).toContain(
+      'Positive discharges the battery, negative charges it.',
+    );
+    expect(field('Start')).toHaveProperty('value', '2026-11-21T11:30');
+    expect(field('End')).toHaveProperty('value', '2026-11-21T12:30');
+    expect(describedText(field('Start'))).toContain('UTC 2026-11-21 01:00');
+    expect(describedText(field('End'))).toContain('UTC 2026-11-21 02:00');
+    expect(screen.getByText('Australia/Adelaide', { selector: 'strong' })).toBeTruthy();
+    expect(await screen.findByText(/No commands for this device/)).toBeTruthy();
+  });
+
+  it('refuses an empty command and an out-of-range value before sending, then submits', async () => {
+    const { requests } = fakeBff();
+    const user = userEvent.setup();
+    renderApp(PATH);
+    const submit = await screen.findByRole('button', { name: 'Submit command' });
+
+    await user.click(submit);
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Set at least one power control',
+    );
+
+    await user.type(field('Target battery power (W)'), '6000');
+    await user.click(submit);
+    await waitFor(() =>
+      expect(field('Target battery power (W)').getAttribute('aria-invalid')).toBe('true'),
+    );
+    expect(describedText(field('Target battery power (W)'))).toContain(
+      'must be between -5000 and 5000 W on this device',
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+
+    await user.clear(field('Target battery power (W)'));
+    await user.type(field('Target battery power (W)'), '-3000');
+    await user.type(field('Charge cut-off SoC (%)'), '90');
+    await user.click(submit);
+
+    expect(await screen.findByText('Command submitted: cmd_1')).toBeTruthy();
+    expect(screen.getByText('Command submitted: cmd_1').getAttribute('role')).toBe('status');
+    const post = requests.find((r) => r.method === 'POST');
+    expect(post?.headers.get('X-CSRF')).toBe('1');
+    expect(post?.body).toEqual({
+      powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
+      startTime: '2026-11-21T01:00:00Z',
+      endTime: '2026-11-21T02:00:00Z',
+    });
+
+    const row = await screen.findByRole('row', { name: /cmd_1/ });
+    expect(within(row).getByText('received')).toBeTruthy();
+    expect(row.textContent).toContain('-3 kW, stop charging at 90%');
+    expect(row.textContent).toContain('2026-11-21 11:30–12:30');
+    expect(row.textContent).toContain('UTC 2026-11-21 01:00–02:00');
+    expect(field('Start')).toHaveProperty('value', '2026-11-21T12:30');
+
+    const history = requests.find((r) => r.path === '/api/devices/BAT-AU-001-A/commands');
+    const rangeMs =
+      Date.parse(history?.search.get('endTime') ?? '') -
+      Date.parse(history?.search.get('startTime') ?? '');
+    expect(rangeMs).toBe(30 * 24 * 3600_000);
+  });
+
+  it('cancels after confirmation and shows the reason in words', async () => {
+    fakeBff([
+      {
+        ...completed,
+        id: 'cmd_open',
+        status: 'received',
+        startTime: '2026-11-21T03:00:00Z',
+        endTime: '2026-11-21T04:00:00Z',
+        completedAt: undefined,
+        startedAt: undefined,
+      },
+      completed,
+    ]);
+    const user = userEvent.setup();
+    renderApp(PATH);
+
+    const doneRow = await screen.findByRole('row', { name: /cmd_done/ });
+    expect(within(doneRow).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    const openRow = screen.getByRole('row', { name: /cmd_open/ });
+    const rows = screen.getAllByRole('row');
+    expect(rows.indexOf(openRow)).toBeLessThan(rows.indexOf(doneRow));
+
+    await user.click(within(openRow).getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel command' }));
+    await waitFor(() => expect(within(openRow).getByText('cancelled')).toBeTruthy());
+    expect(openRow.textContent).toContain('Cancelled by an operator');
+    expect(within(openRow).queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('explains that a completed command cannot be cancelled when cancel meets a conflict', async () => {
+    fakeBff([{ ...completed, id: 'cmd_late', status: 'executing', completedAt: undefined }]);
+    const user = userEvent.setup();
+    renderApp(PATH);
+    const row = await screen.findByRole('row', { name: /cmd_late/ });
+    await user.click(within(row).getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Keep command' }));
+    await user.click(within(row).getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel command' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/completed command cannot be cancelled/i);
+    expect(alert.textContent).toContain('cmd_late');
+    await waitFor(() => expect(within(row).getByText('completed')).toBeTruthy());
+  });
+});

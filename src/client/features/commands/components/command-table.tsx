@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import type { ApiError } from '../../../lib/api-error.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { formatInZone, formatWindowInZone } from '../../../lib/time.ts';
+import { useCancelCommand } from '../api/cancel-command.ts';
+import { useCommandHistory } from '../api/get-command-history.ts';
+import { deviceHistoryRange } from '../lib/history-range.ts';
+import { newestFirst } from '../lib/command-caches.ts';
+import { CommandRow } from './command-row.tsx';
+
+/** Why a cancel failed, in words; a conflict means the command is final (spec 3.1 rule 1). */
+function cancelErrorWords(commandId: string, error: ApiError): string {
+  if (error.code === 'not_cancellable' || error.status === 409)
+    return `Command ${commandId} can no longer be cancelled: a completed command cannot be cancelled, it ran to the end of its window before the cancel arrived (a cancelled one is final too). ${error.detail}`;
+  return `Could not cancel command ${commandId}: ${error.detail}`;
+}
+
+/**
+ * The device's commands over about the last day and the next 29 (one 30-day history query,
+ * spec 8), newest first. Rows that are not final poll their status; Cancel asks first.
+ */
+export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZone: string }) {
+  const [range] = useState(() => deviceHistoryRange(Date.now()));
+  const history = useCommandHistory(deviceId, range);
+  const cancel = useCancelCommand(deviceId);
+  const [cancelTarget, setCancelTarget] = useState<StatusRecord | null>(null);
+
+  const rangeWords = `${formatInZone(range.startTime, timeZone)} to ${formatInZone(range.endTime, timeZone)}`;
+
+  let body;
+  if (history.isPending) body = <Loading what="Loading the device's commands…" />;
+  else if (history.isError)
+    body = (
+      <ErrorAlert
+        error={history.error}
+        what="Could not load the device's commands."
+        onRetry={() => void history.refetch()}
+      />
+    );
+  else if (history.data.commands.length === 0)
+    body = (
+      <p className="empty-state">
+        No commands for this device from {rangeWords} (site time). Submit one with the form above;
+        it appears here with its status.
+      </p>
+    );
+  else
+    body = (
+      <div className="table-scroll">
+        <table>
+          <caption className="visually-hidden">
+            Commands of {deviceId} from {rangeWords}, site time, newest first
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Command ID</th>
+              <th scope="col">Window ({timeZone})</th>
+              <th scope="col">Power control</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...history.data.commands].sort(newestFirst).map((record) => (
+              <CommandRow
+                key={record.id}
+                record={record}
+                timeZone={timeZone}
+                knownAtMs={history.dataUpdatedAt}
+                cancelling={cancel.isPending && cancel.variables === record.id}
+                onCancel={() => setCancelTarget(record)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <div className="stack">
+      <p className="field-hint">
+        Commands whose window falls between {rangeWords} (site time). Statuses refresh on their own
+        until final.
+      </p>
+      {cancel.isError ? (
+        <p role="alert" className="notice notice-error">
+          {cancelErrorWords(cancel.variables, cancel.error)}
+        </p>
+      ) : null}
+      {cancel.isSuccess ? (
+        <p role="status" className="notice notice-success">
+          Command {cancel.data.id} is {cancel.data.status}.
+        </p>
+      ) : null}
+      {body}
+      {cancelTarget ? (
+        <ConfirmDialog
+          title={`Cancel command ${cancelTarget.id}?`}
+          confirmLabel="Cancel command"
+          dismissLabel="Keep command"
+          onDismiss={() => setCancelTarget(null)}
+          onConfirm={() => {
+            cancel.mutate(cancelTarget.id);
+            setCancelTarget(null);
+          }}
+        >
+          <p>
+            {describePowerControl(cancelTarget.powerControl)},{' '}
+            {formatWindowInZone(cancelTarget.startTime, cancelTarget.endTime, timeZone)} (site
+            time). A cancel cannot be undone; to run it again, submit a new command.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultCommandWindow,
+  formatInZone,
+  formatUtc,
+  formatWindowInZone,
+  isKnownTimeZone,
+  parseDateTimeLocal,
+  toDateTimeLocalValue,
+  toUtcTimestamp,
+  utcOffsetLabel,
+} from '../time.ts';
+
+const iso = (value: string, zone: string) => parseDateTimeLocal(value, zone)?.instant.toISOString();
+
+describe('site time and UTC', () => {
+  it('reads Adelaide wall-clock times with the half-hour offset, summer and winter', () => {
+    expect(iso('2026-11-21T11:30', 'Australia/Adelaide')).toBe('2026-11-21T01:00:00.000Z');
+    expect(iso('2026-06-21T11:30', 'Australia/Adelaide')).toBe('2026-06-21T02:00:00.000Z');
+    expect(utcOffsetLabel('2026-11-21T01:00:00Z', 'Australia/Adelaide')).toBe('UTC+10:30');
+    expect(utcOffsetLabel('2026-06-21T02:00:00Z', 'Australia/Adelaide')).toBe('UTC+09:30');
+  });
+
+  it('shows an instant on the site clock and in UTC', () => {
+    expect(formatInZone('2026-11-21T01:00:00Z', 'Australia/Adelaide')).toBe('2026-11-21 11:30');
+    expect(formatUtc('2026-11-21T01:00:00Z')).toBe('UTC 2026-11-21 01:00');
+    expect(toDateTimeLocalValue('2026-11-21T01:00:00Z', 'Europe/Berlin')).toBe('2026-11-21T02:00');
+    expect(toUtcTimestamp(new Date('2026-11-21T01:00:00.000Z'))).toBe('2026-11-21T01:00:00Z');
+  });
+
+  it('knows the skipped hour of the Berlin spring-forward day and reads it after the jump', () => {
+    expect(parseDateTimeLocal('2026-03-29T01:59', 'Europe/Berlin')).toEqual({
+      instant: new Date('2026-03-29T00:59:00Z'),
+      fit: 'exact',
+    });
+    expect(parseDateTimeLocal('2026-03-29T02:30', 'Europe/Berlin')).toEqual({
+      instant: new Date('2026-03-29T01:30:00Z'),
+      fit: 'skipped',
+    });
+    expect(iso('2026-03-29T03:00', 'Europe/Berlin')).toBe('2026-03-29T01:00:00.000Z');
+  });
+
+  it('knows the repeated hour of the Berlin fall-back day', () => {
+    expect(parseDateTimeLocal('2026-10-25T02:30', 'Europe/Berlin')?.fit).toBe('repeated');
+    expect(parseDateTimeLocal('2026-10-25T03:30', 'Europe/Berlin')?.fit).toBe('exact');
+    expect(parseDateTimeLocal('2026-10-25T01:30', 'Europe/Berlin')?.fit).toBe('exact');
+  });
+
+  it('refuses what is no datetime-local value or no calendar date', () => {
+    expect(parseDateTimeLocal('', 'UTC')).toBeNull();
+    expect(parseDateTimeLocal('2026-11-21 10:00', 'UTC')).toBeNull();
+    expect(parseDateTimeLocal('2026-02-30T10:00', 'UTC')).toBeNull();
+  });
+
+  it('proposes a window from the next 5-minute boundary plus 5 minutes, one hour long', () => {
+    const at = (value: string) => defaultCommandWindow(Date.parse(value));
+    expect(at('2026-11-21T00:52:10Z')).toEqual({
+      start: new Date('2026-11-21T01:00:00Z'),
+      end: new Date('2026-11-21T02:00:00Z'),
+    });
+    expect(at('2026-11-21T00:55:00Z').start).toEqual(new Date('2026-11-21T01:05:00Z'));
+  });
+
+  it('writes windows short within a day and long across midnight', () => {
+    expect(formatWindowInZone('2026-11-21T01:00:00Z', '2026-11-21T02:00:00Z', 'UTC')).toBe(
+      '2026-11-21 01:00–02:00',
+    );
+    expect(formatWindowInZone('2026-11-21T23:00:00Z', '2026-11-22T01:00:00Z', 'UTC')).toBe(
+      '2026-11-21 23:00 – 2026-11-22 01:00',
+    );
+  });
+
+  it('tells known zones from unknown ones', () => {
+    expect(isKnownTimeZone('Australia/Adelaide')).toBe(true);
+    expect(isKnownTimeZone('Mars/Olympus_Mons')).toBe(false);
+  });
+});
