@@ -83,7 +83,7 @@ test('drag-create a window and submit it; an overlapping drag is refused with th
   // Touching windows are allowed: a drag starting where the first ends opens the form.
   await drag(page, 0, now + 5 * HOUR_MS, now + 6 * HOUR_MS);
   await expect(page.getByRole('dialog', { name: 'New command' })).toBeVisible();
-  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
 
   const scan = await new AxeBuilder({ page }).analyze();
   const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

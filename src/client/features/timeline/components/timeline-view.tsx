@@ -10,6 +10,7 @@ import { snapToStep } from '../lib/snap.ts';
 import {
   panBy,
   scaleForSpan,
+  timeToX,
   visibleRange,
   xToTime,
   ZOOM_PRESETS,
@@ -52,8 +53,29 @@ export interface TimelineViewProps {
 type Gesture =
   | { kind: 'pan'; lastX: number }
   | { kind: 'create'; rowIndex: number; anchorMs: number; endMs: number; moved: boolean }
-  | { kind: 'press'; rowIndex: number; bar: Bar; downX: number; downMs: number }
-  | { kind: 'move'; rowIndex: number; bar: Bar; downMs: number; startMs: number; endMs: number };
+  | { kind: 'press'; rowIndex: number; bar: Bar; downX: number; downMs: number; edge: Edge }
+  | {
+      kind: 'move';
+      rowIndex: number;
+      bar: Bar;
+      downMs: number;
+      edge: Edge;
+      startMs: number;
+      endMs: number;
+    };
+
+/** Which part of a received bar a drag changes: the whole window, or one end (resize). */
+type Edge = 'both' | 'start' | 'end';
+const EDGE_GRAB_PX = 6;
+
+function edgeUnder(bar: Bar, ms: number, msPerPx: number): Edge {
+  if (bar.status !== 'received') return 'both';
+  const widthPx = (bar.endMs - bar.startMs) / msPerPx;
+  if (widthPx < 3 * EDGE_GRAB_PX) return 'both';
+  if (Math.abs(ms - bar.startMs) / msPerPx <= EDGE_GRAB_PX) return 'start';
+  if (Math.abs(ms - bar.endMs) / msPerPx <= EDGE_GRAB_PX) return 'end';
+  return 'both';
+}
 
 const HOUR_MS = 3_600_000;
 
@@ -90,6 +112,7 @@ export function TimelineView(props: TimelineViewProps) {
   const [focusedRow, setFocusedRow] = useState(() => nextDeviceRow(layout.rows, -1, 1));
   const [focusedBarId, setFocusedBarId] = useState<string>();
   const [cursorMs, setCursorMs] = useState<number>();
+  const [gridFocused, setGridFocused] = useState(false);
   const [drag, setDrag] = useState<DragPreview>();
   const [moving, setMoving] = useState<{
     barId: string;
@@ -278,6 +301,7 @@ export function TimelineView(props: TimelineViewProps) {
         bar,
         downX: point.x,
         downMs: point.ms,
+        edge: edgeUnder(bar, point.ms, scaleRef.current.msPerPx),
       };
       return;
     }
@@ -302,6 +326,17 @@ export function TimelineView(props: TimelineViewProps) {
           : undefined;
       if (bar?.id !== hover?.bar.id)
         setHover(bar && target ? { bar, ...target, x: point.x, y: point.y } : undefined);
+      const edge = bar ? edgeUnder(bar, point.ms, scaleRef.current.msPerPx) : 'both';
+      event.currentTarget.style.cursor =
+        point.y < AXIS_HEIGHT_PX
+          ? 'grab'
+          : edge !== 'both'
+            ? 'ew-resize'
+            : bar?.status === 'received'
+              ? 'move'
+              : bar
+                ? 'pointer'
+                : 'crosshair';
       return;
     }
     if (gesture.kind === 'pan') {
@@ -314,20 +349,29 @@ export function TimelineView(props: TimelineViewProps) {
     const zone = zoneOf(target);
     if (gesture.kind === 'press') {
       if (Math.abs(point.x - gesture.downX) < 4 || gesture.bar.status !== 'received') return;
+      setHover(undefined);
       gestureRef.current = {
         kind: 'move',
         rowIndex: gesture.rowIndex,
         bar: gesture.bar,
         downMs: gesture.downMs,
+        edge: gesture.edge,
         startMs: gesture.bar.startMs,
         endMs: gesture.bar.endMs,
       };
       return;
     }
     if (gesture.kind === 'move') {
-      const shiftMs = snapToStep(point.ms - gesture.downMs, props.snapMs);
-      gesture.startMs = gesture.bar.startMs + shiftMs;
-      gesture.endMs = gesture.bar.endMs + shiftMs;
+      if (gesture.edge === 'both') {
+        const shiftMs = snapToStep(point.ms - gesture.downMs, props.snapMs);
+        gesture.startMs = gesture.bar.startMs + shiftMs;
+        gesture.endMs = gesture.bar.endMs + shiftMs;
+      } else {
+        const edgeMs = snapToStep(point.ms, props.snapMs, zone);
+        if (gesture.edge === 'start')
+          gesture.startMs = Math.min(edgeMs, gesture.endMs - props.snapMs);
+        else gesture.endMs = Math.max(edgeMs, gesture.startMs + props.snapMs);
+      }
       const refusal = verdict(target, gesture, gesture.bar.id);
       setMoving({
         barId: gesture.bar.id,
@@ -372,7 +416,9 @@ export function TimelineView(props: TimelineViewProps) {
       return;
     }
     if (gesture.kind === 'move') {
-      if (verdict(target, gesture, gesture.bar.id)) return;
+      const unchanged =
+        gesture.startMs === gesture.bar.startMs && gesture.endMs === gesture.bar.endMs;
+      if (unchanged || verdict(target, gesture, gesture.bar.id)) return;
       setMessage(undefined);
       props.onMoveBar(target, gesture.bar, { startMs: gesture.startMs, endMs: gesture.endMs });
       return;
@@ -498,6 +544,13 @@ export function TimelineView(props: TimelineViewProps) {
         : `tl-row-${focusedRow}`
       : undefined;
   const focusedTarget = targetOf(focusedRow);
+  const focusedBar =
+    focusedBarVisible && focusedTarget
+      ? props.barsByDevice
+          .get(focusedTarget.device.deviceId)
+          ?.find((bar) => bar.id === focusedBarId)
+      : undefined;
+  const focusedRowTop = (layout.rows[focusedRow]?.y ?? 0) + AXIS_HEIGHT_PX - scrollTop;
 
   return (
     <div className="timeline">
@@ -563,8 +616,9 @@ export function TimelineView(props: TimelineViewProps) {
         </button>
       </div>
       <p className="timeline-help">
-        Drag on an empty part of a row to schedule a window; drag a received bar to move it. Keys:
-        arrows move between devices and commands, Enter opens, Shift+arrows pan, + and − zoom.
+        Drag on an empty part of a row to schedule a window; drag a received bar to move it, or its
+        ends to resize it; drag the time axis to pan. Keys: arrows move between devices and
+        commands, Enter opens, Shift+arrows pan, + and − zoom.
       </p>
       <div
         role={message?.refused ? 'alert' : 'status'}
@@ -586,6 +640,8 @@ export function TimelineView(props: TimelineViewProps) {
           className="timeline-grid timeline-scroller"
           style={{ height: props.heightPx ?? 560 }}
           onKeyDown={onKeyDown}
+          onFocus={() => setGridFocused(true)}
+          onBlur={() => setGridFocused(false)}
           onScroll={(event) => {
             scrollTopRef.current = event.currentTarget.scrollTop;
             setScrollTop(event.currentTarget.scrollTop);
@@ -614,6 +670,15 @@ export function TimelineView(props: TimelineViewProps) {
           />
           <div className="visually-hidden">{a11yRows}</div>
         </div>
+        {!hover && gridFocused && focusedBar && focusedTarget && (
+          <BarTooltip
+            bar={focusedBar}
+            device={focusedTarget.device}
+            timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
+            x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedBar.startMs))}
+            y={focusedRowTop + 18}
+          />
+        )}
         {hover && (
           <BarTooltip
             bar={hover.bar}
