@@ -184,11 +184,11 @@ async function main(): Promise<void> {
           'SPA not built yet (no index.html)',
         );
       } else {
-        await group(Object.values(BUNDLE_FIGURES), 'bundle', () =>
-          measureBundle(chromium, stack.bffOrigin, spaDir),
-        );
         const reference = await serveStatic(referenceDir);
         servers.push(reference);
+        await group(Object.values(BUNDLE_FIGURES), 'bundle', () =>
+          measureBundle(chromium, `${stack.bffOrigin}/sign-in`, `${reference.origin}/`, spaDir),
+        );
         await group(Object.values(PAGE_FIGURES), 'page load (Lighthouse)', () =>
           measurePage(`${stack.bffOrigin}/sign-in`, `${reference.origin}/`, options),
         );

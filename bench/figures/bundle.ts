@@ -18,31 +18,45 @@ const gzipKib = (bytes: Uint8Array): number => gzipSync(bytes).byteLength / 1024
 /** Class names recharts renders; present in any chunk that bundles it. */
 const RECHARTS_MARKER = 'recharts-wrapper';
 
-/**
- * Loads `/sign-in` in Chromium and sums the gzip size (zlib default level, what a server sends)
- * of every script it fetched, static imports and lazy route chunks alike.
- */
-export async function measureBundle(
-  browser: Browser,
-  bffOrigin: string,
-  spaDir: string,
-): Promise<BenchResult[]> {
+/** Gzip size (zlib default level, what a server sends) of every script a page fetched, by path. */
+async function scriptsLoaded(browser: Browser, url: string): Promise<Map<string, number>> {
   const page = await browser.newPage();
   const scripts = new Map<string, number>();
+  const reads: Promise<unknown>[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    void response
-      .body()
-      .then((body) => scripts.set(new URL(response.url()).pathname, gzipKib(body)))
-      .catch(() => undefined);
+    reads.push(
+      response
+        .body()
+        .then((body) => scripts.set(new URL(response.url()).pathname, gzipKib(body)))
+        .catch(() => undefined),
+    );
   });
   try {
-    const response = await page.goto(`${bffOrigin}/sign-in`, { waitUntil: 'networkidle' });
-    if (!response?.ok()) throw new Error(`GET /sign-in: HTTP ${response?.status()}`);
+    const response = await page.goto(url, { waitUntil: 'networkidle' });
+    if (!response?.ok()) throw new Error(`GET ${url}: HTTP ${response?.status()}`);
+    await Promise.all(reads);
   } finally {
     await page.close();
   }
-  const initialKib = [...scripts.values()].reduce((a, b) => a + b, 0);
+  return scripts;
+}
+
+const totalKib = (sizes: Map<string, number>) => [...sizes.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * Loads `/sign-in` in Chromium and sums the gzip size of every script it fetched, static imports
+ * and lazy route chunks alike; the reference is the React-only page's scripts, same way.
+ */
+export async function measureBundle(
+  browser: Browser,
+  signInUrl: string,
+  referenceUrl: string,
+  spaDir: string,
+): Promise<BenchResult[]> {
+  const scripts = await scriptsLoaded(browser, signInUrl);
+  const initialKib = totalKib(scripts);
+  const referenceKib = totalKib(await scriptsLoaded(browser, referenceUrl));
 
   const assets = path.join(spaDir, 'assets');
   const files = (await readdir(assets)).filter((f) => f.endsWith('.js'));
@@ -52,7 +66,9 @@ export async function measureBundle(
     if (content.includes(RECHARTS_MARKER)) charts.push({ file, kib: gzipKib(content) });
   }
   const initial = judged(BUNDLE_FIGURES.initial, initialKib, {
-    reason: `${scripts.size} scripts loaded by /sign-in: ${[...scripts.keys()].map((p) => path.basename(p)).join(', ')}`,
+    reference: referenceKib,
+    ratio: initialKib / referenceKib,
+    reason: `reference: React 19 + react-dom page; ${scripts.size} scripts loaded by /sign-in: ${[...scripts.keys()].map((p) => path.basename(p)).join(', ')}`,
   });
   if (charts.length === 0)
     return [

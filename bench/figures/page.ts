@@ -46,9 +46,12 @@ async function audit(url: string, port: number): Promise<Sample> {
   };
 }
 
-/** Whether the BFF sends the page gzip-compressed, for the note. */
-async function servedGzip(url: string): Promise<boolean> {
-  const response = await request(url, { headers: { 'accept-encoding': 'gzip' } });
+/** Whether the BFF sends the page's first script gzip-compressed, for the note. */
+async function servedGzip(pageUrl: string): Promise<boolean> {
+  const html = await (await request(pageUrl)).body.text();
+  const src = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
+  if (!src) return false;
+  const response = await request(new URL(src, pageUrl), { headers: { 'accept-encoding': 'gzip' } });
   await response.body.dump();
   return String(response.headers['content-encoding'] ?? '').includes('gzip');
 }
