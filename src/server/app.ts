@@ -13,6 +13,9 @@ import { batchRoutes } from './proxy/routes/batch.ts';
 import { commandRoutes } from './proxy/routes/commands.ts';
 import { siteRoutes } from './proxy/routes/sites.ts';
 import { openBffStorage } from './db/storage.ts';
+import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
+import { ledgerRoutes } from './ledger/ledger-routes.ts';
+import { LedgerStore } from './ledger/ledger-store.ts';
 import { DatabaseSessionStore } from './session/database-session-store.ts';
 import { MemorySessionStore } from './session/memory-session-store.ts';
 import { SecretBox, loadSessionKey } from './session/secret-box.ts';
@@ -48,6 +51,13 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * `dataDir`); in memory when none of those is given.
      */
     sessionStore?: SessionStore;
+    /**
+     * How long a ledger entry stays `pending` before another attempt may treat its outcome as
+     * unknown (a BFF that died mid-call). Default: twice the upstream timeout plus 5 s.
+     */
+    ledgerLeaseMs?: number;
+    /** Test-only hooks into the ledger (the crash test kills the process between steps). */
+    ledgerHooks?: LedgerHooks;
   };
 
 /**
@@ -109,6 +119,16 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     onCredentialsRevoked: (session) => sessions.revoke(session),
   });
 
+  const ledger = storage
+    ? new Ledger({
+        store: new LedgerStore(storage.handle.db),
+        upstream,
+        now,
+        leaseMs: options.ledgerLeaseMs ?? 2 * http.timeoutMs + 5000,
+        hooks: options.ledgerHooks,
+      })
+    : undefined;
+
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -125,7 +145,12 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   installErrorHandling(app, { spaFallback: options.staticDir !== undefined });
 
   await app.register(sessionRoutes, { sessions, cookie: cookieSettings });
-  registerMirror(app, [...siteRoutes, ...commandRoutes, ...batchRoutes], { sessions, upstream });
+  registerMirror(app, [...siteRoutes, ...commandRoutes, ...batchRoutes], {
+    sessions,
+    upstream,
+    ledger,
+  });
+  await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);
   return app;

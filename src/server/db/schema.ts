@@ -64,6 +64,11 @@ export const ledgerEntries = bff.table(
     outcome: jsonb('outcome'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Until when a `pending` entry belongs to the call under way; past it (the BFF died
+     * mid-call) the entry counts as `unknown` and is reconciled.
+     */
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     uniqueIndex('ledger_idempotency_idx')

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
+import type { Ledger, LedgerSpec } from '../ledger/ledger.ts';
 import type { Session } from '../session/session-store.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
@@ -30,6 +31,8 @@ export interface MirroredRoute<P = unknown, Q = unknown, B = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   upstream: (input: MirrorInput<P, Q, B>) => { path: string; query?: URLSearchParams };
+  /** Set on state-changing routes: recorded in the command ledger (issue 4). */
+  ledger?: LedgerSpec;
 }
 
 /**
@@ -43,8 +46,6 @@ export function mirrored<P = undefined, Q = undefined, B = undefined>(
   return route as unknown as MirroredRoute;
 }
 
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
-
 /**
  * Registers the allowlist: each mirrored route, and for each of their paths a 405 answer to
  * every other method. Nothing else under `/api` reaches the upstream; unknown paths fall to the
@@ -53,7 +54,7 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 export function registerMirror(
   app: FastifyInstance,
   routes: readonly MirroredRoute[],
-  deps: { sessions: Sessions; upstream: UpstreamClient },
+  deps: MirrorDeps,
 ): void {
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
@@ -67,26 +68,40 @@ export function registerMirror(
       handler: (request, reply) => forward(route, request, reply, deps),
     });
   }
-  for (const [path, methods] of methodsByPath) {
-    const others = ALL_METHODS.filter((m) => !methods.has(m));
-    const allow = [...methods].join(', ');
-    app.route({
-      method: [...others],
-      url: path,
-      handler: async () => {
-        throw new ProblemError(405, 'method_not_allowed', `This path accepts ${allow} only.`, {
-          headers: { allow },
-        });
-      },
-    });
-  }
+  for (const [path, methods] of methodsByPath) refuseOtherMethods(app, path, methods);
+}
+
+/** Answers 405 with `Allow` to every method of `path` but `methods` (GET implies HEAD). */
+export function refuseOtherMethods(
+  app: FastifyInstance,
+  path: string,
+  methods: ReadonlySet<string>,
+): void {
+  const others = app.supportedMethods.filter((m) => !methods.has(m));
+  const allow = [...methods].join(', ');
+  app.route({
+    method: [...others],
+    url: path,
+    handler: async () => {
+      throw new ProblemError(405, 'method_not_allowed', `This path accepts ${allow} only.`, {
+        headers: { allow },
+      });
+    },
+  });
+}
+
+/** What the mirror needs; without `ledger` (no database) state-changing calls pass through. */
+export interface MirrorDeps {
+  sessions: Sessions;
+  upstream: UpstreamClient;
+  ledger?: Ledger | undefined;
 }
 
 async function forward(
   route: MirroredRoute,
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: { sessions: Sessions; upstream: UpstreamClient },
+  deps: MirrorDeps,
 ): Promise<FastifyReply> {
   const session = await deps.sessions.require(request);
   const input: MirrorInput<unknown, unknown, unknown> = {
@@ -96,12 +111,14 @@ async function forward(
     session,
   };
   const target = route.upstream(input);
-  const response = await deps.upstream.send(session, {
+  const call: UpstreamCall = {
     method: route.method,
     path: target.path,
     ...(target.query ? { query: target.query } : {}),
     ...(route.body ? { body: input.body } : {}),
     requestId: request.id,
-  });
-  return passThrough(reply, response);
+  };
+  if (route.ledger && deps.ledger)
+    return deps.ledger.run(route.ledger, request, reply, session, input, call);
+  return passThrough(reply, await deps.upstream.send(session, call));
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BatchRequestSchema } from '../../../domain/batch.ts';
 import { BatchCommandIdSchema } from '../../../domain/ids.ts';
+import { LEDGER_SPECS } from '../../ledger/ledger-specs.ts';
 import { mirrored } from '../mirror.ts';
 
 /** Batch submission and batch cancel (paths DESIGN.md 3), mirrored under `/api`. */
@@ -10,6 +11,7 @@ export const batchRoutes = [
     path: '/api/devices/commands/batch',
     body: BatchRequestSchema,
     upstream: () => ({ path: '/devices/commands/batch' }),
+    ledger: LEDGER_SPECS.batch,
   }),
   mirrored({
     method: 'PUT',
@@ -18,5 +20,6 @@ export const batchRoutes = [
     upstream: ({ params }) => ({
       path: `/devices/commands/batch/${encodeURIComponent(params.batchCommandId)}/cancel`,
     }),
+    ledger: LEDGER_SPECS.batchCancel,
   }),
 ];

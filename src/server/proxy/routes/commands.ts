@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeviceCommandSchema } from '../../../domain/command.ts';
 import { HistoryQuerySchema } from '../../../domain/history.ts';
 import { CommandIdSchema, DeviceIdSchema } from '../../../domain/ids.ts';
+import { LEDGER_SPECS } from '../../ledger/ledger-specs.ts';
 import { mirrored } from '../mirror.ts';
 
 const DeviceParamsSchema = z.strictObject({ deviceId: DeviceIdSchema });
@@ -23,6 +24,7 @@ export const commandRoutes = [
     params: DeviceParamsSchema,
     body: DeviceCommandSchema,
     upstream: ({ params }) => ({ path: `/device/${device(params.deviceId)}/commands` }),
+    ledger: LEDGER_SPECS.submit,
   }),
   mirrored({
     method: 'GET',
@@ -39,6 +41,7 @@ export const commandRoutes = [
     upstream: ({ params }) => ({
       path: `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}/cancel`,
     }),
+    ledger: LEDGER_SPECS.cancel,
   }),
   mirrored({
     method: 'GET',

@@ -1,4 +1,5 @@
 import { SiteBindingRequestSchema } from '../../../domain/device.ts';
+import { LEDGER_SPECS } from '../../ledger/ledger-specs.ts';
 import { mirrored } from '../mirror.ts';
 
 /** Site binding (spec 4, 5 rule 5): list, bind and unbind, mirrored as `/api/sites`. */
@@ -9,11 +10,13 @@ export const siteRoutes = [
     path: '/api/sites',
     body: SiteBindingRequestSchema,
     upstream: () => ({ path: '/sites' }),
+    ledger: LEDGER_SPECS.bind,
   }),
   mirrored({
     method: 'DELETE',
     path: '/api/sites',
     body: SiteBindingRequestSchema,
     upstream: () => ({ path: '/sites' }),
+    ledger: LEDGER_SPECS.unbind,
   }),
 ];

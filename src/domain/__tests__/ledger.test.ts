@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { LedgerEntrySchema, LedgerQuerySchema } from '../ledger.ts';
+
+describe('LedgerQuerySchema', () => {
+  it('accepts the filters and coerces limit', () => {
+    expect(
+      LedgerQuerySchema.parse({
+        deviceId: 'BAT-EU-001-A',
+        limit: '20',
+        from: '2026-05-01T00:00:00Z',
+      }),
+    ).toEqual({ deviceId: 'BAT-EU-001-A', limit: 20, from: '2026-05-01T00:00:00Z' });
+  });
+
+  it('refuses unknown filters, bad IDs and oversize pages', () => {
+    expect(LedgerQuerySchema.safeParse({ secret: 'x' }).success).toBe(false);
+    expect(LedgerQuerySchema.safeParse({ deviceId: '../x' }).success).toBe(false);
+    expect(LedgerQuerySchema.safeParse({ limit: '501' }).success).toBe(false);
+    expect(LedgerQuerySchema.safeParse({ before: 'abc' }).success).toBe(false);
+  });
+});
+
+describe('LedgerEntrySchema', () => {
+  it('reads a settled submission', () => {
+    const entry = {
+      id: '7',
+      kind: 'submit',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'demo-eu',
+      deviceId: 'BAT-EU-001-A',
+      commandId: 'cmd_1',
+      startTime: '2026-05-01T11:00:00Z',
+      endTime: '2026-05-01T12:00:00Z',
+      request: { powerControl: { targetBatteryPowerW: 100 } },
+      outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_1' }] },
+      createdAt: '2026-05-01T10:00:00Z',
+      completedAt: '2026-05-01T10:00:01Z',
+    };
+    expect(LedgerEntrySchema.parse(entry)).toEqual(entry);
+  });
+});

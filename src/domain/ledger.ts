@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { BatchCancelResultSchema } from './batch.ts';
+import { ApiErrorBodySchema } from './errors.ts';
+import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
+import { UtcTimestampSchema } from './time.ts';
+import { RegionSchema } from './token.ts';
+
+/**
+ * What the BFF records in its command ledger (issue 4): every submission, cancel, batch, batch
+ * cancel, bind and unbind made through it.
+ */
+export const LEDGER_KINDS = ['submit', 'cancel', 'batch', 'batchCancel', 'bind', 'unbind'] as const;
+export const LedgerKindSchema = z.enum(LEDGER_KINDS);
+export type LedgerKind = z.infer<typeof LedgerKindSchema>;
+
+/**
+ * Where an entry stands. `pending`: intent written, upstream call under way. `succeeded` and
+ * `failed`: the upstream answered (or reconciliation settled it). `unknown`: the call timed out,
+ * the connection broke or the upstream failed with 5xx, so whether it took effect is not known;
+ * the BFF reconciles it through the history query before sending anything else for its window.
+ */
+export const LEDGER_STATES = ['pending', 'succeeded', 'failed', 'unknown'] as const;
+export const LedgerStateSchema = z.enum(LEDGER_STATES);
+export type LedgerState = z.infer<typeof LedgerStateSchema>;
+
+/** What came of an entry's upstream call. */
+export const LedgerOutcomeSchema = z.object({
+  /** Upstream HTTP status; absent when no answer came. */
+  status: z.number().int().optional(),
+  /** Commands created: one for a submission, one per device for a batch. */
+  commands: z.array(z.object({ deviceId: DeviceIdSchema, id: CommandIdSchema })).optional(),
+  /** Per-device results of a batch cancel. */
+  results: z.array(BatchCancelResultSchema).optional(),
+  /** The upstream's (or the BFF's) error when the call failed. */
+  error: ApiErrorBodySchema.optional(),
+  /** Set when the history query settled an `unknown` outcome: the command was found or not. */
+  reconciled: z.enum(['found', 'absent']).optional(),
+});
+export type LedgerOutcome = z.infer<typeof LedgerOutcomeSchema>;
+
+/** One ledger entry as `GET /api/ledger` answers it: who, what, when, and the outcome. */
+export const LedgerEntrySchema = z.object({
+  id: z.string(),
+  kind: LedgerKindSchema,
+  state: LedgerStateSchema,
+  region: RegionSchema,
+  clientId: z.string(),
+  operatorName: z.string().optional(),
+  deviceId: DeviceIdSchema.optional(),
+  deviceIds: z.array(DeviceIdSchema).optional(),
+  siteId: SiteIdSchema.optional(),
+  commandId: CommandIdSchema.optional(),
+  batchCommandId: BatchCommandIdSchema.optional(),
+  startTime: UtcTimestampSchema.optional(),
+  endTime: UtcTimestampSchema.optional(),
+  /** The request body sent upstream (submissions and batches), never credentials. */
+  request: z.unknown().optional(),
+  outcome: LedgerOutcomeSchema.optional(),
+  createdAt: UtcTimestampSchema,
+  completedAt: UtcTimestampSchema.optional(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+/** Most entries one ledger query answers. */
+export const MAX_LEDGER_PAGE = 500;
+
+/**
+ * Query of `GET /api/ledger`: optional filters by device, batch, site, kind, state, and a
+ * creation-time range `[from, to)`; newest first, `limit` entries (default 100), and `before` an
+ * entry ID to page further back.
+ */
+export const LedgerQuerySchema = z.strictObject({
+  deviceId: DeviceIdSchema.optional(),
+  batchCommandId: BatchCommandIdSchema.optional(),
+  siteId: SiteIdSchema.optional(),
+  kind: LedgerKindSchema.optional(),
+  state: LedgerStateSchema.optional(),
+  from: UtcTimestampSchema.optional(),
+  to: UtcTimestampSchema.optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: 'before must be a ledger entry ID' })
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int()
+    .min(1)
+    .max(MAX_LEDGER_PAGE, { error: `limit may be at most ${MAX_LEDGER_PAGE}` })
+    .optional(),
+});
+export type LedgerQuery = z.infer<typeof LedgerQuerySchema>;
+
+/** Body of `GET /api/ledger`. */
+export const LedgerPageSchema = z.object({ entries: z.array(LedgerEntrySchema) });
+export type LedgerPage = z.infer<typeof LedgerPageSchema>;

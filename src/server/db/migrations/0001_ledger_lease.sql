@@ -1,0 +1,1 @@
+ALTER TABLE "bff"."ledger_entries" ADD COLUMN "lease_until" timestamp with time zone;

@@ -1,0 +1,301 @@
+import { and, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../infra/database.ts';
+import {
+  LedgerOutcomeSchema,
+  type LedgerEntry,
+  type LedgerKind,
+  type LedgerOutcome,
+  type LedgerQuery,
+  type LedgerState,
+} from '../../domain/ledger.ts';
+import type { Region } from '../../domain/token.ts';
+import { ledgerEntries } from '../db/schema.ts';
+
+/** Who acts: the signed-in client and the operator name given at sign-in. */
+export interface LedgerActor {
+  region: Region;
+  clientId: string;
+  operatorName?: string | undefined;
+}
+
+/** What an entry is about; set when the intent is written. */
+export interface LedgerSubject {
+  deviceId?: string;
+  deviceIds?: string[];
+  siteId?: string;
+  commandId?: string;
+  batchCommandId?: string;
+  window?: { startTime: string; endTime: string };
+  /** The body sent upstream. */
+  request?: unknown;
+}
+
+/** The answer the browser got, kept so an idempotent retry gets the same (draft semantics). */
+export interface StoredAnswer {
+  status: number;
+  contentType: string;
+  body: unknown;
+}
+
+/** A ledger row as the BFF works with it. */
+export type LedgerRow = typeof ledgerEntries.$inferSelect;
+
+/**
+ * The command ledger in `bff.ledger_entries` (issue 4). Writes the intent before the upstream
+ * call and the outcome after it; finds entries by idempotency key, the unsettled entries that
+ * block a window, and pages through an actor's entries.
+ */
+export class LedgerStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /**
+   * Writes an intent (`pending`, leased until `leaseUntilMs`). With an idempotency key that
+   * already has an entry, writes nothing and answers that entry instead.
+   */
+  async begin(input: {
+    kind: LedgerKind;
+    actor: LedgerActor;
+    subject: LedgerSubject;
+    idempotencyKey?: string | undefined;
+    requestHash: string;
+    nowMs: number;
+    leaseUntilMs: number;
+  }): Promise<{ created: boolean; row: LedgerRow }> {
+    const { subject, actor } = input;
+    const [row] = await this.#db
+      .insert(ledgerEntries)
+      .values({
+        kind: input.kind,
+        state: 'pending',
+        region: actor.region,
+        clientId: actor.clientId,
+        operatorName: actor.operatorName ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        requestHash: input.requestHash,
+        deviceId: subject.deviceId ?? null,
+        deviceIds: subject.deviceIds ?? null,
+        siteId: subject.siteId ?? null,
+        commandId: subject.commandId ?? null,
+        batchCommandId: subject.batchCommandId ?? null,
+        windowStart: subject.window ? new Date(subject.window.startTime) : null,
+        windowEnd: subject.window ? new Date(subject.window.endTime) : null,
+        request: subject.request ?? null,
+        createdAt: new Date(input.nowMs),
+        leaseUntil: new Date(input.leaseUntilMs),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (row) return { created: true, row };
+    const existing = input.idempotencyKey
+      ? await this.findByKey(actor, input.idempotencyKey)
+      : undefined;
+    if (!existing) throw new Error('ledger insert conflicted without an idempotency key');
+    return { created: false, row: existing };
+  }
+
+  async findByKey(actor: LedgerActor, idempotencyKey: string): Promise<LedgerRow | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          eq(ledgerEntries.idempotencyKey, idempotencyKey),
+        ),
+      );
+    return row;
+  }
+
+  /** Takes an unsettled entry back for a new attempt, if nobody else did meanwhile. */
+  async claim(row: LedgerRow, nowMs: number, leaseUntilMs: number): Promise<boolean> {
+    const claimed = await this.#db
+      .update(ledgerEntries)
+      .set({ state: 'pending', leaseUntil: new Date(leaseUntilMs) })
+      .where(
+        and(
+          eq(ledgerEntries.id, row.id),
+          or(
+            eq(ledgerEntries.state, 'unknown'),
+            and(eq(ledgerEntries.state, 'pending'), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
+          ),
+        ),
+      )
+      .returning({ id: ledgerEntries.id });
+    return claimed.length === 1;
+  }
+
+  /** Writes the outcome of an entry's upstream call (or of its reconciliation). */
+  async complete(
+    id: number,
+    input: {
+      state: Exclude<LedgerState, 'pending'>;
+      outcome: LedgerOutcome;
+      answer?: StoredAnswer;
+      commandId?: string | undefined;
+      batchCommandId?: string | undefined;
+      nowMs: number;
+    },
+  ): Promise<void> {
+    await this.#db
+      .update(ledgerEntries)
+      .set({
+        state: input.state,
+        outcome: input.outcome,
+        ...(input.answer ? { response: input.answer, responseStatus: input.answer.status } : {}),
+        ...(input.commandId ? { commandId: input.commandId } : {}),
+        ...(input.batchCommandId ? { batchCommandId: input.batchCommandId } : {}),
+        completedAt: new Date(input.nowMs),
+        leaseUntil: null,
+      })
+      .where(eq(ledgerEntries.id, id));
+  }
+
+  /**
+   * Submissions and batches of `actor` on any of `deviceIds` whose window overlaps
+   * `[startTime, endTime)` and whose outcome is not known: `unknown`, or `pending` past its lease.
+   */
+  async unsettled(
+    actor: LedgerActor,
+    deviceIds: string[],
+    window: { startTime: string; endTime: string },
+    nowMs: number,
+  ): Promise<LedgerRow[]> {
+    const devices = or(
+      inArray(ledgerEntries.deviceId, deviceIds),
+      sql`${ledgerEntries.deviceIds} ?| ${toTextArray(deviceIds)}`,
+    );
+    return this.#db
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          inArray(ledgerEntries.kind, ['submit', 'batch']),
+          or(
+            eq(ledgerEntries.state, 'unknown'),
+            and(eq(ledgerEntries.state, 'pending'), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
+          ),
+          lt(ledgerEntries.windowStart, new Date(window.endTime)),
+          gt(ledgerEntries.windowEnd, new Date(window.startTime)),
+          devices,
+        ),
+      )
+      .orderBy(ledgerEntries.id);
+  }
+
+  /** Command IDs the ledger already attributes to entries on `deviceId` (for reconciliation). */
+  async knownCommandIds(actor: LedgerActor, deviceId: string): Promise<Set<string>> {
+    const rows = await this.#db
+      .select({ commandId: ledgerEntries.commandId, outcome: ledgerEntries.outcome })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          inArray(ledgerEntries.kind, ['submit', 'batch']),
+          or(
+            eq(ledgerEntries.deviceId, deviceId),
+            sql`${ledgerEntries.deviceIds} ?| ${toTextArray([deviceId])}`,
+          ),
+        ),
+      );
+    const ids = new Set<string>();
+    for (const row of rows) {
+      if (row.commandId) ids.add(row.commandId);
+      const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+      for (const command of outcome.success ? (outcome.data.commands ?? []) : [])
+        if (command.deviceId === deviceId) ids.add(command.id);
+    }
+    return ids;
+  }
+
+  /**
+   * An actor's entries, newest first. `deviceIds`, when given (a site filter resolved to its
+   * devices), keeps entries on any of them or naming the site.
+   */
+  async list(
+    actor: LedgerActor,
+    query: LedgerQuery,
+    siteDeviceIds?: string[],
+  ): Promise<LedgerRow[]> {
+    const conditions: (SQL | undefined)[] = [
+      eq(ledgerEntries.region, actor.region),
+      eq(ledgerEntries.clientId, actor.clientId),
+    ];
+    if (query.deviceId)
+      conditions.push(
+        or(
+          eq(ledgerEntries.deviceId, query.deviceId),
+          sql`${ledgerEntries.deviceIds} ?| ${toTextArray([query.deviceId])}`,
+        ),
+      );
+    if (query.batchCommandId)
+      conditions.push(eq(ledgerEntries.batchCommandId, query.batchCommandId));
+    if (query.siteId) {
+      const devices = siteDeviceIds ?? [];
+      conditions.push(
+        or(
+          eq(ledgerEntries.siteId, query.siteId),
+          ...(devices.length > 0
+            ? [
+                inArray(ledgerEntries.deviceId, devices),
+                sql`${ledgerEntries.deviceIds} ?| ${toTextArray(devices)}`,
+              ]
+            : []),
+        ),
+      );
+    }
+    if (query.kind) conditions.push(eq(ledgerEntries.kind, query.kind));
+    if (query.state) conditions.push(eq(ledgerEntries.state, query.state));
+    if (query.from) conditions.push(gte(ledgerEntries.createdAt, new Date(query.from)));
+    if (query.to) conditions.push(lt(ledgerEntries.createdAt, new Date(query.to)));
+    if (query.before) conditions.push(lt(ledgerEntries.id, Number(query.before)));
+    return this.#db
+      .select()
+      .from(ledgerEntries)
+      .where(and(...conditions))
+      .orderBy(desc(ledgerEntries.id))
+      .limit(query.limit ?? 100);
+  }
+}
+
+function toTextArray(values: string[]): SQL {
+  return sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+}
+
+/** A row as `GET /api/ledger` answers it (domain `LedgerEntrySchema`). */
+export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
+  const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+  const state =
+    row.state === 'pending' && row.leaseUntil && row.leaseUntil.getTime() < nowMs
+      ? 'unknown'
+      : (row.state as LedgerState);
+  return {
+    id: String(row.id),
+    kind: row.kind as LedgerKind,
+    state,
+    region: row.region as Region,
+    clientId: row.clientId,
+    ...(row.operatorName ? { operatorName: row.operatorName } : {}),
+    ...(row.deviceId ? { deviceId: row.deviceId } : {}),
+    ...(row.deviceIds ? { deviceIds: row.deviceIds } : {}),
+    ...(row.siteId ? { siteId: row.siteId } : {}),
+    ...(row.commandId ? { commandId: row.commandId } : {}),
+    ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
+    ...(row.windowStart ? { startTime: row.windowStart.toISOString() } : {}),
+    ...(row.windowEnd ? { endTime: row.windowEnd.toISOString() } : {}),
+    ...(row.request === null ? {} : { request: row.request }),
+    ...(outcome.success && row.outcome !== null ? { outcome: outcome.data } : {}),
+    createdAt: row.createdAt.toISOString(),
+    ...(row.completedAt ? { completedAt: row.completedAt.toISOString() } : {}),
+  };
+}

@@ -1,0 +1,348 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BatchRequestSchema } from '../../domain/batch.ts';
+import { DeviceCommandSchema } from '../../domain/command.ts';
+import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
+import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
+import { upstreamProblem } from '../proxy/upstream-problem.ts';
+import type { Session } from '../session/session-store.ts';
+import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
+import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
+import { readIdempotencyKey, requestFingerprint } from './idempotency.ts';
+import type {
+  LedgerActor,
+  LedgerRow,
+  LedgerStore,
+  LedgerSubject,
+  StoredAnswer,
+} from './ledger-store.ts';
+import { reconcileSubmission, type SubmissionIntent } from './reconcile.ts';
+
+/** How a mirrored route is recorded: its kind, its subject, and what its 2xx answer means. */
+export interface LedgerSpec {
+  kind: LedgerKind;
+  subject(input: { params: unknown; body: unknown }): LedgerSubject;
+  /** Reads the upstream's 2xx JSON body (`undefined` for an empty answer) into the outcome. */
+  outcome(body: unknown): { outcome: LedgerOutcome; commandId?: string; batchCommandId?: string };
+}
+
+/** Codes of transport failures after which the upstream may or may not have acted. */
+const MAYBE_SENT = new Set(['upstream_timeout', 'upstream_unreachable', 'upstream_body_too_large']);
+
+/** Test-only hooks; `afterUpstreamAnswer` runs between the upstream's answer and the ledger write. */
+export interface LedgerHooks {
+  afterUpstreamAnswer?: () => void;
+}
+
+/**
+ * Runs the state-changing calls through the command ledger (issue 4): idempotency by
+ * `Idempotency-Key` (same key and request, same answer, one upstream call; same key, other
+ * request: 422; still under way: 409), reconciliation of unsettled submissions on the same
+ * device and window before sending, intent written before the upstream call and the outcome
+ * after it. Submissions are never re-sent blindly.
+ */
+export class Ledger {
+  readonly #store: LedgerStore;
+  readonly #upstream: UpstreamClient;
+  readonly #now: () => number;
+  readonly #leaseMs: number;
+  readonly #hooks: LedgerHooks;
+
+  constructor(options: {
+    store: LedgerStore;
+    upstream: UpstreamClient;
+    now: () => number;
+    leaseMs: number;
+    hooks?: LedgerHooks | undefined;
+  }) {
+    this.#store = options.store;
+    this.#upstream = options.upstream;
+    this.#now = options.now;
+    this.#leaseMs = options.leaseMs;
+    this.#hooks = options.hooks ?? {};
+  }
+
+  get store(): LedgerStore {
+    return this.#store;
+  }
+
+  async run(
+    spec: LedgerSpec,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: Session,
+    input: { params: unknown; body: unknown },
+    call: UpstreamCall,
+  ): Promise<FastifyReply> {
+    const actor = actorOf(session);
+    const key = readIdempotencyKey(request);
+    const fingerprint = requestFingerprint(spec.kind, call.path, call.body);
+    if (key) {
+      const existing = await this.#store.findByKey(actor, key);
+      if (existing) return this.#resume(existing, fingerprint, spec, reply, session, call);
+    }
+    const subject = spec.subject(input);
+    const intent = submissionIntent(spec.kind, subject);
+    if (intent) await this.#settleBlocking(actor, session, intent);
+    const nowMs = this.#now();
+    const { created, row } = await this.#store.begin({
+      kind: spec.kind,
+      actor,
+      subject,
+      idempotencyKey: key,
+      requestHash: fingerprint,
+      nowMs,
+      leaseUntilMs: nowMs + this.#leaseMs,
+    });
+    if (!created) return this.#resume(row, fingerprint, spec, reply, session, call);
+    return this.#attempt(row, spec, reply, session, call);
+  }
+
+  /** Answers a retry with a known key: replay, wait, or settle then replay or re-send. */
+  async #resume(
+    row: LedgerRow,
+    fingerprint: string,
+    spec: LedgerSpec,
+    reply: FastifyReply,
+    session: Session,
+    call: UpstreamCall,
+  ): Promise<FastifyReply> {
+    if (row.requestHash !== fingerprint)
+      throw new ProblemError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+      );
+    const nowMs = this.#now();
+    if ((row.state === 'succeeded' || row.state === 'failed') && row.response)
+      return replay(reply, row.response as StoredAnswer);
+    const leaseMs = row.leaseUntil?.getTime() ?? 0;
+    if (row.state === 'pending' && leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
+
+    const intent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
+    if (intent) {
+      const settled = await this.#reconcile(row, session, intent);
+      if (settled) return replay(reply, settled);
+    }
+    if (!(await this.#store.claim(row, nowMs, nowMs + this.#leaseMs))) throw inProgress(1000);
+    return this.#attempt(row, spec, reply, session, call);
+  }
+
+  /** Settles every unsettled submission on the devices and window of `intent` (issue 4). */
+  async #settleBlocking(actor: LedgerActor, session: Session, intent: SubmissionIntent) {
+    const rows = await this.#store.unsettled(actor, intent.deviceIds, intent, this.#now());
+    for (const row of rows) {
+      const rowIntent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
+      if (!rowIntent) continue;
+      const settled = await this.#reconcile(row, session, rowIntent);
+      if (!settled)
+        await this.#store.complete(row.id, {
+          state: 'failed',
+          outcome: {
+            reconciled: 'absent',
+            error: { code: 'not_carried_out', message: NOT_CARRIED_OUT },
+          },
+          answer: problemAnswer(new ProblemError(409, 'not_carried_out', NOT_CARRIED_OUT)),
+          nowMs: this.#now(),
+        });
+    }
+  }
+
+  /**
+   * Looks the submission up in the history; when found, completes the entry and returns the
+   * answer it now replays. Undefined when not found (nothing written).
+   *
+   * @throws ProblemError 503 `reconciliation_pending` when the history cannot be read.
+   */
+  async #reconcile(
+    row: LedgerRow,
+    session: Session,
+    intent: SubmissionIntent,
+  ): Promise<StoredAnswer | undefined> {
+    let result;
+    try {
+      result = await reconcileSubmission(this.#upstream, session, intent, (deviceId) =>
+        this.#store.knownCommandIds(actorOf(session), deviceId),
+      );
+    } catch (error) {
+      const cause = error instanceof ProblemError ? ` (${error.problem.detail})` : '';
+      throw new ProblemError(
+        503,
+        'reconciliation_pending',
+        `An earlier submission for this device and window has an unknown outcome, and the command history could not be read to settle it${cause}. Nothing was sent; try again in a moment.`,
+        { headers: { 'retry-after': '5' } },
+      );
+    }
+    if (!result.found) return undefined;
+    const first = result.commands[0];
+    const nowIso = new Date(this.#now()).toISOString();
+    const body =
+      row.kind === 'batch'
+        ? {
+            batchCommandId: result.batchCommandId ?? '',
+            message: RECONCILED,
+            timestamp: nowIso,
+            commands: result.commands,
+          }
+        : { id: first?.id ?? '', message: RECONCILED, timestamp: nowIso };
+    const answer: StoredAnswer = { status: 202, contentType: 'application/json', body };
+    await this.#store.complete(row.id, {
+      state: 'succeeded',
+      outcome: { status: 202, commands: result.commands, reconciled: 'found' },
+      answer,
+      commandId: row.kind === 'submit' ? first?.id : undefined,
+      batchCommandId: result.batchCommandId,
+      nowMs: this.#now(),
+    });
+    return answer;
+  }
+
+  /** One upstream call for an entry held pending by this request. */
+  async #attempt(
+    row: LedgerRow,
+    spec: LedgerSpec,
+    reply: FastifyReply,
+    session: Session,
+    call: UpstreamCall,
+  ): Promise<FastifyReply> {
+    let response;
+    try {
+      response = await this.#upstream.send(session, call);
+    } catch (error) {
+      const problem =
+        error instanceof ProblemError
+          ? error
+          : new ProblemError(502, 'upstream_unreachable', 'The upstream could not be reached.');
+      const maybeSent = MAYBE_SENT.has(problem.problem.code);
+      const answer = maybeSent ? unknownOutcome(problem) : problem;
+      await this.#store.complete(row.id, {
+        state: maybeSent ? 'unknown' : 'failed',
+        outcome: { error: { code: problem.problem.code, message: problem.message } },
+        answer: problemAnswer(answer),
+        nowMs: this.#now(),
+      });
+      throw answer;
+    }
+    this.#hooks.afterUpstreamAnswer?.();
+
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) {
+      let body: unknown;
+      try {
+        const text = await readCapped(response.body);
+        if (text.length > 0 && !isJsonMediaType(mediaType(response.headers)))
+          throw new Error('not JSON');
+        body = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
+      } catch {
+        const problem = unknownOutcome(
+          new ProblemError(
+            502,
+            'upstream_error',
+            'The upstream accepted but its answer was unreadable.',
+          ),
+        );
+        await this.#store.complete(row.id, {
+          state: 'unknown',
+          outcome: { status, error: { code: 'upstream_error', message: problem.message } },
+          answer: problemAnswer(problem),
+          nowMs: this.#now(),
+        });
+        throw problem;
+      }
+      const read = spec.outcome(body);
+      const answer: StoredAnswer = { status, contentType: 'application/json', body };
+      await this.#store.complete(row.id, {
+        state: 'succeeded',
+        outcome: { status, ...read.outcome },
+        answer,
+        commandId: read.commandId,
+        batchCommandId: read.batchCommandId,
+        nowMs: this.#now(),
+      });
+      return sendAnswer(reply, answer);
+    }
+
+    const problem = await upstreamProblem(response);
+    const maybeSent = status >= 500;
+    const answer = maybeSent ? unknownOutcome(problem) : problem;
+    await this.#store.complete(row.id, {
+      state: maybeSent ? 'unknown' : 'failed',
+      outcome: {
+        status,
+        error: { code: problem.problem.code, message: problem.message },
+      },
+      answer: problemAnswer(answer),
+      nowMs: this.#now(),
+    });
+    throw answer;
+  }
+}
+
+const RECONCILED = 'Accepted: confirmed from the command history after the first answer was lost';
+const NOT_CARRIED_OUT =
+  'The upstream did not carry this submission out (its outcome was unknown and the command history has no such command). Submit it again if it is still wanted.';
+
+function actorOf(session: Session): LedgerActor {
+  return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };
+}
+
+function subjectOfRow(row: LedgerRow): LedgerSubject {
+  return {
+    ...(row.deviceId ? { deviceId: row.deviceId } : {}),
+    request: row.request,
+  };
+}
+
+/** The devices, window and control of a submission or batch; undefined for other kinds. */
+function submissionIntent(kind: LedgerKind, subject: LedgerSubject): SubmissionIntent | undefined {
+  if (kind === 'submit' && subject.deviceId) {
+    const command = DeviceCommandSchema.safeParse(subject.request);
+    if (!command.success) return undefined;
+    return { deviceIds: [subject.deviceId], ...command.data, batch: false };
+  }
+  if (kind === 'batch') {
+    const batch = BatchRequestSchema.safeParse(subject.request);
+    if (!batch.success) return undefined;
+    return { deviceIds: batch.data.devices, ...batch.data.command, batch: true };
+  }
+  return undefined;
+}
+
+function unknownOutcome(problem: ProblemError): ProblemError {
+  return new ProblemError(
+    problem.problem.status,
+    'outcome_unknown',
+    `${problem.message} Whether the upstream carried it out is not known yet: the BFF checks the command history before anything else is sent for this window. Retry with the same Idempotency-Key to get the settled answer.`,
+    {
+      ...(problem.problem.upstream === undefined ? {} : { upstream: problem.problem.upstream }),
+      headers: problem.headers,
+    },
+  );
+}
+
+function inProgress(remainingMs: number): ProblemError {
+  return new ProblemError(
+    409,
+    'idempotency_in_progress',
+    'A request with this Idempotency-Key is still under way. Retry after a moment.',
+    { headers: { 'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))) } },
+  );
+}
+
+function problemAnswer(problem: ProblemError): StoredAnswer {
+  return {
+    status: problem.problem.status,
+    contentType: PROBLEM_CONTENT_TYPE,
+    body: problem.problem,
+  };
+}
+
+function sendAnswer(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  reply.code(answer.status);
+  if (answer.body === undefined) return reply.send();
+  return reply.type(answer.contentType).send(JSON.stringify(answer.body));
+}
+
+function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  reply.header('idempotent-replayed', 'true');
+  return sendAnswer(reply, answer);
+}

@@ -1,0 +1,94 @@
+import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
+import type { StatusRecord } from '../../domain/command.ts';
+import type { PowerControl } from '../../domain/power-control.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
+import { ProblemError } from '../http/problem.ts';
+import { upstreamProblem } from '../proxy/upstream-problem.ts';
+import type { Session } from '../session/session-store.ts';
+import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
+
+/** What an unsettled submission asked for: the devices, the window and the power control. */
+export interface SubmissionIntent {
+  deviceIds: string[];
+  startTime: string;
+  endTime: string;
+  powerControl: PowerControl;
+  /** True for a batch: the matching records must carry one shared `batchCommandId`. */
+  batch: boolean;
+}
+
+/** What the history query says about an unsettled submission. */
+export type Reconciliation =
+  | { found: true; commands: { deviceId: string; id: string }[]; batchCommandId?: string }
+  | { found: false };
+
+/**
+ * Settles a submission whose outcome is unknown through the history query (issue 4): a command
+ * of the same device, same window and same power control that the ledger does not already
+ * attribute to another entry. Never re-sends anything.
+ *
+ * @param known command IDs per device already attributed to other ledger entries.
+ * @throws ProblemError when the history cannot be read (the entry then stays unknown).
+ */
+export async function reconcileSubmission(
+  upstream: UpstreamClient,
+  session: Session,
+  intent: SubmissionIntent,
+  known: (deviceId: string) => Promise<Set<string>>,
+): Promise<Reconciliation> {
+  const commands: { deviceId: string; id: string }[] = [];
+  const batchIds = new Set<string>();
+  for (const deviceId of intent.deviceIds) {
+    const records = await history(upstream, session, deviceId, intent);
+    const taken = await known(deviceId);
+    const match = records.find(
+      (record) =>
+        !taken.has(record.id) &&
+        sameInstant(record.startTime, intent.startTime) &&
+        sameInstant(record.endTime, intent.endTime) &&
+        samePowerControl(record.powerControl, intent.powerControl) &&
+        (intent.batch ? record.batchCommandId !== undefined : record.batchCommandId === undefined),
+    );
+    if (!match) continue;
+    commands.push({ deviceId, id: match.id });
+    if (match.batchCommandId) batchIds.add(match.batchCommandId);
+  }
+  if (commands.length === 0) return { found: false };
+  const [batchCommandId] = batchIds;
+  return { found: true, commands, ...(batchCommandId ? { batchCommandId } : {}) };
+}
+
+async function history(
+  upstream: UpstreamClient,
+  session: Session,
+  deviceId: string,
+  intent: SubmissionIntent,
+): Promise<StatusRecord[]> {
+  const startMs = Date.parse(intent.startTime);
+  const endMs = Math.min(Date.parse(intent.endTime), startMs + MAX_HISTORY_RANGE_MS);
+  const response = await upstream.send(session, {
+    method: 'GET',
+    path: `/devices/${encodeURIComponent(deviceId)}/commands`,
+    query: new URLSearchParams({
+      startTime: new Date(startMs).toISOString(),
+      endTime: new Date(endMs).toISOString(),
+    }),
+  });
+  if (response.statusCode !== 200) throw await upstreamProblem(response);
+  const text = await readCapped(response.body, 8 * 1024 * 1024);
+  const parsed = isJsonMediaType(mediaType(response.headers))
+    ? HistoryResponseSchema.safeParse(JSON.parse(text))
+    : undefined;
+  if (!parsed?.success)
+    throw new ProblemError(502, 'upstream_error', 'The upstream history answer was unreadable.');
+  return parsed.data.commands;
+}
+
+function sameInstant(a: string, b: string): boolean {
+  return Date.parse(a) === Date.parse(b);
+}
+
+function samePowerControl(a: PowerControl, b: PowerControl): boolean {
+  return POWER_CONTROL_PROPERTIES.every((p) => a[p] === b[p]);
+}

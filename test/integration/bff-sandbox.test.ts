@@ -1,0 +1,226 @@
+/**
+ * BFF + sandbox over real HTTP on 127.0.0.1 (issue 2, "Tests"): sign-in, CSRF, allowlist,
+ * token renewal, a full command lifecycle on the sandbox clock, sign-out.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProblemSchema } from '../../src/domain/errors.ts';
+import { SessionInfoSchema } from '../../src/domain/session.ts';
+import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
+import { SiteListSchema } from '../../src/domain/device.ts';
+import type { BrowserClient } from '../support/http-client.ts';
+import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+
+const MINUTE_MS = 60_000;
+let stack: Stack;
+const bffClock = { offsetMs: 0 };
+
+beforeAll(async () => {
+  stack = await startStack({ bff: { now: () => Date.now() + bffClock.offsetMs } });
+});
+afterAll(() => stack.close());
+beforeEach(async () => {
+  await stack.admin.reset();
+  bffClock.offsetMs = 0;
+});
+
+/** Vendor requests the sandbox has seen so far (token requests apart). */
+const upstreamRequests = async () => (await stack.admin.stats()).requests as number;
+const tokenRequests = async () => (await stack.admin.stats()).tokenRequests as number;
+
+async function signedIn(): Promise<BrowserClient> {
+  const browser = stack.browser();
+  const response = await browser.signIn(DEMO_EU);
+  expect(response.status).toBe(200);
+  return browser;
+}
+
+describe('sign-in', () => {
+  it('signs in with the demo client and sets the session cookie only', async () => {
+    const browser = stack.browser();
+    const response = await browser.signIn(DEMO_EU);
+    expect(response.status).toBe(200);
+    expect(SessionInfoSchema.parse(response.json())).toMatchObject({
+      region: 'eu',
+      clientId: 'demo-eu',
+    });
+    expect(response.text).not.toContain(DEMO_EU.clientSecret);
+    const setCookie = response.headers['set-cookie'] ?? [];
+    expect(setCookie).toHaveLength(1);
+    expect(setCookie[0]).toMatch(/^powerdeck_session=[A-Za-z0-9_-]{43}; /);
+    expect(setCookie[0]).toContain('HttpOnly');
+    expect(setCookie[0]).toContain('SameSite=Strict');
+    expect(setCookie[0]).toContain('Path=/');
+    const who = await browser.get('/api/session');
+    expect(who.json()).toMatchObject({ clientId: 'demo-eu' });
+  });
+
+  it('refuses a wrong secret and an unknown client alike, without a cookie', async () => {
+    const wrong = await stack.browser().signIn({ ...DEMO_EU, clientSecret: 'not-the-secret' });
+    const unknown = await stack.browser().signIn({ ...DEMO_EU, clientId: 'nobody' });
+    for (const response of [wrong, unknown]) {
+      expect(response.status).toBe(401);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(ProblemSchema.parse(response.json()).code).toBe('invalid_credentials');
+    }
+    expect(wrong.text).toBe(unknown.text);
+  });
+});
+
+describe('CSRF', () => {
+  it('refuses a state change without X-CSRF or from a foreign Origin; nothing reaches the upstream', async () => {
+    const browser = await signedIn();
+    const before = await upstreamRequests();
+    const missing = await browser.request({
+      method: 'POST',
+      path: '/api/sites',
+      json: { siteId: 'PLANT-EU-001' },
+      csrf: false,
+      headers: { origin: stack.bffUrl },
+    });
+    const foreign = await browser.request({
+      method: 'POST',
+      path: '/api/sites',
+      json: { siteId: 'PLANT-EU-001' },
+      csrf: false,
+      headers: { 'x-csrf': '1', origin: 'http://evil.example' },
+    });
+    for (const response of [missing, foreign]) {
+      expect(response.status).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'csrf' });
+    }
+    expect(await upstreamRequests()).toBe(before);
+  });
+});
+
+describe('the allowlist', () => {
+  it.each([
+    ['GET', '/api/devices/..%2F..%2Fsites', 400],
+    ['GET', '/api/devices/%2e%2e/commands/x', 400],
+    ['GET', '/api/devices/BAT-EU-001-A/commands/../../../sites', 400],
+    ['GET', '/api/_sandbox/stats', 404],
+    ['GET', '/api/eu/sites', 404],
+    ['POST', '/api/_sandbox/reset', 404],
+    ['PATCH', '/api/sites', 405],
+    ['TRACE', '/api/sites', 405],
+    ['DELETE', '/api/devices/BAT-EU-001-A/commands/cmd_1', 405],
+    ['GET', '/api/devices/BAT EU/commands/cmd_1', 400],
+  ])('%s %s -> %i, and the upstream sees nothing', async (method, path, status) => {
+    const browser = await signedIn();
+    const before = await upstreamRequests();
+    const response = await browser.request({ method, path: path.replace(' ', '%20') });
+    expect(response.status).toBe(status);
+    if (method !== 'TRACE')
+      expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(await upstreamRequests()).toBe(before);
+  });
+});
+
+describe('the token', () => {
+  it('is renewed before its short lifetime runs out, and after the upstream refuses it', async () => {
+    await stack.admin.setFaults({ tokenTtlS: 10 });
+    const browser = await signedIn();
+    expect(await tokenRequests()).toBe(1);
+    expect((await browser.get('/api/sites')).status).toBe(200);
+    expect(await tokenRequests()).toBe(1);
+
+    // Both clocks move past the lifetime: the BFF renews before calling.
+    bffClock.offsetMs += 10_000;
+    await stack.admin.advanceClock(10_000);
+    expect((await browser.get('/api/sites')).status).toBe(200);
+    expect(await tokenRequests()).toBe(2);
+
+    // Only the upstream's clock moves: the upstream refuses the token, the BFF renews and retries.
+    await stack.admin.advanceClock(10_000);
+    expect((await browser.get('/api/sites')).status).toBe(200);
+    expect(await tokenRequests()).toBe(3);
+  });
+});
+
+describe('a command on the sandbox clock', () => {
+  it('binds, submits, goes received -> executing -> completed, and a late cancel is a conflict', async () => {
+    const browser = await signedIn();
+    const unknownSite = await browser.post('/api/sites', { siteId: 'PLANT-NOPE' });
+    expect(unknownSite.status).toBeGreaterThanOrEqual(400);
+    expect(ProblemSchema.parse(unknownSite.json()).detail).toContain('PLANT-NOPE');
+
+    const bind = await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    expect(bind.status).toBe(201);
+    const sites = SiteListSchema.parse((await browser.get('/api/sites')).json());
+    expect(sites.sites.map((s) => s.siteId)).toEqual(['PLANT-EU-001']);
+
+    const nowMs = await stack.admin.nowMs();
+    const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+    const command = {
+      powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
+      startTime: new Date(startMs).toISOString(),
+      endTime: new Date(startMs + 30 * MINUTE_MS).toISOString(),
+    };
+    const submitted = await browser.post('/api/device/BAT-EU-001-A/commands', command);
+    expect(submitted.status).toBe(202);
+    const { id } = SubmissionResponseSchema.parse(submitted.json());
+
+    const statusPath = `/api/devices/BAT-EU-001-A/commands/${id}`;
+    const status = async () => StatusRecordSchema.parse((await browser.get(statusPath)).json());
+    expect((await status()).status).toBe('received');
+    await stack.admin.setClock(new Date(startMs));
+    expect((await status()).status).toBe('executing');
+    await stack.admin.setClock(new Date(startMs + 30 * MINUTE_MS));
+    const completed = await status();
+    expect(completed.status).toBe('completed');
+    expect(completed.completedAt).toBeDefined();
+
+    const overlap = await browser.post('/api/device/BAT-EU-001-A/commands', {
+      ...command,
+      startTime: new Date(startMs + 40 * MINUTE_MS).toISOString(),
+      endTime: new Date(startMs + 50 * MINUTE_MS).toISOString(),
+    });
+    expect(overlap.status).toBe(202);
+    const conflict = await browser.request({ method: 'PUT', path: `${statusPath}/cancel` });
+    expect(conflict.status).toBe(409);
+    expect(conflict.headers['content-type']).toContain('application/problem+json');
+    const problem = ProblemSchema.parse(conflict.json());
+    expect(problem).toMatchObject({ status: 409, code: 'not_cancellable' });
+    expect(problem.detail).toBeTruthy();
+    expect(problem.upstream).toMatchObject({ code: 'not_cancellable' });
+
+    const history = await browser.get(
+      `/api/devices/BAT-EU-001-A/commands?startTime=${new Date(startMs - MINUTE_MS).toISOString()}&endTime=${new Date(startMs + 60 * MINUTE_MS).toISOString()}`,
+    );
+    expect(history.status).toBe(200);
+    expect((history.json() as { commands: unknown[] }).commands).toHaveLength(2);
+  });
+
+  it('cancels a received command', async () => {
+    const browser = await signedIn();
+    await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    const nowMs = await stack.admin.nowMs();
+    const submitted = await browser.post('/api/device/BAT-EU-001-B/commands', {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: new Date(nowMs + 10 * MINUTE_MS).toISOString(),
+      endTime: new Date(nowMs + 20 * MINUTE_MS).toISOString(),
+    });
+    const { id } = SubmissionResponseSchema.parse(submitted.json());
+    const cancel = await browser.put(`/api/devices/BAT-EU-001-B/commands/${id}/cancel`);
+    expect(cancel.status).toBe(200);
+    const record = StatusRecordSchema.parse(
+      (await browser.get(`/api/devices/BAT-EU-001-B/commands/${id}`)).json(),
+    );
+    expect(record).toMatchObject({ status: 'cancelled', cancelReason: 'manuallyCancel' });
+  });
+});
+
+describe('sign-out', () => {
+  it('destroys the session: the old cookie no longer works', async () => {
+    const browser = await signedIn();
+    const cookie = browser.cookies.get('powerdeck_session');
+    const out = await browser.delete('/api/session');
+    expect(out.status).toBe(204);
+    expect(browser.cookies.size).toBe(0);
+    const replayed = stack.browser();
+    replayed.cookies.set('powerdeck_session', cookie ?? '');
+    const after = await replayed.get('/api/sites');
+    expect(after.status).toBe(401);
+    expect(after.json()).toMatchObject({ code: 'not_signed_in' });
+  });
+});

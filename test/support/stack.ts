@@ -1,0 +1,106 @@
+/**
+ * The whole stack for tests over real HTTP: the sandbox upstream and the BFF, each on
+ * 127.0.0.1 with an ephemeral port, on a fresh temporary data directory (one embedded database
+ * shared by both, as under `npm start`). Reused by the integration, security and fault suites.
+ *
+ * ```ts
+ * const stack = await startStack();          // in beforeAll
+ * const browser = stack.browser();           // cookie jar + X-CSRF/Origin like the SPA
+ * await browser.signIn(DEMO_EU);
+ * await stack.admin.advanceClock(60_000);    // the sandbox admin API
+ * await stack.close();                       // in afterAll: closes both, deletes the data
+ * ```
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type DatabaseHandle } from '../../src/infra/database.ts';
+import { buildSandboxApp } from '../../src/sandbox/app.ts';
+import { buildServerApp, type ServerOptions } from '../../src/server/app.ts';
+import { BrowserClient } from './http-client.ts';
+import { SandboxAdmin } from './sandbox-admin.ts';
+
+/** Demo credentials of the sandbox fixture (DESIGN.md 3). */
+export const DEMO_EU = {
+  region: 'eu',
+  clientId: 'demo-eu',
+  clientSecret: 'demo-eu-secret',
+} as const;
+export const DEMO_AU = {
+  region: 'au',
+  clientId: 'demo-au',
+  clientSecret: 'demo-au-secret',
+} as const;
+
+export interface StackOptions {
+  /** Options of `buildServerApp` over the stack's defaults (e.g. `now`, `logger`). */
+  bff?: Partial<ServerOptions>;
+  /** Sandbox fixture; default `demo`. */
+  fixture?: 'demo' | 'large';
+}
+
+export interface Stack {
+  /** `http://127.0.0.1:<port>` of the BFF: its public origin. */
+  bffUrl: string;
+  /** `http://127.0.0.1:<port>` of the sandbox (regions under `/eu` and `/au`). */
+  sandboxUrl: string;
+  bff: FastifyInstance;
+  sandbox: FastifyInstance;
+  database: DatabaseHandle;
+  dataDir: string;
+  admin: SandboxAdmin;
+  /** A new browser (own cookie jar) talking to the BFF. */
+  browser(): BrowserClient;
+  /** Closes the BFF, then the sandbox and the database, and deletes the data directory. */
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-stack-'));
+  const database = await openDatabase({ dataDir });
+  const sandbox = await buildSandboxApp({
+    dataDir,
+    database,
+    fixture: options.fixture ?? 'demo',
+    adminEnabled: true,
+  });
+  await sandbox.listen({ host: '127.0.0.1', port: 0 });
+  const sandboxUrl = originOf(sandbox);
+
+  const upstream = (region: string) => ({
+    authUrl: `${sandboxUrl}/${region}`,
+    baseUrl: `${sandboxUrl}/${region}`,
+  });
+  const bff = await buildServerApp({
+    upstreams: { eu: upstream('eu'), au: upstream('au') },
+    dataDir,
+    database,
+    ...options.bff,
+  });
+  await bff.listen({ host: '127.0.0.1', port: 0 });
+  const bffUrl = originOf(bff);
+
+  return {
+    bffUrl,
+    sandboxUrl,
+    bff,
+    sandbox,
+    database,
+    dataDir,
+    admin: new SandboxAdmin(sandboxUrl),
+    browser: () => new BrowserClient(bffUrl),
+    close: async () => {
+      await bff.close();
+      await sandbox.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function originOf(app: FastifyInstance): string {
+  const { port } = app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
