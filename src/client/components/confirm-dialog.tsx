@@ -14,7 +14,8 @@ interface ConfirmDialogProps {
 /**
  * A modal confirmation on the native `<dialog>` (`showModal`): focus is trapped and the rest of
  * the page is inert while it is open, Escape dismisses. Mounted only while asked for; the
- * dismiss button takes the first focus so Enter never confirms a destructive action by accident.
+ * dismiss button takes the first focus so Enter never confirms a destructive action by accident;
+ * focus returns to the opener when it closes.
  */
 export function ConfirmDialog({
   title,
@@ -29,8 +30,13 @@ export function ConfirmDialog({
 
   useEffect(() => {
     const dialog = dialogRef.current;
+    // The dialog leaves the DOM when closed, so the browser cannot return focus by itself.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
 
   return (

@@ -2,8 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { DeviceCommand } from '../../../../domain/command.ts';
-import type { Device } from '../../../../domain/device.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
+import type { CapabilityRange, Device } from '../../../../domain/device.ts';
+import {
+  POWER_CONTROL_PROPERTIES,
+  type PowerControlProperty,
+} from '../../../../domain/power-control.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Field } from '../../../components/field.tsx';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../../lib/power-control-words.ts';
@@ -51,6 +54,14 @@ function windowHints(value: string, timeZone: string): string[] {
       `${typed} happens twice on the site's clock that day (the clocks go back); the later one is used.`,
     );
   return hints;
+}
+
+/** `Range 50% to 100%`, `Range -5 kW to 5 kW (-5000 to 5000 W)`: the range as typed, too. */
+function rangeHint(property: PowerControlProperty, range: CapabilityRange): string {
+  const words = `Range ${formatPropertyValue(property, range.min)} to ${formatPropertyValue(property, range.max)}`;
+  return POWER_CONTROL_WORDS[property].unit === '%'
+    ? words
+    : `${words} (${range.min} to ${range.max} W)`;
 }
 
 const windowSubmitHint: Record<string, string> = {
@@ -117,9 +128,7 @@ export function CommandForm({ device, timeZone }: CommandFormProps) {
               property === 'targetBatteryPowerW'
                 ? 'Positive discharges the battery, negative charges it.'
                 : null,
-              range
-                ? `Range ${formatPropertyValue(property, range.min)} to ${formatPropertyValue(property, range.max)} (${range.min} to ${range.max} ${POWER_CONTROL_WORDS[property].unit})`
-                : 'Not supported by this device.',
+              range ? rangeHint(property, range) : 'Not supported by this device.',
             ];
             return (
               <Field

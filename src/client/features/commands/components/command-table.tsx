@@ -13,10 +13,19 @@ import { newestFirst } from '../lib/command-caches.ts';
 import { CommandRow } from './command-row.tsx';
 
 /** Why a cancel failed, in words; a conflict means the command is final (spec 3.1 rule 1). */
-function cancelErrorWords(commandId: string, error: ApiError): string {
-  if (error.code === 'not_cancellable' || error.status === 409)
-    return `Command ${commandId} can no longer be cancelled: a completed command cannot be cancelled, it ran to the end of its window before the cancel arrived (a cancelled one is final too). ${error.detail}`;
-  return `Could not cancel command ${commandId}: ${error.detail}`;
+function CancelError({ commandId, error }: { commandId: string; error: ApiError }) {
+  const conflict = error.code === 'not_cancellable' || error.status === 409;
+  return (
+    <div role="alert" className="notice notice-error">
+      <p>
+        <strong>Command {commandId} was not cancelled.</strong>{' '}
+        {conflict
+          ? 'It has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.'
+          : 'Try again in a moment.'}
+      </p>
+      <p>The service said: {error.detail}</p>
+    </div>
+  );
 }
 
 /**
@@ -88,11 +97,7 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
         Commands whose window falls between {rangeWords} (site time). Statuses refresh on their own
         until final.
       </p>
-      {cancel.isError ? (
-        <p role="alert" className="notice notice-error">
-          {cancelErrorWords(cancel.variables, cancel.error)}
-        </p>
-      ) : null}
+      {cancel.isError ? <CancelError commandId={cancel.variables} error={cancel.error} /> : null}
       {cancel.isSuccess ? (
         <p role="status" className="notice notice-success">
           Command {cancel.data.id} is {cancel.data.status}.
