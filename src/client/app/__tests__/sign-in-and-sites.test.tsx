@@ -84,7 +84,7 @@ describe('sign-in and sites', () => {
   it('says so when the client ID or secret is wrong, and forgets the typed secret', async () => {
     const requests = fakeBff();
     const user = userEvent.setup();
-    renderApp('/sign-in');
+    const { queryClient } = renderApp('/sign-in');
     await user.type(await screen.findByLabelText('Client ID'), 'demo-eu');
     await user.type(screen.getByLabelText('Client secret'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -96,6 +96,8 @@ describe('sign-in and sites', () => {
     const signIn = requests.find((r) => r.method === 'POST');
     expect(signIn?.body).toEqual({ region: 'eu', clientId: 'demo-eu', clientSecret: 'wrong' });
     expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.toContain('wrong');
+    const heldRequests = queryClient.getMutationCache().getAll().map((m) => m.state.variables);
+    expect(JSON.stringify(heldRequests)).not.toContain('wrong');
   });
 
   it('names the empty fields instead of sending them', async () => {

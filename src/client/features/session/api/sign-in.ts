@@ -12,10 +12,15 @@ export function signIn(request: SignInRequest): Promise<SessionInfo> {
   return apiRequest('/session', SessionInfoSchema, { method: 'POST', body: request });
 }
 
+/**
+ * Signs in. The mutation is dropped from the cache as soon as nobody watches it (`gcTime: 0`),
+ * so the secret in its variables does not linger in memory after the sign-in page.
+ */
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: signIn,
+    gcTime: 0,
     onSuccess: (session) => queryClient.setQueryData(sessionKeys.current(), session),
   });
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SignInRequestSchema, type SessionInfo } from '../../../../domain/session.ts';
 import { REGION_NAMES, REGIONS } from '../../../../domain/token.ts';
@@ -29,21 +30,29 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
     defaultValues: { region: 'eu', clientId: '', clientSecret: '', operatorName: '' },
   });
 
+  const [refusal, setRefusal] = useState<string | null>(null);
+
   const onSubmit = handleSubmit((values) => {
+    setRefusal(null);
     resetField('clientSecret');
     signIn.mutate(
       { ...values, operatorName: values.operatorName ? values.operatorName : undefined },
-      { onSuccess: onSignedIn },
+      {
+        onSuccess: onSignedIn,
+        onError: (error, request) => {
+          setRefusal(signInErrorMessage(error, REGION_NAMES[request.region]));
+          // Forget the request (it holds the secret); the refusal keeps only words.
+          signIn.reset();
+        },
+      },
     );
   });
 
-  const attemptedRegion = signIn.variables ? REGION_NAMES[signIn.variables.region] : '';
-
   return (
     <form className="stack" onSubmit={onSubmit} noValidate aria-busy={signIn.isPending}>
-      {signIn.isError ? (
+      {refusal ? (
         <p role="alert" className="notice notice-error">
-          {signInErrorMessage(signIn.error, attemptedRegion)}
+          {refusal}
         </p>
       ) : null}
       <Field id="sign-in-region" label="Region" error={errors.region?.message}>
