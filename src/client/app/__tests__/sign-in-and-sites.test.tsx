@@ -96,7 +96,10 @@ describe('sign-in and sites', () => {
     const signIn = requests.find((r) => r.method === 'POST');
     expect(signIn?.body).toEqual({ region: 'eu', clientId: 'demo-eu', clientSecret: 'wrong' });
     expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.toContain('wrong');
-    const heldRequests = queryClient.getMutationCache().getAll().map((m) => m.state.variables);
+    const heldRequests = queryClient
+      .getMutationCache()
+      .getAll()
+      .map((m) => m.state.variables);
     expect(JSON.stringify(heldRequests)).not.toContain('wrong');
   });
 
