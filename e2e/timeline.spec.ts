@@ -71,9 +71,9 @@ test('drag-create a window and submit it; an overlapping drag is refused with th
   await openTimeline(page);
   const now = Date.now();
   await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  await expect(bar(page, /^BAT-EU-001-A: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
 
-  await drag(page, 0, now + 2.5 * HOUR_MS, now + 4 * HOUR_MS, false);
+  await drag(page, 0, now + 1 * HOUR_MS, now + 2.5 * HOUR_MS, false);
   const alert = page.getByRole('alert');
   await expect(alert).toContainText(/Refused: overlaps command cmd_[A-Za-z0-9_-]+ \(received, /);
   await expect(alert).toContainText('Europe/Berlin');
@@ -96,7 +96,7 @@ test('replace a received command by dragging it', async ({ page }) => {
   await openTimeline(page);
   const now = Date.now();
   const oldId = await createByDrag(page, 1, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  const oldBar = bar(page, /^BAT-EU-001-B: -3 kW, .*Received/);
+  const oldBar = bar(page, /^Hall B battery: -3 kW, .*Received/);
   await expect(oldBar).toBeAttached();
   const before = (await oldBar.textContent()) ?? '';
 
@@ -104,7 +104,7 @@ test('replace a received command by dragging it', async ({ page }) => {
   await expect(
     page.getByRole('status').filter({ hasText: `Command ${oldId} replaced by` }),
   ).toBeVisible();
-  const moved = bar(page, /^BAT-EU-001-B: -3 kW, .*Received/);
+  const moved = bar(page, /^Hall B battery: -3 kW, .*Received/);
   await expect(moved).toBeAttached();
   await expect(moved).not.toHaveText(before);
 });
@@ -113,7 +113,7 @@ test('cancel from the detail panel', async ({ page }) => {
   await openTimeline(page);
   const now = Date.now();
   const id = await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  await expect(bar(page, /^BAT-EU-001-C: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Office battery: -3 kW, .*Received/)).toBeAttached();
   const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
   await page.mouse.click(point.x, point.y);
   const panel = page.getByRole('complementary', { name: 'Command details' });
@@ -121,18 +121,18 @@ test('cancel from the detail panel', async ({ page }) => {
   await panel.getByRole('button', { name: 'Cancel command' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel command' }).click();
   await expect(panel).toContainText('Cancelled by an operator');
-  await expect(bar(page, /^BAT-EU-001-C: -3 kW, .*Cancelled$/)).toBeAttached();
+  await expect(bar(page, /^Office battery: -3 kW, .*Cancelled$/)).toBeAttached();
 });
 
 test('a bar turns executing then completed as the sandbox clock moves', async ({ page }) => {
   await openTimeline(page);
   const now = Date.now();
   await createByDrag(page, 0, now + 20 * MINUTE_MS, now + 80 * MINUTE_MS);
-  await expect(bar(page, /^BAT-EU-001-A: .*Received/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: .*Received/)).toBeAttached();
   await sandboxAdmin.advanceClock(30 * MINUTE_MS);
-  await expect(bar(page, /^BAT-EU-001-A: .*Executing$/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: .*Executing$/)).toBeAttached();
   await sandboxAdmin.advanceClock(2 * HOUR_MS);
-  await expect(bar(page, /^BAT-EU-001-A: .*Completed$/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: .*Completed$/)).toBeAttached();
 });
 
 test('one command end to end with the keyboard only', async ({ page }) => {
@@ -147,15 +147,12 @@ test('one command end to end with the keyboard only', async ({ page }) => {
   const dialog = page.getByRole('dialog', { name: 'New command' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('BAT-EU-001-B');
-  for (let i = 0; i < 10; i++) {
-    if (await dialog.getByLabel('Target battery power (W)').evaluate((el) => el.matches(':focus')))
-      break;
-    await page.keyboard.press('Tab');
-  }
+  // The form opens with the window prefilled and the first control focused.
+  await expect(dialog.getByLabel('Target battery power (W)')).toBeFocused();
   await page.keyboard.type('-2000');
   await page.keyboard.press('Enter');
   await expect(
-    page.getByRole('status').filter({ hasText: /submitted for BAT-EU-001-B/ }),
+    page.getByRole('status').filter({ hasText: /submitted for Hall B battery/ }),
   ).toBeVisible();
 
   await grid.focus();

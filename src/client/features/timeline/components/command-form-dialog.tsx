@@ -55,7 +55,7 @@ export function CommandFormDialog(props: CommandFormDialogProps) {
   const { device, timeZone } = props;
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [formError, setFormError] = useState<string>();
-  const { register, handleSubmit, control, formState } = useForm<FormValues>({
+  const { register, handleSubmit, control, formState, setFocus } = useForm<FormValues>({
     defaultValues: {
       ...Object.fromEntries(
         POWER_CONTROL_PROPERTIES.map((p) => [p, props.powerControl?.[p]?.toString() ?? '']),
@@ -68,8 +68,11 @@ export function CommandFormDialog(props: CommandFormDialogProps) {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (dialog && !dialog.open) dialog.showModal();
+    // The window comes prefilled from the drag or the focused time: start at the values.
+    const firstSupported = POWER_CONTROL_PROPERTIES.find((p) => device.capabilities[p]);
+    if (firstSupported) setFocus(firstSupported);
     return () => dialog?.close();
-  }, []);
+  }, [device, setFocus]);
 
   const start = parseDateTimeLocal(useWatch({ control, name: 'start' }), timeZone);
   const end = parseDateTimeLocal(useWatch({ control, name: 'end' }), timeZone);
