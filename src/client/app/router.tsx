@@ -40,6 +40,32 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 import('./routes/device.tsx').then((module) => module.deviceRoute(queryClient)),
             },
             {
+              path: 'batches',
+              lazy: () =>
+                import('./routes/batch-list.tsx').then(({ BatchListRoute }) => ({
+                  Component: BatchListRoute,
+                })),
+            },
+            {
+              path: 'batches/new',
+              lazy: () =>
+                import('./routes/batch-new.tsx').then(({ BatchNewRoute }) => ({
+                  Component: BatchNewRoute,
+                })),
+            },
+            {
+              path: 'batches/:batchCommandId',
+              lazy: () =>
+                import('./routes/batch-detail.tsx').then(({ BatchDetailRoute }) => ({
+                  Component: BatchDetailRoute,
+                })),
+            },
+            {
+              path: 'sites/:siteId/devices/:deviceId/history',
+              lazy: () =>
+                import('./routes/history.tsx').then((module) => module.historyRoute(queryClient)),
+            },
+            {
               path: 'timeline',
               lazy: () =>
                 import('./routes/timeline.tsx').then(({ TimelineRoute }) => ({

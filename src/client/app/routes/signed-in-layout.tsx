@@ -18,6 +18,7 @@ export function SignedInLayout() {
         <nav aria-label="Main">
           <NavLink to="/sites">Sites</NavLink>
           <NavLink to="/timeline">Timeline</NavLink>
+          <NavLink to="/batches">Batches</NavLink>
         </nav>
         <SessionBar
           onSignedOut={() => {

@@ -1,0 +1,154 @@
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { MAX_BATCH_DEVICES } from '../../../../domain/batch.ts';
+import type { Site } from '../../../../domain/device.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { useSubmitBatch } from '../api/submit-batch.ts';
+import {
+  addDevices,
+  canSubmitBatch,
+  describeRefusals,
+  parseDeviceIdList,
+  removeDevices,
+} from '../lib/batch-selection.ts';
+import { combineRanges } from '../lib/combined-ranges.ts';
+import { batchTimeZone, indexDevices, type SiteDevice } from '../lib/device-directory.ts';
+import { BatchCommandForm } from './batch-command-form.tsx';
+import { DevicePicker } from './device-picker.tsx';
+import { PrecheckPanel } from './precheck-panel.tsx';
+import './batch.css';
+
+/**
+ * The batch composer (issue 6): pick up to 50 devices across the bound sites, write one command
+ * with ranges combined over them, see the pre-check, submit, and reach the batch's page.
+ */
+export function BatchComposer({ sites }: { sites: readonly Site[] }) {
+  const directory = useMemo(() => indexDevices(sites), [sites]);
+  const known = useMemo(() => new Set(directory.keys()), [directory]);
+  const [selected, setSelected] = useState<readonly string[]>([]);
+  const [notices, setNotices] = useState<string[]>([]);
+  const selectedSet = useMemo(() => new Set(selected), [selected]);
+  const selectedDevices = useMemo(
+    () => selected.flatMap((id) => (directory.has(id) ? [directory.get(id) as SiteDevice] : [])),
+    [selected, directory],
+  );
+  const combined = useMemo(
+    () => combineRanges(selectedDevices.map(({ device }) => device)),
+    [selectedDevices],
+  );
+  const { timeZone, mixed } = batchTimeZone(selectedDevices);
+  const submit = useSubmitBatch(timeZone);
+
+  const add = (deviceIds: string[], invalid: string[] = []) => {
+    const change = addDevices(selected, deviceIds, known);
+    setSelected(change.selected);
+    setNotices([
+      ...describeRefusals(change.refused),
+      ...(invalid.length > 0 ? [`${invalid.join(', ')} not added: not a device ID.`] : []),
+    ]);
+  };
+  const remove = (deviceIds: string[]) => {
+    setSelected(removeDevices(selected, deviceIds));
+    setNotices([]);
+  };
+
+  const count = selected.length;
+  return (
+    <div className="batch-composer stack">
+      <DevicePicker
+        sites={sites}
+        directory={directory}
+        selected={selectedSet}
+        onAdd={(ids) => add(ids)}
+        onRemove={remove}
+        onPaste={(text) => {
+          const { deviceIds, invalid } = parseDeviceIdList(text);
+          add(deviceIds, invalid);
+        }}
+      />
+      <section className="card stack" aria-labelledby="batch-selection-heading">
+        <h2 id="batch-selection-heading">Selected devices</h2>
+        <p role="status" className="batch-counter" aria-live="polite">
+          <strong>
+            {count} of {MAX_BATCH_DEVICES}
+          </strong>{' '}
+          devices selected
+        </p>
+        <div aria-live="assertive">
+          {notices.length > 0 ? (
+            <div role="alert" className="notice notice-warning">
+              {notices.map((line) => (
+                <p key={line}>{line}</p>
+              ))}
+            </div>
+          ) : null}
+        </div>
+        {count === 0 ? (
+          <p className="empty-state">
+            No device selected yet: pick some above, or paste their IDs.
+          </p>
+        ) : (
+          <>
+            <ul className="batch-chips" aria-label="Devices in the batch">
+              {selectedDevices.map(({ device }) => (
+                <li key={device.deviceId}>
+                  <span className="mono">{device.deviceId}</span>
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Remove ${device.deviceId}`}
+                    onClick={() => remove([device.deviceId])}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <div className="actions">
+              <button type="button" onClick={() => remove([...selected])}>
+                Remove all
+              </button>
+            </div>
+          </>
+        )}
+      </section>
+      <section className="card stack" aria-labelledby="batch-command-heading">
+        <h2 id="batch-command-heading">Command</h2>
+        <BatchCommandForm
+          combined={combined}
+          timeZone={timeZone}
+          zoneNote={
+            mixed
+              ? 'The selected devices are in sites of different time zones, so the window is typed in UTC.'
+              : count === 0
+                ? 'Once devices are selected, the window is on their site’s clock.'
+                : undefined
+          }
+          beforeSubmit={(draft) => (
+            <PrecheckPanel devices={selectedDevices} draft={draft} onDrop={remove} />
+          )}
+          submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
+          canSubmit={canSubmitBatch(count)}
+          pending={submit.isPending}
+          onSubmit={(command) => submit.mutate({ devices: [...selected], command })}
+        />
+        {submit.isSuccess ? (
+          <div role="status" className="notice notice-success">
+            <p>
+              Batch submitted: <span className="mono">{submit.data.batchCommandId}</span>, one
+              command for each of {submit.data.commands.length} devices.
+            </p>
+            <p>
+              <Link to={`/batches/${encodeURIComponent(submit.data.batchCommandId)}`}>
+                Open batch {submit.data.batchCommandId}
+              </Link>
+            </p>
+          </div>
+        ) : null}
+        {submit.isError ? (
+          <ErrorAlert error={submit.error} what="The batch was not accepted; no device got it." />
+        ) : null}
+      </section>
+    </div>
+  );
+}

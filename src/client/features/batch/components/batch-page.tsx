@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import type { BatchCancelResponse } from '../../../../domain/batch.ts';
+import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { useBatchCommandStatuses } from '../api/batch-command-status.ts';
+import type { BatchRecord } from '../api/batch-records.ts';
+import { useCancelBatch } from '../api/cancel-batch.ts';
+import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
+import { BatchProgressBar } from './batch-progress-bar.tsx';
+import { CancelResults } from './cancel-results.tsx';
+import './batch.css';
+
+function statusWords(record: StatusRecord | undefined): string {
+  if (!record) return 'Not read yet';
+  return COMMAND_STATUS_WORDS[record.status];
+}
+
+function reasonWords(record: StatusRecord | undefined): string {
+  if (!record?.cancelReason) return '';
+  return `${CANCELLATION_REASON_WORDS[record.cancelReason]} (${record.cancelReason})`;
+}
+
+/**
+ * One batch (issue 6): its command, a progress bar with the counts per status polled from each
+ * device command, a per-device table with reasons in words, and batch cancel with confirmation
+ * whose per-device results show successes and failures side by side.
+ */
+export function BatchPage({ record }: { record: BatchRecord }) {
+  const statuses = useBatchCommandStatuses(record.batchCommandId, record.commands);
+  const records = statuses.map((s) => s.data);
+  const counts = countStatuses(records);
+  const summary = summarizeBatch(counts);
+  const cancel = useCancelBatch(record.batchCommandId);
+  const [confirming, setConfirming] = useState(false);
+  const [results, setResults] = useState<BatchCancelResponse>();
+  const anyCancellable = records.some((r) => r === undefined || isCancellable(r.status));
+  const { command, timeZone } = record;
+
+  return (
+    <div className="stack">
+      <h1>
+        Batch <span className="mono">{record.batchCommandId}</span>
+      </h1>
+      <dl className="facts">
+        <dt>Submitted</dt>
+        <dd>
+          {formatInZone(record.submittedAt, timeZone)} ({timeZone})
+        </dd>
+        <dt>Devices</dt>
+        <dd>{record.commands.length}</dd>
+        <dt>Power control</dt>
+        <dd>{describePowerControl(command.powerControl)}</dd>
+        <dt>Effective window</dt>
+        <dd>
+          {formatWindowInZone(command.startTime, command.endTime, timeZone)} ({timeZone}),{' '}
+          {formatWindowUtc(command.startTime, command.endTime)}
+        </dd>
+      </dl>
+      <section className="card stack" aria-labelledby="batch-progress-heading">
+        <h2 id="batch-progress-heading">Progress</h2>
+        <p
+          role="status"
+          className={summary.tone === 'info' ? 'notice' : `notice notice-${summary.tone}`}
+        >
+          {summary.words}
+        </p>
+        <BatchProgressBar counts={counts} />
+        <div className="actions">
+          <button
+            type="button"
+            className="danger"
+            disabled={!anyCancellable || cancel.isPending}
+            onClick={() => setConfirming(true)}
+          >
+            {cancel.isPending ? 'Cancelling…' : 'Cancel batch'}
+          </button>
+        </div>
+        {cancel.isError ? (
+          <ErrorAlert error={cancel.error} what="The batch cancel was not carried out." />
+        ) : null}
+      </section>
+      {results ? (
+        <CancelResults
+          batchCommandId={record.batchCommandId}
+          results={results.results}
+          records={records}
+          onDismiss={() => setResults(undefined)}
+        />
+      ) : null}
+      <section className="card stack" aria-labelledby="batch-devices-heading">
+        <h2 id="batch-devices-heading">Devices</h2>
+        <div className="table-scroll">
+          <table>
+            <caption className="visually-hidden">Device commands of the batch</caption>
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">Command</th>
+                <th scope="col">Status</th>
+                <th scope="col">Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {record.commands.map((c, i) => {
+                const status = statuses[i];
+                const data = status?.data;
+                return (
+                  <tr key={c.deviceId} data-device={c.deviceId}>
+                    <th scope="row" className="mono">
+                      {c.deviceId}
+                    </th>
+                    <td className="mono">{c.id}</td>
+                    <td>
+                      <span className={data ? `status status-${data.status}` : 'status'}>
+                        {statusWords(data)}
+                      </span>
+                    </td>
+                    <td>
+                      {status?.isError && !data
+                        ? `Could not read its status: ${status.error.detail}`
+                        : reasonWords(data)}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {confirming ? (
+        <ConfirmDialog
+          title={`Cancel batch ${record.batchCommandId}?`}
+          confirmLabel="Cancel batch"
+          dismissLabel="Keep batch"
+          onDismiss={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            cancel.mutate(undefined, { onSuccess: setResults });
+          }}
+        >
+          <p>
+            Each of the {record.commands.length} device commands still received or executing is
+            cancelled. Each device succeeds or fails on its own: a completed command cannot be
+            cancelled (spec 3.1 rule 1).
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { useCancelBatchDevice } from '../api/cancel-batch.ts';
+import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
+
+interface CancelResultsProps {
+  batchCommandId: string;
+  results: readonly BatchCancelResult[];
+  /** The latest status records, by device order of the batch (for cancellation reasons). */
+  records: readonly (StatusRecord | undefined)[];
+  onDismiss: () => void;
+}
+
+/**
+ * A batch cancel's outcome: successes and failures side by side, each failure with why; a failed
+ * device whose command is still cancellable can be retried alone. Never summed up as a success
+ * while any device failed (spec 2.5, 7).
+ */
+export function CancelResults({ batchCommandId, results, records, onDismiss }: CancelResultsProps) {
+  const { succeeded, failed } = splitCancelResults(results);
+  const retry = useCancelBatchDevice(batchCommandId);
+  const reasonOf = (deviceId: string) =>
+    records.find((r) => r?.deviceId === deviceId)?.cancelReason;
+  const [retried, setRetried] = useState<ReadonlySet<string>>(new Set());
+
+  return (
+    <section className="card stack" aria-labelledby="cancel-results-heading">
+      <h2 id="cancel-results-heading">Batch cancel results</h2>
+      <p
+        role="status"
+        className={failed.length > 0 ? 'notice notice-warning' : 'notice notice-success'}
+      >
+        {failed.length === 0
+          ? `All ${succeeded.length} device commands were cancelled.`
+          : `Partly cancelled: ${succeeded.length} of ${results.length} device commands cancelled, ${failed.length} not cancelled.`}
+      </p>
+      <div className="cancel-results">
+        <div>
+          <h3>Cancelled ({succeeded.length})</h3>
+          {succeeded.length === 0 ? (
+            <p className="empty-state">None.</p>
+          ) : (
+            <ul aria-label="Cancelled devices">
+              {succeeded.map((r) => (
+                <li key={r.deviceId}>
+                  <span className="mono">{r.deviceId}</span>: cancelled
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div>
+          <h3>Not cancelled ({failed.length})</h3>
+          {failed.length === 0 ? (
+            <p className="empty-state">None.</p>
+          ) : (
+            <ul aria-label="Devices not cancelled">
+              {failed.map((r) => (
+                <li key={r.deviceId}>
+                  <span className="mono">{r.deviceId}</span>:{' '}
+                  {retried.has(r.deviceId)
+                    ? 'cancelled on retry.'
+                    : cancelFailureWords(r, reasonOf(r.deviceId))}
+                  {isCancellable(r.status) && !retried.has(r.deviceId) ? (
+                    <>
+                      {' '}
+                      <button
+                        type="button"
+                        disabled={retry.isPending}
+                        onClick={() =>
+                          retry.mutate(
+                            { deviceId: r.deviceId, commandId: r.commandId },
+                            {
+                              onSuccess: () => setRetried((done) => new Set([...done, r.deviceId])),
+                            },
+                          )
+                        }
+                      >
+                        Retry cancel of {r.deviceId}
+                      </button>
+                    </>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      {retry.isError ? (
+        <ErrorAlert error={retry.error} what="The retried cancel was refused." />
+      ) : null}
+      <div className="actions">
+        <button type="button" className="secondary" onClick={onDismiss}>
+          Hide results
+        </button>
+      </div>
+    </section>
+  );
+}

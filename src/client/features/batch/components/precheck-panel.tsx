@@ -1,0 +1,104 @@
+import { MAX_HISTORY_RANGE_MS } from '../../../../domain/history.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
+import { formatWindowInZone, toUtcTimestamp } from '../../../lib/time.ts';
+import { usePrecheckHistories } from '../api/precheck-history.ts';
+import type { SiteDevice } from '../lib/device-directory.ts';
+import { precheckDevice, type PrecheckDraft, type PrecheckFinding } from '../lib/precheck.ts';
+
+interface PrecheckPanelProps {
+  devices: readonly SiteDevice[];
+  draft: PrecheckDraft;
+  onDrop: (deviceIds: string[]) => void;
+}
+
+function findingWords(finding: PrecheckFinding, timeZone: string): string {
+  switch (finding.kind) {
+    case 'overlap': {
+      const { command } = finding;
+      return `Overlaps command ${command.id} (${COMMAND_STATUS_WORDS[command.status]}, ${formatWindowInZone(command.startTime, command.endTime, timeZone)}): its batch command will be cancelled at once, "${CANCELLATION_REASON_WORDS.timeWindowOverlap}" (timeWindowOverlap).`;
+    }
+    case 'notSupported':
+      return `Lacks ${finding.properties.map((p) => POWER_CONTROL_WORDS[p].name).join(', ')}: its command will end cancelled, "${CANCELLATION_REASON_WORDS.notSupported}" (notSupported).`;
+    case 'offline':
+      return `Offline: unless it comes back before the start, its command will end cancelled, "${CANCELLATION_REASON_WORDS.startTimeExpire}" (startTimeExpire).`;
+  }
+}
+
+/**
+ * The pre-check before submit (issue 6): per selected device, an overlap with an active command
+ * (from its command history over the window, by the shared overlap rule), a requested control it
+ * lacks, or being offline; each flagged device can be dropped with one click, or all at once.
+ */
+export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
+  const window = draft.window
+    ? {
+        startTime: toUtcTimestamp(draft.window.startMs),
+        endTime: toUtcTimestamp(
+          Math.min(draft.window.endMs, draft.window.startMs + MAX_HISTORY_RANGE_MS),
+        ),
+      }
+    : null;
+  const histories = usePrecheckHistories(
+    devices.map(({ device }) => device.deviceId),
+    window,
+  );
+  const checking = window !== null && histories.some((h) => h.isPending);
+  const unreadable = devices.filter((_, i) => histories[i]?.isError);
+  const flagged = devices.flatMap((entry, i) => {
+    const findings = precheckDevice(entry.device, draft, histories[i]?.data?.commands);
+    return findings.length > 0 ? [{ entry, findings }] : [];
+  });
+
+  if (devices.length === 0) return null;
+  return (
+    <section className="precheck stack" aria-labelledby="precheck-heading" aria-busy={checking}>
+      <h3 id="precheck-heading">Pre-check</h3>
+      <p role="status">
+        {window === null
+          ? 'Enter a valid window to check the devices for overlapping commands.'
+          : checking
+            ? `Checking ${devices.length} devices for overlapping commands…`
+            : flagged.length === 0 && unreadable.length === 0
+              ? `All ${devices.length} devices checked: no overlap, no missing control, none offline.`
+              : `${flagged.length} of ${devices.length} devices flagged.`}
+      </p>
+      {unreadable.length > 0 ? (
+        <p className="notice notice-warning">
+          Could not read the commands of{' '}
+          {unreadable.map(({ device }) => device.deviceId).join(', ')}: an overlap there is not
+          ruled out.
+        </p>
+      ) : null}
+      {flagged.length > 0 ? (
+        <>
+          <ul className="precheck-list">
+            {flagged.map(({ entry, findings }) => (
+              <li key={entry.device.deviceId}>
+                <div>
+                  <strong className="mono">{entry.device.deviceId}</strong>
+                  <ul>
+                    {findings.map((finding) => (
+                      <li key={finding.kind}>{findingWords(finding, entry.site.timeZone)}</li>
+                    ))}
+                  </ul>
+                </div>
+                <button type="button" onClick={() => onDrop([entry.device.deviceId])}>
+                  Drop {entry.device.deviceId}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <div className="actions">
+            <button
+              type="button"
+              onClick={() => onDrop(flagged.map(({ entry }) => entry.device.deviceId))}
+            >
+              Drop all {flagged.length} flagged devices
+            </button>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

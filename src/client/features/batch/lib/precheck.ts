@@ -1,0 +1,42 @@
+import type { StatusRecord } from '../../../../domain/command.ts';
+import type { Device } from '../../../../domain/device.ts';
+import { findActiveOverlap } from '../../../../domain/overlap.ts';
+import type { PowerControlProperty } from '../../../../domain/power-control.ts';
+import type { WindowMs } from '../../../../domain/time-window.ts';
+
+/** What the pre-check foresees for one device of the batch (issue 6). */
+export type PrecheckFinding =
+  /** An active command's window overlaps: the upstream cancels this device's command at once. */
+  | { kind: 'overlap'; command: StatusRecord }
+  /** The device lacks requested controls: its command will end `notSupported` (spec 7). */
+  | { kind: 'notSupported'; properties: PowerControlProperty[] }
+  /** The device is offline: past start plus grace its command ends `startTimeExpire`. */
+  | { kind: 'offline' };
+
+/** The draft the pre-check reads: the controls being set and the window, when both are known. */
+export interface PrecheckDraft {
+  properties: readonly PowerControlProperty[];
+  window: WindowMs | null;
+}
+
+/**
+ * The findings for one device: offline (`online === false`; unknown counts as not offline),
+ * lacking a requested control, and, when its commands over the window are known, the first active
+ * command overlapping the window by the shared rule `findActiveOverlap` (spec 3.1 rule 2; DESIGN.md
+ * 3: the batch cancels such a device's command with `timeWindowOverlap`). Empty when none applies.
+ */
+export function precheckDevice(
+  device: Device,
+  draft: PrecheckDraft,
+  commands: readonly StatusRecord[] | undefined,
+): PrecheckFinding[] {
+  const findings: PrecheckFinding[] = [];
+  if (draft.window && commands) {
+    const command = findActiveOverlap(draft.window, commands);
+    if (command) findings.push({ kind: 'overlap', command });
+  }
+  const lacking = draft.properties.filter((p) => device.capabilities[p] === undefined);
+  if (lacking.length > 0) findings.push({ kind: 'notSupported', properties: lacking });
+  if (device.online === false) findings.push({ kind: 'offline' });
+  return findings;
+}
