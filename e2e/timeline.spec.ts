@@ -175,3 +175,29 @@ test('one command end to end with the keyboard only', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(panel).toContainText('Cancelled by an operator');
 });
+
+test('a replace refused after the cancel offers to restore the old command', async ({ page }) => {
+  await openTimeline(page);
+  const now = Date.now();
+  const oldId = await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  // Another operator takes the target window meanwhile; this page does not know it yet.
+  const other = await page.request.post('/api/device/BAT-EU-001-A/commands', {
+    headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
+    data: {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: new Date(Math.ceil((now + 5 * HOUR_MS) / MINUTE_MS) * MINUTE_MS).toISOString(),
+      endTime: new Date(Math.ceil((now + 7 * HOUR_MS) / MINUTE_MS) * MINUTE_MS).toISOString(),
+    },
+  });
+  expect(other.status()).toBe(202);
+
+  await drag(page, 0, now + 2.5 * HOUR_MS, now + 5.5 * HOUR_MS);
+  const alert = page.getByRole('alert').filter({ hasText: 'already cancelled' });
+  await expect(alert).toContainText(`The old command ${oldId} is already cancelled.`);
+  await expect(alert).toContainText('overlaps command');
+  await alert.getByRole('button', { name: 'Restore the old command' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: /submitted for Hall A battery/ }),
+  ).toBeVisible();
+  await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
+});
