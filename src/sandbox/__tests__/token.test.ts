@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TokenResponseSchema } from '../../domain/token.ts';
+import { startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
+
+let sandbox: SandboxHarness;
+beforeAll(async () => {
+  sandbox = await startHarness();
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  await sandbox.admin('POST', '/reset');
+});
+
+const form = (overrides: Record<string, string> = {}) => ({
+  grant_type: 'client_credentials',
+  client_id: 'demo-eu',
+  client_secret: 'demo-eu-secret',
+  ...overrides,
+});
+
+describe('token endpoint (spec 2.6, 5; RFC 6749 errors, DESIGN.md 3)', () => {
+  it('issues a Bearer token with expires_in for the demo clients of both regions', async () => {
+    const eu = await sandbox.tokenRequest('eu', form());
+    expect(eu.status).toBe(200);
+    expect(eu.headers['cache-control']).toBe('no-store');
+    expect(TokenResponseSchema.parse(eu.body).token_type).toBe('Bearer');
+    const au = await sandbox.tokenRequest(
+      'au',
+      form({ client_id: 'demo-au', client_secret: 'demo-au-secret' }),
+    );
+    expect(au.status).toBe(200);
+  });
+
+  it.each([
+    [{ grant_type: 'password' }, 400, 'unsupported_grant_type'],
+    [{ grant_type: '' }, 400, 'invalid_request'],
+    [{ client_secret: '' }, 400, 'invalid_request'],
+    [{ client_secret: 'wrong' }, 401, 'invalid_client'],
+    [{ client_id: 'nobody' }, 401, 'invalid_client'],
+  ])('answers %j with %i %s', async (overrides, status, error) => {
+    const response = await sandbox.tokenRequest('eu', form(overrides));
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ error });
+    expect((response.body as { error_description: string }).error_description).toBeTruthy();
+  });
+
+  it('refuses a client of the other region with invalid_client', async () => {
+    const response = await sandbox.tokenRequest('au', form());
+    expect(response).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+
+  it('refuses a JSON token request with invalid_request', async () => {
+    const response = await sandbox.call('POST', '/eu/api/auth/oauth2/token', { json: form() });
+    expect(response).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+  });
+
+  it('refuses a missing, unknown or other-region token with 401 invalid_token and WWW-Authenticate', async () => {
+    const euToken = await sandbox.token('demo-eu');
+    for (const token of [undefined, 'not-a-token', euToken]) {
+      const response = await sandbox.call('GET', '/au/sites', token ? { token } : {});
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({ code: 'invalid_token' });
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer .*error="invalid_token"/);
+    }
+    expect((await sandbox.call('GET', '/eu/sites', { token: euToken })).status).toBe(200);
+  });
+
+  it('expires tokens on the sandbox clock after the tokenTtlS fault lifetime', async () => {
+    await sandbox.admin('PUT', '/faults', { tokenTtlS: 30 });
+    const response = await sandbox.tokenRequest('eu', form());
+    const { access_token: token, expires_in: ttlS } = TokenResponseSchema.parse(response.body);
+    expect(ttlS).toBe(30);
+    await sandbox.admin('POST', '/clock', { advanceMs: 29_000 });
+    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    await sandbox.admin('POST', '/clock', { advanceMs: 1_000 });
+    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(401);
+  });
+});

@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { REGIONS } from '../domain/token.ts';
+import { openDatabase, type DatabaseHandle } from '../infra/database.ts';
+import { SandboxClock } from './clock.ts';
+import { Catalog } from './fixtures/catalog.ts';
+import { fixtureFor, type FixtureName } from './fixtures/fixtures.ts';
+import { BODY_LIMIT_BYTES, installErrorHandling } from './http/error-handling.ts';
+import { FaultInjector } from './http/faults.ts';
+import { adminRoutes } from './routes/admin-routes.ts';
+import { regionRoutes } from './routes/region-routes.ts';
+import { SandboxState } from './state/sandbox-state.ts';
+import { MemoryPersistence, type SandboxPersistence } from './state/persistence.ts';
+
+/** What `buildSandboxApp` needs. */
+export interface SandboxOptions {
+  /** Where the embedded database lives (`DATA_DIR`). */
+  dataDir: string;
+  /** PostgreSQL instead of the embedded database. */
+  databaseUrl?: string | undefined;
+  /** An open database to share (`npm start` runs the BFF on the same one); never closed here. */
+  database?: DatabaseHandle;
+  fixture: FixtureName;
+  /** Serve the admin API under `/_sandbox` (DESIGN.md 3: loopback or `SANDBOX_ADMIN=1` only). */
+  adminEnabled: boolean;
+  logger?: FastifyServerOptions['logger'];
+  /** Keep state in memory only, no database (unit tests). */
+  inMemory?: boolean;
+  /** Wall clock, epoch ms; tests may replace it. Default `Date.now`. */
+  wallNow?: () => number;
+}
+
+/**
+ * Builds the sandbox upstream (DESIGN.md 1, 3): Europe under `/eu`, Australia under `/au`, the
+ * admin API under `/_sandbox`. State is kept in the database's `sandbox` schema; the database is
+ * closed on `app.close()` when this app opened it. Not listening: `main.ts` listens, tests use
+ * `inject()` or listen on 127.0.0.1 port 0.
+ */
+export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Longer than any valid ID (128), so an overlong ID gets the schema's 400 naming the field.
+    routerOptions: { maxParamLength: 256 },
+  });
+  installErrorHandling(app);
+
+  const opened = options.inMemory || options.database ? undefined : await openDatabase(options);
+  const persistence: SandboxPersistence = new MemoryPersistence();
+  if (opened) app.addHook('onClose', async () => opened.close());
+
+  const fixture = fixtureFor(options.fixture);
+  const catalog = new Catalog(fixture.fixture);
+  const clock = new SandboxClock(options.wallNow);
+  const state = await SandboxState.open({
+    catalog,
+    clock,
+    persistence,
+    fixtureName: options.fixture,
+    history: (nowMs) => fixture.history(catalog, nowMs),
+  });
+  const faults = new FaultInjector();
+
+  for (const region of REGIONS)
+    await app.register(regionRoutes, { prefix: `/${region}`, region, catalog, state, faults });
+  await app.register(adminRoutes, {
+    prefix: '/_sandbox',
+    state,
+    faults,
+    enabled: options.adminEnabled,
+  });
+  return app;
+}

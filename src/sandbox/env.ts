@@ -1,0 +1,46 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { FIXTURE_NAMES } from './fixtures/fixtures.ts';
+
+const SandboxEnvSchema = z.object({
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
+  SANDBOX_FIXTURE: z.enum(FIXTURE_NAMES).default('demo'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().min(1).optional(),
+  SANDBOX_ADMIN: z.enum(['0', '1']).optional(),
+});
+
+/** Settings of `npm run sandbox`, from the environment (DESIGN.md 2). */
+export interface SandboxEnv {
+  port: number;
+  host: string;
+  fixture: (typeof FIXTURE_NAMES)[number];
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** The admin API: on a loopback address, or when `SANDBOX_ADMIN=1` (DESIGN.md 3). */
+  adminEnabled: boolean;
+}
+
+/** True for `localhost` and the IPv4/IPv6 loopback addresses. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '[::1]';
+}
+
+/**
+ * Parses the sandbox's environment.
+ * @throws ZodError naming the bad variable.
+ */
+export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxEnv {
+  const parsed = SandboxEnvSchema.parse(env);
+  return {
+    port: parsed.SANDBOX_PORT,
+    host: parsed.SANDBOX_HOST,
+    fixture: parsed.SANDBOX_FIXTURE,
+    dataDir: parsed.DATA_DIR,
+    databaseUrl: parsed.DATABASE_URL,
+    adminEnabled: parsed.SANDBOX_ADMIN === '1' || isLoopback(parsed.SANDBOX_HOST),
+  };
+}

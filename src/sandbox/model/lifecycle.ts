@@ -1,0 +1,76 @@
+import { checkCapabilities, type Capabilities } from '../../domain/device.ts';
+import type { CancellationReason } from '../../domain/command.ts';
+import type { CommandEntity } from './command-entity.ts';
+
+/** How long a command waits for an offline device past its start (DESIGN.md 3, "Lifecycle"). */
+export const START_GRACE_MS = 60_000;
+
+/** A device's condition; `sinceMs` is when `online` or `fault` last changed (sandbox clock). */
+export interface DeviceCondition {
+  online: boolean;
+  fault: boolean;
+  sinceMs: number;
+}
+
+const cancel = (
+  command: CommandEntity,
+  reason: CancellationReason,
+  atMs: number,
+): CommandEntity => ({
+  ...command,
+  status: 'cancelled',
+  cancelledAtMs: atMs,
+  cancelReason: reason,
+});
+
+/**
+ * Moves one command through the lifecycle up to `nowMs` (DESIGN.md 3, "Lifecycle"; spec 3.1
+ * rule 3 leaves the triggers to us). Returns the changed command, or `undefined` when nothing is
+ * due. Each transition is stamped with the instant it became due, not with `nowMs`, so a clock
+ * jump over a whole window still yields ordered timestamps.
+ *
+ * - received, at `max(startTime, receivedAt)`: a control the device lacks ends `notSupported`; a
+ *   faulted device ends `deviceFault`; an offline device waits until `min(due + 60 s, endTime)`
+ *   and then ends `startTimeExpire`; otherwise the command starts executing (when the device came
+ *   back online later than due, at that moment).
+ * - executing: a fault ends it `deviceFault` at the fault's time; at `endTime` it is completed.
+ *   An executing device that goes offline keeps its command (the device already holds it).
+ *
+ * Callers run this before every change of a device's condition, so `condition` held since the
+ * last call.
+ */
+export function advanceCommand(
+  command: CommandEntity,
+  capabilities: Capabilities,
+  condition: DeviceCondition,
+  nowMs: number,
+): CommandEntity | undefined {
+  let current = command;
+  if (current.status === 'received') {
+    if (nowMs < current.startMs) return undefined;
+    const dueMs = Math.max(current.startMs, current.receivedAtMs);
+    const unsupported = checkCapabilities(current.powerControl, capabilities).some(
+      (violation) => violation.kind === 'unsupported',
+    );
+    if (unsupported) return cancel(current, 'notSupported', dueMs);
+    if (condition.fault) return cancel(current, 'deviceFault', Math.max(dueMs, condition.sinceMs));
+    if (!condition.online) {
+      const deadlineMs = Math.min(dueMs + START_GRACE_MS, current.endMs);
+      return nowMs >= deadlineMs ? cancel(current, 'startTimeExpire', deadlineMs) : undefined;
+    }
+    current = {
+      ...current,
+      status: 'executing',
+      startedAtMs: Math.min(Math.max(dueMs, condition.sinceMs), current.endMs),
+    };
+  }
+  if (current.status === 'executing') {
+    const startedAtMs = current.startedAtMs ?? current.startMs;
+    const faultAtMs = Math.max(startedAtMs, condition.sinceMs);
+    if (condition.fault && faultAtMs < current.endMs && faultAtMs <= nowMs)
+      return cancel(current, 'deviceFault', faultAtMs);
+    if (nowMs >= current.endMs)
+      return { ...current, status: 'completed', completedAtMs: current.endMs };
+  }
+  return current === command ? undefined : current;
+}

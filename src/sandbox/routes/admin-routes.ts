@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { DeviceIdSchema } from '../../domain/ids.ts';
+import { UtcTimestampSchema } from '../../domain/time.ts';
+import { FaultSettingsSchema, type FaultInjector } from '../http/faults.ts';
+import { parse } from '../http/parse.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import type { SandboxState } from '../state/sandbox-state.ts';
+
+const ClockMoveSchema = z
+  .strictObject({
+    advanceMs: z.number().int().min(0).optional(),
+    now: UtcTimestampSchema.optional(),
+  })
+  .refine((body) => (body.advanceMs === undefined) !== (body.now === undefined), {
+    error: 'send exactly one of advanceMs (milliseconds, >= 0) or now (ISO 8601 UTC)',
+  });
+
+const DeviceConditionSchema = z.strictObject({
+  online: z.boolean().optional(),
+  fault: z.boolean().optional(),
+});
+
+const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
+
+/**
+ * The sandbox admin API (DESIGN.md 3, admin table), never part of the vendor contract: reset,
+ * clock, device condition, faults; plus our `GET /_sandbox/clock`, `GET /_sandbox/faults` and
+ * the request counters `GET|DELETE /_sandbox/stats`. Refused with 403 unless `enabled`.
+ */
+export async function adminRoutes(
+  app: FastifyInstance,
+  options: { state: SandboxState; faults: FaultInjector; enabled: boolean },
+): Promise<void> {
+  const { state, faults } = options;
+  const clock = () => ({ now: new Date(state.nowMs()).toISOString() });
+
+  app.addHook('onRequest', async () => {
+    if (!options.enabled)
+      throw new SandboxError(
+        'site_not_bound',
+        'The sandbox admin API is off: it is served only on a loopback address or with SANDBOX_ADMIN=1',
+        undefined,
+        { status: 403 },
+      );
+  });
+
+  app.post('/reset', async () => {
+    await state.reset();
+    faults.reset();
+    return clock();
+  });
+
+  app.get('/clock', async () => clock());
+
+  app.post('/clock', async (request) => {
+    const body = parse(ClockMoveSchema, request.body, 'body');
+    const targetMs =
+      body.now !== undefined ? Date.parse(body.now) : state.nowMs() + (body.advanceMs ?? 0);
+    await state.moveClock(targetMs);
+    return clock();
+  });
+
+  app.put('/devices/:deviceId', async (request) => {
+    const { deviceId } = parse(DeviceParamsSchema, request.params, 'path');
+    const update = parse(DeviceConditionSchema, request.body ?? {}, 'body');
+    return state.setDeviceCondition(deviceId, update);
+  });
+
+  app.get('/faults', async () => faults.current);
+
+  app.put('/faults', async (request) => {
+    faults.set(parse(FaultSettingsSchema, request.body ?? {}, 'body'));
+    return faults.current;
+  });
+
+  app.get('/stats', async () => faults.stats());
+
+  app.delete('/stats', async () => {
+    faults.clearStats();
+    return faults.stats();
+  });
+}

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { TOKEN_PATH, TokenRequestSchema, type TokenResponse } from '../../domain/token.ts';
+import { OAuthError, SandboxError } from '../sandbox-error.ts';
+import type { RegionContext } from '../http/region-context.ts';
+import { sendError } from '../http/error-handling.ts';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+/**
+ * `POST {region}/api/auth/oauth2/token`: the client-credentials grant (spec 2.6, 5), form
+ * encoded. Errors follow RFC 6749 5.2 (DESIGN.md 3): 400 `invalid_request` /
+ * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of
+ * the other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}.
+ */
+export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
+  app.post(TOKEN_PATH, {
+    errorHandler: (error: FastifyError | OAuthError | SandboxError, request, reply) => {
+      if (error instanceof OAuthError || error instanceof SandboxError)
+        return sendError(reply, error, request);
+      return sendError(
+        reply,
+        new OAuthError(
+          400,
+          'invalid_request',
+          `Send grant_type, client_id and client_secret as application/x-www-form-urlencoded (${error.message})`,
+        ),
+        request,
+      );
+    },
+    handler: async (request, reply: FastifyReply) => {
+      const contentType = request.headers['content-type'] ?? '';
+      if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded'))
+        throw new OAuthError(
+          400,
+          'invalid_request',
+          'Send the token request form-encoded: Content-Type application/x-www-form-urlencoded (spec 2.6)',
+        );
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      if (form.grant_type === undefined || form.grant_type === '')
+        throw new OAuthError(400, 'invalid_request', 'grant_type is required: client_credentials');
+      const parsed = TokenRequestSchema.safeParse(form);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        if (issue?.path[0] === 'grant_type')
+          throw new OAuthError(
+            400,
+            'unsupported_grant_type',
+            `grant_type ${String(form.grant_type)} is not supported; use client_credentials`,
+          );
+        throw new OAuthError(
+          400,
+          'invalid_request',
+          parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        );
+      }
+      const client = context.catalog.client(parsed.data.client_id);
+      if (
+        !client ||
+        client.region !== context.region ||
+        !sameSecret(client.clientSecret, parsed.data.client_secret)
+      )
+        throw new OAuthError(
+          401,
+          'invalid_client',
+          'Client authentication failed: unknown client_id or wrong client_secret for this region',
+        );
+      const ttlS = context.faults.tokenTtlS;
+      const token = await context.state.issueToken(client, ttlS);
+      const body: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: ttlS };
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
+    },
+  });
+}
