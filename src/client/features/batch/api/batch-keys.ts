@@ -6,6 +6,7 @@ export const batchKeys = {
   all: ['batches'] as const,
   lists: () => [...batchKeys.all, 'list'] as const,
   list: () => [...batchKeys.lists(), 'session'] as const,
+  ledgerList: () => [...batchKeys.lists(), 'ledger'] as const,
   details: () => [...batchKeys.all, 'detail'] as const,
   detail: (batchCommandId: string) => [...batchKeys.details(), batchCommandId] as const,
   statuses: (batchCommandId: string) => [...batchKeys.all, 'status', batchCommandId] as const,

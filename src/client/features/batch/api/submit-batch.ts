@@ -42,7 +42,10 @@ export function useSubmitBatch(timeZone: string) {
         record,
         ...(list ?? []),
       ]);
-      return queryClient.invalidateQueries({ queryKey: batchKeys.precheck() });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: batchKeys.precheck() }),
+        queryClient.invalidateQueries({ queryKey: batchKeys.ledgerList() }),
+      ]);
     },
   });
 }

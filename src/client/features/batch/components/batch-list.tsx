@@ -18,7 +18,7 @@ function BatchRow({ record, who }: { record: BatchRecord; who: string }) {
       <td>
         {formatInZone(record.submittedAt, record.timeZone)} ({record.timeZone})
       </td>
-      <td>{who}</td>
+      <td>{record.submittedBy ?? who}</td>
       <td>{record.commands.length}</td>
       <td>
         {counts.received} received, {counts.executing} executing, {counts.completed} completed,{' '}
@@ -30,26 +30,36 @@ function BatchRow({ record, who }: { record: BatchRecord; who: string }) {
   );
 }
 
+interface BatchListProps {
+  batches: readonly BatchRecord[];
+  /** Who submitted the batches of this session (the ledger names its own). */
+  who: string;
+  /** Set when the ledger could not be read: only this session's batches are listed then. */
+  ledgerProblem?: string | undefined;
+}
+
 /**
- * The batches: when, who, how many devices, current counts; each opens its batch page. The list
- * holds the batches of this browser session (the ledger has no read route yet, issue 4), and says
- * so.
+ * The batches: when, who, how many devices, current counts; each opens its batch page. They come
+ * from the BFF ledger (issue 4) and this session's submissions; when the ledger cannot be read,
+ * the list says it holds this session's batches only.
  */
-export function BatchList({ batches, who }: { batches: readonly BatchRecord[]; who: string }) {
+export function BatchList({ batches, who, ledgerProblem }: BatchListProps) {
   return (
     <div className="stack">
-      <p className="notice notice-warning">
-        Only the batches submitted in this browser session are listed: the batch ledger cannot be
-        read yet. Batches from other sessions or before a reload are not shown here.
-      </p>
+      {ledgerProblem ? (
+        <p className="notice notice-warning">
+          Only the batches submitted in this browser session are listed: the batch ledger could not
+          be read ({ledgerProblem}).
+        </p>
+      ) : null}
       {batches.length === 0 ? (
         <p className="empty-state">
-          No batch submitted in this session. <Link to="/batches/new">Compose a batch</Link>.
+          No batch yet. <Link to="/batches/new">Compose a batch</Link>.
         </p>
       ) : (
         <div className="table-scroll">
           <table>
-            <caption className="visually-hidden">Batches of this session, newest first</caption>
+            <caption className="visually-hidden">Batches, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Batch</th>

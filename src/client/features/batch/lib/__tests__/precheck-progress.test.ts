@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import type { Device } from '../../../../../domain/device.ts';
+import type { LedgerEntry } from '../../../../../domain/ledger.ts';
+import { batchRecordFromLedger, mergeBatches } from '../ledger-batches.ts';
 import {
   cancelFailureWords,
   countStatuses,
@@ -108,5 +110,49 @@ describe('batch progress', () => {
     expect(cancelFailureWords(other)).toBe(
       'Still executing: Try later. (upstream_unavailable) You can retry this device alone.',
     );
+  });
+});
+
+describe('batches from the ledger', () => {
+  const entry: LedgerEntry = {
+    id: '7',
+    kind: 'batch',
+    state: 'succeeded',
+    region: 'eu',
+    clientId: 'demo-eu',
+    operatorName: 'Ada',
+    batchCommandId: 'batch_1',
+    deviceIds: ['BAT-1'],
+    request: {
+      devices: ['BAT-1'],
+      command: {
+        powerControl: { targetBatteryPowerW: -2000 },
+        startTime: '2026-11-21T10:00:00Z',
+        endTime: '2026-11-21T11:00:00Z',
+      },
+    },
+    outcome: { status: 202, commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }] },
+    createdAt: '2026-11-21T09:00:00Z',
+  };
+
+  it('reads an accepted batch, and nothing out of a failed one', () => {
+    expect(batchRecordFromLedger(entry)).toEqual({
+      batchCommandId: 'batch_1',
+      submittedAt: '2026-11-21T09:00:00Z',
+      command: (entry.request as { command: unknown }).command,
+      commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }],
+      timeZone: 'UTC',
+      submittedBy: 'Ada',
+    });
+    expect(batchRecordFromLedger({ ...entry, state: 'failed' })).toBeNull();
+    expect(batchRecordFromLedger({ ...entry, request: { devices: [] } })).toBeNull();
+  });
+
+  it('merges session and ledger batches once each, newest first', () => {
+    const record = batchRecordFromLedger(entry);
+    if (!record) throw new Error('no record');
+    const older = { ...record, batchCommandId: 'batch_0', submittedAt: '2026-11-20T09:00:00Z' };
+    const session = { ...record, timeZone: 'Europe/Berlin' };
+    expect(mergeBatches([session], [older, record])).toEqual([session, older]);
   });
 });
