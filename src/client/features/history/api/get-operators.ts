@@ -1,0 +1,92 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+const LEDGER_PAGE_LIMIT = 500;
+
+// Only the fields of a ledger entry (domain LedgerEntrySchema, issue 4) that name who sent which
+// command; the rest of the entry is not read here.
+const OperatorEntrySchema = z.object({
+  kind: z.string(),
+  clientId: z.string(),
+  operatorName: z.string().optional(),
+  commandId: z.string().optional(),
+  batchCommandId: z.string().optional(),
+  outcome: z
+    .object({
+      commands: z.array(z.object({ deviceId: z.string(), id: z.string() })).optional(),
+    })
+    .optional(),
+});
+const OperatorPageSchema = z.object({ entries: z.array(OperatorEntrySchema) });
+type OperatorEntry = z.infer<typeof OperatorEntrySchema>;
+
+/** Who sent what: by command ID, and by batch ID for commands a batch created. */
+export interface Operators {
+  byCommandId: ReadonlyMap<string, string>;
+  byBatchId: ReadonlyMap<string, string>;
+}
+
+/**
+ * Reads the operators of one device's submissions and batches from ledger entries, newest
+ * first (so the newest entry for a command wins). The operator is the name given at sign-in,
+ * else the client ID.
+ */
+export function operatorsFromEntries(
+  entries: readonly OperatorEntry[],
+  deviceId: string,
+): Operators {
+  const byCommandId = new Map<string, string>();
+  const byBatchId = new Map<string, string>();
+  for (const entry of entries) {
+    const who = entry.operatorName ?? entry.clientId;
+    if (entry.kind === 'submit') {
+      const id = entry.commandId ?? entry.outcome?.commands?.[0]?.id;
+      if (id && !byCommandId.has(id)) byCommandId.set(id, who);
+    } else if (entry.kind === 'batch') {
+      if (entry.batchCommandId && !byBatchId.has(entry.batchCommandId))
+        byBatchId.set(entry.batchCommandId, who);
+      for (const command of entry.outcome?.commands ?? [])
+        if (command.deviceId === deviceId && !byCommandId.has(command.id))
+          byCommandId.set(command.id, who);
+    }
+  }
+  return { byCommandId, byBatchId };
+}
+
+/** The operator of a command when the ledger knows it. */
+export function operatorOf(
+  operators: Operators,
+  command: { id: string; batchCommandId?: string | undefined },
+): string | undefined {
+  return (
+    operators.byCommandId.get(command.id) ??
+    (command.batchCommandId ? operators.byBatchId.get(command.batchCommandId) : undefined)
+  );
+}
+
+export const operatorKeys = {
+  all: ['ledger-operators'] as const,
+  device: (deviceId: string) => [...operatorKeys.all, deviceId] as const,
+};
+
+/**
+ * `GET /api/ledger?deviceId=&limit=` (the BFF's ledger, issue 4): the latest 500 submissions and
+ * batches that reached the device through this BFF. Commands sent any other way have no
+ * operator. Not retried: when the ledger does not answer the view simply has no operator column.
+ */
+export const operatorsQueryOptions = (deviceId: string) =>
+  queryOptions({
+    queryKey: operatorKeys.device(deviceId),
+    queryFn: async ({ signal }) => {
+      const page = await apiRequest('/ledger', OperatorPageSchema, {
+        query: { deviceId, limit: String(LEDGER_PAGE_LIMIT) },
+        signal,
+      });
+      return operatorsFromEntries(page.entries, deviceId);
+    },
+    retry: false,
+    staleTime: 30_000,
+  });
+
+export const useOperators = (deviceId: string) => useQuery(operatorsQueryOptions(deviceId));

@@ -1,0 +1,108 @@
+import type { HistoryQuery } from '../../../../domain/history.ts';
+import { historyRangeProblem } from '../../../../domain/history.ts';
+import { formatInZone, parseDateTimeLocal } from '../../../lib/time.ts';
+import { HISTORY_PRESET_MS, type HistorySearch } from './history-search.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A range the view may query, or the reason it may not (spec 8: at most 30 days). */
+export type ResolvedHistoryRange =
+  | { ok: true; startMs: number; endMs: number; query: HistoryQuery }
+  | { ok: false; problem: string };
+
+/** `30 days`, `30 days 1 h`, `29 days 23 h`, `45 min`: a range length an operator can check. */
+export function describeDuration(durationMs: number): string {
+  const days = Math.floor(durationMs / DAY_MS);
+  const hours = Math.floor((durationMs % DAY_MS) / HOUR_MS);
+  const minutes = Math.floor((durationMs % HOUR_MS) / MINUTE_MS);
+  const seconds = Math.floor((durationMs % MINUTE_MS) / 1000);
+  const parts = [
+    days ? `${days} ${days === 1 ? 'day' : 'days'}` : '',
+    hours ? `${hours} h` : '',
+    minutes ? `${minutes} min` : '',
+    seconds ? `${seconds} s` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' ') : '0 s';
+}
+
+/** `new Date(ms).toISOString()` without the milliseconds, as the wire carries instants. */
+const toWire = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Checks a range against spec 8 (end after start, at most exactly 30 days: 30 days is allowed,
+ * 30 days and 1 s is not) and words the refusal with the range's real length, which differs from
+ * its count of calendar days when a DST change falls inside it.
+ */
+export function checkHistoryRange(startMs: number, endMs: number): ResolvedHistoryRange {
+  const problem = historyRangeProblem(startMs, endMs);
+  if (problem === null)
+    return {
+      ok: true,
+      startMs,
+      endMs,
+      query: { startTime: toWire(startMs), endTime: toWire(endMs) },
+    };
+  if (!(endMs > startMs)) return { ok: false, problem: 'The end must be after the start.' };
+  return {
+    ok: false,
+    problem: `This range is ${describeDuration(endMs - startMs)} long; ${problem}.`,
+  };
+}
+
+/**
+ * The range a view state asks for. A preset ends at `nowMs` rounded up to the minute, so the
+ * query (and its cache entry) stays the same while the operator sorts and pages; a custom range
+ * is read from its UTC `from` and `to`.
+ */
+export function resolveHistoryRange(search: HistorySearch, nowMs: number): ResolvedHistoryRange {
+  if (search.range !== 'custom') {
+    const endMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS;
+    return checkHistoryRange(endMs - HISTORY_PRESET_MS[search.range], endMs);
+  }
+  if (search.from === undefined || search.to === undefined)
+    return { ok: false, problem: 'Choose a start and an end for the custom range.' };
+  return checkHistoryRange(Date.parse(search.from), Date.parse(search.to));
+}
+
+/** A custom range typed in the site's wall clock, with notes on DST-shifted times. */
+export type CustomRangeInput =
+  { ok: true; from: string; to: string; notes: string[] } | { ok: false; problem: string };
+
+/**
+ * Reads the custom range's two `datetime-local` values as wall-clock times in `timeZone` (the
+ * site's). A time the clocks skip is read as the same distance after the jump, a time that
+ * happens twice as its later occurrence (`parseDateTimeLocal`); both are said in `notes`. The
+ * result is refused when the range is over 30 days (spec 8), measured in real time, not in
+ * calendar days.
+ */
+export function customRangeFromInputs(
+  fromValue: string,
+  toValue: string,
+  timeZone: string,
+): CustomRangeInput {
+  const from = parseDateTimeLocal(fromValue, timeZone);
+  if (!from) return { ok: false, problem: 'Enter the start as a date and a time.' };
+  const to = parseDateTimeLocal(toValue, timeZone);
+  if (!to) return { ok: false, problem: 'Enter the end as a date and a time.' };
+  const checked = checkHistoryRange(from.instant.getTime(), to.instant.getTime());
+  if (!checked.ok) return checked;
+  const notes: string[] = [];
+  for (const [which, value, resolved] of [
+    ['start', fromValue, from],
+    ['end', toValue, to],
+  ] as const) {
+    const shown = formatInZone(resolved.instant, timeZone);
+    const typed = value.replace('T', ' ');
+    if (resolved.fit === 'skipped')
+      notes.push(
+        `The ${which} ${typed} does not exist in ${timeZone} (the clocks jump forward); it is read as ${shown}.`,
+      );
+    else if (resolved.fit === 'repeated')
+      notes.push(
+        `The ${which} ${typed} happens twice in ${timeZone} (the clocks go back); the later one is used.`,
+      );
+  }
+  return { ok: true, from: checked.query.startTime, to: checked.query.endTime, notes };
+}
