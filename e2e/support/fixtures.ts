@@ -1,0 +1,35 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { sandboxAdmin } from './sandbox-admin.ts';
+
+/** Demo credentials of the sandbox fixture (DESIGN.md 3). */
+export const DEMO_EU = { region: 'Europe', clientId: 'demo-eu', clientSecret: 'demo-eu-secret' };
+
+/** Signs in through the sign-in page and waits for the sites page. */
+export async function signIn(page: Page, credentials = DEMO_EU): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Region').selectOption({ label: credentials.region });
+  await page.getByLabel('Client ID').fill(credentials.clientId);
+  await page.getByLabel('Client secret').fill(credentials.clientSecret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Sites' })).toBeVisible();
+}
+
+/** Binds a site by its Plant ID from the sites page. */
+export async function bindSite(page: Page, siteId: string): Promise<void> {
+  await page.getByLabel('Site ID').fill(siteId);
+  await page.getByRole('button', { name: 'Bind', exact: true }).click();
+  await expect(page.getByRole('region', { name: new RegExp(siteId) })).toBeVisible();
+}
+
+/** Every browser test starts from the sandbox fixture: no bindings, no commands, wall clock. */
+export const test = base.extend<{ freshSandbox: void }>({
+  freshSandbox: [
+    async ({}, use) => {
+      await sandboxAdmin.reset();
+      await use();
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

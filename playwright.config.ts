@@ -1,0 +1,60 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.ts';
+
+/** Ports of the demo-fixture stack the browser tests start, away from the `npm start` defaults. */
+export const E2E_BFF_PORT = 18080;
+export const E2E_SANDBOX_PORT = 18090;
+/** Ports of a second stack on the `large` fixture, for the tests under `e2e/large/`. */
+export const E2E_LARGE_BFF_PORT = 28080;
+export const E2E_LARGE_SANDBOX_PORT = 28090;
+
+const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
+
+const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') => ({
+  command: 'npx tsx scripts/start.ts',
+  url: `http://127.0.0.1:${bffPort}/api/session`,
+  timeout: 180_000,
+  reuseExistingServer: false,
+  stdout: 'pipe' as const,
+  env: {
+    PORT: String(bffPort),
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_FIXTURE: fixture,
+    DATA_DIR: path.join(runDir, fixture),
+    LOG_LEVEL: 'warn',
+  },
+});
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    timezoneId: 'UTC',
+  },
+  projects: [
+    {
+      name: 'demo',
+      testIgnore: 'large/**',
+      use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
+    },
+    {
+      name: 'large',
+      testMatch: 'large/**/*.spec.ts',
+      use: { baseURL: `http://127.0.0.1:${E2E_LARGE_BFF_PORT}` },
+    },
+  ],
+  webServer: [
+    stack(E2E_BFF_PORT, E2E_SANDBOX_PORT, 'demo'),
+    stack(E2E_LARGE_BFF_PORT, E2E_LARGE_SANDBOX_PORT, 'large'),
+  ],
+});

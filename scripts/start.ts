@@ -1,0 +1,88 @@
+/**
+ * `npm start`: builds the SPA when needed, starts the sandbox upstream (unless a real upstream is
+ * configured) and the BFF with the SPA, in one process on one embedded database (DESIGN.md 2).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { openDatabase } from '../src/infra/database.ts';
+import { loggerOptions } from '../src/infra/logger.ts';
+import { buildSandboxApp } from '../src/sandbox/app.ts';
+import { buildServerApp } from '../src/server/app.ts';
+import { parseServerEnv } from '../src/server/env.ts';
+import { buildSpaIfNeeded } from './build-spa-if-needed.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const SandboxEnvSchema = z.object({
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  SANDBOX_FIXTURE: z.enum(['demo', 'large']).default('demo'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+});
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const env = parseServerEnv(process.env);
+  const sandboxEnv = SandboxEnvSchema.parse(process.env);
+  const staticDir = path.join(root, 'dist', 'client');
+
+  if (await buildSpaIfNeeded(root, staticDir)) console.log('Built the SPA into dist/client.');
+
+  const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
+  const closers: Array<() => Promise<unknown>> = [];
+
+  if (env.usesSandbox) {
+    const sandbox = await buildSandboxApp({
+      dataDir: env.dataDir,
+      databaseUrl: env.databaseUrl,
+      database,
+      fixture: sandboxEnv.SANDBOX_FIXTURE,
+      adminEnabled: true,
+      logger: loggerOptions('sandbox', sandboxEnv.LOG_LEVEL),
+    });
+    await sandbox.listen({ host: '127.0.0.1', port: sandboxEnv.SANDBOX_PORT });
+    closers.push(() => sandbox.close());
+  }
+
+  const bff = await buildServerApp({
+    ...env,
+    staticDir,
+    database,
+    logger: loggerOptions('bff', sandboxEnv.LOG_LEVEL),
+  });
+  await bff.listen({ host: env.host, port: env.port });
+  closers.unshift(() => bff.close());
+
+  const readyMs = Math.round(performance.now() - startedAt);
+  const lines = [
+    '',
+    `powerdeck is ready at ${env.publicOrigin} (${readyMs} ms)`,
+    env.usesSandbox
+      ? [
+          `Sandbox upstream: http://127.0.0.1:${sandboxEnv.SANDBOX_PORT}/eu and /au (fixture ${sandboxEnv.SANDBOX_FIXTURE})`,
+          'Demo credentials:',
+          '  Europe     client ID demo-eu  secret demo-eu-secret  (sites PLANT-EU-001, PLANT-EU-002, PLANT-EU-100)',
+          '  Australia  client ID demo-au  secret demo-au-secret  (site PLANT-AU-001)',
+        ].join('\n')
+      : `Upstream: Europe ${env.upstreams.eu.baseUrl}, Australia ${env.upstreams.au.baseUrl}`,
+    'Press Ctrl+C to stop.',
+    '',
+  ];
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    for (const close of closers) await close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
