@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { DeviceCommand } from '../../../../domain/command.ts';
 import {
@@ -119,11 +119,25 @@ export function BatchCommandForm({
     register,
     handleSubmit,
     control,
+    getValues,
+    setValue,
     formState: { errors },
   } = useForm<BatchFormValues, unknown, DeviceCommand>({
     resolver: zodResolver(schema),
     defaultValues: defaults,
   });
+  // The clock follows the selection (device-directory `batchTimeZone`); the typed window keeps
+  // its instants when the clock changes, instead of being read as another time on the new clock.
+  const zoneOfValues = useRef(timeZone);
+  useEffect(() => {
+    const previous = zoneOfValues.current;
+    if (previous === timeZone) return;
+    zoneOfValues.current = timeZone;
+    for (const name of ['start', 'end'] as const) {
+      const resolved = parseDateTimeLocal(getValues(name), previous);
+      if (resolved) setValue(name, toDateTimeLocalValue(resolved.instant, timeZone));
+    }
+  }, [timeZone, getValues, setValue]);
   const [powerControl, start, end] = useWatch({ control, name: ['powerControl', 'start', 'end'] });
   const draft = toDraft(powerControl, start, end, timeZone);
   const formError = errors.powerControl?.message;
