@@ -22,11 +22,13 @@ export async function bindSite(page: Page, siteId: string): Promise<void> {
 }
 
 /** Every browser test starts from the sandbox fixture: no bindings, no commands, wall clock. */
-export const test = base.extend<{ freshSandbox: void }>({
+export const test = base.extend<{ freshSandbox: undefined }>({
   freshSandbox: [
+    // Playwright reads the fixture's dependencies from this destructuring, so it must stay.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       await sandboxAdmin.reset();
-      await use();
+      await use(undefined);
     },
     { auto: true },
   ],
