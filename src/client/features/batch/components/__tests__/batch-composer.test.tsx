@@ -1,0 +1,59 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../../../../domain/device.ts';
+import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { renderWithProviders } from '../../../../testing/render.tsx';
+import { BatchComposer } from '../batch-composer.tsx';
+
+const range = { min: -5000, max: 5000 };
+const site: Site = {
+  siteId: 'PLANT-EU-100',
+  name: 'Plant 100',
+  timeZone: 'Europe/Berlin',
+  devices: Array.from({ length: 52 }, (_, i) => ({
+    deviceId: `BAT-EU-100-${String(i + 1).padStart(2, '0')}`,
+    name: `Battery ${i + 1}`,
+    model: 'M',
+    capabilities: { targetBatteryPowerW: range },
+    online: true,
+  })),
+};
+
+describe('BatchComposer', () => {
+  it('caps the batch at 50, refuses the 51st with a message and keeps submit off at 0', async () => {
+    stubFetch(() => json(200, { commands: [] }));
+    const user = userEvent.setup();
+    renderWithProviders(<BatchComposer sites={[site]} />);
+
+    expect(
+      (screen.getByRole('button', { name: 'Submit batch to 0 devices' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Select all visible (52)' }));
+    expect(screen.getByText('50 of 50')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('at most 50 devices');
+    expect(
+      (screen.getByRole('button', { name: 'Submit batch to 50 devices' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(false);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-51' }));
+    expect(
+      (screen.getByRole('checkbox', { name: 'Include BAT-EU-100-51' }) as HTMLInputElement).checked,
+    ).toBe(false);
+    expect(screen.getByRole('alert').textContent).toContain('BAT-EU-100-51 not added');
+
+    await user.click(screen.getByRole('button', { name: 'Remove BAT-EU-100-01' }));
+    expect(screen.getByText('49 of 50')).toBeTruthy();
+    await user.type(
+      screen.getByLabelText('Paste device IDs'),
+      'BAT-EU-100-02 BAT-EU-100-52 NOPE-1',
+    );
+    await user.click(screen.getByRole('button', { name: 'Add pasted IDs' }));
+    const alert = within(screen.getByRole('alert'));
+    expect(alert.getByText(/NOPE-1 not added: not a device of a bound site/)).toBeTruthy();
+    expect(alert.getByText('BAT-EU-100-02 already in the batch.')).toBeTruthy();
+    expect(screen.getByText('50 of 50')).toBeTruthy();
+  });
+});
