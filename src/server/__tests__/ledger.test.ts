@@ -1,0 +1,284 @@
+import type { FastifyReply } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DATABASE_KINDS,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../../test/support/databases.ts';
+import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
+import type { DatabaseHandle } from '../../infra/database.ts';
+import { openBffStorage } from '../db/storage.ts';
+import { CSRF, buildTestBff, type TestBff } from './support/bff.ts';
+import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+/** How the fake answers the next submissions: store and 202, store and then fail, or refuse. */
+type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash';
+
+const command = {
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: '2026-05-01T11:00:00Z',
+  endTime: '2026-05-01T12:00:00Z',
+};
+
+describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
+  let fake: FakeUpstream;
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  let bff: TestBff;
+  let cookie: string;
+  let mode: Mode = 'accept';
+  let stored: { id: string; body: typeof command }[] = [];
+  let crash = false;
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    testDb = await createTestDatabase(kind);
+    database = await testDb.open();
+    await openBffStorage({ database });
+    fake.on('POST', '/device/BAT-1/commands', (request, reply: FastifyReply) => {
+      if (mode === 'refuse409')
+        return reply.code(409).send({ code: 'window_overlap', message: 'Overlaps cmd_x' });
+      const id = `cmd_${stored.length + 1}`;
+      stored.push({ id, body: request.body as typeof command });
+      if (mode === 'acceptThen500')
+        return reply.code(503).send({ code: 'unavailable', message: 'Try later' });
+      return reply.code(202).send({ id, message: 'accepted', timestamp: '2026-05-01T10:00:00Z' });
+    });
+    fake.on('GET', '/devices/BAT-1/commands', () => ({
+      commands: stored.map(({ id, body }) => ({
+        id,
+        deviceId: 'BAT-1',
+        ...body,
+        status: 'received',
+        receivedAt: '2026-05-01T10:00:00Z',
+      })),
+    }));
+    fake.on('POST', '/sites', (_request, reply: FastifyReply) =>
+      reply.code(201).send({ siteId: 'PLANT-1' }),
+    );
+    fake.on('GET', '/sites', () => ({
+      sites: [
+        {
+          siteId: 'PLANT-1',
+          name: 'Plant',
+          timeZone: 'Europe/Berlin',
+          devices: [{ deviceId: 'BAT-1', name: 'A', model: 'M', capabilities: {} }],
+        },
+      ],
+    }));
+  });
+  afterAll(async () => {
+    await fake.close();
+    await testDb.drop();
+  });
+  beforeEach(async () => {
+    await database.db.execute('delete from bff.ledger_entries');
+    stored = [];
+    mode = 'accept';
+    crash = false;
+    fake.seen.length = 0;
+    bff = await buildTestBff(fake, {
+      database,
+      ledgerLeaseMs: 5_000,
+      ledgerHooks: {
+        afterUpstreamAnswer: () => {
+          if (crash) throw new Error('simulated crash between the answer and the ledger write');
+        },
+      },
+    });
+    const response = await bff.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: CSRF,
+      payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', operatorName: 'Ada' },
+    });
+    cookie = response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    return () => bff.app.close();
+  });
+
+  const submit = (key?: string, body: object = command) =>
+    bff.app.inject({
+      method: 'POST',
+      url: '/api/device/BAT-1/commands',
+      headers: { cookie, ...CSRF, ...(key ? { 'idempotency-key': `"${key}"` } : {}) },
+      payload: body,
+    });
+  const ledger = async (query = ''): Promise<LedgerEntry[]> => {
+    const response = await bff.app.inject({
+      method: 'GET',
+      url: `/api/ledger${query}`,
+      headers: { cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    return LedgerPageSchema.parse(response.json()).entries;
+  };
+  const posts = () => fake.seen.filter((s) => s.method === 'POST').length;
+
+  it('records who, what, when and the outcome of a submission', async () => {
+    const response = await submit();
+    expect(response.statusCode).toBe(202);
+    const [entry] = await ledger();
+    expect(entry).toMatchObject({
+      kind: 'submit',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'client',
+      operatorName: 'Ada',
+      deviceId: 'BAT-1',
+      commandId: 'cmd_1',
+      startTime: '2026-05-01T11:00:00.000Z',
+      endTime: '2026-05-01T12:00:00.000Z',
+      request: command,
+      outcome: { status: 202 },
+    });
+    expect(entry?.completedAt).toBeDefined();
+  });
+
+  it('answers the same key and request once upstream, the same answer each time', async () => {
+    const first = await submit('k-1');
+    const second = await submit('k-1');
+    expect(second.statusCode).toBe(202);
+    expect(second.json()).toEqual(first.json());
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(posts()).toBe(1);
+    expect(await ledger()).toHaveLength(1);
+  });
+
+  it('refuses a key reused for another request with 422', async () => {
+    await submit('k-2');
+    const other = await submit('k-2', { ...command, powerControl: { targetBatteryPowerW: 1 } });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().code).toBe('idempotency_key_reused');
+    expect(posts()).toBe(1);
+  });
+
+  it('refuses a malformed key with 400 before anything is sent', async () => {
+    const response = await bff.app.inject({
+      method: 'POST',
+      url: '/api/device/BAT-1/commands',
+      headers: { cookie, ...CSRF, 'idempotency-key': '"has space"' },
+      payload: command,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(posts()).toBe(0);
+  });
+
+  it('records a refusal as failed and replays it for the same key', async () => {
+    mode = 'refuse409';
+    const first = await submit('k-3');
+    expect(first.statusCode).toBe(409);
+    const again = await submit('k-3');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual(first.json());
+    expect(posts()).toBe(1);
+    const [entry] = await ledger();
+    expect(entry).toMatchObject({
+      state: 'failed',
+      outcome: { status: 409, error: { code: 'window_overlap' } },
+    });
+  });
+
+  it('marks a 5xx submission unknown, then settles it from the history before sending again', async () => {
+    mode = 'acceptThen500';
+    const lost = await submit();
+    expect(lost.statusCode).toBe(503);
+    expect(lost.json().code).toBe('outcome_unknown');
+    expect((await ledger())[0]?.state).toBe('unknown');
+
+    mode = 'accept';
+    const next = await submit(undefined, {
+      ...command,
+      startTime: '2026-05-01T11:30:00Z',
+      endTime: '2026-05-01T13:00:00Z',
+    });
+    expect(next.statusCode).toBe(202);
+    const historyAt = fake.seen.findIndex((s) => s.method === 'GET');
+    const secondPostAt = fake.seen.map((s) => s.method).lastIndexOf('POST');
+    expect(historyAt).toBeGreaterThan(-1);
+    expect(historyAt).toBeLessThan(secondPostAt);
+    const entries = await ledger('?kind=submit');
+    expect(entries.map((e) => [e.state, e.commandId, e.outcome?.reconciled])).toEqual([
+      ['succeeded', 'cmd_2', undefined],
+      ['succeeded', 'cmd_1', 'found'],
+    ]);
+  });
+
+  it('settles an unknown outcome for a retry with the same key without sending it twice', async () => {
+    mode = 'acceptThen500';
+    await submit('k-4');
+    mode = 'accept';
+    const retry = await submit('k-4');
+    expect(retry.statusCode).toBe(202);
+    expect(retry.json()).toMatchObject({ id: 'cmd_1' });
+    expect(posts()).toBe(1);
+    expect(stored).toHaveLength(1);
+  });
+
+  it('re-sends a retry with the same key when the history shows the first never arrived', async () => {
+    mode = 'acceptThen500';
+    await submit('k-5');
+    stored = [];
+    mode = 'accept';
+    const retry = await submit('k-5');
+    expect(retry.statusCode).toBe(202);
+    expect(posts()).toBe(2);
+    expect(stored).toHaveLength(1);
+    expect(await ledger()).toHaveLength(1);
+  });
+
+  it('after a crash between the answer and the ledger write: 409 while leased, then exactly one command', async () => {
+    crash = true;
+    const crashed = await submit('k-6');
+    expect(crashed.statusCode).toBe(500);
+    crash = false;
+    const early = await submit('k-6');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe('idempotency_in_progress');
+    expect(early.headers['retry-after']).toBeDefined();
+    bff.clock.nowMs += 6_000;
+    const settled = await submit('k-6');
+    expect(settled.statusCode).toBe(202);
+    expect(settled.json()).toMatchObject({ id: 'cmd_1' });
+    expect(stored).toHaveLength(1);
+    const [entry] = await ledger();
+    expect(entry).toMatchObject({ state: 'succeeded', commandId: 'cmd_1' });
+  });
+
+  it('filters by device, kind and site', async () => {
+    await submit();
+    await bff.app.inject({
+      method: 'POST',
+      url: '/api/sites',
+      headers: { cookie, ...CSRF },
+      payload: { siteId: 'PLANT-1' },
+    });
+    expect((await ledger()).map((e) => e.kind)).toEqual(['bind', 'submit']);
+    expect((await ledger('?deviceId=BAT-1')).map((e) => e.kind)).toEqual(['submit']);
+    expect((await ledger('?kind=bind')).map((e) => e.siteId)).toEqual(['PLANT-1']);
+    expect((await ledger('?siteId=PLANT-1')).map((e) => e.kind)).toEqual(['bind', 'submit']);
+    expect(await ledger('?deviceId=BAT-2')).toEqual([]);
+    const bad = await bff.app.inject({
+      method: 'GET',
+      url: '/api/ledger?limit=9999',
+      headers: { cookie },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('shows a client only its own entries', async () => {
+    await submit();
+    const otherRegion = await bff.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: CSRF,
+      payload: { region: 'au', clientId: 'client', clientSecret: 'secret' },
+    });
+    const response = await bff.app.inject({
+      method: 'GET',
+      url: '/api/ledger',
+      headers: { cookie: otherRegion.cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
+    expect(LedgerPageSchema.parse(response.json()).entries).toEqual([]);
+    expect(await ledger()).toHaveLength(1);
+  });
+});
