@@ -9,6 +9,7 @@ import { deviceHistoryRange } from '../../features/commands/lib/history-range.ts
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
 import { findDevice } from '../../features/devices/lib/find-device.ts';
 import { sitesQueryOptions, useSites } from '../../features/sites/api/get-sites.ts';
+import { deviceHistoryPath } from '../../lib/device-paths.ts';
 import { isKnownTimeZone } from '../../lib/time.ts';
 
 function DeviceRoute() {
@@ -63,6 +64,11 @@ function DeviceRoute() {
         {device.name} <span className="secondary">{device.deviceId}</span>
       </h1>
       <DeviceSummary site={site} device={device} />
+      <p>
+        <Link to={deviceHistoryPath(site.siteId, device.deviceId)}>
+          Command history: 30 days, charts and CSV export
+        </Link>
+      </p>
       {knownZone ? null : (
         <p className="notice notice-warning">
           This browser does not know the site&apos;s time zone {site.timeZone}; times on this page

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Site } from '../../../../domain/device.ts';
+import { deviceHistoryPath } from '../../../lib/device-paths.ts';
 import { ConnectionState } from './connection-state.tsx';
 
 /** The devices of one site; each device ID leads to its device page. */
@@ -16,6 +17,7 @@ export function DeviceTable({ site }: { site: Site }) {
             <th scope="col">Name</th>
             <th scope="col">Model</th>
             <th scope="col">Connection</th>
+            <th scope="col">History</th>
           </tr>
         </thead>
         <tbody>
@@ -32,6 +34,14 @@ export function DeviceTable({ site }: { site: Site }) {
               <td>{device.model}</td>
               <td>
                 <ConnectionState online={device.online} />
+              </td>
+              <td>
+                <Link
+                  to={deviceHistoryPath(site.siteId, device.deviceId)}
+                  aria-label={`Command history of ${device.deviceId}`}
+                >
+                  History
+                </Link>
               </td>
             </tr>
           ))}

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { isCancellable } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
+import { deviceHistoryPath } from '../../../lib/device-paths.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { windowInZone } from '../lib/window-words.ts';
 import { StatusRecordList } from './status-record-list.tsx';
@@ -10,6 +12,7 @@ import { StatusRecordList } from './status-record-list.tsx';
 export function DetailPanel(props: {
   record: StatusRecord;
   device: Device;
+  siteId: string;
   timeZone: string;
   cancelling: boolean;
   cancelError: string | undefined;
@@ -26,6 +29,11 @@ export function DetailPanel(props: {
         <strong>{props.device.name}</strong> ({props.device.deviceId})
       </p>
       <StatusRecordList record={record} timeZone={props.timeZone} />
+      <p>
+        <Link to={deviceHistoryPath(props.siteId, props.device.deviceId)}>
+          Command history of {props.device.deviceId}
+        </Link>
+      </p>
       {props.cancelError ? <p role="alert">{props.cancelError}</p> : null}
       <div className="actions">
         {record.status === 'received' ? (

@@ -252,6 +252,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           <DetailPanel
             record={selectedRecord}
             device={selected.target.device}
+            siteId={selected.target.site.siteId}
             timeZone={zoneOf(selected.target)}
             cancelling={cancel.isPending}
             cancelError={cancel.isError ? cancel.error.detail : undefined}
