@@ -3,27 +3,49 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import pluginQuery from '@tanstack/eslint-plugin-query';
-import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-/** Folders that must never import each other (DESIGN.md section 1, STYLE.md). */
-const zones = [
-  { target: './src/domain', from: ['./src/client', './src/server', './src/sandbox', './src/infra'] },
-  { target: './src/client', from: ['./src/server', './src/sandbox', './src/infra'] },
-  { target: './src/server', from: ['./src/client', './src/sandbox'] },
-  { target: './src/sandbox', from: ['./src/client', './src/server'] },
-  { target: './src/infra', from: ['./src/client', './src/server', './src/sandbox'] },
-];
+/**
+ * Folders that must never import each other (DESIGN.md 1, STYLE.md), enforced with ESLint's own
+ * `no-restricted-imports`: import-x's resolver pulls platform binaries that npm 11 leaves out of
+ * the lock file, which breaks `npm ci`.
+ */
+const zones = {
+  domain: ['client', 'server', 'sandbox', 'infra'],
+  client: ['server', 'sandbox', 'infra'],
+  server: ['client', 'sandbox'],
+  sandbox: ['client', 'server'],
+  infra: ['client', 'server', 'sandbox'],
+};
+const domainOnlyPatterns = ['node:*', 'react', 'react-*', 'fastify', '@fastify/*'];
+
+const zoneConfigs = Object.entries(zones).map(([folder, forbidden]) => ({
+  files: [`src/${folder}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...forbidden.map((other) => ({
+            group: [`**/${other}/**`, `../${other}`, `../../${other}`],
+            message: `src/${folder} must not import src/${other} (DESIGN.md 1, dependency rule)`,
+          })),
+          ...(folder === 'domain'
+            ? [{ group: domainOnlyPatterns, message: 'src/domain is pure TypeScript and zod' }]
+            : []),
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', 'docs'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
-    plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
@@ -36,13 +58,5 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   ...pluginQuery.configs['flat/recommended-strict'],
-  {
-    files: ['src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['node:*', 'react', 'react-*', 'fastify', '@fastify/*'] },
-      ],
-    },
-  },
+  ...zoneConfigs,
 );
