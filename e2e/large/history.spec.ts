@@ -49,8 +49,8 @@ test('a device history over 30 days: cancelled filter, chart and table agree, CS
   }
 
   await page.getByLabel('Range').selectOption('custom');
-  await page.getByLabel('From').fill('2026-09-01T00:00');
-  await page.getByLabel('To').fill('2026-10-02T00:00');
+  await page.getByLabel('From', { exact: true }).fill('2026-09-01T00:00');
+  await page.getByLabel('To', { exact: true }).fill('2026-10-02T00:00');
   await page.getByRole('button', { name: 'Show range' }).click();
   await expect(page.getByRole('alert')).toContainText(/Range refused: .*31 days.*at most 30 days/);
 });
