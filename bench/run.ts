@@ -96,7 +96,8 @@ async function startStack(options: BenchOptions, spaDir: string): Promise<Stack>
   const [sandboxPort, bffPort] = [await freePort(), await freePort()];
   const sandbox = startTsx('sandbox', path.join(root, 'bench/servers/sandbox.ts'), {
     SANDBOX_PORT: String(sandboxPort),
-    SANDBOX_FIXTURE: 'large',
+    // The smoke only proves the path works; generating the large history would double its time.
+    SANDBOX_FIXTURE: options.smoke ? 'demo' : 'large',
     DATA_DIR: path.join(options.tmpDir, 'sandbox-data'),
     LOG_LEVEL: 'warn',
   });
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
         reason,
       );
     } else {
-      log('- starting the sandbox (fixture large) and the BFF');
+      log(`- starting the sandbox (fixture ${smoke ? 'demo' : 'large'}) and the BFF`);
       const stack = await startStack(options, spaDir);
       await group([BFF_FIGURES.addedP50, BFF_FIGURES.addedP99], 'BFF added latency', () =>
         measureAddedLatency(stack, options),

@@ -240,7 +240,7 @@ export async function measurePolling(stack: Stack, options: BenchOptions): Promi
       notMeasured(BFF_FIGURES.pollsAfterFinal, reason),
     ];
   }
-  const rounds = options.smoke ? 2 : 5;
+  const rounds = options.smoke ? 1 : 5;
   await admin.resetStats();
   const browserCalls = await pollAsTabs(stack, rounds, 1_000);
   const upstream = (await admin.stats()).requests;
