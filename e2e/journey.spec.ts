@@ -94,7 +94,10 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
   });
   expect(replay.status()).toBe(401);
 
-  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+  // A string expression: this file is typed for Node, the expression runs in the page.
+  const storage = await page.evaluate<string>(
+    'JSON.stringify({ ...localStorage, ...sessionStorage })',
+  );
   expect(storage).not.toContain(SECRET);
   expect(secretSeen).toEqual([]);
 });
