@@ -8,6 +8,7 @@ import { installErrorHandling } from './http/error-handling.ts';
 import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
+import { Coalescer } from './proxy/coalescer.ts';
 import { registerMirror } from './proxy/mirror.ts';
 import { batchRoutes } from './proxy/routes/batch.ts';
 import { commandRoutes } from './proxy/routes/commands.ts';
@@ -26,6 +27,7 @@ import { Sessions } from './session/sessions.ts';
 import { requestToken } from './upstream/token-endpoint.ts';
 import { TokenCache } from './upstream/token-cache.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
+import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 
 /** Largest request body the BFF reads: a 50-device batch is about 4 KiB (issue 4). */
@@ -53,9 +55,11 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     sessionStore?: SessionStore;
     /**
      * How long a ledger entry stays `pending` before another attempt may treat its outcome as
-     * unknown (a BFF that died mid-call). Default: twice the upstream timeout plus 5 s.
+     * unknown (a BFF that died mid-call). Default: every attempt timing out, plus 5 s.
      */
     ledgerLeaseMs?: number;
+    /** How long an open circuit fails fast before a trial call (default 10 s). */
+    circuitHalfOpenAfterMs?: number;
     /** Test-only hooks into the ledger (the crash test kills the process between steps). */
     ledgerHooks?: LedgerHooks;
   };
@@ -112,7 +116,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     upstreams: options.upstreams,
     http,
   });
+  const resilience = new UpstreamResilience(
+    options.circuitHalfOpenAfterMs === undefined
+      ? {}
+      : { halfOpenAfterMs: options.circuitHalfOpenAfterMs },
+  );
   const upstream = new UpstreamClient({
+    resilience,
     upstreams: options.upstreams,
     http,
     tokens,
@@ -124,7 +134,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
         store: new LedgerStore(storage.handle.db),
         upstream,
         now,
-        leaseMs: options.ledgerLeaseMs ?? 2 * http.timeoutMs + 5000,
+        leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
         hooks: options.ledgerHooks,
       })
     : undefined;
@@ -149,6 +159,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sessions,
     upstream,
     ledger,
+    coalescer: new Coalescer(now),
   });
   await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
 

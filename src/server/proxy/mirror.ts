@@ -6,7 +6,8 @@ import type { Ledger, LedgerSpec } from '../ledger/ledger.ts';
 import type { Session } from '../session/session-store.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
-import { passThrough } from './pass-through.ts';
+import type { Coalescer } from './coalescer.ts';
+import { passThrough, sendShared } from './pass-through.ts';
 
 type Method = UpstreamCall['method'];
 
@@ -33,6 +34,8 @@ export interface MirroredRoute<P = unknown, Q = unknown, B = unknown> {
   upstream: (input: MirrorInput<P, Q, B>) => { path: string; query?: URLSearchParams };
   /** Set on state-changing routes: recorded in the command ledger (issue 4). */
   ledger?: LedgerSpec;
+  /** Identical concurrent calls share one upstream request (status polling, DESIGN.md 5). */
+  coalesce?: boolean;
 }
 
 /**
@@ -95,6 +98,7 @@ export interface MirrorDeps {
   sessions: Sessions;
   upstream: UpstreamClient;
   ledger?: Ledger | undefined;
+  coalescer: Coalescer;
 }
 
 async function forward(
@@ -120,5 +124,14 @@ async function forward(
   };
   if (route.ledger && deps.ledger)
     return deps.ledger.run(route.ledger, request, reply, session, input, call);
+  if (route.coalesce) {
+    const key = `${session.region} ${session.clientId} ${call.method} ${call.path}`;
+    // One upstream request serves several browsers: it carries none of their request IDs.
+    const shared: UpstreamCall = { method: call.method, path: call.path };
+    return sendShared(
+      reply,
+      await deps.coalescer.fetch(key, () => deps.upstream.send(session, shared)),
+    );
+  }
   return passThrough(reply, await deps.upstream.send(session, call));
 }

@@ -9,7 +9,8 @@ import {
   mediaType,
   type UpstreamResponse,
 } from '../upstream/upstream-http.ts';
-import { upstreamProblem } from './upstream-problem.ts';
+import type { SharedAnswer } from './coalescer.ts';
+import { problemFrom, upstreamProblem } from './upstream-problem.ts';
 
 /**
  * Answers the browser with an upstream answer (DESIGN.md 5): a 2xx JSON body is streamed through
@@ -51,4 +52,18 @@ export async function passThrough(
   const capped = capStream();
   pipeline(response.body, capped, () => undefined);
   return reply.send(capped);
+}
+
+/** Answers the browser with a shared (coalesced) upstream answer, checked like {@link passThrough}. */
+export function sendShared(reply: FastifyReply, answer: SharedAnswer): FastifyReply {
+  if (answer.status < 200 || answer.status >= 300)
+    throw problemFrom(answer.status, answer.headers, answer.body);
+  if (answer.status === 204 || answer.body.length === 0) return reply.code(answer.status).send();
+  if (!isJsonMediaType(mediaType(answer.headers)))
+    throw new ProblemError(
+      502,
+      'upstream_content_type',
+      'The upstream answered with something other than JSON.',
+    );
+  return reply.code(answer.status).type('application/json').send(answer.body);
 }

@@ -14,15 +14,23 @@ import {
  * becomes 502: the browser's session is fine, the upstream is not.
  */
 export async function upstreamProblem(response: UpstreamResponse): Promise<ProblemError> {
-  const type = mediaType(response.headers);
-  const text = await readCapped(response.body);
+  return problemFrom(response.statusCode, response.headers, await readCapped(response.body));
+}
+
+/** {@link upstreamProblem} of an answer already read. */
+export function problemFrom(
+  statusCode: number,
+  responseHeaders: UpstreamResponse['headers'],
+  text: string,
+): ProblemError {
+  const type = mediaType(responseHeaders);
   const parsed = isJsonMediaType(type) ? ApiErrorBodySchema.safeParse(safeJson(text)) : undefined;
   const headers: ProblemHeaders = {};
-  const retryAfter = response.headers['retry-after'];
+  const retryAfter = responseHeaders['retry-after'];
   if (typeof retryAfter === 'string' && /^[\w ,:-]{1,64}$/.test(retryAfter))
     headers['retry-after'] = retryAfter;
 
-  let status = response.statusCode;
+  let status = statusCode;
   if (status < 400 || status > 599) status = 502;
   if (status === 401) status = 502;
 
@@ -36,9 +44,9 @@ export async function upstreamProblem(response: UpstreamResponse): Promise<Probl
   return new ProblemError(
     status >= 500 ? status : 502,
     'upstream_error',
-    response.statusCode >= 300 && response.statusCode < 400
+    statusCode >= 300 && statusCode < 400
       ? 'The upstream answered with a redirect, which the BFF does not follow.'
-      : `The upstream failed with HTTP ${response.statusCode} and no readable error. Try again in a moment.`,
+      : `The upstream failed with HTTP ${statusCode} and no readable error. Try again in a moment.`,
     { headers },
   );
 }

@@ -5,6 +5,7 @@ import type { Session } from '../session/session-store.ts';
 import { InvalidCredentialsError } from './token-endpoint.ts';
 import type { TokenCache } from './token-cache.ts';
 import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-http.ts';
+import type { UpstreamResilience } from './resilience.ts';
 
 /** A call on the upstream API, relative to the region's base URL (spec 4). */
 export interface UpstreamCall {
@@ -28,8 +29,10 @@ export class UpstreamClient {
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache;
   readonly #onCredentialsRevoked: (session: Session) => Promise<void>;
+  readonly #resilience: UpstreamResilience;
 
   constructor(options: {
+    resilience: UpstreamResilience;
     upstreams: Record<Region, UpstreamRegion>;
     http: UpstreamHttp;
     tokens: TokenCache;
@@ -40,14 +43,23 @@ export class UpstreamClient {
     this.#http = options.http;
     this.#tokens = options.tokens;
     this.#onCredentialsRevoked = options.onCredentialsRevoked;
+    this.#resilience = options.resilience;
   }
 
   /**
+   * GET and PUT (cancel) are retried on transport failures, 429 and 502-504; POST and DELETE
+   * are sent once. Every call passes the region's circuit breaker.
+   *
    * @returns the upstream answer, body unread (the caller streams or parses it).
-   * @throws ProblemError for transport failures, token endpoint failures, and 401
-   *   `not_signed_in` when the upstream no longer accepts the session's credentials.
+   * @throws ProblemError for transport failures, token endpoint failures, an open circuit, and
+   *   401 `not_signed_in` when the upstream no longer accepts the session's credentials.
    */
-  async send(session: Session, call: UpstreamCall): Promise<UpstreamResponse> {
+  send(session: Session, call: UpstreamCall): Promise<UpstreamResponse> {
+    const idempotent = call.method === 'GET' || call.method === 'PUT';
+    return this.#resilience.execute(session.region, idempotent, () => this.#once(session, call));
+  }
+
+  async #once(session: Session, call: UpstreamCall): Promise<UpstreamResponse> {
     const first = await this.#attempt(session, call);
     if (first.response.statusCode !== 401) return first.response;
     await discard(first.response.body);

@@ -30,6 +30,7 @@ export const commandRoutes = [
     method: 'GET',
     path: '/api/devices/:deviceId/commands/:commandId',
     params: CommandParamsSchema,
+    coalesce: true,
     upstream: ({ params }) => ({
       path: `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}`,
     }),

@@ -1,0 +1,57 @@
+import type { UpstreamResponse } from '../upstream/upstream-http.ts';
+import { MAX_PASS_THROUGH_BYTES, readCapped } from '../upstream/upstream-http.ts';
+
+/** How long a status answer is reused for identical calls (DESIGN.md 5, "status polling"). */
+export const COALESCE_REUSE_MS = 1_000;
+
+/** An upstream answer read into memory so several browsers can get it. */
+export interface SharedAnswer {
+  status: number;
+  headers: UpstreamResponse['headers'];
+  body: string;
+}
+
+/**
+ * Coalesces identical status GETs (issue 4): concurrent calls with the same key share one
+ * upstream request, and a 200 answer is reused for {@link COALESCE_REUSE_MS}, so N tabs polling
+ * one command cost one upstream call per interval. The key must include who asks (region and
+ * client), since access differs per client.
+ */
+export class Coalescer {
+  readonly #entries = new Map<string, { answer: Promise<SharedAnswer>; reusableUntilMs: number }>();
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  fetch(key: string, send: () => Promise<UpstreamResponse>): Promise<SharedAnswer> {
+    const nowMs = this.#now();
+    const entry = this.#entries.get(key);
+    if (entry && nowMs < entry.reusableUntilMs) return entry.answer;
+    this.#sweep(nowMs);
+    const answer = send().then(async (response) => ({
+      status: response.statusCode,
+      headers: response.headers,
+      body: await readCapped(response.body, MAX_PASS_THROUGH_BYTES),
+    }));
+    const fresh = { answer, reusableUntilMs: Number.POSITIVE_INFINITY };
+    this.#entries.set(key, fresh);
+    answer.then(
+      (shared) => {
+        if (shared.status === 200) fresh.reusableUntilMs = this.#now() + COALESCE_REUSE_MS;
+        else if (this.#entries.get(key) === fresh) this.#entries.delete(key);
+      },
+      () => {
+        if (this.#entries.get(key) === fresh) this.#entries.delete(key);
+      },
+    );
+    return answer;
+  }
+
+  #sweep(nowMs: number): void {
+    if (this.#entries.size < 1000) return;
+    for (const [key, entry] of this.#entries)
+      if (entry.reusableUntilMs <= nowMs) this.#entries.delete(key);
+  }
+}

@@ -1,0 +1,124 @@
+import {
+  ConsecutiveBreaker,
+  DelegateBackoff,
+  circuitBreaker,
+  handleWhen,
+  isBrokenCircuitError,
+  retry,
+  wrap,
+  type CircuitBreakerPolicy,
+  type IPolicy,
+  type IRetryBackoffContext,
+} from 'cockatiel';
+import type { Region } from '../../domain/token.ts';
+import { REGION_NAMES } from '../../domain/token.ts';
+import { ProblemError } from '../http/problem.ts';
+import { discard, type UpstreamResponse } from './upstream-http.ts';
+
+/** Tries of one idempotent call (GET, cancel): the first and two retries (issue 4). */
+export const MAX_ATTEMPTS = 3;
+/** First retry delay; doubles per retry, with full jitter, capped at {@link MAX_BACKOFF_MS}. */
+export const BASE_BACKOFF_MS = 100;
+export const MAX_BACKOFF_MS = 2_000;
+/** A `Retry-After` longer than this is not waited for: the 429 goes to the browser instead. */
+export const MAX_RETRY_AFTER_MS = 2_000;
+/** Consecutive failures (timeouts, unreachable, 5xx) that open a region's circuit. */
+export const BREAKER_THRESHOLD = 5;
+/** How long an open circuit fails fast before one trial call is let through. */
+export const DEFAULT_HALF_OPEN_AFTER_MS = 10_000;
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const TRANSPORT_CODES = new Set(['upstream_timeout', 'upstream_unreachable']);
+
+const isTransportFailure = (error: Error) =>
+  error instanceof ProblemError && TRANSPORT_CODES.has(error.problem.code);
+
+const isServerFailure = (result: unknown) => (result as UpstreamResponse).statusCode >= 500;
+
+/** `Retry-After` of a response in ms (delta-seconds or HTTP date), or undefined. */
+export function retryAfterMs(response: UpstreamResponse, nowMs = Date.now()): number | undefined {
+  const header = response.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const dateMs = Date.parse(value);
+  return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
+}
+
+function isRetryableResult(result: unknown): boolean {
+  const response = result as UpstreamResponse;
+  if (!RETRYABLE_STATUS.has(response.statusCode)) return false;
+  const waitMs = retryAfterMs(response);
+  return waitMs === undefined || waitMs <= MAX_RETRY_AFTER_MS;
+}
+
+/** Exponential backoff with full jitter, or the upstream's `Retry-After` when it gave one. */
+const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((context) => {
+  if ('value' in context.result) {
+    const waitMs = retryAfterMs(context.result.value as UpstreamResponse);
+    if (waitMs !== undefined) return waitMs;
+  }
+  const capMs = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (context.attempt - 1));
+  return Math.round(Math.random() * capMs);
+});
+
+/**
+ * Failure handling towards the upstream (issue 4, "Reliability"), with cockatiel: per region a
+ * circuit breaker that opens after {@link BREAKER_THRESHOLD} consecutive failures and then fails
+ * fast with 503 `upstream_circuit_open`; for idempotent calls, retries with exponential backoff
+ * and jitter honouring `Retry-After`. Submissions (POST) are never retried.
+ */
+export class UpstreamResilience {
+  readonly #breakers: Record<Region, CircuitBreakerPolicy>;
+  readonly #retry: IPolicy;
+
+  constructor(options: { halfOpenAfterMs?: number } = {}) {
+    const breakerFor = () =>
+      circuitBreaker(handleWhen(isTransportFailure).orWhenResult(isServerFailure), {
+        halfOpenAfter: options.halfOpenAfterMs ?? DEFAULT_HALF_OPEN_AFTER_MS,
+        breaker: new ConsecutiveBreaker(BREAKER_THRESHOLD),
+      });
+    this.#breakers = { eu: breakerFor(), au: breakerFor() };
+    const policy = retry(handleWhen(isTransportFailure).orWhenResult(isRetryableResult), {
+      maxAttempts: MAX_ATTEMPTS - 1,
+      backoff,
+    });
+    policy.onRetry((reason) => {
+      if ('value' in reason) void discard((reason.value as UpstreamResponse).body);
+    });
+    this.#retry = policy;
+  }
+
+  /**
+   * Runs one upstream call of `region` under its breaker, retried when `idempotent`.
+   *
+   * @throws ProblemError 503 `upstream_circuit_open` while the region's circuit is open.
+   */
+  async execute(
+    region: Region,
+    idempotent: boolean,
+    call: () => Promise<UpstreamResponse>,
+  ): Promise<UpstreamResponse> {
+    const breaker = this.#breakers[region];
+    try {
+      if (!idempotent) return await breaker.execute(call);
+      return await wrap(this.#retry, breaker).execute(call);
+    } catch (error) {
+      if (isBrokenCircuitError(error))
+        throw new ProblemError(
+          503,
+          'upstream_circuit_open',
+          `The ${REGION_NAMES[region]} upstream failed ${BREAKER_THRESHOLD} times in a row, so the BFF is not calling it for a few seconds. Nothing was sent; try again shortly.`,
+          { headers: { 'retry-after': '10' } },
+        );
+      throw error;
+    }
+  }
+
+  /** Circuit state per region, for `/readyz` and tests: `closed`, `open`, `halfOpen`. */
+  states(): Record<Region, string> {
+    const name = (policy: CircuitBreakerPolicy) =>
+      ['closed', 'open', 'halfOpen', 'isolated'][policy.state] ?? 'unknown';
+    return { eu: name(this.#breakers.eu), au: name(this.#breakers.au) };
+  }
+}
