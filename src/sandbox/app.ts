@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { REGIONS } from '../domain/token.ts';
 import { openDatabase, type DatabaseHandle } from '../infra/database.ts';
 import { SandboxClock } from './clock.ts';
+import { DrizzlePersistence } from './db/drizzle-persistence.ts';
 import { Catalog } from './fixtures/catalog.ts';
 import { fixtureFor, type FixtureName } from './fixtures/fixtures.ts';
 import { BODY_LIMIT_BYTES, installErrorHandling } from './http/error-handling.ts';
@@ -31,8 +32,9 @@ export interface SandboxOptions {
 
 /**
  * Builds the sandbox upstream (DESIGN.md 1, 3): Europe under `/eu`, Australia under `/au`, the
- * admin API under `/_sandbox`. State is kept in the database's `sandbox` schema; the database is
- * closed on `app.close()` when this app opened it. Not listening: `main.ts` listens, tests use
+ * admin API under `/_sandbox`. State is kept in the database's `sandbox` schema (migrations
+ * applied here); the database is closed on `app.close()` when this app opened it, never when it
+ * was given (`database`). The first start on an empty database seeds the fixture. Not listening: `main.ts` listens, tests use
  * `inject()` or listen on 127.0.0.1 port 0.
  */
 export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyInstance> {
@@ -45,8 +47,11 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
   installErrorHandling(app);
 
   const opened = options.inMemory || options.database ? undefined : await openDatabase(options);
-  const persistence: SandboxPersistence = new MemoryPersistence();
   if (opened) app.addHook('onClose', async () => opened.close());
+  const handle = options.database ?? opened;
+  const persistence: SandboxPersistence = handle
+    ? await DrizzlePersistence.open(handle)
+    : new MemoryPersistence();
 
   const fixture = fixtureFor(options.fixture);
   const catalog = new Catalog(fixture.fixture);

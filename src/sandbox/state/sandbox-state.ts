@@ -15,7 +15,7 @@ import type { SandboxClock } from '../clock.ts';
 import type { Catalog } from '../fixtures/catalog.ts';
 import type { FixtureClient, FixtureDevice, FixtureSite } from '../fixtures/fixture-types.ts';
 import { toStatusRecord, type CommandEntity } from '../model/command-entity.ts';
-import { advanceCommand, type DeviceCondition } from '../model/lifecycle.ts';
+import { advanceCommand, START_GRACE_MS, type DeviceCondition } from '../model/lifecycle.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import {
   emptyChange,
@@ -85,6 +85,8 @@ export class SandboxState {
   private bindingSeq = 0;
   private conditions = new Map<string, DeviceCondition>();
   private tokens = new Map<string, TokenEntity>();
+  /** Earliest instant an active command may change; no scan before it (large fixture). */
+  private nextDueMs = -Infinity;
 
   private constructor(options: SandboxStateOptions) {
     this.catalog = options.catalog;
@@ -417,6 +419,7 @@ export class SandboxState {
       };
       if (next.online !== current.online || next.fault !== current.fault) {
         this.conditions.set(deviceId, next);
+        this.nextDueMs = -Infinity;
         change.deviceConditions.push({ deviceId, ...next });
         this.advanceAll(change);
       }
@@ -474,14 +477,28 @@ export class SandboxState {
 
   private advanceAll(change: StateChange): void {
     const nowMs = this.clock.now();
+    if (nowMs < this.nextDueMs) return;
+    let nextDueMs = Infinity;
     for (const id of this.activeCommandIds) {
       const command = this.commands.get(id);
-      if (!command) continue;
-      const device = this.catalog.device(command.deviceId);
-      if (!device) continue;
+      const device = command && this.catalog.device(command.deviceId);
+      if (!command || !device) continue;
       const next = advanceCommand(command, device.capabilities, this.conditionOf(device), nowMs);
       if (next) this.put(next, change);
+      const current = next ?? command;
+      if (current.status === 'executing') nextDueMs = Math.min(nextDueMs, current.endMs);
+      else if (current.status === 'received')
+        nextDueMs = Math.min(
+          nextDueMs,
+          current.startMs > nowMs
+            ? current.startMs
+            : Math.min(
+                Math.max(current.startMs, current.receivedAtMs) + START_GRACE_MS,
+                current.endMs,
+              ),
+        );
     }
+    this.nextDueMs = nextDueMs;
   }
 
   private put(command: CommandEntity, change: StateChange): void {
@@ -492,12 +509,16 @@ export class SandboxState {
     }
     this.commands.set(command.id, command);
     if (isFinalStatus(command.status)) this.activeCommandIds.delete(command.id);
-    else this.activeCommandIds.add(command.id);
+    else {
+      this.activeCommandIds.add(command.id);
+      this.nextDueMs = Math.min(this.nextDueMs, command.startMs);
+    }
     change.commands.set(command.id, command);
   }
 
   private adopt(state: PersistedState): void {
     this.clock.restore(state.clockOffsetMs);
+    this.nextDueMs = -Infinity;
     this.commands = new Map();
     this.commandIdsByDevice = new Map();
     this.activeCommandIds = new Set();

@@ -1,0 +1,151 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../infra/database.ts';
+import { buildSandboxApp } from '../app.ts';
+import { DrizzlePersistence } from '../db/drizzle-persistence.ts';
+import type { CommandEntity } from '../model/command-entity.ts';
+import { emptyChange } from '../state/persistence.ts';
+import { HOUR_MS, iso, MINUTE_MS } from './support/sandbox-harness.ts';
+
+let dataDir: string;
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'powerdeck-sandbox-db-'));
+  database = await openDatabase({ dataDir });
+});
+afterAll(async () => {
+  await database.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const build = () => buildSandboxApp({ dataDir, database, fixture: 'demo', adminEnabled: true });
+
+async function call(
+  app: Awaited<ReturnType<typeof build>>,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: { token?: string; json?: unknown } = {},
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(options.json === undefined ? {} : { payload: JSON.stringify(options.json) }),
+  });
+  return { status: response.statusCode, body: response.body ? response.json() : undefined };
+}
+
+async function tokenOf(app: Awaited<ReturnType<typeof build>>): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/eu/api/auth/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'grant_type=client_credentials&client_id=demo-eu&client_secret=demo-eu-secret',
+  });
+  return response.json<{ access_token: string }>().access_token;
+}
+
+describe('persistence in the database (issue 3: state survives a restart)', () => {
+  it('keeps tokens, bindings, commands, batches, device conditions and the clock across app instances; reset clears them', async () => {
+    const first = await build();
+    await call(first, 'POST', '/_sandbox/reset');
+    const token = await tokenOf(first);
+    await call(first, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-002' } });
+    await call(first, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
+    const nowMs = Date.parse((await call(first, 'GET', '/_sandbox/clock')).body.now);
+    const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + HOUR_MS;
+    const window = { startTime: iso(startMs), endTime: iso(startMs + HOUR_MS) };
+    const single = await call(first, 'POST', '/eu/device/BAT-EU-001-A/commands', {
+      token,
+      json: { powerControl: { targetBatteryPowerW: 1000 }, ...window },
+    });
+    const batch = await call(first, 'POST', '/eu/devices/commands/batch', {
+      token,
+      json: {
+        devices: ['BAT-EU-001-B', 'BAT-EU-002-A'],
+        command: { powerControl: { siteImportLimitW: 5000 }, ...window },
+      },
+    });
+    expect(batch.status).toBe(202);
+    await call(first, 'PUT', '/_sandbox/devices/BAT-EU-002-A', { json: { fault: true } });
+    await call(first, 'POST', '/_sandbox/clock', { json: { now: iso(startMs + MINUTE_MS) } });
+    const before = {
+      sites: (await call(first, 'GET', '/eu/sites', { token })).body,
+      single: (
+        await call(first, 'GET', `/eu/devices/BAT-EU-001-A/commands/${single.body.id}`, {
+          token,
+        })
+      ).body,
+    };
+    expect(before.single.status).toBe('executing');
+    await first.close();
+
+    const second = await build();
+    expect((await call(second, 'GET', '/eu/sites', { token })).body).toEqual(before.sites);
+    expect(
+      (await call(second, 'GET', `/eu/devices/BAT-EU-001-A/commands/${single.body.id}`, { token }))
+        .body,
+    ).toEqual(before.single);
+    const faulted = batch.body.commands.find(
+      (c: { deviceId: string }) => c.deviceId === 'BAT-EU-002-A',
+    );
+    expect(
+      (await call(second, 'GET', `/eu/devices/BAT-EU-002-A/commands/${faulted.id}`, { token }))
+        .body,
+    ).toMatchObject({ status: 'cancelled', cancelReason: 'deviceFault' });
+    expect(
+      Date.parse((await call(second, 'GET', '/_sandbox/clock')).body.now),
+    ).toBeGreaterThanOrEqual(startMs + MINUTE_MS);
+    const cancelled = await call(
+      second,
+      'PUT',
+      `/eu/devices/commands/batch/${batch.body.batchCommandId}/cancel`,
+      { token },
+    );
+    expect(cancelled.body.results.map((r: { success: boolean }) => r.success).sort()).toEqual([
+      false,
+      true,
+    ]);
+
+    await call(second, 'POST', '/_sandbox/reset');
+    await second.close();
+    const third = await build();
+    expect((await call(third, 'GET', '/eu/sites', { token })).body).toEqual({ sites: [] });
+    await call(third, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
+    expect(
+      (await call(third, 'GET', `/eu/devices/BAT-EU-001-A/commands/${single.body.id}`, { token }))
+        .status,
+    ).toBe(404);
+    await third.close();
+  });
+
+  it('writes a batch and its commands in one transaction: a failing command leaves no trace', async () => {
+    const persistence = await DrizzlePersistence.open(database);
+    const good: CommandEntity = {
+      id: 'cmd_atomic_good',
+      deviceId: 'BAT-EU-001-A',
+      batchCommandId: 'batch_atomic',
+      powerControl: { targetBatteryPowerW: 1 },
+      startMs: 1,
+      endMs: 2,
+      status: 'received',
+      receivedAtMs: 0,
+    };
+    // A NOT NULL column left empty makes the second insert fail inside the transaction.
+    const bad = { ...good, id: 'cmd_atomic_bad', powerControl: null } as unknown as CommandEntity;
+    const change = emptyChange();
+    change.batch = { id: 'batch_atomic', clientId: 'demo-eu', region: 'eu', createdAtMs: 0 };
+    change.commands.set(good.id, good);
+    change.commands.set(bad.id, bad);
+    await expect(persistence.write(change)).rejects.toThrow();
+    const state = await persistence.load();
+    expect(state.batches.find((b) => b.id === 'batch_atomic')).toBeUndefined();
+    expect(await persistence.commandsById([good.id])).toEqual([]);
+  });
+});

@@ -1,0 +1,89 @@
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+} from 'drizzle-orm/pg-core';
+import type { CancellationReason, CommandStatus } from '../../domain/command.ts';
+import type { PowerControl } from '../../domain/power-control.ts';
+import type { Region } from '../../domain/token.ts';
+
+/**
+ * The sandbox's own Postgres schema (DESIGN.md 1: one database, each part in its own schema).
+ * Times are epoch milliseconds on the sandbox clock, as the engine keeps them.
+ */
+export const sandbox = pgSchema('sandbox');
+
+const epochMs = (name: string) => bigint(name, { mode: 'number' });
+
+/** Single values: `seededFixture` (which fixture seeded the state), `clockOffsetMs`. */
+export const meta = sandbox.table('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/** Sites bound to clients (spec 5 rule 5); `seq` is the bind order. */
+export const bindings = sandbox.table(
+  'bindings',
+  {
+    clientId: text('client_id').notNull(),
+    siteId: text('site_id').notNull(),
+    seq: integer('seq').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.clientId, table.siteId] })],
+);
+
+/** Devices whose condition the admin API changed (the fixture holds the rest). */
+export const deviceConditions = sandbox.table('device_conditions', {
+  deviceId: text('device_id').primaryKey(),
+  online: boolean('online').notNull(),
+  fault: boolean('fault').notNull(),
+  sinceMs: epochMs('since_ms').notNull(),
+});
+
+/** Device commands with their lifecycle timestamps (spec 2.4, 3). */
+export const commands = sandbox.table(
+  'commands',
+  {
+    id: text('id').primaryKey(),
+    deviceId: text('device_id').notNull(),
+    batchCommandId: text('batch_command_id'),
+    powerControl: jsonb('power_control').$type<PowerControl>().notNull(),
+    startMs: epochMs('start_ms').notNull(),
+    endMs: epochMs('end_ms').notNull(),
+    status: text('status').$type<CommandStatus>().notNull(),
+    receivedAtMs: epochMs('received_at_ms').notNull(),
+    startedAtMs: epochMs('started_at_ms'),
+    completedAtMs: epochMs('completed_at_ms'),
+    cancelledAtMs: epochMs('cancelled_at_ms'),
+    cancelReason: text('cancel_reason').$type<CancellationReason>(),
+  },
+  (table) => [
+    index('commands_device_idx').on(table.deviceId, table.startMs),
+    index('commands_batch_idx').on(table.batchCommandId),
+  ],
+);
+
+/** Batch commands (spec 2.5); their commands carry the batch ID. */
+export const batches = sandbox.table('batches', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  region: text('region').$type<Region>().notNull(),
+  createdAtMs: epochMs('created_at_ms').notNull(),
+});
+
+/** Issued access tokens, by SHA-256 hash only. */
+export const tokens = sandbox.table(
+  'tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    clientId: text('client_id').notNull(),
+    region: text('region').$type<Region>().notNull(),
+    expiresAtMs: epochMs('expires_at_ms').notNull(),
+  },
+  (table) => [index('tokens_expiry_idx').on(table.expiresAtMs)],
+);
