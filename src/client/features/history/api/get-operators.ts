@@ -1,25 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { LedgerPageSchema, type LedgerEntry } from '../../../../domain/ledger.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 const LEDGER_PAGE_LIMIT = 500;
 
-// Only the fields of a ledger entry (domain LedgerEntrySchema, issue 4) that name who sent which
-// command; the rest of the entry is not read here.
-const OperatorEntrySchema = z.object({
-  kind: z.string(),
-  clientId: z.string(),
-  operatorName: z.string().optional(),
-  commandId: z.string().optional(),
-  batchCommandId: z.string().optional(),
-  outcome: z
-    .object({
-      commands: z.array(z.object({ deviceId: z.string(), id: z.string() })).optional(),
-    })
-    .optional(),
-});
-const OperatorPageSchema = z.object({ entries: z.array(OperatorEntrySchema) });
-type OperatorEntry = z.infer<typeof OperatorEntrySchema>;
+type OperatorEntry = Pick<
+  LedgerEntry,
+  'kind' | 'clientId' | 'operatorName' | 'commandId' | 'batchCommandId' | 'outcome'
+>;
 
 /** Who sent what: by command ID, and by batch ID for commands a batch created. */
 export interface Operators {
@@ -79,7 +67,7 @@ export const operatorsQueryOptions = (deviceId: string) =>
   queryOptions({
     queryKey: operatorKeys.device(deviceId),
     queryFn: async ({ signal }) => {
-      const page = await apiRequest('/ledger', OperatorPageSchema, {
+      const page = await apiRequest('/ledger', LedgerPageSchema, {
         query: { deviceId, limit: String(LEDGER_PAGE_LIMIT) },
         signal,
       });
