@@ -5,6 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { DatabaseHandle } from '../infra/database.ts';
 import type { ServerEnv } from './env.ts';
 import { installErrorHandling } from './http/error-handling.ts';
+import { healthRoutes } from './http/health-routes.ts';
+import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
@@ -22,6 +24,7 @@ import { MemorySessionStore } from './session/memory-session-store.ts';
 import { SecretBox, loadSessionKey } from './session/secret-box.ts';
 import { sessionCookieFor } from './session/session-cookie.ts';
 import { sessionRoutes } from './session/session-routes.ts';
+import type { SignInLimitOptions } from './session/sign-in-limits.ts';
 import type { SessionStore } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
 import { requestToken } from './upstream/token-endpoint.ts';
@@ -46,8 +49,6 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     logger?: FastifyServerOptions['logger'];
     /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
     now?: () => number;
-    /** Upstream header and body timeout. */
-    upstreamTimeoutMs?: number;
     /**
      * Where sessions live. Default: the database (`database`, else `databaseUrl`, else PGlite in
      * `dataDir`); in memory when none of those is given.
@@ -58,6 +59,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * unknown (a BFF that died mid-call). Default: every attempt timing out, plus 5 s.
      */
     ledgerLeaseMs?: number;
+    /** Sign-in rate limits (defaults: 30 per IP and minute, 10 failures per client in 15 min). */
+    signInLimits?: SignInLimitOptions;
     /** How long an open circuit fails fast before a trial call (default 10 s). */
     circuitHalfOpenAfterMs?: number;
     /** Test-only hooks into the ledger (the crash test kills the process between steps). */
@@ -139,6 +142,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       })
     : undefined;
 
+  trackRoutes(app);
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -154,7 +158,12 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   installRequestGuards(app, publicOrigin);
   installErrorHandling(app, { spaFallback: options.staticDir !== undefined });
 
-  await app.register(sessionRoutes, { sessions, cookie: cookieSettings });
+  await app.register(sessionRoutes, {
+    sessions,
+    cookie: cookieSettings,
+    limits: options.signInLimits ?? {},
+    now,
+  });
   registerMirror(app, [...siteRoutes, ...commandRoutes, ...batchRoutes], {
     sessions,
     upstream,
@@ -162,6 +171,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     coalescer: new Coalescer(now),
   });
   await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
+  await app.register(healthRoutes, { database: storage?.handle, resilience });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);
   return app;

@@ -19,6 +19,8 @@ export interface ServerEnv {
   upstreams: Record<Region, UpstreamRegion>;
   /** True when no upstream URL is configured: the sandbox on `SANDBOX_PORT` is the upstream. */
   usesSandbox: boolean;
+  /** Upstream header and body timeout (`UPSTREAM_TIMEOUT_MS`, default 10 000). */
+  upstreamTimeoutMs: number;
 }
 
 const UPSTREAM_VARIABLES = ['EU_AUTH_URL', 'EU_BASE_URL', 'AU_AUTH_URL', 'AU_BASE_URL'] as const;
@@ -51,6 +53,12 @@ const EnvSchema = z.object({
     .min(1)
     .max(65535)
     .default(8090),
+  UPSTREAM_TIMEOUT_MS: z.coerce
+    .number({ error: 'UPSTREAM_TIMEOUT_MS must be a number' })
+    .int()
+    .min(100)
+    .max(120_000, { error: 'UPSTREAM_TIMEOUT_MS must be 100-120000' })
+    .default(10_000),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
@@ -116,6 +124,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     publicOrigin,
     upstreams,
     usesSandbox,
+    upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The whole stack for tests over real HTTP: the sandbox upstream and the BFF, each on
- * 127.0.0.1 with an ephemeral port, on a fresh temporary data directory (one embedded database
- * shared by both, as under `npm start`). Reused by the integration, security and fault suites.
+ * 127.0.0.1 with an ephemeral port, on a fresh temporary data directory and a fresh database
+ * shared by both, as under `npm start` (PGlite, or PostgreSQL with `database: 'postgres'`). Reused by the integration, security and fault suites.
  *
  * ```ts
  * const stack = await startStack();          // in beforeAll
@@ -11,15 +11,15 @@
  * await stack.close();                       // in afterAll: closes both, deletes the data
  * ```
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { openDatabase, type DatabaseHandle } from '../../src/infra/database.ts';
+import type { DatabaseHandle } from '../../src/infra/database.ts';
+import { loggerOptions } from '../../src/infra/logger.ts';
 import { buildSandboxApp } from '../../src/sandbox/app.ts';
 import { buildServerApp, type ServerOptions } from '../../src/server/app.ts';
+import { createTestDatabase, type DatabaseKind } from './databases.ts';
 import { BrowserClient } from './http-client.ts';
+import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 
 /** Demo credentials of the sandbox fixture (DESIGN.md 3). */
@@ -39,6 +39,12 @@ export interface StackOptions {
   bff?: Partial<ServerOptions>;
   /** Sandbox fixture; default `demo`. */
   fixture?: 'demo' | 'large';
+  /** Database both run on; default `pglite` (see `DATABASE_KINDS` for what this machine offers). */
+  database?: DatabaseKind;
+  /** Relay the BFF's token requests through a {@link TokenTap} that remembers the tokens. */
+  tapTokens?: boolean;
+  /** Keep every BFF log line (pino JSON, level `trace`) in `logLines`. */
+  captureLogs?: boolean;
 }
 
 export interface Stack {
@@ -51,15 +57,20 @@ export interface Stack {
   database: DatabaseHandle;
   dataDir: string;
   admin: SandboxAdmin;
+  /** Access tokens the BFF obtained, when `tapTokens` was set. */
+  tokens: string[];
+  /** BFF log lines, when `captureLogs` was set. */
+  logLines: string[];
   /** A new browser (own cookie jar) talking to the BFF. */
   browser(): BrowserClient;
-  /** Closes the BFF, then the sandbox and the database, and deletes the data directory. */
+  /** Closes the BFF, then the sandbox and the database, and deletes the database and data. */
   close(): Promise<void>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-stack-'));
-  const database = await openDatabase({ dataDir });
+  const testDatabase = await createTestDatabase(options.database ?? 'pglite');
+  const { dataDir } = testDatabase;
+  const database = await testDatabase.open();
   const sandbox = await buildSandboxApp({
     dataDir,
     database,
@@ -69,14 +80,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await sandbox.listen({ host: '127.0.0.1', port: 0 });
   const sandboxUrl = originOf(sandbox);
 
+  const tap: TokenTap | undefined = options.tapTokens ? await startTokenTap(sandboxUrl) : undefined;
   const upstream = (region: string) => ({
-    authUrl: `${sandboxUrl}/${region}`,
+    authUrl: `${tap?.origin ?? sandboxUrl}/${region}`,
     baseUrl: `${sandboxUrl}/${region}`,
   });
+  const logLines: string[] = [];
   const bff = await buildServerApp({
     upstreams: { eu: upstream('eu'), au: upstream('au') },
     dataDir,
     database,
+    ...(options.captureLogs
+      ? {
+          logger: {
+            ...loggerOptions('bff', 'trace'),
+            stream: { write: (line: string) => void logLines.push(line) },
+          },
+        }
+      : {}),
     ...options.bff,
   });
   await bff.listen({ host: '127.0.0.1', port: 0 });
@@ -90,12 +111,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     database,
     dataDir,
     admin: new SandboxAdmin(sandboxUrl),
+    tokens: tap?.tokens ?? [],
+    logLines,
     browser: () => new BrowserClient(bffUrl),
     close: async () => {
       await bff.close();
       await sandbox.close();
-      await database.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await tap?.close();
+      await testDatabase.drop();
     },
   };
 }

@@ -14,6 +14,7 @@ describe('parseServerEnv', () => {
         au: { authUrl: 'http://127.0.0.1:8090/au', baseUrl: 'http://127.0.0.1:8090/au' },
       },
       usesSandbox: true,
+      upstreamTimeoutMs: 10_000,
     });
   });
 

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { SignInRequestSchema } from '../../domain/session.ts';
 import { parseInput } from '../http/parse.ts';
-import { notSignedIn } from '../http/problem.ts';
+import { ProblemError, notSignedIn } from '../http/problem.ts';
+import {
+  FailedSignInLimiter,
+  perIpSignInLimit,
+  type SignInLimitOptions,
+} from './sign-in-limits.ts';
 import { clearSessionCookie, type SessionCookie } from './session-cookie.ts';
 import { sessionInfo, type Sessions } from './sessions.ts';
 
@@ -11,13 +16,28 @@ import { sessionInfo, type Sessions } from './sessions.ts';
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  options: { sessions: Sessions; cookie: SessionCookie },
+  options: {
+    sessions: Sessions;
+    cookie: SessionCookie;
+    limits: SignInLimitOptions;
+    now: () => number;
+  },
 ): Promise<void> {
   const { sessions, cookie } = options;
+  const perIp = await perIpSignInLimit(app, options.limits);
+  const failures = new FailedSignInLimiter(options.now, options.limits.failedPerClient);
 
-  app.post('/api/session', async (request, reply) => {
+  app.post('/api/session', { onRequest: perIp }, async (request, reply) => {
     const input = parseInput(SignInRequestSchema, request.body, 'body');
-    return sessions.signIn(request, reply, input);
+    const clientKey = `${input.region} ${input.clientId}`;
+    failures.check(clientKey);
+    try {
+      return await sessions.signIn(request, reply, input);
+    } catch (error) {
+      if (error instanceof ProblemError && error.problem.code === 'invalid_credentials')
+        failures.recordFailure(clientKey);
+      throw error;
+    }
   });
 
   app.get('/api/session', async (request, reply) => {

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { DatabaseHandle } from '../../infra/database.ts';
+import type { UpstreamResilience } from '../upstream/resilience.ts';
+import { ProblemError } from './problem.ts';
+
+/**
+ * `GET /healthz`: the process answers (liveness). `GET /readyz`: the database is reachable and
+ * the circuits per region are reported (readiness; issue 4). Neither touches the upstream.
+ */
+export async function healthRoutes(
+  app: FastifyInstance,
+  options: { database: DatabaseHandle | undefined; resilience: UpstreamResilience },
+): Promise<void> {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async () => {
+    const circuits = options.resilience.states();
+    if (!options.database) return { status: 'ready', database: 'none', circuits };
+    try {
+      await options.database.db.execute('select 1');
+    } catch {
+      throw new ProblemError(503, 'not_ready', 'The database is not reachable.');
+    }
+    return { status: 'ready', database: options.database.driver, circuits };
+  });
+}
