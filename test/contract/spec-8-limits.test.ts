@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { useContractTarget } from './support/contract-target.ts';
+import {
+  CHARGE_3KW,
+  DAY_MS,
+  expectError,
+  expectInvalidRequest,
+  HOUR_MS,
+  MINUTE_MS,
+  SECOND_MS,
+  statusOf,
+  submit,
+  submitBatch,
+} from './support/steps.ts';
+import { MAX_BATCH_DEVICES } from '../../src/domain/batch.ts';
+import { SiteSchema } from '../../src/domain/device.ts';
+import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../src/domain/history.ts';
+
+/**
+ * Spec section 8: one test per row of the limits table, at and just past each limit: 50
+ * devices per batch, a 30-day history range (exactly 30 days allowed, one second more
+ * refused), no overlap per device (touching windows allowed), the token lifetime of
+ * `expires_in` (then 401 invalid_token).
+ */
+const target = useContractTarget();
+
+const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+/** Binds the site with more than 50 devices and returns its device IDs. */
+async function largeSiteDevices(siteId: string): Promise<string[]> {
+  const response = await target.upstream.bindSite(siteId);
+  expect([200, 201]).toContain(response.status);
+  const devices = SiteSchema.parse(response.body).devices.map((device) => device.deviceId);
+  expect(devices.length).toBeGreaterThan(MAX_BATCH_DEVICES);
+  return devices;
+}
+
+describe('spec 8 limit: devices per batch command, 50 maximum', () => {
+  it('a batch of exactly 50 devices is accepted, one command per device', async (context) => {
+    const siteId = target.requireSetting(
+      context,
+      target.config.largeSiteId,
+      'CONTRACT_LARGE_SITE_ID',
+    );
+    const devices = (await largeSiteDevices(siteId)).slice(0, MAX_BATCH_DEVICES);
+    const batch = await submitBatch(target, devices, target.window(0, HOUR_MS));
+    expect(batch.commands.map((command) => command.deviceId).sort()).toEqual([...devices].sort());
+    expect(new Set(batch.commands.map((command) => command.id)).size).toBe(MAX_BATCH_DEVICES);
+    const last = batch.commands.at(-1);
+    expect(await statusOf(target, last?.deviceId ?? '', last?.id ?? '')).toMatchObject({
+      status: 'received',
+      batchCommandId: batch.batchCommandId,
+    });
+  });
+
+  it('a batch of 51 devices is refused as a whole (400 naming devices)', async (context) => {
+    const siteId = target.requireSetting(
+      context,
+      target.config.largeSiteId,
+      'CONTRACT_LARGE_SITE_ID',
+    );
+    const devices = (await largeSiteDevices(siteId)).slice(0, MAX_BATCH_DEVICES + 1);
+    const window = target.window(0, HOUR_MS);
+    const refused = await target.upstream.submitBatch({
+      devices,
+      command: { powerControl: CHARGE_3KW, ...window },
+    });
+    expectInvalidRequest(refused, 'devices');
+    const history = await target.upstream.queryHistory(devices[0] ?? '', {
+      startTime: window.startTime,
+      endTime: window.endTime,
+    });
+    expect(HistoryResponseSchema.parse(history.body).commands).toEqual([]);
+  });
+
+  it('a batch naming a device twice is refused (400 naming devices, DESIGN.md 3)', async () => {
+    const deviceId = target.config.deviceId;
+    expectInvalidRequest(
+      await target.upstream.submitBatch({
+        devices: [deviceId, deviceId],
+        command: { powerControl: CHARGE_3KW, ...target.window(0, HOUR_MS) },
+      }),
+      'devices',
+    );
+  });
+});
+
+describe('spec 8 limit: command history time range, 30 days maximum', () => {
+  const deviceId = () => target.config.deviceId;
+
+  it('a range of exactly 30 days is allowed', async () => {
+    const response = await target.upstream.queryHistory(deviceId(), {
+      startTime: iso(target.baseMs - MAX_HISTORY_RANGE_MS),
+      endTime: iso(target.baseMs),
+    });
+    expect(response.status).toBe(200);
+    expect(MAX_HISTORY_RANGE_MS).toBe(30 * DAY_MS);
+  });
+
+  it('a range of 30 days and 1 second is refused (400 naming endTime)', async () => {
+    expectInvalidRequest(
+      await target.upstream.queryHistory(deviceId(), {
+        startTime: iso(target.baseMs - MAX_HISTORY_RANGE_MS - SECOND_MS),
+        endTime: iso(target.baseMs),
+      }),
+      'endTime',
+    );
+  });
+
+  it('the range is required: without startTime or endTime the query is refused (400 naming it)', async () => {
+    expectInvalidRequest(
+      await target.upstream.queryHistory(deviceId(), { endTime: iso(target.baseMs) }),
+      'startTime',
+    );
+    expectInvalidRequest(
+      await target.upstream.queryHistory(deviceId(), { startTime: iso(target.baseMs) }),
+      'endTime',
+    );
+  });
+
+  it('the status filter and the range select the commands whose window intersects it (DESIGN.md 3)', async () => {
+    const early = await submit(target, deviceId(), target.window(0, HOUR_MS));
+    const late = await submit(target, deviceId(), target.window(5 * HOUR_MS, HOUR_MS));
+    await target.upstream.cancelCommand(deviceId(), late);
+    const query = async (fromMs: number, toMs: number, status?: string) => {
+      const response = await target.upstream.queryHistory(deviceId(), {
+        startTime: iso(target.baseMs + fromMs),
+        endTime: iso(target.baseMs + toMs),
+        ...(status ? { status } : {}),
+      });
+      expect(response.status).toBe(200);
+      return HistoryResponseSchema.parse(response.body).commands.map((command) => command.id);
+    };
+    expect((await query(30 * MINUTE_MS, 2 * HOUR_MS)).sort()).toEqual([early]);
+    expect((await query(-HOUR_MS, 10 * HOUR_MS)).sort()).toEqual([early, late].sort());
+    expect(await query(-HOUR_MS, 10 * HOUR_MS, 'cancelled')).toEqual([late]);
+    expect(await query(2 * HOUR_MS, 4 * HOUR_MS)).toEqual([]);
+  });
+});
+
+describe('spec 8 limit: overlap of effective windows, none allowed per device', () => {
+  const deviceId = () => target.config.deviceId;
+
+  it('a window overlapping an active command of the same device is refused (409 window_overlap)', async () => {
+    const existing = await submit(target, deviceId(), target.window(HOUR_MS, 2 * HOUR_MS));
+    for (const [offsetMs, durationMs] of [
+      [0, HOUR_MS + SECOND_MS],
+      [2 * HOUR_MS, 2 * HOUR_MS],
+      [HOUR_MS + MINUTE_MS, MINUTE_MS],
+      [0, 4 * HOUR_MS],
+    ] as const) {
+      const error = expectError(
+        await target.upstream.submitCommand(deviceId(), {
+          powerControl: CHARGE_3KW,
+          ...target.window(offsetMs, durationMs),
+        }),
+        409,
+        'window_overlap',
+      );
+      expect(error.details).toMatchObject({ conflictingCommandId: existing });
+    }
+  });
+
+  it('touching windows are allowed: one ends exactly where the other starts, either way', async () => {
+    const middle = await submit(target, deviceId(), target.window(HOUR_MS, HOUR_MS));
+    const before = await submit(target, deviceId(), target.window(0, HOUR_MS));
+    const after = await submit(target, deviceId(), target.window(2 * HOUR_MS, HOUR_MS));
+    for (const id of [middle, before, after])
+      expect((await statusOf(target, deviceId(), id)).status).toBe('received');
+  });
+
+  it('the same window on another device is allowed (overlap is per device)', async (context) => {
+    const secondDeviceId = target.requireSetting(
+      context,
+      target.config.secondDeviceId,
+      'CONTRACT_SECOND_DEVICE_ID',
+    );
+    const window = target.window(0, HOUR_MS);
+    await submit(target, deviceId(), window);
+    await submit(target, secondDeviceId, window);
+  });
+
+  it('a cancelled command no longer blocks its window', async () => {
+    const window = target.window(0, HOUR_MS);
+    const cancelled = await submit(target, deviceId(), window);
+    await target.upstream.cancelCommand(deviceId(), cancelled);
+    await submit(target, deviceId(), window);
+  });
+});
+
+describe('spec 8 limit: token lifetime, given by expires_in in seconds', () => {
+  it('the token response states a positive lifetime in whole seconds, and the token works', async () => {
+    const { accessToken, expiresInS } = await target.newClient().signIn();
+    expect(Number.isInteger(expiresInS) && expiresInS > 0).toBe(true);
+    expect((await target.upstream.listSites({ token: accessToken })).status).toBe(200);
+  });
+
+  it('a token is accepted until expires_in has passed, then answers 401 invalid_token', async (context) => {
+    const admin = target.requireAdmin(context, 'shorten token lifetimes and move the clock');
+    await admin.setFaults({ tokenTtlS: 60 });
+    const client = target.newClient();
+    const { accessToken, expiresInS } = await client.signIn();
+    expect(expiresInS).toBe(60);
+    await admin.advanceClock((expiresInS - 1) * SECOND_MS);
+    expect((await client.listSites()).status).toBe(200);
+    await admin.advanceClock(2 * SECOND_MS);
+    const expired = await client.listSites();
+    expectError(expired, 401, 'invalid_token');
+    expect(expired.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+    // A new token of the same client works again.
+    await client.signIn();
+    expect(client.accessToken).not.toBe(accessToken);
+    expect((await client.listSites()).status).toBe(200);
+  });
+});
