@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isLoopback, parseSandboxEnv } from '../env.ts';
+
+describe('sandbox environment (DESIGN.md 2, 3)', () => {
+  it('defaults to 127.0.0.1:8090, demo, ./data, admin on', () => {
+    expect(parseSandboxEnv({})).toEqual({
+      port: 8090,
+      host: '127.0.0.1',
+      fixture: 'demo',
+      dataDir: './data',
+      databaseUrl: undefined,
+      adminEnabled: true,
+    });
+  });
+
+  it('turns the admin API off on a non-loopback host unless SANDBOX_ADMIN=1', () => {
+    expect(parseSandboxEnv({ SANDBOX_HOST: '0.0.0.0' }).adminEnabled).toBe(false);
+    expect(parseSandboxEnv({ SANDBOX_HOST: '0.0.0.0', SANDBOX_ADMIN: '1' }).adminEnabled).toBe(
+      true,
+    );
+    expect(['localhost', '127.0.0.2', '::1'].every(isLoopback)).toBe(true);
+    expect(['10.0.0.1', '::', 'example.com'].some(isLoopback)).toBe(false);
+  });
+
+  it('refuses a bad port or fixture', () => {
+    expect(() => parseSandboxEnv({ SANDBOX_PORT: 'x' })).toThrow();
+    expect(() => parseSandboxEnv({ SANDBOX_FIXTURE: 'huge' })).toThrow();
+  });
+});
