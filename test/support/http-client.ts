@@ -61,6 +61,8 @@ export function send(origin: string, request: TestRequest): Promise<TestResponse
 export class BrowserClient {
   readonly origin: string;
   readonly cookies = new Map<string, string>();
+  /** Every answer this browser received, in order (security scans read them). */
+  readonly responses: TestResponse[] = [];
 
   constructor(origin: string) {
     this.origin = origin;
@@ -79,6 +81,7 @@ export class BrowserClient {
       headers: { ...headers, ...request.headers },
     });
     this.#remember(response.headers['set-cookie'] ?? []);
+    this.responses.push(response);
     return response;
   }
 
