@@ -186,11 +186,19 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     expect((await ledger())[0]?.state).toBe('unknown');
 
     mode = 'accept';
-    const next = await submit(undefined, {
+    const overlapping = {
       ...command,
       startTime: '2026-05-01T11:30:00Z',
       endTime: '2026-05-01T13:00:00Z',
-    });
+    };
+    // While the upstream may still be working on the lost one, nothing is sent for its window.
+    const early = await submit(undefined, overlapping);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe('window_unsettled');
+    expect(early.headers['retry-after']).toBeDefined();
+    expect(posts()).toBe(1);
+    bff.clock.nowMs += 6_000;
+    const next = await submit(undefined, overlapping);
     expect(next.statusCode).toBe(202);
     const historyAt = fake.seen.findIndex((s) => s.method === 'GET');
     const secondPostAt = fake.seen.map((s) => s.method).lastIndexOf('POST');
@@ -207,6 +215,10 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     mode = 'acceptThen500';
     await submit('k-4');
     mode = 'accept';
+    const early = await submit('k-4');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe('idempotency_in_progress');
+    bff.clock.nowMs += 6_000;
     const retry = await submit('k-4');
     expect(retry.statusCode).toBe(202);
     expect(retry.json()).toMatchObject({ id: 'cmd_1' });
@@ -219,6 +231,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     await submit('k-5');
     stored = [];
     mode = 'accept';
+    bff.clock.nowMs += 6_000;
     const retry = await submit('k-5');
     expect(retry.statusCode).toBe(202);
     expect(posts()).toBe(2);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../infra/database.ts';
 import {
   LedgerOutcomeSchema,
@@ -119,17 +119,19 @@ export class LedgerStore {
       .where(
         and(
           eq(ledgerEntries.id, row.id),
-          or(
-            eq(ledgerEntries.state, 'unknown'),
-            and(eq(ledgerEntries.state, 'pending'), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
-          ),
+          inArray(ledgerEntries.state, ['unknown', 'pending']),
+          or(isNull(ledgerEntries.leaseUntil), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
         ),
       )
       .returning({ id: ledgerEntries.id });
     return claimed.length === 1;
   }
 
-  /** Writes the outcome of an entry's upstream call (or of its reconciliation). */
+  /**
+   * Writes the outcome of an entry's upstream call (or of its reconciliation). An `unknown`
+   * outcome keeps a lease (`leaseUntilMs`): the upstream may still be working on the request, so
+   * nobody reconciles it before then.
+   */
   async complete(
     id: number,
     input: {
@@ -139,6 +141,7 @@ export class LedgerStore {
       commandId?: string | undefined;
       batchCommandId?: string | undefined;
       nowMs: number;
+      leaseUntilMs?: number;
     },
   ): Promise<void> {
     await this.#db
@@ -150,20 +153,20 @@ export class LedgerStore {
         ...(input.commandId ? { commandId: input.commandId } : {}),
         ...(input.batchCommandId ? { batchCommandId: input.batchCommandId } : {}),
         completedAt: new Date(input.nowMs),
-        leaseUntil: null,
+        leaseUntil: input.leaseUntilMs === undefined ? null : new Date(input.leaseUntilMs),
       })
       .where(eq(ledgerEntries.id, id));
   }
 
   /**
    * Submissions and batches of `actor` on any of `deviceIds` whose window overlaps
-   * `[startTime, endTime)` and whose outcome is not known: `unknown`, or `pending` past its lease.
+   * `[startTime, endTime)` and whose outcome is not known yet: `pending` or `unknown` (the
+   * caller tells a leased one, still under way, from one to reconcile).
    */
   async unsettled(
     actor: LedgerActor,
     deviceIds: string[],
     window: { startTime: string; endTime: string },
-    nowMs: number,
   ): Promise<LedgerRow[]> {
     const devices = or(
       inArray(ledgerEntries.deviceId, deviceIds),
@@ -177,10 +180,7 @@ export class LedgerStore {
           eq(ledgerEntries.region, actor.region),
           eq(ledgerEntries.clientId, actor.clientId),
           inArray(ledgerEntries.kind, ['submit', 'batch']),
-          or(
-            eq(ledgerEntries.state, 'unknown'),
-            and(eq(ledgerEntries.state, 'pending'), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
-          ),
+          inArray(ledgerEntries.state, ['unknown', 'pending']),
           lt(ledgerEntries.windowStart, new Date(window.endTime)),
           gt(ledgerEntries.windowEnd, new Date(window.startTime)),
           devices,
@@ -276,7 +276,7 @@ function toTextArray(values: string[]): SQL {
 export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
   const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
   const state =
-    row.state === 'pending' && row.leaseUntil && row.leaseUntil.getTime() < nowMs
+    row.state === 'pending' && (row.leaseUntil?.getTime() ?? 0) < nowMs
       ? 'unknown'
       : (row.state as LedgerState);
   return {

@@ -116,7 +116,7 @@ export class Ledger {
     if ((row.state === 'succeeded' || row.state === 'failed') && row.response)
       return replay(reply, row.response as StoredAnswer);
     const leaseMs = row.leaseUntil?.getTime() ?? 0;
-    if (row.state === 'pending' && leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
+    if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
     const intent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
     if (intent) {
@@ -129,7 +129,18 @@ export class Ledger {
 
   /** Settles every unsettled submission on the devices and window of `intent` (issue 4). */
   async #settleBlocking(actor: LedgerActor, session: Session, intent: SubmissionIntent) {
-    const rows = await this.#store.unsettled(actor, intent.deviceIds, intent, this.#now());
+    const rows = await this.#store.unsettled(actor, intent.deviceIds, intent);
+    const nowMs = this.#now();
+    const busyUntilMs = Math.max(0, ...rows.map((row) => row.leaseUntil?.getTime() ?? 0));
+    if (busyUntilMs >= nowMs)
+      throw new ProblemError(
+        409,
+        'window_unsettled',
+        'An earlier submission for this device and window is still under way, or its outcome is still being confirmed. Nothing was sent; try again shortly.',
+        {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil((busyUntilMs - nowMs) / 1000))) },
+        },
+      );
     for (const row of rows) {
       const rowIntent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
       if (!rowIntent) continue;
@@ -219,6 +230,7 @@ export class Ledger {
         outcome: { error: { code: problem.problem.code, message: problem.message } },
         answer: problemAnswer(answer),
         nowMs: this.#now(),
+        ...(maybeSent ? { leaseUntilMs: this.#now() + this.#leaseMs } : {}),
       });
       throw answer;
     }
@@ -245,6 +257,7 @@ export class Ledger {
           outcome: { status, error: { code: 'upstream_error', message: problem.message } },
           answer: problemAnswer(problem),
           nowMs: this.#now(),
+          leaseUntilMs: this.#now() + this.#leaseMs,
         });
         throw problem;
       }
@@ -272,6 +285,7 @@ export class Ledger {
       },
       answer: problemAnswer(answer),
       nowMs: this.#now(),
+      ...(maybeSent ? { leaseUntilMs: this.#now() + this.#leaseMs } : {}),
     });
     throw answer;
   }
@@ -311,7 +325,7 @@ function unknownOutcome(problem: ProblemError): ProblemError {
   return new ProblemError(
     problem.problem.status,
     'outcome_unknown',
-    `${problem.message} Whether the upstream carried it out is not known yet: the BFF checks the command history before anything else is sent for this window. Retry with the same Idempotency-Key to get the settled answer.`,
+    `${problem.message} Whether the upstream carried it out is not known yet: the BFF checks the command history before anything else is sent for this window. Retry with the same Idempotency-Key in a few seconds to get the settled answer.`,
     {
       ...(problem.problem.upstream === undefined ? {} : { upstream: problem.problem.upstream }),
       headers: problem.headers,
