@@ -140,12 +140,18 @@ describe('persistence in the database (issue 3: state survives a restart)', () =
     // A NOT NULL column left empty makes the second insert fail inside the transaction.
     const bad = { ...good, id: 'cmd_atomic_bad', powerControl: null } as unknown as CommandEntity;
     const change = emptyChange();
-    change.batch = { id: 'batch_atomic', clientId: 'demo-eu', region: 'eu', createdAtMs: 0 };
+    change.batch = {
+      id: 'batch_atomic',
+      clientId: 'demo-eu',
+      region: 'eu',
+      createdAtMs: 0,
+      deviceIds: ['BAT-EU-001-A'],
+    };
     change.commands.set(good.id, good);
     change.commands.set(bad.id, bad);
     await expect(persistence.write(change)).rejects.toThrow();
     const state = await persistence.load();
     expect(state.batches.find((b) => b.id === 'batch_atomic')).toBeUndefined();
-    expect(await persistence.commandsById([good.id])).toEqual([]);
+    expect(await persistence.findCommand(good.id)).toBeUndefined();
   });
 });

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../../infra/database.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import type {
   FixtureSeed,
+  HistoryRange,
   PersistedState,
   SandboxPersistence,
   StateChange,
@@ -143,7 +144,10 @@ export class DrizzlePersistence implements SandboxPersistence {
         this.db.select().from(meta),
         this.db.select().from(bindings),
         this.db.select().from(deviceConditions),
-        this.db.select().from(commands),
+        this.db
+          .select()
+          .from(commands)
+          .where(inArray(commands.status, ['received', 'executing'])),
         this.db.select().from(batches),
         this.db.select().from(tokens),
       ]);
@@ -153,7 +157,7 @@ export class DrizzlePersistence implements SandboxPersistence {
       clockOffsetMs: Number(values.get('clockOffsetMs') ?? 0),
       bindings: bindingRows,
       deviceConditions: conditionRows,
-      commands: commandRows.map(toEntity),
+      activeCommands: commandRows.map(toEntity),
       batches: batchRows,
       tokens: tokenRows,
     };
@@ -203,9 +207,32 @@ export class DrizzlePersistence implements SandboxPersistence {
     });
   }
 
-  /** Commands by ID (tests). */
-  async commandsById(ids: string[]): Promise<CommandEntity[]> {
-    if (ids.length === 0) return [];
-    return (await this.db.select().from(commands).where(inArray(commands.id, ids))).map(toEntity);
+  async findCommand(id: string): Promise<CommandEntity | undefined> {
+    const [row] = await this.db.select().from(commands).where(eq(commands.id, id));
+    return row && toEntity(row);
+  }
+
+  async history(range: HistoryRange): Promise<CommandEntity[]> {
+    const rows = await this.db
+      .select()
+      .from(commands)
+      .where(
+        and(
+          eq(commands.deviceId, range.deviceId),
+          lt(commands.startMs, range.endMs),
+          gt(commands.endMs, range.startMs),
+          range.status === undefined ? undefined : eq(commands.status, range.status),
+        ),
+      )
+      .orderBy(asc(commands.startMs), asc(commands.receivedAtMs), asc(commands.id));
+    return rows.map(toEntity);
+  }
+
+  async batchCommands(batchCommandId: string): Promise<CommandEntity[]> {
+    const rows = await this.db
+      .select()
+      .from(commands)
+      .where(eq(commands.batchCommandId, batchCommandId));
+    return rows.map(toEntity);
   }
 }

@@ -65,15 +65,17 @@ export const commands = sandbox.table(
   (table) => [
     index('commands_device_idx').on(table.deviceId, table.startMs),
     index('commands_batch_idx').on(table.batchCommandId),
+    index('commands_status_idx').on(table.status),
   ],
 );
 
-/** Batch commands (spec 2.5); their commands carry the batch ID. */
+/** Batch commands (spec 2.5); `deviceIds` in request order; their commands carry the batch ID. */
 export const batches = sandbox.table('batches', {
   id: text('id').primaryKey(),
   clientId: text('client_id').notNull(),
   region: text('region').$type<Region>().notNull(),
   createdAtMs: epochMs('created_at_ms').notNull(),
+  deviceIds: jsonb('device_ids').$type<string[]>().notNull().default([]),
 });
 
 /** Issued access tokens, by SHA-256 hash only. */

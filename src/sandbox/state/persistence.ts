@@ -1,13 +1,15 @@
+import type { CommandStatus } from '../../domain/command.ts';
 import type { Region } from '../../domain/token.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import type { DeviceCondition } from '../model/lifecycle.ts';
 
-/** A batch command: who sent it and when; its commands carry its ID. */
+/** A batch command: who sent it, when, to which devices (in request order). */
 export interface BatchEntity {
   id: string;
   clientId: string;
   region: Region;
   createdAtMs: number;
+  deviceIds: string[];
 }
 
 /** An issued access token, kept only as its SHA-256 hash. */
@@ -30,17 +32,29 @@ export interface DeviceConditionEntity extends DeviceCondition {
   deviceId: string;
 }
 
-/** Everything the sandbox keeps between runs. */
+/** What the sandbox loads at start; final commands stay in the store until asked for. */
 export interface PersistedState {
   /** The fixture the state was seeded from; `undefined` when never seeded (empty database). */
   seededFixture: string | undefined;
   clockOffsetMs: number;
   bindings: BindingEntity[];
   deviceConditions: DeviceConditionEntity[];
-  commands: CommandEntity[];
+  /** The active (received or executing) commands only. */
+  activeCommands: CommandEntity[];
   batches: BatchEntity[];
   tokens: TokenEntity[];
 }
+
+/** A history query: commands of a device whose window intersects `[startMs, endMs)`. */
+export interface HistoryRange {
+  deviceId: string;
+  startMs: number;
+  endMs: number;
+  status?: CommandStatus | undefined;
+}
+
+const byStart = (a: CommandEntity, b: CommandEntity) =>
+  a.startMs - b.startMs || a.receivedAtMs - b.receivedAtMs || (a.id < b.id ? -1 : 1);
 
 /** One unit of change, written atomically (a batch and its commands never half-written). */
 export interface StateChange {
@@ -80,29 +94,63 @@ export interface FixtureSeed {
 /**
  * Where the sandbox's state lives between runs. `write` applies a change in one transaction;
  * `reset` replaces all state with a fresh fixture start (the seed's commands, nothing else;
- * tokens survive).
+ * tokens survive). The queries see every write that has completed.
  */
 export interface SandboxPersistence {
   load(): Promise<PersistedState>;
   write(change: StateChange): Promise<void>;
   reset(seed: FixtureSeed): Promise<void>;
+  findCommand(id: string): Promise<CommandEntity | undefined>;
+  /** Commands of a device whose window intersects the range, by start time. */
+  history(range: HistoryRange): Promise<CommandEntity[]>;
+  /** The commands of a batch. */
+  batchCommands(batchCommandId: string): Promise<CommandEntity[]>;
 }
 
-/** Keeps nothing: state lives in memory only (unit tests). */
+/**
+ * Keeps commands in memory only, for unit tests; the rest of the state lives in the sandbox's
+ * memory anyway, so `load` after a restart of the process finds nothing.
+ */
 export class MemoryPersistence implements SandboxPersistence {
+  private commands = new Map<string, CommandEntity>();
+
   async load(): Promise<PersistedState> {
     return {
       seededFixture: undefined,
       clockOffsetMs: 0,
       bindings: [],
       deviceConditions: [],
-      commands: [],
+      activeCommands: [],
       batches: [],
       tokens: [],
     };
   }
 
-  async write(): Promise<void> {}
+  async write(change: StateChange): Promise<void> {
+    for (const command of change.commands.values()) this.commands.set(command.id, command);
+  }
 
-  async reset(): Promise<void> {}
+  async reset(seed: FixtureSeed): Promise<void> {
+    this.commands = new Map(seed.commands.map((command) => [command.id, command]));
+  }
+
+  async findCommand(id: string): Promise<CommandEntity | undefined> {
+    return this.commands.get(id);
+  }
+
+  async history(range: HistoryRange): Promise<CommandEntity[]> {
+    return [...this.commands.values()]
+      .filter(
+        (c) =>
+          c.deviceId === range.deviceId &&
+          c.startMs < range.endMs &&
+          c.endMs > range.startMs &&
+          (range.status === undefined || c.status === range.status),
+      )
+      .sort(byStart);
+  }
+
+  async batchCommands(batchCommandId: string): Promise<CommandEntity[]> {
+    return [...this.commands.values()].filter((c) => c.batchCommandId === batchCommandId);
+  }
 }

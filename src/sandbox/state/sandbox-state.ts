@@ -58,9 +58,11 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('base64url')}`;
 
 /**
- * The sandbox's state and every operation of the upstream on it (spec 4; DESIGN.md 3). State
- * lives in memory for speed and is written through to {@link SandboxPersistence} before an
- * operation answers; operations run one at a time ({@link SerialQueue}). Before each operation
+ * The sandbox's state and every operation of the upstream on it (spec 4; DESIGN.md 3). Active
+ * commands, bindings, batches, device conditions and tokens live in memory for speed; every
+ * change is written through to {@link SandboxPersistence} before an operation answers, and final
+ * commands are read back from it (status, history, batch cancel), so start-up loads only what
+ * can still change. Operations run one at a time ({@link SerialQueue}). Before each operation
  * the due lifecycle transitions run ({@link advanceCommand}), so wall time passing moves
  * commands as well as admin clock moves.
  *
@@ -76,11 +78,10 @@ export class SandboxState {
   private readonly fixtureName: string;
   private readonly fixtureHistory: (nowMs: number) => CommandEntity[];
 
-  private commands = new Map<string, CommandEntity>();
-  private commandIdsByDevice = new Map<string, string[]>();
-  private activeCommandIds = new Set<string>();
+  /** Received and executing commands only; final ones are in the store. */
+  private active = new Map<string, CommandEntity>();
+  private activeIdsByDevice = new Map<string, Set<string>>();
   private batches = new Map<string, BatchEntity>();
-  private commandIdsByBatch = new Map<string, string[]>();
   private bindings = new Map<string, Map<string, number>>();
   private bindingSeq = 0;
   private conditions = new Map<string, DeviceCondition>();
@@ -230,7 +231,7 @@ export class SandboxState {
 
   /** A command of a device. @throws SandboxError 404/403. */
   status(client: ClientIdentity, deviceId: string, commandId: string): Promise<CommandEntity> {
-    return this.mutate(() => this.commandOf(client, deviceId, commandId));
+    return this.mutate(async () => this.commandOf(client, deviceId, commandId));
   }
 
   /**
@@ -239,8 +240,8 @@ export class SandboxState {
    *   (spec 3.1 rule 1).
    */
   cancel(client: ClientIdentity, deviceId: string, commandId: string): Promise<CommandEntity> {
-    return this.mutate((change) => {
-      const command = this.commandOf(client, deviceId, commandId);
+    return this.mutate(async (change) => {
+      const command = await this.commandOf(client, deviceId, commandId);
       if (!isActiveStatus(command.status)) throw notCancellable(command);
       const cancelled = this.cancelled(command);
       this.put(cancelled, change);
@@ -253,19 +254,9 @@ export class SandboxState {
    * one status (DESIGN.md 3, "History"). @throws SandboxError 404/403.
    */
   history(client: ClientIdentity, deviceId: string, query: HistoryQuery): Promise<CommandEntity[]> {
-    return this.mutate(() => {
+    return this.mutate(async () => {
       this.accessibleDevice(client, deviceId);
-      const range = toWindowMs(query);
-      return (this.commandIdsByDevice.get(deviceId) ?? [])
-        .map((id) => this.commands.get(id))
-        .filter(
-          (command): command is CommandEntity =>
-            command !== undefined &&
-            command.startMs < range.endMs &&
-            command.endMs > range.startMs &&
-            (query.status === undefined || command.status === query.status),
-        )
-        .sort((a, b) => a.startMs - b.startMs || a.receivedAtMs - b.receivedAtMs);
+      return this.persistence.history({ deviceId, ...toWindowMs(query), status: query.status });
     });
   }
 
@@ -309,6 +300,7 @@ export class SandboxState {
         clientId: client.clientId,
         region: client.region,
         createdAtMs: nowMs,
+        deviceIds: request.devices,
       };
       const commands = request.devices.map((deviceId) => {
         const fresh = this.newCommand(deviceId, request.command, nowMs, batch.id);
@@ -322,10 +314,6 @@ export class SandboxState {
           : fresh;
       });
       this.batches.set(batch.id, batch);
-      this.commandIdsByBatch.set(
-        batch.id,
-        commands.map((command) => command.id),
-      );
       change.batch = batch;
       for (const command of commands) this.put(command, change);
       return { batch, commands };
@@ -339,7 +327,7 @@ export class SandboxState {
    * @throws SandboxError 404 when the batch is unknown to the client.
    */
   cancelBatch(client: ClientIdentity, batchCommandId: string): Promise<BatchCancelResponse> {
-    return this.mutate((change) => {
+    return this.mutate(async (change) => {
       const batch = this.batches.get(batchCommandId);
       if (!batch || batch.clientId !== client.clientId)
         throw new SandboxError(
@@ -347,31 +335,35 @@ export class SandboxState {
           `Batch ${batchCommandId} is not known to this client; use the batchCommandId the batch submission answered`,
           { batchCommandId },
         );
-      const results = (this.commandIdsByBatch.get(batch.id) ?? []).map(
-        (commandId): BatchCancelResult => {
-          const command = this.commands.get(commandId);
-          if (!command) throw new Error(`batch ${batch.id} lost command ${commandId}`);
-          const base = { deviceId: command.deviceId, commandId };
-          const device = this.catalog.device(command.deviceId, client.region);
-          if (!device || !this.isBound(client, device.siteId))
-            return {
-              ...base,
-              success: false,
-              status: command.status,
-              error: unboundError(command.deviceId, device?.siteId).body(),
-            };
-          if (!isActiveStatus(command.status))
-            return {
-              ...base,
-              success: false,
-              status: command.status,
-              error: notCancellable(command).body(),
-            };
-          const cancelled = this.cancelled(command);
-          this.put(cancelled, change);
-          return { ...base, success: true, status: cancelled.status };
-        },
+      const stored = new Map(
+        (await this.persistence.batchCommands(batch.id)).map((c) => [c.deviceId, c]),
       );
+      // Batches stored before device order was kept have no deviceIds: use the stored commands.
+      const deviceIds = batch.deviceIds.length > 0 ? batch.deviceIds : [...stored.keys()];
+      const results = deviceIds.map((deviceId): BatchCancelResult => {
+        const found = stored.get(deviceId);
+        if (!found) throw new Error(`batch ${batch.id} lost the command of ${deviceId}`);
+        const command = this.active.get(found.id) ?? found;
+        const base = { deviceId, commandId: command.id };
+        const device = this.catalog.device(command.deviceId, client.region);
+        if (!device || !this.isBound(client, device.siteId))
+          return {
+            ...base,
+            success: false,
+            status: command.status,
+            error: unboundError(command.deviceId, device?.siteId).body(),
+          };
+        if (!isActiveStatus(command.status))
+          return {
+            ...base,
+            success: false,
+            status: command.status,
+            error: notCancellable(command).body(),
+          };
+        const cancelled = this.cancelled(command);
+        this.put(cancelled, change);
+        return { ...base, success: true, status: cancelled.status };
+      });
       return { batchCommandId: batch.id, results };
     });
   }
@@ -441,7 +433,7 @@ export class SandboxState {
       clockOffsetMs: 0,
       bindings: [],
       deviceConditions: [],
-      commands: seed.commands,
+      activeCommands: seed.commands.filter((command) => isActiveStatus(command.status)),
       batches: [],
       tokens: [...this.tokens.values()],
     });
@@ -451,38 +443,44 @@ export class SandboxState {
    * Runs `operation` alone, after the due transitions, then persists what changed before
    * answering. When persisting fails, memory is reloaded from the store so both agree.
    */
-  private mutate<T>(operation: (change: StateChange) => T): Promise<T> {
+  private mutate<T>(operation: (change: StateChange) => T | Promise<T>): Promise<T> {
     return this.queue.run(async () => {
+      // Due transitions are written first, so the store is current for the operation's reads
+      // and they are kept even when the operation is refused.
+      const due = emptyChange();
+      this.advanceAll(due);
+      await this.persist(due);
       const change = emptyChange();
-      this.advanceAll(change);
       let outcome: { result: T } | { error: unknown };
       try {
-        outcome = { result: operation(change) };
+        outcome = { result: await operation(change) };
       } catch (error) {
         outcome = { error };
       }
-      // Due transitions are kept even when the operation itself was refused.
-      if (!isEmptyChange(change)) {
-        try {
-          await this.persistence.write(change);
-        } catch (error) {
-          this.adopt(await this.persistence.load());
-          throw error;
-        }
-      }
+      await this.persist(change);
       if ('error' in outcome) throw outcome.error;
       return outcome.result;
     });
+  }
+
+  /** Writes a change; when that fails, memory is reloaded from the store so both agree. */
+  private async persist(change: StateChange): Promise<void> {
+    if (isEmptyChange(change)) return;
+    try {
+      await this.persistence.write(change);
+    } catch (error) {
+      this.adopt(await this.persistence.load());
+      throw error;
+    }
   }
 
   private advanceAll(change: StateChange): void {
     const nowMs = this.clock.now();
     if (nowMs < this.nextDueMs) return;
     let nextDueMs = Infinity;
-    for (const id of this.activeCommandIds) {
-      const command = this.commands.get(id);
-      const device = command && this.catalog.device(command.deviceId);
-      if (!command || !device) continue;
+    for (const command of [...this.active.values()]) {
+      const device = this.catalog.device(command.deviceId);
+      if (!device) continue;
       const next = advanceCommand(command, device.capabilities, this.conditionOf(device), nowMs);
       if (next) this.put(next, change);
       const current = next ?? command;
@@ -502,38 +500,34 @@ export class SandboxState {
   }
 
   private put(command: CommandEntity, change: StateChange): void {
-    if (!this.commands.has(command.id)) {
-      const ids = this.commandIdsByDevice.get(command.deviceId);
-      if (ids) ids.push(command.id);
-      else this.commandIdsByDevice.set(command.deviceId, [command.id]);
-    }
-    this.commands.set(command.id, command);
-    if (isFinalStatus(command.status)) this.activeCommandIds.delete(command.id);
-    else {
-      this.activeCommandIds.add(command.id);
-      this.nextDueMs = Math.min(this.nextDueMs, command.startMs);
-    }
+    this.remember(command);
     change.commands.set(command.id, command);
+  }
+
+  /** Keeps an active command in memory, forgets a final one (the store has it). */
+  private remember(command: CommandEntity): void {
+    let ids = this.activeIdsByDevice.get(command.deviceId);
+    if (isFinalStatus(command.status)) {
+      this.active.delete(command.id);
+      ids?.delete(command.id);
+      return;
+    }
+    this.active.set(command.id, command);
+    if (!ids) {
+      ids = new Set();
+      this.activeIdsByDevice.set(command.deviceId, ids);
+    }
+    ids.add(command.id);
+    this.nextDueMs = Math.min(this.nextDueMs, command.startMs);
   }
 
   private adopt(state: PersistedState): void {
     this.clock.restore(state.clockOffsetMs);
     this.nextDueMs = -Infinity;
-    this.commands = new Map();
-    this.commandIdsByDevice = new Map();
-    this.activeCommandIds = new Set();
+    this.active = new Map();
+    this.activeIdsByDevice = new Map();
+    for (const command of state.activeCommands) this.remember(command);
     this.batches = new Map(state.batches.map((batch) => [batch.id, batch]));
-    this.commandIdsByBatch = new Map();
-    const ignored = emptyChange();
-    const ordered = [...state.commands].sort((a, b) => a.receivedAtMs - b.receivedAtMs);
-    for (const command of ordered) {
-      this.put(command, ignored);
-      if (command.batchCommandId !== undefined) {
-        const ids = this.commandIdsByBatch.get(command.batchCommandId);
-        if (ids) ids.push(command.id);
-        else this.commandIdsByBatch.set(command.batchCommandId, [command.id]);
-      }
-    }
     this.bindings = new Map();
     this.bindingSeq = 0;
     for (const binding of state.bindings) {
@@ -578,9 +572,13 @@ export class SandboxState {
     return device;
   }
 
-  private commandOf(client: ClientIdentity, deviceId: string, commandId: string): CommandEntity {
+  private async commandOf(
+    client: ClientIdentity,
+    deviceId: string,
+    commandId: string,
+  ): Promise<CommandEntity> {
     this.accessibleDevice(client, deviceId);
-    const command = this.commands.get(commandId);
+    const command = this.active.get(commandId) ?? (await this.persistence.findCommand(commandId));
     if (!command || command.deviceId !== deviceId)
       throw new SandboxError(
         'not_found',
@@ -619,9 +617,8 @@ export class SandboxState {
   }
 
   private activeOverlap(deviceId: string, window: DeviceCommand) {
-    const active = (this.commandIdsByDevice.get(deviceId) ?? [])
-      .filter((id) => this.activeCommandIds.has(id))
-      .map((id) => this.commands.get(id))
+    const active = [...(this.activeIdsByDevice.get(deviceId) ?? [])]
+      .map((id) => this.active.get(id))
       .filter((command): command is CommandEntity => command !== undefined)
       .map(toStatusRecord);
     return findActiveOverlap(toWindowMs(window), active);
