@@ -82,7 +82,7 @@ describe('spec 3.1 command states', () => {
     const record = await statusOf(target, deviceId, id);
     expect(record.status).toBe('cancelled');
     expect(record.cancelReason).toBeDefined();
-    expect(await historyIds(deviceId, 'cancelled')).toEqual([id]);
+    expect(await historyIds(deviceId, 'cancelled')).toContain(id);
   });
 });
 

@@ -43,6 +43,8 @@ export interface ContractTarget {
   window(offsetMs: number, durationMs: number): Window;
   /** Remembers a command so it is cancelled after the test on a target that cannot reset. */
   track(deviceId: string, commandId: string): void;
+  /** Remembers an extra site binding so it is undone after the test on such a target. */
+  trackBinding(siteId: string): void;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -59,9 +61,11 @@ export function useContractTarget(): ContractTarget {
   let closeSandbox: (() => Promise<void>) | undefined;
   let admin: SandboxAdmin | undefined;
   let tracked: { deviceId: string; commandId: string }[] = [];
+  let trackedBindings: string[] = [];
   let slot = 0;
-  // Against a real vendor earlier runs may have left commands; start each run somewhere else.
-  const runOffsetMs = Math.floor(Math.random() * 80) * 6 * HOUR_MS;
+  // A real vendor keeps what earlier files and runs left behind: each file starts at a random
+  // minute of the coming weeks and gives each test its own 12 hours.
+  const runOffsetMs = Math.floor(Math.random() * 20 * 24 * 60) * MINUTE_MS;
 
   beforeAll(async () => {
     let config: ContractConfig;
@@ -111,6 +115,9 @@ export function useContractTarget(): ContractTarget {
       track(deviceId: string, commandId: string) {
         tracked.push({ deviceId, commandId });
       },
+      trackBinding(siteId: string) {
+        if (siteId !== target.config.siteId) trackedBindings.push(siteId);
+      },
     });
   });
 
@@ -132,13 +139,14 @@ export function useContractTarget(): ContractTarget {
     const wholeMinute = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS;
     target.baseMs = admin
       ? wholeMinute + HOUR_MS
-      : wholeMinute + 2 * DAY_MS + runOffsetMs + slot * 6 * HOUR_MS;
+      : wholeMinute + DAY_MS + runOffsetMs + slot * 12 * HOUR_MS;
     slot += 1;
   });
 
   afterEach(async () => {
     if (admin) {
       tracked = [];
+      trackedBindings = [];
       return;
     }
     for (const { deviceId, commandId } of tracked) {
@@ -148,6 +156,9 @@ export function useContractTarget(): ContractTarget {
         await target.upstream.cancelCommand(deviceId, commandId).catch(() => undefined);
     }
     tracked = [];
+    for (const siteId of trackedBindings)
+      await target.upstream.unbindSite(siteId).catch(() => undefined);
+    trackedBindings = [];
   });
 
   return target;

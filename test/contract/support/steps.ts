@@ -17,6 +17,7 @@ import {
   type BatchSubmissionResponse,
 } from '../../../src/domain/batch.ts';
 import { SiteListSchema, type Device } from '../../../src/domain/device.ts';
+import { HistoryResponseSchema } from '../../../src/domain/history.ts';
 
 /** A power control every demo device supports (DESIGN.md 3: -5000..5000 W). */
 export const CHARGE_3KW: PowerControl = { targetBatteryPowerW: -3000 };
@@ -103,6 +104,22 @@ export async function deviceLackingControl(
       (property) => ({ device, property }),
     ),
   )[0];
+}
+
+/**
+ * IDs of the device's commands whose window meets the test's stretch of time, sorted. Tests
+ * compare it before and after a refused request, so commands left by earlier runs on a real
+ * vendor do not matter.
+ */
+export async function historyIds(target: ContractTarget, deviceId: string): Promise<string[]> {
+  const response = await target.upstream.queryHistory(deviceId, {
+    startTime: new Date(target.baseMs - HOUR_MS).toISOString(),
+    endTime: new Date(target.baseMs + 10 * HOUR_MS).toISOString(),
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return HistoryResponseSchema.parse(response.body)
+    .commands.map((command) => command.id)
+    .sort();
 }
 
 /** Epoch ms of an ISO timestamp, or `undefined`. */
