@@ -5,7 +5,8 @@ import { SandboxClock } from './clock.ts';
 import { DrizzlePersistence } from './db/drizzle-persistence.ts';
 import { Catalog } from './fixtures/catalog.ts';
 import { fixtureFor, type FixtureName } from './fixtures/fixtures.ts';
-import { BODY_LIMIT_BYTES, installErrorHandling } from './http/error-handling.ts';
+import { BODY_LIMIT_BYTES, installErrorHandling, sendError } from './http/error-handling.ts';
+import { SandboxError } from './sandbox-error.ts';
 import { FaultInjector } from './http/faults.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { regionRoutes } from './routes/region-routes.ts';
@@ -43,6 +44,13 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
     bodyLimit: BODY_LIMIT_BYTES,
     // Longer than any valid ID (128), so an overlong ID gets the schema's 400 naming the field.
     routerOptions: { maxParamLength: 256 },
+    // A URL that cannot be decoded is refused before routing; answer it in our shape too.
+    frameworkErrors: (error, request, reply) =>
+      sendError(
+        reply,
+        new SandboxError('invalid_request', `Invalid path: ${error.message}; check the encoding`),
+        request,
+      ),
   });
   installErrorHandling(app);
 

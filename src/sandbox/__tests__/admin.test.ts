@@ -95,6 +95,18 @@ describe('admin faults and stats (DESIGN.md 3; stats are our addition)', () => {
     expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
   });
 
+  it('reports the faults it applies; a small latency still answers', async () => {
+    const token = await sandbox.token();
+    expect((await sandbox.admin('PUT', '/faults', { latencyMs: 1, tokenTtlS: 60 })).body).toEqual({
+      latencyMs: 1,
+      tokenTtlS: 60,
+    });
+    expect((await sandbox.admin('GET', '/faults')).body).toEqual({ latencyMs: 1, tokenTtlS: 60 });
+    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    await sandbox.admin('POST', '/reset');
+    expect((await sandbox.admin('GET', '/faults')).body).toEqual({});
+  });
+
   it('refuses bad fault settings with 400', async () => {
     for (const body of [{ errorRate: 2 }, { errorStatus: 404 }, { tokenTtlS: 0 }, { other: 1 }])
       expect((await sandbox.admin('PUT', '/faults', body)).status).toBe(400);
