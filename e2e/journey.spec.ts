@@ -37,10 +37,10 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
   await expect(page.getByRole('alert')).toContainText('PLANT-NOPE');
 
   await bindSite(page, 'PLANT-EU-001');
-  await expect(page.getByRole('link', { name: 'BAT-EU-001-A' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'BAT-EU-001-A', exact: true })).toBeVisible();
   await page.screenshot(shot('02-sites'));
 
-  await page.getByRole('link', { name: 'BAT-EU-001-A' }).click();
+  await page.getByRole('link', { name: 'BAT-EU-001-A', exact: true }).click();
   await expect(page.getByRole('heading', { name: /BAT-EU-001-A/ })).toBeVisible();
   await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
   await page.getByLabel('Charge cut-off SoC (%)', { exact: true }).fill('90');
@@ -105,7 +105,7 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
 test('cancelling a command that completed meanwhile explains the conflict', async ({ page }) => {
   await signIn(page);
   await bindSite(page, 'PLANT-EU-001');
-  await page.getByRole('link', { name: 'BAT-EU-001-B' }).click();
+  await page.getByRole('link', { name: 'BAT-EU-001-B', exact: true }).click();
   await page.getByLabel('Target battery power (W)', { exact: true }).fill('1000');
   await page.getByRole('button', { name: 'Submit command' }).click();
   const status = page.getByRole('status').filter({ hasText: 'Command submitted' });
