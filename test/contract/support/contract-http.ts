@@ -50,9 +50,6 @@ export class ContractViolationError extends Error {
  * {@link ContractViolationError}, so no test can pass on a response the document does not allow.
  */
 export class ContractHttp {
-  /** Count of responses validated, for the suite's own sanity checks. */
-  validatedCount = 0;
-
   constructor(
     private readonly validator: OpenApiResponseValidator,
     private readonly servers: Record<ServerKind, string | undefined>,
@@ -87,7 +84,6 @@ export class ContractHttp {
     });
     if (problems.length > 0)
       throw new ContractViolationError(request, response.status, bodyText, problems);
-    this.validatedCount += 1;
     return {
       status: response.status,
       headers: responseHeaders,
