@@ -19,6 +19,7 @@ import { buildSandboxApp } from '../../src/sandbox/app.ts';
 import { buildServerApp, type ServerOptions } from '../../src/server/app.ts';
 import { createTestDatabase, type DatabaseKind } from './databases.ts';
 import { BrowserClient } from './http-client.ts';
+import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 
@@ -43,6 +44,8 @@ export interface StackOptions {
   database?: DatabaseKind;
   /** Relay the BFF's token requests through a {@link TokenTap} that remembers the tokens. */
   tapTokens?: boolean;
+  /** Send the BFF's API calls (not token requests) through a {@link FlakyRelay}. */
+  relay?: boolean;
   /** Keep every BFF log line (pino JSON, level `trace`) in `logLines`. */
   captureLogs?: boolean;
 }
@@ -57,6 +60,8 @@ export interface Stack {
   database: DatabaseHandle;
   dataDir: string;
   admin: SandboxAdmin;
+  /** The relay between BFF and sandbox, when `relay` was set. */
+  relay?: FlakyRelay;
   /** Access tokens the BFF obtained, when `tapTokens` was set. */
   tokens: string[];
   /** BFF log lines, when `captureLogs` was set. */
@@ -81,9 +86,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const sandboxUrl = originOf(sandbox);
 
   const tap: TokenTap | undefined = options.tapTokens ? await startTokenTap(sandboxUrl) : undefined;
+  const relay = options.relay ? await startFlakyRelay(sandboxUrl) : undefined;
   const upstream = (region: string) => ({
     authUrl: `${tap?.origin ?? sandboxUrl}/${region}`,
-    baseUrl: `${sandboxUrl}/${region}`,
+    baseUrl: `${relay?.origin ?? sandboxUrl}/${region}`,
   });
   const logLines: string[] = [];
   const bff = await buildServerApp({
@@ -111,6 +117,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     database,
     dataDir,
     admin: new SandboxAdmin(sandboxUrl),
+    ...(relay ? { relay } : {}),
     tokens: tap?.tokens ?? [],
     logLines,
     browser: () => new BrowserClient(bffUrl),
@@ -118,6 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await bff.close();
       await sandbox.close();
       await tap?.close();
+      await relay?.close();
       await testDatabase.drop();
     },
   };

@@ -11,6 +11,12 @@ import {
 import type { Region } from '../../domain/token.ts';
 import { ledgerEntries } from '../db/schema.ts';
 
+/**
+ * Answers of a failed entry after which the upstream has certainly done nothing (rate limited,
+ * circuit open, token endpoint down): a retry with the same key may send it again.
+ */
+export const NOT_ACTED_ON_STATUSES = [429, 503] as const;
+
 /** Who acts: the signed-in client and the operator name given at sign-in. */
 export interface LedgerActor {
   region: Region;
@@ -111,7 +117,10 @@ export class LedgerStore {
     return row;
   }
 
-  /** Takes an unsettled entry back for a new attempt, if nobody else did meanwhile. */
+  /**
+   * Takes an entry back for a new attempt, if nobody else did meanwhile: an unsettled one, or a
+   * failed one the upstream never acted on (429, 503): the browser decides when to retry.
+   */
   async claim(row: LedgerRow, nowMs: number, leaseUntilMs: number): Promise<boolean> {
     const claimed = await this.#db
       .update(ledgerEntries)
@@ -119,7 +128,13 @@ export class LedgerStore {
       .where(
         and(
           eq(ledgerEntries.id, row.id),
-          inArray(ledgerEntries.state, ['unknown', 'pending']),
+          or(
+            inArray(ledgerEntries.state, ['unknown', 'pending']),
+            and(
+              eq(ledgerEntries.state, 'failed'),
+              inArray(ledgerEntries.responseStatus, [...NOT_ACTED_ON_STATUSES]),
+            ),
+          ),
           or(isNull(ledgerEntries.leaseUntil), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
         ),
       )

@@ -8,12 +8,13 @@ import type { Session } from '../session/session-store.ts';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
 import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
 import { readIdempotencyKey, requestFingerprint } from './idempotency.ts';
-import type {
-  LedgerActor,
-  LedgerRow,
-  LedgerStore,
-  LedgerSubject,
-  StoredAnswer,
+import {
+  NOT_ACTED_ON_STATUSES,
+  type LedgerActor,
+  type LedgerRow,
+  type LedgerStore,
+  type LedgerSubject,
+  type StoredAnswer,
 } from './ledger-store.ts';
 import { reconcileSubmission, type SubmissionIntent } from './reconcile.ts';
 
@@ -113,10 +114,13 @@ export class Ledger {
         'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
       );
     const nowMs = this.#now();
-    if ((row.state === 'succeeded' || row.state === 'failed') && row.response)
-      return replay(reply, row.response as StoredAnswer);
     const leaseMs = row.leaseUntil?.getTime() ?? 0;
-    if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
+    const retryable =
+      row.state === 'failed' &&
+      (NOT_ACTED_ON_STATUSES as readonly number[]).includes(row.responseStatus ?? 0);
+    if ((row.state === 'succeeded' || row.state === 'failed') && row.response) {
+      if (!retryable) return replay(reply, row.response as StoredAnswer);
+    } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
     const intent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
     if (intent) {

@@ -1,0 +1,256 @@
+/**
+ * Fault suite of the BFF (issue 4, "Tests") against the sandbox's fault injection and a relay
+ * that resets connections, on PGlite and (with TEST_DATABASE_URL) PostgreSQL: latency beyond the
+ * timeout, 5xx bursts, 429 storms, token expiry mid-session, connection resets. Each case
+ * reports its counts and asserts that no submission was duplicated or lost.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HistoryResponseSchema } from '../../src/domain/history.ts';
+import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+import type { BrowserClient, TestResponse } from '../support/http-client.ts';
+import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+
+const MINUTE_MS = 60_000;
+/** Answers a browser retries (with the same Idempotency-Key), honouring `Retry-After`. */
+const TRANSIENT = new Set([409, 429, 502, 503, 504]);
+const MAX_TRIES = 40;
+
+interface Intent {
+  deviceId: string;
+  key: string;
+  body: {
+    powerControl: { targetBatteryPowerW: number };
+    startTime: string;
+    endTime: string;
+  };
+  final?: TestResponse;
+  tries: number;
+}
+
+describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', (kind) => {
+  let stack: Stack;
+  let browser: BrowserClient;
+  let baseMs: number;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      database: kind,
+      relay: true,
+      bff: {
+        upstreamTimeoutMs: 400,
+        ledgerLeaseMs: 1_500,
+        circuitHalfOpenAfterMs: 200,
+      },
+    });
+  });
+  afterAll(() => stack.close());
+  beforeEach(async () => {
+    await stack.admin.reset();
+    if (stack.relay) {
+      stack.relay.plan = () => 'pass';
+      stack.relay.resets = 0;
+    }
+    browser = stack.browser();
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-100' })).status).toBe(201);
+    baseMs = Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 10 * MINUTE_MS;
+  });
+
+  const intents = (count: number, firstDevice = 1): Intent[] =>
+    Array.from({ length: count }, (_, i) => ({
+      deviceId: `BAT-EU-100-${String(firstDevice + i).padStart(2, '0')}`,
+      key: randomUUID(),
+      body: {
+        powerControl: { targetBatteryPowerW: 100 + i },
+        startTime: new Date(baseMs).toISOString(),
+        endTime: new Date(baseMs + 30 * MINUTE_MS).toISOString(),
+      },
+      tries: 0,
+    }));
+
+  const submitOnce = (intent: Intent) => {
+    intent.tries += 1;
+    return browser.request({
+      method: 'POST',
+      path: `/api/device/${intent.deviceId}/commands`,
+      json: intent.body,
+      headers: { 'idempotency-key': `"${intent.key}"` },
+    });
+  };
+
+  /** Submits like a browser that retries with the same key until it gets a final answer. */
+  async function settle(intent: Intent): Promise<TestResponse> {
+    for (;;) {
+      const response = await submitOnce(intent);
+      if (!TRANSIENT.has(response.status) || intent.tries >= MAX_TRIES) {
+        intent.final = response;
+        return response;
+      }
+      const retryAfterS = Number(response.headers['retry-after'] ?? 0);
+      await sleep(Math.min(2_000, Math.max(50, retryAfterS * 1000)));
+    }
+  }
+
+  /**
+   * Compares what the browsers were told with the upstream's history and the ledger, with no
+   * fault active: duplicates are extra commands for one intent; lost are commands the upstream
+   * has that the browser or the ledger does not know, or the reverse.
+   */
+  async function audit(all: Intent[]) {
+    let duplicates = 0;
+    let lost = 0;
+    for (const intent of all) {
+      const history = await browser.get(
+        `/api/devices/${intent.deviceId}/commands?startTime=${intent.body.startTime}&endTime=${intent.body.endTime}`,
+      );
+      expect(history.status).toBe(200);
+      const matching = HistoryResponseSchema.parse(history.json()).commands.filter(
+        (c) => c.powerControl.targetBatteryPowerW === intent.body.powerControl.targetBatteryPowerW,
+      );
+      duplicates += Math.max(0, matching.length - 1);
+      const answeredId =
+        intent.final?.status === 202
+          ? (intent.final.json<{ id: string }>().id as string)
+          : undefined;
+      const ledger = LedgerPageSchema.parse(
+        (await browser.get(`/api/ledger?deviceId=${intent.deviceId}&kind=submit`)).json(),
+      ).entries;
+      const recorded = new Set(ledger.flatMap((e) => (e.commandId ? [e.commandId] : [])));
+      for (const command of matching)
+        if (command.id !== answeredId || !recorded.has(command.id)) lost += 1;
+      if (answeredId && matching.length === 0) lost += 1;
+    }
+    return { duplicates, lost };
+  }
+
+  async function report(fault: string, all: Intent[], extra: Record<string, number> = {}) {
+    const stats = await stack.admin.stats();
+    const { duplicates, lost } = await audit(all);
+    const counts = {
+      fault,
+      database: kind,
+      submissions: all.length,
+      browserAttempts: all.reduce((n, i) => n + i.tries, 0),
+      upstreamRequests: stats.requests as number,
+      faultsInjected: (stats.faultsInjected as number) + (stack.relay?.resets ?? 0),
+      ...extra,
+      duplicates,
+      lost,
+    };
+    console.info(`fault report ${JSON.stringify(counts)}`);
+    return counts;
+  }
+
+  it('latency beyond the timeout: outcomes unknown, then settled from the history', async () => {
+    const all = intents(3);
+    await stack.admin.setFaults({ latencyMs: 900 });
+    const first = await Promise.all(all.map(submitOnce));
+    expect(first.map((r) => r.status)).toEqual([504, 504, 504]);
+    expect(first.map((r) => r.json<{ code: string }>().code)).toEqual(
+      Array(3).fill('outcome_unknown'),
+    );
+    await stack.admin.setFaults({});
+    const finals = await Promise.all(all.map(settle));
+    expect(finals.map((r) => r.status)).toEqual([202, 202, 202]);
+    const counts = await report('latency', all, { timedOut: first.length });
+    expect(counts.duplicates).toBe(0);
+    expect(counts.lost).toBe(0);
+  });
+
+  it('5xx bursts: every submission lands exactly once; reads come back as problems, never raw', async () => {
+    const all = intents(8, 10);
+    await stack.admin.setFaults({ errorRate: 0.5, errorStatus: 503 });
+    const reads = await Promise.all(Array.from({ length: 12 }, () => browser.get('/api/sites')));
+    for (const read of reads) {
+      expect([200, 503]).toContain(read.status);
+      if (read.status !== 200)
+        expect(read.headers['content-type']).toContain('application/problem+json');
+    }
+    const finals = await Promise.all(all.map(settle));
+    await stack.admin.setFaults({});
+    expect(finals.map((r) => r.status)).toEqual(all.map(() => 202));
+    const counts = await report('5xx burst', all, {
+      readsOk: reads.filter((r) => r.status === 200).length,
+    });
+    expect(counts.faultsInjected).toBeGreaterThan(0);
+    expect(counts.duplicates).toBe(0);
+    expect(counts.lost).toBe(0);
+  });
+
+  it('429 storms: passed on with Retry-After, no retry amplification, submissions not lost', async () => {
+    await stack.admin.setFaults({ rateLimitPerMinute: 3 });
+    const before = (await stack.admin.stats()).requests as number;
+    const reads: TestResponse[] = [];
+    for (let i = 0; i < 8; i += 1) reads.push(await browser.get('/api/sites'));
+    const after = (await stack.admin.stats()).requests as number;
+    expect(reads.filter((r) => r.status === 200).length).toBeLessThanOrEqual(3);
+    const limited = reads.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(5);
+    for (const read of limited) {
+      expect(read.json()).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(Number(read.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(after - before).toBe(8);
+
+    const all = intents(2, 20);
+    const refused = await Promise.all(all.map(submitOnce));
+    expect(refused.map((r) => r.status)).toEqual([429, 429]);
+    // The storm passes (a minute of sandbox time), the browsers retry with the same keys.
+    await stack.admin.advanceClock(MINUTE_MS);
+    await stack.admin.setFaults({});
+    const finals = await Promise.all(all.map(settle));
+    expect(finals.map((r) => r.status)).toEqual([202, 202]);
+    const counts = await report('429 storm', all, { limited: limited.length });
+    expect(counts.duplicates).toBe(0);
+    expect(counts.lost).toBe(0);
+  });
+
+  it('token expiry mid-session: renewed and retried, the browser never sees a 401', async () => {
+    await stack.admin.setFaults({ tokenTtlS: 1 });
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    const all = intents(5, 30);
+    const statuses: number[] = [];
+    for (const intent of all) {
+      await stack.admin.advanceClock(1_500);
+      statuses.push((await settle(intent)).status);
+      statuses.push((await browser.get('/api/sites')).status);
+    }
+    expect(statuses).toEqual(all.flatMap(() => [202, 200]));
+    const tokenRequests = (await stack.admin.stats()).tokenRequests as number;
+    const counts = await report('token expiry', all, { tokenRequests });
+    expect(tokenRequests).toBeGreaterThanOrEqual(all.length);
+    expect(counts.duplicates).toBe(0);
+    expect(counts.lost).toBe(0);
+  });
+
+  it('connection resets before and after the upstream acted: settled without duplicates', async () => {
+    const relay = stack.relay;
+    if (!relay) throw new Error('the fault suite needs the relay');
+    const resetOnce = new Set<string>();
+    let reads = 0;
+    relay.plan = (method, path) => {
+      if (method === 'POST' && !resetOnce.has(path)) {
+        resetOnce.add(path);
+        return resetOnce.size % 2 === 0 ? 'resetBefore' : 'resetAfter';
+      }
+      if (method === 'GET' && path.includes('/sites')) {
+        reads += 1;
+        if (reads <= 3) return 'resetBefore';
+      }
+      return 'pass';
+    };
+    const siteReads = await Promise.all(Array.from({ length: 6 }, () => browser.get('/api/sites')));
+    expect(siteReads.map((r) => r.status)).toEqual(siteReads.map(() => 200));
+    const all = intents(6, 40);
+    const finals = await Promise.all(all.map(settle));
+    relay.plan = () => 'pass';
+    expect(finals.map((r) => r.status)).toEqual(all.map(() => 202));
+    const counts = await report('connection reset', all, { resets: relay.resets });
+    expect(relay.resets).toBeGreaterThanOrEqual(6);
+    expect(counts.duplicates).toBe(0);
+    expect(counts.lost).toBe(0);
+  });
+});
