@@ -31,7 +31,7 @@ const MAYBE_SENT = new Set(['upstream_timeout', 'upstream_unreachable', 'upstrea
 
 /** Test-only hooks; `afterUpstreamAnswer` runs between the upstream's answer and the ledger write. */
 export interface LedgerHooks {
-  afterUpstreamAnswer?: () => void;
+  afterUpstreamAnswer?: (kind: LedgerKind) => void;
 }
 
 /**
@@ -238,7 +238,7 @@ export class Ledger {
       });
       throw answer;
     }
-    this.#hooks.afterUpstreamAnswer?.();
+    this.#hooks.afterUpstreamAnswer?.(spec.kind);
 
     const status = response.statusCode;
     if (status >= 200 && status < 300) {
