@@ -144,8 +144,14 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
 
   trackRoutes(app);
   app.removeContentTypeParser('text/plain');
+  // While shutting down, answers close their connection so close() need not wait for keep-alive.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onClose', async () => {
