@@ -16,6 +16,12 @@ import {
 
 /** Last-use times are written at most this often per session: idle expiry is exact to within it. */
 export const TOUCH_INTERVAL_MS = 15_000;
+/**
+ * How long this instance trusts a session it read without reading it again (wall time): a
+ * sign-out on another instance takes effect here within it. Keeps the database off the path of
+ * most API calls (DESIGN.md 5: BFF added latency).
+ */
+export const SESSION_CACHE_MS = 1_000;
 
 /** SHA-256 of a session ID, base64url: the row key. The ID itself is never stored. */
 export function hashSessionId(id: string): string {
@@ -25,11 +31,13 @@ export function hashSessionId(id: string): string {
 /**
  * Sessions in the database (`bff.sessions`), shared by every BFF instance on it (issue 4). The
  * client secret is sealed with {@link SecretBox}; rows past their idle or absolute timeout are
- * deleted when found and swept at each sign-in, so expired secrets do not linger.
+ * deleted when found and swept at each sign-in, so expired secrets do not linger. A session read
+ * is reused for {@link SESSION_CACHE_MS} by this instance.
  */
 export class DatabaseSessionStore implements SessionStore {
   readonly #db: Database;
   readonly #box: SecretBox;
+  readonly #cache = new Map<string, { session: Session; readAtMs: number }>();
 
   constructor(db: Database, box: SecretBox) {
     this.#db = db;
@@ -54,6 +62,24 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   async find(id: string, nowMs: number): Promise<Session | undefined> {
+    const cached = this.#cache.get(id);
+    if (
+      cached &&
+      performance.now() - cached.readAtMs < SESSION_CACHE_MS &&
+      nowMs - cached.session.lastSeenAtMs < TOUCH_INTERVAL_MS &&
+      !isExpired(cached.session, nowMs)
+    )
+      return { ...cached.session };
+    this.#cache.delete(id);
+    const session = await this.#read(id, nowMs);
+    if (session) {
+      if (this.#cache.size >= 10_000) this.#cache.clear();
+      this.#cache.set(id, { session, readAtMs: performance.now() });
+    }
+    return session ? { ...session } : undefined;
+  }
+
+  async #read(id: string, nowMs: number): Promise<Session | undefined> {
     const idHash = hashSessionId(id);
     const [row] = await this.#db.select().from(sessions).where(eq(sessions.idHash, idHash));
     if (!row) return undefined;
@@ -93,6 +119,7 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   async destroy(id: string): Promise<void> {
+    this.#cache.delete(id);
     await this.#db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id)));
   }
 
