@@ -30,7 +30,7 @@ interface Intent {
   tries: number;
 }
 
-describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', (kind) => {
+describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_000 }, (kind) => {
   let stack: Stack;
   let browser: BrowserClient;
   let baseMs: number;

@@ -21,7 +21,7 @@ const SAFE = new Set(['GET', 'HEAD']);
 const concrete = (url: string) =>
   url.replace(/:(\w+)/g, (_m, name: string) => `${name}-1`).replace('*', 'index.html');
 
-describe.each(DATABASE_KINDS)('BFF security on %s', (kind) => {
+describe.each(DATABASE_KINDS)('BFF security on %s', { timeout: 60_000 }, (kind) => {
   let stack: Stack;
   const clock = { offsetMs: 0 };
   const browsers: BrowserClient[] = [];
