@@ -7,6 +7,8 @@ import { ProblemSchema } from '../../src/domain/errors.ts';
 import { SessionInfoSchema } from '../../src/domain/session.ts';
 import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
 import { SiteListSchema } from '../../src/domain/device.ts';
+import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
+import { LedgerPageSchema } from '../../src/domain/ledger.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
@@ -212,6 +214,44 @@ describe('a command on the sandbox clock', () => {
       (await browser.get(`/api/devices/BAT-EU-001-B/commands/${id}`)).json(),
     );
     expect(record).toMatchObject({ status: 'cancelled', cancelReason: 'manuallyCancel' });
+  });
+});
+
+describe('batches and the ledger', () => {
+  it('records a batch and its cancel, and finds them by batch and by site', async () => {
+    const browser = stack.browser();
+    await browser.signIn({ ...DEMO_EU, operatorName: 'Grace' });
+    await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    const nowMs = await stack.admin.nowMs();
+    const batch = await browser.post('/api/devices/commands/batch', {
+      devices: ['BAT-EU-001-A', 'BAT-EU-001-B'],
+      command: {
+        powerControl: { dischargeCutoffSocPercent: 20 },
+        startTime: new Date(nowMs + 10 * MINUTE_MS).toISOString(),
+        endTime: new Date(nowMs + 20 * MINUTE_MS).toISOString(),
+      },
+    });
+    expect(batch.status).toBe(202);
+    const { batchCommandId } = BatchSubmissionResponseSchema.parse(batch.json());
+    const cancel = await browser.put(`/api/devices/commands/batch/${batchCommandId}/cancel`);
+    expect(cancel.status).toBe(200);
+
+    const byBatch = LedgerPageSchema.parse(
+      (await browser.get(`/api/ledger?batchCommandId=${batchCommandId}`)).json(),
+    ).entries;
+    expect(byBatch.map((e) => [e.kind, e.state, e.operatorName])).toEqual([
+      ['batchCancel', 'succeeded', 'Grace'],
+      ['batch', 'succeeded', 'Grace'],
+    ]);
+    expect(byBatch[1]?.outcome?.commands?.map((c) => c.deviceId)).toEqual([
+      'BAT-EU-001-A',
+      'BAT-EU-001-B',
+    ]);
+    expect(byBatch[0]?.outcome?.results).toHaveLength(2);
+    const bySite = LedgerPageSchema.parse(
+      (await browser.get('/api/ledger?siteId=PLANT-EU-001&kind=batch')).json(),
+    ).entries;
+    expect(bySite.map((e) => e.batchCommandId)).toEqual([batchCommandId]);
   });
 });
 
