@@ -34,7 +34,7 @@ export class UpstreamHttp {
     this.#agent = new Agent({
       connections: 128,
       keepAliveTimeout: 10_000,
-      headersTimeout: this.#timeoutMs,
+      headersTimeout: this.#timeoutMs + 1_000,
       bodyTimeout: this.#timeoutMs,
       connectTimeout: this.#timeoutMs,
     });
@@ -44,18 +44,32 @@ export class UpstreamHttp {
     return this.#timeoutMs;
   }
 
-  /** @throws ProblemError 502 `upstream_unreachable` or 504 `upstream_timeout`. */
-  async send(upstream: UpstreamRequest, signal?: AbortSignal): Promise<UpstreamResponse> {
+  /**
+   * Sends one request; the answer's headers must arrive within the timeout (a timer of our own:
+   * undici's timers are coarse, up to a second late), the body then streams under undici's
+   * body timeout.
+   *
+   * @throws ProblemError 502 `upstream_unreachable` or 504 `upstream_timeout`.
+   */
+  async send(upstream: UpstreamRequest): Promise<UpstreamResponse> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#timeoutMs);
     try {
       return await request(upstream.url, {
         dispatcher: this.#agent,
         method: upstream.method,
         headers: upstream.headers,
         body: upstream.body ?? null,
-        signal: signal ?? null,
+        signal: controller.signal,
       });
     } catch (error) {
-      throw transportProblem(error, upstream.url);
+      throw transportProblem(timedOut ? { code: 'UND_ERR_HEADERS_TIMEOUT' } : error, upstream.url);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
