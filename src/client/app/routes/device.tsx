@@ -1,89 +1,62 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
 import { commandHistoryQueryOptions } from '../../features/commands/api/get-command-history.ts';
 import { CommandForm } from '../../features/commands/components/command-form.tsx';
 import { CommandTable } from '../../features/commands/components/command-table.tsx';
 import { deviceHistoryRange } from '../../features/commands/lib/history-range.ts';
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
-import { findDevice } from '../../features/devices/lib/find-device.ts';
-import { sitesQueryOptions, useSites } from '../../features/sites/api/get-sites.ts';
+import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { DeviceLookup } from './device-lookup.tsx';
 import { deviceHistoryPath } from '../../lib/device-paths.ts';
-import { isKnownTimeZone } from '../../lib/time.ts';
 
 function DeviceRoute() {
   const { siteId = '', deviceId = '' } = useParams();
-  const sites = useSites();
 
-  if (sites.isPending) return <Loading what="Loading the device…" />;
-  if (sites.isError)
-    return (
-      <ErrorAlert
-        error={sites.error}
-        what="Could not load the device."
-        onRetry={() => void sites.refetch()}
-      />
-    );
-
-  const lookup = findDevice(sites.data.sites, siteId, deviceId);
-  if (!lookup.found)
-    return (
-      <>
-        <title>Device not found · powerdeck</title>
-        <h1>Device not found</h1>
-        <div className="notice notice-warning">
-          <p>
-            {lookup.reason === 'siteNotBound'
-              ? `Site ${siteId} is not bound to this client. Bind it again on the Sites page to reach ${deviceId}.`
-              : `Site ${siteId} has no device ${deviceId}.`}
-          </p>
-          <p>
-            <Link to="/sites">Go to the Sites page</Link>
-          </p>
-        </div>
-      </>
-    );
-
-  const { site, device } = lookup;
-  const knownZone = isKnownTimeZone(site.timeZone);
-  const timeZone = knownZone ? site.timeZone : 'UTC';
   return (
-    <>
-      <title>{`${device.deviceId} · powerdeck`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/sites">Sites</Link>
-          </li>
-          <li>{site.name}</li>
-          <li aria-current="page">{device.deviceId}</li>
-        </ol>
-      </nav>
-      <h1>
-        {device.name} <span className="secondary">{device.deviceId}</span>
-      </h1>
-      <DeviceSummary site={site} device={device} />
-      <p>
-        <Link to={deviceHistoryPath(site.siteId, device.deviceId)}>
-          Command history: 30 days, charts and CSV export
-        </Link>
-      </p>
-      {knownZone ? null : (
-        <p className="notice notice-warning">
-          This browser does not know the site&apos;s time zone {site.timeZone}; times on this page
-          are in UTC.
-        </p>
+    <DeviceLookup
+      siteId={siteId}
+      deviceId={deviceId}
+      notFoundHeading="Device not found"
+      unboundAdvice={`Bind it again on the Sites page to reach ${deviceId}.`}
+    >
+      {({ site, device, timeZone, knownZone }) => (
+        <>
+          <title>{`${device.deviceId} · powerdeck`}</title>
+          <nav aria-label="Breadcrumb" className="breadcrumb">
+            <ol>
+              <li>
+                <Link to="/sites">Sites</Link>
+              </li>
+              <li>{site.name}</li>
+              <li aria-current="page">{device.deviceId}</li>
+            </ol>
+          </nav>
+          <h1>
+            {device.name} <span className="secondary">{device.deviceId}</span>
+          </h1>
+          <DeviceSummary site={site} device={device} />
+          <p>
+            <Link to={deviceHistoryPath(site.siteId, device.deviceId)}>
+              Command history: 30 days, charts and CSV export
+            </Link>
+          </p>
+          {knownZone ? null : (
+            <p className="notice notice-warning">
+              This browser does not know the site&apos;s time zone {site.timeZone}; times on this
+              page are in UTC.
+            </p>
+          )}
+          <section className="device-section" aria-labelledby="new-command-heading">
+            <h2 id="new-command-heading">New command</h2>
+            <CommandForm key={device.deviceId} device={device} timeZone={timeZone} />
+          </section>
+          <section className="device-section" aria-labelledby="commands-heading">
+            <h2 id="commands-heading">Commands</h2>
+            <CommandTable key={device.deviceId} deviceId={device.deviceId} timeZone={timeZone} />
+          </section>
+        </>
       )}
-      <section className="device-section" aria-labelledby="new-command-heading">
-        <h2 id="new-command-heading">New command</h2>
-        <CommandForm key={device.deviceId} device={device} timeZone={timeZone} />
-      </section>
-      <section className="device-section" aria-labelledby="commands-heading">
-        <h2 id="commands-heading">Commands</h2>
-        <CommandTable key={device.deviceId} deviceId={device.deviceId} timeZone={timeZone} />
-      </section>
-    </>
+    </DeviceLookup>
   );
 }
 

@@ -1,19 +1,16 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
 import { commandHistoryQueryOptions } from '../../features/commands/api/get-command-history.ts';
-import { findDevice } from '../../features/devices/lib/find-device.ts';
 import { HistoryView } from '../../features/history/components/history-view.tsx';
 import {
   historySearchParams,
   parseHistorySearch,
 } from '../../features/history/lib/history-search.ts';
 import { resolveHistoryRange } from '../../features/history/lib/history-view-range.ts';
-import { sitesQueryOptions, useSites } from '../../features/sites/api/get-sites.ts';
+import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { DeviceLookup } from './device-lookup.tsx';
 import { devicePath } from '../../lib/device-paths.ts';
-import { isKnownTimeZone } from '../../lib/time.ts';
 
 // Stands in for the query while the range is refused; the query is disabled then.
 const NO_RANGE = { startTime: '1970-01-01T00:00:00Z', endTime: '1970-01-01T00:00:00Z' };
@@ -26,81 +23,57 @@ function HistoryRoute() {
   // neither move the range nor refetch.
   const [nowMs, setNowMs] = useState(() => Date.now());
   const range = resolveHistoryRange(search, nowMs);
-  const sites = useSites();
   const history = useQuery({
     ...commandHistoryQueryOptions(deviceId, range.ok ? range.query : NO_RANGE),
     enabled: range.ok,
   });
 
-  if (sites.isPending) return <Loading what="Loading the device…" />;
-  if (sites.isError)
-    return (
-      <ErrorAlert
-        error={sites.error}
-        what="Could not load the device."
-        onRetry={() => void sites.refetch()}
-      />
-    );
-
-  const lookup = findDevice(sites.data.sites, siteId, deviceId);
-  if (!lookup.found)
-    return (
-      <>
-        <title>Device not found · powerdeck</title>
-        <h1>Command history: device not found</h1>
-        <div className="notice notice-warning">
-          <p>
-            {lookup.reason === 'siteNotBound'
-              ? `Site ${siteId} is not bound to this client. The site must be bound again on the Sites page to see the history of ${deviceId}.`
-              : `Site ${siteId} has no device ${deviceId}.`}
-          </p>
-          <p>
-            <Link to="/sites">Go to the Sites page</Link>
-          </p>
-        </div>
-      </>
-    );
-
-  const { site, device } = lookup;
-  const knownZone = isKnownTimeZone(site.timeZone);
-  const timeZone = knownZone ? site.timeZone : 'UTC';
   return (
-    <>
-      <title>{`History of ${device.deviceId} · powerdeck`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/sites">Sites</Link>
-          </li>
-          <li>{site.name}</li>
-          <li>
-            <Link to={devicePath(site.siteId, device.deviceId)}>{device.deviceId}</Link>
-          </li>
-          <li aria-current="page">History</li>
-        </ol>
-      </nav>
-      <h1>
-        Command history of {device.name} <span className="secondary">{device.deviceId}</span>
-      </h1>
-      {knownZone ? null : (
-        <p className="notice notice-warning">
-          This browser does not know the site&apos;s time zone {site.timeZone}; times on this page
-          are in UTC.
-        </p>
+    <DeviceLookup
+      siteId={siteId}
+      deviceId={deviceId}
+      notFoundHeading="Command history: device not found"
+      unboundAdvice={`The site must be bound again on the Sites page to see the history of ${deviceId}.`}
+    >
+      {({ site, device, timeZone, knownZone }) => (
+        <>
+          <title>{`History of ${device.deviceId} · powerdeck`}</title>
+          <nav aria-label="Breadcrumb" className="breadcrumb">
+            <ol>
+              <li>
+                <Link to="/sites">Sites</Link>
+              </li>
+              <li>{site.name}</li>
+              <li>
+                <Link to={devicePath(site.siteId, device.deviceId)}>{device.deviceId}</Link>
+              </li>
+              <li aria-current="page">History</li>
+            </ol>
+          </nav>
+          <h1>
+            Command history of {device.name} <span className="secondary">{device.deviceId}</span>
+          </h1>
+          {knownZone ? null : (
+            <p className="notice notice-warning">
+              This browser does not know the site&apos;s time zone {site.timeZone}; times on this
+              page are in UTC.
+            </p>
+          )}
+          <HistoryView
+            device={device}
+            timeZone={timeZone}
+            search={search}
+            range={range}
+            history={history}
+            onChange={(next) => {
+              if ('range' in next || 'from' in next || 'to' in next) setNowMs(Date.now());
+              setParams(historySearchParams({ ...search, ...next }));
+            }}
+            onRefresh={() => setNowMs(Date.now())}
+          />
+        </>
       )}
-      <HistoryView
-        device={device}
-        timeZone={timeZone}
-        search={search}
-        range={range}
-        history={history}
-        onChange={(next) => {
-          if ('range' in next || 'from' in next || 'to' in next) setNowMs(Date.now());
-          setParams(historySearchParams({ ...search, ...next }));
-        }}
-        onRefresh={() => setNowMs(Date.now())}
-      />
-    </>
+    </DeviceLookup>
   );
 }
 
