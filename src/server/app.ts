@@ -174,7 +174,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sessions,
     upstream,
     ledger,
-    coalescer: new Coalescer(now),
+    coalescer: new Coalescer(now, options.statusReuseMs),
   });
   await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
   await app.register(healthRoutes, { database: storage?.handle, resilience });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { REGIONS, type Region } from '../domain/token.ts';
+import { COALESCE_REUSE_MS } from './proxy/coalescer.ts';
 
 /** Where one region of the upstream lives: token endpoint host and API base URL (spec 4, 5). */
 export interface UpstreamRegion {
@@ -21,6 +22,11 @@ export interface ServerEnv {
   usesSandbox: boolean;
   /** Upstream header and body timeout (`UPSTREAM_TIMEOUT_MS`, default 10 000). */
   upstreamTimeoutMs: number;
+  /**
+   * How long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`, default
+   * 1000; 0 = no reuse, concurrent identical calls are still shared). DESIGN.md 5.
+   */
+  statusReuseMs: number;
 }
 
 const UPSTREAM_VARIABLES = ['EU_AUTH_URL', 'EU_BASE_URL', 'AU_AUTH_URL', 'AU_BASE_URL'] as const;
@@ -59,6 +65,12 @@ const EnvSchema = z.object({
     .min(100)
     .max(120_000, { error: 'UPSTREAM_TIMEOUT_MS must be 100-120000' })
     .default(10_000),
+  STATUS_REUSE_MS: z.coerce
+    .number({ error: 'STATUS_REUSE_MS must be a number of milliseconds' })
+    .int({ error: 'STATUS_REUSE_MS must be a whole number of milliseconds' })
+    .min(0, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
+    .max(60_000, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
+    .default(COALESCE_REUSE_MS),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
@@ -125,6 +137,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     upstreams,
     usesSandbox,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
+    statusReuseMs: values.STATUS_REUSE_MS,
   };
 }
 

@@ -15,7 +15,20 @@ describe('parseServerEnv', () => {
       },
       usesSandbox: true,
       upstreamTimeoutMs: 10_000,
+      statusReuseMs: 1000,
     });
+  });
+
+  it('takes STATUS_REUSE_MS, 0 included, and refuses a negative or fractional value', () => {
+    expect(parseServerEnv({ STATUS_REUSE_MS: '0' }).statusReuseMs).toBe(0);
+    expect(parseServerEnv({ STATUS_REUSE_MS: '250' }).statusReuseMs).toBe(250);
+    expect(() => parseServerEnv({ STATUS_REUSE_MS: '-1' })).toThrow(
+      /STATUS_REUSE_MS must be 0-60000/,
+    );
+    expect(() => parseServerEnv({ STATUS_REUSE_MS: '1.5' })).toThrow(/STATUS_REUSE_MS/);
+    expect(() => parseServerEnv({ STATUS_REUSE_MS: 'soon' })).toThrow(
+      /STATUS_REUSE_MS must be a number/,
+    );
   });
 
   it('follows PORT, SANDBOX_PORT and the optional settings', () => {

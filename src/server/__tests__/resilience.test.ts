@@ -155,6 +155,18 @@ describe('status coalescing', () => {
     expect(calls('GET', '/devices/BAT-1/commands/cmd_1')).toBe(2);
   });
 
+  it('with statusReuseMs 0 still shares concurrent calls but reuses nothing afterwards', async () => {
+    await bff.app.close();
+    bff = await buildTestBff(fake, { statusReuseMs: 0 });
+    cookie = await signIn(bff.app);
+    const url = '/api/devices/BAT-1/commands/cmd_1';
+    const responses = await Promise.all(Array.from({ length: 20 }, () => get(url)));
+    expect(responses.map((r) => r.statusCode)).toEqual(responses.map(() => 200));
+    expect(calls('GET', '/devices/BAT-1/commands/cmd_1')).toBe(1);
+    await get(url);
+    expect(calls('GET', '/devices/BAT-1/commands/cmd_1')).toBe(2);
+  });
+
   it('does not reuse an error answer', async () => {
     script = [{ status: 404 }];
     const url = '/api/devices/BAT-1/commands/cmd_1';

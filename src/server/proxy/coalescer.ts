@@ -1,7 +1,10 @@
 import type { UpstreamResponse } from '../upstream/upstream-http.ts';
 import { MAX_PASS_THROUGH_BYTES, readCapped } from '../upstream/upstream-http.ts';
 
-/** How long a status answer is reused for identical calls (DESIGN.md 5, "status polling"). */
+/**
+ * Default of how long a status answer is reused for identical calls (DESIGN.md 5, "status
+ * polling"); `STATUS_REUSE_MS` changes it.
+ */
 export const COALESCE_REUSE_MS = 1_000;
 
 /** An upstream answer read into memory so several browsers can get it. */
@@ -13,16 +16,23 @@ export interface SharedAnswer {
 
 /**
  * Coalesces identical status GETs (issue 4): concurrent calls with the same key share one
- * upstream request, and a 200 answer is reused for {@link COALESCE_REUSE_MS}, so N tabs polling
- * one command cost one upstream call per interval. The key must include who asks (region and
- * client), since access differs per client.
+ * upstream request, and a 200 answer is reused for `reuseMs` (default {@link COALESCE_REUSE_MS}),
+ * so N tabs polling one command cost one upstream call per interval. With `reuseMs` 0 nothing is
+ * reused once answered, but concurrent identical calls still share one request. The key must
+ * include who asks (region and client), since access differs per client.
  */
 export class Coalescer {
   readonly #entries = new Map<string, { answer: Promise<SharedAnswer>; reusableUntilMs: number }>();
   readonly #now: () => number;
+  readonly #reuseMs: number;
 
-  constructor(now: () => number) {
+  /**
+   * @param now clock, epoch ms
+   * @param reuseMs how long a 200 answer is reused, ms (0 = only while in flight)
+   */
+  constructor(now: () => number, reuseMs = COALESCE_REUSE_MS) {
     this.#now = now;
+    this.#reuseMs = reuseMs;
   }
 
   fetch(key: string, send: () => Promise<UpstreamResponse>): Promise<SharedAnswer> {
@@ -39,7 +49,8 @@ export class Coalescer {
     this.#entries.set(key, fresh);
     answer.then(
       (shared) => {
-        if (shared.status === 200) fresh.reusableUntilMs = this.#now() + COALESCE_REUSE_MS;
+        if (shared.status === 200 && this.#reuseMs > 0)
+          fresh.reusableUntilMs = this.#now() + this.#reuseMs;
         else if (this.#entries.get(key) === fresh) this.#entries.delete(key);
       },
       () => {
