@@ -3,6 +3,8 @@
  * the BFF on 127.0.0.1, measures every budget of DESIGN.md 5 against its reference in the same
  * run, stops everything it started, writes `bench/results.json` and prints the same as a table.
  * `--smoke`: one iteration, small counts, budgets not enforced (CI runs it so the harness cannot rot).
+ * `--only <group>[,<group>]` (bff, bundle, page, timeline, start): runs only those groups; the
+ * other figures are written with `ok: null`, reason "not run (--only)".
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,6 +31,7 @@ import {
   timelineBuilt,
   timelineNotBuilt,
 } from './figures/timeline.ts';
+import { parseBenchArgs, type BenchGroup } from './lib/args.ts';
 import { launchChromium } from './lib/browser.ts';
 import { buildBenchPages, buildSpa } from './lib/build.ts';
 import type { BenchOptions, Stack } from './lib/context.ts';
@@ -45,7 +48,9 @@ import {
 import { serveStatic } from './servers/static.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const smoke = process.argv.includes('--smoke');
+const args = parseBenchArgs(process.argv.slice(2));
+const { smoke } = args;
+const wants = (...groups: BenchGroup[]) => groups.some((g) => args.groups.has(g));
 const results: BenchResult[] = [];
 const failures: string[] = [];
 const log = (line: string) => console.log(line);
@@ -92,6 +97,20 @@ function chromiumVersion(): string {
   }
 }
 
+/** The BFF figures, in the order they disturb the stack least (polling cancels the commands). */
+async function measureBffGroup(stack: Stack, options: BenchOptions): Promise<void> {
+  await group([BFF_FIGURES.addedP50, BFF_FIGURES.addedP99], 'BFF added latency', () =>
+    measureAddedLatency(stack, options),
+  );
+  await group([BFF_FIGURES.throughput], 'BFF throughput', () => measureThroughput(stack, options));
+  await group([BFF_FIGURES.tokenBurst], 'token requests per burst', () =>
+    measureTokenBurst(stack, options),
+  );
+  await group([BFF_FIGURES.polls, BFF_FIGURES.pollsAfterFinal], 'status polling', () =>
+    measurePolling(stack, options),
+  );
+}
+
 async function startStack(options: BenchOptions, spaDir: string): Promise<Stack> {
   const [sandboxPort, bffPort] = [await freePort(), await freePort()];
   const sandbox = startTsx('sandbox', path.join(root, 'bench/servers/sandbox.ts'), {
@@ -133,6 +152,7 @@ async function main(): Promise<void> {
     loadavg: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
   log(`powerdeck bench${smoke ? ' (smoke: one iteration, budgets not enforced)' : ''}`);
+  if (args.only) log(`only: ${[...args.groups].join(', ')}`);
   log(`machine: ${JSON.stringify(machine)}`);
 
   const buildDir = path.join(root, 'dist', 'bench');
@@ -143,18 +163,23 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   const servers: Array<Awaited<ReturnType<typeof serveStatic>>> = [];
   try {
-    log('- building the SPA and the reference pages');
     const spaBuilt = existsSync(path.join(root, 'index.html'));
-    if (spaBuilt) await buildSpa(root, spaDir);
-    else await mkdir(spaDir, { recursive: true });
-    await buildBenchPages(root, 'react-only', ['index.html'], referenceDir);
-    if (hasTimeline) await buildBenchPages(root, 'timeline-pages', TIMELINE_PAGES, timelineDir);
-    browser = await launchChromium();
-    const chromium = browser;
-
     const bffBuilt = existsSync(path.join(root, 'src/server/app.ts'));
     const sandboxBuilt = existsSync(path.join(root, 'src/sandbox/app.ts'));
-    if (!bffBuilt || !sandboxBuilt) {
+    const pagesWanted = wants('bundle', 'page');
+    log('- building the SPA and the reference pages');
+    // The BFF serves STATIC_DIR; a BFF-only run does not need the SPA inside it.
+    if (spaBuilt && pagesWanted) await buildSpa(root, spaDir);
+    else await mkdir(spaDir, { recursive: true });
+    if (pagesWanted) await buildBenchPages(root, 'react-only', ['index.html'], referenceDir);
+    if (hasTimeline && wants('timeline'))
+      await buildBenchPages(root, 'timeline-pages', TIMELINE_PAGES, timelineDir);
+    if (wants('bundle', 'timeline')) browser = await launchChromium();
+    const chromium = browser;
+
+    if (!wants('bff', 'bundle', 'page')) {
+      // nothing of the stack to measure
+    } else if (!bffBuilt || !sandboxBuilt) {
       const reason = `${!sandboxBuilt ? 'sandbox' : 'BFF'} not built yet`;
       missing(
         [
@@ -167,19 +192,10 @@ async function main(): Promise<void> {
     } else {
       log(`- starting the sandbox (fixture ${smoke ? 'demo' : 'large'}) and the BFF`);
       const stack = await startStack(options, spaDir);
-      await group([BFF_FIGURES.addedP50, BFF_FIGURES.addedP99], 'BFF added latency', () =>
-        measureAddedLatency(stack, options),
-      );
-      await group([BFF_FIGURES.throughput], 'BFF throughput', () =>
-        measureThroughput(stack, options),
-      );
-      await group([BFF_FIGURES.tokenBurst], 'token requests per burst', () =>
-        measureTokenBurst(stack, options),
-      );
-      await group([BFF_FIGURES.polls, BFF_FIGURES.pollsAfterFinal], 'status polling', () =>
-        measurePolling(stack, options),
-      );
-      if (!spaBuilt) {
+      if (wants('bff')) await measureBffGroup(stack, options);
+      if (!pagesWanted) {
+        // bundle and page not asked for
+      } else if (!spaBuilt) {
         missing(
           [...Object.values(BUNDLE_FIGURES), ...Object.values(PAGE_FIGURES)],
           'SPA not built yet (no index.html)',
@@ -187,28 +203,34 @@ async function main(): Promise<void> {
       } else {
         const reference = await serveStatic(referenceDir);
         servers.push(reference);
-        await group(Object.values(BUNDLE_FIGURES), 'bundle', () =>
-          measureBundle(chromium, `${stack.bffOrigin}/sign-in`, `${reference.origin}/`, spaDir),
-        );
-        await group(Object.values(PAGE_FIGURES), 'page load (Lighthouse)', () =>
-          measurePage(`${stack.bffOrigin}/sign-in`, `${reference.origin}/`, options),
-        );
+        if (wants('bundle') && chromium)
+          await group(Object.values(BUNDLE_FIGURES), 'bundle', () =>
+            measureBundle(chromium, `${stack.bffOrigin}/sign-in`, `${reference.origin}/`, spaDir),
+          );
+        if (wants('page'))
+          await group(Object.values(PAGE_FIGURES), 'page load (Lighthouse)', () =>
+            measurePage(`${stack.bffOrigin}/sign-in`, `${reference.origin}/`, options),
+          );
       }
       await stopAll();
     }
 
-    if (!hasTimeline) results.push(...timelineNotBuilt());
-    else {
+    if (!wants('timeline')) {
+      // not asked for
+    } else if (!hasTimeline) results.push(...timelineNotBuilt());
+    else if (chromium) {
       const pages = await serveStatic(timelineDir);
       servers.push(pages);
       await group(Object.values(TIMELINE_FIGURES), 'timeline (Chromium)', () =>
         measureTimeline(chromium, pages.origin, options),
       );
     }
-    await browser.close();
+    await browser?.close();
     browser = undefined;
 
-    if (!bffBuilt || !sandboxBuilt) missing([START_FIGURE], 'sandbox or BFF not built yet');
+    if (!wants('start')) {
+      // not asked for
+    } else if (!bffBuilt || !sandboxBuilt) missing([START_FIGURE], 'sandbox or BFF not built yet');
     else await group([START_FIGURE], 'npm start until ready', () => measureStartReady(options));
   } finally {
     await browser?.close().catch(() => undefined);
@@ -217,6 +239,11 @@ async function main(): Promise<void> {
     await rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
   }
 
+  const measured = new Set(results.map((r) => r.name));
+  missing(
+    ALL_FIGURES.filter((f) => !measured.has(f.name)),
+    args.only ? 'not run (--only)' : 'not measured: no group produced it',
+  );
   const order = new Map(ALL_FIGURES.map((f, i) => [f.name, i]));
   results.sort((a, b) => (order.get(a.name) ?? 99) - (order.get(b.name) ?? 99));
   const kinds = new Map<string, BudgetKind>(ALL_FIGURES.map((f) => [f.name, f.kind ?? 'max']));
