@@ -14,13 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { findChromium } from '../scripts/find-chromium.ts';
-import {
-  BFF_FIGURES,
-  measureAddedLatency,
-  measurePolling,
-  measureThroughput,
-  measureTokenBurst,
-} from './figures/bff.ts';
+import { measureAddedLatency, measureThroughput } from './figures/bff-proxy.ts';
+import { BFF_FIGURES, measurePolling, measureTokenBurst } from './figures/bff.ts';
 import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
 import { PAGE_FIGURES, measurePage } from './figures/page.ts';
 import { START_FIGURE, measureStartReady } from './figures/start-ready.ts';
@@ -35,9 +30,7 @@ import { parseBenchArgs, type BenchGroup } from './lib/args.ts';
 import { launchChromium } from './lib/browser.ts';
 import { buildBenchPages, buildSpa } from './lib/build.ts';
 import type { BenchOptions, Stack } from './lib/context.ts';
-import { submitBenchCommands } from './lib/fixture.ts';
-import { signIn } from './lib/http.ts';
-import { freePort, startTsx, stopAll, waitForOutput } from './lib/processes.ts';
+import { stopAll } from './lib/processes.ts';
 import {
   formatTable,
   notMeasured,
@@ -45,6 +38,7 @@ import {
   type BudgetKind,
   type Figure,
 } from './lib/results.ts';
+import { startStack } from './lib/stack.ts';
 import { serveStatic } from './servers/static.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,36 +105,6 @@ async function measureBffGroup(stack: Stack, options: BenchOptions): Promise<voi
   );
 }
 
-async function startStack(options: BenchOptions, spaDir: string): Promise<Stack> {
-  const [sandboxPort, bffPort] = [await freePort(), await freePort()];
-  const sandbox = startTsx('sandbox', path.join(root, 'bench/servers/sandbox.ts'), {
-    SANDBOX_PORT: String(sandboxPort),
-    // The smoke only proves the path works; generating the large history would double its time.
-    SANDBOX_FIXTURE: options.smoke ? 'demo' : 'large',
-    DATA_DIR: path.join(options.tmpDir, 'sandbox-data'),
-    LOG_LEVEL: 'warn',
-  });
-  await waitForOutput(sandbox, /READY \d+/, 240_000);
-  const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
-  const bffOrigin = `http://127.0.0.1:${bffPort}`;
-  const bff = startTsx('BFF', path.join(root, 'bench/servers/bff.ts'), {
-    PORT: String(bffPort),
-    HOST: '127.0.0.1',
-    DATA_DIR: path.join(options.tmpDir, 'bff-data'),
-    PUBLIC_ORIGIN: bffOrigin,
-    EU_AUTH_URL: `${sandboxOrigin}/eu`,
-    EU_BASE_URL: `${sandboxOrigin}/eu`,
-    AU_AUTH_URL: `${sandboxOrigin}/au`,
-    AU_BASE_URL: `${sandboxOrigin}/au`,
-    STATIC_DIR: spaDir,
-    LOG_LEVEL: 'warn',
-  });
-  await waitForOutput(bff, /READY \d+/, 120_000);
-  const session = await signIn(bffOrigin);
-  const commands = await submitBenchCommands(session, 20);
-  return { sandboxOrigin, bffOrigin, session, commands };
-}
-
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-bench-'));
@@ -191,7 +155,7 @@ async function main(): Promise<void> {
       );
     } else {
       log(`- starting the sandbox (fixture ${smoke ? 'demo' : 'large'}) and the BFF`);
-      const stack = await startStack(options, spaDir);
+      const stack = await startStack(options, spaDir, { bareBff: wants('bff') });
       if (wants('bff')) await measureBffGroup(stack, options);
       if (!pagesWanted) {
         // bundle and page not asked for

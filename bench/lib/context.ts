@@ -22,4 +22,10 @@ export interface Stack {
   session: BffSession;
   /** 20 commands on the demo site PLANT-EU-100, windows days ahead, still `received`. */
   commands: BenchCommand[];
+  /**
+   * The BFF started with `STATUS_REUSE_MS=0` (no status answer reused once sent), with its own
+   * session, and a few thousand distinct commands, so the proxy figures measure the proxy rather
+   * than the 1 s status reuse. Only when the BFF group runs.
+   */
+  bare?: { bffOrigin: string; session: BffSession; commands: BenchCommand[] };
 }

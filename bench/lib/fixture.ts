@@ -1,9 +1,12 @@
+import { request } from 'undici';
+import { BatchSubmissionResponseSchema, MAX_BATCH_DEVICES } from '../../src/domain/batch.ts';
 import { SubmissionResponseSchema } from '../../src/domain/command.ts';
 import type { BenchCommand } from './context.ts';
 import { bffCall, type BffSession } from './http.ts';
 
 const SITE_ID = 'PLANT-EU-100';
 const HOUR_MS = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
  * Binds the demo site PLANT-EU-100 and submits one command to each of its first `count` devices
@@ -24,8 +27,8 @@ export async function submitBenchCommands(
       try {
         const body = await bffCall(session, 'POST', `/api/device/${deviceId}/commands`, {
           powerControl: { targetBatteryPowerW: 1000 },
-          startTime: new Date(startMs).toISOString().replace('.000Z', 'Z'),
-          endTime: new Date(startMs + HOUR_MS / 2).toISOString().replace('.000Z', 'Z'),
+          startTime: iso(startMs),
+          endTime: iso(startMs + HOUR_MS / 2),
         });
         commands.push({ deviceId, commandId: SubmissionResponseSchema.parse(body).id });
         break;
@@ -33,6 +36,45 @@ export async function submitBenchCommands(
         if (attempt >= 5 || !String(error).includes('409')) throw error;
       }
     }
+  }
+  return commands;
+}
+
+/**
+ * Submits `batches` batch commands of 50 devices of PLANT-EU-100 (bound already) straight to the
+ * sandbox, each batch in its own half-hour window a week and more ahead, one hour apart, so none
+ * overlaps another or the 20 bench commands. Returns every command, in submission order.
+ */
+export async function submitDistinctCommands(
+  sandboxOrigin: string,
+  token: string,
+  batches: number,
+): Promise<BenchCommand[]> {
+  const base = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 7 * 24 * HOUR_MS;
+  const devices = Array.from(
+    { length: MAX_BATCH_DEVICES },
+    (_, i) => `BAT-EU-100-${String(i + 1).padStart(2, '0')}`,
+  );
+  const commands: BenchCommand[] = [];
+  for (let batch = 0; batch < batches; batch++) {
+    const startMs = base + batch * HOUR_MS;
+    const response = await request(`${sandboxOrigin}/eu/devices/commands/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        devices,
+        command: {
+          powerControl: { targetBatteryPowerW: 1000 },
+          startTime: iso(startMs),
+          endTime: iso(startMs + HOUR_MS / 2),
+        },
+      }),
+    });
+    const text = await response.body.text();
+    if (response.statusCode !== 202)
+      throw new Error(`batch ${batch}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
+    const body = BatchSubmissionResponseSchema.parse(JSON.parse(text));
+    commands.push(...body.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })));
   }
   return commands;
 }

@@ -87,6 +87,8 @@ export interface SandboxStats {
   tokenRequests: number;
   requests: number;
   faultsInjected: number;
+  /** Requests per route, keys like `eu GET /devices/:deviceId/commands/:commandId`. */
+  byRoute?: Record<string, number>;
 }
 
 /** The sandbox admin API (DESIGN.md 3) as the bench drives it. */

@@ -1,0 +1,84 @@
+/**
+ * The running stack of the bench (issue 8): the sandbox (fixture `large`, `demo` in the smoke),
+ * the BFF as configured for production and, for the proxy figures, a second BFF with
+ * `STATUS_REUSE_MS=0` so that every status GET reaches the sandbox.
+ */
+import path from 'node:path';
+import type { BenchOptions, Stack } from './context.ts';
+import { submitBenchCommands, submitDistinctCommands } from './fixture.ts';
+import { sandboxToken, signIn } from './http.ts';
+import { freePort, startTsx, waitForOutput } from './processes.ts';
+
+/** Distinct commands for the proxy figures: 40 batches of 50 (10 in the smoke). */
+const DISTINCT_BATCHES = { full: 40, smoke: 4 };
+
+async function startBff(
+  name: string,
+  options: BenchOptions,
+  sandboxOrigin: string,
+  spaDir: string,
+  extraEnv: NodeJS.ProcessEnv,
+): Promise<string> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const bff = startTsx(name, path.join(options.root, 'bench/servers/bff.ts'), {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(options.tmpDir, `${name.replace(/\W+/g, '-')}-data`),
+    PUBLIC_ORIGIN: origin,
+    EU_AUTH_URL: `${sandboxOrigin}/eu`,
+    EU_BASE_URL: `${sandboxOrigin}/eu`,
+    AU_AUTH_URL: `${sandboxOrigin}/au`,
+    AU_BASE_URL: `${sandboxOrigin}/au`,
+    STATIC_DIR: spaDir,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  });
+  await waitForOutput(bff, /READY \d+/, 120_000);
+  return origin;
+}
+
+/**
+ * Starts the sandbox and the BFF, signs in, binds PLANT-EU-100 and submits the 20 bench commands.
+ * With `bareBff`, also starts the BFF without status reuse and submits the distinct commands the
+ * proxy figures read (straight to the sandbox: they need no ledger rows).
+ * `BENCH_BFF_CPU_PROF_DIR` set: the bare BFF writes a V8 CPU profile there when it stops.
+ */
+export async function startStack(
+  options: BenchOptions,
+  spaDir: string,
+  { bareBff }: { bareBff: boolean },
+): Promise<Stack> {
+  const sandboxPort = await freePort();
+  const sandbox = startTsx('sandbox', path.join(options.root, 'bench/servers/sandbox.ts'), {
+    SANDBOX_PORT: String(sandboxPort),
+    // The smoke only proves the path works; generating the large history would double its time.
+    SANDBOX_FIXTURE: options.smoke ? 'demo' : 'large',
+    DATA_DIR: path.join(options.tmpDir, 'sandbox-data'),
+    LOG_LEVEL: 'warn',
+  });
+  await waitForOutput(sandbox, /READY \d+/, 240_000);
+  const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
+  const bffOrigin = await startBff('BFF', options, sandboxOrigin, spaDir, {});
+  const session = await signIn(bffOrigin);
+  const commands = await submitBenchCommands(session, 20);
+  if (!bareBff) return { sandboxOrigin, bffOrigin, session, commands };
+
+  const profileDir = process.env.BENCH_BFF_CPU_PROF_DIR;
+  const bareOrigin = await startBff('BFF without reuse', options, sandboxOrigin, spaDir, {
+    STATUS_REUSE_MS: '0',
+    ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
+  });
+  const distinct = await submitDistinctCommands(
+    sandboxOrigin,
+    await sandboxToken(sandboxOrigin),
+    options.smoke ? DISTINCT_BATCHES.smoke : DISTINCT_BATCHES.full,
+  );
+  return {
+    sandboxOrigin,
+    bffOrigin,
+    session,
+    commands,
+    bare: { bffOrigin: bareOrigin, session: await signIn(bareOrigin), commands: distinct },
+  };
+}
