@@ -11,6 +11,8 @@ import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import { Coalescer } from './proxy/coalescer.ts';
+import { FinalStatuses } from './proxy/final-statuses.ts';
+import { StatusAnswers } from './proxy/status-answers.ts';
 import { registerMirror } from './proxy/mirror.ts';
 import { batchRoutes } from './proxy/routes/batch.ts';
 import { commandRoutes } from './proxy/routes/commands.ts';
@@ -174,7 +176,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sessions,
     upstream,
     ledger,
-    coalescer: new Coalescer(now, options.statusReuseMs),
+    statuses: new StatusAnswers(new Coalescer(now, options.statusReuseMs), new FinalStatuses()),
   });
   await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
   await app.register(healthRoutes, { database: storage?.handle, resilience });

@@ -2,12 +2,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BatchRequestSchema } from '../../domain/batch.ts';
 import { DeviceCommandSchema } from '../../domain/command.ts';
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
-import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import { upstreamProblem } from '../proxy/upstream-problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
 import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
 import { readIdempotencyKey, requestFingerprint } from './idempotency.ts';
+import {
+  inProgress,
+  problemAnswer,
+  sendAnswer,
+  unknownOutcome,
+  type LedgerAnswer,
+} from './ledger-answers.ts';
 import {
   NOT_ACTED_ON_STATUSES,
   type LedgerActor,
@@ -66,6 +73,12 @@ export class Ledger {
     return this.#store;
   }
 
+  /**
+   * Runs one state-changing call and answers the browser. `onSuccess` sees every 2xx answer sent,
+   * fresh or replayed (the status cache learns from cancels).
+   *
+   * @throws ProblemError for refusals, upstream errors and unknown outcomes (see the class doc).
+   */
   async run(
     spec: LedgerSpec,
     request: FastifyRequest,
@@ -73,13 +86,26 @@ export class Ledger {
     session: Session,
     input: { params: unknown; body: unknown },
     call: UpstreamCall,
+    onSuccess?: (answer: StoredAnswer) => void,
   ): Promise<FastifyReply> {
+    const result = await this.#run(spec, request, session, input, call);
+    if (result.answer.status >= 200 && result.answer.status < 300) onSuccess?.(result.answer);
+    return sendAnswer(reply, result);
+  }
+
+  async #run(
+    spec: LedgerSpec,
+    request: FastifyRequest,
+    session: Session,
+    input: { params: unknown; body: unknown },
+    call: UpstreamCall,
+  ): Promise<LedgerAnswer> {
     const actor = actorOf(session);
     const key = readIdempotencyKey(request);
     const fingerprint = requestFingerprint(spec.kind, call.path, call.body);
     if (key) {
       const existing = await this.#store.findByKey(actor, key);
-      if (existing) return this.#resume(existing, fingerprint, spec, reply, session, call);
+      if (existing) return this.#resume(existing, fingerprint, spec, session, call);
     }
     const subject = spec.subject(input);
     const intent = submissionIntent(spec.kind, subject);
@@ -94,8 +120,8 @@ export class Ledger {
       nowMs,
       leaseUntilMs: nowMs + this.#leaseMs,
     });
-    if (!created) return this.#resume(row, fingerprint, spec, reply, session, call);
-    return this.#attempt(row, spec, reply, session, call);
+    if (!created) return this.#resume(row, fingerprint, spec, session, call);
+    return this.#attempt(row, spec, session, call);
   }
 
   /** Answers a retry with a known key: replay, wait, or settle then replay or re-send. */
@@ -103,10 +129,9 @@ export class Ledger {
     row: LedgerRow,
     fingerprint: string,
     spec: LedgerSpec,
-    reply: FastifyReply,
     session: Session,
     call: UpstreamCall,
-  ): Promise<FastifyReply> {
+  ): Promise<LedgerAnswer> {
     if (row.requestHash !== fingerprint)
       throw new ProblemError(
         422,
@@ -119,16 +144,16 @@ export class Ledger {
       row.state === 'failed' &&
       (NOT_ACTED_ON_STATUSES as readonly number[]).includes(row.responseStatus ?? 0);
     if ((row.state === 'succeeded' || row.state === 'failed') && row.response) {
-      if (!retryable) return replay(reply, row.response as StoredAnswer);
+      if (!retryable) return { answer: row.response as StoredAnswer, replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
     const intent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
     if (intent) {
       const settled = await this.#reconcile(row, session, intent);
-      if (settled) return replay(reply, settled);
+      if (settled) return { answer: settled, replayed: true };
     }
     if (!(await this.#store.claim(row, nowMs, nowMs + this.#leaseMs))) throw inProgress(1000);
-    return this.#attempt(row, spec, reply, session, call);
+    return this.#attempt(row, spec, session, call);
   }
 
   /** Settles every unsettled submission on the devices and window of `intent` (issue 4). */
@@ -215,10 +240,9 @@ export class Ledger {
   async #attempt(
     row: LedgerRow,
     spec: LedgerSpec,
-    reply: FastifyReply,
     session: Session,
     call: UpstreamCall,
-  ): Promise<FastifyReply> {
+  ): Promise<LedgerAnswer> {
     let response;
     try {
       response = await this.#upstream.send(session, call);
@@ -275,7 +299,7 @@ export class Ledger {
         batchCommandId: read.batchCommandId,
         nowMs: this.#now(),
       });
-      return sendAnswer(reply, answer);
+      return { answer, replayed: false };
     }
 
     const problem = await upstreamProblem(response);
@@ -323,44 +347,4 @@ function submissionIntent(kind: LedgerKind, subject: LedgerSubject): SubmissionI
     return { deviceIds: batch.data.devices, ...batch.data.command, batch: true };
   }
   return undefined;
-}
-
-function unknownOutcome(problem: ProblemError): ProblemError {
-  return new ProblemError(
-    problem.problem.status,
-    'outcome_unknown',
-    `${problem.message} Whether the upstream carried it out is not known yet: the BFF checks the command history before anything else is sent for this window. Retry with the same Idempotency-Key in a few seconds to get the settled answer.`,
-    {
-      ...(problem.problem.upstream === undefined ? {} : { upstream: problem.problem.upstream }),
-      headers: problem.headers,
-    },
-  );
-}
-
-function inProgress(remainingMs: number): ProblemError {
-  return new ProblemError(
-    409,
-    'idempotency_in_progress',
-    'A request with this Idempotency-Key is still under way. Retry after a moment.',
-    { headers: { 'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))) } },
-  );
-}
-
-function problemAnswer(problem: ProblemError): StoredAnswer {
-  return {
-    status: problem.problem.status,
-    contentType: PROBLEM_CONTENT_TYPE,
-    body: problem.problem,
-  };
-}
-
-function sendAnswer(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
-  reply.code(answer.status);
-  if (answer.body === undefined) return reply.send();
-  return reply.type(answer.contentType).send(JSON.stringify(answer.body));
-}
-
-function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
-  reply.header('idempotent-replayed', 'true');
-  return sendAnswer(reply, answer);
 }

@@ -60,6 +60,11 @@ export class Coalescer {
     return answer;
   }
 
+  /** Drops the answer kept or in flight for `key`: the next call asks the upstream again. */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
   #sweep(nowMs: number): void {
     if (this.#entries.size < 1000) return;
     for (const [key, entry] of this.#entries)

@@ -6,8 +6,8 @@ import type { Ledger, LedgerSpec } from '../ledger/ledger.ts';
 import type { Session } from '../session/session-store.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
-import type { Coalescer } from './coalescer.ts';
 import { passThrough, sendShared } from './pass-through.ts';
+import type { StatusAnswers } from './status-answers.ts';
 
 type Method = UpstreamCall['method'];
 
@@ -34,8 +34,16 @@ export interface MirroredRoute<P = unknown, Q = unknown, B = unknown> {
   upstream: (input: MirrorInput<P, Q, B>) => { path: string; query?: URLSearchParams };
   /** Set on state-changing routes: recorded in the command ledger (issue 4). */
   ledger?: LedgerSpec;
-  /** Identical concurrent calls share one upstream request (status polling, DESIGN.md 5). */
+  /**
+   * A command status GET (DESIGN.md 5, status polling): answered through {@link StatusAnswers}
+   * (final answers from memory, others coalesced) instead of passed through.
+   */
   coalesce?: boolean;
+  /**
+   * What a 2xx answer changes in the remembered status answers (cancel, batch cancel, unbind).
+   * `body` is the answer's parsed JSON when the BFF read it (through the ledger), else undefined.
+   */
+  afterSuccess?: (statuses: StatusAnswers, input: MirrorInput<P, Q, B>, body: unknown) => void;
 }
 
 /**
@@ -98,7 +106,7 @@ export interface MirrorDeps {
   sessions: Sessions;
   upstream: UpstreamClient;
   ledger?: Ledger | undefined;
-  coalescer: Coalescer;
+  statuses: StatusAnswers;
 }
 
 async function forward(
@@ -122,16 +130,27 @@ async function forward(
     ...(route.body ? { body: input.body } : {}),
     requestId: request.id,
   };
+  const afterSuccess = route.afterSuccess;
   if (route.ledger && deps.ledger)
-    return deps.ledger.run(route.ledger, request, reply, session, input, call);
+    return deps.ledger.run(
+      route.ledger,
+      request,
+      reply,
+      session,
+      input,
+      call,
+      afterSuccess && ((answer) => afterSuccess(deps.statuses, input, answer.body)),
+    );
   if (route.coalesce) {
-    const key = `${session.region} ${session.clientId} ${call.method} ${call.path}`;
     // One upstream request serves several browsers: it carries none of their request IDs.
     const shared: UpstreamCall = { method: call.method, path: call.path };
     return sendShared(
       reply,
-      await deps.coalescer.fetch(key, () => deps.upstream.send(session, shared)),
+      await deps.statuses.fetch(session, call.path, () => deps.upstream.send(session, shared)),
     );
   }
-  return passThrough(reply, await deps.upstream.send(session, call));
+  const response = await deps.upstream.send(session, call);
+  if (afterSuccess && response.statusCode >= 200 && response.statusCode < 300)
+    afterSuccess(deps.statuses, input, undefined);
+  return passThrough(reply, response);
 }

@@ -27,13 +27,19 @@ export async function buildTestBff(
   return { app, clock };
 }
 
-/** Signs in as the fake's `client` and returns the `cookie` header to send afterwards. */
-export async function signIn(app: FastifyInstance): Promise<string> {
+/**
+ * Signs in (by default as the fake's `client` in `eu`) and returns the `cookie` header to send
+ * afterwards.
+ */
+export async function signIn(
+  app: FastifyInstance,
+  as: { region?: 'eu' | 'au'; clientId?: string; clientSecret?: string } = {},
+): Promise<string> {
   const response = await app.inject({
     method: 'POST',
     url: '/api/session',
     headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret' },
+    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', ...as },
   });
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
   return cookieHeader(response);

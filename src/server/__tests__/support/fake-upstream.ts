@@ -13,7 +13,8 @@ export type FakeHandler = (request: FastifyRequest, reply: FastifyReply) => unkn
 
 /**
  * A minimal upstream on 127.0.0.1:0 for the BFF's unit tests: a token endpoint that accepts
- * `client`/`clientSecret` (tokens `tok-1`, `tok-2`... in order of issue), and API routes the test programs with `on()`.
+ * `client`/`clientSecret` and `client-2`/`secret-2` (tokens `tok-1`, `tok-2`... in order of
+ * issue; `clientOf` tells whose a token is), and API routes the test programs with `on()`.
  * Every API request is recorded in `seen`; token requests are counted in `tokenRequests`.
  */
 export interface FakeUpstream {
@@ -25,6 +26,8 @@ export interface FakeUpstream {
   revoked: Set<string>;
   /** The secret the token endpoint accepts for `client`. */
   clientSecret: string;
+  /** The client ID a request's bearer token was issued to (undefined for unknown tokens). */
+  clientOf(request: FastifyRequest): string | undefined;
   on(method: string, path: string, handler: FakeHandler): void;
   close(): Promise<void>;
 }
@@ -32,6 +35,7 @@ export interface FakeUpstream {
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   const app: FastifyInstance = Fastify();
   const handlers = new Map<string, FakeHandler>();
+  const clientOfToken = new Map<string, string>();
   const state: FakeUpstream = {
     url: '',
     seen: [],
@@ -39,6 +43,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     expiresInS: 3600,
     revoked: new Set(),
     clientSecret: 'secret',
+    clientOf: (request) =>
+      clientOfToken.get((request.headers.authorization ?? '').replace(/^Bearer /, '')),
     on: (method, path, handler) => handlers.set(`${method} ${path}`, handler),
     close: () => app.close(),
   };
@@ -51,10 +57,14 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   app.post('/eu/api/auth/oauth2/token', async (request, reply) => {
     state.tokenRequests += 1;
     const form = request.body as Record<string, string>;
-    if (form.client_id !== 'client' || form.client_secret !== state.clientSecret)
+    const secrets: Record<string, string> = { client: state.clientSecret, 'client-2': 'secret-2' };
+    const clientId = form.client_id ?? '';
+    if (secrets[clientId] === undefined || form.client_secret !== secrets[clientId])
       return reply.code(401).send({ error: 'invalid_client' });
+    const token = `tok-${++serial}`;
+    clientOfToken.set(token, clientId);
     return {
-      access_token: `tok-${++serial}`,
+      access_token: token,
       token_type: 'Bearer',
       expires_in: state.expiresInS,
     };

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { BatchRequestSchema } from '../../../domain/batch.ts';
+import { BatchCancelResponseSchema, BatchRequestSchema } from '../../../domain/batch.ts';
 import { BatchCommandIdSchema } from '../../../domain/ids.ts';
 import { LEDGER_SPECS } from '../../ledger/ledger-specs.ts';
 import { mirrored } from '../mirror.ts';
+import { statusPath } from './commands.ts';
 
 /** Batch submission and batch cancel (paths DESIGN.md 3), mirrored under `/api`. */
 export const batchRoutes = [
@@ -21,5 +22,11 @@ export const batchRoutes = [
       path: `/devices/commands/batch/${encodeURIComponent(params.batchCommandId)}/cancel`,
     }),
     ledger: LEDGER_SPECS.batchCancel,
+    // Statuses of the batch's commands changed: polls ask the upstream again, not a reused answer.
+    afterSuccess: (statuses, { session }, body) => {
+      const parsed = BatchCancelResponseSchema.safeParse(body);
+      if (!parsed.success) return;
+      for (const result of parsed.data.results) statuses.forget(session, statusPath(result));
+    },
   }),
 ];

@@ -12,6 +12,9 @@ const CommandParamsSchema = z.strictObject({
 });
 
 const device = (id: string) => encodeURIComponent(id);
+/** The upstream path of one command's status (spec 4, "Query command status"). */
+export const statusPath = (params: { deviceId: string; commandId: string }) =>
+  `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}`;
 
 /**
  * Single device commands (spec 4; history path DESIGN.md 3): submit (note the singular
@@ -31,18 +34,17 @@ export const commandRoutes = [
     path: '/api/devices/:deviceId/commands/:commandId',
     params: CommandParamsSchema,
     coalesce: true,
-    upstream: ({ params }) => ({
-      path: `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}`,
-    }),
+    upstream: ({ params }) => ({ path: statusPath(params) }),
   }),
   mirrored({
     method: 'PUT',
     path: '/api/devices/:deviceId/commands/:commandId/cancel',
     params: CommandParamsSchema,
-    upstream: ({ params }) => ({
-      path: `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}/cancel`,
-    }),
+    upstream: ({ params }) => ({ path: `${statusPath(params)}/cancel` }),
     ledger: LEDGER_SPECS.cancel,
+    // The answer is the command's status record (DESIGN.md 3): polls see it, never the old one.
+    afterSuccess: (statuses, { params, session }, body) =>
+      statuses.afterCancel(session, statusPath(params), body),
   }),
   mirrored({
     method: 'GET',

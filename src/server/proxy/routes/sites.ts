@@ -18,5 +18,7 @@ export const siteRoutes = [
     body: SiteBindingRequestSchema,
     upstream: () => ({ path: '/sites' }),
     ledger: LEDGER_SPECS.unbind,
+    // The client may no longer read that site's devices: remembered final statuses go.
+    afterSuccess: (statuses, { session }) => statuses.forgetClient(session),
   }),
 ];

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import type { CommandStatus } from '../../domain/command.ts';
+import type { DatabaseHandle } from '../../infra/database.ts';
+import { FinalStatuses } from '../proxy/final-statuses.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const STATUS_PATH = '/devices/BAT-1/commands/cmd_1';
+const URL = `/api${STATUS_PATH}`;
+
+let fake: FakeUpstream;
+let testDb: TestDatabase;
+let database: DatabaseHandle;
+let bff: TestBff;
+let cookie: string;
+/** What the fake reports for cmd_1, per client. */
+let statusOf: Record<string, CommandStatus> = {};
+
+const recordFor = (clientId: string) => ({
+  id: 'cmd_1',
+  deviceId: 'BAT-1',
+  powerControl: { targetBatteryPowerW: 1 },
+  startTime: '2026-05-01T11:00:00Z',
+  endTime: '2026-05-01T12:00:00Z',
+  status: statusOf[clientId] ?? 'received',
+  receivedAt: '2026-05-01T10:00:00Z',
+  // Only this client's answer carries its name: a shared answer would show.
+  note: `for ${clientId}`,
+});
+
+beforeAll(async () => {
+  fake = await startFakeUpstream();
+  testDb = await createTestDatabase('pglite');
+  database = await testDb.open();
+  fake.on('GET', STATUS_PATH, (request) => recordFor(fake.clientOf(request) ?? '?'));
+  fake.on('DELETE', '/sites', (_request, reply) => reply.code(204).send());
+  fake.on('PUT', `${STATUS_PATH}/cancel`, (request) => {
+    const clientId = fake.clientOf(request) ?? '?';
+    statusOf[clientId] = 'cancelled';
+    return { ...recordFor(clientId), cancelledAt: '2026-05-01T10:05:00Z' };
+  });
+});
+afterAll(async () => {
+  await fake.close();
+  await testDb.drop();
+});
+beforeEach(async () => {
+  statusOf = {};
+  fake.seen.length = 0;
+  bff = await buildTestBff(fake, { database });
+  cookie = await signIn(bff.app);
+  return () => bff.app.close();
+});
+
+const poll = (who = cookie) =>
+  bff.app.inject({ method: 'GET', url: URL, headers: { cookie: who } });
+const cancel = (who = cookie) =>
+  bff.app.inject({ method: 'PUT', url: `${URL}/cancel`, headers: { cookie: who, ...CSRF } });
+const upstreamPolls = () =>
+  fake.seen.filter((s) => s.method === 'GET' && s.url === STATUS_PATH).length;
+
+describe('final statuses are final (spec 3.1)', () => {
+  it('answers N polls of a completed command with one upstream call, however late', async () => {
+    statusOf.client = 'completed';
+    for (let i = 0; i < 50; i += 1) {
+      const response = await poll();
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ status: 'completed', note: 'for client' });
+      bff.clock.nowMs += 60_000;
+    }
+    expect(upstreamPolls()).toBe(1);
+  });
+
+  it('never answers one client, or one region, with what another was told', async () => {
+    statusOf.client = 'completed';
+    statusOf['client-2'] = 'completed';
+    const other = await signIn(bff.app, { clientId: 'client-2', clientSecret: 'secret-2' });
+    const otherRegion = await signIn(bff.app, { region: 'au' });
+
+    expect((await poll()).json()).toMatchObject({ note: 'for client' });
+    expect((await poll(other)).json()).toMatchObject({ note: 'for client-2' });
+    expect(upstreamPolls()).toBe(2);
+    await poll(otherRegion);
+    expect(upstreamPolls()).toBe(3);
+
+    bff.clock.nowMs += 60_000;
+    expect((await poll()).json()).toMatchObject({ note: 'for client' });
+    expect((await poll(other)).json()).toMatchObject({ note: 'for client-2' });
+    expect(upstreamPolls()).toBe(3);
+  });
+
+  it('after a cancel answers polls from the cancel answer: no further upstream call', async () => {
+    const before = await poll();
+    expect(before.json()).toMatchObject({ status: 'received' });
+    expect(upstreamPolls()).toBe(1);
+
+    const cancelled = await cancel();
+    expect(cancelled.statusCode).toBe(200);
+    for (let i = 0; i < 10; i += 1) {
+      const response = await poll();
+      expect(response.json()).toMatchObject({ status: 'cancelled' });
+      bff.clock.nowMs += 5_000;
+    }
+    expect(upstreamPolls()).toBe(1);
+  });
+
+  it('forgets kept final answers of a client that unbinds a site', async () => {
+    statusOf.client = 'completed';
+    await poll();
+    const unbind = await bff.app.inject({
+      method: 'DELETE',
+      url: '/api/sites',
+      headers: { cookie, ...CSRF },
+      payload: { siteId: 'PLANT-1' },
+    });
+    expect(unbind.statusCode).toBe(204);
+    bff.clock.nowMs += 60_000;
+    await poll();
+    expect(upstreamPolls()).toBe(2);
+  });
+
+  it('re-fetches a non-final answer once the reuse interval has passed', async () => {
+    await poll();
+    bff.clock.nowMs += 999;
+    await poll();
+    expect(upstreamPolls()).toBe(1);
+    bff.clock.nowMs += 1;
+    statusOf.client = 'executing';
+    expect((await poll()).json()).toMatchObject({ status: 'executing' });
+    expect(upstreamPolls()).toBe(2);
+  });
+
+  it('without a ledger (cancel streamed through) drops the reused answer after a cancel', async () => {
+    await bff.app.close();
+    bff = await buildTestBff(fake);
+    cookie = await signIn(bff.app);
+    expect((await poll()).json()).toMatchObject({ status: 'received' });
+    expect((await cancel()).statusCode).toBe(200);
+    expect((await poll()).json()).toMatchObject({ status: 'cancelled' });
+    expect(upstreamPolls()).toBe(2);
+    await poll();
+    expect(upstreamPolls()).toBe(2);
+  });
+});
+
+describe('FinalStatuses', () => {
+  const answer = (status: string, statusCode = 200) => ({
+    status: statusCode,
+    headers: { 'content-type': 'application/json', 'x-other': 'dropped' },
+    body: JSON.stringify({ id: 'c', status }),
+  });
+
+  it('keeps only 200 answers whose status is final, and only their content type', () => {
+    const finals = new FinalStatuses(10);
+    expect(finals.rememberIfFinal('a', answer('received'))).toBe(false);
+    expect(finals.rememberIfFinal('b', answer('executing'))).toBe(false);
+    expect(finals.rememberIfFinal('c', answer('completed', 404))).toBe(false);
+    expect(finals.rememberIfFinal('d', { ...answer('x'), body: 'not json' })).toBe(false);
+    expect(finals.rememberIfFinal('e', answer('cancelled'))).toBe(true);
+    expect(finals.get('e')?.headers).toEqual({ 'content-type': 'application/json' });
+    expect(finals.size).toBe(1);
+  });
+
+  it('evicts the least recently used answer beyond its capacity', () => {
+    const finals = new FinalStatuses(2);
+    finals.rememberIfFinal('a', answer('completed'));
+    finals.rememberIfFinal('b', answer('completed'));
+    finals.get('a');
+    finals.rememberIfFinal('c', answer('completed'));
+    expect(finals.get('b')).toBeUndefined();
+    expect(finals.get('a')).toBeDefined();
+    expect(finals.get('c')).toBeDefined();
+    expect(finals.size).toBe(2);
+  });
+});
