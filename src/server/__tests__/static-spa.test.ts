@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
@@ -8,13 +9,31 @@ import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts
 let fake: FakeUpstream;
 let bff: TestBff;
 let staticDir: string;
+const INDEX = '<!doctype html><title>powerdeck</title>';
+const SCRIPT = 'console.log(1)';
+
+/** The body as the browser reads it, whatever the answer's Content-Encoding. */
+function decoded(response: { headers: Record<string, unknown>; rawPayload: Buffer }): string {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(response.rawPayload).toString();
+  if (encoding === 'gzip') return gunzipSync(response.rawPayload).toString();
+  return response.rawPayload.toString();
+}
 
 beforeAll(async () => {
   fake = await startFakeUpstream();
   staticDir = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-spa-'));
   await mkdir(path.join(staticDir, 'assets'));
-  await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>powerdeck</title>');
-  await writeFile(path.join(staticDir, 'assets', 'app-1a2b.js'), 'console.log(1)');
+  // As the build leaves them: each text file with its .br and .gz (vite.config.ts).
+  for (const [name, text] of [
+    ['index.html', INDEX],
+    [path.join('assets', 'app-1a2b.js'), SCRIPT],
+  ] as const) {
+    await writeFile(path.join(staticDir, name), text);
+    await writeFile(path.join(staticDir, `${name}.br`), brotliCompressSync(text));
+    await writeFile(path.join(staticDir, `${name}.gz`), gzipSync(text));
+  }
+  await writeFile(path.join(staticDir, 'assets', 'plain-3c4d.js'), 'console.log(2)');
   bff = await buildTestBff(fake, { staticDir });
 });
 afterAll(async () => {
@@ -44,6 +63,46 @@ describe('the SPA', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toContain('immutable');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers brotli, gzip or the plain file by Accept-Encoding, varying on it', async () => {
+    const cases = [
+      { accept: 'gzip, deflate, br', encoding: 'br' },
+      { accept: 'gzip', encoding: 'gzip' },
+      { accept: 'identity', encoding: undefined },
+      { accept: undefined, encoding: undefined },
+    ];
+    for (const { accept, encoding } of cases)
+      for (const [url, text, type] of [
+        ['/assets/app-1a2b.js', SCRIPT, 'javascript'],
+        ['/', INDEX, 'text/html'],
+        ['/sign-in', INDEX, 'text/html'],
+      ] as const) {
+        const response = await bff.app.inject({
+          method: 'GET',
+          url,
+          headers: { accept: 'text/html', ...(accept ? { 'accept-encoding': accept } : {}) },
+        });
+        expect(response.statusCode, `${url} ${accept}`).toBe(200);
+        expect(response.headers['content-encoding'], `${url} ${accept}`).toBe(encoding);
+        expect(response.headers.vary).toContain('accept-encoding');
+        expect(response.headers['content-type']).toContain(type);
+        expect(response.headers['cache-control']).toBe(
+          url.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+        expect(decoded(response)).toBe(text);
+      }
+  });
+
+  it('serves a file the build did not compress as it is', async () => {
+    const response = await bff.app.inject({
+      method: 'GET',
+      url: '/assets/plain-3c4d.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe('console.log(2)');
   });
 
   it('answers unknown API paths and missing files with a 404 problem, not the page', async () => {
