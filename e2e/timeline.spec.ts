@@ -124,15 +124,28 @@ test('cancel from the detail panel', async ({ page }) => {
   await expect(bar(page, /^Office battery: -3 kW, .*Cancelled$/)).toBeAttached();
 });
 
-test('a bar turns executing then completed as the sandbox clock moves', async ({ page }) => {
+test('a bar turns executing then completed as the sandbox clock moves, in place', async ({
+  page,
+}) => {
   await openTimeline(page);
   const now = Date.now();
   await createByDrag(page, 0, now + 20 * MINUTE_MS, now + 80 * MINUTE_MS);
   await expect(bar(page, /^Hall A battery: .*Received/)).toBeAttached();
+  // The status transitions animate the bar's colour; the viewport must not move (issue 5).
+  const canvas = page.getByTestId('timeline-canvas');
+  const viewport = async () =>
+    Promise.all(
+      ['data-origin-ms', 'data-ms-per-px', 'data-scroll-top'].map((name) =>
+        canvas.getAttribute(name),
+      ),
+    );
+  const before = await viewport();
   await sandboxAdmin.advanceClock(30 * MINUTE_MS);
   await expect(bar(page, /^Hall A battery: .*Executing$/)).toBeAttached();
+  expect(await viewport()).toEqual(before);
   await sandboxAdmin.advanceClock(2 * HOUR_MS);
   await expect(bar(page, /^Hall A battery: .*Completed$/)).toBeAttached();
+  expect(await viewport()).toEqual(before);
 });
 
 test('one command end to end with the keyboard only', async ({ page }) => {

@@ -17,7 +17,8 @@ import { DEFAULT_SNAP_MS } from '../lib/snap.ts';
 import { submitErrorWords } from '../lib/submit-error-words.ts';
 import { CommandFormDialog } from './command-form-dialog.tsx';
 import { DetailPanel } from './detail-panel.tsx';
-import { TimelineView, type RowTarget, type TimelineViewport } from './timeline-view.tsx';
+import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
+import { TimelineView } from './timeline-view.tsx';
 
 const SNAP_CHOICES = [
   { label: '1 min', ms: 60_000 },

@@ -6,7 +6,7 @@ import { toBar, type Bar } from '../lib/bars.ts';
 import { historyChunks } from '../lib/history-chunks.ts';
 import { mergeRecords } from '../lib/history-chunks.ts';
 import { DeviceOverlapIndex } from '../lib/overlap-index.ts';
-import type { TimelineViewport } from '../components/timeline-view.tsx';
+import type { TimelineViewport } from '../lib/timeline-types.ts';
 
 const indexCache = new WeakMap<readonly Bar[], DeviceOverlapIndex>();
 

@@ -1,5 +1,11 @@
 import type { Bar } from './bars.ts';
 import type { TimelineRow } from './rows.ts';
+import { STATUS_COLOURS } from './status-colours.ts';
+import {
+  transitionLook,
+  type StatusTransition,
+  type TransitionLook,
+} from './status-transitions.ts';
 import { cachedAxisTicks, chooseTickStep } from './ticks.ts';
 import { timeToX, type TimeScale } from './time-scale.ts';
 
@@ -7,17 +13,17 @@ import { timeToX, type TimeScale } from './time-scale.ts';
 export const LABEL_WIDTH_PX = 200;
 export const AXIS_HEIGHT_PX = 36;
 
-/** Status colours; text colours keep at least 4.5:1 contrast on their fill. */
-export const STATUS_COLOURS = {
-  received: { fill: '#1d4ed8', text: '#ffffff' },
-  executing: { fill: '#b45309', text: '#ffffff' },
-  completed: { fill: '#047857', text: '#ffffff' },
-  cancelled: { fill: '#d1d5db', text: '#1f2937' },
-} as const;
-
 /** A window being dragged out on a row, with the verdict of the drag rule. */
 export interface DragPreview {
   rowIndex: number;
+  startMs: number;
+  endMs: number;
+  refused: boolean;
+}
+
+/** A received bar being moved or resized by a replace drag, with the drag rule's verdict. */
+export interface MovingPreview {
+  barId: string;
   startMs: number;
   endMs: number;
   refused: boolean;
@@ -40,7 +46,11 @@ export interface FrameState {
   selectedBarId: string | undefined;
   drag: DragPreview | undefined;
   /** Bar being moved by a replace drag: drawn as a ghost at its new place. */
-  moving: { barId: string; startMs: number; endMs: number; refused: boolean } | undefined;
+  moving: MovingPreview | undefined;
+  /** Bars changing status, by bar ID, drawn crossfading (empty or absent: none). */
+  transitions?: ReadonlyMap<string, StatusTransition>;
+  /** Clock the transitions run on (requestAnimationFrame time), in ms. */
+  timeMs?: number;
 }
 
 const FONT = '12px system-ui, sans-serif';
@@ -131,10 +141,12 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): voi
       if (bar.startMs >= viewEndMs) break;
       if (bar.endMs <= viewStartMs) continue;
       const moving = frame.moving?.barId === bar.id;
+      const transition = frame.transitions?.get(bar.id);
       drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, row.height - 8, nowMs, {
         faded: moving,
         focused: bar.id === frame.focusedBarId,
         selected: bar.id === frame.selectedBarId,
+        transition: transition && transitionLook(transition, frame.timeMs ?? 0),
       });
       if (moving && frame.moving)
         drawGhost(
@@ -198,9 +210,14 @@ function drawBar(
   y: number,
   h: number,
   nowMs: number,
-  look: { faded: boolean; focused: boolean; selected: boolean },
+  look: {
+    faded: boolean;
+    focused: boolean;
+    selected: boolean;
+    transition: TransitionLook | undefined;
+  },
 ): void {
-  const colours = STATUS_COLOURS[bar.status];
+  const colours = look.transition ?? STATUS_COLOURS[bar.status];
   const w = Math.max(2, x1 - x0);
   ctx.globalAlpha = look.faded ? 0.35 : 1;
   ctx.fillStyle = colours.fill;
@@ -228,6 +245,15 @@ function drawBar(
     ctx.fillText(text, Math.max(textLeft, LABEL_WIDTH_PX + 4), y + h / 2);
   }
   ctx.globalAlpha = 1;
+  if (look.transition && look.transition.pulse > 0) {
+    // A ring that widens and fades as the new colour settles: the change is seen, not scrolled to.
+    const spread = 3 * (1 - look.transition.pulse);
+    ctx.globalAlpha = look.transition.pulse;
+    ctx.strokeStyle = colours.fill;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0 - spread, y - spread, w + 2 * spread, h + 2 * spread);
+    ctx.globalAlpha = 1;
+  }
   if (look.focused || look.selected) {
     ctx.strokeStyle = look.focused ? '#f59e0b' : '#111827';
     ctx.lineWidth = 2;

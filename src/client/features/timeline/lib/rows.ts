@@ -1,4 +1,5 @@
 import type { Device, Site } from '../../../../domain/device.ts';
+import type { RowTarget } from './timeline-types.ts';
 
 /** Heights in CSS pixels of a site header row and a device row. */
 export const SITE_ROW_HEIGHT_PX = 26;
@@ -73,4 +74,10 @@ export function nextDeviceRow(rows: readonly TimelineRow[], index: number, step:
   for (let i = index + step; i >= 0 && i < rows.length; i += step)
     if (rows[i]?.kind === 'device') return i;
   return index;
+}
+
+/** The device of row `rowIndex` with its site, or undefined for a site header or no row. */
+export function rowTarget(rows: readonly TimelineRow[], rowIndex: number): RowTarget | undefined {
+  const row = rows[rowIndex];
+  return row?.kind === 'device' ? { site: row.site, device: row.device } : undefined;
 }

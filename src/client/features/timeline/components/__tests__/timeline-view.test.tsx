@@ -6,7 +6,8 @@ import type { Site } from '../../../../../domain/device.ts';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
-import { TimelineView, refusalWords, type TimelineViewProps } from '../timeline-view.tsx';
+import { refusalWords } from '../../lib/refusal-words.ts';
+import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };

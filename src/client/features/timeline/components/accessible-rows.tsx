@@ -1,0 +1,50 @@
+import { barAccessibleName, type Bar } from '../lib/bars.ts';
+import type { TimelineRow } from '../lib/rows.ts';
+
+export interface AccessibleRowsProps {
+  rows: readonly TimelineRow[];
+  first: number;
+  last: number;
+  barsByDevice: ReadonlyMap<string, readonly Bar[]>;
+  range: { startMs: number; endMs: number };
+  utc: boolean;
+  selectedBarId: string | undefined;
+}
+
+/**
+ * The accessible layer of the canvas (docs/decisions/001-timeline-rendering.md): one grid row
+ * per device row in view (`first`..`last`), its header naming device and site, and a gridcell
+ * per bar in the visible time range named with device, control, window on the site clock (or
+ * UTC) and status. Ids `tl-row-<index>` and `tl-bar-<id>` are what aria-activedescendant names.
+ */
+export function AccessibleRows(props: AccessibleRowsProps) {
+  const { rows, range, utc } = props;
+  const out: React.ReactNode[] = [];
+  for (let i = props.first; i <= props.last; i++) {
+    const row = rows[i];
+    if (row?.kind !== 'device') continue;
+    const zone = utc ? 'UTC' : row.site.timeZone;
+    const bars = (props.barsByDevice.get(row.device.deviceId) ?? []).filter(
+      (bar) => bar.endMs > range.startMs && bar.startMs < range.endMs,
+    );
+    out.push(
+      <div role="row" key={row.device.deviceId} aria-rowindex={i + 1}>
+        <div role="rowheader" id={`tl-row-${i}`}>
+          {row.device.name} ({row.device.deviceId}, {row.site.name})
+        </div>
+        {bars.map((bar) => (
+          <div
+            role="gridcell"
+            key={bar.id}
+            id={`tl-bar-${bar.id}`}
+            aria-selected={bar.id === props.selectedBarId}
+            data-status={bar.status}
+          >
+            {barAccessibleName(row.device.name, bar, zone)}
+          </div>
+        ))}
+      </div>,
+    );
+  }
+  return <div className="visually-hidden">{out}</div>;
+}

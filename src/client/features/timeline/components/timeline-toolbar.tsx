@@ -1,0 +1,90 @@
+import type { RefObject } from 'react';
+import {
+  panBy,
+  scaleForSpan,
+  ZOOM_PRESETS,
+  zoomAround,
+  type TimeScale,
+} from '../lib/time-scale.ts';
+
+export interface TimelineToolbarProps {
+  scaleRef: RefObject<TimeScale>;
+  applyScale: (next: TimeScale) => void;
+  timeWidthPx: number;
+  nowMs: number;
+  /** Name of the focused device, or undefined when no device row has focus. */
+  focusedDeviceName: string | undefined;
+  onNewCommand: () => void;
+}
+
+/**
+ * Buttons for what the pointer does on the canvas (issue 5, keyboard access): zoom presets,
+ * zoom in and out around the middle, pan by a quarter of the view, Now, and New command for the
+ * focused row.
+ */
+export function TimelineToolbar(props: TimelineToolbarProps) {
+  const { scaleRef, applyScale, timeWidthPx, nowMs } = props;
+  return (
+    <div className="timeline-toolbar" role="toolbar" aria-label="Timeline view">
+      {ZOOM_PRESETS.map((preset) => (
+        <button
+          type="button"
+          key={preset.id}
+          onClick={() =>
+            applyScale(
+              scaleForSpan(
+                Math.min(scaleRef.current.originMs, nowMs - preset.spanMs / 8),
+                preset.spanMs,
+                timeWidthPx,
+              ),
+            )
+          }
+        >
+          {preset.label}
+        </button>
+      ))}
+      <button
+        type="button"
+        aria-label="Zoom in"
+        onClick={() => applyScale(zoomAround(scaleRef.current, timeWidthPx / 2, 0.5, timeWidthPx))}
+      >
+        +
+      </button>
+      <button
+        type="button"
+        aria-label="Zoom out"
+        onClick={() => applyScale(zoomAround(scaleRef.current, timeWidthPx / 2, 2, timeWidthPx))}
+      >
+        −
+      </button>
+      <button
+        type="button"
+        aria-label="Earlier"
+        onClick={() => applyScale(panBy(scaleRef.current, -timeWidthPx / 4))}
+      >
+        ◀
+      </button>
+      <button
+        type="button"
+        onClick={() =>
+          applyScale({
+            ...scaleRef.current,
+            originMs: nowMs - (timeWidthPx / 4) * scaleRef.current.msPerPx,
+          })
+        }
+      >
+        Now
+      </button>
+      <button
+        type="button"
+        aria-label="Later"
+        onClick={() => applyScale(panBy(scaleRef.current, timeWidthPx / 4))}
+      >
+        ▶
+      </button>
+      <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
+        New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}
+      </button>
+    </div>
+  );
+}

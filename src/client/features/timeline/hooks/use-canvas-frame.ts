@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { drawFrame, type FrameState } from '../lib/draw.ts';
+
+/** Builds the frame to draw for a canvas of `widthPx` x `heightPx` CSS pixels at `timeMs`. */
+export type FrameSource = (widthPx: number, heightPx: number, timeMs: number) => FrameState;
+
+/**
+ * Draws the canvas from `sourceRef` (the frame source of the latest render): `drawNow` after a
+ * render, `requestDraw` at most once per animation frame for pan, zoom and scroll without a
+ * React render. While a frame has status transitions running it asks for the next frame
+ * itself; otherwise nothing runs between events, so an idle timeline costs nothing. The canvas
+ * backing store follows devicePixelRatio.
+ */
+export function useCanvasFrame(
+  canvasRef: RefObject<HTMLCanvasElement | null>,
+  sourceRef: RefObject<FrameSource | undefined>,
+): { requestDraw: () => void; drawNow: () => void } {
+  const rafRef = useRef(0);
+
+  /** Draws one frame; true while transitions still run. */
+  const draw = useCallback(
+    (timeMs: number): boolean => {
+      const canvas = canvasRef.current;
+      const ctx = canvas?.getContext('2d');
+      const source = sourceRef.current;
+      if (!canvas || !ctx || !source) return false;
+      const dpr = window.devicePixelRatio || 1;
+      const width = canvas.clientWidth;
+      const height = canvas.clientHeight;
+      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+        canvas.width = Math.round(width * dpr);
+        canvas.height = Math.round(height * dpr);
+      }
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const frame = source(width, height, timeMs);
+      drawFrame(ctx, frame);
+      return frame.transitions !== undefined && frame.transitions.size > 0;
+    },
+    [canvasRef, sourceRef],
+  );
+
+  const requestDraw = useCallback(() => {
+    if (rafRef.current) return;
+    const tick = (timeMs: number) => {
+      rafRef.current = 0;
+      if (draw(timeMs)) rafRef.current = requestAnimationFrame(tick);
+    };
+    rafRef.current = requestAnimationFrame(tick);
+  }, [draw]);
+  useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
+
+  const drawNow = useCallback(() => {
+    if (draw(performance.now())) requestDraw();
+  }, [draw, requestDraw]);
+  return { requestDraw, drawNow };
+}
