@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -21,7 +22,12 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Database;
   driver: 'pglite' | 'postgres';
-  /** Applies a part's migrations (SQL files made by drizzle-kit) in its own schema; idempotent. */
+  /**
+   * Applies a part's migrations (SQL files made by drizzle-kit) in its own schema; idempotent.
+   * Safe to call from several BFF instances at once: on PostgreSQL they take turns under an
+   * advisory lock per schema ({@link migrationLockKey}); on PGlite (one connection, one process)
+   * calls on a handle take turns in memory.
+   */
   migrate(options: { migrationsFolder: string; schema: string }): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,8 +63,10 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
       db,
       driver: 'postgres',
       migrate: ({ migrationsFolder, schema }) =>
-        withSchema(db, schema, () =>
-          migratePg(drizzlePg(pool), { migrationsFolder, migrationsSchema: schema }),
+        withAdvisoryLock(pool, migrationLockKey(schema), () =>
+          withSchema(db, schema, () =>
+            migratePg(drizzlePg(pool), { migrationsFolder, migrationsSchema: schema }),
+          ),
         ),
       close: () => {
         open.delete(key);
@@ -71,13 +79,22 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
   await mkdir(dir, { recursive: true });
   const client = await PGlite.create(dir);
   const db = drizzlePglite(client) as unknown as Database;
+  // PGlite has one connection, and an advisory lock is re-entrant within a connection, so it
+  // would not make two migrations on this handle wait: they take turns here instead. No other
+  // process can open the same PGlite directory at the same time.
+  let migrations: Promise<unknown> = Promise.resolve();
   return {
     db,
     driver: 'pglite',
-    migrate: ({ migrationsFolder, schema }) =>
-      withSchema(db, schema, () =>
-        migratePglite(drizzlePglite(client), { migrationsFolder, migrationsSchema: schema }),
-      ),
+    migrate: ({ migrationsFolder, schema }) => {
+      const run = migrations.then(() =>
+        withSchema(db, schema, () =>
+          migratePglite(drizzlePglite(client), { migrationsFolder, migrationsSchema: schema }),
+        ),
+      );
+      migrations = run.catch(() => undefined);
+      return run;
+    },
     close: () => {
       open.delete(key);
       closing ??= client.close();
@@ -90,4 +107,38 @@ async function withSchema(db: Database, schema: string, run: () => Promise<void>
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   await db.execute(`create schema if not exists "${schema}"`);
   await run();
+}
+
+/**
+ * The advisory lock key of a schema's migrations: the first 8 bytes of SHA-256 over a fixed
+ * prefix and the schema name, as a signed 64-bit decimal (PostgreSQL's `bigint` key space). The
+ * same in every instance, and apart from other schemas' keys.
+ */
+export function migrationLockKey(schema: string): string {
+  const digest = createHash('sha256').update(`powerdeck migrations ${schema}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+/**
+ * Runs `run` while holding `pg_advisory_lock(key)` on one pooled connection, so BFF instances
+ * starting against one PostgreSQL at once migrate one after another instead of colliding on
+ * `create schema` or the same migration. The lock is released (or dies with the connection)
+ * whatever `run` does.
+ */
+async function withAdvisoryLock<T>(pool: pg.Pool, key: string, run: () => Promise<T>): Promise<T> {
+  const connection = await pool.connect();
+  let broken = false;
+  try {
+    await connection.query('select pg_advisory_lock($1::bigint)', [key]);
+    try {
+      return await run();
+    } finally {
+      await connection.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => {
+        broken = true;
+      });
+    }
+  } finally {
+    // A connection whose unlock failed may still hold the lock: end it rather than reuse it.
+    connection.release(broken);
+  }
 }
