@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '../../../domain/command.ts';
 import type { Site } from '../../../domain/device.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
+import { describedText, field } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
 // the device page (which uses it) is a lazy route.
@@ -79,13 +80,6 @@ function fakeBff(initial: StatusRecord[] = []) {
   });
   return { requests, commands };
 }
-
-const field = (label: string) => screen.getByLabelText(label, { exact: true });
-const describedText = (element: HTMLElement) =>
-  (element.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent)
-    .join(' | ');
 
 describe('device page', () => {
   beforeEach(() => {

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
 import { commandHistoryQueryOptions } from '../../features/commands/api/get-command-history.ts';
-import { CommandForm } from '../../features/commands/components/command-form.tsx';
+import { DeviceCommandForm } from '../../features/commands/components/device-command-form.tsx';
 import { CommandTable } from '../../features/commands/components/command-table.tsx';
 import { deviceHistoryRange } from '../../features/commands/lib/history-range.ts';
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
@@ -48,7 +48,7 @@ function DeviceRoute() {
           )}
           <section className="device-section" aria-labelledby="new-command-heading">
             <h2 id="new-command-heading">New command</h2>
-            <CommandForm key={device.deviceId} device={device} timeZone={timeZone} />
+            <DeviceCommandForm key={device.deviceId} device={device} timeZone={timeZone} />
           </section>
           <section className="device-section" aria-labelledby="commands-heading">
             <h2 id="commands-heading">Commands</h2>

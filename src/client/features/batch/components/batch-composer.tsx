@@ -2,7 +2,11 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES } from '../../../../domain/batch.ts';
 import type { Site } from '../../../../domain/device.ts';
+import { CommandForm } from '../../../components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { combinedCapabilityCheck } from '../../../lib/capability-checks.ts';
+import { combineRanges } from '../../../lib/combined-ranges.ts';
+import { defaultCommandWindow } from '../../../lib/time.ts';
 import { useSubmitBatch } from '../api/submit-batch.ts';
 import {
   addDevices,
@@ -11,9 +15,7 @@ import {
   parseDeviceIdList,
   removeDevices,
 } from '../lib/batch-selection.ts';
-import { combineRanges } from '../lib/combined-ranges.ts';
 import { batchTimeZone, indexDevices, type SiteDevice } from '../lib/device-directory.ts';
-import { BatchCommandForm } from './batch-command-form.tsx';
 import { DevicePicker } from './device-picker.tsx';
 import { PrecheckPanel } from './precheck-panel.tsx';
 import './batch.css';
@@ -32,10 +34,14 @@ export function BatchComposer({ sites }: { sites: readonly Site[] }) {
     () => selected.flatMap((id) => (directory.has(id) ? [directory.get(id) as SiteDevice] : [])),
     [selected, directory],
   );
-  const combined = useMemo(
-    () => combineRanges(selectedDevices.map(({ device }) => device)),
+  const capabilityCheck = useMemo(
+    () => combinedCapabilityCheck(combineRanges(selectedDevices.map(({ device }) => device))),
     [selectedDevices],
   );
+  const [initialWindow] = useState(() => {
+    const { start, end } = defaultCommandWindow(Date.now());
+    return { startMs: start.getTime(), endMs: end.getTime() };
+  });
   const { timeZone, mixed } = batchTimeZone(selectedDevices);
   const submit = useSubmitBatch(timeZone);
 
@@ -114,9 +120,13 @@ export function BatchComposer({ sites }: { sites: readonly Site[] }) {
       </section>
       <section className="card stack" aria-labelledby="batch-command-heading">
         <h2 id="batch-command-heading">Command</h2>
-        <BatchCommandForm
-          combined={combined}
+        <CommandForm
+          idPrefix="batch"
+          label="Batch command"
+          capabilityCheck={capabilityCheck}
           timeZone={timeZone}
+          powerControlHelp="The same command goes to every selected device. Set at least one control; controls left empty keep each device's current settings."
+          initial={initialWindow}
           zoneNote={
             mixed
               ? 'The selected devices are in sites of different time zones, so the window is typed in UTC.'

@@ -1,39 +1,48 @@
 import { z } from 'zod';
-import { DeviceCommandSchema, type DeviceCommand } from '../../../../domain/command.ts';
+import { DeviceCommandSchema, type DeviceCommand } from '../../domain/command.ts';
 import {
   POWER_CONTROL_PROPERTIES,
   PowerControlSchema,
   type PowerControl,
   type PowerControlProperty,
-} from '../../../../domain/power-control.ts';
-import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../../lib/power-control-words.ts';
-import { parseDateTimeLocal, toUtcTimestamp } from '../../../lib/time.ts';
-import { devicesRefusing, listDeviceIds, type CombinedRange } from './combined-ranges.ts';
+} from '../../domain/power-control.ts';
+import type { WindowMs } from '../../domain/time-window.ts';
+import type { CapabilityCheck } from './capability-checks.ts';
+import { POWER_CONTROL_WORDS } from './power-control-words.ts';
+import { parseDateTimeLocal, toUtcTimestamp } from './time.ts';
 
-interface BatchFormContext {
-  combined: Record<PowerControlProperty, CombinedRange>;
-  /** IANA zone the window is typed on. */
+/** What the command form is checked against. */
+export interface CommandFormContext {
+  /** One device's capabilities, or those of every device of a batch. */
+  capabilityCheck: CapabilityCheck;
+  /** IANA zone whose wall clock the window is typed on. */
   timeZone: string;
-  /** The current time, read at each validation (injectable for tests). */
+  /** The current time in epoch ms, read at each validation (injectable for tests). */
   now: () => number;
+  /**
+   * A further check of a window that is otherwise valid (e.g. the timeline's overlap with an
+   * active command, spec 3.1 rule 2): words of the refusal, reported on the start, or `null`.
+   */
+  windowCheck?: ((window: WindowMs) => string | null) | undefined;
 }
 
 const MINUTE_MS = 60_000;
 
-/** `-5 kW to 5 kW`: a capability range in words. */
-export function rangeWords(property: PowerControlProperty, min: number, max: number): string {
-  return `${formatPropertyValue(property, min)} to ${formatPropertyValue(property, max)}`;
-}
-
 /**
- * The batch command form's schema: the same fields and checks as the device command form (whole
- * numbers, `PowerControlSchema` bounds, at least one control, spec 2.1; a start and end on the
- * chosen clock, start not in the past, end after start), with the capability check done against
- * every selected device: a value outside some devices' ranges names those devices, because the
- * upstream refuses the whole batch for one of them (DESIGN.md 3). The output passes
+ * The command form's schema, for one device and for a batch alike (issue 6): parses the typed
+ * values into a {@link DeviceCommand} and reports every problem on its field at once: not a whole
+ * number, outside the schema bounds (`PowerControlSchema`), refused by the capability check (one
+ * device's ranges, or naming the devices of a batch it does not fit, spec 2.2), no control set
+ * (spec 2.1; reported on `powerControl`), a start or end that is no time on the clock, a start
+ * in the past, an end not after the start (spec 2.1), then `windowCheck`. The result passes
  * `DeviceCommandSchema`.
  */
-export function buildBatchFormSchema({ combined, timeZone, now }: BatchFormContext) {
+export function buildCommandFormSchema({
+  capabilityCheck,
+  timeZone,
+  now,
+  windowCheck,
+}: CommandFormContext) {
   const field = z.string().optional();
   return z
     .object({
@@ -77,30 +86,29 @@ export function buildBatchFormSchema({ combined, timeZone, now }: BatchFormConte
           if (problem.path.length === 1)
             issue(['powerControl', ...problem.path.map(String)], problem.message);
 
-      for (const property of POWER_CONTROL_PROPERTIES) {
-        const value = powerControl[property];
-        if (value === undefined) continue;
-        const refusing = devicesRefusing(combined[property], value);
-        if (refusing.length === 0) continue;
-        const { name } = POWER_CONTROL_WORDS[property];
-        const common = combined[property].common;
-        const fits = common
-          ? ` Every selected device that supports it accepts ${rangeWords(property, common.min, common.max)}.`
-          : ' The selected devices have no value in common: split the batch.';
-        issue(
-          ['powerControl', property],
-          `${name} ${formatPropertyValue(property, value)} is outside the range of ${refusing.length === 1 ? 'device' : `${refusing.length} devices`}: ${listDeviceIds(refusing)}.${fits}`,
-        );
-      }
+      for (const refusal of capabilityCheck.refusals(powerControl))
+        issue(['powerControl', refusal.property], refusal.message);
 
       const start = parseDateTimeLocal(values.start, timeZone);
       const end = parseDateTimeLocal(values.end, timeZone);
+      let windowValid = Boolean(start && end);
       if (!start) issue(['start'], 'Enter the start date and time');
       if (!end) issue(['end'], 'Enter the end date and time');
-      if (start && start.instant.getTime() < Math.floor(now() / MINUTE_MS) * MINUTE_MS)
+      if (start && start.instant.getTime() < Math.floor(now() / MINUTE_MS) * MINUTE_MS) {
+        windowValid = false;
         issue(['start'], 'Start is in the past: choose a time from now on');
-      if (start && end && end.instant.getTime() <= start.instant.getTime())
+      }
+      if (start && end && end.instant.getTime() <= start.instant.getTime()) {
+        windowValid = false;
         issue(['end'], 'End must be after start');
+      }
+      if (windowValid && start && end && windowCheck) {
+        const refusal = windowCheck({
+          startMs: start.instant.getTime(),
+          endMs: end.instant.getTime(),
+        });
+        if (refusal) issue(['start'], refusal);
+      }
       if (issueCount > 0 || !start || !end) return z.NEVER;
 
       const command = DeviceCommandSchema.safeParse({
@@ -116,5 +124,8 @@ export function buildBatchFormSchema({ combined, timeZone, now }: BatchFormConte
     });
 }
 
-/** What the batch form holds: each control as typed, start and end as `datetime-local` values. */
-export type BatchFormValues = z.input<ReturnType<typeof buildBatchFormSchema>>;
+/**
+ * What the command form holds: each control as typed (`''` when left empty), start and end as
+ * `datetime-local` values on the form's clock.
+ */
+export type CommandFormValues = z.input<ReturnType<typeof buildCommandFormSchema>>;

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Device } from '../../../../../domain/device.ts';
-import { buildBatchFormSchema } from '../batch-form-schema.ts';
+import { testDevice as device } from '../../testing/form-fields.ts';
 import { combineRanges, devicesRefusing, listDeviceIds } from '../combined-ranges.ts';
-
-const device = (deviceId: string, capabilities: Device['capabilities']): Device => ({
-  deviceId,
-  name: deviceId,
-  model: 'M',
-  capabilities,
-});
 
 const wide = device('BAT-A', {
   targetBatteryPowerW: { min: -5000, max: 5000 },
@@ -67,64 +59,5 @@ describe('listDeviceIds', () => {
     const many = Array.from({ length: 8 }, (_, i) => ({ deviceId: `D${i}` }));
     expect(listDeviceIds(many)).toBe('D0, D1, D2, D3, D4 and 3 more');
     expect(listDeviceIds(many.slice(0, 2))).toBe('D0, D1');
-  });
-});
-
-describe('buildBatchFormSchema', () => {
-  const nowMs = Date.parse('2026-11-21T10:00:00Z');
-  const schema = buildBatchFormSchema({
-    combined: combineRanges([wide, narrow, noExport]),
-    timeZone: 'Europe/Berlin',
-    now: () => nowMs,
-  });
-  const values = (powerControl: Record<string, string>) => ({
-    powerControl,
-    start: '2026-11-21T12:00',
-    end: '2026-11-21T13:00',
-  });
-
-  it('gives a device command in UTC when the value fits every device', () => {
-    const result = schema.safeParse(values({ targetBatteryPowerW: '-2500' }));
-    expect(result.success && result.data).toEqual({
-      powerControl: { targetBatteryPowerW: -2500 },
-      startTime: '2026-11-21T11:00:00Z',
-      endTime: '2026-11-21T12:00:00Z',
-    });
-  });
-
-  it('names the devices a value does not fit, with the range all of them accept', () => {
-    const result = schema.safeParse(values({ targetBatteryPowerW: '4000' }));
-    expect(result.success).toBe(false);
-    const issue = result.error?.issues.find(
-      (i) => i.path.join('.') === 'powerControl.targetBatteryPowerW',
-    );
-    expect(issue?.message).toBe(
-      'Target battery power 4 kW is outside the range of device: BAT-B. Every selected device that supports it accepts -3 kW to 2 kW.',
-    );
-  });
-
-  it('leaves a control some devices lack to the pre-check, not to the form', () => {
-    expect(schema.safeParse(values({ siteExportLimitW: '1000' })).success).toBe(true);
-  });
-
-  it('keeps the single-device checks: at least one control, whole numbers, window order', () => {
-    const empty = schema.safeParse(values({}));
-    expect(empty.error?.issues.map((i) => i.path.join('.'))).toContain('powerControl');
-    const fraction = schema.safeParse(values({ targetBatteryPowerW: '1.5' }));
-    expect(fraction.error?.issues[0]?.message).toBe(
-      'Target battery power must be a whole number of W',
-    );
-    const backwards = schema.safeParse({
-      ...values({ targetBatteryPowerW: '1' }),
-      end: '2026-11-21T11:00',
-    });
-    expect(backwards.error?.issues.map((i) => i.message)).toContain('End must be after start');
-    const past = schema.safeParse({
-      ...values({ targetBatteryPowerW: '1' }),
-      start: '2026-11-21T10:00',
-    });
-    expect(past.error?.issues.map((i) => i.message)).toContain(
-      'Start is in the past: choose a time from now on',
-    );
   });
 });
