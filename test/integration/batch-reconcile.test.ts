@@ -1,0 +1,217 @@
+/**
+ * A batch submission whose outcome is unknown (issue 4): the connection breaks after the
+ * sandbox acted, or before it saw the request. The BFF never re-sends it blindly: it settles the
+ * entry from the command history (`src/server/ledger/reconcile.ts`), on PGlite and (with
+ * TEST_DATABASE_URL) PostgreSQL, to exactly the commands the upstream created, none duplicated.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
+import { HistoryResponseSchema } from '../../src/domain/history.ts';
+import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { DATABASE_KINDS } from '../support/databases.ts';
+import type { BrowserClient, TestResponse } from '../support/http-client.ts';
+import type { RelayAction } from '../support/flaky-relay.ts';
+import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+
+const MINUTE_MS = 60_000;
+/** How long an unknown entry is held before a retry may settle it (the BFF's ledger lease). */
+const LEASE_MS = 60_000;
+const BATCH_PATH = '/eu/devices/commands/batch';
+
+describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60_000 }, (kind) => {
+  let stack: Stack;
+  let browser: BrowserClient;
+  let baseMs: number;
+  /** Added to the BFF's clock: moves it past the lease without waiting. */
+  let skewMs = 0;
+  /** What the relay did with each batch POST, in order. */
+  let batchPosts: RelayAction[] = [];
+  /** What the relay does with the next batch POSTs; then it passes them. */
+  let nextBatchActions: RelayAction[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack({
+      database: kind,
+      relay: true,
+      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS },
+    });
+  });
+  afterAll(() => stack.close());
+  beforeEach(async () => {
+    await stack.admin.reset();
+    batchPosts = [];
+    nextBatchActions = [];
+    const relay = stack.relay;
+    if (!relay) throw new Error('this suite needs the relay');
+    relay.plan = (method, path) => {
+      if (method !== 'POST' || path.split('?')[0] !== BATCH_PATH) return 'pass';
+      const action = nextBatchActions.shift() ?? 'pass';
+      batchPosts.push(action);
+      return action;
+    };
+    browser = stack.browser();
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-100' })).status).toBe(201);
+    baseMs = Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 10 * MINUTE_MS;
+  });
+
+  /** A batch over three devices of PLANT-EU-100 not used by the other cases. */
+  const batchOf = (firstDevice: number, targetBatteryPowerW: number) => ({
+    devices: [0, 1, 2].map((i) => `BAT-EU-100-${String(firstDevice + i).padStart(2, '0')}`),
+    command: {
+      powerControl: { targetBatteryPowerW },
+      startTime: new Date(baseMs).toISOString(),
+      endTime: new Date(baseMs + 30 * MINUTE_MS).toISOString(),
+    },
+  });
+  type Batch = ReturnType<typeof batchOf>;
+
+  const submit = (batch: Batch, key: string): Promise<TestResponse> =>
+    browser.request({
+      method: 'POST',
+      path: '/api/devices/commands/batch',
+      json: batch,
+      headers: { 'idempotency-key': `"${key}"` },
+    });
+
+  /** The commands the upstream holds for the batch's devices and window, by device. */
+  async function upstreamCommands(batch: Batch) {
+    const found: { deviceId: string; id: string; batchCommandId?: string }[] = [];
+    for (const deviceId of batch.devices) {
+      const history = await browser.get(
+        `/api/devices/${deviceId}/commands?startTime=${batch.command.startTime}&endTime=${batch.command.endTime}`,
+      );
+      expect(history.status).toBe(200);
+      for (const command of HistoryResponseSchema.parse(history.json()).commands)
+        if (
+          command.powerControl.targetBatteryPowerW ===
+          batch.command.powerControl.targetBatteryPowerW
+        )
+          found.push({
+            deviceId,
+            id: command.id,
+            ...(command.batchCommandId ? { batchCommandId: command.batchCommandId } : {}),
+          });
+    }
+    return found;
+  }
+
+  async function ledgerEntry(batch: Batch) {
+    const entries = LedgerPageSchema.parse(
+      (await browser.get(`/api/ledger?deviceId=${batch.devices[0]}&kind=batch`)).json(),
+    ).entries;
+    const mine = entries.filter(
+      (e) =>
+        JSON.stringify(e.deviceIds) === JSON.stringify(batch.devices) &&
+        e.startTime === batch.command.startTime,
+    );
+    expect(mine).toHaveLength(1);
+    return mine[0];
+  }
+
+  it('reset after the upstream acted: settled from the history, never re-sent', async () => {
+    const batch = batchOf(1, 1100);
+    const key = randomUUID();
+    nextBatchActions = ['resetAfter'];
+
+    const first = await submit(batch, key);
+    expect(first.status).toBe(502);
+    expect(first.json()).toMatchObject({ code: 'outcome_unknown' });
+    expect((await ledgerEntry(batch))?.state).toBe('unknown');
+
+    // While the entry's lease runs, a retry waits: nothing is sent.
+    const early = await submit(batch, key);
+    expect(early.status).toBe(409);
+    expect(early.json()).toMatchObject({ code: 'idempotency_in_progress' });
+
+    skewMs += LEASE_MS + 1_000;
+    const settled = await submit(batch, key);
+    expect(settled.status).toBe(202);
+    expect(settled.headers['idempotent-replayed']).toBe('true');
+    const answer = BatchSubmissionResponseSchema.parse(settled.json());
+
+    const created = await upstreamCommands(batch);
+    const report = {
+      database: kind,
+      batchPostsSent: batchPosts.filter((a) => a !== 'resetBefore').length,
+      commandsCreated: created.length,
+      reconciled: answer.commands.length,
+    };
+    console.info(`batch reconcile report ${JSON.stringify(report)}`);
+    expect(batchPosts).toEqual(['resetAfter']);
+    expect(created.map((c) => c.deviceId)).toEqual(batch.devices);
+    expect(new Set(created.map((c) => c.batchCommandId))).toEqual(new Set([answer.batchCommandId]));
+    expect(answer.commands).toEqual(created.map(({ deviceId, id }) => ({ deviceId, id })));
+
+    const entry = await ledgerEntry(batch);
+    expect(entry).toMatchObject({
+      state: 'succeeded',
+      batchCommandId: answer.batchCommandId,
+      outcome: { reconciled: 'found', commands: answer.commands },
+    });
+
+    // Same key again: the same answer, still one batch upstream.
+    const again = await submit(batch, key);
+    expect(BatchSubmissionResponseSchema.parse(again.json())).toEqual(answer);
+    expect(batchPosts).toHaveLength(1);
+  });
+
+  it('settled before another submission for one of its devices and window is sent', async () => {
+    const batch = batchOf(4, 1200);
+    const key = randomUUID();
+    nextBatchActions = ['resetAfter'];
+    expect((await submit(batch, key)).status).toBe(502);
+
+    skewMs += LEASE_MS + 1_000;
+    // A single submission on the batch's first device and window, with another power: the BFF
+    // settles the batch first, then sends it; the upstream refuses it for the batch's command.
+    const single = await browser.request({
+      method: 'POST',
+      path: `/api/device/${batch.devices[0]}/commands`,
+      json: { ...batch.command, powerControl: { targetBatteryPowerW: 1250 } },
+      headers: { 'idempotency-key': `"${randomUUID()}"` },
+    });
+    expect(single.status).toBe(409);
+    const entry = await ledgerEntry(batch);
+    expect(entry).toMatchObject({ state: 'succeeded', outcome: { reconciled: 'found' } });
+
+    const created = await upstreamCommands(batch);
+    expect(created.map((c) => c.deviceId)).toEqual(batch.devices);
+    expect(entry?.outcome?.commands).toEqual(created.map(({ deviceId, id }) => ({ deviceId, id })));
+    expect(single.json()).toMatchObject({
+      code: 'window_overlap',
+      upstream: { details: { conflictingCommandId: created[0]?.id } },
+    });
+    const replay = await submit(batch, key);
+    expect(replay.status).toBe(202);
+    expect(BatchSubmissionResponseSchema.parse(replay.json()).commands).toEqual(
+      entry?.outcome?.commands,
+    );
+    expect(batchPosts).toEqual(['resetAfter']);
+  });
+
+  it('reset before the upstream saw it: found absent in the history, sent once more', async () => {
+    const batch = batchOf(7, 1300);
+    const key = randomUUID();
+    nextBatchActions = ['resetBefore'];
+    const first = await submit(batch, key);
+    expect(first.status).toBe(502);
+    expect(first.json()).toMatchObject({ code: 'outcome_unknown' });
+
+    skewMs += LEASE_MS + 1_000;
+    const sent = await submit(batch, key);
+    expect(sent.status).toBe(202);
+    expect(sent.headers['idempotent-replayed']).toBeUndefined();
+    const answer = BatchSubmissionResponseSchema.parse(sent.json());
+
+    const created = await upstreamCommands(batch);
+    expect(batchPosts).toEqual(['resetBefore', 'pass']);
+    expect(created.map((c) => c.deviceId)).toEqual(batch.devices);
+    expect(answer.commands).toEqual(created.map(({ deviceId, id }) => ({ deviceId, id })));
+    expect(await ledgerEntry(batch)).toMatchObject({
+      state: 'succeeded',
+      batchCommandId: answer.batchCommandId,
+    });
+  });
+});
