@@ -1,6 +1,6 @@
 /**
  * Query keys of batches, generic to specific: everything, the batch list, one batch's record,
- * the status records of one batch's device commands, one device's command status.
+ * the status records of one batch's device commands, one device's command status, its cancels.
  */
 export const batchKeys = {
   all: ['batches'] as const,
@@ -12,6 +12,7 @@ export const batchKeys = {
   statuses: (batchCommandId: string) => [...batchKeys.all, 'status', batchCommandId] as const,
   status: (batchCommandId: string, deviceId: string, commandId: string) =>
     [...batchKeys.statuses(batchCommandId), deviceId, commandId] as const,
+  cancels: (batchCommandId: string) => [...batchKeys.all, 'cancels', batchCommandId] as const,
   precheck: () => [...batchKeys.all, 'precheck'] as const,
   precheckDevice: (deviceId: string, startTime: string, endTime: string) =>
     [...batchKeys.precheck(), deviceId, startTime, endTime] as const,

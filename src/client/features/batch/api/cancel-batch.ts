@@ -25,13 +25,19 @@ export function cancelDeviceCommand(deviceId: string, commandId: string): Promis
   );
 }
 
-/** Cancels the whole batch; the device statuses are read again whatever the answer. */
+/**
+ * Cancels the whole batch; the device statuses and the ledger's record of its cancels are read
+ * again whatever the answer.
+ */
 export function useCancelBatch(batchCommandId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => cancelBatch(batchCommandId),
     onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: batchKeys.statuses(batchCommandId) }),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: batchKeys.statuses(batchCommandId) }),
+        queryClient.invalidateQueries({ queryKey: batchKeys.cancels(batchCommandId) }),
+      ]),
   });
 }
 

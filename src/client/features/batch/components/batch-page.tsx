@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { useLatestBatchCancel } from '../api/batch-cancels.ts';
 import { useBatchCommandStatuses } from '../api/batch-command-status.ts';
 import type { BatchRecord } from '../api/batch-records.ts';
 import { useCancelBatch } from '../api/cancel-batch.ts';
@@ -37,6 +38,10 @@ export function BatchPage({ record }: { record: BatchRecord }) {
   const cancel = useCancelBatch(record.batchCommandId);
   const [confirming, setConfirming] = useState(false);
   const [results, setResults] = useState<BatchCancelResponse>();
+  const [resultsHidden, setResultsHidden] = useState(false);
+  // Opened later (from the batch list), the page shows the ledger's latest cancel instead.
+  const pastCancel = useLatestBatchCancel(record.batchCommandId);
+  const recorded = results ? undefined : pastCancel.data;
   const anyCancellable = records.some((r) => r === undefined || isCancellable(r.status));
   const { command, timeZone } = record;
 
@@ -83,13 +88,19 @@ export function BatchPage({ record }: { record: BatchRecord }) {
           <ErrorAlert error={cancel.error} what="The batch cancel was not carried out." />
         ) : null}
       </section>
-      {results ? (
+      {!resultsHidden && (results ?? recorded) ? (
         <CancelResults
           batchCommandId={record.batchCommandId}
-          results={results.results}
+          results={results?.results ?? recorded?.results ?? []}
           records={records}
-          onDismiss={() => setResults(undefined)}
+          recorded={recorded ? { ...recorded, timeZone } : undefined}
+          onDismiss={() => setResultsHidden(true)}
         />
+      ) : null}
+      {pastCancel.isError ? (
+        <p className="field-hint">
+          Earlier batch cancels could not be read from the ledger: {pastCancel.error.detail}
+        </p>
       ) : null}
       <section className="card stack" aria-labelledby="batch-devices-heading">
         <h2 id="batch-devices-heading">Devices</h2>
@@ -139,7 +150,12 @@ export function BatchPage({ record }: { record: BatchRecord }) {
           onDismiss={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
-            cancel.mutate(undefined, { onSuccess: setResults });
+            cancel.mutate(undefined, {
+              onSuccess: (answer) => {
+                setResults(answer);
+                setResultsHidden(false);
+              },
+            });
           }}
         >
           <p>

@@ -3,6 +3,7 @@ import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { useCancelBatchDevice } from '../api/cancel-batch.ts';
+import { formatInZone } from '../../../lib/time.ts';
 import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
 
 interface CancelResultsProps {
@@ -10,24 +11,38 @@ interface CancelResultsProps {
   results: readonly BatchCancelResult[];
   /** The latest status records, by device order of the batch (for cancellation reasons). */
   records: readonly (StatusRecord | undefined)[];
+  /** When the results come from the ledger (an earlier cancel): when and by whom it was sent. */
+  recorded?: { at: string; by: string; timeZone: string } | undefined;
   onDismiss: () => void;
 }
 
 /**
  * A batch cancel's outcome: successes and failures side by side, each failure with why; a failed
- * device whose command is still cancellable can be retried alone. Never summed up as a success
- * while any device failed (spec 2.5, 7).
+ * device whose command is cancellable now (its latest status, else the one the cancel met) can
+ * be retried alone. Never summed up as a success while any device failed (spec 2.5, 7).
  */
-export function CancelResults({ batchCommandId, results, records, onDismiss }: CancelResultsProps) {
+export function CancelResults({
+  batchCommandId,
+  results,
+  records,
+  recorded,
+  onDismiss,
+}: CancelResultsProps) {
   const { succeeded, failed } = splitCancelResults(results);
   const retry = useCancelBatchDevice(batchCommandId);
-  const reasonOf = (deviceId: string) =>
-    records.find((r) => r?.deviceId === deviceId)?.cancelReason;
+  const recordOf = (deviceId: string) => records.find((r) => r?.deviceId === deviceId);
   const [retried, setRetried] = useState<ReadonlySet<string>>(new Set());
 
   return (
     <section className="card stack" aria-labelledby="cancel-results-heading">
       <h2 id="cancel-results-heading">Batch cancel results</h2>
+      {recorded ? (
+        <p>
+          Last batch cancel, sent {formatInZone(recorded.at, recorded.timeZone)} (
+          {recorded.timeZone}) by {recorded.by}. Statuses may have moved on since: see the devices
+          below.
+        </p>
+      ) : null}
       <p
         role="status"
         className={failed.length > 0 ? 'notice notice-warning' : 'notice notice-success'}
@@ -62,8 +77,9 @@ export function CancelResults({ batchCommandId, results, records, onDismiss }: C
                   <span className="mono">{r.deviceId}</span>:{' '}
                   {retried.has(r.deviceId)
                     ? 'cancelled on retry.'
-                    : cancelFailureWords(r, reasonOf(r.deviceId))}
-                  {isCancellable(r.status) && !retried.has(r.deviceId) ? (
+                    : cancelFailureWords(r, recordOf(r.deviceId)?.cancelReason)}
+                  {isCancellable(recordOf(r.deviceId)?.status ?? r.status) &&
+                  !retried.has(r.deviceId) ? (
                     <>
                       {' '}
                       <button

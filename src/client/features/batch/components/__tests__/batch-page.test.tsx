@@ -1,0 +1,110 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { StatusRecord } from '../../../../../domain/command.ts';
+import type { LedgerEntry } from '../../../../../domain/ledger.ts';
+import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { renderWithProviders } from '../../../../testing/render.tsx';
+import type { BatchRecord } from '../../api/batch-records.ts';
+import { BatchPage } from '../batch-page.tsx';
+
+const command = {
+  powerControl: { targetBatteryPowerW: -2000 },
+  startTime: '2026-11-21T11:00:00Z',
+  endTime: '2026-11-21T12:00:00Z',
+};
+const record: BatchRecord = {
+  batchCommandId: 'batch_1',
+  submittedAt: '2026-11-21T10:00:00Z',
+  command,
+  commands: [
+    { deviceId: 'BAT-1', id: 'cmd_1' },
+    { deviceId: 'BAT-2', id: 'cmd_2' },
+    { deviceId: 'BAT-3', id: 'cmd_3' },
+  ],
+  timeZone: 'Europe/Berlin',
+};
+const status = (deviceId: string, id: string, more: Partial<StatusRecord>): StatusRecord => ({
+  ...command,
+  id,
+  deviceId,
+  status: 'cancelled',
+  receivedAt: '2026-11-21T10:00:00Z',
+  ...more,
+});
+const statuses: Record<string, StatusRecord> = {
+  cmd_1: status('BAT-1', 'cmd_1', { cancelReason: 'manuallyCancel' }),
+  cmd_2: status('BAT-2', 'cmd_2', { status: 'completed' }),
+  cmd_3: status('BAT-3', 'cmd_3', { cancelReason: 'timeWindowOverlap' }),
+};
+const cancelEntry = (overrides: Partial<LedgerEntry>): LedgerEntry => ({
+  id: '12',
+  kind: 'batchCancel',
+  state: 'succeeded',
+  region: 'eu',
+  clientId: 'demo-eu',
+  operatorName: 'Olga Operator',
+  batchCommandId: 'batch_1',
+  createdAt: '2026-11-21T10:30:00Z',
+  outcome: {
+    status: 200,
+    results: [
+      { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
+      { deviceId: 'BAT-2', commandId: 'cmd_2', success: false, status: 'completed' },
+      { deviceId: 'BAT-3', commandId: 'cmd_3', success: false, status: 'cancelled' },
+    ],
+  },
+  ...overrides,
+});
+
+function fakeBff(entries: LedgerEntry[]) {
+  return stubFetch((request) => {
+    if (request.path === '/api/ledger') return json(200, { entries });
+    const id = /^\/api\/devices\/[\w-]+\/commands\/([\w-]+)$/.exec(request.path)?.[1];
+    const found = id ? statuses[id] : undefined;
+    return found ? json(200, found) : problem(404, 'not_found', `no route ${request.path}`);
+  });
+}
+
+describe('BatchPage, opened after a batch cancel', () => {
+  it("shows the ledger's latest cancel: when, who, successes and failures side by side", async () => {
+    const requests = fakeBff([
+      cancelEntry({ id: '14', state: 'failed', createdAt: '2026-11-21T10:40:00Z', outcome: {} }),
+      cancelEntry({}),
+      cancelEntry({ id: '9', operatorName: 'Earlier Eve', createdAt: '2026-11-21T10:20:00Z' }),
+    ]);
+    renderWithProviders(<BatchPage record={record} />);
+
+    const results = await screen.findByRole('region', { name: 'Batch cancel results' });
+    expect(results.textContent).toContain(
+      'Last batch cancel, sent 2026-11-21 11:30 (Europe/Berlin) by Olga Operator.',
+    );
+    expect(within(results).getByRole('status').textContent).toBe(
+      'Partly cancelled: 1 of 3 device commands cancelled, 2 not cancelled.',
+    );
+    const cancelled = within(results).getByRole('list', { name: 'Cancelled devices' });
+    expect(
+      within(cancelled)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['BAT-1: cancelled']);
+    const failed = within(results).getByRole('list', { name: 'Devices not cancelled' });
+    expect(within(failed).getByText(/BAT-2/).closest('li')?.textContent).toContain(
+      'It had already completed',
+    );
+    expect(await within(failed).findByText(/its window overlapped another command/)).toBeTruthy();
+    expect(within(results).queryByRole('button', { name: /Retry cancel/ })).toBeNull();
+    expect(results.textContent).not.toContain('Earlier Eve');
+
+    const ledger = requests.find((r) => r.path === '/api/ledger');
+    expect(ledger?.search.get('kind')).toBe('batchCancel');
+    expect(ledger?.search.get('batchCommandId')).toBe('batch_1');
+  });
+
+  it('shows no cancel results when the batch was never cancelled', async () => {
+    fakeBff([]);
+    renderWithProviders(<BatchPage record={record} />);
+    expect(await screen.findByRole('row', { name: /BAT-3/ })).toBeTruthy();
+    await screen.findAllByText('Cancelled');
+    expect(screen.queryByRole('region', { name: 'Batch cancel results' })).toBeNull();
+  });
+});
