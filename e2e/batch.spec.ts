@@ -1,9 +1,20 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 const SITE = 'PLANT-EU-100';
 const OVERLAPPED = 'BAT-EU-100-01';
 const MINUTE_MS = 60_000;
+
+/** Fails on any serious or critical axe violation of the page as it stands. */
+async function expectNoSeriousAxeViolations(page: Page) {
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
 
 test('compose a 50-device batch, see the pre-check, watch it run, cancel it with mixed results', async ({
   page,
@@ -50,6 +61,7 @@ test('compose a 50-device batch, see the pre-check, watch it run, cancel it with
     precheck.getByRole('listitem').filter({ hasText: OVERLAPPED }).first(),
   ).toContainText('timeWindowOverlap');
   await expect(precheck.getByRole('button', { name: `Drop ${OVERLAPPED}` })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
 
   await page.getByRole('button', { name: 'Submit batch to 50 devices' }).click();
   await expect(page.getByText('Batch submitted')).toBeVisible();
@@ -82,8 +94,19 @@ test('compose a 50-device batch, see the pre-check, watch it run, cancel it with
   await expect(
     page.getByRole('status').filter({ hasText: 'Finished with cancellations' }),
   ).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  const batchPath = new URL(page.url()).pathname;
 
   await page.getByRole('link', { name: 'Batches', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Batches' })).toBeVisible();
   await expect(page.getByRole('table')).toContainText('50 cancelled');
+  await expectNoSeriousAxeViolations(page);
+
+  // Opened again from the list, the batch page shows that cancel from the ledger: when, who, and
+  // the same mixed results.
+  await page.locator(`a[href="${batchPath}"]`).click();
+  const past = page.getByRole('region', { name: 'Batch cancel results' });
+  await expect(past).toContainText('Last batch cancel, sent');
+  await expect(past).toContainText('Partly cancelled: 49 of 50 device commands cancelled');
+  await expect(past.getByRole('list', { name: 'Devices not cancelled' })).toContainText(OVERLAPPED);
 });
