@@ -8,7 +8,7 @@ import { deviceCapabilityCheck } from '../../../lib/capability-checks.ts';
 import { utcOffsetLabel } from '../../../lib/time.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';
 import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
-import { refusalWords } from './timeline-view.tsx';
+import { refusalWords } from '../lib/refusal-words.ts';
 
 export interface CommandFormDialogProps {
   title: string;
