@@ -124,6 +124,74 @@ test('cancel from the detail panel', async ({ page }) => {
   await expect(bar(page, /^Office battery: -3 kW, .*Cancelled$/)).toBeAttached();
 });
 
+/** What the page-side code below uses of the browser (this file is typed for Node). */
+interface PixelPage {
+  devicePixelRatio: number;
+  requestAnimationFrame(callback: () => void): number;
+  document: {
+    querySelector(selector: string): {
+      getContext(kind: '2d'): {
+        getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+      } | null;
+    } | null;
+  };
+  recordedColours: string[];
+}
+
+/**
+ * Starts recording, on every animation frame, the colour of the canvas pixel under page point
+ * `at` (one entry per change); `recordedColours` returns them. The canvas has no DOM to ask.
+ */
+async function recordPixel(page: Page, at: { x: number; y: number }) {
+  const box = await page.getByTestId('timeline-canvas').boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  await page.evaluate(
+    ({ x, y }) => {
+      const browser = globalThis as unknown as PixelPage;
+      const ctx = browser.document
+        .querySelector('[data-testid="timeline-canvas"]')
+        ?.getContext('2d');
+      if (!ctx) throw new Error('no canvas context');
+      const dpr = browser.devicePixelRatio;
+      browser.recordedColours = [];
+      const sample = () => {
+        const { data } = ctx.getImageData(x * dpr, y * dpr, 1, 1);
+        const colour = `${data[0]},${data[1]},${data[2]}`;
+        if (browser.recordedColours.at(-1) !== colour) browser.recordedColours.push(colour);
+        browser.requestAnimationFrame(sample);
+      };
+      sample();
+    },
+    { x: Math.round(at.x - box.x), y: Math.round(at.y - box.y) },
+  );
+}
+const recordedColours = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as PixelPage).recordedColours);
+
+/** Creates a received bar on row 0, records its colour, and lets the clock make it executing. */
+async function watchBarStartExecuting(page: Page) {
+  await openTimeline(page);
+  const now = Date.now();
+  await createByDrag(page, 0, now + 20 * MINUTE_MS, now + 80 * MINUTE_MS);
+  await expect(bar(page, /^Hall A battery: .*Received/)).toBeAttached();
+  await page.mouse.move(0, 0);
+  // Inside the bar, above its label and progress strip: 7 px below the bar's top.
+  const centre = await pointOf(page, 0, now + 65 * MINUTE_MS);
+  await recordPixel(page, { x: centre.x, y: centre.y - DEVICE_ROW_PX / 2 + 7 });
+  await sandboxAdmin.advanceClock(30 * MINUTE_MS);
+  await expect(bar(page, /^Hall A battery: .*Executing$/)).toBeAttached();
+  // Drawn colours settle once the transition has ended: wait for two equal readings.
+  let colours = await recordedColours(page);
+  await expect
+    .poll(async () => {
+      const previous = colours.length;
+      colours = await recordedColours(page);
+      return colours.length === previous && colours.length >= 2;
+    })
+    .toBe(true);
+  return colours;
+}
+
 test('a bar turns executing then completed as the sandbox clock moves, in place', async ({
   page,
 }) => {
@@ -146,6 +214,27 @@ test('a bar turns executing then completed as the sandbox clock moves, in place'
   await sandboxAdmin.advanceClock(2 * HOUR_MS);
   await expect(bar(page, /^Hall A battery: .*Completed$/)).toBeAttached();
   expect(await viewport()).toEqual(before);
+});
+
+// Colours of draw.ts (lib/status-colours.ts) as the canvas reads them back.
+const RECEIVED_RGB = '29,78,216';
+const EXECUTING_RGB = '180,83,9';
+
+test('a status change crossfades the bar through colours between the two statuses', async ({
+  page,
+}) => {
+  const colours = await watchBarStartExecuting(page);
+  expect(colours[0]).toBe(RECEIVED_RGB);
+  expect(colours.at(-1)).toBe(EXECUTING_RGB);
+  expect(colours.length).toBeGreaterThan(2);
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('a status change recolours the bar at once', async ({ page }) => {
+    expect(await watchBarStartExecuting(page)).toEqual([RECEIVED_RGB, EXECUTING_RGB]);
+  });
 });
 
 test('one command end to end with the keyboard only', async ({ page }) => {
