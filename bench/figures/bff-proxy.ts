@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { Client } from 'undici';
 import type { BenchCommand, BenchOptions, Stack } from '../lib/context.ts';
 import { sandboxAdmin, sandboxToken } from '../lib/http.ts';
-import { freePort, startTsx, waitForOutput } from '../lib/processes.ts';
+import { freePort, startTsx, waitForOutput, type Started } from '../lib/processes.ts';
 import { judged, type BenchResult, type Figure } from '../lib/results.ts';
 import { median, percentile } from '../lib/stats.ts';
 
@@ -153,6 +153,13 @@ export async function measureAddedLatency(
   }
 }
 
+/** SIGUSR2 to a BFF started with `BENCH_CPU_PROFILE_FILE`, then waits for what it prints. */
+async function toggleProfile(proc: Started | undefined, printed: RegExp): Promise<void> {
+  if (!proc?.child.pid) return;
+  process.kill(proc.child.pid, 'SIGUSR2');
+  await waitForOutput(proc, printed, 30_000);
+}
+
 interface CannonRun {
   rps: number;
   total: number;
@@ -226,6 +233,7 @@ export async function measureThroughput(
     let bad = 0;
     let bffTotal = 0;
     let bffUpstream = 0;
+    await toggleProfile(bare.profiled, /PROFILING/);
     for (let round = 0; round < (options.smoke ? 1 : 3); round++) {
       let bff: CannonRun | undefined;
       bffUpstream += await upstreamStatusCalls(stack, async () => {
@@ -240,6 +248,7 @@ export async function measureThroughput(
       references.push(ref.rps);
       cachedRatios.push(cached.rps / ref.rps);
     }
+    await toggleProfile(bare.profiled, /PROFILE WRITTEN/);
     const ratio = median(ratios);
     const reference = median(references);
     const cachedRatio = median(cachedRatios);

@@ -1,4 +1,5 @@
 import type { BffSession } from './http.ts';
+import type { Started } from './processes.ts';
 
 /** How the run was asked for: `--smoke` is one iteration with small counts, budgets not enforced. */
 export interface BenchOptions {
@@ -27,5 +28,11 @@ export interface Stack {
    * session, and a few thousand distinct commands, so the proxy figures measure the proxy rather
    * than the 1 s status reuse. Only when the BFF group runs.
    */
-  bare?: { bffOrigin: string; session: BffSession; commands: BenchCommand[] };
+  bare?: {
+    bffOrigin: string;
+    session: BffSession;
+    commands: BenchCommand[];
+    /** Its process when `BENCH_BFF_CPU_PROFILE` asks for a CPU profile (SIGUSR2 toggles it). */
+    profiled?: Started;
+  };
 }

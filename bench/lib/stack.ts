@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BenchOptions, Stack } from './context.ts';
 import { submitBenchCommands, submitDistinctCommands } from './fixture.ts';
 import { sandboxToken, signIn } from './http.ts';
-import { freePort, startTsx, waitForOutput } from './processes.ts';
+import { freePort, startTsx, waitForOutput, type Started } from './processes.ts';
 
 /** Distinct commands for the proxy figures: 40 batches of 50 (10 in the smoke). */
 const DISTINCT_BATCHES = { full: 40, smoke: 4 };
@@ -18,7 +18,7 @@ async function startBff(
   sandboxOrigin: string,
   spaDir: string,
   extraEnv: NodeJS.ProcessEnv,
-): Promise<string> {
+): Promise<{ origin: string; process: Started }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const bff = startTsx(name, path.join(options.root, 'bench/servers/bff.ts'), {
@@ -35,14 +35,15 @@ async function startBff(
     ...extraEnv,
   });
   await waitForOutput(bff, /READY \d+/, 120_000);
-  return origin;
+  return { origin, process: bff };
 }
 
 /**
  * Starts the sandbox and the BFF, signs in, binds PLANT-EU-100 and submits the 20 bench commands.
  * With `bareBff`, also starts the BFF without status reuse and submits the distinct commands the
  * proxy figures read (straight to the sandbox: they need no ledger rows).
- * `BENCH_BFF_CPU_PROF_DIR` set: the bare BFF writes a V8 CPU profile there when it stops.
+ * `BENCH_BFF_CPU_PROFILE=<file>`: the bare BFF can profile itself (see `bench/servers/bff.ts`);
+ * the throughput figure profiles its BFF runs into that file.
  */
 export async function startStack(
   options: BenchOptions,
@@ -59,15 +60,15 @@ export async function startStack(
   });
   await waitForOutput(sandbox, /READY \d+/, 240_000);
   const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
-  const bffOrigin = await startBff('BFF', options, sandboxOrigin, spaDir, {});
+  const { origin: bffOrigin } = await startBff('BFF', options, sandboxOrigin, spaDir, {});
   const session = await signIn(bffOrigin);
   const commands = await submitBenchCommands(session, 20);
   if (!bareBff) return { sandboxOrigin, bffOrigin, session, commands };
 
-  const profileDir = process.env.BENCH_BFF_CPU_PROF_DIR;
-  const bareOrigin = await startBff('BFF without reuse', options, sandboxOrigin, spaDir, {
+  const profileFile = process.env.BENCH_BFF_CPU_PROFILE;
+  const bare = await startBff('BFF without reuse', options, sandboxOrigin, spaDir, {
     STATUS_REUSE_MS: '0',
-    ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
+    ...(profileFile ? { BENCH_CPU_PROFILE_FILE: path.resolve(profileFile) } : {}),
   });
   const distinct = await submitDistinctCommands(
     sandboxOrigin,
@@ -79,6 +80,11 @@ export async function startStack(
     bffOrigin,
     session,
     commands,
-    bare: { bffOrigin: bareOrigin, session: await signIn(bareOrigin), commands: distinct },
+    bare: {
+      bffOrigin: bare.origin,
+      session: await signIn(bare.origin),
+      commands: distinct,
+      ...(profileFile ? { profiled: bare.process } : {}),
+    },
   };
 }

@@ -2,7 +2,12 @@
  * The BFF in its own process for the bench (issue 8), configured like production by
  * `parseServerEnv` (upstream URLs point at the bench's sandbox), serving the SPA from
  * `STATIC_DIR`. Prints `READY <port>` once it listens.
+ * `BENCH_CPU_PROFILE_FILE` set: SIGUSR2 starts the V8 CPU profiler, the next SIGUSR2 stops it and
+ * writes the profile there (prints `PROFILE WRITTEN`), so a profile covers only the load the
+ * bench chooses, not the start (database creation) or idle time.
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { openDatabase } from '../../src/infra/database.ts';
 import { loggerOptions } from '../../src/infra/logger.ts';
 import { buildServerApp } from '../../src/server/app.ts';
@@ -19,6 +24,28 @@ const app = await buildServerApp({
   database,
   logger: loggerOptions('bff', 'warn'),
 });
+const profileFile = process.env.BENCH_CPU_PROFILE_FILE;
+if (profileFile) {
+  const inspector = new Session();
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  let running = false;
+  process.on('SIGUSR2', () => {
+    void (async () => {
+      if (!running) {
+        running = true;
+        await inspector.post('Profiler.start');
+        console.log('PROFILING');
+      } else {
+        running = false;
+        const { profile } = await inspector.post('Profiler.stop');
+        await writeFile(profileFile, JSON.stringify(profile));
+        console.log('PROFILE WRITTEN');
+      }
+    })();
+  });
+}
+
 await app.listen({ host: env.host, port: env.port });
 console.log(`READY ${env.port}`);
 
