@@ -11,7 +11,7 @@ import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import { Coalescer } from './proxy/coalescer.ts';
-import { FinalStatuses } from './proxy/final-statuses.ts';
+import { FINAL_STATUS_CAPACITY, FinalStatuses } from './proxy/final-statuses.ts';
 import { StatusAnswers } from './proxy/status-answers.ts';
 import { registerMirror } from './proxy/mirror.ts';
 import { batchRoutes } from './proxy/routes/batch.ts';
@@ -176,7 +176,11 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sessions,
     upstream,
     ledger,
-    statuses: new StatusAnswers(new Coalescer(now, options.statusReuseMs), new FinalStatuses()),
+    statuses: new StatusAnswers(
+      new Coalescer(now, options.statusReuseMs),
+      // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
+      new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
+    ),
   });
   await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
   await app.register(healthRoutes, { database: storage?.handle, resilience });

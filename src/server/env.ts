@@ -24,7 +24,8 @@ export interface ServerEnv {
   upstreamTimeoutMs: number;
   /**
    * How long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`, default
-   * 1000; 0 = no reuse, concurrent identical calls are still shared). DESIGN.md 5.
+   * 1000). 0 = no reuse at all, final statuses included: every poll reaches the upstream, only
+   * concurrent identical calls are still shared (the bench's bare-proxy figures). DESIGN.md 5.
    */
   statusReuseMs: number;
 }

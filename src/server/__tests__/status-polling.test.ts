@@ -120,6 +120,15 @@ describe('final statuses are final (spec 3.1)', () => {
     expect(upstreamPolls()).toBe(2);
   });
 
+  it('with statusReuseMs 0 asks the upstream for every poll, final ones included', async () => {
+    await bff.app.close();
+    bff = await buildTestBff(fake, { database, statusReuseMs: 0 });
+    cookie = await signIn(bff.app);
+    statusOf.client = 'completed';
+    for (let i = 0; i < 3; i += 1) await poll();
+    expect(upstreamPolls()).toBe(3);
+  });
+
   it('re-fetches a non-final answer once the reuse interval has passed', async () => {
     await poll();
     bff.clock.nowMs += 999;

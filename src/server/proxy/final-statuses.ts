@@ -49,9 +49,12 @@ export class FinalStatuses {
     return answer;
   }
 
-  /** Keeps `answer` when it is final ({@link isFinalStatusAnswer}); returns whether it did. */
+  /**
+   * Keeps `answer` when it is final ({@link isFinalStatusAnswer}) and the capacity is not 0;
+   * returns whether it did.
+   */
   rememberIfFinal(key: string, answer: SharedAnswer): boolean {
-    if (!isFinalStatusAnswer(answer)) return false;
+    if (this.#capacity === 0 || !isFinalStatusAnswer(answer)) return false;
     const contentType = answer.headers['content-type'];
     // Only what sendShared reads: the upstream's other headers are not worth keeping.
     const kept: SharedAnswer = {
