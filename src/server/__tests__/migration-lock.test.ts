@@ -7,10 +7,11 @@ import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 async function appliedMigrations(
   handle: Awaited<ReturnType<typeof openDatabase>>,
 ): Promise<number> {
-  const result = await handle.db.execute(
+  // Both drivers answer `{ rows }`; drizzle's shared type does not say so.
+  const result = (await handle.db.execute(
     `select count(*)::int as n from "${BFF_SCHEMA}"."__drizzle_migrations"`,
-  );
-  return (result.rows[0] as { n: number }).n;
+  )) as unknown as { rows: { n: number }[] };
+  return result.rows[0]?.n ?? 0;
 }
 
 describe('migrationLockKey', () => {
