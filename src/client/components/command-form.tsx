@@ -16,6 +16,7 @@ import {
 import { POWER_CONTROL_WORDS } from '../lib/power-control-words.ts';
 import { parseDateTimeLocal, toDateTimeLocalValue, utcOffsetLabel } from '../lib/time.ts';
 import { Field } from './field.tsx';
+import './command-form.css';
 
 /** What a caller may do to the form once a command is accepted. */
 export interface CommandFormHandle {
@@ -109,7 +110,7 @@ export function CommandForm(props: CommandFormProps) {
     if (focusFirstControl && firstControl) setFocus(`powerControl.${firstControl}`);
   }, [focusFirstControl, firstControl, setFocus]);
 
-  const values = useWatch({ control }) as CommandFormValues;
+  const [powerControl, start, end] = useWatch({ control, name: ['powerControl', 'start', 'end'] });
   const handle: CommandFormHandle = {
     setWindow: (startMs, endMs) => {
       setValue('start', toDateTimeLocalValue(startMs, timeZone));
@@ -117,15 +118,32 @@ export function CommandForm(props: CommandFormProps) {
     },
   };
   const formError = errors.powerControl?.message;
+  const powerControlFieldset = useRef<HTMLFieldSetElement>(null);
 
   return (
     <form
       className="command-form stack"
-      onSubmit={(event) => void handleSubmit((command) => onSubmit(command, handle))(event)}
+      onSubmit={(event) =>
+        void handleSubmit(
+          (command) => onSubmit(command, handle),
+          (invalid) => {
+            // Only "no control set": no field holds the error, so nothing would take focus and
+            // the alert could sit out of view above a long form (the timeline's dialog scrolls):
+            // the first control takes focus, and the fieldset with the alert comes into view.
+            const fieldErrors = Object.keys(invalid).filter((name) => name !== 'powerControl');
+            const controlErrors = Object.keys(invalid.powerControl ?? {}).filter((name) =>
+              (POWER_CONTROL_PROPERTIES as readonly string[]).includes(name),
+            );
+            if (fieldErrors.length > 0 || controlErrors.length > 0 || !firstControl) return;
+            setFocus(`powerControl.${firstControl}`);
+            powerControlFieldset.current?.scrollIntoView({ block: 'start' });
+          },
+        )(event)
+      }
       noValidate
       aria-label={props.label}
     >
-      <fieldset aria-describedby={`${idPrefix}-power-control-help`}>
+      <fieldset ref={powerControlFieldset} aria-describedby={`${idPrefix}-power-control-help`}>
         <legend>Power control</legend>
         <p id={`${idPrefix}-power-control-help`} className="field-hint">
           {props.powerControlHelp}
@@ -177,7 +195,7 @@ export function CommandForm(props: CommandFormProps) {
           <Field
             id={`${idPrefix}-start`}
             label="Start"
-            hints={windowHints(values.start, timeZone)}
+            hints={windowHints(start, timeZone)}
             error={errors.start?.message}
           >
             {(controlProps) => (
@@ -192,7 +210,7 @@ export function CommandForm(props: CommandFormProps) {
           <Field
             id={`${idPrefix}-end`}
             label="End"
-            hints={windowHints(values.end, timeZone)}
+            hints={windowHints(end, timeZone)}
             error={errors.end?.message}
           >
             {(controlProps) => (
@@ -201,7 +219,7 @@ export function CommandForm(props: CommandFormProps) {
           </Field>
         </div>
       </fieldset>
-      {props.beforeSubmit?.(toCommandDraft(values, timeZone))}
+      {props.beforeSubmit?.(toCommandDraft({ powerControl, start, end }, timeZone))}
       <div className="actions">
         {props.onCancel ? (
           <button type="button" onClick={props.onCancel}>

@@ -107,6 +107,17 @@ describe('CommandForm', () => {
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
+  it('with no control set, says so and moves focus to the first control', async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({});
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Set at least one power control: a command without one is refused (spec 2.1).',
+    );
+    expect(document.activeElement).toBe(field('Target battery power (W)'));
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
   it('reports a window refusal on the start and keeps the command back', async () => {
     const user = userEvent.setup();
     const { onSubmit } = renderForm({ windowCheck: () => 'Refused: overlaps command cmd_1.' });
