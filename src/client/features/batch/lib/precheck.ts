@@ -2,7 +2,7 @@ import type { StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { findActiveOverlap } from '../../../../domain/overlap.ts';
 import type { PowerControlProperty } from '../../../../domain/power-control.ts';
-import type { WindowMs } from '../../../../domain/time-window.ts';
+import type { CommandDraft } from '../../../lib/command-form-values.ts';
 
 /** What the pre-check foresees for one device of the batch (issue 6). */
 export type PrecheckFinding =
@@ -13,11 +13,8 @@ export type PrecheckFinding =
   /** The device is offline: past start plus grace its command ends `startTimeExpire`. */
   | { kind: 'offline' };
 
-/** The draft the pre-check reads: the controls being set and the window, when both are known. */
-export interface PrecheckDraft {
-  properties: readonly PowerControlProperty[];
-  window: WindowMs | null;
-}
+/** The draft the pre-check reads: what the command form holds so far (controls set, window). */
+export type PrecheckDraft = CommandDraft;
 
 /**
  * The findings for one device: offline (`online === false`; unknown counts as not offline),
