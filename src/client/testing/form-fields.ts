@@ -1,5 +1,4 @@
 import { screen } from '@testing-library/react';
-import type { Device } from '../../domain/device.ts';
 
 /** The control labelled exactly `label`. */
 export const field = (label: string): HTMLElement => screen.getByLabelText(label, { exact: true });
@@ -10,11 +9,3 @@ export const describedText = (element: HTMLElement): string =>
     .split(' ')
     .map((id) => document.getElementById(id)?.textContent)
     .join(' | ');
-
-/** A device with only an ID and capability ranges, for capability and batch tests. */
-export const testDevice = (deviceId: string, capabilities: Device['capabilities']): Device => ({
-  deviceId,
-  name: deviceId,
-  model: 'M',
-  capabilities,
-});

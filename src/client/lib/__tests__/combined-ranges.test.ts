@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { testDevice as device } from '../../testing/form-fields.ts';
+import { BATCH_OF_THREE, testDevice as device } from '../../testing/test-devices.ts';
 import { combineRanges, devicesRefusing, listDeviceIds } from '../combined-ranges.ts';
 
-const wide = device('BAT-A', {
-  targetBatteryPowerW: { min: -5000, max: 5000 },
-  siteExportLimitW: { min: 0, max: 20000 },
-});
-const narrow = device('BAT-B', {
-  targetBatteryPowerW: { min: -3000, max: 2000 },
-  siteExportLimitW: { min: 0, max: 20000 },
-});
-const noExport = device('BAT-C', { targetBatteryPowerW: { min: -5000, max: 5000 } });
+const { wide, narrow, noExport } = BATCH_OF_THREE;
 
 describe('combineRanges', () => {
   it('intersects the ranges of the devices that support a control and spans their envelope', () => {

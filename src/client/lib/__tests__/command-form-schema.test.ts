@@ -3,7 +3,7 @@ import { DeviceCommandSchema } from '../../../domain/command.ts';
 import type { Capabilities } from '../../../domain/device.ts';
 import { combinedCapabilityCheck, deviceCapabilityCheck } from '../capability-checks.ts';
 import { buildCommandFormSchema, type CommandFormValues } from '../command-form-schema.ts';
-import { testDevice as device } from '../../testing/form-fields.ts';
+import { BATCH_OF_THREE, testDevice as device } from '../../testing/test-devices.ts';
 import { combineRanges } from '../combined-ranges.ts';
 
 const CAPABILITIES: Capabilities = {
@@ -141,15 +141,7 @@ describe('command form schema for one device', () => {
 });
 
 describe('command form schema for a batch', () => {
-  const wide = device('BAT-A', {
-    targetBatteryPowerW: { min: -5000, max: 5000 },
-    siteExportLimitW: { min: 0, max: 20000 },
-  });
-  const narrow = device('BAT-B', {
-    targetBatteryPowerW: { min: -3000, max: 2000 },
-    siteExportLimitW: { min: 0, max: 20000 },
-  });
-  const noExport = device('BAT-C', { targetBatteryPowerW: { min: -5000, max: 5000 } });
+  const { wide, narrow, noExport } = BATCH_OF_THREE;
   const nowMs = Date.parse('2026-11-21T10:00:00Z');
   const schema = buildCommandFormSchema({
     capabilityCheck: combinedCapabilityCheck(combineRanges([wide, narrow, noExport])),
