@@ -27,7 +27,7 @@ import {
   timelineNotBuilt,
 } from './figures/timeline.ts';
 import { parseBenchArgs, type BenchGroup } from './lib/args.ts';
-import { launchChromium } from './lib/browser.ts';
+import { UNCAPPED_FRAME_ARGS, launchChromium } from './lib/browser.ts';
 import { buildBenchPages, buildSpa } from './lib/build.ts';
 import type { BenchOptions, Stack } from './lib/context.ts';
 import { stopAll } from './lib/processes.ts';
@@ -185,9 +185,14 @@ async function main(): Promise<void> {
     else if (chromium) {
       const pages = await serveStatic(timelineDir);
       servers.push(pages);
-      await group(Object.values(TIMELINE_FIGURES), 'timeline (Chromium)', () =>
-        measureTimeline(chromium, pages.origin, options),
-      );
+      const uncapped = await launchChromium(UNCAPPED_FRAME_ARGS);
+      try {
+        await group(Object.values(TIMELINE_FIGURES), 'timeline (Chromium)', () =>
+          measureTimeline(chromium, uncapped, pages.origin, options),
+        );
+      } finally {
+        await uncapped.close();
+      }
     }
     await browser?.close();
     browser = undefined;
