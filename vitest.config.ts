@@ -19,6 +19,8 @@ export default defineConfig({
           name: 'client',
           include: ['src/client/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // Form tests type with user-event; a loaded 2-core CI machine can take several seconds.
+          testTimeout: 15_000,
         },
       },
     ],
