@@ -85,6 +85,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): voi
   const viewEndMs = scale.originMs + timeWidth * scale.msPerPx;
   const xOf = (ms: number) => timeLeft + timeToX(scale, ms);
   const step = chooseTickStep(scale.msPerPx);
+  // Most frames have no transition: skip the per-bar lookup then.
+  const transitions = frame.transitions?.size ? frame.transitions : undefined;
 
   ctx.clearRect(0, 0, widthPx, heightPx);
   ctx.font = FONT;
@@ -141,7 +143,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): voi
       if (bar.startMs >= viewEndMs) break;
       if (bar.endMs <= viewStartMs) continue;
       const moving = frame.moving?.barId === bar.id;
-      const transition = frame.transitions?.get(bar.id);
+      const transition = transitions?.get(bar.id);
       drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, row.height - 8, nowMs, {
         faded: moving,
         focused: bar.id === frame.focusedBarId,
