@@ -14,6 +14,8 @@ const StatusFieldSchema = StatusRecordSchema.pick({ status: true });
  */
 export function isFinalStatusAnswer(answer: SharedAnswer): boolean {
   if (answer.status !== 200) return false;
+  // Most polls are of active commands: skip parsing a body that cannot hold a final status.
+  if (!answer.body.includes('"completed"') && !answer.body.includes('"cancelled"')) return false;
   let body: unknown;
   try {
     body = JSON.parse(answer.body);
