@@ -40,6 +40,7 @@ interface Sample {
   raf: number[];
   frames: TraceFrame[];
   byEvent: Record<string, number>;
+  byTaskKind: Record<string, number>;
 }
 
 const ms = (value: number) => value.toFixed(1);
@@ -53,11 +54,18 @@ async function main(): Promise<void> {
   const server = await serveStatic(pagesDir);
   const samples = new Map<string, Sample[]>();
   try {
-    for (const [mode, args] of Object.entries(MODES)) {
-      const browser = await launchChromium(args);
-      try {
-        for (let round = 0; round < rounds; round++)
-          for (const name of PAGES) {
+    // Both browsers open at once and the modes interleaved page by page, so load on the shared
+    // machine hits both alike.
+    const browsers = await Promise.all(
+      Object.entries(MODES).map(async ([mode, args]) => ({
+        mode,
+        browser: await launchChromium(args),
+      })),
+    );
+    try {
+      for (let round = 0; round < rounds; round++)
+        for (const name of PAGES)
+          for (const { mode, browser } of browsers) {
             const page = await openPage(browser, server.origin, name);
             try {
               await mountFleet(page, { devices: 1000, windowsPerDevice: 20 });
@@ -72,9 +80,8 @@ async function main(): Promise<void> {
               await page.close();
             }
           }
-      } finally {
-        await browser.close();
-      }
+    } finally {
+      await Promise.all(browsers.map(({ browser }) => browser.close()));
     }
   } finally {
     await server.app.close();
@@ -98,6 +105,22 @@ async function main(): Promise<void> {
     console.log(
       `| ${mode} | ${name} | ${raf.map((d) => d.length).join(' / ')} | ${perRound((d) => percentile(d, 50))} / ${perRound((d) => percentile(d, 95))} | ${frames.length} | ${busy.length ? `${ms(percentile(busy, 50))} / ${ms(percentile(busy, 95))}` : '-'} | ${share.length ? `${Math.round(100 * percentile(share, 50))}%` : '-'} | ${ms(sum(['FunctionCall']))} / ${ms(sum(['UpdateLayoutTree', 'Layout']))} / ${ms(sum(['Paint', 'PrePaint', 'Layerize']))} / ${ms(sum(['MajorGC', 'MinorGC']))} |`,
     );
+  }
+  console.log(
+    '\n| mode | page | main-thread ms per frame by task kind (top 4) |\n| --- | --- | --- |',
+  );
+  for (const [key, runs] of samples) {
+    const [mode, name] = key.split(' ');
+    const frames = runs.reduce((t, r) => t + r.frames.length, 0);
+    const kinds = new Map<string, number>();
+    for (const r of runs)
+      for (const [kind, kindMs] of Object.entries(r.byTaskKind))
+        kinds.set(kind, (kinds.get(kind) ?? 0) + kindMs);
+    const top = [...kinds]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([kind, kindMs]) => `${kind} ${ms(kindMs / Math.max(1, frames))}`);
+    console.log(`| ${mode} | ${name} | ${top.join(', ')} |`);
   }
   console.log(
     `\nrounds: ${rounds}; rAF p50/p95 are medians over rounds; busy per frame pools every traced frame. Traces: ${path.relative(root, tracesDir)}/`,

@@ -10,6 +10,7 @@ import { Client } from 'undici';
 import type { BenchCommand, BenchOptions, Stack } from '../lib/context.ts';
 import { sandboxAdmin, sandboxToken } from '../lib/http.ts';
 import { freePort, startTsx, waitForOutput, type Started } from '../lib/processes.ts';
+import { processCpuMs } from '../lib/cpu-time.ts';
 import { judged, type BenchResult, type Figure } from '../lib/results.ts';
 import { median, percentile } from '../lib/stats.ts';
 
@@ -233,13 +234,31 @@ export async function measureThroughput(
     let bad = 0;
     let bffTotal = 0;
     let bffUpstream = 0;
+    let refTotal = 0;
+    const cpu = { bff: 0, ref: 0, known: true };
+    const cpuDuring = async (pid: number | undefined, run: () => Promise<CannonRun>) => {
+      const before = await processCpuMs(pid);
+      const result = await run();
+      const after = await processCpuMs(pid);
+      if (before === undefined || after === undefined) cpu.known = false;
+      return { result, cpuMs: (after ?? 0) - (before ?? 0) };
+    };
     await toggleProfile(bare.profiled, /PROFILING/);
     for (let round = 0; round < (options.smoke ? 1 : 3); round++) {
       let bff: CannonRun | undefined;
       bffUpstream += await upstreamStatusCalls(stack, async () => {
-        bff = await cannon(bare.bffOrigin, bareHeaders, bare.commands, seconds);
+        const run = await cpuDuring(bare.pid, () =>
+          cannon(bare.bffOrigin, bareHeaders, bare.commands, seconds),
+        );
+        bff = run.result;
+        cpu.bff += run.cpuMs;
       });
-      const ref = await cannon(refOrigin, {}, bare.commands, seconds);
+      const refRun = await cpuDuring(proxy.child.pid, () =>
+        cannon(refOrigin, {}, bare.commands, seconds),
+      );
+      const ref = refRun.result;
+      cpu.ref += refRun.cpuMs;
+      refTotal += ref.total;
       const cached = await cannon(stack.bffOrigin, cachedHeaders, cachedCommands, seconds);
       if (!bff) throw new Error('autocannon gave no result');
       bad += bff.bad + ref.bad + cached.bad;
@@ -252,12 +271,17 @@ export async function measureThroughput(
     const ratio = median(ratios);
     const reference = median(references);
     const cachedRatio = median(cachedRatios);
+    const perRequest = (ms: number, total: number) => `${Math.round((1000 * ms) / total)} µs`;
+    const cpuNote = cpu.known
+      ? ` CPU per request (process user+system over the runs): BFF ${perRequest(cpu.bff, bffTotal)}, reference ${perRequest(cpu.ref, refTotal)};`
+      : '';
     const result = judged(PROXY_FIGURES.throughput, ratio, {
       reference,
       ratio,
       reason:
         `reference: node:http + undici Pool proxy, ${Math.round(reference)} req/s; BFF with STATUS_REUSE_MS=0 ${Math.round(ratio * reference)} req/s` +
         ` on ${bare.commands.length} distinct commands, ${pct(bffUpstream / bffTotal)} of its ${bffTotal} requests reached the sandbox;` +
+        cpuNote +
         ` production BFF (1 s reuse, one command) for context: ${cachedRatio.toFixed(2)}x, ${Math.round(cachedRatio * reference)} req/s`,
     });
     if (bad > 0) {

@@ -32,6 +32,8 @@ export interface Stack {
     bffOrigin: string;
     session: BffSession;
     commands: BenchCommand[];
+    /** Its process ID, for its CPU time. */
+    pid?: number;
     /** Its process when `BENCH_BFF_CPU_PROFILE` asks for a CPU profile (SIGUSR2 toggles it). */
     profiled?: Started;
   };

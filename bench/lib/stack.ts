@@ -84,6 +84,7 @@ export async function startStack(
       bffOrigin: bare.origin,
       session: await signIn(bare.origin),
       commands: distinct,
+      ...(bare.process.child.pid === undefined ? {} : { pid: bare.process.child.pid }),
       ...(profileFile ? { profiled: bare.process } : {}),
     },
   };

@@ -35,10 +35,18 @@ export interface TraceFrames {
   frames: TraceFrame[];
   /** Sum of a few named main-thread events over the trace, ms (nested ones counted inside). */
   byEvent: Record<string, number>;
+  /**
+   * Main-thread time by the event directly inside each task, ms over the trace: what the tasks
+   * were (`SimpleWatcher::OnHandleReady` is a MessagePort task, e.g. React's scheduler).
+   */
+  byTaskKind: Record<string, number>;
 }
 
 /** Emitted once per frame the main thread begins (category devtools.timeline.frame). */
 const FRAME_EVENT = 'BeginMainThreadFrame';
+
+/** The scheduler's wrappers around one task: what is directly inside names the task. */
+const TASK_WRAPPERS = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 
 const NAMED = [
   'FunctionCall',
@@ -76,7 +84,7 @@ export function traceFrames(json: string): TraceFrames {
       frameCount.set(key, (frameCount.get(key) ?? 0) + 1);
   }
   const main = [...frameCount].sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (!main) return { frames: [], byEvent: {} };
+  if (!main) return { frames: [], byEvent: {}, byTaskKind: {} };
   const onThread = events.filter((e) => `${e.pid}:${e.tid}` === main).sort((a, b) => a.ts - b.ts);
   const onMain = onThread.filter((e) => e.ph === 'X' && e.dur !== undefined);
   const starts = onThread.filter((e) => e.name === FRAME_EVENT).map((e) => e.ts);
@@ -106,5 +114,14 @@ export function traceFrames(json: string): TraceFrames {
   const byEvent: Record<string, number> = {};
   for (const e of onMain)
     if (NAMED.includes(e.name)) byEvent[e.name] = (byEvent[e.name] ?? 0) + (e.dur ?? 0) / 1000;
-  return { frames, byEvent };
+  const byTaskKind: Record<string, number> = {};
+  const open: TraceEvent[] = [];
+  for (const e of [...onMain].sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))) {
+    while (open.length > 0 && e.ts >= (open.at(-1)?.ts ?? 0) + (open.at(-1)?.dur ?? 0)) open.pop();
+    const parent = open.at(-1)?.name;
+    if (parent !== undefined && TASK_WRAPPERS.has(parent) && !TASK_WRAPPERS.has(e.name))
+      byTaskKind[e.name] = (byTaskKind[e.name] ?? 0) + (e.dur ?? 0) / 1000;
+    open.push(e);
+  }
+  return { frames, byEvent, byTaskKind };
 }
