@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Region } from '../../domain/token.ts';
 import type { Catalog } from '../fixtures/catalog.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import type { ClientIdentity, SandboxState } from '../state/sandbox-state.ts';
+import type { ClientIdentity } from '../state/client-identity.ts';
+import type { SandboxState } from '../state/sandbox-state.ts';
 import type { FaultInjector } from './faults.ts';
 
 /** What the routes of one region work with. */

@@ -2,8 +2,9 @@ import { SandboxClock } from '../../clock.ts';
 import { Catalog } from '../../fixtures/catalog.ts';
 import { DEMO_CAPABILITIES } from '../../fixtures/demo-fixture.ts';
 import type { Fixture } from '../../fixtures/fixture-types.ts';
+import type { ClientIdentity } from '../../state/client-identity.ts';
 import { MemoryPersistence } from '../../state/persistence.ts';
-import { SandboxState, type ClientIdentity } from '../../state/sandbox-state.ts';
+import { SandboxState } from '../../state/sandbox-state.ts';
 
 /** A small fixture: two Europe clients, one site with three devices (C lacks export limits). */
 export const SMALL_FIXTURE: Fixture = {

@@ -1,0 +1,58 @@
+import type { DeviceCondition } from '../model/lifecycle.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import { advanceDueCommands } from './due-transitions.ts';
+import type { StateChange } from './persistence.ts';
+import type { StateMemory } from './state-memory.ts';
+
+/** A device's condition as the admin API reports it. */
+export interface DeviceConditionView {
+  deviceId: string;
+  online: boolean;
+  fault: boolean;
+}
+
+/**
+ * Moves the sandbox clock to `targetMs` (epoch ms, forward only) and runs the due transitions
+ * at once (README "Admin API", `POST /_sandbox/clock`); records both in `change`. Returns the
+ * new sandbox time, epoch ms.
+ * @throws SandboxError 400 when `targetMs` is in the sandbox's past.
+ */
+export function moveClock(memory: StateMemory, targetMs: number, change: StateChange): number {
+  memory.clock.moveTo(targetMs);
+  change.clockOffsetMs = memory.clock.offsetMs;
+  advanceDueCommands(memory, change);
+  return memory.clock.now();
+}
+
+/**
+ * Takes a device offline or online, faults it or clears the fault, any region (README "Admin
+ * API", `PUT /_sandbox/devices/{deviceId}`). The caller has run the transitions due under the
+ * old condition; when the condition changes, those the new one causes run at once. Both are
+ * recorded in `change`.
+ * @throws SandboxError 404 `not_found` for a device not in the fixture.
+ */
+export function setDeviceCondition(
+  memory: StateMemory,
+  deviceId: string,
+  update: { online?: boolean | undefined; fault?: boolean | undefined },
+  change: StateChange,
+): DeviceConditionView {
+  const device = memory.catalog.device(deviceId);
+  if (!device)
+    throw new SandboxError('not_found', `Device ${deviceId} is not in the fixture`, {
+      deviceId,
+    });
+  const current = memory.conditions.of(device);
+  const next: DeviceCondition = {
+    online: update.online ?? current.online,
+    fault: update.fault ?? current.fault,
+    sinceMs: memory.clock.now(),
+  };
+  if (next.online !== current.online || next.fault !== current.fault) {
+    memory.conditions.set(deviceId, next);
+    memory.active.scanAllNextTime();
+    change.deviceConditions.push({ deviceId, ...next });
+    advanceDueCommands(memory, change);
+  }
+  return { deviceId, online: next.online, fault: next.fault };
+}
