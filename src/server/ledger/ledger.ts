@@ -191,7 +191,8 @@ export class Ledger {
    * Looks the submission up in the history; when found, completes the entry and returns the
    * answer it now replays. Undefined when not found (nothing written).
    *
-   * @throws ProblemError 503 `reconciliation_pending` when the history cannot be read.
+   * @throws ProblemError 503 `reconciliation_pending` when the history cannot be read; 409
+   *   `reconciliation_ambiguous` when several batches fit it (the entry stays unknown).
    */
   async #reconcile(
     row: LedgerRow,
@@ -212,6 +213,12 @@ export class Ledger {
         { headers: { 'retry-after': '5' } },
       );
     }
+    if (result.found === 'ambiguous')
+      throw new ProblemError(
+        409,
+        'reconciliation_ambiguous',
+        `An earlier batch for these devices and window has an unknown outcome, and the command history holds ${result.batchCommandIds.length} batches that fit it equally (${result.batchCommandIds.join(', ')}). Nothing was sent; check the batches in the command history and cancel any that is not wanted.`,
+      );
     if (!result.found) return undefined;
     const first = result.commands[0];
     const nowIso = new Date(this.#now()).toISOString();

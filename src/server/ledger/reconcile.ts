@@ -18,15 +18,25 @@ export interface SubmissionIntent {
   batch: boolean;
 }
 
-/** What the history query says about an unsettled submission. */
+/**
+ * What the history query says about an unsettled submission. `ambiguous`: more than one batch of
+ * the history fits a batch intent equally, so the BFF cannot tell which one is this submission's.
+ */
 export type Reconciliation =
   | { found: true; commands: { deviceId: string; id: string }[]; batchCommandId?: string }
-  | { found: false };
+  | { found: false }
+  | { found: 'ambiguous'; batchCommandIds: string[] };
 
 /**
  * Settles a submission whose outcome is unknown through the history query (issue 4): a command
  * of the same device, same window and same power control that the ledger does not already
  * attribute to another entry. Never re-sends anything.
+ *
+ * A batch is settled only by one whole batch of the history: one `batchCommandId` with exactly
+ * one matching command on every device of the intent (the upstream answers a batch with one
+ * command per device, DESIGN.md 3 "Batch"). Commands of a batch that covers only some of the
+ * devices belong to another batch and never settle this one; two or more whole batches are
+ * `ambiguous` (two unknown batches of the same window and power control on the same devices).
  *
  * @param known command IDs per device already attributed to other ledger entries.
  * @throws ProblemError when the history cannot be read (the entry then stays unknown).
@@ -37,26 +47,63 @@ export async function reconcileSubmission(
   intent: SubmissionIntent,
   known: (deviceId: string) => Promise<Set<string>>,
 ): Promise<Reconciliation> {
-  const commands: { deviceId: string; id: string }[] = [];
-  const batchIds = new Set<string>();
+  const matchesByDevice = new Map<string, StatusRecord[]>();
   for (const deviceId of intent.deviceIds) {
     const records = await history(upstream, session, deviceId, intent);
     const taken = await known(deviceId);
-    const match = records.find(
-      (record) =>
-        !taken.has(record.id) &&
-        sameInstant(record.startTime, intent.startTime) &&
-        sameInstant(record.endTime, intent.endTime) &&
-        samePowerControl(record.powerControl, intent.powerControl) &&
-        (intent.batch ? record.batchCommandId !== undefined : record.batchCommandId === undefined),
+    matchesByDevice.set(
+      deviceId,
+      records.filter(
+        (record) =>
+          !taken.has(record.id) &&
+          sameInstant(record.startTime, intent.startTime) &&
+          sameInstant(record.endTime, intent.endTime) &&
+          samePowerControl(record.powerControl, intent.powerControl) &&
+          (intent.batch
+            ? record.batchCommandId !== undefined
+            : record.batchCommandId === undefined),
+      ),
     );
-    if (!match) continue;
-    commands.push({ deviceId, id: match.id });
-    if (match.batchCommandId) batchIds.add(match.batchCommandId);
   }
-  if (commands.length === 0) return { found: false };
-  const [batchCommandId] = batchIds;
-  return { found: true, commands, ...(batchCommandId ? { batchCommandId } : {}) };
+  return intent.batch
+    ? settleBatch(intent.deviceIds, matchesByDevice)
+    : settleSingle(matchesByDevice);
+}
+
+function settleSingle(matchesByDevice: Map<string, StatusRecord[]>): Reconciliation {
+  const commands: { deviceId: string; id: string }[] = [];
+  for (const [deviceId, matches] of matchesByDevice) {
+    const match = matches[0];
+    if (match) commands.push({ deviceId, id: match.id });
+  }
+  return commands.length === 0 ? { found: false } : { found: true, commands };
+}
+
+/** The one batch of the history with exactly one matching command on every intent device. */
+function settleBatch(
+  deviceIds: string[],
+  matchesByDevice: Map<string, StatusRecord[]>,
+): Reconciliation {
+  const commandIdsByBatch = new Map<string, Map<string, string[]>>();
+  for (const [deviceId, matches] of matchesByDevice)
+    for (const record of matches) {
+      if (record.batchCommandId === undefined) continue;
+      const byDevice = commandIdsByBatch.get(record.batchCommandId) ?? new Map<string, string[]>();
+      commandIdsByBatch.set(record.batchCommandId, byDevice);
+      byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), record.id]);
+    }
+  const whole = [...commandIdsByBatch].filter(([, byDevice]) =>
+    deviceIds.every((deviceId) => byDevice.get(deviceId)?.length === 1),
+  );
+  const [only, ...others] = whole;
+  if (!only) return { found: false };
+  if (others.length > 0) return { found: 'ambiguous', batchCommandIds: whole.map(([id]) => id) };
+  const [batchCommandId, byDevice] = only;
+  return {
+    found: true,
+    batchCommandId,
+    commands: deviceIds.map((deviceId) => ({ deviceId, id: byDevice.get(deviceId)?.[0] ?? '' })),
+  };
 }
 
 async function history(

@@ -1,0 +1,112 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { StatusRecord } from '../../domain/command.ts';
+import { reconcileSubmission, type SubmissionIntent } from '../ledger/reconcile.ts';
+import type { Session } from '../session/session-store.ts';
+import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
+
+const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
+const powerControl = { targetBatteryPowerW: -3000 };
+const session = { region: 'eu', clientId: 'client' } as unknown as Session;
+
+/** A command of batch `batchCommandId` on `deviceId`, same window and power control as above. */
+function batchRecord(batchCommandId: string, deviceId: string): StatusRecord {
+  return {
+    id: `cmd_${batchCommandId}_${deviceId}`,
+    deviceId,
+    batchCommandId,
+    ...window,
+    powerControl,
+    status: 'received',
+    receivedAt: '2026-05-01T10:00:00Z',
+  } as StatusRecord;
+}
+
+/** An upstream whose history of each device is the records listed for it, in that order. */
+function upstreamWith(records: StatusRecord[]): UpstreamClient {
+  return {
+    send: (_session: Session, call: UpstreamCall) => {
+      const deviceId = decodeURIComponent(call.path.split('/')[2] ?? '');
+      const commands = records.filter((record) => record.deviceId === deviceId);
+      return Promise.resolve({
+        statusCode: 200,
+        headers: { 'content-type': 'application/json' },
+        body: Readable.from([Buffer.from(JSON.stringify({ commands }))]),
+      });
+    },
+  } as unknown as UpstreamClient;
+}
+
+const batchIntent = (deviceIds: string[]): SubmissionIntent => ({
+  deviceIds,
+  ...window,
+  powerControl,
+  batch: true,
+});
+const nothingKnown = () => Promise.resolve(new Set<string>());
+
+describe('reconciling an unknown batch submission from the history', () => {
+  it('settles with the one batch that covers every device, not with commands of an overlapping batch', async () => {
+    // Batch B (BAT-2..4) comes first in the histories of BAT-2 and BAT-3.
+    const upstream = upstreamWith([
+      batchRecord('B', 'BAT-2'),
+      batchRecord('B', 'BAT-3'),
+      batchRecord('B', 'BAT-4'),
+      batchRecord('A', 'BAT-1'),
+      batchRecord('A', 'BAT-2'),
+      batchRecord('A', 'BAT-3'),
+    ]);
+    const result = await reconcileSubmission(
+      upstream,
+      session,
+      batchIntent(['BAT-1', 'BAT-2', 'BAT-3']),
+      nothingKnown,
+    );
+    expect(result).toEqual({
+      found: true,
+      batchCommandId: 'A',
+      commands: [
+        { deviceId: 'BAT-1', id: 'cmd_A_BAT-1' },
+        { deviceId: 'BAT-2', id: 'cmd_A_BAT-2' },
+        { deviceId: 'BAT-3', id: 'cmd_A_BAT-3' },
+      ],
+    });
+  });
+
+  it('is ambiguous when two whole batches fit, and settles with neither', async () => {
+    const upstream = upstreamWith(
+      ['A', 'B'].flatMap((batch) => ['BAT-1', 'BAT-2'].map((d) => batchRecord(batch, d))),
+    );
+    const result = await reconcileSubmission(
+      upstream,
+      session,
+      batchIntent(['BAT-1', 'BAT-2']),
+      nothingKnown,
+    );
+    expect(result).toEqual({ found: 'ambiguous', batchCommandIds: ['A', 'B'] });
+  });
+
+  it('finds nothing when the only matching batch covers some of the devices', async () => {
+    const upstream = upstreamWith([batchRecord('B', 'BAT-2'), batchRecord('B', 'BAT-3')]);
+    const result = await reconcileSubmission(
+      upstream,
+      session,
+      batchIntent(['BAT-1', 'BAT-2', 'BAT-3']),
+      nothingKnown,
+    );
+    expect(result).toEqual({ found: false });
+  });
+
+  it('leaves out a batch whose command another ledger entry already holds', async () => {
+    const upstream = upstreamWith(
+      ['A', 'B'].flatMap((batch) => ['BAT-1', 'BAT-2'].map((d) => batchRecord(batch, d))),
+    );
+    const result = await reconcileSubmission(
+      upstream,
+      session,
+      batchIntent(['BAT-1', 'BAT-2']),
+      (deviceId) => Promise.resolve(new Set(deviceId === 'BAT-2' ? ['cmd_A_BAT-2'] : [])),
+    );
+    expect(result).toMatchObject({ found: true, batchCommandId: 'B' });
+  });
+});
