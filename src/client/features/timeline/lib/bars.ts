@@ -38,16 +38,25 @@ export function toBar(record: StatusRecord): Bar {
   };
 }
 
+/** The last accessible name made for a bar; bars are rebuilt per data version, so none goes stale. */
+const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string; name: string }>();
+
 /**
  * Accessible name of a bar (issue 5): device, control, window in the site's zone, status.
  * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
+ * Remembered per bar and zone: the accessible layer names every bar in view on each render while
+ * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
  */
 export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string): string {
-  return `${deviceName}: ${shortControlLabel(bar.record.powerControl)}, ${windowInZone(
+  const known = accessibleNames.get(bar);
+  if (known && known.deviceName === deviceName && known.timeZone === timeZone) return known.name;
+  const name = `${deviceName}: ${shortControlLabel(bar.record.powerControl)}, ${windowInZone(
     bar.startMs,
     bar.endMs,
     timeZone,
   )}, ${COMMAND_STATUS_WORDS[bar.status]}`;
+  accessibleNames.set(bar, { deviceName, timeZone, name });
+  return name;
 }
 
 /** The bar under `ms` in a row's bars (sorted by start), preferring active ones, or undefined. */
