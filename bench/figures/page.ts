@@ -46,9 +46,14 @@ async function audit(url: string, port: number): Promise<Sample> {
   };
 }
 
-/** Whether the BFF sends the page's first script gzip-compressed, for the note. */
+/**
+ * Whether the BFF sends the page's first script gzip-compressed, for the note. The page is asked
+ * for as a browser does (`accept: text/html`): the BFF answers other GETs of unknown paths 404.
+ */
 async function servedGzip(pageUrl: string): Promise<boolean> {
-  const html = await (await request(pageUrl)).body.text();
+  const page = await request(pageUrl, { headers: { accept: 'text/html' } });
+  const html = await page.body.text();
+  if (page.statusCode !== 200) throw new Error(`GET ${pageUrl}: HTTP ${page.statusCode}`);
   const src = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
   if (!src) return false;
   const response = await request(new URL(src, pageUrl), { headers: { 'accept-encoding': 'gzip' } });
