@@ -245,4 +245,17 @@ describe('headers', () => {
       expect(response.headers['strict-transport-security']).toBeUndefined();
     }
   });
+
+  it('keeps document-only headers off API answers and sends them with pages', async () => {
+    const api = await bff.app.inject({ method: 'GET', url: '/api/session' });
+    expect(api.headers['cache-control']).toBe('no-store');
+    expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(api.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(api.headers['x-xss-protection']).toBeUndefined();
+    const page = await bff.app.inject({ method: 'GET', url: '/nothing-here' });
+    expect(page.headers['cache-control']).toBeUndefined();
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['x-dns-prefetch-control']).toBe('off');
+  });
 });

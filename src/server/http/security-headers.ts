@@ -1,5 +1,5 @@
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { isApiPath } from './request-guards.ts';
 
 /**
@@ -18,22 +18,65 @@ export const CONTENT_SECURITY_POLICY = {
 };
 
 /**
+ * The helmet headers an API answer (JSON, never rendered as a document) keeps, as the OWASP REST
+ * Security cheat sheet lists them: CSP (its `frame-ancestors 'none'`), nosniff, no referrer, no
+ * framing, same-origin reads, HSTS over https. The others (COOP, Origin-Agent-Cluster, DNS
+ * prefetch, IE download options, Flash/PDF policies, X-XSS-Protection) only act on documents.
+ */
+const API_HEADER_NAMES = new Set([
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'x-frame-options',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+]);
+
+/** Headers of the probe's answer that describe the answer itself, not its security. */
+const ANSWER_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection']);
+
+/**
  * Security headers on every response (helmet: CSP, nosniff, `Referrer-Policy: no-referrer`, HSTS
- * only over https) and `Cache-Control: no-store` on API answers (issue 4).
+ * only over https) and `Cache-Control: no-store` on API answers (issue 4). API answers carry the
+ * subset of {@link API_HEADER_NAMES}; pages and assets carry all of helmet's.
+ *
+ * The headers do not depend on the request, so helmet computes them once at start-up, on a probe
+ * answer: @fastify/helmet 13 rebuilds helmet's middleware (CSP directives parsed again) on every
+ * request, which was about a tenth of the BFF's CPU per proxied GET (bench CPU profile, issue 8).
  */
 export async function installSecurityHeaders(
   app: FastifyInstance,
   options: { https: boolean },
 ): Promise<void> {
-  await app.register(helmet, {
-    global: true,
+  const documentHeaders = await helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: options.https ? { maxAge: 31_536_000 } : false,
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isApiPath(request.raw.url ?? '/')) reply.header('cache-control', 'no-store');
-    return payload;
+  const apiHeaders: Record<string, string> = { 'cache-control': 'no-store' };
+  for (const [name, value] of Object.entries(documentHeaders))
+    if (API_HEADER_NAMES.has(name)) apiHeaders[name] = value;
+
+  // onSend runs for every answer, refusals and errors included; it overrides a handler's value.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(isApiPath(request.raw.url ?? '/') ? apiHeaders : documentHeaders);
+    done(null, payload);
   });
+}
+
+/** The headers helmet sets with `options`, read from one answer of a throwaway Fastify. */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  try {
+    await probe.register(helmet, { global: true, ...options });
+    probe.get('/', (_request, reply) => reply.send(''));
+    const answer = await probe.inject({ method: 'GET', url: '/' });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers))
+      if (!ANSWER_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
+    return headers;
+  } finally {
+    await probe.close();
+  }
 }
