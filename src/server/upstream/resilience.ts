@@ -70,7 +70,8 @@ const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((context) => 
  */
 export class UpstreamResilience {
   readonly #breakers: Record<Region, CircuitBreakerPolicy>;
-  readonly #retry: IPolicy;
+  /** Retry around the region's breaker, built once: cockatiel policies hold no per-call state. */
+  readonly #retried: Record<Region, IPolicy>;
 
   constructor(options: { halfOpenAfterMs?: number } = {}) {
     const breakerFor = () =>
@@ -86,7 +87,7 @@ export class UpstreamResilience {
     policy.onRetry((reason) => {
       if ('value' in reason) void discard((reason.value as UpstreamResponse).body);
     });
-    this.#retry = policy;
+    this.#retried = { eu: wrap(policy, this.#breakers.eu), au: wrap(policy, this.#breakers.au) };
   }
 
   /**
@@ -99,10 +100,9 @@ export class UpstreamResilience {
     idempotent: boolean,
     call: () => Promise<UpstreamResponse>,
   ): Promise<UpstreamResponse> {
-    const breaker = this.#breakers[region];
     try {
-      if (!idempotent) return await breaker.execute(call);
-      return await wrap(this.#retry, breaker).execute(call);
+      if (!idempotent) return await this.#breakers[region].execute(call);
+      return await this.#retried[region].execute(call);
     } catch (error) {
       if (isBrokenCircuitError(error))
         throw new ProblemError(

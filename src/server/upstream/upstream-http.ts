@@ -1,5 +1,6 @@
 import { Transform, type Readable } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import { EventEmitter } from 'node:events';
+import { Agent, type Dispatcher } from 'undici';
 import { ProblemError } from '../http/problem.ts';
 
 /** How long the BFF waits for an upstream's headers, and between body chunks (issue 4). */
@@ -49,22 +50,26 @@ export class UpstreamHttp {
    * undici's timers are coarse, up to a second late), the body then streams under undici's
    * body timeout.
    *
+   * The request goes to the agent with origin and path apart (no URL object parsed per request),
+   * and the timer aborts through an EventEmitter, which undici accepts as a signal: both are
+   * cheaper per request than undici's `request(url)` and an AbortController (bench CPU profile).
+   *
    * @throws ProblemError 502 `upstream_unreachable` or 504 `upstream_timeout`.
    */
   async send(upstream: UpstreamRequest): Promise<UpstreamResponse> {
-    const controller = new AbortController();
+    const signal = new EventEmitter();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      signal.emit('abort');
     }, this.#timeoutMs);
     try {
-      return await request(upstream.url, {
-        dispatcher: this.#agent,
+      return await this.#agent.request({
+        ...splitUrl(upstream.url),
         method: upstream.method,
         headers: upstream.headers,
         body: upstream.body ?? null,
-        signal: controller.signal,
+        signal,
       });
     } catch (error) {
       throw transportProblem(timedOut ? { code: 'UND_ERR_HEADERS_TIMEOUT' } : error, upstream.url);
@@ -76,6 +81,17 @@ export class UpstreamHttp {
   close(): Promise<void> {
     return this.#agent.close();
   }
+}
+
+/**
+ * `http://host:port/base/path?query` as origin and path (from the first `/` after the host).
+ * The URL is built by the BFF from a configured base URL and validated parts only.
+ */
+export function splitUrl(url: string): { origin: string; path: string } {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1
+    ? { origin: url, path: '/' }
+    : { origin: url.slice(0, slash), path: url.slice(slash) };
 }
 
 const TIMEOUT_CODES = new Set([
