@@ -49,7 +49,11 @@ export function useCanvasFrame(
   }, [draw]);
   useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
 
+  // A render's draw shows the latest state, so a frame already asked for by the event that
+  // caused the render (scroll, pan) would only draw the same again: drop it.
   const drawNow = useCallback(() => {
+    cancelAnimationFrame(rafRef.current);
+    rafRef.current = 0;
     if (draw(performance.now())) requestDraw();
   }, [draw, requestDraw]);
   return { requestDraw, drawNow };
