@@ -21,9 +21,6 @@ import { BarTooltip } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 import './timeline.css';
 
-// Kept for command-form-dialog.tsx, which imports it from here; new code imports the lib.
-export { refusalWords } from '../lib/refusal-words.ts';
-
 export interface TimelineViewProps {
   sites: readonly Site[];
   filter: string;

@@ -6,7 +6,6 @@ import type { Site } from '../../../../../domain/device.ts';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
-import { refusalWords } from '../../lib/refusal-words.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
@@ -109,21 +108,5 @@ describe('TimelineView accessible layer', () => {
     const props = renderView();
     fireEvent.click(screen.getByRole('button', { name: 'New command for Battery A' }));
     expect(props.onNewCommand).toHaveBeenCalledOnce();
-  });
-});
-
-describe('refusalWords', () => {
-  it('names the conflicting command and its window on the site clock', () => {
-    const index = new DeviceOverlapIndex(bars.get('BAT-EU-001-A') ?? []);
-    const conflict = index.findOverlap({
-      startMs: NOW + 3.5 * 3_600_000,
-      endMs: NOW + 5 * 3_600_000,
-    });
-    expect(conflict).toBeDefined();
-    if (conflict)
-      expect(refusalWords({ kind: 'overlap', conflict }, 'Europe/Berlin')).toBe(
-        'Refused: overlaps command cmd_1 (received, Sat 21 Nov 14:00–15:00 Europe/Berlin). Windows may touch but not overlap.',
-      );
-    expect(refusalWords({ kind: 'past' }, 'UTC')).toMatch(/in the past/);
   });
 });
