@@ -257,6 +257,8 @@ test('one command end to end with the keyboard only', async ({ page }) => {
     page.getByRole('status').filter({ hasText: /submitted for Hall B battery/ }),
   ).toBeVisible();
 
+  // The bar comes with the history refetch after the notice; the arrow key needs it there.
+  await expect(bar(page, /^Hall B battery: -2 kW, .*Received/)).toBeAttached();
   await grid.focus();
   await page.keyboard.press('ArrowRight');
   await expect(grid).toHaveAttribute('aria-activedescendant', /tl-bar-cmd_/);
