@@ -11,28 +11,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  TIMELINE_PAGES,
-  mountFleet,
-  openPage,
-  panGestures,
-  type PageName,
-} from './figures/timeline.ts';
+import { mountFleet, openPage, panGestures, type PageName } from './figures/timeline-page.ts';
+import { TIMELINE_PAGES } from './figures/timeline.ts';
 import { UNCAPPED_FRAME_ARGS, launchChromium } from './lib/browser.ts';
 import { buildBenchPages } from './lib/build.ts';
 import { median, percentile } from './lib/stats.ts';
-import { traceFrames, type TraceFrame } from './lib/trace-frames.ts';
+import { TRACE_CATEGORIES, traceFrames, type TraceFrame } from './lib/trace-frames.ts';
 import { serveStatic } from './servers/static.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CATEGORIES = [
-  'toplevel',
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'disabled-by-default-devtools.timeline.frame',
-  'v8.execute',
-  'blink.user_timing',
-];
 const PAGES: PageName[] = ['powerdeck', 'canvas', 'vis'];
 const MODES = { vsync: [] as string[], uncapped: UNCAPPED_FRAME_ARGS };
 
@@ -69,7 +56,7 @@ async function main(): Promise<void> {
             const page = await openPage(browser, server.origin, name);
             try {
               await mountFleet(page, { devices: 1000, windowsPerDevice: 20 });
-              await browser.startTracing(page, { categories: CATEGORIES });
+              await browser.startTracing(page, { categories: TRACE_CATEGORIES });
               const raf = await panGestures(page, false);
               const trace = (await browser.stopTracing()).toString('utf8');
               await writeFile(path.join(tracesDir, `${mode}-${name}-${round + 1}.json`), trace);

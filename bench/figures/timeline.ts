@@ -11,6 +11,14 @@ import type { Browser, Page } from '@playwright/test';
 import type { BenchOptions } from '../lib/context.ts';
 import { judged, notMeasured, type BenchResult, type Figure } from '../lib/results.ts';
 import { median, percentile } from '../lib/stats.ts';
+import {
+  openPage,
+  panGestures,
+  runUncappedPan,
+  type BenchWindow,
+  type PageName,
+  type Sizes,
+} from './timeline-page.ts';
 
 export const TIMELINE_FIGURES = {
   firstRenderRatio: { name: 'timeline.first_render_ratio_vs_vis', unit: 'x', budget: 0.2 },
@@ -25,16 +33,10 @@ export const TIMELINE_FIGURES = {
 
 /** The pages under test, built from bench/timeline-pages. */
 export const TIMELINE_PAGES = ['powerdeck.html', 'vis.html', 'canvas.html'] as const;
-export type PageName = 'powerdeck' | 'vis' | 'canvas';
 
 /** Whether the timeline view of issue 5 exists to be measured. */
 export function timelineBuilt(root: string): boolean {
   return existsSync(path.join(root, 'src/client/features/timeline/components/timeline-view.tsx'));
-}
-
-export interface Sizes {
-  devices: number;
-  windowsPerDevice: number;
 }
 
 interface PageRun {
@@ -44,6 +46,8 @@ interface PageRun {
   frames: number[];
   /** rAF deltas in the browser without the frame cap (`UNCAPPED_FRAME_ARGS`): the pan figures. */
   uncappedFrames: number[];
+  /** Main-thread busy ms per frame during those gestures, from a Chromium trace (evidence). */
+  uncappedBusyMs: number[];
   heapPerWindowBytes: number;
   heapAfterUnmountRatio: number;
 }
@@ -58,50 +62,6 @@ async function heapBytes(page: Page): Promise<number> {
   } finally {
     await cdp.detach();
   }
-}
-
-/** Opens a timeline bench page and waits for its `window.bench`. */
-export async function openPage(browser: Browser, origin: string, name: PageName): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${origin}/${name}.html`);
-  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
-  return page;
-}
-
-type Point = { x: number; y: number };
-
-async function dragPan(page: Page, from: Point, moves: number, stepPx: number): Promise<void> {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  for (let i = 1; i <= moves; i++) await page.mouse.move(from.x - i * stepPx, from.y);
-  await page.mouse.up();
-}
-
-/**
- * The pan gestures on a mounted page: `chrome.gpuBenchmarking.smoothScrollBy` 3,000 px down, then
- * a 60-move drag-pan on the axis strip; returns the requestAnimationFrame deltas (ms) meanwhile.
- */
-export async function panGestures(page: Page, smoke: boolean): Promise<number[]> {
-  await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.startFrames());
-  const scrollAt = await page.evaluate(() =>
-    (globalThis as unknown as BenchWindow).bench.scrollTarget(),
-  );
-  await page.evaluate(
-    ({ pixels, at }) => (globalThis as unknown as BenchWindow).bench.smoothScroll(pixels, at),
-    { pixels: smoke ? 600 : 3000, at: scrollAt },
-  );
-  const panAt = await page.evaluate(() => (globalThis as unknown as BenchWindow).bench.panTarget());
-  await dragPan(page, panAt, smoke ? 15 : 60, 6);
-  return page.evaluate(() => (globalThis as unknown as BenchWindow).bench.stopFrames());
-}
-
-/** Mounts `sizes` on an open page; resolves once the first frame with it is painted. */
-export function mountFleet(page: Page, sizes: Sizes): Promise<{ ms: number; windows: number }> {
-  return page.evaluate(
-    ({ devices, windowsPerDevice }) =>
-      (globalThis as unknown as BenchWindow).bench.mount(devices, windowsPerDevice),
-    sizes,
-  );
 }
 
 /** One page: mount, heap, frames while scrolling and drag-panning, unmount, heap. */
@@ -136,26 +96,10 @@ async function runPage(
       windows: mounted.windows,
       frames,
       uncappedFrames: [],
+      uncappedBusyMs: [],
       heapPerWindowBytes: (withData - baseline) / mounted.windows,
       heapAfterUnmountRatio: after / baseline,
     };
-  } finally {
-    await page.close();
-  }
-}
-
-/** The pan gestures alone, on a fresh page in the browser without the frame cap. */
-async function runUncappedPan(
-  browser: Browser,
-  origin: string,
-  name: PageName,
-  sizes: Sizes,
-  smoke: boolean,
-): Promise<number[]> {
-  const page = await openPage(browser, origin, name);
-  try {
-    await mountFleet(page, sizes);
-    return await panGestures(page, smoke);
   } finally {
     await page.close();
   }
@@ -186,22 +130,6 @@ async function runLarge(browser: Browser, origin: string, sizes: Sizes, smoke: b
   }
 }
 
-/** `window.bench` as bench/timeline-pages/harness.js defines it. */
-interface BenchWindow {
-  bench: {
-    mount(devices: number, windowsPerDevice: number): Promise<{ ms: number; windows: number }>;
-    unmount(): void;
-    startFrames(): void;
-    stopFrames(): number[];
-    startMoves(): void;
-    stopMoves(): number[];
-    scrollTarget(): Point;
-    panTarget(): Point;
-    drawTarget(): Point | undefined;
-    smoothScroll(pixels: number, at: Point): Promise<void>;
-  };
-}
-
 /**
  * The timeline figures. `browser` is held to vsync (first render, overlap check, heap, and the
  * vsync-capped frames given for context); `uncapped` runs without the frame cap and measures the
@@ -225,7 +153,9 @@ export async function measureTimeline(
     for (const name of ['powerdeck', 'vis', 'canvas'] as const) {
       options.log(`  round ${round + 1}: ${name}`);
       const run = await runPage(browser, origin, name, sizes, options.smoke);
-      run.uncappedFrames = await runUncappedPan(uncapped, origin, name, sizes, options.smoke);
+      const pan = await runUncappedPan(uncapped, origin, name, sizes, options.smoke);
+      run.uncappedFrames = pan.frames;
+      run.uncappedBusyMs = pan.busyMs;
       runs[name].push(run);
     }
   const largeRuns = [];
@@ -246,6 +176,10 @@ export async function measureTimeline(
     (r) => (100 * r.uncappedFrames.filter((f) => f > 25).length) / r.uncappedFrames.length,
   );
   const capped = (name: PageName) => medianOf(name, cappedP95).toFixed(1);
+  const busyP95 = (name: PageName) =>
+    medianOf(name, (r) =>
+      r.uncappedBusyMs.length ? percentile(r.uncappedBusyMs, 95) : NaN,
+    ).toFixed(1);
   const p50 = (name: PageName) =>
     medianOf(name, (r) => percentile(r.uncappedFrames, 50)).toFixed(1);
   const largeWindows = largeRuns[0]?.windows ?? 0;
@@ -267,7 +201,7 @@ export async function measureTimeline(
     judged(TIMELINE_FIGURES.panRatioCanvas, ourP95 / canvasP95, {
       reference: canvasP95,
       ratio: ourP95 / canvasP95,
-      reason: `p95 frame ${ourP95.toFixed(1)} ms vs canvas ${canvasP95.toFixed(1)} ms, p50 ${p50('powerdeck')} vs ${p50('canvas')} ms (smoothScrollBy + drag-pan; ${frameNote('powerdeck')}); ${uncappedNote}; vsync-capped p95 ${capped('powerdeck')} vs ${capped('canvas')} ms`,
+      reason: `p95 frame ${ourP95.toFixed(1)} ms vs canvas ${canvasP95.toFixed(1)} ms, p50 ${p50('powerdeck')} vs ${p50('canvas')} ms (smoothScrollBy + drag-pan; ${frameNote('powerdeck')}); ${uncappedNote}; vsync-capped p95 ${capped('powerdeck')} vs ${capped('canvas')} ms; main-thread busy per frame p95 (trace) ${busyP95('powerdeck')} vs ${busyP95('canvas')} ms`,
     }),
     judged(TIMELINE_FIGURES.panSlowFrames, slowPct, {
       reason: `${frameNote('powerdeck')} without the frame cap, ${sizeNote}`,
@@ -275,7 +209,7 @@ export async function measureTimeline(
     judged(TIMELINE_FIGURES.panRatioVis, ourP95 / visP95, {
       reference: visP95,
       ratio: ourP95 / visP95,
-      reason: `p95 frame ${ourP95.toFixed(1)} ms vs vis-timeline ${visP95.toFixed(1)} ms, p50 ${p50('powerdeck')} vs ${p50('vis')} ms (${frameNote('vis')}); ${uncappedNote}; vsync-capped p95 ${capped('powerdeck')} vs ${capped('vis')} ms (16.7 ms is the floor there)`,
+      reason: `p95 frame ${ourP95.toFixed(1)} ms vs vis-timeline ${visP95.toFixed(1)} ms, p50 ${p50('powerdeck')} vs ${p50('vis')} ms (${frameNote('vis')}); ${uncappedNote}; vsync-capped p95 ${capped('powerdeck')} vs ${capped('vis')} ms (16.7 ms is the floor there); main-thread busy per frame p95 (trace) ${busyP95('powerdeck')} vs ${busyP95('vis')} ms`,
     }),
     moves.length === 0
       ? notMeasured(

@@ -42,6 +42,16 @@ export interface TraceFrames {
   byTaskKind: Record<string, number>;
 }
 
+/** Trace categories that hold the events read here (tasks, frames, devtools timeline). */
+export const TRACE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'v8.execute',
+  'blink.user_timing',
+];
+
 /** Emitted once per frame the main thread begins (category devtools.timeline.frame). */
 const FRAME_EVENT = 'BeginMainThreadFrame';
 
