@@ -9,7 +9,7 @@ import { submitBenchCommands, submitDistinctCommands } from './fixture.ts';
 import { sandboxToken, signIn } from './http.ts';
 import { freePort, startTsx, waitForOutput, type Started } from './processes.ts';
 
-/** Distinct commands for the proxy figures: 40 batches of 50 (10 in the smoke). */
+/** Distinct commands for the proxy figures: 40 batches of 50 (4 in the smoke). */
 const DISTINCT_BATCHES = { full: 40, smoke: 4 };
 
 async function startBff(
