@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { DatabaseHandle } from '../infra/database.ts';
 import type { ServerEnv } from './env.ts';
 import { installErrorHandling } from './http/error-handling.ts';
+import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
@@ -81,6 +82,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const now = options.now ?? Date.now;
   const app = Fastify({
     logger: options.logger ?? false,
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,

@@ -12,7 +12,8 @@ const SUSPICIOUS_PATH = /%2f|%5c|%2e|%00|\\|(^|\/)\.{1,2}(\/|$)/i;
 
 /** True when a request path (without its query) is one the BFF refuses before routing. */
 export function isSuspiciousPath(rawUrl: string): boolean {
-  const path = rawUrl.split('?', 1)[0] ?? '';
+  const queryAt = rawUrl.indexOf('?');
+  const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   return SUSPICIOUS_PATH.test(path) || (path.startsWith('/api/') && path.includes('//'));
 }
 
@@ -44,15 +45,20 @@ export function csrfRefusal(request: FastifyRequest, publicOrigin: string): stri
  * body parsing, so refused requests never reach a handler or the upstream.
  */
 export function installRequestGuards(app: FastifyInstance, publicOrigin: () => string): void {
-  app.addHook('onRequest', async (request) => {
-    if (isSuspiciousPath(request.raw.url ?? '/'))
-      throw new ProblemError(
-        400,
-        'invalid_path',
-        'The path contains an encoded slash, an encoded dot or a dot segment, which the BFF refuses.',
+  // A callback hook, not an async one: no promise per request on the path every call takes.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const url = request.raw.url ?? '/';
+    if (isSuspiciousPath(url)) {
+      done(
+        new ProblemError(
+          400,
+          'invalid_path',
+          'The path contains an encoded slash, an encoded dot or a dot segment, which the BFF refuses.',
+        ),
       );
-    if (!isApiPath(request.raw.url ?? '/')) return;
-    const refusal = csrfRefusal(request, publicOrigin());
-    if (refusal) throw new ProblemError(403, 'csrf', refusal);
+      return;
+    }
+    const refusal = isApiPath(url) ? csrfRefusal(request, publicOrigin()) : null;
+    done(refusal ? new ProblemError(403, 'csrf', refusal) : undefined);
   });
 }

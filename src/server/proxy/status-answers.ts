@@ -63,9 +63,19 @@ export class StatusAnswers {
   }
 }
 
+/** Prefixes already made, by client ID per region: one JSON.stringify per client, not per poll. */
+const prefixes: Record<Session['region'], Map<string, string>> = { eu: new Map(), au: new Map() };
+
 function clientPrefix(session: Session): string {
-  // JSON keeps the parts apart whatever characters a client ID holds.
-  return `${JSON.stringify([session.region, session.clientId])} `;
+  const known = prefixes[session.region];
+  let prefix = known.get(session.clientId);
+  if (prefix === undefined) {
+    // JSON keeps the parts apart whatever characters a client ID holds.
+    prefix = `${JSON.stringify([session.region, session.clientId])} `;
+    if (known.size >= 10_000) known.clear();
+    known.set(session.clientId, prefix);
+  }
+  return prefix;
 }
 
 function statusKey(session: Session, statusPath: string): string {

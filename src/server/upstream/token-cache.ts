@@ -34,9 +34,13 @@ export class TokenCache {
 
   /** A usable token for `session`, from the cache or one shared token request. */
   async get(session: Session): Promise<string> {
+    return this.cached(session) ?? (await this.#renew(session)).accessToken;
+  }
+
+  /** The cached token of `session` while it is still usable, else undefined (no request made). */
+  cached(session: Session): string | undefined {
     const cached = this.#tokens.get(session.id);
-    if (cached && this.#now() < cached.renewAtMs) return cached.accessToken;
-    return (await this.#renew(session)).accessToken;
+    return cached && this.#now() < cached.renewAtMs ? cached.accessToken : undefined;
   }
 
   /** Stores a token just obtained (at sign-in). */

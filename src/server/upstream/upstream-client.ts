@@ -71,7 +71,8 @@ export class UpstreamClient {
     session: Session,
     call: UpstreamCall,
   ): Promise<{ response: UpstreamResponse; accessToken: string }> {
-    const accessToken = await this.#token(session);
+    // The cached token without an await: most calls have one (two promises fewer per call).
+    const accessToken = this.#tokens.cached(session) ?? (await this.#token(session));
     const headers: Record<string, string> = {
       authorization: `Bearer ${accessToken}`,
       accept: 'application/json',
