@@ -1,9 +1,10 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Site } from '../../../../domain/device.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { useCanvasFrame, type FrameSource } from '../hooks/use-canvas-frame.ts';
 import { useCanvasSize } from '../hooks/use-canvas-size.ts';
 import { usePointerGestures, type TimelineMessage } from '../hooks/use-pointer-gestures.ts';
+import { useScrollPosition } from '../hooks/use-scroll-position.ts';
 import { useTimeScale } from '../hooks/use-time-scale.ts';
 import { useTimelineKeys } from '../hooks/use-timeline-keys.ts';
 import { useViewportReport } from '../hooks/use-viewport-report.ts';
@@ -14,7 +15,7 @@ import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import { prefersReducedMotion } from '../lib/reduced-motion.ts';
 import { buildRows, nextDeviceRow, rowTarget, visibleRowRange } from '../lib/rows.ts';
 import { createTransitionTracker } from '../lib/status-transitions.ts';
-import { timeToX, visibleRange } from '../lib/time-scale.ts';
+import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
 import { BarTooltip } from './bar-tooltip.tsx';
@@ -52,8 +53,6 @@ export function TimelineView(props: TimelineViewProps) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const size = useCanvasSize(scrollerRef, props.heightPx);
-  const [scrollTop, setScrollTop] = useState(0);
-  const scrollTopRef = useRef(0);
   const [focusedRow, setFocusedRow] = useState(() => nextDeviceRow(rows, -1, 1));
   const [focusedBarId, setFocusedBarId] = useState<string>();
   const [cursorMs, setCursorMs] = useState<number>();
@@ -64,18 +63,39 @@ export function TimelineView(props: TimelineViewProps) {
   const timeWidth = Math.max(1, size.width - LABEL_WIDTH_PX);
   const canvasHeight = size.height;
   const rowsHeight = canvasHeight - AXIS_HEIGHT_PX;
-  const { first, last } = visibleRowRange(rows, scrollTop, rowsHeight);
 
   const frameSourceRef = useRef<FrameSource>(undefined);
   const { requestDraw, drawNow } = useCanvasFrame(canvasRef, frameSourceRef);
-  const { scale, scaleRef, applyScale } = useTimeScale(
+  // Pan and scroll change these attributes (read by the e2e) and the canvas without a render.
+  const onScaleChange = useCallback(
+    (next: TimeScale) => {
+      canvasRef.current?.setAttribute('data-origin-ms', String(next.originMs));
+      canvasRef.current?.setAttribute('data-ms-per-px', String(next.msPerPx));
+      requestDraw();
+    },
+    [requestDraw],
+  );
+  const onScrollChange = (scrollTopPx: number) => {
+    canvasRef.current?.setAttribute('data-scroll-top', String(scrollTopPx));
+    requestDraw();
+  };
+  const { scale, scaleRef, applyScale, panScale } = useTimeScale(
     props.nowMs,
     1000 - LABEL_WIDTH_PX,
-    requestDraw,
+    onScaleChange,
   );
-  useWheelZoom(scrollerRef, scaleRef, applyScale, timeWidth);
+  const { scrollTop, scrollTopRef, visible, held, onScroll } = useScrollPosition(
+    rows,
+    rowsHeight,
+    onScrollChange,
+  );
+  useLayoutEffect(() => {
+    onScaleChange(scaleRef.current);
+    canvasRef.current?.setAttribute('data-scroll-top', String(scrollTopRef.current));
+  }, [onScaleChange, scaleRef, scrollTopRef]);
+  useWheelZoom(scrollerRef, scaleRef, panScale, timeWidth);
   const range = visibleRange(scale, timeWidth);
-  useViewportReport(rows, first, last, range, props.onViewportChange);
+  useViewportReport(rows, visible.first, visible.last, range, props.onViewportChange);
 
   const gestureDataRef = useRef(props);
   useLayoutEffect(() => {
@@ -89,7 +109,7 @@ export function TimelineView(props: TimelineViewProps) {
     scaleRef,
     scrollTopRef,
     gridRef: scrollerRef,
-    applyScale,
+    panScale,
     setFocusedRow,
     setFocusedBarId,
     setMessage,
@@ -154,7 +174,7 @@ export function TimelineView(props: TimelineViewProps) {
           ?.find((bar) => bar.id === focusedBarId && inRange(bar))
       : undefined;
   const activeDescendant =
-    focusedRow >= first && focusedRow <= last
+    focusedRow >= held.first && focusedRow <= held.last
       ? focusedBar
         ? `tl-bar-${focusedBarId}`
         : `tl-row-${focusedRow}`
@@ -195,19 +215,12 @@ export function TimelineView(props: TimelineViewProps) {
           onKeyDown={onKeyDown}
           onFocus={() => setGridFocused(true)}
           onBlur={() => setGridFocused(false)}
-          onScroll={(event) => {
-            scrollTopRef.current = event.currentTarget.scrollTop;
-            setScrollTop(event.currentTarget.scrollTop);
-            requestDraw();
-          }}
+          onScroll={onScroll}
         >
           <canvas
             ref={canvasRef}
             aria-hidden="true"
             data-testid="timeline-canvas"
-            data-origin-ms={scale.originMs}
-            data-ms-per-px={scale.msPerPx}
-            data-scroll-top={scrollTop}
             className="timeline-canvas"
             style={{ height: canvasHeight }}
             {...canvasHandlers}
@@ -217,8 +230,8 @@ export function TimelineView(props: TimelineViewProps) {
           />
           <AccessibleRows
             rows={rows}
-            first={first}
-            last={last}
+            first={held.first}
+            last={held.last}
             barsByDevice={barsByDevice}
             range={range}
             utc={utc}

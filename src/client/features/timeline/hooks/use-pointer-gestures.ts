@@ -59,7 +59,8 @@ export interface PointerGestureOptions {
   scaleRef: RefObject<TimeScale>;
   scrollTopRef: RefObject<number>;
   gridRef: RefObject<HTMLElement | null>;
-  applyScale: (next: TimeScale) => void;
+  /** Sets the scale while panning: the canvas follows at once, React once the pan rests. */
+  panScale: (next: TimeScale) => void;
   setFocusedRow: (rowIndex: number) => void;
   setFocusedBarId: (barId: string | undefined) => void;
   setMessage: (message: TimelineMessage | undefined) => void;
@@ -164,7 +165,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
     if (!gesture) return onHoverMove(event);
     const point = pointAt(event);
     if (gesture.kind === 'pan') {
-      options.applyScale(panBy(scaleRef.current, gesture.lastX - point.x));
+      options.panScale(panBy(scaleRef.current, gesture.lastX - point.x));
       gesture.lastX = point.x;
       return;
     }

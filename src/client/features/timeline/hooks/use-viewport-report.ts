@@ -2,8 +2,12 @@ import { useEffect, useMemo, useRef, useLayoutEffect } from 'react';
 import type { TimelineViewport } from '../lib/timeline-types.ts';
 import type { TimelineRow } from '../lib/rows.ts';
 
-/** How long the view must rest before the data layer hears of it, in ms. */
-const REPORT_AFTER_MS = 150;
+/**
+ * How long the rendered view must rest before the data layer hears of it, in ms. A pan or
+ * scroll reaches React only after resting 100 ms itself (`SETTLE_AFTER_MS`), so about 150 ms
+ * after a gesture ends.
+ */
+const REPORT_AFTER_MS = 50;
 
 /**
  * Tells the data layer which devices and time range are in view (rows `first`..`last`), once
