@@ -147,6 +147,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     : undefined;
 
   trackRoutes(app);
+  app.decorateRequest('sessionLookup', null);
   app.removeContentTypeParser('text/plain');
   // While shutting down, answers close their connection so close() need not wait for keep-alive.
   let closing = false;
