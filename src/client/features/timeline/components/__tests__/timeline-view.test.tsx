@@ -3,10 +3,10 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 
 afterEach(cleanup);
 import type { Site } from '../../../../../domain/device.ts';
-import type { StatusRecord } from '../../../../../domain/command.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
+import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };
@@ -27,15 +27,7 @@ const sites: Site[] = [
     devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities }],
   },
 ];
-const record: StatusRecord = {
-  id: 'cmd_1',
-  deviceId: 'BAT-EU-001-A',
-  powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
-  startTime: '2026-11-21T13:00:00Z',
-  endTime: '2026-11-21T14:00:00Z',
-  status: 'received',
-  receivedAt: '2026-11-21T09:00:00Z',
-};
+const record = RECEIVED_RECORD;
 const bars = new Map<string, Bar[]>([['BAT-EU-001-A', [toBar(record)]]]);
 
 function renderView(overrides: Partial<TimelineViewProps> = {}) {

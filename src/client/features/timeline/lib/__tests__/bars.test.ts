@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
 import { barAccessibleName, toBar } from '../bars.ts';
+import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 
-const record: StatusRecord = {
-  id: 'cmd_1',
-  deviceId: 'BAT-EU-001-A',
-  powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
-  startTime: '2026-11-21T13:00:00Z',
-  endTime: '2026-11-21T14:00:00Z',
-  status: 'received',
-  receivedAt: '2026-11-21T09:00:00Z',
-};
+const record = RECEIVED_RECORD;
 
 describe('barAccessibleName', () => {
   it('follows the zone and the device name asked for, also when asked again for the same bar', () => {

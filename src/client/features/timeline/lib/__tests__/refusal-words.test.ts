@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
 import { toBar } from '../bars.ts';
 import { DeviceOverlapIndex } from '../overlap-index.ts';
 import { refusalWords } from '../refusal-words.ts';
+import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
-const record: StatusRecord = {
-  id: 'cmd_1',
-  deviceId: 'BAT-EU-001-A',
-  powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
-  startTime: '2026-11-21T13:00:00Z',
-  endTime: '2026-11-21T14:00:00Z',
-  status: 'received',
-  receivedAt: '2026-11-21T09:00:00Z',
-};
+const record = RECEIVED_RECORD;
 
 describe('refusalWords', () => {
   it('names the conflicting command and its window on the site clock', () => {

@@ -1,0 +1,15 @@
+import type { StatusRecord } from '../../domain/command.ts';
+
+/**
+ * A received command on `BAT-EU-001-A`, 13:00–14:00 UTC on 2026-11-21 (14:00–15:00 in Berlin),
+ * "-3 kW, stop at 90%": the record the timeline tests draw, label and overlap-check.
+ */
+export const RECEIVED_RECORD: StatusRecord = {
+  id: 'cmd_1',
+  deviceId: 'BAT-EU-001-A',
+  powerControl: { targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 },
+  startTime: '2026-11-21T13:00:00Z',
+  endTime: '2026-11-21T14:00:00Z',
+  status: 'received',
+  receivedAt: '2026-11-21T09:00:00Z',
+};
