@@ -180,16 +180,10 @@ async function watchBarStartExecuting(page: Page) {
   await recordPixel(page, { x: centre.x, y: centre.y - DEVICE_ROW_PX / 2 + 7 });
   await sandboxAdmin.advanceClock(30 * MINUTE_MS);
   await expect(bar(page, /^Hall A battery: .*Executing$/)).toBeAttached();
-  // Drawn colours settle once the transition has ended: wait for two equal readings.
-  let colours = await recordedColours(page);
-  await expect
-    .poll(async () => {
-      const previous = colours.length;
-      colours = await recordedColours(page);
-      return colours.length === previous && colours.length >= 2;
-    })
-    .toBe(true);
-  return colours;
+  // Wait for the executing colour itself: on a loaded machine two polls can fall between frames
+  // mid-transition, so "no new colour since the last poll" does not mean the transition ended.
+  await expect.poll(async () => (await recordedColours(page)).at(-1)).toBe(EXECUTING_RGB);
+  return recordedColours(page);
 }
 
 test('a bar turns executing then completed as the sandbox clock moves, in place', async ({
