@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { isFinalStatus, StatusRecordSchema } from '../../domain/command.ts';
 import type { SharedAnswer } from './coalescer.ts';
 
@@ -31,24 +32,19 @@ export function isFinalStatusAnswer(answer: SharedAnswer): boolean {
  * Keys carry who asked (region and client), so one client never gets another's record.
  */
 export class FinalStatuses {
-  readonly #answers = new Map<string, SharedAnswer>();
-  readonly #capacity: number;
+  readonly #answers: LRUCache<string, SharedAnswer> | undefined;
 
   constructor(capacity = FINAL_STATUS_CAPACITY) {
-    this.#capacity = capacity;
+    // lru-cache refuses max 0; capacity 0 (STATUS_REUSE_MS=0) means keep nothing.
+    this.#answers = capacity > 0 ? new LRUCache({ max: capacity }) : undefined;
   }
 
   get size(): number {
-    return this.#answers.size;
+    return this.#answers?.size ?? 0;
   }
 
   get(key: string): SharedAnswer | undefined {
-    const answer = this.#answers.get(key);
-    if (answer === undefined) return undefined;
-    // Re-insert: a Map iterates in insertion order, so the oldest key is the least recently used.
-    this.#answers.delete(key);
-    this.#answers.set(key, answer);
-    return answer;
+    return this.#answers?.get(key);
   }
 
   /**
@@ -56,25 +52,21 @@ export class FinalStatuses {
    * returns whether it did.
    */
   rememberIfFinal(key: string, answer: SharedAnswer): boolean {
-    if (this.#capacity === 0 || !isFinalStatusAnswer(answer)) return false;
+    if (!this.#answers || !isFinalStatusAnswer(answer)) return false;
     const contentType = answer.headers['content-type'];
     // Only what sendShared reads: the upstream's other headers are not worth keeping.
-    const kept: SharedAnswer = {
+    this.#answers.set(key, {
       status: answer.status,
       headers: contentType === undefined ? {} : { 'content-type': contentType },
       body: answer.body,
-    };
-    this.#answers.delete(key);
-    this.#answers.set(key, kept);
-    if (this.#answers.size > this.#capacity) {
-      const oldest = this.#answers.keys().next();
-      if (!oldest.done) this.#answers.delete(oldest.value);
-    }
+    });
     return true;
   }
 
   /** Drops every answer whose key starts with `prefix` (one client's answers). */
   forgetPrefix(prefix: string): void {
-    for (const key of this.#answers.keys()) if (key.startsWith(prefix)) this.#answers.delete(key);
+    if (!this.#answers) return;
+    for (const key of [...this.#answers.keys()])
+      if (key.startsWith(prefix)) this.#answers.delete(key);
   }
 }
