@@ -3,6 +3,7 @@
  * sign-in page served gzip by the BFF, interleaved with a React-only page built in the same run.
  */
 import * as chromeLauncher from 'chrome-launcher';
+import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { request } from 'undici';
@@ -17,6 +18,18 @@ export const PAGE_FIGURES = {
   cls: { name: 'page.cls', unit: 'score', budget: 0.02 },
   lcpRatio: { name: 'page.lcp_ratio_vs_react_only', unit: 'x', budget: 1.6 },
 } satisfies Record<string, Figure>;
+
+/** A Lighthouse run that failed to record the page load (e.g. NO_NAVSTART), not a slow page. */
+class LighthouseRuntimeError extends Error {}
+
+/**
+ * Lighthouse now and then fails to record a trace on a loaded machine (`NO_NAVSTART`); such a run
+ * measured nothing, so it is run again, at most twice more. Other errors fail the figure at once.
+ */
+const recordingRetry = retry(
+  handleWhen((error) => error instanceof LighthouseRuntimeError),
+  { maxAttempts: 2, backoff: new ConstantBackoff(1_000) },
+);
 
 interface Sample {
   lcpMs: number;
@@ -33,7 +46,9 @@ async function audit(url: string, port: number): Promise<Sample> {
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { audits, runtimeError } = result.lhr;
   if (runtimeError)
-    throw new Error(`Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`);
+    throw new LighthouseRuntimeError(
+      `Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`,
+    );
   const value = (id: string) => {
     const numeric = audits[id]?.numericValue;
     if (numeric === undefined) throw new Error(`Lighthouse on ${url}: no ${id}`);
@@ -75,8 +90,8 @@ export async function measurePage(
   const reference: Sample[] = [];
   try {
     for (let run = 0; run < runs; run++) {
-      app.push(await audit(signInUrl, chrome.port));
-      reference.push(await audit(referenceUrl, chrome.port));
+      app.push(await recordingRetry.execute(() => audit(signInUrl, chrome.port)));
+      reference.push(await recordingRetry.execute(() => audit(referenceUrl, chrome.port)));
     }
   } finally {
     chrome.kill();
