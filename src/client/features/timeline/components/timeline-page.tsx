@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
-import { cancelCommand, getCommandStatus, submitCommand } from '../api/command-calls.ts';
+import { cancelCommand, getCommandStatus, submitCommand } from '../../../lib/command-calls.ts';
 import { timelineHistoryKeys } from '../api/history-chunk.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
 import type { Bar } from '../lib/bars.ts';

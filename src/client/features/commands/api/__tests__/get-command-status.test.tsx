@@ -5,14 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandStatus, StatusRecord } from '../../../../../domain/command.ts';
 import type { HistoryResponse } from '../../../../../domain/history.ts';
 import { ApiError } from '../../../../lib/api-error.ts';
+import { nextStatusPollMs, STATUS_POLL_MS } from '../../../../lib/status-polling.ts';
 import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { createTestQueryClient } from '../../../../testing/render.tsx';
 import { commandKeys } from '../command-keys.ts';
-import {
-  COMMAND_STATUS_POLL_MS,
-  nextStatusPollMs,
-  useCommandStatus,
-} from '../get-command-status.ts';
+import { useCommandStatus } from '../get-command-status.ts';
 
 const RECORD: StatusRecord = {
   id: 'cmd_1',
@@ -49,7 +46,7 @@ function setUp(initial: StatusRecord, answers: CommandStatus[]) {
 // One poll interval, then the zero-delay timer TanStack Query notifies observers with.
 const tick = () =>
   act(async () => {
-    await vi.advanceTimersByTimeAsync(COMMAND_STATUS_POLL_MS);
+    await vi.advanceTimersByTimeAsync(STATUS_POLL_MS);
     await vi.advanceTimersByTimeAsync(1);
   });
 
@@ -89,12 +86,12 @@ describe('nextStatusPollMs', () => {
   const refusal = (status: number) => new ApiError({ status, code: 'x', title: 'x' });
 
   it('stops at a final status and at a refusal, keeps going otherwise', () => {
-    expect(nextStatusPollMs('received', null)).toBe(COMMAND_STATUS_POLL_MS);
-    expect(nextStatusPollMs('executing', null)).toBe(COMMAND_STATUS_POLL_MS);
+    expect(nextStatusPollMs('received', null)).toBe(STATUS_POLL_MS);
+    expect(nextStatusPollMs('executing', null)).toBe(STATUS_POLL_MS);
     expect(nextStatusPollMs('completed', null)).toBe(false);
     expect(nextStatusPollMs('cancelled', null)).toBe(false);
     expect(nextStatusPollMs('received', refusal(403))).toBe(false);
-    expect(nextStatusPollMs('received', refusal(429))).toBe(COMMAND_STATUS_POLL_MS);
-    expect(nextStatusPollMs('received', refusal(503))).toBe(COMMAND_STATUS_POLL_MS);
+    expect(nextStatusPollMs('received', refusal(429))).toBe(STATUS_POLL_MS);
+    expect(nextStatusPollMs('received', refusal(503))).toBe(STATUS_POLL_MS);
   });
 });
