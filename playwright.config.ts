@@ -3,12 +3,17 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.ts';
 
+/**
+ * Offset added to every port of the browser tests' stacks (`E2E_PORT_OFFSET`, default 0), so two
+ * checkouts on one machine can run their browser suites at the same time.
+ */
+const portOffset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 /** Ports of the demo-fixture stack the browser tests start, away from the `npm start` defaults. */
-export const E2E_BFF_PORT = 18080;
-export const E2E_SANDBOX_PORT = 18090;
+export const E2E_BFF_PORT = 18080 + portOffset;
+export const E2E_SANDBOX_PORT = 18090 + portOffset;
 /** Ports of a second stack on the `large` fixture, for the tests under `e2e/large/`. */
-export const E2E_LARGE_BFF_PORT = 28080;
-export const E2E_LARGE_SANDBOX_PORT = 28090;
+export const E2E_LARGE_BFF_PORT = 28080 + portOffset;
+export const E2E_LARGE_SANDBOX_PORT = 28090 + portOffset;
 
 const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
 
