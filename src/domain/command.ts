@@ -34,6 +34,15 @@ export function isActiveStatus(status: CommandStatus): boolean {
 export const isCancellable = isActiveStatus;
 
 /**
+ * Whether a command's window may still be changed: only while `received` (spec 3.1: once
+ * executing, the command is effective on the device). A change is a cancel followed by a new
+ * submission (spec 3.1 rule 2), so the old command must not have started.
+ */
+export function isEditableStatus(status: CommandStatus): boolean {
+  return status === 'received';
+}
+
+/**
  * A device command (spec 2.1): a power control effective in `[startTime, endTime)`, both ISO 8601
  * UTC. End must be after start. Unknown fields are refused.
  */

@@ -13,6 +13,28 @@ export function historyRangeProblem(startMs: number, endMs: number): string | nu
   return null;
 }
 
+/** A span of time `[startMs, endMs)` in epoch milliseconds. */
+export interface TimeRangeMs {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * The history ranges that cover `[startMs, endMs)`: fixed 30-day slots counted from the epoch,
+ * so every view that touches a slot asks for (and caches) the same range, however the operator
+ * pans or whatever window a pre-check covers. Each slot is a valid history range (spec 8); an
+ * empty or reversed span gives none. A window longer than 30 days spans several slots, and all
+ * of them must be read to see every command it meets.
+ */
+export function historyRangeSlots(startMs: number, endMs: number): TimeRangeMs[] {
+  const slots: TimeRangeMs[] = [];
+  if (!(endMs > startMs)) return slots;
+  const first = Math.floor(startMs / MAX_HISTORY_RANGE_MS);
+  for (let slot = first; slot * MAX_HISTORY_RANGE_MS < endMs; slot++)
+    slots.push({ startMs: slot * MAX_HISTORY_RANGE_MS, endMs: (slot + 1) * MAX_HISTORY_RANGE_MS });
+  return slots;
+}
+
 /**
  * Query of `GET /devices/{deviceId}/commands` (path and names our choice, DESIGN.md 3): required
  * UTC `startTime` and `endTime`, at most 30 days apart, optional `status`.

@@ -48,7 +48,13 @@ export const LedgerEntrySchema = z.object({
   operatorName: z.string().optional(),
   deviceId: DeviceIdSchema.optional(),
   deviceIds: z.array(DeviceIdSchema).optional(),
+  /** The site of the entry's device(s), when they all belong to one bound site. */
   siteId: SiteIdSchema.optional(),
+  /**
+   * IANA time zone of that site (or of all the devices, when they share one zone), recorded when
+   * the entry was written so every screen shows its times on the site's clock whatever the route.
+   */
+  timeZone: z.string().optional(),
   commandId: CommandIdSchema.optional(),
   batchCommandId: BatchCommandIdSchema.optional(),
   startTime: UtcTimestampSchema.optional(),
