@@ -2,10 +2,10 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES } from '../../../../domain/batch.ts';
 import type { Site } from '../../../../domain/device.ts';
-import { CommandForm } from '../../../components/command-form.tsx';
+import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { combinedCapabilityCheck } from '../../../lib/capability-checks.ts';
-import { combineRanges } from '../../../lib/combined-ranges.ts';
+import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
+import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import { useSubmitBatch } from '../api/submit-batch.ts';
 import {

@@ -2,7 +2,7 @@ import type { StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { findActiveOverlap } from '../../../../domain/overlap.ts';
 import type { PowerControlProperty } from '../../../../domain/power-control.ts';
-import type { CommandDraft } from '../../../lib/command-form-values.ts';
+import type { CommandDraft } from '../../../commands/lib/command-form-values.ts';
 
 /** What the pre-check foresees for one device of the batch (issue 6). */
 export type PrecheckFinding =

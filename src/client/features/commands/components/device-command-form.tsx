@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { Device } from '../../../../domain/device.ts';
-import { CommandForm } from '../../../components/command-form.tsx';
+import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { deviceCapabilityCheck } from '../../../lib/capability-checks.ts';
+import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import { useSubmitCommand } from '../api/submit-command.ts';
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { DeviceCommandSchema, type DeviceCommand } from '../../domain/command.ts';
+import { DeviceCommandSchema, type DeviceCommand } from '../../../domain/command.ts';
 import {
   POWER_CONTROL_PROPERTIES,
   PowerControlSchema,
   type PowerControl,
   type PowerControlProperty,
-} from '../../domain/power-control.ts';
-import type { WindowMs } from '../../domain/time-window.ts';
+} from '../../../domain/power-control.ts';
+import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CapabilityCheck } from './capability-checks.ts';
-import { POWER_CONTROL_WORDS } from './power-control-words.ts';
-import { parseDateTimeLocal, toUtcTimestamp } from './time.ts';
+import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
+import { parseDateTimeLocal, toUtcTimestamp } from '../../lib/time.ts';
 
 /** What the command form is checked against. */
 export interface CommandFormContext {

@@ -1,11 +1,15 @@
-import { checkCapabilities, type Capabilities, type CapabilityRange } from '../../domain/device.ts';
+import {
+  checkCapabilities,
+  type Capabilities,
+  type CapabilityRange,
+} from '../../../domain/device.ts';
 import {
   POWER_CONTROL_PROPERTIES,
   type PowerControl,
   type PowerControlProperty,
-} from '../../domain/power-control.ts';
+} from '../../../domain/power-control.ts';
 import { devicesRefusing, listDeviceIds, type CombinedRange } from './combined-ranges.ts';
-import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
+import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../lib/power-control-words.ts';
 
 /** A capability problem of one typed control, in words for its field. */
 export interface CapabilityRefusal {

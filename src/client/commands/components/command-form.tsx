@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { DeviceCommand } from '../../domain/command.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
-import type { WindowMs } from '../../domain/time-window.ts';
+import type { DeviceCommand } from '../../../domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../../domain/power-control.ts';
+import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CapabilityCheck } from '../lib/capability-checks.ts';
 import { buildCommandFormSchema, type CommandFormValues } from '../lib/command-form-schema.ts';
 import {
@@ -13,9 +13,9 @@ import {
   type CommandDraft,
   type CommandFormInitial,
 } from '../lib/command-form-values.ts';
-import { POWER_CONTROL_WORDS } from '../lib/power-control-words.ts';
-import { parseDateTimeLocal, toDateTimeLocalValue, utcOffsetLabel } from '../lib/time.ts';
-import { Field } from './field.tsx';
+import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
+import { parseDateTimeLocal, toDateTimeLocalValue, utcOffsetLabel } from '../../lib/time.ts';
+import { Field } from '../../components/field.tsx';
 import './command-form.css';
 
 /** What a caller may do to the form once a command is accepted. */

@@ -2,10 +2,15 @@ import {
   POWER_CONTROL_PROPERTIES,
   type PowerControl,
   type PowerControlProperty,
-} from '../../domain/power-control.ts';
-import type { WindowMs } from '../../domain/time-window.ts';
+} from '../../../domain/power-control.ts';
+import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CommandFormValues } from './command-form-schema.ts';
-import { formatInZone, formatUtc, parseDateTimeLocal, toDateTimeLocalValue } from './time.ts';
+import {
+  formatInZone,
+  formatUtc,
+  parseDateTimeLocal,
+  toDateTimeLocalValue,
+} from '../../lib/time.ts';
 
 /** What the command form opens with: a window (epoch ms) and, when changing one, the controls. */
 export interface CommandFormInitial {
