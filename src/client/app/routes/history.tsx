@@ -1,7 +1,7 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { commandHistoryQueryOptions } from '../../features/commands/api/get-command-history.ts';
+import { useDeviceHistory } from '../../commands/api/get-command-history.ts';
 import { HistoryView } from '../../features/history/components/history-view.tsx';
 import {
   historySearchParams,
@@ -12,9 +12,6 @@ import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
 import { DeviceLookup } from './device-lookup.tsx';
 import { devicePath } from '../../lib/device-paths.ts';
 
-// Stands in for the query while the range is refused; the query is disabled then.
-const NO_RANGE = { startTime: '1970-01-01T00:00:00Z', endTime: '1970-01-01T00:00:00Z' };
-
 function HistoryRoute() {
   const { siteId = '', deviceId = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -23,10 +20,8 @@ function HistoryRoute() {
   // neither move the range nor refetch.
   const [nowMs, setNowMs] = useState(() => Date.now());
   const range = resolveHistoryRange(search, nowMs);
-  const history = useQuery({
-    ...commandHistoryQueryOptions(deviceId, range.ok ? range.query : NO_RANGE),
-    enabled: range.ok,
-  });
+  // The range's slots of the device's history, narrowed to the range; filters apply in the view.
+  const history = useDeviceHistory(deviceId, range.ok ? range : null);
 
   return (
     <DeviceLookup
@@ -69,7 +64,10 @@ function HistoryRoute() {
               if ('range' in next || 'from' in next || 'to' in next) setNowMs(Date.now());
               setParams(historySearchParams({ ...search, ...next }));
             }}
-            onRefresh={() => setNowMs(Date.now())}
+            onRefresh={() => {
+              setNowMs(Date.now());
+              void history.refetch();
+            }}
           />
         </>
       )}

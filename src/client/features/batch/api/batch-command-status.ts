@@ -1,6 +1,6 @@
 import { queryOptions, useQueries } from '@tanstack/react-query';
-import { getCommandStatus } from '../../../lib/command-calls.ts';
-import { nextStatusPollMs, STATUS_POLL_MS } from '../../../lib/status-polling.ts';
+import { getCommandStatus } from '../../../commands/api/get-command-status.ts';
+import { nextStatusPollMs, STATUS_POLL_MS } from '../../../commands/lib/status-polling.ts';
 import { batchKeys } from './batch-keys.ts';
 
 export const batchCommandStatusQueryOptions = (

@@ -2,7 +2,7 @@ import { isCancellable, type StatusRecord } from '../../../../domain/command.ts'
 import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
-import { useCommandStatus } from '../api/get-command-status.ts';
+import { useCommandStatus } from '../../../commands/api/get-command-status.ts';
 
 interface CommandRowProps {
   record: StatusRecord;

@@ -1,16 +1,23 @@
 import { useState } from 'react';
 import type { StatusRecord } from '../../../../domain/command.ts';
+import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import type { ApiError } from '../../../lib/api-error.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone } from '../../../lib/time.ts';
-import { useCancelCommand } from '../api/cancel-command.ts';
-import { useCommandHistory } from '../api/get-command-history.ts';
-import { deviceHistoryRange } from '../lib/history-range.ts';
-import { newestFirst } from '../lib/command-caches.ts';
+import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
+
+/** Newest first: by time received, then by start of the window. */
+function newestFirst(a: StatusRecord, b: StatusRecord): number {
+  return (
+    Date.parse(b.receivedAt) - Date.parse(a.receivedAt) ||
+    Date.parse(b.startTime) - Date.parse(a.startTime)
+  );
+}
 
 /** Why a cancel failed, in words; a conflict means the command is final (spec 3.1 rule 1). */
 function CancelError({ commandId, error }: { commandId: string; error: ApiError }) {
@@ -29,16 +36,16 @@ function CancelError({ commandId, error }: { commandId: string; error: ApiError 
 }
 
 /**
- * The device's commands over about the last day and the next 29 (one 30-day history query,
- * spec 8), newest first. Rows that are not final poll their status; Cancel asks first.
+ * The device's commands over about the last day and the next 29, newest first. Rows that are not
+ * final poll their status; Cancel asks first.
  */
 export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZone: string }) {
-  const [range] = useState(() => deviceHistoryRange(Date.now()));
-  const history = useCommandHistory(deviceId, range);
-  const cancel = useCancelCommand(deviceId);
+  const [range] = useState(() => deviceCommandsRange(Date.now()));
+  const history = useDeviceHistory(deviceId, range);
+  const cancel = useCancelCommand();
   const [cancelTarget, setCancelTarget] = useState<StatusRecord | null>(null);
 
-  const rangeWords = `${formatInZone(range.startTime, timeZone)} to ${formatInZone(range.endTime, timeZone)}`;
+  const rangeWords = `${formatInZone(range.startMs, timeZone)} to ${formatInZone(range.endMs, timeZone)}`;
 
   let body;
   if (history.isPending) body = <Loading what="Loading the device's commands…" />;
@@ -82,7 +89,7 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
                 record={record}
                 timeZone={timeZone}
                 knownAtMs={history.dataUpdatedAt}
-                cancelling={cancel.isPending && cancel.variables === record.id}
+                cancelling={cancel.isPending && cancel.variables.commandId === record.id}
                 onCancel={() => setCancelTarget(record)}
               />
             ))}
@@ -97,7 +104,9 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
         Commands whose window falls between {rangeWords} (site time). Statuses refresh on their own
         until final.
       </p>
-      {cancel.isError ? <CancelError commandId={cancel.variables} error={cancel.error} /> : null}
+      {cancel.isError ? (
+        <CancelError commandId={cancel.variables.commandId} error={cancel.error} />
+      ) : null}
       {cancel.isSuccess ? (
         <p role="status" className="notice notice-success">
           Command {cancel.data.id} is {cancel.data.status}.
@@ -111,7 +120,7 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
           dismissLabel="Keep command"
           onDismiss={() => setCancelTarget(null)}
           onConfirm={() => {
-            cancel.mutate(cancelTarget.id);
+            cancel.mutate({ deviceId, commandId: cancelTarget.id });
             setCancelTarget(null);
           }}
         >

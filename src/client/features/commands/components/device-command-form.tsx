@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { Device } from '../../../../domain/device.ts';
+import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
-import { useSubmitCommand } from '../api/submit-command.ts';
 
 interface DeviceCommandFormProps {
   device: Device;
@@ -24,7 +24,7 @@ const windowSubmitHint: Record<string, string> = {
  * follow the one just sent, so the next command does not overlap it by default.
  */
 export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) {
-  const submit = useSubmitCommand(device.deviceId);
+  const submit = useSubmitCommand();
   const capabilityCheck = useMemo(
     () => deviceCapabilityCheck(device.capabilities),
     [device.capabilities],
@@ -45,12 +45,15 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
       submitLabel="Submit command"
       pending={submit.isPending}
       onSubmit={(command, form) =>
-        submit.mutate(command, {
-          onSuccess: () => {
-            const endMs = Date.parse(command.endTime);
-            form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
+        submit.mutate(
+          { deviceId: device.deviceId, command },
+          {
+            onSuccess: () => {
+              const endMs = Date.parse(command.endTime);
+              form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
+            },
           },
-        })
+        )
       }
       status={
         <p role="status" className="submit-status">

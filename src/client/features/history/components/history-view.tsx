@@ -1,11 +1,9 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
-import type { HistoryResponse } from '../../../../domain/history.ts';
+import type { DeviceHistoryResult } from '../../../commands/api/get-command-history.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
-import type { ApiError } from '../../../lib/api-error.ts';
 import { formatInZone } from '../../../lib/time.ts';
 import { operatorOf, useOperators } from '../api/get-operators.ts';
 import { filterCommands, sortCommands } from '../lib/filter-commands.ts';
@@ -24,8 +22,8 @@ interface HistoryViewProps {
   timeZone: string;
   search: HistorySearch;
   range: ResolvedHistoryRange;
-  /** The device's history over `range`; idle when the range is refused. */
-  history: UseQueryResult<HistoryResponse, ApiError>;
+  /** The device's history over `range`; pending when the range is refused. */
+  history: DeviceHistoryResult;
   onChange: (next: Partial<HistorySearch>) => void;
   onRefresh: () => void;
 }

@@ -2,12 +2,16 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommandStatus, StatusRecord } from '../../../../../domain/command.ts';
-import type { HistoryResponse } from '../../../../../domain/history.ts';
-import { ApiError } from '../../../../lib/api-error.ts';
-import { nextStatusPollMs, STATUS_POLL_MS } from '../../../../lib/status-polling.ts';
-import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { createTestQueryClient } from '../../../../testing/render.tsx';
+import type { CommandStatus, StatusRecord } from '../../../../domain/command.ts';
+import {
+  historyRangeSlots,
+  type HistoryResponse,
+  type TimeRangeMs,
+} from '../../../../domain/history.ts';
+import { ApiError } from '../../../lib/api-error.ts';
+import { nextStatusPollMs, STATUS_POLL_MS } from '../../lib/status-polling.ts';
+import { json, stubFetch } from '../../../testing/fake-fetch.ts';
+import { createTestQueryClient } from '../../../testing/render.tsx';
 import { commandKeys } from '../command-keys.ts';
 import { useCommandStatus } from '../get-command-status.ts';
 
@@ -20,11 +24,17 @@ const RECORD: StatusRecord = {
   status: 'received',
   receivedAt: '2026-11-21T00:50:00Z',
 };
-const RANGE = { startTime: '2026-11-20T00:00:00Z', endTime: '2026-12-20T00:00:00Z' };
+/** The cached history slot holding the record's window. */
+function slotOf(record: StatusRecord): TimeRangeMs {
+  const [slot] = historyRangeSlots(Date.parse(record.startTime), Date.parse(record.endTime));
+  if (!slot) throw new Error('no history slot');
+  return slot;
+}
+const SLOT = slotOf(RECORD);
 
 function setUp(initial: StatusRecord, answers: CommandStatus[]) {
   const queryClient = createTestQueryClient();
-  queryClient.setQueryData<HistoryResponse>(commandKeys.list('BAT-1', RANGE), {
+  queryClient.setQueryData<HistoryResponse>(commandKeys.history('BAT-1', SLOT), {
     commands: [initial],
   });
   let call = 0;
@@ -38,7 +48,7 @@ function setUp(initial: StatusRecord, answers: CommandStatus[]) {
   );
   const hook = renderHook(() => useCommandStatus(initial, Date.now()), { wrapper });
   const listStatus = () =>
-    queryClient.getQueryData<HistoryResponse>(commandKeys.list('BAT-1', RANGE))?.commands[0]
+    queryClient.getQueryData<HistoryResponse>(commandKeys.history('BAT-1', SLOT))?.commands[0]
       ?.status;
   return { hook, requests, listStatus };
 }

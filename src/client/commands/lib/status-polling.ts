@@ -1,5 +1,5 @@
-import { isFinalStatus, type CommandStatus } from '../../domain/command.ts';
-import type { ApiError } from './api-error.ts';
+import { isFinalStatus, type CommandStatus } from '../../../domain/command.ts';
+import type { ApiError } from '../../lib/api-error.ts';
 
 /** How often a command that is not final is polled (spec 6: progress is read by polling). */
 export const STATUS_POLL_MS = 2_000;
