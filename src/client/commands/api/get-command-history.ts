@@ -59,6 +59,17 @@ export function prefetchDeviceHistory(
     void queryClient.prefetchQuery(historySlotQueryOptions(deviceId, slot));
 }
 
+/**
+ * The slots `range` meets, the same array while they stay the same (a pan inside a slot changes
+ * the range, not its slots), so the queries and their combination are not rebuilt for nothing.
+ */
+function useHistorySlots(range: TimeRangeMs | null): TimeRangeMs[] {
+  const slots = range ? historyRangeSlots(range.startMs, range.endMs) : [];
+  const firstMs = slots[0]?.startMs ?? 0;
+  const lastMs = slots.at(-1)?.endMs ?? 0;
+  return useMemo(() => historyRangeSlots(firstMs, lastMs), [firstMs, lastMs]);
+}
+
 /** A device's history over a range, read slot by slot: as a query result reads. */
 export type DeviceHistoryResult = {
   /** When the oldest slot was read (epoch ms); 0 before. Polling of a row starts from there. */
@@ -127,17 +138,11 @@ export function useDeviceHistory(
   range: TimeRangeMs | null,
   { enabled = true }: { enabled?: boolean } = {},
 ): DeviceHistoryResult {
-  const startMs = range?.startMs;
-  const endMs = range?.endMs;
-  const slots = useMemo(
-    () => (startMs === undefined || endMs === undefined ? [] : historyRangeSlots(startMs, endMs)),
-    [startMs, endMs],
-  );
+  const slots = useHistorySlots(range);
+  const startMs = range?.startMs ?? 0;
+  const endMs = range?.endMs ?? 0;
   const select = useCallback(
-    (slot: HistoryResponse) =>
-      startMs === undefined || endMs === undefined
-        ? []
-        : recordsMeeting(slot.commands, { startMs, endMs }),
+    (slot: HistoryResponse) => recordsMeeting(slot.commands, { startMs, endMs }),
     [startMs, endMs],
   );
   return useQueries({
@@ -175,12 +180,7 @@ export function useDeviceHistories(
   range: TimeRangeMs | null,
   { pollMs }: { pollMs?: SlotPollMs } = {},
 ): { devices: DeviceHistory[]; failedSlots: number } {
-  const startMs = range?.startMs;
-  const endMs = range?.endMs;
-  const slots = useMemo(
-    () => (startMs === undefined || endMs === undefined ? [] : historyRangeSlots(startMs, endMs)),
-    [startMs, endMs],
-  );
+  const slots = useHistorySlots(range);
   const combine = useCallback(
     (results: SlotResult<HistoryResponse>[]) => {
       let failedSlots = 0;

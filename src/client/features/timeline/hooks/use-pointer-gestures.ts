@@ -1,4 +1,5 @@
 import { useRef, useState, type RefObject } from 'react';
+import { isEditableStatus } from '../../../../domain/command.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { edgeUnder, type BarEdge } from '../lib/bar-edge.ts';
 import { barAt, type Bar } from '../lib/bars.ts';
@@ -153,7 +154,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
         ? 'grab'
         : edge !== 'both'
           ? 'ew-resize'
-          : bar?.status === 'received'
+          : bar && isEditableStatus(bar.status)
             ? 'move'
             : bar
               ? 'pointer'
@@ -173,7 +174,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
     if (!target) return;
     const zone = zoneOf(target);
     if (gesture.kind === 'press') {
-      if (Math.abs(point.x - gesture.downX) < 4 || gesture.bar.status !== 'received') return;
+      if (Math.abs(point.x - gesture.downX) < 4 || !isEditableStatus(gesture.bar.status)) return;
       setHover(undefined);
       gestureRef.current = {
         kind: 'move',

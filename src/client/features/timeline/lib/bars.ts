@@ -1,4 +1,8 @@
-import type { CancellationReason, StatusRecord } from '../../../../domain/command.ts';
+import {
+  isActiveStatus,
+  type CancellationReason,
+  type StatusRecord,
+} from '../../../../domain/command.ts';
 import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 import { shortControlLabel } from './labels.ts';
 import { windowInZone } from './window-words.ts';
@@ -65,7 +69,7 @@ export function barAt(bars: readonly Bar[], ms: number, toleranceMs = 0): Bar | 
   for (const bar of bars) {
     if (bar.startMs - toleranceMs > ms) break;
     if (ms < bar.endMs + toleranceMs) {
-      if (bar.status === 'received' || bar.status === 'executing') return bar;
+      if (isActiveStatus(bar.status)) return bar;
       hit ??= bar;
     }
   }

@@ -1,0 +1,75 @@
+import type { StatusRecord } from '../../domain/command.ts';
+import type { Site } from '../../domain/device.ts';
+import type { LedgerEntry } from '../../domain/ledger.ts';
+import { json, problem, stubFetch, type RecordedRequest } from './fake-fetch.ts';
+
+interface FakeCommandBffOptions {
+  sites: Site[];
+  /** Commands the upstream holds at the start, of any device of `sites`. */
+  commands?: StatusRecord[];
+  /** What `GET /api/ledger` answers (filters are not applied). */
+  ledger?: LedgerEntry[];
+  /** The instant written as `receivedAt`, `cancelledAt` and the submission's `timestamp`. */
+  nowIso: string;
+}
+
+const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
+  Date.parse(record.startTime) < endMs && Date.parse(record.endTime) > startMs;
+
+/**
+ * A signed-in fake BFF that keeps device commands the way the upstream does: the history query
+ * answers the commands whose window meets its range (at most 30 days, else 400), a submission
+ * adds a received command, a cancel cancels it (`manuallyCancel`), a status query answers the
+ * record. Every request is recorded.
+ */
+export function fakeCommandBff({
+  sites,
+  commands = [],
+  ledger = [],
+  nowIso,
+}: FakeCommandBffOptions) {
+  const held = [...commands];
+  let next = 1;
+  const requests = stubFetch((request: RecordedRequest) => {
+    const route = `${request.method} ${request.path}`;
+    if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+    if (route === 'GET /api/sites') return json(200, { sites });
+    if (route === 'GET /api/ledger') return json(200, { entries: ledger });
+
+    const history = /^GET \/api\/devices\/([\w-]+)\/commands$/.exec(route);
+    if (history) {
+      const startMs = Date.parse(request.search.get('startTime') ?? '');
+      const endMs = Date.parse(request.search.get('endTime') ?? '');
+      if (!(endMs > startMs) || endMs - startMs > 30 * 24 * 3600_000)
+        return problem(400, 'invalid_request', 'The range may be at most 30 days.');
+      return json(200, {
+        commands: held.filter((c) => c.deviceId === history[1] && windowMeets(c, startMs, endMs)),
+      });
+    }
+
+    const submit = /^POST \/api\/device\/([\w-]+)\/commands$/.exec(route);
+    if (submit?.[1]) {
+      const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
+      const id = `cmd_${next++}`;
+      held.push({ ...body, id, deviceId: submit[1], status: 'received', receivedAt: nowIso });
+      return json(202, { id, message: 'accepted', timestamp: nowIso });
+    }
+
+    const cancel = /^PUT \/api\/devices\/([\w-]+)\/commands\/([\w-]+)\/cancel$/.exec(route);
+    const cancelled = held.find((c) => c.deviceId === cancel?.[1] && c.id === cancel[2]);
+    if (cancelled) {
+      Object.assign(cancelled, {
+        status: 'cancelled',
+        cancelledAt: nowIso,
+        cancelReason: 'manuallyCancel',
+      });
+      return json(200, cancelled);
+    }
+
+    const status = /^GET \/api\/devices\/([\w-]+)\/commands\/([\w-]+)$/.exec(route);
+    const polled = held.find((c) => c.deviceId === status?.[1] && c.id === status[2]);
+    if (polled) return json(200, polled);
+    return problem(404, 'not_found', `no route ${route}`);
+  });
+  return { requests, commands: held };
+}
