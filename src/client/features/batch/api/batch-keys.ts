@@ -13,7 +13,4 @@ export const batchKeys = {
   status: (batchCommandId: string, deviceId: string, commandId: string) =>
     [...batchKeys.statuses(batchCommandId), deviceId, commandId] as const,
   cancels: (batchCommandId: string) => [...batchKeys.all, 'cancels', batchCommandId] as const,
-  precheck: () => [...batchKeys.all, 'precheck'] as const,
-  precheckDevice: (deviceId: string, startTime: string, endTime: string) =>
-    [...batchKeys.precheck(), deviceId, startTime, endTime] as const,
 };

@@ -4,6 +4,7 @@ import {
   type BatchRequest,
   type BatchSubmissionResponse,
 } from '../../../../domain/batch.ts';
+import { invalidateDeviceCommands } from '../../../commands/lib/command-caches.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { batchKeys } from './batch-keys.ts';
 import {
@@ -43,7 +44,7 @@ export function useSubmitBatch(timeZone: string) {
         ...(list ?? []),
       ]);
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: batchKeys.precheck() }),
+        invalidateDeviceCommands(queryClient, request.devices),
         queryClient.invalidateQueries({ queryKey: batchKeys.ledgerList() }),
       ]);
     },

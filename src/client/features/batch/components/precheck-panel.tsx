@@ -1,8 +1,8 @@
-import { MAX_HISTORY_RANGE_MS } from '../../../../domain/history.ts';
+import { useMemo } from 'react';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { useDeviceHistories } from '../../../commands/api/get-command-history.ts';
 import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
-import { formatWindowInZone, toUtcTimestamp } from '../../../lib/time.ts';
-import { usePrecheckHistories } from '../api/precheck-history.ts';
+import { formatWindowInZone } from '../../../lib/time.ts';
 import type { SiteDevice } from '../lib/device-directory.ts';
 import { precheckDevice, type PrecheckDraft, type PrecheckFinding } from '../lib/precheck.ts';
 
@@ -26,27 +26,24 @@ function findingWords(finding: PrecheckFinding, timeZone: string): string {
 }
 
 /**
- * The pre-check before submit (issue 6): per selected device, an overlap with an active command
- * (from its command history over the window, by the shared overlap rule), a requested control it
- * lacks, or being offline; each flagged device can be dropped with one click, or all at once.
+ * The pre-check before submit: per selected device, an overlap with an active command (from its
+ * command history over every 30-day slot the window meets, however long the window, by the
+ * shared overlap rule), a requested control it lacks, or being offline; each flagged device can
+ * be dropped with one click, or all at once.
  */
 export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
-  const window = draft.window
-    ? {
-        startTime: toUtcTimestamp(draft.window.startMs),
-        endTime: toUtcTimestamp(
-          Math.min(draft.window.endMs, draft.window.startMs + MAX_HISTORY_RANGE_MS),
-        ),
-      }
-    : null;
-  const histories = usePrecheckHistories(
-    devices.map(({ device }) => device.deviceId),
-    window,
-  );
+  const { window } = draft;
+  const deviceIds = useMemo(() => devices.map(({ device }) => device.deviceId), [devices]);
+  const { devices: histories } = useDeviceHistories(deviceIds, window);
   const checking = window !== null && histories.some((h) => h.isPending);
-  const unreadable = devices.filter((_, i) => histories[i]?.isError);
+  const unreadable = devices.filter((_, i) => histories[i]?.error);
   const flagged = devices.flatMap((entry, i) => {
-    const findings = precheckDevice(entry.device, draft, histories[i]?.data?.commands);
+    const history = histories[i];
+    const findings = precheckDevice(
+      entry.device,
+      draft,
+      history && !history.isPending ? history.commands : undefined,
+    );
     return findings.length > 0 ? [{ entry, findings }] : [];
   });
 
