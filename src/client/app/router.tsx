@@ -63,7 +63,9 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             {
               path: 'sites/:siteId/devices/:deviceId/history',
               lazy: () =>
-                import('./routes/history.tsx').then((module) => module.historyRoute(queryClient)),
+                import('./routes/device-history.tsx').then((module) =>
+                  module.historyRoute(queryClient),
+                ),
             },
             {
               path: 'timeline',
