@@ -9,8 +9,8 @@ import { requireSession } from './routes/require-session.ts';
 
 /**
  * The routes. Only the sign-in page is in the initial bundle; the signed-in pages load on demand
- * (DESIGN.md 5: initial JS of the sign-in route at most 170 KiB gzip). Features never import each
- * other; the route modules compose them.
+ * (docs/architecture.md, Budgets: initial JS of the sign-in route at most 170 KiB gzip). Features
+ * never import each other; the route modules compose them.
  */
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   return [

@@ -77,8 +77,8 @@ function HistoryRoute() {
 
 /**
  * `/sites/:siteId/devices/:deviceId/history`: a device's command history, up to 30 days per
- * view, with charts and exports (issue 7). Its own chunk: recharts and the CSV library load only
- * here (DESIGN.md 5).
+ * view, with charts and exports. Its own chunk: recharts and the CSV library load only here, out
+ * of the initial bundle's budget (docs/architecture.md, Budgets).
  */
 export const historyRoute = (queryClient: QueryClient) => ({
   Component: HistoryRoute,

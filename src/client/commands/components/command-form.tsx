@@ -63,7 +63,7 @@ export interface CommandFormProps {
 }
 
 /**
- * The command form, for one device, for a batch and in the timeline's dialog (issues 2, 5, 6):
+ * The command form, for one device, for a batch and in the timeline's dialog alike:
  * the five power controls with units and the sign convention, each with its capability hint and
  * disabled when no device the command goes to supports it; the effective window on a wall clock
  * with the UTC equivalent and notes on clock changes. Every problem is shown on its field at

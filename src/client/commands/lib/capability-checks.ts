@@ -19,7 +19,7 @@ export interface CapabilityRefusal {
 
 /**
  * What the command form needs to know of the capabilities it writes for: one device, or every
- * device of a batch. The form and its schema are the same for both (issue 6); only this differs.
+ * device of a batch. The form and its schema are the same for both; only this differs.
  */
 export interface CapabilityCheck {
   /**
@@ -95,7 +95,8 @@ function combinedHint({ property, common, envelope, supporting, lacking }: Combi
 /**
  * The check for a batch: each control against every selected device that supports it
  * ({@link CombinedRange}). A value outside some devices' ranges names those devices, because the
- * upstream refuses the whole batch for one of them (spec 2.2, DESIGN.md 3). A control some
+ * upstream refuses the whole batch for one of them (spec 2.2; docs/architecture.md, Upstream
+ * contract: Batch). A control some
  * devices lack is no refusal here: the batch pre-check flags it (`notSupported` ahead, spec 7).
  */
 export function combinedCapabilityCheck(

@@ -21,10 +21,11 @@ export interface CombinedRange {
 }
 
 /**
- * Capability ranges of each power control combined over the selected devices (issue 6). A value
- * inside `common` fits every device that supports the control; outside it, {@link devicesRefusing}
- * names the devices whose range it leaves (the upstream refuses the whole batch then, spec 2.2 and
- * DESIGN.md 3). Controls a device lacks are not range errors but a `notSupported` pre-check.
+ * Capability ranges of each power control combined over the selected devices. A value inside
+ * `common` fits every device that supports the control; outside it, {@link devicesRefusing} names
+ * the devices whose range it leaves (the upstream refuses the whole batch then, spec 2.2;
+ * docs/architecture.md, Upstream contract: Batch). Controls a device lacks are not range errors
+ * but a `notSupported` pre-check.
  */
 export function combineRanges(
   devices: readonly Device[],

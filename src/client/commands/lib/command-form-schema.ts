@@ -29,7 +29,7 @@ export interface CommandFormContext {
 const MINUTE_MS = 60_000;
 
 /**
- * The command form's schema, for one device and for a batch alike (issue 6): parses the typed
+ * The command form's schema, for one device and for a batch alike: parses the typed
  * values into a {@link DeviceCommand} and reports every problem on its field at once: not a whole
  * number, outside the schema bounds (`PowerControlSchema`), refused by the capability check (one
  * device's ranges, or naming the devices of a batch it does not fit, spec 2.2), no control set

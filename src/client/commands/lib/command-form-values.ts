@@ -33,7 +33,7 @@ export function toCommandFormValues(
   };
 }
 
-/** What is typed so far, for checks that run while typing (the batch pre-check, issue 6). */
+/** What is typed so far, for checks that run while typing (the batch pre-check). */
 export interface CommandDraft {
   /** The controls with something typed in. */
   properties: PowerControlProperty[];

@@ -19,7 +19,7 @@ const windowSubmitHint: Record<string, string> = {
 };
 
 /**
- * The device command form (issue 2, step 4): the shared command form checked against this
+ * The device command form: the shared command form checked against this
  * device's capability ranges, on the site's clock. After a submission the window moves on to
  * follow the one just sent, so the next command does not overlap it by default.
  */

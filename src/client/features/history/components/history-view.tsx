@@ -31,7 +31,7 @@ interface HistoryViewProps {
 const commandsWord = (count: number) => (count === 1 ? '1 command' : `${count} commands`);
 
 /**
- * A device's command history (issue 7): range and filters, the count, the two charts, the table
+ * A device's command history: range and filters, the count, the two charts, the table
  * and the exports. Filters apply in the browser to the one fetched range, so charts, table and
  * CSV always show the same commands.
  */

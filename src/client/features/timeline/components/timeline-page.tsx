@@ -46,7 +46,7 @@ const REPLACE_STEP_WORDS: Record<ReplaceStep, string> = {
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The timeline editor page (issue 5): bound sites' devices as rows, command windows as bars,
+ * The timeline editor page: bound sites' devices as rows, command windows as bars,
  * drag to schedule, detail panel with cancel, replace by drag or edit.
  */
 export function TimelinePage({ sites }: { sites: readonly Site[] }) {

@@ -71,9 +71,9 @@ export interface PointerGestureOptions {
 }
 
 /**
- * Pointer gestures on the canvas (issue 5): drag the axis to pan; drag on an empty part of a
- * row to draw a new window, snapped to `snapMs` on the site clock; press a bar to select it;
- * drag a received bar to move it, or its ends to resize it. While drawing or moving, the drag
+ * Pointer gestures on the canvas: drag the axis to pan; drag on an empty part of a row to draw
+ * a new window, snapped to `snapMs` on the site clock; press a bar to select it; drag an editable
+ * (received) bar to move it, or its ends to resize it. While drawing or moving, the drag
  * rule (`dragRefusal`: no overlap with an active command, no start in the past) is checked on
  * every move and its refusal shown; a refused window is never handed on.
  */

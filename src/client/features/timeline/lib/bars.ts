@@ -46,7 +46,7 @@ export function toBar(record: StatusRecord): Bar {
 const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string; name: string }>();
 
 /**
- * Accessible name of a bar (issue 5): device, control, window in the site's zone, status.
+ * Accessible name of a bar: device, control, window in the site's zone, status.
  * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
  * Remembered per bar and zone: the accessible layer names every bar in view on each render while
  * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
