@@ -130,14 +130,10 @@ function combineDeviceHistory(results: SlotResult<StatusRecord[]>[]): DeviceHist
 /**
  * One device's commands whose window meets `range` (epoch ms): the slots the range meets,
  * each narrowed to the range with `select`, merged (a window across a slot border once). A
- * range of up to 30 days meets at most two slots. Pending while `range` is `null` or
- * `enabled` is false; in error when any slot failed.
+ * range of up to 30 days meets at most two slots. Reads nothing and stays pending while `range`
+ * is `null` (a range the screen refuses); in error when any slot failed.
  */
-export function useDeviceHistory(
-  deviceId: string,
-  range: TimeRangeMs | null,
-  { enabled = true }: { enabled?: boolean } = {},
-): DeviceHistoryResult {
+export function useDeviceHistory(deviceId: string, range: TimeRangeMs | null): DeviceHistoryResult {
   const slots = useHistorySlots(range);
   const startMs = range?.startMs ?? 0;
   const endMs = range?.endMs ?? 0;
@@ -146,11 +142,7 @@ export function useDeviceHistory(
     [startMs, endMs],
   );
   return useQueries({
-    queries: slots.map((slot) => ({
-      ...historySlotQueryOptions(deviceId, slot),
-      select,
-      enabled,
-    })),
+    queries: slots.map((slot) => ({ ...historySlotQueryOptions(deviceId, slot), select })),
     combine: combineDeviceHistory,
   });
 }
