@@ -51,4 +51,25 @@ describe('PrecheckPanel', () => {
     expect(await screen.findByText('1 of 1 devices flagged.')).toBeTruthy();
     expect(screen.getByText(/^Overlaps command cmd_day_35 /)).toBeTruthy();
   });
+
+  it('does not read years of history for a window over 360 days, and says overlaps are not checked', async () => {
+    const { requests } = fakeCommandBff({ sites: [site], nowIso: '2026-11-21T09:30:00Z' });
+    renderWithProviders(
+      <PrecheckPanel
+        devices={[{ device, site }]}
+        draft={{
+          properties: ['targetBatteryPowerW'],
+          window: { startMs, endMs: startMs + 36 * 365 * DAY_MS },
+        }}
+        onDrop={vi.fn()}
+      />,
+    );
+
+    expect(
+      await screen.findByText(
+        'The window is longer than 360 days, so it is not checked for overlapping commands; 0 of 1 devices flagged otherwise.',
+      ),
+    ).toBeTruthy();
+    expect(requests.filter((r) => r.path.endsWith('/commands'))).toEqual([]);
+  });
 });
