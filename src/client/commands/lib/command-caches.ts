@@ -7,16 +7,22 @@ import { commandKeys } from '../api/command-keys.ts';
  * The one writer of status records into the history cache: replaces the command's record in
  * every cached history slot of its device that holds it, so a status learnt by polling or by a
  * cancel's answer shows on every screen at once. Slots without it are left alone (a mutation
- * invalidates them); unchanged records keep their identity (structural sharing).
+ * invalidates them); unchanged records keep their identity (structural sharing). A slot a
+ * mutation invalidated is left alone too: writing would mark it fresh again (TanStack Query
+ * clears `isInvalidated` on every write), and it is about to be read again whole anyway.
  */
 export function writeStatusIntoHistory(queryClient: QueryClient, record: StatusRecord): void {
-  queryClient.setQueriesData<HistoryResponse>(
-    { queryKey: commandKeys.histories(record.deviceId) },
-    (slot) =>
-      slot?.commands.some((c) => c.id === record.id)
-        ? { commands: slot.commands.map((c) => (c.id === record.id ? record : c)) }
-        : slot,
-  );
+  const slots = queryClient
+    .getQueryCache()
+    .findAll({ queryKey: commandKeys.histories(record.deviceId) });
+  for (const query of slots) {
+    if (query.state.isInvalidated) continue;
+    const slot = queryClient.getQueryData<HistoryResponse>(query.queryKey);
+    if (slot?.commands.some((c) => c.id === record.id))
+      queryClient.setQueryData<HistoryResponse>(query.queryKey, {
+        commands: slot.commands.map((c) => (c.id === record.id ? record : c)),
+      });
+  }
 }
 
 /**

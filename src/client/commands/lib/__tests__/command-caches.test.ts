@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../../../domain/command.ts';
+import type { HistoryResponse } from '../../../../domain/history.ts';
 import {
   historyRangeProblem,
   historyRangeSlots,
   MAX_HISTORY_RANGE_MS,
 } from '../../../../domain/history.ts';
-import { mergeRecords, recordsMeeting } from '../command-caches.ts';
+import { createTestQueryClient } from '../../../testing/render.tsx';
+import { commandKeys } from '../../api/command-keys.ts';
+import { mergeRecords, recordsMeeting, writeStatusIntoHistory } from '../command-caches.ts';
 
 describe('historyRangeSlots, the slots the history cache reads', () => {
   it('covers the range with valid, aligned ranges of at most 30 days', () => {
@@ -92,5 +95,43 @@ describe('recordsMeeting', () => {
       range,
     );
     expect(kept.map((r) => r.id)).toEqual(['across-start', 'inside', 'across-end']);
+  });
+});
+
+describe('writeStatusIntoHistory', () => {
+  const received: StatusRecord = {
+    id: 'cmd_1',
+    deviceId: 'BAT-1',
+    powerControl: { targetBatteryPowerW: 1000 },
+    startTime: '2026-11-21T10:00:00Z',
+    endTime: '2026-11-21T11:00:00Z',
+    status: 'received',
+    receivedAt: '2026-11-21T09:00:00Z',
+  };
+  const executing: StatusRecord = { ...received, status: 'executing' };
+  const slot = { startMs: 1000 * MAX_HISTORY_RANGE_MS, endMs: 1001 * MAX_HISTORY_RANGE_MS };
+  const other = { startMs: 1001 * MAX_HISTORY_RANGE_MS, endMs: 1002 * MAX_HISTORY_RANGE_MS };
+  const statusIn = (queryClient: ReturnType<typeof createTestQueryClient>, at: typeof slot) =>
+    queryClient.getQueryData<HistoryResponse>(commandKeys.history('BAT-1', at))?.commands[0]
+      ?.status;
+
+  it('replaces the record in every cached slot of the device that holds it', () => {
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(commandKeys.history('BAT-1', slot), { commands: [received] });
+    queryClient.setQueryData(commandKeys.history('BAT-1', other), { commands: [received] });
+    writeStatusIntoHistory(queryClient, executing);
+    expect(statusIn(queryClient, slot)).toBe('executing');
+    expect(statusIn(queryClient, other)).toBe('executing');
+  });
+
+  it('leaves a slot a mutation invalidated to be read again, instead of marking it fresh', async () => {
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(commandKeys.history('BAT-1', slot), { commands: [received] });
+    await queryClient.invalidateQueries({ queryKey: commandKeys.device('BAT-1') });
+    writeStatusIntoHistory(queryClient, executing);
+    const query = queryClient
+      .getQueryCache()
+      .find({ queryKey: commandKeys.history('BAT-1', slot) });
+    expect(query?.state.isInvalidated).toBe(true);
   });
 });
