@@ -19,8 +19,9 @@ const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
 /**
  * A signed-in fake BFF that keeps device commands the way the upstream does: the history query
  * answers the commands whose window meets its range (at most 30 days, else 400), a submission
- * adds a received command, a cancel cancels it (`manuallyCancel`), a status query answers the
- * record. Every request is recorded.
+ * adds a received command, a cancel cancels it (`manuallyCancel`), a batch cancel cancels the
+ * batch's active commands and answers one result per command, a status query answers the record.
+ * Every request is recorded.
  */
 export function fakeCommandBff({
   sites,
@@ -30,6 +31,12 @@ export function fakeCommandBff({
 }: FakeCommandBffOptions) {
   const held = [...commands];
   let next = 1;
+  const cancelNow = (command: StatusRecord) =>
+    Object.assign(command, {
+      status: 'cancelled',
+      cancelledAt: nowIso,
+      cancelReason: 'manuallyCancel',
+    });
   const requests = stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
     if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
@@ -55,14 +62,22 @@ export function fakeCommandBff({
       return json(202, { id, message: 'accepted', timestamp: nowIso });
     }
 
+    const batchCancel = /^PUT \/api\/devices\/commands\/batch\/([\w-]+)\/cancel$/.exec(route);
+    if (batchCancel) {
+      const results = held
+        .filter((c) => c.batchCommandId === batchCancel[1])
+        .map((c) => {
+          const success = c.status === 'received' || c.status === 'executing';
+          if (success) cancelNow(c);
+          return { deviceId: c.deviceId, commandId: c.id, success, status: c.status };
+        });
+      return json(200, { batchCommandId: batchCancel[1], results });
+    }
+
     const cancel = /^PUT \/api\/devices\/([\w-]+)\/commands\/([\w-]+)\/cancel$/.exec(route);
     const cancelled = held.find((c) => c.deviceId === cancel?.[1] && c.id === cancel[2]);
     if (cancelled) {
-      Object.assign(cancelled, {
-        status: 'cancelled',
-        cancelledAt: nowIso,
-        cancelReason: 'manuallyCancel',
-      });
+      cancelNow(cancelled);
       return json(200, cancelled);
     }
 

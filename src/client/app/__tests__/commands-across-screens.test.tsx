@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '../../../domain/command.ts';
 import type { Site } from '../../../domain/device.ts';
+import type { LedgerEntry } from '../../../domain/ledger.ts';
 import { fakeCommandBff } from '../../testing/fake-command-bff.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
@@ -122,5 +123,55 @@ describe('device commands across screens', () => {
     await waitFor(async () =>
       expect((await timelineBar('cmd_late')).getAttribute('data-status')).toBe('cancelled'),
     );
+  });
+
+  it('shows a batch cancelled on its page on the device page', async () => {
+    const command = {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: '2026-11-21T11:00:00Z',
+      endTime: '2026-11-21T12:00:00Z',
+    };
+    const batch: LedgerEntry = {
+      id: '7',
+      kind: 'batch',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'demo-eu',
+      batchCommandId: 'batch_1',
+      deviceIds: ['BAT-EU-001-A'],
+      request: { devices: ['BAT-EU-001-A'], command },
+      outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
+      timeZone: 'Europe/Berlin',
+      createdAt: '2026-11-21T09:00:00Z',
+    };
+    fakeCommandBff({
+      sites: [SITE],
+      nowIso: NOW,
+      ledger: [batch],
+      commands: [
+        {
+          ...received('cmd_in_batch', command.startTime, command.endTime),
+          batchCommandId: 'batch_1',
+        },
+      ],
+    });
+    const user = userEvent.setup();
+    const { router } = renderApp(DEVICE_PATH);
+    const row = await screen.findByRole('row', { name: /cmd_in_batch/ });
+    expect(within(row).getByText('received')).toBeTruthy();
+
+    await router.navigate('/batches/batch_1');
+    await user.click(await screen.findByRole('button', { name: 'Cancel batch' }));
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel batch' }),
+    );
+    expect(
+      await screen.findByText('All 1 device commands were cancelled.', {}, { timeout: 5000 }),
+    ).toBeTruthy();
+
+    await router.navigate(DEVICE_PATH);
+    await screen.findByRole('heading', { level: 1, name: /BAT-EU-001-A/ });
+    const rowAgain = await screen.findByRole('row', { name: /cmd_in_batch/ });
+    await waitFor(() => expect(within(rowAgain).getByText('cancelled')).toBeTruthy());
   });
 });
