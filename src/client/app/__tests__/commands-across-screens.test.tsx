@@ -38,13 +38,18 @@ const received = (id: string, startTime: string, endTime: string): StatusRecord 
   receivedAt: '2026-11-21T09:00:00Z',
 });
 
-/** The bar of command `id` in the timeline's accessible layer. */
-const timelineBar = (id: string) =>
-  waitFor(() => {
-    const cell = document.getElementById(`tl-bar-${id}`);
-    if (!cell) throw new Error(`no bar ${id} on the timeline`);
-    return cell;
-  });
+/** The bar of command `id` in the timeline's accessible layer, within `timeoutMs`. */
+const timelineBar = (id: string, timeoutMs = 1000) =>
+  waitFor(
+    () => {
+      const cell = document.getElementById(`tl-bar-${id}`);
+      if (!cell) throw new Error(`no bar ${id} on the timeline`);
+      return cell;
+    },
+    { timeout: timeoutMs },
+  );
+// A first visit loads the lazy route, the sites and the slots in view: slow on a loaded machine.
+const FIRST_VISIT_MS = 5000;
 
 // One query client across every page of a test, as in the browser: each page reads what the
 // others cached, so what a mutation on one page changed must reach the others without a reload.
@@ -65,7 +70,7 @@ describe('device commands across screens', () => {
     });
     const user = userEvent.setup();
     const { router } = renderApp('/timeline');
-    await timelineBar('cmd_old');
+    await timelineBar('cmd_old', FIRST_VISIT_MS);
 
     await router.navigate(DEVICE_PATH);
     await user.type(await screen.findByLabelText('Target battery power (W)'), '-3000');
@@ -79,7 +84,8 @@ describe('device commands across screens', () => {
     );
 
     await router.navigate(HISTORY_PATH);
-    const row = await screen.findByRole('row', { name: /cmd_1/ }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 1, name: /Command history of/ }, { timeout: 5000 });
+    const row = await screen.findByRole('row', { name: /cmd_1/ });
     expect(row.textContent).toContain('Received');
   });
 
@@ -98,7 +104,7 @@ describe('device commands across screens', () => {
     expect(within(early).getByText('received')).toBeTruthy();
 
     await router.navigate('/timeline');
-    await timelineBar('cmd_early');
+    await timelineBar('cmd_early', FIRST_VISIT_MS);
     const grid = screen.getByRole('grid', { name: 'Command timeline' });
     fireEvent.keyDown(grid, { key: 'ArrowRight' });
     fireEvent.keyDown(grid, { key: 'Enter' });
@@ -110,6 +116,7 @@ describe('device commands across screens', () => {
     expect(await screen.findByText('Command cmd_early cancelled.')).toBeTruthy();
 
     await router.navigate(DEVICE_PATH);
+    await screen.findByRole('heading', { level: 1, name: /BAT-EU-001-A/ });
     const earlyAgain = await screen.findByRole('row', { name: /cmd_early/ });
     await waitFor(() => expect(within(earlyAgain).getByText('cancelled')).toBeTruthy());
     expect(earlyAgain.textContent).toContain('Cancelled by an operator');
