@@ -1,5 +1,6 @@
-import type { StatusRecord } from '../../domain/command.ts';
+import { isActiveStatus, type StatusRecord } from '../../domain/command.ts';
 import type { Site } from '../../domain/device.ts';
+import { historyRangeProblem } from '../../domain/history.ts';
 import type { LedgerEntry } from '../../domain/ledger.ts';
 import { json, problem, stubFetch, type RecordedRequest } from './fake-fetch.ts';
 
@@ -47,8 +48,8 @@ export function fakeCommandBff({
     if (history) {
       const startMs = Date.parse(request.search.get('startTime') ?? '');
       const endMs = Date.parse(request.search.get('endTime') ?? '');
-      if (!(endMs > startMs) || endMs - startMs > 30 * 24 * 3600_000)
-        return problem(400, 'invalid_request', 'The range may be at most 30 days.');
+      const refused = historyRangeProblem(startMs, endMs);
+      if (refused) return problem(400, 'invalid_request', refused);
       return json(200, {
         commands: held.filter((c) => c.deviceId === history[1] && windowMeets(c, startMs, endMs)),
       });
@@ -67,7 +68,7 @@ export function fakeCommandBff({
       const results = held
         .filter((c) => c.batchCommandId === batchCancel[1])
         .map((c) => {
-          const success = c.status === 'received' || c.status === 'executing';
+          const success = isActiveStatus(c.status);
           if (success) cancelNow(c);
           return { deviceId: c.deviceId, commandId: c.id, success, status: c.status };
         });
