@@ -9,8 +9,8 @@ import { requireSession } from './routes/require-session.ts';
 
 /**
  * The routes. Only the sign-in page is in the initial bundle; the signed-in pages load on demand
- * (DESIGN.md 5: initial JS of the sign-in route at most 170 KiB gzip). Features never import each
- * other; the route modules compose them.
+ * (docs/architecture.md, Budgets: initial JS of the sign-in route at most 170 KiB gzip). Features
+ * never import each other; the route modules compose them.
  */
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   return [
@@ -63,7 +63,9 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             {
               path: 'sites/:siteId/devices/:deviceId/history',
               lazy: () =>
-                import('./routes/history.tsx').then((module) => module.historyRoute(queryClient)),
+                import('./routes/device-history.tsx').then((module) =>
+                  module.historyRoute(queryClient),
+                ),
             },
             {
               path: 'timeline',

@@ -11,7 +11,8 @@ interface ErrorAlertProps {
 
 /**
  * An error an operator can act on: what failed, the BFF's (often the upstream's) words, and what
- * to do next. A 403 `site_not_bound` says the site must be bound again (issue 7).
+ * to do next. A 403 `site_not_bound` (the site was unbound meanwhile) says the site must be bound
+ * again, and where.
  */
 export function ErrorAlert({ error, what, onRetry }: ErrorAlertProps) {
   return (

@@ -21,7 +21,8 @@ export interface ApiResponse<T> {
 
 /**
  * Calls the BFF under `/api` with the session cookie and parses the body with `schema` (`null`
- * for answers without a body, such as 204). Every non-GET call carries `X-CSRF: 1` (DESIGN.md 4).
+ * for answers without a body, such as 204). Every non-GET call carries `X-CSRF: 1`, which the BFF
+ * requires (docs/architecture.md, BFF surface).
  * Rejects with {@link ApiError} only: the BFF's problem+json becomes its `status`, `code` and
  * `detail`; no answer becomes `network_error`; a body that is not what `schema` describes becomes
  * `unexpected_response`. Aborts (a query cancelled by TanStack Query) are rethrown untouched.

@@ -7,8 +7,9 @@ export const CLIENT_ERROR_CODES = {
 } as const;
 
 /**
- * The one error every BFF call, query and mutation rejects with (STYLE.md). `status` is the HTTP
- * status (0 when the request got no answer), `code` the BFF's stable problem code (DESIGN.md 4)
+ * The one error every BFF call, query and mutation rejects with, so every screen handles failure
+ * one way. `status` is the HTTP status (0 when the request got no answer), `code` the BFF's
+ * stable problem code (docs/architecture.md, BFF surface)
  * or one of {@link CLIENT_ERROR_CODES}, `detail` a sentence an operator can act on.
  */
 export class ApiError extends Error {

@@ -4,7 +4,7 @@ export function devicePath(siteId: string, deviceId: string): string {
 }
 
 /**
- * `/sites/{siteId}/devices/{deviceId}/history`: a device's command history (issue 7), reached
+ * `/sites/{siteId}/devices/{deviceId}/history`: a device's command history, reached
  * from the device page, the sites page and the timeline; `search` carries a shared view state.
  */
 export function deviceHistoryPath(siteId: string, deviceId: string, search = ''): string {

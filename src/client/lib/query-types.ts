@@ -6,7 +6,7 @@ export interface AppQueryMeta extends Record<string, unknown> {
   handlesNotSignedIn?: boolean;
 }
 
-// One typed error for every query and mutation (STYLE.md, TanStack Query `Register`).
+// One typed error for every query and mutation (TanStack Query `Register`).
 declare module '@tanstack/react-query' {
   interface Register {
     defaultError: ApiError;

@@ -44,7 +44,7 @@ export function json(status: number, body: unknown): Response {
   });
 }
 
-/** A problem+json answer as the BFF sends it (DESIGN.md 4). */
+/** A problem+json answer as the BFF sends it (docs/architecture.md, BFF surface). */
 export function problem(status: number, code: string, detail: string, title = 'Refused'): Response {
   return new Response(JSON.stringify({ title, status, code, detail }), {
     status,

@@ -1,13 +1,18 @@
 import { Link, useParams } from 'react-router';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { useBatchRecord } from '../../features/batch/api/batch-records.ts';
+import { useBatch } from '../../features/batch/api/batch-records.ts';
 import { BatchPage } from '../../features/batch/components/batch-page.tsx';
 
-/** `/batches/:batchCommandId`: one batch's progress, per-device table and cancel (issue 6). */
+/** `/batches/:batchCommandId`: one batch as the ledger recorded it, its progress and cancel. */
 export function BatchDetailRoute() {
   const { batchCommandId = '' } = useParams();
-  const batch = useBatchRecord(batchCommandId);
+  const batch = useBatch(batchCommandId);
+  const heading = (
+    <h1>
+      Batch <span className="mono">{batchCommandId}</span>
+    </h1>
+  );
   return (
     <>
       <title>{`Batch ${batchCommandId} · powerdeck`}</title>
@@ -23,10 +28,22 @@ export function BatchDetailRoute() {
         <Loading what="Loading the batch…" />
       ) : batch.isError ? (
         <>
-          <h1>
-            Batch <span className="mono">{batchCommandId}</span>
-          </h1>
-          <ErrorAlert error={batch.error} what="This batch cannot be shown." />
+          {heading}
+          <ErrorAlert
+            error={batch.error}
+            what="This batch cannot be shown."
+            onRetry={() => void batch.refetch()}
+          />
+        </>
+      ) : batch.data === null ? (
+        <>
+          {heading}
+          <div role="alert" className="notice notice-error">
+            <p>
+              <strong>This batch cannot be shown.</strong> The ledger of the signed-in client holds
+              no batch {batchCommandId}, so its devices cannot be listed. Check the batch ID.
+            </p>
+          </div>
         </>
       ) : (
         <BatchPage record={batch.data} />

@@ -1,16 +1,12 @@
 import { Link } from 'react-router';
-import { useBatchList, useLedgerBatchList } from '../../features/batch/api/batch-records.ts';
-import { BatchList } from '../../features/batch/components/batch-list.tsx';
-import { mergeBatches } from '../../features/batch/lib/ledger-batches.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { useSession } from '../../features/session/api/get-session.ts';
+import { useBatchList } from '../../features/batch/api/batch-records.ts';
+import { BatchList } from '../../features/batch/components/batch-list.tsx';
 
-/** `/batches`: the batches submitted, each opening its page (issue 6). */
+/** `/batches`: the batches the ledger recorded, each opening its page. */
 export function BatchListRoute() {
   const batches = useBatchList();
-  const ledger = useLedgerBatchList();
-  const session = useSession();
-  const who = session.data ? (session.data.operatorName ?? session.data.clientId) : 'you';
   return (
     <>
       <title>Batches · powerdeck</title>
@@ -18,14 +14,16 @@ export function BatchListRoute() {
       <p className="actions">
         <Link to="/batches/new">New batch</Link>
       </p>
-      {ledger.isPending ? (
+      {batches.isPending ? (
         <Loading what="Loading batches…" />
-      ) : (
-        <BatchList
-          batches={mergeBatches(batches.data ?? [], ledger.data ?? [])}
-          who={who}
-          ledgerProblem={ledger.isError ? ledger.error.detail : undefined}
+      ) : batches.isError ? (
+        <ErrorAlert
+          error={batches.error}
+          what="Could not read the batches from the ledger."
+          onRetry={() => void batches.refetch()}
         />
+      ) : (
+        <BatchList batches={batches.data} />
       )}
     </>
   );

@@ -1,12 +1,16 @@
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { BatchComposer } from '../../features/batch/components/batch-composer.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 
-/** `/batches/new`: the batch composer over the devices of every bound site (issue 6). */
+/**
+ * `/batches/new`: the batch composer over the devices of every bound site; an accepted batch
+ * opens its page, which reads it from the ledger.
+ */
 export function BatchNewRoute() {
   const sites = useSites();
+  const navigate = useNavigate();
   return (
     <>
       <title>New batch · powerdeck</title>
@@ -28,7 +32,12 @@ export function BatchNewRoute() {
           No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
         </p>
       ) : (
-        <BatchComposer sites={sites.data.sites} />
+        <BatchComposer
+          sites={sites.data.sites}
+          onSubmitted={(batchCommandId) =>
+            void navigate(`/batches/${encodeURIComponent(batchCommandId)}`)
+          }
+        />
       )}
     </>
   );

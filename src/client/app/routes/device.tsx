@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
-import { commandHistoryQueryOptions } from '../../features/commands/api/get-command-history.ts';
-import { DeviceCommandForm } from '../../features/commands/components/device-command-form.tsx';
-import { CommandTable } from '../../features/commands/components/command-table.tsx';
-import { deviceHistoryRange } from '../../features/commands/lib/history-range.ts';
+import { prefetchDeviceHistory } from '../../commands/api/get-command-history.ts';
+import { DeviceCommandForm } from '../../features/device-commands/components/device-command-form.tsx';
+import { CommandTable } from '../../features/device-commands/components/command-table.tsx';
+import { deviceCommandsRange } from '../../features/device-commands/lib/history-range.ts';
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
 import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
 import { DeviceLookup } from './device-lookup.tsx';
@@ -67,9 +67,7 @@ export const deviceRoute = (queryClient: QueryClient) => ({
     // Sites (for the device and its time zone) and its commands load side by side.
     void queryClient.prefetchQuery(sitesQueryOptions());
     if (params.deviceId)
-      void queryClient.prefetchQuery(
-        commandHistoryQueryOptions(params.deviceId, deviceHistoryRange(Date.now())),
-      );
+      prefetchDeviceHistory(queryClient, params.deviceId, deviceCommandsRange(Date.now()));
     return null;
   },
 });

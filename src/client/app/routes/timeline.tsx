@@ -4,7 +4,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 import { TimelinePage } from '../../features/timeline/components/timeline-page.tsx';
 
-/** `/timeline`: the timeline editor over every bound site (issue 5), loaded on demand. */
+/** `/timeline`: the timeline editor over every bound site, loaded on demand. */
 export function TimelineRoute() {
   const sites = useSites();
   return (

@@ -2,12 +2,12 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES } from '../../../../domain/batch.ts';
 import type { Site } from '../../../../domain/device.ts';
-import { CommandForm } from '../../../components/command-form.tsx';
+import { useSubmitBatch } from '../../../commands/api/submit-batch.ts';
+import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { combinedCapabilityCheck } from '../../../lib/capability-checks.ts';
-import { combineRanges } from '../../../lib/combined-ranges.ts';
+import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
+import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
-import { useSubmitBatch } from '../api/submit-batch.ts';
 import {
   addDevices,
   canSubmitBatch,
@@ -20,11 +20,19 @@ import { DevicePicker } from './device-picker.tsx';
 import { PrecheckPanel } from './precheck-panel.tsx';
 import './batch.css';
 
+interface BatchComposerProps {
+  sites: readonly Site[];
+  /** Called once the upstream accepted the batch, with its ID (to open the batch's page). */
+  onSubmitted: (batchCommandId: string) => void;
+}
+
 /**
- * The batch composer (issue 6): pick up to 50 devices across the bound sites, write one command
- * with ranges combined over them, see the pre-check, submit, and reach the batch's page.
+ * The batch composer: pick up to 50 devices across the bound sites, write one command with
+ * ranges combined over them, see the pre-check, submit, and reach the batch's page. Once a batch
+ * is accepted it cannot be sent again from here: submit stays off, and the pre-check (which would
+ * now meet the batch's own commands) is no longer shown.
  */
-export function BatchComposer({ sites }: { sites: readonly Site[] }) {
+export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const directory = useMemo(() => indexDevices(sites), [sites]);
   const known = useMemo(() => new Set(directory.keys()), [directory]);
   const [selected, setSelected] = useState<readonly string[]>([]);
@@ -43,7 +51,8 @@ export function BatchComposer({ sites }: { sites: readonly Site[] }) {
     return { startMs: start.getTime(), endMs: end.getTime() };
   });
   const { timeZone, mixed } = batchTimeZone(selectedDevices);
-  const submit = useSubmitBatch(timeZone);
+  const submit = useSubmitBatch();
+  const accepted = submit.isSuccess;
 
   const add = (deviceIds: string[], invalid: string[] = []) => {
     const change = addDevices(selected, deviceIds, known);
@@ -134,13 +143,20 @@ export function BatchComposer({ sites }: { sites: readonly Site[] }) {
                 ? 'Once devices are selected, the window is on their site’s clock.'
                 : undefined
           }
-          beforeSubmit={(draft) => (
-            <PrecheckPanel devices={selectedDevices} draft={draft} onDrop={remove} />
-          )}
+          beforeSubmit={(draft) =>
+            accepted ? null : (
+              <PrecheckPanel devices={selectedDevices} draft={draft} onDrop={remove} />
+            )
+          }
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
-          canSubmit={canSubmitBatch(count)}
+          canSubmit={canSubmitBatch(count) && !accepted}
           pending={submit.isPending}
-          onSubmit={(command) => submit.mutate({ devices: [...selected], command })}
+          onSubmit={(command) =>
+            submit.mutate(
+              { devices: [...selected], command },
+              { onSuccess: (response) => onSubmitted(response.batchCommandId) },
+            )
+          }
         />
         {submit.isSuccess ? (
           <div role="status" className="notice notice-success">

@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
+import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
 import { formatInZone } from '../../../lib/time.ts';
-import { useBatchCommandStatuses } from '../api/batch-command-status.ts';
-import type { BatchRecord } from '../api/batch-records.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
+import type { BatchRecord } from '../lib/ledger-batches.ts';
 import './batch.css';
 
-function BatchRow({ record, who }: { record: BatchRecord; who: string }) {
-  const statuses = useBatchCommandStatuses(record.batchCommandId, record.commands);
+function BatchRow({ record }: { record: BatchRecord }) {
+  const statuses = useCommandStatuses(record.commands);
   const counts = countStatuses(statuses.map((s) => s.data));
   return (
     <tr>
@@ -18,7 +18,7 @@ function BatchRow({ record, who }: { record: BatchRecord; who: string }) {
       <td>
         {formatInZone(record.submittedAt, record.timeZone)} ({record.timeZone})
       </td>
-      <td>{record.submittedBy ?? who}</td>
+      <td>{record.submittedBy}</td>
       <td>{record.commands.length}</td>
       <td>
         {counts.received} received, {counts.executing} executing, {counts.completed} completed,{' '}
@@ -30,26 +30,17 @@ function BatchRow({ record, who }: { record: BatchRecord; who: string }) {
   );
 }
 
-interface BatchListProps {
-  batches: readonly BatchRecord[];
-  /** Who submitted the batches of this session (the ledger names its own). */
-  who: string;
-  /** Set when the ledger could not be read: only this session's batches are listed then. */
-  ledgerProblem?: string | undefined;
-}
-
 /**
- * The batches: when, who, how many devices, current counts; each opens its batch page. They come
- * from the BFF ledger (issue 4) and this session's submissions; when the ledger cannot be read,
- * the list says it holds this session's batches only.
+ * The batches as the BFF ledger recorded them: when (on each batch's site clock, else UTC, said
+ * so), who, how many devices, current counts; each opens its batch page.
  */
-export function BatchList({ batches, who, ledgerProblem }: BatchListProps) {
+export function BatchList({ batches }: { batches: readonly BatchRecord[] }) {
   return (
     <div className="stack">
-      {ledgerProblem ? (
-        <p className="notice notice-warning">
-          Only the batches submitted in this browser session are listed: the batch ledger could not
-          be read ({ledgerProblem}).
+      {batches.some((record) => !record.timeZoneRecorded) ? (
+        <p className="field-hint">
+          Times are on each batch&apos;s site clock. A batch without a recorded site time zone (an
+          older one, or one across sites of different zones) is shown in UTC.
         </p>
       ) : null}
       {batches.length === 0 ? (
@@ -72,7 +63,7 @@ export function BatchList({ batches, who, ledgerProblem }: BatchListProps) {
             </thead>
             <tbody>
               {batches.map((record) => (
-                <BatchRow key={record.batchCommandId} record={record} who={who} />
+                <BatchRow key={record.batchCommandId} record={record} />
               ))}
             </tbody>
           </table>

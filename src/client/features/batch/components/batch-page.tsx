@@ -2,15 +2,15 @@ import { useState } from 'react';
 import type { BatchCancelResponse } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
+import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
-import { useBatchCommandStatuses } from '../api/batch-command-status.ts';
-import type { BatchRecord } from '../api/batch-records.ts';
-import { useCancelBatch } from '../api/cancel-batch.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
+import type { BatchRecord } from '../lib/ledger-batches.ts';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
@@ -26,16 +26,17 @@ function reasonWords(record: StatusRecord | undefined): string {
 }
 
 /**
- * One batch (issue 6): its command, a progress bar with the counts per status polled from each
+ * One batch as the ledger recorded it: its command and times (on the site's clock the ledger
+ * recorded, else UTC, said so), a progress bar with the counts per status polled from each
  * device command, a per-device table with reasons in words, and batch cancel with confirmation
  * whose per-device results show successes and failures side by side.
  */
 export function BatchPage({ record }: { record: BatchRecord }) {
-  const statuses = useBatchCommandStatuses(record.batchCommandId, record.commands);
+  const statuses = useCommandStatuses(record.commands);
   const records = statuses.map((s) => s.data);
   const counts = countStatuses(records);
   const summary = summarizeBatch(counts);
-  const cancel = useCancelBatch(record.batchCommandId);
+  const cancel = useCancelBatch();
   const [confirming, setConfirming] = useState(false);
   const [results, setResults] = useState<BatchCancelResponse>();
   const [resultsHidden, setResultsHidden] = useState(false);
@@ -65,6 +66,12 @@ export function BatchPage({ record }: { record: BatchRecord }) {
           {formatWindowUtc(command.startTime, command.endTime)}
         </dd>
       </dl>
+      {record.timeZoneRecorded ? null : (
+        <p className="notice">
+          Times on this page are in UTC: the ledger recorded no single site time zone for this batch
+          (an older batch, or devices in sites of different zones).
+        </p>
+      )}
       <section className="card stack" aria-labelledby="batch-progress-heading">
         <h2 id="batch-progress-heading">Progress</h2>
         <p
@@ -90,7 +97,6 @@ export function BatchPage({ record }: { record: BatchRecord }) {
       </section>
       {!resultsHidden && (results ?? recorded) ? (
         <CancelResults
-          batchCommandId={record.batchCommandId}
           results={results?.results ?? recorded?.results ?? []}
           records={records}
           recorded={recorded ? { ...recorded, timeZone } : undefined}
@@ -150,12 +156,16 @@ export function BatchPage({ record }: { record: BatchRecord }) {
           onDismiss={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
-            cancel.mutate(undefined, {
-              onSuccess: (answer) => {
-                setResults(answer);
-                setResultsHidden(false);
+            const deviceIds = record.commands.map((c) => c.deviceId);
+            cancel.mutate(
+              { batchCommandId: record.batchCommandId, deviceIds },
+              {
+                onSuccess: (answer) => {
+                  setResults(answer);
+                  setResultsHidden(false);
+                },
               },
-            });
+            );
           }}
         >
           <p>

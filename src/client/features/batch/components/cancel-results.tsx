@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
+import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { useCancelBatchDevice } from '../api/cancel-batch.ts';
 import { formatInZone } from '../../../lib/time.ts';
 import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
 
 interface CancelResultsProps {
-  batchCommandId: string;
   results: readonly BatchCancelResult[];
   /** The latest status records, by device order of the batch (for cancellation reasons). */
   records: readonly (StatusRecord | undefined)[];
@@ -21,15 +20,9 @@ interface CancelResultsProps {
  * device whose command is cancellable now (its latest status, else the one the cancel met) can
  * be retried alone. Never summed up as a success while any device failed (spec 2.5, 7).
  */
-export function CancelResults({
-  batchCommandId,
-  results,
-  records,
-  recorded,
-  onDismiss,
-}: CancelResultsProps) {
+export function CancelResults({ results, records, recorded, onDismiss }: CancelResultsProps) {
   const { succeeded, failed } = splitCancelResults(results);
-  const retry = useCancelBatchDevice(batchCommandId);
+  const retry = useCancelCommand();
   const recordOf = (deviceId: string) => records.find((r) => r?.deviceId === deviceId);
   const [retried, setRetried] = useState<ReadonlySet<string>>(new Set());
 

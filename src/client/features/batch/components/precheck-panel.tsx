@@ -1,10 +1,19 @@
-import { MAX_HISTORY_RANGE_MS } from '../../../../domain/history.ts';
+import { useMemo } from 'react';
+import { historyRangeSlots, MAX_HISTORY_RANGE_MS } from '../../../../domain/history.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { useDeviceHistories } from '../../../commands/api/get-command-history.ts';
 import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
-import { formatWindowInZone, toUtcTimestamp } from '../../../lib/time.ts';
-import { usePrecheckHistories } from '../api/precheck-history.ts';
+import { formatWindowInZone } from '../../../lib/time.ts';
 import type { SiteDevice } from '../lib/device-directory.ts';
 import { precheckDevice, type PrecheckDraft, type PrecheckFinding } from '../lib/precheck.ts';
+
+/**
+ * Most history slots the pre-check reads per device: 12 (360 days). Nothing bounds a command's
+ * window, and a longer one (most often a mistyped year) would read a slot per 30 days for each of
+ * up to 50 devices; its overlaps are left to the upstream, and the panel says so.
+ */
+const MAX_PRECHECK_SLOTS = 12;
+const MAX_PRECHECK_DAYS = (MAX_PRECHECK_SLOTS * MAX_HISTORY_RANGE_MS) / 86_400_000;
 
 interface PrecheckPanelProps {
   devices: readonly SiteDevice[];
@@ -26,27 +35,26 @@ function findingWords(finding: PrecheckFinding, timeZone: string): string {
 }
 
 /**
- * The pre-check before submit (issue 6): per selected device, an overlap with an active command
- * (from its command history over the window, by the shared overlap rule), a requested control it
- * lacks, or being offline; each flagged device can be dropped with one click, or all at once.
+ * The pre-check before submit: per selected device, an overlap with an active command (from its
+ * command history over every 30-day slot the window meets, however long the window, by the
+ * shared overlap rule), a requested control it lacks, or being offline; each flagged device can
+ * be dropped with one click, or all at once.
  */
 export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
-  const window = draft.window
-    ? {
-        startTime: toUtcTimestamp(draft.window.startMs),
-        endTime: toUtcTimestamp(
-          Math.min(draft.window.endMs, draft.window.startMs + MAX_HISTORY_RANGE_MS),
-        ),
-      }
-    : null;
-  const histories = usePrecheckHistories(
-    devices.map(({ device }) => device.deviceId),
-    window,
-  );
-  const checking = window !== null && histories.some((h) => h.isPending);
-  const unreadable = devices.filter((_, i) => histories[i]?.isError);
+  const { window } = draft;
+  const tooLong =
+    window !== null && historyRangeSlots(window.startMs, window.endMs).length > MAX_PRECHECK_SLOTS;
+  const deviceIds = useMemo(() => devices.map(({ device }) => device.deviceId), [devices]);
+  const { devices: histories } = useDeviceHistories(deviceIds, tooLong ? null : window);
+  const checking = window !== null && !tooLong && histories.some((h) => h.isPending);
+  const unreadable = devices.filter((_, i) => histories[i]?.error);
   const flagged = devices.flatMap((entry, i) => {
-    const findings = precheckDevice(entry.device, draft, histories[i]?.data?.commands);
+    const history = histories[i];
+    const findings = precheckDevice(
+      entry.device,
+      draft,
+      history && !history.isPending ? history.commands : undefined,
+    );
     return findings.length > 0 ? [{ entry, findings }] : [];
   });
 
@@ -57,11 +65,13 @@ export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
       <p role="status">
         {window === null
           ? 'Enter a valid window to check the devices for overlapping commands.'
-          : checking
-            ? `Checking ${devices.length} devices for overlapping commands…`
-            : flagged.length === 0 && unreadable.length === 0
-              ? `All ${devices.length} devices checked: no overlap, no missing control, none offline.`
-              : `${flagged.length} of ${devices.length} devices flagged.`}
+          : tooLong
+            ? `The window is longer than ${MAX_PRECHECK_DAYS} days, so it is not checked for overlapping commands; ${flagged.length} of ${devices.length} devices flagged otherwise.`
+            : checking
+              ? `Checking ${devices.length} devices for overlapping commands…`
+              : flagged.length === 0 && unreadable.length === 0
+                ? `All ${devices.length} devices checked: no overlap, no missing control, none offline.`
+                : `${flagged.length} of ${devices.length} devices flagged.`}
       </p>
       {unreadable.length > 0 ? (
         <p className="notice notice-warning">

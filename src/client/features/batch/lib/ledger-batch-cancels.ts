@@ -11,7 +11,7 @@ export interface RecordedBatchCancel {
 }
 
 /**
- * A batch cancel of the ledger with its per-device results (issue 4: kind `batchCancel`, the
+ * A batch cancel of the ledger with its per-device results (kind `batchCancel`, the
  * upstream's answer kept in `outcome.results`), or `null` for any other entry, and for a cancel
  * without results: refused as a whole, still pending, or of unknown outcome (nothing per device
  * to show).

@@ -2,9 +2,9 @@ import type { StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { findActiveOverlap } from '../../../../domain/overlap.ts';
 import type { PowerControlProperty } from '../../../../domain/power-control.ts';
-import type { CommandDraft } from '../../../lib/command-form-values.ts';
+import type { CommandDraft } from '../../../commands/lib/command-form-values.ts';
 
-/** What the pre-check foresees for one device of the batch (issue 6). */
+/** What the pre-check foresees for one device of the batch. */
 export type PrecheckFinding =
   /** An active command's window overlaps: the upstream cancels this device's command at once. */
   | { kind: 'overlap'; command: StatusRecord }
@@ -19,8 +19,9 @@ export type PrecheckDraft = CommandDraft;
 /**
  * The findings for one device: offline (`online === false`; unknown counts as not offline),
  * lacking a requested control, and, when its commands over the window are known, the first active
- * command overlapping the window by the shared rule `findActiveOverlap` (spec 3.1 rule 2; DESIGN.md
- * 3: the batch cancels such a device's command with `timeWindowOverlap`). Empty when none applies.
+ * command overlapping the window by the shared rule `findActiveOverlap` (spec 3.1 rule 2; the
+ * batch cancels such a device's command with `timeWindowOverlap`, docs/architecture.md, Upstream
+ * contract: Batch). Empty when none applies.
  */
 export function precheckDevice(
   device: Device,

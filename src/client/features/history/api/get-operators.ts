@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { LedgerPageSchema, type LedgerEntry } from '../../../../domain/ledger.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { LedgerEntry, LedgerPage } from '../../../../domain/ledger.ts';
+import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
 
 const LEDGER_PAGE_LIMIT = 500;
 
@@ -53,28 +54,21 @@ export function operatorOf(
   );
 }
 
-export const operatorKeys = {
-  all: ['ledger-operators'] as const,
-  device: (deviceId: string) => [...operatorKeys.all, deviceId] as const,
-};
-
 /**
- * `GET /api/ledger?deviceId=&limit=` (the BFF's ledger, issue 4): the latest 500 submissions and
- * batches that reached the device through this BFF. Commands sent any other way have no
- * operator. Not retried: when the ledger does not answer the view simply has no operator column.
+ * Who sent the device's commands: the latest 500 ledger entries of the device (`GET
+ * /api/ledger?deviceId=&limit=`, docs/architecture.md, Ledger), submissions and batches that
+ * reached it through this BFF. Commands sent any other way have no operator. Not retried: when
+ * the ledger does not answer the view simply has no operator column.
  */
-export const operatorsQueryOptions = (deviceId: string) =>
-  queryOptions({
-    queryKey: operatorKeys.device(deviceId),
-    queryFn: async ({ signal }) => {
-      const page = await apiRequest('/ledger', LedgerPageSchema, {
-        query: { deviceId, limit: String(LEDGER_PAGE_LIMIT) },
-        signal,
-      });
-      return operatorsFromEntries(page.entries, deviceId);
-    },
+export function useOperators(deviceId: string) {
+  const select = useCallback(
+    (page: LedgerPage) => operatorsFromEntries(page.entries, deviceId),
+    [deviceId],
+  );
+  return useQuery({
+    ...ledgerPageQueryOptions({ deviceId, limit: LEDGER_PAGE_LIMIT }),
+    select,
     retry: false,
     staleTime: 30_000,
   });
-
-export const useOperators = (deviceId: string) => useQuery(operatorsQueryOptions(deviceId));
+}

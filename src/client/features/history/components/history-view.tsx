@@ -1,11 +1,9 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
-import type { HistoryResponse } from '../../../../domain/history.ts';
+import type { DeviceHistoryResult } from '../../../commands/api/get-command-history.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
-import type { ApiError } from '../../../lib/api-error.ts';
 import { formatInZone } from '../../../lib/time.ts';
 import { operatorOf, useOperators } from '../api/get-operators.ts';
 import { filterCommands, sortCommands } from '../lib/filter-commands.ts';
@@ -24,8 +22,8 @@ interface HistoryViewProps {
   timeZone: string;
   search: HistorySearch;
   range: ResolvedHistoryRange;
-  /** The device's history over `range`; idle when the range is refused. */
-  history: UseQueryResult<HistoryResponse, ApiError>;
+  /** The device's history over `range`; pending when the range is refused. */
+  history: DeviceHistoryResult;
   onChange: (next: Partial<HistorySearch>) => void;
   onRefresh: () => void;
 }
@@ -33,7 +31,7 @@ interface HistoryViewProps {
 const commandsWord = (count: number) => (count === 1 ? '1 command' : `${count} commands`);
 
 /**
- * A device's command history (issue 7): range and filters, the count, the two charts, the table
+ * A device's command history: range and filters, the count, the two charts, the table
  * and the exports. Filters apply in the browser to the one fetched range, so charts, table and
  * CSV always show the same commands.
  */

@@ -14,7 +14,7 @@ import { ChartExportButton } from './chart-export-button.tsx';
 const CHART_HEIGHT_PX = 300;
 
 /**
- * Commands per site-local day by outcome (issue 7): completed, cancelled by reason, and the
+ * Commands per site-local day by outcome: completed, cancelled by reason, and the
  * still-live states, stacked. Every command in view counts once, so the bars add up to the
  * table's count; the summary says that count in words.
  */

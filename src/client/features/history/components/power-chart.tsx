@@ -38,7 +38,7 @@ export const timeTickFormatter = (timeZone: string, rangeMs: number) => (ms: num
     : formatInZone(ms, timeZone).slice(11);
 
 /**
- * Commanded values over the range as step lines (issue 7): battery power positive (discharge)
+ * Commanded values over the range as step lines: battery power positive (discharge)
  * above the axis and negative (charge) below, the site limits on the same watt axis, the SoC
  * cut-offs on a second, percent axis; only the controls some command sets. A textual summary
  * stands for the chart with screen readers.

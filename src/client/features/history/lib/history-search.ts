@@ -3,7 +3,7 @@ import { CANCELLATION_REASONS, COMMAND_STATUSES } from '../../../../domain/comma
 import { UtcTimestampSchema } from '../../../../domain/time.ts';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
 
-/** Range presets of the history view, each ending now (issue 7). */
+/** Range presets of the history view, each ending now. */
 export const HISTORY_PRESETS = ['24h', '7d', '30d'] as const;
 export type HistoryPreset = (typeof HISTORY_PRESETS)[number];
 
@@ -27,8 +27,8 @@ export const HISTORY_SORT_KEYS = ['start', 'status'] as const;
 export type HistorySortKey = (typeof HISTORY_SORT_KEYS)[number];
 
 /**
- * The state of the history view, all of it in the URL's search params so a view can be shared
- * (issue 7): `range` (a preset or `custom`), `from` and `to` (UTC ISO 8601, custom only),
+ * The state of the history view, all of it in the URL's search params so a view can be shared:
+ * `range` (a preset or `custom`), `from` and `to` (UTC ISO 8601, custom only),
  * `status`, `reason` (cancellation reason), `sort`, `order`, `page` (1-based).
  */
 export interface HistorySearch {

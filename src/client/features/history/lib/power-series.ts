@@ -54,7 +54,7 @@ export function stepSeries(
   ]);
 }
 
-/** The series with at least one point, in drawing order ("where set", issue 7). */
+/** The series with at least one point, in drawing order: a control no command sets is not drawn. */
 export function seriesInUse(commands: readonly StatusRecord[]): PowerChartSeriesKey[] {
   const order: PowerChartSeriesKey[] = [
     'targetBatteryPowerW',

@@ -6,7 +6,8 @@ import { sessionKeys } from './session-keys.ts';
 
 /**
  * `POST /api/session`: the BFF performs the client-credentials grant and sets the session
- * cookie (DESIGN.md 4). Rejects with `invalid_credentials` (401) for a wrong client ID or secret.
+ * cookie (docs/architecture.md, BFF surface). Rejects with `invalid_credentials` (401) for a
+ * wrong client ID or secret.
  */
 export function signIn(request: SignInRequest): Promise<SessionInfo> {
   return apiRequest('/session', SessionInfoSchema, { method: 'POST', body: request });

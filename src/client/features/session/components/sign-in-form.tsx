@@ -16,7 +16,8 @@ function signInErrorMessage(error: ApiError, regionName: string): string {
 
 /**
  * Region, client ID and secret, sent once to the BFF, which keeps secret and token server-side
- * (issue 2, step 2). The secret field is emptied as soon as it is sent and never stored.
+ * (docs/architecture.md, BFF surface). The secret field is emptied as soon as it is sent and
+ * never stored.
  */
 export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
   const signIn = useSignIn();

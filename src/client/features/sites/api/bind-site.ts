@@ -6,7 +6,10 @@ import { siteKeys } from './site-keys.ts';
 
 export interface BindSiteResult {
   site: Site;
-  /** The upstream answered 200: the site was bound already (DESIGN.md 3, "Sites"). */
+  /**
+   * The upstream answered 200: the site was bound already (docs/architecture.md, Upstream
+   * contract: Sites).
+   */
   alreadyBound: boolean;
 }
 

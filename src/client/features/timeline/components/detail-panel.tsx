@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { isCancellable } from '../../../../domain/command.ts';
+import { isCancellable, isEditableStatus, type StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -36,7 +35,7 @@ export function DetailPanel(props: {
       </p>
       {props.cancelError ? <p role="alert">{props.cancelError}</p> : null}
       <div className="actions">
-        {record.status === 'received' ? (
+        {isEditableStatus(record.status) ? (
           <button type="button" onClick={props.onChange}>
             Change window or values
           </button>

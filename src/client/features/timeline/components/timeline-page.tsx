@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
-import { cancelCommand, getCommandStatus, submitCommand } from '../../../lib/command-calls.ts';
-import { timelineHistoryKeys } from '../api/history-chunk.ts';
+import { cancelCommand, useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { getCommandStatus } from '../../../commands/api/get-command-status.ts';
+import { submitCommand, useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { invalidateDeviceCommands } from '../../../commands/lib/command-caches.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
 import type { Bar } from '../lib/bars.ts';
 import {
@@ -44,7 +46,7 @@ const REPLACE_STEP_WORDS: Record<ReplaceStep, string> = {
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The timeline editor page (issue 5): bound sites' devices as rows, command windows as bars,
+ * The timeline editor page: bound sites' devices as rows, command windows as bars,
  * drag to schedule, detail panel with cancel, replace by drag or edit.
  */
 export function TimelinePage({ sites }: { sites: readonly Site[] }) {
@@ -74,10 +76,8 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     () => sites.filter((site) => !hiddenSites.has(site.siteId)),
     [sites, hiddenSites],
   );
-  const { barsByDevice, overlapIndex, failedChunks } = useTimelineBars(viewport);
+  const { barsByDevice, overlapIndex, failedSlots } = useTimelineBars(viewport);
   const zoneOf = (target: RowTarget) => (utc ? 'UTC' : target.site.timeZone);
-  const refreshDevice = (deviceId: string) =>
-    queryClient.invalidateQueries({ queryKey: timelineHistoryKeys.device(deviceId) });
 
   // The selected record follows the polled history while its row is in view.
   const selectedRecord = useMemo(() => {
@@ -88,23 +88,24 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     return live ?? selected.record;
   }, [selected, barsByDevice]);
 
-  const submit = useMutation({
-    mutationFn: ({ device, command }: { device: Device; command: DeviceCommand }) =>
-      submitCommand(device.deviceId, command),
-    onSuccess: (response, { device }) => {
-      setForm(undefined);
-      setNotice(`Command ${response.id} submitted for ${device.name}.`);
-      return refreshDevice(device.deviceId);
-    },
-  });
+  const submit = useSubmitCommand();
+  const submitFor = (device: Device, command: DeviceCommand) =>
+    submit.mutate(
+      { deviceId: device.deviceId, command },
+      {
+        onSuccess: (response) => {
+          setForm(undefined);
+          setNotice(`Command ${response.id} submitted for ${device.name}.`);
+        },
+      },
+    );
 
-  const cancel = useMutation({
-    mutationFn: (record: StatusRecord) => cancelCommand(record.deviceId, record.id),
-    onSuccess: (record) => {
-      setNotice(`Command ${record.id} cancelled.`);
-      return refreshDevice(record.deviceId);
-    },
-  });
+  const cancel = useCancelCommand();
+  const cancelRecord = (record: StatusRecord) =>
+    cancel.mutate(
+      { deviceId: record.deviceId, commandId: record.id },
+      { onSuccess: (cancelled) => setNotice(`Command ${cancelled.id} cancelled.`) },
+    );
 
   const runReplace = async (target: RowTarget, old: StatusRecord, next: DeviceCommand) => {
     setForm(undefined);
@@ -122,7 +123,8 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
       setReplaceStep,
     );
     setReplaceStep(undefined);
-    await refreshDevice(old.deviceId);
+    // The replace ran its own calls, so the device is read again here, on every screen.
+    await invalidateDeviceCommands(queryClient, [old.deviceId]);
     if (outcome.ok) {
       setSelected(undefined);
       setNotice(`Command ${old.id} replaced by ${outcome.submitted.id} on ${target.device.name}.`);
@@ -183,7 +185,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
       </div>
       <div role="status" className="timeline-notice">
         {replaceStep ? REPLACE_STEP_WORDS[replaceStep] : notice}
-        {failedChunks > 0 ? ` Some history could not be loaded (${failedChunks}); retrying.` : ''}
+        {failedSlots > 0 ? ` Some history could not be loaded (${failedSlots}); retrying.` : ''}
       </div>
       {replaceFailure ? (
         <div role="alert" className="notice notice-error">
@@ -199,7 +201,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
                 onClick={() => {
                   const { old, target } = replaceFailure;
                   setReplaceFailure(undefined);
-                  submit.mutate({ device: target.device, command: restoreCommand(old) });
+                  submitFor(target.device, restoreCommand(old));
                 }}
               >
                 Restore the old command
@@ -257,7 +259,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
             timeZone={zoneOf(selected.target)}
             cancelling={cancel.isPending}
             cancelError={cancel.isError ? cancel.error.detail : undefined}
-            onCancel={() => cancel.mutate(selectedRecord)}
+            onCancel={() => cancelRecord(selectedRecord)}
             onChange={() =>
               setForm({
                 target: selected.target,
@@ -289,7 +291,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           onDismiss={() => setForm(undefined)}
           onSubmit={(command) => {
             if (form.replacing) void runReplace(form.target, form.replacing, command);
-            else submit.mutate({ device: form.target.device, command });
+            else submitFor(form.target.device, command);
           }}
         />
       ) : null}

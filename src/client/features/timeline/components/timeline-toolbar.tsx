@@ -18,7 +18,7 @@ export interface TimelineToolbarProps {
 }
 
 /**
- * Buttons for what the pointer does on the canvas (issue 5, keyboard access): zoom presets,
+ * Buttons for what the pointer does on the canvas, so a keyboard can do it too: zoom presets,
  * zoom in and out around the middle, pan by a quarter of the view, Now, and New command for the
  * focused row.
  */

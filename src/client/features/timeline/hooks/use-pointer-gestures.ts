@@ -1,4 +1,5 @@
 import { useRef, useState, type RefObject } from 'react';
+import { isEditableStatus } from '../../../../domain/command.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { edgeUnder, type BarEdge } from '../lib/bar-edge.ts';
 import { barAt, type Bar } from '../lib/bars.ts';
@@ -70,9 +71,9 @@ export interface PointerGestureOptions {
 }
 
 /**
- * Pointer gestures on the canvas (issue 5): drag the axis to pan; drag on an empty part of a
- * row to draw a new window, snapped to `snapMs` on the site clock; press a bar to select it;
- * drag a received bar to move it, or its ends to resize it. While drawing or moving, the drag
+ * Pointer gestures on the canvas: drag the axis to pan; drag on an empty part of a row to draw
+ * a new window, snapped to `snapMs` on the site clock; press a bar to select it; drag an editable
+ * (received) bar to move it, or its ends to resize it. While drawing or moving, the drag
  * rule (`dragRefusal`: no overlap with an active command, no start in the past) is checked on
  * every move and its refusal shown; a refused window is never handed on.
  */
@@ -153,7 +154,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
         ? 'grab'
         : edge !== 'both'
           ? 'ew-resize'
-          : bar?.status === 'received'
+          : bar && isEditableStatus(bar.status)
             ? 'move'
             : bar
               ? 'pointer'
@@ -173,7 +174,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
     if (!target) return;
     const zone = zoneOf(target);
     if (gesture.kind === 'press') {
-      if (Math.abs(point.x - gesture.downX) < 4 || gesture.bar.status !== 'received') return;
+      if (Math.abs(point.x - gesture.downX) < 4 || !isEditableStatus(gesture.bar.status)) return;
       setHover(undefined);
       gestureRef.current = {
         kind: 'move',

@@ -11,7 +11,8 @@ export const HELD_ROWS_BEYOND_VIEW = 15;
  * at once when the visible rows leave the rows the accessible layer holds (`held`, the visible
  * rows of the rendered scroll plus `HELD_ROWS_BEYOND_VIEW` each side), otherwise once the scroll
  * has rested for `SETTLE_AFTER_MS`. So a scroll frame costs a draw, not a React render
- * (issue 5). `onChange` hears every scroll position in CSS pixels (draw, data attribute).
+ * (main-thread time per frame, docs/architecture.md, Budgets). `onChange` hears every scroll
+ * position in CSS pixels (draw, data attribute).
  */
 export function useScrollPosition(
   rows: readonly TimelineRow[],

@@ -6,7 +6,8 @@ const HOUR_MS = 3_600_000;
 /**
  * How long a pan or zoom gesture must rest before React renders the new scale, in ms: what
  * React renders from the scale (the accessible bars in range, the viewport report) need not
- * follow every frame, the canvas does (issue 5, main-thread time per pan frame).
+ * follow every frame, the canvas does (main-thread time per pan frame, docs/architecture.md,
+ * Budgets).
  */
 export const SETTLE_AFTER_MS = 100;
 

@@ -1,49 +1,43 @@
 import { useCallback, useMemo } from 'react';
-import { useQueries } from '@tanstack/react-query';
 import type { StatusRecord } from '../../../../domain/command.ts';
-import { historyChunkQuery } from '../api/history-chunk.ts';
+import { useDeviceHistories } from '../../../commands/api/get-command-history.ts';
 import { toBar, type Bar } from '../lib/bars.ts';
-import { historyChunks } from '../lib/history-chunks.ts';
-import { mergeRecords } from '../lib/history-chunks.ts';
+import { liveSlotPollMs } from '../lib/live-poll.ts';
 import { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import type { TimelineViewport } from '../lib/timeline-types.ts';
 
+// A device whose history did not change keeps its records' array (structural sharing), hence its
+// bars and its overlap index: nothing is rebuilt, and no status change is looked for there.
+const barsCache = new WeakMap<readonly StatusRecord[], Bar[]>();
 const indexCache = new WeakMap<readonly Bar[], DeviceOverlapIndex>();
 
 /**
- * Bars of the devices in view over the chunks the viewport touches (30-day history chunks,
- * cached per device and chunk), and a per-device overlap index built lazily, once per data
- * version, for the drag feedback.
+ * Bars of the devices in view over the history slots the viewport meets (the device commands
+ * entity's 30-day slots, shared with every other screen), polled while a slot holds a live
+ * command, and a per-device overlap index built lazily, once per data version, for the drag
+ * feedback.
  */
 export function useTimelineBars(viewport: TimelineViewport | undefined) {
-  const chunks = useMemo(
-    () => (viewport ? historyChunks(viewport.startMs, viewport.endMs) : []),
+  const range = useMemo(
+    () => (viewport ? { startMs: viewport.startMs, endMs: viewport.endMs } : null),
     [viewport],
   );
   const deviceIds = useMemo(() => viewport?.deviceIds ?? [], [viewport]);
-  const combine = useCallback(
-    (results: { data?: { commands: StatusRecord[] } | undefined; error: unknown }[]) => {
-      const barsByDevice = new Map<string, Bar[]>();
-      let failed = 0;
-      deviceIds.forEach((deviceId, d) => {
-        const lists: StatusRecord[][] = [];
-        chunks.forEach((_, c) => {
-          const result = results[d * chunks.length + c];
-          if (result?.data) lists.push(result.data.commands);
-          if (result?.error) failed++;
-        });
-        barsByDevice.set(deviceId, mergeRecords(lists).map(toBar));
-      });
-      return { barsByDevice, failed };
-    },
-    [deviceIds, chunks],
-  );
-  const { barsByDevice, failed } = useQueries({
-    queries: deviceIds.flatMap((deviceId) =>
-      chunks.map((chunk) => historyChunkQuery(deviceId, chunk)),
-    ),
-    combine,
+  const { devices, failedSlots } = useDeviceHistories(deviceIds, range, {
+    pollMs: liveSlotPollMs,
   });
+  const barsByDevice = useMemo(() => {
+    const byDevice = new Map<string, Bar[]>();
+    for (const { deviceId, commands } of devices) {
+      let bars = barsCache.get(commands);
+      if (!bars) {
+        bars = commands.map(toBar);
+        barsCache.set(commands, bars);
+      }
+      byDevice.set(deviceId, bars);
+    }
+    return byDevice;
+  }, [devices]);
   const overlapIndex = useCallback(
     (deviceId: string) => {
       const bars = barsByDevice.get(deviceId);
@@ -57,5 +51,5 @@ export function useTimelineBars(viewport: TimelineViewport | undefined) {
     },
     [barsByDevice],
   );
-  return { barsByDevice, overlapIndex, failedChunks: failed };
+  return { barsByDevice, overlapIndex, failedSlots };
 }

@@ -28,7 +28,7 @@ export interface TimelineKeyOptions {
 }
 
 /**
- * Keyboard use of the grid (issue 5): Up/Down move between device rows (scrolling the row into
+ * Keyboard use of the grid: Up/Down move between device rows (scrolling the row into
  * view), Left/Right between the focused row's bars (panning to show the bar), Shift+Left/Right
  * pan by a quarter of the view, + and − zoom, Home goes to now, Enter opens the focused bar or
  * a new command at the keyboard cursor (default: the next quarter hour after now if in view),

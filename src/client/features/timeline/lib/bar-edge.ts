@@ -1,17 +1,19 @@
+import { isEditableStatus } from '../../../../domain/command.ts';
 import type { Bar } from './bars.ts';
 
-/** Which part of a received bar a drag changes: the whole window, or one end (resize). */
+/** Which part of an editable bar a drag changes: the whole window, or one end (resize). */
 export type BarEdge = 'both' | 'start' | 'end';
 
 /** How close to a bar's end, in CSS pixels, a press grabs that end. */
 const EDGE_GRAB_PX = 6;
 
 /**
- * The part of `bar` under the pointer at `ms`: an end only for received bars (the only ones a
- * replace may change) wide enough to leave a middle to grab; `msPerPx` is the current zoom.
+ * The part of `bar` under the pointer at `ms`: an end only for editable bars (`isEditableStatus`:
+ * received, the only ones a replace may change) wide enough to leave a middle to grab; `msPerPx`
+ * is the current zoom.
  */
 export function edgeUnder(bar: Bar, ms: number, msPerPx: number): BarEdge {
-  if (bar.status !== 'received') return 'both';
+  if (!isEditableStatus(bar.status)) return 'both';
   const widthPx = (bar.endMs - bar.startMs) / msPerPx;
   if (widthPx < 3 * EDGE_GRAB_PX) return 'both';
   if (Math.abs(ms - bar.startMs) / msPerPx <= EDGE_GRAB_PX) return 'start';

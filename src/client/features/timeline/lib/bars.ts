@@ -1,4 +1,8 @@
-import type { CancellationReason, StatusRecord } from '../../../../domain/command.ts';
+import {
+  isActiveStatus,
+  type CancellationReason,
+  type StatusRecord,
+} from '../../../../domain/command.ts';
 import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 import { shortControlLabel } from './labels.ts';
 import { windowInZone } from './window-words.ts';
@@ -42,7 +46,7 @@ export function toBar(record: StatusRecord): Bar {
 const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string; name: string }>();
 
 /**
- * Accessible name of a bar (issue 5): device, control, window in the site's zone, status.
+ * Accessible name of a bar: device, control, window in the site's zone, status.
  * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
  * Remembered per bar and zone: the accessible layer names every bar in view on each render while
  * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
@@ -65,7 +69,7 @@ export function barAt(bars: readonly Bar[], ms: number, toleranceMs = 0): Bar | 
   for (const bar of bars) {
     if (bar.startMs - toleranceMs > ms) break;
     if (ms < bar.endMs + toleranceMs) {
-      if (bar.status === 'received' || bar.status === 'executing') return bar;
+      if (isActiveStatus(bar.status)) return bar;
       hit ??= bar;
     }
   }

@@ -1,7 +1,7 @@
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import type { DeviceOverlapIndex, IndexedWindow } from './overlap-index.ts';
 
-/** Why a dragged window cannot be submitted (issue 5), or null when it can. */
+/** Why a dragged window cannot be submitted, or null when it can. */
 export type DragRefusal =
   { kind: 'empty' } | { kind: 'past' } | { kind: 'overlap'; conflict: IndexedWindow };
 

@@ -8,7 +8,7 @@ function watts(w: number, signed = true): string {
 }
 
 /**
- * A power control in short form for a bar label, e.g. `-3 kW, stop at 90%` (issue 5): the battery
+ * A power control in short form for a bar label, e.g. `-3 kW, stop at 90%`: the battery
  * power with its sign (negative charges, spec 2.2), the cut-off that stops it ("stop at"), the
  * other cut-off and site limits after it.
  */

@@ -29,7 +29,7 @@ export const REPLACE_WAIT = { attempts: 20, intervalMs: 500 };
  * "Modify"): cancel, wait until its status reads `cancelled` (so the upstream no longer counts it
  * as active and does not refuse the new window as overlapping), then submit. Never throws; the
  * outcome says which step failed and whether the old command is already cancelled, so the
- * operator can be offered to restore it (issue 5).
+ * operator can be offered to restore it.
  */
 export async function replaceCommand(
   old: StatusRecord,

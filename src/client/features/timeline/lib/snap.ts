@@ -1,6 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
 
-/** Default snapping step of drag-create and resize (issue 5): 5 minutes. */
+/** Default snapping step of drag-create and resize: 5 minutes. */
 export const DEFAULT_SNAP_MS = 5 * 60 * 1000;
 
 /**

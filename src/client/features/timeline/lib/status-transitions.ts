@@ -22,7 +22,7 @@ export interface StatusChange {
 }
 
 /**
- * Bars whose status differs between two versions of the bars by device (issue 5, "Live"). Only
+ * Bars whose status differs between two versions of the bars by device (polled live). Only
  * devices present in both versions whose bar list changed identity are compared, so a first
  * load, a device scrolling into view or a version that reuses a device's list costs nothing and
  * announces nothing; a bar new in `next` is not a change.

@@ -12,7 +12,8 @@ const OverlapDetailsSchema = z.object({
 
 /**
  * Words for a refused submission. A 409 `window_overlap` names the conflicting command and its
- * window on the site's clock, read from the upstream's details (DESIGN.md 3); any other error
+ * window on the site's clock, read from the upstream's details (docs/architecture.md, Upstream
+ * contract: Errors); any other error
  * gives the BFF's own sentence.
  */
 export function submitErrorWords(error: unknown, timeZone: string): string {

@@ -10,7 +10,7 @@ export interface TimeScale {
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Zoom presets of issue 5: the span of time the visible width shows. */
+/** Zoom presets: the span of time the visible width shows. */
 export const ZOOM_PRESETS = [
   { id: '6h', label: '6 h', spanMs: 6 * HOUR_MS },
   { id: 'day', label: 'Day', spanMs: DAY_MS },

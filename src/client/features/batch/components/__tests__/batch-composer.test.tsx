@@ -1,8 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Site } from '../../../../../domain/device.ts';
 import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { field } from '../../../../testing/form-fields.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import { BatchComposer } from '../batch-composer.tsx';
 
@@ -24,7 +25,7 @@ describe('BatchComposer', () => {
   it('caps the batch at 50, refuses the 51st with a message and keeps submit off at 0', async () => {
     stubFetch(() => json(200, { commands: [] }));
     const user = userEvent.setup();
-    renderWithProviders(<BatchComposer sites={[site]} />);
+    renderWithProviders(<BatchComposer sites={[site]} onSubmitted={vi.fn()} />);
 
     expect(
       (screen.getByRole('button', { name: 'Submit batch to 0 devices' }) as HTMLButtonElement)
@@ -55,5 +56,32 @@ describe('BatchComposer', () => {
     expect(alert.getByText(/NOPE-1 not added: not a device of a bound site/)).toBeTruthy();
     expect(alert.getByText('BAT-EU-100-02 already in the batch.')).toBeTruthy();
     expect(screen.getByText('50 of 50')).toBeTruthy();
+  });
+
+  it('hands the accepted batch on to open its page, and cannot send the same batch twice', async () => {
+    const requests = stubFetch((request) =>
+      request.method === 'POST'
+        ? json(202, {
+            batchCommandId: 'batch_1',
+            message: 'accepted',
+            timestamp: '2026-11-21T10:00:00Z',
+            commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
+          })
+        : json(200, { commands: [] }),
+    );
+    const onSubmitted = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<BatchComposer sites={[site]} onSubmitted={onSubmitted} />);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-01' }));
+    await user.type(field('Target battery power (W)'), '-2000');
+    const submit = screen.getByRole('button', { name: 'Submit batch to 1 device' });
+    await user.click(submit);
+
+    await vi.waitFor(() => expect(onSubmitted).toHaveBeenCalledWith('batch_1'));
+    expect((submit as HTMLButtonElement).disabled).toBe(true);
+    await user.click(submit);
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(screen.queryByRole('region', { name: 'Pre-check' })).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import type { StatusRecord } from '../../../../../domain/command.ts';
 import type { LedgerEntry } from '../../../../../domain/ledger.ts';
 import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
-import type { BatchRecord } from '../../api/batch-records.ts';
+import type { BatchRecord } from '../../lib/ledger-batches.ts';
 import { BatchPage } from '../batch-page.tsx';
 
 const command = {
@@ -22,6 +22,8 @@ const record: BatchRecord = {
     { deviceId: 'BAT-3', id: 'cmd_3' },
   ],
   timeZone: 'Europe/Berlin',
+  timeZoneRecorded: true,
+  submittedBy: 'Ada',
 };
 const status = (deviceId: string, id: string, more: Partial<StatusRecord>): StatusRecord => ({
   ...command,
@@ -106,5 +108,28 @@ describe('BatchPage, opened after a batch cancel', () => {
     expect(await screen.findByRole('row', { name: /BAT-3/ })).toBeTruthy();
     await screen.findAllByText('Cancelled');
     expect(screen.queryByRole('region', { name: 'Batch cancel results' })).toBeNull();
+  });
+});
+
+describe('BatchPage times', () => {
+  it('shows the times on the site clock the ledger recorded', async () => {
+    fakeBff([]);
+    renderWithProviders(<BatchPage record={record} />);
+    expect(screen.getByText('Submitted').nextElementSibling?.textContent).toBe(
+      '2026-11-21 11:00 (Europe/Berlin)',
+    );
+    expect(screen.queryByText(/Times on this page are in UTC/)).toBeNull();
+    await screen.findAllByText('Cancelled');
+  });
+
+  it('shows the times in UTC and says so when the ledger recorded no site time zone', async () => {
+    fakeBff([]);
+    renderWithProviders(
+      <BatchPage record={{ ...record, timeZone: 'UTC', timeZoneRecorded: false }} />,
+    );
+    expect(await screen.findByText(/Times on this page are in UTC/)).toBeTruthy();
+    expect(screen.getByText('Submitted').nextElementSibling?.textContent).toBe(
+      '2026-11-21 10:00 (UTC)',
+    );
   });
 });

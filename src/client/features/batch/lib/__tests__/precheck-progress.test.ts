@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import type { Device } from '../../../../../domain/device.ts';
 import type { LedgerEntry } from '../../../../../domain/ledger.ts';
-import { batchRecordFromLedger, mergeBatches } from '../ledger-batches.ts';
+import { batchRecordFromLedger } from '../ledger-batches.ts';
 import {
   cancelFailureWords,
   countStatuses,
@@ -142,17 +142,21 @@ describe('batches from the ledger', () => {
       command: (entry.request as { command: unknown }).command,
       commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }],
       timeZone: 'UTC',
+      timeZoneRecorded: false,
       submittedBy: 'Ada',
     });
     expect(batchRecordFromLedger({ ...entry, state: 'failed' })).toBeNull();
     expect(batchRecordFromLedger({ ...entry, request: { devices: [] } })).toBeNull();
   });
 
-  it('merges session and ledger batches once each, newest first', () => {
-    const record = batchRecordFromLedger(entry);
-    if (!record) throw new Error('no record');
-    const older = { ...record, batchCommandId: 'batch_0', submittedAt: '2026-11-20T09:00:00Z' };
-    const session = { ...record, timeZone: 'Europe/Berlin' };
-    expect(mergeBatches([session], [older, record])).toEqual([session, older]);
+  it('shows a batch on the zone the ledger recorded for its site, else in UTC, not the browser zone', () => {
+    expect(batchRecordFromLedger({ ...entry, timeZone: 'Europe/Berlin' })).toMatchObject({
+      timeZone: 'Europe/Berlin',
+      timeZoneRecorded: true,
+    });
+    expect(batchRecordFromLedger({ ...entry, timeZone: 'Nowhere/Atlantis' })).toMatchObject({
+      timeZone: 'UTC',
+      timeZoneRecorded: false,
+    });
   });
 });

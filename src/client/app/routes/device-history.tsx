@@ -1,0 +1,89 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useDeviceHistory } from '../../commands/api/get-command-history.ts';
+import { HistoryView } from '../../features/history/components/history-view.tsx';
+import {
+  historySearchParams,
+  parseHistorySearch,
+} from '../../features/history/lib/history-search.ts';
+import { resolveHistoryRange } from '../../features/history/lib/history-view-range.ts';
+import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { DeviceLookup } from './device-lookup.tsx';
+import { devicePath } from '../../lib/device-paths.ts';
+
+function HistoryRoute() {
+  const { siteId = '', deviceId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const search = useMemo(() => parseHistorySearch(params), [params]);
+  // Presets end at the instant the range was chosen (or refreshed), so sorting and paging
+  // neither move the range nor refetch.
+  const [nowMs, setNowMs] = useState(() => Date.now());
+  const range = resolveHistoryRange(search, nowMs);
+  // The range's slots of the device's history, narrowed to the range; filters apply in the view.
+  const history = useDeviceHistory(deviceId, range.ok ? range : null);
+
+  return (
+    <DeviceLookup
+      siteId={siteId}
+      deviceId={deviceId}
+      notFoundHeading="Command history: device not found"
+      unboundAdvice={`The site must be bound again on the Sites page to see the history of ${deviceId}.`}
+    >
+      {({ site, device, timeZone, knownZone }) => (
+        <>
+          <title>{`History of ${device.deviceId} · powerdeck`}</title>
+          <nav aria-label="Breadcrumb" className="breadcrumb">
+            <ol>
+              <li>
+                <Link to="/sites">Sites</Link>
+              </li>
+              <li>{site.name}</li>
+              <li>
+                <Link to={devicePath(site.siteId, device.deviceId)}>{device.deviceId}</Link>
+              </li>
+              <li aria-current="page">History</li>
+            </ol>
+          </nav>
+          <h1>
+            Command history of {device.name} <span className="secondary">{device.deviceId}</span>
+          </h1>
+          {knownZone ? null : (
+            <p className="notice notice-warning">
+              This browser does not know the site&apos;s time zone {site.timeZone}; times on this
+              page are in UTC.
+            </p>
+          )}
+          <HistoryView
+            device={device}
+            timeZone={timeZone}
+            search={search}
+            range={range}
+            history={history}
+            onChange={(next) => {
+              if ('range' in next || 'from' in next || 'to' in next) setNowMs(Date.now());
+              setParams(historySearchParams({ ...search, ...next }));
+            }}
+            onRefresh={() => {
+              setNowMs(Date.now());
+              void history.refetch();
+            }}
+          />
+        </>
+      )}
+    </DeviceLookup>
+  );
+}
+
+/**
+ * `/sites/:siteId/devices/:deviceId/history`: a device's command history, up to 30 days per
+ * view, with charts and exports. Its own chunk: recharts and the CSV library load only here, out
+ * of the initial bundle's budget (docs/architecture.md, Budgets).
+ */
+export const historyRoute = (queryClient: QueryClient) => ({
+  Component: HistoryRoute,
+  loader: () => {
+    void queryClient.prefetchQuery(sitesQueryOptions());
+    return null;
+  },
+});

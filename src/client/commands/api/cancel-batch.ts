@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { BatchCancelResponseSchema, type BatchCancelResponse } from '../../../domain/batch.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+
+/**
+ * `PUT /api/devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
+ * contract: Batch cancel): one result per device, successes and failures mixed (spec 2.5, 7). A
+ * 200 does not mean every device was cancelled.
+ */
+export function cancelBatch(batchCommandId: string): Promise<BatchCancelResponse> {
+  return apiRequest(
+    `/devices/commands/batch/${encodeURIComponent(batchCommandId)}/cancel`,
+    BatchCancelResponseSchema,
+    { method: 'PUT' },
+  );
+}
+
+/** Which batch a cancel is for, and its devices (whose statuses and history change with it). */
+export interface BatchCancel {
+  batchCommandId: string;
+  deviceIds: readonly string[];
+}
+
+/**
+ * Cancels a whole batch; whatever the answer, its devices' statuses and histories and the ledger
+ * (which records the cancel's per-device results) are read again before the mutation settles.
+ */
+export function useCancelBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ batchCommandId }: BatchCancel) => cancelBatch(batchCommandId),
+    onSettled: (_answer, _error, { deviceIds }) => invalidateDeviceCommands(queryClient, deviceIds),
+  });
+}

@@ -1,0 +1,26 @@
+import type { TimeRangeMs } from '../../../domain/history.ts';
+import type { LedgerQuery } from '../../../domain/ledger.ts';
+
+/**
+ * Query keys of device commands, generic to specific, one root per BFF path:
+ *
+ * - `device(id)`: everything of one device, so a mutation invalidates what it touched at once;
+ *   under it `history(id, slot)`, the device's history over one fixed 30-day slot of
+ *   `historyRangeSlots` (`GET /api/devices/{id}/commands`), and `status(id, commandId)`, one
+ *   command's status record (`GET /api/devices/{id}/commands/{commandId}`).
+ * - `ledger()`: the BFF's command ledger (`GET /api/ledger`); `ledgerPage(query)` one filtered
+ *   page of it. Batches, batch cancels and who sent a command are all ledger pages.
+ */
+export const commandKeys = {
+  all: ['commands'] as const,
+  devices: () => [...commandKeys.all, 'device'] as const,
+  device: (deviceId: string) => [...commandKeys.devices(), deviceId] as const,
+  histories: (deviceId: string) => [...commandKeys.device(deviceId), 'history'] as const,
+  history: (deviceId: string, slot: TimeRangeMs) =>
+    [...commandKeys.histories(deviceId), slot.startMs, slot.endMs] as const,
+  statuses: (deviceId: string) => [...commandKeys.device(deviceId), 'status'] as const,
+  status: (deviceId: string, commandId: string) =>
+    [...commandKeys.statuses(deviceId), commandId] as const,
+  ledger: () => [...commandKeys.all, 'ledger'] as const,
+  ledgerPage: (query: LedgerQuery) => [...commandKeys.ledger(), query] as const,
+};

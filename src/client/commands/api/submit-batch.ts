@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  BatchSubmissionResponseSchema,
+  type BatchRequest,
+  type BatchSubmissionResponse,
+} from '../../../domain/batch.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+
+/**
+ * `POST /api/devices/commands/batch` (docs/architecture.md, Upstream contract: Batch): 202 with
+ * the batchCommandId and one device command per device. The whole batch is refused
+ * (problem+json) for more than 50 devices, a repeat, an unknown or unbound device, or a value out
+ * of some device's range.
+ */
+export function submitBatch(request: BatchRequest): Promise<BatchSubmissionResponse> {
+  return apiRequest('/devices/commands/batch', BatchSubmissionResponseSchema, {
+    method: 'POST',
+    body: request,
+  });
+}
+
+/**
+ * Submits a batch; whatever the answer, its devices and the ledger are read again. The mutation
+ * does not wait for that: the ledger's record of the batch is what the next screen reads, and
+ * holding the submission until up to 50 devices' histories are read again would only delay it.
+ */
+export function useSubmitBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: submitBatch,
+    onSettled: (_response, _error, request) => {
+      void invalidateDeviceCommands(queryClient, request.devices);
+    },
+  });
+}

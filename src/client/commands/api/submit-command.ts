@@ -1,0 +1,41 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  SubmissionResponseSchema,
+  type DeviceCommand,
+  type SubmissionResponse,
+} from '../../../domain/command.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+
+/**
+ * `POST /api/device/{deviceId}/commands` (singular `device`, spec 4): 202 with the command ID.
+ * Rejects with ApiError `window_overlap` (409) or `capability_out_of_range` (422) among others.
+ */
+export function submitCommand(
+  deviceId: string,
+  command: DeviceCommand,
+): Promise<SubmissionResponse> {
+  return apiRequest(`/device/${encodeURIComponent(deviceId)}/commands`, SubmissionResponseSchema, {
+    method: 'POST',
+    body: command,
+  });
+}
+
+/** What a submission sends: the device and its command. */
+export interface CommandSubmission {
+  deviceId: string;
+  command: DeviceCommand;
+}
+
+/**
+ * Submits a command; whatever the answer (a lost one may still have taken effect), the device's
+ * history and statuses and the ledger are read again, on every screen that shows them.
+ */
+export function useSubmitCommand() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ deviceId, command }: CommandSubmission) => submitCommand(deviceId, command),
+    onSettled: (_response, _error, { deviceId }) =>
+      invalidateDeviceCommands(queryClient, [deviceId]),
+  });
+}

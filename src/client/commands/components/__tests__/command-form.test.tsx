@@ -1,0 +1,132 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import '../../../testing/render.tsx';
+import { combinedCapabilityCheck, deviceCapabilityCheck } from '../../lib/capability-checks.ts';
+import { combineRanges } from '../../lib/combined-ranges.ts';
+import { describedText, field } from '../../../testing/form-fields.ts';
+import { testDevice as device } from '../../../testing/test-devices.ts';
+import { CommandForm, type CommandFormProps } from '../command-form.tsx';
+
+const HOUR_MS = 3_600_000;
+const wide = device('BAT-A', { targetBatteryPowerW: { min: -5000, max: 5000 } });
+const narrow = device('BAT-B', {
+  targetBatteryPowerW: { min: -3000, max: 2000 },
+  chargeCutoffSocPercent: { min: 50, max: 100 },
+});
+
+function renderForm(overrides: Partial<CommandFormProps>) {
+  const onSubmit = vi.fn();
+  // A window starting in two hours on whole minutes, so it is never in the past.
+  const startMs = Math.ceil((Date.now() + 2 * HOUR_MS) / 60_000) * 60_000;
+  const props: CommandFormProps = {
+    idPrefix: 'test',
+    capabilityCheck: deviceCapabilityCheck(narrow.capabilities),
+    timeZone: 'UTC',
+    powerControlHelp: 'Set at least one control.',
+    initial: { startMs, endMs: startMs + HOUR_MS },
+    submitLabel: 'Send',
+    pending: false,
+    onSubmit,
+    ...overrides,
+  };
+  const view = render(<CommandForm {...props} />);
+  return { onSubmit, startMs, props, view };
+}
+
+describe('CommandForm', () => {
+  it("checks one device's ranges, disables what it lacks and sends a valid command", async () => {
+    const user = userEvent.setup();
+    const { onSubmit, startMs } = renderForm({});
+    expect(field('Site export limit (W)')).toHaveProperty('disabled', true);
+    expect(describedText(field('Charge cut-off SoC (%)'))).toContain('Range 50% to 100%');
+
+    await user.type(field('Target battery power (W)'), '2500');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(describedText(field('Target battery power (W)'))).toContain(
+        'Target battery power must be between -3000 and 2000 W on this device (you entered 2500)',
+      ),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    await user.clear(field('Target battery power (W)'));
+    await user.type(field('Target battery power (W)'), '-2000');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]?.[0]).toEqual({
+      powerControl: { targetBatteryPowerW: -2000 },
+      startTime: new Date(startMs).toISOString().replace('.000Z', 'Z'),
+      endTime: new Date(startMs + HOUR_MS).toISOString().replace('.000Z', 'Z'),
+    });
+  });
+
+  it('checks a batch against every device, naming those a value does not fit', async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({
+      capabilityCheck: combinedCapabilityCheck(combineRanges([wide, narrow])),
+    });
+    expect(describedText(field('Target battery power (W)'))).toContain(
+      'Fits every device that supports it: -3 kW to 2 kW; some devices accept -5 kW to 5 kW.',
+    );
+    expect(describedText(field('Charge cut-off SoC (%)'))).toContain(
+      'not supported by 1 of 2 (BAT-A)',
+    );
+    await user.type(field('Target battery power (W)'), '4000');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(describedText(field('Target battery power (W)'))).toContain(
+        'Target battery power 4 kW is outside the range of device: BAT-B.',
+      ),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('opens prefilled, focuses the first control, shows pending and closes', async () => {
+    const user = userEvent.setup();
+    const onCancel = vi.fn();
+    const { props, view } = renderForm({
+      initial: {
+        startMs: Date.parse('2030-03-01T10:00:00Z'),
+        endMs: Date.parse('2030-03-01T11:30:00Z'),
+        powerControl: { chargeCutoffSocPercent: 80 },
+      },
+      timeZone: 'Europe/Berlin',
+      focusFirstControl: true,
+      onCancel,
+      cancelLabel: 'Close',
+    });
+    expect(field('Start')).toHaveProperty('value', '2030-03-01T11:00');
+    expect(field('End')).toHaveProperty('value', '2030-03-01T12:30');
+    expect(field('Charge cut-off SoC (%)')).toHaveProperty('value', '80');
+    expect(describedText(field('Start'))).toContain('UTC 2030-03-01 10:00');
+    await waitFor(() => expect(document.activeElement).toBe(field('Target battery power (W)')));
+
+    view.rerender(<CommandForm {...props} pending pendingLabel="Sending…" />);
+    expect(screen.getByRole('button', { name: 'Sending…' })).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('with no control set, says so and moves focus to the first control', async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({});
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Set at least one power control: a command without one is refused (spec 2.1).',
+    );
+    expect(document.activeElement).toBe(field('Target battery power (W)'));
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('reports a window refusal on the start and keeps the command back', async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({ windowCheck: () => 'Refused: overlaps command cmd_1.' });
+    await user.type(field('Target battery power (W)'), '1000');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(describedText(field('Start'))).toContain('Refused: overlaps command cmd_1.'),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,237 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { DeviceCommand } from '../../../domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../../domain/power-control.ts';
+import type { WindowMs } from '../../../domain/time-window.ts';
+import type { CapabilityCheck } from '../lib/capability-checks.ts';
+import { buildCommandFormSchema, type CommandFormValues } from '../lib/command-form-schema.ts';
+import {
+  toCommandDraft,
+  toCommandFormValues,
+  windowHints,
+  type CommandDraft,
+  type CommandFormInitial,
+} from '../lib/command-form-values.ts';
+import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
+import { parseDateTimeLocal, toDateTimeLocalValue, utcOffsetLabel } from '../../lib/time.ts';
+import { Field } from '../../components/field.tsx';
+import './command-form.css';
+
+/** What a caller may do to the form once a command is accepted. */
+export interface CommandFormHandle {
+  /** Moves the window, e.g. to follow on from the command just sent. */
+  setWindow: (startMs: number, endMs: number) => void;
+}
+
+export interface CommandFormProps {
+  /** Prefix of the field IDs, unique on the page (`command`, `batch`, `tl`). */
+  idPrefix: string;
+  /** Accessible name of the form, when the page has several. */
+  label?: string | undefined;
+  /** One device's capabilities or a batch's combined ones: hints, input spans and refusals. */
+  capabilityCheck: CapabilityCheck;
+  /** IANA zone whose wall clock the window is typed on. */
+  timeZone: string;
+  /** More words on the clock, after the zone (e.g. why a batch is typed in UTC). */
+  zoneNote?: ReactNode;
+  /** The help under "Power control" (who gets the command, what empty controls mean). */
+  powerControlHelp: string;
+  /** The values the form opens with; read once. */
+  initial: CommandFormInitial;
+  /** See `buildCommandFormSchema`: a further refusal of an otherwise valid window. */
+  windowCheck?: ((window: WindowMs) => string | null) | undefined;
+  /** Focus the first enabled control on opening (the timeline's dialog, prefilled window). */
+  focusFirstControl?: boolean;
+  /** Rendered above the buttons with what is typed so far (the batch pre-check). */
+  beforeSubmit?: (draft: CommandDraft) => ReactNode;
+  submitLabel: string;
+  /** The submit button's words while `pending`. */
+  pendingLabel?: string;
+  pending: boolean;
+  /** False while the command cannot be sent whatever is typed (e.g. an empty batch). */
+  canSubmit?: boolean;
+  /** Called with a command that passed every check. */
+  onSubmit: (command: DeviceCommand, form: CommandFormHandle) => void;
+  /** When set, a button next to submit that closes the form. */
+  onCancel?: (() => void) | undefined;
+  cancelLabel?: string;
+  /** Rendered beside the buttons, e.g. a `role="status"` line on the last submission. */
+  status?: ReactNode;
+  /** Rendered under the buttons, e.g. the server's refusal. */
+  children?: ReactNode;
+}
+
+/**
+ * The command form, for one device, for a batch and in the timeline's dialog alike:
+ * the five power controls with units and the sign convention, each with its capability hint and
+ * disabled when no device the command goes to supports it; the effective window on a wall clock
+ * with the UTC equivalent and notes on clock changes. Every problem is shown on its field at
+ * once ({@link buildCommandFormSchema}); only a command that passes reaches `onSubmit`. When the
+ * zone changes (a batch's selection moves to another clock), the typed window keeps its instants.
+ */
+export function CommandForm(props: CommandFormProps) {
+  const { idPrefix, capabilityCheck, timeZone, windowCheck, pending, onSubmit } = props;
+  const schema = useMemo(
+    () => buildCommandFormSchema({ capabilityCheck, timeZone, now: Date.now, windowCheck }),
+    [capabilityCheck, timeZone, windowCheck],
+  );
+  const [openedAtMs] = useState(() => Date.now());
+  const [defaults] = useState(() => toCommandFormValues(props.initial, timeZone));
+  const {
+    register,
+    handleSubmit,
+    control,
+    getValues,
+    setValue,
+    setFocus,
+    formState: { errors },
+  } = useForm<CommandFormValues, unknown, DeviceCommand>({
+    resolver: zodResolver(schema),
+    defaultValues: defaults,
+  });
+
+  const zoneOfValues = useRef(timeZone);
+  useEffect(() => {
+    const previous = zoneOfValues.current;
+    if (previous === timeZone) return;
+    zoneOfValues.current = timeZone;
+    for (const name of ['start', 'end'] as const) {
+      const resolved = parseDateTimeLocal(getValues(name), previous);
+      if (resolved) setValue(name, toDateTimeLocalValue(resolved.instant, timeZone));
+    }
+  }, [timeZone, getValues, setValue]);
+
+  const [firstControl] = useState(() =>
+    POWER_CONTROL_PROPERTIES.find((p) => capabilityCheck.inputRange(p)),
+  );
+  const focusFirstControl = props.focusFirstControl ?? false;
+  useEffect(() => {
+    if (focusFirstControl && firstControl) setFocus(`powerControl.${firstControl}`);
+  }, [focusFirstControl, firstControl, setFocus]);
+
+  const [powerControl, start, end] = useWatch({ control, name: ['powerControl', 'start', 'end'] });
+  const handle: CommandFormHandle = {
+    setWindow: (startMs, endMs) => {
+      setValue('start', toDateTimeLocalValue(startMs, timeZone));
+      setValue('end', toDateTimeLocalValue(endMs, timeZone));
+    },
+  };
+  const formError = errors.powerControl?.message;
+  const powerControlFieldset = useRef<HTMLFieldSetElement>(null);
+
+  return (
+    <form
+      className="command-form stack"
+      onSubmit={(event) =>
+        void handleSubmit(
+          (command) => onSubmit(command, handle),
+          (invalid) => {
+            // Only "no control set": no field holds the error, so nothing would take focus and
+            // the alert could sit out of view above a long form (the timeline's dialog scrolls):
+            // the first control takes focus, and the fieldset with the alert comes into view.
+            const fieldErrors = Object.keys(invalid).filter((name) => name !== 'powerControl');
+            const controlErrors = Object.keys(invalid.powerControl ?? {}).filter((name) =>
+              (POWER_CONTROL_PROPERTIES as readonly string[]).includes(name),
+            );
+            if (fieldErrors.length > 0 || controlErrors.length > 0 || !firstControl) return;
+            setFocus(`powerControl.${firstControl}`);
+            powerControlFieldset.current?.scrollIntoView({ block: 'start' });
+          },
+        )(event)
+      }
+      noValidate
+      aria-label={props.label}
+    >
+      <fieldset ref={powerControlFieldset} aria-describedby={`${idPrefix}-power-control-help`}>
+        <legend>Power control</legend>
+        <p id={`${idPrefix}-power-control-help`} className="field-hint">
+          {props.powerControlHelp}
+        </p>
+        {formError ? (
+          <p role="alert" className="notice notice-error">
+            {formError}
+          </p>
+        ) : null}
+        <div className="form-grid">
+          {POWER_CONTROL_PROPERTIES.map((property) => {
+            const range = capabilityCheck.inputRange(property);
+            return (
+              <Field
+                key={property}
+                id={`${idPrefix}-${property}`}
+                label={POWER_CONTROL_WORDS[property].label}
+                hints={[
+                  property === 'targetBatteryPowerW'
+                    ? 'Positive discharges the battery, negative charges it.'
+                    : null,
+                  capabilityCheck.hint(property),
+                ]}
+                error={errors.powerControl?.[property]?.message}
+              >
+                {(controlProps) => (
+                  <input
+                    {...controlProps}
+                    {...register(`powerControl.${property}`, { disabled: !range })}
+                    type="number"
+                    step={1}
+                    min={range?.min}
+                    max={range?.max}
+                  />
+                )}
+              </Field>
+            );
+          })}
+        </div>
+      </fieldset>
+      <fieldset aria-describedby={`${idPrefix}-window-help`}>
+        <legend>Effective window</legend>
+        <p id={`${idPrefix}-window-help`} className="field-hint">
+          Start and end are on the clock of time zone <strong>{timeZone}</strong> (now{' '}
+          {utcOffsetLabel(openedAtMs, timeZone)}). The command is effective from start up to end.
+          {props.zoneNote ? <> {props.zoneNote}</> : null}
+        </p>
+        <div className="form-grid">
+          <Field
+            id={`${idPrefix}-start`}
+            label="Start"
+            hints={windowHints(start, timeZone)}
+            error={errors.start?.message}
+          >
+            {(controlProps) => (
+              <input
+                {...controlProps}
+                {...register('start', { deps: ['end'] })}
+                type="datetime-local"
+                step={60}
+              />
+            )}
+          </Field>
+          <Field
+            id={`${idPrefix}-end`}
+            label="End"
+            hints={windowHints(end, timeZone)}
+            error={errors.end?.message}
+          >
+            {(controlProps) => (
+              <input {...controlProps} {...register('end')} type="datetime-local" step={60} />
+            )}
+          </Field>
+        </div>
+      </fieldset>
+      {props.beforeSubmit?.(toCommandDraft({ powerControl, start, end }, timeZone))}
+      <div className="actions">
+        {props.onCancel ? (
+          <button type="button" onClick={props.onCancel}>
+            {props.cancelLabel ?? 'Cancel'}
+          </button>
+        ) : null}
+        <button type="submit" className="primary" disabled={props.canSubmit === false || pending}>
+          {pending ? (props.pendingLabel ?? 'Submitting…') : props.submitLabel}
+        </button>
+        {props.status}
+      </div>
+      {props.children}
+    </form>
+  );
+}

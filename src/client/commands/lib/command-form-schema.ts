@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { DeviceCommandSchema, type DeviceCommand } from '../../../domain/command.ts';
+import {
+  POWER_CONTROL_PROPERTIES,
+  PowerControlSchema,
+  type PowerControl,
+  type PowerControlProperty,
+} from '../../../domain/power-control.ts';
+import type { WindowMs } from '../../../domain/time-window.ts';
+import type { CapabilityCheck } from './capability-checks.ts';
+import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
+import { parseDateTimeLocal, toUtcTimestamp } from '../../lib/time.ts';
+
+/** What the command form is checked against. */
+export interface CommandFormContext {
+  /** One device's capabilities, or those of every device of a batch. */
+  capabilityCheck: CapabilityCheck;
+  /** IANA zone whose wall clock the window is typed on. */
+  timeZone: string;
+  /** The current time in epoch ms, read at each validation (injectable for tests). */
+  now: () => number;
+  /**
+   * A further check of a window that is otherwise valid (e.g. the timeline's overlap with an
+   * active command, spec 3.1 rule 2): words of the refusal, reported on the start, or `null`.
+   */
+  windowCheck?: ((window: WindowMs) => string | null) | undefined;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The command form's schema, for one device and for a batch alike: parses the typed
+ * values into a {@link DeviceCommand} and reports every problem on its field at once: not a whole
+ * number, outside the schema bounds (`PowerControlSchema`), refused by the capability check (one
+ * device's ranges, or naming the devices of a batch it does not fit, spec 2.2), no control set
+ * (spec 2.1; reported on `powerControl`), a start or end that is no time on the clock, a start
+ * in the past, an end not after the start (spec 2.1), then `windowCheck`. The result passes
+ * `DeviceCommandSchema`.
+ */
+export function buildCommandFormSchema({
+  capabilityCheck,
+  timeZone,
+  now,
+  windowCheck,
+}: CommandFormContext) {
+  const field = z.string().optional();
+  return z
+    .object({
+      powerControl: z.object(
+        Object.fromEntries(POWER_CONTROL_PROPERTIES.map((p) => [p, field])) as Record<
+          PowerControlProperty,
+          typeof field
+        >,
+      ),
+      start: z.string(),
+      end: z.string(),
+    })
+    .transform((values, ctx): DeviceCommand => {
+      let issueCount = 0;
+      const issue = (path: (string | number)[], message: string) => {
+        issueCount += 1;
+        ctx.addIssue({ code: 'custom', path, message, input: values });
+      };
+
+      const powerControl: PowerControl = {};
+      for (const property of POWER_CONTROL_PROPERTIES) {
+        const text = values.powerControl[property]?.trim();
+        if (!text) continue;
+        const value = Number(text);
+        const { name, unit } = POWER_CONTROL_WORDS[property];
+        if (!Number.isFinite(value)) issue(['powerControl', property], `Enter ${name} in ${unit}`);
+        else if (!Number.isInteger(value))
+          issue(['powerControl', property], `${name} must be a whole number of ${unit}`);
+        else powerControl[property] = value;
+      }
+
+      if (!POWER_CONTROL_PROPERTIES.some((p) => values.powerControl[p]?.trim()))
+        issue(
+          ['powerControl'],
+          'Set at least one power control: a command without one is refused (spec 2.1).',
+        );
+
+      const bounds = PowerControlSchema.safeParse(powerControl);
+      if (!bounds.success)
+        for (const problem of bounds.error.issues)
+          if (problem.path.length === 1)
+            issue(['powerControl', ...problem.path.map(String)], problem.message);
+
+      for (const refusal of capabilityCheck.refusals(powerControl))
+        issue(['powerControl', refusal.property], refusal.message);
+
+      const start = parseDateTimeLocal(values.start, timeZone);
+      const end = parseDateTimeLocal(values.end, timeZone);
+      let windowValid = Boolean(start && end);
+      if (!start) issue(['start'], 'Enter the start date and time');
+      if (!end) issue(['end'], 'Enter the end date and time');
+      if (start && start.instant.getTime() < Math.floor(now() / MINUTE_MS) * MINUTE_MS) {
+        windowValid = false;
+        issue(['start'], 'Start is in the past: choose a time from now on');
+      }
+      if (start && end && end.instant.getTime() <= start.instant.getTime()) {
+        windowValid = false;
+        issue(['end'], 'End must be after start');
+      }
+      if (windowValid && start && end && windowCheck) {
+        const refusal = windowCheck({
+          startMs: start.instant.getTime(),
+          endMs: end.instant.getTime(),
+        });
+        if (refusal) issue(['start'], refusal);
+      }
+      if (issueCount > 0 || !start || !end) return z.NEVER;
+
+      const command = DeviceCommandSchema.safeParse({
+        powerControl,
+        startTime: toUtcTimestamp(start.instant),
+        endTime: toUtcTimestamp(end.instant),
+      });
+      if (!command.success) {
+        for (const problem of command.error.issues) issue([], problem.message);
+        return z.NEVER;
+      }
+      return command.data;
+    });
+}
+
+/**
+ * What the command form holds: each control as typed (`''` when left empty), start and end as
+ * `datetime-local` values on the form's clock.
+ */
+export type CommandFormValues = z.input<ReturnType<typeof buildCommandFormSchema>>;

@@ -1,0 +1,136 @@
+import { useState } from 'react';
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import type { ApiError } from '../../../lib/api-error.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { formatInZone, formatWindowInZone } from '../../../lib/time.ts';
+import { deviceCommandsRange } from '../lib/history-range.ts';
+import { CommandRow } from './command-row.tsx';
+
+/** Newest first: by time received, then by start of the window. */
+function newestFirst(a: StatusRecord, b: StatusRecord): number {
+  return (
+    Date.parse(b.receivedAt) - Date.parse(a.receivedAt) ||
+    Date.parse(b.startTime) - Date.parse(a.startTime)
+  );
+}
+
+/** Why a cancel failed, in words; a conflict means the command is final (spec 3.1 rule 1). */
+function CancelError({ commandId, error }: { commandId: string; error: ApiError }) {
+  const conflict = error.code === 'not_cancellable' || error.status === 409;
+  return (
+    <div role="alert" className="notice notice-error">
+      <p>
+        <strong>Command {commandId} was not cancelled.</strong>{' '}
+        {conflict
+          ? 'It has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.'
+          : 'Try again in a moment.'}
+      </p>
+      <p>The service said: {error.detail}</p>
+    </div>
+  );
+}
+
+/**
+ * The device's commands over about the last day and the next 29, newest first. Rows that are not
+ * final poll their status; Cancel asks first.
+ */
+export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZone: string }) {
+  const [range] = useState(() => deviceCommandsRange(Date.now()));
+  const history = useDeviceHistory(deviceId, range);
+  const cancel = useCancelCommand();
+  const [cancelTarget, setCancelTarget] = useState<StatusRecord | null>(null);
+
+  const rangeWords = `${formatInZone(range.startMs, timeZone)} to ${formatInZone(range.endMs, timeZone)}`;
+
+  let body;
+  if (history.isPending) body = <Loading what="Loading the device's commands…" />;
+  else if (history.isError)
+    body = (
+      <ErrorAlert
+        error={history.error}
+        what="Could not load the device's commands."
+        onRetry={() => void history.refetch()}
+      />
+    );
+  else if (history.data.commands.length === 0)
+    body = (
+      <p className="empty-state">
+        No commands for this device from {rangeWords} (site time). Submit one with the form above;
+        it appears here with its status.
+      </p>
+    );
+  else
+    body = (
+      <div className="table-scroll">
+        <table>
+          <caption className="visually-hidden">
+            Commands of {deviceId} from {rangeWords}, site time, newest first
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Command ID</th>
+              <th scope="col">Window ({timeZone})</th>
+              <th scope="col">Power control</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...history.data.commands].sort(newestFirst).map((record) => (
+              <CommandRow
+                key={record.id}
+                record={record}
+                timeZone={timeZone}
+                knownAtMs={history.dataUpdatedAt}
+                cancelling={cancel.isPending && cancel.variables.commandId === record.id}
+                onCancel={() => setCancelTarget(record)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <div className="stack">
+      <p className="field-hint">
+        Commands whose window falls between {rangeWords} (site time). Statuses refresh on their own
+        until final.
+      </p>
+      {cancel.isError ? (
+        <CancelError commandId={cancel.variables.commandId} error={cancel.error} />
+      ) : null}
+      {cancel.isSuccess ? (
+        <p role="status" className="notice notice-success">
+          Command {cancel.data.id} is {cancel.data.status}.
+        </p>
+      ) : null}
+      {body}
+      {cancelTarget ? (
+        <ConfirmDialog
+          title={`Cancel command ${cancelTarget.id}?`}
+          confirmLabel="Cancel command"
+          dismissLabel="Keep command"
+          onDismiss={() => setCancelTarget(null)}
+          onConfirm={() => {
+            cancel.mutate({ deviceId, commandId: cancelTarget.id });
+            setCancelTarget(null);
+          }}
+        >
+          <p>
+            {describePowerControl(cancelTarget.powerControl)},{' '}
+            {formatWindowInZone(cancelTarget.startTime, cancelTarget.endTime, timeZone)} (site
+            time). A cancel cannot be undone; to run it again, submit a new command.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useMemo, useState } from 'react';
+import type { Device } from '../../../../domain/device.ts';
+import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { CommandForm } from '../../../commands/components/command-form.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
+import { defaultCommandWindow } from '../../../lib/time.ts';
+
+interface DeviceCommandFormProps {
+  device: Device;
+  /** IANA zone of the device's site; start and end are typed on its clock. */
+  timeZone: string;
+}
+
+const windowSubmitHint: Record<string, string> = {
+  window_overlap:
+    'Cancel the overlapping command first, or choose a window that does not overlap it (windows may touch).',
+  capability_out_of_range: "Keep each value inside the device's capability range.",
+};
+
+/**
+ * The device command form: the shared command form checked against this
+ * device's capability ranges, on the site's clock. After a submission the window moves on to
+ * follow the one just sent, so the next command does not overlap it by default.
+ */
+export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) {
+  const submit = useSubmitCommand();
+  const capabilityCheck = useMemo(
+    () => deviceCapabilityCheck(device.capabilities),
+    [device.capabilities],
+  );
+  const [initial] = useState(() => {
+    const { start, end } = defaultCommandWindow(Date.now());
+    return { startMs: start.getTime(), endMs: end.getTime() };
+  });
+
+  return (
+    <CommandForm
+      idPrefix="command"
+      capabilityCheck={capabilityCheck}
+      timeZone={timeZone}
+      zoneNote="It is the site's clock."
+      powerControlHelp="Set at least one control. Controls left empty keep the device's current settings."
+      initial={initial}
+      submitLabel="Submit command"
+      pending={submit.isPending}
+      onSubmit={(command, form) =>
+        submit.mutate(
+          { deviceId: device.deviceId, command },
+          {
+            onSuccess: () => {
+              const endMs = Date.parse(command.endTime);
+              form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
+            },
+          },
+        )
+      }
+      status={
+        <p role="status" className="submit-status">
+          {submit.isSuccess ? `Command submitted: ${submit.data.id}` : ''}
+        </p>
+      }
+    >
+      {submit.isSuccess ? (
+        <p className="field-hint">
+          The window above now follows on from it, ready for a next command.
+        </p>
+      ) : null}
+      {submit.isError ? (
+        <>
+          <ErrorAlert error={submit.error} what="The command was not accepted." />
+          {windowSubmitHint[submit.error.code] ? (
+            <p className="field-hint">{windowSubmitHint[submit.error.code]}</p>
+          ) : null}
+        </>
+      ) : null}
+    </CommandForm>
+  );
+}

@@ -1,0 +1,91 @@
+import { isActiveStatus, type StatusRecord } from '../../domain/command.ts';
+import type { Site } from '../../domain/device.ts';
+import { historyRangeProblem } from '../../domain/history.ts';
+import type { LedgerEntry } from '../../domain/ledger.ts';
+import { json, problem, stubFetch, type RecordedRequest } from './fake-fetch.ts';
+
+interface FakeCommandBffOptions {
+  sites: Site[];
+  /** Commands the upstream holds at the start, of any device of `sites`. */
+  commands?: StatusRecord[];
+  /** What `GET /api/ledger` answers (filters are not applied). */
+  ledger?: LedgerEntry[];
+  /** The instant written as `receivedAt`, `cancelledAt` and the submission's `timestamp`. */
+  nowIso: string;
+}
+
+const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
+  Date.parse(record.startTime) < endMs && Date.parse(record.endTime) > startMs;
+
+/**
+ * A signed-in fake BFF that keeps device commands the way the upstream does: the history query
+ * answers the commands whose window meets its range (at most 30 days, else 400), a submission
+ * adds a received command, a cancel cancels it (`manuallyCancel`), a batch cancel cancels the
+ * batch's active commands and answers one result per command, a status query answers the record.
+ * Every request is recorded.
+ */
+export function fakeCommandBff({
+  sites,
+  commands = [],
+  ledger = [],
+  nowIso,
+}: FakeCommandBffOptions) {
+  const held = [...commands];
+  let next = 1;
+  const cancelNow = (command: StatusRecord) =>
+    Object.assign(command, {
+      status: 'cancelled',
+      cancelledAt: nowIso,
+      cancelReason: 'manuallyCancel',
+    });
+  const requests = stubFetch((request: RecordedRequest) => {
+    const route = `${request.method} ${request.path}`;
+    if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+    if (route === 'GET /api/sites') return json(200, { sites });
+    if (route === 'GET /api/ledger') return json(200, { entries: ledger });
+
+    const history = /^GET \/api\/devices\/([\w-]+)\/commands$/.exec(route);
+    if (history) {
+      const startMs = Date.parse(request.search.get('startTime') ?? '');
+      const endMs = Date.parse(request.search.get('endTime') ?? '');
+      const refused = historyRangeProblem(startMs, endMs);
+      if (refused) return problem(400, 'invalid_request', refused);
+      return json(200, {
+        commands: held.filter((c) => c.deviceId === history[1] && windowMeets(c, startMs, endMs)),
+      });
+    }
+
+    const submit = /^POST \/api\/device\/([\w-]+)\/commands$/.exec(route);
+    if (submit?.[1]) {
+      const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
+      const id = `cmd_${next++}`;
+      held.push({ ...body, id, deviceId: submit[1], status: 'received', receivedAt: nowIso });
+      return json(202, { id, message: 'accepted', timestamp: nowIso });
+    }
+
+    const batchCancel = /^PUT \/api\/devices\/commands\/batch\/([\w-]+)\/cancel$/.exec(route);
+    if (batchCancel) {
+      const results = held
+        .filter((c) => c.batchCommandId === batchCancel[1])
+        .map((c) => {
+          const success = isActiveStatus(c.status);
+          if (success) cancelNow(c);
+          return { deviceId: c.deviceId, commandId: c.id, success, status: c.status };
+        });
+      return json(200, { batchCommandId: batchCancel[1], results });
+    }
+
+    const cancel = /^PUT \/api\/devices\/([\w-]+)\/commands\/([\w-]+)\/cancel$/.exec(route);
+    const cancelled = held.find((c) => c.deviceId === cancel?.[1] && c.id === cancel[2]);
+    if (cancelled) {
+      cancelNow(cancelled);
+      return json(200, cancelled);
+    }
+
+    const status = /^GET \/api\/devices\/([\w-]+)\/commands\/([\w-]+)$/.exec(route);
+    const polled = held.find((c) => c.deviceId === status?.[1] && c.id === status[2]);
+    if (polled) return json(200, polled);
+    return problem(404, 'not_found', `no route ${route}`);
+  });
+  return { requests, commands: held };
+}
