@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CommandIdSchema } from './ids.ts';
+import { UtcTimestampSchema } from './time.ts';
 
 /**
  * Error codes of the upstream's JSON errors (our choice, DESIGN.md 3 "Token errors ... Other
@@ -30,6 +32,18 @@ export const ApiErrorBodySchema = z.object({
   details: z.unknown().optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
+
+/**
+ * `details` of a 409 `window_overlap` (docs/architecture.md, Upstream contract: Lifecycle): the
+ * received or executing command of the same device whose effective window the new one overlaps
+ * (spec 3.1 rule 2), so the operator can find it and cancel it first.
+ */
+export const WindowOverlapDetailsSchema = z.object({
+  conflictingCommandId: CommandIdSchema,
+  startTime: UtcTimestampSchema,
+  endTime: UtcTimestampSchema,
+});
+export type WindowOverlapDetails = z.infer<typeof WindowOverlapDetailsSchema>;
 
 /** RFC 6749 section 5.2 error codes of the token endpoint. */
 export const OAUTH_ERROR_CODES = [

@@ -4,6 +4,7 @@ import {
   SubmissionResponseSchema,
   type StatusRecord,
 } from '../../domain/command.ts';
+import { WindowOverlapDetailsSchema } from '../../domain/errors.ts';
 import { HistoryResponseSchema } from '../../domain/history.ts';
 import type { PowerControl } from '../../domain/power-control.ts';
 import {
@@ -83,6 +84,8 @@ describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
       code: 'window_overlap',
       details: { conflictingCommandId: existing, ...window(0, 2 * HOUR_MS) },
     });
+    const { details } = refused.body as { details: unknown };
+    expect(WindowOverlapDetailsSchema.safeParse(details).success).toBe(true);
   });
 
   it('accepts touching windows and windows on other devices', async () => {

@@ -27,6 +27,13 @@ beforeAll(async () => {
     }),
   );
   fake.on('GET', '/devices/BAT-1/commands', (request) => ({ commands: [], query: request.query }));
+  for (const [deviceId, details] of [
+    ['BAT-2', { conflictingCommandId: 'cmd_9', ...submission }],
+    ['BAT-3', { conflictingCommandId: 'cmd_9', startTime: 'yesterday' }],
+  ] as const)
+    fake.on('POST', `/device/${deviceId}/commands`, (_request, reply) =>
+      reply.code(409).send({ code: 'window_overlap', message: 'Overlaps cmd_9', details }),
+    );
   fake.on('GET', '/devices/BAT-1/commands/html', (_request, reply) =>
     reply.type('text/html').send('<html>oops</html>'),
   );
@@ -133,6 +140,19 @@ describe('upstream errors as problem+json', () => {
         message: 'The command is completed and cannot be cancelled',
       },
     });
+  });
+
+  it('passes window_overlap details on only when they have their contract shape', async () => {
+    const good = await api('POST', '/api/device/BAT-2/commands', submission);
+    expect(good.statusCode).toBe(409);
+    expect(good.json()).toMatchObject({
+      code: 'window_overlap',
+      upstream: { details: { conflictingCommandId: 'cmd_9', startTime: submission.startTime } },
+    });
+    const bad = await api('POST', '/api/device/BAT-3/commands', submission);
+    expect(bad.statusCode).toBe(409);
+    expect(bad.json()).toMatchObject({ code: 'window_overlap', detail: 'Overlaps cmd_9' });
+    expect(bad.json().upstream).toEqual({ code: 'window_overlap', message: 'Overlaps cmd_9' });
   });
 
   it('passes Retry-After on', async () => {

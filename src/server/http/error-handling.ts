@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { BffProblemCode } from '../../domain/problems.ts';
 import { ProblemError, sendProblem } from './problem.ts';
 import { isApiPath } from './request-guards.ts';
 
 /** Stable codes for Fastify's own 4xx refusals (body parsing, size, media type). */
-function codeForFrameworkError(error: FastifyError): { code: string; detail: string } {
+function codeForFrameworkError(error: FastifyError): { code: BffProblemCode; detail: string } {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {

@@ -1,4 +1,4 @@
-import { ApiErrorBodySchema } from '../../domain/errors.ts';
+import { ApiErrorBodySchema, WindowOverlapDetailsSchema } from '../../domain/errors.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import {
   isJsonMediaType,
@@ -17,7 +17,11 @@ export async function upstreamProblem(response: UpstreamResponse): Promise<Probl
   return problemFrom(response.statusCode, response.headers, await readCapped(response.body));
 }
 
-/** {@link upstreamProblem} of an answer already read. */
+/**
+ * {@link upstreamProblem} of an answer already read. A `window_overlap` whose `details` do not
+ * have their contract shape ({@link WindowOverlapDetailsSchema}) is passed on without them, so
+ * whoever reads that code's details can trust them.
+ */
 export function problemFrom(
   statusCode: number,
   responseHeaders: UpstreamResponse['headers'],
@@ -35,8 +39,11 @@ export function problemFrom(
   if (status === 401) status = 502;
 
   if (parsed?.success) {
-    return new ProblemError(status, parsed.data.code, parsed.data.message, {
-      upstream: parsed.data,
+    const { details, ...error } = parsed.data;
+    const keepsDetails =
+      details !== undefined &&
+      (error.code !== 'window_overlap' || WindowOverlapDetailsSchema.safeParse(details).success);
+    return ProblemError.fromUpstream(status, keepsDetails ? { ...error, details } : error, {
       headers,
       title: titleFor(status),
     });
