@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DatabaseHandle } from '../infra/database.ts';
-import type { ServerEnv } from './env.ts';
+import { DEFAULT_STATUS_REUSE_MS, type ServerEnv } from './env.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { healthRoutes } from './http/health-routes.ts';
@@ -30,8 +30,8 @@ import { sessionRoutes } from './session/session-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
 import type { SessionStore } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
-import { requestToken } from './upstream/token-endpoint.ts';
 import { TokenCache } from './upstream/token-cache.ts';
+import { UpstreamApi } from './upstream/upstream-api.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
@@ -111,35 +111,38 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
   );
-  const tokens = new TokenCache(
-    (session) => requestToken(http, options.upstreams[session.region].authUrl, session),
-    now,
-  );
-  const sessions = new Sessions({
+  // The token cache asks the API's token call, which is made just below: only called later.
+  const tokens: TokenCache = new TokenCache((caller) => api.token(caller.region, caller), now);
+  const sessions: Sessions = new Sessions({
     store,
     tokens,
     cookie: cookieSettings,
     now,
-    upstreams: options.upstreams,
-    http,
+    requestToken: (region, credentials) => api.token(region, credentials),
   });
   const resilience = new UpstreamResilience(
     options.circuitHalfOpenAfterMs === undefined
       ? {}
       : { halfOpenAfterMs: options.circuitHalfOpenAfterMs },
   );
-  const upstream = new UpstreamClient({
+  const upstream: UpstreamClient = new UpstreamClient({
     resilience,
     upstreams: options.upstreams,
     http,
     tokens,
     onCredentialsRevoked: (session) => sessions.revoke(session),
   });
+  const api: UpstreamApi = new UpstreamApi({
+    client: upstream,
+    http,
+    upstreams: options.upstreams,
+  });
 
   const ledger = storage
     ? new Ledger({
         store: new LedgerStore(storage.handle.db),
         upstream,
+        api,
         now,
         leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
         hooks: options.ledgerHooks,
@@ -180,13 +183,16 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     upstream,
     ledger,
     statuses: new StatusAnswers(
-      new Coalescer(now, options.statusReuseMs),
+      new Coalescer(now, options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS),
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),
   });
-  await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
-  await app.register(healthRoutes, { database: storage?.handle, resilience });
+  await app.register(ledgerRoutes, { sessions, upstream: api, ledger, now });
+  await app.register(healthRoutes, {
+    database: storage?.handle,
+    circuits: () => resilience.states(),
+  });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);
   return app;

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { REGIONS, type Region } from '../domain/token.ts';
-import { COALESCE_REUSE_MS } from './proxy/coalescer.ts';
+import type { UpstreamRegion } from './upstream/upstream-caller.ts';
 
-/** Where one region of the upstream lives: token endpoint host and API base URL (spec 4, 5). */
-export interface UpstreamRegion {
-  authUrl: string;
-  baseUrl: string;
-}
+/**
+ * Default of how long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`), ms:
+ * a browser polling each second then costs one upstream call per interval, whatever its tabs.
+ */
+export const DEFAULT_STATUS_REUSE_MS = 1_000;
 
 /** The BFF's settings, parsed once at start-up (DESIGN.md 2). */
 export interface ServerEnv {
@@ -71,7 +71,7 @@ const EnvSchema = z.object({
     .int({ error: 'STATUS_REUSE_MS must be a whole number of milliseconds' })
     .min(0, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
     .max(60_000, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
-    .default(COALESCE_REUSE_MS),
+    .default(DEFAULT_STATUS_REUSE_MS),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildServerApp } from '../../src/server/app.ts';
-import type { UpstreamRegion } from '../../src/server/env.ts';
+import type { UpstreamRegion } from '../../src/server/upstream/upstream-caller.ts';
 
 export interface BffProcessConfig {
   dataDir: string;

@@ -29,6 +29,8 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   let mode: Mode = 'accept';
   let stored: { id: string; body: typeof command }[] = [];
   let crash = false;
+  /** What the fake's `GET /sites` answers instead of its site list, when set. */
+  let sitesBody: string | undefined;
 
   beforeAll(async () => {
     fake = await startFakeUpstream();
@@ -56,16 +58,19 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     fake.on('POST', '/sites', (_request, reply: FastifyReply) =>
       reply.code(201).send({ siteId: 'PLANT-1' }),
     );
-    fake.on('GET', '/sites', () => ({
-      sites: [
-        {
-          siteId: 'PLANT-1',
-          name: 'Plant',
-          timeZone: 'Europe/Berlin',
-          devices: [{ deviceId: 'BAT-1', name: 'A', model: 'M', capabilities: {} }],
-        },
-      ],
-    }));
+    fake.on('GET', '/sites', (_request, reply: FastifyReply) => {
+      if (sitesBody !== undefined) return reply.type('application/json').send(sitesBody);
+      return {
+        sites: [
+          {
+            siteId: 'PLANT-1',
+            name: 'Plant',
+            timeZone: 'Europe/Berlin',
+            devices: [{ deviceId: 'BAT-1', name: 'A', model: 'M', capabilities: {} }],
+          },
+        ],
+      };
+    });
   });
   afterAll(async () => {
     await fake.close();
@@ -76,6 +81,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     stored = [];
     mode = 'accept';
     crash = false;
+    sitesBody = undefined;
     fake.seen.length = 0;
     bff = await buildTestBff(fake, {
       database,
@@ -276,6 +282,20 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
       headers: { cookie },
     });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('answers 502, not 500, when the upstream site list of a site filter is unreadable', async () => {
+    for (const body of ['{"sites": [', '{"sites": [{"siteId": 1}]}']) {
+      sitesBody = body;
+      const response = await bff.app.inject({
+        method: 'GET',
+        url: '/api/ledger?siteId=PLANT-1',
+        headers: { cookie },
+      });
+      expect(response.statusCode).toBe(502);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status: 502, code: 'upstream_error' });
+    }
   });
 
   it('shows a client only its own entries', async () => {

@@ -1,14 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { SiteListSchema } from '../../domain/device.ts';
 import { LedgerQuerySchema, type LedgerPage } from '../../domain/ledger.ts';
+import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
-import { refuseOtherMethods } from '../proxy/mirror.ts';
-import { upstreamProblem } from '../proxy/upstream-problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { Sessions } from '../session/sessions.ts';
-import type { UpstreamClient } from '../upstream/upstream-client.ts';
-import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
+import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { Ledger } from './ledger.ts';
 import { toLedgerEntry } from './ledger-store.ts';
 
@@ -21,7 +18,7 @@ export async function ledgerRoutes(
   app: FastifyInstance,
   options: {
     sessions: Sessions;
-    upstream: UpstreamClient;
+    upstream: UpstreamApi;
     ledger: Ledger | undefined;
     now: () => number;
   },
@@ -47,19 +44,10 @@ export async function ledgerRoutes(
 }
 
 async function devicesOfSite(
-  upstream: UpstreamClient,
+  upstream: UpstreamApi,
   session: Session,
   siteId: string,
 ): Promise<string[]> {
-  const response = await upstream.send(session, { method: 'GET', path: '/sites' });
-  if (response.statusCode !== 200) throw await upstreamProblem(response);
-  const text = await readCapped(response.body, 8 * 1024 * 1024);
-  const parsed = isJsonMediaType(mediaType(response.headers))
-    ? SiteListSchema.safeParse(JSON.parse(text))
-    : undefined;
-  if (!parsed?.success)
-    throw new ProblemError(502, 'upstream_error', 'The upstream site list was unreadable.');
-  return (
-    parsed.data.sites.find((site) => site.siteId === siteId)?.devices.map((d) => d.deviceId) ?? []
-  );
+  const { sites } = await upstream.siteList(session);
+  return sites.find((site) => site.siteId === siteId)?.devices.map((d) => d.deviceId) ?? [];
 }

@@ -3,9 +3,10 @@ import { BatchRequestSchema } from '../../domain/batch.ts';
 import { DeviceCommandSchema } from '../../domain/command.ts';
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
 import { ProblemError } from '../http/problem.ts';
-import { upstreamProblem } from '../proxy/upstream-problem.ts';
 import type { Session } from '../session/session-store.ts';
+import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
+import { upstreamProblem } from '../upstream/upstream-problem.ts';
 import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
 import { readIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import {
@@ -51,6 +52,7 @@ export interface LedgerHooks {
 export class Ledger {
   readonly #store: LedgerStore;
   readonly #upstream: UpstreamClient;
+  readonly #api: UpstreamApi;
   readonly #now: () => number;
   readonly #leaseMs: number;
   readonly #hooks: LedgerHooks;
@@ -58,12 +60,14 @@ export class Ledger {
   constructor(options: {
     store: LedgerStore;
     upstream: UpstreamClient;
+    api: UpstreamApi;
     now: () => number;
     leaseMs: number;
     hooks?: LedgerHooks | undefined;
   }) {
     this.#store = options.store;
     this.#upstream = options.upstream;
+    this.#api = options.api;
     this.#now = options.now;
     this.#leaseMs = options.leaseMs;
     this.#hooks = options.hooks ?? {};
@@ -201,8 +205,10 @@ export class Ledger {
   ): Promise<StoredAnswer | undefined> {
     let result;
     try {
-      result = await reconcileSubmission(this.#upstream, session, intent, (deviceId) =>
-        this.#store.knownCommandIds(actorOf(session), deviceId),
+      result = await reconcileSubmission(
+        (deviceId, range) => this.#api.historyRecords(session, deviceId, range),
+        intent,
+        (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId),
       );
     } catch (error) {
       const cause = error instanceof ProblemError ? ` (${error.problem.detail})` : '';

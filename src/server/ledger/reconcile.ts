@@ -1,12 +1,8 @@
-import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
 import type { StatusRecord } from '../../domain/command.ts';
+import { MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
 import type { PowerControl } from '../../domain/power-control.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
-import { ProblemError } from '../http/problem.ts';
-import { upstreamProblem } from '../proxy/upstream-problem.ts';
-import type { Session } from '../session/session-store.ts';
-import type { UpstreamClient } from '../upstream/upstream-client.ts';
-import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
+import type { TimeWindow } from '../../domain/time-window.ts';
 
 /** What an unsettled submission asked for: the devices, the window and the power control. */
 export interface SubmissionIntent {
@@ -17,6 +13,9 @@ export interface SubmissionIntent {
   /** True for a batch: the matching records must carry one shared `batchCommandId`. */
   batch: boolean;
 }
+
+/** Reads one device's command history over a range (the upstream's history query, validated). */
+export type ReadHistory = (deviceId: string, range: TimeWindow) => Promise<StatusRecord[]>;
 
 /**
  * What the history query says about an unsettled submission. `ambiguous`: more than one batch of
@@ -38,18 +37,19 @@ export type Reconciliation =
  * devices belong to another batch and never settle this one; two or more whole batches are
  * `ambiguous` (two unknown batches of the same window and power control on the same devices).
  *
+ * @param readHistory the caller's history query.
  * @param known command IDs per device already attributed to other ledger entries.
  * @throws ProblemError when the history cannot be read (the entry then stays unknown).
  */
 export async function reconcileSubmission(
-  upstream: UpstreamClient,
-  session: Session,
+  readHistory: ReadHistory,
   intent: SubmissionIntent,
   known: (deviceId: string) => Promise<Set<string>>,
 ): Promise<Reconciliation> {
   const matchesByDevice = new Map<string, StatusRecord[]>();
+  const range = historyRange(intent);
   for (const deviceId of intent.deviceIds) {
-    const records = await history(upstream, session, deviceId, intent);
+    const records = await readHistory(deviceId, range);
     const taken = await known(deviceId);
     matchesByDevice.set(
       deviceId,
@@ -106,30 +106,11 @@ function settleBatch(
   };
 }
 
-async function history(
-  upstream: UpstreamClient,
-  session: Session,
-  deviceId: string,
-  intent: SubmissionIntent,
-): Promise<StatusRecord[]> {
+/** The history range that holds every command whose window starts where the intent's does. */
+function historyRange(intent: SubmissionIntent): TimeWindow {
   const startMs = Date.parse(intent.startTime);
   const endMs = Math.min(Date.parse(intent.endTime), startMs + MAX_HISTORY_RANGE_MS);
-  const response = await upstream.send(session, {
-    method: 'GET',
-    path: `/devices/${encodeURIComponent(deviceId)}/commands`,
-    query: new URLSearchParams({
-      startTime: new Date(startMs).toISOString(),
-      endTime: new Date(endMs).toISOString(),
-    }),
-  });
-  if (response.statusCode !== 200) throw await upstreamProblem(response);
-  const text = await readCapped(response.body, 8 * 1024 * 1024);
-  const parsed = isJsonMediaType(mediaType(response.headers))
-    ? HistoryResponseSchema.safeParse(JSON.parse(text))
-    : undefined;
-  if (!parsed?.success)
-    throw new ProblemError(502, 'upstream_error', 'The upstream history answer was unreadable.');
-  return parsed.data.commands;
+  return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
 }
 
 function sameInstant(a: string, b: string): boolean {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { parseInput } from '../http/parse.ts';
-import { ProblemError } from '../http/problem.ts';
 import type { Ledger, LedgerSpec } from '../ledger/ledger.ts';
 import type { Session } from '../session/session-store.ts';
 import type { Sessions } from '../session/sessions.ts';
@@ -80,25 +80,6 @@ export function registerMirror(
     });
   }
   for (const [path, methods] of methodsByPath) refuseOtherMethods(app, path, methods);
-}
-
-/** Answers 405 with `Allow` to every method of `path` but `methods` (GET implies HEAD). */
-export function refuseOtherMethods(
-  app: FastifyInstance,
-  path: string,
-  methods: ReadonlySet<string>,
-): void {
-  const others = app.supportedMethods.filter((m) => !methods.has(m));
-  const allow = [...methods].join(', ');
-  app.route({
-    method: [...others],
-    url: path,
-    handler: async () => {
-      throw new ProblemError(405, 'method_not_allowed', `This path accepts ${allow} only.`, {
-        headers: { allow },
-      });
-    },
-  });
 }
 
 /** What the mirror needs; without `ledger` (no database) state-changing calls pass through. */

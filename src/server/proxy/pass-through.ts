@@ -10,7 +10,7 @@ import {
   type UpstreamResponse,
 } from '../upstream/upstream-http.ts';
 import type { SharedAnswer } from './coalescer.ts';
-import { problemFrom, upstreamProblem } from './upstream-problem.ts';
+import { problemFrom, upstreamProblem } from '../upstream/upstream-problem.ts';
 
 /**
  * Answers the browser with an upstream answer (DESIGN.md 5): a 2xx JSON body is streamed through

@@ -3,6 +3,7 @@ import { DeviceCommandSchema } from '../../../domain/command.ts';
 import { HistoryQuerySchema } from '../../../domain/history.ts';
 import { CommandIdSchema, DeviceIdSchema } from '../../../domain/ids.ts';
 import { LEDGER_SPECS } from '../../ledger/ledger-specs.ts';
+import { UPSTREAM_PATHS } from '../../upstream/upstream-api.ts';
 import { mirrored } from '../mirror.ts';
 
 const DeviceParamsSchema = z.strictObject({ deviceId: DeviceIdSchema });
@@ -10,11 +11,6 @@ const CommandParamsSchema = z.strictObject({
   deviceId: DeviceIdSchema,
   commandId: CommandIdSchema,
 });
-
-const device = (id: string) => encodeURIComponent(id);
-/** The upstream path of one command's status (spec 4, "Query command status"). */
-export const statusPath = (params: { deviceId: string; commandId: string }) =>
-  `/devices/${device(params.deviceId)}/commands/${encodeURIComponent(params.commandId)}`;
 
 /**
  * Single device commands (spec 4; history path DESIGN.md 3): submit (note the singular
@@ -26,7 +22,7 @@ export const commandRoutes = [
     path: '/api/device/:deviceId/commands',
     params: DeviceParamsSchema,
     body: DeviceCommandSchema,
-    upstream: ({ params }) => ({ path: `/device/${device(params.deviceId)}/commands` }),
+    upstream: ({ params }) => ({ path: UPSTREAM_PATHS.submit(params.deviceId) }),
     ledger: LEDGER_SPECS.submit,
   }),
   mirrored({
@@ -34,17 +30,17 @@ export const commandRoutes = [
     path: '/api/devices/:deviceId/commands/:commandId',
     params: CommandParamsSchema,
     coalesce: true,
-    upstream: ({ params }) => ({ path: statusPath(params) }),
+    upstream: ({ params }) => ({ path: UPSTREAM_PATHS.status(params) }),
   }),
   mirrored({
     method: 'PUT',
     path: '/api/devices/:deviceId/commands/:commandId/cancel',
     params: CommandParamsSchema,
-    upstream: ({ params }) => ({ path: `${statusPath(params)}/cancel` }),
+    upstream: ({ params }) => ({ path: UPSTREAM_PATHS.cancel(params) }),
     ledger: LEDGER_SPECS.cancel,
     // The answer is the command's status record (DESIGN.md 3): polls see it, never the old one.
     afterSuccess: (statuses, { params, session }, body) =>
-      statuses.afterCancel(session, statusPath(params), body),
+      statuses.afterCancel(session, UPSTREAM_PATHS.status(params), body),
   }),
   mirrored({
     method: 'GET',
@@ -52,7 +48,7 @@ export const commandRoutes = [
     params: DeviceParamsSchema,
     query: HistoryQuerySchema,
     upstream: ({ params, query }) => ({
-      path: `/devices/${device(params.deviceId)}/commands`,
+      path: UPSTREAM_PATHS.history(params.deviceId),
       query: new URLSearchParams({
         startTime: query.startTime,
         endTime: query.endTime,

@@ -1,11 +1,6 @@
 import { ApiErrorBodySchema, WindowOverlapDetailsSchema } from '../../domain/errors.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
-import {
-  isJsonMediaType,
-  mediaType,
-  readCapped,
-  type UpstreamResponse,
-} from '../upstream/upstream-http.ts';
+import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 
 /**
  * Turns an upstream error answer into the problem the browser gets (DESIGN.md 4): the upstream's
