@@ -13,8 +13,8 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import { Coalescer } from './proxy/coalescer.ts';
 import { FINAL_STATUS_CAPACITY, FinalStatuses } from './proxy/final-statuses.ts';
+import type { ProxyDeps } from './proxy/allowlist.ts';
 import { StatusAnswers } from './proxy/status-answers.ts';
-import { registerMirror } from './proxy/mirror.ts';
 import { batchRoutes } from './proxy/routes/batch.ts';
 import { commandRoutes } from './proxy/routes/commands.ts';
 import { siteRoutes } from './proxy/routes/sites.ts';
@@ -141,8 +141,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const ledger = storage
     ? new Ledger({
         store: new LedgerStore(storage.handle.db),
-        upstream,
-        api,
+        upstream: api,
         now,
         leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
         hooks: options.ledgerHooks,
@@ -178,16 +177,19 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     limits: options.signInLimits ?? {},
     now,
   });
-  registerMirror(app, [...siteRoutes, ...commandRoutes, ...batchRoutes], {
+  const proxy: ProxyDeps = {
     sessions,
-    upstream,
+    upstream: api,
     ledger,
     statuses: new StatusAnswers(
       new Coalescer(now, options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS),
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),
-  });
+  };
+  siteRoutes(app, proxy);
+  commandRoutes(app, proxy);
+  batchRoutes(app, proxy);
   await app.register(ledgerRoutes, { sessions, upstream: api, ledger, now });
   await app.register(healthRoutes, {
     database: storage?.handle,

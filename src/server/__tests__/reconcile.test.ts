@@ -3,7 +3,7 @@ import type { StatusRecord } from '../../domain/command.ts';
 import {
   reconcileSubmission,
   type ReadHistory,
-  type SubmissionIntent,
+  type UnsettledSubmission,
 } from '../ledger/reconcile.ts';
 
 const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
@@ -27,7 +27,7 @@ function upstreamWith(records: StatusRecord[]): ReadHistory {
   return (deviceId) => Promise.resolve(records.filter((record) => record.deviceId === deviceId));
 }
 
-const batchIntent = (deviceIds: string[]): SubmissionIntent => ({
+const batchIntent = (deviceIds: string[]): UnsettledSubmission => ({
   deviceIds,
   ...window,
   powerControl,

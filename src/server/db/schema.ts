@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LEDGER_KINDS, LEDGER_STATES } from '../../domain/ledger.ts';
 import {
   bigserial,
   index,
@@ -10,8 +11,16 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-/** The BFF's own Postgres schema; the sandbox keeps its tables in another (DESIGN.md 1). */
+/**
+ * The BFF's own Postgres schema; the sandbox keeps its tables in another of the same database
+ * (docs/architecture.md, Parts and data flow).
+ */
 export const bff = pgSchema('bff');
+
+/** What a ledger entry records (domain `LEDGER_KINDS`), as a Postgres enum. */
+export const ledgerKind = bff.enum('ledger_kind', LEDGER_KINDS);
+/** Where a ledger entry stands (domain `LEDGER_STATES`), as a Postgres enum. */
+export const ledgerState = bff.enum('ledger_state', LEDGER_STATES);
 
 /**
  * Server-side sessions (issue 4, "Storage"). The cookie's session ID is never stored: `idHash` is
@@ -44,8 +53,8 @@ export const ledgerEntries = bff.table(
   'ledger_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind').notNull(),
-    state: text('state').notNull(),
+    kind: ledgerKind('kind').notNull(),
+    state: ledgerState('state').notNull(),
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
     operatorName: text('operator_name'),

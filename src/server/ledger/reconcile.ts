@@ -5,7 +5,7 @@ import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
 import type { TimeWindow } from '../../domain/time-window.ts';
 
 /** What an unsettled submission asked for: the devices, the window and the power control. */
-export interface SubmissionIntent {
+export interface UnsettledSubmission {
   deviceIds: string[];
   startTime: string;
   endTime: string;
@@ -43,7 +43,7 @@ export type Reconciliation =
  */
 export async function reconcileSubmission(
   readHistory: ReadHistory,
-  intent: SubmissionIntent,
+  intent: UnsettledSubmission,
   known: (deviceId: string) => Promise<Set<string>>,
 ): Promise<Reconciliation> {
   const matchesByDevice = new Map<string, StatusRecord[]>();
@@ -107,7 +107,7 @@ function settleBatch(
 }
 
 /** The history range that holds every command whose window starts where the intent's does. */
-function historyRange(intent: SubmissionIntent): TimeWindow {
+function historyRange(intent: UnsettledSubmission): TimeWindow {
   const startMs = Date.parse(intent.startTime);
   const endMs = Math.min(Date.parse(intent.endTime), startMs + MAX_HISTORY_RANGE_MS);
   return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };

@@ -24,19 +24,21 @@ export async function readJsonBody<S extends z.ZodType>(
   what: string,
   maxBytes = MAX_PARSED_BYTES,
 ): Promise<z.output<S>> {
-  const text = await readCapped(response.body, maxBytes);
-  let json: unknown;
-  if (text.length > 0) {
-    if (!isJsonMediaType(mediaType(response.headers))) throw unreadable(what);
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw unreadable(what);
-    }
-  }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(await readJson(response, what, maxBytes));
   if (!parsed.success) throw unreadable(what);
   return parsed.data;
+}
+
+/** The JSON of an answer's body as it came, `undefined` when empty ({@link readJsonBody}). */
+async function readJson(response: UpstreamResponse, what: string, maxBytes: number) {
+  const text = await readCapped(response.body, maxBytes);
+  if (text.length === 0) return undefined;
+  if (!isJsonMediaType(mediaType(response.headers))) throw unreadable(what);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw unreadable(what);
+  }
 }
 
 /**
@@ -53,6 +55,76 @@ export async function readOkAnswer<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   if (response.statusCode !== 200) throw await upstreamProblem(response);
   return readJsonBody(response, schema, what, maxBytes);
+}
+
+/**
+ * What a state-changing upstream call came to, as the command ledger records it:
+ * - `accepted`: a 2xx whose body fits the operation's schema: `body` is the JSON as it came
+ *   (what the browser gets), `value` what the schema made of it;
+ * - `refused`: the upstream certainly did nothing (a 4xx answer, or the call never left: open
+ *   circuit, token endpoint down, credentials revoked);
+ * - `unknown`: it may have acted (timeout, connection reset, oversize or unreadable body, 5xx),
+ *   so only the command history can tell.
+ * `status` is the upstream's HTTP status when an answer came.
+ */
+export type CallResult<T> =
+  | { kind: 'accepted'; status: number; body: unknown; value: T }
+  | { kind: 'refused' | 'unknown'; status?: number; problem: ProblemError };
+
+/** Codes of failures after which the upstream may or may not have acted on the request. */
+const MAYBE_ACTED = new Set<string>([
+  'upstream_timeout',
+  'upstream_unreachable',
+  'upstream_body_too_large',
+]);
+
+/**
+ * Performs one state-changing call and classifies its answer ({@link CallResult}); an accepted
+ * body must be JSON (or empty) and fit `schema`, else the outcome is unknown. Never throws:
+ * every failure is a result.
+ */
+export async function settleCall<S extends z.ZodType>(
+  send: () => Promise<UpstreamResponse>,
+  schema: S,
+): Promise<CallResult<z.output<S>>> {
+  let response: UpstreamResponse;
+  try {
+    response = await send();
+  } catch (error) {
+    const problem =
+      error instanceof ProblemError
+        ? error
+        : new ProblemError(502, 'upstream_unreachable', 'The upstream could not be reached.');
+    return { kind: MAYBE_ACTED.has(problem.problem.code) ? 'unknown' : 'refused', problem };
+  }
+  const status = response.statusCode;
+  if (status < 200 || status >= 300) {
+    const problem = await upstreamProblem(response).catch(
+      () =>
+        new ProblemError(
+          502,
+          'upstream_error',
+          `The upstream failed with HTTP ${status} and its answer broke off. Try again in a moment.`,
+        ),
+    );
+    return { kind: status >= 500 ? 'unknown' : 'refused', status, problem };
+  }
+  try {
+    const body = await readJson(response, 'answer', MAX_PARSED_BYTES);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw unreadable('answer');
+    return { kind: 'accepted', status, body, value: parsed.data };
+  } catch (error) {
+    const problem =
+      error instanceof ProblemError && error.problem.code === 'upstream_body_too_large'
+        ? error
+        : new ProblemError(
+            502,
+            'upstream_error',
+            'The upstream accepted the request but its answer was unreadable.',
+          );
+    return { kind: 'unknown', status, problem };
+  }
 }
 
 function unreadable(what: string): ProblemError {
