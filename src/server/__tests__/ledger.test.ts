@@ -12,7 +12,7 @@ import { CSRF, buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
 /** How the fake answers the next submissions: store and 202, store and then fail, or refuse. */
-type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash';
+type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash' | 'acceptWithoutId';
 
 const command = {
   powerControl: { targetBatteryPowerW: -3000 },
@@ -44,6 +44,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
       stored.push({ id, body: request.body as typeof command });
       if (mode === 'acceptThen500')
         return reply.code(503).send({ code: 'unavailable', message: 'Try later' });
+      if (mode === 'acceptWithoutId') return reply.code(202).send({ message: 'accepted' });
       return reply.code(202).send({ id, message: 'accepted', timestamp: '2026-05-01T10:00:00Z' });
     });
     fake.on('GET', '/devices/BAT-1/commands', () => ({
@@ -230,6 +231,21 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     expect(retry.json()).toMatchObject({ id: 'cmd_1' });
     expect(posts()).toBe(1);
     expect(stored).toHaveLength(1);
+  });
+
+  it('treats an acceptance that names no command as unknown, and settles it from the history', async () => {
+    mode = 'acceptWithoutId';
+    const first = await submit('k-7');
+    expect(first.statusCode).toBe(502);
+    expect(first.json().code).toBe('outcome_unknown');
+    expect((await ledger())[0]?.state).toBe('unknown');
+    mode = 'accept';
+    bff.clock.nowMs += 6_000;
+    const retry = await submit('k-7');
+    expect(retry.statusCode).toBe(202);
+    expect(retry.json()).toMatchObject({ id: 'cmd_1' });
+    expect(posts()).toBe(1);
+    expect((await ledger())[0]).toMatchObject({ state: 'succeeded', commandId: 'cmd_1' });
   });
 
   it('re-sends a retry with the same key when the history shows the first never arrived', async () => {
