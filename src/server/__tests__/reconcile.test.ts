@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../domain/command.ts';
+import { historyRangeSlots } from '../../domain/history.ts';
 import {
   reconcileSubmission,
   type ReadHistory,
@@ -94,5 +95,30 @@ describe('reconciling an unknown batch submission from the history', () => {
       (deviceId) => Promise.resolve(new Set(deviceId === 'BAT-2' ? ['cmd_A_BAT-2'] : [])),
     );
     expect(result).toMatchObject({ found: true, batchCommandId: 'B' });
+  });
+});
+
+describe('the history range reconciliation reads', () => {
+  it('is the 30-day history slot of the window start, shared with every other view', async () => {
+    const ranges: { startTime: string; endTime: string }[] = [];
+    const longWindow = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-06-20T11:00:00Z' };
+    await reconcileSubmission(
+      (_deviceId, range) => {
+        ranges.push(range);
+        return Promise.resolve([]);
+      },
+      { deviceIds: ['BAT-1'], ...longWindow, powerControl, batch: false },
+      nothingKnown,
+    );
+    const [slot] = historyRangeSlots(
+      Date.parse(longWindow.startTime),
+      Date.parse(longWindow.endTime),
+    );
+    expect(ranges).toEqual([
+      {
+        startTime: new Date(slot?.startMs ?? 0).toISOString(),
+        endTime: new Date(slot?.endMs ?? 0).toISOString(),
+      },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { StatusRecord } from '../../domain/command.ts';
-import { MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
+import { historyRangeSlots } from '../../domain/history.ts';
 import type { PowerControl } from '../../domain/power-control.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
 import type { TimeWindow } from '../../domain/time-window.ts';
@@ -106,11 +106,17 @@ function settleBatch(
   };
 }
 
-/** The history range that holds every command whose window starts where the intent's does. */
-function historyRange(intent: UnsettledSubmission): TimeWindow {
-  const startMs = Date.parse(intent.startTime);
-  const endMs = Math.min(Date.parse(intent.endTime), startMs + MAX_HISTORY_RANGE_MS);
-  return { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString() };
+/**
+ * The history range to read: the 30-day slot (domain `historyRangeSlots`, a valid range, spec 8)
+ * that holds the submission's start. A matching command starts there, so its window meets it.
+ */
+function historyRange(submission: UnsettledSubmission): TimeWindow {
+  const startMs = Date.parse(submission.startTime);
+  const [slot = { startMs, endMs: startMs + 1 }] = historyRangeSlots(startMs, startMs + 1);
+  return {
+    startTime: new Date(slot.startMs).toISOString(),
+    endTime: new Date(slot.endMs).toISOString(),
+  };
 }
 
 function sameInstant(a: string, b: string): boolean {
