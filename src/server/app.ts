@@ -31,6 +31,7 @@ import type { SignInLimitOptions } from './session/sign-in-limits.ts';
 import type { SessionStore } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
 import { TokenCache } from './upstream/token-cache.ts';
+import { SiteDirectory } from './upstream/site-directory.ts';
 import { UpstreamApi } from './upstream/upstream-api.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
@@ -68,6 +69,11 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     circuitHalfOpenAfterMs?: number;
     /** Test-only hooks into the ledger (the crash test kills the process between steps). */
     ledgerHooks?: LedgerHooks;
+    /**
+     * How long writing a ledger entry waits for the site of its devices before recording it
+     * without (default 1 s).
+     */
+    siteLookupWaitMs?: number;
   };
 
 /**
@@ -137,13 +143,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     http,
     upstreams: options.upstreams,
   });
+  const sites = new SiteDirectory((caller, { retry }) => api.siteList(caller, { retry }), now);
 
   const ledger = storage
     ? new Ledger({
         store: new LedgerStore(storage.handle.db),
         upstream: api,
+        sites,
         now,
         leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
+        siteLookupWaitMs: options.siteLookupWaitMs,
+        log: app.log,
         hooks: options.ledgerHooks,
       })
     : undefined;
@@ -186,11 +196,12 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),
+    sites,
   };
   siteRoutes(app, proxy);
   commandRoutes(app, proxy);
   batchRoutes(app, proxy);
-  await app.register(ledgerRoutes, { sessions, upstream: api, ledger, now });
+  await app.register(ledgerRoutes, { sessions, sites, ledger, now });
   await app.register(healthRoutes, {
     database: storage?.handle,
     circuits: () => resilience.states(),

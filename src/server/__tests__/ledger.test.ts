@@ -207,7 +207,10 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     bff.clock.nowMs += 6_000;
     const next = await submit(undefined, overlapping);
     expect(next.statusCode).toBe(202);
-    const historyAt = fake.seen.findIndex((s) => s.method === 'GET');
+    // The history query, not the site list the entry's site is looked up in.
+    const historyAt = fake.seen.findIndex(
+      (s) => s.method === 'GET' && s.url.startsWith('/devices/BAT-1/commands?'),
+    );
     const secondPostAt = fake.seen.map((s) => s.method).lastIndexOf('POST');
     expect(historyAt).toBeGreaterThan(-1);
     expect(historyAt).toBeLessThan(secondPostAt);

@@ -61,7 +61,10 @@ export const ledgerEntries = bff.table(
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     deviceId: text('device_id'),
+    /** The site of the entry's device(s) when they all belong to one (bind, unbind: the site). */
     siteId: text('site_id'),
+    /** IANA time zone of the entry's site, or of all its devices when they share one. */
+    timeZone: text('time_zone'),
     commandId: text('command_id'),
     batchCommandId: text('batch_command_id'),
     deviceIds: jsonb('device_ids').$type<string[]>(),

@@ -41,6 +41,8 @@ export interface LedgerSubject {
   deviceId?: string;
   deviceIds?: string[];
   siteId?: string;
+  /** IANA time zone of the entry's site, or of all its devices when they share one. */
+  timeZone?: string;
   commandId?: string;
   batchCommandId?: string;
   window?: TimeWindow;

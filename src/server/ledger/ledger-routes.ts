@@ -3,9 +3,8 @@ import { LedgerQuerySchema, type LedgerPage } from '../../domain/ledger.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
-import type { Session } from '../session/session-store.ts';
 import type { Sessions } from '../session/sessions.ts';
-import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { Ledger } from './ledger.ts';
 import { toLedgerEntry } from './ledger-store.ts';
 
@@ -18,12 +17,12 @@ export async function ledgerRoutes(
   app: FastifyInstance,
   options: {
     sessions: Sessions;
-    upstream: UpstreamApi;
+    sites: SiteDirectory;
     ledger: Ledger | undefined;
     now: () => number;
   },
 ): Promise<void> {
-  const { sessions, upstream, ledger, now } = options;
+  const { sessions, sites, ledger, now } = options;
   app.get('/api/ledger', async (request) => {
     const session = await sessions.require(request);
     const query = parseInput(LedgerQuerySchema, request.query, 'query');
@@ -33,21 +32,10 @@ export async function ledgerRoutes(
         'ledger_unavailable',
         'This BFF runs without a database, so it keeps no ledger.',
       );
-    const siteDevices = query.siteId
-      ? await devicesOfSite(upstream, session, query.siteId)
-      : undefined;
+    const siteDevices = query.siteId ? await sites.devicesOf(session, query.siteId) : undefined;
     const rows = await ledger.store.list(session, query, siteDevices);
     const nowMs = now();
     return { entries: rows.map((row) => toLedgerEntry(row, nowMs)) } satisfies LedgerPage;
   });
   refuseOtherMethods(app, '/api/ledger', new Set(['GET', 'HEAD']));
-}
-
-async function devicesOfSite(
-  upstream: UpstreamApi,
-  session: Session,
-  siteId: string,
-): Promise<string[]> {
-  const { sites } = await upstream.siteList(session);
-  return sites.find((site) => site.siteId === siteId)?.devices.map((d) => d.deviceId) ?? [];
 }

@@ -36,6 +36,9 @@ export interface Completion {
   answer: StoredAnswer;
   commandId?: string | undefined;
   batchCommandId?: string | undefined;
+  /** The site and zone, when they became known only with the answer (a batch cancel). */
+  siteId?: string | undefined;
+  timeZone?: string | undefined;
   nowMs: number;
   /** Set for an `unknown` outcome: nobody reconciles it before then. */
   leaseUntilMs?: number | undefined;
@@ -87,6 +90,7 @@ export class LedgerStore {
         deviceId: subject.deviceId ?? null,
         deviceIds: subject.deviceIds ?? null,
         siteId: subject.siteId ?? null,
+        timeZone: subject.timeZone ?? null,
         commandId: subject.commandId ?? null,
         batchCommandId: subject.batchCommandId ?? null,
         windowStart: subject.window ? new Date(subject.window.startTime) : null,
@@ -159,10 +163,30 @@ export class LedgerStore {
         responseStatus: input.answer.status,
         ...(input.commandId ? { commandId: input.commandId } : {}),
         ...(input.batchCommandId ? { batchCommandId: input.batchCommandId } : {}),
+        ...(input.siteId ? { siteId: input.siteId } : {}),
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
         completedAt: new Date(input.nowMs),
         leaseUntil: input.leaseUntilMs === undefined ? null : new Date(input.leaseUntilMs),
       })
       .where(eq(ledgerEntries.id, id));
+  }
+
+  /** The entry of `actor`'s batch `batchCommandId`, when it was sent through this ledger. */
+  async findBatch(actor: LedgerActor, batchCommandId: string): Promise<LedgerRow | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          eq(ledgerEntries.kind, 'batch'),
+          eq(ledgerEntries.batchCommandId, batchCommandId),
+        ),
+      )
+      .orderBy(desc(ledgerEntries.id))
+      .limit(1);
+    return row;
   }
 
   /**
@@ -295,6 +319,7 @@ export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
     ...(row.deviceId ? { deviceId: row.deviceId } : {}),
     ...(row.deviceIds ? { deviceIds: row.deviceIds } : {}),
     ...(row.siteId ? { siteId: row.siteId } : {}),
+    ...(row.timeZone ? { timeZone: row.timeZone } : {}),
     ...(row.commandId ? { commandId: row.commandId } : {}),
     ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
     ...(row.windowStart ? { startTime: row.windowStart.toISOString() } : {}),

@@ -8,6 +8,7 @@ import { DeviceCommandSchema, SubmissionResponseSchema } from '../../domain/comm
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
+import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import { settleCall, type CallResult } from '../upstream/upstream-answers.ts';
 import {
@@ -18,7 +19,7 @@ import {
   type LedgerAnswer,
   type StoredAnswer,
 } from './ledger-answers.ts';
-import { fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
+import { devicesOf, fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
 import {
   NOT_ACTED_ON_STATUSES,
   storedAnswerOf,
@@ -63,6 +64,17 @@ export interface LedgerHooks {
   afterUpstreamAnswer?: (kind: LedgerKind) => void;
 }
 
+/** Where the ledger writes what it could not do but need not refuse for (pino's `warn` fits). */
+export interface LedgerLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * How long writing an entry waits for the site of its devices, ms. The site list is usually
+ * cached; a slow or failing one delays a submission by at most this and never refuses it.
+ */
+export const SITE_LOOKUP_WAIT_MS = 1_000;
+
 /**
  * Runs the state-changing calls through the command ledger: idempotency by `Idempotency-Key`
  * (same key and request, same answer, one upstream call; same key, other request: 422; still
@@ -77,23 +89,34 @@ export class Ledger {
   readonly #now: () => number;
   readonly #leaseMs: number;
   readonly #hooks: LedgerHooks;
+  readonly #sites: SiteDirectory;
+  readonly #siteLookupWaitMs: number;
+  readonly #log: LedgerLog;
 
   /**
    * @param options.upstream the upstream API: the history query reconciles unknown outcomes.
+   * @param options.sites where the site and time zone of an entry's devices are looked up.
    * @param options.now clock, epoch ms.
    * @param options.leaseMs how long an entry belongs to the call that wrote or claimed it, ms.
+   * @param options.siteLookupWaitMs default {@link SITE_LOOKUP_WAIT_MS}.
    */
   constructor(options: {
     store: LedgerStore;
     upstream: UpstreamApi;
+    sites: SiteDirectory;
     now: () => number;
     leaseMs: number;
+    siteLookupWaitMs?: number | undefined;
+    log: LedgerLog;
     hooks?: LedgerHooks | undefined;
   }) {
     this.#store = options.store;
     this.#upstream = options.upstream;
+    this.#sites = options.sites;
     this.#now = options.now;
     this.#leaseMs = options.leaseMs;
+    this.#siteLookupWaitMs = options.siteLookupWaitMs ?? SITE_LOOKUP_WAIT_MS;
+    this.#log = options.log;
     this.#hooks = options.hooks ?? {};
   }
 
@@ -104,7 +127,8 @@ export class Ledger {
   /**
    * Runs one state-changing call: writes its intent, calls `intent.send()` at most once, writes
    * the outcome, and returns the answer to send. With an `Idempotency-Key` seen before, the answer
-   * stored then is returned (`replayed`), or the unsettled entry is settled first.
+   * stored then is returned (`replayed`), or the unsettled entry is settled first. A new entry
+   * records the site and time zone of its devices when the site list tells them in time.
    *
    * @returns the upstream's answer, or a problem answer (4xx refusal, `outcome_unknown` 5xx),
    *   fresh or replayed; the caller sends it as it is.
@@ -119,13 +143,16 @@ export class Ledger {
       const existing = await this.#store.findByKey(actor, intent.idempotencyKey);
       if (existing) return this.#resume(existing, fingerprint, intent);
     }
+    // Looked up while the blocking entries are settled; never rejects.
+    const site = this.#siteOfIntent(intent, actor);
     const submission = submissionOf(intent);
     if (submission) await this.#settleBlocking(actor, intent.session, submission);
+    const subject = { ...subjectOf(intent), ...(await site) };
     const nowMs = this.#now();
     const { created, row } = await this.#store.begin({
       kind: intent.kind,
       actor,
-      subject: subjectOf(intent),
+      subject,
       idempotencyKey: intent.idempotencyKey,
       requestHash: fingerprint,
       nowMs,
@@ -256,7 +283,61 @@ export class Ledger {
     const result = await settleCall(intent.send, ACCEPTANCE[intent.kind]);
     if (result.kind === 'accepted' || result.status !== undefined)
       this.#hooks.afterUpstreamAnswer?.(intent.kind);
-    return this.#settle(row, result);
+    // A batch the ledger did not know: its answer names the devices, so their site.
+    const results = result.kind === 'accepted' ? result.value.outcome.results : undefined;
+    const lateSite =
+      results && !row.siteId && !row.timeZone
+        ? await this.#siteOfDevices(
+            intent,
+            results.map((r) => r.deviceId),
+          )
+        : {};
+    return this.#settle(row, result, lateSite);
+  }
+
+  /**
+   * The site and zone of the devices `intent` acts on; a batch cancel's are its batch's. `{}`
+   * when they are unknown, when the lookup fails or takes longer than the wait (logged).
+   */
+  async #siteOfIntent(intent: LedgerIntent, actor: LedgerActor): Promise<DevicesSite> {
+    if (intent.kind !== 'batchCancel') return this.#siteOfDevices(intent, devicesOf(intent));
+    try {
+      const batch = await this.#store.findBatch(actor, intent.batchCommandId);
+      if (batch?.siteId || batch?.timeZone)
+        return {
+          ...(batch.siteId ? { siteId: batch.siteId } : {}),
+          ...(batch.timeZone ? { timeZone: batch.timeZone } : {}),
+        };
+      return this.#siteOfDevices(intent, batch?.deviceIds ?? []);
+    } catch (error) {
+      return this.#siteUnknown(intent, error);
+    }
+  }
+
+  /** {@link SiteDirectory.siteOf}, waited for at most the lookup wait; `{}` on failure. */
+  async #siteOfDevices(intent: LedgerIntent, deviceIds: readonly string[]): Promise<DevicesSite> {
+    if (deviceIds.length === 0) return {};
+    try {
+      return await withDeadline(
+        this.#sites.siteOf(intent.session, deviceIds),
+        this.#siteLookupWaitMs,
+      );
+    } catch (error) {
+      return this.#siteUnknown(intent, error);
+    }
+  }
+
+  #siteUnknown(intent: LedgerIntent, error: unknown): DevicesSite {
+    this.#log.warn(
+      {
+        ...(intent.requestId ? { reqId: intent.requestId } : {}),
+        kind: intent.kind,
+        ...(error instanceof ProblemError ? { code: error.problem.code } : {}),
+        reason: error instanceof Error ? error.message : String(error),
+      },
+      'ledger entry recorded without its site and time zone: the site list could not be read in time',
+    );
+    return {};
   }
 
   /**
@@ -264,7 +345,11 @@ export class Ledger {
    * upstream's answer; failed with its refusal; unknown (leased, to be reconciled) with
    * `outcome_unknown`.
    */
-  #settle(row: LedgerRow, result: CallResult<Acceptance>): Promise<StoredAnswer> {
+  #settle(
+    row: LedgerRow,
+    result: CallResult<Acceptance>,
+    lateSite: DevicesSite = {},
+  ): Promise<StoredAnswer> {
     if (result.kind === 'accepted')
       return this.#complete(row, {
         state: 'succeeded',
@@ -272,6 +357,7 @@ export class Ledger {
         answer: jsonAnswer(result.status, result.body),
         commandId: result.value.commandId,
         batchCommandId: result.value.batchCommandId,
+        ...lateSite,
       });
     const { problem } = result;
     const outcome: LedgerOutcome = {
@@ -298,6 +384,15 @@ export class Ledger {
 const RECONCILED = 'Accepted: confirmed from the command history after the first answer was lost';
 const NOT_CARRIED_OUT =
   'The upstream did not carry this submission out (its outcome was unknown and the command history has no such command). Submit it again if it is still wanted.';
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
 
 function actorOf(session: Session): LedgerActor {
   return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };

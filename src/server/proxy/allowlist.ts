@@ -5,6 +5,7 @@ import { isSuccess } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { LedgerIntent } from '../ledger/ledger-intent.ts';
 import type { Sessions } from '../session/sessions.ts';
+import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import { passThrough, sendLedgerAnswer } from './pass-through.ts';
 import type { StatusAnswers } from './status-answers.ts';
@@ -15,6 +16,7 @@ export interface ProxyDeps {
   upstream: UpstreamApi;
   ledger?: Ledger | undefined;
   statuses: StatusAnswers;
+  sites: SiteDirectory;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

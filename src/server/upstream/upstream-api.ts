@@ -195,13 +195,18 @@ export class UpstreamApi {
   }
 
   /**
-   * The caller's bound sites with their devices and time zones, read and validated.
+   * The caller's bound sites with their devices and time zones, read and validated. With
+   * `retry: false` it is sent once, whatever the method's default.
    *
    * @throws ProblemError: the upstream's error, a transport problem, or 502 `upstream_error`
    *   for an unreadable list.
    */
-  async siteList(caller: UpstreamCaller): Promise<SiteList> {
-    const response = await this.sites(caller);
+  async siteList(caller: UpstreamCaller, options: { retry?: boolean } = {}): Promise<SiteList> {
+    const response = await this.#client.send(caller, {
+      method: 'GET',
+      path: UPSTREAM_PATHS.sites,
+      ...(options.retry === false ? { retry: false } : {}),
+    });
     return readOkAnswer(response, SiteListSchema, 'site list', MAX_READ_LIST_BYTES);
   }
 

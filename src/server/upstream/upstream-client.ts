@@ -15,6 +15,11 @@ export interface UpstreamCall {
   /** JSON body, already parsed with the domain schema. */
   body?: unknown;
   requestId?: string;
+  /**
+   * `false` sends a GET or PUT once, without retries: for reads whose failure costs only a
+   * detail (the site directory's lookups), so they add no retries to a failing region.
+   */
+  retry?: boolean;
 }
 
 /**
@@ -46,15 +51,15 @@ export class UpstreamClient {
   }
 
   /**
-   * GET and PUT (cancel) are retried on transport failures, 429 and 502-504; POST and DELETE
-   * are sent once. Every call passes the region's circuit breaker.
+   * GET and PUT (cancel) are retried on transport failures, 429 and 502-504 unless `call.retry`
+   * is false; POST and DELETE are sent once. Every call passes the region's circuit breaker.
    *
    * @returns the upstream answer, body unread (the caller streams or parses it).
    * @throws ProblemError for transport failures, token endpoint failures, an open circuit, and
    *   401 `not_signed_in` when the upstream no longer accepts the session's credentials.
    */
   send(session: UpstreamCaller, call: UpstreamCall): Promise<UpstreamResponse> {
-    const idempotent = call.method === 'GET' || call.method === 'PUT';
+    const idempotent = call.retry !== false && (call.method === 'GET' || call.method === 'PUT');
     return this.#resilience.execute(session.region, idempotent, () => this.#once(session, call));
   }
 

@@ -6,7 +6,7 @@ import { passThrough } from '../pass-through.ts';
 
 /** Site binding (spec 4, 5 rule 5): list, bind and unbind, mirrored as `/api/sites`. */
 export function siteRoutes(app: FastifyInstance, deps: ProxyDeps): void {
-  const { sessions, upstream, statuses } = deps;
+  const { sessions, upstream, statuses, sites } = deps;
 
   mirrorPath(app, '/api/sites', {
     GET: async (request, reply) => {
@@ -16,12 +16,19 @@ export function siteRoutes(app: FastifyInstance, deps: ProxyDeps): void {
     POST: async (request, reply) => {
       const session = await sessions.require(request);
       const { siteId } = parseInput(SiteBindingRequestSchema, request.body, 'body');
-      return answerChange(deps, request, reply, {
-        kind: 'bind',
-        session,
-        siteId,
-        send: () => upstream.bind(session, siteId, request.id),
-      });
+      return answerChange(
+        deps,
+        request,
+        reply,
+        {
+          kind: 'bind',
+          session,
+          siteId,
+          send: () => upstream.bind(session, siteId, request.id),
+        },
+        // The site's devices now belong to the client: ledger entries learn their site anew.
+        () => sites.forget(session),
+      );
     },
     DELETE: async (request, reply) => {
       const session = await sessions.require(request);
@@ -36,8 +43,12 @@ export function siteRoutes(app: FastifyInstance, deps: ProxyDeps): void {
           siteId,
           send: () => upstream.unbind(session, siteId, request.id),
         },
-        // The client may no longer read that site's devices: remembered final statuses go.
-        () => statuses.forgetClient(session),
+        // The client may no longer read that site's devices: remembered final statuses and
+        // the kept site list go.
+        () => {
+          statuses.forgetClient(session);
+          sites.forget(session);
+        },
       );
     },
   });
