@@ -13,7 +13,7 @@ export const BatchRequestSchema = z.strictObject({
     .array(DeviceIdSchema)
     .min(1, { error: 'devices must list at least one device' })
     .max(MAX_BATCH_DEVICES, {
-      error: `devices may list at most ${MAX_BATCH_DEVICES} devices (spec 8)`,
+      error: `devices may list at most ${MAX_BATCH_DEVICES} devices`,
     })
     .refine((ids) => new Set(ids).size === ids.length, {
       error: 'devices must not repeat a device',

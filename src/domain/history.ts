@@ -9,7 +9,7 @@ export const MAX_HISTORY_RANGE_MS = 30 * 24 * 60 * 60 * 1000;
 export function historyRangeProblem(startMs: number, endMs: number): string | null {
   if (!(endMs > startMs)) return 'endTime must be after startTime';
   if (endMs - startMs > MAX_HISTORY_RANGE_MS)
-    return 'the range may be at most 30 days (spec 8); shorten it or split it into several queries';
+    return 'the range may be at most 30 days; shorten it or split it into several queries';
   return null;
 }
 

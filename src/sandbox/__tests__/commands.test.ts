@@ -58,6 +58,32 @@ const cancel = (id: string, deviceId = DEVICE) =>
   sandbox.call('PUT', `/eu/devices/${deviceId}/commands/${id}/cancel`, { token });
 const setClock = (ms: number) => sandbox.admin('POST', '/clock', { now: iso(ms) });
 
+describe('error messages', () => {
+  it('say what is wrong and what to do, without naming spec sections', async () => {
+    await submit(window(0, HOUR_MS));
+    const answers = [
+      await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) }),
+      await submitRaw({
+        powerControl: { targetBatteryPowerW: 900_000 },
+        ...window(HOUR_MS, HOUR_MS),
+      }),
+      await submitRaw({ powerControl: {}, ...window(HOUR_MS, HOUR_MS) }),
+      await submitRaw({ powerControl: CHARGE, ...window(HOUR_MS, HOUR_MS) }, 'BAT-EU-002-A'),
+      await sandbox.call('GET', '/eu/sites'),
+      await sandbox.call('POST', '/eu/devices/commands/batch', {
+        token,
+        json: {
+          devices: Array.from({ length: 51 }, (_, i) => `BAT-EU-100-${String(i).padStart(2, '0')}`),
+          command: { powerControl: CHARGE, ...window(HOUR_MS, HOUR_MS) },
+        },
+      }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([409, 422, 400, 403, 401, 400]);
+    for (const answer of answers)
+      expect((answer.body as { message: string }).message).not.toMatch(/\bspec \d|DESIGN/);
+  });
+});
+
 describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
   it('accepts with 202 and a cmd_ ID; the status record is received with the window', async () => {
     const response = await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) });
@@ -288,7 +314,9 @@ describe('status and cancel (spec 3.1)', () => {
     await setClock(baseMs + HOUR_MS);
     const first = await cancel(completed);
     expect(first).toMatchObject({ status: 409, body: { code: 'not_cancellable' } });
-    expect((first.body as { message: string }).message).toContain('spec 3.1 rule 1');
+    expect((first.body as { message: string }).message).toContain(
+      'a completed command cannot be cancelled',
+    );
     const second = await cancel(cancelled);
     expect(second).toMatchObject({ status: 409, body: { code: 'not_cancellable' } });
     expect((second.body as { message: string }).message).toContain('already cancelled');

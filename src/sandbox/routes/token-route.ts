@@ -35,7 +35,7 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
         throw new OAuthError(
           400,
           'invalid_request',
-          'Send the token request form-encoded: Content-Type application/x-www-form-urlencoded (spec 2.6)',
+          'Send the token request form-encoded: Content-Type application/x-www-form-urlencoded',
         );
       const form = (request.body ?? {}) as Record<string, unknown>;
       if (form.grant_type === undefined || form.grant_type === '')

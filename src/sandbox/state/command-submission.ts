@@ -30,7 +30,7 @@ export function submitCommand(
   if (overlap)
     throw new SandboxError(
       'window_overlap',
-      `The window overlaps command ${overlap.id} of device ${deviceId} (${overlap.startTime} to ${overlap.endTime}); cancel it first or choose a window that does not overlap (spec 3.1 rule 2)`,
+      `The window overlaps command ${overlap.id} of device ${deviceId} (${overlap.startTime} to ${overlap.endTime}); cancel it first or choose a window that does not overlap`,
       {
         conflictingCommandId: overlap.id,
         startTime: overlap.startTime,

@@ -193,6 +193,31 @@ describe('upstream errors as problem+json', () => {
   });
 });
 
+describe('problem details', () => {
+  it('name neither a spec section nor the BFF, so an operator can read them', async () => {
+    const batch = {
+      devices: Array.from({ length: 51 }, (_, i) => `BAT-${i}`),
+      command: submission,
+    };
+    const answers = [
+      await api('GET', '/api/nope'),
+      await api('GET', '/api/devices/BAT%2f1/commands'),
+      await api('POST', '/api/sites', { siteId: 'x'.repeat(70_000) }),
+      await api('GET', '/api/devices/BAT-1/commands/moved'),
+      await api('GET', '/api/ledger'),
+      await api('POST', '/api/devices/commands/batch', batch),
+      await api('POST', '/api/device/BAT-1/commands', { ...submission, powerControl: {} }),
+      await api(
+        'GET',
+        '/api/devices/BAT-1/commands?startTime=2026-04-01T00:00:00Z&endTime=2026-05-02T00:00:00Z',
+      ),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 400, 413, 502, 503, 400, 400, 400]);
+    for (const answer of answers)
+      expect(ProblemSchema.parse(answer.json()).detail).not.toMatch(/\bBFF\b|\bspec \d|DESIGN/);
+  });
+});
+
 describe('the token', () => {
   it('is reused until shortly before expires_in runs out, then renewed', async () => {
     fake.expiresInS = 100;

@@ -53,7 +53,7 @@ export function installRequestGuards(app: FastifyInstance, publicOrigin: () => s
         new ProblemError(
           400,
           'invalid_path',
-          'The path contains an encoded slash, an encoded dot or a dot segment, which the BFF refuses.',
+          'The path contains an encoded slash, an encoded dot or a dot segment, which are refused.',
         ),
       );
       return;

@@ -46,7 +46,7 @@ export async function passThrough(
     throw new ProblemError(
       502,
       'upstream_body_too_large',
-      'The upstream answered with a body larger than the BFF accepts.',
+      'The upstream answered with a body larger than is accepted from it.',
     );
   }
   reply.code(status).type('application/json');

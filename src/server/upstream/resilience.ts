@@ -108,7 +108,7 @@ export class UpstreamResilience {
         throw new ProblemError(
           503,
           'upstream_circuit_open',
-          `The ${REGION_NAMES[region]} upstream failed ${BREAKER_THRESHOLD} times in a row, so the BFF is not calling it for a few seconds. Nothing was sent; try again shortly.`,
+          `The ${REGION_NAMES[region]} upstream failed ${BREAKER_THRESHOLD} times in a row, so it is not called for a few seconds. Nothing was sent; try again shortly.`,
           { headers: { 'retry-after': '10' } },
         );
       throw error;

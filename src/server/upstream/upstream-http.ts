@@ -220,7 +220,7 @@ function bodyTooLarge(): ProblemError {
   return new ProblemError(
     502,
     'upstream_body_too_large',
-    'The upstream answered with a body larger than the BFF accepts.',
+    'The upstream answered with a body larger than is accepted from it.',
   );
 }
 

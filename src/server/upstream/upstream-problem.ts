@@ -47,7 +47,7 @@ export function problemFrom(
     status >= 500 ? status : 502,
     'upstream_error',
     statusCode >= 300 && statusCode < 400
-      ? 'The upstream answered with a redirect, which the BFF does not follow.'
+      ? 'The upstream answered with a redirect, which is not followed.'
       : `The upstream failed with HTTP ${statusCode} and no readable error. Try again in a moment.`,
     { headers },
   );
