@@ -22,7 +22,7 @@ export const BatchRequestSchema = z.strictObject({
 });
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 
-/** 202 response of a batch submission (DESIGN.md 3, "Batch"). */
+/** 202 response of a batch submission (docs/architecture.md, Upstream contract: Batch). */
 export const BatchSubmissionResponseSchema = z.object({
   batchCommandId: BatchCommandIdSchema,
   message: z.string(),
@@ -41,7 +41,10 @@ export const BatchCancelResultSchema = z.object({
 });
 export type BatchCancelResult = z.infer<typeof BatchCancelResultSchema>;
 
-/** Response of `PUT /devices/commands/batch/{batchCommandId}/cancel` (DESIGN.md 3). */
+/**
+ * Response of `PUT /devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
+ * contract).
+ */
 export const BatchCancelResponseSchema = z.object({
   batchCommandId: BatchCommandIdSchema,
   results: z.array(BatchCancelResultSchema),

@@ -3,8 +3,8 @@ import { CommandIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
 
 /**
- * Error codes of the upstream's JSON errors (our choice, DESIGN.md 3 "Token errors ... Other
- * errors"), each with its HTTP status.
+ * Error codes of the upstream's JSON errors (our choice, docs/architecture.md, Upstream contract:
+ * Errors), each with its HTTP status.
  */
 export const UPSTREAM_ERROR_STATUS = {
   invalid_request: 400,
@@ -23,8 +23,9 @@ export const UPSTREAM_ERROR_STATUS = {
 export type UpstreamErrorCode = keyof typeof UPSTREAM_ERROR_STATUS;
 
 /**
- * Upstream error body `{ code, message, details? }` (DESIGN.md 3). `code` is parsed as any string
- * so a real vendor's other codes still read; the sandbox only sends {@link UpstreamErrorCode}s.
+ * Upstream error body `{ code, message, details? }` (docs/architecture.md, Upstream contract).
+ * `code` is parsed as any string so a real vendor's other codes still read; the sandbox only sends
+ * {@link UpstreamErrorCode}s.
  */
 export const ApiErrorBodySchema = z.object({
   code: z.string(),
@@ -63,9 +64,9 @@ export const OAuthErrorBodySchema = z.object({
 export type OAuthErrorBody = z.infer<typeof OAuthErrorBodySchema>;
 
 /**
- * RFC 9457 problem details as the BFF answers them (DESIGN.md 4). `code` is a stable machine
- * code; `detail` says what the operator can do next; `upstream` carries the upstream's error
- * when there was one.
+ * RFC 9457 problem details as the BFF answers them (docs/architecture.md, BFF surface). `code` is a
+ * stable machine code; `detail` says what the operator can do next; `upstream` carries the
+ * upstream's error when there was one.
  */
 export const ProblemSchema = z.object({
   type: z.string().optional(),

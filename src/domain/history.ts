@@ -36,8 +36,9 @@ export function historyRangeSlots(startMs: number, endMs: number): TimeRangeMs[]
 }
 
 /**
- * Query of `GET /devices/{deviceId}/commands` (path and names our choice, DESIGN.md 3): required
- * UTC `startTime` and `endTime`, at most 30 days apart, optional `status`.
+ * Query of `GET /devices/{deviceId}/commands` (path and names our choice, docs/architecture.md,
+ * Upstream contract): required UTC `startTime` and `endTime`, at most 30 days apart, optional
+ * `status`.
  */
 export const HistoryQuerySchema = z
   .strictObject({

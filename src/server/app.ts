@@ -37,7 +37,7 @@ import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 
-/** Largest request body the BFF reads: a 50-device batch is about 4 KiB (issue 4). */
+/** Largest request body the BFF reads: a 50-device batch is about 4 KiB, so 64 KiB is ample. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
@@ -77,9 +77,10 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
   };
 
 /**
- * Builds the BFF (DESIGN.md 1, 4): security headers, request guards (path, CSRF + Origin),
- * `/api/session`, the allowlisted upstream mirror under `/api`, problem+json errors, and the SPA
- * when `staticDir` is given. Not listening; `main.ts` listens, tests `inject()` or listen on port 0.
+ * Builds the BFF (docs/architecture.md, Parts and data flow; BFF surface): security headers,
+ * request guards (path, CSRF + Origin), `/api/session`, the allowlisted upstream mirror under
+ * `/api`, problem+json errors, and the SPA when `staticDir` is given. Not listening; `main.ts`
+ * listens, tests `inject()` or listen on port 0.
  *
  * When `publicOrigin` is absent or has port 0, the expected Origin is taken from the address the
  * app listens on (`http://<address>:<port>`), so tests can listen on an ephemeral port.

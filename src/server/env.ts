@@ -9,7 +9,7 @@ import type { UpstreamRegion } from './upstream/upstream-caller.ts';
  */
 export const DEFAULT_STATUS_REUSE_MS = 1_000;
 
-/** The BFF's settings, parsed once at start-up (DESIGN.md 2). */
+/** The BFF's settings, parsed once at start-up (docs/architecture.md, Running it). */
 export interface ServerEnv {
   port: number;
   host: string;
@@ -25,7 +25,8 @@ export interface ServerEnv {
   /**
    * How long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`, default
    * 1000). 0 = no reuse at all, final statuses included: every poll reaches the upstream, only
-   * concurrent identical calls are still shared (the bench's bare-proxy figures). DESIGN.md 5.
+   * concurrent identical calls are still shared (the bench's bare-proxy figures;
+   * docs/architecture.md, Budgets).
    */
   statusReuseMs: number;
 }
@@ -79,10 +80,11 @@ const EnvSchema = z.object({
 });
 
 /**
- * Parses the BFF's environment (DESIGN.md 2). Upstream URLs come from `EU_AUTH_URL`,
- * `EU_BASE_URL`, `AU_AUTH_URL` and `AU_BASE_URL`: all four or none; with none the sandbox at
- * `http://127.0.0.1:${SANDBOX_PORT}/eu` (and `/au`) serves both auth and API. `PUBLIC_ORIGIN`
- * defaults to `http://127.0.0.1:<port>` and must be a bare origin (scheme, host, port).
+ * Parses the BFF's environment (docs/architecture.md, Running it). Upstream URLs come from
+ * `EU_AUTH_URL`, `EU_BASE_URL`, `AU_AUTH_URL` and `AU_BASE_URL`: all four or none; with none the
+ * sandbox at `http://127.0.0.1:${SANDBOX_PORT}/eu` (and `/au`) serves both auth and API.
+ * `PUBLIC_ORIGIN` defaults to `http://127.0.0.1:<port>` and must be a bare origin (scheme, host,
+ * port).
  *
  * @throws Error naming every bad or missing variable.
  */

@@ -1,5 +1,5 @@
 /**
- * BFF + sandbox over real HTTP on 127.0.0.1 (issue 2, "Tests"): sign-in, CSRF, allowlist,
+ * BFF + sandbox over real HTTP on 127.0.0.1: sign-in, CSRF, allowlist,
  * token renewal, a full command lifecycle on the sandbox clock, sign-out.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Runs one BFF in a process of its own, for tests that kill it (the crash test of issue 4).
+ * Runs one BFF in a process of its own, for tests that kill it (the ledger's crash test).
  * Configuration comes as JSON in `BFF_PROCESS_CONFIG`; once listening on 127.0.0.1 (ephemeral
  * port) it prints `LISTENING <port>` on stdout. With `crashAfterUpstreamAnswer` it kills itself
  * with SIGKILL between the upstream's answer to a submission and the ledger's write.

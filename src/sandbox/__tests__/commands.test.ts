@@ -323,7 +323,7 @@ describe('status and cancel (spec 3.1)', () => {
   });
 });
 
-describe('lifecycle on the sandbox clock (DESIGN.md 3, "Lifecycle")', () => {
+describe('lifecycle on the sandbox clock', () => {
   it('goes received -> executing at startTime -> completed at endTime, stamping due instants', async () => {
     const id = await submit();
     await setClock(baseMs - 1000);
@@ -411,7 +411,7 @@ describe('lifecycle on the sandbox clock (DESIGN.md 3, "Lifecycle")', () => {
   });
 });
 
-describe('history (DESIGN.md 3, "History")', () => {
+describe('history (our choice of path and parameters)', () => {
   const history = (query: Record<string, string>, deviceId = DEVICE) =>
     sandbox.call(
       'GET',

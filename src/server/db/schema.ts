@@ -23,7 +23,7 @@ export const ledgerKind = bff.enum('ledger_kind', LEDGER_KINDS);
 export const ledgerState = bff.enum('ledger_state', LEDGER_STATES);
 
 /**
- * Server-side sessions (issue 4, "Storage"). The cookie's session ID is never stored: `idHash` is
+ * Server-side sessions (docs/security.md). The cookie's session ID is never stored: `idHash` is
  * its SHA-256, so a leaked table does not yield live cookies. The client secret is AES-256-GCM
  * ciphertext (`secretCiphertext`), bound to `idHash` as associated data.
  */
@@ -45,9 +45,9 @@ export const sessions = bff.table(
 );
 
 /**
- * The command ledger (issue 4; spec 1 "the caller stores the returned command ID"): one entry
- * per state-changing call made through the BFF. The intent is written before the upstream call
- * (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
+ * The command ledger (docs/architecture.md, Ledger; spec 1 "the caller stores the returned command
+ * ID"): one entry per state-changing call made through the BFF. The intent is written before the
+ * upstream call (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
  */
 export const ledgerEntries = bff.table(
   'ledger_entries',

@@ -5,7 +5,8 @@ import { ProblemError } from './problem.ts';
 
 /**
  * `GET /healthz`: the process answers (liveness). `GET /readyz`: the database is reachable and
- * the circuits per region are reported (readiness; issue 4). Neither touches the upstream.
+ * the circuits per region are reported (readiness, for a load balancer). Neither touches the
+ * upstream.
  */
 export async function healthRoutes(
   app: FastifyInstance,

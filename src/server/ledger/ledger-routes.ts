@@ -9,9 +9,9 @@ import type { Ledger } from './ledger.ts';
 import { toLedgerEntry } from './ledger-store.ts';
 
 /**
- * `GET /api/ledger` (issue 4): the signed-in client's ledger entries, newest first, filtered by
- * device, batch, site (resolved to the site's devices through `GET /sites`), kind, state and
- * creation time. It serves the batch list and the audit view.
+ * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries, newest
+ * first, filtered by device, batch, site (resolved to the site's devices through `GET /sites`),
+ * kind, state and creation time. It serves the batch list and the audit view.
  */
 export async function ledgerRoutes(
   app: FastifyInstance,

@@ -27,15 +27,15 @@ export type Reconciliation =
   | { found: 'ambiguous'; batchCommandIds: string[] };
 
 /**
- * Settles a submission whose outcome is unknown through the history query (issue 4): a command
- * of the same device, same window and same power control that the ledger does not already
- * attribute to another entry. Never re-sends anything.
+ * Settles a submission whose outcome is unknown through the history query (docs/architecture.md,
+ * Ledger): a command of the same device, same window and same power control that the ledger does
+ * not already attribute to another entry. Never re-sends anything.
  *
- * A batch is settled only by one whole batch of the history: one `batchCommandId` with exactly
- * one matching command on every device of the intent (the upstream answers a batch with one
- * command per device, DESIGN.md 3 "Batch"). Commands of a batch that covers only some of the
- * devices belong to another batch and never settle this one; two or more whole batches are
- * `ambiguous` (two unknown batches of the same window and power control on the same devices).
+ * A batch is settled only by one whole batch of the history: one `batchCommandId` with exactly one
+ * matching command on every device of the intent (the upstream answers a batch with one command per
+ * device; docs/architecture.md, Upstream contract: Batch). Commands of a batch that covers only
+ * some of the devices belong to another batch and never settle this one; two or more whole batches
+ * are `ambiguous` (two unknown batches of the same window and power control on the same devices).
  *
  * @param readHistory the caller's history query.
  * @param known command IDs per device already attributed to other ledger entries.

@@ -9,11 +9,11 @@ export interface SharedAnswer {
 }
 
 /**
- * Coalesces identical status GETs (issue 4): concurrent calls with the same key share one
- * upstream request, and a 200 answer is reused for `reuseMs` (`STATUS_REUSE_MS`),
- * so N tabs polling one command cost one upstream call per interval. With `reuseMs` 0 nothing is
- * reused once answered, but concurrent identical calls still share one request. The key must
- * include who asks (region and client), since access differs per client.
+ * Coalesces identical status GETs (docs/architecture.md, Budgets: status polling): concurrent calls
+ * with the same key share one upstream request, and a 200 answer is reused for `reuseMs`
+ * (`STATUS_REUSE_MS`), so N tabs polling one command cost one upstream call per interval. With
+ * `reuseMs` 0 nothing is reused once answered, but concurrent identical calls still share one
+ * request. The key must include who asks (region and client), since access differs per client.
  */
 export class Coalescer {
   readonly #entries = new Map<string, { answer: Promise<SharedAnswer>; reusableUntilMs: number }>();

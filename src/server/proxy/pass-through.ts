@@ -15,9 +15,9 @@ import { problemFrom, upstreamProblem } from '../upstream/upstream-problem.ts';
 import type { SharedAnswer } from './coalescer.ts';
 
 /**
- * Answers the browser with an upstream answer (DESIGN.md 5): a 2xx JSON body is streamed through
- * with the upstream's status, size-capped and content-type checked, never parsed; a 204 or empty
- * 2xx is answered empty; anything else becomes a problem.
+ * Answers the browser with an upstream answer (docs/architecture.md, Budgets): a 2xx JSON body is
+ * streamed through with the upstream's status, size-capped and content-type checked, never parsed;
+ * a 204 or empty 2xx is answered empty; anything else becomes a problem.
  *
  * @throws ProblemError for upstream errors, redirects, wrong content types and oversize bodies.
  */

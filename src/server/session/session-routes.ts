@@ -11,8 +11,8 @@ import { clearSessionCookie, type SessionCookie } from './session-cookie.ts';
 import { sessionInfo, type Sessions } from './sessions.ts';
 
 /**
- * `/api/session` (DESIGN.md 4): POST signs in, GET says who is signed in, DELETE signs out.
- * CSRF and Origin checks apply to POST and DELETE like every non-GET `/api` call.
+ * `/api/session` (docs/architecture.md, BFF surface): POST signs in, GET says who is signed in,
+ * DELETE signs out. CSRF and Origin checks apply to POST and DELETE like every non-GET `/api` call.
  */
 export async function sessionRoutes(
   app: FastifyInstance,

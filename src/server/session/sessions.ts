@@ -23,7 +23,10 @@ declare module 'fastify' {
   }
 }
 
-/** Who is signed in, as the browser may see it: never the secret or the token (DESIGN.md 4). */
+/**
+ * Who is signed in, as the browser may see it: never the secret or the token (docs/architecture.md,
+ * BFF surface).
+ */
 export function sessionInfo(session: Session): SessionInfo {
   return {
     region: session.region,

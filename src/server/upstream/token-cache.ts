@@ -19,7 +19,7 @@ export function renewalMarginMs(expiresInS: number): number {
 /**
  * Access tokens per session, in this process's memory only (never stored, answered or logged).
  * Renewal is single-flight per session: concurrent calls on an expired token share one token
- * request (DESIGN.md 5: one token request per burst of 100 calls).
+ * request (docs/architecture.md, Budgets: one token request per burst of 100 calls).
  */
 export class TokenCache {
   readonly #tokens = new Map<string, CachedToken>();

@@ -24,7 +24,8 @@ export interface UpstreamCall {
 
 /**
  * Calls the upstream API for a session: picks the session's region, attaches its bearer token
- * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (issue 4). The
+ * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (a token can be
+ * revoked or expire early upstream; a second 401 is the upstream's problem, not a loop). The
  * browser's own headers (cookie, authorization, forwarding) are never copied: each upstream
  * request is built from scratch.
  */

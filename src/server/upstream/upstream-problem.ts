@@ -3,10 +3,10 @@ import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts'
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 
 /**
- * Turns an upstream error answer into the problem the browser gets (DESIGN.md 4): the upstream's
- * status, its `code`, its `message` as `detail` (the SPA shows it), the whole error body as
- * `upstream`, and `Retry-After` when the upstream sent one. A 401 that survived one token renewal
- * becomes 502: the browser's session is fine, the upstream is not.
+ * Turns an upstream error answer into the problem the browser gets (docs/architecture.md, BFF
+ * surface): the upstream's status, its `code`, its `message` as `detail` (the SPA shows it), the
+ * whole error body as `upstream`, and `Retry-After` when the upstream sent one. A 401 that survived
+ * one token renewal becomes 502: the browser's session is fine, the upstream is not.
  */
 export async function upstreamProblem(response: UpstreamResponse): Promise<ProblemError> {
   return problemFrom(response.statusCode, response.headers, await readCapped(response.body));
