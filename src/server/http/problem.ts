@@ -79,6 +79,11 @@ export class ProblemError extends Error {
   }
 }
 
+/** True when `error` is a problem with one of the BFF's own `codes`. */
+export function isProblem(error: unknown, ...codes: BffProblemCode[]): error is ProblemError {
+  return error instanceof ProblemError && (codes as string[]).includes(error.problem.code);
+}
+
 /** Sends a problem as `application/problem+json` with its status and headers. */
 export function sendProblem(reply: FastifyReply, error: ProblemError): FastifyReply {
   return reply

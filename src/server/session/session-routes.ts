@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SignInRequestSchema } from '../../domain/session.ts';
 import { parseInput } from '../http/parse.ts';
-import { ProblemError, notSignedIn } from '../http/problem.ts';
+import { isProblem, notSignedIn } from '../http/problem.ts';
 import {
   FailedSignInLimiter,
   perIpSignInLimit,
@@ -34,8 +34,7 @@ export async function sessionRoutes(
     try {
       return await sessions.signIn(request, reply, input);
     } catch (error) {
-      if (error instanceof ProblemError && error.problem.code === 'invalid_credentials')
-        failures.recordFailure(clientKey);
+      if (isProblem(error, 'invalid_credentials')) failures.recordFailure(clientKey);
       throw error;
     }
   });

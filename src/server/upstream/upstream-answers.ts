@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ProblemError } from '../http/problem.ts';
+import { ProblemError, isProblem } from '../http/problem.ts';
 import { upstreamProblem } from './upstream-problem.ts';
 import {
   MAX_PARSED_BYTES,
@@ -71,13 +71,6 @@ export type CallResult<T> =
   | { kind: 'accepted'; status: number; body: unknown; value: T }
   | { kind: 'refused' | 'unknown'; status?: number; problem: ProblemError };
 
-/** Codes of failures after which the upstream may or may not have acted on the request. */
-const MAYBE_ACTED = new Set<string>([
-  'upstream_timeout',
-  'upstream_unreachable',
-  'upstream_body_too_large',
-]);
-
 /**
  * Performs one state-changing call and classifies its answer ({@link CallResult}); an accepted
  * body must be JSON (or empty) and fit `schema`, else the outcome is unknown. Never throws:
@@ -95,7 +88,15 @@ export async function settleCall<S extends z.ZodType>(
       error instanceof ProblemError
         ? error
         : new ProblemError(502, 'upstream_unreachable', 'The upstream could not be reached.');
-    return { kind: MAYBE_ACTED.has(problem.problem.code) ? 'unknown' : 'refused', problem };
+    // After these the request may have reached the upstream and been acted on; after the others
+    // (open circuit, token endpoint, revoked credentials) it never left.
+    const maybeActed = isProblem(
+      problem,
+      'upstream_timeout',
+      'upstream_unreachable',
+      'upstream_body_too_large',
+    );
+    return { kind: maybeActed ? 'unknown' : 'refused', problem };
   }
   const status = response.statusCode;
   if (status < 200 || status >= 300) {
@@ -115,14 +116,13 @@ export async function settleCall<S extends z.ZodType>(
     if (!parsed.success) throw unreadable('answer');
     return { kind: 'accepted', status, body, value: parsed.data };
   } catch (error) {
-    const problem =
-      error instanceof ProblemError && error.problem.code === 'upstream_body_too_large'
-        ? error
-        : new ProblemError(
-            502,
-            'upstream_error',
-            'The upstream accepted the request but its answer was unreadable.',
-          );
+    const problem = isProblem(error, 'upstream_body_too_large')
+      ? error
+      : new ProblemError(
+          502,
+          'upstream_error',
+          'The upstream accepted the request but its answer was unreadable.',
+        );
     return { kind: 'unknown', status, problem };
   }
 }

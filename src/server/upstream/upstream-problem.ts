@@ -1,4 +1,8 @@
-import { ApiErrorBodySchema, WindowOverlapDetailsSchema } from '../../domain/errors.ts';
+import {
+  ApiErrorBodySchema,
+  WindowOverlapDetailsSchema,
+  type UpstreamErrorCode,
+} from '../../domain/errors.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 
@@ -37,7 +41,8 @@ export function problemFrom(
     const { details, ...error } = parsed.data;
     const keepsDetails =
       details !== undefined &&
-      (error.code !== 'window_overlap' || WindowOverlapDetailsSchema.safeParse(details).success);
+      (error.code !== ('window_overlap' satisfies UpstreamErrorCode) ||
+        WindowOverlapDetailsSchema.safeParse(details).success);
     return ProblemError.fromUpstream(status, keepsDetails ? { ...error, details } : error, {
       headers,
       title: titleFor(status),
