@@ -13,7 +13,7 @@ export const BatchRequestSchema = z.strictObject({
     .array(DeviceIdSchema)
     .min(1, { error: 'devices must list at least one device' })
     .max(MAX_BATCH_DEVICES, {
-      error: `devices may list at most ${MAX_BATCH_DEVICES} devices (spec 8)`,
+      error: `devices may list at most ${MAX_BATCH_DEVICES} devices`,
     })
     .refine((ids) => new Set(ids).size === ids.length, {
       error: 'devices must not repeat a device',
@@ -22,7 +22,7 @@ export const BatchRequestSchema = z.strictObject({
 });
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 
-/** 202 response of a batch submission (DESIGN.md 3, "Batch"). */
+/** 202 response of a batch submission (docs/architecture.md, Upstream contract: Batch). */
 export const BatchSubmissionResponseSchema = z.object({
   batchCommandId: BatchCommandIdSchema,
   message: z.string(),
@@ -41,7 +41,10 @@ export const BatchCancelResultSchema = z.object({
 });
 export type BatchCancelResult = z.infer<typeof BatchCancelResultSchema>;
 
-/** Response of `PUT /devices/commands/batch/{batchCommandId}/cancel` (DESIGN.md 3). */
+/**
+ * Response of `PUT /devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
+ * contract).
+ */
 export const BatchCancelResponseSchema = z.object({
   batchCommandId: BatchCommandIdSchema,
   results: z.array(BatchCancelResultSchema),

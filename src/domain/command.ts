@@ -25,7 +25,10 @@ export function isFinalStatus(status: CommandStatus): boolean {
   return status === 'completed' || status === 'cancelled';
 }
 
-/** Active commands block overlapping windows on the same device (DESIGN.md 3, "Lifecycle"). */
+/**
+ * Active commands block overlapping windows on the same device (docs/architecture.md, Upstream
+ * contract: Lifecycle).
+ */
 export function isActiveStatus(status: CommandStatus): boolean {
   return status === 'received' || status === 'executing';
 }
@@ -64,8 +67,9 @@ export const SubmissionResponseSchema = z.object({
 export type SubmissionResponse = z.infer<typeof SubmissionResponseSchema>;
 
 /**
- * Command status record (spec 2.4; field names are our choice, DESIGN.md 3 "Status record"). The
- * timestamps present are those reached in the lifecycle; `cancelReason` exists only when cancelled.
+ * Command status record (spec 2.4; field names are our choice, docs/architecture.md, Upstream
+ * contract: Status record). The timestamps present are those reached in the lifecycle;
+ * `cancelReason` exists only when cancelled.
  */
 export const StatusRecordSchema = z.object({
   id: CommandIdSchema,

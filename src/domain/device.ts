@@ -6,7 +6,10 @@ import {
   type PowerControlProperty,
 } from './power-control.ts';
 
-/** Inclusive capability range of one control on one device (DESIGN.md 3, "Sites"). */
+/**
+ * Inclusive capability range of one control on one device (docs/architecture.md, Upstream contract:
+ * Sites).
+ */
 export const CapabilityRangeSchema = z.object({ min: z.number(), max: z.number() });
 export type CapabilityRange = z.infer<typeof CapabilityRangeSchema>;
 
@@ -18,8 +21,9 @@ export const CapabilitiesSchema = z.partialRecord(
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
 /**
- * A device entry of the authorized site list (DESIGN.md 3). `online` is our addition beyond
- * DESIGN.md (issue 6 pre-checks offline devices); absent means unknown.
+ * A device entry of the authorized site list (docs/architecture.md, Upstream contract: Sites).
+ * `online` is our addition beyond the contract, so a batch pre-check can flag offline devices;
+ * absent means unknown.
  */
 export const DeviceSchema = z.object({
   deviceId: DeviceIdSchema,
@@ -30,7 +34,10 @@ export const DeviceSchema = z.object({
 });
 export type Device = z.infer<typeof DeviceSchema>;
 
-/** A site (plant) entry of `GET /sites` (DESIGN.md 3); `timeZone` is an IANA zone name. */
+/**
+ * A site (plant) entry of `GET /sites` (docs/architecture.md, Upstream contract: Sites); `timeZone`
+ * is an IANA zone name.
+ */
 export const SiteSchema = z.object({
   siteId: SiteIdSchema,
   name: z.string(),

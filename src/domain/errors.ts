@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { CommandIdSchema } from './ids.ts';
+import { UtcTimestampSchema } from './time.ts';
 
 /**
- * Error codes of the upstream's JSON errors (our choice, DESIGN.md 3 "Token errors ... Other
- * errors"), each with its HTTP status.
+ * Error codes of the upstream's JSON errors (our choice, docs/architecture.md, Upstream contract:
+ * Errors), each with its HTTP status.
  */
 export const UPSTREAM_ERROR_STATUS = {
   invalid_request: 400,
@@ -21,8 +23,9 @@ export const UPSTREAM_ERROR_STATUS = {
 export type UpstreamErrorCode = keyof typeof UPSTREAM_ERROR_STATUS;
 
 /**
- * Upstream error body `{ code, message, details? }` (DESIGN.md 3). `code` is parsed as any string
- * so a real vendor's other codes still read; the sandbox only sends {@link UpstreamErrorCode}s.
+ * Upstream error body `{ code, message, details? }` (docs/architecture.md, Upstream contract).
+ * `code` is parsed as any string so a real vendor's other codes still read; the sandbox only sends
+ * {@link UpstreamErrorCode}s.
  */
 export const ApiErrorBodySchema = z.object({
   code: z.string(),
@@ -30,6 +33,18 @@ export const ApiErrorBodySchema = z.object({
   details: z.unknown().optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
+
+/**
+ * `details` of a 409 `window_overlap` (docs/architecture.md, Upstream contract: Lifecycle): the
+ * received or executing command of the same device whose effective window the new one overlaps
+ * (spec 3.1 rule 2), so the operator can find it and cancel it first.
+ */
+export const WindowOverlapDetailsSchema = z.object({
+  conflictingCommandId: CommandIdSchema,
+  startTime: UtcTimestampSchema,
+  endTime: UtcTimestampSchema,
+});
+export type WindowOverlapDetails = z.infer<typeof WindowOverlapDetailsSchema>;
 
 /** RFC 6749 section 5.2 error codes of the token endpoint. */
 export const OAUTH_ERROR_CODES = [
@@ -49,9 +64,9 @@ export const OAuthErrorBodySchema = z.object({
 export type OAuthErrorBody = z.infer<typeof OAuthErrorBodySchema>;
 
 /**
- * RFC 9457 problem details as the BFF answers them (DESIGN.md 4). `code` is a stable machine
- * code; `detail` says what the operator can do next; `upstream` carries the upstream's error
- * when there was one.
+ * RFC 9457 problem details as the BFF answers them (docs/architecture.md, BFF surface). `code` is a
+ * stable machine code; `detail` says what the operator can do next; `upstream` carries the
+ * upstream's error when there was one.
  */
 export const ProblemSchema = z.object({
   type: z.string().optional(),

@@ -9,7 +9,7 @@ export const MAX_HISTORY_RANGE_MS = 30 * 24 * 60 * 60 * 1000;
 export function historyRangeProblem(startMs: number, endMs: number): string | null {
   if (!(endMs > startMs)) return 'endTime must be after startTime';
   if (endMs - startMs > MAX_HISTORY_RANGE_MS)
-    return 'the range may be at most 30 days (spec 8); shorten it or split it into several queries';
+    return 'the range may be at most 30 days; shorten it or split it into several queries';
   return null;
 }
 
@@ -36,8 +36,9 @@ export function historyRangeSlots(startMs: number, endMs: number): TimeRangeMs[]
 }
 
 /**
- * Query of `GET /devices/{deviceId}/commands` (path and names our choice, DESIGN.md 3): required
- * UTC `startTime` and `endTime`, at most 30 days apart, optional `status`.
+ * Query of `GET /devices/{deviceId}/commands` (path and names our choice, docs/architecture.md,
+ * Upstream contract): required UTC `startTime` and `endTime`, at most 30 days apart, optional
+ * `status`.
  */
 export const HistoryQuerySchema = z
   .strictObject({

@@ -6,8 +6,8 @@ import { UtcTimestampSchema } from './time.ts';
 import { RegionSchema } from './token.ts';
 
 /**
- * What the BFF records in its command ledger (issue 4): every submission, cancel, batch, batch
- * cancel, bind and unbind made through it.
+ * What the BFF records in its command ledger (docs/architecture.md, Ledger): every submission,
+ * cancel, batch, batch cancel, bind and unbind made through it.
  */
 export const LEDGER_KINDS = ['submit', 'cancel', 'batch', 'batchCancel', 'bind', 'unbind'] as const;
 export const LedgerKindSchema = z.enum(LEDGER_KINDS);

@@ -7,10 +7,11 @@ export interface WindowedCommand extends TimeWindow {
 }
 
 /**
- * The first active (received or executing) command whose window overlaps `window`, or
- * `undefined`. This is the one overlap rule of the project: the sandbox rejects with it (409),
- * the BFF pre-checks with it and the timeline refuses a drag with it (spec 3.1 rule 2; DESIGN.md 1).
- * Touching windows do not overlap. Linear in the number of commands.
+ * The first active (received or executing) command whose window overlaps `window`, or `undefined`.
+ * This is the one overlap rule of the project: the sandbox rejects with it (409), the BFF
+ * pre-checks with it and the timeline refuses a drag with it (spec 3.1 rule 2;
+ * docs/architecture.md, Parts and data flow). Touching windows do not overlap. Linear in the number
+ * of commands.
  */
 export function findActiveOverlap<T extends WindowedCommand>(
   window: WindowMs,

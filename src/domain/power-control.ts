@@ -51,7 +51,7 @@ export const PowerControlSchema = z
     siteExportLimitW: bounded('siteExportLimitW').optional(),
   })
   .refine((control) => POWER_CONTROL_PROPERTIES.some((p) => control[p] !== undefined), {
-    error: 'powerControl must contain at least one control property (spec 2.1)',
+    error: 'powerControl must contain at least one control property',
   });
 
 export type PowerControl = z.infer<typeof PowerControlSchema>;

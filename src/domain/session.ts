@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { RegionSchema } from './token.ts';
 
 /**
- * Body of the BFF's `POST /api/session` (DESIGN.md 4): region and the partner's client
- * credentials; `operatorName` is optional, for the ledger (issue 4).
+ * Body of the BFF's `POST /api/session` (docs/architecture.md, BFF surface): region and the
+ * partner's client credentials; `operatorName` is optional, recorded with every ledger entry of the
+ * session.
  */
 export const SignInRequestSchema = z.strictObject({
   region: RegionSchema,

@@ -19,8 +19,9 @@ export function toWindowMs(window: TimeWindow): WindowMs {
 }
 
 /**
- * True when two half-open windows share at least one instant. Windows that touch (one's end
- * equals the other's start) do not overlap (DESIGN.md 3, "Lifecycle"; spec 3.1 rule 2).
+ * True when two half-open windows share at least one instant. Windows that touch (one's end equals
+ * the other's start) do not overlap (docs/architecture.md, Upstream contract: Lifecycle; spec 3.1
+ * rule 2).
  */
 export function windowsOverlap(a: WindowMs, b: WindowMs): boolean {
   return a.startMs < b.endMs && b.startMs < a.endMs;

@@ -35,9 +35,10 @@ export interface DatabaseHandle {
 const open = new Map<string, Promise<DatabaseHandle>>();
 
 /**
- * Opens the project's database (DESIGN.md 1: "one PGlite database serves both, each in its own
- * schema"). PGlite is single-process, so handles are shared per location inside one process: the
- * start script runs sandbox and BFF in one process on one embedded database.
+ * Opens the project's database (docs/architecture.md, Parts and data flow: "one PGlite database
+ * serves both, each in its own schema"). PGlite is single-process, so handles are shared per
+ * location inside one process: the start script runs sandbox and BFF in one process on one embedded
+ * database.
  *
  * @throws when PostgreSQL is unreachable or the PGlite directory cannot be created.
  */

@@ -1,8 +1,8 @@
 import type { LoggerOptions } from 'pino';
 
 /**
- * Paths pino redacts in every log line: credentials, tokens and cookies never reach a log
- * (issue 4, "Structured logs").
+ * Paths pino redacts in every log line: credentials, tokens and cookies never reach a log, where
+ * more people and systems can read them than the database (docs/security.md).
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',

@@ -22,7 +22,10 @@ export interface SandboxOptions {
   /** An open database to share (`npm start` runs the BFF on the same one); never closed here. */
   database?: DatabaseHandle;
   fixture: FixtureName;
-  /** Serve the admin API under `/_sandbox` (DESIGN.md 3: loopback or `SANDBOX_ADMIN=1` only). */
+  /**
+   * Serve the admin API under `/_sandbox` (docs/architecture.md, Upstream contract: Sandbox admin
+   * API: loopback or `SANDBOX_ADMIN=1` only).
+   */
   adminEnabled: boolean;
   logger?: FastifyServerOptions['logger'];
   /** Keep state in memory only, no database (unit tests). */
@@ -32,11 +35,12 @@ export interface SandboxOptions {
 }
 
 /**
- * Builds the sandbox upstream (DESIGN.md 1, 3): Europe under `/eu`, Australia under `/au`, the
- * admin API under `/_sandbox`. State is kept in the database's `sandbox` schema (migrations
- * applied here); the database is closed on `app.close()` when this app opened it, never when it
- * was given (`database`). The first start on an empty database seeds the fixture. Not listening: `main.ts` listens, tests use
- * `inject()` or listen on 127.0.0.1 port 0.
+ * Builds the sandbox upstream (docs/architecture.md, Parts and data flow; Upstream contract):
+ * Europe under `/eu`, Australia under `/au`, the admin API under `/_sandbox`. State is kept in the
+ * database's `sandbox` schema (migrations applied here); the database is closed on `app.close()`
+ * when this app opened it, never when it was given (`database`). The first start on an empty
+ * database seeds the fixture. Not listening: `main.ts` listens, tests use `inject()` or listen on
+ * 127.0.0.1 port 0.
  */
 export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyInstance> {
   const app = Fastify({

@@ -1,8 +1,9 @@
 import { SandboxError } from './sandbox-error.ts';
 
 /**
- * The sandbox clock: wall clock plus an offset that only grows (DESIGN.md 3, admin `clock`).
- * Wall time passing moves it too, so commands progress without admin calls.
+ * The sandbox clock: wall clock plus an offset that only grows (docs/architecture.md, Upstream
+ * contract: Sandbox admin API). Wall time passing moves it too, so commands progress without admin
+ * calls.
  */
 export class SandboxClock {
   private offset = 0;

@@ -11,14 +11,17 @@ const SandboxEnvSchema = z.object({
   SANDBOX_ADMIN: z.enum(['0', '1']).optional(),
 });
 
-/** Settings of `npm run sandbox`, from the environment (DESIGN.md 2). */
+/** Settings of `npm run sandbox`, from the environment (docs/architecture.md, Running it). */
 export interface SandboxEnv {
   port: number;
   host: string;
   fixture: (typeof FIXTURE_NAMES)[number];
   dataDir: string;
   databaseUrl: string | undefined;
-  /** The admin API: on a loopback address, or when `SANDBOX_ADMIN=1` (DESIGN.md 3). */
+  /**
+   * The admin API: on a loopback address, or when `SANDBOX_ADMIN=1` (docs/architecture.md, Upstream
+   * contract).
+   */
   adminEnabled: boolean;
 }
 

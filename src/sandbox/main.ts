@@ -1,6 +1,6 @@
 /**
- * `npm run sandbox`: the sandbox upstream alone (DESIGN.md 2), Europe under `/eu`, Australia
- * under `/au`, on `SANDBOX_HOST:SANDBOX_PORT` (default 127.0.0.1:8090).
+ * `npm run sandbox`: the sandbox upstream alone (docs/architecture.md, Running it), Europe under
+ * `/eu`, Australia under `/au`, on `SANDBOX_HOST:SANDBOX_PORT` (default 127.0.0.1:8090).
  */
 import type { AddressInfo } from 'node:net';
 import { loggerOptions } from '../infra/logger.ts';

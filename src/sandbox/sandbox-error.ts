@@ -3,7 +3,8 @@ import { UPSTREAM_ERROR_STATUS, type UpstreamErrorCode } from '../domain/errors.
 
 /**
  * An error the sandbox answers as `{ code, message, details? }` with the status the domain gives
- * the code (DESIGN.md 3; src/domain/errors.ts). Messages say what is wrong and what to change.
+ * the code (docs/architecture.md, Upstream contract; src/domain/errors.ts). Messages say what is
+ * wrong and what to change.
  */
 export class SandboxError extends Error {
   override readonly name = 'SandboxError';
@@ -30,7 +31,10 @@ export class SandboxError extends Error {
   }
 }
 
-/** A token endpoint error in the RFC 6749 section 5.2 shape (DESIGN.md 3). */
+/**
+ * A token endpoint error in the RFC 6749 section 5.2 shape (docs/architecture.md, Upstream
+ * contract).
+ */
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DatabaseHandle } from '../infra/database.ts';
-import type { ServerEnv } from './env.ts';
+import { DEFAULT_STATUS_REUSE_MS, type ServerEnv } from './env.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { healthRoutes } from './http/health-routes.ts';
@@ -13,8 +13,8 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import { Coalescer } from './proxy/coalescer.ts';
 import { FINAL_STATUS_CAPACITY, FinalStatuses } from './proxy/final-statuses.ts';
+import type { ProxyDeps } from './proxy/allowlist.ts';
 import { StatusAnswers } from './proxy/status-answers.ts';
-import { registerMirror } from './proxy/mirror.ts';
 import { batchRoutes } from './proxy/routes/batch.ts';
 import { commandRoutes } from './proxy/routes/commands.ts';
 import { siteRoutes } from './proxy/routes/sites.ts';
@@ -30,13 +30,14 @@ import { sessionRoutes } from './session/session-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
 import type { SessionStore } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
-import { requestToken } from './upstream/token-endpoint.ts';
 import { TokenCache } from './upstream/token-cache.ts';
+import { SiteDirectory } from './upstream/site-directory.ts';
+import { UpstreamApi } from './upstream/upstream-api.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 
-/** Largest request body the BFF reads: a 50-device batch is about 4 KiB (issue 4). */
+/** Largest request body the BFF reads: a 50-device batch is about 4 KiB, so 64 KiB is ample. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
@@ -68,12 +69,18 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     circuitHalfOpenAfterMs?: number;
     /** Test-only hooks into the ledger (the crash test kills the process between steps). */
     ledgerHooks?: LedgerHooks;
+    /**
+     * How long writing a ledger entry waits for the site of its devices before recording it
+     * without (default 1 s).
+     */
+    siteLookupWaitMs?: number;
   };
 
 /**
- * Builds the BFF (DESIGN.md 1, 4): security headers, request guards (path, CSRF + Origin),
- * `/api/session`, the allowlisted upstream mirror under `/api`, problem+json errors, and the SPA
- * when `staticDir` is given. Not listening; `main.ts` listens, tests `inject()` or listen on port 0.
+ * Builds the BFF (docs/architecture.md, Parts and data flow; BFF surface): security headers,
+ * request guards (path, CSRF + Origin), `/api/session`, the allowlisted upstream mirror under
+ * `/api`, problem+json errors, and the SPA when `staticDir` is given. Not listening; `main.ts`
+ * listens, tests `inject()` or listen on port 0.
  *
  * When `publicOrigin` is absent or has port 0, the expected Origin is taken from the address the
  * app listens on (`http://<address>:<port>`), so tests can listen on an ephemeral port.
@@ -111,37 +118,43 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
   );
-  const tokens = new TokenCache(
-    (session) => requestToken(http, options.upstreams[session.region].authUrl, session),
-    now,
-  );
-  const sessions = new Sessions({
+  // The token cache asks the API's token call, which is made just below: only called later.
+  const tokens: TokenCache = new TokenCache((caller) => api.token(caller.region, caller), now);
+  const sessions: Sessions = new Sessions({
     store,
     tokens,
     cookie: cookieSettings,
     now,
-    upstreams: options.upstreams,
-    http,
+    requestToken: (region, credentials) => api.token(region, credentials),
   });
   const resilience = new UpstreamResilience(
     options.circuitHalfOpenAfterMs === undefined
       ? {}
       : { halfOpenAfterMs: options.circuitHalfOpenAfterMs },
   );
-  const upstream = new UpstreamClient({
+  const upstream: UpstreamClient = new UpstreamClient({
     resilience,
     upstreams: options.upstreams,
     http,
     tokens,
     onCredentialsRevoked: (session) => sessions.revoke(session),
   });
+  const api: UpstreamApi = new UpstreamApi({
+    client: upstream,
+    http,
+    upstreams: options.upstreams,
+  });
+  const sites = new SiteDirectory((caller, { retry }) => api.siteList(caller, { retry }), now);
 
   const ledger = storage
     ? new Ledger({
         store: new LedgerStore(storage.handle.db),
-        upstream,
+        upstream: api,
+        sites,
         now,
         leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
+        siteLookupWaitMs: options.siteLookupWaitMs,
+        log: app.log,
         hooks: options.ledgerHooks,
       })
     : undefined;
@@ -175,18 +188,25 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     limits: options.signInLimits ?? {},
     now,
   });
-  registerMirror(app, [...siteRoutes, ...commandRoutes, ...batchRoutes], {
+  const proxy: ProxyDeps = {
     sessions,
-    upstream,
+    upstream: api,
     ledger,
     statuses: new StatusAnswers(
-      new Coalescer(now, options.statusReuseMs),
+      new Coalescer(now, options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS),
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),
+    sites,
+  };
+  siteRoutes(app, proxy);
+  commandRoutes(app, proxy);
+  batchRoutes(app, proxy);
+  await app.register(ledgerRoutes, { sessions, sites, ledger, now });
+  await app.register(healthRoutes, {
+    database: storage?.handle,
+    circuits: () => resilience.states(),
   });
-  await app.register(ledgerRoutes, { sessions, upstream, ledger, now });
-  await app.register(healthRoutes, { database: storage?.handle, resilience });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);
   return app;

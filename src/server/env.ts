@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { REGIONS, type Region } from '../domain/token.ts';
-import { COALESCE_REUSE_MS } from './proxy/coalescer.ts';
+import type { UpstreamRegion } from './upstream/upstream-caller.ts';
 
-/** Where one region of the upstream lives: token endpoint host and API base URL (spec 4, 5). */
-export interface UpstreamRegion {
-  authUrl: string;
-  baseUrl: string;
-}
+/**
+ * Default of how long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`), ms:
+ * a browser polling each second then costs one upstream call per interval, whatever its tabs.
+ */
+export const DEFAULT_STATUS_REUSE_MS = 1_000;
 
-/** The BFF's settings, parsed once at start-up (DESIGN.md 2). */
+/** The BFF's settings, parsed once at start-up (docs/architecture.md, Running it). */
 export interface ServerEnv {
   port: number;
   host: string;
@@ -25,7 +25,8 @@ export interface ServerEnv {
   /**
    * How long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`, default
    * 1000). 0 = no reuse at all, final statuses included: every poll reaches the upstream, only
-   * concurrent identical calls are still shared (the bench's bare-proxy figures). DESIGN.md 5.
+   * concurrent identical calls are still shared (the bench's bare-proxy figures;
+   * docs/architecture.md, Budgets).
    */
   statusReuseMs: number;
 }
@@ -71,7 +72,7 @@ const EnvSchema = z.object({
     .int({ error: 'STATUS_REUSE_MS must be a whole number of milliseconds' })
     .min(0, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
     .max(60_000, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
-    .default(COALESCE_REUSE_MS),
+    .default(DEFAULT_STATUS_REUSE_MS),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
@@ -79,10 +80,11 @@ const EnvSchema = z.object({
 });
 
 /**
- * Parses the BFF's environment (DESIGN.md 2). Upstream URLs come from `EU_AUTH_URL`,
- * `EU_BASE_URL`, `AU_AUTH_URL` and `AU_BASE_URL`: all four or none; with none the sandbox at
- * `http://127.0.0.1:${SANDBOX_PORT}/eu` (and `/au`) serves both auth and API. `PUBLIC_ORIGIN`
- * defaults to `http://127.0.0.1:<port>` and must be a bare origin (scheme, host, port).
+ * Parses the BFF's environment (docs/architecture.md, Running it). Upstream URLs come from
+ * `EU_AUTH_URL`, `EU_BASE_URL`, `AU_AUTH_URL` and `AU_BASE_URL`: all four or none; with none the
+ * sandbox at `http://127.0.0.1:${SANDBOX_PORT}/eu` (and `/au`) serves both auth and API.
+ * `PUBLIC_ORIGIN` defaults to `http://127.0.0.1:<port>` and must be a bare origin (scheme, host,
+ * port).
  *
  * @throws Error naming every bad or missing variable.
  */

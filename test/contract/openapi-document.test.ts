@@ -118,7 +118,7 @@ describe('docs/upstream.openapi.yaml', () => {
     expect(paths[path]?.[method]).toBeDefined();
   });
 
-  it('serves both regions through the region server variable (DESIGN.md 3)', () => {
+  it('serves both regions through the region server variable (our choice)', () => {
     const [server] = document.servers as { url: string; variables: Record<string, Json> }[];
     expect(server?.url).toContain('{region}');
     expect(server?.variables.region?.enum).toEqual(['eu', 'au']);
@@ -144,11 +144,11 @@ describe('docs/upstream.openapi.yaml', () => {
     expect(responses[status]?.['x-powerdeck-choice']).toBe(true);
   });
 
-  it('names DESIGN.md 3 in the description of every choice marked x-powerdeck-choice', () => {
+  it('names docs/architecture.md in the description of every choice marked x-powerdeck-choice', () => {
     const marked = walk(document).filter(({ value }) => value['x-powerdeck-choice'] === true);
     expect(marked.length).toBeGreaterThan(20);
     const unexplained = marked
-      .filter(({ value }) => !/DESIGN\.md 3/.test(String(value.description ?? '')))
+      .filter(({ value }) => !/docs\/architecture\.md/.test(String(value.description ?? '')))
       .map(({ pointer }) => pointer);
     expect(unexplained).toEqual([]);
   });

@@ -17,8 +17,9 @@ import { SubmissionResponseSchema } from '../../src/domain/command.ts';
 
 /**
  * Spec section 3: one test per row of the command state table, the transition table, the rules
- * and the cancellation reasons (3.2). What moves a command is our choice (DESIGN.md 3
- * "Lifecycle"): the sandbox clock reaching startTime and endTime, moved with the admin API.
+ * and the cancellation reasons (3.2). What moves a command is our choice (docs/architecture.md,
+ * Upstream contract: Lifecycle): the sandbox clock reaching startTime and endTime, moved with the
+ * admin API.
  */
 const target = useContractTarget();
 
@@ -172,7 +173,7 @@ describe('spec 3.1 rules', () => {
     expect((await statusOf(target, deviceId, id)).status).toBe('completed');
   });
 
-  it('rule 1 (our choice, DESIGN.md 3): a cancelled command cannot be cancelled again either', async () => {
+  it('rule 1 (our choice): a cancelled command cannot be cancelled again either', async () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     expect((await target.upstream.cancelCommand(deviceId, id)).status).toBe(200);
@@ -198,7 +199,7 @@ describe('spec 3.1 rules', () => {
     expect((await statusOf(target, deviceId, replacement)).status).toBe('received');
   });
 
-  it('rule 3 (our choice, DESIGN.md 3): executing exactly when the clock reaches startTime, completed exactly at endTime', async (context) => {
+  it('rule 3 (our choice): executing exactly when the clock reaches startTime, completed exactly at endTime', async (context) => {
     const admin = target.requireAdmin(context, 'move the clock to the window edges');
     const deviceId = target.config.deviceId;
     const window = target.window(0, HOUR_MS);
@@ -215,7 +216,7 @@ describe('spec 3.1 rules', () => {
     expect((await statusOf(target, deviceId, id)).status).toBe('completed');
   });
 
-  it('rule 3 (our choice, DESIGN.md 3): a clock jump over the whole window runs both transitions, timestamps in order', async (context) => {
+  it('rule 3 (our choice): a clock jump over the whole window runs both transitions, timestamps in order', async (context) => {
     const admin = target.requireAdmin(context, 'jump the clock');
     const deviceId = target.config.deviceId;
     const window = target.window(0, HOUR_MS);
@@ -239,7 +240,7 @@ describe('spec 3.2 cancellation reasons', () => {
     });
   });
 
-  it('timeWindowOverlap: the effective window conflicts with another command (batch, DESIGN.md 3)', async (context) => {
+  it('timeWindowOverlap: the effective window conflicts with another command (batch)', async (context) => {
     const deviceId = target.config.deviceId;
     const secondDeviceId = target.requireSetting(
       context,

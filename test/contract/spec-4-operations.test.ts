@@ -14,8 +14,9 @@ import { BatchCancelResponseSchema } from '../../src/domain/batch.ts';
 import { TokenResponseSchema } from '../../src/domain/token.ts';
 
 /**
- * Spec sections 4 and 5: the operations of the endpoint table with the outcomes DESIGN.md 3
- * chooses where the spec shows none, site binding (spec 5 rule 5) and region isolation.
+ * Spec sections 4 and 5: the operations of the endpoint table with the outcomes we chose where
+ * the spec shows none (docs/architecture.md, Upstream contract), site binding (spec 5 rule 5) and
+ * region isolation.
  */
 const target = useContractTarget();
 
@@ -99,7 +100,7 @@ describe('spec 4 site binding and the authorized site list (spec 5 rule 5)', () 
   });
 });
 
-describe('spec 4 regions (DESIGN.md 3: clients, sites and devices belong to one region)', () => {
+describe('spec 4 regions (our choice: clients, sites and devices belong to one region)', () => {
   it("a client of the other region cannot bind this region's site or reach its devices", async (context) => {
     const other = target.requireSetting(
       context,
@@ -124,7 +125,7 @@ describe('spec 4 regions (DESIGN.md 3: clients, sites and devices belong to one 
   });
 });
 
-describe('spec 4 send batch command (DESIGN.md 3: the whole batch is refused on any bad device)', () => {
+describe('spec 4 send batch command (our choice: the whole batch is refused on any bad device)', () => {
   const window = () => target.window(0, HOUR_MS);
 
   it('a batch naming an unknown device is refused with 404 and creates no command', async () => {

@@ -22,8 +22,8 @@ import {
 
 /**
  * Spec section 7: one test per row of the error table, then the error responses the spec leaves
- * "not shown" and DESIGN.md 3 decides (status codes, `{ code, message, details? }`, RFC 6749
- * token errors, 401/403/404/429/5xx).
+ * "not shown", as we chose them (docs/architecture.md, Upstream contract: Errors): status codes,
+ * `{ code, message, details? }`, RFC 6749 token errors, 401/403/404/429/5xx.
  */
 const target = useContractTarget();
 
@@ -145,7 +145,7 @@ describe('spec 7 error table', () => {
   });
 });
 
-describe('spec 7 "not shown": error responses of our choice (DESIGN.md 3)', () => {
+describe('spec 7 "not shown": error responses of our choice', () => {
   it('a missing token answers 401 invalid_token with WWW-Authenticate', async () => {
     const response = await target.upstream.listSites({ token: undefined });
     expectError(response, 401, 'invalid_token');

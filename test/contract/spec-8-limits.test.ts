@@ -71,7 +71,7 @@ describe('spec 8 limit: devices per batch command, 50 maximum', () => {
     expect(await historyIds(target, devices[0] ?? '')).toEqual(historyBefore);
   });
 
-  it('a batch naming a device twice is refused (400 naming devices, DESIGN.md 3)', async () => {
+  it('a batch naming a device twice is refused (400 naming devices)', async () => {
     const deviceId = target.config.deviceId;
     expectInvalidRequest(
       await target.upstream.submitBatch({
@@ -116,7 +116,7 @@ describe('spec 8 limit: command history time range, 30 days maximum', () => {
     );
   });
 
-  it('the status filter and the range select the commands whose window intersects it (DESIGN.md 3)', async () => {
+  it('the status filter and the range select the commands whose window intersects it (our choice)', async () => {
     const early = await submit(target, deviceId(), target.window(0, HOUR_MS));
     const late = await submit(target, deviceId(), target.window(5 * HOUR_MS, HOUR_MS));
     await target.upstream.cancelCommand(deviceId(), late);

@@ -1,8 +1,9 @@
 /**
- * A batch submission whose outcome is unknown (issue 4): the connection breaks after the
- * sandbox acted, or before it saw the request. The BFF never re-sends it blindly: it settles the
- * entry from the command history (`src/server/ledger/reconcile.ts`), on PGlite and (with
- * TEST_DATABASE_URL) PostgreSQL, to exactly the commands the upstream created, none duplicated.
+ * A batch submission whose outcome is unknown (docs/architecture.md, Ledger): the connection breaks
+ * after the sandbox acted, or before it saw the request. The BFF never re-sends it blindly: it
+ * settles the entry from the command history (`src/server/ledger/reconcile.ts`), on PGlite and
+ * (with TEST_DATABASE_URL) PostgreSQL, to exactly the commands the upstream created, none
+ * duplicated.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

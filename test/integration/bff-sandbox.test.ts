@@ -1,5 +1,5 @@
 /**
- * BFF + sandbox over real HTTP on 127.0.0.1 (issue 2, "Tests"): sign-in, CSRF, allowlist,
+ * BFF + sandbox over real HTTP on 127.0.0.1: sign-in, CSRF, allowlist,
  * token renewal, a full command lifecycle on the sandbox clock, sign-out.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -248,6 +248,9 @@ describe('batches and the ledger', () => {
       'BAT-EU-001-B',
     ]);
     expect(byBatch[0]?.outcome?.results).toHaveLength(2);
+    // Both devices are in PLANT-EU-001: the batch and its cancel carry its site and zone.
+    for (const entry of byBatch)
+      expect(entry).toMatchObject({ siteId: 'PLANT-EU-001', timeZone: 'Europe/Berlin' });
     const bySite = LedgerPageSchema.parse(
       (await browser.get('/api/ledger?siteId=PLANT-EU-001&kind=batch')).json(),
     ).entries;

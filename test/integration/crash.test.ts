@@ -1,7 +1,7 @@
 /**
- * Crash test of the command ledger (issue 4): the BFF is killed with SIGKILL between the
- * upstream's 202 and the ledger's update, restarted on the same database, and the submission
- * reconciles to exactly one command: none lost, none duplicated. On PGlite and (with
+ * Crash test of the command ledger (docs/architecture.md, Ledger): the BFF is killed with SIGKILL
+ * between the upstream's 202 and the ledger's update, restarted on the same database, and the
+ * submission reconciles to exactly one command: none lost, none duplicated. On PGlite and (with
  * TEST_DATABASE_URL) PostgreSQL.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

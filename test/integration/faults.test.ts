@@ -1,5 +1,5 @@
 /**
- * Fault suite of the BFF (issue 4, "Tests") against the sandbox's fault injection and a relay
+ * Fault suite of the BFF against the sandbox's fault injection and a relay
  * that resets connections, on PGlite and (with TEST_DATABASE_URL) PostgreSQL: latency beyond the
  * timeout, 5xx bursts, 429 storms, token expiry mid-session, connection resets. Each case
  * reports its counts and asserts that no submission was duplicated or lost.

@@ -1,5 +1,5 @@
 /**
- * Security suite of the BFF (issue 4, "Tests"), over real HTTP with the sandbox, on PGlite and
+ * Security suite of the BFF (docs/security.md), over real HTTP with the sandbox, on PGlite and
  * (with TEST_DATABASE_URL) PostgreSQL: cookie attributes, CSRF from the router's own route
  * table, session fixation, expired and destroyed sessions, traversal and unknown paths never
  * reaching the upstream, sign-in rate limiting, and a scan proving the secret and the tokens

@@ -1,12 +1,12 @@
 /**
- * Runs one BFF in a process of its own, for tests that kill it (the crash test of issue 4).
+ * Runs one BFF in a process of its own, for tests that kill it (the ledger's crash test).
  * Configuration comes as JSON in `BFF_PROCESS_CONFIG`; once listening on 127.0.0.1 (ephemeral
  * port) it prints `LISTENING <port>` on stdout. With `crashAfterUpstreamAnswer` it kills itself
  * with SIGKILL between the upstream's answer to a submission and the ledger's write.
  */
 import type { AddressInfo } from 'node:net';
 import { buildServerApp } from '../../src/server/app.ts';
-import type { UpstreamRegion } from '../../src/server/env.ts';
+import type { UpstreamRegion } from '../../src/server/upstream/upstream-caller.ts';
 
 export interface BffProcessConfig {
   dataDir: string;

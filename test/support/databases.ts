@@ -1,6 +1,6 @@
 /**
- * The databases a storage suite runs on (issue 4: "the same suites on PGlite and on
- * PostgreSQL"): always embedded PGlite; PostgreSQL too when `TEST_DATABASE_URL` names a server
+ * The databases a storage suite runs on, so both supported stores pass the same suites: always
+ * embedded PGlite; PostgreSQL too when `TEST_DATABASE_URL` names a server
  * whose role may create databases (`.ci/run` sets it up). Each use gets a database of its own,
  * so test files run in parallel without sharing rows.
  *

@@ -1,6 +1,9 @@
 import { send, type TestResponse } from './http-client.ts';
 
-/** Fault settings of `PUT /_sandbox/faults` (DESIGN.md 3); `{}` clears them. */
+/**
+ * Fault settings of `PUT /_sandbox/faults` (docs/architecture.md, Upstream contract); `{}` clears
+ * them.
+ */
 export interface SandboxFaults {
   latencyMs?: number;
   errorRate?: number;
@@ -10,8 +13,8 @@ export interface SandboxFaults {
 }
 
 /**
- * The sandbox admin API (DESIGN.md 3) for integration, fault and e2e-style suites. Every call
- * throws on a non-2xx answer, naming the call.
+ * The sandbox admin API (docs/architecture.md, Upstream contract) for integration, fault and
+ * e2e-style suites. Every call throws on a non-2xx answer, naming the call.
  */
 export class SandboxAdmin {
   readonly #origin: string;

@@ -23,7 +23,7 @@ import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 
-/** Demo credentials of the sandbox fixture (DESIGN.md 3). */
+/** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract). */
 export const DEMO_EU = {
   region: 'eu',
   clientId: 'demo-eu',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback HTTP relay in front of the upstream's token endpoint that remembers every
- * `access_token` it relays, so a test can prove tokens never leak (issue 4, security suite).
+ * `access_token` it relays, so a test can prove tokens never leak (security suite).
  */
 export interface TokenTap {
   /** Origin to use as the auth URL base instead of the upstream's. */

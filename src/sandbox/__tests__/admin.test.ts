@@ -16,7 +16,7 @@ beforeEach(async () => {
   await sandbox.admin('POST', '/reset');
 });
 
-describe('admin clock (DESIGN.md 3)', () => {
+describe('admin clock (our choice)', () => {
   it('reads, advances and sets the clock forward; refuses to move it back', async () => {
     expect((await sandbox.admin('GET', '/clock')).body).toEqual({ now: iso(WALL_MS) });
     expect((await sandbox.admin('POST', '/clock', { advanceMs: HOUR_MS })).body).toEqual({
@@ -61,7 +61,7 @@ describe('admin devices', () => {
   });
 });
 
-describe('admin faults and stats (DESIGN.md 3; stats are our addition)', () => {
+describe('admin faults and stats (stats are our addition)', () => {
   it('answers 429 rate_limited with Retry-After past the per-minute limit; a minute later it passes', async () => {
     const token = await sandbox.token();
     await sandbox.admin('PUT', '/faults', { rateLimitPerMinute: 2 });

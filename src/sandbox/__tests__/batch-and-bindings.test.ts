@@ -33,7 +33,7 @@ const historyOf = (deviceId: string) =>
     endTime: new Date(START_MS + 10 * HOUR_MS).toISOString(),
   });
 
-describe('site binding is per client (issue 3)', () => {
+describe('site binding is per client (spec 5 rule 5)', () => {
   it("does not give one client another client's binding", async () => {
     await state.bindSite(ALPHA, 'SITE-1');
     expect(await state.listSites(BETA)).toEqual([]);
@@ -45,7 +45,7 @@ describe('site binding is per client (issue 3)', () => {
   });
 });
 
-describe('batch submission (spec 2.5; DESIGN.md 3 "Batch")', () => {
+describe('batch submission (spec 2.5)', () => {
   beforeEach(async () => {
     await state.bindSite(ALPHA, 'SITE-1');
   });

@@ -4,6 +4,7 @@ import {
   SubmissionResponseSchema,
   type StatusRecord,
 } from '../../domain/command.ts';
+import { WindowOverlapDetailsSchema } from '../../domain/errors.ts';
 import { HistoryResponseSchema } from '../../domain/history.ts';
 import type { PowerControl } from '../../domain/power-control.ts';
 import {
@@ -57,6 +58,32 @@ const cancel = (id: string, deviceId = DEVICE) =>
   sandbox.call('PUT', `/eu/devices/${deviceId}/commands/${id}/cancel`, { token });
 const setClock = (ms: number) => sandbox.admin('POST', '/clock', { now: iso(ms) });
 
+describe('error messages', () => {
+  it('say what is wrong and what to do, without naming spec sections', async () => {
+    await submit(window(0, HOUR_MS));
+    const answers = [
+      await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) }),
+      await submitRaw({
+        powerControl: { targetBatteryPowerW: 900_000 },
+        ...window(HOUR_MS, HOUR_MS),
+      }),
+      await submitRaw({ powerControl: {}, ...window(HOUR_MS, HOUR_MS) }),
+      await submitRaw({ powerControl: CHARGE, ...window(HOUR_MS, HOUR_MS) }, 'BAT-EU-002-A'),
+      await sandbox.call('GET', '/eu/sites'),
+      await sandbox.call('POST', '/eu/devices/commands/batch', {
+        token,
+        json: {
+          devices: Array.from({ length: 51 }, (_, i) => `BAT-EU-100-${String(i).padStart(2, '0')}`),
+          command: { powerControl: CHARGE, ...window(HOUR_MS, HOUR_MS) },
+        },
+      }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([409, 422, 400, 403, 401, 400]);
+    for (const answer of answers)
+      expect((answer.body as { message: string }).message).not.toMatch(/\bspec \d|DESIGN/);
+  });
+});
+
 describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
   it('accepts with 202 and a cmd_ ID; the status record is received with the window', async () => {
     const response = await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) });
@@ -83,6 +110,8 @@ describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
       code: 'window_overlap',
       details: { conflictingCommandId: existing, ...window(0, 2 * HOUR_MS) },
     });
+    const { details } = refused.body as { details: unknown };
+    expect(WindowOverlapDetailsSchema.safeParse(details).success).toBe(true);
   });
 
   it('accepts touching windows and windows on other devices', async () => {
@@ -285,14 +314,16 @@ describe('status and cancel (spec 3.1)', () => {
     await setClock(baseMs + HOUR_MS);
     const first = await cancel(completed);
     expect(first).toMatchObject({ status: 409, body: { code: 'not_cancellable' } });
-    expect((first.body as { message: string }).message).toContain('spec 3.1 rule 1');
+    expect((first.body as { message: string }).message).toContain(
+      'a completed command cannot be cancelled',
+    );
     const second = await cancel(cancelled);
     expect(second).toMatchObject({ status: 409, body: { code: 'not_cancellable' } });
     expect((second.body as { message: string }).message).toContain('already cancelled');
   });
 });
 
-describe('lifecycle on the sandbox clock (DESIGN.md 3, "Lifecycle")', () => {
+describe('lifecycle on the sandbox clock', () => {
   it('goes received -> executing at startTime -> completed at endTime, stamping due instants', async () => {
     const id = await submit();
     await setClock(baseMs - 1000);
@@ -380,7 +411,7 @@ describe('lifecycle on the sandbox clock (DESIGN.md 3, "Lifecycle")', () => {
   });
 });
 
-describe('history (DESIGN.md 3, "History")', () => {
+describe('history (our choice of path and parameters)', () => {
   const history = (query: Record<string, string>, deviceId = DEVICE) =>
     sandbox.call(
       'GET',

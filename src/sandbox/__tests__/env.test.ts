@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback, parseSandboxEnv } from '../env.ts';
 
-describe('sandbox environment (DESIGN.md 2, 3)', () => {
+describe('sandbox environment (our choices)', () => {
   it('defaults to 127.0.0.1:8090, demo, ./data, admin on', () => {
     expect(parseSandboxEnv({})).toEqual({
       port: 8090,

@@ -9,7 +9,7 @@ import { ID_PATTERN } from '../../domain/ids.ts';
 const NOW_MS = Date.parse('2030-03-15T10:20:00.000Z');
 const history = generateLargeHistory(NOW_MS);
 
-describe('fixture large (issue 3)', () => {
+describe('fixture large', () => {
   it('adds 1,000 devices over 20 Europe sites to the demo fixture', () => {
     const added = LARGE_FIXTURE.sites.filter((site) => /^PLANT-EU-2\d\d$/.test(site.siteId));
     expect(added).toHaveLength(20);

@@ -161,7 +161,7 @@ async function apply(state: SandboxState, op: Operation, known: string[][]): Pro
   }
 }
 
-describe('lifecycle properties (issue 3, fast-check)', () => {
+describe('lifecycle properties (fast-check)', () => {
   it('never lets active windows of a device overlap, keeps timestamps ordered, and ends every command in exactly one final state', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 40 }), async (operations) => {

@@ -14,7 +14,7 @@ const command: CommandEntity = {
 };
 const healthy: DeviceCondition = { online: true, fault: false, sinceMs: 0 };
 
-describe('advanceCommand (DESIGN.md 3, "Lifecycle")', () => {
+describe('advanceCommand', () => {
   it('changes nothing before startTime', () => {
     expect(advanceCommand(command, DEMO_CAPABILITIES, healthy, 9_999)).toBeUndefined();
   });

@@ -51,7 +51,7 @@ async function tokenOf(app: Awaited<ReturnType<typeof build>>): Promise<string> 
   return response.json<{ access_token: string }>().access_token;
 }
 
-describe('persistence in the database (issue 3: state survives a restart)', () => {
+describe('persistence in the database (state survives a restart)', () => {
   it('keeps tokens, bindings, commands, batches, device conditions and the clock across app instances; reset clears them', async () => {
     const first = await build();
     await call(first, 'POST', '/_sandbox/reset');

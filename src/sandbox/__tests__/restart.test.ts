@@ -85,7 +85,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('restart (issue 3: state survives kill -9)', () => {
+describe('restart (state survives kill -9)', () => {
   it(
     'keeps bindings and commands after SIGKILL, the lifecycle continues, and a batch is all or nothing',
     async () => {

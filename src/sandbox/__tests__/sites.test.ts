@@ -19,7 +19,7 @@ const unbind = (siteId: string) => sandbox.call('DELETE', '/eu/sites', { token, 
 const listed = async () =>
   SiteListSchema.parse((await sandbox.call('GET', '/eu/sites', { token })).body).sites;
 
-describe('site binding (spec 2.7, 4, 5 rule 5; DESIGN.md 3)', () => {
+describe('site binding (spec 2.7, 4, 5 rule 5)', () => {
   it('starts with no bound sites', async () => {
     expect(await listed()).toEqual([]);
   });

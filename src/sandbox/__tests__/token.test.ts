@@ -18,7 +18,7 @@ const form = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
-describe('token endpoint (spec 2.6, 5; RFC 6749 errors, DESIGN.md 3)', () => {
+describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
   it('issues a Bearer token with expires_in for the demo clients of both regions', async () => {
     const eu = await sandbox.tokenRequest('eu', form());
     expect(eu.status).toBe(200);

@@ -122,7 +122,7 @@ async function bulkInsertCommands(tx: Transaction, entities: CommandEntity[]): P
 }
 
 /**
- * The sandbox's state in the project database (issue 3: "state survives a restart"), in the
+ * The sandbox's state in the project database, so it survives a restart, in the
  * `sandbox` schema. Every {@link StateChange} is one transaction, so a batch and its commands
  * are written together or not at all, even under kill -9.
  */

@@ -13,8 +13,9 @@ import type { PowerControl } from '../../domain/power-control.ts';
 import type { Region } from '../../domain/token.ts';
 
 /**
- * The sandbox's own Postgres schema (DESIGN.md 1: one database, each part in its own schema).
- * Times are epoch milliseconds on the sandbox clock, as the engine keeps them.
+ * The sandbox's own Postgres schema (docs/architecture.md, Parts and data flow: one database, each
+ * part in its own schema). Times are epoch milliseconds on the sandbox clock, as the engine keeps
+ * them.
  */
 export const sandbox = pgSchema('sandbox');
 

@@ -4,7 +4,10 @@ import { OAuthError, SandboxError } from '../sandbox-error.ts';
 /** Largest request body: a 50-device batch is about 4 KiB. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** Answers a sandbox or token-endpoint error in its JSON shape (DESIGN.md 3). */
+/**
+ * Answers a sandbox or token-endpoint error in its JSON shape (docs/architecture.md, Upstream
+ * contract).
+ */
 export function sendError(
   reply: FastifyReply,
   error: SandboxError | OAuthError,

@@ -2,7 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { SandboxError } from '../sandbox-error.ts';
 
-/** Body of `PUT /_sandbox/faults` (DESIGN.md 3, admin table); `{}` clears every fault. */
+/**
+ * Body of `PUT /_sandbox/faults` (docs/architecture.md, Upstream contract: Sandbox admin API); `{}`
+ * clears every fault.
+ */
 export const FaultSettingsSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(60_000).optional(),
   errorRate: z.number().min(0).max(1).optional(),
@@ -27,9 +30,9 @@ export interface SandboxStats {
 }
 
 /**
- * Injected faults and request counters of the vendor routes (DESIGN.md 3, admin `faults`):
- * latency, a share of 5xx answers, 429 with `Retry-After` past a per-client limit per minute of
- * sandbox time, and the token lifetime.
+ * Injected faults and request counters of the vendor routes (docs/architecture.md, Upstream
+ * contract: Sandbox admin API): latency, a share of 5xx answers, 429 with `Retry-After` past a
+ * per-client limit per minute of sandbox time, and the token lifetime.
  */
 export class FaultInjector {
   private settings: FaultSettings = {};

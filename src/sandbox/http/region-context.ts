@@ -28,7 +28,7 @@ export function authenticate(context: RegionContext, request: FastifyRequest): C
   if (!client) {
     const description = match
       ? 'The access token is invalid or expired; obtain a new one from the token endpoint'
-      : 'Send Authorization: Bearer <access_token> from the token endpoint (spec 5 rule 3)';
+      : 'Send Authorization: Bearer <access_token> from the token endpoint';
     throw new SandboxError('invalid_token', description, undefined, {
       headers: {
         'www-authenticate': `Bearer realm="${context.region}", error="invalid_token", error_description="${match ? 'invalid or expired token' : 'token missing'}"`,

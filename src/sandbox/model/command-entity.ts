@@ -19,7 +19,10 @@ export interface CommandEntity {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The status record of a command (spec 2.4; field names DESIGN.md 3 "Status record"). */
+/**
+ * The status record of a command (spec 2.4; field names docs/architecture.md, Upstream contract:
+ * Status record).
+ */
 export function toStatusRecord(command: CommandEntity): StatusRecord {
   const record: StatusRecord = {
     id: command.id,

@@ -2,7 +2,10 @@ import { checkCapabilities, type Capabilities } from '../../domain/device.ts';
 import type { CancellationReason } from '../../domain/command.ts';
 import type { CommandEntity } from './command-entity.ts';
 
-/** How long a command waits for an offline device past its start (DESIGN.md 3, "Lifecycle"). */
+/**
+ * How long a command waits for an offline device past its start (docs/architecture.md, Upstream
+ * contract: Lifecycle).
+ */
 export const START_GRACE_MS = 60_000;
 
 /** A device's condition; `sinceMs` is when `online` or `fault` last changed (sandbox clock). */
@@ -24,10 +27,10 @@ const cancel = (
 });
 
 /**
- * Moves one command through the lifecycle up to `nowMs` (DESIGN.md 3, "Lifecycle"; spec 3.1
- * rule 3 leaves the triggers to us). Returns the changed command, or `undefined` when nothing is
- * due. Each transition is stamped with the instant it became due, not with `nowMs`, so a clock
- * jump over a whole window still yields ordered timestamps.
+ * Moves one command through the lifecycle up to `nowMs` (docs/architecture.md, Upstream contract:
+ * Lifecycle; spec 3.1 rule 3 leaves the triggers to us). Returns the changed command, or
+ * `undefined` when nothing is due. Each transition is stamped with the instant it became due, not
+ * with `nowMs`, so a clock jump over a whole window still yields ordered timestamps.
  *
  * - received, at `max(startTime, receivedAt)`: a control the device lacks ends `notSupported`; a
  *   faulted device ends `deviceFault`; an offline device waits until `min(due + 60 s, endTime)`

@@ -24,9 +24,10 @@ const DeviceConditionSchema = z.strictObject({
 const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
 
 /**
- * The sandbox admin API (DESIGN.md 3, admin table), never part of the vendor contract: reset,
- * clock, device condition, faults; plus our `GET /_sandbox/clock`, `GET /_sandbox/faults` and
- * the request counters `GET|DELETE /_sandbox/stats`. Refused with 403 unless `enabled`.
+ * The sandbox admin API (docs/architecture.md, Upstream contract: Sandbox admin API), never part of
+ * the vendor contract: reset, clock, device condition, faults; plus our `GET /_sandbox/clock`, `GET
+ * /_sandbox/faults` and the request counters `GET|DELETE /_sandbox/stats`. Refused with 403 unless
+ * `enabled`.
  */
 export async function adminRoutes(
   app: FastifyInstance,

@@ -12,8 +12,8 @@ import { authenticate, type RegionContext } from '../http/region-context.ts';
 const BatchParamsSchema = z.object({ batchCommandId: BatchCommandIdSchema });
 
 /**
- * Batch commands (spec 2.5, 4; paths and shapes DESIGN.md 3 "Batch"): submit to at most 50
- * devices, all or nothing, and cancel with one result per device.
+ * Batch commands (spec 2.5, 4; paths and shapes docs/architecture.md, Upstream contract: Batch):
+ * submit to at most 50 devices, all or nothing, and cancel with one result per device.
  */
 export async function batchRoutes(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post('/devices/commands/batch', async (request, reply) => {

@@ -15,8 +15,9 @@ const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
 const CommandParamsSchema = z.object({ deviceId: DeviceIdSchema, commandId: CommandIdSchema });
 
 /**
- * Single device commands (spec 4): submit (`POST /device/{deviceId}/commands`, singular as the
- * spec shows), status, cancel, and history (path and parameters DESIGN.md 3).
+ * Single device commands (spec 4): submit (`POST /device/{deviceId}/commands`, singular as the spec
+ * shows), status, cancel, and history (path and parameters docs/architecture.md, Upstream
+ * contract).
  */
 export async function commandRoutes(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post('/device/:deviceId/commands', async (request, reply) => {

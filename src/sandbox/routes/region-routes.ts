@@ -7,8 +7,9 @@ import { siteRoutes } from './site-routes.ts';
 import { tokenRoute } from './token-route.ts';
 
 /**
- * One region's API under its prefix (`/eu`, `/au`; DESIGN.md 3 "Regions"): counts each request,
- * applies the injected latency and errors, then the token endpoint and the spec 4 operations.
+ * One region's API under its prefix (`/eu`, `/au`; docs/architecture.md, Upstream contract: Regions
+ * and tokens): counts each request, applies the injected latency and errors, then the token
+ * endpoint and the spec 4 operations.
  */
 export async function regionRoutes(app: FastifyInstance, context: RegionContext): Promise<void> {
   const prefix = `/${context.region}`;

@@ -4,9 +4,9 @@ import { parse } from '../http/parse.ts';
 import { authenticate, type RegionContext } from '../http/region-context.ts';
 
 /**
- * Site binding (spec 2.7, 4, 5 rule 5; DESIGN.md 3 "Sites"): `GET /sites` lists the bound sites
- * in bind order, `POST /sites` binds (201, or 200 when bound already), `DELETE /sites` unbinds
- * (204, 404 when not bound).
+ * Site binding (spec 2.7, 4, 5 rule 5; docs/architecture.md, Upstream contract: Sites): `GET
+ * /sites` lists the bound sites in bind order, `POST /sites` binds (201, or 200 when bound
+ * already), `DELETE /sites` unbinds (204, 404 when not bound).
  */
 export async function siteRoutes(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.get('/sites', async (request): Promise<SiteList> => {

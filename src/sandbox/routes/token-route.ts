@@ -9,10 +9,10 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /**
- * `POST {region}/api/auth/oauth2/token`: the client-credentials grant (spec 2.6, 5), form
- * encoded. Errors follow RFC 6749 5.2 (DESIGN.md 3): 400 `invalid_request` /
- * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of
- * the other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}.
+ * `POST {region}/api/auth/oauth2/token`: the client-credentials grant (spec 2.6, 5), form encoded.
+ * Errors follow RFC 6749 5.2 (docs/architecture.md, Upstream contract): 400 `invalid_request` /
+ * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of the
+ * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}.
  */
 export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post(TOKEN_PATH, {
@@ -35,7 +35,7 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
         throw new OAuthError(
           400,
           'invalid_request',
-          'Send the token request form-encoded: Content-Type application/x-www-form-urlencoded (spec 2.6)',
+          'Send the token request form-encoded: Content-Type application/x-www-form-urlencoded',
         );
       const form = (request.body ?? {}) as Record<string, unknown>;
       if (form.grant_type === undefined || form.grant_type === '')

@@ -10,12 +10,12 @@ import type { StateMemory } from './state-memory.ts';
 import { newCommand, newId, refuseEndedWindow, refuseOutOfRange } from './submission-rules.ts';
 
 /**
- * Sends one command to every listed device, all or nothing (spec 2.5, 4; DESIGN.md 3 "Batch"),
- * and records the batch and its commands in `change`, written in one transaction. Checks, in
- * this order, each over the whole list: unknown devices (404, all listed in
+ * Sends one command to every listed device, all or nothing (spec 2.5, 4; docs/architecture.md,
+ * Upstream contract: Batch), and records the batch and its commands in `change`, written in one
+ * transaction. Checks, in this order, each over the whole list: unknown devices (404, all listed in
  * `details.deviceIds`), devices of unbound sites (403, likewise), ended window (400), capability
- * range (422, first device in request order). A device whose window overlaps an active command
- * gets a command cancelled at once with `timeWindowOverlap`, `cancelledAt = receivedAt` (spec 3.2).
+ * range (422, first device in request order). A device whose window overlaps an active command gets
+ * a command cancelled at once with `timeWindowOverlap`, `cancelledAt = receivedAt` (spec 3.2).
  */
 export function submitBatch(
   memory: StateMemory,

@@ -38,7 +38,7 @@ export function manuallyCancelled(command: CommandEntity, nowMs: number): Comman
 export function notCancellable(command: CommandEntity): SandboxError {
   const why =
     command.status === 'completed'
-      ? 'a completed command cannot be cancelled (spec 3.1 rule 1)'
+      ? 'a completed command cannot be cancelled'
       : `it was already cancelled (${command.cancelReason ?? 'no reason'}) and cannot be cancelled again`;
   return new SandboxError('not_cancellable', `Command ${command.id} is ${command.status}; ${why}`, {
     commandId: command.id,

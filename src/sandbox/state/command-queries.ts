@@ -29,9 +29,9 @@ export async function findClientCommand(
 }
 
 /**
- * Commands of a device whose window intersects the half-open query range `[startTime, endTime)`,
- * by start time, optionally of one status (DESIGN.md 3, "History"); read from the store, which
- * every earlier change has reached.
+ * Commands of a device whose window intersects the half-open query range `[startTime, endTime)`, by
+ * start time, optionally of one status (docs/architecture.md, Upstream contract: History); read
+ * from the store, which every earlier change has reached.
  * @throws SandboxError 404/403 for the device.
  */
 export async function commandHistory(

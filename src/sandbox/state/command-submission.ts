@@ -1,4 +1,5 @@
 import type { DeviceCommand } from '../../domain/command.ts';
+import type { WindowOverlapDetails } from '../../domain/errors.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { ClientIdentity } from './client-identity.ts';
@@ -11,8 +12,8 @@ import { newCommand, refuseEndedWindow, refuseOutOfRange } from './submission-ru
  * Accepts one command as `received` (spec 3.1 row 1) and records it in `change`. Checks, in this
  * order: device (404, 403), ended window (400), capability range (422), then overlap with a
  * received or executing command of the device (spec 3.1 rule 2: refused, never replaced).
- * @throws SandboxError 404/403, 400, 422, 409 `window_overlap` with
- *   `details: { conflictingCommandId, startTime, endTime }`.
+ * @throws SandboxError 404/403, 400, 422, 409 `window_overlap` whose `details` are
+ *   {@link WindowOverlapDetails} (the domain's schema of them).
  */
 export function submitCommand(
   memory: StateMemory,
@@ -29,12 +30,12 @@ export function submitCommand(
   if (overlap)
     throw new SandboxError(
       'window_overlap',
-      `The window overlaps command ${overlap.id} of device ${deviceId} (${overlap.startTime} to ${overlap.endTime}); cancel it first or choose a window that does not overlap (spec 3.1 rule 2)`,
+      `The window overlaps command ${overlap.id} of device ${deviceId} (${overlap.startTime} to ${overlap.endTime}); cancel it first or choose a window that does not overlap`,
       {
         conflictingCommandId: overlap.id,
         startTime: overlap.startTime,
         endTime: overlap.endTime,
-      },
+      } satisfies WindowOverlapDetails,
     );
   const entity = newCommand(deviceId, command, nowMs);
   memory.active.put(entity, change);

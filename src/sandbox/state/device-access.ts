@@ -31,7 +31,7 @@ export function accessibleDevice(
 export function unboundError(deviceId: string, siteId: string | undefined): SandboxError {
   return new SandboxError(
     'site_not_bound',
-    `Device ${deviceId} belongs to site ${siteId ?? 'unknown'}, which is not bound to this client; bind it with POST /sites first (spec 5 rule 5)`,
+    `Device ${deviceId} belongs to site ${siteId ?? 'unknown'}, which is not bound to this client; bind it with POST /sites first`,
     { deviceId, siteId },
   );
 }

@@ -3,13 +3,13 @@ import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
 /**
- * Runs every lifecycle transition due by the sandbox's now ({@link advanceCommand}; spec 3.1
- * rule 3 leaves the triggers to us, DESIGN.md 3 "Lifecycle"), recording the changed commands in `change`. Runs before every
- * operation and on every admin clock move or device condition change, so wall time passing moves
- * commands too. Skips the scan while now is before the earliest instant an active command may
- * change, and sets that instant for the next call: the end of an executing window, the start of
- * a received one, or, once its start has passed, the end of its start grace (an offline device
- * gets `START_GRACE_MS`, never beyond the window's end).
+ * Runs every lifecycle transition due by the sandbox's now ({@link advanceCommand}; spec 3.1 rule 3
+ * leaves the triggers to us, docs/architecture.md, Upstream contract: Lifecycle), recording the
+ * changed commands in `change`. Runs before every operation and on every admin clock move or device
+ * condition change, so wall time passing moves commands too. Skips the scan while now is before the
+ * earliest instant an active command may change, and sets that instant for the next call: the end
+ * of an executing window, the start of a received one, or, once its start has passed, the end of
+ * its start grace (an offline device gets `START_GRACE_MS`, never beyond the window's end).
  */
 export function advanceDueCommands(memory: StateMemory, change: StateChange): void {
   const { active, catalog, conditions } = memory;

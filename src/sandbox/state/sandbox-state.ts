@@ -38,14 +38,14 @@ export interface SandboxStateOptions {
 }
 
 /**
- * The sandbox's state and every operation of the upstream on it (spec 4; DESIGN.md 3). Active
- * commands, bindings, batches, device conditions and tokens live in memory for speed
- * ({@link StateMemory}); every change is written through to {@link SandboxPersistence} before an
- * operation answers, and final commands are read back from it (status, history, batch cancel),
- * so start-up loads only what can still change. Operations run one at a time
- * ({@link SerialQueue}). Before each operation the due lifecycle transitions run
- * ({@link advanceDueCommands}), so wall time passing moves commands as well as admin clock moves.
- * Each operation's rules live in its own module; this class sequences and persists them.
+ * The sandbox's state and every operation of the upstream on it (spec 4; docs/architecture.md,
+ * Upstream contract). Active commands, bindings, batches, device conditions and tokens live in
+ * memory for speed ({@link StateMemory}); every change is written through to {@link
+ * SandboxPersistence} before an operation answers, and final commands are read back from it
+ * (status, history, batch cancel), so start-up loads only what can still change. Operations run one
+ * at a time ({@link SerialQueue}). Before each operation the due lifecycle transitions run ({@link
+ * advanceDueCommands}), so wall time passing moves commands as well as admin clock moves. Each
+ * operation's rules live in its own module; this class sequences and persists them.
  *
  * Errors are thrown as `SandboxError`: 404 `not_found` for a device, site, command or
  * batch unknown in the caller's region; 403 `site_not_bound` for a device of a site the caller
@@ -147,13 +147,13 @@ export class SandboxState {
 
   /**
    * Commands of a device whose window intersects the query range, by start time, optionally of
-   * one status (DESIGN.md 3, "History"). @throws SandboxError 404/403.
+   * one status (docs/architecture.md, Upstream contract: History). @throws SandboxError 404/403.
    */
   history(client: ClientIdentity, deviceId: string, query: HistoryQuery): Promise<CommandEntity[]> {
     return this.mutate(() => commandHistory(this.memory, client, deviceId, query));
   }
 
-  // ---- batches (spec 2.5, 4, 7; DESIGN.md 3 "Batch") ----
+  // ---- batches (spec 2.5, 4, 7; docs/architecture.md, Upstream contract: Batch) ----
 
   /**
    * Sends one command to every listed device, all or nothing: an unknown device (404), a device
@@ -180,7 +180,7 @@ export class SandboxState {
     );
   }
 
-  // ---- admin (DESIGN.md 3, admin table) ----
+  // ---- admin (docs/architecture.md, Upstream contract: Sandbox admin API) ----
 
   /** Back to the fixture: no bindings, no commands (but the fixture's history), clock = wall. */
   reset(): Promise<void> {

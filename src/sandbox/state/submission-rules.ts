@@ -41,7 +41,7 @@ export function refuseOutOfRange(device: FixtureDevice, command: DeviceCommand):
   if (first?.kind !== 'outOfRange') return;
   throw new SandboxError(
     'capability_out_of_range',
-    `Device ${device.deviceId}: ${outOfRange.map(describeViolation).join('; ')}; choose a value inside the range (spec 2.2)`,
+    `Device ${device.deviceId}: ${outOfRange.map(describeViolation).join('; ')}; choose a value inside the range`,
     {
       deviceId: device.deviceId,
       property: first.property,

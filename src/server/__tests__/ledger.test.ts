@@ -12,7 +12,7 @@ import { CSRF, buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
 /** How the fake answers the next submissions: store and 202, store and then fail, or refuse. */
-type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash';
+type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash' | 'acceptWithoutId';
 
 const command = {
   powerControl: { targetBatteryPowerW: -3000 },
@@ -29,6 +29,8 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   let mode: Mode = 'accept';
   let stored: { id: string; body: typeof command }[] = [];
   let crash = false;
+  /** What the fake's `GET /sites` answers instead of its site list, when set. */
+  let sitesBody: string | undefined;
 
   beforeAll(async () => {
     fake = await startFakeUpstream();
@@ -42,6 +44,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
       stored.push({ id, body: request.body as typeof command });
       if (mode === 'acceptThen500')
         return reply.code(503).send({ code: 'unavailable', message: 'Try later' });
+      if (mode === 'acceptWithoutId') return reply.code(202).send({ message: 'accepted' });
       return reply.code(202).send({ id, message: 'accepted', timestamp: '2026-05-01T10:00:00Z' });
     });
     fake.on('GET', '/devices/BAT-1/commands', () => ({
@@ -56,16 +59,19 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     fake.on('POST', '/sites', (_request, reply: FastifyReply) =>
       reply.code(201).send({ siteId: 'PLANT-1' }),
     );
-    fake.on('GET', '/sites', () => ({
-      sites: [
-        {
-          siteId: 'PLANT-1',
-          name: 'Plant',
-          timeZone: 'Europe/Berlin',
-          devices: [{ deviceId: 'BAT-1', name: 'A', model: 'M', capabilities: {} }],
-        },
-      ],
-    }));
+    fake.on('GET', '/sites', (_request, reply: FastifyReply) => {
+      if (sitesBody !== undefined) return reply.type('application/json').send(sitesBody);
+      return {
+        sites: [
+          {
+            siteId: 'PLANT-1',
+            name: 'Plant',
+            timeZone: 'Europe/Berlin',
+            devices: [{ deviceId: 'BAT-1', name: 'A', model: 'M', capabilities: {} }],
+          },
+        ],
+      };
+    });
   });
   afterAll(async () => {
     await fake.close();
@@ -76,6 +82,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     stored = [];
     mode = 'accept';
     crash = false;
+    sitesBody = undefined;
     fake.seen.length = 0;
     bff = await buildTestBff(fake, {
       database,
@@ -200,7 +207,10 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     bff.clock.nowMs += 6_000;
     const next = await submit(undefined, overlapping);
     expect(next.statusCode).toBe(202);
-    const historyAt = fake.seen.findIndex((s) => s.method === 'GET');
+    // The history query, not the site list the entry's site is looked up in.
+    const historyAt = fake.seen.findIndex(
+      (s) => s.method === 'GET' && s.url.startsWith('/devices/BAT-1/commands?'),
+    );
     const secondPostAt = fake.seen.map((s) => s.method).lastIndexOf('POST');
     expect(historyAt).toBeGreaterThan(-1);
     expect(historyAt).toBeLessThan(secondPostAt);
@@ -224,6 +234,21 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     expect(retry.json()).toMatchObject({ id: 'cmd_1' });
     expect(posts()).toBe(1);
     expect(stored).toHaveLength(1);
+  });
+
+  it('treats an acceptance that names no command as unknown, and settles it from the history', async () => {
+    mode = 'acceptWithoutId';
+    const first = await submit('k-7');
+    expect(first.statusCode).toBe(502);
+    expect(first.json().code).toBe('outcome_unknown');
+    expect((await ledger())[0]?.state).toBe('unknown');
+    mode = 'accept';
+    bff.clock.nowMs += 6_000;
+    const retry = await submit('k-7');
+    expect(retry.statusCode).toBe(202);
+    expect(retry.json()).toMatchObject({ id: 'cmd_1' });
+    expect(posts()).toBe(1);
+    expect((await ledger())[0]).toMatchObject({ state: 'succeeded', commandId: 'cmd_1' });
   });
 
   it('re-sends a retry with the same key when the history shows the first never arrived', async () => {
@@ -276,6 +301,20 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
       headers: { cookie },
     });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('answers 502, not 500, when the upstream site list of a site filter is unreadable', async () => {
+    for (const body of ['{"sites": [', '{"sites": [{"siteId": 1}]}']) {
+      sitesBody = body;
+      const response = await bff.app.inject({
+        method: 'GET',
+        url: '/api/ledger?siteId=PLANT-1',
+        headers: { cookie },
+      });
+      expect(response.statusCode).toBe(502);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status: 502, code: 'upstream_error' });
+    }
   });
 
   it('shows a client only its own entries', async () => {

@@ -27,6 +27,13 @@ beforeAll(async () => {
     }),
   );
   fake.on('GET', '/devices/BAT-1/commands', (request) => ({ commands: [], query: request.query }));
+  for (const [deviceId, details] of [
+    ['BAT-2', { conflictingCommandId: 'cmd_9', ...submission }],
+    ['BAT-3', { conflictingCommandId: 'cmd_9', startTime: 'yesterday' }],
+  ] as const)
+    fake.on('POST', `/device/${deviceId}/commands`, (_request, reply) =>
+      reply.code(409).send({ code: 'window_overlap', message: 'Overlaps cmd_9', details }),
+    );
   fake.on('GET', '/devices/BAT-1/commands/html', (_request, reply) =>
     reply.type('text/html').send('<html>oops</html>'),
   );
@@ -135,6 +142,19 @@ describe('upstream errors as problem+json', () => {
     });
   });
 
+  it('passes window_overlap details on only when they have their contract shape', async () => {
+    const good = await api('POST', '/api/device/BAT-2/commands', submission);
+    expect(good.statusCode).toBe(409);
+    expect(good.json()).toMatchObject({
+      code: 'window_overlap',
+      upstream: { details: { conflictingCommandId: 'cmd_9', startTime: submission.startTime } },
+    });
+    const bad = await api('POST', '/api/device/BAT-3/commands', submission);
+    expect(bad.statusCode).toBe(409);
+    expect(bad.json()).toMatchObject({ code: 'window_overlap', detail: 'Overlaps cmd_9' });
+    expect(bad.json().upstream).toEqual({ code: 'window_overlap', message: 'Overlaps cmd_9' });
+  });
+
   it('passes Retry-After on', async () => {
     const response = await api('GET', '/api/devices/BAT-1/commands/busy');
     expect(response.statusCode).toBe(429);
@@ -170,6 +190,31 @@ describe('upstream errors as problem+json', () => {
     expect(response.statusCode).toBe(502);
     expect(response.json().code).toBe('upstream_unreachable');
     await down.app.close();
+  });
+});
+
+describe('problem details', () => {
+  it('name neither a spec section nor the BFF, so an operator can read them', async () => {
+    const batch = {
+      devices: Array.from({ length: 51 }, (_, i) => `BAT-${i}`),
+      command: submission,
+    };
+    const answers = [
+      await api('GET', '/api/nope'),
+      await api('GET', '/api/devices/BAT%2f1/commands'),
+      await api('POST', '/api/sites', { siteId: 'x'.repeat(70_000) }),
+      await api('GET', '/api/devices/BAT-1/commands/moved'),
+      await api('GET', '/api/ledger'),
+      await api('POST', '/api/devices/commands/batch', batch),
+      await api('POST', '/api/device/BAT-1/commands', { ...submission, powerControl: {} }),
+      await api(
+        'GET',
+        '/api/devices/BAT-1/commands?startTime=2026-04-01T00:00:00Z&endTime=2026-05-02T00:00:00Z',
+      ),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 400, 413, 502, 503, 400, 400, 400]);
+    for (const answer of answers)
+      expect(ProblemSchema.parse(answer.json()).detail).not.toMatch(/\bBFF\b|\bspec \d|DESIGN/);
   });
 });
 

@@ -1,13 +1,14 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../domain/command.ts';
-import { reconcileSubmission, type SubmissionIntent } from '../ledger/reconcile.ts';
-import type { Session } from '../session/session-store.ts';
-import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
+import { historyRangeSlots } from '../../domain/history.ts';
+import {
+  reconcileSubmission,
+  type ReadHistory,
+  type UnsettledSubmission,
+} from '../ledger/reconcile.ts';
 
 const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
 const powerControl = { targetBatteryPowerW: -3000 };
-const session = { region: 'eu', clientId: 'client' } as unknown as Session;
 
 /** A command of batch `batchCommandId` on `deviceId`, same window and power control as above. */
 function batchRecord(batchCommandId: string, deviceId: string): StatusRecord {
@@ -22,22 +23,12 @@ function batchRecord(batchCommandId: string, deviceId: string): StatusRecord {
   } as StatusRecord;
 }
 
-/** An upstream whose history of each device is the records listed for it, in that order. */
-function upstreamWith(records: StatusRecord[]): UpstreamClient {
-  return {
-    send: (_session: Session, call: UpstreamCall) => {
-      const deviceId = decodeURIComponent(call.path.split('/')[2] ?? '');
-      const commands = records.filter((record) => record.deviceId === deviceId);
-      return Promise.resolve({
-        statusCode: 200,
-        headers: { 'content-type': 'application/json' },
-        body: Readable.from([Buffer.from(JSON.stringify({ commands }))]),
-      });
-    },
-  } as unknown as UpstreamClient;
+/** A history in which each device has the records listed for it, in that order. */
+function upstreamWith(records: StatusRecord[]): ReadHistory {
+  return (deviceId) => Promise.resolve(records.filter((record) => record.deviceId === deviceId));
 }
 
-const batchIntent = (deviceIds: string[]): SubmissionIntent => ({
+const batchIntent = (deviceIds: string[]): UnsettledSubmission => ({
   deviceIds,
   ...window,
   powerControl,
@@ -58,7 +49,6 @@ describe('reconciling an unknown batch submission from the history', () => {
     ]);
     const result = await reconcileSubmission(
       upstream,
-      session,
       batchIntent(['BAT-1', 'BAT-2', 'BAT-3']),
       nothingKnown,
     );
@@ -79,7 +69,6 @@ describe('reconciling an unknown batch submission from the history', () => {
     );
     const result = await reconcileSubmission(
       upstream,
-      session,
       batchIntent(['BAT-1', 'BAT-2']),
       nothingKnown,
     );
@@ -90,7 +79,6 @@ describe('reconciling an unknown batch submission from the history', () => {
     const upstream = upstreamWith([batchRecord('B', 'BAT-2'), batchRecord('B', 'BAT-3')]);
     const result = await reconcileSubmission(
       upstream,
-      session,
       batchIntent(['BAT-1', 'BAT-2', 'BAT-3']),
       nothingKnown,
     );
@@ -103,10 +91,34 @@ describe('reconciling an unknown batch submission from the history', () => {
     );
     const result = await reconcileSubmission(
       upstream,
-      session,
       batchIntent(['BAT-1', 'BAT-2']),
       (deviceId) => Promise.resolve(new Set(deviceId === 'BAT-2' ? ['cmd_A_BAT-2'] : [])),
     );
     expect(result).toMatchObject({ found: true, batchCommandId: 'B' });
+  });
+});
+
+describe('the history range reconciliation reads', () => {
+  it('is the 30-day history slot of the window start, shared with every other view', async () => {
+    const ranges: { startTime: string; endTime: string }[] = [];
+    const longWindow = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-06-20T11:00:00Z' };
+    await reconcileSubmission(
+      (_deviceId, range) => {
+        ranges.push(range);
+        return Promise.resolve([]);
+      },
+      { deviceIds: ['BAT-1'], ...longWindow, powerControl, batch: false },
+      nothingKnown,
+    );
+    const [slot] = historyRangeSlots(
+      Date.parse(longWindow.startTime),
+      Date.parse(longWindow.endTime),
+    );
+    expect(ranges).toEqual([
+      {
+        startTime: new Date(slot?.startMs ?? 0).toISOString(),
+        endTime: new Date(slot?.endMs ?? 0).toISOString(),
+      },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LEDGER_KINDS, LEDGER_STATES } from '../../domain/ledger.ts';
 import {
   bigserial,
   index,
@@ -10,11 +11,19 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-/** The BFF's own Postgres schema; the sandbox keeps its tables in another (DESIGN.md 1). */
+/**
+ * The BFF's own Postgres schema; the sandbox keeps its tables in another of the same database
+ * (docs/architecture.md, Parts and data flow).
+ */
 export const bff = pgSchema('bff');
 
+/** What a ledger entry records (domain `LEDGER_KINDS`), as a Postgres enum. */
+export const ledgerKind = bff.enum('ledger_kind', LEDGER_KINDS);
+/** Where a ledger entry stands (domain `LEDGER_STATES`), as a Postgres enum. */
+export const ledgerState = bff.enum('ledger_state', LEDGER_STATES);
+
 /**
- * Server-side sessions (issue 4, "Storage"). The cookie's session ID is never stored: `idHash` is
+ * Server-side sessions (docs/security.md). The cookie's session ID is never stored: `idHash` is
  * its SHA-256, so a leaked table does not yield live cookies. The client secret is AES-256-GCM
  * ciphertext (`secretCiphertext`), bound to `idHash` as associated data.
  */
@@ -36,23 +45,26 @@ export const sessions = bff.table(
 );
 
 /**
- * The command ledger (issue 4; spec 1 "the caller stores the returned command ID"): one entry
- * per state-changing call made through the BFF. The intent is written before the upstream call
- * (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
+ * The command ledger (docs/architecture.md, Ledger; spec 1 "the caller stores the returned command
+ * ID"): one entry per state-changing call made through the BFF. The intent is written before the
+ * upstream call (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
  */
 export const ledgerEntries = bff.table(
   'ledger_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind').notNull(),
-    state: text('state').notNull(),
+    kind: ledgerKind('kind').notNull(),
+    state: ledgerState('state').notNull(),
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
     operatorName: text('operator_name'),
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     deviceId: text('device_id'),
+    /** The site of the entry's device(s) when they all belong to one (bind, unbind: the site). */
     siteId: text('site_id'),
+    /** IANA time zone of the entry's site, or of all its devices when they share one. */
+    timeZone: text('time_zone'),
     commandId: text('command_id'),
     batchCommandId: text('batch_command_id'),
     deviceIds: jsonb('device_ids').$type<string[]>(),

@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { BffProblemCode } from '../../domain/problems.ts';
 import { ProblemError, sendProblem } from './problem.ts';
 import { isApiPath } from './request-guards.ts';
 
 /** Stable codes for Fastify's own 4xx refusals (body parsing, size, media type). */
-function codeForFrameworkError(error: FastifyError): { code: string; detail: string } {
+function codeForFrameworkError(error: FastifyError): { code: BffProblemCode; detail: string } {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
@@ -11,7 +12,7 @@ function codeForFrameworkError(error: FastifyError): { code: string; detail: str
         detail: 'Send the body as application/json.',
       };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: 'body_too_large', detail: 'The request body is larger than the BFF accepts.' };
+      return { code: 'body_too_large', detail: 'The request body is larger than 64 KiB.' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { code: 'invalid_json', detail: 'The request body is not valid JSON.' };
@@ -47,7 +48,7 @@ export function installErrorHandling(
       new ProblemError(
         500,
         'internal_error',
-        'Something went wrong in the BFF. Try again; if it persists, report the time and the request ID.',
+        'Something went wrong on the server. Try again; if it persists, report the time and the request ID.',
         {
           headers: { 'x-request-id': String(request.id) },
         },

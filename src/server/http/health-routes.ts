@@ -1,15 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import type { Region } from '../../domain/token.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
-import type { UpstreamResilience } from '../upstream/resilience.ts';
 import { ProblemError } from './problem.ts';
 
 /**
  * `GET /healthz`: the process answers (liveness). `GET /readyz`: the database is reachable and
- * the circuits per region are reported (readiness; issue 4). Neither touches the upstream.
+ * the circuits per region are reported (readiness, for a load balancer). Neither touches the
+ * upstream.
  */
 export async function healthRoutes(
   app: FastifyInstance,
-  options: { database: DatabaseHandle | undefined; resilience: UpstreamResilience },
+  options: {
+    database: DatabaseHandle | undefined;
+    /** The upstream circuit of each region: `closed`, `open` or `halfOpen`. */
+    circuits: () => Record<Region, string>;
+  },
 ): Promise<void> {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -19,7 +24,7 @@ export async function healthRoutes(
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async () => {
-    const circuits = options.resilience.states();
+    const circuits = options.circuits();
     if (!options.database) return { status: 'ready', database: 'none', circuits };
     try {
       await options.database.db.execute('select 1');

@@ -9,7 +9,8 @@ type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
  * A request's logger that makes its pino child (bound to the request ID) only when it writes a
  * line at an enabled level. Making a child runs pino's redaction over the bindings, which was
  * about 2% of the BFF's CPU per proxied GET at level `warn`, where most requests write nothing
- * (bench CPU profile, issue 8). Lines it writes are the child's, redaction included.
+ * (bench CPU profile, `BENCH_BFF_CPU_PROFILE`). Lines it writes are the child's, redaction
+ * included.
  */
 class LazyChildLogger {
   readonly #parent: FastifyBaseLogger;

@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
-import type { Problem } from '../../domain/errors.ts';
+import type { ApiErrorBody, Problem } from '../../domain/errors.ts';
+import type { BffProblemCode } from '../../domain/problems.ts';
 
-/** Media type of every error the BFF answers (RFC 9457; DESIGN.md 4). */
+/** Media type of every error the BFF answers (RFC 9457; docs/architecture.md, BFF surface). */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 const TITLES: Record<number, string> = {
@@ -29,21 +30,26 @@ export function titleFor(status: number): string {
 /** Extra response headers a problem carries, e.g. `Retry-After` or `Allow`. */
 export type ProblemHeaders = Record<string, string>;
 
+/** What a problem may carry besides status, code and detail. */
+export interface ProblemOptions {
+  /** The upstream's error body, when the problem comes from one. */
+  upstream?: unknown;
+  headers?: ProblemHeaders;
+  title?: string;
+}
+
 /**
  * An error the BFF answers as problem+json. Throw it from any handler or hook; the error handler
- * turns it into the response. `detail` is shown to the operator, so it says what to do next.
+ * turns it into the response. `code` is one of the BFF's own codes (`src/domain/problems.ts`,
+ * where each is documented); {@link ProblemError.fromUpstream} passes an upstream's code on.
+ * `detail` says what to do next, in words without spec sections or internals.
  */
 export class ProblemError extends Error {
   override readonly name = 'ProblemError';
   readonly problem: Problem;
   readonly headers: ProblemHeaders;
 
-  constructor(
-    status: number,
-    code: string,
-    detail: string,
-    options: { upstream?: unknown; headers?: ProblemHeaders; title?: string } = {},
-  ) {
+  constructor(status: number, code: BffProblemCode, detail: string, options: ProblemOptions = {}) {
     super(detail);
     this.problem = {
       title: options.title ?? titleFor(status),
@@ -54,6 +60,28 @@ export class ProblemError extends Error {
     };
     this.headers = options.headers ?? {};
   }
+
+  /**
+   * The upstream's own error passed on: its `code`, its `message` as `detail`, its whole body as
+   * `upstream` (docs/architecture.md, Upstream contract: Errors).
+   */
+  static fromUpstream(
+    status: number,
+    body: ApiErrorBody,
+    options: Omit<ProblemOptions, 'upstream'> = {},
+  ): ProblemError {
+    const error = new ProblemError(status, 'upstream_error', body.message, {
+      ...options,
+      upstream: body,
+    });
+    error.problem.code = body.code;
+    return error;
+  }
+}
+
+/** True when `error` is a problem with one of the BFF's own `codes`. */
+export function isProblem(error: unknown, ...codes: BffProblemCode[]): error is ProblemError {
+  return error instanceof ProblemError && (codes as string[]).includes(error.problem.code);
 }
 
 /** Sends a problem as `application/problem+json` with its status and headers. */

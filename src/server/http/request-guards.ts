@@ -6,7 +6,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
  * Encoded slashes, backslashes and dots, and dot segments: refused in any path before a route
- * sees it (issue 4, "Strict allowlist"). IDs never contain them (domain `ID_PATTERN`).
+ * sees it, so no path can escape the allowlist by normalisation on either side. IDs never
+ * contain them (domain `ID_PATTERN`).
  */
 const SUSPICIOUS_PATH = /%2f|%5c|%2e|%00|\\|(^|\/)\.{1,2}(\/|$)/i;
 
@@ -23,10 +24,10 @@ export function isApiPath(rawUrl: string): boolean {
 }
 
 /**
- * Why a request fails the CSRF defence, or null when it passes (DESIGN.md 4; OWASP CSRF cheat
- * sheet: custom request header plus Origin verification, and Fetch Metadata). Every non-GET `/api`
- * call needs `X-CSRF: 1` and an `Origin` equal to the public origin; any `/api` call from another
- * site (`Sec-Fetch-Site: cross-site`) is refused.
+ * Why a request fails the CSRF defence, or null when it passes (docs/architecture.md, BFF surface;
+ * OWASP CSRF cheat sheet: custom request header plus Origin verification, and Fetch Metadata).
+ * Every non-GET `/api` call needs `X-CSRF: 1` and an `Origin` equal to the public origin; any
+ * `/api` call from another site (`Sec-Fetch-Site: cross-site`) is refused.
  */
 export function csrfRefusal(request: FastifyRequest, publicOrigin: string): string | null {
   if (request.headers['sec-fetch-site'] === 'cross-site')
@@ -53,7 +54,7 @@ export function installRequestGuards(app: FastifyInstance, publicOrigin: () => s
         new ProblemError(
           400,
           'invalid_path',
-          'The path contains an encoded slash, an encoded dot or a dot segment, which the BFF refuses.',
+          'The path contains an encoded slash, an encoded dot or a dot segment, which are refused.',
         ),
       );
       return;

@@ -10,7 +10,8 @@ const tables = new WeakMap<FastifyInstance, RouteEntry[]>();
 
 /**
  * Records every route the router registers from now on (Fastify `onRoute`), so tests check the
- * CSRF defence against the router's own table rather than a hand-written list (issue 4).
+ * CSRF defence against the router's own table rather than a hand-written list, which a new
+ * route could be missing from.
  */
 export function trackRoutes(app: FastifyInstance): void {
   const table: RouteEntry[] = [];

@@ -4,7 +4,7 @@ import { isApiPath } from './request-guards.ts';
 
 /**
  * Content Security Policy of every response: scripts, styles and connections from this origin
- * only, no framing (issue 2: CSP `script-src 'self'`, `frame-ancestors 'none'`).
+ * only, no framing: an injected script or a framing page gets nowhere (docs/security.md).
  */
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -37,12 +37,13 @@ const ANSWER_HEADERS = new Set(['content-type', 'content-length', 'date', 'conne
 
 /**
  * Security headers on every response (helmet: CSP, nosniff, `Referrer-Policy: no-referrer`, HSTS
- * only over https) and `Cache-Control: no-store` on API answers (issue 4). API answers carry the
- * subset of {@link API_HEADER_NAMES}; pages and assets carry all of helmet's.
+ * only over https) and `Cache-Control: no-store` on API answers, so no cache keeps what one
+ * operator saw. API answers carry the subset of {@link API_HEADER_NAMES}; pages and assets carry
+ * all of helmet's.
  *
  * The headers do not depend on the request, so helmet computes them once at start-up, on a probe
  * answer: @fastify/helmet 13 rebuilds helmet's middleware (CSP directives parsed again) on every
- * request, which was about a tenth of the BFF's CPU per proxied GET (bench CPU profile, issue 8).
+ * request, which was about a tenth of the BFF's CPU per proxied GET (bench CPU profile).
  */
 export async function installSecurityHeaders(
   app: FastifyInstance,

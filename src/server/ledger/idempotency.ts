@@ -1,31 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { ProblemError } from '../http/problem.ts';
 
 /**
- * The `Idempotency-Key` request header (IETF httpapi-idempotency-key draft: an sf-string, so
- * usually quoted; a bare token is accepted too). Printable ASCII without quotes or backslashes,
- * 1 to 255 characters. Undefined when absent.
- *
- * @throws ProblemError 400 `invalid_idempotency_key` when present but malformed.
- */
-export function readIdempotencyKey(request: FastifyRequest): string | undefined {
-  const raw = request.headers['idempotency-key'];
-  if (raw === undefined) return undefined;
-  const value = Array.isArray(raw) ? raw.join(',') : raw;
-  const key = /^"(.*)"$/.exec(value)?.[1] ?? value;
-  if (!/^[\x21\x23-\x5B\x5D-\x7E]{1,255}$/.test(key))
-    throw new ProblemError(
-      400,
-      'invalid_idempotency_key',
-      'The Idempotency-Key header must be 1-255 printable characters, e.g. a UUID.',
-    );
-  return key;
-}
-
-/**
- * A fingerprint of what a request asks for (its kind, path and parsed body), so one key reused
- * for a different request is recognised (draft: 422).
+ * A fingerprint of what a request asks for (its kind, upstream path and parsed body), so one key
+ * reused for a different request is recognised (IETF httpapi-idempotency-key draft: 422). Object
+ * keys are sorted and undefined members dropped, so equal requests give equal fingerprints.
  */
 export function requestFingerprint(kind: string, path: string, body: unknown): string {
   return createHash('sha256')

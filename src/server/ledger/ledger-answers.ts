@@ -1,6 +1,19 @@
-import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
-import type { StoredAnswer } from './ledger-store.ts';
+
+/**
+ * The answer a state-changing call got, kept with its entry so a retry with the same
+ * `Idempotency-Key` gets the same one (IETF httpapi-idempotency-key draft): status, content type,
+ * JSON body (absent for an empty answer) and the headers to send again (`Retry-After`). Entries
+ * written before headers were kept have none.
+ */
+export const StoredAnswerSchema = z.object({
+  status: z.number().int(),
+  contentType: z.string(),
+  body: z.unknown(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type StoredAnswer = z.infer<typeof StoredAnswerSchema>;
 
 /** What the ledger answers a state-changing call with: a fresh answer or a replayed one. */
 export interface LedgerAnswer {
@@ -9,12 +22,20 @@ export interface LedgerAnswer {
   replayed: boolean;
 }
 
-/** The problem for a call whose upstream outcome is unknown (timeout, reset, 5xx; issue 4). */
+/** True for a 2xx answer. */
+export function isSuccess(answer: StoredAnswer): boolean {
+  return answer.status >= 200 && answer.status < 300;
+}
+
+/**
+ * The problem for a call whose upstream outcome is unknown (timeout, reset, 5xx, unreadable
+ * acceptance): the underlying failure's status and words, then what happens next.
+ */
 export function unknownOutcome(problem: ProblemError): ProblemError {
   return new ProblemError(
     problem.problem.status,
     'outcome_unknown',
-    `${problem.message} Whether the upstream carried it out is not known yet: the BFF checks the command history before anything else is sent for this window. Retry with the same Idempotency-Key in a few seconds to get the settled answer.`,
+    `${problem.message} Whether the upstream carried it out is not known yet; the command history is checked before anything else is sent for this window. Retry with the same Idempotency-Key in a few seconds to get the settled answer.`,
     {
       ...(problem.problem.upstream === undefined ? {} : { upstream: problem.problem.upstream }),
       headers: problem.headers,
@@ -32,19 +53,17 @@ export function inProgress(remainingMs: number): ProblemError {
   );
 }
 
-/** A problem as the answer stored for later replays. */
+/** A problem as the answer stored for later replays, its headers included. */
 export function problemAnswer(problem: ProblemError): StoredAnswer {
   return {
     status: problem.problem.status,
     contentType: PROBLEM_CONTENT_TYPE,
     body: problem.problem,
+    ...(Object.keys(problem.headers).length > 0 ? { headers: problem.headers } : {}),
   };
 }
 
-/** Sends a ledger answer; a replayed one carries `Idempotent-Replayed: true`. */
-export function sendAnswer(reply: FastifyReply, { answer, replayed }: LedgerAnswer): FastifyReply {
-  if (replayed) reply.header('idempotent-replayed', 'true');
-  reply.code(answer.status);
-  if (answer.body === undefined) return reply.send();
-  return reply.type(answer.contentType).send(JSON.stringify(answer.body));
+/** A JSON answer as stored; `body` undefined for an empty one. */
+export function jsonAnswer(status: number, body: unknown): StoredAnswer {
+  return { status, contentType: 'application/json', body };
 }

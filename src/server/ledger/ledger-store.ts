@@ -8,14 +8,16 @@ import {
   type LedgerQuery,
   type LedgerState,
 } from '../../domain/ledger.ts';
-import type { Region } from '../../domain/token.ts';
+import { RegionSchema, type Region } from '../../domain/token.ts';
 import { ledgerEntries } from '../db/schema.ts';
+import { StoredAnswerSchema, type StoredAnswer } from './ledger-answers.ts';
+import { SUBMISSION_KINDS, type LedgerSubject } from './ledger-intent.ts';
 
 /**
  * Answers of a failed entry after which the upstream has certainly done nothing (rate limited,
  * circuit open, token endpoint down): a retry with the same key may send it again.
  */
-export const NOT_ACTED_ON_STATUSES = [429, 503] as const;
+export const NOT_ACTED_ON_STATUSES: readonly number[] = [429, 503];
 
 /** Who acts: the signed-in client and the operator name given at sign-in. */
 export interface LedgerActor {
@@ -24,32 +26,35 @@ export interface LedgerActor {
   operatorName?: string | undefined;
 }
 
-/** What an entry is about; set when the intent is written. */
-export interface LedgerSubject {
-  deviceId?: string;
-  deviceIds?: string[];
-  siteId?: string;
-  commandId?: string;
-  batchCommandId?: string;
-  window?: { startTime: string; endTime: string };
-  /** The body sent upstream. */
-  request?: unknown;
-}
-
-/** The answer the browser got, kept so an idempotent retry gets the same (draft semantics). */
-export interface StoredAnswer {
-  status: number;
-  contentType: string;
-  body: unknown;
-}
-
 /** A ledger row as the BFF works with it. */
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
 
+/** What an entry's outcome write sets besides its state and outcome. */
+export interface Completion {
+  state: Exclude<LedgerState, 'pending'>;
+  outcome: LedgerOutcome;
+  answer: StoredAnswer;
+  commandId?: string | undefined;
+  batchCommandId?: string | undefined;
+  /** The site and zone, when they became known only with the answer (a batch cancel). */
+  siteId?: string | undefined;
+  timeZone?: string | undefined;
+  nowMs: number;
+  /** Set for an `unknown` outcome: nobody reconciles it before then. */
+  leaseUntilMs?: number | undefined;
+}
+
+/** The stored answer of `row`, when it has a readable one. */
+export function storedAnswerOf(row: LedgerRow): StoredAnswer | undefined {
+  const parsed = StoredAnswerSchema.safeParse(row.response);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
- * The command ledger in `bff.ledger_entries` (issue 4). Writes the intent before the upstream
- * call and the outcome after it; finds entries by idempotency key, the unsettled entries that
- * block a window, and pages through an actor's entries.
+ * The command ledger in `bff.ledger_entries`. Writes the intent before the upstream call and the
+ * outcome after it; finds entries by idempotency key, the unsettled entries that block a window,
+ * and pages through an actor's entries. Every BFF instance on one database shares it: the unique
+ * idempotency index and the conditional claim decide which instance sends.
  */
 export class LedgerStore {
   readonly #db: Database;
@@ -85,6 +90,7 @@ export class LedgerStore {
         deviceId: subject.deviceId ?? null,
         deviceIds: subject.deviceIds ?? null,
         siteId: subject.siteId ?? null,
+        timeZone: subject.timeZone ?? null,
         commandId: subject.commandId ?? null,
         batchCommandId: subject.batchCommandId ?? null,
         windowStart: subject.window ? new Date(subject.window.startTime) : null,
@@ -147,30 +153,40 @@ export class LedgerStore {
    * outcome keeps a lease (`leaseUntilMs`): the upstream may still be working on the request, so
    * nobody reconciles it before then.
    */
-  async complete(
-    id: number,
-    input: {
-      state: Exclude<LedgerState, 'pending'>;
-      outcome: LedgerOutcome;
-      answer?: StoredAnswer;
-      commandId?: string | undefined;
-      batchCommandId?: string | undefined;
-      nowMs: number;
-      leaseUntilMs?: number;
-    },
-  ): Promise<void> {
+  async complete(id: number, input: Completion): Promise<void> {
     await this.#db
       .update(ledgerEntries)
       .set({
         state: input.state,
         outcome: input.outcome,
-        ...(input.answer ? { response: input.answer, responseStatus: input.answer.status } : {}),
+        response: input.answer,
+        responseStatus: input.answer.status,
         ...(input.commandId ? { commandId: input.commandId } : {}),
         ...(input.batchCommandId ? { batchCommandId: input.batchCommandId } : {}),
+        ...(input.siteId ? { siteId: input.siteId } : {}),
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
         completedAt: new Date(input.nowMs),
         leaseUntil: input.leaseUntilMs === undefined ? null : new Date(input.leaseUntilMs),
       })
       .where(eq(ledgerEntries.id, id));
+  }
+
+  /** The entry of `actor`'s batch `batchCommandId`, when it was sent through this ledger. */
+  async findBatch(actor: LedgerActor, batchCommandId: string): Promise<LedgerRow | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          eq(ledgerEntries.kind, 'batch'),
+          eq(ledgerEntries.batchCommandId, batchCommandId),
+        ),
+      )
+      .orderBy(desc(ledgerEntries.id))
+      .limit(1);
+    return row;
   }
 
   /**
@@ -180,7 +196,7 @@ export class LedgerStore {
    */
   async unsettled(
     actor: LedgerActor,
-    deviceIds: string[],
+    deviceIds: readonly string[],
     window: { startTime: string; endTime: string },
   ): Promise<LedgerRow[]> {
     const devices = or(
@@ -194,7 +210,7 @@ export class LedgerStore {
         and(
           eq(ledgerEntries.region, actor.region),
           eq(ledgerEntries.clientId, actor.clientId),
-          inArray(ledgerEntries.kind, ['submit', 'batch']),
+          inArray(ledgerEntries.kind, [...SUBMISSION_KINDS]),
           inArray(ledgerEntries.state, ['unknown', 'pending']),
           lt(ledgerEntries.windowStart, new Date(window.endTime)),
           gt(ledgerEntries.windowEnd, new Date(window.startTime)),
@@ -213,7 +229,7 @@ export class LedgerStore {
         and(
           eq(ledgerEntries.region, actor.region),
           eq(ledgerEntries.clientId, actor.clientId),
-          inArray(ledgerEntries.kind, ['submit', 'batch']),
+          inArray(ledgerEntries.kind, [...SUBMISSION_KINDS]),
           or(
             eq(ledgerEntries.deviceId, deviceId),
             sql`${ledgerEntries.deviceIds} ?| ${toTextArray([deviceId])}`,
@@ -280,7 +296,7 @@ export class LedgerStore {
   }
 }
 
-function toTextArray(values: string[]): SQL {
+function toTextArray(values: readonly string[]): SQL {
   return sql`array[${sql.join(
     values.map((v) => sql`${v}`),
     sql`, `,
@@ -290,20 +306,20 @@ function toTextArray(values: string[]): SQL {
 /** A row as `GET /api/ledger` answers it (domain `LedgerEntrySchema`). */
 export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
   const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+  // A pending entry past its lease belongs to a call that never finished (an instance died).
   const state =
-    row.state === 'pending' && (row.leaseUntil?.getTime() ?? 0) < nowMs
-      ? 'unknown'
-      : (row.state as LedgerState);
+    row.state === 'pending' && (row.leaseUntil?.getTime() ?? 0) < nowMs ? 'unknown' : row.state;
   return {
     id: String(row.id),
-    kind: row.kind as LedgerKind,
+    kind: row.kind,
     state,
-    region: row.region as Region,
+    region: RegionSchema.parse(row.region),
     clientId: row.clientId,
     ...(row.operatorName ? { operatorName: row.operatorName } : {}),
     ...(row.deviceId ? { deviceId: row.deviceId } : {}),
     ...(row.deviceIds ? { deviceIds: row.deviceIds } : {}),
     ...(row.siteId ? { siteId: row.siteId } : {}),
+    ...(row.timeZone ? { timeZone: row.timeZone } : {}),
     ...(row.commandId ? { commandId: row.commandId } : {}),
     ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
     ...(row.windowStart ? { startTime: row.windowStart.toISOString() } : {}),

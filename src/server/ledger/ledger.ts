@@ -1,71 +1,122 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BatchRequestSchema } from '../../domain/batch.ts';
-import { DeviceCommandSchema } from '../../domain/command.ts';
+import { z } from 'zod';
+import {
+  BatchCancelResponseSchema,
+  BatchRequestSchema,
+  BatchSubmissionResponseSchema,
+} from '../../domain/batch.ts';
+import { DeviceCommandSchema, SubmissionResponseSchema } from '../../domain/command.ts';
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
 import { ProblemError } from '../http/problem.ts';
-import { upstreamProblem } from '../proxy/upstream-problem.ts';
 import type { Session } from '../session/session-store.ts';
-import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client.ts';
-import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
-import { readIdempotencyKey, requestFingerprint } from './idempotency.ts';
+import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
+import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import { settleCall, type CallResult } from '../upstream/upstream-answers.ts';
 import {
   inProgress,
+  jsonAnswer,
   problemAnswer,
-  sendAnswer,
   unknownOutcome,
   type LedgerAnswer,
+  type StoredAnswer,
 } from './ledger-answers.ts';
+import { devicesOf, fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
 import {
   NOT_ACTED_ON_STATUSES,
+  storedAnswerOf,
+  type Completion,
   type LedgerActor,
   type LedgerRow,
   type LedgerStore,
-  type LedgerSubject,
-  type StoredAnswer,
 } from './ledger-store.ts';
-import { reconcileSubmission, type SubmissionIntent } from './reconcile.ts';
+import { reconcileSubmission, type UnsettledSubmission } from './reconcile.ts';
 
-/** How a mirrored route is recorded: its kind, its subject, and what its 2xx answer means. */
-export interface LedgerSpec {
-  kind: LedgerKind;
-  subject(input: { params: unknown; body: unknown }): LedgerSubject;
-  /** Reads the upstream's 2xx JSON body (`undefined` for an empty answer) into the outcome. */
-  outcome(body: unknown): { outcome: LedgerOutcome; commandId?: string; batchCommandId?: string };
+/** What the ledger keeps of an accepted answer: the outcome and the IDs it names. */
+interface Acceptance {
+  outcome: LedgerOutcome;
+  commandId?: string;
+  batchCommandId?: string;
 }
 
-/** Codes of transport failures after which the upstream may or may not have acted. */
-const MAYBE_SENT = new Set(['upstream_timeout', 'upstream_unreachable', 'upstream_body_too_large']);
+/**
+ * How each kind's accepted answer is read (docs/architecture.md, Budgets: the BFF parses only
+ * the outcomes it records). Submissions and batches must name what they created; the rest is
+ * recorded by status, its body kept as it came.
+ */
+const ACCEPTANCE: Record<LedgerKind, z.ZodType<Acceptance>> = {
+  submit: SubmissionResponseSchema.transform((accepted) => ({
+    outcome: {},
+    commandId: accepted.id,
+  })),
+  cancel: z.unknown().transform(() => ({ outcome: {} })),
+  batch: BatchSubmissionResponseSchema.transform((accepted) => ({
+    outcome: { commands: accepted.commands },
+    batchCommandId: accepted.batchCommandId,
+  })),
+  batchCancel: BatchCancelResponseSchema.transform((answer) => ({
+    outcome: { results: answer.results },
+  })),
+  bind: z.unknown().transform(() => ({ outcome: {} })),
+  unbind: z.unknown().transform(() => ({ outcome: {} })),
+};
 
 /** Test-only hooks; `afterUpstreamAnswer` runs between the upstream's answer and the ledger write. */
 export interface LedgerHooks {
   afterUpstreamAnswer?: (kind: LedgerKind) => void;
 }
 
+/** Where the ledger writes what it could not do but need not refuse for (pino's `warn` fits). */
+export interface LedgerLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
 /**
- * Runs the state-changing calls through the command ledger (issue 4): idempotency by
- * `Idempotency-Key` (same key and request, same answer, one upstream call; same key, other
- * request: 422; still under way: 409), reconciliation of unsettled submissions on the same
- * device and window before sending, intent written before the upstream call and the outcome
- * after it. Submissions are never re-sent blindly.
+ * How long writing an entry waits for the site of its devices, ms. The site list is usually
+ * cached; a slow or failing one delays a submission by at most this and never refuses it.
+ */
+export const SITE_LOOKUP_WAIT_MS = 1_000;
+
+/**
+ * Runs the state-changing calls through the command ledger: idempotency by `Idempotency-Key`
+ * (same key and request, same answer, one upstream call; same key, other request: 422; still
+ * under way: 409), reconciliation of unsettled submissions on the same device and window before
+ * sending, the intent written before the upstream call and the outcome after it. Submissions are
+ * never re-sent blindly. Several BFF instances may share one ledger: an entry belongs to the
+ * call holding its lease.
  */
 export class Ledger {
   readonly #store: LedgerStore;
-  readonly #upstream: UpstreamClient;
+  readonly #upstream: UpstreamApi;
   readonly #now: () => number;
   readonly #leaseMs: number;
   readonly #hooks: LedgerHooks;
+  readonly #sites: SiteDirectory;
+  readonly #siteLookupWaitMs: number;
+  readonly #log: LedgerLog;
 
+  /**
+   * @param options.upstream the upstream API: the history query reconciles unknown outcomes.
+   * @param options.sites where the site and time zone of an entry's devices are looked up.
+   * @param options.now clock, epoch ms.
+   * @param options.leaseMs how long an entry belongs to the call that wrote or claimed it, ms.
+   * @param options.siteLookupWaitMs default {@link SITE_LOOKUP_WAIT_MS}.
+   */
   constructor(options: {
     store: LedgerStore;
-    upstream: UpstreamClient;
+    upstream: UpstreamApi;
+    sites: SiteDirectory;
     now: () => number;
     leaseMs: number;
+    siteLookupWaitMs?: number | undefined;
+    log: LedgerLog;
     hooks?: LedgerHooks | undefined;
   }) {
     this.#store = options.store;
     this.#upstream = options.upstream;
+    this.#sites = options.sites;
     this.#now = options.now;
     this.#leaseMs = options.leaseMs;
+    this.#siteLookupWaitMs = options.siteLookupWaitMs ?? SITE_LOOKUP_WAIT_MS;
+    this.#log = options.log;
     this.#hooks = options.hooks ?? {};
   }
 
@@ -74,64 +125,45 @@ export class Ledger {
   }
 
   /**
-   * Runs one state-changing call and answers the browser. `onSuccess` sees every 2xx answer sent,
-   * fresh or replayed (the status cache learns from cancels).
+   * Runs one state-changing call: writes its intent, calls `intent.send()` at most once, writes
+   * the outcome, and returns the answer to send. With an `Idempotency-Key` seen before, the answer
+   * stored then is returned (`replayed`), or the unsettled entry is settled first. A new entry
+   * records the site and time zone of its devices when the site list tells them in time.
    *
-   * @throws ProblemError for refusals, upstream errors and unknown outcomes (see the class doc).
+   * @returns the upstream's answer, or a problem answer (4xx refusal, `outcome_unknown` 5xx),
+   *   fresh or replayed; the caller sends it as it is.
+   * @throws ProblemError when nothing was sent: 422 `idempotency_key_reused`; 409
+   *   `idempotency_in_progress`, `window_unsettled` or `reconciliation_ambiguous`; 503
+   *   `reconciliation_pending`.
    */
-  async run(
-    spec: LedgerSpec,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    session: Session,
-    input: { params: unknown; body: unknown },
-    call: UpstreamCall,
-    onSuccess?: (answer: StoredAnswer) => void,
-  ): Promise<FastifyReply> {
-    const result = await this.#run(spec, request, session, input, call);
-    if (result.answer.status >= 200 && result.answer.status < 300) onSuccess?.(result.answer);
-    return sendAnswer(reply, result);
-  }
-
-  async #run(
-    spec: LedgerSpec,
-    request: FastifyRequest,
-    session: Session,
-    input: { params: unknown; body: unknown },
-    call: UpstreamCall,
-  ): Promise<LedgerAnswer> {
-    const actor = actorOf(session);
-    const key = readIdempotencyKey(request);
-    const fingerprint = requestFingerprint(spec.kind, call.path, call.body);
-    if (key) {
-      const existing = await this.#store.findByKey(actor, key);
-      if (existing) return this.#resume(existing, fingerprint, spec, session, call);
+  async run(intent: LedgerIntent): Promise<LedgerAnswer> {
+    const actor = actorOf(intent.session);
+    const fingerprint = fingerprintOf(intent);
+    if (intent.idempotencyKey) {
+      const existing = await this.#store.findByKey(actor, intent.idempotencyKey);
+      if (existing) return this.#resume(existing, fingerprint, intent);
     }
-    const subject = spec.subject(input);
-    const intent = submissionIntent(spec.kind, subject);
-    if (intent) await this.#settleBlocking(actor, session, intent);
+    // Looked up while the blocking entries are settled; never rejects.
+    const site = this.#siteOfIntent(intent, actor);
+    const submission = submissionOf(intent);
+    if (submission) await this.#settleBlocking(actor, intent.session, submission);
+    const subject = { ...subjectOf(intent), ...(await site) };
     const nowMs = this.#now();
     const { created, row } = await this.#store.begin({
-      kind: spec.kind,
+      kind: intent.kind,
       actor,
       subject,
-      idempotencyKey: key,
+      idempotencyKey: intent.idempotencyKey,
       requestHash: fingerprint,
       nowMs,
       leaseUntilMs: nowMs + this.#leaseMs,
     });
-    if (!created) return this.#resume(row, fingerprint, spec, session, call);
-    return this.#attempt(row, spec, session, call);
+    if (!created) return this.#resume(row, fingerprint, intent);
+    return { answer: await this.#attempt(row, intent), replayed: false };
   }
 
   /** Answers a retry with a known key: replay, wait, or settle then replay or re-send. */
-  async #resume(
-    row: LedgerRow,
-    fingerprint: string,
-    spec: LedgerSpec,
-    session: Session,
-    call: UpstreamCall,
-  ): Promise<LedgerAnswer> {
+  async #resume(row: LedgerRow, fingerprint: string, intent: LedgerIntent): Promise<LedgerAnswer> {
     if (row.requestHash !== fingerprint)
       throw new ProblemError(
         422,
@@ -140,25 +172,30 @@ export class Ledger {
       );
     const nowMs = this.#now();
     const leaseMs = row.leaseUntil?.getTime() ?? 0;
+    const stored = storedAnswerOf(row);
     const retryable =
-      row.state === 'failed' &&
-      (NOT_ACTED_ON_STATUSES as readonly number[]).includes(row.responseStatus ?? 0);
-    if ((row.state === 'succeeded' || row.state === 'failed') && row.response) {
-      if (!retryable) return { answer: row.response as StoredAnswer, replayed: true };
+      row.state === 'failed' && NOT_ACTED_ON_STATUSES.includes(row.responseStatus ?? 0);
+    if ((row.state === 'succeeded' || row.state === 'failed') && stored) {
+      if (!retryable) return { answer: stored, replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
-    const intent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
-    if (intent) {
-      const settled = await this.#reconcile(row, session, intent);
+    // Same fingerprint: the intent asks for what the entry recorded.
+    const submission = submissionOf(intent);
+    if (submission) {
+      const settled = await this.#reconcile(row, intent.session, submission);
       if (settled) return { answer: settled, replayed: true };
     }
     if (!(await this.#store.claim(row, nowMs, nowMs + this.#leaseMs))) throw inProgress(1000);
-    return this.#attempt(row, spec, session, call);
+    return { answer: await this.#attempt(row, intent), replayed: false };
   }
 
-  /** Settles every unsettled submission on the devices and window of `intent` (issue 4). */
-  async #settleBlocking(actor: LedgerActor, session: Session, intent: SubmissionIntent) {
-    const rows = await this.#store.unsettled(actor, intent.deviceIds, intent);
+  /** Settles every unsettled submission on the devices and window of `submission`. */
+  async #settleBlocking(
+    actor: LedgerActor,
+    session: Session,
+    submission: UnsettledSubmission,
+  ): Promise<void> {
+    const rows = await this.#store.unsettled(actor, submission.deviceIds, submission);
     const nowMs = this.#now();
     const busyUntilMs = Math.max(0, ...rows.map((row) => row.leaseUntil?.getTime() ?? 0));
     if (busyUntilMs >= nowMs)
@@ -171,18 +208,17 @@ export class Ledger {
         },
       );
     for (const row of rows) {
-      const rowIntent = submissionIntent(row.kind as LedgerKind, subjectOfRow(row));
-      if (!rowIntent) continue;
-      const settled = await this.#reconcile(row, session, rowIntent);
+      const rowSubmission = submissionOfRow(row);
+      if (!rowSubmission) continue;
+      const settled = await this.#reconcile(row, session, rowSubmission);
       if (!settled)
-        await this.#store.complete(row.id, {
+        await this.#complete(row, {
           state: 'failed',
           outcome: {
             reconciled: 'absent',
             error: { code: 'not_carried_out', message: NOT_CARRIED_OUT },
           },
           answer: problemAnswer(new ProblemError(409, 'not_carried_out', NOT_CARRIED_OUT)),
-          nowMs: this.#now(),
         });
     }
   }
@@ -197,12 +233,14 @@ export class Ledger {
   async #reconcile(
     row: LedgerRow,
     session: Session,
-    intent: SubmissionIntent,
+    submission: UnsettledSubmission,
   ): Promise<StoredAnswer | undefined> {
     let result;
     try {
-      result = await reconcileSubmission(this.#upstream, session, intent, (deviceId) =>
-        this.#store.knownCommandIds(actorOf(session), deviceId),
+      result = await reconcileSubmission(
+        (deviceId, range) => this.#upstream.historyRecords(session, deviceId, range),
+        submission,
+        (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId),
       );
     } catch (error) {
       const cause = error instanceof ProblemError ? ` (${error.problem.detail})` : '';
@@ -231,98 +269,115 @@ export class Ledger {
             commands: result.commands,
           }
         : { id: first?.id ?? '', message: RECONCILED, timestamp: nowIso };
-    const answer: StoredAnswer = { status: 202, contentType: 'application/json', body };
-    await this.#store.complete(row.id, {
+    return this.#complete(row, {
       state: 'succeeded',
       outcome: { status: 202, commands: result.commands, reconciled: 'found' },
-      answer,
+      answer: jsonAnswer(202, body),
       commandId: row.kind === 'submit' ? first?.id : undefined,
       batchCommandId: result.batchCommandId,
-      nowMs: this.#now(),
     });
-    return answer;
   }
 
-  /** One upstream call for an entry held pending by this request. */
-  async #attempt(
-    row: LedgerRow,
-    spec: LedgerSpec,
-    session: Session,
-    call: UpstreamCall,
-  ): Promise<LedgerAnswer> {
-    let response;
+  /** One upstream call for an entry held by this call (written or claimed). */
+  async #attempt(row: LedgerRow, intent: LedgerIntent): Promise<StoredAnswer> {
+    const result = await settleCall(intent.send, ACCEPTANCE[intent.kind]);
+    if (result.kind === 'accepted' || result.status !== undefined)
+      this.#hooks.afterUpstreamAnswer?.(intent.kind);
+    // A batch the ledger did not know: its answer names the devices, so their site.
+    const results = result.kind === 'accepted' ? result.value.outcome.results : undefined;
+    const lateSite =
+      results && !row.siteId && !row.timeZone
+        ? await this.#siteOfDevices(
+            intent,
+            results.map((r) => r.deviceId),
+          )
+        : {};
+    return this.#settle(row, result, lateSite);
+  }
+
+  /**
+   * The site and zone of the devices `intent` acts on; a batch cancel's are its batch's. `{}`
+   * when they are unknown, when the lookup fails or takes longer than the wait (logged).
+   */
+  async #siteOfIntent(intent: LedgerIntent, actor: LedgerActor): Promise<DevicesSite> {
+    if (intent.kind !== 'batchCancel') return this.#siteOfDevices(intent, devicesOf(intent));
     try {
-      response = await this.#upstream.send(session, call);
+      const batch = await this.#store.findBatch(actor, intent.batchCommandId);
+      if (batch?.siteId || batch?.timeZone)
+        return {
+          ...(batch.siteId ? { siteId: batch.siteId } : {}),
+          ...(batch.timeZone ? { timeZone: batch.timeZone } : {}),
+        };
+      return this.#siteOfDevices(intent, batch?.deviceIds ?? []);
     } catch (error) {
-      const problem =
-        error instanceof ProblemError
-          ? error
-          : new ProblemError(502, 'upstream_unreachable', 'The upstream could not be reached.');
-      const maybeSent = MAYBE_SENT.has(problem.problem.code);
-      const answer = maybeSent ? unknownOutcome(problem) : problem;
-      await this.#store.complete(row.id, {
-        state: maybeSent ? 'unknown' : 'failed',
-        outcome: { error: { code: problem.problem.code, message: problem.message } },
-        answer: problemAnswer(answer),
-        nowMs: this.#now(),
-        ...(maybeSent ? { leaseUntilMs: this.#now() + this.#leaseMs } : {}),
-      });
-      throw answer;
+      return this.#siteUnknown(intent, error);
     }
-    this.#hooks.afterUpstreamAnswer?.(spec.kind);
+  }
 
-    const status = response.statusCode;
-    if (status >= 200 && status < 300) {
-      let body: unknown;
-      try {
-        const text = await readCapped(response.body);
-        if (text.length > 0 && !isJsonMediaType(mediaType(response.headers)))
-          throw new Error('not JSON');
-        body = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
-      } catch {
-        const problem = unknownOutcome(
-          new ProblemError(
-            502,
-            'upstream_error',
-            'The upstream accepted but its answer was unreadable.',
-          ),
-        );
-        await this.#store.complete(row.id, {
-          state: 'unknown',
-          outcome: { status, error: { code: 'upstream_error', message: problem.message } },
-          answer: problemAnswer(problem),
-          nowMs: this.#now(),
-          leaseUntilMs: this.#now() + this.#leaseMs,
-        });
-        throw problem;
-      }
-      const read = spec.outcome(body);
-      const answer: StoredAnswer = { status, contentType: 'application/json', body };
-      await this.#store.complete(row.id, {
-        state: 'succeeded',
-        outcome: { status, ...read.outcome },
-        answer,
-        commandId: read.commandId,
-        batchCommandId: read.batchCommandId,
-        nowMs: this.#now(),
-      });
-      return { answer, replayed: false };
+  /** {@link SiteDirectory.siteOf}, waited for at most the lookup wait; `{}` on failure. */
+  async #siteOfDevices(intent: LedgerIntent, deviceIds: readonly string[]): Promise<DevicesSite> {
+    if (deviceIds.length === 0) return {};
+    try {
+      return await withDeadline(
+        this.#sites.siteOf(intent.session, deviceIds),
+        this.#siteLookupWaitMs,
+      );
+    } catch (error) {
+      return this.#siteUnknown(intent, error);
     }
+  }
 
-    const problem = await upstreamProblem(response);
-    const maybeSent = status >= 500;
-    const answer = maybeSent ? unknownOutcome(problem) : problem;
-    await this.#store.complete(row.id, {
-      state: maybeSent ? 'unknown' : 'failed',
-      outcome: {
-        status,
-        error: { code: problem.problem.code, message: problem.message },
+  #siteUnknown(intent: LedgerIntent, error: unknown): DevicesSite {
+    this.#log.warn(
+      {
+        ...(intent.requestId ? { reqId: intent.requestId } : {}),
+        kind: intent.kind,
+        ...(error instanceof ProblemError ? { code: error.problem.code } : {}),
+        reason: error instanceof Error ? error.message : String(error),
       },
-      answer: problemAnswer(answer),
-      nowMs: this.#now(),
-      ...(maybeSent ? { leaseUntilMs: this.#now() + this.#leaseMs } : {}),
+      'ledger entry recorded without its site and time zone: the site list could not be read in time',
+    );
+    return {};
+  }
+
+  /**
+   * Writes what the upstream call came to and returns the answer to send: succeeded with the
+   * upstream's answer; failed with its refusal; unknown (leased, to be reconciled) with
+   * `outcome_unknown`.
+   */
+  #settle(
+    row: LedgerRow,
+    result: CallResult<Acceptance>,
+    lateSite: DevicesSite = {},
+  ): Promise<StoredAnswer> {
+    if (result.kind === 'accepted')
+      return this.#complete(row, {
+        state: 'succeeded',
+        outcome: { status: result.status, ...result.value.outcome },
+        answer: jsonAnswer(result.status, result.body),
+        commandId: result.value.commandId,
+        batchCommandId: result.value.batchCommandId,
+        ...lateSite,
+      });
+    const { problem } = result;
+    const outcome: LedgerOutcome = {
+      ...(result.status === undefined ? {} : { status: result.status }),
+      error: { code: problem.problem.code, message: problem.message },
+    };
+    if (result.kind === 'refused')
+      return this.#complete(row, { state: 'failed', outcome, answer: problemAnswer(problem) });
+    return this.#complete(row, {
+      state: 'unknown',
+      outcome,
+      answer: problemAnswer(unknownOutcome(problem)),
+      leaseUntilMs: this.#now() + this.#leaseMs,
     });
-    throw answer;
+  }
+
+  /** Writes an entry's outcome (now) and returns its answer. */
+  async #complete(row: LedgerRow, completion: Omit<Completion, 'nowMs'>): Promise<StoredAnswer> {
+    await this.#store.complete(row.id, { ...completion, nowMs: this.#now() });
+    return completion.answer;
   }
 }
 
@@ -330,26 +385,37 @@ const RECONCILED = 'Accepted: confirmed from the command history after the first
 const NOT_CARRIED_OUT =
   'The upstream did not carry this submission out (its outcome was unknown and the command history has no such command). Submit it again if it is still wanted.';
 
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
 function actorOf(session: Session): LedgerActor {
   return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };
 }
 
-function subjectOfRow(row: LedgerRow): LedgerSubject {
-  return {
-    ...(row.deviceId ? { deviceId: row.deviceId } : {}),
-    request: row.request,
-  };
+/** The devices, window and control of a submission or batch intent; undefined for other kinds. */
+function submissionOf(intent: LedgerIntent): UnsettledSubmission | undefined {
+  if (intent.kind === 'submit')
+    return { deviceIds: [intent.deviceId], ...intent.command, batch: false };
+  if (intent.kind === 'batch')
+    return { deviceIds: intent.batch.devices, ...intent.batch.command, batch: true };
+  return undefined;
 }
 
-/** The devices, window and control of a submission or batch; undefined for other kinds. */
-function submissionIntent(kind: LedgerKind, subject: LedgerSubject): SubmissionIntent | undefined {
-  if (kind === 'submit' && subject.deviceId) {
-    const command = DeviceCommandSchema.safeParse(subject.request);
+/** {@link submissionOf} of a stored entry, from its recorded request. */
+function submissionOfRow(row: LedgerRow): UnsettledSubmission | undefined {
+  if (row.kind === 'submit' && row.deviceId) {
+    const command = DeviceCommandSchema.safeParse(row.request);
     if (!command.success) return undefined;
-    return { deviceIds: [subject.deviceId], ...command.data, batch: false };
+    return { deviceIds: [row.deviceId], ...command.data, batch: false };
   }
-  if (kind === 'batch') {
-    const batch = BatchRequestSchema.safeParse(subject.request);
+  if (row.kind === 'batch') {
+    const batch = BatchRequestSchema.safeParse(row.request);
     if (!batch.success) return undefined;
     return { deviceIds: batch.data.devices, ...batch.data.command, batch: true };
   }

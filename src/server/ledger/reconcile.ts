@@ -1,15 +1,11 @@
-import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
 import type { StatusRecord } from '../../domain/command.ts';
+import { historyRangeSlots } from '../../domain/history.ts';
 import type { PowerControl } from '../../domain/power-control.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
-import { ProblemError } from '../http/problem.ts';
-import { upstreamProblem } from '../proxy/upstream-problem.ts';
-import type { Session } from '../session/session-store.ts';
-import type { UpstreamClient } from '../upstream/upstream-client.ts';
-import { isJsonMediaType, mediaType, readCapped } from '../upstream/upstream-http.ts';
+import type { TimeWindow } from '../../domain/time-window.ts';
 
 /** What an unsettled submission asked for: the devices, the window and the power control. */
-export interface SubmissionIntent {
+export interface UnsettledSubmission {
   deviceIds: string[];
   startTime: string;
   endTime: string;
@@ -17,6 +13,9 @@ export interface SubmissionIntent {
   /** True for a batch: the matching records must carry one shared `batchCommandId`. */
   batch: boolean;
 }
+
+/** Reads one device's command history over a range (the upstream's history query, validated). */
+export type ReadHistory = (deviceId: string, range: TimeWindow) => Promise<StatusRecord[]>;
 
 /**
  * What the history query says about an unsettled submission. `ambiguous`: more than one batch of
@@ -28,28 +27,29 @@ export type Reconciliation =
   | { found: 'ambiguous'; batchCommandIds: string[] };
 
 /**
- * Settles a submission whose outcome is unknown through the history query (issue 4): a command
- * of the same device, same window and same power control that the ledger does not already
- * attribute to another entry. Never re-sends anything.
+ * Settles a submission whose outcome is unknown through the history query (docs/architecture.md,
+ * Ledger): a command of the same device, same window and same power control that the ledger does
+ * not already attribute to another entry. Never re-sends anything.
  *
- * A batch is settled only by one whole batch of the history: one `batchCommandId` with exactly
- * one matching command on every device of the intent (the upstream answers a batch with one
- * command per device, DESIGN.md 3 "Batch"). Commands of a batch that covers only some of the
- * devices belong to another batch and never settle this one; two or more whole batches are
- * `ambiguous` (two unknown batches of the same window and power control on the same devices).
+ * A batch is settled only by one whole batch of the history: one `batchCommandId` with exactly one
+ * matching command on every device of the intent (the upstream answers a batch with one command per
+ * device; docs/architecture.md, Upstream contract: Batch). Commands of a batch that covers only
+ * some of the devices belong to another batch and never settle this one; two or more whole batches
+ * are `ambiguous` (two unknown batches of the same window and power control on the same devices).
  *
+ * @param readHistory the caller's history query.
  * @param known command IDs per device already attributed to other ledger entries.
  * @throws ProblemError when the history cannot be read (the entry then stays unknown).
  */
 export async function reconcileSubmission(
-  upstream: UpstreamClient,
-  session: Session,
-  intent: SubmissionIntent,
+  readHistory: ReadHistory,
+  intent: UnsettledSubmission,
   known: (deviceId: string) => Promise<Set<string>>,
 ): Promise<Reconciliation> {
   const matchesByDevice = new Map<string, StatusRecord[]>();
+  const range = historyRange(intent);
   for (const deviceId of intent.deviceIds) {
-    const records = await history(upstream, session, deviceId, intent);
+    const records = await readHistory(deviceId, range);
     const taken = await known(deviceId);
     matchesByDevice.set(
       deviceId,
@@ -106,30 +106,17 @@ function settleBatch(
   };
 }
 
-async function history(
-  upstream: UpstreamClient,
-  session: Session,
-  deviceId: string,
-  intent: SubmissionIntent,
-): Promise<StatusRecord[]> {
-  const startMs = Date.parse(intent.startTime);
-  const endMs = Math.min(Date.parse(intent.endTime), startMs + MAX_HISTORY_RANGE_MS);
-  const response = await upstream.send(session, {
-    method: 'GET',
-    path: `/devices/${encodeURIComponent(deviceId)}/commands`,
-    query: new URLSearchParams({
-      startTime: new Date(startMs).toISOString(),
-      endTime: new Date(endMs).toISOString(),
-    }),
-  });
-  if (response.statusCode !== 200) throw await upstreamProblem(response);
-  const text = await readCapped(response.body, 8 * 1024 * 1024);
-  const parsed = isJsonMediaType(mediaType(response.headers))
-    ? HistoryResponseSchema.safeParse(JSON.parse(text))
-    : undefined;
-  if (!parsed?.success)
-    throw new ProblemError(502, 'upstream_error', 'The upstream history answer was unreadable.');
-  return parsed.data.commands;
+/**
+ * The history range to read: the 30-day slot (domain `historyRangeSlots`, a valid range, spec 8)
+ * that holds the submission's start. A matching command starts there, so its window meets it.
+ */
+function historyRange(submission: UnsettledSubmission): TimeWindow {
+  const startMs = Date.parse(submission.startTime);
+  const [slot = { startMs, endMs: startMs + 1 }] = historyRangeSlots(startMs, startMs + 1);
+  return {
+    startTime: new Date(slot.startMs).toISOString(),
+    endTime: new Date(slot.endMs).toISOString(),
+  };
 }
 
 function sameInstant(a: string, b: string): boolean {

@@ -1,12 +1,6 @@
 import type { UpstreamResponse } from '../upstream/upstream-http.ts';
 import { MAX_PASS_THROUGH_BYTES, readCapped } from '../upstream/upstream-http.ts';
 
-/**
- * Default of how long a status answer is reused for identical calls (DESIGN.md 5, "status
- * polling"); `STATUS_REUSE_MS` changes it.
- */
-export const COALESCE_REUSE_MS = 1_000;
-
 /** An upstream answer read into memory so several browsers can get it. */
 export interface SharedAnswer {
   status: number;
@@ -15,11 +9,11 @@ export interface SharedAnswer {
 }
 
 /**
- * Coalesces identical status GETs (issue 4): concurrent calls with the same key share one
- * upstream request, and a 200 answer is reused for `reuseMs` (default {@link COALESCE_REUSE_MS}),
- * so N tabs polling one command cost one upstream call per interval. With `reuseMs` 0 nothing is
- * reused once answered, but concurrent identical calls still share one request. The key must
- * include who asks (region and client), since access differs per client.
+ * Coalesces identical status GETs (docs/architecture.md, Budgets: status polling): concurrent calls
+ * with the same key share one upstream request, and a 200 answer is reused for `reuseMs`
+ * (`STATUS_REUSE_MS`), so N tabs polling one command cost one upstream call per interval. With
+ * `reuseMs` 0 nothing is reused once answered, but concurrent identical calls still share one
+ * request. The key must include who asks (region and client), since access differs per client.
  */
 export class Coalescer {
   readonly #entries = new Map<string, { answer: Promise<SharedAnswer>; reusableUntilMs: number }>();
@@ -30,7 +24,7 @@ export class Coalescer {
    * @param now clock, epoch ms
    * @param reuseMs how long a 200 answer is reused, ms (0 = only while in flight)
    */
-  constructor(now: () => number, reuseMs = COALESCE_REUSE_MS) {
+  constructor(now: () => number, reuseMs: number) {
     this.#now = now;
     this.#reuseMs = reuseMs;
   }

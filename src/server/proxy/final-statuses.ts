@@ -5,7 +5,10 @@ import type { SharedAnswer } from './coalescer.ts';
 /** How many final status answers one BFF keeps (about 0.5 KiB each). */
 export const FINAL_STATUS_CAPACITY = 10_000;
 
-/** Only the field the BFF needs: the rest of the record passes through unparsed (DESIGN.md 5). */
+/**
+ * Only the field the BFF needs: the rest of the record passes through unparsed
+ * (docs/architecture.md, Budgets).
+ */
 const StatusFieldSchema = StatusRecordSchema.pick({ status: true });
 
 /**

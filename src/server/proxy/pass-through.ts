@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { ProblemSchema } from '../../domain/errors.ts';
 import { ProblemError } from '../http/problem.ts';
 import {
   MAX_PASS_THROUGH_BYTES,
@@ -9,13 +10,14 @@ import {
   mediaType,
   type UpstreamResponse,
 } from '../upstream/upstream-http.ts';
+import type { LedgerAnswer } from '../ledger/ledger-answers.ts';
+import { problemFrom, upstreamProblem } from '../upstream/upstream-problem.ts';
 import type { SharedAnswer } from './coalescer.ts';
-import { problemFrom, upstreamProblem } from './upstream-problem.ts';
 
 /**
- * Answers the browser with an upstream answer (DESIGN.md 5): a 2xx JSON body is streamed through
- * with the upstream's status, size-capped and content-type checked, never parsed; a 204 or empty
- * 2xx is answered empty; anything else becomes a problem.
+ * Answers the browser with an upstream answer (docs/architecture.md, Budgets): a 2xx JSON body is
+ * streamed through with the upstream's status, size-capped and content-type checked, never parsed;
+ * a 204 or empty 2xx is answered empty; anything else becomes a problem.
  *
  * @throws ProblemError for upstream errors, redirects, wrong content types and oversize bodies.
  */
@@ -44,7 +46,7 @@ export async function passThrough(
     throw new ProblemError(
       502,
       'upstream_body_too_large',
-      'The upstream answered with a body larger than the BFF accepts.',
+      'The upstream answered with a body larger than is accepted from it.',
     );
   }
   reply.code(status).type('application/json');
@@ -66,4 +68,24 @@ export function sendShared(reply: FastifyReply, answer: SharedAnswer): FastifyRe
       'The upstream answered with something other than JSON.',
     );
   return reply.code(answer.status).type('application/json').send(answer.body);
+}
+
+/**
+ * Answers the browser with what the ledger returned: the stored status, headers and JSON body; a
+ * replayed answer carries `Idempotent-Replayed: true`. A fresh 5xx problem is logged, as the error
+ * handler logs thrown ones.
+ */
+export function sendLedgerAnswer(
+  reply: FastifyReply,
+  { answer, replayed }: LedgerAnswer,
+): FastifyReply {
+  if (replayed) reply.header('idempotent-replayed', 'true');
+  else if (answer.status >= 500) {
+    const problem = ProblemSchema.safeParse(answer.body);
+    if (problem.success) reply.log.warn({ code: problem.data.code }, problem.data.detail);
+  }
+  reply.code(answer.status);
+  if (answer.headers) reply.headers(answer.headers);
+  if (answer.body === undefined) return reply.send();
+  return reply.type(answer.contentType).send(JSON.stringify(answer.body));
 }

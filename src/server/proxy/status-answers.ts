@@ -4,9 +4,9 @@ import type { Coalescer, SharedAnswer } from './coalescer.ts';
 import type { FinalStatuses } from './final-statuses.ts';
 
 /**
- * Command status answers for polling browsers (DESIGN.md 5, "status polling"; issue 4): a final
- * answer (completed or cancelled, spec 3.1) is served from memory for good; others go through the
- * coalescer (concurrent identical calls shared, a 200 reused for `STATUS_REUSE_MS`). Everything
+ * Command status answers for polling browsers (docs/architecture.md, Budgets: status polling): a
+ * final answer (completed or cancelled, spec 3.1) is served from memory for good; others go through
+ * the coalescer (concurrent identical calls shared, a 200 reused for `STATUS_REUSE_MS`). Everything
  * is keyed by region, client and the upstream status path, so no client sees another's data.
  */
 export class StatusAnswers {
@@ -34,9 +34,10 @@ export class StatusAnswers {
 
   /**
    * After a cancel answered 2xx: the reused answer for that command is stale, so it is dropped;
-   * when the cancel's answer is itself a final status record (DESIGN.md 3: cancel answers 200
-   * with the record), it answers later polls. `body` is the cancel's parsed JSON, when the BFF
-   * read it (through the ledger); undefined when it was streamed through.
+   * when the cancel's answer is itself a final status record (cancel answers 200 with the record,
+   * docs/architecture.md, Upstream contract: Lifecycle), it answers later polls. `body` is the
+   * cancel's parsed JSON, when the BFF read it (through the ledger); undefined when it was streamed
+   * through.
    */
   afterCancel(session: Session, statusPath: string, body: unknown): void {
     const key = statusKey(session, statusPath);

@@ -19,7 +19,7 @@ export const TOUCH_INTERVAL_MS = 15_000;
 /**
  * How long this instance trusts a session it read without reading it again (wall time): a
  * sign-out on another instance takes effect here within it. Keeps the database off the path of
- * most API calls (DESIGN.md 5: BFF added latency).
+ * most API calls (docs/architecture.md, Budgets: BFF added latency).
  */
 export const SESSION_CACHE_MS = 1_000;
 
@@ -29,10 +29,11 @@ export function hashSessionId(id: string): string {
 }
 
 /**
- * Sessions in the database (`bff.sessions`), shared by every BFF instance on it (issue 4). The
- * client secret is sealed with {@link SecretBox}; rows past their idle or absolute timeout are
- * deleted when found and swept at each sign-in, so expired secrets do not linger. A session read
- * is reused for {@link SESSION_CACHE_MS} by this instance.
+ * Sessions in the database (`bff.sessions`), shared by every BFF instance on it, so any instance
+ * behind a load balancer serves any session. The client secret is sealed with {@link SecretBox};
+ * rows past their idle or absolute timeout are deleted when found and swept at each sign-in, so
+ * expired secrets do not linger. A session read is reused for {@link SESSION_CACHE_MS} by this
+ * instance.
  */
 export class DatabaseSessionStore implements SessionStore {
   readonly #db: Database;

@@ -5,12 +5,15 @@ import path from 'node:path';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** File in DATA_DIR that keeps the generated key when `SESSION_KEY` is not set (DESIGN.md 2). */
+/**
+ * File in DATA_DIR that keeps the generated key when `SESSION_KEY` is not set
+ * (docs/architecture.md, Running it).
+ */
 export const SESSION_KEY_FILE = 'session.key';
 
 /**
- * Seals client secrets at rest with AES-256-GCM (issue 4). Each value gets a fresh 96-bit IV;
- * the associated data binds a ciphertext to its row, so it cannot be moved to another session.
+ * Seals client secrets at rest with AES-256-GCM (docs/security.md). Each value gets a fresh 96-bit
+ * IV; the associated data binds a ciphertext to its row, so it cannot be moved to another session.
  * Sealed form: base64url of `iv | tag | ciphertext`.
  */
 export class SecretBox {

@@ -10,7 +10,7 @@ export interface SessionCookie {
 /**
  * `__Host-powerdeck_session` with `Secure` when the public origin is https (the prefix pins the
  * cookie to this host, path `/`, secure only); the plain name over http, which loopback needs
- * (issue 4, "Storage").
+ * (browsers refuse `__Host-` cookies without https).
  */
 export function sessionCookieFor(publicOrigin: string): SessionCookie {
   const secure = publicOrigin.startsWith('https:');

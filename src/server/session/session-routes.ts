@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SignInRequestSchema } from '../../domain/session.ts';
 import { parseInput } from '../http/parse.ts';
-import { ProblemError, notSignedIn } from '../http/problem.ts';
+import { isProblem, notSignedIn } from '../http/problem.ts';
 import {
   FailedSignInLimiter,
   perIpSignInLimit,
@@ -11,8 +11,8 @@ import { clearSessionCookie, type SessionCookie } from './session-cookie.ts';
 import { sessionInfo, type Sessions } from './sessions.ts';
 
 /**
- * `/api/session` (DESIGN.md 4): POST signs in, GET says who is signed in, DELETE signs out.
- * CSRF and Origin checks apply to POST and DELETE like every non-GET `/api` call.
+ * `/api/session` (docs/architecture.md, BFF surface): POST signs in, GET says who is signed in,
+ * DELETE signs out. CSRF and Origin checks apply to POST and DELETE like every non-GET `/api` call.
  */
 export async function sessionRoutes(
   app: FastifyInstance,
@@ -34,8 +34,7 @@ export async function sessionRoutes(
     try {
       return await sessions.signIn(request, reply, input);
     } catch (error) {
-      if (error instanceof ProblemError && error.problem.code === 'invalid_credentials')
-        failures.recordFailure(clientKey);
+      if (isProblem(error, 'invalid_credentials')) failures.recordFailure(clientKey);
       throw error;
     }
   });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Region } from '../../domain/token.ts';
 
-/** A session is idle-expired after 30 minutes without a request (issue 4, OWASP ASVS 5 sessions). */
+/** A session is idle-expired after 30 minutes without a request (OWASP ASVS 5, V7 sessions). */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
-/** A session ends 12 hours after sign-in whatever its use (issue 4). */
+/** A session ends 12 hours after sign-in whatever its use: a working day, then sign in again. */
 export const SESSION_ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 
 /** What sign-in establishes: the partner's client credentials for one region, and who operates. */

@@ -1,12 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionInfo, SignInRequest } from '../../domain/session.ts';
-import type { Region } from '../../domain/token.ts';
-import { REGION_NAMES } from '../../domain/token.ts';
-import type { UpstreamRegion } from '../env.ts';
+import { REGION_NAMES, type Region, type TokenResponse } from '../../domain/token.ts';
 import { ProblemError, notSignedIn } from '../http/problem.ts';
-import { requestToken, InvalidCredentialsError } from '../upstream/token-endpoint.ts';
 import type { TokenCache } from '../upstream/token-cache.ts';
-import type { UpstreamHttp } from '../upstream/upstream-http.ts';
+import { InvalidCredentialsError } from '../upstream/token-endpoint.ts';
 import {
   clearSessionCookie,
   readSessionId,
@@ -26,7 +23,10 @@ declare module 'fastify' {
   }
 }
 
-/** Who is signed in, as the browser may see it: never the secret or the token (DESIGN.md 4). */
+/**
+ * Who is signed in, as the browser may see it: never the secret or the token (docs/architecture.md,
+ * BFF surface).
+ */
 export function sessionInfo(session: Session): SessionInfo {
   return {
     region: session.region,
@@ -34,6 +34,23 @@ export function sessionInfo(session: Session): SessionInfo {
     ...(session.operatorName ? { operatorName: session.operatorName } : {}),
     csrfHeader: 'X-CSRF',
   };
+}
+
+/** What {@link Sessions} works with. */
+export interface SessionsOptions {
+  store: SessionStore;
+  tokens: TokenCache;
+  cookie: SessionCookie;
+  now: () => number;
+  /**
+   * The region's token endpoint (the upstream module's `token` call).
+   *
+   * @throws InvalidCredentialsError when it refuses the client.
+   */
+  requestToken: (
+    region: Region,
+    credentials: { clientId: string; clientSecret: string },
+  ) => Promise<TokenResponse>;
 }
 
 /**
@@ -46,23 +63,14 @@ export class Sessions {
   readonly #tokens: TokenCache;
   readonly #cookie: SessionCookie;
   readonly #now: () => number;
-  readonly #upstreams: Record<Region, UpstreamRegion>;
-  readonly #http: UpstreamHttp;
+  readonly #requestToken: SessionsOptions['requestToken'];
 
-  constructor(options: {
-    store: SessionStore;
-    tokens: TokenCache;
-    cookie: SessionCookie;
-    now: () => number;
-    upstreams: Record<Region, UpstreamRegion>;
-    http: UpstreamHttp;
-  }) {
+  constructor(options: SessionsOptions) {
     this.#store = options.store;
     this.#tokens = options.tokens;
     this.#cookie = options.cookie;
     this.#now = options.now;
-    this.#upstreams = options.upstreams;
-    this.#http = options.http;
+    this.#requestToken = options.requestToken;
   }
 
   /**
@@ -76,7 +84,7 @@ export class Sessions {
   ): Promise<SessionInfo> {
     let token;
     try {
-      token = await requestToken(this.#http, this.#upstreams[input.region].authUrl, input);
+      token = await this.#requestToken(input.region, input);
     } catch (error) {
       if (error instanceof InvalidCredentialsError)
         throw new ProblemError(
@@ -127,7 +135,7 @@ export class Sessions {
   }
 
   /** Ends a session whose credentials the upstream stopped accepting. */
-  async revoke(session: Session): Promise<void> {
+  async revoke(session: Pick<Session, 'id'>): Promise<void> {
     await this.#end(session.id);
   }
 

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ProblemError } from '../http/problem.ts';
 
-/** Sign-in attempts per IP address and minute, successful or not (issue 4). */
+/** Sign-in attempts per IP address and minute, successful or not (docs/security.md). */
 export const DEFAULT_SIGN_IN_PER_IP_PER_MINUTE = 30;
 /** Failed sign-ins per client ID (and region) before the client is refused for a while. */
 export const DEFAULT_FAILED_SIGN_INS_PER_CLIENT = 10;

@@ -15,7 +15,7 @@ import { REGION_NAMES } from '../../domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { discard, type UpstreamResponse } from './upstream-http.ts';
 
-/** Tries of one idempotent call (GET, cancel): the first and two retries (issue 4). */
+/** Tries of one idempotent call (GET, cancel): the first and two retries, enough for a blip. */
 export const MAX_ATTEMPTS = 3;
 /** First retry delay; doubles per retry, with full jitter, capped at {@link MAX_BACKOFF_MS}. */
 export const BASE_BACKOFF_MS = 100;
@@ -63,10 +63,10 @@ const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((context) => 
 });
 
 /**
- * Failure handling towards the upstream (issue 4, "Reliability"), with cockatiel: per region a
- * circuit breaker that opens after {@link BREAKER_THRESHOLD} consecutive failures and then fails
- * fast with 503 `upstream_circuit_open`; for idempotent calls, retries with exponential backoff
- * and jitter honouring `Retry-After`. Submissions (POST) are never retried.
+ * Failure handling towards the upstream, with cockatiel: per region a circuit breaker that opens
+ * after {@link BREAKER_THRESHOLD} consecutive failures and then fails fast with 503
+ * `upstream_circuit_open`, so a failing region is not flooded; for idempotent calls, retries with
+ * exponential backoff and jitter honouring `Retry-After`. Submissions (POST) are never retried.
  */
 export class UpstreamResilience {
   readonly #breakers: Record<Region, CircuitBreakerPolicy>;
@@ -108,7 +108,7 @@ export class UpstreamResilience {
         throw new ProblemError(
           503,
           'upstream_circuit_open',
-          `The ${REGION_NAMES[region]} upstream failed ${BREAKER_THRESHOLD} times in a row, so the BFF is not calling it for a few seconds. Nothing was sent; try again shortly.`,
+          `The ${REGION_NAMES[region]} upstream failed ${BREAKER_THRESHOLD} times in a row, so it is not called for a few seconds. Nothing was sent; try again shortly.`,
           { headers: { 'retry-after': '10' } },
         );
       throw error;

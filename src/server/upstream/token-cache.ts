@@ -1,5 +1,5 @@
 import type { TokenResponse } from '../../domain/token.ts';
-import type { Session } from '../session/session-store.ts';
+import type { UpstreamCaller } from './upstream-caller.ts';
 
 /** A token as the cache holds it; `renewAtMs` is when a call stops using it. */
 interface CachedToken {
@@ -19,26 +19,26 @@ export function renewalMarginMs(expiresInS: number): number {
 /**
  * Access tokens per session, in this process's memory only (never stored, answered or logged).
  * Renewal is single-flight per session: concurrent calls on an expired token share one token
- * request (DESIGN.md 5: one token request per burst of 100 calls).
+ * request (docs/architecture.md, Budgets: one token request per burst of 100 calls).
  */
 export class TokenCache {
   readonly #tokens = new Map<string, CachedToken>();
   readonly #pending = new Map<string, Promise<CachedToken>>();
-  readonly #fetch: (session: Session) => Promise<TokenResponse>;
+  readonly #fetch: (session: UpstreamCaller) => Promise<TokenResponse>;
   readonly #now: () => number;
 
-  constructor(fetch: (session: Session) => Promise<TokenResponse>, now: () => number) {
+  constructor(fetch: (session: UpstreamCaller) => Promise<TokenResponse>, now: () => number) {
     this.#fetch = fetch;
     this.#now = now;
   }
 
   /** A usable token for `session`, from the cache or one shared token request. */
-  async get(session: Session): Promise<string> {
+  async get(session: UpstreamCaller): Promise<string> {
     return this.cached(session) ?? (await this.#renew(session)).accessToken;
   }
 
   /** The cached token of `session` while it is still usable, else undefined (no request made). */
-  cached(session: Session): string | undefined {
+  cached(session: UpstreamCaller): string | undefined {
     const cached = this.#tokens.get(session.id);
     return cached && this.#now() < cached.renewAtMs ? cached.accessToken : undefined;
   }
@@ -67,7 +67,7 @@ export class TokenCache {
     return this.#tokens.size;
   }
 
-  #renew(session: Session): Promise<CachedToken> {
+  #renew(session: UpstreamCaller): Promise<CachedToken> {
     let pending = this.#pending.get(session.id);
     if (!pending) {
       const requestedAtMs = this.#now();

@@ -48,7 +48,7 @@ export async function requestToken(
 
   if (response.statusCode >= 300 && response.statusCode < 400) {
     await discard(response.body);
-    throw tokenEndpointProblem('answered with a redirect, which the BFF does not follow');
+    throw tokenEndpointProblem('answered with a redirect, which is not followed');
   }
   const jsonBody = isJsonMediaType(mediaType(response.headers));
   let text: string;

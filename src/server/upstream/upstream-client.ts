@@ -1,11 +1,10 @@
 import type { Region } from '../../domain/token.ts';
-import type { UpstreamRegion } from '../env.ts';
 import { notSignedIn } from '../http/problem.ts';
-import type { Session } from '../session/session-store.ts';
 import { InvalidCredentialsError } from './token-endpoint.ts';
 import type { TokenCache } from './token-cache.ts';
 import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-http.ts';
 import type { UpstreamResilience } from './resilience.ts';
+import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 
 /** A call on the upstream API, relative to the region's base URL (spec 4). */
 export interface UpstreamCall {
@@ -16,11 +15,17 @@ export interface UpstreamCall {
   /** JSON body, already parsed with the domain schema. */
   body?: unknown;
   requestId?: string;
+  /**
+   * `false` sends a GET or PUT once, without retries: for reads whose failure costs only a
+   * detail (the site directory's lookups), so they add no retries to a failing region.
+   */
+  retry?: boolean;
 }
 
 /**
  * Calls the upstream API for a session: picks the session's region, attaches its bearer token
- * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (issue 4). The
+ * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (a token can be
+ * revoked or expire early upstream; a second 401 is the upstream's problem, not a loop). The
  * browser's own headers (cookie, authorization, forwarding) are never copied: each upstream
  * request is built from scratch.
  */
@@ -28,7 +33,7 @@ export class UpstreamClient {
   readonly #upstreams: Record<Region, UpstreamRegion>;
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache;
-  readonly #onCredentialsRevoked: (session: Session) => Promise<void>;
+  readonly #onCredentialsRevoked: (session: UpstreamCaller) => Promise<void>;
   readonly #resilience: UpstreamResilience;
 
   constructor(options: {
@@ -37,7 +42,7 @@ export class UpstreamClient {
     http: UpstreamHttp;
     tokens: TokenCache;
     /** Called when the stored secret no longer gets a token: the session must end. */
-    onCredentialsRevoked: (session: Session) => Promise<void>;
+    onCredentialsRevoked: (session: UpstreamCaller) => Promise<void>;
   }) {
     this.#upstreams = options.upstreams;
     this.#http = options.http;
@@ -47,19 +52,19 @@ export class UpstreamClient {
   }
 
   /**
-   * GET and PUT (cancel) are retried on transport failures, 429 and 502-504; POST and DELETE
-   * are sent once. Every call passes the region's circuit breaker.
+   * GET and PUT (cancel) are retried on transport failures, 429 and 502-504 unless `call.retry`
+   * is false; POST and DELETE are sent once. Every call passes the region's circuit breaker.
    *
    * @returns the upstream answer, body unread (the caller streams or parses it).
    * @throws ProblemError for transport failures, token endpoint failures, an open circuit, and
    *   401 `not_signed_in` when the upstream no longer accepts the session's credentials.
    */
-  send(session: Session, call: UpstreamCall): Promise<UpstreamResponse> {
-    const idempotent = call.method === 'GET' || call.method === 'PUT';
+  send(session: UpstreamCaller, call: UpstreamCall): Promise<UpstreamResponse> {
+    const idempotent = call.retry !== false && (call.method === 'GET' || call.method === 'PUT');
     return this.#resilience.execute(session.region, idempotent, () => this.#once(session, call));
   }
 
-  async #once(session: Session, call: UpstreamCall): Promise<UpstreamResponse> {
+  async #once(session: UpstreamCaller, call: UpstreamCall): Promise<UpstreamResponse> {
     const first = await this.#attempt(session, call);
     if (first.response.statusCode !== 401) return first.response;
     await discard(first.response.body);
@@ -68,7 +73,7 @@ export class UpstreamClient {
   }
 
   async #attempt(
-    session: Session,
+    session: UpstreamCaller,
     call: UpstreamCall,
   ): Promise<{ response: UpstreamResponse; accessToken: string }> {
     // The cached token without an await: most calls have one (two promises fewer per call).
@@ -94,7 +99,7 @@ export class UpstreamClient {
     return { response, accessToken };
   }
 
-  async #token(session: Session): Promise<string> {
+  async #token(session: UpstreamCaller): Promise<string> {
     try {
       return await this.#tokens.get(session);
     } catch (error) {

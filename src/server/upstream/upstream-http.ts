@@ -2,9 +2,15 @@ import { Transform, type Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { ProblemError } from '../http/problem.ts';
 
-/** How long the BFF waits for an upstream's headers, and between body chunks (issue 4). */
+/**
+ * How long the BFF waits for an upstream's headers, and between body chunks: a hung upstream must
+ * not hold a browser's request (or a ledger entry's lease) for long.
+ */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
-/** Largest upstream body streamed through to the browser (DESIGN.md 5: size-capped). */
+/**
+ * Largest upstream body streamed through to the browser (docs/architecture.md, Budgets:
+ * size-capped).
+ */
 export const MAX_PASS_THROUGH_BYTES = 8 * 1024 * 1024;
 /** Largest upstream body the BFF reads to use itself (errors, token, outcomes). */
 export const MAX_PARSED_BYTES = 256 * 1024;
@@ -204,7 +210,10 @@ export function readCapped(body: Readable, maxBytes = MAX_PARSED_BYTES): Promise
   });
 }
 
-/** A pass-through stream that fails once more than `maxBytes` have flowed (DESIGN.md 5). */
+/**
+ * A pass-through stream that fails once more than `maxBytes` have flowed (docs/architecture.md,
+ * Budgets).
+ */
 export function capStream(maxBytes = MAX_PASS_THROUGH_BYTES): Transform {
   let size = 0;
   return new Transform({
@@ -220,7 +229,7 @@ function bodyTooLarge(): ProblemError {
   return new ProblemError(
     502,
     'upstream_body_too_large',
-    'The upstream answered with a body larger than the BFF accepts.',
+    'The upstream answered with a body larger than is accepted from it.',
   );
 }
 

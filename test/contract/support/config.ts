@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { DeviceIdSchema, SiteIdSchema } from '../../../src/domain/ids.ts';
 
 /**
- * Where the contract suite points and with which credentials. Without `CONTRACT_BASE_URL` the
- * suite starts the sandbox in-process and uses the demo fixture (DESIGN.md 3); with it, the same
- * suite runs against that endpoint (a real vendor, or a sandbox started elsewhere).
+ * Where the contract suite points and with which credentials. Without `CONTRACT_BASE_URL` the suite
+ * starts the sandbox in-process and uses the demo fixture (docs/architecture.md, Upstream
+ * contract); with it, the same suite runs against that endpoint (a real vendor, or a sandbox
+ * started elsewhere).
  */
 export interface ContractConfig {
   /** `{auth_url}` of the region (spec 4), without the token path. */
@@ -23,7 +24,9 @@ export interface ContractConfig {
   otherSiteId: string | undefined;
   /** A site with more than 50 devices, for the batch limit rows (spec 8). */
   largeSiteId: string | undefined;
-  /** Sandbox admin API root (DESIGN.md 3); absent against a real vendor. */
+  /**
+   * Sandbox admin API root (docs/architecture.md, Upstream contract); absent against a real vendor.
+   */
   adminUrl: string | undefined;
   /** A client of the other region, for the region isolation row. */
   otherRegion:
@@ -105,9 +108,10 @@ export function externalConfig(env: NodeJS.ProcessEnv = process.env): ContractCo
 }
 
 /**
- * Settings for the sandbox's demo fixture (DESIGN.md 3) listening at `origin`: Europe's client
- * `demo-eu`, site `PLANT-EU-001` (devices `BAT-EU-001-A`, `-B`, `-C`), `PLANT-EU-002` as the
- * unbound site, `PLANT-EU-100` (60 devices) for the batch limit and Australia's `demo-au`.
+ * Settings for the sandbox's demo fixture (docs/architecture.md, Upstream contract) listening at
+ * `origin`: Europe's client `demo-eu`, site `PLANT-EU-001` (devices `BAT-EU-001-A`, `-B`, `-C`),
+ * `PLANT-EU-002` as the unbound site, `PLANT-EU-100` (60 devices) for the batch limit and
+ * Australia's `demo-au`.
  */
 export function sandboxConfig(origin: string): ContractConfig {
   return {

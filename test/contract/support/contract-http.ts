@@ -46,8 +46,9 @@ export class ContractViolationError extends Error {
 
 /**
  * The contract suite's one HTTP helper. Every response it receives is validated against
- * `docs/upstream.openapi.yaml` before any test sees it (issue 3): a departure throws
- * {@link ContractViolationError}, so no test can pass on a response the document does not allow.
+ * `docs/upstream.openapi.yaml` before any test sees it, so the document cannot drift from the
+ * sandbox: a departure throws {@link ContractViolationError}, so no test can pass on a response the
+ * document does not allow.
  */
 export class ContractHttp {
   constructor(

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 
-/** Path of the upstream's OpenAPI 3.1 document (issue 3). */
+/** Path of the upstream's OpenAPI 3.1 document, the contract every answer is checked against. */
 export const OPENAPI_DOCUMENT_PATH = fileURLToPath(
   new URL('../../../docs/upstream.openapi.yaml', import.meta.url),
 );

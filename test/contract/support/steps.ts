@@ -19,7 +19,10 @@ import {
 import { SiteListSchema, type Device } from '../../../src/domain/device.ts';
 import { HistoryResponseSchema } from '../../../src/domain/history.ts';
 
-/** A power control every demo device supports (DESIGN.md 3: -5000..5000 W). */
+/**
+ * A power control every demo device supports (docs/architecture.md, Upstream contract: -5000..5000
+ * W).
+ */
 export const CHARGE_3KW: PowerControl = { targetBatteryPowerW: -3000 };
 
 export const SECOND_MS = 1000;
@@ -69,7 +72,10 @@ export async function statusOf(
   return StatusRecordSchema.parse(response.body);
 }
 
-/** Expects an error response `{ code, message }` of that status and code (DESIGN.md 3). */
+/**
+ * Expects an error response `{ code, message }` of that status and code (docs/architecture.md,
+ * Upstream contract).
+ */
 export function expectError(
   response: ContractResponse,
   status: number,
@@ -81,7 +87,10 @@ export function expectError(
   return body;
 }
 
-/** Expects 400 invalid_request whose message names `field` (DESIGN.md 3). */
+/**
+ * Expects 400 invalid_request whose message names `field` (docs/architecture.md, Upstream
+ * contract).
+ */
 export function expectInvalidRequest(response: ContractResponse, field: string): ApiErrorBody {
   const body = expectError(response, 400, 'invalid_request');
   expect(body.message).toContain(field);

@@ -6,9 +6,9 @@ import type { BatchRequest } from '../../../src/domain/batch.ts';
 const segment = encodeURIComponent;
 
 /**
- * The upstream operations of spec 4, one method each, with the paths of DESIGN.md 3. Bodies are
- * `unknown` so tests can send malformed ones; every response has already been checked against
- * the OpenAPI document by {@link ContractHttp}.
+ * The upstream operations of spec 4, one method each, with the paths of docs/architecture.md,
+ * Upstream contract. Bodies are `unknown` so tests can send malformed ones; every response has
+ * already been checked against the OpenAPI document by {@link ContractHttp}.
  */
 export class UpstreamClient {
   /** The token sent with every call but the token request; set by {@link signIn}. */

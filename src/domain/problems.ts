@@ -1,0 +1,131 @@
+/**
+ * The problem codes the BFF answers with itself (RFC 9457 `application/problem+json`, member
+ * `code`), each with its HTTP status and what it means (docs/architecture.md, BFF surface).
+ * Besides these, a problem may carry an upstream error's own `code` passed on as it came
+ * (`UPSTREAM_ERROR_STATUS` in `errors.ts` lists the sandbox's), with the upstream's body in
+ * `upstream`. The client words each code for operators; `detail` is for support.
+ *
+ * `status` lists every status a code is answered with; `'5xx'` means the upstream's own 5xx
+ * status, passed on.
+ */
+export const BFF_PROBLEM_CODES = {
+  invalid_request: {
+    status: [400],
+    meaning: 'A path, query or body failed its schema; `detail` names each field, never a value.',
+  },
+  invalid_json: { status: [400], meaning: 'The request body is not JSON.' },
+  invalid_path: {
+    status: [400],
+    meaning: 'The path holds an encoded slash or dot, a backslash, NUL or a dot segment.',
+  },
+  invalid_idempotency_key: {
+    status: [400],
+    meaning: 'The Idempotency-Key header is not 1-255 printable characters.',
+  },
+  not_signed_in: {
+    status: [401],
+    meaning:
+      'No live session (none, expired, signed out), or the upstream no longer accepts its client credentials.',
+  },
+  invalid_credentials: {
+    status: [401],
+    meaning: 'Sign-in refused: the token endpoint did not accept the client ID or secret.',
+  },
+  csrf: {
+    status: [403],
+    meaning: 'A state-changing call without `X-CSRF: 1` and the page origin, or from another site.',
+  },
+  not_found: { status: [404], meaning: 'No such API route.' },
+  method_not_allowed: {
+    status: [405],
+    meaning: 'The path exists for other methods; `Allow` lists them.',
+  },
+  idempotency_in_progress: {
+    status: [409],
+    meaning:
+      'A call with this Idempotency-Key is still under way, or held by another instance; retry after `Retry-After`.',
+  },
+  window_unsettled: {
+    status: [409],
+    meaning:
+      'An earlier submission on the same device and window is under way or has an unknown outcome not yet checkable; nothing was sent.',
+  },
+  not_carried_out: {
+    status: [409],
+    meaning:
+      'A submission whose outcome was unknown was not found in the command history: the upstream never carried it out.',
+  },
+  reconciliation_ambiguous: {
+    status: [409],
+    meaning:
+      'Several batches of the command history fit an unknown batch submission equally; nothing was sent.',
+  },
+  body_too_large: { status: [413], meaning: 'The request body is over 64 KiB.' },
+  unsupported_media_type: { status: [415], meaning: 'The request body is not application/json.' },
+  idempotency_key_reused: {
+    status: [422],
+    meaning: 'This Idempotency-Key was used before for a different request.',
+  },
+  too_many_sign_ins: {
+    status: [429],
+    meaning: 'Sign-in attempts from this address, or failures for this client ID, over the limit.',
+  },
+  internal_error: {
+    status: [500],
+    meaning: 'An unexpected failure in the BFF; details are in its log under the request ID.',
+  },
+  upstream_error: {
+    status: [502, '5xx'],
+    meaning:
+      'The upstream failed without a readable error, redirected, or answered a body the BFF could not read.',
+  },
+  upstream_unreachable: {
+    status: [502],
+    meaning: 'The upstream could not be reached (connection refused or reset).',
+  },
+  upstream_body_too_large: {
+    status: [502],
+    meaning: 'The upstream answered a body over the size the BFF accepts.',
+  },
+  upstream_content_type: {
+    status: [502],
+    meaning: 'The upstream answered a success with something other than JSON.',
+  },
+  token_endpoint_error: {
+    status: [502, 429, 503],
+    meaning: 'The token endpoint failed, redirected or answered an unreadable token.',
+  },
+  outcome_unknown: {
+    status: [502, 504, '5xx'],
+    meaning:
+      'A state-changing call may or may not have been carried out (timeout, reset, upstream 5xx, unreadable acceptance); a retry with the same Idempotency-Key gets the settled answer.',
+  },
+  upstream_circuit_open: {
+    status: [503],
+    meaning:
+      "The region's upstream failed several times in a row, so calls fail fast for a few seconds; nothing was sent.",
+  },
+  reconciliation_pending: {
+    status: [503],
+    meaning:
+      'An unknown outcome on the same device and window could not be checked in the command history yet; nothing was sent.',
+  },
+  ledger_unavailable: {
+    status: [503],
+    meaning: 'The BFF runs without a database, so it keeps no ledger.',
+  },
+  not_ready: { status: [503], meaning: '`/readyz`: the database is not reachable.' },
+  upstream_timeout: {
+    status: [504],
+    meaning:
+      'The upstream did not answer in time; for a read, nothing changed; a state-changing call answers `outcome_unknown` instead.',
+  },
+} as const satisfies Record<string, { status: readonly (number | '5xx')[]; meaning: string }>;
+
+/** A code the BFF answers with itself; see {@link BFF_PROBLEM_CODES}. */
+export type BffProblemCode = keyof typeof BFF_PROBLEM_CODES;
+
+/** True when `code` is one of the BFF's own problem codes (else an upstream code passed on). */
+export function isBffProblemCode(code: string): code is BffProblemCode {
+  return Object.hasOwn(BFF_PROBLEM_CODES, code);
+}

@@ -1,0 +1,93 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DATABASE_KINDS,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../../test/support/databases.ts';
+import { LedgerPageSchema } from '../../domain/ledger.ts';
+import type { DatabaseHandle } from '../../infra/database.ts';
+import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
+import { requestFingerprint } from '../ledger/idempotency.ts';
+import { CSRF, buildTestBff, signIn } from './support/bff.ts';
+import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const command = {
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: '2026-05-01T11:00:00Z',
+  endTime: '2026-05-01T12:00:00Z',
+};
+const accepted = { id: 'cmd_old', message: 'accepted', timestamp: '2026-05-01T09:00:00Z' };
+
+/** A copy of the BFF's migrations folder holding only its first `count` migrations. */
+async function firstMigrations(count: number): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-migrations-'));
+  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  await writeFile(journalFile, JSON.stringify(journal));
+  return folder;
+}
+
+describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %s', (kind) => {
+  let fake: FakeUpstream;
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    testDb = await createTestDatabase(kind);
+    database = await testDb.open();
+    // The schema as it was with text columns (init and lease), and a row written then.
+    const before = await firstMigrations(2);
+    try {
+      await database.migrate({ migrationsFolder: before, schema: BFF_SCHEMA });
+    } finally {
+      await rm(before, { recursive: true, force: true });
+    }
+    await database.db.execute(`
+      insert into bff.ledger_entries (kind, state, region, client_id, idempotency_key,
+        request_hash, device_id, command_id, window_start, window_end, request,
+        response_status, response, outcome, created_at, completed_at)
+      values ('submit', 'succeeded', 'eu', 'client', 'old-key',
+        '${requestFingerprint('submit', '/device/BAT-1/commands', command)}', 'BAT-1', 'cmd_old',
+        '${command.startTime}', '${command.endTime}', '${JSON.stringify(command)}',
+        202, '${JSON.stringify({ status: 202, contentType: 'application/json', body: accepted })}',
+        '{"status":202}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z')`);
+  });
+  afterAll(async () => {
+    await fake.close();
+    await testDb.drop();
+  });
+
+  it('are listed and replayed by their Idempotency-Key after the migration', async () => {
+    const bff = await buildTestBff(fake, { database });
+    try {
+      const cookie = await signIn(bff.app);
+      const listed = await bff.app.inject({
+        method: 'GET',
+        url: '/api/ledger',
+        headers: { cookie },
+      });
+      expect(listed.statusCode).toBe(200);
+      expect(LedgerPageSchema.parse(listed.json()).entries).toMatchObject([
+        { kind: 'submit', state: 'succeeded', commandId: 'cmd_old', deviceId: 'BAT-1' },
+      ]);
+      const retried = await bff.app.inject({
+        method: 'POST',
+        url: '/api/device/BAT-1/commands',
+        headers: { cookie, ...CSRF, 'idempotency-key': '"old-key"' },
+        payload: command,
+      });
+      expect(retried.statusCode).toBe(202);
+      expect(retried.json()).toEqual(accepted);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(fake.seen).toHaveLength(0);
+    } finally {
+      await bff.app.close();
+    }
+  });
+});

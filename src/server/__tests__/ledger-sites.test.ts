@@ -1,0 +1,198 @@
+import type { FastifyReply } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DATABASE_KINDS,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../../test/support/databases.ts';
+import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
+import type { DatabaseHandle } from '../../infra/database.ts';
+import { openBffStorage } from '../db/storage.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
+const command = { powerControl: { targetBatteryPowerW: -3000 }, ...window };
+const device = (deviceId: string) => ({ deviceId, name: deviceId, model: 'M', capabilities: {} });
+
+/** PLANT-1 and PLANT-2 in Berlin's zone, PLANT-3 in Adelaide's. */
+const SITES = {
+  sites: [
+    {
+      siteId: 'PLANT-1',
+      name: 'One',
+      timeZone: 'Europe/Berlin',
+      devices: [device('BAT-1'), device('BAT-2')],
+    },
+    { siteId: 'PLANT-2', name: 'Two', timeZone: 'Europe/Berlin', devices: [device('BAT-3')] },
+    {
+      siteId: 'PLANT-3',
+      name: 'Three',
+      timeZone: 'Australia/Adelaide',
+      devices: [device('BAT-4')],
+    },
+  ],
+};
+
+describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on %s', (kind) => {
+  let fake: FakeUpstream;
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  let bff: TestBff;
+  let cookie: string;
+  let logLines: string[];
+  /** How the fake answers `GET /sites`: the list, an unreadable body, or the list after a delay. */
+  let sitesMode: 'list' | 'unreadable' | 'slow' = 'list';
+  let serial = 0;
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    testDb = await createTestDatabase(kind);
+    database = await testDb.open();
+    await openBffStorage({ database });
+    fake.on('GET', '/sites', async (_request, reply: FastifyReply) => {
+      if (sitesMode === 'unreadable') return reply.type('application/json').send('{"sites": [');
+      if (sitesMode === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return SITES;
+    });
+    fake.on('POST', '/sites', (_request, reply: FastifyReply) =>
+      reply.code(201).send(SITES.sites[0]),
+    );
+    for (const deviceId of ['BAT-1', 'BAT-2', 'BAT-3', 'BAT-4'])
+      fake.on('POST', `/device/${deviceId}/commands`, (_request, reply: FastifyReply) =>
+        reply.code(202).send({ id: `cmd_${++serial}`, message: 'ok', timestamp: window.startTime }),
+      );
+    fake.on('PUT', '/devices/BAT-4/commands/cmd_9/cancel', () => ({
+      id: 'cmd_9',
+      deviceId: 'BAT-4',
+      ...command,
+      status: 'cancelled',
+      receivedAt: window.startTime,
+      cancelledAt: window.startTime,
+      cancelReason: 'manuallyCancel',
+    }));
+    fake.on('POST', '/devices/commands/batch', (request, reply: FastifyReply) => {
+      const { devices } = request.body as { devices: string[] };
+      return reply.code(202).send({
+        batchCommandId: 'batch_1',
+        message: 'ok',
+        timestamp: window.startTime,
+        commands: devices.map((deviceId) => ({ deviceId, id: `cmd_${deviceId}` })),
+      });
+    });
+    for (const [batchCommandId, deviceIds] of [
+      ['batch_1', ['BAT-1', 'BAT-3']],
+      ['batch_elsewhere', ['BAT-4']],
+    ] as const)
+      fake.on('PUT', `/devices/commands/batch/${batchCommandId}/cancel`, () => ({
+        batchCommandId,
+        results: deviceIds.map((deviceId) => ({
+          deviceId,
+          commandId: `cmd_${deviceId}`,
+          success: true,
+          status: 'cancelled',
+        })),
+      }));
+  });
+  afterAll(async () => {
+    await fake.close();
+    await testDb.drop();
+  });
+  beforeEach(async () => {
+    await database.db.execute('delete from bff.ledger_entries');
+    sitesMode = 'list';
+    fake.seen.length = 0;
+    logLines = [];
+    bff = await buildTestBff(fake, {
+      database,
+      siteLookupWaitMs: 300,
+      logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(line) } },
+    });
+    cookie = await signIn(bff.app);
+    return () => bff.app.close();
+  });
+
+  const call = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+    bff.app.inject({
+      method,
+      url,
+      headers: { cookie, ...CSRF },
+      ...(payload ? { payload } : {}),
+    });
+  const entries = async (query = ''): Promise<LedgerEntry[]> => {
+    const response = await bff.app.inject({
+      method: 'GET',
+      url: `/api/ledger${query}`,
+      headers: { cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    return LedgerPageSchema.parse(response.json()).entries;
+  };
+  const siteReads = () => fake.seen.filter((s) => s.method === 'GET' && s.url === '/sites').length;
+
+  it('records the site and zone of a submission and a cancel', async () => {
+    expect((await call('POST', '/api/device/BAT-2/commands', command)).statusCode).toBe(202);
+    expect((await call('PUT', '/api/devices/BAT-4/commands/cmd_9/cancel')).statusCode).toBe(200);
+    expect(await entries()).toMatchObject([
+      { kind: 'cancel', deviceId: 'BAT-4', siteId: 'PLANT-3', timeZone: 'Australia/Adelaide' },
+      { kind: 'submit', deviceId: 'BAT-2', siteId: 'PLANT-1', timeZone: 'Europe/Berlin' },
+    ]);
+    // One site list served both: it is kept for a while.
+    expect(siteReads()).toBe(1);
+  });
+
+  it('records the zone of a batch over two sites of one zone, and no site', async () => {
+    const batch = { devices: ['BAT-1', 'BAT-3'], command };
+    expect((await call('POST', '/api/devices/commands/batch', batch)).statusCode).toBe(202);
+    const [entry] = await entries();
+    expect(entry).toMatchObject({ kind: 'batch', timeZone: 'Europe/Berlin' });
+    expect(entry?.siteId).toBeUndefined();
+    const mixed = { devices: ['BAT-2', 'BAT-4'], command };
+    await database.db.execute('delete from bff.ledger_entries');
+    expect((await call('POST', '/api/devices/commands/batch', mixed)).statusCode).toBe(202);
+    const [other] = await entries();
+    expect(other?.siteId).toBeUndefined();
+    expect(other?.timeZone).toBeUndefined();
+  });
+
+  it("records a batch cancel with its batch's zone, or with the zone its answer's devices tell", async () => {
+    const batch = { devices: ['BAT-1', 'BAT-3'], command };
+    expect((await call('POST', '/api/devices/commands/batch', batch)).statusCode).toBe(202);
+    expect((await call('PUT', '/api/devices/commands/batch/batch_1/cancel')).statusCode).toBe(200);
+    expect(
+      (await call('PUT', '/api/devices/commands/batch/batch_elsewhere/cancel')).statusCode,
+    ).toBe(200);
+    expect(await entries('?kind=batchCancel')).toMatchObject([
+      { batchCommandId: 'batch_elsewhere', siteId: 'PLANT-3', timeZone: 'Australia/Adelaide' },
+      { batchCommandId: 'batch_1', timeZone: 'Europe/Berlin' },
+    ]);
+  });
+
+  it('never refuses a submission for an unreadable site list: recorded without, and logged', async () => {
+    sitesMode = 'unreadable';
+    const response = await call('POST', '/api/device/BAT-1/commands', command);
+    expect(response.statusCode).toBe(202);
+    const [entry] = await entries();
+    expect(entry).toMatchObject({ kind: 'submit', state: 'succeeded', deviceId: 'BAT-1' });
+    expect(entry?.siteId).toBeUndefined();
+    expect(entry?.timeZone).toBeUndefined();
+    expect(logLines.some((line) => line.includes('without its site and time zone'))).toBe(true);
+  });
+
+  it('waits for a slow site list only as long as the lookup wait', async () => {
+    sitesMode = 'slow';
+    const startedMs = performance.now();
+    const response = await call('POST', '/api/device/BAT-1/commands', command);
+    expect(response.statusCode).toBe(202);
+    expect(performance.now() - startedMs).toBeLessThan(1_400);
+    expect((await entries())[0]?.timeZone).toBeUndefined();
+  });
+
+  it('asks for the site list again after a bind through the BFF', async () => {
+    await call('POST', '/api/device/BAT-1/commands', command);
+    expect((await call('POST', '/api/sites', { siteId: 'PLANT-1' })).statusCode).toBe(201);
+    await call('POST', '/api/device/BAT-3/commands', command);
+    expect(siteReads()).toBe(2);
+    expect((await entries('?kind=submit'))[0]).toMatchObject({ siteId: 'PLANT-2' });
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "bff"."ledger_entries" ADD COLUMN "time_zone" text;

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { ProblemError } from './problem.ts';
+
+/**
+ * Answers 405 `method_not_allowed` with `Allow` to every method of `path` but `methods` (list
+ * GET with HEAD when both are served), so a known path never falls through to the 404 handler.
+ */
+export function refuseOtherMethods(
+  app: FastifyInstance,
+  path: string,
+  methods: ReadonlySet<string>,
+): void {
+  const others = app.supportedMethods.filter((m) => !methods.has(m));
+  const allow = [...methods].join(', ');
+  app.route({
+    method: [...others],
+    url: path,
+    handler: async () => {
+      throw new ProblemError(405, 'method_not_allowed', `This path accepts ${allow} only.`, {
+        headers: { allow },
+      });
+    },
+  });
+}

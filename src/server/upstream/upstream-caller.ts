@@ -1,0 +1,22 @@
+import type { Region } from '../../domain/token.ts';
+
+/**
+ * Where one region of the upstream lives: the token endpoint's host and the API base URL
+ * (spec 4, 5; docs/architecture.md, Upstream contract: Regions and tokens).
+ */
+export interface UpstreamRegion {
+  authUrl: string;
+  baseUrl: string;
+}
+
+/**
+ * Who calls the upstream: a signed-in session as the upstream module needs it (its region, its
+ * client credentials for the token endpoint, and its ID, which keys the cached token). The
+ * session store's `Session` is one; the upstream module never needs more of it.
+ */
+export interface UpstreamCaller {
+  id: string;
+  region: Region;
+  clientId: string;
+  clientSecret: string;
+}
