@@ -35,6 +35,17 @@ export interface DatabaseHandle {
 const open = new Map<string, Promise<DatabaseHandle>>();
 
 /**
+ * PGlite's own start parameters plus a smaller buffer pool. PGlite starts Postgres with its
+ * default `shared_buffers` of 128 MB, and the pool lives in the WebAssembly heap, resident from
+ * the start: a bare PGlite at rest holds about 310 MB RSS with it and 170 MB at 16 MB
+ * (`bench/EVIDENCE.md`, "Memory at rest"). This app's tables (sessions, ledger, the sandbox's
+ * state) are small, and pages outside the pool are read through the operating system's page
+ * cache; `wal_buffers` follows the pool (1/32 of it). Durability is unchanged: fsync and
+ * commit behaviour are PGlite's defaults.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
  * Opens the project's database (DESIGN.md 1: "one PGlite database serves both, each in its own
  * schema"). PGlite is single-process, so handles are shared per location inside one process: the
  * start script runs sandbox and BFF in one process on one embedded database.
@@ -77,7 +88,7 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
   const db = drizzlePglite(client) as unknown as Database;
   // PGlite has one connection, and an advisory lock is re-entrant within a connection, so it
   // would not make two migrations on this handle wait: they take turns here instead. No other
