@@ -40,13 +40,14 @@ const open = new Map<string, Promise<DatabaseHandle>>();
 /**
  * PGlite's own start parameters plus a smaller buffer pool. PGlite starts Postgres with its
  * default `shared_buffers` of 128 MB, and the pool lives in the WebAssembly heap, resident from
- * the start: a bare PGlite at rest holds about 310 MB RSS with it and 170 MB at 16 MB
- * (`bench/EVIDENCE.md`, "Memory at rest"). This app's tables (sessions, ledger, the sandbox's
- * state) are small, and pages outside the pool are read through the operating system's page
- * cache; `wal_buffers` follows the pool (1/32 of it). Durability is unchanged: fsync and
- * commit behaviour are PGlite's defaults.
+ * the start: a bare PGlite at rest holds about 310 MB RSS with it, 170 MB at 16 MB and 155 MB at
+ * 8 MB (`bench/EVIDENCE.md`, "Memory at rest"). This app's tables (sessions, ledger, the
+ * sandbox's state) are small: seeding the `large` fixture (64 MB on disk) took no longer at 8 MB
+ * than at 128 MB, and pages outside the pool are read through the operating system's page cache.
+ * `wal_buffers` follows the pool (1/32 of it). Durability is unchanged: fsync and commit
+ * behaviour are PGlite's defaults.
  */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'];
 
 /** Run by `node -e` with the PGlite entry, the directory and the start parameters as arguments. */
 const CREATE_PGLITE_SCRIPT = `const { PGlite } = require(process.argv[1]);
