@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { BenchOptions } from '../lib/context.ts';
 import { freePort, startProcess, type Started } from '../lib/processes.ts';
-import { judged, type BenchResult, type Figure } from '../lib/results.ts';
+import { judged, type BenchResult, type JudgedFigure } from '../lib/results.ts';
 import { median } from '../lib/stats.ts';
 
-export const START_FIGURE: Figure = { name: 'start.ready_ms', unit: 'ms', budget: 3000 };
+export const START_FIGURE: JudgedFigure = { name: 'start.ready_ms', unit: 'ms', budget: 3000 };
 
 const TIMEOUT_MS = 120_000;
 
