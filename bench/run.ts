@@ -19,7 +19,7 @@ import { measureAddedLatency, measureThroughput } from './figures/bff-proxy.ts';
 import { BFF_FIGURES, measurePolling, measureTokenBurst } from './figures/bff.ts';
 import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
 import { PAGE_FIGURES, measurePage } from './figures/page.ts';
-import { START_FIGURE, measureStartReady } from './figures/start-ready.ts';
+import { START_FIGURES, measureStart, measureStartPostgres } from './figures/start.ts';
 import {
   TIMELINE_FIGURES,
   TIMELINE_PAGES,
@@ -55,7 +55,7 @@ const ALL_FIGURES: Figure[] = [
   ...Object.values(PAGE_FIGURES),
   ...Object.values(TIMELINE_FIGURES),
   ...Object.values(BFF_FIGURES),
-  START_FIGURE,
+  ...Object.values(START_FIGURES),
 ];
 
 /** Runs one group of figures; an error marks them unmeasured with the error and fails the run. */
@@ -207,8 +207,16 @@ async function main(): Promise<void> {
 
     if (!wants('start')) {
       // not asked for
-    } else if (!bffBuilt || !sandboxBuilt) missing([START_FIGURE], 'sandbox or BFF not built yet');
-    else await group([START_FIGURE], 'npm start until ready', () => measureStartReady(options));
+    } else if (!bffBuilt || !sandboxBuilt)
+      missing(Object.values(START_FIGURES), 'sandbox or BFF not built yet');
+    else {
+      await group([START_FIGURES.ready, START_FIGURES.rss], 'npm start: ready, memory', () =>
+        measureStart(options),
+      );
+      await group([START_FIGURES.rssPostgres], 'npm start on PostgreSQL: memory', () =>
+        measureStartPostgres(options),
+      );
+    }
   } finally {
     await browser?.close().catch(() => undefined);
     await Promise.all(servers.map((server) => server.app.close().catch(() => undefined)));
