@@ -1,7 +1,8 @@
 /**
- * `npm run bench` (issue 8): builds the production SPA, starts the sandbox (fixture `large`) and
- * the BFF on 127.0.0.1, measures every budget of DESIGN.md 5 against its reference in the same
- * run, stops everything it started, writes `bench/results.json` and prints the same as a table.
+ * `npm run bench`: builds the production SPA, starts the sandbox (fixture `large`) and the BFF
+ * on 127.0.0.1, measures every budget of `docs/architecture.md` ("Budgets") against its reference
+ * in the same run, stops everything it started, writes `bench/results.json` and prints the same
+ * as a table.
  * `--smoke`: one iteration, small counts, budgets not enforced (CI runs it so the harness cannot rot).
  * `--only <group>[,<group>]` (bff, bundle, page, timeline, start): runs only those groups; the
  * other figures are written with `ok: null`, reason "not run (--only)".
@@ -18,7 +19,7 @@ import { measureAddedLatency, measureThroughput } from './figures/bff-proxy.ts';
 import { BFF_FIGURES, measurePolling, measureTokenBurst } from './figures/bff.ts';
 import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
 import { PAGE_FIGURES, measurePage } from './figures/page.ts';
-import { START_FIGURE, measureStartReady } from './figures/start-ready.ts';
+import { START_FIGURES, measureStart, measureStartPostgres } from './figures/start.ts';
 import {
   TIMELINE_FIGURES,
   TIMELINE_PAGES,
@@ -54,7 +55,7 @@ const ALL_FIGURES: Figure[] = [
   ...Object.values(PAGE_FIGURES),
   ...Object.values(TIMELINE_FIGURES),
   ...Object.values(BFF_FIGURES),
-  START_FIGURE,
+  ...Object.values(START_FIGURES),
 ];
 
 /** Runs one group of figures; an error marks them unmeasured with the error and fails the run. */
@@ -93,8 +94,15 @@ function chromiumVersion(): string {
 
 /** The BFF figures, in the order they disturb the stack least (polling cancels the commands). */
 async function measureBffGroup(stack: Stack, options: BenchOptions): Promise<void> {
-  await group([BFF_FIGURES.addedP50, BFF_FIGURES.addedP99], 'BFF added latency', () =>
-    measureAddedLatency(stack, options),
+  await group(
+    [
+      BFF_FIGURES.addedP50Ratio,
+      BFF_FIGURES.addedP99Ratio,
+      BFF_FIGURES.addedP50,
+      BFF_FIGURES.addedP99,
+    ],
+    'BFF added latency',
+    () => measureAddedLatency(stack, options),
   );
   await group([BFF_FIGURES.throughput], 'BFF throughput', () => measureThroughput(stack, options));
   await group([BFF_FIGURES.tokenBurst], 'token requests per burst', () =>
@@ -199,8 +207,16 @@ async function main(): Promise<void> {
 
     if (!wants('start')) {
       // not asked for
-    } else if (!bffBuilt || !sandboxBuilt) missing([START_FIGURE], 'sandbox or BFF not built yet');
-    else await group([START_FIGURE], 'npm start until ready', () => measureStartReady(options));
+    } else if (!bffBuilt || !sandboxBuilt)
+      missing(Object.values(START_FIGURES), 'sandbox or BFF not built yet');
+    else {
+      await group([START_FIGURES.ready, START_FIGURES.rss], 'npm start: ready, memory', () =>
+        measureStart(options),
+      );
+      await group([START_FIGURES.rssPostgres], 'npm start on PostgreSQL: memory', () =>
+        measureStartPostgres(options),
+      );
+    }
   } finally {
     await browser?.close().catch(() => undefined);
     await Promise.all(servers.map((server) => server.app.close().catch(() => undefined)));

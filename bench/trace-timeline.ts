@@ -1,5 +1,5 @@
 /**
- * Evidence for the timeline pan figures (issue 8, bench/EVIDENCE.md): the same gestures as
+ * Evidence for the timeline pan figures (bench/EVIDENCE.md): the same gestures as
  * `npm run bench` (smoothScrollBy 3,000 px, then a 60-move drag-pan, 1,000 devices and 20,000
  * windows) on the powerdeck, canvas and vis-timeline pages, under a Chromium trace, in a browser
  * held to vsync and in one without the frame cap (`UNCAPPED_FRAME_ARGS`). Prints, per page and

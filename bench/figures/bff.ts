@@ -1,5 +1,5 @@
 /**
- * BFF figures of issue 8: token requests per burst on an expired token and upstream calls per
+ * BFF figures: token requests per burst on an expired token and upstream calls per
  * browser poll here; added latency and throughput in `bff-proxy.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

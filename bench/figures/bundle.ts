@@ -1,5 +1,5 @@
 /**
- * Bundle figures of issue 8: the JS the sign-in route loads (gzip), and the chunk holding the
+ * Bundle figures: the JS the sign-in route loads (gzip), and the chunk holding the
  * history charts (recharts), which must stay out of it.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -83,7 +83,7 @@ export async function measureBundle(
       reason:
         chartsOnSignIn.length > 0
           ? `recharts is loaded by the sign-in route (${chartsOnSignIn.map((c) => c.file).join(', ')})`
-          : `lazy chunk(s) ${charts.map((c) => c.file).join(', ')}, not loaded by /sign-in; budget is ours (issue 8 gives none)`,
+          : `lazy chunk(s) ${charts.map((c) => c.file).join(', ')}, not loaded by /sign-in; budget is ours (the architecture gives none)`,
     },
   );
   if (chartsOnSignIn.length > 0) history.ok = false;

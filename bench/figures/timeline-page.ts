@@ -1,5 +1,5 @@
 /**
- * One timeline bench page driven through Playwright (issue 8): open it, mount the fleet, run the
+ * One timeline bench page driven through Playwright: open it, mount the fleet, run the
  * pan gestures (rAF deltas), and the same under a Chromium trace in the browser without the
  * frame cap. `window.bench` is bench/timeline-pages/harness.js.
  */

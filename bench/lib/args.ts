@@ -1,5 +1,5 @@
 /**
- * Command-line options of `npm run bench` (issue 8): `--smoke` and `--only <group>[,<group>]`.
+ * Command-line options of `npm run bench`: `--smoke` and `--only <group>[,<group>]`.
  * Groups run in the order of `BENCH_GROUPS` whatever order `--only` names them in.
  */
 export const BENCH_GROUPS = ['bff', 'bundle', 'page', 'timeline', 'start'] as const;

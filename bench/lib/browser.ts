@@ -1,7 +1,7 @@
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/find-chromium.ts';
 
-/** Flags the timeline figures need: smooth scrolling hooks and exact heap sizes (issue 8). */
+/** Flags the timeline figures need: smooth scrolling hooks and exact heap sizes. */
 export const BENCH_CHROMIUM_ARGS = ['--enable-gpu-benchmarking', '--enable-precise-memory-info'];
 
 /**

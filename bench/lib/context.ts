@@ -37,4 +37,14 @@ export interface Stack {
     /** Its process when `BENCH_BFF_CPU_PROFILE` asks for a CPU profile (SIGUSR2 toggles it). */
     profiled?: Started;
   };
+  /**
+   * The reference pass-through proxy (`bench/servers/reference-proxy.ts`, no session, no
+   * guards) to the EU sandbox, whose added latency and throughput the BFF's are compared with.
+   * Started with `bare`.
+   */
+  reference?: {
+    origin: string;
+    /** Its process ID, for its CPU time. */
+    pid?: number;
+  };
 }

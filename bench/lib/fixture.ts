@@ -10,7 +10,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
  * Binds the demo site PLANT-EU-100 and submits one command to each of its first `count` devices
- * through the BFF, windows a few days ahead so they stay `received` (DESIGN.md 3, fixture).
+ * through the BFF, windows a few days ahead so they stay `received`.
  */
 export async function submitBenchCommands(
   session: BffSession,

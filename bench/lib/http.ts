@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { TOKEN_PATH, TokenResponseSchema } from '../../src/domain/token.ts';
 
-/** The demo client of the Europe region (DESIGN.md 3, fixture `demo`, kept by `large`). */
+/** The demo client of the Europe region (sandbox fixture `demo`, kept by `large`). */
 export const DEMO_EU = {
   region: 'eu',
   clientId: 'demo-eu',
@@ -27,7 +27,7 @@ async function expectStatus(
   return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
-/** Signs in the demo EU client (DESIGN.md 4) and returns the session cookie. */
+/** Signs in the demo EU client and returns the session cookie. */
 export async function signIn(origin: string): Promise<BffSession> {
   const response = await request(`${origin}/api/session`, {
     method: 'POST',
@@ -91,7 +91,7 @@ export interface SandboxStats {
   byRoute?: Record<string, number>;
 }
 
-/** The sandbox admin API (DESIGN.md 3) as the bench drives it. */
+/** The sandbox admin API (src/sandbox/README.md) as the bench drives it. */
 export function sandboxAdmin(sandboxOrigin: string) {
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
     expectStatus(

@@ -1,12 +1,16 @@
-/** One line of `bench/results.json` (issue 8): a figure, its budget and, where any, its reference. */
+/** One line of `bench/results.json`: a figure, its budget and, where any, its reference. */
 export interface BenchResult {
   name: string;
   value: number | null;
   unit: string;
-  budget: number;
+  /** null for a figure that is reported but not judged (its reason says why). */
+  budget: number | null;
   reference?: number;
   ratio?: number;
-  /** true or false against the budget; null only where the feature measured does not exist yet. */
+  /**
+   * true or false against the budget; null where the feature measured does not exist yet, the
+   * group was not run or failed (the reason says which), or the figure has no budget.
+   */
   ok: boolean | null;
   /** Why `ok` is null, or what the figure measured against (endpoint, caveat, limiting factor). */
   reason?: string;
@@ -15,19 +19,33 @@ export interface BenchResult {
 /** What a figure is compared with: most budgets are ceilings, throughput ratios are floors. */
 export type BudgetKind = 'max' | 'min';
 
-export interface Figure {
+/** A figure with a budget: judged, so a miss fails the run. */
+export interface JudgedFigure {
   name: string;
   unit: string;
   budget: number;
   kind?: BudgetKind;
 }
 
+/**
+ * A figure written to `results.json` for the record but never judged, so it cannot fail the run:
+ * where a budget was moved to a ratio because the absolute value swings with the machine's load.
+ */
+export interface ReportedFigure {
+  name: string;
+  unit: string;
+  budget: null;
+  kind?: undefined;
+}
+
+export type Figure = JudgedFigure | ReportedFigure;
+
 const round = (value: number): number =>
   Math.abs(value) >= 100 ? Math.round(value * 10) / 10 : Math.round(value * 1000) / 1000;
 
 /** A measured figure judged against its budget (inclusive). */
 export function judged(
-  figure: Figure,
+  figure: JudgedFigure,
   value: number,
   extra: { reference?: number; ratio?: number; reason?: string } = {},
 ): BenchResult {
@@ -44,7 +62,30 @@ export function judged(
   };
 }
 
-/** A figure whose feature does not exist yet: `ok: null` with the reason (issue 8). */
+/**
+ * A measured figure without a budget: `budget` and `ok` are null, and the reason starts with
+ * "reported, not judged" and says why.
+ */
+export function reported(
+  figure: ReportedFigure,
+  value: number,
+  extra: { reference?: number; why: string; reason?: string },
+): BenchResult {
+  return {
+    name: figure.name,
+    value: round(value),
+    unit: figure.unit,
+    budget: null,
+    ...(extra.reference === undefined ? {} : { reference: round(extra.reference) }),
+    ok: null,
+    reason: `reported, not judged (${extra.why})${extra.reason ? `; ${extra.reason}` : ''}`,
+  };
+}
+
+/**
+ * A figure not measured in this run: its feature does not exist yet, its group was not run or
+ * failed; `ok: null` with the reason.
+ */
 export function notMeasured(figure: Figure, reason: string): BenchResult {
   return {
     name: figure.name,
@@ -65,10 +106,10 @@ export function formatTable(
     r.name,
     r.value === null ? '-' : String(r.value),
     r.unit,
-    `${kinds.get(r.name) === 'min' ? '>=' : '<='} ${r.budget}`,
+    r.budget === null ? '-' : `${kinds.get(r.name) === 'min' ? '>=' : '<='} ${r.budget}`,
     r.reference === undefined ? '' : String(r.reference),
     r.ratio === undefined ? '' : String(r.ratio),
-    r.ok === null ? 'n/a' : r.ok ? 'ok' : 'MISS',
+    r.budget === null ? 'info' : r.ok === null ? 'n/a' : r.ok ? 'ok' : 'MISS',
     r.reason ?? '',
   ]);
   const header = ['figure', 'value', 'unit', 'budget', 'reference', 'ratio', 'ok', 'note'];

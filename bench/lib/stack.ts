@@ -1,7 +1,7 @@
 /**
- * The running stack of the bench (issue 8): the sandbox (fixture `large`, `demo` in the smoke),
- * the BFF as configured for production and, for the proxy figures, a second BFF with
- * `STATUS_REUSE_MS=0` so that every status GET reaches the sandbox.
+ * The running stack of the bench: the sandbox (fixture `large`, `demo` in the smoke), the BFF as
+ * configured for production and, for the proxy figures, a second BFF with `STATUS_REUSE_MS=0` so
+ * that every status GET reaches the sandbox, and the reference pass-through proxy.
  */
 import path from 'node:path';
 import type { BenchOptions, Stack } from './context.ts';
@@ -38,10 +38,31 @@ async function startBff(
   return { origin, process: bff };
 }
 
+/** The reference pass-through proxy (`bench/servers/reference-proxy.ts`) to the EU sandbox. */
+async function startReferenceProxy(
+  options: BenchOptions,
+  sandboxOrigin: string,
+): Promise<{ origin: string; process: Started }> {
+  const port = await freePort();
+  const proxy = startTsx(
+    'reference proxy',
+    path.join(options.root, 'bench/servers/reference-proxy.ts'),
+    {
+      PORT: String(port),
+      UPSTREAM_BASE_URL: `${sandboxOrigin}/eu`,
+      CLIENT_ID: 'demo-eu',
+      CLIENT_SECRET: 'demo-eu-secret',
+    },
+  );
+  await waitForOutput(proxy, /READY \d+/, 30_000);
+  return { origin: `http://127.0.0.1:${port}`, process: proxy };
+}
+
 /**
  * Starts the sandbox and the BFF, signs in, binds PLANT-EU-100 and submits the 20 bench commands.
- * With `bareBff`, also starts the BFF without status reuse and submits the distinct commands the
- * proxy figures read (straight to the sandbox: they need no ledger rows).
+ * With `bareBff`, also starts the BFF without status reuse and the reference proxy, and submits
+ * the distinct commands the proxy figures read (straight to the sandbox: they need no ledger
+ * rows).
  * `BENCH_BFF_CPU_PROFILE=<file>`: the bare BFF can profile itself (see `bench/servers/bff.ts`);
  * the throughput figure profiles its BFF runs into that file.
  */
@@ -70,6 +91,7 @@ export async function startStack(
     STATUS_REUSE_MS: '0',
     ...(profileFile ? { BENCH_CPU_PROFILE_FILE: path.resolve(profileFile) } : {}),
   });
+  const reference = await startReferenceProxy(options, sandboxOrigin);
   const distinct = await submitDistinctCommands(
     sandboxOrigin,
     await sandboxToken(sandboxOrigin),
@@ -86,6 +108,10 @@ export async function startStack(
       commands: distinct,
       ...(bare.process.child.pid === undefined ? {} : { pid: bare.process.child.pid }),
       ...(profileFile ? { profiled: bare.process } : {}),
+    },
+    reference: {
+      origin: reference.origin,
+      ...(reference.process.child.pid === undefined ? {} : { pid: reference.process.child.pid }),
     },
   };
 }

@@ -18,7 +18,7 @@ export function median(values: readonly number[]): number {
 
 /**
  * Runs `a` and `b` alternately `rounds` times (A, B, A, B ...) so drift on a shared machine hits
- * both alike (issue 8), and returns both samples.
+ * both alike, and returns both samples.
  */
 export async function interleaved<T>(
   rounds: number,

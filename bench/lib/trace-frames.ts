@@ -1,5 +1,5 @@
 /**
- * Per-frame main-thread time from a Chromium trace (issue 8 evidence for the pan figures): on the
+ * Per-frame main-thread time from a Chromium trace (the pan figures and their evidence): on the
  * renderer main thread with the most `BeginMainThreadFrame` events (the page under test), frames
  * run from one `BeginMainThreadFrame` to the next (one per frame; a frame can fire several
  * requestAnimationFrame callbacks), and a frame's busy time is the part of top-level `RunTask`

@@ -1,6 +1,6 @@
 /* global document */
 /**
- * The page-load reference of issue 8: React 19 + react-dom rendering a heading, a paragraph and a
+ * The page-load reference: React 19 + react-dom rendering a heading, a paragraph and a
  * small form, nothing else. The sign-in page's LCP is judged against this page's.
  */
 import { createElement as h } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The BFF in its own process for the bench (issue 8), configured like production by
+ * The BFF in its own process for the bench, configured like production by
  * `parseServerEnv` (upstream URLs point at the bench's sandbox), serving the SPA from
  * `STATIC_DIR`. Prints `READY <port>` once it listens.
  * `BENCH_CPU_PROFILE_FILE` set: SIGUSR2 starts the V8 CPU profiler, the next SIGUSR2 stops it and

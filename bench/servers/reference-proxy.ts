@@ -1,8 +1,9 @@
 /**
- * The throughput reference (DESIGN.md 5): the least a BFF can do, a node:http server that
- * forwards `/api/<path>` to `<UPSTREAM_BASE_URL>/<path>` through an undici Pool with a bearer
- * token fetched once at start, streaming the body back. No session, CSRF, allowlist or logging.
- * Prints `READY <port>` once it listens.
+ * The reference of the BFF's added-latency and throughput figures (`docs/architecture.md`,
+ * "Budgets"): the least a BFF can do, a node:http server that forwards `/api/<path>` to
+ * `<UPSTREAM_BASE_URL>/<path>` through an undici Pool with a bearer token fetched once at start,
+ * streaming the body back. No session, CSRF, allowlist or logging. Prints `READY <port>` once it
+ * listens.
  */
 import { createServer } from 'node:http';
 import { Pool, request } from 'undici';

@@ -1,5 +1,5 @@
 /**
- * The sandbox upstream in its own process for the bench (issue 8): fixture from
+ * The sandbox upstream in its own process for the bench: fixture from
  * `SANDBOX_FIXTURE` (default `large`), state in `DATA_DIR`, on `127.0.0.1:SANDBOX_PORT`.
  * Prints `READY <port>` once it listens.
  */

@@ -1,7 +1,7 @@
 /* global document, window, requestAnimationFrame */
 /**
- * The baseline of issue 8: the least a timeline can do, one canvas drawing the visible rows'
- * bars (fillRect + label) over a scroller of the full height, drag anywhere to pan.
+ * The baseline of the pan figures: the least a timeline can do, one canvas drawing the visible
+ * rows' bars (fillRect + label) over a scroller of the full height, drag anywhere to pan.
  */
 import { exposeBench } from './harness.js';
 

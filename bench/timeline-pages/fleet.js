@@ -1,5 +1,5 @@
 /**
- * The same fleet for every timeline bench page (issue 8): `devices` devices over 20 sites, each
+ * The same fleet for every timeline bench page: `devices` devices over 20 sites, each
  * with `windowsPerDevice` command windows packed into the 48 hours around now, so the default
  * view (now - 2 h, 24 h wide) shows about half of them. Deterministic: no randomness.
  */

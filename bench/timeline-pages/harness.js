@@ -1,6 +1,6 @@
 /* global window, document, requestAnimationFrame */
 /**
- * What every timeline bench page exposes to the runner as `window.bench` (issue 8): mount the
+ * What every timeline bench page exposes to the runner as `window.bench`: mount the
  * fleet and report the time to the first painted frame, unmount, record requestAnimationFrame
  * deltas, and time pointermove handling end to end.
  */

@@ -1,6 +1,6 @@
 /* global document */
 /**
- * The real timeline view of issue 5 (`TimelineView`) with the bench fleet in memory: bars and
+ * The real timeline view (`TimelineView`) with the bench fleet in memory: bars and
  * overlap indexes built as `useTimelineBars` builds them, no network, so the comparison with
  * vis-timeline and the canvas page is rendering against rendering.
  */

@@ -1,7 +1,8 @@
 /* global document */
 /**
- * The reference of issue 8: vis-timeline (standalone build) with the same fleet, one group per
- * device, items from the same records, the same initial range as the powerdeck view.
+ * The reference of the timeline figures: vis-timeline (standalone build) with the same fleet,
+ * one group per device, items from the same records, the same initial range as the powerdeck
+ * view.
  */
 import { DataSet, Timeline } from 'vis-timeline/standalone';
 import 'vis-timeline/styles/vis-timeline-graph2d.min.css';

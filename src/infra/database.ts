@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -33,6 +36,45 @@ export interface DatabaseHandle {
 }
 
 const open = new Map<string, Promise<DatabaseHandle>>();
+
+/**
+ * PGlite's own start parameters plus a smaller buffer pool. PGlite starts Postgres with its
+ * default `shared_buffers` of 128 MB, and the pool lives in the WebAssembly heap, resident from
+ * the start: a bare PGlite at rest holds about 310 MB RSS with it, 170 MB at 16 MB and 155 MB at
+ * 8 MB (`bench/EVIDENCE.md`, "Memory at rest"). This app's tables (sessions, ledger, the
+ * sandbox's state) are small: seeding the `large` fixture (64 MB on disk) took no longer at 8 MB
+ * than at 128 MB, and pages outside the pool are read through the operating system's page cache.
+ * `wal_buffers` follows the pool (1/32 of it). Durability is unchanged: fsync and commit
+ * behaviour are PGlite's defaults.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB'];
+
+/** Run by `node -e` with the PGlite entry, the directory and the start parameters as arguments. */
+const CREATE_PGLITE_SCRIPT = `const { PGlite } = require(process.argv[1]);
+PGlite.create(process.argv[2], { startParams: JSON.parse(process.argv[3]) }).then((db) => db.close());`;
+
+/**
+ * Creates a new PGlite database in `dir` in a short-lived Node process. PGlite creates one with
+ * a second Postgres instance and the initdb program, each in its own WebAssembly heap, and the
+ * instance that created it keeps that memory reachable while it is open: a process that created
+ * its database held 650 to 760 MB at rest, one that opened an existing database 160 to 170 MB
+ * (`bench/EVIDENCE.md`, "Memory at rest"). In a child process that memory goes when it exits;
+ * creating takes as long either way.
+ *
+ * @throws when the child process fails; its error output is in the message.
+ */
+async function createPgliteDatabase(dir: string): Promise<void> {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const args = ['-e', CREATE_PGLITE_SCRIPT, entry, dir, JSON.stringify(PGLITE_START_PARAMS)];
+  try {
+    await promisify(execFile)(process.execPath, args);
+  } catch (error) {
+    const stderr = (error as { stderr?: unknown }).stderr;
+    throw new Error(
+      `creating the PGlite database in ${dir} failed: ${typeof stderr === 'string' && stderr ? stderr : String(error)}`,
+    );
+  }
+}
 
 /**
  * Opens the project's database (docs/architecture.md, Parts and data flow: "one PGlite database
@@ -78,7 +120,10 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  // PGlite's own test for an existing database (it runs initdb when PG_VERSION is missing).
+  if (!(await stat(path.join(dir, 'PG_VERSION')).catch(() => undefined)))
+    await createPgliteDatabase(dir);
+  const client = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
   const db = drizzlePglite(client) as unknown as Database;
   // PGlite has one connection, and an advisory lock is re-entrant within a connection, so it
   // would not make two migrations on this handle wait: they take turns here instead. No other
