@@ -19,7 +19,7 @@ export default defineConfig({
           name: 'client',
           include: ['src/client/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
-          setupFiles: ['src/client/testing/setup-happy-dom.ts'],
+          setupFiles: ['src/client/testing/setup.ts'],
           // Vitest empties CSS imports; the design tokens are read as text by the tests of code
           // that reads them (testing/design-tokens.ts).
           css: { include: [/tokens\.css/] },

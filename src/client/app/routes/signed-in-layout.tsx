@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { clearToasts, ToastRegion } from '../../components/toast.tsx';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
 import { usePageWidth } from './page-width.ts';
 
@@ -12,12 +14,15 @@ const NAVIGATION = [
 /**
  * Frame of every signed-in page: a skip link, the brand, the main navigation (the current page
  * marked with `aria-current`), who is signed in and sign-out; then the page, as wide as its route
- * asks (`usePageWidth`).
+ * asks (`usePageWidth`); and the one toast region, where `showToast` outcomes appear.
  */
 export function SignedInLayout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const pageWidth = usePageWidth();
+  // Leaving the signed-in pages (sign-out, an expired session) drops their outcomes, so none
+  // shows to whoever signs in next.
+  useEffect(() => clearToasts, []);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -46,6 +51,7 @@ export function SignedInLayout() {
       <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
         <Outlet />
       </main>
+      <ToastRegion />
     </>
   );
 }
