@@ -1,9 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import { compression } from 'vite-plugin-compression2';
 
 export default defineConfig({
   plugins: [
+    // React Aria ships its strings for every locale; the app speaks English only, so only en-US
+    // is kept (docs/decisions/003-component-kit.md, Consequences: Budget).
+    optimizeLocales.vite({ locales: ['en-US'] }),
     react(),
     // `.br` and `.gz` next to each text asset, index.html included; the BFF serves them
     // (@fastify/static `preCompressed`), so pages load compressed at no CPU cost per request.

@@ -19,6 +19,10 @@ export default defineConfig({
           name: 'client',
           include: ['src/client/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          setupFiles: ['src/client/testing/setup.ts'],
+          // Vitest empties CSS imports; the design tokens are read as text by the tests of code
+          // that reads them (testing/design-tokens.ts).
+          css: { include: [/tokens\.css/] },
           // Form tests type with user-event; a loaded 2-core CI machine can take several seconds.
           testTimeout: 15_000,
         },

@@ -119,7 +119,7 @@ test('cancel from the detail panel', async ({ page }) => {
   const panel = page.getByRole('complementary', { name: 'Command details' });
   await expect(panel).toContainText(id);
   await panel.getByRole('button', { name: 'Cancel command' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel command' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel command' }).click();
   await expect(panel).toContainText('Cancelled by an operator');
   await expect(bar(page, /^Office battery: -3 kW, .*Cancelled$/)).toBeAttached();
 });

@@ -6,6 +6,10 @@ import { AppLoading } from './routes/app-loading.tsx';
 import { NotFoundRoute } from './routes/not-found.tsx';
 import { signInRoute } from './routes/sign-in.tsx';
 import { requireSession } from './routes/require-session.ts';
+import type { PageWidthHandle } from './routes/page-width.ts';
+
+/** Pages whose work needs the whole window: a grid, a fleet's table, charts. */
+const wide: PageWidthHandle = { pageWidth: 'wide' };
 
 /**
  * The routes. Only the sign-in page is in the initial bundle; the signed-in pages load on demand
@@ -41,6 +45,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: 'batches',
+              handle: wide,
               lazy: () =>
                 import('./routes/batch-list.tsx').then(({ BatchListRoute }) => ({
                   Component: BatchListRoute,
@@ -48,6 +53,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: 'batches/new',
+              handle: wide,
               lazy: () =>
                 import('./routes/batch-new.tsx').then(({ BatchNewRoute }) => ({
                   Component: BatchNewRoute,
@@ -55,6 +61,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: 'batches/:batchCommandId',
+              handle: wide,
               lazy: () =>
                 import('./routes/batch-detail.tsx').then(({ BatchDetailRoute }) => ({
                   Component: BatchDetailRoute,
@@ -62,6 +69,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: 'sites/:siteId/devices/:deviceId/history',
+              handle: wide,
               lazy: () =>
                 import('./routes/device-history.tsx').then((module) =>
                   module.historyRoute(queryClient),
@@ -69,6 +77,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: 'timeline',
+              handle: wide,
               lazy: () =>
                 import('./routes/timeline.tsx').then(({ TimelineRoute }) => ({
                   Component: TimelineRoute,

@@ -1,21 +1,31 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { Dialog } from './dialog.tsx';
 
-interface ConfirmDialogProps {
+export interface ConfirmDialogProps {
   title: string;
+  /** What will happen, in the operator's words (devices, window in site time). */
   children: ReactNode;
   /** Name of the button that does the thing, e.g. "Unbind site". */
   confirmLabel: string;
   /** Name of the button that backs out, e.g. "Keep site". Never "Cancel": it would be ambiguous. */
   dismissLabel: string;
   onConfirm: () => void;
+  /** The dismiss button, Escape. */
   onDismiss: () => void;
 }
 
 /**
- * A modal confirmation on the native `<dialog>` (`showModal`): focus is trapped and the rest of
- * the page is inert while it is open, Escape dismisses. Mounted only while asked for; the
- * dismiss button takes the first focus so Enter never confirms a destructive action by accident;
- * focus returns to the opener when it closes.
+ * A confirmation before a destructive action, on {@link Dialog} as an `alertdialog`: mounted only
+ * while asked for; the dismiss button takes the first focus so Enter never confirms by accident;
+ * Escape dismisses; focus returns to the opener when it closes.
+ *
+ * @example
+ * {unbindTarget ? (
+ *   <ConfirmDialog title="Unbind Leipzig Solar Park?" confirmLabel="Unbind site"
+ *     dismissLabel="Keep site" onDismiss={close} onConfirm={unbind}>
+ *     <p>powerdeck will no longer reach its 60 devices.</p>
+ *   </ConfirmDialog>
+ * ) : null}
  */
 export function ConfirmDialog({
   title,
@@ -25,40 +35,24 @@ export function ConfirmDialog({
   onConfirm,
   onDismiss,
 }: ConfirmDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    // The dialog leaves the DOM when closed, so the browser cannot return focus by itself.
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => {
-      dialog?.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-
   return (
-    <dialog
-      ref={dialogRef}
-      className="confirm-dialog"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onDismiss();
-      }}
+    <Dialog
+      title={title}
+      role="alertdialog"
+      size="small"
+      onClose={onDismiss}
+      actions={
+        <>
+          <button type="button" autoFocus onClick={onDismiss}>
+            {dismissLabel}
+          </button>
+          <button type="button" className="danger" onClick={onConfirm}>
+            {confirmLabel}
+          </button>
+        </>
+      }
     >
-      <h2 id={titleId}>{title}</h2>
-      <div className="confirm-dialog-body">{children}</div>
-      <div className="actions">
-        <button type="button" autoFocus onClick={onDismiss}>
-          {dismissLabel}
-        </button>
-        <button type="button" className="danger" onClick={onConfirm}>
-          {confirmLabel}
-        </button>
-      </div>
-    </dialog>
+      {children}
+    </Dialog>
   );
 }

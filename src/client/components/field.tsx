@@ -7,6 +7,12 @@ export interface FieldControlProps {
   'aria-describedby': string | undefined;
 }
 
+/** What a composite control (several focusable parts) needs to be named by the field's label. */
+export interface FieldLabel {
+  /** ID of the visible label, for the control's `aria-labelledby`. */
+  labelId: string;
+}
+
 interface FieldProps {
   id: string;
   label: string;
@@ -14,11 +20,24 @@ interface FieldProps {
   hints?: ReactNode[];
   error?: string | undefined;
   className?: string;
-  children: (control: FieldControlProps) => ReactNode;
+  /**
+   * The control is a composite such as `DateTimeField`, named through `aria-labelledby` (the
+   * second argument of `children`) rather than by the label's `for`, which names one element only.
+   */
+  labelledById?: boolean;
+  children: (control: FieldControlProps, label: FieldLabel) => ReactNode;
 }
 
 /** A labelled control with its hints and error, wired with `aria-describedby`/`aria-invalid`. */
-export function Field({ id, label, hints = [], error, className, children }: FieldProps) {
+export function Field({
+  id,
+  label,
+  hints = [],
+  error,
+  className,
+  labelledById = false,
+  children,
+}: FieldProps) {
   const shownHints = hints.filter((hint) => hint !== null && hint !== undefined && hint !== false);
   const describedBy = [
     ...shownHints.map((_, index) => `${id}-hint-${index}`),
@@ -26,12 +45,17 @@ export function Field({ id, label, hints = [], error, className, children }: Fie
   ];
   return (
     <div className={className ? `field ${className}` : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      {children({
-        id,
-        'aria-invalid': error ? true : undefined,
-        'aria-describedby': describedBy.length > 0 ? describedBy.join(' ') : undefined,
-      })}
+      <label id={`${id}-label`} htmlFor={labelledById ? undefined : id}>
+        {label}
+      </label>
+      {children(
+        {
+          id,
+          'aria-invalid': error ? true : undefined,
+          'aria-describedby': describedBy.length > 0 ? describedBy.join(' ') : undefined,
+        },
+        { labelId: `${id}-label` },
+      )}
       {shownHints.map((hint, index) => (
         <span key={index} id={`${id}-hint-${index}`} className="field-hint">
           {hint}

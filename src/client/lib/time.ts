@@ -1,5 +1,6 @@
 import { TZDate, tz, tzScan } from '@date-fns/tz';
 import { addDays, addHours, addMinutes, format, isValid } from 'date-fns';
+import { z } from 'zod';
 
 /**
  * Effective windows are absolute UTC instants on the wire (spec 2.1); operators think in the
@@ -123,4 +124,42 @@ export function toUtcTimestamp(instant: Instant): string {
   return toDate(instant)
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z');
+}
+
+const InstantSchema = z.iso.datetime({ offset: true });
+
+/**
+ * Reads an ISO 8601 instant with its zone designator (`2026-11-21T01:00:00Z`, or with an offset
+ * such as `+10:30`), as a date-time field gives it; `null` for anything else, `''` included.
+ */
+export function parseInstant(value: string): Date | null {
+  return InstantSchema.safeParse(value).success ? new Date(value) : null;
+}
+
+/** A change of a zone's UTC offset: when, its direction, the offsets before and after (`UTC+01:00`). */
+export interface ClockChange {
+  at: Date;
+  /** True when the clocks go forward (an hour of wall-clock time is skipped). */
+  forward: boolean;
+  from: string;
+  to: string;
+}
+
+/**
+ * The change of `timeZone`'s offset during the site's calendar day that holds `instant` (the
+ * spring-forward or fall-back day), or `null` on an ordinary day, so a form can say that a time
+ * near it is skipped or happens twice.
+ */
+export function clockChangeOnDay(instant: Instant, timeZone: string): ClockChange | null {
+  const day = formatInZone(instant, timeZone).slice(0, 10);
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const start = new TZDate(year, month - 1, date, 0, 0, timeZone);
+  const [change] = tzScan(timeZone, { start, end: addDays(start, 1) });
+  if (!change) return null;
+  return {
+    at: change.date,
+    forward: change.change > 0,
+    from: utcOffsetLabel(addMinutes(change.date, -1), timeZone),
+    to: utcOffsetLabel(change.date, timeZone),
+  };
 }

@@ -111,7 +111,7 @@ describe('device commands across screens', () => {
     const details = await screen.findByRole('complementary', { name: 'Command details' });
     await user.click(within(details).getByRole('button', { name: 'Cancel command' }));
     await user.click(
-      within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel command' }),
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel command' }),
     );
     expect(await screen.findByText('Command cmd_early cancelled.')).toBeTruthy();
 
@@ -170,7 +170,7 @@ describe('device commands across screens', () => {
     await router.navigate('/batches/batch_1');
     await user.click(await screen.findByRole('button', { name: 'Cancel batch' }));
     await user.click(
-      within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel batch' }),
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel batch' }),
     );
     expect(
       await screen.findByText('All 1 device commands were cancelled.', {}, { timeout: 5000 }),

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '../../../domain/command.ts';
 import type { Site } from '../../../domain/device.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
-import { describedText, field } from '../../testing/form-fields.ts';
+import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
 // the device page (which uses it) is a lazy route.
@@ -97,10 +97,10 @@ describe('device page', () => {
     expect(describedText(field('Target battery power (W)'))).toContain(
       'Positive discharges the battery, negative charges it.',
     );
-    expect(field('Start')).toHaveProperty('value', '2026-11-21T11:30');
-    expect(field('End')).toHaveProperty('value', '2026-11-21T12:30');
-    expect(describedText(field('Start'))).toContain('UTC 2026-11-21 01:00');
-    expect(describedText(field('End'))).toContain('UTC 2026-11-21 02:00');
+    expect(shownDateTime('Start')).toBe('2026-11-21, 11:30 GMT+10:30');
+    expect(shownDateTime('End')).toBe('2026-11-21, 12:30 GMT+10:30');
+    expect(describedText(dateTimeField('Start'))).toContain('UTC 2026-11-21 01:00');
+    expect(describedText(dateTimeField('End'))).toContain('UTC 2026-11-21 02:00');
     expect(screen.getByText('Australia/Adelaide', { selector: 'strong' })).toBeTruthy();
     expect(await screen.findByText(/No commands for this device/)).toBeTruthy();
   });
@@ -147,7 +147,7 @@ describe('device page', () => {
     expect(row.textContent).toContain('-3 kW, stop charging at 90%');
     expect(row.textContent).toContain('2026-11-21 11:30–12:30');
     expect(row.textContent).toContain('UTC 2026-11-21 01:00–02:00');
-    expect(field('Start')).toHaveProperty('value', '2026-11-21T12:30');
+    expect(shownDateTime('Start')).toBe('2026-11-21, 12:30 GMT+10:30');
 
     const history = requests.find((r) => r.path === '/api/devices/BAT-AU-001-A/commands');
     const rangeMs =

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { DeviceCommand } from '../../../domain/command.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../../domain/power-control.ts';
 import type { WindowMs } from '../../../domain/time-window.ts';
@@ -14,7 +14,8 @@ import {
   type CommandFormInitial,
 } from '../lib/command-form-values.ts';
 import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
-import { parseDateTimeLocal, toDateTimeLocalValue, utcOffsetLabel } from '../../lib/time.ts';
+import { toUtcTimestamp, utcOffsetLabel } from '../../lib/time.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 import { Field } from '../../components/field.tsx';
 import './command-form.css';
 
@@ -65,24 +66,25 @@ export interface CommandFormProps {
 /**
  * The command form, for one device, for a batch and in the timeline's dialog alike:
  * the five power controls with units and the sign convention, each with its capability hint and
- * disabled when no device the command goes to supports it; the effective window on a wall clock
- * with the UTC equivalent and notes on clock changes. Every problem is shown on its field at
- * once ({@link buildCommandFormSchema}); only a command that passes reaches `onSubmit`. When the
- * zone changes (a batch's selection moves to another clock), the typed window keeps its instants.
+ * disabled when no device the command goes to supports it; the effective window in two
+ * {@link DateTimeField}s on the site's clock (24-hour, the zone's offset in the field, the zone
+ * named above them) with the UTC equivalent and notes on clock changes under each. Every problem
+ * is shown on its field at once ({@link buildCommandFormSchema}); only a command that passes
+ * reaches `onSubmit`. The window is held as instants, so when the zone changes (a batch's
+ * selection moves to another clock) the fields show the same instants on the new clock.
  */
 export function CommandForm(props: CommandFormProps) {
   const { idPrefix, capabilityCheck, timeZone, windowCheck, pending, onSubmit } = props;
   const schema = useMemo(
-    () => buildCommandFormSchema({ capabilityCheck, timeZone, now: Date.now, windowCheck }),
-    [capabilityCheck, timeZone, windowCheck],
+    () => buildCommandFormSchema({ capabilityCheck, now: Date.now, windowCheck }),
+    [capabilityCheck, windowCheck],
   );
   const [openedAtMs] = useState(() => Date.now());
-  const [defaults] = useState(() => toCommandFormValues(props.initial, timeZone));
+  const [defaults] = useState(() => toCommandFormValues(props.initial));
   const {
     register,
     handleSubmit,
     control,
-    getValues,
     setValue,
     setFocus,
     formState: { errors },
@@ -90,17 +92,6 @@ export function CommandForm(props: CommandFormProps) {
     resolver: zodResolver(schema),
     defaultValues: defaults,
   });
-
-  const zoneOfValues = useRef(timeZone);
-  useEffect(() => {
-    const previous = zoneOfValues.current;
-    if (previous === timeZone) return;
-    zoneOfValues.current = timeZone;
-    for (const name of ['start', 'end'] as const) {
-      const resolved = parseDateTimeLocal(getValues(name), previous);
-      if (resolved) setValue(name, toDateTimeLocalValue(resolved.instant, timeZone));
-    }
-  }, [timeZone, getValues, setValue]);
 
   const [firstControl] = useState(() =>
     POWER_CONTROL_PROPERTIES.find((p) => capabilityCheck.inputRange(p)),
@@ -113,8 +104,8 @@ export function CommandForm(props: CommandFormProps) {
   const [powerControl, start, end] = useWatch({ control, name: ['powerControl', 'start', 'end'] });
   const handle: CommandFormHandle = {
     setWindow: (startMs, endMs) => {
-      setValue('start', toDateTimeLocalValue(startMs, timeZone));
-      setValue('end', toDateTimeLocalValue(endMs, timeZone));
+      setValue('start', toUtcTimestamp(startMs));
+      setValue('end', toUtcTimestamp(endMs));
     },
   };
   const formError = errors.powerControl?.message;
@@ -192,34 +183,39 @@ export function CommandForm(props: CommandFormProps) {
           {props.zoneNote ? <> {props.zoneNote}</> : null}
         </p>
         <div className="form-grid">
-          <Field
-            id={`${idPrefix}-start`}
-            label="Start"
-            hints={windowHints(start, timeZone)}
-            error={errors.start?.message}
-          >
-            {(controlProps) => (
-              <input
-                {...controlProps}
-                {...register('start', { deps: ['end'] })}
-                type="datetime-local"
-                step={60}
-              />
-            )}
-          </Field>
-          <Field
-            id={`${idPrefix}-end`}
-            label="End"
-            hints={windowHints(end, timeZone)}
-            error={errors.end?.message}
-          >
-            {(controlProps) => (
-              <input {...controlProps} {...register('end')} type="datetime-local" step={60} />
-            )}
-          </Field>
+          {(['start', 'end'] as const).map((name) => (
+            <Field
+              key={name}
+              id={`${idPrefix}-${name}`}
+              label={name === 'start' ? 'Start' : 'End'}
+              hints={windowHints(name === 'start' ? start : end, timeZone)}
+              error={errors[name]?.message}
+              labelledById
+            >
+              {(controlProps, { labelId }) => (
+                <Controller
+                  name={name}
+                  control={control}
+                  // A new start can make the end valid again (or not): check both.
+                  rules={name === 'start' ? { deps: ['end'] } : {}}
+                  render={({ field }) => (
+                    <DateTimeField
+                      {...controlProps}
+                      aria-labelledby={labelId}
+                      timeZone={timeZone}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      ref={field.ref}
+                    />
+                  )}
+                />
+              )}
+            </Field>
+          ))}
         </div>
       </fieldset>
-      {props.beforeSubmit?.(toCommandDraft({ powerControl, start, end }, timeZone))}
+      {props.beforeSubmit?.(toCommandDraft({ powerControl, start, end }))}
       <div className="actions">
         {props.onCancel ? (
           <button type="button" onClick={props.onCancel}>

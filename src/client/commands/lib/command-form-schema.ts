@@ -9,14 +9,12 @@ import {
 import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CapabilityCheck } from './capability-checks.ts';
 import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
-import { parseDateTimeLocal, toUtcTimestamp } from '../../lib/time.ts';
+import { parseInstant, toUtcTimestamp } from '../../lib/time.ts';
 
 /** What the command form is checked against. */
 export interface CommandFormContext {
   /** One device's capabilities, or those of every device of a batch. */
   capabilityCheck: CapabilityCheck;
-  /** IANA zone whose wall clock the window is typed on. */
-  timeZone: string;
   /** The current time in epoch ms, read at each validation (injectable for tests). */
   now: () => number;
   /**
@@ -33,16 +31,11 @@ const MINUTE_MS = 60_000;
  * values into a {@link DeviceCommand} and reports every problem on its field at once: not a whole
  * number, outside the schema bounds (`PowerControlSchema`), refused by the capability check (one
  * device's ranges, or naming the devices of a batch it does not fit, spec 2.2), no control set
- * (spec 2.1; reported on `powerControl`), a start or end that is no time on the clock, a start
- * in the past, an end not after the start (spec 2.1), then `windowCheck`. The result passes
- * `DeviceCommandSchema`.
+ * (spec 2.1; reported on `powerControl`), a start or end not given (the date-time field is
+ * empty or partly typed), a start in the past, an end not after the start (spec 2.1), then
+ * `windowCheck`. The result passes `DeviceCommandSchema`.
  */
-export function buildCommandFormSchema({
-  capabilityCheck,
-  timeZone,
-  now,
-  windowCheck,
-}: CommandFormContext) {
+export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: CommandFormContext) {
   const field = z.string().optional();
   return z
     .object({
@@ -89,32 +82,29 @@ export function buildCommandFormSchema({
       for (const refusal of capabilityCheck.refusals(powerControl))
         issue(['powerControl', refusal.property], refusal.message);
 
-      const start = parseDateTimeLocal(values.start, timeZone);
-      const end = parseDateTimeLocal(values.end, timeZone);
+      const start = parseInstant(values.start);
+      const end = parseInstant(values.end);
       let windowValid = Boolean(start && end);
       if (!start) issue(['start'], 'Enter the start date and time');
       if (!end) issue(['end'], 'Enter the end date and time');
-      if (start && start.instant.getTime() < Math.floor(now() / MINUTE_MS) * MINUTE_MS) {
+      if (start && start.getTime() < Math.floor(now() / MINUTE_MS) * MINUTE_MS) {
         windowValid = false;
         issue(['start'], 'Start is in the past: choose a time from now on');
       }
-      if (start && end && end.instant.getTime() <= start.instant.getTime()) {
+      if (start && end && end.getTime() <= start.getTime()) {
         windowValid = false;
         issue(['end'], 'End must be after start');
       }
       if (windowValid && start && end && windowCheck) {
-        const refusal = windowCheck({
-          startMs: start.instant.getTime(),
-          endMs: end.instant.getTime(),
-        });
+        const refusal = windowCheck({ startMs: start.getTime(), endMs: end.getTime() });
         if (refusal) issue(['start'], refusal);
       }
       if (issueCount > 0 || !start || !end) return z.NEVER;
 
       const command = DeviceCommandSchema.safeParse({
         powerControl,
-        startTime: toUtcTimestamp(start.instant),
-        endTime: toUtcTimestamp(end.instant),
+        startTime: toUtcTimestamp(start),
+        endTime: toUtcTimestamp(end),
       });
       if (!command.success) {
         for (const problem of command.error.issues) issue([], problem.message);
@@ -125,7 +115,7 @@ export function buildCommandFormSchema({
 }
 
 /**
- * What the command form holds: each control as typed (`''` when left empty), start and end as
- * `datetime-local` values on the form's clock.
+ * What the command form holds: each control as typed (`''` when left empty), start and end as ISO
+ * 8601 UTC instants from the date-time fields (`''` while one is empty or partly typed).
  */
 export type CommandFormValues = z.input<ReturnType<typeof buildCommandFormSchema>>;

@@ -5,12 +5,7 @@ import {
 } from '../../../domain/power-control.ts';
 import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CommandFormValues } from './command-form-schema.ts';
-import {
-  formatInZone,
-  formatUtc,
-  parseDateTimeLocal,
-  toDateTimeLocalValue,
-} from '../../lib/time.ts';
+import { clockChangeOnDay, formatUtc, parseInstant, toUtcTimestamp } from '../../lib/time.ts';
 
 /** What the command form opens with: a window (epoch ms) and, when changing one, the controls. */
 export interface CommandFormInitial {
@@ -19,17 +14,17 @@ export interface CommandFormInitial {
   powerControl?: PowerControl | undefined;
 }
 
-/** The form's values for {@link CommandFormInitial}: the window on `timeZone`'s wall clock. */
-export function toCommandFormValues(
-  initial: CommandFormInitial,
-  timeZone: string,
-): CommandFormValues {
+/**
+ * The form's values for {@link CommandFormInitial}: each control as text, start and end as ISO
+ * UTC instants (the date-time fields show them on the site's clock).
+ */
+export function toCommandFormValues(initial: CommandFormInitial): CommandFormValues {
   return {
     powerControl: Object.fromEntries(
       POWER_CONTROL_PROPERTIES.map((p) => [p, initial.powerControl?.[p]?.toString() ?? '']),
     ),
-    start: toDateTimeLocalValue(initial.startMs, timeZone),
-    end: toDateTimeLocalValue(initial.endMs, timeZone),
+    start: toUtcTimestamp(initial.startMs),
+    end: toUtcTimestamp(initial.endMs),
   };
 }
 
@@ -41,35 +36,33 @@ export interface CommandDraft {
   window: WindowMs | null;
 }
 
-/** The draft of the form's current values, the window read on `timeZone`'s clock. */
-export function toCommandDraft(values: CommandFormValues, timeZone: string): CommandDraft {
+/** The draft of the form's current values. */
+export function toCommandDraft(values: CommandFormValues): CommandDraft {
   const properties = POWER_CONTROL_PROPERTIES.filter((p) => values.powerControl[p]?.trim());
-  const from = parseDateTimeLocal(values.start, timeZone);
-  const to = parseDateTimeLocal(values.end, timeZone);
+  const from = parseInstant(values.start);
+  const to = parseInstant(values.end);
   const window =
-    from && to && to.instant.getTime() > from.instant.getTime()
-      ? { startMs: from.instant.getTime(), endMs: to.instant.getTime() }
+    from && to && to.getTime() > from.getTime()
+      ? { startMs: from.getTime(), endMs: to.getTime() }
       : null;
   return { properties, window };
 }
 
 /**
- * The lines under a window field: the UTC equivalent of the typed time, and a note when the clock
- * skips it (read as the instant after the gap) or repeats it (the later one is used), as
- * `parseDateTimeLocal` resolves it. Empty when the value is no time.
+ * The lines under a window field: the UTC equivalent of the instant, and on the site's
+ * clock-change day a note that a time near the change is skipped or happens twice, and that the
+ * offset shown in the field is the one in force. Empty when the value is no instant.
  */
 export function windowHints(value: string, timeZone: string): string[] {
-  const resolved = parseDateTimeLocal(value, timeZone);
-  if (!resolved) return [];
-  const typed = value.slice(11);
-  const hints = [formatUtc(resolved.instant)];
-  if (resolved.fit === 'skipped')
+  const instant = parseInstant(value);
+  if (!instant) return [];
+  const hints = [formatUtc(instant)];
+  const change = clockChangeOnDay(instant, timeZone);
+  if (change)
     hints.push(
-      `${typed} does not exist on this clock that day (the clocks go forward); it is read as ${formatInZone(resolved.instant, timeZone).slice(11)}.`,
-    );
-  if (resolved.fit === 'repeated')
-    hints.push(
-      `${typed} happens twice on this clock that day (the clocks go back); the later one is used.`,
+      change.forward
+        ? `The clocks go forward this day (${change.from} to ${change.to}): the skipped hour's times are read after the jump; the offset in the field is the one in force.`
+        : `The clocks go back this day (${change.from} to ${change.to}): an hour happens twice; the offset in the field says which one is meant.`,
     );
   return hints;
 }

@@ -37,17 +37,29 @@ describe('ConfirmDialog', () => {
     render(<Harness onConfirm={onConfirm} />);
     await user.click(screen.getByRole('button', { name: 'Unbind' }));
 
-    const dialog = screen.getByRole('dialog', { name: 'Unbind PLANT-1?' });
-    expect(dialog).toHaveProperty('open', true);
+    const dialog = screen.getByRole('alertdialog', { name: 'Unbind PLANT-1?' });
+    expect(dialog.textContent).toContain('Its devices go out of reach.');
     expect(document.activeElement?.textContent).toBe('Keep site');
 
     await user.click(screen.getByRole('button', { name: 'Keep site' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(onConfirm).not.toHaveBeenCalled();
     expect(document.activeElement?.textContent).toBe('Unbind');
 
     await user.click(screen.getByRole('button', { name: 'Unbind' }));
     await user.click(screen.getByRole('button', { name: 'Unbind site' }));
     expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('is dismissed by Escape, with focus back on the opener', async () => {
+    const onConfirm = vi.fn();
+    const user = userEvent.setup();
+    render(<Harness onConfirm={onConfirm} />);
+    await user.click(screen.getByRole('button', { name: 'Unbind' }));
+    expect(screen.getByRole('alertdialog')).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(onConfirm).not.toHaveBeenCalled();
+    expect(document.activeElement?.textContent).toBe('Unbind');
   });
 });

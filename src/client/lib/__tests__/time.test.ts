@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clockChangeOnDay,
   defaultCommandWindow,
   formatInZone,
   formatUtc,
   formatWindowInZone,
   isKnownTimeZone,
   parseDateTimeLocal,
+  parseInstant,
   toDateTimeLocalValue,
   toUtcTimestamp,
   utcOffsetLabel,
@@ -68,6 +70,25 @@ describe('site time and UTC', () => {
     expect(formatWindowInZone('2026-11-21T23:00:00Z', '2026-11-22T01:00:00Z', 'UTC')).toBe(
       '2026-11-21 23:00 – 2026-11-22 01:00',
     );
+  });
+
+  it('reads an ISO instant with its zone designator and nothing else', () => {
+    expect(parseInstant('2026-11-21T01:00:00Z')).toEqual(new Date('2026-11-21T01:00:00Z'));
+    expect(parseInstant('2026-11-21T11:30:00+10:30')).toEqual(new Date('2026-11-21T01:00:00Z'));
+    expect(parseInstant('')).toBeNull();
+    expect(parseInstant('2026-11-21T11:30')).toBeNull();
+  });
+
+  it('finds the clock change of the site day that holds an instant', () => {
+    expect(clockChangeOnDay('2026-03-29T10:00:00Z', 'Europe/Berlin')).toEqual({
+      at: new Date('2026-03-29T01:00:00Z'),
+      forward: true,
+      from: 'UTC+01:00',
+      to: 'UTC+02:00',
+    });
+    expect(clockChangeOnDay('2026-10-24T22:30:00Z', 'Europe/Berlin')?.to).toBe('UTC+01:00');
+    expect(clockChangeOnDay('2026-11-21T01:00:00Z', 'Europe/Berlin')).toBeNull();
+    expect(clockChangeOnDay('2026-11-21T01:00:00Z', 'UTC')).toBeNull();
   });
 
   it('tells known zones from unknown ones', () => {

@@ -4,7 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import '../../../testing/render.tsx';
 import { combinedCapabilityCheck, deviceCapabilityCheck } from '../../lib/capability-checks.ts';
 import { combineRanges } from '../../lib/combined-ranges.ts';
-import { describedText, field } from '../../../testing/form-fields.ts';
+import {
+  dateTimeField,
+  describedText,
+  field,
+  shownDateTime,
+} from '../../../testing/form-fields.ts';
 import { testDevice as device } from '../../../testing/test-devices.ts';
 import { CommandForm, type CommandFormProps } from '../command-form.tsx';
 
@@ -96,10 +101,10 @@ describe('CommandForm', () => {
       onCancel,
       cancelLabel: 'Close',
     });
-    expect(field('Start')).toHaveProperty('value', '2030-03-01T11:00');
-    expect(field('End')).toHaveProperty('value', '2030-03-01T12:30');
+    expect(shownDateTime('Start')).toBe('2030-03-01, 11:00 GMT+1');
+    expect(shownDateTime('End')).toBe('2030-03-01, 12:30 GMT+1');
     expect(field('Charge cut-off SoC (%)')).toHaveProperty('value', '80');
-    expect(describedText(field('Start'))).toContain('UTC 2030-03-01 10:00');
+    expect(describedText(dateTimeField('Start'))).toContain('UTC 2030-03-01 10:00');
     await waitFor(() => expect(document.activeElement).toBe(field('Target battery power (W)')));
 
     view.rerender(<CommandForm {...props} pending pendingLabel="Sending…" />);
@@ -125,7 +130,7 @@ describe('CommandForm', () => {
     await user.type(field('Target battery power (W)'), '1000');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() =>
-      expect(describedText(field('Start'))).toContain('Refused: overlaps command cmd_1.'),
+      expect(describedText(dateTimeField('Start'))).toContain('Refused: overlaps command cmd_1.'),
     );
     expect(onSubmit).not.toHaveBeenCalled();
   });

@@ -1,9 +1,10 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
 import type { PowerControl } from '../../../../domain/power-control.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
+import { Dialog } from '../../../components/dialog.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { utcOffsetLabel } from '../../../lib/time.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';
@@ -30,7 +31,8 @@ export interface CommandFormDialogProps {
 }
 
 /**
- * The command form of the timeline, in a modal dialog: the shared command form with the window
+ * The command form of the timeline, in a modal {@link Dialog} (its buttons stay in view while the
+ * fields scroll, on a short window too): the shared command form with the window
  * prefilled on the site's clock and the device's capability ranges, the first supported control
  * focused. Checked before sending with the domain rules: schema (spec 2.1), capabilities (spec
  * 2.2), start not in the past, and no overlap with an active command of the device (spec 3.1
@@ -38,7 +40,6 @@ export interface CommandFormDialogProps {
  */
 export function CommandFormDialog(props: CommandFormDialogProps) {
   const { device, timeZone, nowMs, overlapIndex, replacingId } = props;
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const capabilityCheck = useMemo(
     () => deviceCapabilityCheck(device.capabilities),
     [device.capabilities],
@@ -56,25 +57,8 @@ export function CommandFormDialog(props: CommandFormDialogProps) {
     powerControl: props.powerControl,
   }));
 
-  // A layout effect, so the dialog is open (its fields focusable) before the form's own effect
-  // focuses the first control.
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-
   return (
-    <dialog
-      ref={dialogRef}
-      className="confirm-dialog command-form-dialog"
-      aria-labelledby="command-form-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onDismiss();
-      }}
-    >
-      <h2 id="command-form-title">{props.title}</h2>
+    <Dialog title={props.title} size="large" onClose={props.onDismiss}>
       <p>
         {device.name} ({device.deviceId}) at {props.site.name}; times on the site clock, {timeZone}{' '}
         ({utcOffsetLabel(props.startMs, timeZone)}).
@@ -100,6 +84,6 @@ export function CommandFormDialog(props: CommandFormDialogProps) {
           </p>
         ) : null}
       </CommandForm>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,0 +1,125 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import { z } from 'zod';
+import {
+  CANCELLATION_REASONS,
+  COMMAND_STATUSES,
+  type CancellationReason,
+  type CommandStatus,
+} from '../../domain/command.ts';
+
+/**
+ * The colour tokens of `styles/tokens.css` as literal values, for code that draws without CSS
+ * (the timeline's canvas, the history's charts and their exported SVG). The stylesheet is the one
+ * home of every colour; this module only reads it, so a canvas and the page beside it agree.
+ */
+
+/** A status's fill and the text written on it (`--status-<status>`, `--status-<status>-text`). */
+export interface StatusColours {
+  fill: string;
+  text: string;
+}
+
+/** Every colour token of the theme in use, each a CSS colour string such as `#1d4ed8`. */
+export interface DesignTokens {
+  bg: string;
+  surface: string;
+  surface2: string;
+  text: string;
+  muted: string;
+  border: string;
+  controlBorder: string;
+  accent: string;
+  accentText: string;
+  focus: string;
+  danger: string;
+  success: string;
+  warning: string;
+  /** Font stack of the page, for canvas text that must match it. */
+  fontFamily: string;
+  status: Record<CommandStatus, StatusColours>;
+  reason: Record<CancellationReason, string>;
+}
+
+const BASE_TOKENS = {
+  bg: '--bg',
+  surface: '--surface',
+  surface2: '--surface-2',
+  text: '--text',
+  muted: '--muted',
+  border: '--border',
+  controlBorder: '--control-border',
+  accent: '--accent',
+  accentText: '--accent-text',
+  focus: '--focus',
+  danger: '--danger',
+  success: '--success',
+  warning: '--warning',
+  fontFamily: '--font-family',
+} as const satisfies Record<string, `--${string}`>;
+
+const TokenValueSchema = z.string().trim().min(1);
+
+/**
+ * Reads the design tokens as `element` resolves them (by default the document's root, where
+ * `tokens.css` defines them): the theme the operating system asks for, literal values ready for a
+ * canvas `fillStyle` or an SVG attribute.
+ *
+ * @throws Error naming the first token that is not defined, i.e. when `styles/tokens.css` is not
+ *   loaded (a unit test can load it with `installDesignTokens` from `testing/`).
+ */
+export function readDesignTokens(element: Element = document.documentElement): DesignTokens {
+  const style = getComputedStyle(element);
+  const read = (name: `--${string}`): string => {
+    const value = TokenValueSchema.safeParse(style.getPropertyValue(name));
+    if (!value.success)
+      throw new Error(`Design token ${name} is not defined: is styles/tokens.css loaded?`);
+    return value.data;
+  };
+  const base = Object.fromEntries(
+    Object.entries(BASE_TOKENS).map(([key, name]) => [key, read(name)]),
+  ) as Record<keyof typeof BASE_TOKENS, string>;
+  return {
+    ...base,
+    status: Object.fromEntries(
+      COMMAND_STATUSES.map((status) => [
+        status,
+        { fill: read(`--status-${status}`), text: read(`--status-${status}-text`) },
+      ]),
+    ) as Record<CommandStatus, StatusColours>,
+    reason: Object.fromEntries(
+      CANCELLATION_REASONS.map((reason) => [reason, read(`--reason-${reason}`)]),
+    ) as Record<CancellationReason, string>,
+  };
+}
+
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+function subscribeToScheme(onChange: () => void): () => void {
+  if (typeof window.matchMedia !== 'function') return () => {};
+  const media = window.matchMedia(DARK_QUERY);
+  media.addEventListener('change', onChange);
+  return () => media.removeEventListener('change', onChange);
+}
+
+const currentScheme = (): 'light' | 'dark' =>
+  typeof window.matchMedia === 'function' && window.matchMedia(DARK_QUERY).matches
+    ? 'dark'
+    : 'light';
+
+/** `light` or `dark`: the colour scheme the page follows now, updated when the system's changes. */
+export function useColourScheme(): 'light' | 'dark' {
+  return useSyncExternalStore(subscribeToScheme, currentScheme, () => 'light');
+}
+
+/**
+ * {@link readDesignTokens} for a component: read once per colour scheme and read again when the
+ * operating system switches between light and dark, so a canvas redraws in the new theme.
+ *
+ * @throws Error when `styles/tokens.css` is not loaded (see {@link readDesignTokens}).
+ */
+export function useDesignTokens(): DesignTokens {
+  const scheme = useColourScheme();
+  // The scheme is the cache key: the tokens change only when it does.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => readDesignTokens(), [scheme]);
+}
