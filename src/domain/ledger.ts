@@ -55,6 +55,13 @@ export const LedgerEntrySchema = z.object({
    * the entry was written so every screen shows its times on the site's clock whatever the route.
    */
   timeZone: z.string().optional(),
+  /**
+   * Set when this entry undoes an earlier one of the same operator (a cancel that undoes a
+   * submission, a submission that undoes a cancel or restores a replaced window): the ID of the
+   * entry it undoes. The browser names the earlier entry by the `Idempotency-Key` it sent with
+   * it, in the `Powerdeck-Undo-Of` request header (docs/architecture.md, Ledger).
+   */
+  undoOf: z.string().optional(),
   commandId: CommandIdSchema.optional(),
   batchCommandId: BatchCommandIdSchema.optional(),
   startTime: UtcTimestampSchema.optional(),
