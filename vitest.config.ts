@@ -23,6 +23,11 @@ export default defineConfig({
           // Vitest empties CSS imports; the design tokens are read as text by the tests of code
           // that reads them (testing/design-tokens.ts).
           css: { include: [/tokens\.css/] },
+          // Node 22 and later re-read date-fns' 199 KB package.json `exports` for each of the ~250
+          // files its root entry loads (1.6 s on Node 24 against 0.14 s on Node 20; see
+          // docs/decisions/002-node-24-runtime.md). Pre-bundled into one file it loads at once, so
+          // a test that waits for a lazily loaded page does not wait for date-fns.
+          deps: { optimizer: { client: { enabled: true, include: ['date-fns'] } } },
           // Form tests type with user-event; a loaded 2-core CI machine can take several seconds.
           testTimeout: 15_000,
         },

@@ -1,5 +1,5 @@
 /**
- * Page-load figures: Lighthouse 12.8.2, desktop preset, performance only, on the
+ * Page-load figures: Lighthouse 13, desktop preset, performance only, on the
  * sign-in page served gzip by the BFF, interleaved with a React-only page built in the same run.
  */
 import * as chromeLauncher from 'chrome-launcher';

@@ -72,6 +72,7 @@ async function createPgliteDatabase(dir: string): Promise<void> {
     const stderr = (error as { stderr?: unknown }).stderr;
     throw new Error(
       `creating the PGlite database in ${dir} failed: ${typeof stderr === 'string' && stderr ? stderr : String(error)}`,
+      { cause: error },
     );
   }
 }

@@ -30,7 +30,7 @@ export const DEFAULT_HALF_OPEN_AFTER_MS = 10_000;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const TRANSPORT_CODES = new Set(['upstream_timeout', 'upstream_unreachable']);
 
-const isTransportFailure = (error: Error) =>
+const isTransportFailure = (error: unknown) =>
   error instanceof ProblemError && TRANSPORT_CODES.has(error.problem.code);
 
 const isServerFailure = (result: unknown) => (result as UpstreamResponse).statusCode >= 500;

@@ -43,6 +43,10 @@ export class UpstreamHttp {
       headersTimeout: this.#timeoutMs + 1_000,
       bodyTimeout: this.#timeoutMs,
       connectTimeout: this.#timeoutMs,
+      // undici 8 would negotiate HTTP/2 with a TLS upstream by default. Stay on HTTP/1.1, which
+      // the pool size and timeouts above are chosen for and the only protocol tested here (the
+      // sandbox speaks plain HTTP).
+      allowH2: false,
     });
   }
 
@@ -70,7 +74,9 @@ export class UpstreamHttp {
         method: upstream.method,
         headers: upstream.headers,
         body: upstream.body ?? null,
-        signal,
+        // undici 8 types `signal` as AbortSignal | EventEmitter, but reads only `once` and
+        // `removeListener` of one that has no `aborted` (addAbortListener in its core/util.js).
+        signal: signal as unknown as Dispatcher.RequestOptions['signal'],
       });
     } catch (error) {
       throw transportProblem(
