@@ -9,8 +9,10 @@ export default defineConfig({
           name: 'node',
           include: ['src/{domain,infra,server,sandbox}/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          // Guards against a hang, not measures of speed (the bench measures speed): a stack starts
+          // an embedded PostgreSQL, and on a loaded 2-core machine that took over 30 s.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
