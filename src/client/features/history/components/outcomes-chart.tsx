@@ -9,7 +9,7 @@ import {
   outcomeTotals,
   outcomesByDay,
 } from '../lib/outcomes-by-day.ts';
-import { ChartExportButton } from './chart-export-button.tsx';
+import { ChartExportButtons } from './chart-export-button.tsx';
 
 const CHART_HEIGHT_PX = 300;
 
@@ -23,7 +23,9 @@ export function OutcomesChart(props: {
   startMs: number;
   endMs: number;
   timeZone: string;
-  fileName: string;
+  /** `BAT-EU-001-A, 2026-11-16 06:39 to 2026-11-23 06:39 (Europe/Berlin)`, for the files. */
+  subtitle: string;
+  fileStem: string;
 }) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
@@ -45,15 +47,17 @@ export function OutcomesChart(props: {
     >
       <div className="history-chart-header">
         <h3 id="outcomes-chart-title">Outcomes per day</h3>
-        <ChartExportButton
+        <ChartExportButtons
           frame={frame}
-          label="Save outcomes chart as SVG"
-          fileName={props.fileName}
-          title={`Outcomes per day, ${timeZone}`}
+          chartName="outcomes chart"
+          fileStem={props.fileStem}
+          title="Outcomes per day"
+          subtitle={props.subtitle}
           description={summary}
           legend={present.map((key) => ({
             label: OUTCOME_WORDS[key],
             color: palette.outcomes[key],
+            mark: 'area',
           }))}
           palette={palette}
           disabled={total === 0}

@@ -20,7 +20,7 @@ import {
   stepSeries,
   type PowerChartSeriesKey,
 } from '../lib/power-series.ts';
-import { ChartExportButton } from './chart-export-button.tsx';
+import { ChartExportButtons } from './chart-export-button.tsx';
 
 const CHART_HEIGHT_PX = 320;
 
@@ -48,7 +48,9 @@ export function PowerChart(props: {
   startMs: number;
   endMs: number;
   timeZone: string;
-  fileName: string;
+  /** `BAT-EU-001-A, 2026-11-16 06:39 to 2026-11-23 06:39 (Europe/Berlin)`, for the files. */
+  subtitle: string;
+  fileStem: string;
 }) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
@@ -67,13 +69,18 @@ export function PowerChart(props: {
     <figure className="history-chart" aria-labelledby="power-chart-title">
       <div className="history-chart-header">
         <h3 id="power-chart-title">Commanded power and limits</h3>
-        <ChartExportButton
+        <ChartExportButtons
           frame={frame}
-          label="Save power chart as SVG"
-          fileName={props.fileName}
-          title={`Commanded power and limits, ${timeZone}`}
+          chartName="power chart"
+          fileStem={props.fileStem}
+          title="Commanded power and limits"
+          subtitle={props.subtitle}
           description={summary}
-          legend={series.map((key) => ({ label: legendLabel(key), color: palette.series[key] }))}
+          legend={series.map((key) => ({
+            label: legendLabel(key),
+            color: palette.series[key],
+            mark: key === 'targetBatteryPowerW' ? 'line' : 'dashed',
+          }))}
           palette={palette}
           disabled={series.length === 0}
         />
