@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import Papa from 'papaparse';
 import { bindSite, expect, signIn, test } from './support/fixtures.ts';
-import { chartSvg, type Box } from './support/charts.ts';
+import { chartSvg, expectNoOverlap, expectTextsInside, type Box } from './support/charts.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 // The history page's charts on the demo fixture, at fixed instants so every expected time can
@@ -71,6 +73,54 @@ test.beforeEach(async ({ page }) => {
   await bindSite(page, SITE_ID);
 });
 
+test('one command over 7 days: unique power labels in words, a tick per day, a visible 9-minute window, no label cut off', async ({
+  page,
+}) => {
+  await seed(page, ONE_CHARGE);
+  await openHistory(page, 7 * DAY_MS);
+  const svg = chartSvg(powerFigure(page));
+
+  const yLabels = await svg.locator('.recharts-yAxis-tick-labels text').allTextContents();
+  expect(yLabels.length).toBeGreaterThanOrEqual(3);
+  expect(new Set(yLabels).size, `labels ${yLabels.join(', ')}`).toBe(yLabels.length);
+  expect(yLabels).toContain('0 W');
+  expect(yLabels).toContain('2 kW charge');
+
+  // Midnights on the site's clock, one per day of the range (5 June 10:00 to 12 June 10:00).
+  const xLabels = svg.locator('.recharts-xAxis-tick-labels text');
+  await expect(xLabels).toHaveText([
+    '6 Jun',
+    '7 Jun',
+    '8 Jun',
+    '9 Jun',
+    '10 Jun',
+    '11 Jun',
+    '12 Jun',
+  ]);
+  await expectNoOverlap(xLabels);
+  await expectTextsInside(svg);
+  await expect(powerFigure(page)).toContainText('always 2 kW charge');
+
+  // The chart follows its container: a narrower window, a narrower chart, labels still apart.
+  const plot = powerFigure(page).getByRole('img', { name: /^Power chart/ });
+  const wideWidthPx = (await svg.boundingBox())?.width ?? 0;
+  await page.setViewportSize({ width: 480, height: 800 });
+  await expect.poll(async () => (await svg.boundingBox())?.width).toBeLessThan(wideWidthPx - 40);
+  const drawnWidthPx = (await svg.boundingBox())?.width ?? 0;
+  expect(Math.abs(drawnWidthPx - ((await plot.boundingBox())?.width ?? 0))).toBeLessThanOrEqual(1);
+  await expectNoOverlap(xLabels);
+  await expectTextsInside(svg);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // At a day's zoom 9 minutes are 3 px of a 500 px plot; the window is drawn wider.
+  await openHistory(page, DAY_MS);
+  const mark = svg.locator('.history-window-mark rect').first();
+  expect((await mark.boundingBox())?.width).toBeGreaterThanOrEqual(6);
+  await expectNoOverlap(svg.locator('.recharts-xAxis-tick-labels text'));
+  await expectTextsInside(svg);
+  await expectTextsInside(chartSvg(outcomesFigure(page)));
+});
+
 // Draws the open SVG document onto a canvas and says how much of it is not near-white. A string,
 // as it runs in the page (these tests are typed without the DOM library).
 const INKED_SHARE = `(async () => {
@@ -111,7 +161,7 @@ async function openSvgFile(page: Page, filePath: string, screenshot?: string) {
       texts: await viewer.locator('text').allTextContents(),
       // Each of the chart's texts carries its own font and colour, as the page computed them.
       textsWithoutStyle: await chart.locator('text:not([font-family][font-size][fill])').count(),
-      lines: await viewer.locator('.recharts-line-curve').count(),
+      windowMarks: await viewer.locator('.history-window-mark').count(),
       bars: await viewer.locator('.recharts-bar-rectangle path').count(),
       rendered: (await viewer.evaluate(INKED_SHARE)) as {
         width: number;
@@ -151,7 +201,7 @@ test('each chart saves as a standalone SVG at its drawn size and as a PNG at twi
   await openHistory(page, DAY_MS);
 
   for (const [figure, name, marks] of [
-    [powerFigure(page), 'power', 'lines'],
+    [powerFigure(page), 'power', 'windowMarks'],
     [outcomesFigure(page), 'outcomes', 'bars'],
   ] as const) {
     const svg = chartSvg(figure);
@@ -173,7 +223,7 @@ test('each chart saves as a standalone SVG at its drawn size and as a PNG at twi
     expect(file.title).toBe(name === 'power' ? 'Commanded power and limits' : 'Outcomes per day');
     expect(file.desc).toContain('(Europe/Berlin)');
     for (const label of tickLabels) expect(file.texts).toContain(label);
-    expect(file[marks]).toBeGreaterThanOrEqual(1);
+    expect(file[marks]).toBeGreaterThanOrEqual(name === 'power' ? 3 : 1);
     expect(file.textsWithoutStyle).toBe(0);
     expect(text).not.toContain('var(');
     expect(text).not.toContain('currentColor');
@@ -186,5 +236,90 @@ test('each chart saves as a standalone SVG at its drawn size and as a PNG at twi
     const bytes = await readFile(png.path);
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(pngSize(bytes)).toEqual({ width: 2 * file.size.width, height: 2 * file.size.height });
+  }
+});
+
+test.describe('in a browser on New York time', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('tooltip, ticks, table and CSV are on the site clock, 24-hour, zone named', async ({
+    page,
+  }) => {
+    await seed(page, ONE_CHARGE);
+    await openHistory(page, DAY_MS);
+    const figure = powerFigure(page);
+    const svg = chartSvg(figure);
+
+    // The tooltip of the window, by keyboard: the plot is one focusable image.
+    await figure.getByRole('img', { name: /^Power chart/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    const tooltip = page.getByRole('tooltip');
+    await expect(tooltip).toContainText('2036-06-12 09:30–09:39 (Europe/Berlin)');
+    await expect(tooltip).toContainText('UTC 2036-06-12 07:30–07:39');
+    await expect(tooltip).toContainText('Target battery power: 2 kW charge');
+    await page.keyboard.press('Escape');
+    await expect(tooltip).toBeHidden();
+
+    // The date label sits on Berlin's midnight: 14 of the range's 24 hours (10:00 to 10:00)
+    // from its start; New York's midnight would be at 20 of 24.
+    const axis = (await svg
+      .locator('.recharts-xAxis line.recharts-cartesian-axis-line')
+      .boundingBox()) as Box;
+    const midnight = (await svg
+      .locator('.recharts-xAxis-tick-labels text', { hasText: '12 Jun' })
+      .boundingBox()) as Box;
+    expect(
+      Math.abs(midnight.x + midnight.width / 2 - (axis.x + (axis.width * 14) / 24)),
+    ).toBeLessThan(3);
+
+    await expect(page.locator('table.history-table tbody tr').first()).toContainText(
+      '2036-06-12 09:30–09:39',
+    );
+    const csv = await download(page, 'Export table as CSV');
+    const rows = Papa.parse<Record<string, string>>((await readFile(csv.path, 'utf8')).trim(), {
+      header: true,
+    }).data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      startTimeSite: '2036-06-12T09:30:00+02:00',
+      endTimeSite: '2036-06-12T09:39:00+02:00',
+      startTimeUtc: '2036-06-12T07:30:00.000Z',
+      siteTimeZone: 'Europe/Berlin',
+    });
+  });
+});
+
+/** Fails on any serious or critical axe violation of the page as it stands. */
+async function expectNoSeriousAxeViolations(page: Page) {
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+test('no serious axe violation with a tooltip shown, light and dark', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await seed(page, THREE_COMMANDS);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await openHistory(page, DAY_MS);
+    const mark = chartSvg(powerFigure(page)).locator('.history-window-mark rect').first();
+    await mark.hover();
+    await expect(page.getByRole('tooltip')).toContainText('Target battery power: 2 kW charge');
+    if (colorScheme === 'light')
+      await page.screenshot({ path: 'docs/screenshots/history-charts.png', fullPage: true });
+    await expectNoSeriousAxeViolations(page);
+
+    await page.mouse.move(0, 0);
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+    await outcomesFigure(page)
+      .getByRole('img', { name: /^Outcomes chart/ })
+      .focus();
+    await page.keyboard.press('End');
+    await expect(outcomesFigure(page).getByRole('tooltip')).toContainText(
+      '2036-06-12 (Europe/Berlin): 3 commands',
+    );
+    await expectNoSeriousAxeViolations(page);
   }
 });

@@ -95,6 +95,8 @@ export function standaloneCopy(svg: SVGSVGElement): {
     }
   });
   for (const element of hidden) element.remove();
+  // What only helps on screen (the outline of the target the tooltip shows) stays out.
+  for (const element of copy.querySelectorAll('[data-screen-only]')) element.remove();
   // The chart library's empty <title>/<desc> would hide the file's own from some viewers.
   for (const element of copy.querySelectorAll(':scope > title, :scope > desc')) element.remove();
   copy.removeAttribute('style');

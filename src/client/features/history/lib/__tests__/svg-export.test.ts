@@ -18,7 +18,8 @@ function drawnFrame(): HTMLElement {
       <svg class="recharts-surface" width="510" height="320" viewBox="0 0 510 320">
         <title></title><desc></desc>
         <g class="recharts-cartesian-axis-tick-labels"><text>12 Jun</text></g>
-        <path class="recharts-line-curve" d="M10 10h40" stroke="#0b57d0"/>
+        <g class="history-window-mark"><rect x="10" width="6" height="40" fill="#0b57d0"/></g>
+        <rect class="history-window-active" data-screen-only="" width="10" height="10"/>
       </svg>
     </div>`;
   document.body.append(frame);
@@ -62,7 +63,8 @@ describe('chartSvgFile', () => {
     expect(root.querySelector(':scope > title')?.textContent).toBe('Outcomes per day');
     expect(root.querySelector(':scope > desc')?.textContent).toContain('(Europe/Berlin)');
     expect(chart?.querySelectorAll('title, desc')).toHaveLength(0);
-    expect(chart?.querySelector('.recharts-line-curve')).not.toBeNull();
+    expect(chart?.querySelector('[data-screen-only]')).toBeNull();
+    expect(chart?.querySelector('.history-window-mark rect')).not.toBeNull();
     const texts = [...root.querySelectorAll('text')].map((text) => text.textContent);
     expect(texts).toEqual(expect.arrayContaining(['Outcomes per day', '12 Jun', 'Completed']));
     expect(file.heightPx).toBeGreaterThan(320);
