@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import Papa from 'papaparse';
@@ -236,6 +236,8 @@ test('each chart saves as a standalone SVG at its drawn size and as a PNG at twi
     const bytes = await readFile(png.path);
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(pngSize(bytes)).toEqual({ width: 2 * file.size.width, height: 2 * file.size.height });
+    if (name === 'power')
+      await copyFile(png.path, 'docs/screenshots/history-exported-power-chart.2x.png');
   }
 });
 
