@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import Papa from 'papaparse';
+import { chartSvg, expectNoOverlap, expectTextsInside } from '../support/charts.ts';
 import { bindSite, signIn } from '../support/fixtures.ts';
 
 // The `large` fixture (src/sandbox/fixtures/large-fixture.ts): 30 days of generated history per
@@ -18,6 +19,19 @@ test('a device history over 30 days: cancelled filter, chart and table agree, CS
   await expect(page.getByRole('heading', { name: /Command history of/ })).toBeVisible();
   const count = page.locator('#history-count');
   await expect(count).toContainText(/\d+ commands? between/, { timeout: 20_000 });
+
+  // 30 days of dense history: unique power labels, date ticks apart, no label cut off.
+  for (const name of ['Commanded power and limits', 'Outcomes per day']) {
+    const svg = chartSvg(page.getByRole('figure', { name }));
+    const yLabels = await svg.locator('.recharts-yAxis-tick-labels text').allTextContents();
+    expect(new Set(yLabels).size).toBe(yLabels.length);
+    const xLabels = svg.locator('.recharts-xAxis-tick-labels text');
+    expect(await xLabels.count()).toBeGreaterThanOrEqual(3);
+    for (const label of await xLabels.allTextContents())
+      expect(label).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+    await expectNoOverlap(xLabels);
+    await expectTextsInside(svg);
+  }
 
   await page.getByLabel('Status').selectOption('cancelled');
   await expect(page).toHaveURL(/status=cancelled/);

@@ -39,9 +39,28 @@ export function formatPowerW(watts: number): string {
   return `${Number((watts / 1000).toFixed(2))} kW`;
 }
 
+/**
+ * Battery power in words, since a sign alone does not say which way the energy flows (spec 2.2:
+ * positive discharges, negative charges): `2 kW charge`, `800 W discharge`, `0 W`.
+ */
+export function formatBatteryPowerW(watts: number): string {
+  if (watts === 0) return formatPowerW(0);
+  return `${formatPowerW(Math.abs(watts))} ${watts < 0 ? 'charge' : 'discharge'}`;
+}
+
 /** A value with its unit: `-3 kW`, `90%`. */
 export function formatPropertyValue(property: PowerControlProperty, value: number): string {
   return POWER_CONTROL_WORDS[property].unit === '%' ? `${value}%` : formatPowerW(value);
+}
+
+/**
+ * A value in words with its unit; battery power says charge or discharge instead of a sign
+ * (spec 2.2): `2 kW charge`, `5 kW`, `90%`.
+ */
+export function formatPropertyValueInWords(property: PowerControlProperty, value: number): string {
+  return property === 'targetBatteryPowerW'
+    ? formatBatteryPowerW(value)
+    : formatPropertyValue(property, value);
 }
 
 const SHORT_FORM: Record<PowerControlProperty, (value: number) => string> = {

@@ -1,38 +1,86 @@
-import type { RefObject } from 'react';
+import { useState, type RefObject } from 'react';
 import type { ChartPalette } from '../hooks/use-chart-palette.ts';
-import { chartSvgFile, downloadFile, type LegendEntry } from '../lib/svg-export.ts';
+import {
+  chartSurfaceIn,
+  chartSvgFile,
+  downloadFile,
+  pngScale,
+  svgToPng,
+  type LegendEntry,
+} from '../lib/svg-export.ts';
 
-/** Saves the chart rendered inside `frame` as an SVG file, with its title, summary and legend. */
-export function ChartExportButton(props: {
-  frame: RefObject<HTMLDivElement | null>;
-  /** The button's words, naming the chart: "Save power chart as SVG". */
-  label: string;
-  fileName: string;
+interface ChartExportButtonsProps {
+  /** The element that holds the drawn chart. */
+  frame: RefObject<HTMLElement | null>;
+  /** The chart named in the buttons' words: "power chart" gives "Save power chart as SVG". */
+  chartName: string;
+  /** File name without its extension; `.svg` and `.png` are added. */
+  fileStem: string;
   title: string;
+  subtitle: string;
   description: string;
   legend: readonly LegendEntry[];
   palette: ChartPalette;
   disabled?: boolean;
-}) {
+}
+
+/**
+ * Saves the chart drawn inside `frame` as a standalone SVG file and as a PNG rasterised from
+ * that same file (at least twice the drawn size in pixels), each with its heading, summary and
+ * legend. A PNG the browser cannot make is said in an alert beside the buttons.
+ */
+export function ChartExportButtons(props: ChartExportButtonsProps) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const file = () => {
+    const svg = props.frame.current ? chartSurfaceIn(props.frame.current) : null;
+    if (!svg) return null;
+    return chartSvgFile(svg, {
+      title: props.title,
+      subtitle: props.subtitle,
+      description: props.description,
+      legend: props.legend,
+      background: props.palette.background,
+      text: props.palette.text,
+    });
+  };
+
   return (
-    <button
-      type="button"
-      className="small"
-      disabled={props.disabled}
-      onClick={() => {
-        const svg = props.frame.current?.querySelector('svg.recharts-surface');
-        if (!(svg instanceof SVGSVGElement)) return;
-        const file = chartSvgFile(svg, {
-          title: props.title,
-          description: props.description,
-          legend: props.legend,
-          background: props.palette.background,
-          text: props.palette.text,
-        });
-        downloadFile(file, props.fileName, 'image/svg+xml');
-      }}
-    >
-      {props.label}
-    </button>
+    <div className="history-export-buttons">
+      <button
+        type="button"
+        className="small"
+        disabled={props.disabled}
+        onClick={() => {
+          const drawn = file();
+          if (drawn) downloadFile(drawn.text, `${props.fileStem}.svg`, 'image/svg+xml');
+        }}
+      >
+        Save {props.chartName} as SVG
+      </button>
+      <button
+        type="button"
+        className="small"
+        disabled={props.disabled}
+        onClick={() => {
+          const drawn = file();
+          if (!drawn) return;
+          setProblem(null);
+          svgToPng(drawn.text, drawn.widthPx, drawn.heightPx, pngScale()).then(
+            (png) => downloadFile(png, `${props.fileStem}.png`, 'image/png'),
+            (error: unknown) =>
+              setProblem(
+                `Could not make the PNG (${error instanceof Error ? error.message : String(error)}); save the SVG instead.`,
+              ),
+          );
+        }}
+      >
+        Save {props.chartName} as PNG
+      </button>
+      {problem ? (
+        <p role="alert" className="notice notice-error">
+          {problem}
+        </p>
+      ) : null}
+    </div>
   );
 }

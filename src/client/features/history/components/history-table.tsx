@@ -1,7 +1,10 @@
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { formatPropertyValue, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
+import {
+  formatPropertyValueInWords,
+  POWER_CONTROL_WORDS,
+} from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import type { HistorySearch, HistorySortKey } from '../lib/history-search.ts';
 
@@ -143,7 +146,8 @@ function HistoryRow(props: {
               ? []
               : [
                   <li key={property}>
-                    {POWER_CONTROL_WORDS[property].name}: {formatPropertyValue(property, value)}
+                    {POWER_CONTROL_WORDS[property].name}:{' '}
+                    {formatPropertyValueInWords(property, value)}
                   </li>,
                 ];
           })}

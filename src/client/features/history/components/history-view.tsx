@@ -104,14 +104,16 @@ export function HistoryView(props: HistoryViewProps) {
             startMs={range.startMs}
             endMs={range.endMs}
             timeZone={timeZone}
-            fileName={`${filePrefix}-power.svg`}
+            subtitle={`${device.deviceId}, ${rangeWords}`}
+            fileStem={`${filePrefix}-power`}
           />
           <OutcomesChart
             commands={shown}
             startMs={range.startMs}
             endMs={range.endMs}
             timeZone={timeZone}
-            fileName={`${filePrefix}-outcomes.svg`}
+            subtitle={`${device.deviceId}, ${rangeWords}`}
+            fileStem={`${filePrefix}-outcomes`}
           />
         </div>
         <section aria-labelledby="history-table-heading" className="stack">

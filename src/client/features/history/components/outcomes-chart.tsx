@@ -1,41 +1,120 @@
-import { useMemo, useRef } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, XAxis, YAxis, type PlotArea } from 'recharts';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
-import { outcomesChartSummary } from '../lib/chart-summary.ts';
+import { useElementWidth } from '../hooks/use-element-width.ts';
+import { formatSiteTimeTick, categoryTickInterval, niceValueAxis } from '../lib/chart-axes.ts';
+import { outcomeDayWords, outcomesChartSummary } from '../lib/chart-summary.ts';
 import {
   OUTCOME_KEYS,
   OUTCOME_WORDS,
   outcomeTotals,
   outcomesByDay,
 } from '../lib/outcomes-by-day.ts';
-import { ChartExportButton } from './chart-export-button.tsx';
+import type { LegendEntry } from '../lib/svg-export.ts';
+import { textWidthPx } from '../lib/text-width.ts';
+import { ChartExportButtons } from './chart-export-button.tsx';
+import { ChartFrame, type ChartTarget } from './chart-frame.tsx';
+import {
+  AxisTitles,
+  CHART_FONT_PX,
+  PlotAreaProbe,
+  samePlotArea,
+  TITLE_ROOM_BOTTOM_PX,
+  TITLE_ROOM_TOP_PX,
+} from './chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 300;
+/** Until the plot has been measured: what the axis usually takes from the chart's width. */
+const AXES_ESTIMATE_PX = 60;
+const CHART_MARGIN = {
+  top: TITLE_ROOM_TOP_PX,
+  right: 12,
+  bottom: TITLE_ROOM_BOTTOM_PX,
+  left: 4,
+};
 
 /**
  * Commands per site-local day by outcome: completed, cancelled by reason, and the
  * still-live states, stacked. Every command in view counts once, so the bars add up to the
- * table's count; the summary says that count in words.
+ * table's count; the tooltip gives a day's counts and the summary says them all in words.
  */
 export function OutcomesChart(props: {
   commands: readonly StatusRecord[];
   startMs: number;
   endMs: number;
   timeZone: string;
-  fileName: string;
+  /** `BAT-EU-001-A, 2026-11-16 06:39 to 2026-11-23 06:39 (Europe/Berlin)`, for the files. */
+  subtitle: string;
+  fileStem: string;
 }) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
   const frame = useRef<HTMLDivElement>(null);
+  const summaryId = useId();
+  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
+  const [plot, setPlot] = useState<PlotArea>();
+  const onPlotArea = useCallback(
+    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
+    [],
+  );
   const days = useMemo(
     () => outcomesByDay(commands, startMs, endMs, timeZone),
     [commands, startMs, endMs, timeZone],
   );
   const totals = useMemo(() => outcomeTotals(days), [days]);
-  const present = OUTCOME_KEYS.filter((key) => totals.has(key));
-  const summary = outcomesChartSummary(days);
+  const present = useMemo(() => OUTCOME_KEYS.filter((key) => totals.has(key)), [totals]);
+  const summary = outcomesChartSummary(days, timeZone);
   const total = [...totals.values()].reduce((sum, count) => sum + count, 0);
+  const countAxis = useMemo(
+    () =>
+      niceValueAxis(
+        days.map((day) => OUTCOME_KEYS.reduce((sum, key) => sum + day[key], 0)),
+        { includeZero: true, integer: true },
+      ),
+    [days],
+  );
+  const plotWidthPx = plot?.width ?? widthPx - AXES_ESTIMATE_PX;
+  // Every n-th day, evenly, so labels never collide (a label is a day, not a tick).
+  const tickInterval = useMemo(() => {
+    const widestPx = Math.max(
+      ...days.map((day) =>
+        textWidthPx(formatSiteTimeTick(day.startMs, timeZone, 'day'), CHART_FONT_PX),
+      ),
+    );
+    return categoryTickInterval(days.length, plotWidthPx, widestPx);
+  }, [days, timeZone, plotWidthPx]);
+  // Recharts keeps axis settings in its store; props that are new objects on every render
+  // would be stored again on every render, so every value handed to it is memoised.
+  const dayTick = useCallback(
+    (key: string) => {
+      const day = days.find((candidate) => candidate.day === key);
+      return day ? formatSiteTimeTick(day.startMs, timeZone, 'day') : key;
+    },
+    [days, timeZone],
+  );
+  const tick = useMemo(() => ({ fill: palette.text, fontSize: CHART_FONT_PX }), [palette.text]);
+  const legend: LegendEntry[] = useMemo(
+    () =>
+      present.map((key) => ({
+        label: OUTCOME_WORDS[key],
+        color: palette.outcomes[key],
+        mark: 'area' as const,
+      })),
+    [present, palette],
+  );
+  const targets: ChartTarget[] = useMemo(
+    () =>
+      plot
+        ? days.map((day, index) => ({
+            key: day.day,
+            leftPx: plot.x + (index * plot.width) / days.length,
+            rightPx: plot.x + ((index + 1) * plot.width) / days.length,
+            lines: outcomeDayWords(day, timeZone),
+          }))
+        : [],
+    [plot, days, timeZone],
+  );
 
   return (
     <figure
@@ -45,75 +124,93 @@ export function OutcomesChart(props: {
     >
       <div className="history-chart-header">
         <h3 id="outcomes-chart-title">Outcomes per day</h3>
-        <ChartExportButton
+        <ChartExportButtons
           frame={frame}
-          label="Save outcomes chart as SVG"
-          fileName={props.fileName}
-          title={`Outcomes per day, ${timeZone}`}
+          chartName="outcomes chart"
+          fileStem={props.fileStem}
+          title="Outcomes per day"
+          subtitle={props.subtitle}
           description={summary}
-          legend={present.map((key) => ({
-            label: OUTCOME_WORDS[key],
-            color: palette.outcomes[key],
-          }))}
+          legend={legend}
           palette={palette}
           disabled={total === 0}
         />
       </div>
-      <div ref={frame} className="history-chart-frame" aria-hidden="true">
+      <div ref={frame}>
         {total === 0 ? null : (
-          <BarChart
-            data={days}
-            responsive
-            style={{ width: '100%', height: CHART_HEIGHT_PX }}
-            margin={{ top: 8, right: 16, bottom: 8, left: 16 }}
-            accessibilityLayer={false}
+          <ChartFrame
+            widthPx={widthPx}
+            measureRef={measureRef}
+            label={`Outcomes chart, ${days.length} days; arrow keys show each day`}
+            summaryId={summaryId}
+            heightPx={CHART_HEIGHT_PX}
+            targets={targets}
+            legend={legend}
           >
-            <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" vertical={false} />
-            <XAxis
-              dataKey="day"
-              tickFormatter={(day: string) => day.slice(5)}
-              stroke={palette.axis}
-              tick={{ fill: palette.text }}
-              label={{
-                value: `Day of the window's start (${timeZone})`,
-                position: 'insideBottom',
-                offset: -4,
-                fill: palette.text,
-              }}
-              height={44}
-            />
-            <YAxis
-              allowDecimals={false}
-              stroke={palette.axis}
-              tick={{ fill: palette.text }}
-              width={56}
-              label={{
-                value: 'Commands',
-                angle: -90,
-                position: 'insideLeft',
-                fill: palette.text,
-                style: { textAnchor: 'middle' },
-              }}
-            />
-            <Tooltip
-              contentStyle={{ background: palette.background, color: palette.text }}
-              cursor={{ fill: palette.grid, opacity: 0.4 }}
-            />
-            <Legend wrapperStyle={{ color: palette.text }} />
-            {present.map((key) => (
-              <Bar
-                key={key}
-                dataKey={key}
-                name={OUTCOME_WORDS[key]}
-                stackId="outcomes"
-                fill={palette.outcomes[key]}
-                isAnimationActive={false}
-              />
-            ))}
-          </BarChart>
+            {(activeIndex) => (
+              <BarChart
+                data={days}
+                width={widthPx}
+                height={CHART_HEIGHT_PX}
+                margin={CHART_MARGIN}
+                accessibilityLayer={false}
+                barCategoryGap="15%"
+              >
+                <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" vertical={false} />
+                <XAxis
+                  dataKey="day"
+                  interval={tickInterval}
+                  tickFormatter={dayTick}
+                  stroke={palette.axis}
+                  tick={tick}
+                  height={24}
+                />
+                <YAxis
+                  type="number"
+                  domain={countAxis.domain}
+                  ticks={countAxis.ticks}
+                  interval={0}
+                  allowDecimals={false}
+                  stroke={palette.axis}
+                  tick={tick}
+                  width="auto"
+                />
+                {activeIndex !== null && plot ? (
+                  <rect
+                    className="history-day-active"
+                    data-screen-only
+                    x={plot.x + (activeIndex * plot.width) / days.length}
+                    width={plot.width / days.length}
+                    y={plot.y}
+                    height={plot.height}
+                    fill={palette.grid}
+                    fillOpacity={0.5}
+                  />
+                ) : null}
+                {present.map((key) => (
+                  <Bar
+                    key={key}
+                    dataKey={key}
+                    name={OUTCOME_WORDS[key]}
+                    stackId="outcomes"
+                    fill={palette.outcomes[key]}
+                    isAnimationActive={false}
+                  />
+                ))}
+                <AxisTitles
+                  left="Commands"
+                  bottom={`Day of the window's start (${timeZone})`}
+                  color={palette.text}
+                />
+                <PlotAreaProbe onChange={onPlotArea} />
+              </BarChart>
+            )}
+          </ChartFrame>
         )}
       </div>
-      <figcaption className="history-chart-summary">{summary}</figcaption>
+      <figcaption id={summaryId} className="history-chart-summary">
+        {summary}
+      </figcaption>
     </figure>
   );
 }

@@ -1,170 +1,346 @@
-import { useMemo, useRef } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import {
   CartesianGrid,
-  Legend,
-  Line,
   LineChart,
   ReferenceLine,
-  Tooltip,
   XAxis,
   YAxis,
+  usePlotArea,
+  useYAxisScale,
+  type PlotArea,
 } from 'recharts';
 import type { StatusRecord } from '../../../../domain/command.ts';
-import { formatPowerW, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
-import { formatInZone } from '../../../lib/time.ts';
-import { useChartPalette } from '../hooks/use-chart-palette.ts';
-import { powerChartSummary } from '../lib/chart-summary.ts';
+import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
+import { useChartPalette, type ChartPalette } from '../hooks/use-chart-palette.ts';
+import { useElementWidth } from '../hooks/use-element-width.ts';
+import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../lib/chart-axes.ts';
+import { powerChartSummary, powerWindowWords } from '../lib/chart-summary.ts';
 import {
+  drawnSpanPx,
+  isPercentSeries,
+  powerWindows,
   SERIES_SIGN,
   seriesInUse,
-  stepSeries,
   type PowerChartSeriesKey,
+  type PowerWindow,
+  type SpanPx,
 } from '../lib/power-series.ts';
-import { ChartExportButton } from './chart-export-button.tsx';
+import type { LegendEntry } from '../lib/svg-export.ts';
+import { textWidthPx } from '../lib/text-width.ts';
+import { ChartExportButtons } from './chart-export-button.tsx';
+import { ChartFrame, type ChartTarget } from './chart-frame.tsx';
+import {
+  AxisTitles,
+  CHART_FONT_PX,
+  PlotAreaProbe,
+  samePlotArea,
+  TITLE_ROOM_BOTTOM_PX,
+  TITLE_ROOM_TOP_PX,
+} from './chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 320;
-
-const isPercent = (key: PowerChartSeriesKey) => POWER_CONTROL_WORDS[key].unit === '%';
+/** A window is never drawn narrower than this: 9 minutes over a day would be 3 px. */
+const MIN_WINDOW_PX = 6;
+/** Until the plot has been measured: what the axes usually take from the chart's width. */
+const AXES_ESTIMATE_PX = 160;
+const PERCENT_TICKS = [0, 25, 50, 75, 100];
+const PERCENT_DOMAIN = [0, 100];
+const CHART_MARGIN = {
+  top: TITLE_ROOM_TOP_PX,
+  right: 12,
+  bottom: TITLE_ROOM_BOTTOM_PX,
+  left: 4,
+};
 
 const legendLabel = (key: PowerChartSeriesKey) =>
   SERIES_SIGN[key] === -1
     ? `${POWER_CONTROL_WORDS[key].label}, drawn below the axis`
     : POWER_CONTROL_WORDS[key].label;
 
-/** Axis ticks in site time: the date when the range is long, the clock time when it is short. */
-export const timeTickFormatter = (timeZone: string, rangeMs: number) => (ms: number) =>
-  rangeMs > 2 * 24 * 3_600_000
-    ? formatInZone(ms, timeZone).slice(5, 10)
-    : formatInZone(ms, timeZone).slice(11);
+const markOf = (key: PowerChartSeriesKey): LegendEntry['mark'] =>
+  key === 'targetBatteryPowerW' ? 'area' : isPercentSeries(key) ? 'line' : 'dashed';
 
 /**
- * Commanded values over the range as step lines: battery power positive (discharge)
- * above the axis and negative (charge) below, the site limits on the same watt axis, the SoC
- * cut-offs on a second, percent axis; only the controls some command sets. A textual summary
- * stands for the chart with screen readers.
+ * Commanded values over the range, one mark per command's window: battery power as a bar from
+ * the zero line (discharge above, charge below), the site limits as dashed lines on the same watt
+ * axis (the import limit drawn below), the SoC cut-offs as lines on a percent axis; only the
+ * controls some command sets. Windows stay at least {@link MIN_WINDOW_PX} wide. Ticks are on the
+ * site's clock (24-hour), the tooltip gives each window in site time with UTC, and the summary
+ * says the chart in words.
  */
 export function PowerChart(props: {
   commands: readonly StatusRecord[];
   startMs: number;
   endMs: number;
   timeZone: string;
-  fileName: string;
+  /** `BAT-EU-001-A, 2026-11-16 06:39 to 2026-11-23 06:39 (Europe/Berlin)`, for the files. */
+  subtitle: string;
+  fileStem: string;
 }) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
   const frame = useRef<HTMLDivElement>(null);
-  const series = useMemo(() => seriesInUse(commands), [commands]);
-  const data = useMemo(
-    () => new Map(series.map((key) => [key, stepSeries(commands, key)])),
-    [commands, series],
+  const summaryId = useId();
+  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
+  const [plot, setPlot] = useState<PlotArea>();
+  const onPlotArea = useCallback(
+    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
+    [],
   );
-  const summary = useMemo(() => powerChartSummary(commands), [commands]);
-  const tick = timeTickFormatter(timeZone, endMs - startMs);
-  const hasPercent = series.some(isPercent);
-  const hasWatts = series.some((key) => !isPercent(key));
+  const series = useMemo(() => seriesInUse(commands), [commands]);
+  const windows = useMemo(() => powerWindows(commands), [commands]);
+  const summary = useMemo(() => powerChartSummary(commands, timeZone), [commands, timeZone]);
+  const hasPercent = series.some(isPercentSeries);
+  // Recharts keeps axis settings in its store; props that are new objects on every render
+  // would be stored again on every render, so every value handed to it is memoised.
+  const wattAxis = useMemo(() => {
+    const values = windows.flatMap((window) =>
+      series.flatMap((key) => (isPercentSeries(key) ? [] : (window.drawnValues[key] ?? []))),
+    );
+    return values.length > 0 ? niceValueAxis(values, { includeZero: true, integer: true }) : null;
+  }, [windows, series]);
+  const plotWidthPx = plot?.width ?? widthPx - AXES_ESTIMATE_PX;
+  const timeTicks = useMemo(() => {
+    const labelPx = (label: string) => textWidthPx(label, CHART_FONT_PX);
+    const ticks = siteTimeTicks(startMs, endMs, timeZone, plotWidthPx, labelPx);
+    if (!plot) return ticks;
+    // A label centred on a tick near either end must not run out of the chart's box.
+    const xOf = (ms: number) => plot.x + ((ms - startMs) / (endMs - startMs)) * plot.width;
+    const inside = (ms: number) => {
+      const halfPx = labelPx(formatSiteTimeTick(ms, timeZone, ticks.unit)) / 2;
+      return xOf(ms) - halfPx >= 0 && xOf(ms) + halfPx <= widthPx;
+    };
+    return { ...ticks, ticksMs: ticks.ticksMs.filter(inside) };
+  }, [startMs, endMs, timeZone, plotWidthPx, plot, widthPx]);
+  const timeTick = useCallback(
+    (ms: number) => formatSiteTimeTick(ms, timeZone, timeTicks.unit),
+    [timeZone, timeTicks.unit],
+  );
+  const timeDomain = useMemo(() => [startMs, endMs], [startMs, endMs]);
+  const data = useMemo(() => [{ tMs: startMs }, { tMs: endMs }], [startMs, endMs]);
+  const tick = useMemo(() => ({ fill: palette.text, fontSize: CHART_FONT_PX }), [palette.text]);
+  const legend: LegendEntry[] = useMemo(
+    () =>
+      series.map((key) => ({
+        label: legendLabel(key),
+        color: palette.series[key],
+        mark: markOf(key),
+      })),
+    [series, palette],
+  );
+
+  const spans: SpanPx[] = useMemo(() => {
+    if (!plot) return [];
+    const xOf = (ms: number) => plot.x + ((ms - startMs) / (endMs - startMs)) * plot.width;
+    return windows.map((window) =>
+      drawnSpanPx(
+        xOf(window.startMs),
+        xOf(window.endMs),
+        MIN_WINDOW_PX,
+        plot.x,
+        plot.x + plot.width,
+      ),
+    );
+  }, [plot, windows, startMs, endMs]);
+  const targets: ChartTarget[] = useMemo(
+    () =>
+      spans.flatMap((span, index) => {
+        const window = windows[index];
+        return window
+          ? [{ ...span, key: window.command.id, lines: powerWindowWords(window, timeZone) }]
+          : [];
+      }),
+    [spans, windows, timeZone],
+  );
 
   return (
     <figure className="history-chart" aria-labelledby="power-chart-title">
       <div className="history-chart-header">
         <h3 id="power-chart-title">Commanded power and limits</h3>
-        <ChartExportButton
+        <ChartExportButtons
           frame={frame}
-          label="Save power chart as SVG"
-          fileName={props.fileName}
-          title={`Commanded power and limits, ${timeZone}`}
+          chartName="power chart"
+          fileStem={props.fileStem}
+          title="Commanded power and limits"
+          subtitle={props.subtitle}
           description={summary}
-          legend={series.map((key) => ({ label: legendLabel(key), color: palette.series[key] }))}
+          legend={legend}
           palette={palette}
           disabled={series.length === 0}
         />
       </div>
-      <div ref={frame} className="history-chart-frame" aria-hidden="true">
+      <div ref={frame}>
         {series.length === 0 ? null : (
-          <LineChart
-            responsive
-            style={{ width: '100%', height: CHART_HEIGHT_PX }}
-            margin={{ top: 8, right: 16, bottom: 8, left: 16 }}
-            accessibilityLayer={false}
+          <ChartFrame
+            widthPx={widthPx}
+            measureRef={measureRef}
+            label={`Power chart, ${windows.length === 1 ? '1 window' : `${windows.length} windows`}; arrow keys show each window`}
+            summaryId={summaryId}
+            heightPx={CHART_HEIGHT_PX}
+            targets={targets}
+            legend={legend}
           >
-            <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" />
-            <XAxis
-              dataKey="tMs"
-              type="number"
-              scale="time"
-              domain={[startMs, endMs]}
-              allowDataOverflow
-              tickFormatter={tick}
-              stroke={palette.axis}
-              tick={{ fill: palette.text }}
-              label={{
-                value: `Site time (${timeZone})`,
-                position: 'insideBottom',
-                offset: -4,
-                fill: palette.text,
-              }}
-              height={44}
-            />
-            {hasWatts ? (
-              <YAxis
-                yAxisId="watts"
-                stroke={palette.axis}
-                tick={{ fill: palette.text }}
-                tickFormatter={(w: number) => formatPowerW(w)}
-                width={72}
-                label={{
-                  value: 'Power (W): + discharge, − charge',
-                  angle: -90,
-                  position: 'insideLeft',
-                  fill: palette.text,
-                  style: { textAnchor: 'middle' },
-                  dx: -8,
-                }}
-              />
-            ) : null}
-            {hasPercent ? (
-              <YAxis
-                yAxisId="percent"
-                orientation="right"
-                domain={[0, 100]}
-                unit="%"
-                stroke={palette.axis}
-                tick={{ fill: palette.text }}
-                width={56}
-                label={{
-                  value: 'SoC cut-off (%)',
-                  angle: 90,
-                  position: 'insideRight',
-                  fill: palette.text,
-                  style: { textAnchor: 'middle' },
-                }}
-              />
-            ) : null}
-            {hasWatts ? <ReferenceLine yAxisId="watts" y={0} stroke={palette.axis} /> : null}
-            <Tooltip
-              labelFormatter={(ms) => `${formatInZone(Number(ms), timeZone)} (${timeZone})`}
-              contentStyle={{ background: palette.background, color: palette.text }}
-            />
-            <Legend wrapperStyle={{ color: palette.text }} />
-            {series.map((key) => (
-              <Line
-                key={key}
-                data={data.get(key)}
-                dataKey="value"
-                name={legendLabel(key)}
-                yAxisId={isPercent(key) ? 'percent' : 'watts'}
-                type="stepAfter"
-                stroke={palette.series[key]}
-                strokeWidth={key === 'targetBatteryPowerW' ? 2.5 : 1.5}
-                strokeDasharray={key === 'targetBatteryPowerW' ? undefined : '6 3'}
-                dot={false}
-                connectNulls={false}
-                isAnimationActive={false}
-              />
-            ))}
-          </LineChart>
+            {(activeIndex) => (
+              <LineChart
+                width={widthPx}
+                height={CHART_HEIGHT_PX}
+                data={data}
+                margin={CHART_MARGIN}
+                accessibilityLayer={false}
+              >
+                <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" />
+                <XAxis
+                  dataKey="tMs"
+                  type="number"
+                  scale="linear"
+                  domain={timeDomain}
+                  allowDataOverflow
+                  ticks={timeTicks.ticksMs}
+                  interval={0}
+                  tickFormatter={timeTick}
+                  stroke={palette.axis}
+                  tick={tick}
+                  height={24}
+                />
+                {wattAxis ? (
+                  <YAxis
+                    yAxisId="watts"
+                    type="number"
+                    domain={wattAxis.domain}
+                    ticks={wattAxis.ticks}
+                    interval={0}
+                    // The marks are drawn by WindowMarks, not by recharts series, so the axis
+                    // has no data of its own: without this it would ignore the domain given.
+                    allowDataOverflow
+                    stroke={palette.axis}
+                    tick={tick}
+                    tickFormatter={formatBatteryPowerW}
+                    width="auto"
+                  />
+                ) : null}
+                {hasPercent ? (
+                  <YAxis
+                    yAxisId="percent"
+                    orientation="right"
+                    type="number"
+                    domain={PERCENT_DOMAIN}
+                    ticks={PERCENT_TICKS}
+                    interval={0}
+                    allowDataOverflow
+                    unit="%"
+                    stroke={palette.axis}
+                    tick={tick}
+                    width="auto"
+                  />
+                ) : null}
+                {wattAxis ? <ReferenceLine yAxisId="watts" y={0} stroke={palette.axis} /> : null}
+                <WindowMarks
+                  windows={windows}
+                  spans={spans}
+                  palette={palette}
+                  activeIndex={activeIndex}
+                />
+                <AxisTitles
+                  // The watt ticks say which way the power flows (spec 2.2); the limits are
+                  // drawn on the side of the battery power they bound (SERIES_SIGN).
+                  left={wattAxis ? 'Power' : 'SoC cut-off (%)'}
+                  right={wattAxis && hasPercent ? 'SoC cut-off (%)' : undefined}
+                  bottom={`Site time (${timeZone}), 24-hour`}
+                  color={palette.text}
+                />
+                <PlotAreaProbe onChange={onPlotArea} />
+              </LineChart>
+            )}
+          </ChartFrame>
         )}
       </div>
-      <figcaption className="history-chart-summary">{summary}</figcaption>
+      <figcaption id={summaryId} className="history-chart-summary">
+        {summary}
+      </figcaption>
     </figure>
+  );
+}
+
+/**
+ * The windows' marks, drawn with the chart's own value scales: battery power as a bar from zero,
+ * limits and cut-offs as horizontal lines at their value, each at the width the page computed
+ * (`spans`, in the same order as `windows`). The window the tooltip shows is outlined.
+ */
+function WindowMarks(props: {
+  windows: readonly PowerWindow[];
+  spans: readonly SpanPx[];
+  palette: ChartPalette;
+  activeIndex: number | null;
+}) {
+  const wattY = useYAxisScale('watts');
+  const percentY = useYAxisScale('percent');
+  const area = usePlotArea();
+  const { palette } = props;
+  return (
+    <g className="history-window-marks">
+      {props.windows.map((window, index) => {
+        const span = props.spans[index];
+        if (!span) return null;
+        const widthPx = span.rightPx - span.leftPx;
+        const battery = window.drawnValues.targetBatteryPowerW;
+        const zeroY = wattY?.(0);
+        const batteryY = battery === undefined ? undefined : wattY?.(battery);
+        const lines = (Object.keys(window.drawnValues) as PowerChartSeriesKey[]).flatMap((key) => {
+          if (key === 'targetBatteryPowerW') return [];
+          const value = window.drawnValues[key];
+          const y =
+            value === undefined ? undefined : (isPercentSeries(key) ? percentY : wattY)?.(value);
+          return y === undefined ? [] : [{ key, y }];
+        });
+        const active = props.activeIndex === index;
+        return (
+          <g
+            key={window.command.id}
+            className="history-window-mark"
+            data-command-id={window.command.id}
+          >
+            {zeroY !== undefined && batteryY !== undefined ? (
+              <rect
+                x={span.leftPx}
+                width={widthPx}
+                y={Math.min(zeroY, batteryY)}
+                height={Math.max(1, Math.abs(zeroY - batteryY))}
+                fill={palette.series.targetBatteryPowerW}
+                fillOpacity={0.45}
+                stroke={palette.series.targetBatteryPowerW}
+                strokeWidth={1.5}
+              />
+            ) : null}
+            {lines.map(({ key, y }) => (
+              <line
+                key={key}
+                x1={span.leftPx}
+                x2={span.rightPx}
+                y1={y}
+                y2={y}
+                stroke={palette.series[key]}
+                strokeWidth={2.5}
+                // A dash pattern on a few px would read as a dot; short windows get a solid line.
+                strokeDasharray={markOf(key) === 'dashed' && widthPx > 24 ? '6 3' : undefined}
+              />
+            ))}
+            {active && area ? (
+              <rect
+                className="history-window-active"
+                data-screen-only
+                x={span.leftPx - 2}
+                width={widthPx + 4}
+                y={area.y}
+                height={area.height}
+                fill="none"
+                stroke={palette.text}
+                strokeWidth={1}
+                strokeDasharray="2 2"
+              />
+            ) : null}
+          </g>
+        );
+      })}
+    </g>
   );
 }

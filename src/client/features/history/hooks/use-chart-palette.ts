@@ -1,8 +1,11 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { OutcomeKey } from '../lib/outcomes-by-day.ts';
 import type { PowerChartSeriesKey } from '../lib/power-series.ts';
 
-/** Colours of the charts for one theme; literal values so an exported SVG keeps them. */
+/**
+ * Colours of the charts for one theme, as literal CSS colours: an exported file must carry them
+ * itself, outside the page's custom properties.
+ */
 export interface ChartPalette {
   background: string;
   text: string;
@@ -13,7 +16,8 @@ export interface ChartPalette {
 }
 
 // Chosen for at least 3:1 contrast against each theme's surface (WCAG 1.4.11) and to stay
-// apart for the common colour-vision deficiencies (Okabe-Ito based).
+// apart for the common colour-vision deficiencies (Okabe-Ito based). They stand until the
+// app's design tokens name a colour (see TOKEN_OF).
 const LIGHT: ChartPalette = {
   background: '#ffffff',
   text: '#16191f',
@@ -64,6 +68,69 @@ const DARK: ChartPalette = {
   },
 };
 
+/**
+ * The design token (CSS custom property on `:root`) each colour follows when the page defines
+ * it: statuses and cancellation reasons share the app's colours, so a chart's "Completed" is the
+ * table's. Colours without a token keep the literal above.
+ */
+const TOKEN_OF = {
+  background: '--surface',
+  text: '--text',
+  grid: '--border',
+  axis: '--muted',
+  outcomes: {
+    received: '--status-received',
+    executing: '--status-executing',
+    completed: '--status-completed',
+    'cancelled:manuallyCancel': '--reason-manuallyCancel',
+    'cancelled:timeWindowOverlap': '--reason-timeWindowOverlap',
+    'cancelled:startTimeExpire': '--reason-startTimeExpire',
+    'cancelled:deviceFault': '--reason-deviceFault',
+    'cancelled:notSupported': '--reason-notSupported',
+    'cancelled:unknown': '--status-cancelled',
+  },
+} as const satisfies Partial<Record<keyof ChartPalette, unknown>>;
+
+/** Reads one design token's value, or `undefined` when the page does not define it. */
+export type TokenReader = (name: string) => string | undefined;
+
+/**
+ * The palette with every colour that has a token read through `readToken`, the rest (and any
+ * token the page lacks) from `fallback`. Pure, so a test or a later token module can drive it.
+ */
+export function paletteFromTokens(readToken: TokenReader, fallback: ChartPalette): ChartPalette {
+  const pick = (name: string, literal: string) => readToken(name) ?? literal;
+  const outcomes = { ...fallback.outcomes };
+  for (const [key, name] of Object.entries(TOKEN_OF.outcomes) as [OutcomeKey, string][])
+    outcomes[key] = pick(name, fallback.outcomes[key]);
+  return {
+    background: pick(TOKEN_OF.background, fallback.background),
+    text: pick(TOKEN_OF.text, fallback.text),
+    grid: pick(TOKEN_OF.grid, fallback.grid),
+    axis: pick(TOKEN_OF.axis, fallback.axis),
+    series: fallback.series,
+    outcomes,
+  };
+}
+
+/**
+ * A token of the page as a literal colour (`rgb(...)`): a token may be written with `var()`,
+ * `light-dark()` or `color-mix()`, which an exported file could not resolve, so the browser
+ * computes it on a probe element in the page's colour scheme.
+ */
+function readRootToken(name: string): string | undefined {
+  if (typeof document === 'undefined' || typeof getComputedStyle !== 'function') return undefined;
+  const root = document.documentElement;
+  if (getComputedStyle(root).getPropertyValue(name).trim() === '') return undefined;
+  const probe = document.createElement('span');
+  probe.style.color = `var(${name})`;
+  probe.hidden = true;
+  root.append(probe);
+  const literal = getComputedStyle(probe).color;
+  probe.remove();
+  return literal === '' ? undefined : literal;
+}
+
 const QUERY = '(prefers-color-scheme: dark)';
 
 function subscribe(onChange: () => void): () => void {
@@ -76,8 +143,12 @@ function subscribe(onChange: () => void): () => void {
 const prefersDark = () =>
   typeof window.matchMedia === 'function' && window.matchMedia(QUERY).matches;
 
-/** The chart colours of the theme in use (the app follows `prefers-color-scheme`). */
+/**
+ * The chart colours of the theme in use (the app follows `prefers-color-scheme`): the design
+ * tokens where the page defines them, else this module's literals. Read again when the scheme
+ * changes.
+ */
 export function useChartPalette(): ChartPalette {
   const dark = useSyncExternalStore(subscribe, prefersDark, () => false);
-  return dark ? DARK : LIGHT;
+  return useMemo(() => paletteFromTokens(readRootToken, dark ? DARK : LIGHT), [dark]);
 }

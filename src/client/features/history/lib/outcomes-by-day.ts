@@ -39,11 +39,14 @@ export function outcomeOf(command: StatusRecord): OutcomeKey {
   return command.cancelReason ? `cancelled:${command.cancelReason}` : 'cancelled:unknown';
 }
 
-/** One bar of the chart: a site-local day (`yyyy-MM-dd`) and its count per outcome. */
-export type OutcomeDay = { day: string } & Record<OutcomeKey, number>;
+/**
+ * One bar of the chart: a site-local day (`yyyy-MM-dd`), the instant it starts (its midnight on
+ * the site's clock, UTC epoch ms) and its count per outcome.
+ */
+export type OutcomeDay = { day: string; startMs: number } & Record<OutcomeKey, number>;
 
-const emptyDay = (day: string): OutcomeDay =>
-  ({ day, ...Object.fromEntries(OUTCOME_KEYS.map((key) => [key, 0])) }) as OutcomeDay;
+const emptyDay = (day: string, startMs: number): OutcomeDay =>
+  ({ day, startMs, ...Object.fromEntries(OUTCOME_KEYS.map((key) => [key, 0])) }) as OutcomeDay;
 
 /**
  * Counts the commands per day of their window's start, on the site's calendar (a DST day has 23
@@ -65,12 +68,12 @@ export function outcomesByDay(
     day.getTime() < endMs;
     day = addDays(day, 1, { in: inZone })
   )
-    days.set(dayOf(day.getTime()), emptyDay(dayOf(day.getTime())));
+    days.set(dayOf(day.getTime()), emptyDay(dayOf(day.getTime()), day.getTime()));
   const firstDay = dayOf(startMs);
   for (const command of commands) {
     const startedMs = Date.parse(command.startTime);
     const key = startedMs < startMs ? firstDay : dayOf(startedMs);
-    const bucket = days.get(key) ?? emptyDay(key);
+    const bucket = days.get(key) ?? emptyDay(key, startOfDay(startedMs, { in: inZone }).getTime());
     bucket[outcomeOf(command)] += 1;
     days.set(key, bucket);
   }

@@ -1,11 +1,6 @@
 import type { StatusRecord } from '../../../../domain/command.ts';
 import type { PowerControlProperty } from '../../../../domain/power-control.ts';
-
-/** One point of a step series: from `tMs` on the value is `value`; `null` breaks the line. */
-export interface StepPoint {
-  tMs: number;
-  value: number | null;
-}
+import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
 
 /** The chart's series: battery power and site limits in watts, SoC cut-offs in percent. */
 export type PowerChartSeriesKey = PowerControlProperty;
@@ -24,46 +19,91 @@ export const SERIES_SIGN: Record<PowerChartSeriesKey, 1 | -1> = {
   dischargeCutoffSocPercent: 1,
 };
 
+/** Drawing order of the series, which is also the legend's. */
+const SERIES_ORDER: readonly PowerChartSeriesKey[] = [
+  'targetBatteryPowerW',
+  'siteExportLimitW',
+  'siteImportLimitW',
+  'chargeCutoffSocPercent',
+  'dischargeCutoffSocPercent',
+];
+
+/** True for the SoC cut-offs, drawn on the percent axis; the others share the watt axis. */
+export const isPercentSeries = (key: PowerChartSeriesKey) => POWER_CONTROL_WORDS[key].unit === '%';
+
 /**
- * A step series of one control over the commands' effective windows: the commanded value holds
- * from the window's start to its end, then the line breaks until the next window that sets it
- * (outside a window the device follows its own settings, which no command tells). Commands that
- * do not set the control add nothing. Input in any order; points in time order.
+ * One command's window on the chart: from `startMs` to `endMs` (UTC epoch ms) the commanded
+ * values hold; outside a window the device follows its own settings, which no command tells.
+ * `drawnValues` are signed as drawn ({@link SERIES_SIGN}); the command keeps the values it sent.
  */
-export function stepSeries(
-  commands: readonly StatusRecord[],
-  property: PowerChartSeriesKey,
-): StepPoint[] {
-  const windows = commands
+export interface PowerWindow {
+  command: StatusRecord;
+  startMs: number;
+  endMs: number;
+  drawnValues: Partial<Record<PowerChartSeriesKey, number>>;
+}
+
+/**
+ * The windows of the commands that set at least one control, in time order (ties by end, then
+ * command ID, so the keyboard walks them in a stable order).
+ */
+export function powerWindows(commands: readonly StatusRecord[]): PowerWindow[] {
+  return commands
     .flatMap((command) => {
-      const value = command.powerControl[property];
-      if (value === undefined) return [];
+      const drawnValues: PowerWindow['drawnValues'] = {};
+      for (const key of SERIES_ORDER) {
+        const value = command.powerControl[key];
+        if (value !== undefined) drawnValues[key] = value * SERIES_SIGN[key];
+      }
+      if (Object.keys(drawnValues).length === 0) return [];
       return [
         {
+          command,
           startMs: Date.parse(command.startTime),
           endMs: Date.parse(command.endTime),
-          value: value * SERIES_SIGN[property],
+          drawnValues,
         },
       ];
     })
-    .sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-  return windows.flatMap(({ startMs, endMs, value }) => [
-    { tMs: startMs, value },
-    { tMs: endMs, value },
-    { tMs: endMs, value: null },
-  ]);
+    .sort(
+      (a, b) =>
+        a.startMs - b.startMs || a.endMs - b.endMs || a.command.id.localeCompare(b.command.id),
+    );
 }
 
-/** The series with at least one point, in drawing order: a control no command sets is not drawn. */
+/** The series with at least one value, in drawing order: a control no command sets is not drawn. */
 export function seriesInUse(commands: readonly StatusRecord[]): PowerChartSeriesKey[] {
-  const order: PowerChartSeriesKey[] = [
-    'targetBatteryPowerW',
-    'siteExportLimitW',
-    'siteImportLimitW',
-    'chargeCutoffSocPercent',
-    'dischargeCutoffSocPercent',
-  ];
-  return order.filter((property) =>
+  return SERIES_ORDER.filter((property) =>
     commands.some((command) => command.powerControl[property] !== undefined),
   );
+}
+
+/** A horizontal extent in px. */
+export interface SpanPx {
+  leftPx: number;
+  rightPx: number;
+}
+
+/**
+ * Where a window is drawn: its true extent, widened about its middle to at least `minWidthPx` so
+ * a 9-minute window stays visible over a day or a month, and kept inside `[plotLeftPx,
+ * plotRightPx]` (a window reaching out of the range is cut at the range's edge).
+ */
+export function drawnSpanPx(
+  startPx: number,
+  endPx: number,
+  minWidthPx: number,
+  plotLeftPx: number,
+  plotRightPx: number,
+): SpanPx {
+  let leftPx = Math.max(plotLeftPx, Math.min(startPx, endPx));
+  let rightPx = Math.min(plotRightPx, Math.max(startPx, endPx));
+  const missingPx = minWidthPx - (rightPx - leftPx);
+  if (missingPx > 0) {
+    leftPx -= missingPx / 2;
+    rightPx += missingPx / 2;
+    if (leftPx < plotLeftPx) [leftPx, rightPx] = [plotLeftPx, plotLeftPx + minWidthPx];
+    if (rightPx > plotRightPx) [leftPx, rightPx] = [plotRightPx - minWidthPx, plotRightPx];
+  }
+  return { leftPx, rightPx };
 }

@@ -1,12 +1,20 @@
+import { textWidthPx } from './text-width.ts';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/** One legend entry: its words, colour and how the chart draws the series. */
 export interface LegendEntry {
   label: string;
   color: string;
+  /** `area`: a filled bar; `line`: a solid line; `dashed`: a dashed line. */
+  mark: 'area' | 'line' | 'dashed';
 }
 
-export interface SvgExportOptions {
+export interface ChartFileOptions {
+  /** The chart's name, the file's `<title>` and first heading line. */
   title: string;
+  /** A second heading line: the device, the range and the site's zone. */
+  subtitle: string;
   /** The chart's summary, kept as the file's `<desc>` so the export stays accessible. */
   description: string;
   legend: readonly LegendEntry[];
@@ -14,20 +22,112 @@ export interface SvgExportOptions {
   text: string;
 }
 
-const LEGEND_ROW_PX = 18;
-const TITLE_PX = 24;
+/**
+ * The chart's own `<svg>` inside `frame`, or `null` before it is drawn. Recharts draws each
+ * legend icon as a small `svg.recharts-surface` too, and puts the legend before the chart in the
+ * DOM once the chart has measured its box, so the first `svg.recharts-surface` in a frame is a
+ * 14 px legend icon, not the chart: only the one right under `.recharts-wrapper` is the chart.
+ */
+export function chartSurfaceIn(frame: ParentNode): SVGSVGElement | null {
+  const svg = frame.querySelector('.recharts-wrapper > svg.recharts-surface');
+  return svg instanceof SVGSVGElement ? svg : null;
+}
+
+// The computed styles that decide how SVG content looks. In the page they come from the style
+// sheet and inheritance (the font, `currentColor`); a file opened on its own has neither, so
+// they are written on each element, as presentation attributes: the page's Content Security
+// Policy (style-src 'self') refuses `style` attributes, even on a detached copy.
+const PAINT = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-opacity',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'opacity',
+  'shape-rendering',
+] as const;
+const FONT = [
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'letter-spacing',
+  'text-anchor',
+  'dominant-baseline',
+] as const;
+const SHAPES = new Set(['path', 'rect', 'line', 'circle', 'ellipse', 'polyline', 'polygon']);
+const TEXTS = new Set(['text', 'tspan', 'textPath']);
 
 /**
- * A standalone SVG file of a rendered chart: a copy of the chart's `<svg>` with a background,
- * its title and summary (`<title>`, `<desc>`), and the legend drawn as SVG (the chart library
- * renders its legend as HTML, which would not be in the file). Colours are literal in the chart,
- * so the file looks the same outside the page.
+ * A copy of a drawn `<svg>` that looks the same outside the page: each element's computed paint
+ * (and font, on text) written on it, hidden elements left out, and the root given its drawn size
+ * in px instead of the page's `100%`.
  */
-export function chartSvgFile(svg: SVGSVGElement, options: SvgExportOptions): string {
-  const width = Number(svg.getAttribute('width')) || svg.clientWidth || 800;
-  const height = Number(svg.getAttribute('height')) || svg.clientHeight || 300;
-  const legendHeight = options.legend.length * LEGEND_ROW_PX + 8;
-  const totalHeight = TITLE_PX + height + legendHeight;
+export function standaloneCopy(svg: SVGSVGElement): {
+  copy: SVGSVGElement;
+  widthPx: number;
+  heightPx: number;
+} {
+  const box = svg.getBoundingClientRect();
+  const widthPx = Math.round(box.width) || Number(svg.getAttribute('width')) || 0;
+  const heightPx = Math.round(box.height) || Number(svg.getAttribute('height')) || 0;
+  const copy = svg.cloneNode(true) as SVGSVGElement;
+  const view = svg.ownerDocument.defaultView;
+  const originals = [...svg.querySelectorAll('*')];
+  const copies = [...copy.querySelectorAll('*')];
+  const hidden: Element[] = [];
+  originals.forEach((original, index) => {
+    const target = copies[index];
+    if (!target || !view) return;
+    const style = view.getComputedStyle(original);
+    if (style.display === 'none' || style.visibility === 'hidden') {
+      hidden.push(target);
+      return;
+    }
+    const tag = original.localName;
+    const names = SHAPES.has(tag) ? PAINT : TEXTS.has(tag) ? [...PAINT, ...FONT] : [];
+    for (const name of names) {
+      const value = style.getPropertyValue(name);
+      if (value !== '') target.setAttribute(name, value);
+    }
+  });
+  for (const element of hidden) element.remove();
+  // What only helps on screen (the outline of the target the tooltip shows) stays out.
+  for (const element of copy.querySelectorAll('[data-screen-only]')) element.remove();
+  // The chart library's empty <title>/<desc> would hide the file's own from some viewers.
+  for (const element of copy.querySelectorAll(':scope > title, :scope > desc')) element.remove();
+  copy.removeAttribute('style');
+  copy.removeAttribute('class');
+  copy.setAttribute('width', String(widthPx));
+  copy.setAttribute('height', String(heightPx));
+  return { copy, widthPx, heightPx };
+}
+
+const HEADING_LINE_PX = 18;
+const HEADING_PX = 2 * HEADING_LINE_PX + 8;
+const LEGEND_ROW_PX = 20;
+const LEGEND_SWATCH_PX = 16;
+const LEGEND_GAP_PX = 18;
+const PADDING_PX = 8;
+const FONT_SIZE_PX = 12;
+
+/**
+ * A standalone SVG file of a drawn chart: a heading (`title`, then `subtitle`), the chart at its
+ * drawn size with every colour and font literal ({@link standaloneCopy}), and its legend drawn in
+ * SVG below it (the page's legend is HTML, which an SVG file cannot hold), on the theme's
+ * background. `<title>` and `<desc>` name and describe it for assistive technology. Returns the
+ * file's text and its size in px; the chart's own part keeps exactly the drawn size.
+ */
+export function chartSvgFile(
+  svg: SVGSVGElement,
+  options: ChartFileOptions,
+): { text: string; widthPx: number; heightPx: number } {
+  const { copy, widthPx, heightPx: chartHeightPx } = standaloneCopy(svg);
+  const view = svg.ownerDocument.defaultView;
+  const fontFamily = view?.getComputedStyle(svg).fontFamily || 'system-ui, sans-serif';
   const doc = svg.ownerDocument;
   const make = (name: string, attributes: Record<string, string | number>) => {
     const element = doc.createElementNS(SVG_NS, name);
@@ -35,42 +135,131 @@ export function chartSvgFile(svg: SVGSVGElement, options: SvgExportOptions): str
     return element;
   };
 
+  // Legend entries flow left to right and wrap at the chart's width.
+  const placed: { entry: LegendEntry; x: number; row: number }[] = [];
+  let x = PADDING_PX;
+  let row = 0;
+  for (const entry of options.legend) {
+    const entryWidthPx = LEGEND_SWATCH_PX + 6 + textWidthPx(entry.label, FONT_SIZE_PX);
+    if (x > PADDING_PX && x + entryWidthPx > widthPx - PADDING_PX) {
+      row += 1;
+      x = PADDING_PX;
+    }
+    placed.push({ entry, x, row });
+    x += entryWidthPx + LEGEND_GAP_PX;
+  }
+  const legendPx = placed.length === 0 ? 0 : (row + 1) * LEGEND_ROW_PX + PADDING_PX;
+  const totalHeightPx = HEADING_PX + chartHeightPx + legendPx;
+
   const file = make('svg', {
     xmlns: SVG_NS,
-    width,
-    height: totalHeight,
-    viewBox: `0 0 ${width} ${totalHeight}`,
+    width: widthPx,
+    height: totalHeightPx,
+    viewBox: `0 0 ${widthPx} ${totalHeightPx}`,
     role: 'img',
-    'font-family': 'system-ui, sans-serif',
-    'font-size': 12,
+    'font-family': fontFamily,
+    'font-size': FONT_SIZE_PX,
   });
   const title = make('title', {});
   title.textContent = options.title;
   const desc = make('desc', {});
-  desc.textContent = options.description;
-  file.append(title, desc, make('rect', { width, height: totalHeight, fill: options.background }));
+  desc.textContent = `${options.subtitle}. ${options.description}`;
+  file.append(
+    title,
+    desc,
+    make('rect', { width: widthPx, height: totalHeightPx, fill: options.background }),
+  );
 
-  const heading = make('text', { x: 8, y: 16, fill: options.text, 'font-weight': 600 });
-  heading.textContent = options.title;
-  file.append(heading);
-
-  const chart = svg.cloneNode(true) as SVGSVGElement;
-  chart.setAttribute('x', '0');
-  chart.setAttribute('y', String(TITLE_PX));
-  file.append(chart);
-
-  options.legend.forEach((entry, index) => {
-    const y = TITLE_PX + height + 4 + index * LEGEND_ROW_PX;
-    const label = make('text', { x: 28, y: y + 11, fill: options.text });
-    label.textContent = entry.label;
-    file.append(make('rect', { x: 8, y: y + 2, width: 14, height: 10, fill: entry.color }), label);
+  const heading = make('text', {
+    x: PADDING_PX,
+    y: HEADING_LINE_PX - 2,
+    fill: options.text,
+    'font-weight': 600,
+    'font-size': 14,
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(file)}`;
+  heading.textContent = options.title;
+  const subheading = make('text', { x: PADDING_PX, y: 2 * HEADING_LINE_PX, fill: options.text });
+  subheading.textContent = options.subtitle;
+  file.append(heading, subheading);
+
+  copy.setAttribute('x', '0');
+  copy.setAttribute('y', String(HEADING_PX));
+  file.append(copy);
+
+  for (const { entry, x: entryX, row: entryRow } of placed) {
+    const middleY = HEADING_PX + chartHeightPx + PADDING_PX / 2 + entryRow * LEGEND_ROW_PX + 10;
+    const swatch =
+      entry.mark === 'area'
+        ? make('rect', {
+            x: entryX,
+            y: middleY - 6,
+            width: LEGEND_SWATCH_PX,
+            height: 12,
+            fill: entry.color,
+          })
+        : make('line', {
+            x1: entryX,
+            x2: entryX + LEGEND_SWATCH_PX,
+            y1: middleY,
+            y2: middleY,
+            stroke: entry.color,
+            'stroke-width': 2.5,
+            ...(entry.mark === 'dashed' ? { 'stroke-dasharray': '5 3' } : {}),
+          });
+    const label = make('text', {
+      x: entryX + LEGEND_SWATCH_PX + 6,
+      y: middleY + 4,
+      fill: options.text,
+    });
+    label.textContent = entry.label;
+    file.append(swatch, label);
+  }
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(file)}`;
+  return { text, widthPx, heightPx: totalHeightPx };
 }
 
-/** Offers `content` as a file download named `fileName`. */
-export function downloadFile(content: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
+/**
+ * Pixels per CSS px of an exported PNG: the screen's ratio, at least 2, so the image stays sharp
+ * when zoomed or printed.
+ */
+export const pngScale = () =>
+  Math.max(2, typeof devicePixelRatio === 'number' ? devicePixelRatio : 1);
+
+/**
+ * Rasterises an SVG file (`widthPx` by `heightPx`) to a PNG `scale` times larger, with the
+ * browser's own image decoder and a canvas: the file holds no external resource, so the canvas
+ * is not tainted. Rejects when the browser cannot decode the SVG or encode the PNG.
+ */
+export async function svgToPng(
+  svgText: string,
+  widthPx: number,
+  heightPx: number,
+  scale: number,
+): Promise<Blob> {
+  // A data: URL, not a blob: one: the page's Content Security Policy allows images from
+  // 'self' and data: only.
+  const image = new Image(widthPx, heightPx);
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(widthPx * scale);
+  canvas.height = Math.round(heightPx * scale);
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('this browser gave no 2D canvas');
+  context.scale(scale, scale);
+  context.drawImage(image, 0, 0, widthPx, heightPx);
+  return new Promise<Blob>((resolve, reject) =>
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the PNG could not be encoded'))),
+      'image/png',
+    ),
+  );
+}
+
+/** Offers `content` (text, or a ready `Blob`) as a file download named `fileName`. */
+export function downloadFile(content: string | Blob, fileName: string, type: string): void {
+  const blob = typeof content === 'string' ? new Blob([content], { type }) : content;
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -1,0 +1,153 @@
+import {
+  useCallback,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
+import type { SpanPx } from '../lib/power-series.ts';
+import type { LegendEntry } from '../lib/svg-export.ts';
+
+/** Something the tooltip can show: where it is drawn (px from the plot's left) and its words. */
+export interface ChartTarget extends SpanPx {
+  key: string;
+  lines: readonly string[];
+}
+
+/** How far from a target the pointer may be and still show it, in px. */
+const NEAR_PX = 12;
+const TOOLTIP_GAP_PX = 12;
+
+/** The target under `xPx`, else the nearest within {@link NEAR_PX}, else `null`. */
+export function targetAt(targets: readonly SpanPx[], xPx: number): number | null {
+  let nearest: number | null = null;
+  let nearestPx = NEAR_PX;
+  for (const [index, target] of targets.entries()) {
+    if (xPx >= target.leftPx && xPx <= target.rightPx) return index;
+    const distancePx = Math.min(Math.abs(xPx - target.leftPx), Math.abs(xPx - target.rightPx));
+    if (distancePx <= nearestPx) {
+      nearest = index;
+      nearestPx = distancePx;
+    }
+  }
+  return nearest;
+}
+
+interface ChartFrameProps {
+  /** The plot's width in px and the ref that measures it ({@link useElementWidth}). */
+  widthPx: number;
+  measureRef: (element: HTMLDivElement | null) => (() => void) | undefined;
+  /** The plot's accessible name; the summary (`summaryId`) describes it. */
+  label: string;
+  summaryId: string;
+  heightPx: number;
+  /** What the pointer and the arrow keys can point at, in reading order. */
+  targets: readonly ChartTarget[];
+  legend: readonly LegendEntry[];
+  /** Draws the chart (once `widthPx` is known), with the target the tooltip shows, if any. */
+  children: (activeIndex: number | null) => ReactNode;
+}
+
+/**
+ * A chart's frame: as wide as its container (measured through `measureRef`, so the chart follows
+ * resizes), a tooltip for the target under the pointer, tapped, or chosen with the arrow keys
+ * (Home, End; Escape closes it), placed beside the target so it never covers it, and the legend
+ * as a list. The plot is one focusable image named by `label` and described by the chart's
+ * summary, so a screen reader hears the words rather than the shapes.
+ */
+export function ChartFrame(props: ChartFrameProps) {
+  const { widthPx, measureRef, label, summaryId, heightPx, targets, legend, children } = props;
+  const plot = useRef<HTMLDivElement | null>(null);
+  const plotRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      plot.current = element;
+      return measureRef(element);
+    },
+    [measureRef],
+  );
+  const tooltipId = useId();
+  const [active, setActive] = useState<number | null>(null);
+  const activeIndex = active !== null && active < targets.length ? active : null;
+  const target = activeIndex === null ? undefined : targets[activeIndex];
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const last = targets.length - 1;
+    if (last < 0) return;
+    const next: Record<string, () => number | null> = {
+      ArrowRight: () => (activeIndex === null ? 0 : Math.min(last, activeIndex + 1)),
+      ArrowDown: () => (activeIndex === null ? 0 : Math.min(last, activeIndex + 1)),
+      ArrowLeft: () => (activeIndex === null ? last : Math.max(0, activeIndex - 1)),
+      ArrowUp: () => (activeIndex === null ? last : Math.max(0, activeIndex - 1)),
+      Home: () => 0,
+      End: () => last,
+      Escape: () => null,
+    };
+    const move = next[event.key];
+    if (!move || (event.key === 'Escape' && activeIndex === null)) return;
+    event.preventDefault();
+    setActive(move());
+  };
+
+  const point = (event: PointerEvent) => {
+    const left = plot.current?.getBoundingClientRect().left ?? 0;
+    setActive(targetAt(targets, event.clientX - left));
+  };
+
+  // Beside the target, on the side with more room.
+  const besideRight = target ? target.leftPx + target.rightPx < widthPx : true;
+  const tooltipStyle = target
+    ? besideRight
+      ? { left: target.rightPx + TOOLTIP_GAP_PX }
+      : { right: widthPx - target.leftPx + TOOLTIP_GAP_PX }
+    : {};
+
+  return (
+    <div className="history-chart-frame">
+      <div
+        ref={plotRef}
+        className="history-chart-plot"
+        style={{ height: heightPx }}
+        tabIndex={0}
+        role="img"
+        aria-label={label}
+        aria-describedby={target ? `${summaryId} ${tooltipId}` : summaryId}
+        onKeyDown={onKeyDown}
+        onBlur={() => setActive(null)}
+        // A touch ends with pointerleave right after the tap; that tooltip stays until the
+        // plot loses focus (a tap elsewhere).
+        onPointerLeave={(event) => {
+          if (event.pointerType !== 'touch') setActive(null);
+        }}
+        onPointerDown={point}
+        onPointerMove={point}
+      >
+        {widthPx > 0 ? children(activeIndex) : null}
+      </div>
+      {target ? (
+        <div id={tooltipId} role="tooltip" className="history-chart-tooltip" style={tooltipStyle}>
+          {target.lines.map((line, index) => (
+            <span key={index} className={index === 0 ? 'history-chart-tooltip-head' : undefined}>
+              {line}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {legend.length > 0 ? (
+        <ul className="history-chart-legend" aria-label="Legend">
+          {legend.map((entry) => (
+            <li key={entry.label}>
+              <span
+                aria-hidden="true"
+                className={`history-legend-mark history-legend-${entry.mark}`}
+                style={{ color: entry.color }}
+              />
+              {entry.label}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

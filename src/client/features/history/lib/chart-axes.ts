@@ -1,0 +1,167 @@
+import { tz } from '@date-fns/tz';
+import { eachDayOfInterval, eachHourOfInterval, format } from 'date-fns';
+
+/** A value axis: its domain and the ticks drawn on it, unique and ascending. */
+export interface ValueAxis {
+  domain: [number, number];
+  ticks: number[];
+}
+
+export interface ValueAxisOptions {
+  /** Keep 0 inside the domain (power: the charge/discharge boundary must show). */
+  includeZero?: boolean;
+  /** Only whole-number ticks (counts, watts: the spec's values are integers). */
+  integer?: boolean;
+  /** At most this many intervals between ticks; 5 gives at most 6 ticks, 8 with padding. */
+  maxIntervals?: number;
+}
+
+const NICE_FRACTIONS = [1, 2, 2.5, 5, 10];
+
+/** The smallest 1, 2, 2.5 or 5 times a power of ten that is at least `raw`. */
+function niceStep(raw: number, integer: boolean): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = (NICE_FRACTIONS.find((f) => f * power >= raw - 1e-12) ?? 10) * power;
+  if (!integer) return step;
+  // 2.5 is not a whole step below 10; 0.5 rounds up to 1.
+  return step < 1 ? 1 : Number.isInteger(step) ? step : Math.ceil(step);
+}
+
+const decimalsOf = (step: number) => Math.max(0, -Math.floor(Math.log10(step)) + 1);
+
+/**
+ * A padded domain with "nice" ticks (1, 2, 2.5 or 5 times a power of ten apart) for `values`.
+ * Sparse data still reads: when every value is equal the domain opens around it, a value that
+ * would sit on the domain's edge gets one more step of room (zero excepted), and the ticks are
+ * unique, so no two labels repeat. Throws on no values or a non-finite one.
+ */
+export function niceValueAxis(
+  values: readonly number[],
+  options: ValueAxisOptions = {},
+): ValueAxis {
+  const { includeZero = false, integer = false, maxIntervals = 5 } = options;
+  if (values.length === 0) throw new RangeError('niceValueAxis needs at least one value');
+  if (!values.every(Number.isFinite)) throw new RangeError('niceValueAxis needs finite values');
+  let low = Math.min(...values);
+  let high = Math.max(...values);
+  if (includeZero) {
+    low = Math.min(low, 0);
+    high = Math.max(high, 0);
+  }
+  if (low === high) {
+    const pad = low === 0 ? 1 : Math.abs(low) / 2;
+    low -= pad;
+    high += pad;
+  }
+  const step = niceStep((high - low) / maxIntervals, integer);
+  let first = Math.floor(low / step) * step;
+  let last = Math.ceil(high / step) * step;
+  if (first === low && low !== 0 && low === Math.min(...values)) first -= step;
+  if (last === high && high !== 0 && high === Math.max(...values)) last += step;
+  const decimals = decimalsOf(step);
+  const ticks: number[] = [];
+  for (let i = 0; first + i * step <= last + step / 1e6; i += 1)
+    ticks.push(Number((first + i * step).toFixed(decimals)) || 0);
+  return { domain: [ticks[0] ?? first, ticks.at(-1) ?? last], ticks };
+}
+
+/** Ticks of a time axis on the site's clock: each at a whole hour or at a midnight there. */
+export interface SiteTimeTicks {
+  ticksMs: number[];
+  /** `hour`: ticks every `step` hours; `day`: at midnight every `step` days. */
+  unit: 'hour' | 'day';
+  step: number;
+}
+
+const HOUR_STEPS = [1, 2, 3, 6, 12];
+const DAY_STEPS = [1, 2, 3, 7, 14];
+/** Least room between two tick labels, in px. */
+export const TICK_GAP_PX = 10;
+
+/**
+ * Ticks for `[startMs, endMs]` on the wall clock of `timeZone` (the site's), whatever the
+ * browser's zone: whole hours that are a multiple of the step (00:00, 03:00, ...) or midnights,
+ * the finest step whose labels ({@link formatSiteTimeTick}, `labelWidthPx` wide) stay
+ * {@link TICK_GAP_PX} apart on a plot `plotWidthPx` wide. A DST day keeps its ticks on the
+ * site's clock (a 3-hour step skips or repeats an hour at the change, as the clock does).
+ */
+export function siteTimeTicks(
+  startMs: number,
+  endMs: number,
+  timeZone: string,
+  plotWidthPx: number,
+  labelWidthPx: (label: string) => number,
+): SiteTimeTicks {
+  const inZone = tz(timeZone);
+  const interval = { start: startMs, end: endMs };
+  const pxPerMs = plotWidthPx / (endMs - startMs);
+  const fits = (candidate: SiteTimeTicks) => {
+    const { ticksMs, unit } = candidate;
+    return ticksMs.every((ms, index) => {
+      const next = ticksMs[index + 1];
+      if (next === undefined) return true;
+      const room = (next - ms) * pxPerMs;
+      const halves =
+        (labelWidthPx(formatSiteTimeTick(ms, timeZone, unit)) +
+          labelWidthPx(formatSiteTimeTick(next, timeZone, unit))) /
+        2;
+      return room >= halves + TICK_GAP_PX;
+    });
+  };
+  const hours = eachHourOfInterval(interval, { in: inZone });
+  for (const step of HOUR_STEPS) {
+    const candidate = withinRange(
+      'hour',
+      step,
+      hours.filter((hour) => hour.getHours() % step === 0),
+      startMs,
+      endMs,
+    );
+    if (fits(candidate)) return candidate;
+  }
+  const days = eachDayOfInterval(interval, { in: inZone });
+  const candidates = DAY_STEPS.map((step) =>
+    withinRange(
+      'day',
+      step,
+      days.filter((_, index) => index % step === 0),
+      startMs,
+      endMs,
+    ),
+  );
+  // A range is at most 30 days (spec 8), so the widest step is the last resort.
+  return candidates.find(fits) ?? (candidates.at(-1) as SiteTimeTicks);
+}
+
+function withinRange(
+  unit: SiteTimeTicks['unit'],
+  step: number,
+  ticks: Date[],
+  startMs: number,
+  endMs: number,
+): SiteTimeTicks {
+  const ticksMs = [...new Set(ticks.map((tick) => tick.getTime()))].filter(
+    (ms) => ms >= startMs && ms <= endMs,
+  );
+  return { unit, step, ticksMs };
+}
+
+/**
+ * A tick's label on the site's clock, 24-hour: `15:00` on an hour axis, the date (`24 Nov`) at
+ * midnight and on a day axis.
+ */
+export function formatSiteTimeTick(ms: number, timeZone: string, unit: SiteTimeTicks['unit']) {
+  const inZone = tz(timeZone);
+  if (unit === 'day' || format(ms, 'HH:mm', { in: inZone }) === '00:00')
+    return format(ms, 'd MMM', { in: inZone });
+  return format(ms, 'HH:mm', { in: inZone });
+}
+
+/**
+ * How many of `count` evenly spaced category labels to skip between two shown ones (recharts'
+ * `interval`) so that labels `labelWidthPx` wide stay {@link TICK_GAP_PX} apart on `plotWidthPx`.
+ */
+export function categoryTickInterval(count: number, plotWidthPx: number, labelWidthPx: number) {
+  const bandPx = plotWidthPx / Math.max(1, count);
+  return Math.max(0, Math.ceil((labelWidthPx + TICK_GAP_PX) / bandPx) - 1);
+}

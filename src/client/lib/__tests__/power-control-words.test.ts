@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { formatBatteryPowerW, formatPropertyValueInWords } from '../power-control-words.ts';
+
+describe('battery power in words', () => {
+  it('says charge or discharge instead of a sign (spec 2.2)', () => {
+    expect(formatBatteryPowerW(-2000)).toBe('2 kW charge');
+    expect(formatBatteryPowerW(800)).toBe('800 W discharge');
+    expect(formatBatteryPowerW(2500)).toBe('2.5 kW discharge');
+    expect(formatBatteryPowerW(0)).toBe('0 W');
+  });
+
+  it('leaves the other controls with their unit', () => {
+    expect(formatPropertyValueInWords('targetBatteryPowerW', -3000)).toBe('3 kW charge');
+    expect(formatPropertyValueInWords('siteImportLimitW', 5000)).toBe('5 kW');
+    expect(formatPropertyValueInWords('chargeCutoffSocPercent', 90)).toBe('90%');
+  });
+});
