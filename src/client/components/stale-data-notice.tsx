@@ -52,7 +52,10 @@ export function StaleDataNotice({ query, what, timeZone, autoRetryMs }: StaleDat
   const failed = query.isRefetchError || retrying;
   if (query.data === undefined || !failed || !query.failureReason) return null;
   const zone = timeZone && isKnownTimeZone(timeZone) ? timeZone : operatorZone();
-  const asOf = `${formatInZone(query.dataUpdatedAt, zone)} (${zone}; ${formatUtc(query.dataUpdatedAt)})`;
+  const asOf =
+    zone === 'UTC'
+      ? formatUtc(query.dataUpdatedAt)
+      : `${formatInZone(query.dataUpdatedAt, zone)} (${zone}; ${formatUtc(query.dataUpdatedAt)})`;
   return (
     <div role="status" className="notice notice-warning stale-data-notice">
       <p>
