@@ -78,7 +78,8 @@ test('a 60-device site folds, filters its devices with true counts, and keeps it
   await bindSite(page, 'PLANT-EU-100');
   const site = page.getByRole('region', { name: /PLANT-EU-100/ });
   // Folded: the page is a page, not 3,250 px of one site.
-  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(1400);
+  // A string expression: this file is typed for Node, the expression runs in the page.
+  expect(await page.evaluate<number>('document.documentElement.scrollHeight')).toBeLessThan(1400);
 
   await site.getByRole('button', { name: 'Show 60 devices' }).click();
   await expect(site.getByRole('button', { name: 'Hide devices' })).toHaveAttribute(
