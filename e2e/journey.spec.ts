@@ -2,7 +2,6 @@ import { test, expect, signIn, bindSite, DEMO_EU } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 const SECRET = DEMO_EU.clientSecret;
-const shot = (name: string) => ({ path: `docs/screenshots/${name}.png`, fullPage: true });
 
 test('wrong credentials are refused with an alert and no cookie', async ({ page, context }) => {
   await page.goto('/');
@@ -26,7 +25,6 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
 
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Sign in to powerdeck' })).toBeVisible();
-  await page.screenshot(shot('01-sign-in'));
   await signIn(page);
 
   const [cookie] = await context.cookies();
@@ -38,7 +36,6 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
 
   await bindSite(page, 'PLANT-EU-001');
   await expect(page.getByRole('link', { name: 'BAT-EU-001-A', exact: true })).toBeVisible();
-  await page.screenshot(shot('02-sites'));
 
   await page.getByRole('link', { name: 'BAT-EU-001-A', exact: true }).click();
   await expect(page.getByRole('heading', { name: /BAT-EU-001-A/ })).toBeVisible();
@@ -56,7 +53,6 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
   // The form's default window starts within the next 15 minutes and lasts one hour.
   await sandboxAdmin.advanceClock(16 * 60_000);
   await expect(row).toContainText('executing');
-  await page.screenshot(shot('03-device'));
   await sandboxAdmin.advanceClock(60 * 60_000);
   await expect(row).toContainText('completed');
   await expect(row.getByRole('button', { name: 'Cancel' })).toHaveCount(0);

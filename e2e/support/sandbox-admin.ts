@@ -25,6 +25,17 @@ export function sandboxAdminAt(port: number) {
     /** Takes a device offline or faults it. */
     setDevice: (deviceId: string, state: { online?: boolean; fault?: boolean }) =>
       call(port, 'PUT', `/devices/${deviceId}`, state),
+    /**
+     * Replaces the injected faults of every region route (e.g. `{ errorRate: 1, errorStatus: 503 }`
+     * for an outage); `{}` clears them.
+     */
+    setFaults: (faults: {
+      latencyMs?: number;
+      errorRate?: number;
+      errorStatus?: number;
+      rateLimitPerMinute?: number;
+      tokenTtlS?: number;
+    }) => call(port, 'PUT', '/faults', faults),
   };
 }
 

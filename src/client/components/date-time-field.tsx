@@ -145,7 +145,8 @@ export function DateTimeField({
         </Group>
         <Popover className="popover date-time-field-popover" placement="bottom end" offset={4}>
           <Dialog className="date-time-field-dialog" aria-label={calendarLabel}>
-            <Calendar className="calendar">
+            {/* Weeks start on Monday, as on the European and Australian sites' calendars (ISO 8601). */}
+            <Calendar className="calendar" firstDayOfWeek="mon">
               <header className="calendar-header">
                 <Button slot="previous" className="small" aria-label="Previous month">
                   <span aria-hidden="true">‹</span>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import {
   Button,
@@ -114,9 +115,11 @@ const TONE_WORDS: Record<ToastTone, string> = {
 /**
  * Where toasts show: rendered once, in the signed-in layout, bottom right above everything else,
  * as a landmark region named by the number of toasts. Each toast has its title, description, link,
- * action and a Dismiss button.
+ * action and a Dismiss button. When it leaves (sign-out, an expired session), the toasts go with
+ * it, so no outcome of one session shows to whoever signs in next.
  */
 export function ToastRegion() {
+  useEffect(() => () => queue.clear(), []);
   return (
     // No aria-label: React Aria names the region by its count ("2 notifications."), and a fixed
     // name would keep the region out of F6 landmark navigation, which registers it when the name

@@ -103,6 +103,17 @@ describe('sign-in and sites', () => {
     expect(JSON.stringify(heldRequests)).not.toContain('wrong');
   });
 
+  it('moves focus to a refusal, so it is read first and Tab goes on to the fields', async () => {
+    fakeBff();
+    const user = userEvent.setup();
+    renderApp('/sign-in');
+    await user.type(await screen.findByLabelText('Client ID'), 'demo-eu');
+    await user.type(screen.getByLabelText('Client secret'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+  });
+
   it('names the empty fields instead of sending them', async () => {
     const requests = fakeBff();
     const user = userEvent.setup();

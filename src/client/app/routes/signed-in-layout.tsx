@@ -1,9 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
-import { clearToasts, ToastRegion } from '../../components/toast.tsx';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
 import { usePageWidth } from './page-width.ts';
+
+// Loaded beside the page, not before it: toasts come only after an action, and pages that use no
+// React Aria component (the batch list, the history) then render without waiting for its code.
+const ToastRegion = lazy(() =>
+  import('../../components/toast.tsx').then(({ ToastRegion }) => ({ default: ToastRegion })),
+);
 
 const NAVIGATION = [
   { to: '/sites', label: 'Sites' },
@@ -20,9 +25,6 @@ export function SignedInLayout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const pageWidth = usePageWidth();
-  // Leaving the signed-in pages (sign-out, an expired session) drops their outcomes, so none
-  // shows to whoever signs in next.
-  useEffect(() => clearToasts, []);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -51,7 +53,9 @@ export function SignedInLayout() {
       <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
         <Outlet />
       </main>
-      <ToastRegion />
+      <Suspense fallback={null}>
+        <ToastRegion />
+      </Suspense>
     </>
   );
 }

@@ -182,7 +182,7 @@ export function CommandForm(props: CommandFormProps) {
           {utcOffsetLabel(openedAtMs, timeZone)}). The command is effective from start up to end.
           {props.zoneNote ? <> {props.zoneNote}</> : null}
         </p>
-        <div className="form-grid">
+        <div className="form-grid window-grid">
           {(['start', 'end'] as const).map((name) => (
             <Field
               key={name}

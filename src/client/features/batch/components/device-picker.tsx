@@ -13,6 +13,16 @@ interface DevicePickerProps {
 }
 
 /**
+ * The select-all button's words, with counts that say what it does: all the visible devices, or
+ * only those of them not in the batch yet (never a count that reads as "visible" when it is not).
+ */
+function selectAllLabel(visibleCount: number, notSelectedCount: number): string {
+  if (notSelectedCount === visibleCount) return `Select all visible (${visibleCount})`;
+  if (notSelectedCount === 0) return `All ${visibleCount} visible are in the batch`;
+  return `Select the ${notSelectedCount} of ${visibleCount} visible not in the batch yet`;
+}
+
+/**
  * Picks devices across the bound sites: search by ID, name or model, filter by site, select all
  * visible, paste a list of IDs. Adding goes through the caller, which keeps the batch rules.
  */
@@ -64,7 +74,7 @@ export function DevicePicker({
           disabled={visibleNotSelected.length === 0}
           onClick={() => onAdd(visibleNotSelected.map(({ device }) => device.deviceId))}
         >
-          Select all visible ({visibleNotSelected.length})
+          {selectAllLabel(visible.length, visibleNotSelected.length)}
         </button>
       </div>
       {visible.length === 0 ? (

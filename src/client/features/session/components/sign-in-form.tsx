@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SignInRequestSchema, type SessionInfo } from '../../../../domain/session.ts';
 import { REGION_NAMES, REGIONS } from '../../../../domain/token.ts';
@@ -32,6 +32,12 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
   });
 
   const [refusal, setRefusal] = useState<string | null>(null);
+  // A refusal takes focus: the Sign in button was disabled while waiting, which drops focus to the
+  // page, and the operator's next step is to read why and correct a field.
+  const refusalRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (refusal) refusalRef.current?.focus();
+  }, [refusal]);
 
   const onSubmit = handleSubmit((values) => {
     setRefusal(null);
@@ -52,7 +58,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate aria-busy={signIn.isPending}>
       {refusal ? (
-        <p role="alert" className="notice notice-error">
+        <p role="alert" className="notice notice-error" tabIndex={-1} ref={refusalRef}>
           {refusal}
         </p>
       ) : null}

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { SiteListSchema, type SiteList } from '../../../../domain/device.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
 import { siteKeys } from './site-keys.ts';
 
 /**
@@ -16,6 +17,8 @@ export const sitesQueryOptions = () =>
     queryKey: siteKeys.list(),
     queryFn: ({ signal }) => getSites(signal),
     staleTime: 60_000,
+    // The list stays on screen when a refresh fails; it is tried again until the upstream answers.
+    refetchInterval: refetchWhileFailing(),
   });
 
 export const useSites = () => useQuery(sitesQueryOptions());

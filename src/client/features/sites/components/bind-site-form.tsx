@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { ID_PATTERN } from '../../../../domain/ids.ts';
@@ -15,8 +16,18 @@ const BindSiteFormSchema = z.object({
     }),
 });
 
-/** Binds a site by its Plant ID (spec 2.7, 5 rule 6); the upstream's refusal is shown in its words. */
-export function BindSiteForm() {
+interface BindSiteFormProps {
+  /** Called with the site once bound (or found bound already), e.g. to move focus to it. */
+  onBound?: (siteId: string) => void;
+}
+
+/**
+ * Binds a site by its Plant ID (spec 2.7, 5 rule 6); the upstream's refusal is shown in its words
+ * and takes focus. An outcome belongs to one attempt: typing or a new attempt clears the last one
+ * (the mutation's `reset()`, src/client/README.md), so an old refusal never sits beside a new
+ * problem.
+ */
+export function BindSiteForm({ onBound }: BindSiteFormProps) {
   const bindSite = useBindSite();
   const {
     register,
@@ -25,9 +36,23 @@ export function BindSiteForm() {
     formState: { errors },
   } = useForm({ resolver: zodResolver(BindSiteFormSchema), defaultValues: { siteId: '' } });
 
-  const onSubmit = handleSubmit(({ siteId }) =>
-    bindSite.mutate(siteId, { onSuccess: () => reset() }),
-  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    bindSite.reset();
+    void handleSubmit(({ siteId }) =>
+      bindSite.mutate(siteId, {
+        onSuccess: ({ site }) => {
+          reset();
+          onBound?.(site.siteId);
+        },
+      }),
+    )(event);
+  };
+
+  // The Bind button was disabled while waiting, which drops focus to the page: a refusal takes it.
+  const refusal = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (bindSite.isError) refusal.current?.focus();
+  }, [bindSite.isError, bindSite.submittedAt]);
 
   return (
     <form className="bind-site-form" onSubmit={onSubmit} noValidate>
@@ -41,7 +66,7 @@ export function BindSiteForm() {
           {(control) => (
             <input
               {...control}
-              {...register('siteId')}
+              {...register('siteId', { onChange: () => bindSite.reset() })}
               type="text"
               spellCheck={false}
               autoComplete="off"
@@ -54,7 +79,7 @@ export function BindSiteForm() {
         </button>
       </div>
       {bindSite.isError ? (
-        <p role="alert" className="notice notice-error">
+        <p role="alert" className="notice notice-error" tabIndex={-1} ref={refusal}>
           Could not bind {bindSite.variables}: {bindSite.error.detail}
         </p>
       ) : null}

@@ -1,19 +1,57 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Site } from '../../../../domain/device.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useUnbindSite } from '../api/unbind-site.ts';
+import {
+  isFoldedByDefault,
+  readFoldChoices,
+  writeFoldChoices,
+  type FoldChoices,
+} from '../lib/site-folding.ts';
 import { SiteSection } from './site-section.tsx';
+
+/** A request to move focus to a site's heading, e.g. right after it was bound. */
+export interface SiteFocusRequest {
+  siteId: string;
+}
 
 interface SiteListProps {
   sites: Site[];
   /** The devices of a site, rendered by the page (features stay independent). */
   renderDevices: (site: Site) => ReactNode;
+  /** When set, that site's heading takes focus once it is in the list (one request, one move). */
+  focusRequest?: SiteFocusRequest | null;
 }
 
-/** The bound sites, each unbindable after a confirmation; an empty state says how to begin. */
-export function SiteList({ sites, renderDevices }: SiteListProps) {
+/**
+ * The bound sites, each foldable (remembered for the session; long sites start folded) and
+ * unbindable after a confirmation; an empty state says how to begin. After an unbind, focus moves
+ * to its outcome, since the site and its Unbind button are gone.
+ */
+export function SiteList({ sites, renderDevices, focusRequest }: SiteListProps) {
   const unbindSite = useUnbindSite();
   const [unbindTarget, setUnbindTarget] = useState<Site | null>(null);
+  const [foldChoices, setFoldChoices] = useState<FoldChoices>(() => readFoldChoices());
+  const setFolded = (siteId: string, folded: boolean) => {
+    const next = { ...foldChoices, [siteId]: folded };
+    setFoldChoices(next);
+    writeFoldChoices(next);
+  };
+
+  const headings = useRef(new Map<string, HTMLHeadingElement>());
+  const handledRequest = useRef<SiteFocusRequest | null>(null);
+  useEffect(() => {
+    if (!focusRequest || handledRequest.current === focusRequest) return;
+    const heading = headings.current.get(focusRequest.siteId);
+    if (!heading) return;
+    handledRequest.current = focusRequest;
+    heading.focus();
+  }, [focusRequest, sites]);
+
+  const unbindOutcome = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (unbindSite.isSuccess) unbindOutcome.current?.focus();
+  }, [unbindSite.isSuccess, unbindSite.submittedAt]);
 
   return (
     <div className="stack">
@@ -23,7 +61,7 @@ export function SiteList({ sites, renderDevices }: SiteListProps) {
         </p>
       ) : null}
       {unbindSite.isSuccess ? (
-        <p role="status" className="notice notice-success">
+        <p role="status" className="notice notice-success" tabIndex={-1} ref={unbindOutcome}>
           Unbound {unbindSite.variables}. Bind it again by its Plant ID to reach its devices.
         </p>
       ) : null}
@@ -41,7 +79,17 @@ export function SiteList({ sites, renderDevices }: SiteListProps) {
         [...sites]
           .sort((a, b) => a.name.localeCompare(b.name) || a.siteId.localeCompare(b.siteId))
           .map((site) => (
-            <SiteSection key={site.siteId} site={site} onUnbind={() => setUnbindTarget(site)}>
+            <SiteSection
+              key={site.siteId}
+              site={site}
+              folded={foldChoices[site.siteId] ?? isFoldedByDefault(site.devices.length)}
+              onFoldChange={(folded) => setFolded(site.siteId, folded)}
+              onUnbind={() => setUnbindTarget(site)}
+              headingRef={(heading) => {
+                if (heading) headings.current.set(site.siteId, heading);
+                else headings.current.delete(site.siteId);
+              }}
+            >
               {renderDevices(site)}
             </SiteSection>
           ))

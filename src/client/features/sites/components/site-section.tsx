@@ -1,26 +1,59 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ReactNode, type Ref } from 'react';
 import type { Site } from '../../../../domain/device.ts';
 import { isKnownTimeZone, utcOffsetLabel } from '../../../lib/time.ts';
 
 interface SiteSectionProps {
   site: Site;
+  /** Whether the devices are hidden (the header and facts stay). */
+  folded: boolean;
+  onFoldChange: (folded: boolean) => void;
   onUnbind: () => void;
+  /** The heading, focusable by script: the page moves focus there after a bind. */
+  headingRef?: Ref<HTMLHeadingElement>;
   children: ReactNode;
 }
 
-/** One bound site: a landmark named by its heading (name and site ID), facts, its devices. */
-export function SiteSection({ site, onUnbind, children }: SiteSectionProps) {
+/**
+ * One bound site: a landmark named by its heading (name and site ID), facts, and its devices,
+ * which fold away behind a disclosure button (`aria-expanded`) so a site of 60 devices does not
+ * bury the others.
+ */
+export function SiteSection({
+  site,
+  folded,
+  onFoldChange,
+  onUnbind,
+  headingRef,
+  children,
+}: SiteSectionProps) {
   const headingId = `site-${site.siteId}`;
+  const devicesId = `site-${site.siteId}-devices`;
   const [renderedAtMs] = useState(() => Date.now());
+  const count = site.devices.length;
   return (
     <section className="card site" aria-labelledby={headingId}>
       <div className="card-header">
-        <h2 id={headingId}>
+        <h2 id={headingId} tabIndex={-1} ref={headingRef}>
           {site.name} <span className="secondary">{site.siteId}</span>
         </h2>
-        <button type="button" onClick={onUnbind}>
-          Unbind
-        </button>
+        <div className="site-actions">
+          {count > 0 ? (
+            <button
+              type="button"
+              aria-expanded={!folded}
+              aria-controls={devicesId}
+              onClick={() => onFoldChange(!folded)}
+            >
+              <span aria-hidden="true" className="disclosure-mark">
+                {folded ? '▸' : '▾'}
+              </span>
+              {folded ? `Show ${count} device${count === 1 ? '' : 's'}` : 'Hide devices'}
+            </button>
+          ) : null}
+          <button type="button" onClick={onUnbind}>
+            Unbind
+          </button>
+        </div>
       </div>
       <dl className="facts">
         <div>
@@ -43,10 +76,12 @@ export function SiteSection({ site, onUnbind, children }: SiteSectionProps) {
         </div>
         <div>
           <dt>Devices</dt>
-          <dd>{site.devices.length}</dd>
+          <dd>{count}</dd>
         </div>
       </dl>
-      {children}
+      <div id={devicesId} hidden={folded}>
+        {folded ? null : children}
+      </div>
     </section>
   );
 }

@@ -34,6 +34,10 @@ describe('BatchComposer', () => {
     await user.click(screen.getByRole('button', { name: 'Select all visible (52)' }));
     expect(screen.getByText('50 of 50')).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('at most 50 devices');
+    // 52 are still visible; the button says it would add the 2 not in the batch, not "visible (2)".
+    expect(
+      screen.getByRole('button', { name: 'Select the 2 of 52 visible not in the batch yet' }),
+    ).toBeTruthy();
     expect(
       (screen.getByRole('button', { name: 'Submit batch to 50 devices' }) as HTMLButtonElement)
         .disabled,
