@@ -54,6 +54,27 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
     expect(response).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
+  it.each([
+    ['malformed JSON', '{"grant_type":', 'application/json'],
+    ['a JSON array', '[1, 2]', 'application/json'],
+    ['a JSON body with a charset', '{}', 'application/json; charset=utf-8'],
+  ])(
+    'answers %s with RFC 6749 invalid_request, not the API error shape',
+    async (_what, payload, type) => {
+      const response = await sandbox.app.inject({
+        method: 'POST',
+        url: '/eu/api/auth/oauth2/token',
+        headers: { 'content-type': type },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      const body = response.json<Record<string, unknown>>();
+      expect(body).toMatchObject({ error: 'invalid_request' });
+      expect(body).not.toHaveProperty('code');
+      expect(body.error_description).toEqual(expect.stringContaining('form'));
+    },
+  );
+
   it('refuses a missing, unknown or other-region token with 401 invalid_token and WWW-Authenticate', async () => {
     const euToken = await sandbox.token('demo-eu');
     for (const token of [undefined, 'not-a-token', euToken]) {

@@ -17,14 +17,20 @@ const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b
 export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post(TOKEN_PATH, {
     errorHandler: (error: FastifyError | OAuthError | SandboxError, request, reply) => {
-      if (error instanceof OAuthError || error instanceof SandboxError)
+      if (error instanceof OAuthError) return sendError(reply, error, request);
+      // Injected 5xx faults keep the general shape the document gives every 5xx; any other
+      // refusal, such as the JSON parser's, is a bad token request and answers as RFC 6749 5.2
+      // requires (docs/upstream.openapi.yaml, obtainToken 400).
+      if (error instanceof SandboxError && error.status >= 500)
         return sendError(reply, error, request);
       return sendError(
         reply,
         new OAuthError(
           400,
           'invalid_request',
-          `Send grant_type, client_id and client_secret as application/x-www-form-urlencoded (${error.message})`,
+          error instanceof SandboxError
+            ? 'Send grant_type, client_id and client_secret as application/x-www-form-urlencoded, not JSON'
+            : `Send grant_type, client_id and client_secret as application/x-www-form-urlencoded (${error.message})`,
         ),
         request,
       );
