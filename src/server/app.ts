@@ -11,7 +11,6 @@ import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
-import { Coalescer } from './proxy/coalescer.ts';
 import { FINAL_STATUS_CAPACITY, FinalStatuses } from './proxy/final-statuses.ts';
 import type { ProxyDeps } from './proxy/allowlist.ts';
 import { StatusAnswers } from './proxy/status-answers.ts';
@@ -193,7 +192,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     upstream: api,
     ledger,
     statuses: new StatusAnswers(
-      new Coalescer(now, options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS),
+      now,
+      options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),
