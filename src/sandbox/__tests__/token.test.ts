@@ -86,6 +86,29 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
     expect((await sandbox.call('GET', '/eu/sites', { token: euToken })).status).toBe(200);
   });
 
+  it.each([
+    ['string', '600'],
+    ['absent', undefined],
+  ] as const)(
+    'writes expires_in as a %s under the tokenExpiresIn fault, as other servers do',
+    async (as, expected) => {
+      await sandbox.admin('PUT', '/faults', { tokenTtlS: 600, tokenExpiresIn: as });
+      const response = await sandbox.tokenRequest('eu', form());
+      expect(response.status).toBe(200);
+      expect((response.body as Record<string, unknown>).expires_in).toBe(expected);
+      const token = (response.body as { access_token: string }).access_token;
+      expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    },
+  );
+
+  it('answers token requests alone with the tokenErrorStatus fault; the API keeps working', async () => {
+    const token = await sandbox.token();
+    await sandbox.admin('PUT', '/faults', { tokenErrorStatus: 503 });
+    const refused = await sandbox.tokenRequest('eu', form());
+    expect(refused).toMatchObject({ status: 503, body: { code: 'unavailable' } });
+    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+  });
+
   it('expires tokens on the sandbox clock after the tokenTtlS fault lifetime', async () => {
     await sandbox.admin('PUT', '/faults', { tokenTtlS: 30 });
     const response = await sandbox.tokenRequest('eu', form());

@@ -12,7 +12,9 @@ const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b
  * `POST {region}/api/auth/oauth2/token`: the client-credentials grant (spec 2.6, 5), form encoded.
  * Errors follow RFC 6749 5.2 (docs/architecture.md, Upstream contract): 400 `invalid_request` /
  * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of the
- * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}.
+ * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}; the
+ * `tokenExpiresIn` and `tokenErrorStatus` faults imitate other authorization servers and an
+ * endpoint that is down.
  */
 export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post(TOKEN_PATH, {
@@ -36,6 +38,7 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
       );
     },
     handler: async (request, reply: FastifyReply) => {
+      context.faults.beforeTokenRequest();
       const contentType = request.headers['content-type'] ?? '';
       if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded'))
         throw new OAuthError(
@@ -75,7 +78,9 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
       const ttlS = context.faults.tokenTtlS;
       const token = await context.state.issueToken(client, ttlS);
       const body: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: ttlS };
-      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
+      // The tokenExpiresIn fault writes expires_in as other authorization servers do.
+      const sent = { ...body, expires_in: context.faults.tokenExpiresIn(ttlS) };
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(sent);
     },
   });
 }
