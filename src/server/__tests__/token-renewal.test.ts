@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { ProblemSchema } from '../../domain/errors.ts';
+import type { DatabaseHandle } from '../../infra/database.ts';
 import { RENEWAL_RETRY_MIN_MS } from '../upstream/token-cache.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
@@ -236,5 +238,48 @@ describe('client authentication at the token endpoint (RFC 6749 2.3.1)', () => {
       clientId: 'client',
       tried: ['form', 'basic'],
     });
+  });
+});
+
+describe('a change that could not get a token (ledger)', () => {
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    testDb = await createTestDatabase('pglite');
+    database = await testDb.open();
+    fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
+      reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-05-01T10:00:00Z' }),
+    );
+    // Before sending again the ledger checks the history: the command is not there.
+    fake.on('GET', '/devices/BAT-1/commands', () => ({ commands: [] }));
+  }, 90_000);
+  afterAll(() => testDb.drop());
+
+  it('is sent when retried with the same Idempotency-Key, since it never left', async () => {
+    fake.expiresInS = 30;
+    await start({ database });
+    cookie = await signIn(bff.app);
+    fake.tokenFault = { status: 500 };
+    bff.clock.nowMs += 30_000;
+    const submit = () =>
+      bff.app.inject({
+        method: 'POST',
+        url: '/api/device/BAT-1/commands',
+        headers: { cookie, ...CSRF, 'idempotency-key': 'submit-once' },
+        payload: {
+          powerControl: { targetBatteryPowerW: 1000 },
+          startTime: '2026-05-01T11:00:00Z',
+          endTime: '2026-05-01T12:00:00Z',
+        },
+      });
+    const refused = await submit();
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({ code: 'token_endpoint_error' });
+    expect(fake.seen.filter((s) => s.method === 'POST')).toHaveLength(0);
+
+    fake.tokenFault = undefined;
+    const retried = await submit();
+    expect(retried.statusCode).toBe(202);
+    expect(fake.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
   });
 });

@@ -21,7 +21,7 @@ import {
 } from './ledger-answers.ts';
 import { devicesOf, fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
 import {
-  NOT_ACTED_ON_STATUSES,
+  mayResend,
   storedAnswerOf,
   type Completion,
   type LedgerActor,
@@ -173,8 +173,7 @@ export class Ledger {
     const nowMs = this.#now();
     const leaseMs = row.leaseUntil?.getTime() ?? 0;
     const stored = storedAnswerOf(row);
-    const retryable =
-      row.state === 'failed' && NOT_ACTED_ON_STATUSES.includes(row.responseStatus ?? 0);
+    const retryable = mayResend(row);
     if ((row.state === 'succeeded' || row.state === 'failed') && stored) {
       if (!retryable) return { answer: stored, replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
