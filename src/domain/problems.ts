@@ -22,6 +22,11 @@ export const BFF_PROBLEM_CODES = {
     status: [400],
     meaning: 'The Idempotency-Key header is not 1-255 printable characters.',
   },
+  invalid_undo_of: {
+    status: [400],
+    meaning:
+      "The Powerdeck-Undo-Of header is malformed, or names an Idempotency-Key that is not among the signed-in operator's recorded changes (unknown and another operator's alike); nothing was sent.",
+  },
   not_signed_in: {
     status: [401],
     meaning:

@@ -96,6 +96,8 @@ export class LedgerStore {
     actor: LedgerActor;
     subject: LedgerSubject;
     idempotencyKey?: string | undefined;
+    /** ID of the entry this one undoes. */
+    undoOf?: number | undefined;
     requestHash: string;
     nowMs: number;
     leaseUntilMs: number;
@@ -110,6 +112,7 @@ export class LedgerStore {
         clientId: actor.clientId,
         operatorName: actor.operatorName ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
+        undoOf: input.undoOf ?? null,
         requestHash: input.requestHash,
         deviceId: subject.deviceId ?? null,
         deviceIds: subject.deviceIds ?? null,
@@ -351,6 +354,7 @@ export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
     ...(row.deviceIds ? { deviceIds: row.deviceIds } : {}),
     ...(row.siteId ? { siteId: row.siteId } : {}),
     ...(row.timeZone ? { timeZone: row.timeZone } : {}),
+    ...(row.undoOf === null ? {} : { undoOf: String(row.undoOf) }),
     ...(row.commandId ? { commandId: row.commandId } : {}),
     ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
     ...(row.windowStart ? { startTime: row.windowStart.toISOString() } : {}),
