@@ -43,6 +43,7 @@ beforeAll(async () => {
   fake.on('GET', '/devices/BAT-1/commands/broken', (_request, reply) =>
     reply.code(500).type('text/plain').send('stack trace with secrets'),
   );
+  fake.on('GET', '/devices/BAT-1/commands/slow', () => new Promise(() => undefined));
   fake.on('GET', '/devices/BAT-1/commands/moved', (_request, reply) =>
     reply.redirect('http://evil.example/steal', 302),
   );
@@ -215,6 +216,29 @@ describe('problem details', () => {
     expect(answers.map((a) => a.statusCode)).toEqual([404, 400, 413, 502, 503, 400, 400, 400]);
     for (const answer of answers)
       expect(ProblemSchema.parse(answer.json()).detail).not.toMatch(/\bBFF\b|\bspec \d|DESIGN/);
+  });
+
+  it('say what to do next, without ISO times or advice that does not fit a read', async () => {
+    await bff.app.close();
+    bff = await buildTestBff(fake, { upstreamTimeoutMs: 200 });
+    cookie = await signIn(bff.app);
+    const answers = [
+      await api('GET', '/api/devices/BAT-1/commands/slow'),
+      await api('GET', '/api/devices/BAT-1/commands/html'),
+      await api('GET', '/api/devices/BAT-1/commands/moved'),
+      await api('GET', '/api/ledger'),
+    ];
+    expect(answers.map((a) => a.json().code)).toEqual([
+      'upstream_timeout',
+      'upstream_content_type',
+      'upstream_error',
+      'ledger_unavailable',
+    ]);
+    for (const answer of answers) {
+      const detail = ProblemSchema.parse(answer.json()).detail ?? '';
+      expect(detail).not.toMatch(/\bBFF\b|\bspec \d|\d{4}-\d\d-\d\dT|command list/);
+      expect(detail).toMatch(/try again|report it|still shows/i);
+    }
   });
 });
 

@@ -264,7 +264,8 @@ export class Ledger {
         (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId),
       );
     } catch (error) {
-      const cause = error instanceof ProblemError ? ` (${error.problem.detail})` : '';
+      // The cause's code, not its words: those may be the upstream's own message.
+      const cause = error instanceof ProblemError ? ` (${error.problem.code})` : '';
       throw new ProblemError(
         503,
         'reconciliation_pending',
