@@ -22,6 +22,11 @@ export const BFF_PROBLEM_CODES = {
     status: [400],
     meaning: 'The Idempotency-Key header is not 1-255 printable characters.',
   },
+  invalid_undo_of: {
+    status: [400],
+    meaning:
+      "The Powerdeck-Undo-Of header is malformed, or names an Idempotency-Key that is not among the signed-in operator's recorded changes (unknown and another operator's alike); nothing was sent.",
+  },
   not_signed_in: {
     status: [401],
     meaning:
@@ -93,7 +98,23 @@ export const BFF_PROBLEM_CODES = {
   },
   token_endpoint_error: {
     status: [502, 429, 503],
-    meaning: 'The token endpoint failed, redirected or answered an unreadable token.',
+    meaning:
+      'The token endpoint failed (an error status) or redirected, and no usable token was cached; a retry may work.',
+  },
+  token_endpoint_unreachable: {
+    status: [502],
+    meaning:
+      'The token endpoint could not be reached (connection refused or reset), so nothing was sent with a token.',
+  },
+  token_endpoint_timeout: {
+    status: [504],
+    meaning:
+      'The token endpoint did not answer in time, so nothing was sent with a token; sign-in or the call can be tried again.',
+  },
+  token_unreadable: {
+    status: [502],
+    meaning:
+      'The token endpoint answered 200 with a token the BFF cannot use (no access_token, a token_type other than Bearer, an expires_in that is not a number of seconds); retries will not help until the authorization server changes. The log names the field.',
   },
   outcome_unknown: {
     status: [502, 504, '5xx'],

@@ -11,7 +11,6 @@ import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
-import { Coalescer } from './proxy/coalescer.ts';
 import { FINAL_STATUS_CAPACITY, FinalStatuses } from './proxy/final-statuses.ts';
 import type { ProxyDeps } from './proxy/allowlist.ts';
 import { StatusAnswers } from './proxy/status-answers.ts';
@@ -28,7 +27,7 @@ import { SecretBox, loadSessionKey } from './session/secret-box.ts';
 import { sessionCookieFor } from './session/session-cookie.ts';
 import { sessionRoutes } from './session/session-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
-import type { SessionStore } from './session/session-store.ts';
+import { SESSION_ABSOLUTE_TIMEOUT_MS, type SessionStore } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
 import { TokenCache } from './upstream/token-cache.ts';
 import { SiteDirectory } from './upstream/site-directory.ts';
@@ -119,13 +118,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
   );
   // The token cache asks the API's token call, which is made just below: only called later.
-  const tokens: TokenCache = new TokenCache((caller) => api.token(caller.region, caller), now);
+  const tokens: TokenCache = new TokenCache(
+    (caller) => api.token(caller.region, caller, 'renewal'),
+    now,
+    { log: app.log, unknownLifetimeKeepMs: SESSION_ABSOLUTE_TIMEOUT_MS },
+  );
   const sessions: Sessions = new Sessions({
     store,
     tokens,
     cookie: cookieSettings,
     now,
-    requestToken: (region, credentials) => api.token(region, credentials),
+    requestToken: (region, credentials) => api.token(region, credentials, 'sign-in'),
   });
   const resilience = new UpstreamResilience(
     options.circuitHalfOpenAfterMs === undefined
@@ -143,6 +146,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     client: upstream,
     http,
     upstreams: options.upstreams,
+    log: app.log,
   });
   const sites = new SiteDirectory((caller, { retry }) => api.siteList(caller, { retry }), now);
 
@@ -193,7 +197,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     upstream: api,
     ledger,
     statuses: new StatusAnswers(
-      new Coalescer(now, options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS),
+      now,
+      options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),

@@ -277,6 +277,18 @@ describe('spec 7 "not shown": error responses of our choice', () => {
     expect(OAuthErrorBodySchema.parse(response.body).error).toBe('invalid_request');
   });
 
+  it.each([
+    ['JSON', 'application/json', '{"grant_type":"client_credentials"}'],
+    ['malformed JSON', 'application/json', '{"grant_type":'],
+  ])(
+    'token request with a %s body answers 400 invalid_request in the RFC 6749 shape',
+    async (_what, contentType, body) => {
+      const response = await target.upstream.requestTokenRaw(contentType, body);
+      expect(response.status).toBe(400);
+      expect(OAuthErrorBodySchema.parse(response.body).error).toBe('invalid_request');
+    },
+  );
+
   it('token request with a wrong secret answers 401 invalid_client (RFC 6749 5.2)', async () => {
     const response = await target.upstream.requestToken({
       grant_type: 'client_credentials',

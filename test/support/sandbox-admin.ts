@@ -10,6 +10,8 @@ export interface SandboxFaults {
   errorStatus?: number;
   rateLimitPerMinute?: number;
   tokenTtlS?: number;
+  tokenExpiresIn?: 'number' | 'string' | 'absent';
+  tokenErrorStatus?: number;
 }
 
 /**

@@ -54,6 +54,27 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
     expect(response).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
+  it.each([
+    ['malformed JSON', '{"grant_type":', 'application/json'],
+    ['a JSON array', '[1, 2]', 'application/json'],
+    ['a JSON body with a charset', '{}', 'application/json; charset=utf-8'],
+  ])(
+    'answers %s with RFC 6749 invalid_request, not the API error shape',
+    async (_what, payload, type) => {
+      const response = await sandbox.app.inject({
+        method: 'POST',
+        url: '/eu/api/auth/oauth2/token',
+        headers: { 'content-type': type },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      const body = response.json<Record<string, unknown>>();
+      expect(body).toMatchObject({ error: 'invalid_request' });
+      expect(body).not.toHaveProperty('code');
+      expect(body.error_description).toEqual(expect.stringContaining('form'));
+    },
+  );
+
   it('refuses a missing, unknown or other-region token with 401 invalid_token and WWW-Authenticate', async () => {
     const euToken = await sandbox.token('demo-eu');
     for (const token of [undefined, 'not-a-token', euToken]) {
@@ -63,6 +84,29 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
       expect(response.headers['www-authenticate']).toMatch(/^Bearer .*error="invalid_token"/);
     }
     expect((await sandbox.call('GET', '/eu/sites', { token: euToken })).status).toBe(200);
+  });
+
+  it.each([
+    ['string', '600'],
+    ['absent', undefined],
+  ] as const)(
+    'writes expires_in as a %s under the tokenExpiresIn fault, as other servers do',
+    async (as, expected) => {
+      await sandbox.admin('PUT', '/faults', { tokenTtlS: 600, tokenExpiresIn: as });
+      const response = await sandbox.tokenRequest('eu', form());
+      expect(response.status).toBe(200);
+      expect((response.body as Record<string, unknown>).expires_in).toBe(expected);
+      const token = (response.body as { access_token: string }).access_token;
+      expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    },
+  );
+
+  it('answers token requests alone with the tokenErrorStatus fault; the API keeps working', async () => {
+    const token = await sandbox.token();
+    await sandbox.admin('PUT', '/faults', { tokenErrorStatus: 503 });
+    const refused = await sandbox.tokenRequest('eu', form());
+    expect(refused).toMatchObject({ status: 503, body: { code: 'unavailable' } });
+    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
   });
 
   it('expires tokens on the sandbox clock after the tokenTtlS fault lifetime', async () => {

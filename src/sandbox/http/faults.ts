@@ -12,6 +12,13 @@ export const FaultSettingsSchema = z.strictObject({
   errorStatus: z.number().int().min(500).max(599).optional(),
   rateLimitPerMinute: z.number().int().min(1).optional(),
   tokenTtlS: z.number().int().min(1).optional(),
+  /**
+   * How the token answer writes `expires_in`: a JSON number (the contract), a numeric string, or
+   * not at all, as some authorization servers do (RFC 6749 5.1 only recommends it).
+   */
+  tokenExpiresIn: z.enum(['number', 'string', 'absent']).optional(),
+  /** The token endpoint alone answers this 5xx (the API keeps working): a token endpoint down. */
+  tokenErrorStatus: z.number().int().min(500).max(599).optional(),
 });
 export type FaultSettings = z.infer<typeof FaultSettingsSchema>;
 
@@ -53,6 +60,28 @@ export class FaultInjector {
 
   get tokenTtlS(): number {
     return this.settings.tokenTtlS ?? DEFAULT_TOKEN_TTL_S;
+  }
+
+  /** `expires_in` as the token answer writes it (the `tokenExpiresIn` fault; a number by default). */
+  tokenExpiresIn(ttlS: number): number | string | undefined {
+    const as = this.settings.tokenExpiresIn ?? 'number';
+    return as === 'number' ? ttlS : as === 'string' ? String(ttlS) : undefined;
+  }
+
+  /**
+   * @throws SandboxError with the `tokenErrorStatus` fault's status, before a token request is
+   *   read.
+   */
+  beforeTokenRequest(): void {
+    const status = this.settings.tokenErrorStatus;
+    if (status === undefined) return;
+    this.counters.faultsInjected += 1;
+    throw new SandboxError(
+      status === 503 ? 'unavailable' : 'upstream_error',
+      `Injected fault: the token endpoint answers ${status} (PUT /_sandbox/faults {} clears it)`,
+      undefined,
+      { status },
+    );
   }
 
   /** Counts a request of a vendor route. */

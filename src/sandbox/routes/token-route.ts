@@ -12,24 +12,33 @@ const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b
  * `POST {region}/api/auth/oauth2/token`: the client-credentials grant (spec 2.6, 5), form encoded.
  * Errors follow RFC 6749 5.2 (docs/architecture.md, Upstream contract): 400 `invalid_request` /
  * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of the
- * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}.
+ * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}; the
+ * `tokenExpiresIn` and `tokenErrorStatus` faults imitate other authorization servers and an
+ * endpoint that is down.
  */
 export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post(TOKEN_PATH, {
     errorHandler: (error: FastifyError | OAuthError | SandboxError, request, reply) => {
-      if (error instanceof OAuthError || error instanceof SandboxError)
+      if (error instanceof OAuthError) return sendError(reply, error, request);
+      // Injected 5xx faults keep the general shape the document gives every 5xx; any other
+      // refusal, such as the JSON parser's, is a bad token request and answers as RFC 6749 5.2
+      // requires (docs/upstream.openapi.yaml, obtainToken 400).
+      if (error instanceof SandboxError && error.status >= 500)
         return sendError(reply, error, request);
       return sendError(
         reply,
         new OAuthError(
           400,
           'invalid_request',
-          `Send grant_type, client_id and client_secret as application/x-www-form-urlencoded (${error.message})`,
+          error instanceof SandboxError
+            ? 'Send grant_type, client_id and client_secret as application/x-www-form-urlencoded, not JSON'
+            : `Send grant_type, client_id and client_secret as application/x-www-form-urlencoded (${error.message})`,
         ),
         request,
       );
     },
     handler: async (request, reply: FastifyReply) => {
+      context.faults.beforeTokenRequest();
       const contentType = request.headers['content-type'] ?? '';
       if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded'))
         throw new OAuthError(
@@ -69,7 +78,9 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
       const ttlS = context.faults.tokenTtlS;
       const token = await context.state.issueToken(client, ttlS);
       const body: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: ttlS };
-      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
+      // The tokenExpiresIn fault writes expires_in as other authorization servers do.
+      const sent = { ...body, expires_in: context.faults.tokenExpiresIn(ttlS) };
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(sent);
     },
   });
 }

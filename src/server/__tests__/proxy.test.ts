@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemSchema } from '../../domain/errors.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
@@ -43,6 +43,7 @@ beforeAll(async () => {
   fake.on('GET', '/devices/BAT-1/commands/broken', (_request, reply) =>
     reply.code(500).type('text/plain').send('stack trace with secrets'),
   );
+  fake.on('GET', '/devices/BAT-1/commands/slow', () => new Promise(() => undefined));
   fake.on('GET', '/devices/BAT-1/commands/moved', (_request, reply) =>
     reply.redirect('http://evil.example/steal', 302),
   );
@@ -216,6 +217,29 @@ describe('problem details', () => {
     for (const answer of answers)
       expect(ProblemSchema.parse(answer.json()).detail).not.toMatch(/\bBFF\b|\bspec \d|DESIGN/);
   });
+
+  it('say what to do next, without ISO times or advice that does not fit a read', async () => {
+    await bff.app.close();
+    bff = await buildTestBff(fake, { upstreamTimeoutMs: 200 });
+    cookie = await signIn(bff.app);
+    const answers = [
+      await api('GET', '/api/devices/BAT-1/commands/slow'),
+      await api('GET', '/api/devices/BAT-1/commands/html'),
+      await api('GET', '/api/devices/BAT-1/commands/moved'),
+      await api('GET', '/api/ledger'),
+    ];
+    expect(answers.map((a) => a.json().code)).toEqual([
+      'upstream_timeout',
+      'upstream_content_type',
+      'upstream_error',
+      'ledger_unavailable',
+    ]);
+    for (const answer of answers) {
+      const detail = ProblemSchema.parse(answer.json()).detail ?? '';
+      expect(detail).not.toMatch(/\bBFF\b|\bspec \d|\d{4}-\d\d-\d\dT|command list/);
+      expect(detail).toMatch(/try again|report it|still shows/i);
+    }
+  });
 });
 
 describe('the token', () => {
@@ -231,7 +255,8 @@ describe('the token', () => {
     bff.clock.nowMs += 2_000;
     const response = await api('GET', '/api/sites');
     expect(response.statusCode).toBe(200);
-    expect(fake.tokenRequests).toBe(1);
+    // Renewed beside the call, which still used the valid token.
+    await vi.waitFor(() => expect(fake.tokenRequests).toBe(1));
   });
 
   it('is renewed once for 100 concurrent calls on an expired token', async () => {

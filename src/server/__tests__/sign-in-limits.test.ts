@@ -45,8 +45,9 @@ describe('sign-in rate limits', () => {
     expect(locked.statusCode).toBe(429);
     expect(locked.json().code).toBe('too_many_sign_ins');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    // The refused attempt never reached the token endpoint.
-    expect(fake.tokenRequests - before).toBe(3);
+    // The refused attempt never reached the token endpoint; each failed one tried form fields,
+    // then HTTP Basic (token-endpoint.ts).
+    expect(fake.tokenRequests - before).toBe(6);
     bff.clock.nowMs += FAILED_SIGN_IN_WINDOW_MS;
     expect((await attempt(bff.app, 'secret', '10.0.2.1')).statusCode).toBe(200);
     await bff.app.close();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import type { CommandStatus } from '../../domain/command.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
@@ -16,6 +16,8 @@ let bff: TestBff;
 let cookie: string;
 /** What the fake reports for cmd_1, per client. */
 let statusOf: Record<string, CommandStatus> = {};
+/** When set, the next status call waits for it before answering (a poll kept in flight). */
+let holdNextPoll: Promise<void> | undefined;
 
 const recordFor = (clientId: string) => ({
   id: 'cmd_1',
@@ -33,7 +35,12 @@ beforeAll(async () => {
   fake = await startFakeUpstream();
   testDb = await createTestDatabase('pglite');
   database = await testDb.open();
-  fake.on('GET', STATUS_PATH, (request) => recordFor(fake.clientOf(request) ?? '?'));
+  fake.on('GET', STATUS_PATH, async (request) => {
+    const hold = holdNextPoll;
+    holdNextPoll = undefined;
+    if (hold) await hold;
+    return recordFor(fake.clientOf(request) ?? '?');
+  });
   fake.on('DELETE', '/sites', (_request, reply) => reply.code(204).send());
   fake.on('PUT', `${STATUS_PATH}/cancel`, (request) => {
     const clientId = fake.clientOf(request) ?? '?';
@@ -47,6 +54,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   statusOf = {};
+  holdNextPoll = undefined;
   fake.seen.length = 0;
   bff = await buildTestBff(fake, { database });
   cookie = await signIn(bff.app);
@@ -57,6 +65,13 @@ const poll = (who = cookie) =>
   bff.app.inject({ method: 'GET', url: URL, headers: { cookie: who } });
 const cancel = (who = cookie) =>
   bff.app.inject({ method: 'PUT', url: `${URL}/cancel`, headers: { cookie: who, ...CSRF } });
+const unbind = () =>
+  bff.app.inject({
+    method: 'DELETE',
+    url: '/api/sites',
+    headers: { cookie, ...CSRF },
+    payload: { siteId: 'PLANT-1' },
+  });
 const upstreamPolls = () =>
   fake.seen.filter((s) => s.method === 'GET' && s.url === STATUS_PATH).length;
 
@@ -118,6 +133,39 @@ describe('final statuses are final (spec 3.1)', () => {
     bff.clock.nowMs += 60_000;
     await poll();
     expect(upstreamPolls()).toBe(2);
+  });
+
+  it('ends the reuse of answers with an unbind: the next poll asks the upstream (spec 5 rule 5)', async () => {
+    expect((await poll()).json()).toMatchObject({ status: 'received' });
+    expect(upstreamPolls()).toBe(1);
+    expect((await unbind()).statusCode).toBe(204);
+    await poll();
+    expect(upstreamPolls()).toBe(2);
+  });
+
+  it('serves no poll after an unbind from a poll that was in flight during it', async () => {
+    let release = () => {};
+    holdNextPoll = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inFlight = poll();
+    await vi.waitFor(() => expect(upstreamPolls()).toBe(1));
+    expect((await unbind()).statusCode).toBe(204);
+    statusOf.client = 'completed';
+    // A poll after the unbind does not join the one in flight: it reaches the upstream itself.
+    const after = poll();
+    try {
+      await vi.waitFor(() => expect(upstreamPolls()).toBe(2));
+    } finally {
+      release();
+    }
+    expect((await after).json()).toMatchObject({ status: 'completed' });
+    expect((await inFlight).statusCode).toBe(200);
+    // Nor is the in-flight answer kept as a final status for later polls.
+    await unbind();
+    bff.clock.nowMs += 60_000;
+    await poll();
+    expect(upstreamPolls()).toBe(3);
   });
 
   it('with statusReuseMs 0 asks the upstream for every poll, final ones included', async () => {

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { LEDGER_KINDS, LEDGER_STATES } from '../../domain/ledger.ts';
 import {
+  bigint,
   bigserial,
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -81,6 +83,13 @@ export const ledgerEntries = bff.table(
      * mid-call) the entry counts as `unknown` and is reconciled.
      */
     leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    /**
+     * The entry this one undoes (docs/architecture.md, Ledger), resolved from the request's
+     * `Powerdeck-Undo-Of` among the same operator's entries.
+     */
+    undoOf: bigint('undo_of', { mode: 'number' }).references((): AnyPgColumn => ledgerEntries.id, {
+      onDelete: 'set null',
+    }),
   },
   (table) => [
     uniqueIndex('ledger_idempotency_idx')

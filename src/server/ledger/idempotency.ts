@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A fingerprint of what a request asks for (its kind, upstream path and parsed body), so one key
- * reused for a different request is recognised (IETF httpapi-idempotency-key draft: 422). Object
- * keys are sorted and undefined members dropped, so equal requests give equal fingerprints.
+ * A fingerprint of what a request asks for (its kind, upstream path, parsed body and, for an undo,
+ * the `Idempotency-Key` of the change it undoes), so one key reused for a different request is
+ * recognised (IETF httpapi-idempotency-key draft: 422). Object keys are sorted and undefined
+ * members dropped, so equal requests give equal fingerprints; without `undoOf` the fingerprint is
+ * the one stored before undo existed, so those entries still replay.
  */
-export function requestFingerprint(kind: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify([kind, path, canonical(body)]))
-    .digest('base64url');
+export function requestFingerprint(
+  kind: string,
+  path: string,
+  body: unknown,
+  undoOf?: string,
+): string {
+  const parts = [kind, path, canonical(body)];
+  if (undoOf !== undefined) parts.push({ undoOf });
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
 function canonical(value: unknown): unknown {

@@ -13,6 +13,11 @@ interface IntentBase {
   session: Session;
   /** The `Idempotency-Key` of the request, already checked; absent when none was sent. */
   idempotencyKey?: string | undefined;
+  /**
+   * The `Idempotency-Key` of the earlier change this one undoes (`Powerdeck-Undo-Of`, already
+   * checked for its form); the ledger resolves it among the same operator's entries.
+   */
+  undoOf?: string | undefined;
   /** The request's ID, for log lines about this call. */
   requestId?: string | undefined;
   /**
@@ -89,11 +94,11 @@ export function devicesOf(intent: LedgerIntent): string[] {
 }
 
 /**
- * A fingerprint of what `intent` asks for: its kind, its upstream path and its parsed body, so
- * one `Idempotency-Key` reused for another request is recognised (422).
+ * A fingerprint of what `intent` asks for: its kind, its upstream path, its parsed body and the
+ * change it undoes, so one `Idempotency-Key` reused for another request is recognised (422).
  */
 export function fingerprintOf(intent: LedgerIntent): string {
-  return requestFingerprint(intent.kind, ...callOf(intent));
+  return requestFingerprint(intent.kind, ...callOf(intent), intent.undoOf);
 }
 
 function callOf(intent: LedgerIntent): [path: string, body: unknown] {

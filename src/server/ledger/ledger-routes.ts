@@ -30,7 +30,7 @@ export async function ledgerRoutes(
       throw new ProblemError(
         503,
         'ledger_unavailable',
-        'This server runs without a database, so it keeps no ledger of commands.',
+        "This server runs without a database, so it keeps no ledger of changes. Each device's command history still shows its commands.",
       );
     const siteDevices = query.siteId ? await sites.devicesOf(session, query.siteId) : undefined;
     const rows = await ledger.store.list(session, query, siteDevices);

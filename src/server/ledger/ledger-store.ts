@@ -19,6 +19,30 @@ import { SUBMISSION_KINDS, type LedgerSubject } from './ledger-intent.ts';
  */
 export const NOT_ACTED_ON_STATUSES: readonly number[] = [429, 503];
 
+/**
+ * Problems of a failed entry whose call never left the BFF (no token could be obtained, the
+ * region's circuit was open): whatever their status, a retry with the same key may send it.
+ */
+export const NOT_SENT_CODES: readonly string[] = [
+  'upstream_circuit_open',
+  'token_endpoint_error',
+  'token_endpoint_unreachable',
+  'token_endpoint_timeout',
+  'token_unreadable',
+];
+
+/** True when a failed `row` may be sent again ({@link NOT_ACTED_ON_STATUSES}, {@link NOT_SENT_CODES}). */
+export function mayResend(row: LedgerRow): boolean {
+  if (row.state !== 'failed') return false;
+  if (NOT_ACTED_ON_STATUSES.includes(row.responseStatus ?? 0)) return true;
+  const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+  return (
+    outcome.success &&
+    outcome.data.status === undefined &&
+    NOT_SENT_CODES.includes(outcome.data.error?.code ?? '')
+  );
+}
+
 /** Who acts: the signed-in client and the operator name given at sign-in. */
 export interface LedgerActor {
   region: Region;
@@ -72,6 +96,8 @@ export class LedgerStore {
     actor: LedgerActor;
     subject: LedgerSubject;
     idempotencyKey?: string | undefined;
+    /** ID of the entry this one undoes. */
+    undoOf?: number | undefined;
     requestHash: string;
     nowMs: number;
     leaseUntilMs: number;
@@ -86,6 +112,7 @@ export class LedgerStore {
         clientId: actor.clientId,
         operatorName: actor.operatorName ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
+        undoOf: input.undoOf ?? null,
         requestHash: input.requestHash,
         deviceId: subject.deviceId ?? null,
         deviceIds: subject.deviceIds ?? null,
@@ -125,7 +152,8 @@ export class LedgerStore {
 
   /**
    * Takes an entry back for a new attempt, if nobody else did meanwhile: an unsettled one, or a
-   * failed one the upstream never acted on (429, 503): the browser decides when to retry.
+   * failed one the upstream never acted on (429, 503) or that never left ({@link mayResend}):
+   * the browser decides when to retry.
    */
   async claim(row: LedgerRow, nowMs: number, leaseUntilMs: number): Promise<boolean> {
     const claimed = await this.#db
@@ -138,7 +166,13 @@ export class LedgerStore {
             inArray(ledgerEntries.state, ['unknown', 'pending']),
             and(
               eq(ledgerEntries.state, 'failed'),
-              inArray(ledgerEntries.responseStatus, [...NOT_ACTED_ON_STATUSES]),
+              or(
+                inArray(ledgerEntries.responseStatus, [...NOT_ACTED_ON_STATUSES]),
+                and(
+                  sql`${ledgerEntries.outcome}->'status' is null`,
+                  inArray(sql`${ledgerEntries.outcome}->'error'->>'code'`, [...NOT_SENT_CODES]),
+                ),
+              ),
             ),
           ),
           or(isNull(ledgerEntries.leaseUntil), lt(ledgerEntries.leaseUntil, new Date(nowMs))),
@@ -320,6 +354,7 @@ export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
     ...(row.deviceIds ? { deviceIds: row.deviceIds } : {}),
     ...(row.siteId ? { siteId: row.siteId } : {}),
     ...(row.timeZone ? { timeZone: row.timeZone } : {}),
+    ...(row.undoOf === null ? {} : { undoOf: String(row.undoOf) }),
     ...(row.commandId ? { commandId: row.commandId } : {}),
     ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
     ...(row.windowStart ? { startTime: row.windowStart.toISOString() } : {}),

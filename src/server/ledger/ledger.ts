@@ -21,7 +21,7 @@ import {
 } from './ledger-answers.ts';
 import { devicesOf, fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
 import {
-  NOT_ACTED_ON_STATUSES,
+  mayResend,
   storedAnswerOf,
   type Completion,
   type LedgerActor,
@@ -128,11 +128,13 @@ export class Ledger {
    * Runs one state-changing call: writes its intent, calls `intent.send()` at most once, writes
    * the outcome, and returns the answer to send. With an `Idempotency-Key` seen before, the answer
    * stored then is returned (`replayed`), or the unsettled entry is settled first. A new entry
-   * records the site and time zone of its devices when the site list tells them in time.
+   * records the site and time zone of its devices when the site list tells them in time, and the
+   * entry it undoes when `intent.undoOf` names one.
    *
    * @returns the upstream's answer, or a problem answer (4xx refusal, `outcome_unknown` 5xx),
    *   fresh or replayed; the caller sends it as it is.
-   * @throws ProblemError when nothing was sent: 422 `idempotency_key_reused`; 409
+   * @throws ProblemError when nothing was sent: 400 `invalid_undo_of`; 422
+   *   `idempotency_key_reused` (also for the same key with another `undoOf`); 409
    *   `idempotency_in_progress`, `window_unsettled` or `reconciliation_ambiguous`; 503
    *   `reconciliation_pending`.
    */
@@ -143,6 +145,8 @@ export class Ledger {
       const existing = await this.#store.findByKey(actor, intent.idempotencyKey);
       if (existing) return this.#resume(existing, fingerprint, intent);
     }
+    const undoOf =
+      intent.undoOf === undefined ? undefined : await this.#undoTarget(actor, intent.undoOf);
     // Looked up while the blocking entries are settled; never rejects.
     const site = this.#siteOfIntent(intent, actor);
     const submission = submissionOf(intent);
@@ -154,12 +158,30 @@ export class Ledger {
       actor,
       subject,
       idempotencyKey: intent.idempotencyKey,
+      undoOf,
       requestHash: fingerprint,
       nowMs,
       leaseUntilMs: nowMs + this.#leaseMs,
     });
     if (!created) return this.#resume(row, fingerprint, intent);
     return { answer: await this.#attempt(row, intent), replayed: false };
+  }
+
+  /**
+   * The ID of the entry an undo names by its `Idempotency-Key`: one of `actor`'s entries, written
+   * by the same operator (docs/architecture.md, Ledger).
+   *
+   * @throws ProblemError 400 `invalid_undo_of` when there is none; an entry of another operator
+   *   or client answers the same as an unknown key, so keys cannot be probed.
+   */
+  async #undoTarget(actor: LedgerActor, idempotencyKey: string): Promise<number> {
+    const row = await this.#store.findByKey(actor, idempotencyKey);
+    if (row && (row.operatorName ?? undefined) === (actor.operatorName ?? undefined)) return row.id;
+    throw new ProblemError(
+      400,
+      'invalid_undo_of',
+      'The change this undo would reverse is not among your recorded changes. Nothing was sent; reload the page to see the current commands.',
+    );
   }
 
   /** Answers a retry with a known key: replay, wait, or settle then replay or re-send. */
@@ -173,8 +195,7 @@ export class Ledger {
     const nowMs = this.#now();
     const leaseMs = row.leaseUntil?.getTime() ?? 0;
     const stored = storedAnswerOf(row);
-    const retryable =
-      row.state === 'failed' && NOT_ACTED_ON_STATUSES.includes(row.responseStatus ?? 0);
+    const retryable = mayResend(row);
     if ((row.state === 'succeeded' || row.state === 'failed') && stored) {
       if (!retryable) return { answer: stored, replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
@@ -243,7 +264,8 @@ export class Ledger {
         (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId),
       );
     } catch (error) {
-      const cause = error instanceof ProblemError ? ` (${error.problem.detail})` : '';
+      // The cause's code, not its words: those may be the upstream's own message.
+      const cause = error instanceof ProblemError ? ` (${error.problem.code})` : '';
       throw new ProblemError(
         503,
         'reconciliation_pending',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
+import { readUndoOf } from '../http/undo-of.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { isSuccess } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
@@ -46,16 +47,17 @@ export function mirrorPath(
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A state-changing call as a route hands it over: its intent without what the request adds. */
-type Change = DistributiveOmit<LedgerIntent, 'idempotencyKey' | 'requestId'>;
+type Change = DistributiveOmit<LedgerIntent, 'idempotencyKey' | 'undoOf' | 'requestId'>;
 
 /**
  * Answers a state-changing call: through the command ledger, which sends `change.send()` at most
- * once and returns the answer to send (replayed for a known `Idempotency-Key`); without a ledger,
- * passed through. `afterSuccess` sees every 2xx answer sent, with its JSON body when the ledger
- * read it.
+ * once and returns the answer to send (replayed for a known `Idempotency-Key`), recording the
+ * change a `Powerdeck-Undo-Of` header says it undoes; without a ledger, passed through (nothing
+ * is recorded, and both headers are ignored). `afterSuccess` sees every 2xx answer sent, with its
+ * JSON body when the ledger read it.
  *
- * @throws ProblemError 400 `invalid_idempotency_key`, the ledger's refusals, and upstream errors
- *   of a passed-through call.
+ * @throws ProblemError 400 `invalid_idempotency_key` or `invalid_undo_of`, the ledger's refusals,
+ *   and upstream errors of a passed-through call.
  */
 export async function answerChange(
   deps: ProxyDeps,
@@ -73,6 +75,7 @@ export async function answerChange(
   const answer = await deps.ledger.run({
     ...change,
     idempotencyKey: readIdempotencyKey(request.headers),
+    undoOf: readUndoOf(request.headers),
     requestId: request.id,
   });
   if (afterSuccess && isSuccess(answer.answer)) afterSuccess(answer.answer.body);

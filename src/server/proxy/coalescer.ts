@@ -19,14 +19,23 @@ export class Coalescer {
   readonly #entries = new Map<string, { answer: Promise<SharedAnswer>; reusableUntilMs: number }>();
   readonly #now: () => number;
   readonly #reuseMs: number;
+  readonly #onAnswer: ((key: string, answer: SharedAnswer) => void) | undefined;
 
   /**
    * @param now clock, epoch ms
    * @param reuseMs how long a 200 answer is reused, ms (0 = only while in flight)
+   * @param onAnswer sees each upstream answer once (not once per caller sharing it), unless its
+   *   key was forgotten while the request was in flight: what was asked before a
+   *   {@link forgetPrefix} must not outlive it.
    */
-  constructor(now: () => number, reuseMs: number) {
+  constructor(
+    now: () => number,
+    reuseMs: number,
+    onAnswer?: (key: string, answer: SharedAnswer) => void,
+  ) {
     this.#now = now;
     this.#reuseMs = reuseMs;
+    this.#onAnswer = onAnswer;
   }
 
   fetch(key: string, send: () => Promise<UpstreamResponse>): Promise<SharedAnswer> {
@@ -43,9 +52,12 @@ export class Coalescer {
     this.#entries.set(key, fresh);
     answer.then(
       (shared) => {
+        // Forgotten while in flight: neither reused nor handed on.
+        if (this.#entries.get(key) !== fresh) return;
+        this.#onAnswer?.(key, shared);
         if (shared.status === 200 && this.#reuseMs > 0)
           fresh.reusableUntilMs = this.#now() + this.#reuseMs;
-        else if (this.#entries.get(key) === fresh) this.#entries.delete(key);
+        else this.#entries.delete(key);
       },
       () => {
         if (this.#entries.get(key) === fresh) this.#entries.delete(key);
@@ -57,6 +69,15 @@ export class Coalescer {
   /** Drops the answer kept or in flight for `key`: the next call asks the upstream again. */
   forget(key: string): void {
     this.#entries.delete(key);
+  }
+
+  /**
+   * Drops every answer kept or in flight whose key starts with `prefix` (one client's): later
+   * calls ask the upstream again, and an answer still in flight is neither reused nor handed to
+   * `onAnswer`. Walks every entry: for rare events (an unbind), never per call.
+   */
+  forgetPrefix(prefix: string): void {
+    for (const key of this.#entries.keys()) if (key.startsWith(prefix)) this.#entries.delete(key);
   }
 
   #sweep(nowMs: number): void {

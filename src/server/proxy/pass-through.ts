@@ -38,7 +38,7 @@ export async function passThrough(
     throw new ProblemError(
       502,
       'upstream_content_type',
-      'The upstream answered with something other than JSON.',
+      'The upstream answered with something other than JSON. Try again in a moment; if it persists, the upstream is having trouble.',
     );
   }
   if (length > MAX_PASS_THROUGH_BYTES) {
@@ -46,7 +46,7 @@ export async function passThrough(
     throw new ProblemError(
       502,
       'upstream_body_too_large',
-      'The upstream answered with a body larger than is accepted from it.',
+      "The upstream answered with a body larger than is accepted from it. Ask for a shorter time range; if it persists, report it to the upstream's support.",
     );
   }
   reply.code(status).type('application/json');
@@ -65,7 +65,7 @@ export function sendShared(reply: FastifyReply, answer: SharedAnswer): FastifyRe
     throw new ProblemError(
       502,
       'upstream_content_type',
-      'The upstream answered with something other than JSON.',
+      'The upstream answered with something other than JSON. Try again in a moment; if it persists, the upstream is having trouble.',
     );
   return reply.code(answer.status).type('application/json').send(answer.body);
 }

@@ -1,6 +1,6 @@
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamResponse } from '../upstream/upstream-http.ts';
-import type { Coalescer, SharedAnswer } from './coalescer.ts';
+import { Coalescer, type SharedAnswer } from './coalescer.ts';
 import type { FinalStatuses } from './final-statuses.ts';
 
 /**
@@ -13,23 +13,27 @@ export class StatusAnswers {
   readonly #coalescer: Coalescer;
   readonly #finals: FinalStatuses;
 
-  constructor(coalescer: Coalescer, finals: FinalStatuses) {
-    this.#coalescer = coalescer;
+  /**
+   * @param reuseMs how long a 200 answer is reused (`STATUS_REUSE_MS`), ms.
+   * @param finals where final answers are kept; each upstream answer is offered to it once.
+   */
+  constructor(now: () => number, reuseMs: number, finals: FinalStatuses) {
     this.#finals = finals;
+    this.#coalescer = new Coalescer(now, reuseMs, (key, answer) =>
+      finals.rememberIfFinal(key, answer),
+    );
   }
 
   /** The answer for `statusPath` (an upstream path such as `/devices/D/commands/C`). */
-  async fetch(
+  fetch(
     session: Session,
     statusPath: string,
     send: () => Promise<UpstreamResponse>,
   ): Promise<SharedAnswer> {
     const key = statusKey(session, statusPath);
     const final = this.#finals.get(key);
-    if (final) return final;
-    const answer = await this.#coalescer.fetch(key, send);
-    this.#finals.rememberIfFinal(key, answer);
-    return answer;
+    if (final) return Promise.resolve(final);
+    return this.#coalescer.fetch(key, send);
   }
 
   /**
@@ -56,11 +60,14 @@ export class StatusAnswers {
   }
 
   /**
-   * Drops every final answer kept for this client: after an unbind it may no longer be allowed
-   * to read those devices (spec 5 rule 5), so the upstream decides again.
+   * Drops every answer kept for this client, final or reused, and those in flight: after an
+   * unbind it may no longer read those devices (spec 5 rule 5), so from then on the upstream
+   * decides again, and nothing asked before the unbind answers a poll made after it.
    */
   forgetClient(session: Session): void {
-    this.#finals.forgetPrefix(clientPrefix(session));
+    const prefix = clientPrefix(session);
+    this.#coalescer.forgetPrefix(prefix);
+    this.#finals.forgetPrefix(prefix);
   }
 }
 

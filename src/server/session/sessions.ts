@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionInfo, SignInRequest } from '../../domain/session.ts';
-import { REGION_NAMES, type Region, type TokenResponse } from '../../domain/token.ts';
+import { REGION_NAMES, type Region } from '../../domain/token.ts';
 import { ProblemError, notSignedIn } from '../http/problem.ts';
 import type { TokenCache } from '../upstream/token-cache.ts';
-import { InvalidCredentialsError } from '../upstream/token-endpoint.ts';
+import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';
 import {
   clearSessionCookie,
   readSessionId,
@@ -50,7 +50,7 @@ export interface SessionsOptions {
   requestToken: (
     region: Region,
     credentials: { clientId: string; clientSecret: string },
-  ) => Promise<TokenResponse>;
+  ) => Promise<IssuedToken>;
 }
 
 /**

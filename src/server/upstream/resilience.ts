@@ -28,7 +28,13 @@ export const BREAKER_THRESHOLD = 5;
 export const DEFAULT_HALF_OPEN_AFTER_MS = 10_000;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-const TRANSPORT_CODES = new Set(['upstream_timeout', 'upstream_unreachable']);
+// A token endpoint that cannot be reached fails the call before it is sent: retried like the API.
+const TRANSPORT_CODES = new Set([
+  'upstream_timeout',
+  'upstream_unreachable',
+  'token_endpoint_timeout',
+  'token_endpoint_unreachable',
+]);
 
 const isTransportFailure = (error: unknown) =>
   error instanceof ProblemError && TRANSPORT_CODES.has(error.problem.code);

@@ -87,7 +87,11 @@ export async function settleCall<S extends z.ZodType>(
     const problem =
       error instanceof ProblemError
         ? error
-        : new ProblemError(502, 'upstream_unreachable', 'The upstream could not be reached.');
+        : new ProblemError(
+            502,
+            'upstream_unreachable',
+            'The upstream could not be reached. Try again in a moment.',
+          );
     // After these the request may have reached the upstream and been acted on; after the others
     // (open circuit, token endpoint, revoked credentials) it never left.
     const maybeActed = isProblem(
@@ -128,5 +132,9 @@ export async function settleCall<S extends z.ZodType>(
 }
 
 function unreadable(what: string): ProblemError {
-  return new ProblemError(502, 'upstream_error', `The upstream's ${what} was unreadable.`);
+  return new ProblemError(
+    502,
+    'upstream_error',
+    `The upstream's ${what} was unreadable. Try again in a moment; if it persists, report it to the upstream's support.`,
+  );
 }

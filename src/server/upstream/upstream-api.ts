@@ -2,7 +2,7 @@ import type { BatchRequest } from '../../domain/batch.ts';
 import type { DeviceCommand, StatusRecord } from '../../domain/command.ts';
 import { SiteListSchema, type SiteList } from '../../domain/device.ts';
 import { HistoryResponseSchema, type HistoryQuery } from '../../domain/history.ts';
-import { TOKEN_PATH, type Region, type TokenResponse } from '../../domain/token.ts';
+import { TOKEN_PATH, type Region } from '../../domain/token.ts';
 import { readOkAnswer } from './upstream-answers.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 import type { UpstreamClient } from './upstream-client.ts';
@@ -11,7 +11,12 @@ import {
   type UpstreamHttp,
   type UpstreamResponse,
 } from './upstream-http.ts';
-import { requestToken } from './token-endpoint.ts';
+import {
+  TokenEndpoint,
+  type IssuedToken,
+  type TokenLog,
+  type TokenPurpose,
+} from './token-endpoint.ts';
 
 /** One command of one device, as status and cancel name it. */
 export interface CommandRef {
@@ -52,30 +57,33 @@ const MAX_READ_LIST_BYTES = MAX_PASS_THROUGH_BYTES;
  */
 export class UpstreamApi {
   readonly #client: UpstreamClient;
-  readonly #http: UpstreamHttp;
-  readonly #upstreams: Record<Region, UpstreamRegion>;
+  readonly #tokenEndpoint: TokenEndpoint;
 
+  /** @param options.log where token endpoint failures and quirks are logged. */
   constructor(options: {
     client: UpstreamClient;
     http: UpstreamHttp;
     upstreams: Record<Region, UpstreamRegion>;
+    log: TokenLog;
   }) {
     this.#client = options.client;
-    this.#http = options.http;
-    this.#upstreams = options.upstreams;
+    this.#tokenEndpoint = new TokenEndpoint(options);
   }
 
   /**
-   * `POST {authUrl}/api/auth/oauth2/token` with the client-credentials grant (spec 2.6, 5).
+   * `POST {authUrl}/api/auth/oauth2/token` with the client-credentials grant (spec 2.6, 5), for
+   * a sign-in or a renewal (the words of a failure differ); see {@link TokenEndpoint.request}.
    *
-   * @throws InvalidCredentialsError when the client is refused; ProblemError 429/502/503/504
-   *   `token_endpoint_error` or a transport problem otherwise.
+   * @throws InvalidCredentialsError when the client is refused; ProblemError
+   *   `token_endpoint_error`, `token_endpoint_unreachable`, `token_endpoint_timeout` or
+   *   `token_unreadable` otherwise.
    */
   token(
     region: Region,
     credentials: { clientId: string; clientSecret: string },
-  ): Promise<TokenResponse> {
-    return requestToken(this.#http, this.#upstreams[region].authUrl, credentials);
+    purpose: TokenPurpose,
+  ): Promise<IssuedToken> {
+    return this.#tokenEndpoint.request(region, credentials, purpose);
   }
 
   /** `POST /device/{deviceId}/commands` (spec 4, "Send device command"); 202 `{ id, ... }`. */

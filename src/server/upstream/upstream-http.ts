@@ -148,7 +148,7 @@ export function transportProblem(error: unknown, url: string): ProblemError {
     return new ProblemError(
       504,
       'upstream_timeout',
-      `The upstream at ${host} did not answer in time. The request may or may not have been carried out; check the command list before trying again.`,
+      `The upstream at ${host} did not answer in time. Try again in a moment.`,
     );
   return new ProblemError(
     502,
@@ -235,7 +235,7 @@ function bodyTooLarge(): ProblemError {
   return new ProblemError(
     502,
     'upstream_body_too_large',
-    'The upstream answered with a body larger than is accepted from it.',
+    "The upstream answered with a body larger than is accepted from it. Ask for a shorter time range; if it persists, report it to the upstream's support.",
   );
 }
 

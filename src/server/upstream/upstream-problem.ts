@@ -52,7 +52,7 @@ export function problemFrom(
     status >= 500 ? status : 502,
     'upstream_error',
     statusCode >= 300 && statusCode < 400
-      ? 'The upstream answered with a redirect, which is not followed.'
+      ? "The upstream answered with a redirect, which is not followed. Report it to the upstream's support."
       : `The upstream failed with HTTP ${statusCode} and no readable error. Try again in a moment.`,
     { headers },
   );

@@ -15,6 +15,8 @@ export interface ContractRequest {
   query?: Record<string, string>;
   json?: unknown;
   form?: Record<string, string>;
+  /** A body sent as it is, with its own content type: for malformed requests. */
+  raw?: { contentType: string; body: string };
   /** Sent as `Authorization: Bearer <token>` when given. */
   token?: string;
 }
@@ -70,6 +72,9 @@ export class ContractHttp {
     } else if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(request.form).toString();
+    } else if (request.raw) {
+      headers['content-type'] = request.raw.contentType;
+      body = request.raw.body;
     }
     if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
 

@@ -12,6 +12,8 @@ export interface SandboxFaults {
   errorStatus?: number;
   rateLimitPerMinute?: number;
   tokenTtlS?: number;
+  tokenExpiresIn?: 'number' | 'string' | 'absent';
+  tokenErrorStatus?: number;
 }
 
 const ClockSchema = z.object({ now: UtcTimestampSchema });

@@ -33,6 +33,16 @@ export class UpstreamClient {
     });
   }
 
+  /** `POST {auth_url}/api/auth/oauth2/token` with a body of another media type. */
+  requestTokenRaw(contentType: string, body: string): Promise<ContractResponse> {
+    return this.http.send({
+      server: this.servers.auth,
+      method: 'POST',
+      path: '/api/auth/oauth2/token',
+      raw: { contentType, body },
+    });
+  }
+
   /** Obtains a token with the client credentials and keeps it for later calls (spec 5). */
   async signIn(): Promise<{ accessToken: string; expiresInS: number }> {
     const response = await this.requestToken({

@@ -22,6 +22,15 @@ export interface FakeUpstream {
   seen: SeenRequest[];
   tokenRequests: number;
   expiresInS: number;
+  /** How the token answer writes `expires_in`: a number (default), a numeric string, or not at all. */
+  expiresInAs: 'number' | 'string' | 'absent';
+  /**
+   * What the token endpoint does instead of issuing tokens: answer this status (`{ error }`
+   * body), or hang (never answer). Undefined: it works.
+   */
+  tokenFault: { status: number } | 'hang' | undefined;
+  /** Which client authentication the token endpoint accepts (RFC 6749 2.3.1); default form fields. */
+  tokenClientAuth: 'form' | 'basic';
   /** Tokens the API refuses with 401 from now on. */
   revoked: Set<string>;
   /** The secret the token endpoint accepts for `client`. */
@@ -41,6 +50,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     seen: [],
     tokenRequests: 0,
     expiresInS: 3600,
+    expiresInAs: 'number',
+    tokenFault: undefined,
+    tokenClientAuth: 'form',
     revoked: new Set(),
     clientSecret: 'secret',
     clientOf: (request) =>
@@ -56,17 +68,32 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   let serial = 0;
   app.post('/eu/api/auth/oauth2/token', async (request, reply) => {
     state.tokenRequests += 1;
+    if (state.tokenFault === 'hang') return new Promise(() => undefined);
+    if (state.tokenFault)
+      return reply.code(state.tokenFault.status).send({ error: 'temporarily_unavailable' });
     const form = request.body as Record<string, string>;
     const secrets: Record<string, string> = { client: state.clientSecret, 'client-2': 'secret-2' };
-    const clientId = form.client_id ?? '';
-    if (secrets[clientId] === undefined || form.client_secret !== secrets[clientId])
+    const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const [clientId = '', clientSecret] =
+      state.tokenClientAuth === 'basic'
+        ? Buffer.from(basic ?? '', 'base64')
+            .toString('utf8')
+            .split(':')
+            .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')))
+        : [form.client_id, form.client_secret];
+    if (secrets[clientId] === undefined || clientSecret !== secrets[clientId])
       return reply.code(401).send({ error: 'invalid_client' });
     const token = `tok-${++serial}`;
     clientOfToken.set(token, clientId);
+    const expiresIn = {
+      number: state.expiresInS,
+      string: String(state.expiresInS),
+      absent: undefined,
+    };
     return {
       access_token: token,
       token_type: 'Bearer',
-      expires_in: state.expiresInS,
+      expires_in: expiresIn[state.expiresInAs],
     };
   });
   app.all('/eu/*', async (request, reply) => {

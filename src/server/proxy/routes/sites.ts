@@ -43,8 +43,8 @@ export function siteRoutes(app: FastifyInstance, deps: ProxyDeps): void {
           siteId,
           send: () => upstream.unbind(session, siteId, request.id),
         },
-        // The client may no longer read that site's devices: remembered final statuses and
-        // the kept site list go.
+        // The client may no longer read that site's devices: kept and reused status answers,
+        // those in flight, and the kept site list go.
         () => {
           statuses.forgetClient(session);
           sites.forget(session);

@@ -1,0 +1,2 @@
+ALTER TABLE "bff"."ledger_entries" ADD COLUMN "undo_of" bigint;--> statement-breakpoint
+ALTER TABLE "bff"."ledger_entries" ADD CONSTRAINT "ledger_entries_undo_of_ledger_entries_id_fk" FOREIGN KEY ("undo_of") REFERENCES "bff"."ledger_entries"("id") ON DELETE set null ON UPDATE no action;
