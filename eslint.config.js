@@ -6,9 +6,10 @@ import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
 
 /**
- * Folders that must never import each other (DESIGN.md 1, STYLE.md), enforced with ESLint's own
- * `no-restricted-imports`: import-x's resolver pulls platform binaries that npm 11 leaves out of
- * the lock file, which breaks `npm ci`.
+ * Folders that must never import each other (docs/architecture.md, Parts and data flow),
+ * enforced with ESLint's own `no-restricted-imports`: import-x's resolver pulls platform binaries
+ * that npm 11 leaves out of the lock file, which breaks `npm ci`. Import cycles and imports
+ * between client features are refused by dependency-cruiser (`.dependency-cruiser.cjs`).
  */
 const zones = {
   domain: ['client', 'server', 'sandbox', 'infra'],
@@ -28,7 +29,7 @@ const zoneConfigs = Object.entries(zones).map(([folder, forbidden]) => ({
         patterns: [
           ...forbidden.map((other) => ({
             group: [`**/${other}/**`, `../${other}`, `../../${other}`],
-            message: `src/${folder} must not import src/${other} (DESIGN.md 1, dependency rule)`,
+            message: `src/${folder} must not import src/${other} (docs/architecture.md, Parts and data flow: dependency rule)`,
           })),
           ...(folder === 'domain'
             ? [{ group: domainOnlyPatterns, message: 'src/domain is pure TypeScript and zod' }]
