@@ -21,7 +21,7 @@ async function newestMtimeMs(target: string): Promise<number> {
 
 /**
  * Builds the SPA into `outDir` when it is missing or older than any of its sources, so
- * `npm start` works on a fresh clone and stays fast on later starts (issue 2, step 1).
+ * `npm start` works on a fresh clone and stays fast on later starts.
  * Returns whether a build ran.
  */
 export async function buildSpaIfNeeded(root: string, outDir: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * `npm start`: builds the SPA when needed, starts the sandbox upstream (unless a real upstream is
- * configured) and the BFF with the SPA, in one process on one embedded database (DESIGN.md 2).
+ * configured) and the BFF with the SPA, in one process on one embedded database (docs/architecture.md, Running it).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

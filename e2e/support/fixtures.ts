@@ -1,7 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { sandboxAdmin } from './sandbox-admin.ts';
 
-/** Demo credentials of the sandbox fixture (DESIGN.md 3). */
+/** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract: Fixtures). */
 export const DEMO_EU = { region: 'Europe', clientId: 'demo-eu', clientSecret: 'demo-eu-secret' };
 
 /** Signs in through the sign-in page and waits for the sites page. */

@@ -11,7 +11,7 @@ async function call(port: number, method: string, path: string, body?: unknown):
   return response.status === 204 ? undefined : response.json();
 }
 
-/** The admin API (DESIGN.md 3) of the sandbox listening on `port`, as the browser tests drive it. */
+/** The admin API (docs/architecture.md, Upstream contract: Sandbox admin API) of the sandbox listening on `port`, as the browser tests drive it. */
 export function sandboxAdminAt(port: number) {
   return {
     /** Back to the fixture: no bindings, no commands, clock = wall clock. */
