@@ -74,13 +74,13 @@ interface AtRest {
   serverMb: number;
   /** Its peak RSS since it started (`VmHWM`): the start, database creation included. */
   peakMb: number;
-  /** RSS summed over npm start's process group: npm, the shell, tsx's CLI and the server. */
+  /** RSS summed over npm start's process group: npm, the shell and the server. */
   groupMb: number;
 }
 
 /**
  * The server among npm start's processes: the one running the start script none of whose
- * children runs it too (tsx's CLI runs it in a child Node process).
+ * children runs it too (tsx's CLI, when a start script uses it, runs it in a child Node process).
  */
 function serverOf(group: ProcessMemory[]): ProcessMemory {
   const running = group.filter((p) => p.command.includes(START_SCRIPT));
@@ -177,7 +177,7 @@ function memoryReason(
   return (
     `RSS (VmRSS from /proc) of the process running ${START_SCRIPT} (sandbox, BFF and ${database}), ` +
     `${idleS} s idle after ready, median of ${runs.length}${smoke ? ' (new database)' : ' starts on an existing database'} (${perRun}); ` +
-    `peak during start ${mb(median_((m) => m.peakMb))}; npm start's process group ${mb(median_((m) => m.groupMb))} (npm, sh and tsx's CLI added, shared pages counted in each)` +
+    `peak during start ${mb(median_((m) => m.peakMb))}; npm start's process group ${mb(median_((m) => m.groupMb))} (npm and sh added, shared pages counted in each)` +
     (first
       ? `; first start (database created): ${mb(first.memory.serverMb)} at rest, peak ${mb(first.memory.peakMb)}`
       : '')
