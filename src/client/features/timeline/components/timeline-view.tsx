@@ -39,6 +39,19 @@ export interface TimelineViewProps {
   onNewCommand: (target: RowTarget, atMs: number) => void;
 }
 
+/** Room the pointer message may take, in CSS pixels (its CSS max-width). */
+const MESSAGE_WIDTH_PX = 420;
+
+/** Places the pointer message below and right of the pointer, or left of it near the right edge. */
+function messageStyle(message: TimelineMessage | undefined, widthPx: number) {
+  if (message?.xPx === undefined || message.yPx === undefined) return undefined;
+  const left =
+    message.xPx + 16 + MESSAGE_WIDTH_PX <= widthPx
+      ? message.xPx + 16
+      : Math.max(0, message.xPx - 16 - MESSAGE_WIDTH_PX);
+  return { left, top: message.yPx + 20 };
+}
+
 /**
  * The timeline: a canvas drawing only the visible rows and time range, and an accessible DOM
  * layer (a grid of the visible rows, the focused cell named through aria-activedescendant) for
@@ -81,7 +94,7 @@ export function TimelineView(props: TimelineViewProps) {
   };
   const { scale, scaleRef, applyScale, panScale } = useTimeScale(
     props.nowMs,
-    1000 - LABEL_WIDTH_PX,
+    timeWidth,
     onScaleChange,
   );
   const { scrollTop, scrollTopRef, visible, held, onScroll } = useScrollPosition(
@@ -183,24 +196,24 @@ export function TimelineView(props: TimelineViewProps) {
 
   return (
     <div className="timeline">
-      <TimelineToolbar
-        scaleRef={scaleRef}
-        applyScale={applyScale}
-        timeWidthPx={timeWidth}
-        nowMs={props.nowMs}
-        focusedDeviceName={focusedTarget?.device.name}
-        onNewCommand={newCommandForFocus}
-      />
-      <p className="timeline-help">
-        Drag on an empty part of a row to schedule a window; drag a received bar to move it, or its
-        ends to resize it; drag the time axis to pan. Keys: arrows move between devices and
-        commands, Enter opens, Shift+arrows pan, + and − zoom.
-      </p>
-      <div
-        role={message?.refused ? 'alert' : 'status'}
-        className={message?.refused ? 'timeline-message refused' : 'timeline-message'}
-      >
-        {message?.text}
+      <div className="timeline-toolbar-row">
+        <TimelineToolbar
+          scaleRef={scaleRef}
+          applyScale={applyScale}
+          timeWidthPx={timeWidth}
+          nowMs={props.nowMs}
+          focusedDeviceName={focusedTarget?.device.name}
+          onNewCommand={newCommandForFocus}
+        />
+        <details className="timeline-help">
+          <summary>Mouse and keys</summary>
+          <p id="timeline-help-text">
+            Drag on an empty part of a row to schedule a window; drag a received bar to move it, or
+            its ends to resize it; drag the time axis to pan; Ctrl+wheel zooms around the pointer.
+            Keys: arrows move between devices and commands, Enter opens, Shift+arrows pan, + and −
+            zoom, Home goes to now.
+          </p>
+        </details>
       </div>
       <div className="timeline-body">
         <div
@@ -210,8 +223,9 @@ export function TimelineView(props: TimelineViewProps) {
           aria-label="Command timeline"
           aria-rowcount={rows.length}
           aria-activedescendant={activeDescendant}
+          aria-describedby="timeline-help-text"
           className="timeline-grid timeline-scroller"
-          style={{ height: props.heightPx ?? 560 }}
+          style={props.heightPx === undefined ? undefined : { height: props.heightPx }}
           onKeyDown={onKeyDown}
           onFocus={() => setGridFocused(true)}
           onBlur={() => setGridFocused(false)}
@@ -237,6 +251,14 @@ export function TimelineView(props: TimelineViewProps) {
             utc={utc}
             selectedBarId={props.selectedBarId}
           />
+        </div>
+        {/* Beside the pointer, over the grid: feedback never moves what is being dragged. */}
+        <div
+          role={message?.refused ? 'alert' : 'status'}
+          className={message?.refused ? 'timeline-message refused' : 'timeline-message'}
+          style={messageStyle(message, size.width)}
+        >
+          {message?.text}
         </div>
         {!hover && gridFocused && focusedBar && focusedTarget && (
           <BarTooltip
