@@ -7,7 +7,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 // Geometry of the canvas (src/client/features/timeline/lib/draw.ts and rows.ts).
 const LABEL_WIDTH_PX = 200;
-const AXIS_HEIGHT_PX = 36;
+const AXIS_HEIGHT_PX = 44;
 const SITE_ROW_PX = 26;
 const DEVICE_ROW_PX = 34;
 
@@ -121,7 +121,7 @@ test('cancel from the detail panel', async ({ page }) => {
   await panel.getByRole('button', { name: 'Cancel command' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel command' }).click();
   await expect(panel).toContainText('Cancelled by an operator');
-  await expect(bar(page, /^Office battery: -3 kW, .*Cancelled$/)).toBeAttached();
+  await expect(bar(page, /^Office battery: -3 kW, .*Cancelled \(by operator\)$/)).toBeAttached();
 });
 
 /** What the page-side code below uses of the browser (this file is typed for Node). */
@@ -463,4 +463,66 @@ test('a refused drag says why beside the pointer without moving the grid, and th
   await page.mouse.up();
   await expect(page.getByText(/^Refused/)).toHaveCount(0);
   expect(await gridBox(page)).toEqual(before);
+});
+
+/** The time header's labels as the canvas drew them (lib/draw.ts), x from the time area's left. */
+async function axisLabels(page: Page) {
+  const raw = (await page.getByTestId('timeline-canvas').getAttribute('data-axis-labels')) ?? '';
+  return raw
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [tier = '', x = '', width = '', ...text] = line.split('|');
+      return { tier, xPx: Number(x), widthPx: Number(width), text: text.join('|') };
+    });
+}
+
+test('the two-tier time header never overlaps its labels, at every preset and zoom', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  const timeWidthPx = box.width - LABEL_WIDTH_PX;
+  const toolbar = page.getByRole('toolbar', { name: 'Timeline view' });
+  const check = async (what: string) => {
+    const labels = await axisLabels(page);
+    for (const tier of ['upper', 'lower']) {
+      const row = labels.filter((l) => l.tier === tier).sort((a, b) => a.xPx - b.xPx);
+      expect(row.length, `${what}: ${tier} tier`).toBeGreaterThan(0);
+      row.forEach((label, i) => {
+        expect(label.xPx, `${what}: ${label.text}`).toBeGreaterThanOrEqual(0);
+        expect(label.xPx + label.widthPx, `${what}: ${label.text}`).toBeLessThanOrEqual(
+          timeWidthPx + 1,
+        );
+        const next = row[i + 1];
+        if (next)
+          expect(label.xPx + label.widthPx, `${what}: ${label.text} / ${next.text}`).toBeLessThan(
+            next.xPx,
+          );
+      });
+    }
+    return labels;
+  };
+  for (const preset of ['6 h', 'Day']) {
+    await toolbar.getByRole('button', { name: preset, exact: true }).click();
+    const labels = await check(preset);
+    // Hours on the 24-hour clock below, the day and date above.
+    for (const label of labels.filter((l) => l.tier === 'lower'))
+      expect(label.text).toMatch(/^\d{2}:\d{2}$/);
+    expect(labels.filter((l) => l.tier === 'upper')[0]?.text).toMatch(/^\w{3} \d{1,2} \w{3}$/);
+  }
+  for (const preset of ['Week', '30 days']) {
+    await toolbar.getByRole('button', { name: preset, exact: true }).click();
+    await check(preset);
+  }
+  // Free zoom between the presets, around the pointer.
+  await page.mouse.move(box.x + LABEL_WIDTH_PX + timeWidthPx / 2, box.y + 10);
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -240);
+    await page.keyboard.up('Control');
+    await check(`zoom in ${i + 1}`);
+  }
 });

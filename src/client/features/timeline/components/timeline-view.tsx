@@ -17,9 +17,13 @@ import { buildRows, nextDeviceRow, rowTarget, visibleRowRange } from '../lib/row
 import { createTransitionTracker } from '../lib/status-transitions.ts';
 import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
+import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
 import { BarTooltip } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
+// The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
+// (the app, a test, the bench page), they are loaded with it. One module, so loaded once.
+import '../../../styles/tokens.css';
 import './timeline.css';
 
 export interface TimelineViewProps {
@@ -72,6 +76,7 @@ export function TimelineView(props: TimelineViewProps) {
   const [gridFocused, setGridFocused] = useState(false);
   const [message, setMessage] = useState<TimelineMessage>();
   const [transitions] = useState(createTransitionTracker);
+  const tokens = useDesignTokens();
 
   const timeWidth = Math.max(1, size.width - LABEL_WIDTH_PX);
   const canvasHeight = size.height;
@@ -171,6 +176,7 @@ export function TimelineView(props: TimelineViewProps) {
       moving,
       transitions: transitions.at(barsByDevice, timeMs, prefersReducedMotion),
       timeMs,
+      tokens,
     };
   };
   useLayoutEffect(() => {

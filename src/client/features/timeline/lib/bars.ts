@@ -7,13 +7,18 @@ import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 import { shortControlLabel } from './labels.ts';
 import { windowInZone } from './window-words.ts';
 
-/** A command window as the canvas draws it: numbers precomputed once per record. */
+/**
+ * A command window as the canvas draws it: numbers precomputed once per record. `label` is the
+ * full text (short control and status); `labels` the texts the canvas may write, longest first,
+ * ending with the shortest control, so a narrow bar shows the longest that fits, never a cut one.
+ */
 export interface Bar {
   id: string;
   startMs: number;
   endMs: number;
   status: StatusRecord['status'];
   label: string;
+  labels: readonly string[];
   record: StatusRecord;
 }
 
@@ -25,19 +30,34 @@ const REASON_SHORT: Record<CancellationReason, string> = {
   notSupported: 'not supported',
 };
 
-/** A bar of a status record; cancelled bars carry their reason in the label. */
+/** A bar's status in short words; a cancelled one with its reason, e.g. `Cancelled (overlap)`. */
+export function barStatusWords(record: StatusRecord): string {
+  if (record.status === 'cancelled')
+    return `Cancelled${record.cancelReason ? ` (${REASON_SHORT[record.cancelReason]})` : ''}`;
+  return STATUS_SHORT[record.status];
+}
+
+const STATUS_SHORT: Record<StatusRecord['status'], string> = {
+  received: 'Received',
+  executing: 'Executing',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+/** A bar of a status record, labelled with its short control and its status (and reason). */
 export function toBar(record: StatusRecord): Bar {
   const control = shortControlLabel(record.powerControl);
-  const label =
-    record.status === 'cancelled'
-      ? `Cancelled${record.cancelReason ? ` (${REASON_SHORT[record.cancelReason]})` : ''}: ${control}`
-      : control;
+  const status = barStatusWords(record);
+  const label = `${control} · ${status}`;
+  const first = control.split(', ')[0] ?? control;
+  const labels = [label, control, first].filter((text, i, all) => text && all.indexOf(text) === i);
   return {
     id: record.id,
     startMs: Date.parse(record.startTime),
     endMs: Date.parse(record.endTime),
     status: record.status,
     label,
+    labels,
     record,
   };
 }
@@ -46,7 +66,8 @@ export function toBar(record: StatusRecord): Bar {
 const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string; name: string }>();
 
 /**
- * Accessible name of a bar: device, control, window in the site's zone, status.
+ * Accessible name of a bar: device, control, window in the site's zone, status (a cancelled
+ * one's with its reason, the text alternative of the canvas's hatching).
  * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
  * Remembered per bar and zone: the accessible layer names every bar in view on each render while
  * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
@@ -54,11 +75,13 @@ const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string;
 export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string): string {
   const known = accessibleNames.get(bar);
   if (known && known.deviceName === deviceName && known.timeZone === timeZone) return known.name;
+  const status =
+    bar.status === 'cancelled' ? barStatusWords(bar.record) : COMMAND_STATUS_WORDS[bar.status];
   const name = `${deviceName}: ${shortControlLabel(bar.record.powerControl)}, ${windowInZone(
     bar.startMs,
     bar.endMs,
     timeZone,
-  )}, ${COMMAND_STATUS_WORDS[bar.status]}`;
+  )}, ${status}`;
   accessibleNames.set(bar, { deviceName, timeZone, name });
   return name;
 }
