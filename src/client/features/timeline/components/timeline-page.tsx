@@ -175,7 +175,8 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
                     setHiddenSites(next);
                   }}
                 />{' '}
-                {site.name} ({site.timeZone})
+                {/* Its zone is written on its header row in the grid. */}
+                {site.name}
               </label>
             ))}
           </fieldset>
@@ -198,11 +199,6 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
             </select>
           </label>
         </div>
-      </div>
-      {/* One line of fixed height whatever it says, so an outcome never moves the toolbar or the
-          grid; the whole text stays readable in its title and for assistive technology. */}
-      <div role="status" className="timeline-notice" title={noticeText || undefined}>
-        {noticeText}
       </div>
       {replaceFailure ? (
         <div role="alert" className="notice notice-error">
@@ -242,6 +238,13 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
         </div>
       ) : null}
       <TimelineView
+        // One line of fixed height whatever it says, so an outcome never moves the toolbar or the
+        // grid; the whole text stays readable in its title and for assistive technology.
+        notice={
+          <div role="status" className="timeline-notice" title={noticeText || undefined}>
+            {noticeText}
+          </div>
+        }
         sites={shownSites}
         filter={filter}
         barsByDevice={barsByDevice}

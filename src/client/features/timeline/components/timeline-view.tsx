@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Site } from '../../../../domain/device.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { useCanvasFrame, type FrameSource } from '../hooks/use-canvas-frame.ts';
@@ -36,6 +36,8 @@ export interface TimelineViewProps {
   snapMs: number;
   selectedBarId: string | undefined;
   heightPx?: number;
+  /** The page's outcome line (role status), kept in the toolbar's row so it never moves the grid. */
+  notice?: ReactNode;
   onViewportChange: (viewport: TimelineViewport) => void;
   onCreateWindow: (target: RowTarget, window: WindowMs) => void;
   onSelectBar: (target: RowTarget, bar: Bar) => void;
@@ -211,6 +213,7 @@ export function TimelineView(props: TimelineViewProps) {
           focusedDeviceName={focusedTarget?.device.name}
           onNewCommand={newCommandForFocus}
         />
+        {props.notice}
         <details className="timeline-help">
           <summary>Mouse and keys</summary>
           <p id="timeline-help-text">
