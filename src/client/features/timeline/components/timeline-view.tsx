@@ -234,7 +234,9 @@ export function TimelineView(props: TimelineViewProps) {
           aria-activedescendant={activeDescendant}
           aria-describedby="timeline-help-text"
           className="timeline-grid timeline-scroller"
-          style={props.heightPx === undefined ? undefined : { height: props.heightPx }}
+          style={
+            props.heightPx === undefined ? undefined : { height: props.heightPx, flex: 'none' }
+          }
           onKeyDown={onKeyDown}
           onFocus={() => setGridFocused(true)}
           onBlur={() => setGridFocused(false)}
@@ -276,6 +278,8 @@ export function TimelineView(props: TimelineViewProps) {
             timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
             x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedBar.startMs))}
             y={focusedRowTop + 18}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
           />
         )}
         {hover && (
@@ -285,6 +289,8 @@ export function TimelineView(props: TimelineViewProps) {
             timeZone={utc ? 'UTC' : hover.site.timeZone}
             x={hover.x}
             y={hover.y}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
           />
         )}
       </div>

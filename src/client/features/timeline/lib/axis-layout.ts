@@ -104,7 +104,8 @@ export function layoutLowerTier(
   return labels;
 }
 
-function layoutUpperTier(
+/** The upper tier's labels alone. See {@link layoutAxis}. */
+export function layoutUpperTier(
   scale: TimeScale,
   timeWidthPx: number,
   timeZone: string,

@@ -9,8 +9,7 @@ import { windowInZone } from './window-words.ts';
 
 /**
  * A command window as the canvas draws it: numbers precomputed once per record. `label` is the
- * full text (short control and status); `labels` the texts the canvas may write, longest first,
- * ending with the shortest control, so a narrow bar shows the longest that fits, never a cut one.
+ * full text: short control and status, e.g. `-3 kW, stop at 90% · Received`.
  */
 export interface Bar {
   id: string;
@@ -18,7 +17,6 @@ export interface Bar {
   endMs: number;
   status: StatusRecord['status'];
   label: string;
-  labels: readonly string[];
   record: StatusRecord;
 }
 
@@ -46,20 +44,33 @@ const STATUS_SHORT: Record<StatusRecord['status'], string> = {
 
 /** A bar of a status record, labelled with its short control and its status (and reason). */
 export function toBar(record: StatusRecord): Bar {
-  const control = shortControlLabel(record.powerControl);
-  const status = barStatusWords(record);
-  const label = `${control} · ${status}`;
-  const first = control.split(', ')[0] ?? control;
-  const labels = [label, control, first].filter((text, i, all) => text && all.indexOf(text) === i);
   return {
     id: record.id,
     startMs: Date.parse(record.startTime),
     endMs: Date.parse(record.endTime),
     status: record.status,
-    label,
-    labels,
+    label: `${shortControlLabel(record.powerControl)} · ${barStatusWords(record)}`,
     record,
   };
+}
+
+/** Labels made for bars drawn so far; bars are rebuilt per data version, so none goes stale. */
+const labelChoices = new WeakMap<Bar, readonly string[]>();
+
+/**
+ * The texts the canvas may write for a bar, longest first: the full label, the short control,
+ * its first part (the power, or the first cut-off), so a narrow bar shows the longest that fits,
+ * never a cut one. Made when a bar is first drawn, not for every bar of the fleet.
+ */
+export function barLabels(bar: Bar): readonly string[] {
+  let labels = labelChoices.get(bar);
+  if (!labels) {
+    const control = shortControlLabel(bar.record.powerControl);
+    const first = control.split(', ')[0] ?? control;
+    labels = [bar.label, control, first].filter((text, i, all) => text && all.indexOf(text) === i);
+    labelChoices.set(bar, labels);
+  }
+  return labels;
 }
 
 /** The last accessible name made for a bar; bars are rebuilt per data version, so none goes stale. */

@@ -1,7 +1,12 @@
 import type { CancellationReason, CommandStatus } from '../../../../domain/command.ts';
 import type { DesignTokens } from '../../../lib/design-tokens.ts';
-import { chooseAxisTiers, layoutAxis, layoutLowerTier, type AxisLabel } from './axis-layout.ts';
-import type { Bar } from './bars.ts';
+import {
+  chooseAxisTiers,
+  layoutLowerTier,
+  layoutUpperTier,
+  type AxisLabel,
+} from './axis-layout.ts';
+import { barLabels, type Bar } from './bars.ts';
 import type { TimelineRow } from './rows.ts';
 import {
   transitionLook,
@@ -80,18 +85,20 @@ const REASON_HATCH_PX: Record<CancellationReason, number> = {
   notSupported: 16,
 };
 
-/** Text widths by font and text: labels repeat frame after frame, measuring them need not. */
-const textWidths = new Map<string, number>();
+/** Text widths by font, then text: labels repeat frame after frame, measuring them need not. */
+const textWidths = new Map<string, Map<string, number>>();
 
+/** Measures text in the context's current font (set it before asking), remembered per font. */
 function measurer(ctx: CanvasRenderingContext2D): (text: string) => number {
   const font = ctx.font;
+  let widths = textWidths.get(font);
+  if (!widths || widths.size > 4096) textWidths.set(font, (widths = new Map()));
+  const known = widths;
   return (text) => {
-    const key = `${font}|${text}`;
-    let width = textWidths.get(key);
+    let width = known.get(text);
     if (width === undefined) {
       width = ctx.measureText(text).width;
-      if (textWidths.size > 4096) textWidths.clear();
-      textWidths.set(key, width);
+      known.set(text, width);
     }
     return width;
   };
@@ -325,10 +332,11 @@ function drawAxis(
     if (x >= timeLeft && x <= widthPx) ctx.fillRect(x, AXIS_HEIGHT_PX - 8, 1, 8);
   }
 
+  // Each tier measured in the font it is written in.
   ctx.font = font;
-  const lower = layoutAxis(scale, timeWidth, zone, measure).filter((l) => l.tier === 'lower');
+  const lower = layoutLowerTier(scale, timeWidth, zone, tiers.lower, measure);
   ctx.font = boldFont;
-  const upper = layoutAxis(scale, timeWidth, zone, measureBold).filter((l) => l.tier === 'upper');
+  const upper = layoutUpperTier(scale, timeWidth, zone, tiers.upper, measureBold);
   ctx.fillStyle = tokens.text;
   for (const label of upper)
     ctx.fillText(label.text, timeLeft + label.xPx, UPPER_TIER_HEIGHT_PX / 2);
@@ -446,7 +454,8 @@ function drawBarLabel(
   const middle = y + h / 2;
   ctx.fillStyle = textColour;
   if (locked) drawLock(ctx, left + 4, y + 4, textColour);
-  for (const text of bar.labels) {
+  const labels = barLabels(bar);
+  for (const text of labels) {
     const full = locked ? text : `${icon} ${text}`;
     if (measure(full) <= inner) {
       ctx.fillText(full, textLeft, middle);
@@ -454,7 +463,7 @@ function drawBarLabel(
     }
   }
   const beside = look.besideEndPx - (x0 + w) - 10;
-  for (const text of bar.labels) {
+  for (const text of labels) {
     const full = `${icon} ${text}`;
     if (measure(full) <= beside) {
       ctx.save();

@@ -16,7 +16,6 @@ function bar(id: string, status: Bar['status']): Bar {
     endMs: 1000,
     status,
     label: id,
-    labels: [id],
     record: {
       id,
       deviceId: 'BAT-1',
