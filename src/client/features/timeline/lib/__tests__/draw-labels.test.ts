@@ -63,6 +63,14 @@ function draw(bars: Bar[]) {
 const at = (startIso: string, endIso: string, extra: Partial<typeof RECEIVED_RECORD> = {}) =>
   toBar({ ...RECEIVED_RECORD, startTime: startIso, endTime: endIso, ...extra });
 
+describe('site rows', () => {
+  it('write the site name and zone whole, past the label column', () => {
+    const texts = draw([]).map((t) => t.text);
+    // 36 characters: wider than the 200 px label column at 7 px a character.
+    expect(texts).toContain('Berlin Logistics Hub · Europe/Berlin');
+  });
+});
+
 describe('bar labels', () => {
   it('writes the short control and the status with its mark inside a wide bar', () => {
     const texts = draw([at('2026-11-21T13:00:00Z', '2026-11-21T21:00:00Z')]).map((t) => t.text);
