@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 
@@ -16,6 +17,68 @@ const shot = (page: Page, name: string) =>
   page.screenshot({
     path: `docs/screenshots/${name}-${page.viewportSize()?.width}x${page.viewportSize()?.height}.png`,
   });
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** `ms` rounded up to a whole minute, as a UTC timestamp without milliseconds. */
+const utcMinute = (ms: number) =>
+  new Date(Math.ceil(ms / MINUTE_MS) * MINUTE_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Submits a command through the BFF, as the page would; returns its ID. */
+async function submit(
+  page: Page,
+  deviceId: string,
+  fromMs: number,
+  toMs: number,
+  powerControl: Record<string, number>,
+): Promise<string> {
+  const response = await page.request.post(`/api/device/${deviceId}/commands`, {
+    headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
+    data: { powerControl, startTime: utcMinute(fromMs), endTime: utcMinute(toMs) },
+  });
+  expect(response.status()).toBe(202);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * Commands for the timeline's pictures on PLANT-EU-001 (B and C) and PLANT-EU-100: long and
+ * short windows, one cancelled by the operator, so labels inside, beside and as a mark show.
+ */
+async function seedTimeline(page: Page): Promise<void> {
+  const now = Date.now();
+  await submit(page, 'BAT-EU-001-B', now + 1 * HOUR_MS, now + 1.3 * HOUR_MS, {
+    targetBatteryPowerW: 2000,
+  });
+  const cancelled = await submit(page, 'BAT-EU-001-B', now + 3 * HOUR_MS, now + 7 * HOUR_MS, {
+    targetBatteryPowerW: -2500,
+    chargeCutoffSocPercent: 80,
+  });
+  const cancel = await page.request.put(`/api/devices/BAT-EU-001-B/commands/${cancelled}/cancel`, {
+    headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
+  });
+  expect(cancel.status()).toBe(200);
+  await submit(page, 'BAT-EU-001-C', now + 0.5 * HOUR_MS, now + 9 * HOUR_MS, {
+    targetBatteryPowerW: -1500,
+    chargeCutoffSocPercent: 95,
+  });
+  for (const [i, device] of ['BAT-EU-100-01', 'BAT-EU-100-02', 'BAT-EU-100-04'].entries())
+    await submit(page, device, now + (2 + i) * HOUR_MS, now + (5 + 2 * i) * HOUR_MS, {
+      targetBatteryPowerW: 3000 - 1000 * i,
+      dischargeCutoffSocPercent: 20,
+    });
+}
+
+/** Opens the timeline from the navigation and waits for its rows and a bar. */
+async function openTimeline(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Timeline' })
+    .click();
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-A/ })).toBeAttached();
+  await expect(page.getByRole('gridcell', { name: /^Office battery: / }).first()).toBeAttached();
+  await page.mouse.move(0, 0);
+}
 
 /** True when nothing on the page is wider than the window (no sideways scrolling). */
 // String expressions: this file is typed for Node; they run in the page.
@@ -57,9 +120,93 @@ for (const viewport of VIEWPORTS) {
       await page.evaluate('window.scrollTo(0, 0)');
       expect(await fitsWidth(page)).toBe(true);
       await shot(page, 'device');
+
+      // The history around now, where the command just sent lies.
+      const nowMs = Date.now();
+      await page.goto(
+        `/sites/PLANT-EU-001/devices/BAT-EU-001-A/history?range=custom&from=${utcMinute(nowMs - 12 * HOUR_MS)}&to=${utcMinute(nowMs + 12 * HOUR_MS)}`,
+      );
+      await expect(page.locator('#history-count')).toContainText(/1 command between/, {
+        timeout: 15_000,
+      });
+      await expect(page.getByRole('figure').first()).toBeVisible();
+      expect(await fitsWidth(page)).toBe(true);
+      await page.mouse.move(0, 0);
+      await shot(page, 'history');
+
+      await seedTimeline(page);
+      await openTimeline(page);
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, 'timeline');
+
+      // A batch over ten devices of PLANT-EU-100, later in the day.
+      const now = Date.now();
+      const batch = await page.request.post('/api/devices/commands/batch', {
+        headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
+        data: {
+          devices: Array.from({ length: 10 }, (_, i) => `BAT-EU-100-${String(i + 11)}`),
+          command: {
+            powerControl: { targetBatteryPowerW: -2000 },
+            startTime: utcMinute(now + 10 * HOUR_MS),
+            endTime: utcMinute(now + 12 * HOUR_MS),
+          },
+        },
+      });
+      expect(batch.status()).toBe(202);
+      const { batchCommandId } = (await batch.json()) as { batchCommandId: string };
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Batches' })
+        .click();
+      await expect(page.getByRole('heading', { name: 'Batches', level: 1 })).toBeVisible();
+      await expect(page.getByText(batchCommandId).first()).toBeVisible();
+      expect(await fitsWidth(page)).toBe(true);
+      await page.mouse.move(0, 0);
+      await shot(page, 'batches');
+
+      await page.goto(`/batches/${batchCommandId}`);
+      await expect(page.getByRole('heading', { name: /Batch / })).toBeVisible();
+      await expect(page.getByTestId('count-received').locator('dd')).toHaveText('10');
+      expect(await fitsWidth(page)).toBe(true);
+      await page.mouse.move(0, 0);
+      await shot(page, 'batch');
+
+      await page.goto('/batches/new');
+      await expect(page.getByRole('heading', { name: 'New batch' })).toBeVisible();
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, 'batch-new');
     });
   });
 }
+
+test.describe('dark', () => {
+  test.use({ colorScheme: 'dark' });
+
+  for (const viewport of VIEWPORTS)
+    test(`the timeline in the dark theme at ${viewport.width}x${viewport.height}`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await signIn(page);
+      await bindSite(page, 'PLANT-EU-001');
+      await bindSite(page, 'PLANT-EU-100');
+      await seedTimeline(page);
+      await openTimeline(page);
+      // The canvas follows the theme: the grid's background is the dark surface, not white.
+      const [red, green, blue] = await page.evaluate<number[]>(
+        `Array.from(document.querySelector('[data-testid="timeline-canvas"]').getContext('2d')
+          .getImageData(4 * devicePixelRatio, 60 * devicePixelRatio, 1, 1).data)`,
+      );
+      expect((red ?? 255) + (green ?? 255) + (blue ?? 255)).toBeLessThan(3 * 80);
+      await shot(page, 'timeline-dark');
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(
+        scan.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    });
+});
 
 test.describe('1280x720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });

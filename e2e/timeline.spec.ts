@@ -7,7 +7,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 // Geometry of the canvas (src/client/features/timeline/lib/draw.ts and rows.ts).
 const LABEL_WIDTH_PX = 200;
-const AXIS_HEIGHT_PX = 36;
+const AXIS_HEIGHT_PX = 44;
 const SITE_ROW_PX = 26;
 const DEVICE_ROW_PX = 34;
 
@@ -116,12 +116,12 @@ test('cancel from the detail panel', async ({ page }) => {
   await expect(bar(page, /^Office battery: -3 kW, .*Received/)).toBeAttached();
   const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
   await page.mouse.click(point.x, point.y);
-  const panel = page.getByRole('complementary', { name: 'Command details' });
+  const panel = page.getByRole('dialog', { name: 'Command details' });
   await expect(panel).toContainText(id);
   await panel.getByRole('button', { name: 'Cancel command' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel command' }).click();
   await expect(panel).toContainText('Cancelled by an operator');
-  await expect(bar(page, /^Office battery: -3 kW, .*Cancelled$/)).toBeAttached();
+  await expect(bar(page, /^Office battery: -3 kW, .*Cancelled \(by operator\)$/)).toBeAttached();
 });
 
 /** What the page-side code below uses of the browser (this file is typed for Node). */
@@ -193,7 +193,8 @@ test('a bar turns executing then completed as the sandbox clock moves, in place'
   const now = Date.now();
   await createByDrag(page, 0, now + 20 * MINUTE_MS, now + 80 * MINUTE_MS);
   await expect(bar(page, /^Hall A battery: .*Received/)).toBeAttached();
-  // The status transitions animate the bar's colour; the viewport must not move (issue 5).
+  // The status transitions animate the bar's colour in place: the view neither pans, zooms nor
+  // scrolls to the changed bar.
   const canvas = page.getByTestId('timeline-canvas');
   const viewport = async () =>
     Promise.all(
@@ -257,7 +258,7 @@ test('one command end to end with the keyboard only', async ({ page }) => {
   await page.keyboard.press('ArrowRight');
   await expect(grid).toHaveAttribute('aria-activedescendant', /tl-bar-cmd_/);
   await page.keyboard.press('Enter');
-  const panel = page.getByRole('complementary', { name: 'Command details' });
+  const panel = page.getByRole('dialog', { name: 'Command details' });
   await expect(panel).toContainText('-2 kW');
   for (let i = 0; i < 10; i++) {
     if (
@@ -298,4 +299,230 @@ test('a replace refused after the cancel offers to restore the old command', asy
     page.getByRole('status').filter({ hasText: /submitted for Hall A battery/ }),
   ).toBeVisible();
   await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
+});
+
+/** The grid's box on the page. */
+async function gridBox(page: Page) {
+  const box = await page.getByRole('grid', { name: 'Command timeline' }).boundingBox();
+  if (!box) throw new Error('timeline grid not visible');
+  return box;
+}
+
+/** Where "now" sits across the time area, as a fraction of its width (0 left edge, 1 right). */
+async function nowFraction(page: Page): Promise<number> {
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  const originMs = Number(await canvas.getAttribute('data-origin-ms'));
+  const msPerPx = Number(await canvas.getAttribute('data-ms-per-px'));
+  return (Date.now() - originMs) / msPerPx / (box.width - LABEL_WIDTH_PX);
+}
+
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 720 },
+]) {
+  test.describe(`${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('the grid fills the window below the toolbar, full width, with no page scroll', async ({
+      page,
+    }) => {
+      await openTimeline(page);
+      const box = await gridBox(page);
+      const toolbar = await page.getByRole('toolbar', { name: 'Timeline view' }).boundingBox();
+      expect(toolbar).toBeTruthy();
+      // Only the page gutters beside it (1.5rem each) and a small gap under it.
+      expect(box.width).toBeGreaterThanOrEqual(viewport.width - 2 * 24 - 2);
+      expect(box.y + box.height).toBeGreaterThan(viewport.height - 24);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      expect(box.y).toBeGreaterThan((toolbar?.y ?? 0) + (toolbar?.height ?? 0));
+      expect(
+        await page.evaluate<boolean>(
+          'document.documentElement.scrollHeight <= window.innerHeight + 1',
+        ),
+      ).toBe(true);
+    });
+  });
+}
+
+test('the presets show now a quarter from the left, also Day after 30 days', async ({ page }) => {
+  await openTimeline(page);
+  // The first view is the Day preset.
+  expect(await nowFraction(page)).toBeCloseTo(0.25, 1);
+  const toolbar = page.getByRole('toolbar', { name: 'Timeline view' });
+  for (const preset of ['30 days', 'Day', '6 h', 'Week', '6 h']) {
+    await toolbar.getByRole('button', { name: preset, exact: true }).click();
+    expect(await nowFraction(page), preset).toBeCloseTo(0.25, 1);
+  }
+  const canvas = page.getByTestId('timeline-canvas');
+  const msPerPx = Number(await canvas.getAttribute('data-ms-per-px'));
+  const box = await canvas.boundingBox();
+  expect(((box?.width ?? 0) - LABEL_WIDTH_PX) * msPerPx).toBe(6 * HOUR_MS);
+});
+
+test('Ctrl+wheel zooms around the pointer: the instant under it stays under it', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  const x = box.x + LABEL_WIDTH_PX + 0.7 * (box.width - LABEL_WIDTH_PX);
+  const instantAtPointer = async () =>
+    Number(await canvas.getAttribute('data-origin-ms')) +
+    (x - box.x - LABEL_WIDTH_PX) * Number(await canvas.getAttribute('data-ms-per-px'));
+  const before = await instantAtPointer();
+  const msPerPxBefore = Number(await canvas.getAttribute('data-ms-per-px'));
+  await page.mouse.move(x, box.y + AXIS_HEIGHT_PX + SITE_ROW_PX + DEVICE_ROW_PX / 2);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
+  await expect
+    .poll(async () => Number(await canvas.getAttribute('data-ms-per-px')))
+    .toBeLessThan(msPerPxBefore);
+  expect(Math.abs((await instantAtPointer()) - before)).toBeLessThan(msPerPxBefore);
+});
+
+test('details open in a drawer over the grid that leaves the grid as it is; Escape gives focus back to the bar', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const now = Date.now();
+  const id = await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await expect(bar(page, /^Office battery: -3 kW, .*Received/)).toBeAttached();
+  const before = await gridBox(page);
+  const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
+  await page.mouse.click(point.x, point.y);
+  const drawer = page.getByRole('dialog', { name: 'Command details' });
+  await expect(drawer).toContainText(id);
+  expect(await gridBox(page)).toEqual(before);
+  // Its actions are in view and nothing covers them: the bar's tooltip stays under the drawer.
+  const cancel = drawer.getByRole('button', { name: 'Cancel command' });
+  await cancel.click({ trial: true });
+  const close = drawer.getByRole('button', { name: 'Close details' });
+  await close.click({ trial: true });
+
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  const grid = page.getByRole('grid', { name: 'Command timeline' });
+  await expect(grid).toBeFocused();
+  await expect(grid).toHaveAttribute('aria-activedescendant', `tl-bar-${id}`);
+  expect(await gridBox(page)).toEqual(before);
+});
+
+test.describe('in a browser on New York time', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('times in the details are the site clock in 24-hour form', async ({ page }) => {
+    await openTimeline(page);
+    // Half past an hour, so the 5-minute snap cannot change the hour shown.
+    const startMs = Math.ceil((Date.now() + 2 * HOUR_MS) / HOUR_MS) * HOUR_MS + 30 * MINUTE_MS;
+    await createByDrag(page, 2, startMs, startMs + HOUR_MS);
+    const point = await pointOf(page, 2, startMs + HOUR_MS / 2);
+    await page.mouse.click(point.x, point.y);
+    const drawer = page.getByRole('dialog', { name: 'Command details' });
+    const berlinHour = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    }).format(startMs);
+    await expect(drawer).toContainText(
+      new RegExp(`${berlinHour}:\\d{2}–(\\w{3} \\d{1,2} \\w{3} )?\\d{2}:\\d{2} Europe/Berlin`),
+    );
+    await expect(drawer).not.toContainText(/\b(AM|PM)\b/);
+    await expect(drawer).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
+  });
+});
+
+test('a refused drag says why beside the pointer without moving the grid, and the words go with the drag', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const now = Date.now();
+  const toolbar = page.getByRole('toolbar', { name: 'Timeline view' });
+  const toolbarBefore = await toolbar.boundingBox();
+  await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  // The "submitted" notice sits in its own line: the toolbar keeps its place and size.
+  expect(await toolbar.boundingBox()).toEqual(toolbarBefore);
+  await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
+  const before = await gridBox(page);
+
+  await drag(page, 0, now + 1 * HOUR_MS, now + 2.5 * HOUR_MS, false);
+  const alert = page.getByRole('alert').filter({ hasText: 'Refused' });
+  await expect(alert).toContainText(/overlaps command cmd_/);
+  expect(await gridBox(page)).toEqual(before);
+  // Beside the pointer (the drag ended at 2.5 h).
+  const pointer = await pointOf(page, 0, now + 2.5 * HOUR_MS);
+  const box = await alert.boundingBox();
+  expect(box).toBeTruthy();
+  const dx = Math.max(0, (box?.x ?? 0) - pointer.x, pointer.x - (box?.x ?? 0) - (box?.width ?? 0));
+  const dy = Math.max(0, (box?.y ?? 0) - pointer.y, pointer.y - (box?.y ?? 0) - (box?.height ?? 0));
+  expect(Math.hypot(dx, dy)).toBeLessThan(60);
+
+  await page.mouse.up();
+  await expect(page.getByText(/^Refused/)).toHaveCount(0);
+  expect(await gridBox(page)).toEqual(before);
+});
+
+/** The time header's labels as the canvas drew them (lib/draw.ts), x from the time area's left. */
+async function axisLabels(page: Page) {
+  const raw = (await page.getByTestId('timeline-canvas').getAttribute('data-axis-labels')) ?? '';
+  return raw
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [tier = '', x = '', width = '', ...text] = line.split('|');
+      return { tier, xPx: Number(x), widthPx: Number(width), text: text.join('|') };
+    });
+}
+
+test('the two-tier time header never overlaps its labels, at every preset and zoom', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  const timeWidthPx = box.width - LABEL_WIDTH_PX;
+  const toolbar = page.getByRole('toolbar', { name: 'Timeline view' });
+  const check = async (what: string) => {
+    const labels = await axisLabels(page);
+    for (const tier of ['upper', 'lower']) {
+      const row = labels.filter((l) => l.tier === tier).sort((a, b) => a.xPx - b.xPx);
+      expect(row.length, `${what}: ${tier} tier`).toBeGreaterThan(0);
+      row.forEach((label, i) => {
+        expect(label.xPx, `${what}: ${label.text}`).toBeGreaterThanOrEqual(0);
+        expect(label.xPx + label.widthPx, `${what}: ${label.text}`).toBeLessThanOrEqual(
+          timeWidthPx + 1,
+        );
+        const next = row[i + 1];
+        if (next)
+          expect(label.xPx + label.widthPx, `${what}: ${label.text} / ${next.text}`).toBeLessThan(
+            next.xPx,
+          );
+      });
+    }
+    return labels;
+  };
+  for (const preset of ['6 h', 'Day']) {
+    await toolbar.getByRole('button', { name: preset, exact: true }).click();
+    const labels = await check(preset);
+    // Hours on the 24-hour clock below, the day and date above.
+    for (const label of labels.filter((l) => l.tier === 'lower'))
+      expect(label.text).toMatch(/^\d{2}:\d{2}$/);
+    expect(labels.filter((l) => l.tier === 'upper')[0]?.text).toMatch(/^\w{3} \d{1,2} \w{3}$/);
+  }
+  for (const preset of ['Week', '30 days']) {
+    await toolbar.getByRole('button', { name: preset, exact: true }).click();
+    await check(preset);
+  }
+  // Free zoom between the presets, around the pointer.
+  await page.mouse.move(box.x + LABEL_WIDTH_PX + timeWidthPx / 2, box.y + 10);
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -240);
+    await page.keyboard.up('Control');
+    await check(`zoom in ${i + 1}`);
+  }
 });

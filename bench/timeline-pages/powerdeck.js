@@ -70,7 +70,7 @@ exposeBench({
   },
   drawTarget: () => {
     const rect = document.querySelector('[data-testid="timeline-canvas"]').getBoundingClientRect();
-    // Second device row of the first site: axis 36 px, site row 26 px, device rows 34 px.
-    return { x: Math.round(rect.left + 260), y: Math.round(rect.top + 36 + 26 + 34 + 17) };
+    // Second device row of the first site: axis 44 px, site row 26 px, device rows 34 px.
+    return { x: Math.round(rect.left + 260), y: Math.round(rect.top + 44 + 26 + 34 + 17) };
   },
 });

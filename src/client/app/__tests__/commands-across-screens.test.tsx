@@ -108,7 +108,7 @@ describe('device commands across screens', () => {
     const grid = screen.getByRole('grid', { name: 'Command timeline' });
     fireEvent.keyDown(grid, { key: 'ArrowRight' });
     fireEvent.keyDown(grid, { key: 'Enter' });
-    const details = await screen.findByRole('complementary', { name: 'Command details' });
+    const details = await screen.findByRole('dialog', { name: 'Command details' });
     await user.click(within(details).getByRole('button', { name: 'Cancel command' }));
     await user.click(
       within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel command' }),

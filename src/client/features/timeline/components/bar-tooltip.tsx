@@ -2,19 +2,40 @@ import type { Device } from '../../../../domain/device.ts';
 import type { Bar } from '../lib/bars.ts';
 import { StatusRecordList } from './status-record-list.tsx';
 
-/** Hover card of a bar: the full status record, times in the site's zone. */
+/** Room the card takes at most, in CSS pixels (its CSS max-width, 24rem, and a tall record). */
+const CARD_WIDTH_PX = 384;
+const CARD_HEIGHT_PX = 220;
+
+/**
+ * Hover card of a bar: the full status record, times in the site's zone. Placed below and right
+ * of `x`, `y` (the pointer or the bar, in the grid's CSS pixels), or left of it and above it
+ * where the grid (`boundsWidthPx` by `boundsHeightPx`) ends, so it never leaves the grid or
+ * widens the page; it takes no pointer events and sits under the details drawer, so it never
+ * covers an action.
+ */
 export function BarTooltip(props: {
   bar: Bar;
   device: Device;
   timeZone: string;
   x: number;
   y: number;
+  boundsWidthPx: number;
+  boundsHeightPx: number;
 }) {
+  const left =
+    props.x + 12 + CARD_WIDTH_PX <= props.boundsWidthPx
+      ? props.x + 12
+      : Math.max(0, props.x - 12 - CARD_WIDTH_PX);
+  const below = props.y + 16 + CARD_HEIGHT_PX <= props.boundsHeightPx;
   return (
     <div
       className="timeline-tooltip"
       role="tooltip"
-      style={{ left: Math.max(0, props.x + 12), top: props.y + 16 }}
+      style={
+        below
+          ? { left, top: props.y + 16 }
+          : { left, bottom: Math.max(0, props.boundsHeightPx - props.y + 8) }
+      }
     >
       <strong>{props.device.name}</strong>
       <StatusRecordList record={props.bar.record} timeZone={props.timeZone} />

@@ -4,10 +4,15 @@ import { isCancellable, isEditableStatus, type StatusRecord } from '../../../../
 import type { Device } from '../../../../domain/device.ts';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Drawer } from '../../../components/drawer.tsx';
 import { windowInZone } from '../lib/window-words.ts';
 import { StatusRecordList } from './status-record-list.tsx';
 
-/** The selected command: its status record, Cancel (confirmed) and Change while it can. */
+/**
+ * The selected command in a drawer over the grid's right edge (the grid keeps its size): its
+ * status record, Cancel (confirmed) and Change while it can. Escape or Close details closes it and
+ * focus goes back to the grid, on the bar it was opened from.
+ */
 export function DetailPanel(props: {
   record: StatusRecord;
   device: Device;
@@ -22,8 +27,31 @@ export function DetailPanel(props: {
   const { record } = props;
   const [confirming, setConfirming] = useState(false);
   return (
-    <aside className="timeline-panel" aria-labelledby="tl-detail-title">
-      <h2 id="tl-detail-title">Command details</h2>
+    <Drawer
+      title="Command details"
+      closeLabel="Close details"
+      className="timeline-details"
+      onClose={props.onClose}
+      actions={
+        <>
+          {isEditableStatus(record.status) ? (
+            <button type="button" onClick={props.onChange}>
+              Change window or values
+            </button>
+          ) : null}
+          {isCancellable(record.status) ? (
+            <button
+              type="button"
+              className="danger"
+              disabled={props.cancelling}
+              onClick={() => setConfirming(true)}
+            >
+              {props.cancelling ? 'Cancelling…' : 'Cancel command'}
+            </button>
+          ) : null}
+        </>
+      }
+    >
       <p>
         <strong>{props.device.name}</strong> ({props.device.deviceId})
       </p>
@@ -34,26 +62,6 @@ export function DetailPanel(props: {
         </Link>
       </p>
       {props.cancelError ? <p role="alert">{props.cancelError}</p> : null}
-      <div className="actions">
-        {isEditableStatus(record.status) ? (
-          <button type="button" onClick={props.onChange}>
-            Change window or values
-          </button>
-        ) : null}
-        {isCancellable(record.status) ? (
-          <button
-            type="button"
-            className="danger"
-            disabled={props.cancelling}
-            onClick={() => setConfirming(true)}
-          >
-            {props.cancelling ? 'Cancelling…' : 'Cancel command'}
-          </button>
-        ) : null}
-        <button type="button" onClick={props.onClose}>
-          Close details
-        </button>
-      </div>
       {confirming ? (
         <ConfirmDialog
           title="Cancel this command?"
@@ -72,6 +80,6 @@ export function DetailPanel(props: {
           </p>
         </ConfirmDialog>
       ) : null}
-    </aside>
+    </Drawer>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
@@ -7,6 +7,7 @@ import { cancelCommand, useCancelCommand } from '../../../commands/api/cancel-co
 import { getCommandStatus } from '../../../commands/api/get-command-status.ts';
 import { submitCommand, useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { invalidateDeviceCommands } from '../../../commands/lib/command-caches.ts';
+import { useFillViewport } from '../hooks/use-fill-viewport.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
 import type { Bar } from '../lib/bars.ts';
 import {
@@ -47,7 +48,8 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * The timeline editor page: bound sites' devices as rows, command windows as bars,
- * drag to schedule, detail panel with cancel, replace by drag or edit.
+ * drag to schedule, details in a drawer with cancel, replace by drag or edit. It fills the window
+ * below the navigation, full width and full height; the grid takes what the toolbar leaves.
  */
 export function TimelinePage({ sites }: { sites: readonly Site[] }) {
   const queryClient = useQueryClient();
@@ -66,6 +68,10 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     target: RowTarget;
     outcome: Extract<ReplaceOutcome, { ok: false }>;
   }>();
+
+  const pageRef = useRef<HTMLElement>(null);
+  // The page ends a small gap above the window's bottom edge; the grid takes what is left.
+  useFillViewport(pageRef, 12);
 
   useEffect(() => {
     const timer = setInterval(() => setNowMs(Date.now()), 10_000);
@@ -131,6 +137,10 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     } else setReplaceFailure({ old, target, outcome });
   };
 
+  const noticeText = `${replaceStep ? REPLACE_STEP_WORDS[replaceStep] : (notice ?? '')}${
+    failedSlots > 0 ? ` Some history could not be loaded (${failedSlots}); retrying.` : ''
+  }`;
+
   const openCreate = (target: RowTarget, window: WindowMs) => {
     submit.reset();
     setNotice(undefined);
@@ -138,54 +148,57 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
   };
 
   return (
-    <section aria-labelledby="timeline-title">
-      <h1 id="timeline-title">Timeline</h1>
-      <div className="timeline-filters">
-        <label>
-          Filter devices{' '}
-          <input
-            type="search"
-            value={filter}
-            placeholder="Name or ID"
-            onChange={(event) => setFilter(event.target.value)}
-          />
-        </label>
-        <fieldset>
-          <legend>Sites</legend>
-          {sites.map((site) => (
-            <label key={site.siteId}>
-              <input
-                type="checkbox"
-                checked={!hiddenSites.has(site.siteId)}
-                onChange={(event) => {
-                  const next = new Set(hiddenSites);
-                  if (event.target.checked) next.delete(site.siteId);
-                  else next.add(site.siteId);
-                  setHiddenSites(next);
-                }}
-              />{' '}
-              {site.name} ({site.timeZone})
-            </label>
-          ))}
-        </fieldset>
-        <label>
-          <input type="checkbox" checked={utc} onChange={(event) => setUtc(event.target.checked)} />{' '}
-          Show times in UTC
-        </label>
-        <label>
-          Snap to{' '}
-          <select value={snapMs} onChange={(event) => setSnapMs(Number(event.target.value))}>
-            {SNAP_CHOICES.map((choice) => (
-              <option key={choice.ms} value={choice.ms}>
-                {choice.label}
-              </option>
+    <section ref={pageRef} aria-labelledby="timeline-title" className="timeline-page">
+      <div className="timeline-head">
+        <h1 id="timeline-title">Timeline</h1>
+        <div className="timeline-filters">
+          <label>
+            Filter devices{' '}
+            <input
+              type="search"
+              value={filter}
+              placeholder="Name or ID"
+              onChange={(event) => setFilter(event.target.value)}
+            />
+          </label>
+          <fieldset>
+            <legend>Sites</legend>
+            {sites.map((site) => (
+              <label key={site.siteId}>
+                <input
+                  type="checkbox"
+                  checked={!hiddenSites.has(site.siteId)}
+                  onChange={(event) => {
+                    const next = new Set(hiddenSites);
+                    if (event.target.checked) next.delete(site.siteId);
+                    else next.add(site.siteId);
+                    setHiddenSites(next);
+                  }}
+                />{' '}
+                {/* Its zone is written on its header row in the grid. */}
+                {site.name}
+              </label>
             ))}
-          </select>
-        </label>
-      </div>
-      <div role="status" className="timeline-notice">
-        {replaceStep ? REPLACE_STEP_WORDS[replaceStep] : notice}
-        {failedSlots > 0 ? ` Some history could not be loaded (${failedSlots}); retrying.` : ''}
+          </fieldset>
+          <label>
+            <input
+              type="checkbox"
+              checked={utc}
+              onChange={(event) => setUtc(event.target.checked)}
+            />{' '}
+            Show times in UTC
+          </label>
+          <label>
+            Snap to{' '}
+            <select value={snapMs} onChange={(event) => setSnapMs(Number(event.target.value))}>
+              {SNAP_CHOICES.map((choice) => (
+                <option key={choice.ms} value={choice.ms}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
       </div>
       {replaceFailure ? (
         <div role="alert" className="notice notice-error">
@@ -224,55 +237,60 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           {submitErrorWords(submit.error, 'UTC')}
         </div>
       ) : null}
-      <div className="timeline-layout">
-        <TimelineView
-          sites={shownSites}
-          filter={filter}
-          barsByDevice={barsByDevice}
-          overlapIndex={overlapIndex}
-          nowMs={nowMs}
-          utc={utc}
-          snapMs={snapMs}
-          selectedBarId={selected?.record.id}
-          onViewportChange={setViewport}
-          onCreateWindow={openCreate}
-          onNewCommand={(target, atMs) =>
-            openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
-          }
-          onSelectBar={(target, bar: Bar) => {
-            cancel.reset();
-            setSelected({ target, record: bar.record });
-          }}
-          onMoveBar={(target, bar, window) =>
-            void runReplace(target, bar.record, {
-              powerControl: bar.record.powerControl,
-              startTime: new Date(window.startMs).toISOString(),
-              endTime: new Date(window.endMs).toISOString(),
+      <TimelineView
+        // One line of fixed height whatever it says, so an outcome never moves the toolbar or the
+        // grid; the whole text stays readable in its title and for assistive technology.
+        notice={
+          <div role="status" className="timeline-notice" title={noticeText || undefined}>
+            {noticeText}
+          </div>
+        }
+        sites={shownSites}
+        filter={filter}
+        barsByDevice={barsByDevice}
+        overlapIndex={overlapIndex}
+        nowMs={nowMs}
+        utc={utc}
+        snapMs={snapMs}
+        selectedBarId={selected?.record.id}
+        onViewportChange={setViewport}
+        onCreateWindow={openCreate}
+        onNewCommand={(target, atMs) =>
+          openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
+        }
+        onSelectBar={(target, bar: Bar) => {
+          cancel.reset();
+          setSelected({ target, record: bar.record });
+        }}
+        onMoveBar={(target, bar, window) =>
+          void runReplace(target, bar.record, {
+            powerControl: bar.record.powerControl,
+            startTime: new Date(window.startMs).toISOString(),
+            endTime: new Date(window.endMs).toISOString(),
+          })
+        }
+      />
+      {selected && selectedRecord ? (
+        <DetailPanel
+          record={selectedRecord}
+          device={selected.target.device}
+          siteId={selected.target.site.siteId}
+          timeZone={zoneOf(selected.target)}
+          cancelling={cancel.isPending}
+          cancelError={cancel.isError ? cancel.error.detail : undefined}
+          onCancel={() => cancelRecord(selectedRecord)}
+          onChange={() =>
+            setForm({
+              target: selected.target,
+              startMs: Date.parse(selectedRecord.startTime),
+              endMs: Date.parse(selectedRecord.endTime),
+              powerControl: selectedRecord.powerControl,
+              replacing: selectedRecord,
             })
           }
+          onClose={() => setSelected(undefined)}
         />
-        {selected && selectedRecord ? (
-          <DetailPanel
-            record={selectedRecord}
-            device={selected.target.device}
-            siteId={selected.target.site.siteId}
-            timeZone={zoneOf(selected.target)}
-            cancelling={cancel.isPending}
-            cancelError={cancel.isError ? cancel.error.detail : undefined}
-            onCancel={() => cancelRecord(selectedRecord)}
-            onChange={() =>
-              setForm({
-                target: selected.target,
-                startMs: Date.parse(selectedRecord.startTime),
-                endMs: Date.parse(selectedRecord.endTime),
-                powerControl: selectedRecord.powerControl,
-                replacing: selectedRecord,
-              })
-            }
-            onClose={() => setSelected(undefined)}
-          />
-        ) : null}
-      </div>
+      ) : null}
       {form ? (
         <CommandFormDialog
           title={form.replacing ? `Change command ${form.replacing.id}` : 'New command'}

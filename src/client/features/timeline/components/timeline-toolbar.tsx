@@ -1,7 +1,8 @@
 import type { RefObject } from 'react';
 import {
+  NOW_AT_FRACTION,
   panBy,
-  scaleForSpan,
+  scaleAroundNow,
   ZOOM_PRESETS,
   zoomAround,
   type TimeScale,
@@ -18,8 +19,8 @@ export interface TimelineToolbarProps {
 }
 
 /**
- * Buttons for what the pointer does on the canvas, so a keyboard can do it too: zoom presets,
- * zoom in and out around the middle, pan by a quarter of the view, Now, and New command for the
+ * Buttons for what the pointer does on the canvas, so a keyboard can do it too: zoom presets
+ * (each shows its span with now a quarter from the left), zoom in and out around the middle, pan by a quarter of the view, Now, and New command for the
  * focused row.
  */
 export function TimelineToolbar(props: TimelineToolbarProps) {
@@ -30,15 +31,7 @@ export function TimelineToolbar(props: TimelineToolbarProps) {
         <button
           type="button"
           key={preset.id}
-          onClick={() =>
-            applyScale(
-              scaleForSpan(
-                Math.min(scaleRef.current.originMs, nowMs - preset.spanMs / 8),
-                preset.spanMs,
-                timeWidthPx,
-              ),
-            )
-          }
+          onClick={() => applyScale(scaleAroundNow(nowMs, preset.spanMs, timeWidthPx))}
         >
           {preset.label}
         </button>
@@ -69,7 +62,7 @@ export function TimelineToolbar(props: TimelineToolbarProps) {
         onClick={() =>
           applyScale({
             ...scaleRef.current,
-            originMs: nowMs - (timeWidthPx / 4) * scaleRef.current.msPerPx,
+            originMs: nowMs - timeWidthPx * NOW_AT_FRACTION * scaleRef.current.msPerPx,
           })
         }
       >

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Site } from '../../../../domain/device.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { useCanvasFrame, type FrameSource } from '../hooks/use-canvas-frame.ts';
@@ -17,9 +17,13 @@ import { buildRows, nextDeviceRow, rowTarget, visibleRowRange } from '../lib/row
 import { createTransitionTracker } from '../lib/status-transitions.ts';
 import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
+import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
 import { BarTooltip } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
+// The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
+// (the app, a test, the bench page), they are loaded with it. One module, so loaded once.
+import '../../../styles/tokens.css';
 import './timeline.css';
 
 export interface TimelineViewProps {
@@ -32,11 +36,26 @@ export interface TimelineViewProps {
   snapMs: number;
   selectedBarId: string | undefined;
   heightPx?: number;
+  /** The page's outcome line (role status), kept in the toolbar's row so it never moves the grid. */
+  notice?: ReactNode;
   onViewportChange: (viewport: TimelineViewport) => void;
   onCreateWindow: (target: RowTarget, window: WindowMs) => void;
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   onNewCommand: (target: RowTarget, atMs: number) => void;
+}
+
+/** Room the pointer message may take, in CSS pixels (its CSS max-width). */
+const MESSAGE_WIDTH_PX = 420;
+
+/** Places the pointer message below and right of the pointer, or left of it near the right edge. */
+function messageStyle(message: TimelineMessage | undefined, widthPx: number) {
+  if (message?.xPx === undefined || message.yPx === undefined) return undefined;
+  const left =
+    message.xPx + 16 + MESSAGE_WIDTH_PX <= widthPx
+      ? message.xPx + 16
+      : Math.max(0, message.xPx - 16 - MESSAGE_WIDTH_PX);
+  return { left, top: message.yPx + 20 };
 }
 
 /**
@@ -59,6 +78,7 @@ export function TimelineView(props: TimelineViewProps) {
   const [gridFocused, setGridFocused] = useState(false);
   const [message, setMessage] = useState<TimelineMessage>();
   const [transitions] = useState(createTransitionTracker);
+  const tokens = useDesignTokens();
 
   const timeWidth = Math.max(1, size.width - LABEL_WIDTH_PX);
   const canvasHeight = size.height;
@@ -81,7 +101,7 @@ export function TimelineView(props: TimelineViewProps) {
   };
   const { scale, scaleRef, applyScale, panScale } = useTimeScale(
     props.nowMs,
-    1000 - LABEL_WIDTH_PX,
+    timeWidth,
     onScaleChange,
   );
   const { scrollTop, scrollTopRef, visible, held, onScroll } = useScrollPosition(
@@ -158,6 +178,7 @@ export function TimelineView(props: TimelineViewProps) {
       moving,
       transitions: transitions.at(barsByDevice, timeMs, prefersReducedMotion),
       timeMs,
+      tokens,
     };
   };
   useLayoutEffect(() => {
@@ -183,24 +204,25 @@ export function TimelineView(props: TimelineViewProps) {
 
   return (
     <div className="timeline">
-      <TimelineToolbar
-        scaleRef={scaleRef}
-        applyScale={applyScale}
-        timeWidthPx={timeWidth}
-        nowMs={props.nowMs}
-        focusedDeviceName={focusedTarget?.device.name}
-        onNewCommand={newCommandForFocus}
-      />
-      <p className="timeline-help">
-        Drag on an empty part of a row to schedule a window; drag a received bar to move it, or its
-        ends to resize it; drag the time axis to pan. Keys: arrows move between devices and
-        commands, Enter opens, Shift+arrows pan, + and − zoom.
-      </p>
-      <div
-        role={message?.refused ? 'alert' : 'status'}
-        className={message?.refused ? 'timeline-message refused' : 'timeline-message'}
-      >
-        {message?.text}
+      <div className="timeline-toolbar-row">
+        <TimelineToolbar
+          scaleRef={scaleRef}
+          applyScale={applyScale}
+          timeWidthPx={timeWidth}
+          nowMs={props.nowMs}
+          focusedDeviceName={focusedTarget?.device.name}
+          onNewCommand={newCommandForFocus}
+        />
+        {props.notice}
+        <details className="timeline-help">
+          <summary>Mouse and keys</summary>
+          <p id="timeline-help-text">
+            Drag on an empty part of a row to schedule a window; drag a received bar to move it, or
+            its ends to resize it; drag the time axis to pan; Ctrl+wheel zooms around the pointer.
+            Keys: arrows move between devices and commands, Enter opens, Shift+arrows pan, + and −
+            zoom, Home goes to now.
+          </p>
+        </details>
       </div>
       <div className="timeline-body">
         <div
@@ -210,8 +232,11 @@ export function TimelineView(props: TimelineViewProps) {
           aria-label="Command timeline"
           aria-rowcount={rows.length}
           aria-activedescendant={activeDescendant}
+          aria-describedby="timeline-help-text"
           className="timeline-grid timeline-scroller"
-          style={{ height: props.heightPx ?? 560 }}
+          style={
+            props.heightPx === undefined ? undefined : { height: props.heightPx, flex: 'none' }
+          }
           onKeyDown={onKeyDown}
           onFocus={() => setGridFocused(true)}
           onBlur={() => setGridFocused(false)}
@@ -238,6 +263,14 @@ export function TimelineView(props: TimelineViewProps) {
             selectedBarId={props.selectedBarId}
           />
         </div>
+        {/* Beside the pointer, over the grid: feedback never moves what is being dragged. */}
+        <div
+          role={message?.refused ? 'alert' : 'status'}
+          className={message?.refused ? 'timeline-message refused' : 'timeline-message'}
+          style={messageStyle(message, size.width)}
+        >
+          {message?.text}
+        </div>
         {!hover && gridFocused && focusedBar && focusedTarget && (
           <BarTooltip
             bar={focusedBar}
@@ -245,6 +278,8 @@ export function TimelineView(props: TimelineViewProps) {
             timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
             x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedBar.startMs))}
             y={focusedRowTop + 18}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
           />
         )}
         {hover && (
@@ -254,6 +289,8 @@ export function TimelineView(props: TimelineViewProps) {
             timeZone={utc ? 'UTC' : hover.site.timeZone}
             x={hover.x}
             y={hover.y}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
           />
         )}
       </div>

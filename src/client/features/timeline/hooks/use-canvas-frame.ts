@@ -33,7 +33,13 @@ export function useCanvasFrame(
       }
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const frame = source(width, height, timeMs);
-      drawFrame(ctx, frame);
+      const labels = drawFrame(ctx, frame);
+      // The time header's labels as drawn (tier, text, x and width in px from the time area's
+      // left edge): what the browser tests check for overlap, which pixels cannot tell them.
+      const axis = labels
+        .map((l) => `${l.tier}|${Math.round(l.xPx)}|${Math.ceil(l.widthPx)}|${l.text}`)
+        .join('\n');
+      if (canvas.dataset.axisLabels !== axis) canvas.dataset.axisLabels = axis;
       return frame.transitions !== undefined && frame.transitions.size > 0;
     },
     [canvasRef, sourceRef],

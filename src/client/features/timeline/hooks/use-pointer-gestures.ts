@@ -32,10 +32,15 @@ type Gesture =
       endMs: number;
     };
 
-/** A line above the grid: a refusal (announced as an alert) or a hint. */
+/**
+ * Feedback on a drag, shown beside the pointer over the grid: a refusal (announced as an alert)
+ * or a hint. `xPx`, `yPx`: the pointer in canvas CSS pixels.
+ */
 export interface TimelineMessage {
   text: string;
   refused: boolean;
+  xPx?: number;
+  yPx?: number;
 }
 
 /** The bar under the pointer, for the hover tooltip; x and y in canvas CSS pixels. */
@@ -105,6 +110,8 @@ export function usePointerGestures(options: PointerGestureOptions) {
 
   const onPointerDown = (event: React.PointerEvent<HTMLCanvasElement>) => {
     if (event.button !== 0) return;
+    // A refusal belongs to the drag that made it: a new press starts a new attempt.
+    setMessage(undefined);
     options.gridRef.current?.focus({ preventScroll: true });
     const point = pointAt(event);
     event.currentTarget.setPointerCapture(event.pointerId);
@@ -204,7 +211,11 @@ export function usePointerGestures(options: PointerGestureOptions) {
         endMs: gesture.endMs,
         refused: !!refusal,
       });
-      setMessage(refusal ? { text: refusalWords(refusal, zone), refused: true } : undefined);
+      setMessage(
+        refusal
+          ? { text: refusalWords(refusal, zone), refused: true, xPx: point.x, yPx: point.y }
+          : undefined,
+      );
       return;
     }
     gesture.endMs = snapToStep(point.ms, snapMs, zone);
@@ -221,7 +232,12 @@ export function usePointerGestures(options: PointerGestureOptions) {
     });
     setMessage(
       refusal
-        ? { text: refusalWords(refusal, zone), refused: refusal.kind !== 'empty' }
+        ? {
+            text: refusalWords(refusal, zone),
+            refused: refusal.kind !== 'empty',
+            xPx: point.x,
+            yPx: point.y,
+          }
         : undefined,
     );
   };
@@ -231,6 +247,8 @@ export function usePointerGestures(options: PointerGestureOptions) {
     gestureRef.current = undefined;
     setDrag(undefined);
     setMoving(undefined);
+    // The drag is over, and with it what was said about it; a refused window is simply dropped.
+    setMessage(undefined);
     if (!gesture || gesture.kind === 'pan') return;
     const target = rowTarget(rows, gesture.rowIndex);
     if (!target) return;

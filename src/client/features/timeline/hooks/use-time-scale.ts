@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { scaleForSpan, type TimeScale } from '../lib/time-scale.ts';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { scaleAroundNow, type TimeScale } from '../lib/time-scale.ts';
 
-const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /**
  * How long a pan or zoom gesture must rest before React renders the new scale, in ms: what
@@ -13,8 +13,10 @@ export const SETTLE_AFTER_MS = 100;
 
 /**
  * The time scale (origin and ms per pixel): a ref for what reads it between renders (pointer
- * handlers, the canvas frame) and React state for what renders from it. Starts two hours before
- * `nowMs` with 24 hours across `timeWidthPx`. `applyScale` (keys, toolbar) sets both at once;
+ * handlers, the canvas frame) and React state for what renders from it. Starts as the Day preset:
+ * 24 hours across `timeWidthPx` with `nowMs` a quarter from the left; until the operator first
+ * pans or zooms, a new `timeWidthPx` (the grid's real width, known after layout, or a resized
+ * window) fits that first view again. `applyScale` (keys, toolbar) sets both at once;
  * `panScale` (drag-pan, wheel) sets the ref and renders only once the gesture has rested for
  * `SETTLE_AFTER_MS`. Both call `onChange` with the new scale (draw, data attributes).
  */
@@ -23,13 +25,13 @@ export function useTimeScale(
   timeWidthPx: number,
   onChange: (scale: TimeScale) => void,
 ) {
-  const [scale, setScale] = useState<TimeScale>(() =>
-    scaleForSpan(nowMs - 2 * HOUR_MS, 24 * HOUR_MS, timeWidthPx),
-  );
+  const [scale, setScale] = useState<TimeScale>(() => scaleAroundNow(nowMs, DAY_MS, timeWidthPx));
   const scaleRef = useRef(scale);
   const settleRef = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const movedRef = useRef(false);
   const applyScale = useCallback(
     (next: TimeScale) => {
+      movedRef.current = true;
       clearTimeout(settleRef.current);
       scaleRef.current = next;
       setScale(next);
@@ -39,6 +41,7 @@ export function useTimeScale(
   );
   const panScale = useCallback(
     (next: TimeScale) => {
+      movedRef.current = true;
       scaleRef.current = next;
       onChange(next);
       clearTimeout(settleRef.current);
@@ -46,6 +49,15 @@ export function useTimeScale(
     },
     [onChange],
   );
+  // Fits the first view to the width the grid really has; the clock in `nowMs` is read only here.
+  const firstNowMsRef = useRef(nowMs);
+  useLayoutEffect(() => {
+    if (movedRef.current) return;
+    const first = scaleAroundNow(firstNowMsRef.current, DAY_MS, timeWidthPx);
+    scaleRef.current = first;
+    setScale(first);
+    onChange(first);
+  }, [timeWidthPx, onChange]);
   useEffect(() => () => clearTimeout(settleRef.current), []);
   return { scale, scaleRef, applyScale, panScale };
 }

@@ -7,7 +7,10 @@ import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 import { shortControlLabel } from './labels.ts';
 import { windowInZone } from './window-words.ts';
 
-/** A command window as the canvas draws it: numbers precomputed once per record. */
+/**
+ * A command window as the canvas draws it: numbers precomputed once per record. `label` is the
+ * full text: short control and status, e.g. `-3 kW, stop at 90% · Received`.
+ */
 export interface Bar {
   id: string;
   startMs: number;
@@ -25,28 +28,57 @@ const REASON_SHORT: Record<CancellationReason, string> = {
   notSupported: 'not supported',
 };
 
-/** A bar of a status record; cancelled bars carry their reason in the label. */
+/** A bar's status in short words; a cancelled one with its reason, e.g. `Cancelled (overlap)`. */
+export function barStatusWords(record: StatusRecord): string {
+  if (record.status === 'cancelled')
+    return `Cancelled${record.cancelReason ? ` (${REASON_SHORT[record.cancelReason]})` : ''}`;
+  return STATUS_SHORT[record.status];
+}
+
+const STATUS_SHORT: Record<StatusRecord['status'], string> = {
+  received: 'Received',
+  executing: 'Executing',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+/** A bar of a status record, labelled with its short control and its status (and reason). */
 export function toBar(record: StatusRecord): Bar {
-  const control = shortControlLabel(record.powerControl);
-  const label =
-    record.status === 'cancelled'
-      ? `Cancelled${record.cancelReason ? ` (${REASON_SHORT[record.cancelReason]})` : ''}: ${control}`
-      : control;
   return {
     id: record.id,
     startMs: Date.parse(record.startTime),
     endMs: Date.parse(record.endTime),
     status: record.status,
-    label,
+    label: `${shortControlLabel(record.powerControl)} · ${barStatusWords(record)}`,
     record,
   };
+}
+
+/** Labels made for bars drawn so far; bars are rebuilt per data version, so none goes stale. */
+const labelChoices = new WeakMap<Bar, readonly string[]>();
+
+/**
+ * The texts the canvas may write for a bar, longest first: the full label, the short control,
+ * its first part (the power, or the first cut-off), so a narrow bar shows the longest that fits,
+ * never a cut one. Made when a bar is first drawn, not for every bar of the fleet.
+ */
+export function barLabels(bar: Bar): readonly string[] {
+  let labels = labelChoices.get(bar);
+  if (!labels) {
+    const control = shortControlLabel(bar.record.powerControl);
+    const first = control.split(', ')[0] ?? control;
+    labels = [bar.label, control, first].filter((text, i, all) => text && all.indexOf(text) === i);
+    labelChoices.set(bar, labels);
+  }
+  return labels;
 }
 
 /** The last accessible name made for a bar; bars are rebuilt per data version, so none goes stale. */
 const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string; name: string }>();
 
 /**
- * Accessible name of a bar: device, control, window in the site's zone, status.
+ * Accessible name of a bar: device, control, window in the site's zone, status (a cancelled
+ * one's with its reason, the text alternative of the canvas's hatching).
  * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
  * Remembered per bar and zone: the accessible layer names every bar in view on each render while
  * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
@@ -54,11 +86,13 @@ const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string;
 export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string): string {
   const known = accessibleNames.get(bar);
   if (known && known.deviceName === deviceName && known.timeZone === timeZone) return known.name;
+  const status =
+    bar.status === 'cancelled' ? barStatusWords(bar.record) : COMMAND_STATUS_WORDS[bar.status];
   const name = `${deviceName}: ${shortControlLabel(bar.record.powerControl)}, ${windowInZone(
     bar.startMs,
     bar.endMs,
     timeZone,
-  )}, ${COMMAND_STATUS_WORDS[bar.status]}`;
+  )}, ${status}`;
   accessibleNames.set(bar, { deviceName, timeZone, name });
   return name;
 }

@@ -1,17 +1,28 @@
-import type { Bar } from './bars.ts';
+import type { CancellationReason, CommandStatus } from '../../../../domain/command.ts';
+import type { DesignTokens } from '../../../lib/design-tokens.ts';
+import {
+  chooseAxisTiers,
+  layoutLowerTier,
+  layoutUpperTier,
+  type AxisLabel,
+} from './axis-layout.ts';
+import { barLabels, type Bar } from './bars.ts';
 import type { TimelineRow } from './rows.ts';
-import { STATUS_COLOURS } from './status-colours.ts';
 import {
   transitionLook,
   type StatusTransition,
   type TransitionLook,
 } from './status-transitions.ts';
-import { cachedAxisTicks, chooseTickStep } from './ticks.ts';
+import { cachedAxisTicks } from './ticks.ts';
 import { timeToX, type TimeScale } from './time-scale.ts';
 
-/** Geometry of the canvas in CSS pixels: a label column on the left, the axis on top. */
+/**
+ * Geometry of the canvas in CSS pixels: a label column on the left, the two-tier time header on
+ * top (periods in the upper tier, their divisions in the lower one).
+ */
 export const LABEL_WIDTH_PX = 200;
-export const AXIS_HEIGHT_PX = 36;
+export const UPPER_TIER_HEIGHT_PX = 22;
+export const AXIS_HEIGHT_PX = 44;
 
 /** A window being dragged out on a row, with the verdict of the drag rule. */
 export interface DragPreview {
@@ -51,24 +62,62 @@ export interface FrameState {
   transitions?: ReadonlyMap<string, StatusTransition>;
   /** Clock the transitions run on (requestAnimationFrame time), in ms. */
   timeMs?: number;
+  /** Colours and font of the theme in use (styles/tokens.css through lib/design-tokens.ts). */
+  tokens: DesignTokens;
 }
 
-const FONT = '12px system-ui, sans-serif';
-const CHAR_WIDTH_PX = 6.6;
+const FONT_SIZE_PX = 12;
 
-function fitText(text: string, widthPx: number): string {
-  const fits = Math.floor((widthPx - 8) / CHAR_WIDTH_PX);
-  if (fits <= 1) return '';
-  return text.length <= fits ? text : `${text.slice(0, fits - 1)}…`;
+/** Marks that tell statuses apart without colour, each with the status in words beside it. */
+const STATUS_ICON: Record<CommandStatus, string> = {
+  received: '○',
+  executing: '▶',
+  completed: '✓',
+  cancelled: '✕',
+};
+
+/** Spacing of the hatching of a cancelled bar, by reason: a pattern per reason, not a colour. */
+const REASON_HATCH_PX: Record<CancellationReason, number> = {
+  manuallyCancel: 8,
+  timeWindowOverlap: 4,
+  startTimeExpire: 12,
+  deviceFault: 6,
+  notSupported: 16,
+};
+
+/** Text widths by font, then text: labels repeat frame after frame, measuring them need not. */
+const textWidths = new Map<string, Map<string, number>>();
+
+/** Measures text in the context's current font (set it before asking), remembered per font. */
+function measurer(ctx: CanvasRenderingContext2D): (text: string) => number {
+  const font = ctx.font;
+  let widths = textWidths.get(font);
+  if (!widths || widths.size > 4096) textWidths.set(font, (widths = new Map()));
+  const known = widths;
+  return (text) => {
+    let width = known.get(text);
+    if (width === undefined) {
+      width = ctx.measureText(text).width;
+      known.set(text, width);
+    }
+    return width;
+  };
 }
 
-function drawLock(ctx: CanvasRenderingContext2D, x: number, y: number): void {
-  ctx.strokeStyle = '#ffffff';
+function fitText(text: string, widthPx: number, measure: (text: string) => number): string {
+  if (measure(text) <= widthPx) return text;
+  let fits = text.length - 1;
+  while (fits > 1 && measure(`${text.slice(0, fits)}…`) > widthPx) fits--;
+  return fits > 1 ? `${text.slice(0, fits)}…` : '';
+}
+
+function drawLock(ctx: CanvasRenderingContext2D, x: number, y: number, colour: string): void {
+  ctx.strokeStyle = colour;
   ctx.lineWidth = 1.5;
   ctx.beginPath();
   ctx.arc(x + 4, y + 3, 2.5, Math.PI, 0);
   ctx.stroke();
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = colour;
   ctx.fillRect(x, y + 3, 8, 6);
 }
 
@@ -76,79 +125,123 @@ function drawLock(ctx: CanvasRenderingContext2D, x: number, y: number): void {
  * Draws one frame: only the rows in `[firstRow, lastRow]` and the bars intersecting the visible
  * time range, in CSS pixels (the caller has applied the devicePixelRatio transform). Cost is
  * proportional to what is visible, not to the fleet (docs/decisions/001-timeline-rendering.md).
+ * Returns the labels of the time header as drawn (x from the time area's left edge), so the page
+ * can expose them to tests without reading pixels.
  */
-export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): void {
-  const { widthPx, heightPx, scale, rows, scrollTopPx, nowMs } = frame;
+export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): AxisLabel[] {
+  const { widthPx, heightPx, scale, rows, scrollTopPx, nowMs, tokens } = frame;
   const timeLeft = LABEL_WIDTH_PX;
   const timeWidth = widthPx - LABEL_WIDTH_PX;
   const viewStartMs = scale.originMs;
   const viewEndMs = scale.originMs + timeWidth * scale.msPerPx;
   const xOf = (ms: number) => timeLeft + timeToX(scale, ms);
-  const step = chooseTickStep(scale.msPerPx);
+  const tiers = chooseAxisTiers(scale.msPerPx);
   // Most frames have no transition: skip the per-bar lookup then.
   const transitions = frame.transitions?.size ? frame.transitions : undefined;
+  const font = `${FONT_SIZE_PX}px ${tokens.fontFamily}`;
+  const boldFont = `600 ${FONT_SIZE_PX}px ${tokens.fontFamily}`;
 
   ctx.clearRect(0, 0, widthPx, heightPx);
-  ctx.font = FONT;
+  ctx.fillStyle = tokens.surface;
+  ctx.fillRect(0, 0, widthPx, heightPx);
+  ctx.font = font;
   ctx.textBaseline = 'middle';
+  const measure = measurer(ctx);
+  ctx.font = boldFont;
+  const measureBold = measurer(ctx);
+  ctx.font = font;
 
   // Rows, clipped below the axis.
   ctx.save();
   ctx.beginPath();
   ctx.rect(0, AXIS_HEIGHT_PX, widthPx, heightPx - AXIS_HEIGHT_PX);
   ctx.clip();
+  const axisZoneOf = (row: TimelineRow | undefined) =>
+    frame.utc || !row ? 'UTC' : row.site.timeZone;
+  const axisZone = axisZoneOf(rows[frame.firstRow]);
+  let rowsBottom = AXIS_HEIGHT_PX;
   for (let i = frame.firstRow; i <= frame.lastRow; i++) {
     const row = rows[i];
     if (!row) continue;
     const top = AXIS_HEIGHT_PX + row.y - scrollTopPx;
+    rowsBottom = top + row.height;
     const zone = frame.utc ? 'UTC' : row.site.timeZone;
+    const ticks = cachedAxisTicks(viewStartMs, viewEndMs, tiers.lower.step, zone);
     if (row.kind === 'site') {
-      ctx.fillStyle = '#e5e7eb';
+      // The site's name and zone across the whole row, never cut by the label column; where its
+      // zone is not the header's, the row carries its own hours after the name.
+      ctx.fillStyle = tokens.surface2;
       ctx.fillRect(0, top, widthPx, row.height);
-      ctx.fillStyle = '#111827';
-      ctx.fillText(fitText(`${row.site.name} · ${zone}`, LABEL_WIDTH_PX), 6, top + row.height / 2);
-      ctx.fillStyle = '#374151';
-      for (const tick of cachedAxisTicks(viewStartMs, viewEndMs, step, zone)) {
-        const x = xOf(tick.ms);
-        if (x < timeLeft || x > widthPx) continue;
-        ctx.fillRect(x, top + row.height - 6, 1, 6);
-        ctx.fillText(tick.label, x + 3, top + row.height / 2);
+      ctx.font = boldFont;
+      ctx.fillStyle = tokens.text;
+      const name = fitText(`${row.site.name} · ${zone}`, widthPx - 12, measureBold);
+      ctx.fillText(name, 6, top + row.height / 2);
+      const nameEndPx = 6 + measureBold(name);
+      ctx.font = font;
+      if (zone !== axisZone) {
+        ctx.fillStyle = tokens.muted;
+        for (const label of layoutLowerTier(
+          scale,
+          timeWidth,
+          zone,
+          tiers.lower,
+          measure,
+          nameEndPx - timeLeft + 16,
+        ))
+          ctx.fillText(label.text, timeLeft + label.xPx, top + row.height / 2);
       }
       continue;
     }
-    ctx.fillStyle = i === frame.focusedRow ? '#eff6ff' : i % 2 ? '#ffffff' : '#f9fafb';
+    ctx.fillStyle = i % 2 ? tokens.surface : tokens.bg;
     ctx.fillRect(0, top, widthPx, row.height);
+    if (i === frame.focusedRow) {
+      ctx.globalAlpha = 0.12;
+      ctx.fillStyle = tokens.accent;
+      ctx.fillRect(0, top, widthPx, row.height);
+      ctx.globalAlpha = 1;
+    }
     // Past shading.
     const nowX = Math.min(widthPx, Math.max(timeLeft, xOf(nowMs)));
     if (nowX > timeLeft) {
-      ctx.fillStyle = 'rgba(107, 114, 128, 0.10)';
+      ctx.globalAlpha = 0.1;
+      ctx.fillStyle = tokens.muted;
       ctx.fillRect(timeLeft, top, nowX - timeLeft, row.height);
+      ctx.globalAlpha = 1;
     }
-    // Grid lines in the site's own zone.
-    ctx.fillStyle = 'rgba(0, 0, 0, 0.07)';
-    for (const tick of cachedAxisTicks(viewStartMs, viewEndMs, step, zone)) {
+    // Grid lines in the site's own zone; a day starts with a stronger line.
+    ctx.fillStyle = tokens.border;
+    for (const tick of ticks) {
       const x = xOf(tick.ms);
       if (x >= timeLeft && x <= widthPx) ctx.fillRect(x, top, tick.dayStart ? 2 : 1, row.height);
     }
-    ctx.fillStyle = '#111827';
-    ctx.fillText(fitText(row.device.name, LABEL_WIDTH_PX - 8), 14, top + row.height / 2);
-    ctx.fillStyle = '#e5e7eb';
+    ctx.fillStyle = tokens.text;
+    ctx.fillText(fitText(row.device.name, LABEL_WIDTH_PX - 22, measure), 14, top + row.height / 2);
+    ctx.fillStyle = tokens.border;
     ctx.fillRect(0, top + row.height - 1, widthPx, 1);
 
     ctx.save();
     ctx.beginPath();
     ctx.rect(timeLeft, top, timeWidth, row.height);
     ctx.clip();
-    for (const bar of frame.barsByDevice.get(row.device.deviceId) ?? []) {
+    const bars = frame.barsByDevice.get(row.device.deviceId) ?? [];
+    for (let b = 0; b < bars.length; b++) {
+      const bar = bars[b];
+      if (!bar) continue;
       if (bar.startMs >= viewEndMs) break;
       if (bar.endMs <= viewStartMs) continue;
       const moving = frame.moving?.barId === bar.id;
       const transition = transitions?.get(bar.id);
-      drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, row.height - 8, nowMs, {
+      const nextBar = bars[b + 1];
+      drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, row.height - 8, {
+        nowMs,
+        tokens,
+        measure,
+        // Room for a label beside a narrow bar: up to the next bar or the view's right edge.
+        besideEndPx: Math.min(widthPx, nextBar ? xOf(nextBar.startMs) : widthPx),
         faded: moving,
         focused: bar.id === frame.focusedBarId,
         selected: bar.id === frame.selectedBarId,
-        transition: transition && transitionLook(transition, frame.timeMs ?? 0),
+        transition: transition && transitionLook(transition, frame.timeMs ?? 0, tokens.status),
       });
       if (moving && frame.moving)
         drawGhost(
@@ -158,6 +251,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): voi
           top + 4,
           row.height - 8,
           frame.moving.refused,
+          tokens,
         );
     }
     if (frame.drag?.rowIndex === i)
@@ -168,40 +262,96 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): voi
         top + 4,
         row.height - 8,
         frame.drag.refused,
+        tokens,
       );
     ctx.restore();
   }
+  // Below the last row the grid goes on empty to the bottom edge: day lines keep the time legible.
+  if (rowsBottom < heightPx) {
+    ctx.fillStyle = tokens.border;
+    for (const tick of cachedAxisTicks(viewStartMs, viewEndMs, tiers.lower.step, axisZone)) {
+      const x = xOf(tick.ms);
+      if (tick.dayStart && x >= timeLeft && x <= widthPx)
+        ctx.fillRect(x, rowsBottom, 2, heightPx - rowsBottom);
+    }
+    ctx.fillRect(LABEL_WIDTH_PX - 1, rowsBottom, 1, heightPx - rowsBottom);
+  }
   ctx.restore();
 
-  // Axis in the zone of the top visible row's site (or UTC).
-  const topRow = rows[frame.firstRow];
-  const axisZone = frame.utc || !topRow ? 'UTC' : topRow.site.timeZone;
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, widthPx, AXIS_HEIGHT_PX);
-  ctx.fillStyle = '#111827';
-  ctx.fillText(fitText(`Time: ${axisZone}`, LABEL_WIDTH_PX), 6, AXIS_HEIGHT_PX / 2);
-  for (const tick of cachedAxisTicks(viewStartMs, viewEndMs, step, axisZone)) {
-    const x = xOf(tick.ms);
-    if (x < timeLeft || x > widthPx) continue;
-    ctx.fillStyle = '#6b7280';
-    ctx.fillRect(
-      x,
-      tick.dayStart ? 0 : AXIS_HEIGHT_PX - 10,
-      1,
-      tick.dayStart ? AXIS_HEIGHT_PX : 10,
-    );
-    ctx.fillStyle = '#111827';
-    ctx.fillText(tick.label, x + 3, AXIS_HEIGHT_PX / 2 - 4);
-  }
-  ctx.fillStyle = '#9ca3af';
-  ctx.fillRect(0, AXIS_HEIGHT_PX - 1, widthPx, 1);
+  const labels = drawAxis(ctx, frame, axisZone, measure, measureBold, font, boldFont);
 
   // Now line over everything.
   const nowX = xOf(nowMs);
   if (nowX >= timeLeft && nowX <= widthPx) {
-    ctx.fillStyle = '#dc2626';
+    ctx.fillStyle = tokens.danger;
     ctx.fillRect(nowX - 1, 0, 2, heightPx);
   }
+  return labels;
+}
+
+/** The two-tier time header in `zone`: periods above, their divisions below. */
+function drawAxis(
+  ctx: CanvasRenderingContext2D,
+  frame: FrameState,
+  zone: string,
+  measure: (text: string) => number,
+  measureBold: (text: string) => number,
+  font: string,
+  boldFont: string,
+): AxisLabel[] {
+  const { widthPx, scale, tokens } = frame;
+  const timeLeft = LABEL_WIDTH_PX;
+  const timeWidth = widthPx - LABEL_WIDTH_PX;
+  const viewEndMs = scale.originMs + timeWidth * scale.msPerPx;
+  const tiers = chooseAxisTiers(scale.msPerPx);
+  ctx.fillStyle = tokens.surface;
+  ctx.fillRect(0, 0, widthPx, AXIS_HEIGHT_PX);
+  ctx.fillStyle = tokens.surface2;
+  ctx.fillRect(timeLeft, 0, timeWidth, UPPER_TIER_HEIGHT_PX);
+
+  // The corner names the clock the header is on.
+  ctx.font = font;
+  ctx.fillStyle = tokens.muted;
+  ctx.fillText('Times in', 6, UPPER_TIER_HEIGHT_PX / 2);
+  ctx.font = boldFont;
+  ctx.fillStyle = tokens.text;
+  ctx.fillText(
+    fitText(zone, LABEL_WIDTH_PX - 12, measureBold),
+    6,
+    UPPER_TIER_HEIGHT_PX + (AXIS_HEIGHT_PX - UPPER_TIER_HEIGHT_PX) / 2,
+  );
+
+  // Tick lines: a period boundary across both tiers, a division at the foot of the lower one.
+  ctx.fillStyle = tokens.controlBorder;
+  for (const tick of cachedAxisTicks(scale.originMs, viewEndMs, tiers.upper.step, zone)) {
+    const x = timeLeft + timeToX(scale, tick.ms);
+    if (x >= timeLeft && x <= widthPx) ctx.fillRect(x, 0, 1, AXIS_HEIGHT_PX);
+  }
+  for (const tick of cachedAxisTicks(scale.originMs, viewEndMs, tiers.lower.step, zone)) {
+    const x = timeLeft + timeToX(scale, tick.ms);
+    if (x >= timeLeft && x <= widthPx) ctx.fillRect(x, AXIS_HEIGHT_PX - 8, 1, 8);
+  }
+
+  // Each tier measured in the font it is written in.
+  ctx.font = font;
+  const lower = layoutLowerTier(scale, timeWidth, zone, tiers.lower, measure);
+  ctx.font = boldFont;
+  const upper = layoutUpperTier(scale, timeWidth, zone, tiers.upper, measureBold);
+  ctx.fillStyle = tokens.text;
+  for (const label of upper)
+    ctx.fillText(label.text, timeLeft + label.xPx, UPPER_TIER_HEIGHT_PX / 2);
+  ctx.font = font;
+  for (const label of lower)
+    ctx.fillText(
+      label.text,
+      timeLeft + label.xPx,
+      UPPER_TIER_HEIGHT_PX + (AXIS_HEIGHT_PX - UPPER_TIER_HEIGHT_PX) / 2 - 2,
+    );
+  ctx.fillStyle = tokens.controlBorder;
+  ctx.fillRect(0, UPPER_TIER_HEIGHT_PX, widthPx, 1);
+  ctx.fillRect(0, AXIS_HEIGHT_PX - 1, widthPx, 1);
+  ctx.fillRect(LABEL_WIDTH_PX - 1, 0, 1, AXIS_HEIGHT_PX);
+  return [...upper, ...lower];
 }
 
 function drawBar(
@@ -211,41 +361,57 @@ function drawBar(
   x1: number,
   y: number,
   h: number,
-  nowMs: number,
   look: {
+    nowMs: number;
+    tokens: DesignTokens;
+    measure: (text: string) => number;
+    besideEndPx: number;
     faded: boolean;
     focused: boolean;
     selected: boolean;
     transition: TransitionLook | undefined;
   },
 ): void {
-  const colours = look.transition ?? STATUS_COLOURS[bar.status];
+  const { tokens } = look;
+  const colours = look.transition ?? tokens.status[bar.status];
   const w = Math.max(2, x1 - x0);
   ctx.globalAlpha = look.faded ? 0.35 : 1;
   ctx.fillStyle = colours.fill;
   ctx.fillRect(x0, y, w, h);
   if (bar.status === 'executing') {
-    const progress = Math.min(1, Math.max(0, (nowMs - bar.startMs) / (bar.endMs - bar.startMs)));
-    ctx.fillStyle = 'rgba(0, 0, 0, 0.28)';
+    const progress = Math.min(
+      1,
+      Math.max(0, (look.nowMs - bar.startMs) / (bar.endMs - bar.startMs)),
+    );
+    ctx.globalAlpha = look.faded ? 0.2 : 0.45;
+    ctx.fillStyle = colours.text;
     ctx.fillRect(x0, y + h - 4, w * progress, 4);
-    if (w > 16) drawLock(ctx, x0 + 4, y + 4);
+    ctx.globalAlpha = look.faded ? 0.35 : 1;
   }
   if (bar.status === 'cancelled') {
-    ctx.strokeStyle = 'rgba(31, 41, 55, 0.25)';
+    // Hatching whose spacing says the reason, and a stripe in the reason's colour.
+    const reason = bar.record.cancelReason;
+    const spacing = reason ? REASON_HATCH_PX[reason] : 8;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x0, y, w, h);
+    ctx.clip();
+    ctx.strokeStyle = colours.text;
+    ctx.globalAlpha = 0.35;
     ctx.lineWidth = 1;
     ctx.beginPath();
-    for (let hx = x0 - h; hx < x0 + w; hx += 8) {
-      ctx.moveTo(Math.max(x0, hx), y + Math.max(0, x0 - hx));
-      ctx.lineTo(Math.min(x0 + w, hx + h), y + Math.min(h, x0 + w - hx));
+    for (let hx = x0 - h; hx < x0 + w; hx += spacing) {
+      ctx.moveTo(hx, y + h);
+      ctx.lineTo(hx + h, y);
     }
     ctx.stroke();
+    ctx.restore();
+    if (reason) {
+      ctx.fillStyle = tokens.reason[reason];
+      ctx.fillRect(x0, y, Math.min(4, w), h);
+    }
   }
-  const textLeft = bar.status === 'executing' && w > 16 ? x0 + 16 : x0 + 4;
-  const text = fitText(bar.label, x0 + w - textLeft + 4);
-  if (text) {
-    ctx.fillStyle = colours.text;
-    ctx.fillText(text, Math.max(textLeft, LABEL_WIDTH_PX + 4), y + h / 2);
-  }
+  drawBarLabel(ctx, bar, x0, w, y, h, colours.text, look);
   ctx.globalAlpha = 1;
   if (look.transition && look.transition.pulse > 0) {
     // A ring that widens and fades as the new colour settles: the change is seen, not scrolled to.
@@ -257,10 +423,58 @@ function drawBar(
     ctx.globalAlpha = 1;
   }
   if (look.focused || look.selected) {
-    ctx.strokeStyle = look.focused ? '#f59e0b' : '#111827';
+    ctx.strokeStyle = look.focused ? tokens.focus : tokens.text;
     ctx.lineWidth = 2;
     ctx.strokeRect(x0 + 1, y + 1, w - 2, h - 2);
   }
+}
+
+/**
+ * The bar's status mark and the longest of its labels that fits: inside the bar, else beside it
+ * (up to the next bar), else only the mark inside when it fits; never a cut text (the tooltip
+ * and the accessible name hold the whole).
+ */
+function drawBarLabel(
+  ctx: CanvasRenderingContext2D,
+  bar: Bar,
+  x0: number,
+  w: number,
+  y: number,
+  h: number,
+  textColour: string,
+  look: { tokens: DesignTokens; measure: (text: string) => number; besideEndPx: number },
+): void {
+  const { measure } = look;
+  const icon = STATUS_ICON[bar.status];
+  const locked = bar.status === 'executing' && w > 16;
+  // What is left of a bar that began before the view: its label starts at the view's edge.
+  const left = Math.max(x0, LABEL_WIDTH_PX);
+  const inner = x0 + w - left - (locked ? 20 : 8);
+  const textLeft = left + (locked ? 16 : 4);
+  const middle = y + h / 2;
+  ctx.fillStyle = textColour;
+  if (locked) drawLock(ctx, left + 4, y + 4, textColour);
+  const labels = barLabels(bar);
+  for (const text of labels) {
+    const full = locked ? text : `${icon} ${text}`;
+    if (measure(full) <= inner) {
+      ctx.fillText(full, textLeft, middle);
+      return;
+    }
+  }
+  const beside = look.besideEndPx - (x0 + w) - 10;
+  for (const text of labels) {
+    const full = `${icon} ${text}`;
+    if (measure(full) <= beside) {
+      ctx.save();
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = look.tokens.text;
+      ctx.fillText(full, x0 + w + 5, middle);
+      ctx.restore();
+      return;
+    }
+  }
+  if (!locked && measure(icon) <= inner) ctx.fillText(icon, textLeft, middle);
 }
 
 function drawGhost(
@@ -270,17 +484,21 @@ function drawGhost(
   y: number,
   h: number,
   refused: boolean,
+  tokens: DesignTokens,
 ): void {
   const w = Math.max(2, x1 - x0);
-  ctx.fillStyle = refused ? 'rgba(220, 38, 38, 0.25)' : 'rgba(29, 78, 216, 0.25)';
+  const colour = refused ? tokens.danger : tokens.accent;
+  ctx.globalAlpha = 0.25;
+  ctx.fillStyle = colour;
   ctx.fillRect(x0, y, w, h);
+  ctx.globalAlpha = 1;
   ctx.setLineDash([4, 3]);
-  ctx.strokeStyle = refused ? '#dc2626' : '#1d4ed8';
+  ctx.strokeStyle = colour;
   ctx.lineWidth = 2;
   ctx.strokeRect(x0 + 1, y + 1, w - 2, h - 2);
   ctx.setLineDash([]);
   if (refused && w > 20) {
-    ctx.fillStyle = '#991b1b';
+    ctx.fillStyle = tokens.danger;
     ctx.fillText('✕ refused', x0 + 4, y + h / 2);
   }
 }

@@ -1,5 +1,5 @@
 import type { Bar } from './bars.ts';
-import { STATUS_COLOURS } from './status-colours.ts';
+import type { StatusColours } from '../../../lib/design-tokens.ts';
 
 type CommandStatus = Bar['status'];
 
@@ -76,11 +76,18 @@ export interface TransitionLook {
   pulse: number;
 }
 
-/** The look of a bar `transition` at `nowMs`; the text switches colour half way. */
-export function transitionLook(transition: StatusTransition, nowMs: number): TransitionLook {
+/**
+ * The look of a bar `transition` at `nowMs`, between the two statuses' colours of `statusColours`
+ * (the design tokens `--status-*`, `#rrggbb`); the text switches colour half way.
+ */
+export function transitionLook(
+  transition: StatusTransition,
+  nowMs: number,
+  statusColours: Readonly<Record<StatusTransition['from'], StatusColours>>,
+): TransitionLook {
   const t = transitionProgress(transition, nowMs);
-  const from = STATUS_COLOURS[transition.from];
-  const to = STATUS_COLOURS[transition.to];
+  const from = statusColours[transition.from];
+  const to = statusColours[transition.to];
   return {
     fill: mixColour(from.fill, to.fill, t),
     text: t < 0.5 ? from.text : to.text,

@@ -1,5 +1,14 @@
 import { TZDate } from '@date-fns/tz';
-import { addDays, addWeeks, format, startOfDay, startOfHour, startOfWeek } from 'date-fns';
+import {
+  addDays,
+  addMonths,
+  addWeeks,
+  format,
+  startOfDay,
+  startOfHour,
+  startOfMonth,
+  startOfWeek,
+} from 'date-fns';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -7,12 +16,15 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** A tick step of the time axis; `approxMs` only ranks steps, local days may last 23 or 25 h. */
 export interface TickStep {
-  unit: 'minute' | 'hour' | 'day' | 'week';
+  unit: 'minute' | 'hour' | 'day' | 'week' | 'month';
   count: number;
   approxMs: number;
 }
 
-const WEEK_STEP: TickStep = { unit: 'week', count: 1, approxMs: 7 * DAY_MS };
+/** Steps of one day, one week (from Monday) and one month; a month ranks as its longest. */
+export const DAY_STEP: TickStep = { unit: 'day', count: 1, approxMs: DAY_MS };
+export const WEEK_STEP: TickStep = { unit: 'week', count: 1, approxMs: 7 * DAY_MS };
+export const MONTH_STEP: TickStep = { unit: 'month', count: 1, approxMs: 31 * DAY_MS };
 
 const TICK_STEPS: readonly TickStep[] = [
   { unit: 'minute', count: 5, approxMs: 5 * MINUTE_MS },
@@ -23,7 +35,7 @@ const TICK_STEPS: readonly TickStep[] = [
   { unit: 'hour', count: 3, approxMs: 3 * HOUR_MS },
   { unit: 'hour', count: 6, approxMs: 6 * HOUR_MS },
   { unit: 'hour', count: 12, approxMs: 12 * HOUR_MS },
-  { unit: 'day', count: 1, approxMs: DAY_MS },
+  DAY_STEP,
   WEEK_STEP,
 ];
 
@@ -44,25 +56,35 @@ export interface Tick {
  * Ticks in `[startMs, endMs]` on the wall clock of `timeZone` (IANA name, or `UTC`): minute and
  * hour ticks fall on local boundaries (so at :30 UTC in Australia/Adelaide), day ticks on local
  * midnights, so a DST day has 23 or 25 hours between its two midnights. Labels: `HH:mm` within a
- * day, `EEE d MMM` on days. Computed with @date-fns/tz, no offset arithmetic of our own.
+ * day, `EEE d MMM` on days, or every tick formatted with the date-fns `pattern` when one is
+ * given. Month ticks fall on the first of each local month. Computed with @date-fns/tz, no offset
+ * arithmetic of our own.
  */
 export function axisTicks(
   startMs: number,
   endMs: number,
   step: TickStep,
   timeZone: string,
+  pattern?: string,
 ): Tick[] {
   const ticks: Tick[] = [];
   const first = new TZDate(startMs, timeZone);
   const push = (date: TZDate, dayStart: boolean, label: string) => {
     const ms = date.getTime();
-    if (ms >= startMs && ms <= endMs) ticks.push({ ms, label, dayStart });
+    if (ms >= startMs && ms <= endMs)
+      ticks.push({ ms, label: pattern ? format(date, pattern) : label, dayStart });
   };
-  if (step.unit === 'week' || step.unit === 'day') {
-    let day = step.unit === 'week' ? startOfWeek(first, { weekStartsOn: 1 }) : startOfDay(first);
+  if (step.unit === 'week' || step.unit === 'day' || step.unit === 'month') {
+    const next = { day: addDays, week: addWeeks, month: addMonths }[step.unit];
+    let day =
+      step.unit === 'week'
+        ? startOfWeek(first, { weekStartsOn: 1 })
+        : step.unit === 'month'
+          ? startOfMonth(first)
+          : startOfDay(first);
     while (day.getTime() <= endMs) {
       push(day, true, format(day, 'EEE d MMM'));
-      day = step.unit === 'week' ? addWeeks(day, 1) : addDays(day, 1);
+      day = next(day, 1);
     }
     return ticks;
   }
@@ -90,13 +112,20 @@ export function cachedAxisTicks(
   endMs: number,
   step: TickStep,
   timeZone: string,
+  pattern?: string,
 ): Tick[] {
   const bucketMs = Math.max(DAY_MS, endMs - startMs);
   const bucket = Math.floor(startMs / bucketMs);
-  const key = `${timeZone}|${step.unit}${step.count}|${bucketMs}|${bucket}`;
+  const key = `${timeZone}|${step.unit}${step.count}|${pattern ?? ''}|${bucketMs}|${bucket}`;
   let ticks = tickCache.get(key);
   if (!ticks) {
-    ticks = axisTicks(bucket * bucketMs - step.approxMs, (bucket + 2) * bucketMs, step, timeZone);
+    ticks = axisTicks(
+      bucket * bucketMs - step.approxMs,
+      (bucket + 2) * bucketMs,
+      step,
+      timeZone,
+      pattern,
+    );
     if (tickCache.size > 64) tickCache.clear();
     tickCache.set(key, ticks);
   }

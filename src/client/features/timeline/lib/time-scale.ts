@@ -58,6 +58,20 @@ export function zoomAround(
   return { originMs: anchorMs - anchorX * msPerPx, msPerPx };
 }
 
+/** Where "now" sits when a preset, Now or the first view places it: a quarter from the left, so
+ * the coming hours (what an operator schedules) take most of the view and the recent past stays
+ * in sight. */
+export const NOW_AT_FRACTION = 0.25;
+
+/**
+ * A scale showing `spanMs` across `widthPx` with `nowMs` a quarter from the left
+ * ({@link NOW_AT_FRACTION}): what the zoom presets, the Now button and the first view show.
+ */
+export function scaleAroundNow(nowMs: number, spanMs: number, widthPx: number): TimeScale {
+  const span = clampSpan(spanMs);
+  return scaleForSpan(nowMs - span * NOW_AT_FRACTION, span, widthPx);
+}
+
 /** Moves the view by `dxPx` pixels (positive moves the view later in time). */
 export function panBy(scale: TimeScale, dxPx: number): TimeScale {
   return { originMs: scale.originMs + dxPx * scale.msPerPx, msPerPx: scale.msPerPx };

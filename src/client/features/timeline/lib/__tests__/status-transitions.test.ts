@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../bars.ts';
-import { STATUS_COLOURS } from '../status-colours.ts';
 import {
   changedStatuses,
   createTransitionTracker,
@@ -30,6 +29,14 @@ function bar(id: string, status: Bar['status']): Bar {
 }
 
 const version = (entries: Record<string, Bar[]>) => new Map(Object.entries(entries));
+
+/** Status colours as the design tokens give them (the light theme's). */
+const STATUS_COLOURS = {
+  received: { fill: '#1d4ed8', text: '#ffffff' },
+  executing: { fill: '#b45309', text: '#ffffff' },
+  completed: { fill: '#047857', text: '#ffffff' },
+  cancelled: { fill: '#6b7280', text: '#ffffff' },
+};
 
 describe('changedStatuses', () => {
   it('finds bars whose status changed between two data versions', () => {
@@ -80,20 +87,20 @@ describe('transition progress and colour', () => {
   });
 
   it('starts in the old status colour with a full pulse and ends in the new one', () => {
-    const start = transitionLook(transition, 1000);
+    const start = transitionLook(transition, 1000, STATUS_COLOURS);
     expect(start.fill).toBe(mixColour(STATUS_COLOURS.received.fill, '#000000', 0));
     expect(start.pulse).toBe(1);
-    const end = transitionLook(transition, 1000 + STATUS_TRANSITION_MS);
+    const end = transitionLook(transition, 1000 + STATUS_TRANSITION_MS, STATUS_COLOURS);
     expect(end.fill).toBe(mixColour(STATUS_COLOURS.executing.fill, '#000000', 0));
     expect(end.pulse).toBe(0);
   });
 
   it('switches the text colour half way, so it always belongs to one of the two fills', () => {
     const toCancelled = { from: 'received', to: 'cancelled', startedAtMs: 0 } as const;
-    expect(transitionLook(toCancelled, STATUS_TRANSITION_MS * 0.4).text).toBe(
+    expect(transitionLook(toCancelled, STATUS_TRANSITION_MS * 0.4, STATUS_COLOURS).text).toBe(
       STATUS_COLOURS.received.text,
     );
-    expect(transitionLook(toCancelled, STATUS_TRANSITION_MS * 0.6).text).toBe(
+    expect(transitionLook(toCancelled, STATUS_TRANSITION_MS * 0.6, STATUS_COLOURS).text).toBe(
       STATUS_COLOURS.cancelled.text,
     );
   });

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../../../../domain/device.ts';
+import { readDesignTokens } from '../../../../lib/design-tokens.ts';
+import { installDesignTokens } from '../../../../testing/design-tokens.ts';
+import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { toBar, type Bar } from '../bars.ts';
+import { drawFrame, LABEL_WIDTH_PX } from '../draw.ts';
+import { buildRows } from '../rows.ts';
+
+const site: Site = {
+  siteId: 'PLANT-EU-001',
+  name: 'Berlin Logistics Hub',
+  timeZone: 'Europe/Berlin',
+  devices: [{ deviceId: 'BAT-EU-001-A', name: 'Hall A', model: 'X', capabilities: {} }],
+};
+
+/** A 2D context that records the text written and measures 7 px per character. */
+function recordingContext() {
+  const texts: { text: string; x: number }[] = [];
+  const ctx = new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if (key === 'fillText') return (text: string, x: number) => texts.push({ text, x });
+        if (key === 'measureText') return (text: string) => ({ width: text.length * 7 });
+        return () => undefined;
+      },
+      set: () => true,
+    },
+  ) as CanvasRenderingContext2D;
+  return { ctx, texts };
+}
+
+/** Draws one row holding `bars` over a day from 12:00 UTC on 2026-11-21, 1,000 px of time. */
+function draw(bars: Bar[]) {
+  const remove = installDesignTokens();
+  const tokens = readDesignTokens();
+  remove();
+  const { rows } = buildRows([site]);
+  const { ctx, texts } = recordingContext();
+  const originMs = Date.parse('2026-11-21T12:00:00Z');
+  drawFrame(ctx, {
+    widthPx: LABEL_WIDTH_PX + 1000,
+    heightPx: 300,
+    scale: { originMs, msPerPx: 86_400_000 / 1000 },
+    rows,
+    scrollTopPx: 0,
+    firstRow: 0,
+    lastRow: rows.length - 1,
+    barsByDevice: new Map([['BAT-EU-001-A', bars]]),
+    nowMs: originMs,
+    utc: false,
+    focusedRow: -1,
+    focusedBarId: undefined,
+    selectedBarId: undefined,
+    drag: undefined,
+    moving: undefined,
+    tokens,
+  });
+  return texts;
+}
+
+const at = (startIso: string, endIso: string, extra: Partial<typeof RECEIVED_RECORD> = {}) =>
+  toBar({ ...RECEIVED_RECORD, startTime: startIso, endTime: endIso, ...extra });
+
+describe('site rows', () => {
+  it('write the site name and zone whole, past the label column', () => {
+    const texts = draw([]).map((t) => t.text);
+    // 36 characters: wider than the 200 px label column at 7 px a character.
+    expect(texts).toContain('Berlin Logistics Hub · Europe/Berlin');
+  });
+});
+
+describe('bar labels', () => {
+  it('writes the short control and the status with its mark inside a wide bar', () => {
+    const texts = draw([at('2026-11-21T13:00:00Z', '2026-11-21T21:00:00Z')]).map((t) => t.text);
+    expect(texts).toContain('○ -3 kW, stop at 90% · Received');
+  });
+
+  it('moves the label beside a bar too narrow for it, and never cuts it', () => {
+    // 1 hour: about 42 px, too narrow for the label, with the rest of the day free beside it.
+    const narrow = at('2026-11-21T13:00:00Z', '2026-11-21T14:00:00Z');
+    const texts = draw([narrow]);
+    const label = texts.find((t) => t.text.includes('-3 kW'));
+    expect(label?.text).toBe('○ -3 kW, stop at 90% · Received');
+    expect(label?.x).toBeGreaterThan(LABEL_WIDTH_PX + 41);
+    expect(texts.some((t) => t.text.includes('…') && t.text.includes('kW'))).toBe(false);
+  });
+
+  it('falls back to a shorter label, then to the mark alone, when a next bar leaves no room', () => {
+    const first = at('2026-11-21T13:00:00Z', '2026-11-21T14:00:00Z', {
+      id: 'cmd_a',
+      status: 'cancelled',
+      cancelReason: 'timeWindowOverlap',
+    });
+    const second = at('2026-11-21T14:10:00Z', '2026-11-21T20:00:00Z', { id: 'cmd_b' });
+    const texts = draw([first, second]).map((t) => t.text);
+    expect(texts).toContain('✕');
+    expect(texts).toContain('○ -3 kW, stop at 90% · Received');
+    expect(texts.filter((t) => t.includes('…') && t.includes('kW'))).toEqual([]);
+  });
+
+  it('names the reason of a cancelled bar in its label', () => {
+    const cancelled = at('2026-11-21T13:00:00Z', '2026-11-21T22:00:00Z', {
+      status: 'cancelled',
+      cancelReason: 'timeWindowOverlap',
+    });
+    expect(draw([cancelled]).map((t) => t.text)).toContain(
+      '✕ -3 kW, stop at 90% · Cancelled (overlap)',
+    );
+  });
+});
