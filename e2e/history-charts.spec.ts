@@ -289,6 +289,31 @@ test.describe('in a browser on New York time', () => {
       siteTimeZone: 'Europe/Berlin',
     });
   });
+
+  test("the range fields show the site's 24-hour time with its offset, typed on the site clock", async ({
+    page,
+  }) => {
+    await openHistory(page, DAY_MS);
+    // What a field shows, without the bidirectional isolation marks around the time.
+    const shown = (name: string) =>
+      page
+        .getByRole('group', { name, exact: true })
+        .evaluate((group) => (group.textContent ?? '').replace(/[\u2066-\u2069]/g, ''));
+    // 2036-06-11 10:00 to 2036-06-12 10:00 in Berlin (CEST), not New York's 04:00 AM.
+    expect(await shown('From')).toBe('2036-06-11, 10:00 GMT+2');
+    expect(await shown('To')).toBe('2036-06-12, 10:00 GMT+2');
+    for (const name of ['From', 'To']) expect(await shown(name)).not.toMatch(/AM|PM/i);
+
+    // By keyboard: the start's hour typed as 22 on Berlin's clock is 20:00 UTC in the URL.
+    await page
+      .getByRole('group', { name: 'From', exact: true })
+      .getByRole('spinbutton', { name: /hour/i })
+      .focus();
+    await page.keyboard.type('22');
+    await page.getByRole('button', { name: 'Show range' }).press('Enter');
+    await expect(page).toHaveURL(/from=2036-06-11T20%3A00%3A00Z|from=2036-06-11T20:00:00Z/);
+    await expect(page.locator('#history-count')).toContainText(/commands? between/);
+  });
 });
 
 /** Fails on any serious or critical axe violation of the page as it stands. */

@@ -1,14 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CANCELLATION_REASONS, COMMAND_STATUSES } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { toDateTimeLocalValue } from '../../../lib/time.ts';
+import { windowHints } from '../../../commands/lib/command-form-values.ts';
+import { DateTimeField } from '../../../components/date-time-field.tsx';
+import { Field } from '../../../components/field.tsx';
+import { parseInstant } from '../../../lib/time.ts';
 import { reasonFilterApplies } from '../lib/filter-commands.ts';
 import {
   HISTORY_PRESET_WORDS,
   HISTORY_PRESETS,
   type HistorySearch,
 } from '../lib/history-search.ts';
-import { customRangeFromInputs } from '../lib/history-view-range.ts';
+import { customRangeFromFields } from '../lib/history-view-range.ts';
 
 interface HistoryControlsProps {
   search: HistorySearch;
@@ -103,73 +106,90 @@ export function HistoryControls({ search, timeZone, shownRange, onChange }: Hist
   );
 }
 
-/** Two native date-time inputs on the site's clock; refuses a range over 30 days, with why. */
+/**
+ * Two {@link DateTimeField}s on the site's clock (24-hour, the zone's offset in the field), with
+ * each instant's UTC equivalent under it; refuses a range over 30 days, with why.
+ */
 function CustomRangeForm(props: {
   search: HistorySearch;
   timeZone: string;
   onApply: (from: string, to: string) => void;
 }) {
   const { search, timeZone } = props;
-  const initial = (iso: string | undefined) =>
-    iso && !Number.isNaN(Date.parse(iso)) ? toDateTimeLocalValue(iso, timeZone) : '';
+  const initial = (iso: string | undefined) => (iso && parseInstant(iso) ? iso : '');
   const [fromValue, setFromValue] = useState(() => initial(search.from));
   const [toValue, setToValue] = useState(() => initial(search.to));
   const [problem, setProblem] = useState<string | null>(null);
-  const [notes, setNotes] = useState<string[]>([]);
+  const problemRef = useRef<HTMLParagraphElement>(null);
+  // A refusal takes the focus, so it is read and the operator starts from it.
+  useEffect(() => {
+    if (problem) problemRef.current?.focus();
+  }, [problem]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = customRangeFromInputs(fromValue, toValue, timeZone);
+    const result = customRangeFromFields(fromValue, toValue);
     if (!result.ok) {
       setProblem(result.problem);
-      setNotes([]);
       return;
     }
     setProblem(null);
-    setNotes(result.notes);
     props.onApply(result.from, result.to);
   };
+
+  const fields = [
+    { name: 'from', label: 'From', value: fromValue, set: setFromValue },
+    { name: 'to', label: 'To', value: toValue, set: setToValue },
+  ] as const;
 
   return (
     <form className="history-custom-range" onSubmit={submit} noValidate>
       <fieldset>
-        <legend>Custom range, site time ({timeZone}), at most 30 days</legend>
-        <div className="field">
-          <label htmlFor="history-from">From</label>
-          <input
-            id="history-from"
-            type="datetime-local"
-            value={fromValue}
-            onChange={(event) => setFromValue(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? 'history-range-problem' : undefined}
-            required
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="history-to">To</label>
-          <input
-            id="history-to"
-            type="datetime-local"
-            value={toValue}
-            onChange={(event) => setToValue(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? 'history-range-problem' : undefined}
-            required
-          />
-        </div>
+        <legend>
+          Custom range on the clock of time zone <strong>{timeZone}</strong>, at most 30 days
+        </legend>
+        {fields.map(({ name, label, value, set }) => (
+          <Field
+            key={name}
+            id={`history-${name}`}
+            label={label}
+            hints={windowHints(value, timeZone)}
+            labelledById
+          >
+            {(control, { labelId }) => (
+              <DateTimeField
+                {...control}
+                aria-labelledby={labelId}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={
+                  [control['aria-describedby'], problem ? 'history-range-problem' : null]
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
+                timeZone={timeZone}
+                calendarLabel={`Choose ${label.toLowerCase()} date`}
+                value={value}
+                onChange={(next) => {
+                  set(next);
+                  setProblem(null);
+                }}
+              />
+            )}
+          </Field>
+        ))}
         <button type="submit">Show range</button>
       </fieldset>
       {problem ? (
-        <p id="history-range-problem" role="alert" className="notice notice-error">
+        <p
+          id="history-range-problem"
+          ref={problemRef}
+          role="alert"
+          tabIndex={-1}
+          className="notice notice-error"
+        >
           Range refused: {problem}
         </p>
       ) : null}
-      {notes.map((note) => (
-        <p key={note} className="notice notice-warning">
-          {note}
-        </p>
-      ))}
     </form>
   );
 }

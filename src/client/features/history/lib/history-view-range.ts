@@ -1,6 +1,6 @@
 import type { HistoryQuery } from '../../../../domain/history.ts';
 import { historyRangeProblem } from '../../../../domain/history.ts';
-import { formatInZone, parseDateTimeLocal } from '../../../lib/time.ts';
+import { parseInstant } from '../../../lib/time.ts';
 import { HISTORY_PRESET_MS, type HistorySearch } from './history-search.ts';
 
 const MINUTE_MS = 60_000;
@@ -66,43 +66,21 @@ export function resolveHistoryRange(search: HistorySearch, nowMs: number): Resol
   return checkHistoryRange(Date.parse(search.from), Date.parse(search.to));
 }
 
-/** A custom range typed in the site's wall clock, with notes on DST-shifted times. */
+/** A custom range from its two date-time fields, as UTC instants for the URL. */
 export type CustomRangeInput =
-  { ok: true; from: string; to: string; notes: string[] } | { ok: false; problem: string };
+  { ok: true; from: string; to: string } | { ok: false; problem: string };
 
 /**
- * Reads the custom range's two `datetime-local` values as wall-clock times in `timeZone` (the
- * site's). A time the clocks skip is read as the same distance after the jump, a time that
- * happens twice as its later occurrence (`parseDateTimeLocal`); both are said in `notes`. The
- * result is refused when the range is over 30 days (spec 8), measured in real time, not in
- * calendar days.
+ * Reads the custom range's two date-time fields (ISO UTC instants, `''` while a field is empty or
+ * partly typed; the fields read the site's wall clock, across a clock change too) and refuses a
+ * range over 30 days (spec 8), measured in real time, not in calendar days.
  */
-export function customRangeFromInputs(
-  fromValue: string,
-  toValue: string,
-  timeZone: string,
-): CustomRangeInput {
-  const from = parseDateTimeLocal(fromValue, timeZone);
+export function customRangeFromFields(fromValue: string, toValue: string): CustomRangeInput {
+  const from = parseInstant(fromValue);
   if (!from) return { ok: false, problem: 'Enter the start as a date and a time.' };
-  const to = parseDateTimeLocal(toValue, timeZone);
+  const to = parseInstant(toValue);
   if (!to) return { ok: false, problem: 'Enter the end as a date and a time.' };
-  const checked = checkHistoryRange(from.instant.getTime(), to.instant.getTime());
+  const checked = checkHistoryRange(from.getTime(), to.getTime());
   if (!checked.ok) return checked;
-  const notes: string[] = [];
-  for (const [which, value, resolved] of [
-    ['start', fromValue, from],
-    ['end', toValue, to],
-  ] as const) {
-    const shown = formatInZone(resolved.instant, timeZone);
-    const typed = value.replace('T', ' ');
-    if (resolved.fit === 'skipped')
-      notes.push(
-        `The ${which} ${typed} does not exist in ${timeZone} (the clocks jump forward); it is read as ${shown}.`,
-      );
-    else if (resolved.fit === 'repeated')
-      notes.push(
-        `The ${which} ${typed} happens twice in ${timeZone} (the clocks go back); the later one is used.`,
-      );
-  }
-  return { ok: true, from: checked.query.startTime, to: checked.query.endTime, notes };
+  return { ok: true, from: checked.query.startTime, to: checked.query.endTime };
 }
