@@ -7,6 +7,7 @@ import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
+import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import {
   addDevices,
@@ -172,7 +173,18 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           </div>
         ) : null}
         {submit.isError ? (
-          <ErrorAlert error={submit.error} what="The batch was not accepted; no device got it." />
+          <ErrorAlert
+            error={submit.error}
+            what="The batch was not accepted; no device got it."
+            onRetry={
+              isOutcomeOpen(submit.error) && submit.variables
+                ? () =>
+                    submit.mutate(submit.variables, {
+                      onSuccess: (response) => onSubmitted(response.batchCommandId),
+                    })
+                : undefined
+            }
+          />
         ) : null}
       </section>
     </div>

@@ -4,6 +4,7 @@ import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
+import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 
 interface DeviceCommandFormProps {
@@ -68,7 +69,15 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
       ) : null}
       {submit.isError ? (
         <>
-          <ErrorAlert error={submit.error} what="The command was not accepted." />
+          <ErrorAlert
+            error={submit.error}
+            what="The command was not accepted."
+            onRetry={
+              isOutcomeOpen(submit.error) && submit.variables
+                ? () => submit.mutate(submit.variables)
+                : undefined
+            }
+          />
           {windowSubmitHint[submit.error.code] ? (
             <p className="field-hint">{windowSubmitHint[submit.error.code]}</p>
           ) : null}

@@ -111,13 +111,18 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     setForm(undefined);
     setReplaceFailure(undefined);
     setNotice(undefined);
+    // One intent, two changes: each keeps its own key for every try of this replace.
+    const cancelKey = crypto.randomUUID();
+    const submitKey = crypto.randomUUID();
     const outcome = await replaceCommand(
       old,
       next,
       {
-        cancel: cancelCommand,
+        cancel: (deviceId, commandId) =>
+          cancelCommand(deviceId, commandId, { idempotencyKey: cancelKey }),
         status: (deviceId, commandId) => getCommandStatus(deviceId, commandId),
-        submit: submitCommand,
+        submit: (deviceId, command) =>
+          submitCommand(deviceId, command, { idempotencyKey: submitKey }),
         pause,
       },
       setReplaceStep,
