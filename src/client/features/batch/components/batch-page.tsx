@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BatchCancelResponse } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
@@ -31,7 +31,18 @@ function reasonWords(record: StatusRecord | undefined): string {
  * device command, a per-device table with reasons in words, and batch cancel with confirmation
  * whose per-device results show successes and failures side by side.
  */
-export function BatchPage({ record }: { record: BatchRecord }) {
+export function BatchPage({
+  record,
+  justSubmitted = false,
+}: {
+  record: BatchRecord;
+  /** Opened by the composer right after sending: say so, and take focus (the outcome). */
+  justSubmitted?: boolean;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (justSubmitted) headingRef.current?.focus();
+  }, [justSubmitted]);
   const statuses = useCommandStatuses(record.commands);
   const records = statuses.map((s) => s.data);
   const counts = countStatuses(records);
@@ -48,9 +59,15 @@ export function BatchPage({ record }: { record: BatchRecord }) {
 
   return (
     <div className="stack">
-      <h1>
+      <h1 ref={headingRef} tabIndex={-1}>
         Batch <span className="mono">{record.batchCommandId}</span>
       </h1>
+      {justSubmitted ? (
+        <p className="notice notice-success">
+          Batch sent: one device command for each of its {record.commands.length} devices. Their
+          statuses follow below.
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Submitted</dt>
         <dd>
