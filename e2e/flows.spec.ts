@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 
 /*
@@ -24,11 +24,8 @@ async function commandsOf(
   return ((await response.json()) as { commands: { id: string; status: string }[] }).commands;
 }
 
-test('a batch whose answer was lost is sent once, and the operator lands on its page, focused', async ({
-  page,
-}) => {
-  await signIn(page);
-  await bindSite(page, SITE);
+/** Opens the composer, selects the site's three devices and sets a target battery power. */
+async function composeBatch(page: Page): Promise<void> {
   await page.goto('/batches/new');
   await page.getByLabel('Site', { exact: true }).selectOption({ value: SITE });
   await page.getByRole('button', { name: /Select all visible \(3\)/ }).click();
@@ -36,6 +33,18 @@ test('a batch whose answer was lost is sent once, and the operator lands on its 
   await expect(page.getByRole('region', { name: 'Pre-check' })).toContainText(
     'All 3 devices checked',
   );
+}
+
+/** The value of a fact of the batch page (`<dt>name</dt><dd>value</dd>`). */
+const fact = (page: Page, name: string) =>
+  page.locator('dl.facts dt', { hasText: name }).locator('xpath=following-sibling::dd[1]');
+
+test('a batch whose answer was lost is sent once, and the operator lands on its page, focused', async ({
+  page,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await composeBatch(page);
 
   // The BFF accepts the first batch, but its answer never reaches the browser.
   const batchKeys: (string | null)[] = [];
@@ -61,4 +70,46 @@ test('a batch whose answer was lost is sent once, and the operator lands on its 
   expect(commands.map((c) => c.status)).toEqual(['received']);
   const batchId = new URL(page.url()).pathname.split('/').pop();
   expect(commands[0]?.batchCommandId).toBe(batchId);
+});
+
+test("a batch's times are on its site's clock whatever the route or the browser's zone", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await composeBatch(page);
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const batchPath = new URL(page.url()).pathname;
+  const submitted = (await fact(page, 'Submitted').textContent()) ?? '';
+  const window = (await fact(page, 'Effective window').textContent()) ?? '';
+  expect(submitted).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\), UTC /);
+  expect(window).toContain('(Europe/Berlin)');
+  expect(window).toContain('UTC');
+  await page.screenshot({ path: 'docs/screenshots/batch-after-submit.png', fullPage: true });
+
+  // The same session in a browser on another continent, opened afresh.
+  const elsewhere = await browser.newContext({
+    baseURL,
+    timezoneId: 'America/New_York',
+    storageState: await page.context().storageState(),
+  });
+  try {
+    const there = await elsewhere.newPage();
+    await there.goto(batchPath);
+    await expect(fact(there, 'Submitted')).toHaveText(submitted);
+    await expect(fact(there, 'Effective window')).toHaveText(window);
+    await there.screenshot({
+      path: 'docs/screenshots/batch-after-reload-new-york.png',
+      fullPage: true,
+    });
+
+    await there.goto('/batches');
+    const row = there.getByRole('row').filter({ has: there.locator(`a[href="${batchPath}"]`) });
+    await expect(row).toContainText(submitted.replace(/, UTC .*$/, ''));
+  } finally {
+    await elsewhere.close();
+  }
 });

@@ -7,7 +7,7 @@ import { useCommandStatuses } from '../../../commands/api/get-command-status.ts'
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { formatInZone, formatUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import type { BatchRecord } from '../lib/ledger-batches.ts';
@@ -72,6 +72,7 @@ export function BatchPage({
         <dt>Submitted</dt>
         <dd>
           {formatInZone(record.submittedAt, timeZone)} ({timeZone})
+          {timeZone === 'UTC' ? null : `, ${formatUtc(record.submittedAt)}`}
         </dd>
         <dt>Devices</dt>
         <dd>{record.commands.length}</dd>
