@@ -113,3 +113,66 @@ test("a batch's times are on its site's clock whatever the route or the browser'
     await elsewhere.close();
   }
 });
+
+/** Texts an operator must never read: a spec section, the BFF, a timestamp as the wire writes it. */
+async function expectNoInternalsOnScreen(page: Page): Promise<void> {
+  const text = await page.locator('body').innerText();
+  expect(text).not.toMatch(/\bspec\b/i);
+  expect(text).not.toMatch(/\bBFF\b/);
+  expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+}
+
+test('a refused command is worded from its code on the site clock, takes focus, and goes once its cause is gone', async ({
+  page,
+  baseURL,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  // A waiting command whose window covers the device form's default window.
+  const minute = 60_000;
+  const at = (ms: number) =>
+    new Date(Math.ceil(ms / minute) * minute).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const existing = await page.request.post(`/api/device/${DEVICE}/commands`, {
+    headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
+    data: {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: at(Date.now() + 2 * minute),
+      endTime: at(Date.now() + 180 * minute),
+    },
+  });
+  expect(existing.status()).toBe(202);
+  const conflictingId = ((await existing.json()) as { id: string }).id;
+
+  await page.goto(`/sites/${SITE}/devices/${DEVICE}`);
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+
+  const refusal = page.getByRole('alert').filter({ hasText: 'The command was not accepted.' });
+  await expect(refusal).toContainText(`overlaps command ${conflictingId}`);
+  await expect(refusal).toContainText('(Europe/Berlin)');
+  await expect(refusal).toBeFocused();
+  await expectNoInternalsOnScreen(page);
+
+  // A later attempt that never leaves the browser does not sit under the old refusal.
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('');
+  await expect(refusal).toHaveCount(0);
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  await expect(page.getByRole('alert')).toContainText('Set at least one');
+  await expect(refusal).toHaveCount(0);
+
+  // Refused again, then the command in the way is cancelled: the refusal no longer holds.
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  await expect(refusal).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: conflictingId });
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Cancel command' }).click();
+  await expect(row).toContainText('Cancelled by an operator');
+  await expect(refusal).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  const submitted = page.getByRole('status').filter({ hasText: 'Command submitted' });
+  await expect(submitted).toBeVisible();
+  await expect(submitted).toBeFocused();
+  await expectNoInternalsOnScreen(page);
+});

@@ -176,6 +176,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           <ErrorAlert
             error={submit.error}
             what="The batch was not accepted; no device got it."
+            timeZone={timeZone}
             onRetry={
               isOutcomeOpen(submit.error) && submit.variables
                 ? () =>

@@ -14,6 +14,7 @@ import type { BatchRecord } from '../lib/ledger-batches.ts';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 function statusWords(record: StatusRecord | undefined): string {
   if (!record) return 'Not read yet';
@@ -54,7 +55,8 @@ export function BatchPage({
   // Opened later (from the batch list), the page shows the ledger's latest cancel instead.
   const pastCancel = useLatestBatchCancel(record.batchCommandId);
   const recorded = results ? undefined : pastCancel.data;
-  const anyCancellable = records.some((r) => r === undefined || isCancellable(r.status));
+  const cancellableCount = records.filter((r) => r === undefined || isCancellable(r.status)).length;
+  const anyCancellable = cancellableCount > 0;
   const { command, timeZone } = record;
 
   return (
@@ -123,7 +125,7 @@ export function BatchPage({
       ) : null}
       {pastCancel.isError ? (
         <p className="field-hint">
-          Earlier batch cancels could not be read from the ledger: {pastCancel.error.detail}
+          Earlier batch cancels could not be read from the ledger: {problemWords(pastCancel.error)}
         </p>
       ) : null}
       <section className="card stack" aria-labelledby="batch-devices-heading">
@@ -156,7 +158,7 @@ export function BatchPage({
                     </td>
                     <td>
                       {status?.isError && !data
-                        ? `Could not read its status: ${status.error.detail}`
+                        ? `Could not read its status: ${problemWords(status.error)}`
                         : reasonWords(data)}
                     </td>
                   </tr>
@@ -187,9 +189,10 @@ export function BatchPage({
           }}
         >
           <p>
-            Each of the {record.commands.length} device commands still received or executing is
-            cancelled. Each device succeeds or fails on its own: a completed command cannot be
-            cancelled (spec 3.1 rule 1).
+            {cancellableCount === record.commands.length
+              ? `All ${cancellableCount} device commands are still received or executing; each is cancelled.`
+              : `${cancellableCount} of the ${record.commands.length} device commands are still received or executing (or not read yet) and are cancelled; the other ${record.commands.length - cancellableCount} already ended and stay as they are.`}{' '}
+            Each device succeeds or fails on its own: a completed command cannot be cancelled.
           </p>
         </ConfirmDialog>
       ) : null}

@@ -10,6 +10,7 @@ import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone } from '../../../lib/time.ts';
 import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
+import { problemSupportDetail } from '../../../lib/problem-words.ts';
 
 /** Newest first: by time received, then by start of the window. */
 function newestFirst(a: StatusRecord, b: StatusRecord): number {
@@ -30,7 +31,10 @@ function CancelError({ commandId, error }: { commandId: string; error: ApiError 
           ? 'It has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.'
           : 'Try again in a moment.'}
       </p>
-      <p>The service said: {error.detail}</p>
+      <details className="support-detail">
+        <summary>Details for support</summary>
+        <p>{problemSupportDetail(error)}</p>
+      </details>
     </div>
   );
 }

@@ -21,6 +21,7 @@ import { CommandFormDialog } from './command-form-dialog.tsx';
 import { DetailPanel } from './detail-panel.tsx';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { TimelineView } from './timeline-view.tsx';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 const SNAP_CHOICES = [
   { label: '1 min', ms: 60_000 },
@@ -263,7 +264,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
             siteId={selected.target.site.siteId}
             timeZone={zoneOf(selected.target)}
             cancelling={cancel.isPending}
-            cancelError={cancel.isError ? cancel.error.detail : undefined}
+            cancelError={cancel.isError ? problemWords(cancel.error) : undefined}
             onCancel={() => cancelRecord(selectedRecord)}
             onChange={() =>
               setForm({
