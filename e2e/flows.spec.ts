@@ -176,3 +176,51 @@ test('a refused command is worded from its code on the site clock, takes focus, 
   await expect(submitted).toBeFocused();
   await expectNoInternalsOnScreen(page);
 });
+
+test('the batch composer says what is true of the selection, and a keyboard user skips the device list', async ({
+  page,
+  baseURL,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await page.goto('/batches/new');
+  // No device selected: no control is "not supported" by devices that are not there.
+  await expect(page.getByText('Not supported by any selected device')).toHaveCount(0);
+  await expect(page.getByText('Select devices to see their range.').first()).toBeVisible();
+
+  await page.getByLabel('Site', { exact: true }).selectOption({ value: SITE });
+  await page.getByRole('button', { name: /Select all visible \(3\)/ }).click();
+  const precheck = page.getByRole('region', { name: 'Pre-check' });
+  await expect(precheck).toContainText('All 3 devices checked');
+  // No control set yet: the pre-check does not claim none is missing.
+  await expect(precheck).not.toContainText('no missing control');
+
+  await page.getByRole('link', { name: 'Skip to the command' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Command', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Target battery power (W)', { exact: true })).toBeFocused();
+
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-2000');
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const row = page.locator(`tr[data-device="${DEVICE}"]`);
+  const commandId = (await row.locator('td').first().textContent()) ?? '';
+  const cancelled = await page.request.put(`/api/devices/${DEVICE}/commands/${commandId}/cancel`, {
+    headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
+  });
+  expect(cancelled.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId('count-cancelled').locator('dd')).toHaveText('1');
+
+  // The cancel dialog counts what is still to cancel, not every device of the batch.
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(
+    '2 of the 3 device commands are still received or executing (or not read yet) and are cancelled; the other 1 already ended',
+  );
+  await expectNoInternalsOnScreen(page);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Cancel batch' })).toBeFocused();
+});

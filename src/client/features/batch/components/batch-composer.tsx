@@ -71,6 +71,10 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const count = selected.length;
   return (
     <div className="batch-composer stack">
+      {/* Keyboard users reach the command without tabbing past a site of 60 device checkboxes. */}
+      <a className="skip-link" href="#batch-command-heading">
+        Skip to the command
+      </a>
       <DevicePicker
         sites={sites}
         directory={directory}
@@ -129,7 +133,9 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
         )}
       </section>
       <section className="card stack" aria-labelledby="batch-command-heading">
-        <h2 id="batch-command-heading">Command</h2>
+        <h2 id="batch-command-heading" tabIndex={-1}>
+          Command
+        </h2>
         <CommandForm
           idPrefix="batch"
           label="Batch command"
