@@ -224,3 +224,70 @@ test('the batch composer says what is true of the selection, and a keyboard user
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Cancel batch' })).toBeFocused();
 });
+
+/** The ledger entries of `deviceId` newest first, as `GET /api/ledger` answers them. */
+async function ledgerOf(request: APIRequestContext, deviceId: string) {
+  const response = await request.get(`/api/ledger?deviceId=${deviceId}&limit=20`);
+  expect(response.status()).toBe(200);
+  return (
+    (await response.json()) as {
+      entries: { id: string; kind: string; commandId?: string; undoOf?: string }[];
+    }
+  ).entries;
+}
+
+test('undo after each schedule change: a submission is cancelled, a cancel is sent again, each recorded as an undo', async ({
+  page,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await page.goto(`/sites/${SITE}/devices/${DEVICE}`);
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  const submitted = page.getByRole('status').filter({ hasText: 'Command submitted' });
+  await expect(submitted).toBeVisible();
+  const commandId = (await submitted.textContent())?.match(/cmd_[\w-]+/)?.[0] ?? '';
+
+  // The offer is reachable from the keyboard: F6 moves into the toasts.
+  const undoButton = page.getByRole('button', { name: 'Undo', exact: true });
+  await expect(undoButton).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/undo-offer.png' });
+  await page.keyboard.press('F6');
+  for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(undoButton).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  const row = page.getByRole('row').filter({ hasText: commandId });
+  await expect(row).toContainText('Cancelled by an operator');
+  await expect(page.getByText(`Undone: command ${commandId} is cancelled.`)).toBeVisible();
+
+  // Undo of a cancel sends the same command again, under a new ID.
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('1500');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  await expect(submitted).not.toContainText(commandId);
+  const secondId = (await submitted.textContent())?.match(/cmd_[\w-]+/)?.[0] ?? '';
+  const secondRow = page.getByRole('row').filter({ hasText: secondId });
+  await secondRow.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Cancel command' }).click();
+  await expect(secondRow).toContainText('Cancelled by an operator');
+  await page
+    .getByRole('alertdialog', { name: `Done: Command ${secondId} cancelled` })
+    .getByRole('button', { name: 'Undo', exact: true })
+    .click();
+  const resent = page.getByText(new RegExp(`Undone: command ${secondId} is sent again as cmd_`));
+  await expect(resent).toBeVisible();
+  const resentId = (await resent.textContent())?.match(/as (cmd_[\w-]+)/)?.[1] ?? '';
+  await expect(page.getByRole('row').filter({ hasText: resentId })).toContainText('1.5 kW');
+
+  // The ledger holds each undo as its own entry, naming the change it undoes.
+  const entries = await ledgerOf(page.request, DEVICE);
+  const entryOf = (kind: string, id: string) =>
+    entries.find((entry) => entry.kind === kind && entry.commandId === id);
+  const firstSubmit = entryOf('submit', commandId);
+  const undoCancel = entries.find((e) => e.kind === 'cancel' && e.undoOf === firstSubmit?.id);
+  expect(undoCancel?.commandId).toBe(commandId);
+  const secondCancel = entryOf('cancel', secondId);
+  expect(entryOf('submit', resentId)?.undoOf).toBe(secondCancel?.id);
+  await expectNoInternalsOnScreen(page);
+});

@@ -4,6 +4,7 @@ import { isActiveStatus } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { commandStatusQueryOptions } from '../../../commands/api/get-command-status.ts';
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { useUndo } from '../../../commands/api/undo-change.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
@@ -31,6 +32,7 @@ const windowSubmitHint: Record<string, string> = {
  */
 export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) {
   const submit = useSubmitCommand();
+  const { offerUndo } = useUndo();
   const statusRef = useRef<HTMLParagraphElement>(null);
   // A refusal for overlap names the command in the way; once that one is no longer waiting or
   // running (cancelled here or elsewhere), the refusal is out of date and is not shown as if it held.
@@ -71,8 +73,18 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
         submit.mutate(
           { deviceId: device.deviceId, command },
           {
-            onSuccess: () => {
+            onSuccess: (response, { idempotencyKey }) => {
               statusRef.current?.focus();
+              offerUndo(
+                {
+                  kind: 'submit',
+                  deviceId: device.deviceId,
+                  commandId: response.id,
+                  key: idempotencyKey,
+                },
+                `Command ${response.id} submitted`,
+                timeZone,
+              );
               const endMs = Date.parse(command.endTime);
               form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
             },
