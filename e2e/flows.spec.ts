@@ -253,7 +253,7 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   await expect(undoButton).toBeVisible();
   await page.screenshot({ path: 'docs/screenshots/undo-offer.png' });
   await page.keyboard.press('F6');
-  for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b === document.activeElement)); i++)
+  for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
     await page.keyboard.press('Tab');
   await expect(undoButton).toBeFocused();
   await page.keyboard.press('Enter');
