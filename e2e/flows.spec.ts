@@ -1,10 +1,11 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 
 /*
  * Operator flows across screens, as a new operator met them: what happens right after a batch
- * is sent, when its answer is lost, and on its page afterwards. Each test failed on the main
- * branch before this work.
+ * is sent, when its answer is lost, and on its page afterwards; refusals, undo. Each page is
+ * scanned with axe after its flow (no serious or critical violation).
  */
 
 const SITE = 'PLANT-EU-001';
@@ -61,6 +62,7 @@ test('a batch whose answer was lost is sent once, and the operator lands on its 
   const heading = page.getByRole('heading', { level: 1, name: /^Batch / });
   await expect(heading).toBeFocused();
   await expect(page.getByText(/flagged/)).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page);
 
   // One batch, sent once: every try carried one key, and each device holds one command of it.
   expect(batchKeys.length).toBeGreaterThanOrEqual(2);
@@ -109,6 +111,7 @@ test("a batch's times are on its site's clock whatever the route or the browser'
     await there.goto('/batches');
     const row = there.getByRole('row').filter({ has: there.locator(`a[href="${batchPath}"]`) });
     await expect(row).toContainText(submitted.replace(/, UTC .*$/, ''));
+    await expectNoSeriousAxeViolations(there);
   } finally {
     await elsewhere.close();
   }
@@ -152,6 +155,7 @@ test('a refused command is worded from its code on the site clock, takes focus, 
   await expect(refusal).toContainText('(Europe/Berlin)');
   await expect(refusal).toBeFocused();
   await expectNoInternalsOnScreen(page);
+  await expectNoSeriousAxeViolations(page);
 
   // A later attempt that never leaves the browser does not sit under the old refusal.
   await page.getByLabel('Target battery power (W)', { exact: true }).fill('');
@@ -194,6 +198,7 @@ test('the batch composer says what is true of the selection, and a keyboard user
   await expect(precheck).toContainText('All 3 devices checked');
   // No control set yet: the pre-check does not claim none is missing.
   await expect(precheck).not.toContainText('no missing control');
+  await expectNoSeriousAxeViolations(page);
 
   await page.getByRole('link', { name: 'Skip to the command' }).focus();
   await page.keyboard.press('Enter');
@@ -220,6 +225,7 @@ test('the batch composer says what is true of the selection, and a keyboard user
     '2 of the 3 device commands are still received or executing (or not read yet) and are cancelled; the other 1 already ended',
   );
   await expectNoInternalsOnScreen(page);
+  await expectNoSeriousAxeViolations(page);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Cancel batch' })).toBeFocused();
@@ -252,6 +258,7 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   const undoButton = page.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
   await page.screenshot({ path: 'docs/screenshots/undo-offer.png' });
+  await expectNoSeriousAxeViolations(page);
   await page.keyboard.press('F6');
   for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
     await page.keyboard.press('Tab');
