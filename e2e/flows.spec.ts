@@ -298,3 +298,29 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   expect(entryOf('submit', resentId)?.undoOf).toBe(secondCancel?.id);
   await expectNoInternalsOnScreen(page);
 });
+
+test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ page }) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await page.getByRole('link', { name: 'Timeline' }).click();
+  const grid = page.getByRole('grid', { name: 'Command timeline' });
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-A/ })).toBeAttached();
+  await grid.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New command' });
+  await expect(dialog.getByLabel('Target battery power (W)')).toBeFocused();
+  await page.keyboard.type('-2000');
+  await page.keyboard.press('Enter');
+  const notice = page.getByRole('status').filter({ hasText: /submitted for Hall B battery/ });
+  await expect(notice).toBeVisible();
+  const commandId = (await notice.textContent())?.match(/cmd_[\w-]+/)?.[0] ?? '';
+
+  await grid.focus();
+  await page.keyboard.press('Control+z');
+  await expect(page.getByText(`Undone: command ${commandId} is cancelled.`)).toBeVisible();
+  await expect(
+    page.getByRole('gridcell', { name: /^Hall B battery: -2 kW, .*Cancelled/ }),
+  ).toBeAttached();
+  await expectNoSeriousAxeViolations(page);
+});
