@@ -62,7 +62,7 @@ function upstreamWords(error: ApiError, timeZone: string): string {
     case 'already_bound':
       return 'The site is already bound.';
     case 'not_found':
-      return 'The vendor does not know this device or command. Reload the page to see the current ones.';
+      return 'The vendor does not know this site, device or command. Check the ID, or reload the page to see the current ones.';
     case 'invalid_request': {
       const invalid = InvalidRequestDetailsSchema.safeParse(details);
       if (invalid.success && invalid.data.issues.some((issue) => WINDOW_FIELDS.has(issue.field)))
