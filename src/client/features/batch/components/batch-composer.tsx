@@ -56,6 +56,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const accepted = submit.isSuccess;
 
   const add = (deviceIds: string[], invalid: string[] = []) => {
+    if (submit.isError) submit.reset();
     const change = addDevices(selected, deviceIds, known);
     setSelected(change.selected);
     setNotices([
@@ -64,6 +65,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
     ]);
   };
   const remove = (deviceIds: string[]) => {
+    if (submit.isError) submit.reset();
     setSelected(removeDevices(selected, deviceIds));
     setNotices([]);
   };
@@ -158,6 +160,10 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
           canSubmit={canSubmitBatch(count) && !accepted}
           pending={submit.isPending}
+          onNewInput={() => {
+            // A refusal belongs to its attempt; an accepted batch stays accepted (no second send).
+            if (submit.isError) submit.reset();
+          }}
           onSubmit={(command) =>
             submit.mutate(
               { devices: [...selected], command },
