@@ -229,6 +229,12 @@ test('the batch composer says what is true of the selection, and a keyboard user
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Cancel batch' })).toBeFocused();
+
+  // Sent, the cancel's results are its outcome, and take focus.
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  await dialog.getByRole('button', { name: 'Cancel batch' }).click();
+  await expect(page.getByRole('heading', { name: 'Batch cancel results' })).toBeFocused();
+  await expectNoSeriousAxeViolations(page);
 });
 
 /** The ledger entries of `deviceId` newest first, as `GET /api/ledger` answers them. */
