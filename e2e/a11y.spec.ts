@@ -51,7 +51,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
         .getByRole('region', { name: /PLANT-EU-001/ })
         .getByRole('button', { name: 'Unbind' })
         .click();
-      await expect(page.getByRole('alertdialog')).toBeVisible();
+      // Named: the submission's Undo offer is a toast, an alertdialog as well.
+      await expect(page.getByRole('alertdialog', { name: /^Cancel command/ })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
 
@@ -77,7 +78,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
 
       await row.getByRole('button', { name: 'Cancel' }).click();
-      await expect(page.getByRole('alertdialog')).toBeVisible();
+      // Named: the submission's Undo offer is a toast, an alertdialog as well.
+      await expect(page.getByRole('alertdialog', { name: /^Cancel command/ })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
   });

@@ -112,5 +112,8 @@ test('cancelling a command that completed meanwhile explains the conflict', asyn
   // While the confirmation is open, the window runs out on the sandbox clock.
   await sandboxAdmin.advanceClock(2 * 60 * 60_000);
   await page.getByRole('button', { name: 'Cancel command' }).click();
-  await expect(page.getByRole('alert')).toContainText(/completed command cannot be cancelled/i);
+  // The Undo offer of the submission is a toast (an alert too), so the refusal is found in its table.
+  await expect(page.getByRole('region', { name: 'Commands' }).getByRole('alert')).toContainText(
+    /completed command cannot be cancelled/i,
+  );
 });

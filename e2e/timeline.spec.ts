@@ -74,7 +74,8 @@ test('drag-create a window and submit it; an overlapping drag is refused with th
   await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
 
   await drag(page, 0, now + 1 * HOUR_MS, now + 2.5 * HOUR_MS, false);
-  const alert = page.getByRole('alert');
+  // Toasts (the Undo offer of the submission) are alerts too.
+  const alert = page.getByRole('alert').filter({ hasText: 'Refused' });
   await expect(alert).toContainText(/Refused: overlaps command cmd_[A-Za-z0-9_-]+ \(received, /);
   await expect(alert).toContainText('Europe/Berlin');
   await page.mouse.up();

@@ -1,25 +1,45 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ApiError } from '../lib/api-error.ts';
+import { problemSupportDetail, problemWords } from '../lib/problem-words.ts';
 
 interface ErrorAlertProps {
   error: ApiError;
   /** The sentence that says what failed, e.g. "Could not load the sites." */
   what: ReactNode;
   onRetry?: () => void;
+  /** IANA zone of the site the failed call was for: times in the words are on its clock. */
+  timeZone?: string | undefined;
+  /** Take focus when shown: the alert is the outcome of the operator's last action. */
+  focusOnShow?: boolean;
 }
 
 /**
- * An error an operator can act on: what failed, the BFF's (often the upstream's) words, and what
- * to do next. A 403 `site_not_bound` (the site was unbound meanwhile) says the site must be bound
+ * An error an operator can act on: what failed, why in the product's words (`problemWords`, from
+ * the problem's code and fields), and what to do next; the code and the vendor's own message are
+ * folded away for support. A 403 `site_not_bound` (the site was unbound meanwhile) says the site must be bound
  * again, and where.
  */
-export function ErrorAlert({ error, what, onRetry }: ErrorAlertProps) {
+export function ErrorAlert({
+  error,
+  what,
+  onRetry,
+  timeZone,
+  focusOnShow = false,
+}: ErrorAlertProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusOnShow) ref.current?.focus();
+  }, [focusOnShow, error]);
   return (
-    <div role="alert" className="notice notice-error">
+    <div ref={ref} role="alert" className="notice notice-error" tabIndex={-1}>
       <p>
-        <strong>{what}</strong> {error.detail}
+        <strong>{what}</strong> {problemWords(error, timeZone)}
       </p>
+      <details className="support-detail">
+        <summary>Details for support</summary>
+        <p>{problemSupportDetail(error)}</p>
+      </details>
       {error.code === 'site_not_bound' ? (
         <p>
           The site must be bound again: bind it on the <Link to="/sites">Sites</Link> page.

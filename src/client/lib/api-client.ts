@@ -11,6 +11,13 @@ interface RequestOptions {
   /** Query parameters; `undefined` values are left out. */
   query?: Record<string, string | undefined>;
   signal?: AbortSignal | undefined;
+  /**
+   * `Idempotency-Key`: the same key for every try of one operator intent, so the BFF sends a
+   * change upstream at most once (docs/architecture.md, Ledger).
+   */
+  idempotencyKey?: string | undefined;
+  /** `Powerdeck-Undo-Of`: the `Idempotency-Key` of the change this request undoes. */
+  undoOf?: string | undefined;
 }
 
 /** A successful answer: its HTTP status (201 vs 200 can matter) and the parsed body. */
@@ -40,10 +47,12 @@ export async function apiRequestWithStatus(
 export async function apiRequestWithStatus(
   path: string,
   schema: z.ZodType | null,
-  { method = 'GET', body, query, signal }: RequestOptions = {},
+  { method = 'GET', body, query, signal, idempotencyKey, undoOf }: RequestOptions = {},
 ): Promise<ApiResponse<unknown>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET') headers['X-CSRF'] = '1';
+  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
+  if (undoOf !== undefined) headers['Powerdeck-Undo-Of'] = undoOf;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;

@@ -1,12 +1,20 @@
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
+import { z } from 'zod';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useBatch } from '../../features/batch/api/batch-records.ts';
 import { BatchPage } from '../../features/batch/components/batch-page.tsx';
 
-/** `/batches/:batchCommandId`: one batch as the ledger recorded it, its progress and cancel. */
+/** What the batch composer leaves in the history entry it opens: the batch was just sent. */
+const ArrivalSchema = z.object({ justSubmitted: z.literal(true) });
+
+/**
+ * `/batches/:batchCommandId`: one batch as the ledger recorded it, its progress and cancel. Opened
+ * by the composer right after the batch was sent, the page says so and takes focus.
+ */
 export function BatchDetailRoute() {
   const { batchCommandId = '' } = useParams();
+  const justSubmitted = ArrivalSchema.safeParse(useLocation().state).success;
   const batch = useBatch(batchCommandId);
   const heading = (
     <h1>
@@ -46,7 +54,7 @@ export function BatchDetailRoute() {
           </div>
         </>
       ) : (
-        <BatchPage record={batch.data} />
+        <BatchPage record={batch.data} justSubmitted={justSubmitted} />
       )}
     </>
   );

@@ -35,7 +35,9 @@ export function BatchNewRoute() {
         <BatchComposer
           sites={sites.data.sites}
           onSubmitted={(batchCommandId) =>
-            void navigate(`/batches/${encodeURIComponent(batchCommandId)}`)
+            void navigate(`/batches/${encodeURIComponent(batchCommandId)}`, {
+              state: { justSubmitted: true },
+            })
           }
         />
       )}

@@ -1,18 +1,22 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { BatchCancelResponseSchema, type BatchCancelResponse } from '../../../domain/batch.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
  * `PUT /api/devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
  * contract: Batch cancel): one result per device, successes and failures mixed (spec 2.5, 7). A
  * 200 does not mean every device was cancelled.
  */
-export function cancelBatch(batchCommandId: string): Promise<BatchCancelResponse> {
+export function cancelBatch(
+  batchCommandId: string,
+  intent?: IntentHeaders,
+): Promise<BatchCancelResponse> {
   return apiRequest(
     `/devices/commands/batch/${encodeURIComponent(batchCommandId)}/cancel`,
     BatchCancelResponseSchema,
-    { method: 'PUT' },
+    { method: 'PUT', idempotencyKey: intent?.idempotencyKey, undoOf: intent?.undoOf },
   );
 }
 
@@ -28,8 +32,9 @@ export interface BatchCancel {
  */
 export function useCancelBatch() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ batchCommandId }: BatchCancel) => cancelBatch(batchCommandId),
+  return useKeyedMutation({
+    mutationFn: ({ batchCommandId, idempotencyKey, undoOf }: BatchCancel & IntentHeaders) =>
+      cancelBatch(batchCommandId, { idempotencyKey, undoOf }),
     onSettled: (_answer, _error, { deviceIds }) => invalidateDeviceCommands(queryClient, deviceIds),
   });
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   BatchSubmissionResponseSchema,
   type BatchRequest,
@@ -6,6 +6,7 @@ import {
 } from '../../../domain/batch.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
  * `POST /api/devices/commands/batch` (docs/architecture.md, Upstream contract: Batch): 202 with
@@ -13,22 +14,29 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
  * (problem+json) for more than 50 devices, a repeat, an unknown or unbound device, or a value out
  * of some device's range.
  */
-export function submitBatch(request: BatchRequest): Promise<BatchSubmissionResponse> {
+export function submitBatch(
+  request: BatchRequest,
+  intent?: IntentHeaders,
+): Promise<BatchSubmissionResponse> {
   return apiRequest('/devices/commands/batch', BatchSubmissionResponseSchema, {
     method: 'POST',
     body: request,
+    idempotencyKey: intent?.idempotencyKey,
+    undoOf: intent?.undoOf,
   });
 }
 
 /**
- * Submits a batch; whatever the answer, its devices and the ledger are read again. The mutation
+ * Submits a batch as one operator intent (one `Idempotency-Key` for all its tries, so the same
+ * batch is never created twice); whatever the answer, its devices and the ledger are read again. The mutation
  * does not wait for that: the ledger's record of the batch is what the next screen reads, and
  * holding the submission until up to 50 devices' histories are read again would only delay it.
  */
 export function useSubmitBatch() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: submitBatch,
+  return useKeyedMutation({
+    mutationFn: ({ devices, command, ...intent }: BatchRequest & IntentHeaders) =>
+      submitBatch({ devices, command }, intent),
     onSettled: (_response, _error, request) => {
       void invalidateDeviceCommands(queryClient, request.devices);
     },

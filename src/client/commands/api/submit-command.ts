@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   SubmissionResponseSchema,
   type DeviceCommand,
@@ -6,6 +6,7 @@ import {
 } from '../../../domain/command.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
  * `POST /api/device/{deviceId}/commands` (singular `device`, spec 4): 202 with the command ID.
@@ -14,10 +15,13 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 export function submitCommand(
   deviceId: string,
   command: DeviceCommand,
+  intent?: IntentHeaders,
 ): Promise<SubmissionResponse> {
   return apiRequest(`/device/${encodeURIComponent(deviceId)}/commands`, SubmissionResponseSchema, {
     method: 'POST',
     body: command,
+    idempotencyKey: intent?.idempotencyKey,
+    undoOf: intent?.undoOf,
   });
 }
 
@@ -28,13 +32,15 @@ export interface CommandSubmission {
 }
 
 /**
- * Submits a command; whatever the answer (a lost one may still have taken effect), the device's
- * history and statuses and the ledger are read again, on every screen that shows them.
+ * Submits a command as one operator intent (one `Idempotency-Key` for all its tries); whatever
+ * the answer (a lost one may still have taken effect), the device's history and statuses and the
+ * ledger are read again, on every screen that shows them.
  */
 export function useSubmitCommand() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ deviceId, command }: CommandSubmission) => submitCommand(deviceId, command),
+  return useKeyedMutation({
+    mutationFn: ({ deviceId, command, ...intent }: CommandSubmission & IntentHeaders) =>
+      submitCommand(deviceId, command, intent),
     onSettled: (_response, _error, { deviceId }) =>
       invalidateDeviceCommands(queryClient, [deviceId]),
   });

@@ -54,6 +54,11 @@ export interface CommandFormProps {
   canSubmit?: boolean;
   /** Called with a command that passed every check. */
   onSubmit: (command: DeviceCommand, form: CommandFormHandle) => void;
+  /**
+   * Called when an attempt starts (submit pressed, before the checks) and when the operator
+   * changes a value: the last attempt's outcome no longer belongs on screen (`mutation.reset()`).
+   */
+  onNewInput?: (() => void) | undefined;
   /** When set, a button next to submit that closes the form. */
   onCancel?: (() => void) | undefined;
   cancelLabel?: string;
@@ -114,7 +119,9 @@ export function CommandForm(props: CommandFormProps) {
   return (
     <form
       className="command-form stack"
-      onSubmit={(event) =>
+      onChange={() => props.onNewInput?.()}
+      onSubmit={(event) => {
+        props.onNewInput?.();
         void handleSubmit(
           (command) => onSubmit(command, handle),
           (invalid) => {
@@ -129,8 +136,8 @@ export function CommandForm(props: CommandFormProps) {
             setFocus(`powerControl.${firstControl}`);
             powerControlFieldset.current?.scrollIntoView({ block: 'start' });
           },
-        )(event)
-      }
+        )(event);
+      }}
       noValidate
       aria-label={props.label}
     >
@@ -204,7 +211,10 @@ export function CommandForm(props: CommandFormProps) {
                       aria-labelledby={labelId}
                       timeZone={timeZone}
                       value={field.value}
-                      onChange={field.onChange}
+                      onChange={(value) => {
+                        field.onChange(value);
+                        props.onNewInput?.();
+                      }}
                       onBlur={field.onBlur}
                       ref={field.ref}
                     />

@@ -77,6 +77,7 @@ export function deviceCapabilityCheck(capabilities: Capabilities): CapabilityChe
 }
 
 function combinedHint({ property, common, envelope, supporting, lacking }: CombinedRange): string {
+  if (supporting.length + lacking.length === 0) return 'Select devices to see their range.';
   if (!envelope) return 'Not supported by any selected device.';
   const parts = [
     common

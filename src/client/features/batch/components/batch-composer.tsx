@@ -7,6 +7,7 @@ import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
+import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import {
   addDevices,
@@ -55,6 +56,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const accepted = submit.isSuccess;
 
   const add = (deviceIds: string[], invalid: string[] = []) => {
+    if (submit.isError) submit.reset();
     const change = addDevices(selected, deviceIds, known);
     setSelected(change.selected);
     setNotices([
@@ -63,6 +65,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
     ]);
   };
   const remove = (deviceIds: string[]) => {
+    if (submit.isError) submit.reset();
     setSelected(removeDevices(selected, deviceIds));
     setNotices([]);
   };
@@ -70,6 +73,10 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const count = selected.length;
   return (
     <div className="batch-composer stack">
+      {/* Keyboard users reach the command without tabbing past a site of 60 device checkboxes. */}
+      <a className="skip-link" href="#batch-command-heading">
+        Skip to the command
+      </a>
       <DevicePicker
         sites={sites}
         directory={directory}
@@ -128,7 +135,9 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
         )}
       </section>
       <section className="card stack" aria-labelledby="batch-command-heading">
-        <h2 id="batch-command-heading">Command</h2>
+        <h2 id="batch-command-heading" tabIndex={-1}>
+          Command
+        </h2>
         <CommandForm
           idPrefix="batch"
           label="Batch command"
@@ -151,6 +160,10 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
           canSubmit={canSubmitBatch(count) && !accepted}
           pending={submit.isPending}
+          onNewInput={() => {
+            // A refusal belongs to its attempt; an accepted batch stays accepted (no second send).
+            if (submit.isError) submit.reset();
+          }}
           onSubmit={(command) =>
             submit.mutate(
               { devices: [...selected], command },
@@ -172,7 +185,19 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           </div>
         ) : null}
         {submit.isError ? (
-          <ErrorAlert error={submit.error} what="The batch was not accepted; no device got it." />
+          <ErrorAlert
+            error={submit.error}
+            what="The batch was not accepted; no device got it."
+            timeZone={timeZone}
+            onRetry={
+              isOutcomeOpen(submit.error) && submit.variables
+                ? () =>
+                    submit.mutate(submit.variables, {
+                      onSuccess: (response) => onSubmitted(response.batchCommandId),
+                    })
+                : undefined
+            }
+          />
         ) : null}
       </section>
     </div>

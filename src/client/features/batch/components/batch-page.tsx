@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BatchCancelResponse } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
@@ -7,13 +7,14 @@ import { useCommandStatuses } from '../../../commands/api/get-command-status.ts'
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { formatInZone, formatUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import type { BatchRecord } from '../lib/ledger-batches.ts';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 function statusWords(record: StatusRecord | undefined): string {
   if (!record) return 'Not read yet';
@@ -31,7 +32,18 @@ function reasonWords(record: StatusRecord | undefined): string {
  * device command, a per-device table with reasons in words, and batch cancel with confirmation
  * whose per-device results show successes and failures side by side.
  */
-export function BatchPage({ record }: { record: BatchRecord }) {
+export function BatchPage({
+  record,
+  justSubmitted = false,
+}: {
+  record: BatchRecord;
+  /** Opened by the composer right after sending: say so, and take focus (the outcome). */
+  justSubmitted?: boolean;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (justSubmitted) headingRef.current?.focus();
+  }, [justSubmitted]);
   const statuses = useCommandStatuses(record.commands);
   const records = statuses.map((s) => s.data);
   const counts = countStatuses(records);
@@ -43,18 +55,26 @@ export function BatchPage({ record }: { record: BatchRecord }) {
   // Opened later (from the batch list), the page shows the ledger's latest cancel instead.
   const pastCancel = useLatestBatchCancel(record.batchCommandId);
   const recorded = results ? undefined : pastCancel.data;
-  const anyCancellable = records.some((r) => r === undefined || isCancellable(r.status));
+  const cancellableCount = records.filter((r) => r === undefined || isCancellable(r.status)).length;
+  const anyCancellable = cancellableCount > 0;
   const { command, timeZone } = record;
 
   return (
     <div className="stack">
-      <h1>
+      <h1 ref={headingRef} tabIndex={-1}>
         Batch <span className="mono">{record.batchCommandId}</span>
       </h1>
+      {justSubmitted ? (
+        <p className="notice notice-success">
+          Batch sent: one device command for each of its {record.commands.length} devices. Their
+          statuses follow below.
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Submitted</dt>
         <dd>
           {formatInZone(record.submittedAt, timeZone)} ({timeZone})
+          {timeZone === 'UTC' ? null : `, ${formatUtc(record.submittedAt)}`}
         </dd>
         <dt>Devices</dt>
         <dd>{record.commands.length}</dd>
@@ -105,7 +125,7 @@ export function BatchPage({ record }: { record: BatchRecord }) {
       ) : null}
       {pastCancel.isError ? (
         <p className="field-hint">
-          Earlier batch cancels could not be read from the ledger: {pastCancel.error.detail}
+          Earlier batch cancels could not be read from the ledger: {problemWords(pastCancel.error)}
         </p>
       ) : null}
       <section className="card stack" aria-labelledby="batch-devices-heading">
@@ -138,7 +158,7 @@ export function BatchPage({ record }: { record: BatchRecord }) {
                     </td>
                     <td>
                       {status?.isError && !data
-                        ? `Could not read its status: ${status.error.detail}`
+                        ? `Could not read its status: ${problemWords(status.error)}`
                         : reasonWords(data)}
                     </td>
                   </tr>
@@ -169,9 +189,10 @@ export function BatchPage({ record }: { record: BatchRecord }) {
           }}
         >
           <p>
-            Each of the {record.commands.length} device commands still received or executing is
-            cancelled. Each device succeeds or fails on its own: a completed command cannot be
-            cancelled (spec 3.1 rule 1).
+            {cancellableCount === record.commands.length
+              ? `All ${cancellableCount} device commands are still received or executing; each is cancelled.`
+              : `${cancellableCount} of the ${record.commands.length} device commands are still received or executing (or not read yet) and are cancelled; the other ${record.commands.length - cancellableCount} already ended and stay as they are.`}{' '}
+            Each device succeeds or fails on its own: a completed command cannot be cancelled.
           </p>
         </ConfirmDialog>
       ) : null}

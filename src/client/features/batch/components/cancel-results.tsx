@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
@@ -25,10 +25,18 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
   const retry = useCancelCommand();
   const recordOf = (deviceId: string) => records.find((r) => r?.deviceId === deviceId);
   const [retried, setRetried] = useState<ReadonlySet<string>>(new Set());
+  // Results of a cancel just sent are its outcome: focus goes to them, not back to the page.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const fresh = recorded === undefined;
+  useEffect(() => {
+    if (fresh) headingRef.current?.focus();
+  }, [fresh]);
 
   return (
     <section className="card stack" aria-labelledby="cancel-results-heading">
-      <h2 id="cancel-results-heading">Batch cancel results</h2>
+      <h2 id="cancel-results-heading" ref={headingRef} tabIndex={-1}>
+        Batch cancel results
+      </h2>
       {recorded ? (
         <p>
           Last batch cancel, sent {formatInZone(recorded.at, recorded.timeZone)} (

@@ -70,7 +70,9 @@ export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
             : checking
               ? `Checking ${devices.length} devices for overlapping commands…`
               : flagged.length === 0 && unreadable.length === 0
-                ? `All ${devices.length} devices checked: no overlap, no missing control, none offline.`
+                ? draft.properties.length === 0
+                  ? `All ${devices.length} devices checked: no overlap, none offline. Once a power control is set, each device is checked for it too.`
+                  : `All ${devices.length} devices checked: no overlap, each supports the controls set, none offline.`
                 : `${flagged.length} of ${devices.length} devices flagged.`}
       </p>
       {unreadable.length > 0 ? (

@@ -3,6 +3,7 @@ import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import { useCommandStatus } from '../../../commands/api/get-command-status.ts';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 interface CommandRowProps {
   record: StatusRecord;
@@ -40,7 +41,7 @@ export function CommandRow({ record, timeZone, knownAtMs, cancelling, onCancel }
           <span className="status-reason">{CANCELLATION_REASON_WORDS[record.cancelReason]}</span>
         ) : null}
         {status.isError ? (
-          <span className="status-reason">Status not refreshed: {status.error.detail}</span>
+          <span className="status-reason">Status not refreshed: {problemWords(status.error)}</span>
         ) : null}
       </td>
       <td>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { useUndo } from '../../../commands/api/undo-change.ts';
 import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -10,6 +11,7 @@ import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone } from '../../../lib/time.ts';
 import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
+import { problemSupportDetail } from '../../../lib/problem-words.ts';
 
 /** Newest first: by time received, then by start of the window. */
 function newestFirst(a: StatusRecord, b: StatusRecord): number {
@@ -30,7 +32,10 @@ function CancelError({ commandId, error }: { commandId: string; error: ApiError 
           ? 'It has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.'
           : 'Try again in a moment.'}
       </p>
-      <p>The service said: {error.detail}</p>
+      <details className="support-detail">
+        <summary>Details for support</summary>
+        <p>{problemSupportDetail(error)}</p>
+      </details>
     </div>
   );
 }
@@ -43,6 +48,7 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
   const [range] = useState(() => deviceCommandsRange(Date.now()));
   const history = useDeviceHistory(deviceId, range);
   const cancel = useCancelCommand();
+  const { offerUndo } = useUndo();
   const [cancelTarget, setCancelTarget] = useState<StatusRecord | null>(null);
 
   const rangeWords = `${formatInZone(range.startMs, timeZone)} to ${formatInZone(range.endMs, timeZone)}`;
@@ -120,14 +126,25 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
           dismissLabel="Keep command"
           onDismiss={() => setCancelTarget(null)}
           onConfirm={() => {
-            cancel.mutate({ deviceId, commandId: cancelTarget.id });
+            cancel.mutate(
+              { deviceId, commandId: cancelTarget.id },
+              {
+                onSuccess: (record, { idempotencyKey }) =>
+                  offerUndo(
+                    { kind: 'cancel', record, key: idempotencyKey },
+                    `Command ${record.id} cancelled`,
+                    timeZone,
+                  ),
+              },
+            );
             setCancelTarget(null);
           }}
         >
           <p>
             {describePowerControl(cancelTarget.powerControl)},{' '}
             {formatWindowInZone(cancelTarget.startTime, cancelTarget.endTime, timeZone)} (site
-            time). A cancel cannot be undone; to run it again, submit a new command.
+            time). Right after, Undo sends the same command again (with a new ID) while its window
+            is still ahead.
           </p>
         </ConfirmDialog>
       ) : null}

@@ -1,10 +1,17 @@
-import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useRef, useState } from 'react';
+import { isActiveStatus } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
+import { commandStatusQueryOptions } from '../../../commands/api/get-command-status.ts';
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { useUndo } from '../../../commands/api/undo-change.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
+import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
+import { overlapConflict } from '../../../lib/problem-words.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
+import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 
 interface DeviceCommandFormProps {
   device: Device;
@@ -25,6 +32,21 @@ const windowSubmitHint: Record<string, string> = {
  */
 export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) {
   const submit = useSubmitCommand();
+  const { offerUndo } = useUndo();
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  // A refusal for overlap names the command in the way; once that one is no longer waiting or
+  // running (cancelled here or elsewhere), the refusal is out of date and is not shown as if it held.
+  const conflictId = submit.isError
+    ? overlapConflict(submit.error)?.conflictingCommandId
+    : undefined;
+  const conflict = useQuery({
+    ...commandStatusQueryOptions(device.deviceId, conflictId ?? ''),
+    enabled: conflictId !== undefined,
+  });
+  const conflictGone =
+    conflictId !== undefined &&
+    conflict.data !== undefined &&
+    !isActiveStatus(conflict.data.status);
   const capabilityCheck = useMemo(
     () => deviceCapabilityCheck(device.capabilities),
     [device.capabilities],
@@ -44,11 +66,25 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
       initial={initial}
       submitLabel="Submit command"
       pending={submit.isPending}
+      onNewInput={() => {
+        if (!submit.isPending) submit.reset();
+      }}
       onSubmit={(command, form) =>
         submit.mutate(
           { deviceId: device.deviceId, command },
           {
-            onSuccess: () => {
+            onSuccess: (response, { idempotencyKey }) => {
+              statusRef.current?.focus();
+              offerUndo(
+                {
+                  kind: 'submit',
+                  deviceId: device.deviceId,
+                  commandId: response.id,
+                  key: idempotencyKey,
+                },
+                `Command ${response.id} submitted`,
+                timeZone,
+              );
               const endMs = Date.parse(command.endTime);
               form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
             },
@@ -56,7 +92,7 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
         )
       }
       status={
-        <p role="status" className="submit-status">
+        <p ref={statusRef} role="status" className="submit-status" tabIndex={-1}>
           {submit.isSuccess ? `Command submitted: ${submit.data.id}` : ''}
         </p>
       }
@@ -66,9 +102,26 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
           The window above now follows on from it, ready for a next command.
         </p>
       ) : null}
-      {submit.isError ? (
+      {submit.isError && conflictGone && conflict.data ? (
+        <p role="status" className="notice">
+          Command {conflict.data.id}, which overlapped this window, is now{' '}
+          {COMMAND_STATUS_WORDS[conflict.data.status].toLowerCase()}: the window is free. Submit
+          again.
+        </p>
+      ) : null}
+      {submit.isError && !conflictGone ? (
         <>
-          <ErrorAlert error={submit.error} what="The command was not accepted." />
+          <ErrorAlert
+            error={submit.error}
+            what="The command was not accepted."
+            timeZone={timeZone}
+            focusOnShow
+            onRetry={
+              isOutcomeOpen(submit.error) && submit.variables
+                ? () => submit.mutate(submit.variables)
+                : undefined
+            }
+          />
           {windowSubmitHint[submit.error.code] ? (
             <p className="field-hint">{windowSubmitHint[submit.error.code]}</p>
           ) : null}

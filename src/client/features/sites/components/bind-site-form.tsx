@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ID_PATTERN } from '../../../../domain/ids.ts';
 import { Field } from '../../../components/field.tsx';
 import { useBindSite } from '../api/bind-site.ts';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 const BindSiteFormSchema = z.object({
   siteId: z
@@ -80,7 +81,7 @@ export function BindSiteForm({ onBound }: BindSiteFormProps) {
       </div>
       {bindSite.isError ? (
         <p role="alert" className="notice notice-error" tabIndex={-1} ref={refusal}>
-          Could not bind {bindSite.variables}: {bindSite.error.detail}
+          Could not bind {bindSite.variables}: {problemWords(bindSite.error)}
         </p>
       ) : null}
       {bindSite.isSuccess ? (

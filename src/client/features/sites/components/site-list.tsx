@@ -9,6 +9,7 @@ import {
   type FoldChoices,
 } from '../lib/site-folding.ts';
 import { SiteSection } from './site-section.tsx';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 /** A request to move focus to a site's heading, e.g. right after it was bound. */
 export interface SiteFocusRequest {
@@ -57,7 +58,7 @@ export function SiteList({ sites, renderDevices, focusRequest }: SiteListProps) 
     <div className="stack">
       {unbindSite.isError ? (
         <p role="alert" className="notice notice-error">
-          Could not unbind {unbindSite.variables}: {unbindSite.error.detail}
+          Could not unbind {unbindSite.variables}: {problemWords(unbindSite.error)}
         </p>
       ) : null}
       {unbindSite.isSuccess ? (

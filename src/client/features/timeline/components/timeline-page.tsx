@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
@@ -6,6 +6,9 @@ import type { WindowMs } from '../../../../domain/time-window.ts';
 import { cancelCommand, useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { getCommandStatus } from '../../../commands/api/get-command-status.ts';
 import { submitCommand, useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { useUndo } from '../../../commands/api/undo-change.ts';
+import type { UndoableChange } from '../../../commands/lib/undo.ts';
+import { useUndoKey } from '../hooks/use-undo-key.ts';
 import { invalidateDeviceCommands } from '../../../commands/lib/command-caches.ts';
 import { useFillViewport } from '../hooks/use-fill-viewport.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
@@ -22,6 +25,7 @@ import { CommandFormDialog } from './command-form-dialog.tsx';
 import { DetailPanel } from './detail-panel.tsx';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { TimelineView } from './timeline-view.tsx';
+import { problemWords } from '../../../lib/problem-words.ts';
 
 const SNAP_CHOICES = [
   { label: '1 min', ms: 60_000 },
@@ -94,36 +98,75 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     return live ?? selected.record;
   }, [selected, barsByDevice]);
 
+  // The last schedule change made here, for Ctrl+Z; each is offered as Undo in a toast too.
+  const [lastChange, setLastChange] = useState<{ change: UndoableChange; timeZone: string }>();
+  const { undo, offerUndo } = useUndo();
+  const changed = (change: UndoableChange, title: string, timeZone: string) => {
+    setLastChange({ change, timeZone });
+    offerUndo(change, title, timeZone);
+  };
+  const onUndoKey = useUndoKey(
+    useCallback(() => {
+      if (!lastChange) return;
+      setLastChange(undefined);
+      void undo(lastChange.change, lastChange.timeZone);
+    }, [lastChange, undo]),
+  );
+
   const submit = useSubmitCommand();
-  const submitFor = (device: Device, command: DeviceCommand) =>
+  const submitFor = (device: Device, command: DeviceCommand, timeZone: string) =>
     submit.mutate(
       { deviceId: device.deviceId, command },
       {
-        onSuccess: (response) => {
+        onSuccess: (response, { idempotencyKey }) => {
           setForm(undefined);
           setNotice(`Command ${response.id} submitted for ${device.name}.`);
+          changed(
+            {
+              kind: 'submit',
+              deviceId: device.deviceId,
+              commandId: response.id,
+              key: idempotencyKey,
+            },
+            `Command ${response.id} submitted`,
+            timeZone,
+          );
         },
       },
     );
 
   const cancel = useCancelCommand();
-  const cancelRecord = (record: StatusRecord) =>
+  const cancelRecord = (record: StatusRecord, timeZone: string) =>
     cancel.mutate(
       { deviceId: record.deviceId, commandId: record.id },
-      { onSuccess: (cancelled) => setNotice(`Command ${cancelled.id} cancelled.`) },
+      {
+        onSuccess: (cancelled, { idempotencyKey }) => {
+          setNotice(`Command ${cancelled.id} cancelled.`);
+          changed(
+            { kind: 'cancel', record: cancelled, key: idempotencyKey },
+            `Command ${cancelled.id} cancelled`,
+            timeZone,
+          );
+        },
+      },
     );
 
   const runReplace = async (target: RowTarget, old: StatusRecord, next: DeviceCommand) => {
     setForm(undefined);
     setReplaceFailure(undefined);
     setNotice(undefined);
+    // One intent, two changes: each keeps its own key for every try of this replace.
+    const cancelKey = crypto.randomUUID();
+    const submitKey = crypto.randomUUID();
     const outcome = await replaceCommand(
       old,
       next,
       {
-        cancel: cancelCommand,
+        cancel: (deviceId, commandId) =>
+          cancelCommand(deviceId, commandId, { idempotencyKey: cancelKey }),
         status: (deviceId, commandId) => getCommandStatus(deviceId, commandId),
-        submit: submitCommand,
+        submit: (deviceId, command) =>
+          submitCommand(deviceId, command, { idempotencyKey: submitKey }),
         pause,
       },
       setReplaceStep,
@@ -134,6 +177,16 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
     if (outcome.ok) {
       setSelected(undefined);
       setNotice(`Command ${old.id} replaced by ${outcome.submitted.id} on ${target.device.name}.`);
+      changed(
+        {
+          kind: 'replace',
+          old,
+          next: { deviceId: old.deviceId, commandId: outcome.submitted.id },
+          key: submitKey,
+        },
+        `Command ${old.id} replaced by ${outcome.submitted.id}`,
+        target.site.timeZone,
+      );
     } else setReplaceFailure({ old, target, outcome });
   };
 
@@ -148,7 +201,13 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
   };
 
   return (
-    <section ref={pageRef} aria-labelledby="timeline-title" className="timeline-page">
+    // Ctrl+Z reaches it from the grid and the panels; text fields keep their own undo.
+    <section
+      ref={pageRef}
+      aria-labelledby="timeline-title"
+      className="timeline-page"
+      onKeyDown={onUndoKey}
+    >
       <div className="timeline-head">
         <h1 id="timeline-title">Timeline</h1>
         <div className="timeline-filters">
@@ -214,7 +273,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
                 onClick={() => {
                   const { old, target } = replaceFailure;
                   setReplaceFailure(undefined);
-                  submitFor(target.device, restoreCommand(old));
+                  submitFor(target.device, restoreCommand(old), target.site.timeZone);
                 }}
               >
                 Restore the old command
@@ -277,8 +336,8 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           siteId={selected.target.site.siteId}
           timeZone={zoneOf(selected.target)}
           cancelling={cancel.isPending}
-          cancelError={cancel.isError ? cancel.error.detail : undefined}
-          onCancel={() => cancelRecord(selectedRecord)}
+          cancelError={cancel.isError ? problemWords(cancel.error) : undefined}
+          onCancel={() => cancelRecord(selectedRecord, selected.target.site.timeZone)}
           onChange={() =>
             setForm({
               target: selected.target,
@@ -309,7 +368,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           onDismiss={() => setForm(undefined)}
           onSubmit={(command) => {
             if (form.replacing) void runReplace(form.target, form.replacing, command);
-            else submitFor(form.target.device, command);
+            else submitFor(form.target.device, command, form.target.site.timeZone);
           }}
         />
       ) : null}

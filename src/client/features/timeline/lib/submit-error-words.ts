@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isApiError } from '../../../lib/api-error.ts';
+import { problemWords } from '../../../lib/problem-words.ts';
 import { windowInZone } from './window-words.ts';
 
 const OverlapDetailsSchema = z.object({
@@ -14,7 +15,7 @@ const OverlapDetailsSchema = z.object({
  * Words for a refused submission. A 409 `window_overlap` names the conflicting command and its
  * window on the site's clock, read from the upstream's details (docs/architecture.md, Upstream
  * contract: Errors); any other error
- * gives the BFF's own sentence.
+ * is worded from its code (`problemWords`).
  */
 export function submitErrorWords(error: unknown, timeZone: string): string {
   if (!isApiError(error)) return 'The command could not be sent. Try again.';
@@ -29,5 +30,5 @@ export function submitErrorWords(error: unknown, timeZone: string): string {
       )}). Choose a window that does not overlap it.`;
     }
   }
-  return error.detail;
+  return problemWords(error, timeZone);
 }

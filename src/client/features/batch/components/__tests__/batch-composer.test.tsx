@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Site } from '../../../../../domain/device.ts';
-import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { field } from '../../../../testing/form-fields.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import { BatchComposer } from '../batch-composer.tsx';
@@ -87,5 +87,30 @@ describe('BatchComposer', () => {
     await user.click(submit);
     expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     expect(screen.queryByRole('region', { name: 'Pre-check' })).toBeNull();
+  });
+
+  it('drops a refusal when the selection or a value changes: it belonged to that attempt', async () => {
+    stubFetch((request) =>
+      request.method === 'POST'
+        ? problem(403, 'site_not_bound', 'Site PLANT-EU-100 is not bound (spec 5)')
+        : json(200, { commands: [] }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<BatchComposer sites={[site]} onSubmitted={() => {}} />);
+    await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-01' }));
+    await user.type(field('Target battery power (W)'), '-2000');
+    const refusal = () => screen.queryByText(/The batch was not accepted/);
+
+    await user.click(screen.getByRole('button', { name: 'Submit batch to 1 device' }));
+    await vi.waitFor(() => expect(refusal()).not.toBeNull());
+    expect(refusal()?.closest('[role="alert"]')?.textContent).toMatch(/not bound to your client/);
+    expect(refusal()?.closest('[role="alert"]')?.textContent).not.toMatch(/spec 5/);
+    await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-02' }));
+    expect(refusal()).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Submit batch to 2 devices' }));
+    await vi.waitFor(() => expect(refusal()).not.toBeNull());
+    await user.type(field('Target battery power (W)'), '0');
+    expect(refusal()).toBeNull();
   });
 });

@@ -116,7 +116,7 @@ describe('BatchPage times', () => {
     fakeBff([]);
     renderWithProviders(<BatchPage record={record} />);
     expect(screen.getByText('Submitted').nextElementSibling?.textContent).toBe(
-      '2026-11-21 11:00 (Europe/Berlin)',
+      '2026-11-21 11:00 (Europe/Berlin), UTC 2026-11-21 10:00',
     );
     expect(screen.queryByText(/Times on this page are in UTC/)).toBeNull();
     await screen.findAllByText('Cancelled');

@@ -1,0 +1,332 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
+import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+
+/*
+ * Operator flows across screens, as a new operator met them: what happens right after a batch
+ * is sent, when its answer is lost, and on its page afterwards; refusals, undo. Each page is
+ * scanned with axe after its flow (no serious or critical violation).
+ */
+
+const SITE = 'PLANT-EU-001';
+const DEVICE = 'BAT-EU-001-A';
+
+/** Commands the upstream holds for `deviceId` over the next two days, read through the BFF. */
+async function commandsOf(
+  request: APIRequestContext,
+  deviceId: string,
+): Promise<{ id: string; status: string; batchCommandId?: string }[]> {
+  const startTime = new Date(Date.now() - 3_600_000).toISOString();
+  const endTime = new Date(Date.now() + 2 * 86_400_000).toISOString();
+  const response = await request.get(
+    `/api/devices/${deviceId}/commands?startTime=${startTime}&endTime=${endTime}`,
+  );
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { commands: { id: string; status: string }[] }).commands;
+}
+
+/** Opens the composer, selects the site's three devices and sets a target battery power. */
+async function composeBatch(page: Page): Promise<void> {
+  await page.goto('/batches/new');
+  await page.getByLabel('Site', { exact: true }).selectOption({ value: SITE });
+  await page.getByRole('button', { name: /Select all visible \(3\)/ }).click();
+  await page.getByLabel('Target battery power (W)').fill('-2000');
+  await expect(page.getByRole('region', { name: 'Pre-check' })).toContainText(
+    'All 3 devices checked',
+  );
+}
+
+/** The value of a fact of the batch page (`<dt>name</dt><dd>value</dd>`). */
+const fact = (page: Page, name: string) =>
+  page.locator('dl.facts dt', { hasText: name }).locator('xpath=following-sibling::dd[1]');
+
+test('a batch whose answer was lost is sent once, and the operator lands on its page, focused', async ({
+  page,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await composeBatch(page);
+
+  // The BFF accepts the first batch, but its answer never reaches the browser.
+  const batchKeys: (string | null)[] = [];
+  await page.route('**/api/devices/commands/batch', async (route) => {
+    batchKeys.push(await route.request().headerValue('idempotency-key'));
+    if (batchKeys.length === 1) {
+      await route.fetch();
+      await route.abort('connectionreset');
+    } else await route.continue();
+  });
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const heading = page.getByRole('heading', { level: 1, name: /^Batch / });
+  await expect(heading).toBeFocused();
+  await expect(page.getByText(/flagged/)).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page);
+
+  // One batch, sent once: every try carried one key, and each device holds one command of it.
+  expect(batchKeys.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(batchKeys).size).toBe(1);
+  expect(batchKeys[0]).toBeTruthy();
+  const commands = await commandsOf(page.request, DEVICE);
+  expect(commands.map((c) => c.status)).toEqual(['received']);
+  const batchId = new URL(page.url()).pathname.split('/').pop();
+  expect(commands[0]?.batchCommandId).toBe(batchId);
+});
+
+test("a batch's times are on its site's clock whatever the route or the browser's zone", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await composeBatch(page);
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const batchPath = new URL(page.url()).pathname;
+  const submitted = (await fact(page, 'Submitted').textContent()) ?? '';
+  const window = (await fact(page, 'Effective window').textContent()) ?? '';
+  expect(submitted).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\), UTC /);
+  expect(window).toContain('(Europe/Berlin)');
+  expect(window).toContain('UTC');
+  await page.screenshot({ path: 'docs/screenshots/batch-after-submit.png', fullPage: true });
+
+  // The same session in a browser on another continent, opened afresh.
+  const elsewhere = await browser.newContext({
+    baseURL,
+    timezoneId: 'America/New_York',
+    storageState: await page.context().storageState(),
+  });
+  try {
+    const there = await elsewhere.newPage();
+    await there.goto(batchPath);
+    await expect(fact(there, 'Submitted')).toHaveText(submitted);
+    await expect(fact(there, 'Effective window')).toHaveText(window);
+    await there.screenshot({
+      path: 'docs/screenshots/batch-after-reload-new-york.png',
+      fullPage: true,
+    });
+
+    await there.goto('/batches');
+    const row = there.getByRole('row').filter({ has: there.locator(`a[href="${batchPath}"]`) });
+    await expect(row).toContainText(submitted.replace(/, UTC .*$/, ''));
+    await expectNoSeriousAxeViolations(there);
+  } finally {
+    await elsewhere.close();
+  }
+});
+
+/** Texts an operator must never read: a spec section, the BFF, a timestamp as the wire writes it. */
+async function expectNoInternalsOnScreen(page: Page): Promise<void> {
+  const text = await page.locator('body').innerText();
+  expect(text).not.toMatch(/\bspec\b/i);
+  expect(text).not.toMatch(/\bBFF\b/);
+  expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+}
+
+test('a refused command is worded from its code on the site clock, takes focus, and goes once its cause is gone', async ({
+  page,
+  baseURL,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  // A waiting command whose window covers the device form's default window.
+  const minute = 60_000;
+  const at = (ms: number) =>
+    new Date(Math.ceil(ms / minute) * minute).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const existing = await page.request.post(`/api/device/${DEVICE}/commands`, {
+    headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
+    data: {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: at(Date.now() + 2 * minute),
+      endTime: at(Date.now() + 180 * minute),
+    },
+  });
+  expect(existing.status()).toBe(202);
+  const conflictingId = ((await existing.json()) as { id: string }).id;
+
+  await page.goto(`/sites/${SITE}/devices/${DEVICE}`);
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+
+  const refusal = page.getByRole('alert').filter({ hasText: 'The command was not accepted.' });
+  await expect(refusal).toContainText(`overlaps command ${conflictingId}`);
+  await expect(refusal).toContainText('(Europe/Berlin)');
+  await expect(refusal).toBeFocused();
+  await expectNoInternalsOnScreen(page);
+  await expectNoSeriousAxeViolations(page);
+
+  // A later attempt that never leaves the browser does not sit under the old refusal.
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('');
+  await expect(refusal).toHaveCount(0);
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  await expect(page.getByRole('alert')).toContainText('Set at least one');
+  await expect(refusal).toHaveCount(0);
+
+  // Refused again, then the command in the way is cancelled: the refusal no longer holds.
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  await expect(refusal).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: conflictingId });
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Cancel command' }).click();
+  await expect(row).toContainText('Cancelled by an operator');
+  await expect(refusal).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  const submitted = page.getByRole('status').filter({ hasText: 'Command submitted' });
+  await expect(submitted).toBeVisible();
+  await expect(submitted).toBeFocused();
+  await expectNoInternalsOnScreen(page);
+});
+
+test('the batch composer says what is true of the selection, and a keyboard user skips the device list', async ({
+  page,
+  baseURL,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await page.goto('/batches/new');
+  // No device selected: no control is "not supported" by devices that are not there.
+  await expect(page.getByText('Not supported by any selected device')).toHaveCount(0);
+  await expect(page.getByText('Select devices to see their range.').first()).toBeVisible();
+
+  await page.getByLabel('Site', { exact: true }).selectOption({ value: SITE });
+  await page.getByRole('button', { name: /Select all visible \(3\)/ }).click();
+  const precheck = page.getByRole('region', { name: 'Pre-check' });
+  await expect(precheck).toContainText('All 3 devices checked');
+  // No control set yet: the pre-check does not claim none is missing.
+  await expect(precheck).not.toContainText('no missing control');
+  await expectNoSeriousAxeViolations(page);
+
+  await page.getByRole('link', { name: 'Skip to the command' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Command', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Target battery power (W)', { exact: true })).toBeFocused();
+
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-2000');
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const row = page.locator(`tr[data-device="${DEVICE}"]`);
+  const commandId = (await row.locator('td').first().textContent()) ?? '';
+  const cancelled = await page.request.put(`/api/devices/${DEVICE}/commands/${commandId}/cancel`, {
+    headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
+  });
+  expect(cancelled.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId('count-cancelled').locator('dd')).toHaveText('1');
+
+  // The cancel dialog counts what is still to cancel, not every device of the batch.
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(
+    '2 of the 3 device commands are still received or executing (or not read yet) and are cancelled; the other 1 already ended',
+  );
+  await expectNoInternalsOnScreen(page);
+  await expectNoSeriousAxeViolations(page);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Cancel batch' })).toBeFocused();
+
+  // Sent, the cancel's results are its outcome, and take focus.
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  await dialog.getByRole('button', { name: 'Cancel batch' }).click();
+  await expect(page.getByRole('heading', { name: 'Batch cancel results' })).toBeFocused();
+  await expectNoSeriousAxeViolations(page);
+});
+
+/** The ledger entries of `deviceId` newest first, as `GET /api/ledger` answers them. */
+async function ledgerOf(request: APIRequestContext, deviceId: string) {
+  const response = await request.get(`/api/ledger?deviceId=${deviceId}&limit=20`);
+  expect(response.status()).toBe(200);
+  return (
+    (await response.json()) as {
+      entries: { id: string; kind: string; commandId?: string; undoOf?: string }[];
+    }
+  ).entries;
+}
+
+test('undo after each schedule change: a submission is cancelled, a cancel is sent again, each recorded as an undo', async ({
+  page,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await page.goto(`/sites/${SITE}/devices/${DEVICE}`);
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('-3000');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  const submitted = page.getByRole('status').filter({ hasText: 'Command submitted' });
+  await expect(submitted).toBeVisible();
+  const commandId = (await submitted.textContent())?.match(/cmd_[\w-]+/)?.[0] ?? '';
+
+  // The offer is reachable from the keyboard: F6 moves into the toasts.
+  const undoButton = page.getByRole('button', { name: 'Undo', exact: true });
+  await expect(undoButton).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/undo-offer.png' });
+  await expectNoSeriousAxeViolations(page);
+  await page.keyboard.press('F6');
+  for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
+    await page.keyboard.press('Tab');
+  await expect(undoButton).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  const row = page.getByRole('row').filter({ hasText: commandId });
+  await expect(row).toContainText('Cancelled by an operator');
+  await expect(page.getByText(`Undone: command ${commandId} is cancelled.`)).toBeVisible();
+
+  // Undo of a cancel sends the same command again, under a new ID.
+  await page.getByLabel('Target battery power (W)', { exact: true }).fill('1500');
+  await page.getByRole('button', { name: 'Submit command' }).click();
+  await expect(submitted).not.toContainText(commandId);
+  const secondId = (await submitted.textContent())?.match(/cmd_[\w-]+/)?.[0] ?? '';
+  const secondRow = page.getByRole('row').filter({ hasText: secondId });
+  await secondRow.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Cancel command' }).click();
+  await expect(secondRow).toContainText('Cancelled by an operator');
+  await page
+    .getByRole('alertdialog', { name: `Done: Command ${secondId} cancelled` })
+    .getByRole('button', { name: 'Undo', exact: true })
+    .click();
+  const resent = page.getByText(new RegExp(`Undone: command ${secondId} is sent again as cmd_`));
+  await expect(resent).toBeVisible();
+  const resentId = (await resent.textContent())?.match(/as (cmd_[\w-]+)/)?.[1] ?? '';
+  await expect(page.getByRole('row').filter({ hasText: resentId })).toContainText('1.5 kW');
+
+  // The ledger holds each undo as its own entry, naming the change it undoes.
+  const entries = await ledgerOf(page.request, DEVICE);
+  const entryOf = (kind: string, id: string) =>
+    entries.find((entry) => entry.kind === kind && entry.commandId === id);
+  const firstSubmit = entryOf('submit', commandId);
+  const undoCancel = entries.find((e) => e.kind === 'cancel' && e.undoOf === firstSubmit?.id);
+  expect(undoCancel?.commandId).toBe(commandId);
+  const secondCancel = entryOf('cancel', secondId);
+  expect(entryOf('submit', resentId)?.undoOf).toBe(secondCancel?.id);
+  await expectNoInternalsOnScreen(page);
+});
+
+test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ page }) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await page.getByRole('link', { name: 'Timeline' }).click();
+  const grid = page.getByRole('grid', { name: 'Command timeline' });
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-A/ })).toBeAttached();
+  await grid.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New command' });
+  await expect(dialog.getByLabel('Target battery power (W)')).toBeFocused();
+  await page.keyboard.type('-2000');
+  await page.keyboard.press('Enter');
+  const notice = page.getByRole('status').filter({ hasText: /submitted for Hall B battery/ });
+  await expect(notice).toBeVisible();
+  const commandId = (await notice.textContent())?.match(/cmd_[\w-]+/)?.[0] ?? '';
+
+  await grid.focus();
+  await page.keyboard.press('Control+z');
+  await expect(page.getByText(`Undone: command ${commandId} is cancelled.`)).toBeVisible();
+  await expect(
+    page.getByRole('gridcell', { name: /^Hall B battery: -2 kW, .*Cancelled/ }),
+  ).toBeAttached();
+  await expectNoSeriousAxeViolations(page);
+});

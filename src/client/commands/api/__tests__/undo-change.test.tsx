@@ -1,0 +1,107 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { json, problem, stubFetch } from '../../../testing/fake-fetch.ts';
+import { createTestQueryClient } from '../../../testing/render.tsx';
+import { useUndo } from '../undo-change.ts';
+
+const HOUR_MS = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const OLD: StatusRecord = {
+  id: 'cmd_old',
+  deviceId: 'BAT-1',
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: iso(Date.now() + 2 * HOUR_MS),
+  endTime: iso(Date.now() + 3 * HOUR_MS),
+  status: 'cancelled',
+  receivedAt: iso(Date.now() - HOUR_MS),
+  cancelReason: 'manuallyCancel',
+};
+const NEXT: StatusRecord = {
+  ...OLD,
+  id: 'cmd_new',
+  startTime: iso(Date.now() + 4 * HOUR_MS),
+  endTime: iso(Date.now() + 5 * HOUR_MS),
+  status: 'received',
+};
+const REPLACE = {
+  kind: 'replace',
+  old: OLD,
+  next: { deviceId: 'BAT-1', commandId: 'cmd_new' },
+  key: 'replace-submit-key',
+} as const;
+
+function wrapper({ children }: { children: ReactNode }) {
+  return <QueryClientProvider client={createTestQueryClient()}>{children}</QueryClientProvider>;
+}
+
+describe('undo of a replace', () => {
+  it('cancels the new command and sends the old window again, each naming the replace it undoes', async () => {
+    const requests = stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/devices/BAT-1/commands/cmd_new') return json(200, NEXT);
+      if (route === 'PUT /api/devices/BAT-1/commands/cmd_new/cancel')
+        return json(200, { ...NEXT, status: 'cancelled', cancelReason: 'manuallyCancel' });
+      if (route === 'POST /api/device/BAT-1/commands')
+        return json(202, { id: 'cmd_back', message: 'ok', timestamp: iso(Date.now()) });
+      return json(200, { commands: [], entries: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(REPLACE, 'Europe/Berlin');
+
+    expect(outcome).toEqual({
+      ok: true,
+      words: 'Undone: command cmd_new is cancelled and the old window is back as cmd_back.',
+    });
+    const changes = requests.filter((r) => r.method !== 'GET');
+    expect(changes.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PUT /api/devices/BAT-1/commands/cmd_new/cancel',
+      'POST /api/device/BAT-1/commands',
+    ]);
+    for (const change of changes) {
+      expect(change.headers.get('Powerdeck-Undo-Of')).toBe('replace-submit-key');
+      expect(change.headers.get('Idempotency-Key')).toBeTruthy();
+    }
+    expect(changes[1]?.body).toEqual({
+      powerControl: OLD.powerControl,
+      startTime: OLD.startTime,
+      endTime: OLD.endTime,
+    });
+  });
+
+  it('sends nothing and says why once the new command has started', async () => {
+    const requests = stubFetch((request) =>
+      request.path === '/api/devices/BAT-1/commands/cmd_new'
+        ? json(200, { ...NEXT, status: 'executing' })
+        : json(200, { commands: [], entries: [] }),
+    );
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(REPLACE, 'Europe/Berlin');
+
+    expect(outcome.ok).toBe(false);
+    expect(outcome.words).toMatch(/cmd_new is executing/);
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('words a refused resend from its code', async () => {
+    stubFetch((request) => {
+      if (request.method === 'POST')
+        return problem(409, 'window_overlap', 'overlap (spec 3.1 rule 2)');
+      return json(200, { commands: [], entries: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(
+      { kind: 'cancel', record: OLD, key: 'cancel-key' },
+      'Europe/Berlin',
+    );
+
+    expect(outcome.ok).toBe(false);
+    expect(outcome.words).toMatch(/^Undo was refused: The window overlaps another command/);
+    expect(outcome.words).not.toMatch(/spec/);
+  });
+});

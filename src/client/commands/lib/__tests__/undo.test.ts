@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { undoRefusal } from '../undo.ts';
+
+const NOW_MS = Date.parse('2026-11-21T00:00:00Z');
+const RECORD: StatusRecord = {
+  id: 'cmd_1',
+  deviceId: 'BAT-1',
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: '2026-11-21T01:00:00Z',
+  endTime: '2026-11-21T02:00:00Z',
+  status: 'received',
+  receivedAt: '2026-11-20T23:50:00Z',
+};
+const submit = { kind: 'submit', deviceId: 'BAT-1', commandId: 'cmd_1', key: 'k1' } as const;
+
+describe('undoRefusal', () => {
+  it('lets a submission be undone while it is received, never once it started or ended', () => {
+    expect(undoRefusal(submit, RECORD, NOW_MS)).toBeNull();
+    expect(undoRefusal(submit, { ...RECORD, status: 'executing' }, NOW_MS)).toBe(
+      'Undo is no longer possible: command cmd_1 is executing, no longer waiting to start. Cancel it if it must stop.',
+    );
+    expect(undoRefusal(submit, { ...RECORD, status: 'completed' }, NOW_MS)).toMatch(
+      /cmd_1 is completed/,
+    );
+  });
+
+  it('lets a cancel be undone while its window is ahead', () => {
+    const cancel = {
+      kind: 'cancel',
+      record: { ...RECORD, status: 'cancelled' },
+      key: 'k2',
+    } as const;
+    expect(undoRefusal(cancel, undefined, NOW_MS)).toBeNull();
+    expect(undoRefusal(cancel, undefined, Date.parse(RECORD.startTime))).toMatch(
+      /window of command cmd_1 has already begun/,
+    );
+  });
+
+  it('lets a replace be undone while the new command waits and the old window is ahead', () => {
+    const replace = {
+      kind: 'replace',
+      old: { ...RECORD, status: 'cancelled' },
+      next: { deviceId: 'BAT-1', commandId: 'cmd_2' },
+      key: 'k3',
+    } as const;
+    const next = { ...RECORD, id: 'cmd_2', startTime: '2026-11-21T03:00:00Z' };
+    expect(undoRefusal(replace, next, NOW_MS)).toBeNull();
+    expect(undoRefusal(replace, { ...next, status: 'executing' }, NOW_MS)).toMatch(/cmd_2/);
+    expect(undoRefusal(replace, next, Date.parse('2026-11-21T01:30:00Z'))).toMatch(
+      /window of command cmd_1 has already begun/,
+    );
+  });
+});

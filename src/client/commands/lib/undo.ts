@@ -1,0 +1,68 @@
+import type { DeviceCommand, StatusRecord } from '../../../domain/command.ts';
+import { COMMAND_STATUS_WORDS } from '../../../domain/words.ts';
+
+/**
+ * A schedule change the operator may undo, with the `Idempotency-Key` it was sent with, which the
+ * undo names in `Powerdeck-Undo-Of` so the ledger records the undo as its own entry
+ * (docs/architecture.md, Ledger).
+ */
+export type UndoableChange =
+  /** A submission: undone by cancelling the command while it is still `received`. */
+  | { kind: 'submit'; deviceId: string; commandId: string; key: string }
+  /** A cancel: undone by submitting the same command again (a new ID) while its window is ahead. */
+  | { kind: 'cancel'; record: StatusRecord; key: string }
+  /**
+   * A replace (cancel `old`, submit `next`): undone by cancelling `next` while it is still
+   * `received` and submitting `old`'s window again while it is ahead. `key` is the submission's.
+   */
+  | {
+      kind: 'replace';
+      old: StatusRecord;
+      next: { deviceId: string; commandId: string };
+      key: string;
+    };
+
+/** The command that sends `record` again: the same power control and effective window. */
+export function sameCommand(record: StatusRecord): DeviceCommand {
+  return {
+    powerControl: record.powerControl,
+    startTime: record.startTime,
+    endTime: record.endTime,
+  };
+}
+
+/** The command an undo acts on first: the one it cancels, or for a cancel, the one it resends. */
+export function undoTarget(change: UndoableChange): { deviceId: string; commandId: string } {
+  switch (change.kind) {
+    case 'submit':
+      return { deviceId: change.deviceId, commandId: change.commandId };
+    case 'cancel':
+      return { deviceId: change.record.deviceId, commandId: change.record.id };
+    case 'replace':
+      return change.next;
+  }
+}
+
+/**
+ * Why `change` can no longer be undone, in words, or null when it can. `current` is the status
+ * now of {@link undoTarget}'s command (unused for a cancel). A started command is never stopped
+ * by an undo: cancelling it is a decision of its own. A window that has started cannot be sent
+ * again (the upstream refuses a start in the past, spec 2.1).
+ */
+export function undoRefusal(
+  change: UndoableChange,
+  current: StatusRecord | undefined,
+  nowMs: number,
+): string | null {
+  const started = (record: StatusRecord) =>
+    `command ${record.id} is ${COMMAND_STATUS_WORDS[record.status].toLowerCase()}, no longer waiting to start.`;
+  if (change.kind !== 'cancel' && current && current.status !== 'received')
+    return `Undo is no longer possible: ${started(current)}${
+      current.status === 'executing' ? ' Cancel it if it must stop.' : ''
+    }`;
+  const resent =
+    change.kind === 'submit' ? undefined : change.kind === 'cancel' ? change.record : change.old;
+  if (resent && Date.parse(resent.startTime) <= nowMs)
+    return `Undo is no longer possible: the window of command ${resent.id} has already begun, so it cannot be sent again.`;
+  return null;
+}
