@@ -56,5 +56,6 @@ export function refusalFor(role: Role, permission: Permission): string {
       : permission === 'dispatch'
         ? 'schedule, cancel or send batches of commands'
         : 'read';
-  return `You are signed in as a ${ROLE_NAMES[role]}; only a ${needed}${permission === 'dispatch' ? ' or an administrator' : ''} may ${what}. Ask your administrator for the role if you need it.`;
+  const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+  return `You are signed in as ${article(ROLE_NAMES[role])}; only ${article(needed)}${permission === 'dispatch' ? ' or an administrator' : ''} may ${what}. Ask your administrator for the role if you need it.`;
 }

@@ -7,10 +7,9 @@ import {
   type TestIdp,
 } from '../../../test/support/test-idp.ts';
 import { SessionInfoSchema } from '../../domain/session.ts';
-import type { OidcEnv } from '../env.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
-import { finishAtBff, signInAtIdp } from './support/idp-sign-in.ts';
+import { finishAtBff, oidcEnvFor, signInAtIdp } from './support/idp-sign-in.ts';
 
 let idp: TestIdp;
 let fake: FakeUpstream;
@@ -18,16 +17,6 @@ let testDb: TestDatabase;
 let bff: TestBff;
 /** What the relay in front of the IdP does to the next token answer's ID token. */
 let tamper: ((idToken: string) => string) | undefined;
-
-export function oidcEnvFor(issuer: string): OidcEnv {
-  return {
-    issuer,
-    clientId: TEST_IDP_CLIENT.clientId,
-    clientSecret: TEST_IDP_CLIENT.clientSecret,
-    rolesClaim: 'roles',
-    roleNames: { viewer: ['viewer'], dispatcher: ['dispatcher'], admin: ['admin'] },
-  };
-}
 
 beforeAll(async () => {
   idp = await startTestIdp({ port: 0, redirectOrigins: [ORIGIN] });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { VendorConnectionInfo } from '../../domain/connections.ts';
 import { RegionSchema, type Region } from '../../domain/token.ts';
@@ -60,7 +61,8 @@ export class VendorConnections {
           clientId: row.clientId,
           clientSecret,
           updatedAtMs,
-          callerId: `connection ${region} ${updatedAtMs}`,
+          // The sealed value changes with every registration (a fresh IV): a new key each time.
+          callerId: `connection ${region} ${createHash('sha256').update(row.secretCiphertext).digest('base64url')}`,
         };
       } catch {
         // Sealed with another SESSION_KEY: as good as none; an administrator registers it again.

@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { TestAccountName } from '../../../../test/support/test-idp.ts';
+import { TEST_IDP_CLIENT, type TestAccountName } from '../../../../test/support/test-idp.ts';
+import type { OidcEnv } from '../../env.ts';
 import { cookieHeader } from './bff.ts';
 
 /** What a browser brings back from the IdP to the BFF's callback. */
@@ -95,4 +96,27 @@ export async function finishAtBff(
     .map((c) => `${c.name}=${c.value}`)
     .join('; ');
   return { response, cookie };
+}
+
+/** The BFF's company sign-in settings for the test IdP at `issuer`. */
+export function oidcEnvFor(issuer: string): OidcEnv {
+  return {
+    issuer,
+    clientId: TEST_IDP_CLIENT.clientId,
+    clientSecret: TEST_IDP_CLIENT.clientSecret,
+    rolesClaim: 'roles',
+    roleNames: { viewer: ['viewer'], dispatcher: ['dispatcher'], admin: ['admin'] },
+  };
+}
+
+/** Signs `account` in through the IdP; the session's `cookie` header. */
+export async function signInThroughIdp(
+  app: FastifyInstance,
+  account: TestAccountName,
+  region: 'eu' | 'au' = 'eu',
+): Promise<string> {
+  const { response, cookie } = await finishAtBff(app, await signInAtIdp(app, account, { region }));
+  if (response.statusCode !== 303 || cookie === '')
+    throw new Error(`sign-in of ${account} failed: ${response.statusCode} ${response.body}`);
+  return cookie;
 }
