@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
 import { VendorConnectionListSchema } from '../../domain/connections.ts';
+import { LedgerPageSchema } from '../../domain/ledger.ts';
 import { routeTable } from '../http/route-table.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
@@ -127,16 +128,6 @@ describe('vendor connections and roles in company sign-in', () => {
     expect(fake.clientOf(sent[0] as never)).toBe('client');
   });
 
-  it('uses a replaced connection from then on', async () => {
-    await call('admin', 'PUT', '/api/connections/eu', {
-      clientId: 'client-2',
-      clientSecret: 'secret-2',
-    });
-    const response = await call('viewer', 'GET', '/api/sites');
-    expect(response.statusCode).toBe(200);
-    expect(fake.clientOf(fake.seen.at(-1) as never)).toBe('client-2');
-  });
-
   it('refuses a viewer every state-changing route with 403 forbidden_role, sending nothing', async () => {
     const changing = routeTable(bff.app).filter(
       (r) => r.url.startsWith('/api') && !SAFE.has(r.method) && !r.url.startsWith('/api/session'),
@@ -197,6 +188,48 @@ describe('vendor connections and roles in company sign-in', () => {
       }
     }
     expect(fake.seen).toHaveLength(0);
+  });
+
+  it('records who did what in the ledger: issuer, subject, name and e-mail at that time', async () => {
+    const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
+    const submit = all.entries.find((entry) => entry.kind === 'submit');
+    expect(submit?.operator).toEqual({
+      issuer: idp.issuer,
+      subject: 'dispatcher',
+      name: 'Dan Dispatcher',
+      email: 'dan.dispatcher@example.com',
+    });
+    expect(submit?.operatorName).toBe('Dan Dispatcher');
+    const bind = all.entries.find((entry) => entry.kind === 'bind');
+    expect(bind?.operator).toMatchObject({ subject: 'admin', name: 'Ada Admin' });
+
+    const mine = LedgerPageSchema.parse(
+      (await call('viewer', 'GET', '/api/ledger?operator=admin')).json(),
+    );
+    expect(mine.entries.length).toBeGreaterThan(0);
+    expect(mine.entries.every((entry) => entry.operator?.subject === 'admin')).toBe(true);
+  });
+
+  it("refuses to record an undo of another person's change", async () => {
+    const response = await call(
+      'admin',
+      'PUT',
+      '/api/devices/BAT-1/commands/cmd_1/cancel',
+      {},
+      { ...CSRF, 'idempotency-key': 'undo-1', 'powerdeck-undo-of': 'dispatch-1' },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('invalid_undo_of');
+  });
+
+  it('uses a replaced connection from then on', async () => {
+    await call('admin', 'PUT', '/api/connections/eu', {
+      clientId: 'client-2',
+      clientSecret: 'secret-2',
+    });
+    const response = await call('viewer', 'GET', '/api/sites');
+    expect(response.statusCode).toBe(200);
+    expect(fake.clientOf(fake.seen.at(-1) as never)).toBe('client-2');
   });
 
   it('lets every role sign out', async () => {
