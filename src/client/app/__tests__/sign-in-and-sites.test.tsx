@@ -39,6 +39,7 @@ function fakeBff() {
   let bound: Site[] = [];
   return stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
+    if (route === 'GET /api/session/mode') return json(200, { mode: 'credentials' });
     if (route === 'POST /api/session') {
       const body = request.body as { clientId: string; clientSecret: string; region: string };
       if (body.clientId !== 'demo-eu' || body.clientSecret !== 'demo-eu-secret')
@@ -74,7 +75,7 @@ describe('sign-in and sites', () => {
     fakeBff();
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Sign in to powerdeck' })).toBeTruthy();
-    expect(screen.getByLabelText('Region')).toBeTruthy();
+    expect(await screen.findByLabelText('Region')).toBeTruthy();
     expect(screen.getByRole('option', { name: 'Europe' })).toHaveProperty('value', 'eu');
     expect(screen.getByRole('option', { name: 'Australia' })).toHaveProperty('value', 'au');
     expect(screen.getByLabelText('Client secret')).toHaveProperty('type', 'password');
@@ -182,5 +183,19 @@ describe('sign-in and sites', () => {
     expect(router.state.location.search).toBe(
       `?next=${encodeURIComponent('/sites/PLANT-EU-001/devices/BAT-EU-001-A')}`,
     );
+  });
+
+  it('offers the company account instead of the credentials form in company sign-in', async () => {
+    stubFetch((request) =>
+      `${request.method} ${request.path}` === 'GET /api/session/mode'
+        ? json(200, { mode: 'oidc' })
+        : problem(401, 'not_signed_in', 'Sign in first.'),
+    );
+    renderApp('/sign-in');
+    const link = await screen.findByRole('link', { name: 'Sign in with your company account' });
+    expect(link.getAttribute('href')).toBe('/api/session/oidc?region=eu');
+    await userEvent.selectOptions(screen.getByLabelText('Region'), 'Australia');
+    expect(link.getAttribute('href')).toBe('/api/session/oidc?region=au');
+    expect(screen.queryByLabelText('Client secret')).toBeNull();
   });
 });

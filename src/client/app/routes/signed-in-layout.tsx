@@ -44,9 +44,12 @@ export function SignedInLayout() {
           </ul>
         </nav>
         <SessionBar
-          onSignedOut={() => {
+          onSignedOut={(logoutUrl) => {
             queryClient.clear();
-            void navigate('/sign-in', { replace: true });
+            // After a company sign-in the IdP's session ends too; it sends the browser back to
+            // the sign-in page.
+            if (logoutUrl) window.location.assign(logoutUrl);
+            else void navigate('/sign-in', { replace: true });
           }}
         />
       </header>
