@@ -198,4 +198,31 @@ describe('sign-in and sites', () => {
     expect(link.getAttribute('href')).toBe('/api/session/oidc?region=au');
     expect(screen.queryByLabelText('Client secret')).toBeNull();
   });
+
+  it('hides binding from a viewer and says why, and names the person and role', async () => {
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/session')
+        return json(200, {
+          region: 'eu',
+          operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera Viewer' },
+          operatorName: 'Vera Viewer',
+          role: 'viewer',
+        });
+      if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+      return problem(404, 'not_found', `no route ${route}`);
+    });
+    renderApp('/sites');
+    expect(
+      await screen.findByText(/You are signed in as a viewer; only an administrator may manage/),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('Plant ID')).toBeNull();
+    expect(await screen.findByRole('heading', { name: /Harbour plant/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Unbind' })).toBeNull();
+    const who = screen.getByLabelText('Signed in');
+    expect(within(who).getByText('Vera Viewer')).toBeTruthy();
+    expect(within(who).getByText('viewer')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Connections' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Audit' })).toBeTruthy();
+  });
 });
