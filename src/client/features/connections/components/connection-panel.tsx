@@ -68,7 +68,14 @@ export function ConnectionPanel({
       )}
       {current ? (
         <p className="actions">
-          <button type="button" onClick={() => check.mutate(region)} disabled={check.isPending}>
+          <button
+            type="button"
+            onClick={() => {
+              put.reset();
+              check.mutate(region);
+            }}
+            disabled={check.isPending}
+          >
             {check.isPending ? 'Checking…' : 'Check connection'}
           </button>
         </p>
