@@ -216,7 +216,7 @@ describe('sign-in and sites', () => {
     expect(
       await screen.findByText(/You are signed in as a viewer; only an administrator may manage/),
     ).toBeTruthy();
-    expect(screen.queryByLabelText('Plant ID')).toBeNull();
+    expect(screen.queryByLabelText('Site ID')).toBeNull();
     expect(await screen.findByRole('heading', { name: /Harbour plant/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unbind' })).toBeNull();
     const who = screen.getByLabelText('Signed in');
