@@ -49,7 +49,7 @@ export const BFF_PROBLEM_CODES = {
   no_connection: {
     status: [503, 404],
     meaning:
-      "Company sign-in: no administrator has registered the region's vendor connection yet (404 when checking it); nothing was sent.",
+      "Company sign-in: no administrator has registered the region's vendor connection yet (404 when checking it), or its token endpoint no longer accepts it; nothing was sent.",
   },
   connection_refused: {
     status: [502],

@@ -232,6 +232,24 @@ describe('vendor connections and roles in company sign-in', () => {
     expect(fake.clientOf(fake.seen.at(-1) as never)).toBe('client-2');
   });
 
+  it('says an administrator must replace a connection the vendor no longer accepts', async () => {
+    await call('admin', 'PUT', '/api/connections/eu', {
+      clientId: 'client',
+      clientSecret: 'secret',
+    });
+    fake.clientSecret = 'rotated-at-the-vendor';
+    try {
+      const response = await call('dispatcher', 'GET', '/api/sites');
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ code: 'no_connection' });
+      expect(response.json().detail).toContain('Ask an administrator to replace it');
+      // The operator's own session goes on.
+      expect((await call('dispatcher', 'GET', '/api/session')).statusCode).toBe(200);
+    } finally {
+      fake.clientSecret = 'secret';
+    }
+  });
+
   it('lets every role sign out', async () => {
     const response = await call('viewer', 'DELETE', '/api/session');
     expect(response.statusCode).toBe(200);

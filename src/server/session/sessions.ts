@@ -12,7 +12,7 @@ import {
   type SessionCookie,
 } from './session-cookie.ts';
 import type { OperatorIdentity, Session, SessionStore, StoredSession } from './session-store.ts';
-import type { VendorConnections } from './vendor-connections.ts';
+import { isConnectionCaller, type VendorConnections } from './vendor-connections.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -229,8 +229,21 @@ export class Sessions {
     return session;
   }
 
-  /** Ends a session whose credentials the upstream stopped accepting. */
-  async revoke(session: Pick<Session, 'id'>): Promise<void> {
+  /**
+   * Ends a session whose credentials the upstream stopped accepting. For a vendor connection
+   * (company sign-in) no session ends: its cached token goes, and the answer says an
+   * administrator must replace the connection.
+   */
+  async revoke(session: Pick<Session, 'id' | 'region'>): Promise<ProblemError | void> {
+    if (isConnectionCaller(session.id)) {
+      this.#tokens.drop(session.id);
+      return new ProblemError(
+        503,
+        'no_connection',
+        `The ${REGION_NAMES[session.region]} token endpoint no longer accepts the vendor connection. Ask an administrator to replace it on the Connections page.`,
+        { title: 'Vendor connection refused' },
+      );
+    }
     await this.#end(session.id);
   }
 

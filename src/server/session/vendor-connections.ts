@@ -21,6 +21,13 @@ export interface VendorConnection {
   callerId: string;
 }
 
+const CONNECTION_CALLER_PREFIX = 'connection ';
+
+/** True for the caller ID of a vendor connection rather than a session ID (never has a space). */
+export function isConnectionCaller(id: string): boolean {
+  return id.startsWith(CONNECTION_CALLER_PREFIX);
+}
+
 /** How long this instance reuses a connection it read (as sessions, docs/security.md). */
 const CONNECTION_CACHE_MS = 1_000;
 
@@ -62,7 +69,7 @@ export class VendorConnections {
           clientSecret,
           updatedAtMs,
           // The sealed value changes with every registration (a fresh IV): a new key each time.
-          callerId: `connection ${region} ${createHash('sha256').update(row.secretCiphertext).digest('base64url')}`,
+          callerId: `${CONNECTION_CALLER_PREFIX}${region} ${createHash('sha256').update(row.secretCiphertext).digest('base64url')}`,
         };
       } catch {
         // Sealed with another SESSION_KEY: as good as none; an administrator registers it again.
