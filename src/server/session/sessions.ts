@@ -234,7 +234,7 @@ export class Sessions {
    * (company sign-in) no session ends: its cached token goes, and the answer says an
    * administrator must replace the connection.
    */
-  async revoke(session: Pick<Session, 'id' | 'region'>): Promise<ProblemError | void> {
+  async revoke(session: Pick<Session, 'id' | 'region'>): Promise<ProblemError | undefined> {
     if (isConnectionCaller(session.id)) {
       this.#tokens.drop(session.id);
       return new ProblemError(
@@ -245,6 +245,7 @@ export class Sessions {
       );
     }
     await this.#end(session.id);
+    return undefined;
   }
 
   async #end(id: string): Promise<void> {

@@ -33,7 +33,7 @@ export class UpstreamClient {
   readonly #upstreams: Record<Region, UpstreamRegion>;
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache;
-  readonly #onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | void>;
+  readonly #onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | undefined>;
   readonly #resilience: UpstreamResilience;
 
   constructor(options: {
@@ -46,7 +46,7 @@ export class UpstreamClient {
      * the problem to throw instead of 401 `not_signed_in` (a vendor connection that an
      * administrator must replace, where signing in again would not help).
      */
-    onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | void>;
+    onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | undefined>;
   }) {
     this.#upstreams = options.upstreams;
     this.#http = options.http;
