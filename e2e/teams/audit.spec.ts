@@ -53,23 +53,24 @@ test('three people sign in through the IdP; the audit page shows who did what', 
   const dispatcher = await signIn(browser, 'dispatcher');
   await expect(dispatcher.getByLabel('Signed in')).toContainText('Dan Dispatcher');
   await expect(dispatcher.getByRole('button', { name: 'Unbind' })).toHaveCount(0);
-  const startMs = Date.now() + 60 * 60 * 1000;
-  const submitted = await dispatcher.request.post('/api/device/BAT-EU-001-A/commands', {
-    headers: {
-      'x-csrf': '1',
-      origin: new URL(dispatcher.url()).origin,
-      'idempotency-key': `teams-e2e-${startMs}`,
-    },
-    data: {
-      powerControl: { targetBatteryPowerW: -2000 },
-      startTime: new Date(startMs).toISOString(),
-      endTime: new Date(startMs + 30 * 60 * 1000).toISOString(),
-    },
-  });
-  expect(submitted.status()).toBe(202);
+  await dispatcher.getByRole('link', { name: 'BAT-EU-001-A', exact: true }).click();
+  await dispatcher.getByLabel('Target battery power (W)', { exact: true }).fill('-2000');
+  await dispatcher.getByRole('button', { name: 'Submit command' }).click();
+  await expect(
+    dispatcher.getByRole('status').filter({ hasText: 'Command submitted' }),
+  ).toBeVisible();
 
   // The viewer may not change anything, and reads who did what.
   const viewer = await signIn(browser, 'viewer');
+  await viewer.getByRole('link', { name: 'BAT-EU-001-A', exact: true }).click();
+  await expect(
+    viewer.getByText(/only a dispatcher or an administrator may schedule/),
+  ).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'Submit command' })).toHaveCount(0);
+  await viewer
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Sites' })
+    .click();
   await expect(viewer.getByText(/You are signed in as a viewer/)).toBeVisible();
   await expect(viewer.getByLabel('Site ID')).toHaveCount(0);
   await viewer.getByRole('link', { name: 'Audit' }).click();
