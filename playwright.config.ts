@@ -17,7 +17,7 @@ export const E2E_LARGE_SANDBOX_PORT = 28090 + portOffset;
 
 /**
  * Ports of a third stack in company sign-in mode (OIDC) with the test identity provider, for the
- * tests under `e2e/teams/`.
+ * tests under `e2e/company-sign-in/`.
  */
 export const E2E_TEAMS_BFF_PORT = 38080 + portOffset;
 export const E2E_TEAMS_SANDBOX_PORT = 38090 + portOffset;
@@ -78,7 +78,7 @@ export default defineConfig({
   projects: [
     {
       name: 'demo',
-      testIgnore: ['large/**', 'teams/**'],
+      testIgnore: ['large/**', 'company-sign-in/**'],
       use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
     },
     {
@@ -87,8 +87,8 @@ export default defineConfig({
       use: { baseURL: `http://127.0.0.1:${E2E_LARGE_BFF_PORT}` },
     },
     {
-      name: 'teams',
-      testMatch: 'teams/**/*.spec.ts',
+      name: 'company-sign-in',
+      testMatch: 'company-sign-in/**/*.spec.ts',
       use: { baseURL: teamsOrigin },
     },
   ],
