@@ -15,6 +15,14 @@ export const E2E_SANDBOX_PORT = 18090 + portOffset;
 export const E2E_LARGE_BFF_PORT = 28080 + portOffset;
 export const E2E_LARGE_SANDBOX_PORT = 28090 + portOffset;
 
+/**
+ * Ports of a third stack in company sign-in mode (OIDC) with the test identity provider, for the
+ * tests under `e2e/company-sign-in/`.
+ */
+export const E2E_TEAMS_BFF_PORT = 38080 + portOffset;
+export const E2E_TEAMS_SANDBOX_PORT = 38090 + portOffset;
+export const E2E_TEAMS_IDP_PORT = 38070 + portOffset;
+
 const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
 
 const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') => ({
@@ -31,6 +39,27 @@ const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') 
     LOG_LEVEL: 'warn',
   },
 });
+
+const teamsOrigin = `http://127.0.0.1:${E2E_TEAMS_BFF_PORT}`;
+const teamsIdp = {
+  command: 'npx tsx scripts/idp-dev.ts',
+  url: `http://127.0.0.1:${E2E_TEAMS_IDP_PORT}/.well-known/openid-configuration`,
+  timeout: 60_000,
+  reuseExistingServer: false,
+  stdout: 'pipe' as const,
+  env: { IDP_PORT: String(E2E_TEAMS_IDP_PORT), IDP_REDIRECT_ORIGINS: teamsOrigin },
+};
+const teamsStack = {
+  ...stack(E2E_TEAMS_BFF_PORT, E2E_TEAMS_SANDBOX_PORT, 'demo'),
+  env: {
+    ...stack(E2E_TEAMS_BFF_PORT, E2E_TEAMS_SANDBOX_PORT, 'demo').env,
+    DATA_DIR: path.join(runDir, 'teams'),
+    PUBLIC_ORIGIN: teamsOrigin,
+    OIDC_ISSUER: `http://127.0.0.1:${E2E_TEAMS_IDP_PORT}`,
+    OIDC_CLIENT_ID: 'powerdeck',
+    OIDC_CLIENT_SECRET: 'powerdeck-test-idp-secret',
+  },
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -49,7 +78,7 @@ export default defineConfig({
   projects: [
     {
       name: 'demo',
-      testIgnore: 'large/**',
+      testIgnore: ['large/**', 'company-sign-in/**'],
       use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
     },
     {
@@ -57,9 +86,16 @@ export default defineConfig({
       testMatch: 'large/**/*.spec.ts',
       use: { baseURL: `http://127.0.0.1:${E2E_LARGE_BFF_PORT}` },
     },
+    {
+      name: 'company-sign-in',
+      testMatch: 'company-sign-in/**/*.spec.ts',
+      use: { baseURL: teamsOrigin },
+    },
   ],
   webServer: [
     stack(E2E_BFF_PORT, E2E_SANDBOX_PORT, 'demo'),
     stack(E2E_LARGE_BFF_PORT, E2E_LARGE_SANDBOX_PORT, 'large'),
+    teamsIdp,
+    teamsStack,
   ],
 });

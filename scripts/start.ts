@@ -65,6 +65,11 @@ async function main(): Promise<void> {
           '  Australia  client ID demo-au  secret demo-au-secret  (site PLANT-AU-001)',
         ].join('\n')
       : `Upstream: Europe ${env.upstreams.eu.baseUrl}, Australia ${env.upstreams.au.baseUrl}`,
+    ...(env.oidc
+      ? [
+          `Company sign-in through ${env.oidc.issuer} (roles claim "${env.oidc.rolesClaim}"); an administrator registers the vendor connections on the Connections page.`,
+        ]
+      : []),
     'Press Ctrl+C to stop.',
     '',
   ];

@@ -3,6 +3,7 @@ import { BatchCancelResultSchema } from './batch.ts';
 import { ApiErrorBodySchema } from './errors.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
+import { OperatorSchema } from './session.ts';
 import { RegionSchema } from './token.ts';
 
 /**
@@ -45,7 +46,10 @@ export const LedgerEntrySchema = z.object({
   state: LedgerStateSchema,
   region: RegionSchema,
   clientId: z.string(),
+  /** Who acted, in words: the display name at that time (company sign-in) or the typed name. */
   operatorName: z.string().optional(),
+  /** Company sign-in: the person who acted (issuer and subject), with name and e-mail then. */
+  operator: OperatorSchema.optional(),
   deviceId: DeviceIdSchema.optional(),
   deviceIds: z.array(DeviceIdSchema).optional(),
   /** The site of the entry's device(s), when they all belong to one bound site. */
@@ -88,6 +92,8 @@ export const LedgerQuerySchema = z.strictObject({
   siteId: SiteIdSchema.optional(),
   kind: LedgerKindSchema.optional(),
   state: LedgerStateSchema.optional(),
+  /** Company sign-in: only the entries of the operator with this subject. */
+  operator: z.string().min(1).max(255).optional(),
   from: UtcTimestampSchema.optional(),
   to: UtcTimestampSchema.optional(),
   before: z

@@ -36,6 +36,26 @@ export const BFF_PROBLEM_CODES = {
     status: [401],
     meaning: 'Sign-in refused: the token endpoint did not accept the client ID or secret.',
   },
+  forbidden_role: {
+    status: [403],
+    meaning:
+      "Company sign-in: the operator's role may not do this (a viewer changing something, a dispatcher binding a site or holding connections); nothing was sent.",
+  },
+  credentials_sign_in_off: {
+    status: [403],
+    meaning:
+      'Company sign-in is configured, so the credentials form is off; operators sign in with their company account.',
+  },
+  no_connection: {
+    status: [503, 404],
+    meaning:
+      "Company sign-in: no administrator has registered the region's vendor connection yet (404 when checking it), or its token endpoint no longer accepts it; nothing was sent.",
+  },
+  connection_refused: {
+    status: [502],
+    meaning:
+      "Checking a vendor connection: the region's token endpoint did not accept its client ID or secret.",
+  },
   csrf: {
     status: [403],
     meaning: 'A state-changing call without `X-CSRF: 1` and the page origin, or from another site.',

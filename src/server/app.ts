@@ -26,6 +26,10 @@ import { MemorySessionStore } from './session/memory-session-store.ts';
 import { SecretBox, loadSessionKey } from './session/secret-box.ts';
 import { sessionCookieFor } from './session/session-cookie.ts';
 import { sessionRoutes } from './session/session-routes.ts';
+import { OidcClient } from './session/oidc.ts';
+import { oidcRoutes } from './session/oidc-routes.ts';
+import { VendorConnections } from './session/vendor-connections.ts';
+import { connectionRoutes } from './session/connection-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
 import { SESSION_ABSOLUTE_TIMEOUT_MS, type SessionStore } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
@@ -73,6 +77,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * without (default 1 s).
      */
     siteLookupWaitMs?: number;
+    /** Company sign-in: replaces `fetch` for requests to the IdP (tests relay and alter them). */
+    oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
   };
 
 /**
@@ -108,11 +114,23 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const cookieSettings = sessionCookieFor(configuredOrigin ?? 'http://127.0.0.1');
 
   const storage = options.sessionStore ? undefined : await openBffStorage(options);
+  const box = storage ? new SecretBox(await loadSessionKey(options)) : undefined;
   const store =
     options.sessionStore ??
-    (storage
-      ? new DatabaseSessionStore(storage.handle.db, new SecretBox(await loadSessionKey(options)))
-      : new MemorySessionStore());
+    (storage && box ? new DatabaseSessionStore(storage.handle.db, box) : new MemorySessionStore());
+  if (options.oidc && !(storage && box))
+    throw new Error(
+      'Company sign-in (OIDC_ISSUER) needs a database for the vendor connections: set DATA_DIR or DATABASE_URL',
+    );
+  const connections =
+    options.oidc && storage && box ? new VendorConnections(storage.handle.db, box) : undefined;
+  const oidc = options.oidc
+    ? new OidcClient(options.oidc, {
+        publicOrigin: configuredOrigin ?? 'http://127.0.0.1',
+        now,
+        fetch: options.oidcFetch,
+      })
+    : undefined;
 
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
@@ -129,6 +147,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     cookie: cookieSettings,
     now,
     requestToken: (region, credentials) => api.token(region, credentials, 'sign-in'),
+    connections,
   });
   const resilience = new UpstreamResilience(
     options.circuitHalfOpenAfterMs === undefined
@@ -191,7 +210,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     cookie: cookieSettings,
     limits: options.signInLimits ?? {},
     now,
+    oidc,
   });
+  if (oidc && box && connections) {
+    await app.register(oidcRoutes, { sessions, oidc, box, cookie: cookieSettings, publicOrigin });
+    await app.register(connectionRoutes, {
+      sessions,
+      connections,
+      now,
+      checkToken: (region, credentials) => api.token(region, credentials, 'sign-in'),
+    });
+  }
   const proxy: ProxyDeps = {
     sessions,
     upstream: api,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ROLES, type Role } from '../domain/roles.ts';
 import { REGIONS, type Region } from '../domain/token.ts';
 import type { UpstreamRegion } from './upstream/upstream-caller.ts';
 
@@ -29,6 +30,28 @@ export interface ServerEnv {
    * docs/architecture.md, Budgets).
    */
   statusReuseMs: number;
+  /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
+  oidc?: OidcEnv;
+}
+
+/**
+ * Operator sign-in through the company's OpenID Connect provider (`OIDC_*` variables; README,
+ * Sign-in for teams). The BFF is a confidential client authenticating with
+ * `client_secret_basic`; its redirect URI is `PUBLIC_ORIGIN` + `/api/session/oidc/callback`.
+ */
+export interface OidcEnv {
+  /** Issuer identifier (`OIDC_ISSUER`); discovery reads `/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** Kept server-side only; sent to the IdP's token endpoint as HTTP Basic. */
+  clientSecret: string;
+  /** Name of the ID token (or userinfo) claim that holds the roles (`OIDC_ROLES_CLAIM`). */
+  rolesClaim: string;
+  /**
+   * The IdP's values that mean each role (`OIDC_ROLE_VIEWER`, `OIDC_ROLE_DISPATCHER`,
+   * `OIDC_ROLE_ADMIN`, comma-separated; default the role's own name).
+   */
+  roleNames: Record<Role, string[]>;
 }
 
 const UPSTREAM_VARIABLES = ['EU_AUTH_URL', 'EU_BASE_URL', 'AU_AUTH_URL', 'AU_BASE_URL'] as const;
@@ -77,7 +100,16 @@ const EnvSchema = z.object({
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
   AU_BASE_URL: optionalText,
+  OIDC_ISSUER: optionalText,
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_ROLES_CLAIM: optionalText,
+  OIDC_ROLE_VIEWER: optionalText,
+  OIDC_ROLE_DISPATCHER: optionalText,
+  OIDC_ROLE_ADMIN: optionalText,
 });
+
+const OIDC_REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
 
 /**
  * Parses the BFF's environment (docs/architecture.md, Running it). Upstream URLs come from
@@ -128,6 +160,11 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     problems.push(
       'PUBLIC_ORIGIN must be an origin such as https://powerdeck.example.com (scheme, host and optional port, no path)',
     );
+  const oidc = parseOidc(values, problems);
+  if (oidc && values.PUBLIC_ORIGIN === undefined)
+    problems.push(
+      'PUBLIC_ORIGIN must be set with OIDC_ISSUER: the redirect URI registered at the identity provider is PUBLIC_ORIGIN/api/session/oidc/callback',
+    );
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   return {
@@ -141,7 +178,57 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     usesSandbox,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     statusReuseMs: values.STATUS_REUSE_MS,
+    ...(oidc ? { oidc } : {}),
   };
+}
+
+function parseOidc(values: z.infer<typeof EnvSchema>, problems: string[]): OidcEnv | undefined {
+  const set = OIDC_REQUIRED.filter((name) => values[name] !== undefined);
+  if (set.length === 0) return undefined;
+  const missing = OIDC_REQUIRED.filter((name) => values[name] === undefined);
+  if (missing.length > 0) {
+    problems.push(
+      `${set.join(', ')} set but ${missing.join(', ')} missing; company sign-in needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (or none, for the credentials form)`,
+    );
+    return undefined;
+  }
+  const issuer = z
+    .url({ protocol: /^https?$/, error: 'OIDC_ISSUER must be an http or https URL' })
+    .safeParse(values.OIDC_ISSUER);
+  if (!issuer.success) {
+    problems.push(issuer.error.issues[0]?.message ?? 'OIDC_ISSUER');
+    return undefined;
+  }
+  const url = new URL(issuer.data);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    problems.push('OIDC_ISSUER must be https (http is accepted on loopback only, for testing)');
+  const names = {
+    viewer: values.OIDC_ROLE_VIEWER,
+    dispatcher: values.OIDC_ROLE_DISPATCHER,
+    admin: values.OIDC_ROLE_ADMIN,
+  };
+  const roleNames = {} as Record<Role, string[]>;
+  for (const role of ROLES) {
+    const list = (names[role] ?? role)
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    if (list.length === 0)
+      problems.push(`OIDC_ROLE_${role.toUpperCase()} must name at least one role value`);
+    roleNames[role] = list;
+  }
+  return {
+    issuer: issuer.data,
+    clientId: values.OIDC_CLIENT_ID ?? '',
+    clientSecret: values.OIDC_CLIENT_SECRET ?? '',
+    rolesClaim: values.OIDC_ROLES_CLAIM ?? 'roles',
+    roleNames,
+  };
+}
+
+/** True for a loopback host name or address (RFC 8252 7.3), where http serves tests. */
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 function isBareOrigin(value: string): boolean {

@@ -76,6 +76,19 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 ),
             },
             {
+              path: 'audit',
+              handle: wide,
+              lazy: () =>
+                import('./routes/audit.tsx').then(({ AuditRoute }) => ({ Component: AuditRoute })),
+            },
+            {
+              path: 'connections',
+              lazy: () =>
+                import('./routes/connections.tsx').then(({ ConnectionsRoute }) => ({
+                  Component: ConnectionsRoute,
+                })),
+            },
+            {
               path: 'timeline',
               handle: wide,
               lazy: () =>

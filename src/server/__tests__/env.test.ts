@@ -80,4 +80,56 @@ describe('parseServerEnv', () => {
       }),
     ).toThrow(/EU_AUTH_URL/);
   });
+
+  describe('company sign-in (OIDC_*)', () => {
+    const oidc = {
+      OIDC_ISSUER: 'https://id.example.com/realms/ops',
+      OIDC_CLIENT_ID: 'powerdeck',
+      OIDC_CLIENT_SECRET: 's3cret',
+      PUBLIC_ORIGIN: 'https://powerdeck.example.com',
+    };
+
+    it('is off without OIDC_ISSUER, so the credentials form stays', () => {
+      expect(parseServerEnv({}).oidc).toBeUndefined();
+    });
+
+    it('reads the issuer, the client, the roles claim and the role names', () => {
+      expect(
+        parseServerEnv({
+          ...oidc,
+          OIDC_ROLES_CLAIM: 'groups',
+          OIDC_ROLE_DISPATCHER: 'ops-dispatch, ops-lead',
+        }).oidc,
+      ).toEqual({
+        issuer: 'https://id.example.com/realms/ops',
+        clientId: 'powerdeck',
+        clientSecret: 's3cret',
+        rolesClaim: 'groups',
+        roleNames: {
+          viewer: ['viewer'],
+          dispatcher: ['ops-dispatch', 'ops-lead'],
+          admin: ['admin'],
+        },
+      });
+      expect(parseServerEnv(oidc).oidc?.rolesClaim).toBe('roles');
+    });
+
+    it('names what is missing or wrong', () => {
+      expect(() => parseServerEnv({ OIDC_ISSUER: oidc.OIDC_ISSUER })).toThrow(
+        /OIDC_CLIENT_ID, OIDC_CLIENT_SECRET missing/,
+      );
+      expect(() => parseServerEnv({ ...oidc, PUBLIC_ORIGIN: undefined })).toThrow(
+        /PUBLIC_ORIGIN must be set with OIDC_ISSUER/,
+      );
+      expect(() => parseServerEnv({ ...oidc, OIDC_ISSUER: 'http://id.example.com' })).toThrow(
+        /OIDC_ISSUER must be https/,
+      );
+      expect(() => parseServerEnv({ ...oidc, OIDC_ROLE_ADMIN: ' , ' })).toThrow(
+        /OIDC_ROLE_ADMIN must name at least one role value/,
+      );
+      expect(parseServerEnv({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe(
+        'http://127.0.0.1:9000',
+      );
+    });
+  });
 });

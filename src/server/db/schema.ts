@@ -27,16 +27,23 @@ export const ledgerState = bff.enum('ledger_state', LEDGER_STATES);
 /**
  * Server-side sessions (docs/security.md). The cookie's session ID is never stored: `idHash` is
  * its SHA-256, so a leaked table does not yield live cookies. The client secret is AES-256-GCM
- * ciphertext (`secretCiphertext`), bound to `idHash` as associated data.
+ * ciphertext (`secretCiphertext`), bound to `idHash` as associated data. A company sign-in
+ * (OpenID Connect) holds no client credentials but the operator's identity and role, and the ID
+ * token sealed the same way, kept for the IdP's logout.
  */
 export const sessions = bff.table(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
     region: text('region').notNull(),
-    clientId: text('client_id').notNull(),
+    clientId: text('client_id'),
     operatorName: text('operator_name'),
-    secretCiphertext: text('secret_ciphertext').notNull(),
+    secretCiphertext: text('secret_ciphertext'),
+    operatorIssuer: text('operator_issuer'),
+    operatorSubject: text('operator_subject'),
+    operatorEmail: text('operator_email'),
+    operatorRole: text('operator_role'),
+    idTokenCiphertext: text('id_token_ciphertext'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -59,7 +66,13 @@ export const ledgerEntries = bff.table(
     state: ledgerState('state').notNull(),
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
+    /** Who acted, in words: the display name at that time (company sign-in) or the typed name. */
     operatorName: text('operator_name'),
+    /** Company sign-in: the ID token's `iss` and `sub`, which name the person for good. */
+    operatorIssuer: text('operator_issuer'),
+    operatorSubject: text('operator_subject'),
+    /** Company sign-in: the operator's e-mail at that time. */
+    operatorEmail: text('operator_email'),
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     deviceId: text('device_id'),
@@ -101,3 +114,17 @@ export const ledgerEntries = bff.table(
     index('ledger_state_idx').on(table.state),
   ],
 );
+
+/**
+ * Vendor connections held by an administrator in company sign-in mode (docs/security.md): per
+ * region, the partner's client ID and its secret, sealed like a session's (AES-256-GCM, the
+ * region as associated data), never answered. Operators act through the region's connection.
+ */
+export const vendorConnections = bff.table('vendor_connections', {
+  region: text('region').primaryKey(),
+  clientId: text('client_id').notNull(),
+  secretCiphertext: text('secret_ciphertext').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedByName: text('updated_by_name'),
+  updatedBySubject: text('updated_by_subject'),
+});

@@ -24,13 +24,22 @@ export function isApiPath(rawUrl: string): boolean {
 }
 
 /**
+ * The one `/api` request that arrives from another site by design: the company IdP's redirect
+ * back after sign-in (a top-level GET navigation). Its defence is the OAuth 2.0 `state` bound to
+ * the sealed attempt cookie (RFC 6749 10.12), checked by the route; it changes nothing but the
+ * browser's own session.
+ */
+const CROSS_SITE_ARRIVAL = '/api/session/oidc/callback';
+
+/**
  * Why a request fails the CSRF defence, or null when it passes (docs/architecture.md, BFF surface;
  * OWASP CSRF cheat sheet: custom request header plus Origin verification, and Fetch Metadata).
  * Every non-GET `/api` call needs `X-CSRF: 1` and an `Origin` equal to the public origin; any
- * `/api` call from another site (`Sec-Fetch-Site: cross-site`) is refused.
+ * `/api` call from another site (`Sec-Fetch-Site: cross-site`) is refused, but for the IdP's
+ * redirect back to the company sign-in callback (a GET).
  */
 export function csrfRefusal(request: FastifyRequest, publicOrigin: string): string | null {
-  if (request.headers['sec-fetch-site'] === 'cross-site')
+  if (request.headers['sec-fetch-site'] === 'cross-site' && !isCrossSiteArrival(request))
     return 'Requests from another site are refused.';
   if (SAFE_METHODS.has(request.method)) return null;
   if (request.headers['x-csrf'] !== '1')
@@ -38,6 +47,13 @@ export function csrfRefusal(request: FastifyRequest, publicOrigin: string): stri
   if (request.headers.origin !== publicOrigin)
     return `The request's Origin is not ${publicOrigin}; requests that change something must come from the powerdeck page.`;
   return null;
+}
+
+function isCrossSiteArrival(request: FastifyRequest): boolean {
+  if (request.method !== 'GET') return false;
+  const url = request.raw.url ?? '/';
+  const queryAt = url.indexOf('?');
+  return (queryAt === -1 ? url : url.slice(0, queryAt)) === CROSS_SITE_ARRIVAL;
 }
 
 /**

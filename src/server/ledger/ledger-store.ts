@@ -9,6 +9,7 @@ import {
   type LedgerState,
 } from '../../domain/ledger.ts';
 import { RegionSchema, type Region } from '../../domain/token.ts';
+import type { Operator } from '../../domain/session.ts';
 import { ledgerEntries } from '../db/schema.ts';
 import { StoredAnswerSchema, type StoredAnswer } from './ledger-answers.ts';
 import { SUBMISSION_KINDS, type LedgerSubject } from './ledger-intent.ts';
@@ -43,11 +44,16 @@ export function mayResend(row: LedgerRow): boolean {
   );
 }
 
-/** Who acts: the signed-in client and the operator name given at sign-in. */
+/**
+ * Who acts: the signed-in client, and the operator: the name typed at sign-in (credentials form),
+ * or the person a company sign-in authenticated (issuer and subject, with their display name and
+ * e-mail at that time).
+ */
 export interface LedgerActor {
   region: Region;
   clientId: string;
   operatorName?: string | undefined;
+  operator?: Operator | undefined;
 }
 
 /** A ledger row as the BFF works with it. */
@@ -110,7 +116,10 @@ export class LedgerStore {
         state: 'pending',
         region: actor.region,
         clientId: actor.clientId,
-        operatorName: actor.operatorName ?? null,
+        operatorName: actor.operator?.name ?? actor.operatorName ?? null,
+        operatorIssuer: actor.operator?.issuer ?? null,
+        operatorSubject: actor.operator?.subject ?? null,
+        operatorEmail: actor.operator?.email ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
         undoOf: input.undoOf ?? null,
         requestHash: input.requestHash,
@@ -281,7 +290,8 @@ export class LedgerStore {
   }
 
   /**
-   * An actor's entries, newest first. `deviceIds`, when given (a site filter resolved to its
+   * An actor's entries, newest first: its client's, or for a company sign-in, every entry of
+   * operators of the same issuer in the region. `deviceIds`, when given (a site filter resolved to its
    * devices), keeps entries on any of them or naming the site.
    */
   async list(
@@ -289,9 +299,13 @@ export class LedgerStore {
     query: LedgerQuery,
     siteDeviceIds?: string[],
   ): Promise<LedgerRow[]> {
+    // A company sign-in reads the company's ledger of the region, whichever vendor connection
+    // (client ID) each entry went through; the credentials form reads its client's.
     const conditions: (SQL | undefined)[] = [
       eq(ledgerEntries.region, actor.region),
-      eq(ledgerEntries.clientId, actor.clientId),
+      actor.operator
+        ? eq(ledgerEntries.operatorIssuer, actor.operator.issuer)
+        : eq(ledgerEntries.clientId, actor.clientId),
     ];
     if (query.deviceId)
       conditions.push(
@@ -316,6 +330,7 @@ export class LedgerStore {
         ),
       );
     }
+    if (query.operator) conditions.push(eq(ledgerEntries.operatorSubject, query.operator));
     if (query.kind) conditions.push(eq(ledgerEntries.kind, query.kind));
     if (query.state) conditions.push(eq(ledgerEntries.state, query.state));
     if (query.from) conditions.push(gte(ledgerEntries.createdAt, new Date(query.from)));
@@ -350,6 +365,16 @@ export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
     region: RegionSchema.parse(row.region),
     clientId: row.clientId,
     ...(row.operatorName ? { operatorName: row.operatorName } : {}),
+    ...(row.operatorIssuer !== null && row.operatorSubject !== null
+      ? {
+          operator: {
+            issuer: row.operatorIssuer,
+            subject: row.operatorSubject,
+            ...(row.operatorName ? { name: row.operatorName } : {}),
+            ...(row.operatorEmail ? { email: row.operatorEmail } : {}),
+          },
+        }
+      : {}),
     ...(row.deviceId ? { deviceId: row.deviceId } : {}),
     ...(row.deviceIds ? { deviceIds: row.deviceIds } : {}),
     ...(row.siteId ? { siteId: row.siteId } : {}),

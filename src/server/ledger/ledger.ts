@@ -176,7 +176,7 @@ export class Ledger {
    */
   async #undoTarget(actor: LedgerActor, idempotencyKey: string): Promise<number> {
     const row = await this.#store.findByKey(actor, idempotencyKey);
-    if (row && (row.operatorName ?? undefined) === (actor.operatorName ?? undefined)) return row.id;
+    if (row && sameOperator(row, actor)) return row.id;
     throw new ProblemError(
       400,
       'invalid_undo_of',
@@ -416,8 +416,36 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * True when `row` was written by `actor`'s operator: the same issuer and subject for a company
+ * sign-in (a display name may be shared or change), else the same typed name.
+ */
+function sameOperator(row: LedgerRow, actor: LedgerActor): boolean {
+  if (actor.operator || row.operatorSubject !== null)
+    return (
+      row.operatorIssuer === (actor.operator?.issuer ?? null) &&
+      row.operatorSubject === (actor.operator?.subject ?? null)
+    );
+  return (row.operatorName ?? undefined) === (actor.operatorName ?? undefined);
+}
+
 function actorOf(session: Session): LedgerActor {
-  return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };
+  const { operator } = session;
+  return {
+    region: session.region,
+    clientId: session.clientId,
+    operatorName: session.operatorName,
+    ...(operator
+      ? {
+          operator: {
+            issuer: operator.issuer,
+            subject: operator.subject,
+            ...(operator.name ? { name: operator.name } : {}),
+            ...(operator.email ? { email: operator.email } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The devices, window and control of a submission or batch intent; undefined for other kinds. */

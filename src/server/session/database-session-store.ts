@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lte, or } from 'drizzle-orm';
 import type { Database } from '../../infra/database.ts';
+import { RoleSchema } from '../../domain/roles.ts';
 import { RegionSchema } from '../../domain/token.ts';
 import { sessions } from '../db/schema.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -9,9 +10,10 @@ import {
   SESSION_IDLE_TIMEOUT_MS,
   isExpired,
   newSessionId,
-  type Session,
-  type SessionData,
+  type OperatorIdentity,
   type SessionStore,
+  type StoredSession,
+  type StoredSessionData,
 } from './session-store.ts';
 
 /** Last-use times are written at most this often per session: idle expiry is exact to within it. */
@@ -38,14 +40,14 @@ export function hashSessionId(id: string): string {
 export class DatabaseSessionStore implements SessionStore {
   readonly #db: Database;
   readonly #box: SecretBox;
-  readonly #cache = new Map<string, { session: Session; readAtMs: number }>();
+  readonly #cache = new Map<string, { session: StoredSession; readAtMs: number }>();
 
   constructor(db: Database, box: SecretBox) {
     this.#db = db;
     this.#box = box;
   }
 
-  async create(data: SessionData, nowMs: number): Promise<Session> {
+  async create(data: StoredSessionData, nowMs: number): Promise<StoredSession> {
     await this.sweep(nowMs);
     const id = newSessionId();
     const idHash = hashSessionId(id);
@@ -53,16 +55,23 @@ export class DatabaseSessionStore implements SessionStore {
     await this.#db.insert(sessions).values({
       idHash,
       region: data.region,
-      clientId: data.clientId,
-      operatorName: data.operatorName ?? null,
-      secretCiphertext: this.#box.seal(data.clientSecret, idHash),
+      clientId: data.clientId ?? null,
+      operatorName: data.operatorName ?? data.operator?.name ?? null,
+      secretCiphertext:
+        data.clientSecret === undefined ? null : this.#box.seal(data.clientSecret, idHash),
+      operatorIssuer: data.operator?.issuer ?? null,
+      operatorSubject: data.operator?.subject ?? null,
+      operatorEmail: data.operator?.email ?? null,
+      operatorRole: data.operator?.role ?? null,
+      idTokenCiphertext:
+        data.idToken === undefined ? null : this.#box.seal(data.idToken, `id_token ${idHash}`),
       createdAt: now,
       lastSeenAt: now,
     });
     return { ...data, id, createdAtMs: nowMs, lastSeenAtMs: nowMs };
   }
 
-  async find(id: string, nowMs: number): Promise<Session | undefined> {
+  async find(id: string, nowMs: number): Promise<StoredSession | undefined> {
     const cached = this.#cache.get(id);
     if (
       cached &&
@@ -80,7 +89,7 @@ export class DatabaseSessionStore implements SessionStore {
     return session ? { ...session } : undefined;
   }
 
-  async #read(id: string, nowMs: number): Promise<Session | undefined> {
+  async #read(id: string, nowMs: number): Promise<StoredSession | undefined> {
     const idHash = hashSessionId(id);
     const [row] = await this.#db.select().from(sessions).where(eq(sessions.idHash, idHash));
     if (!row) return undefined;
@@ -93,15 +102,33 @@ export class DatabaseSessionStore implements SessionStore {
       return undefined;
     }
     const region = RegionSchema.safeParse(row.region);
-    let clientSecret: string;
+    let clientSecret: string | undefined;
+    let idToken: string | undefined;
     try {
-      clientSecret = this.#box.open(row.secretCiphertext, idHash);
+      if (row.secretCiphertext !== null)
+        clientSecret = this.#box.open(row.secretCiphertext, idHash);
+      if (row.idTokenCiphertext !== null)
+        idToken = this.#box.open(row.idTokenCiphertext, `id_token ${idHash}`);
     } catch {
       // Sealed with another key (SESSION_KEY changed): the session cannot be used any more.
       await this.destroy(id);
       return undefined;
     }
     if (!region.success) return undefined;
+    const role = RoleSchema.safeParse(row.operatorRole);
+    const operator: OperatorIdentity | undefined =
+      row.operatorIssuer !== null && row.operatorSubject !== null && role.success
+        ? {
+            issuer: row.operatorIssuer,
+            subject: row.operatorSubject,
+            ...(row.operatorName ? { name: row.operatorName } : {}),
+            ...(row.operatorEmail ? { email: row.operatorEmail } : {}),
+            role: role.data,
+          }
+        : undefined;
+    // A session is either the credentials form's or a company sign-in's; a row with neither
+    // (half-written or from a newer version) is not used.
+    if (!operator && (row.clientId === null || clientSecret === undefined)) return undefined;
     if (nowMs - session.lastSeenAtMs >= TOUCH_INTERVAL_MS) {
       await this.#db
         .update(sessions)
@@ -112,9 +139,12 @@ export class DatabaseSessionStore implements SessionStore {
     return {
       id,
       region: region.data,
-      clientId: row.clientId,
-      clientSecret,
+      ...(row.clientId !== null && clientSecret !== undefined
+        ? { clientId: row.clientId, clientSecret }
+        : {}),
       ...(row.operatorName ? { operatorName: row.operatorName } : {}),
+      ...(operator ? { operator } : {}),
+      ...(idToken === undefined ? {} : { idToken }),
       ...session,
     };
   }

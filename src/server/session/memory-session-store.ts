@@ -1,9 +1,9 @@
 import {
   isExpired,
   newSessionId,
-  type Session,
-  type SessionData,
   type SessionStore,
+  type StoredSession,
+  type StoredSessionData,
 } from './session-store.ts';
 
 /**
@@ -11,11 +11,11 @@ import {
  * and single-instance use; the database store is the default when a database is available.
  */
 export class MemorySessionStore implements SessionStore {
-  readonly #sessions = new Map<string, Session>();
+  readonly #sessions = new Map<string, StoredSession>();
 
-  async create(data: SessionData, nowMs: number): Promise<Session> {
+  async create(data: StoredSessionData, nowMs: number): Promise<StoredSession> {
     this.#sweep(nowMs);
-    const session: Session = {
+    const session: StoredSession = {
       ...data,
       id: newSessionId(),
       createdAtMs: nowMs,
@@ -25,7 +25,7 @@ export class MemorySessionStore implements SessionStore {
     return { ...session };
   }
 
-  async find(id: string, nowMs: number): Promise<Session | undefined> {
+  async find(id: string, nowMs: number): Promise<StoredSession | undefined> {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
     if (isExpired(session, nowMs)) {

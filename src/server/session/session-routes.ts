@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SignInRequestSchema } from '../../domain/session.ts';
+import { SignInRequestSchema, type SignInMode, type SignOutAnswer } from '../../domain/session.ts';
 import { parseInput } from '../http/parse.ts';
 import { isProblem, notSignedIn } from '../http/problem.ts';
 import {
@@ -7,12 +7,16 @@ import {
   perIpSignInLimit,
   type SignInLimitOptions,
 } from './sign-in-limits.ts';
+import type { OidcClient } from './oidc.ts';
 import { clearSessionCookie, type SessionCookie } from './session-cookie.ts';
 import { sessionInfo, type Sessions } from './sessions.ts';
 
 /**
  * `/api/session` (docs/architecture.md, BFF surface): POST signs in, GET says who is signed in,
  * DELETE signs out. CSRF and Origin checks apply to POST and DELETE like every non-GET `/api` call.
+ * `GET /api/session/mode` tells the sign-in page which way operators sign in. With company
+ * sign-in (`oidc`), DELETE answers 200 with the IdP's logout URL when the IdP offers one
+ * (OpenID Connect RP-Initiated Logout 1.0), for the browser to end the IdP's session too.
  */
 export async function sessionRoutes(
   app: FastifyInstance,
@@ -21,6 +25,7 @@ export async function sessionRoutes(
     cookie: SessionCookie;
     limits: SignInLimitOptions;
     now: () => number;
+    oidc?: OidcClient | undefined;
   },
 ): Promise<void> {
   const { sessions, cookie } = options;
@@ -48,8 +53,14 @@ export async function sessionRoutes(
     return sessionInfo(session);
   });
 
+  app.get('/api/session/mode', async () => {
+    return { mode: options.oidc ? 'oidc' : 'credentials' } satisfies SignInMode;
+  });
+
   app.delete('/api/session', async (request, reply) => {
-    await sessions.signOut(request, reply);
-    return reply.code(204).send();
+    const ended = await sessions.signOut(request, reply);
+    if (!options.oidc || !ended?.operator) return reply.code(204).send();
+    const logoutUrl = await options.oidc.logoutUrl(ended.idToken);
+    return reply.code(200).send((logoutUrl ? { logoutUrl } : {}) satisfies SignOutAnswer);
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { refusalFor, roleAllows, type Permission } from '../../domain/roles.ts';
 import type { SessionInfo, SignInRequest } from '../../domain/session.ts';
 import { REGION_NAMES, type Region } from '../../domain/token.ts';
 import { ProblemError, notSignedIn } from '../http/problem.ts';
@@ -10,7 +11,8 @@ import {
   setSessionCookie,
   type SessionCookie,
 } from './session-cookie.ts';
-import type { Session, SessionStore } from './session-store.ts';
+import type { OperatorIdentity, Session, SessionStore, StoredSession } from './session-store.ts';
+import { isConnectionCaller, type VendorConnections } from './vendor-connections.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +21,7 @@ declare module 'fastify' {
      * decoration (`app.ts`) rather than a WeakMap keyed by request: no ephemeron per request
      * for the garbage collector (bench CPU profile).
      */
-    sessionLookup: Promise<Session | undefined> | null;
+    sessionLookup: Promise<StoredSession | undefined> | null;
   }
 }
 
@@ -27,11 +29,23 @@ declare module 'fastify' {
  * Who is signed in, as the browser may see it: never the secret or the token (docs/architecture.md,
  * BFF surface).
  */
-export function sessionInfo(session: Session): SessionInfo {
+export function sessionInfo(session: StoredSession): SessionInfo {
+  const { operator } = session;
   return {
     region: session.region,
-    clientId: session.clientId,
+    ...(session.clientId === undefined ? {} : { clientId: session.clientId }),
     ...(session.operatorName ? { operatorName: session.operatorName } : {}),
+    ...(operator
+      ? {
+          operator: {
+            issuer: operator.issuer,
+            subject: operator.subject,
+            ...(operator.name ? { name: operator.name } : {}),
+            ...(operator.email ? { email: operator.email } : {}),
+          },
+          role: operator.role,
+        }
+      : {}),
     csrfHeader: 'X-CSRF',
   };
 }
@@ -51,6 +65,8 @@ export interface SessionsOptions {
     region: Region,
     credentials: { clientId: string; clientSecret: string },
   ) => Promise<IssuedToken>;
+  /** Company sign-in: the vendor connections operators act through. */
+  connections?: VendorConnections | undefined;
 }
 
 /**
@@ -64,8 +80,10 @@ export class Sessions {
   readonly #cookie: SessionCookie;
   readonly #now: () => number;
   readonly #requestToken: SessionsOptions['requestToken'];
+  readonly #connections: VendorConnections | undefined;
 
   constructor(options: SessionsOptions) {
+    this.#connections = options.connections;
     this.#store = options.store;
     this.#tokens = options.tokens;
     this.#cookie = options.cookie;
@@ -82,6 +100,13 @@ export class Sessions {
     reply: FastifyReply,
     input: SignInRequest,
   ): Promise<SessionInfo> {
+    if (this.#connections)
+      throw new ProblemError(
+        403,
+        'credentials_sign_in_off',
+        'This powerdeck signs operators in with their company account; the vendor credentials are held by an administrator. Use "Sign in with your company account".',
+        { title: 'Sign-in with client credentials is off' },
+      );
     let token;
     try {
       token = await this.#requestToken(input.region, input);
@@ -111,8 +136,23 @@ export class Sessions {
     return sessionInfo(session);
   }
 
+  /**
+   * Starts a company sign-in's session for an operator the IdP authenticated (a new ID every
+   * time, as for the credentials form), ending the request's earlier session if any.
+   */
+  async signInOperator(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: { region: Region; operator: OperatorIdentity; idToken: string },
+  ): Promise<void> {
+    const previous = readSessionId(request, this.#cookie);
+    if (previous) await this.#end(previous);
+    const session = await this.#store.create(input, this.#now());
+    setSessionCookie(reply, this.#cookie, session.id);
+  }
+
   /** The live session of this request, or undefined; looked up once per request. */
-  current(request: FastifyRequest): Promise<Session | undefined> {
+  current(request: FastifyRequest): Promise<StoredSession | undefined> {
     if (!request.sessionLookup) {
       const id = readSessionId(request, this.#cookie);
       request.sessionLookup = id ? this.#store.find(id, this.#now()) : Promise.resolve(undefined);
@@ -120,23 +160,92 @@ export class Sessions {
     return request.sessionLookup;
   }
 
-  /** @throws ProblemError 401 `not_signed_in` without a live session. */
-  async require(request: FastifyRequest): Promise<Session> {
+  /**
+   * The request's session, able to act upstream, when its operator may do `permission`
+   * (docs/security.md, Roles). A credentials-form session may do everything, as before roles
+   * existed; a company sign-in's role decides, and it acts through the region's vendor
+   * connection.
+   *
+   * @throws ProblemError 401 `not_signed_in` without a live session, 403 `forbidden_role` when
+   *   the role may not, 503 `no_connection` when no administrator registered the region's
+   *   connection. Nothing is sent upstream in each case.
+   */
+  async require(request: FastifyRequest, permission: Permission = 'read'): Promise<Session> {
     const session = await this.current(request);
     if (!session) throw notSignedIn();
-    return session;
+    if (session.operator && !roleAllows(session.operator.role, permission))
+      throw new ProblemError(403, 'forbidden_role', refusalFor(session.operator.role, permission), {
+        title: 'Not allowed for your role',
+      });
+    if (session.clientId !== undefined && session.clientSecret !== undefined)
+      return { ...session, clientId: session.clientId, clientSecret: session.clientSecret };
+    const connection = await this.#connections?.get(session.region);
+    if (!connection)
+      throw new ProblemError(
+        503,
+        'no_connection',
+        `No vendor connection is registered for ${REGION_NAMES[session.region]} yet. Ask an administrator to add it on the Connections page.`,
+        { title: 'No vendor connection' },
+      );
+    return {
+      ...session,
+      id: connection.callerId,
+      clientId: connection.clientId,
+      clientSecret: connection.clientSecret,
+    };
   }
 
-  /** Destroys the request's session, if any, and clears the cookie either way. */
-  async signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /**
+   * The operator of a company sign-in whose role may do `permission`.
+   *
+   * @throws ProblemError 401 `not_signed_in`, 403 `forbidden_role` as {@link require}, and 404
+   *   `not_found` for a credentials-form session (the route exists only for company sign-in).
+   */
+  async requireOperator(
+    request: FastifyRequest,
+    permission: Permission,
+  ): Promise<StoredSession & { operator: OperatorIdentity }> {
+    const session = await this.current(request);
+    if (!session) throw notSignedIn();
+    const { operator } = session;
+    if (!operator) throw new ProblemError(404, 'not_found', 'No such API route.');
+    if (!roleAllows(operator.role, permission))
+      throw new ProblemError(403, 'forbidden_role', refusalFor(operator.role, permission), {
+        title: 'Not allowed for your role',
+      });
+    return { ...session, operator };
+  }
+
+  /**
+   * Destroys the request's session, if any, and clears the cookie either way.
+   *
+   * @returns the ended session (a company sign-in's carries the ID token for the IdP's logout).
+   */
+  async signOut(request: FastifyRequest, reply: FastifyReply): Promise<StoredSession | undefined> {
+    const session = await this.current(request);
     const id = readSessionId(request, this.#cookie);
     if (id) await this.#end(id);
     clearSessionCookie(reply, this.#cookie);
+    return session;
   }
 
-  /** Ends a session whose credentials the upstream stopped accepting. */
-  async revoke(session: Pick<Session, 'id'>): Promise<void> {
+  /**
+   * Ends a session whose credentials the upstream stopped accepting. For a vendor connection
+   * (company sign-in) no session ends: its cached token goes, and the answer says an
+   * administrator must replace the connection.
+   */
+  async revoke(session: Pick<Session, 'id' | 'region'>): Promise<ProblemError | undefined> {
+    if (isConnectionCaller(session.id)) {
+      this.#tokens.drop(session.id);
+      return new ProblemError(
+        503,
+        'no_connection',
+        `The ${REGION_NAMES[session.region]} token endpoint no longer accepts the vendor connection. Ask an administrator to replace it on the Connections page.`,
+        { title: 'Vendor connection refused' },
+      );
+    }
     await this.#end(session.id);
+    return undefined;
   }
 
   async #end(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Region } from '../../domain/token.ts';
-import { notSignedIn } from '../http/problem.ts';
+import { notSignedIn, type ProblemError } from '../http/problem.ts';
 import { InvalidCredentialsError } from './token-endpoint.ts';
 import type { TokenCache } from './token-cache.ts';
 import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-http.ts';
@@ -33,7 +33,7 @@ export class UpstreamClient {
   readonly #upstreams: Record<Region, UpstreamRegion>;
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache;
-  readonly #onCredentialsRevoked: (session: UpstreamCaller) => Promise<void>;
+  readonly #onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | undefined>;
   readonly #resilience: UpstreamResilience;
 
   constructor(options: {
@@ -41,8 +41,12 @@ export class UpstreamClient {
     upstreams: Record<Region, UpstreamRegion>;
     http: UpstreamHttp;
     tokens: TokenCache;
-    /** Called when the stored secret no longer gets a token: the session must end. */
-    onCredentialsRevoked: (session: UpstreamCaller) => Promise<void>;
+    /**
+     * Called when the stored secret no longer gets a token: the session must end. It may answer
+     * the problem to throw instead of 401 `not_signed_in` (a vendor connection that an
+     * administrator must replace, where signing in again would not help).
+     */
+    onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | undefined>;
   }) {
     this.#upstreams = options.upstreams;
     this.#http = options.http;
@@ -104,7 +108,8 @@ export class UpstreamClient {
       return await this.#tokens.get(session);
     } catch (error) {
       if (!(error instanceof InvalidCredentialsError)) throw error;
-      await this.#onCredentialsRevoked(session);
+      const problem = await this.#onCredentialsRevoked(session);
+      if (problem) throw problem;
       throw notSignedIn(
         'The upstream no longer accepts the client credentials of this session. Sign in again.',
       );

@@ -39,6 +39,7 @@ function fakeBff() {
   let bound: Site[] = [];
   return stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
+    if (route === 'GET /api/session/mode') return json(200, { mode: 'credentials' });
     if (route === 'POST /api/session') {
       const body = request.body as { clientId: string; clientSecret: string; region: string };
       if (body.clientId !== 'demo-eu' || body.clientSecret !== 'demo-eu-secret')
@@ -74,7 +75,7 @@ describe('sign-in and sites', () => {
     fakeBff();
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Sign in to powerdeck' })).toBeTruthy();
-    expect(screen.getByLabelText('Region')).toBeTruthy();
+    expect(await screen.findByLabelText('Region')).toBeTruthy();
     expect(screen.getByRole('option', { name: 'Europe' })).toHaveProperty('value', 'eu');
     expect(screen.getByRole('option', { name: 'Australia' })).toHaveProperty('value', 'au');
     expect(screen.getByLabelText('Client secret')).toHaveProperty('type', 'password');
@@ -182,5 +183,46 @@ describe('sign-in and sites', () => {
     expect(router.state.location.search).toBe(
       `?next=${encodeURIComponent('/sites/PLANT-EU-001/devices/BAT-EU-001-A')}`,
     );
+  });
+
+  it('offers the company account instead of the credentials form in company sign-in', async () => {
+    stubFetch((request) =>
+      `${request.method} ${request.path}` === 'GET /api/session/mode'
+        ? json(200, { mode: 'oidc' })
+        : problem(401, 'not_signed_in', 'Sign in first.'),
+    );
+    renderApp('/sign-in');
+    const link = await screen.findByRole('link', { name: 'Sign in with your company account' });
+    expect(link.getAttribute('href')).toBe('/api/session/oidc?region=eu');
+    await userEvent.selectOptions(screen.getByLabelText('Region'), 'Australia');
+    expect(link.getAttribute('href')).toBe('/api/session/oidc?region=au');
+    expect(screen.queryByLabelText('Client secret')).toBeNull();
+  });
+
+  it('hides binding from a viewer and says why, and names the person and role', async () => {
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/session')
+        return json(200, {
+          region: 'eu',
+          operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera Viewer' },
+          operatorName: 'Vera Viewer',
+          role: 'viewer',
+        });
+      if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+      return problem(404, 'not_found', `no route ${route}`);
+    });
+    renderApp('/sites');
+    expect(
+      await screen.findByText(/You are signed in as a viewer; only an administrator may manage/),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('Site ID')).toBeNull();
+    expect(await screen.findByRole('heading', { name: /Harbour plant/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Unbind' })).toBeNull();
+    const who = screen.getByLabelText('Signed in');
+    expect(within(who).getByText('Vera Viewer')).toBeTruthy();
+    expect(within(who).getByText('viewer')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Connections' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Audit' })).toBeTruthy();
   });
 });

@@ -8,9 +8,11 @@ import { DeviceSummary } from '../../features/devices/components/device-summary.
 import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
 import { DeviceLookup } from './device-lookup.tsx';
 import { deviceHistoryPath } from '../../lib/device-paths.ts';
+import { usePermission } from './use-permission.ts';
 
 function DeviceRoute() {
   const { siteId = '', deviceId = '' } = useParams();
+  const dispatch = usePermission('dispatch');
 
   return (
     <DeviceLookup
@@ -48,7 +50,11 @@ function DeviceRoute() {
           )}
           <section className="device-section" aria-labelledby="new-command-heading">
             <h2 id="new-command-heading">New command</h2>
-            <DeviceCommandForm key={device.deviceId} device={device} timeZone={timeZone} />
+            {dispatch.allowed ? (
+              <DeviceCommandForm key={device.deviceId} device={device} timeZone={timeZone} />
+            ) : (
+              <p className="notice">{dispatch.why}</p>
+            )}
           </section>
           <section className="device-section" aria-labelledby="commands-heading">
             <h2 id="commands-heading">Commands</h2>

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { useSession } from '../../features/session/api/get-session.ts';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
 import { usePageWidth } from './page-width.ts';
 
@@ -14,6 +15,7 @@ const NAVIGATION = [
   { to: '/sites', label: 'Sites' },
   { to: '/timeline', label: 'Timeline' },
   { to: '/batches', label: 'Batches' },
+  { to: '/audit', label: 'Audit' },
 ] as const;
 
 /**
@@ -25,6 +27,12 @@ export function SignedInLayout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const pageWidth = usePageWidth();
+  const session = useSession();
+  // Administrators of a company sign-in hold the vendor connections.
+  const navigation =
+    session.data?.role === 'admin'
+      ? [...NAVIGATION, { to: '/connections', label: 'Connections' }]
+      : NAVIGATION;
   return (
     <>
       <a className="skip-link" href="#main">
@@ -36,7 +44,7 @@ export function SignedInLayout() {
         </Link>
         <nav aria-label="Main" className="app-nav">
           <ul>
-            {NAVIGATION.map(({ to, label }) => (
+            {navigation.map(({ to, label }) => (
               <li key={to}>
                 <NavLink to={to}>{label}</NavLink>
               </li>
@@ -44,9 +52,12 @@ export function SignedInLayout() {
           </ul>
         </nav>
         <SessionBar
-          onSignedOut={() => {
+          onSignedOut={(logoutUrl) => {
             queryClient.clear();
-            void navigate('/sign-in', { replace: true });
+            // After a company sign-in the IdP's session ends too; it sends the browser back to
+            // the sign-in page.
+            if (logoutUrl) window.location.assign(logoutUrl);
+            else void navigate('/sign-in', { replace: true });
           }}
         />
       </header>

@@ -7,6 +7,7 @@ import { useSites } from '../../features/sites/api/get-sites.ts';
 import { BindSiteForm } from '../../features/sites/components/bind-site-form.tsx';
 import { SiteList, type SiteFocusRequest } from '../../features/sites/components/site-list.tsx';
 import { FAILED_REFETCH_INTERVAL_MS } from '../../lib/refetch-while-failing.ts';
+import { usePermission } from './use-permission.ts';
 
 /**
  * `/sites`: home after sign-in. Bind and unbind sites, reach each device. A site just bound takes
@@ -15,6 +16,7 @@ import { FAILED_REFETCH_INTERVAL_MS } from '../../lib/refetch-while-failing.ts';
 export function SitesRoute() {
   const sites = useSites();
   const [focusRequest, setFocusRequest] = useState<SiteFocusRequest | null>(null);
+  const bindings = usePermission('administer');
   return (
     <>
       <title>Sites · powerdeck</title>
@@ -23,7 +25,11 @@ export function SitesRoute() {
         A site is reachable once it is bound to your client. Bind it by its Plant ID, then open a
         device to schedule commands.
       </p>
-      <BindSiteForm onBound={(siteId) => setFocusRequest({ siteId })} />
+      {bindings.allowed ? (
+        <BindSiteForm onBound={(siteId) => setFocusRequest({ siteId })} />
+      ) : (
+        <p className="notice">{bindings.why}</p>
+      )}
       {sites.data === undefined ? (
         sites.isError ? (
           <ErrorAlert
@@ -45,6 +51,7 @@ export function SitesRoute() {
             sites={sites.data.sites}
             renderDevices={(site) => <DeviceTable site={site} />}
             focusRequest={focusRequest}
+            canUnbind={bindings.allowed}
           />
         </>
       )}

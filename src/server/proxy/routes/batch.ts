@@ -17,7 +17,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProxyDeps): void {
 
   mirrorPath(app, '/api/devices/commands/batch', {
     POST: async (request, reply) => {
-      const session = await sessions.require(request);
+      const session = await sessions.require(request, 'dispatch');
       const batch = parseInput(BatchRequestSchema, request.body, 'body');
       return answerChange(deps, request, reply, {
         kind: 'batch',
@@ -30,7 +30,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProxyDeps): void {
 
   mirrorPath(app, '/api/devices/commands/batch/:batchCommandId/cancel', {
     PUT: async (request, reply) => {
-      const session = await sessions.require(request);
+      const session = await sessions.require(request, 'dispatch');
       const { batchCommandId } = parseInput(BatchParamsSchema, request.params, 'path');
       return answerChange(
         deps,

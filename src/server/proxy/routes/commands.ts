@@ -24,7 +24,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProxyDeps): void {
 
   mirrorPath(app, '/api/device/:deviceId/commands', {
     POST: async (request, reply) => {
-      const session = await sessions.require(request);
+      const session = await sessions.require(request, 'dispatch');
       const { deviceId } = parseInput(DeviceParamsSchema, request.params, 'path');
       const command = parseInput(DeviceCommandSchema, request.body, 'body');
       return answerChange(deps, request, reply, {
@@ -52,7 +52,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProxyDeps): void {
 
   mirrorPath(app, '/api/devices/:deviceId/commands/:commandId/cancel', {
     PUT: async (request, reply) => {
-      const session = await sessions.require(request);
+      const session = await sessions.require(request, 'dispatch');
       const ref = parseInput(CommandParamsSchema, request.params, 'path');
       return answerChange(
         deps,

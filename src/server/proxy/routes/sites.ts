@@ -14,7 +14,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProxyDeps): void {
       return passThrough(reply, await upstream.sites(session, request.id));
     },
     POST: async (request, reply) => {
-      const session = await sessions.require(request);
+      const session = await sessions.require(request, 'administer');
       const { siteId } = parseInput(SiteBindingRequestSchema, request.body, 'body');
       return answerChange(
         deps,
@@ -31,7 +31,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProxyDeps): void {
       );
     },
     DELETE: async (request, reply) => {
-      const session = await sessions.require(request);
+      const session = await sessions.require(request, 'administer');
       const { siteId } = parseInput(SiteBindingRequestSchema, request.body, 'body');
       return answerChange(
         deps,

@@ -2,4 +2,5 @@
 export const sessionKeys = {
   all: ['session'] as const,
   current: () => [...sessionKeys.all, 'current'] as const,
+  mode: () => [...sessionKeys.all, 'mode'] as const,
 };

@@ -1,36 +1,57 @@
+import { ROLE_NAMES } from '../../../../domain/roles.ts';
 import { REGION_NAMES } from '../../../../domain/token.ts';
 import { useSession } from '../api/get-session.ts';
 import { useSignOut } from '../api/sign-out.ts';
 
-/** Who is signed in (operator when named, client ID, region) and the way out. */
-export function SessionBar({ onSignedOut }: { onSignedOut: () => void }) {
+/**
+ * Who is signed in and the way out: after a company sign-in the person and their role; with the
+ * credentials form the operator when named and the client ID; the region either way. Sign-out
+ * hands `onSignedOut` the IdP's logout URL when the IdP's session should end too.
+ */
+export function SessionBar({ onSignedOut }: { onSignedOut: (logoutUrl?: string) => void }) {
   const session = useSession();
   const signOut = useSignOut({ onSettled: onSignedOut });
+  const data = session.data;
   return (
     <div className="session-bar">
-      {session.data ? (
+      {data ? (
         <dl className="session-who" aria-label="Signed in">
-          {session.data.operatorName ? (
-            <div>
-              <dt>Operator</dt>
-              <dd>
-                <strong>{session.data.operatorName}</strong>
-              </dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>Client ID</dt>
-            <dd>
-              {session.data.operatorName ? (
-                session.data.clientId
-              ) : (
-                <strong>{session.data.clientId}</strong>
-              )}
-            </dd>
-          </div>
+          {data.operator ? (
+            <>
+              <div>
+                <dt>Operator</dt>
+                <dd>
+                  <strong title={data.operator.email}>
+                    {data.operator.name ?? data.operator.email ?? data.operator.subject}
+                  </strong>
+                </dd>
+              </div>
+              {data.role ? (
+                <div>
+                  <dt>Role</dt>
+                  <dd>{ROLE_NAMES[data.role]}</dd>
+                </div>
+              ) : null}
+            </>
+          ) : (
+            <>
+              {data.operatorName ? (
+                <div>
+                  <dt>Operator</dt>
+                  <dd>
+                    <strong>{data.operatorName}</strong>
+                  </dd>
+                </div>
+              ) : null}
+              <div>
+                <dt>Client ID</dt>
+                <dd>{data.operatorName ? data.clientId : <strong>{data.clientId}</strong>}</dd>
+              </div>
+            </>
+          )}
           <div>
             <dt>Region</dt>
-            <dd>{REGION_NAMES[session.data.region]}</dd>
+            <dd>{REGION_NAMES[data.region]}</dd>
           </div>
         </dl>
       ) : null}

@@ -17,6 +17,8 @@ export interface SiteFocusRequest {
 }
 
 interface SiteListProps {
+  /** False hides the Unbind buttons (the operator's role may not bind or unbind). Default true. */
+  canUnbind?: boolean;
   sites: Site[];
   /** The devices of a site, rendered by the page (features stay independent). */
   renderDevices: (site: Site) => ReactNode;
@@ -29,7 +31,7 @@ interface SiteListProps {
  * unbindable after a confirmation; an empty state says how to begin. After an unbind, focus moves
  * to its outcome, since the site and its Unbind button are gone.
  */
-export function SiteList({ sites, renderDevices, focusRequest }: SiteListProps) {
+export function SiteList({ sites, renderDevices, focusRequest, canUnbind = true }: SiteListProps) {
   const unbindSite = useUnbindSite();
   const [unbindTarget, setUnbindTarget] = useState<Site | null>(null);
   const [foldChoices, setFoldChoices] = useState<FoldChoices>(() => readFoldChoices());
@@ -85,7 +87,7 @@ export function SiteList({ sites, renderDevices, focusRequest }: SiteListProps) 
               site={site}
               folded={foldChoices[site.siteId] ?? isFoldedByDefault(site.devices.length)}
               onFoldChange={(folded) => setFolded(site.siteId, folded)}
-              onUnbind={() => setUnbindTarget(site)}
+              onUnbind={canUnbind ? () => setUnbindTarget(site) : undefined}
               headingRef={(heading) => {
                 if (heading) headings.current.set(site.siteId, heading);
                 else headings.current.delete(site.siteId);

@@ -7,7 +7,8 @@ interface SiteSectionProps {
   /** Whether the devices are hidden (the header and facts stay). */
   folded: boolean;
   onFoldChange: (folded: boolean) => void;
-  onUnbind: () => void;
+  /** Absent: no Unbind button. */
+  onUnbind?: (() => void) | undefined;
   /** The heading, focusable by script: the page moves focus there after a bind. */
   headingRef?: Ref<HTMLHeadingElement>;
   children: ReactNode;
@@ -50,9 +51,11 @@ export function SiteSection({
               {folded ? `Show ${count} device${count === 1 ? '' : 's'}` : 'Hide devices'}
             </button>
           ) : null}
-          <button type="button" onClick={onUnbind}>
-            Unbind
-          </button>
+          {onUnbind ? (
+            <button type="button" onClick={onUnbind}>
+              Unbind
+            </button>
+          ) : null}
         </div>
       </div>
       <dl className="facts">

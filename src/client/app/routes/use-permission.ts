@@ -1,0 +1,13 @@
+import { refusalFor, roleAllows, type Permission } from '../../../domain/roles.ts';
+import { useSession } from '../../features/session/api/get-session.ts';
+
+/**
+ * Whether the signed-in operator may do `permission`, and why not (docs/security.md, Roles): a
+ * company sign-in's role decides; the credentials form may do everything. Pages hide what a role
+ * cannot do and show `why` instead; the BFF enforces the same rule on every route.
+ */
+export function usePermission(permission: Permission): { allowed: boolean; why?: string } {
+  const role = useSession().data?.role;
+  if (role === undefined || roleAllows(role, permission)) return { allowed: true };
+  return { allowed: false, why: refusalFor(role, permission) };
+}

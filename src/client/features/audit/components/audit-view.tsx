@@ -1,0 +1,171 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { LEDGER_KINDS, type LedgerKind, type LedgerQuery } from '../../../../domain/ledger.ts';
+import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Field } from '../../../components/field.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import { downloadFile } from '../../../lib/download-file.ts';
+import { formatUtc } from '../../../lib/time.ts';
+import { auditCsv, auditRow, KIND_WORDS, operatorsOf } from '../lib/audit-rows.ts';
+
+/** Most entries the audit reads at once (the ledger's page limit). */
+const AUDIT_LIMIT = 500;
+
+/** `yyyy-mm-dd` of a date input as the start of that UTC day, ISO 8601; undefined when empty. */
+function utcDay(value: string, plusDays = 0): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(ms) ? undefined : new Date(ms + plusDays * 86_400_000).toISOString();
+}
+
+/**
+ * Who did what (docs/architecture.md, Ledger): the ledger's latest entries, filtered by person,
+ * action and UTC day range, each on its site's clock with UTC beside it, exportable as CSV.
+ */
+export function AuditView() {
+  const [operator, setOperator] = useState('');
+  const [kind, setKind] = useState<LedgerKind | ''>('');
+  const [fromDay, setFromDay] = useState('');
+  const [toDay, setToDay] = useState('');
+
+  const everyone = useQuery(ledgerPageQueryOptions({ limit: AUDIT_LIMIT }));
+  const query: LedgerQuery = {
+    limit: AUDIT_LIMIT,
+    ...(operator ? { operator } : {}),
+    ...(kind ? { kind } : {}),
+    ...(utcDay(fromDay) ? { from: utcDay(fromDay) } : {}),
+    ...(utcDay(toDay, 1) ? { to: utcDay(toDay, 1) } : {}),
+  };
+  const page = useQuery(ledgerPageQueryOptions(query));
+  const rows = useMemo(() => page.data?.entries.map(auditRow) ?? [], [page.data]);
+  const people = useMemo(() => operatorsOf(everyone.data?.entries ?? []), [everyone.data]);
+  const filtered = operator !== '' || kind !== '' || fromDay !== '' || toDay !== '';
+
+  return (
+    <div className="stack">
+      <form
+        className="audit-filters"
+        aria-label="Filter the audit"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <Field id="audit-operator" label="Person">
+          {(control) => (
+            <select {...control} value={operator} onChange={(e) => setOperator(e.target.value)}>
+              <option value="">Everyone</option>
+              {people.map((person) => (
+                <option key={person.subject} value={person.subject}>
+                  {person.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="audit-kind" label="Action">
+          {(control) => (
+            <select
+              {...control}
+              value={kind}
+              onChange={(e) => {
+                const value = e.target.value;
+                setKind(LEDGER_KINDS.find((k) => k === value) ?? '');
+              }}
+            >
+              <option value="">Every action</option>
+              {LEDGER_KINDS.map((value) => (
+                <option key={value} value={value}>
+                  {KIND_WORDS[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="audit-from" label="From (UTC day)">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={fromDay}
+              onChange={(e) => setFromDay(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field id="audit-to" label="To (UTC day, included)">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={toDay}
+              onChange={(e) => setToDay(e.target.value)}
+            />
+          )}
+        </Field>
+        <button
+          type="button"
+          disabled={rows.length === 0}
+          onClick={() => downloadFile(auditCsv(rows), 'powerdeck-audit.csv', 'text/csv')}
+        >
+          Export CSV
+        </button>
+      </form>
+      {page.isPending ? (
+        <Loading what="Loading the audit…" />
+      ) : page.isError ? (
+        <ErrorAlert
+          error={page.error}
+          what="Could not read the audit from the ledger."
+          onRetry={() => void page.refetch()}
+        />
+      ) : rows.length === 0 ? (
+        <p className="empty-state">
+          {filtered
+            ? 'No change matches these filters. Widen the days or choose everyone and every action.'
+            : 'No change has been recorded yet. Every schedule, cancel, batch and site binding made through powerdeck appears here.'}
+        </p>
+      ) : (
+        <table className="audit-table">
+          <caption className="visually-hidden">
+            Changes made through powerdeck, newest first ({rows.length}
+            {rows.length === AUDIT_LIMIT ? ', the latest only' : ''})
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">When (site clock)</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">About</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <td>
+                  {row.createdAtSite ? (
+                    <>
+                      {row.createdAtSite} <small>{row.timeZone}</small>
+                      <br />
+                    </>
+                  ) : null}
+                  <small>{formatUtc(row.createdAtUtc)}</small>
+                </td>
+                <td>
+                  {row.who}
+                  {row.email ? (
+                    <>
+                      <br />
+                      <small>{row.email}</small>
+                    </>
+                  ) : null}
+                </td>
+                <td>{row.what}</td>
+                <td>{row.about}</td>
+                <td>{row.state}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

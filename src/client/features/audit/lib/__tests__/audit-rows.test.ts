@@ -1,0 +1,73 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import type { LedgerEntry } from '../../../../../domain/ledger.ts';
+import { auditCsv, auditRow, operatorsOf } from '../audit-rows.ts';
+
+const entry: LedgerEntry = {
+  id: '7',
+  kind: 'submit',
+  state: 'succeeded',
+  region: 'eu',
+  clientId: 'demo-eu',
+  operatorName: 'Dan Dispatcher',
+  operator: {
+    issuer: 'https://id.example.com',
+    subject: 'u-2',
+    name: 'Dan Dispatcher',
+    email: 'dan@example.com',
+  },
+  deviceId: 'BAT-EU-001-A',
+  siteId: 'PLANT-EU-001',
+  timeZone: 'Europe/Berlin',
+  commandId: 'cmd_1',
+  createdAt: '2026-11-23T10:00:00.000Z',
+};
+
+describe('the audit rows', () => {
+  it('say who did what, on the site clock with UTC', () => {
+    expect(auditRow(entry)).toMatchObject({
+      who: 'Dan Dispatcher',
+      email: 'dan@example.com',
+      what: 'Scheduled a command',
+      state: 'done',
+      about: 'PLANT-EU-001 · BAT-EU-001-A · cmd_1',
+      createdAtUtc: '2026-11-23T10:00:00.000Z',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(auditRow(entry).createdAtSite).toContain('11:00');
+  });
+
+  it('fall back to the typed name, then the client ID, without a company sign-in', () => {
+    const typed: LedgerEntry = { ...entry, operator: undefined };
+    expect(auditRow(typed).who).toBe('Dan Dispatcher');
+    expect(auditRow({ ...typed, operatorName: undefined }).who).toBe('demo-eu');
+  });
+
+  it('list each person once for the filter', () => {
+    expect(operatorsOf([entry, { ...entry, id: '8' }])).toEqual([
+      { subject: 'u-2', label: 'Dan Dispatcher (dan@example.com)' },
+    ]);
+  });
+
+  it('export as CSV with formulae escaped', () => {
+    const csv = auditCsv([
+      auditRow({
+        ...entry,
+        operator: {
+          issuer: 'https://id.example.com',
+          subject: 'u-2',
+          name: '=HYPERLINK("x")',
+          email: 'dan@example.com',
+        },
+      }),
+    ]);
+    const parsed = Papa.parse<Record<string, string>>(csv, { header: true });
+    expect(parsed.data[0]).toMatchObject({
+      operator: `'=HYPERLINK("x")`,
+      email: 'dan@example.com',
+      action: 'Scheduled a command',
+      createdAtUtc: '2026-11-23T10:00:00.000Z',
+      siteTimeZone: 'Europe/Berlin',
+    });
+  });
+});

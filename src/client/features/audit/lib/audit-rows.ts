@@ -1,0 +1,113 @@
+import Papa from 'papaparse';
+import type { LedgerEntry, LedgerKind, LedgerState } from '../../../../domain/ledger.ts';
+import { formatInZone } from '../../../lib/time.ts';
+
+/** Words for what a ledger entry records. */
+export const KIND_WORDS: Record<LedgerKind, string> = {
+  submit: 'Scheduled a command',
+  cancel: 'Cancelled a command',
+  batch: 'Sent a batch',
+  batchCancel: 'Cancelled a batch',
+  bind: 'Bound a site',
+  unbind: 'Unbound a site',
+};
+
+/** Words for where an entry stands. */
+export const STATE_WORDS: Record<LedgerState, string> = {
+  pending: 'under way',
+  succeeded: 'done',
+  failed: 'refused',
+  unknown: 'outcome unknown',
+};
+
+/** One line of the audit: who did what, when, on which site's clock. */
+export interface AuditRow {
+  id: string;
+  /** Display name, else e-mail, else the typed operator name, else the client ID. */
+  who: string;
+  email: string | undefined;
+  /** Issuer and subject of a company sign-in: who it was for good. */
+  subject: string | undefined;
+  what: string;
+  state: string;
+  /** Device, devices, site, command or batch the entry is about. */
+  about: string;
+  /** When it was recorded, ISO 8601 UTC. */
+  createdAtUtc: string;
+  /** The same instant on the site's clock, when the entry knows its site's zone. */
+  createdAtSite: string | undefined;
+  timeZone: string | undefined;
+}
+
+/** An entry as the audit shows it. */
+export function auditRow(entry: LedgerEntry): AuditRow {
+  const about = [
+    entry.siteId,
+    entry.deviceId,
+    entry.deviceIds ? `${entry.deviceIds.length} devices` : undefined,
+    entry.commandId,
+    entry.batchCommandId,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ');
+  return {
+    id: entry.id,
+    who: entry.operator?.name ?? entry.operator?.email ?? entry.operatorName ?? entry.clientId,
+    email: entry.operator?.email,
+    subject: entry.operator ? `${entry.operator.issuer} ${entry.operator.subject}` : undefined,
+    what: KIND_WORDS[entry.kind],
+    state: STATE_WORDS[entry.state],
+    about,
+    createdAtUtc: entry.createdAt,
+    createdAtSite: entry.timeZone ? formatInZone(entry.createdAt, entry.timeZone) : undefined,
+    timeZone: entry.timeZone,
+  };
+}
+
+/** The people who appear in `entries`, by subject, for the operator filter. */
+export function operatorsOf(entries: readonly LedgerEntry[]): { subject: string; label: string }[] {
+  const seen = new Map<string, string>();
+  for (const entry of entries)
+    if (entry.operator && !seen.has(entry.operator.subject))
+      seen.set(
+        entry.operator.subject,
+        entry.operator.name
+          ? `${entry.operator.name}${entry.operator.email ? ` (${entry.operator.email})` : ''}`
+          : (entry.operator.email ?? entry.operator.subject),
+      );
+  return [...seen].map(([subject, label]) => ({ subject, label }));
+}
+
+/**
+ * The audit as CSV (RFC 4180, CRLF, a header row). Cells a spreadsheet would read as a formula
+ * are escaped (papaparse `escapeFormulae`): names and e-mails come from people.
+ */
+export function auditCsv(rows: readonly AuditRow[]): string {
+  return Papa.unparse(
+    {
+      fields: [
+        'createdAtUtc',
+        'createdAtSite',
+        'siteTimeZone',
+        'operator',
+        'email',
+        'issuerAndSubject',
+        'action',
+        'state',
+        'about',
+      ],
+      data: rows.map((row) => [
+        row.createdAtUtc,
+        row.createdAtSite ?? '',
+        row.timeZone ?? '',
+        row.who,
+        row.email ?? '',
+        row.subject ?? '',
+        row.what,
+        row.state,
+        row.about,
+      ]),
+    },
+    { newline: '\r\n', escapeFormulae: true },
+  );
+}

@@ -1,0 +1,61 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { json, noContent, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { renderWithProviders } from '../../../../testing/render.tsx';
+import { ConnectionPanel } from '../connection-panel.tsx';
+
+const current = {
+  region: 'eu' as const,
+  clientId: 'demo-eu',
+  updatedAt: '2026-11-23T09:00:00.000Z',
+  updatedBy: 'Ada Admin',
+};
+
+describe('a region’s vendor connection', () => {
+  it('says what is registered, never the secret, and replaces it only after confirmation', async () => {
+    const requests = stubFetch((request) =>
+      request.method === 'PUT' ? noContent() : problem(404, 'not_found', 'no route'),
+    );
+    renderWithProviders(<ConnectionPanel region="eu" current={current} />);
+    expect(screen.getByText(/registered UTC .* by Ada Admin/)).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Client ID'), 'demo-eu-2');
+    await userEvent.type(screen.getByLabelText('Client secret'), 'new-secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Replace connection' }));
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Replace the Europe connection?',
+    });
+    expect(dialog.textContent).toContain('demo-eu will no longer be used');
+    expect(requests).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace connection' }));
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]).toMatchObject({
+      method: 'PUT',
+      path: '/api/connections/eu',
+      body: { clientId: 'demo-eu-2', clientSecret: 'new-secret' },
+    });
+    expect(await screen.findByText(/Saved\./)).toBeTruthy();
+    expect((screen.getByLabelText('Client secret') as HTMLInputElement).value).toBe('');
+  });
+
+  it('checks the connection and words a refusal', async () => {
+    stubFetch(() =>
+      problem(
+        502,
+        'connection_refused',
+        "The Europe token endpoint did not accept this connection's client ID or secret.",
+      ),
+    );
+    renderWithProviders(<ConnectionPanel region="eu" current={current} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Check connection' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('did not accept');
+  });
+
+  it('invites the first registration when there is none', async () => {
+    stubFetch(() => json(200, {}));
+    renderWithProviders(<ConnectionPanel region="au" current={undefined} />);
+    expect(screen.getByText(/operators cannot work in Australia/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Check connection' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Save connection' })).toBeTruthy();
+  });
+});

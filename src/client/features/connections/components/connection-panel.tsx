@@ -1,0 +1,145 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  VendorConnectionRequestSchema,
+  type VendorConnectionInfo,
+  type VendorConnectionRequest,
+} from '../../../../domain/connections.ts';
+import { REGION_NAMES, type Region } from '../../../../domain/token.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Field } from '../../../components/field.tsx';
+import { formatUtc } from '../../../lib/time.ts';
+import { useCheckConnection, usePutConnection } from '../api/connections.ts';
+
+/**
+ * One region's vendor connection: what is registered (client ID, when, by whom; never the
+ * secret), a form that registers or replaces it (a replacement is confirmed first: every
+ * operator of the region acts through it), and "Check connection", which requests a token.
+ */
+export function ConnectionPanel({
+  region,
+  current,
+}: {
+  region: Region;
+  current: VendorConnectionInfo | undefined;
+}) {
+  const put = usePutConnection();
+  const check = useCheckConnection();
+  const [pending, setPending] = useState<VendorConnectionRequest | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(VendorConnectionRequestSchema),
+    defaultValues: { clientId: '', clientSecret: '' },
+  });
+  const name = REGION_NAMES[region];
+
+  const save = (credentials: VendorConnectionRequest) => {
+    put.mutate(
+      { region, credentials },
+      { onSuccess: () => reset({ clientId: '', clientSecret: '' }) },
+    );
+  };
+  const onSubmit = handleSubmit((values) => {
+    put.reset();
+    check.reset();
+    if (current) setPending(values);
+    else save(values);
+  });
+
+  return (
+    <section className="stack" aria-labelledby={`connection-${region}`}>
+      <h2 id={`connection-${region}`}>{name}</h2>
+      {current ? (
+        <p>
+          Client ID <strong>{current.clientId}</strong>, registered {formatUtc(current.updatedAt)}
+          {current.updatedBy ? ` by ${current.updatedBy}` : ''}. The secret is kept sealed on the
+          server and is never shown again.
+        </p>
+      ) : (
+        <p className="empty-state">
+          No connection yet: operators cannot work in {name} until you register the client ID and
+          secret the vendor issued.
+        </p>
+      )}
+      {current ? (
+        <p className="actions">
+          <button
+            type="button"
+            onClick={() => {
+              put.reset();
+              check.mutate(region);
+            }}
+            disabled={check.isPending}
+          >
+            {check.isPending ? 'Checking…' : 'Check connection'}
+          </button>
+        </p>
+      ) : null}
+      {check.isSuccess ? (
+        <p role="status" className="notice">
+          The {name} token endpoint issued a token with this connection.
+        </p>
+      ) : null}
+      {check.isError ? (
+        <p role="alert" className="notice notice-error">
+          {check.error.detail}
+        </p>
+      ) : null}
+      <form className="stack" onSubmit={onSubmit} noValidate aria-busy={put.isPending}>
+        <Field
+          id={`connection-${region}-client-id`}
+          label="Client ID"
+          error={errors.clientId?.message}
+        >
+          {(control) => (
+            <input {...control} {...register('clientId')} type="text" spellCheck={false} />
+          )}
+        </Field>
+        <Field
+          id={`connection-${region}-client-secret`}
+          label="Client secret"
+          error={errors.clientSecret?.message}
+        >
+          {(control) => (
+            <input {...control} {...register('clientSecret')} type="password" autoComplete="off" />
+          )}
+        </Field>
+        <button type="submit" className="primary" disabled={put.isPending}>
+          {put.isPending ? 'Saving…' : current ? 'Replace connection' : 'Save connection'}
+        </button>
+      </form>
+      {put.isSuccess ? (
+        <p role="status" className="notice">
+          Saved. Use "Check connection" to try it.
+        </p>
+      ) : null}
+      {put.isError ? (
+        <p role="alert" className="notice notice-error">
+          {put.error.detail}
+        </p>
+      ) : null}
+      {pending ? (
+        <ConfirmDialog
+          title={`Replace the ${name} connection?`}
+          confirmLabel="Replace connection"
+          dismissLabel="Keep current connection"
+          onDismiss={() => setPending(null)}
+          onConfirm={() => {
+            save(pending);
+            setPending(null);
+          }}
+        >
+          <p>
+            Every operator working in {name} acts through it from now on; the current client ID{' '}
+            {current?.clientId} will no longer be used.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}

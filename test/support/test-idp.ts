@@ -1,0 +1,141 @@
+/**
+ * A company identity provider for tests, demos and `npm run idp:dev`: `oidc-provider` (a
+ * certified OpenID Provider nobody here wrote) on loopback, with one account per powerdeck role
+ * and one without a role. Its sign-in page is oidc-provider's development page: any password
+ * is accepted for a known account name, so it must never face a network.
+ *
+ * ```ts
+ * const idp = await startTestIdp({ port: 0, redirectOrigins: ['http://127.0.0.1:8080'] });
+ * // OIDC_ISSUER=idp.issuer OIDC_CLIENT_ID=TEST_IDP_CLIENT.clientId ...
+ * await idp.close();
+ * ```
+ */
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import Provider, { type Configuration } from 'oidc-provider';
+
+/** The confidential client the BFF is registered as. */
+export const TEST_IDP_CLIENT = {
+  clientId: 'powerdeck',
+  clientSecret: 'powerdeck-test-idp-secret',
+} as const;
+
+/**
+ * The accounts, by the name typed on the IdP's sign-in page, which oidc-provider's development
+ * page makes the account ID and so the subject (`sub`).
+ */
+export const TEST_IDP_ACCOUNTS = {
+  viewer: {
+    sub: 'viewer',
+    name: 'Vera Viewer',
+    email: 'vera.viewer@example.com',
+    roles: ['viewer'],
+  },
+  dispatcher: {
+    sub: 'dispatcher',
+    name: 'Dan Dispatcher',
+    email: 'dan.dispatcher@example.com',
+    roles: ['dispatcher'],
+  },
+  admin: { sub: 'admin', name: 'Ada Admin', email: 'ada.admin@example.com', roles: ['admin'] },
+  nobody: { sub: 'nobody', name: 'Noah Norole', email: 'noah@example.com', roles: [] },
+} as const satisfies Record<
+  string,
+  { sub: string; name: string; email: string; roles: readonly string[] }
+>;
+export type TestAccountName = keyof typeof TEST_IDP_ACCOUNTS;
+
+export interface TestIdp {
+  /** Issuer identifier, e.g. `http://127.0.0.1:41234`: `OIDC_ISSUER`. */
+  issuer: string;
+  provider: Provider;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the IdP on 127.0.0.1:`port` (0: any free port). `redirectOrigins` are the powerdeck
+ * origins whose callback and sign-in page the client may redirect to.
+ */
+export async function startTestIdp(options: {
+  port: number;
+  redirectOrigins: readonly string[];
+  /** ID token lifetime in seconds (default 3600). */
+  idTokenTtlS?: number;
+}): Promise<TestIdp> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://127.0.0.1:${port}`;
+  type Account = (typeof TEST_IDP_ACCOUNTS)[TestAccountName];
+  const accounts: Account[] = Object.values(TEST_IDP_ACCOUNTS);
+  const bySub = new Map<string, Account>(accounts.map((account) => [account.sub, account]));
+  const byLogin = new Map<string, Account>(Object.entries(TEST_IDP_ACCOUNTS));
+
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: TEST_IDP_CLIENT.clientId,
+        client_secret: TEST_IDP_CLIENT.clientSecret,
+        token_endpoint_auth_method: 'client_secret_basic',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: options.redirectOrigins.map(
+          (origin) => `${origin}/api/session/oidc/callback`,
+        ),
+        post_logout_redirect_uris: options.redirectOrigins.map((origin) => `${origin}/sign-in`),
+      },
+    ],
+    // The development sign-in page submits the typed name as the account ID; map it to `sub`.
+    async findAccount(_ctx, id) {
+      const account = byLogin.get(id) ?? bySub.get(id);
+      if (!account) return undefined;
+      return {
+        accountId: account.sub,
+        claims: () => ({
+          sub: account.sub,
+          name: account.name,
+          email: account.email,
+          email_verified: true,
+          roles: [...account.roles],
+        }),
+      };
+    },
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'roles'],
+      email: ['email', 'email_verified'],
+    },
+    // Profile claims (roles among them) in the ID token too, as many company IdPs send them.
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    ttl: { IdToken: options.idTokenTtlS ?? 3600 },
+    // A first-party client: no consent page.
+    async loadExistingGrant(ctx) {
+      const session = ctx.oidc.session;
+      const client = ctx.oidc.client;
+      if (!session?.accountId || !client) return undefined;
+      const grantId = session.grantIdFor(client.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: client.clientId,
+        accountId: session.accountId,
+      });
+      grant.addOIDCScope('openid profile email');
+      await grant.save();
+      return grant;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  // The development pages log "use only in development" warnings: expected here.
+  server.on('request', provider.callback());
+  return {
+    issuer,
+    provider,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
