@@ -20,6 +20,11 @@ import { siteRoutes } from './proxy/routes/sites.ts';
 import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { ledgerRoutes } from './ledger/ledger-routes.ts';
+import { FleetJobs } from './fleet/fleet-jobs.ts';
+import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
+import { fleetRoutes } from './fleet/fleet-routes.ts';
+import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
+import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
 import { DatabaseSessionStore } from './session/database-session-store.ts';
 import { MemorySessionStore } from './session/memory-session-store.ts';
@@ -73,6 +78,10 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * without (default 1 s).
      */
     siteLookupWaitMs?: number;
+    /** Timings of the fleet job queue (tests shorten them). */
+    fleetQueue?: FleetQueueOptions;
+    /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
+    fleetHooks?: FleetRunnerHooks;
   };
 
 /**
@@ -108,11 +117,10 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const cookieSettings = sessionCookieFor(configuredOrigin ?? 'http://127.0.0.1');
 
   const storage = options.sessionStore ? undefined : await openBffStorage(options);
+  const box = storage ? new SecretBox(await loadSessionKey(options)) : undefined;
   const store =
     options.sessionStore ??
-    (storage
-      ? new DatabaseSessionStore(storage.handle.db, new SecretBox(await loadSessionKey(options)))
-      : new MemorySessionStore());
+    (storage && box ? new DatabaseSessionStore(storage.handle.db, box) : new MemorySessionStore());
 
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
@@ -163,6 +171,29 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       })
     : undefined;
 
+  const fleetStore = storage ? new FleetStore(storage.handle.db) : undefined;
+  const fleetQueue =
+    storage && ledger && box && fleetStore
+      ? await FleetQueue.start(
+          storage.handle,
+          new FleetRunner({
+            store: fleetStore,
+            ledger,
+            upstream: api,
+            box,
+            now,
+            forgetCaller: (callerId) => tokens.drop(callerId),
+            hooks: options.fleetHooks,
+          }),
+          app.log,
+          options.fleetQueue,
+        )
+      : undefined;
+  const fleetJobs =
+    fleetQueue && fleetStore && box
+      ? new FleetJobs({ store: fleetStore, queue: fleetQueue, box, now })
+      : undefined;
+
   trackRoutes(app);
   app.decorateRequest('sessionLookup', null);
   app.removeContentTypeParser('text/plain');
@@ -177,6 +208,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     done(null, payload);
   });
   app.addHook('onClose', async () => {
+    await fleetQueue?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
   });
@@ -208,6 +240,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   commandRoutes(app, proxy);
   batchRoutes(app, proxy);
   await app.register(ledgerRoutes, { sessions, sites, ledger, now });
+  await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(healthRoutes, {
     database: storage?.handle,
     circuits: () => resilience.states(),

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { DeviceCommand } from '../../domain/command.ts';
+import { checkCapabilities, describeViolation, type SiteList } from '../../domain/device.ts';
+import {
+  splitIntoBatches,
+  type FleetJob,
+  type FleetJobAction,
+  type FleetJobRequest,
+  type FleetJobState,
+  type FleetSelection,
+} from '../../domain/fleet-job.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { SecretBox } from '../session/secret-box.ts';
+import type { Session } from '../session/session-store.ts';
+import type { FleetQueue } from './fleet-queue.ts';
+import { sealingContext } from './fleet-runner.ts';
+import { toFleetJob, type FleetOwner, type FleetStore } from './fleet-store.ts';
+
+/** At most this many names are listed in a refusal; the count says how many more. */
+const NAMES_SHOWN = 10;
+
+/**
+ * Fleet jobs as the routes use them (docs/fleet-dispatch.md): create one from a selection, read
+ * it, pause, resume or cancel it. The steps themselves run in the queue.
+ */
+export class FleetJobs {
+  readonly #store: FleetStore;
+  readonly #queue: FleetQueue;
+  readonly #box: SecretBox;
+  readonly #now: () => number;
+
+  constructor(options: {
+    store: FleetStore;
+    queue: FleetQueue;
+    box: SecretBox;
+    now: () => number;
+  }) {
+    this.#store = options.store;
+    this.#queue = options.queue;
+    this.#box = options.box;
+    this.#now = options.now;
+  }
+
+  /**
+   * Creates a job for `request` under `session`'s sign-in and wakes its first step.
+   *
+   * @param sites the session's bound sites (`GET /sites`), where the selection is resolved.
+   * @throws ProblemError 422 `fleet_selection_refused` when the selection names a site or device
+   *   outside the bound sites, matches nothing, or a device's capability range refuses the command.
+   */
+  async create(session: Session, sites: SiteList, request: FleetJobRequest): Promise<FleetJob> {
+    const deviceIds = resolveSelection(sites, request.selection, request.command);
+    const id = randomUUID();
+    const nowMs = this.#now();
+    await this.#store.create({
+      id,
+      owner: ownerOf(session),
+      secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
+      command: request.command,
+      rollout: request.rollout,
+      batches: splitIntoBatches(deviceIds, request.rollout.batchSize),
+      nowMs,
+    });
+    await this.#queue.wake(id);
+    return this.read(session, id);
+  }
+
+  /** @throws ProblemError 404 `fleet_job_not_found`. */
+  async read(session: Session, jobId: string): Promise<FleetJob> {
+    const job = await this.#store.findOwned(ownerOf(session), jobId);
+    if (!job) throw notFound();
+    return toFleetJob(job, await this.#store.batches(jobId));
+  }
+
+  /** The session's client's jobs, newest first, without their batches' devices. */
+  async list(session: Session): Promise<FleetJob[]> {
+    const jobs = await this.#store.list(ownerOf(session));
+    return Promise.all(
+      jobs.map(async (job) => {
+        const full = toFleetJob(job, await this.#store.batches(job.id));
+        return { ...full, batches: [] };
+      }),
+    );
+  }
+
+  /**
+   * Pauses (nothing more is sent until resumed), resumes, or cancels (nothing more is sent; what
+   * was sent is cancelled with one batch cancel per batch).
+   *
+   * @throws ProblemError 404 `fleet_job_not_found`; 409 `fleet_job_state` when the job's state
+   *   does not allow the action.
+   */
+  async act(session: Session, jobId: string, action: FleetJobAction): Promise<FleetJob> {
+    const job = await this.#store.findOwned(ownerOf(session), jobId);
+    if (!job) throw notFound();
+    const [from, to] = TRANSITIONS[action];
+    if (!(await this.#store.transition(jobId, from, to, this.#now())))
+      throw new ProblemError(
+        409,
+        'fleet_job_state',
+        `This job is ${job.state}, so it cannot be ${action === 'cancel' ? 'cancelled' : `${action}d`}. Reload the job to see where it stands.`,
+      );
+    if (action === 'cancel') await this.#queue.hurry(jobId);
+    else if (action === 'resume') await this.#queue.wake(jobId);
+    return this.read(session, jobId);
+  }
+}
+
+const TRANSITIONS: Record<FleetJobAction, [from: FleetJobState[], to: FleetJobState]> = {
+  pause: [['running'], 'paused'],
+  resume: [['paused'], 'running'],
+  cancel: [['running', 'paused'], 'cancelling'],
+};
+
+function ownerOf(session: Session): FleetOwner {
+  return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };
+}
+
+function notFound(): ProblemError {
+  return new ProblemError(
+    404,
+    'fleet_job_not_found',
+    'There is no such fleet job among your jobs. Open the list of fleet jobs to find it.',
+  );
+}
+
+/**
+ * The devices a selection names, each once: the named sites' devices in the order the sites are
+ * named, then the devices of the named models, then the listed devices in their order. Only the
+ * bound sites in `sites` are searched.
+ *
+ * @throws ProblemError 422 `fleet_selection_refused` (see {@link FleetJobs.create}).
+ */
+export function resolveSelection(
+  sites: SiteList,
+  selection: FleetSelection,
+  command: DeviceCommand,
+): string[] {
+  const siteById = new Map(sites.sites.map((site) => [site.siteId, site]));
+  const deviceById = new Map(
+    sites.sites.flatMap((site) => site.devices.map((device) => [device.deviceId, device])),
+  );
+  const models = new Set(selection.models);
+  const candidates = [
+    ...selection.siteIds.flatMap((siteId) => siteById.get(siteId)?.devices ?? []),
+    ...sites.sites.flatMap((site) => site.devices.filter((device) => models.has(device.model))),
+    ...selection.deviceIds.flatMap((deviceId) => deviceById.get(deviceId) ?? []),
+  ];
+  const chosen = new Set<string>();
+  const refusals: string[] = [];
+  for (const device of candidates) {
+    if (chosen.has(device.deviceId)) continue;
+    chosen.add(device.deviceId);
+    const violation = checkCapabilities(command.powerControl, device.capabilities).find(
+      (v) => v.kind === 'outOfRange',
+    );
+    if (violation) refusals.push(`${device.deviceId}: ${describeViolation(violation)}`);
+  }
+  const unboundSites = selection.siteIds.filter((siteId) => !siteById.has(siteId));
+  const unknownDevices = selection.deviceIds.filter((deviceId) => !deviceById.has(deviceId));
+  const problems: string[] = [];
+  if (unboundSites.length > 0) problems.push(`sites not bound: ${namesOf(unboundSites)}`);
+  if (unknownDevices.length > 0)
+    problems.push(`devices not in a bound site: ${namesOf(unknownDevices)}`);
+  if (refusals.length > 0) problems.push(`outside the device's range: ${namesOf(refusals)}`);
+  if (problems.length === 0 && chosen.size === 0) problems.push('no device matches the selection');
+  if (problems.length > 0)
+    throw new ProblemError(
+      422,
+      'fleet_selection_refused',
+      `Nothing was sent. ${problems.join('; ')}. Change the selection or the command and try again.`,
+    );
+  return [...chosen];
+}
+
+function namesOf(names: string[]): string {
+  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { FleetJobActionSchema, FleetJobRequestSchema } from '../../domain/fleet-job.ts';
+import { refuseOtherMethods } from '../http/method-not-allowed.ts';
+import { parseInput } from '../http/parse.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { Sessions } from '../session/sessions.ts';
+import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import type { FleetJobs } from './fleet-jobs.ts';
+
+/** A fleet job's body may list every device of the bound sites: 20,000 IDs fit in 1 MiB. */
+const FLEET_JOB_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const JobParamsSchema = z.strictObject({ jobId: z.uuid() });
+const ActionParamsSchema = z.strictObject({ jobId: z.uuid(), action: FleetJobActionSchema });
+
+/**
+ * `/api/fleet-jobs` (docs/fleet-dispatch.md, BFF surface): create a job (202 with the job), list
+ * the client's jobs, read one with its batches and devices, and pause, resume or cancel it. CSRF
+ * and Origin are checked before these run, as for every state-changing call; the session next;
+ * then the body or path, parsed with the domain schemas.
+ */
+export async function fleetRoutes(
+  app: FastifyInstance,
+  options: { sessions: Sessions; upstream: UpstreamApi; jobs: FleetJobs | undefined },
+): Promise<void> {
+  const { sessions, upstream, jobs } = options;
+  const available = (): FleetJobs => {
+    if (jobs) return jobs;
+    throw new ProblemError(
+      503,
+      'fleet_jobs_unavailable',
+      'This server runs without a database, so it cannot run fleet jobs. Send batches of up to 50 devices from the batch page instead.',
+    );
+  };
+
+  app.post('/api/fleet-jobs', { bodyLimit: FLEET_JOB_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const session = await sessions.require(request);
+    const body = parseInput(FleetJobRequestSchema, request.body, 'body');
+    const service = available();
+    const sites = await upstream.siteList(session);
+    const job = await service.create(session, sites, body);
+    return reply.code(202).send(job);
+  });
+  app.get('/api/fleet-jobs', async (request) => {
+    const session = await sessions.require(request);
+    return { jobs: await available().list(session) };
+  });
+  app.get('/api/fleet-jobs/:jobId', async (request) => {
+    const session = await sessions.require(request);
+    const { jobId } = parseInput(JobParamsSchema, request.params, 'path');
+    return available().read(session, jobId);
+  });
+  app.post('/api/fleet-jobs/:jobId/:action', async (request) => {
+    const session = await sessions.require(request);
+    const { jobId, action } = parseInput(ActionParamsSchema, request.params, 'path');
+    return available().act(session, jobId, action);
+  });
+  refuseOtherMethods(app, '/api/fleet-jobs', new Set(['GET', 'HEAD', 'POST']));
+  refuseOtherMethods(app, '/api/fleet-jobs/:jobId', new Set(['GET', 'HEAD']));
+  refuseOtherMethods(app, '/api/fleet-jobs/:jobId/:action', new Set(['POST']));
+}
