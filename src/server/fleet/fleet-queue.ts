@@ -18,6 +18,11 @@ export interface FleetQueueOptions {
    * than a batch's worst case: the ledger's lease plus the status reads. Default 120.
    */
   stepExpireSeconds?: number | undefined;
+  /**
+   * How often the queue looks for steps that expired, s: with the expiry, how long a job whose BFF
+   * died waits before another instance (or the restarted one) runs its step again. Default 10.
+   */
+  superviseIntervalSeconds?: number | undefined;
 }
 
 /** Where the queue writes its failures (pino's logger fits). */
@@ -64,6 +69,8 @@ export class FleetQueue {
       schema: QUEUE_SCHEMA,
       ...(handle.driver === 'pglite' ? { backend: 'pglite' as const } : {}),
       schedule: false,
+      superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
+      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
     });
     boss.on('error', (error: unknown) =>
       log.error(
