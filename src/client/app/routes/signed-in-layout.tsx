@@ -14,6 +14,7 @@ const NAVIGATION = [
   { to: '/sites', label: 'Sites' },
   { to: '/timeline', label: 'Timeline' },
   { to: '/batches', label: 'Batches' },
+  { to: '/fleet-jobs', label: 'Fleet jobs' },
 ] as const;
 
 /**

@@ -1,9 +1,9 @@
 import { useState, type RefObject } from 'react';
+import { downloadFile } from '../../../lib/download-file.ts';
 import type { ChartPalette } from '../hooks/use-chart-palette.ts';
 import {
   chartSurfaceIn,
   chartSvgFile,
-  downloadFile,
   pngScale,
   svgToPng,
   type LegendEntry,

@@ -10,7 +10,7 @@ import { filterCommands, sortCommands } from '../lib/filter-commands.ts';
 import { historyCsv } from '../lib/history-csv.ts';
 import type { HistorySearch } from '../lib/history-search.ts';
 import type { ResolvedHistoryRange } from '../lib/history-view-range.ts';
-import { downloadFile } from '../lib/svg-export.ts';
+import { downloadFile } from '../../../lib/download-file.ts';
 import { HistoryControls } from './history-controls.tsx';
 import { HistoryTable } from './history-table.tsx';
 import { OutcomesChart } from './outcomes-chart.tsx';
