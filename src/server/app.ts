@@ -22,6 +22,7 @@ import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { ledgerRoutes } from './ledger/ledger-routes.ts';
 import { FleetJobs } from './fleet/fleet-jobs.ts';
 import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
+import { FleetRefresher } from './fleet/fleet-refresh.ts';
 import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
@@ -191,7 +192,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       : undefined;
   const fleetJobs =
     fleetQueue && fleetStore && box
-      ? new FleetJobs({ store: fleetStore, queue: fleetQueue, box, now })
+      ? new FleetJobs({
+          store: fleetStore,
+          queue: fleetQueue,
+          box,
+          now,
+          refresher: new FleetRefresher({ store: fleetStore, upstream: api, now }),
+        })
       : undefined;
 
   trackRoutes(app);

@@ -15,6 +15,7 @@ import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;
 const BATCH_ROUTE = 'eu POST /devices/commands/batch';
+const STATUS_ROUTE = 'eu GET /devices/:deviceId/commands/:commandId';
 const BATCH_CANCEL_ROUTE = 'eu PUT /devices/commands/batch/:batchCommandId/cancel';
 
 function routeCount(stats: Record<string, unknown>, route: string): number {
@@ -83,6 +84,18 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(4);
     const held = await commandsPerDevice(browser, deviceIdsOf(done), command);
     expect([...held.values()].every((ids) => ids.length === 1)).toBe(true);
+
+    // The job page's poll: at most one status call per batch per interval, however often read.
+    await stack.admin.setClock(new Date(Date.parse(command.startTime) + 1_000));
+    const statusCalls = async () => routeCount(await stack.admin.stats(), STATUS_ROUTE);
+    const before = await statusCalls();
+    const read = () => browser.get(`/api/fleet-jobs/${job.jobId}?refresh=statuses`);
+    for (let i = 0; i < 3; i += 1) expect((await read()).status).toBe(200);
+    expect((await statusCalls()) - before).toBe(4);
+    await sleep(2_100);
+    const refreshed = FleetJobSchema.parse((await read()).json());
+    expect((await statusCalls()) - before).toBe(8);
+    expect(refreshed.progress.executing).toBe(8);
   });
 
   it('refuses a selection outside the bound sites and names it', async () => {

@@ -13,6 +13,7 @@ import { ProblemError } from '../http/problem.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { FleetQueue } from './fleet-queue.ts';
+import type { FleetRefresher } from './fleet-refresh.ts';
 import { sealingContext } from './fleet-runner.ts';
 import { toFleetJob, type FleetOwner, type FleetStore } from './fleet-store.ts';
 
@@ -28,13 +29,16 @@ export class FleetJobs {
   readonly #queue: FleetQueue;
   readonly #box: SecretBox;
   readonly #now: () => number;
+  readonly #refresher: FleetRefresher | undefined;
 
   constructor(options: {
     store: FleetStore;
     queue: FleetQueue;
     box: SecretBox;
     now: () => number;
+    refresher?: FleetRefresher | undefined;
   }) {
+    this.#refresher = options.refresher;
     this.#store = options.store;
     this.#queue = options.queue;
     this.#box = options.box;
@@ -65,11 +69,19 @@ export class FleetJobs {
     return this.read(session, id);
   }
 
-  /** @throws ProblemError 404 `fleet_job_not_found`. */
-  async read(session: Session, jobId: string): Promise<FleetJob> {
+  /**
+   * One job with its batches. With `refresh`, the statuses of its sent commands are read first,
+   * at most one upstream call per batch per interval ({@link FleetRefresher}).
+   *
+   * @throws ProblemError 404 `fleet_job_not_found`.
+   */
+  async read(session: Session, jobId: string, refresh = false): Promise<FleetJob> {
     const job = await this.#store.findOwned(ownerOf(session), jobId);
     if (!job) throw notFound();
-    return toFleetJob(job, await this.#store.batches(jobId));
+    let batches = await this.#store.batches(jobId);
+    if (refresh && this.#refresher && (await this.#refresher.refresh(session, jobId, batches)))
+      batches = await this.#store.batches(jobId);
+    return toFleetJob((await this.#store.find(jobId)) ?? job, batches);
   }
 
   /** The session's client's jobs, newest first, without their batches' devices. */

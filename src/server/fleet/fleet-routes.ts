@@ -12,6 +12,8 @@ import type { FleetJobs } from './fleet-jobs.ts';
 const FLEET_JOB_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const JobParamsSchema = z.strictObject({ jobId: z.uuid() });
+/** `?refresh=statuses`: read some statuses from the upstream first (the job page's poll). */
+const JobQuerySchema = z.strictObject({ refresh: z.literal('statuses').optional() });
 const ActionParamsSchema = z.strictObject({ jobId: z.uuid(), action: FleetJobActionSchema });
 
 /**
@@ -49,7 +51,8 @@ export async function fleetRoutes(
   app.get('/api/fleet-jobs/:jobId', async (request) => {
     const session = await sessions.require(request);
     const { jobId } = parseInput(JobParamsSchema, request.params, 'path');
-    return available().read(session, jobId);
+    const { refresh } = parseInput(JobQuerySchema, request.query, 'query');
+    return available().read(session, jobId, refresh === 'statuses');
   });
   app.post('/api/fleet-jobs/:jobId/:action', async (request) => {
     const session = await sessions.require(request);

@@ -165,6 +165,33 @@ export class FleetStore {
     });
   }
 
+  /**
+   * Writes the status (and cancellation reason) read for one device of a batch, leaving the
+   * batch's other devices as they are now, whatever was written since the batch was read.
+   */
+  async updateDeviceStatus(
+    jobId: string,
+    index: number,
+    deviceId: string,
+    read: Pick<FleetDeviceOutcome, 'status' | 'cancelReason'>,
+  ): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ devices: fleetJobBatches.devices })
+        .from(fleetJobBatches)
+        .where(and(eq(fleetJobBatches.jobId, jobId), eq(fleetJobBatches.batchIndex, index)))
+        .for('update');
+      if (!row) return;
+      const devices = DevicesColumnSchema.parse(row.devices).map((device) =>
+        device.deviceId === deviceId ? { ...device, ...read } : device,
+      );
+      await tx
+        .update(fleetJobBatches)
+        .set({ devices })
+        .where(and(eq(fleetJobBatches.jobId, jobId), eq(fleetJobBatches.batchIndex, index)));
+    });
+  }
+
   /** Writes a batch's state, devices and IDs after an attempt. */
   async updateBatch(
     batch: Pick<FleetBatchRow, 'jobId' | 'index'> & Partial<Omit<FleetBatchRow, 'jobId' | 'index'>>,

@@ -21,9 +21,15 @@ export function getFleetJobs(signal?: AbortSignal): Promise<FleetJob[]> {
   return apiRequest('/fleet-jobs', FleetJobListSchema, { signal }).then((list) => list.jobs);
 }
 
-/** `GET /api/fleet-jobs/{jobId}`: one job with its batches and each device's outcome. */
+/**
+ * `GET /api/fleet-jobs/{jobId}?refresh=statuses`: one job with its batches and each device's
+ * outcome; the BFF first reads at most one status per sent batch from the upstream.
+ */
 export function getFleetJob(jobId: string, signal?: AbortSignal): Promise<FleetJob> {
-  return apiRequest(`/fleet-jobs/${encodeURIComponent(jobId)}`, FleetJobSchema, { signal });
+  return apiRequest(`/fleet-jobs/${encodeURIComponent(jobId)}`, FleetJobSchema, {
+    signal,
+    query: { refresh: 'statuses' },
+  });
 }
 
 export const fleetJobsQueryOptions = () =>
@@ -35,7 +41,7 @@ export const fleetJobsQueryOptions = () =>
 
 /**
  * One job, read again every {@link FLEET_JOB_POLL_MS} while it is not final and the tab is
- * shown. Reading a job makes no upstream call: the BFF answers from the job's tables.
+ * shown; each read costs at most one upstream status call per sent batch.
  */
 export const fleetJobQueryOptions = (jobId: string) =>
   queryOptions({
