@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PgBoss, fromPglite, type Db } from 'pg-boss';
@@ -8,6 +9,9 @@ import type { FleetRunner } from './fleet-runner.ts';
 export const QUEUE_SCHEMA = 'bff_queue';
 /** The queue of fleet job steps: one step sends one batch (docs/fleet-dispatch.md). */
 export const FLEET_STEP_QUEUE = 'fleet-job-step';
+
+/** How far ahead a running step waits for the job's next step itself rather than queueing it, ms. */
+const HOLD_MS = 5_000;
 
 /** Timings of the queue; tests shorten them. */
 export interface FleetQueueOptions {
@@ -46,11 +50,20 @@ export class FleetQueue {
   readonly #boss: PgBoss;
   readonly #runner: FleetRunner;
   readonly #log: FleetQueueLog;
+  readonly #stepExpireSeconds: number;
+  #stopping = false;
+  #workerId: string | undefined;
 
-  private constructor(boss: PgBoss, runner: FleetRunner, log: FleetQueueLog) {
+  private constructor(
+    boss: PgBoss,
+    runner: FleetRunner,
+    log: FleetQueueLog,
+    stepExpireSeconds: number,
+  ) {
     this.#boss = boss;
     this.#runner = runner;
     this.#log = log;
+    this.#stepExpireSeconds = stepExpireSeconds;
   }
 
   /**
@@ -79,16 +92,17 @@ export class FleetQueue {
       ),
     );
     await boss.start();
+    const stepExpireSeconds = options.stepExpireSeconds ?? 120;
     await boss.createQueue(FLEET_STEP_QUEUE, {
       policy: 'stately',
-      expireInSeconds: options.stepExpireSeconds ?? 120,
+      expireInSeconds: stepExpireSeconds,
       retryLimit: 1000,
       retryDelay: 1,
       retryBackoff: true,
       retryDelayMax: 30,
     });
-    const queue = new FleetQueue(boss, runner, log);
-    await boss.work<StepData>(
+    const queue = new FleetQueue(boss, runner, log, stepExpireSeconds);
+    queue.#workerId = await boss.work<StepData>(
       FLEET_STEP_QUEUE,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 },
       async (jobs) => {
@@ -112,16 +126,32 @@ export class FleetQueue {
       singletonKey: jobId,
       startAfter: new Date(),
     });
+    if (this.#workerId) this.#boss.notifyWorker(this.#workerId);
   }
 
   /** Stops the worker; a step under way finishes first (at most `timeoutMs`). */
   async stop(timeoutMs = 10_000): Promise<void> {
+    this.#stopping = true;
     await this.#boss.stop({ graceful: true, close: false, timeout: timeoutMs });
   }
 
   async #run(jobId: string): Promise<void> {
+    // The step keeps its queue job (and so the job's one active slot) for the next steps due
+    // within HOLD_MS, sleeping until each is due: the rate is kept to the millisecond instead of
+    // the polling interval, and a batch costs no queue round trip. Past that, or when half the
+    // expiry has gone, the next step goes back to the queue.
+    const heldUntilMs = Date.now() + (this.#stepExpireSeconds * 1000) / 2;
     try {
-      const next = await this.#runner.step(jobId);
+      let next = await this.#runner.step(jobId);
+      while (
+        next &&
+        !this.#stopping &&
+        next.atMs - Date.now() <= HOLD_MS &&
+        next.atMs < heldUntilMs
+      ) {
+        await sleep(Math.max(0, next.atMs - Date.now()));
+        next = await this.#runner.step(jobId);
+      }
       if (next) await this.wake(jobId, next.atMs);
     } catch (error) {
       // pg-boss runs the step again after its retry delay; the batch keys make that safe.
