@@ -80,6 +80,10 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
 
     const done = await waitForJob(browser, job.jobId, (j) => j.state === 'completed');
     expect(done.batches.every((b) => b.state === 'sent' && b.batchCommandId)).toBe(true);
+    // 600 batches a minute: at least 100 ms from one batch's send to the next.
+    const sentMs = done.batches.map((b) => Date.parse(b.sentAt ?? ''));
+    for (let i = 1; i < sentMs.length; i += 1)
+      expect((sentMs[i] ?? 0) - (sentMs[i - 1] ?? 0)).toBeGreaterThanOrEqual(100);
     expect(done.progress).toMatchObject({ total: 63, sent: 63, failed: 0 });
     expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(4);
     const held = await commandsPerDevice(browser, deviceIdsOf(done), command);

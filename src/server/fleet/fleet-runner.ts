@@ -87,24 +87,25 @@ export class FleetRunner {
       );
       return undefined;
     }
-    const batches = await this.#store.batches(jobId);
     if (job.state === 'cancelling') {
-      await this.#cancelSent(job, caller, batches);
+      await this.#cancelSent(job, caller, await this.#store.batches(jobId));
       return undefined;
     }
-    const next = batches.find((batch) => batch.state === 'pending');
+    const { batch: next, lastSentMs } = await this.#store.nextToSend(jobId);
     if (!next) {
       await this.#end(job, 'completed');
       return undefined;
     }
     // The rate holds whatever woke this step (a resume, a step run again after a crash).
     const intervalMs = 60_000 / job.rollout.batchesPerMinute;
-    const lastSentMs = Math.max(0, ...batches.map((batch) => batch.sentAt?.getTime() ?? 0));
     if (next.attempts === 0 && lastSentMs + intervalMs > this.#now())
       return { atMs: lastSentMs + intervalMs };
     const retryAtMs = await this.#send(job, caller, next);
     if (retryAtMs !== undefined) return { atMs: retryAtMs };
-    const stop = abortReason(job, await this.#store.batches(jobId));
+    const stop =
+      job.rollout.abortPercent < 100
+        ? abortReason(job, await this.#store.batches(jobId))
+        : undefined;
     if (stop) {
       await this.#end(job, 'aborted', stop, ['running']);
       return undefined;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DeviceCommandSchema, type DeviceCommand } from '../../domain/command.ts';
 import {
@@ -128,6 +128,27 @@ export class FleetStore {
       .where(eq(fleetJobBatches.jobId, jobId))
       .orderBy(asc(fleetJobBatches.batchIndex));
     return rows.map(batchRowOf);
+  }
+
+  /**
+   * The first batch of a job still to be sent, and when the job last sent one (epoch ms, 0 when
+   * none): what a step needs, read without the job's other batches.
+   */
+  async nextToSend(jobId: string): Promise<{ batch?: FleetBatchRow; lastSentMs: number }> {
+    // One statement: a step runs once per batch, and each round trip counts (bench: fleet).
+    // Epoch ms as float8, which both drivers answer as a number.
+    const lastSentMs = sql<
+      number | null
+    >`(select (extract(epoch from max(${fleetJobBatches.sentAt})) * 1000)::float8 from ${fleetJobBatches} where ${fleetJobBatches.jobId} = ${jobId})`;
+    const [row] = await this.#db
+      .select({ batch: fleetJobBatches, lastSentMs })
+      .from(fleetJobBatches)
+      .where(and(eq(fleetJobBatches.jobId, jobId), eq(fleetJobBatches.state, 'pending')))
+      .orderBy(asc(fleetJobBatches.batchIndex))
+      .limit(1);
+    return row
+      ? { batch: batchRowOf(row.batch), lastSentMs: Number(row.lastSentMs ?? 0) }
+      : { lastSentMs: 0 };
   }
 
   /**
