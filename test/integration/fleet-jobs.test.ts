@@ -115,6 +115,34 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(answer.json<{ detail: string }>().detail).toContain('BAT-AU-001-A');
   });
 
+  it('answers a create sent twice with one Idempotency-Key with the one job it made', async () => {
+    const body = {
+      selection: { siteIds: ['PLANT-EU-001'] },
+      command,
+      rollout: { batchesPerMinute: 600 },
+    };
+    const send = (json: unknown) =>
+      browser.request({
+        method: 'POST',
+        path: '/api/fleet-jobs',
+        json,
+        headers: { 'idempotency-key': '"fleet-create-1"' },
+      });
+    const jobCount = async () =>
+      (await browser.get('/api/fleet-jobs')).json<{ jobs: unknown[] }>().jobs.length;
+    const before = await jobCount();
+    const [first, second] = await Promise.all([send(body), send(body)]);
+    expect([first.status, second.status]).toEqual([202, 202]);
+    const jobId = FleetJobSchema.parse(first.json()).jobId;
+    expect(FleetJobSchema.parse(second.json()).jobId).toBe(jobId);
+    await waitForJob(browser, jobId, (j) => j.state === 'completed');
+    const other = await send({ ...body, rollout: { batchesPerMinute: 60 } });
+    expect(other.status).toBe(422);
+    expect(other.json<{ code: string }>().code).toBe('idempotency_key_reused');
+    expect(await jobCount()).toBe(before + 1);
+    expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(1);
+  });
+
   it('under 503s and lost answers, each device holds its command exactly once or is reported failed', async () => {
     // Every other batch POST's answer is lost after the upstream acted; 30% of all calls get a 503.
     let batchPosts = 0;

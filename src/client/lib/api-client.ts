@@ -11,6 +11,8 @@ interface RequestOptions {
   /** Query parameters; `undefined` values are left out. */
   query?: Record<string, string | undefined>;
   signal?: AbortSignal | undefined;
+  /** Sent as `Idempotency-Key`: the same for every try of one operator intent. */
+  idempotencyKey?: string | undefined;
 }
 
 /** A successful answer: its HTTP status (201 vs 200 can matter) and the parsed body. */
@@ -40,10 +42,11 @@ export async function apiRequestWithStatus(
 export async function apiRequestWithStatus(
   path: string,
   schema: z.ZodType | null,
-  { method = 'GET', body, query, signal }: RequestOptions = {},
+  { method = 'GET', body, query, signal, idempotencyKey }: RequestOptions = {},
 ): Promise<ApiResponse<unknown>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET') headers['X-CSRF'] = '1';
+  if (idempotencyKey) headers['Idempotency-Key'] = `"${idempotencyKey}"`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;

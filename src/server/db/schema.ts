@@ -121,10 +121,16 @@ export const fleetJobs = bff.table(
     rollout: jsonb('rollout').notNull(),
     state: text('state').notNull(),
     stopReason: text('stop_reason'),
+    /** The create request's `Idempotency-Key`, and a fingerprint of its body, when it had one. */
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [
+    uniqueIndex('fleet_jobs_idempotency_idx')
+      .on(table.region, table.clientId, table.idempotencyKey)
+      .where(sql`${table.idempotencyKey} is not null`),
     index('fleet_jobs_client_created_idx').on(table.region, table.clientId, table.createdAt),
   ],
 );

@@ -12,6 +12,7 @@ import {
 import { ProblemError } from '../http/problem.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
+import { requestFingerprint } from '../ledger/idempotency.ts';
 import type { FleetQueue } from './fleet-queue.ts';
 import type { FleetRefresher } from './fleet-refresh.ts';
 import { sealingContext } from './fleet-runner.ts';
@@ -48,25 +49,71 @@ export class FleetJobs {
   /**
    * Creates a job for `request` under `session`'s sign-in and wakes its first step.
    *
-   * @param sites the session's bound sites (`GET /sites`), where the selection is resolved.
+   * With an `idempotencyKey` seen before, the job that request made is answered instead (nothing
+   * new is made or sent).
+   *
+   * @param sites reads the session's bound sites (`GET /sites`), where the selection is resolved.
    * @throws ProblemError 422 `fleet_selection_refused` when the selection names a site or device
-   *   outside the bound sites, matches nothing, or a device's capability range refuses the command.
+   *   outside the bound sites, matches nothing, or a device's capability range refuses the command;
+   *   422 `idempotency_key_reused` for a known key with another request.
    */
-  async create(session: Session, sites: SiteList, request: FleetJobRequest): Promise<FleetJob> {
-    const deviceIds = resolveSelection(sites, request.selection, request.command);
+  async create(
+    session: Session,
+    sites: () => Promise<SiteList>,
+    request: FleetJobRequest,
+    idempotencyKey?: string,
+  ): Promise<FleetJob> {
+    const requestHash = requestFingerprint('fleetJob', '/api/fleet-jobs', request);
+    if (idempotencyKey) {
+      const replayed = await this.#replay(session, idempotencyKey, requestHash);
+      if (replayed) return replayed;
+    }
+    const deviceIds = resolveSelection(await sites(), request.selection, request.command);
     const id = randomUUID();
     const nowMs = this.#now();
-    await this.#store.create({
-      id,
-      owner: ownerOf(session),
-      secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
-      command: request.command,
-      rollout: request.rollout,
-      batches: splitIntoBatches(deviceIds, request.rollout.batchSize),
-      nowMs,
-    });
+    try {
+      await this.#store.create({
+        id,
+        owner: ownerOf(session),
+        secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
+        command: request.command,
+        rollout: request.rollout,
+        batches: splitIntoBatches(deviceIds, request.rollout.batchSize),
+        idempotencyKey,
+        requestHash,
+        nowMs,
+      });
+    } catch (error) {
+      // The same key written meanwhile by a concurrent request (the unique index): its job.
+      const replayed = idempotencyKey
+        ? await this.#replay(session, idempotencyKey, requestHash)
+        : undefined;
+      if (replayed) return replayed;
+      throw error;
+    }
     await this.#queue.wake(id);
     return this.read(session, id);
+  }
+
+  /**
+   * The job an earlier request with `idempotencyKey` made, when it asked for the same.
+   *
+   * @throws ProblemError 422 `idempotency_key_reused` when it asked for something else.
+   */
+  async #replay(
+    session: Session,
+    idempotencyKey: string,
+    requestHash: string,
+  ): Promise<FleetJob | undefined> {
+    const earlier = await this.#store.findByKey(ownerOf(session), idempotencyKey);
+    if (!earlier) return undefined;
+    if (earlier.requestHash !== requestHash)
+      throw new ProblemError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different fleet job. Use a new key for a new job.',
+      );
+    return this.read(session, earlier.job.id);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { FleetJobActionSchema, FleetJobRequestSchema } from '../../domain/fleet-job.ts';
+import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -39,9 +40,13 @@ export async function fleetRoutes(
   app.post('/api/fleet-jobs', { bodyLimit: FLEET_JOB_BODY_LIMIT_BYTES }, async (request, reply) => {
     const session = await sessions.require(request);
     const body = parseInput(FleetJobRequestSchema, request.body, 'body');
-    const service = available();
-    const sites = await upstream.siteList(session);
-    const job = await service.create(session, sites, body);
+    const idempotencyKey = readIdempotencyKey(request.headers);
+    const job = await available().create(
+      session,
+      () => upstream.siteList(session),
+      body,
+      idempotencyKey,
+    );
     return reply.code(202).send(job);
   });
   app.get('/api/fleet-jobs', async (request) => {

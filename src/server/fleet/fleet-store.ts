@@ -70,6 +70,8 @@ export class FleetStore {
     command: DeviceCommand;
     rollout: FleetRollout;
     batches: string[][];
+    idempotencyKey?: string | undefined;
+    requestHash?: string | undefined;
     nowMs: number;
   }): Promise<void> {
     const now = new Date(job.nowMs);
@@ -83,6 +85,8 @@ export class FleetStore {
         command: job.command,
         rollout: job.rollout,
         state: 'running',
+        idempotencyKey: job.idempotencyKey ?? null,
+        requestHash: job.requestHash ?? null,
         createdAt: now,
         updatedAt: now,
       });
@@ -108,6 +112,24 @@ export class FleetStore {
   async findOwned(owner: FleetOwner, id: string): Promise<FleetJobRow | undefined> {
     const job = await this.find(id);
     return job && job.region === owner.region && job.clientId === owner.clientId ? job : undefined;
+  }
+
+  /** The owner's job made by a request with `idempotencyKey`, and that request's fingerprint. */
+  async findByKey(
+    owner: FleetOwner,
+    idempotencyKey: string,
+  ): Promise<{ job: FleetJobRow; requestHash: string | null } | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(fleetJobs)
+      .where(
+        and(
+          eq(fleetJobs.region, owner.region),
+          eq(fleetJobs.clientId, owner.clientId),
+          eq(fleetJobs.idempotencyKey, idempotencyKey),
+        ),
+      );
+    return row ? { job: jobRowOf(row), requestHash: row.requestHash } : undefined;
   }
 
   /** The owner's jobs, newest first, at most `limit`. */

@@ -54,16 +54,47 @@ export const fleetJobQueryOptions = (jobId: string) =>
 export const useFleetJobs = () => useQuery(fleetJobsQueryOptions());
 export const useFleetJob = (jobId: string) => useQuery(fleetJobQueryOptions(jobId));
 
-/** `POST /api/fleet-jobs`: 202 with the new job, already started. */
-export function createFleetJob(request: FleetJobRequest): Promise<FleetJob> {
-  return apiRequest('/fleet-jobs', FleetJobSchema, { method: 'POST', body: request });
+/**
+ * `POST /api/fleet-jobs`: 202 with the new job, already started. `intent` names the form it comes
+ * from: with the request it makes the `Idempotency-Key`, so a retry or a second click of the same
+ * request on the same form is answered with the job the first made, never a second job.
+ */
+export function createFleetJob(request: FleetJobRequest, intent: string): Promise<FleetJob> {
+  return apiRequest('/fleet-jobs', FleetJobSchema, {
+    method: 'POST',
+    body: request,
+    idempotencyKey: `fleet-${intent}-${fnv1a(JSON.stringify(request))}`,
+  });
 }
 
-/** Creates a job; the job list and the ledger (which records its batches) are read again. */
-export function useCreateFleetJob() {
+/**
+ * FNV-1a (32-bit) of `text`, hex: tells two requests of one form apart in their key. Not
+ * `crypto.subtle`, which a page served over plain http on another host than localhost lacks.
+ */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** A random ID for one form's intent (`crypto.getRandomValues` works on plain http too). */
+export function newIntentId(): string {
+  return [...crypto.getRandomValues(new Uint8Array(12))]
+    .map((byte) => byte.toString(16).padStart(2, '0'))
+    .join('');
+}
+
+/**
+ * Creates a job (see {@link createFleetJob}; `intent` is made once per form); the job list and
+ * the ledger (which records its batches) are read again.
+ */
+export function useCreateFleetJob(intent: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: createFleetJob,
+    mutationFn: (request: FleetJobRequest) => createFleetJob(request, intent),
     onSuccess: (job) => queryClient.setQueryData(commandKeys.fleetJob(job.jobId), job),
     onSettled: () =>
       Promise.all([

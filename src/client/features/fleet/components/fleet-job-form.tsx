@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Site } from '../../../../domain/device.ts';
 import { FleetRolloutSchema, splitIntoBatches } from '../../../../domain/fleet-job.ts';
-import { useCreateFleetJob } from '../../../commands/api/fleet-jobs.ts';
+import { newIntentId, useCreateFleetJob } from '../../../commands/api/fleet-jobs.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
@@ -38,7 +38,8 @@ export function FleetJobForm({
     batchesPerMinute: '10',
     abortPercent: '10',
   });
-  const create = useCreateFleetJob();
+  const [intent] = useState(newIntentId);
+  const create = useCreateFleetJob(intent);
   const picked = useMemo(
     () => resolvePick(sites, { siteIds, models, pasted }),
     [sites, siteIds, models, pasted],
