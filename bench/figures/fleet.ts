@@ -6,11 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TZDate } from '@date-fns/tz';
+import Papa from 'papaparse';
 import { request } from 'undici';
+import {
+  checkPlan,
+  groupPlanIntoBatches,
+  type PlanDevice,
+  type PlanRowInput,
+} from '../../src/domain/dispatch-plan.ts';
+import type { WindowedCommand } from '../../src/domain/overlap.ts';
 import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
 import type { BenchOptions, Stack } from '../lib/context.ts';
 import { bffCall, sandboxAdmin } from '../lib/http.ts';
-import { judged, notMeasured, type BenchResult, type Figure } from '../lib/results.ts';
+import { judged, type BenchResult, type Figure } from '../lib/results.ts';
 import { interleaved, median } from '../lib/stats.ts';
 
 export const FLEET_FIGURES = {
@@ -56,7 +65,7 @@ const command = (startMs: number) => ({
   endTime: new Date(startMs + HOUR_MS / 2).toISOString(),
 });
 
-/** Both figures that exist; the plan figure is reported not measured (plans are not built yet). */
+/** The three fleet figures: job overhead, page polls, plan check and preview. */
 export async function measureFleet(stack: Stack, options: BenchOptions): Promise<BenchResult[]> {
   const { session } = stack;
   const fleet = fleetOf(options.smoke);
@@ -152,7 +161,118 @@ export async function measureFleet(stack: Stack, options: BenchOptions): Promise
     judged(FLEET_FIGURES.pagePolls, perBatchInterval, {
       reason: `${statusCalls} upstream status calls for 11 page reads over 2 intervals of ${PAGE_POLL_MS} ms, ${lastJob.batches.length} batches`,
     }),
-    notMeasured(FLEET_FIGURES.planCheck, 'dispatch plans from a file are not built yet'),
+    measurePlanCheck(options),
   );
   return results;
+}
+
+const PLAN_ROWS = 10_000;
+const PLAN_DEVICES = 1_000;
+const PLAN_ZONE = 'Europe/Berlin';
+
+/**
+ * A plan file of 10,000 rows (1,000 devices of `large`, 10 windows each, a row in 50 overlapping
+ * the same device's row before it) with its start in UTC and its end on the site's clock, as CSV.
+ */
+function planCsv(baseMs: number): string {
+  const lines = ['deviceId,start (UTC),end (site),targetBatteryPowerW'];
+  for (let i = 0; i < PLAN_ROWS; i += 1) {
+    const device = i % PLAN_DEVICES;
+    const slot = Math.floor(i / PLAN_DEVICES);
+    const startMs = baseMs + slot * HOUR_MS - ((device + slot) % 50 === 49 ? (HOUR_MS * 3) / 4 : 0);
+    const end = new TZDate(startMs + HOUR_MS / 2, PLAN_ZONE);
+    lines.push(
+      [
+        `BAT-EU-${201 + Math.floor(device / 50)}-${String((device % 50) + 1).padStart(3, '0')}`,
+        new Date(startMs).toISOString(),
+        `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())}T${pad(end.getHours())}:${pad(end.getMinutes())}`,
+        String(1000 + (i % 7) * 100),
+      ].join(','),
+    );
+  }
+  return lines.join('\r\n');
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DDTHH:MM` on `timeZone`'s clock, epoch ms; NaN when it is not that. */
+function parseSiteTime(cell: string, timeZone: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(cell);
+  if (!m) return Number.NaN;
+  const [, y, mo, d, h, mi] = m.map(Number);
+  return new TZDate(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, timeZone).getTime();
+}
+
+/**
+ * 10,000 plan rows parsed, checked (checkPlan against 1,000 devices and an active command on
+ * every tenth) and previewed (grouped into batches, ghost bars per accepted row), against a plain
+ * parse of the same file; median of 3 rounds, interleaved. In process: the check is the same
+ * code the page runs.
+ */
+function measurePlanCheck(options: BenchOptions): BenchResult {
+  const baseMs = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 48 * HOUR_MS;
+  const csv = planCsv(baseMs);
+  const capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };
+  const devices = new Map<string, PlanDevice>();
+  const commands = new Map<string, WindowedCommand[]>();
+  for (let device = 0; device < PLAN_DEVICES; device += 1) {
+    const deviceId = `BAT-EU-${201 + Math.floor(device / 50)}-${String((device % 50) + 1).padStart(3, '0')}`;
+    devices.set(deviceId, { capabilities, timeZone: PLAN_ZONE });
+    if (device % 10 === 0)
+      commands.set(deviceId, [
+        {
+          status: 'received',
+          startTime: new Date(baseMs + 5 * HOUR_MS).toISOString(),
+          endTime: new Date(baseMs + 5 * HOUR_MS + HOUR_MS / 4).toISOString(),
+        },
+      ]);
+  }
+  const parse = () =>
+    Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
+  let accepted = 0;
+  let refused = 0;
+  let batches = 0;
+  const checkAndPreview = () => {
+    const parsed = parse();
+    const rows: PlanRowInput[] = parsed.data.map((row, index) => ({
+      line: index + 2,
+      deviceId: row.deviceId ?? '',
+      start: row['start (UTC)'] ?? '',
+      end: row['end (site)'] ?? '',
+      controls: { targetBatteryPowerW: row.targetBatteryPowerW ?? '' },
+    }));
+    const check = checkPlan(rows, {
+      devices,
+      commands,
+      nowMs: Date.now(),
+      parseTime: (cell, column, timeZone) =>
+        column === 'start' ? Date.parse(cell) : parseSiteTime(cell, timeZone),
+    });
+    const ghostBars = check.accepted.map((row) => ({
+      deviceId: row.deviceId,
+      startMs: Date.parse(row.command.startTime),
+      endMs: Date.parse(row.command.endTime),
+    }));
+    accepted = ghostBars.length;
+    refused = check.refused.length;
+    batches = groupPlanIntoBatches(check.accepted).length;
+  };
+  const time = (run: () => unknown) => {
+    const started = performance.now();
+    run();
+    return performance.now() - started;
+  };
+  const parseMs: number[] = [];
+  const fullMs: number[] = [];
+  for (let round = 0; round < (options.smoke ? 1 : 3); round += 1) {
+    parseMs.push(time(parse));
+    fullMs.push(time(checkAndPreview));
+  }
+  const full = median(fullMs);
+  const plain = median(parseMs);
+  return judged(FLEET_FIGURES.planCheck, full, {
+    reference: plain,
+    ratio: full / plain,
+    reason: `${PLAN_ROWS} rows parsed, checked and previewed in ${Math.round(full)} ms (${accepted} accepted, ${refused} refused, ${batches} batches); a plain parse of the same file ${Math.round(plain)} ms`,
+  });
 }
