@@ -33,8 +33,11 @@ export interface PlanDevice {
 /** What a plan is checked against. */
 export interface PlanContext {
   devices: ReadonlyMap<string, PlanDevice>;
-  /** The devices' commands known now (their history over the plan's span). */
-  commands: ReadonlyMap<string, readonly WindowedCommand[]>;
+  /**
+   * The devices' commands known now (their history over the plan's span); with their power
+   * control, a row the device already holds is recognised as sent rather than as an overlap.
+   */
+  commands: ReadonlyMap<string, readonly (WindowedCommand & { powerControl?: PowerControl })[]>;
   nowMs: number;
   /**
    * Reads a start or end cell as an instant, epoch ms: as UTC or on `timeZone`'s clock, as the
@@ -68,7 +71,8 @@ export interface PlanCheck {
  * plans), with the project's one rule of each kind: the device among the bound sites and its ID
  * valid (ids.ts), controls valid for the schema (power-control.ts, spec 2.2) and inside the
  * device's capability ranges with every control supported (device.ts, spec 2.2, 7), end after
- * start (spec 2.1), a start not in the past, no overlap with an active command of the device
+ * start (spec 2.1), a start not in the past, not already held by the device (a plan sent again),
+ * no overlap with an active command of the device
  * (overlap.ts, spec 3.1 rule 2), and no overlap with an earlier row of the plan for the same
  * device (the earlier one is kept, the later refused naming its line). Linear in the rows plus a
  * sort per device.
@@ -112,7 +116,13 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
     for (const violation of checkCapabilities(control.data, device.capabilities))
       refuse(row, describeViolation(violation));
     const window = { startMs, endMs };
-    const active = findActiveOverlap(window, context.commands.get(row.deviceId) ?? []);
+    const known = context.commands.get(row.deviceId) ?? [];
+    // A plan sent again: a row whose command the device already holds is recognised as sent.
+    if (known.some((command) => isSameCommand(command, window, control.data))) {
+      refuse(row, 'already sent: the device holds this command');
+      continue;
+    }
+    const active = findActiveOverlap(window, known);
     if (active)
       refuse(
         row,
@@ -151,6 +161,19 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
   }
   accepted.sort((a, b) => a.line - b.line);
   return { accepted, refused: [...refused.values()].sort((a, b) => a.line - b.line) };
+}
+
+/** True when `command` is active with exactly `window` and `powerControl` (a row sent before). */
+function isSameCommand(
+  command: WindowedCommand & { powerControl?: PowerControl },
+  window: WindowMs,
+  powerControl: PowerControl,
+): boolean {
+  if (command.status !== 'received' && command.status !== 'executing') return false;
+  if (Date.parse(command.startTime) !== window.startMs) return false;
+  if (Date.parse(command.endTime) !== window.endMs) return false;
+  if (!command.powerControl) return false;
+  return POWER_CONTROL_PROPERTIES.every((p) => command.powerControl?.[p] === powerControl[p]);
 }
 
 /** A batch of a plan: one command, at most 50 devices (spec 8). */

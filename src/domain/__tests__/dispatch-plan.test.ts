@@ -92,6 +92,35 @@ describe('checkPlan', () => {
   });
 });
 
+describe('checkPlan on a plan sent again', () => {
+  it('recognises rows the devices already hold as sent, not as overlaps', () => {
+    const held = {
+      ...context,
+      commands: new Map([
+        [
+          'D-1',
+          [
+            {
+              status: 'received' as const,
+              startTime: '2030-01-01T10:00:00.000Z',
+              endTime: '2030-01-01T11:00:00.000Z',
+              powerControl: { targetBatteryPowerW: 2000 },
+            },
+          ],
+        ],
+      ]),
+    };
+    const check = checkPlan(
+      [row(2, 'D-1', '10:00', '11:00'), row(3, 'D-2', '12:00', '13:00')],
+      held,
+    );
+    expect(check.accepted.map((r) => r.line)).toEqual([3]);
+    expect(check.refused).toEqual([
+      { line: 2, deviceId: 'D-1', reasons: ['already sent: the device holds this command'] },
+    ]);
+  });
+});
+
 describe('groupPlanIntoBatches', () => {
   it('puts rows that share a command in batches of at most 50, in order of first appearance', () => {
     const devices = Array.from({ length: 120 }, (_, i) => `D-${i}`);
