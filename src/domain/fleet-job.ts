@@ -97,6 +97,8 @@ export type FleetDeviceOutcome = z.infer<typeof FleetDeviceOutcomeSchema>;
 export const FleetBatchSchema = z.object({
   index: z.int().min(0),
   state: FleetBatchStateSchema,
+  /** This batch's own device command (a dispatch plan's); absent: the job's `command`. */
+  command: DeviceCommandSchema.optional(),
   batchCommandId: BatchCommandIdSchema.optional(),
   sentAt: UtcTimestampSchema.optional(),
   attempts: z.int().min(0),
@@ -131,6 +133,33 @@ export const FleetJobSchema = z.object({
   batches: z.array(FleetBatchSchema),
 });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
+
+/** Most rows a dispatch plan may hold. */
+export const MAX_PLAN_ROWS = 20_000;
+
+/**
+ * Body of `POST /api/fleet-plans` (docs/fleet-dispatch.md, Dispatch plans): the rows of a plan
+ * the operator kept after its check, each a device and its own device command, and the rollout
+ * (its `batchSize` caps the batches the rows are grouped into).
+ */
+export const FleetPlanRequestSchema = z.strictObject({
+  rows: z
+    .array(
+      z.strictObject({
+        line: z.int().min(1),
+        deviceId: DeviceIdSchema,
+        command: DeviceCommandSchema,
+      }),
+    )
+    .min(1, { error: 'a plan needs at least one row' })
+    .max(MAX_PLAN_ROWS, { error: `a plan may hold at most ${MAX_PLAN_ROWS} rows` }),
+  rollout: FleetRolloutSchema.default({
+    batchSize: MAX_BATCH_DEVICES,
+    batchesPerMinute: 60,
+    abortPercent: 100,
+  }),
+});
+export type FleetPlanRequest = z.infer<typeof FleetPlanRequestSchema>;
 
 /** Body of `POST /api/fleet-jobs/{jobId}/{pause|resume|cancel}`: none. */
 export const FLEET_JOB_ACTIONS = ['pause', 'resume', 'cancel'] as const;

@@ -143,6 +143,58 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(1);
   });
 
+  it('sends a dispatch plan as one job, rows that share a command in one batch', async () => {
+    const device = (n: number) => `BAT-EU-100-${String(n).padStart(2, '0')}`;
+    const later = {
+      powerControl: { targetBatteryPowerW: -1000 },
+      startTime: command.endTime,
+      endTime: new Date(Date.parse(command.endTime) + 30 * MINUTE_MS).toISOString(),
+    };
+    const rows = [
+      ...Array.from({ length: 30 }, (_, i) => ({ line: i + 2, deviceId: device(i + 1), command })),
+      ...Array.from({ length: 30 }, (_, i) => ({
+        line: i + 32,
+        deviceId: device(i + 31),
+        command: later,
+      })),
+      { line: 62, deviceId: device(1), command: later },
+    ];
+    const refused = await browser.post('/api/fleet-plans', {
+      rows: [
+        ...rows,
+        {
+          line: 63,
+          deviceId: device(2),
+          command: { ...later, powerControl: { targetBatteryPowerW: 9000 } },
+        },
+      ],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.json<{ detail: string }>().detail).toContain('line 63 (BAT-EU-100-02)');
+
+    const answer = await browser.post('/api/fleet-plans', {
+      rows,
+      rollout: { batchesPerMinute: 600 },
+    });
+    expect(answer.status, answer.text).toBe(202);
+    const job = FleetJobSchema.parse(answer.json());
+    expect(job.batches.map((b) => [b.devices.length, b.command?.startTime])).toEqual([
+      [30, command.startTime],
+      [31, later.startTime],
+    ]);
+    const done = await waitForJob(browser, job.jobId, (j) => j.state === 'completed');
+    expect(done.progress).toMatchObject({ total: 61, sent: 61, failed: 0 });
+    const held = await commandsPerDevice(browser, [device(1), device(2), device(31)], {
+      startTime: command.startTime,
+      endTime: later.endTime,
+    });
+    expect([
+      held.get(device(1))?.length,
+      held.get(device(2))?.length,
+      held.get(device(31))?.length,
+    ]).toEqual([2, 1, 1]);
+  });
+
   it('under 503s and lost answers, each device holds its command exactly once or is reported failed', async () => {
     // Every other batch POST's answer is lost after the upstream acted; 30% of all calls get a 503.
     let batchPosts = 0;

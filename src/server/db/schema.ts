@@ -150,6 +150,8 @@ export const fleetJobBatches = bff.table(
     /** Per device: `{ deviceId, commandId?, status?, cancelReason?, failure? }`. */
     devices: jsonb('devices').notNull(),
     batchCommandId: text('batch_command_id'),
+    /** This batch's own device command (a dispatch plan's); null: the job's command. */
+    command: jsonb('command'),
     attempts: integer('attempts').notNull().default(0),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
   },

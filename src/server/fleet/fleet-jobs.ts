@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceCommand } from '../../domain/command.ts';
 import { checkCapabilities, describeViolation, type SiteList } from '../../domain/device.ts';
+import { checkPlan, groupPlanIntoBatches } from '../../domain/dispatch-plan.ts';
 import {
   splitIntoBatches,
+  type FleetPlanRequest,
   type FleetJob,
   type FleetJobAction,
   type FleetJobRequest,
@@ -78,13 +80,100 @@ export class FleetJobs {
         secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
         command: request.command,
         rollout: request.rollout,
-        batches: splitIntoBatches(deviceIds, request.rollout.batchSize),
+        batches: splitIntoBatches(deviceIds, request.rollout.batchSize).map((ids) => ({
+          deviceIds: ids,
+        })),
         idempotencyKey,
         requestHash,
         nowMs,
       });
     } catch (error) {
       // The same key written meanwhile by a concurrent request (the unique index): its job.
+      const replayed = idempotencyKey
+        ? await this.#replay(session, idempotencyKey, requestHash)
+        : undefined;
+      if (replayed) return replayed;
+      throw error;
+    }
+    await this.#queue.wake(id);
+    return this.read(session, id);
+  }
+
+  /**
+   * Creates a job from the rows of a dispatch plan the operator kept (docs/fleet-dispatch.md,
+   * Dispatch plans): the rows are checked again with the same rule as the preview, against the
+   * bound sites (devices, capability ranges, windows not in the past, rows of one device not
+   * overlapping), grouped into batches where they share a command, and sent as one job. With an
+   * `idempotencyKey` seen before, the job that request made is answered instead.
+   *
+   * @throws ProblemError 422 `fleet_selection_refused` naming the lines refused (nothing is made);
+   *   422 `idempotency_key_reused`.
+   */
+  async createFromPlan(
+    session: Session,
+    sites: () => Promise<SiteList>,
+    request: FleetPlanRequest,
+    idempotencyKey?: string,
+  ): Promise<FleetJob> {
+    const requestHash = requestFingerprint('fleetPlan', '/api/fleet-plans', request);
+    if (idempotencyKey) {
+      const replayed = await this.#replay(session, idempotencyKey, requestHash);
+      if (replayed) return replayed;
+    }
+    const bound = await sites();
+    const devices = new Map(
+      bound.sites.flatMap((site) =>
+        site.devices.map((device) => [
+          device.deviceId,
+          { capabilities: device.capabilities, timeZone: site.timeZone },
+        ]),
+      ),
+    );
+    const check = checkPlan(
+      request.rows.map((row) => ({
+        line: row.line,
+        deviceId: row.deviceId,
+        start: row.command.startTime,
+        end: row.command.endTime,
+        controls: Object.fromEntries(
+          Object.entries(row.command.powerControl).map(([p, v]) => [p, String(v)]),
+        ),
+      })),
+      // Active commands are checked by the preview, which reads the devices' histories; one
+      // that appeared since is cancelled at once by the upstream and reported per device.
+      { devices, commands: new Map(), nowMs: this.#now(), parseTime: (cell) => Date.parse(cell) },
+    );
+    if (check.refused.length > 0)
+      throw new ProblemError(
+        422,
+        'fleet_selection_refused',
+        `Nothing was sent. ${check.refused.length} row${check.refused.length === 1 ? '' : 's'} of the plan cannot be sent: ${check.refused
+          .slice(0, NAMES_SHOWN)
+          .map((r) => `line ${r.line} (${r.deviceId}): ${r.reasons.join(', ')}`)
+          .join('; ')}. Check the plan again and drop the refused rows.`,
+      );
+    const batches = groupPlanIntoBatches(check.accepted).flatMap((batch) =>
+      splitIntoBatches(batch.deviceIds, request.rollout.batchSize).map((deviceIds) => ({
+        deviceIds,
+        command: batch.command,
+      })),
+    );
+    const first = batches[0];
+    if (!first) throw new Error('a checked plan without rows');
+    const id = randomUUID();
+    try {
+      await this.#store.create({
+        id,
+        owner: ownerOf(session),
+        secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
+        command: first.command,
+        rollout: request.rollout,
+        batches,
+        idempotencyKey,
+        requestHash,
+        nowMs: this.#now(),
+      });
+    } catch (error) {
       const replayed = idempotencyKey
         ? await this.#replay(session, idempotencyKey, requestHash)
         : undefined;

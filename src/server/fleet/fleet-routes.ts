@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FleetJobActionSchema, FleetJobRequestSchema } from '../../domain/fleet-job.ts';
+import {
+  FleetJobActionSchema,
+  FleetJobRequestSchema,
+  FleetPlanRequestSchema,
+} from '../../domain/fleet-job.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { parseInput } from '../http/parse.ts';
@@ -11,6 +15,9 @@ import type { FleetJobs } from './fleet-jobs.ts';
 
 /** A fleet job's body may list every device of the bound sites: 20,000 IDs fit in 1 MiB. */
 const FLEET_JOB_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** A plan's rows: 20,000 rows of about 200 bytes fit in 8 MiB. */
+const FLEET_PLAN_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 const JobParamsSchema = z.strictObject({ jobId: z.uuid() });
 /** `?refresh=statuses`: read some statuses from the upstream first (the job page's poll). */
@@ -49,6 +56,22 @@ export async function fleetRoutes(
     );
     return reply.code(202).send(job);
   });
+  app.post(
+    '/api/fleet-plans',
+    { bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES },
+    async (request, reply) => {
+      const session = await sessions.require(request);
+      const body = parseInput(FleetPlanRequestSchema, request.body, 'body');
+      const job = await available().createFromPlan(
+        session,
+        () => upstream.siteList(session),
+        body,
+        readIdempotencyKey(request.headers),
+      );
+      return reply.code(202).send(job);
+    },
+  );
+  refuseOtherMethods(app, '/api/fleet-plans', new Set(['POST']));
   app.get('/api/fleet-jobs', async (request) => {
     const session = await sessions.require(request);
     return { jobs: await available().list(session) };

@@ -130,7 +130,10 @@ export class FleetRunner {
       await this.#store.updateBatch({ jobId: job.id, index: batch.index, attempts });
       return atMs;
     };
-    const request = { devices: batch.devices.map((d) => d.deviceId), command: job.command };
+    const request = {
+      devices: batch.devices.map((d) => d.deviceId),
+      command: batch.command ?? job.command,
+    };
     this.#hooks.beforeBatch?.(job.id, batch.index);
     let answer: StoredAnswer;
     try {

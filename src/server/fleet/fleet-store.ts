@@ -42,6 +42,8 @@ export interface FleetBatchRow {
   jobId: string;
   index: number;
   state: FleetBatchState;
+  /** The batch's own command (a plan's); undefined: the job's. */
+  command?: DeviceCommand | undefined;
   devices: FleetDeviceOutcome[];
   batchCommandId: string | null;
   attempts: number;
@@ -69,7 +71,7 @@ export class FleetStore {
     secretCiphertext: string;
     command: DeviceCommand;
     rollout: FleetRollout;
-    batches: string[][];
+    batches: { deviceIds: string[]; command?: DeviceCommand | undefined }[];
     idempotencyKey?: string | undefined;
     requestHash?: string | undefined;
     nowMs: number;
@@ -93,11 +95,12 @@ export class FleetStore {
       // Chunked: PostgreSQL takes at most 65,535 parameters per statement.
       for (let i = 0; i < job.batches.length; i += 500)
         await tx.insert(fleetJobBatches).values(
-          job.batches.slice(i, i + 500).map((deviceIds, offset) => ({
+          job.batches.slice(i, i + 500).map((batch, offset) => ({
             jobId: job.id,
             batchIndex: i + offset,
             state: 'pending',
-            devices: deviceIds.map((deviceId) => ({ deviceId })),
+            command: batch.command ?? null,
+            devices: batch.deviceIds.map((deviceId) => ({ deviceId })),
           })),
         );
     });
@@ -258,6 +261,7 @@ export function toFleetJob(job: FleetJobRow, batches: readonly FleetBatchRow[]):
   const answered: FleetBatch[] = batches.map((batch) => ({
     index: batch.index,
     state: batch.state,
+    ...(batch.command ? { command: batch.command } : {}),
     ...(batch.batchCommandId ? { batchCommandId: batch.batchCommandId } : {}),
     ...(batch.sentAt ? { sentAt: batch.sentAt.toISOString() } : {}),
     attempts: batch.attempts,
@@ -298,6 +302,7 @@ function batchRowOf(row: typeof fleetJobBatches.$inferSelect): FleetBatchRow {
     jobId: row.jobId,
     index: row.batchIndex,
     state: FleetBatchStateSchema.parse(row.state),
+    ...(row.command === null ? {} : { command: DeviceCommandSchema.parse(row.command) }),
     devices: DevicesColumnSchema.parse(row.devices),
     batchCommandId: row.batchCommandId,
     attempts: row.attempts,

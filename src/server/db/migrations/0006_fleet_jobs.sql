@@ -4,6 +4,7 @@ CREATE TABLE "bff"."fleet_job_batches" (
 	"state" text NOT NULL,
 	"devices" jsonb NOT NULL,
 	"batch_command_id" text,
+	"command" jsonb,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"sent_at" timestamp with time zone,
 	CONSTRAINT "fleet_job_batches_job_id_batch_index_pk" PRIMARY KEY("job_id","batch_index")

@@ -38,6 +38,8 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
   const tried = job.batches.filter((b) => b.state === 'sent' || b.state === 'failed').length;
   const cancelledTotal = Object.values(progress.cancelled).reduce((a, b) => a + (b ?? 0), 0);
   const final = isFinalJobState(job.state);
+  // A dispatch plan's batches carry commands of their own.
+  const planned = job.batches.some((batch) => batch.command !== undefined);
 
   return (
     <div className="stack">
@@ -57,13 +59,22 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
           {formatInZone(job.createdAt, timeZone)} ({timeZone}), {formatUtc(job.createdAt)}
           {job.operatorName ? ` by ${job.operatorName}` : ''}
         </dd>
-        <dt>Power control</dt>
-        <dd>{describePowerControl(job.command.powerControl)}</dd>
-        <dt>Effective window</dt>
-        <dd>
-          {formatWindowInZone(job.command.startTime, job.command.endTime, timeZone)} ({timeZone}),{' '}
-          {formatWindowUtc(job.command.startTime, job.command.endTime)}
-        </dd>
+        {planned ? (
+          <>
+            <dt>Commands</dt>
+            <dd>From a dispatch plan: each batch's command is in the batch table.</dd>
+          </>
+        ) : (
+          <>
+            <dt>Power control</dt>
+            <dd>{describePowerControl(job.command.powerControl)}</dd>
+            <dt>Effective window</dt>
+            <dd>
+              {formatWindowInZone(job.command.startTime, job.command.endTime, timeZone)} ({timeZone}
+              ), {formatWindowUtc(job.command.startTime, job.command.endTime)}
+            </dd>
+          </>
+        )}
         <dt>Rollout</dt>
         <dd>
           {job.rollout.batchSize} devices per batch, {job.rollout.batchesPerMinute} batches per
@@ -158,6 +169,7 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
                 <th scope="col">Batch</th>
                 <th scope="col">State</th>
                 <th scope="col">Batch command</th>
+                {planned ? <th scope="col">Command</th> : null}
                 <th scope="col">Sent</th>
                 <th scope="col">Tries</th>
                 <th scope="col">Devices</th>
@@ -169,6 +181,16 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
                   <th scope="row">{batch.index + 1}</th>
                   <td>{FLEET_BATCH_STATE_WORDS[batch.state]}</td>
                   <td className="mono">{batch.batchCommandId ?? '—'}</td>
+                  {planned ? (
+                    <td>
+                      {describePowerControl((batch.command ?? job.command).powerControl)},{' '}
+                      {formatWindowInZone(
+                        (batch.command ?? job.command).startTime,
+                        (batch.command ?? job.command).endTime,
+                        timeZone,
+                      )}
+                    </td>
+                  ) : null}
                   <td>
                     {batch.sentAt ? (
                       <>
