@@ -161,6 +161,24 @@ export const FleetPlanRequestSchema = z.strictObject({
 });
 export type FleetPlanRequest = z.infer<typeof FleetPlanRequestSchema>;
 
+/** Body of `POST /api/fleet-plans/check`: the rows to check, nothing made or sent. */
+export const FleetPlanCheckRequestSchema = FleetPlanRequestSchema.pick({ rows: true });
+
+/**
+ * Answer of `POST /api/fleet-plans/check` (docs/fleet-dispatch.md, Dispatch plans): the rows that
+ * can be sent, each with its command in UTC, and the rows refused, each with every reason in
+ * operator words; both in line order.
+ */
+export const FleetPlanCheckSchema = z.object({
+  accepted: z.array(
+    z.object({ line: z.int().min(1), deviceId: DeviceIdSchema, command: DeviceCommandSchema }),
+  ),
+  refused: z.array(
+    z.object({ line: z.int().min(1), deviceId: z.string(), reasons: z.array(z.string()) }),
+  ),
+});
+export type FleetPlanCheck = z.infer<typeof FleetPlanCheckSchema>;
+
 /** Body of `POST /api/fleet-jobs/{jobId}/{pause|resume|cancel}`: none. */
 export const FLEET_JOB_ACTIONS = ['pause', 'resume', 'cancel'] as const;
 export const FleetJobActionSchema = z.enum(FLEET_JOB_ACTIONS);

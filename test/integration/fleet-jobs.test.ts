@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema, FleetPlanCheckSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { commandsPerDevice, waitForJob } from '../support/fleet.ts';
 import type { BrowserClient } from '../support/http-client.ts';
@@ -193,6 +193,43 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
       held.get(device(2))?.length,
       held.get(device(31))?.length,
     ]).toEqual([2, 1, 1]);
+  });
+
+  it('checks a plan against the commands the devices hold: an overlap refused, a row sent before recognised', async () => {
+    const held = { ...command, powerControl: { targetBatteryPowerW: 1000 } };
+    expect((await browser.post('/api/device/BAT-EU-100-05/commands', held)).status).toBe(202);
+    const rows = [
+      {
+        line: 2,
+        deviceId: 'BAT-EU-100-05',
+        command: { ...command, powerControl: { targetBatteryPowerW: -500 } },
+      },
+      { line: 3, deviceId: 'BAT-EU-100-05', command: held },
+      { line: 4, deviceId: 'BAT-EU-100-06', command },
+    ];
+    const checked = await browser.post('/api/fleet-plans/check', { rows });
+    expect(checked.status, checked.text).toBe(200);
+    const check = FleetPlanCheckSchema.parse(checked.json());
+    expect(check.accepted.map((row) => row.line)).toEqual([4]);
+    expect(check.refused).toEqual([
+      {
+        line: 2,
+        deviceId: 'BAT-EU-100-05',
+        reasons: ['its window overlaps a command of this device that is waiting to start'],
+      },
+      {
+        line: 3,
+        deviceId: 'BAT-EU-100-05',
+        reasons: ['already sent: the device holds this command'],
+      },
+    ]);
+    // The send checks the same way: nothing is made while a refused row is in it.
+    const sent = await browser.post('/api/fleet-plans', { rows });
+    expect(sent.status).toBe(422);
+    expect(sent.json<{ detail: string }>().detail).toContain(
+      'line 2 (BAT-EU-100-05): its window overlaps',
+    );
+    expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(0);
   });
 
   it('under 503s and lost answers, each device holds its command exactly once or is reported failed', async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceCommand } from '../../domain/command.ts';
 import { checkCapabilities, describeViolation, type SiteList } from '../../domain/device.ts';
-import { checkPlan, groupPlanIntoBatches } from '../../domain/dispatch-plan.ts';
+import type { StatusRecord } from '../../domain/command.ts';
+import { checkPlan, groupPlanIntoBatches, type PlanCheck } from '../../domain/dispatch-plan.ts';
+import type { HistoryQuery } from '../../domain/history.ts';
 import {
   splitIntoBatches,
   type FleetPlanRequest,
@@ -22,6 +24,12 @@ import { toFleetJob, type FleetOwner, type FleetStore } from './fleet-store.ts';
 
 /** At most this many names are listed in a refusal; the count says how many more. */
 const NAMES_SHOWN = 10;
+
+/** A plan's devices' histories are read this many at a time (upstream calls in flight). */
+const HISTORY_READS_AT_ONCE = 8;
+
+/** One history read covers at most 30 days (docs/architecture.md, Upstream contract: History). */
+const HISTORY_SPAN_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Fleet jobs as the routes use them (docs/fleet-dispatch.md): create one from a selection, read
@@ -100,26 +108,21 @@ export class FleetJobs {
   }
 
   /**
-   * Creates a job from the rows of a dispatch plan the operator kept (docs/fleet-dispatch.md,
-   * Dispatch plans): the rows are checked again with the same rule as the preview, against the
-   * bound sites (devices, capability ranges, windows not in the past, rows of one device not
-   * overlapping), grouped into batches where they share a command, and sent as one job. With an
-   * `idempotencyKey` seen before, the job that request made is answered instead.
+   * Checks the rows of a dispatch plan (docs/fleet-dispatch.md, Dispatch plans) with `checkPlan`
+   * against the bound sites and the commands the devices already hold: the history of each
+   * device named over the plan's span, read in pieces of at most 30 days (the history query's
+   * limit), a few devices at a time. A row the device holds with the same window and controls is
+   * refused as already sent; one overlapping an active command of the device is refused naming
+   * it (overlap.ts, the project's one overlap rule).
    *
-   * @throws ProblemError 422 `fleet_selection_refused` naming the lines refused (nothing is made);
-   *   422 `idempotency_key_reused`.
+   * @param histories reads one device's commands over a range (`GET /devices/{id}/commands`).
+   * @throws ProblemError from the upstream (sites or a history unreadable).
    */
-  async createFromPlan(
-    session: Session,
+  async checkPlanRows(
     sites: () => Promise<SiteList>,
-    request: FleetPlanRequest,
-    idempotencyKey?: string,
-  ): Promise<FleetJob> {
-    const requestHash = requestFingerprint('fleetPlan', '/api/fleet-plans', request);
-    if (idempotencyKey) {
-      const replayed = await this.#replay(session, idempotencyKey, requestHash);
-      if (replayed) return replayed;
-    }
+    histories: (deviceId: string, query: HistoryQuery) => Promise<StatusRecord[]>,
+    rows: FleetPlanRequest['rows'],
+  ): Promise<PlanCheck> {
     const bound = await sites();
     const devices = new Map(
       bound.sites.flatMap((site) =>
@@ -129,8 +132,30 @@ export class FleetJobs {
         ]),
       ),
     );
-    const check = checkPlan(
-      request.rows.map((row) => ({
+    let fromMs = Infinity;
+    let toMs = -Infinity;
+    for (const row of rows) {
+      fromMs = Math.min(fromMs, Date.parse(row.command.startTime));
+      toMs = Math.max(toMs, Date.parse(row.command.endTime));
+    }
+    const named = [...new Set(rows.map((row) => row.deviceId))].filter((id) => devices.has(id));
+    const commands = new Map<string, StatusRecord[]>();
+    for (let i = 0; i < named.length; i += HISTORY_READS_AT_ONCE)
+      await Promise.all(
+        named.slice(i, i + HISTORY_READS_AT_ONCE).map(async (deviceId) => {
+          const held: StatusRecord[] = [];
+          for (let start = fromMs; start < toMs; start += HISTORY_SPAN_MS)
+            held.push(
+              ...(await histories(deviceId, {
+                startTime: new Date(start).toISOString(),
+                endTime: new Date(Math.min(toMs, start + HISTORY_SPAN_MS)).toISOString(),
+              })),
+            );
+          commands.set(deviceId, held);
+        }),
+      );
+    return checkPlan(
+      rows.map((row) => ({
         line: row.line,
         deviceId: row.deviceId,
         start: row.command.startTime,
@@ -139,10 +164,34 @@ export class FleetJobs {
           Object.entries(row.command.powerControl).map(([p, v]) => [p, String(v)]),
         ),
       })),
-      // Active commands are checked by the preview, which reads the devices' histories; one
-      // that appeared since is cancelled at once by the upstream and reported per device.
-      { devices, commands: new Map(), nowMs: this.#now(), parseTime: (cell) => Date.parse(cell) },
+      { devices, commands, nowMs: this.#now(), parseTime: (cell) => Date.parse(cell) },
     );
+  }
+
+  /**
+   * Creates a job from the rows of a dispatch plan the operator kept (docs/fleet-dispatch.md,
+   * Dispatch plans): the rows are checked again with `checkPlanRows` (the same rule as the
+   * preview: bound sites, capability ranges, windows not in the past, overlap with the devices'
+   * active commands and between rows, rows already sent), grouped into batches where they share a
+   * command, and sent as one job. With an `idempotencyKey` seen before, the job that request made
+   * is answered instead.
+   *
+   * @throws ProblemError 422 `fleet_selection_refused` naming the lines refused (nothing is made);
+   *   422 `idempotency_key_reused`.
+   */
+  async createFromPlan(
+    session: Session,
+    sites: () => Promise<SiteList>,
+    histories: (deviceId: string, query: HistoryQuery) => Promise<StatusRecord[]>,
+    request: FleetPlanRequest,
+    idempotencyKey?: string,
+  ): Promise<FleetJob> {
+    const requestHash = requestFingerprint('fleetPlan', '/api/fleet-plans', request);
+    if (idempotencyKey) {
+      const replayed = await this.#replay(session, idempotencyKey, requestHash);
+      if (replayed) return replayed;
+    }
+    const check = await this.checkPlanRows(sites, histories, request.rows);
     if (check.refused.length > 0)
       throw new ProblemError(
         422,

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   FleetJobActionSchema,
   FleetJobRequestSchema,
+  FleetPlanCheckRequestSchema,
   FleetPlanRequestSchema,
+  type FleetPlanCheck,
 } from '../../domain/fleet-job.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
@@ -65,6 +67,7 @@ export async function fleetRoutes(
       const job = await available().createFromPlan(
         session,
         () => upstream.siteList(session),
+        (deviceId, query) => upstream.historyRecords(session, deviceId, query),
         body,
         readIdempotencyKey(request.headers),
       );
@@ -72,6 +75,22 @@ export async function fleetRoutes(
     },
   );
   refuseOtherMethods(app, '/api/fleet-plans', new Set(['POST']));
+  // The preview's check: the same rule as the send, nothing made or sent (POST for the body).
+  app.post(
+    '/api/fleet-plans/check',
+    { bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES },
+    async (request) => {
+      const session = await sessions.require(request);
+      const { rows } = parseInput(FleetPlanCheckRequestSchema, request.body, 'body');
+      const check: FleetPlanCheck = await available().checkPlanRows(
+        () => upstream.siteList(session),
+        (deviceId, query) => upstream.historyRecords(session, deviceId, query),
+        rows,
+      );
+      return check;
+    },
+  );
+  refuseOtherMethods(app, '/api/fleet-plans/check', new Set(['POST']));
   app.get('/api/fleet-jobs', async (request) => {
     const session = await sessions.require(request);
     return { jobs: await available().list(session) };
