@@ -84,6 +84,14 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 })),
             },
             {
+              path: 'fleet-jobs/plan',
+              handle: wide,
+              lazy: () =>
+                import('./routes/fleet-jobs.tsx').then(({ FleetPlanRoute }) => ({
+                  Component: FleetPlanRoute,
+                })),
+            },
+            {
               path: 'fleet-jobs/:jobId',
               handle: wide,
               lazy: () =>

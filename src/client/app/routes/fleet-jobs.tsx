@@ -7,6 +7,7 @@ import { Loading } from '../../components/loading.tsx';
 import { FleetJobForm } from '../../features/fleet/components/fleet-job-form.tsx';
 import { FleetJobList } from '../../features/fleet/components/fleet-job-list.tsx';
 import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx';
+import { FleetPlanUpload } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
@@ -18,7 +19,8 @@ export function FleetJobListRoute() {
       <h1>Fleet jobs</h1>
       <p className="lead">
         One command for many devices, sent in paced batches of at most 50 by the server, which goes
-        on when this page is closed. <Link to="/fleet-jobs/new">New fleet job</Link>
+        on when this page is closed. <Link to="/fleet-jobs/new">New fleet job</Link> ·{' '}
+        <Link to="/fleet-jobs/plan">Send a dispatch plan</Link>
       </p>
       {jobs.isPending ? (
         <Loading what="Loading fleet jobs…" />
@@ -60,6 +62,39 @@ export function FleetJobNewRoute() {
         </p>
       ) : (
         <FleetJobForm
+          sites={sites.data.sites}
+          onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+        />
+      )}
+    </>
+  );
+}
+
+/** `/fleet-jobs/plan`: a dispatch plan from a file, checked, then sent as one fleet job. */
+export function FleetPlanRoute() {
+  const sites = useSites();
+  const navigate = useNavigate();
+  return (
+    <>
+      <title>Dispatch plan · powerdeck</title>
+      <h1>Dispatch plan</h1>
+      <p className="lead">
+        <Link to="/fleet-jobs">All fleet jobs</Link>
+      </p>
+      {sites.isPending ? (
+        <Loading what="Loading sites…" />
+      ) : sites.isError ? (
+        <ErrorAlert
+          error={sites.error}
+          what="Could not load the bound sites."
+          onRetry={() => void sites.refetch()}
+        />
+      ) : sites.data.sites.length === 0 ? (
+        <p className="empty-state">
+          No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
+        </p>
+      ) : (
+        <FleetPlanUpload
           sites={sites.data.sites}
           onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
         />

@@ -63,8 +63,13 @@ export function createFleetJob(request: FleetJobRequest, intent: string): Promis
   return apiRequest('/fleet-jobs', FleetJobSchema, {
     method: 'POST',
     body: request,
-    idempotencyKey: `fleet-${intent}-${fnv1a(JSON.stringify(request))}`,
+    idempotencyKey: createIdempotencyKey('fleet', intent, request),
   });
+}
+
+/** `<kind>-<intent>-<hash of the request>`: one key per request of one form. */
+export function createIdempotencyKey(kind: string, intent: string, request: unknown): string {
+  return `${kind}-${intent}-${fnv1a(JSON.stringify(request))}`;
 }
 
 /**
