@@ -24,6 +24,11 @@ interface CheckedRow {
   reasons?: string[];
 }
 
+/** `1 row`, `2 rows`. */
+function rowsWord(count: number): string {
+  return `${count} row${count === 1 ? '' : 's'}`;
+}
+
 /**
  * Dispatch plan upload (docs/fleet-dispatch.md, Dispatch plans): the operator chooses a CSV or
  * JSON file; each row is checked here with the domain rule (sites, controls, window, the plan's
@@ -181,8 +186,8 @@ export function FleetPlanUpload({
               }
             >
               {refusedCount > 0
-                ? `Drop ${refusedCount} refused and send ${accepted.length} rows`
-                : `Send ${accepted.length} rows`}
+                ? `Drop ${refusedCount} refused and send ${rowsWord(accepted.length)}`
+                : `Send ${rowsWord(accepted.length)}`}
             </Button>
           ) : (
             <p className="empty-state">No row of this plan can be sent.</p>
