@@ -9,7 +9,14 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { formatPropertyValue } from '../../../lib/power-control-words.ts';
 import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
-import { checkPlanFile, PlanFileError, readPlanFile } from '../lib/plan-file.ts';
+import type { PlanRowInput } from '../../../../domain/dispatch-plan.ts';
+import {
+  checkPlanFile,
+  PlanFileError,
+  planTimeParser,
+  readPlanFile,
+  type PlanFile,
+} from '../lib/plan-file.ts';
 import './fleet.css';
 
 /** The default rollout of a plan's job: full batches, one a second, never stopped early. */
@@ -22,6 +29,10 @@ interface CheckedRow {
   command?: FleetPlanCheck['accepted'][number]['command'];
   /** Set when refused: every reason, in words. */
   reasons?: string[];
+  /** The row as the file wrote it, shown when it is refused. */
+  written?: PlanRowInput;
+  /** A refused row's window, epoch ms, when its times could be read. */
+  window?: { startMs: number; endMs: number };
 }
 
 /** `1 row`, `2 rows`. */
@@ -62,8 +73,12 @@ export function FleetPlanUpload({
     check.reset();
     create.reset();
     let local;
+    let written: Map<number, PlanRowInput>;
+    let plan: PlanFile;
     try {
-      local = checkPlanFile(readPlanFile(file.name, await file.text()), sites, Date.now());
+      plan = readPlanFile(file.name, await file.text());
+      written = new Map(plan.rows.map((row) => [row.line, row]));
+      local = checkPlanFile(plan, sites, Date.now());
     } catch (error) {
       if (!(error instanceof PlanFileError)) throw error;
       setFileProblem(error.message);
@@ -74,9 +89,19 @@ export function FleetPlanUpload({
         ? await check.mutateAsync(local.accepted).catch(() => undefined)
         : { accepted: [], refused: [] };
     if (!remote) return;
-    setRows(
-      [...remote.accepted, ...local.refused, ...remote.refused].sort((a, b) => a.line - b.line),
-    );
+    const parseTime = planTimeParser(plan.clocks);
+    const refused = [...local.refused, ...remote.refused].map((row) => {
+      const input = written.get(row.line);
+      const zone = zoneOf.get(row.deviceId) ?? 'UTC';
+      const startMs = input ? parseTime(input.start, 'start', zone) : Number.NaN;
+      const endMs = input ? parseTime(input.end, 'end', zone) : Number.NaN;
+      return {
+        ...row,
+        written: input,
+        ...(Number.isNaN(startMs) || Number.isNaN(endMs) ? {} : { window: { startMs, endMs } }),
+      };
+    });
+    setRows([...remote.accepted, ...refused].sort((a, b) => a.line - b.line));
   };
 
   const accepted = (rows ?? []).filter((row) => row.command);
@@ -147,8 +172,22 @@ export function FleetPlanUpload({
                           {formatWindowUtc(row.command.startTime, row.command.endTime)}
                         </span>
                       </>
+                    ) : row.window ? (
+                      <>
+                        {formatWindowInZone(
+                          row.window.startMs,
+                          row.window.endMs,
+                          zoneOf.get(row.deviceId) ?? 'UTC',
+                        )}
+                        <br />
+                        <span className="hint">
+                          {formatWindowUtc(row.window.startMs, row.window.endMs)}
+                        </span>
+                      </>
                     ) : (
-                      '—'
+                      <span className="hint">
+                        as written: {row.written?.start} – {row.written?.end}
+                      </span>
                     )}
                   </td>
                   <td>
@@ -157,7 +196,9 @@ export function FleetPlanUpload({
                           const value = row.command?.powerControl[p];
                           return value === undefined ? [] : [formatPropertyValue(p, value)];
                         }).join(', ')
-                      : '—'}
+                      : Object.entries(row.written?.controls ?? {})
+                          .map(([p, v]) => `${p} ${v}`)
+                          .join(', ')}
                   </td>
                   <td>
                     {row.command ? 'Can be sent' : `Refused: ${row.reasons?.join('; ') ?? ''}`}
