@@ -261,12 +261,16 @@ export class FleetJobs {
    * @throws ProblemError 404 `fleet_job_not_found`.
    */
   async read(session: Session, jobId: string, refresh = false): Promise<FleetJob> {
-    const job = await this.#store.findOwned(ownerOf(session), jobId);
-    if (!job) throw notFound();
-    let batches = await this.#store.batches(jobId);
-    if (refresh && this.#refresher && (await this.#refresher.refresh(session, jobId, batches)))
-      batches = await this.#store.batches(jobId);
-    return toFleetJob((await this.#store.find(jobId)) ?? job, batches);
+    // The job and its batches come from one snapshot, read again when the refresh wrote statuses.
+    let snapshot = await this.#store.snapshot(ownerOf(session), jobId);
+    if (!snapshot) throw notFound();
+    if (
+      refresh &&
+      this.#refresher &&
+      (await this.#refresher.refresh(session, jobId, snapshot.batches))
+    )
+      snapshot = (await this.#store.snapshot(ownerOf(session), jobId)) ?? snapshot;
+    return toFleetJob(snapshot.job, snapshot.batches);
   }
 
   /** The session's client's jobs, newest first, without their batches' devices. */

@@ -117,6 +117,33 @@ export class FleetStore {
     return job && job.region === owner.region && job.clientId === owner.clientId ? job : undefined;
   }
 
+  /**
+   * The owner's job and its batches as of one moment (one repeatable-read transaction): a job
+   * that ends between two plain reads would otherwise be answered `aborted` or `cancelled` with
+   * batches still `pending`, since its end and the skipping of its batches commit together.
+   * Undefined when there is no such job or it belongs to another client.
+   */
+  async snapshot(
+    owner: FleetOwner,
+    id: string,
+  ): Promise<{ job: FleetJobRow; batches: FleetBatchRow[] } | undefined> {
+    return this.#db.transaction(
+      async (tx) => {
+        const [row] = await tx.select().from(fleetJobs).where(eq(fleetJobs.id, id));
+        const job = row ? jobRowOf(row) : undefined;
+        if (!job || job.region !== owner.region || job.clientId !== owner.clientId)
+          return undefined;
+        const batches = await tx
+          .select()
+          .from(fleetJobBatches)
+          .where(eq(fleetJobBatches.jobId, id))
+          .orderBy(asc(fleetJobBatches.batchIndex));
+        return { job, batches: batches.map(batchRowOf) };
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  }
+
   /** The owner's job made by a request with `idempotencyKey`, and that request's fingerprint. */
   async findByKey(
     owner: FleetOwner,
