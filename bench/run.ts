@@ -4,7 +4,7 @@
  * in the same run, stops everything it started, writes `bench/results.json` and prints the same
  * as a table.
  * `--smoke`: one iteration, small counts, budgets not enforced (CI runs it so the harness cannot rot).
- * `--only <group>[,<group>]` (bff, bundle, page, timeline, start): runs only those groups; the
+ * `--only <group>[,<group>]` (bff, fleet, bundle, page, timeline, start): runs only those groups; the
  * other figures are written with `ok: null`, reason "not run (--only)".
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import { findChromium } from '../scripts/find-chromium.ts';
 import { measureAddedLatency, measureThroughput } from './figures/bff-proxy.ts';
 import { BFF_FIGURES, measurePolling, measureTokenBurst } from './figures/bff.ts';
 import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
+import { FLEET_FIGURES, measureFleet } from './figures/fleet.ts';
 import { PAGE_FIGURES, measurePage } from './figures/page.ts';
 import { START_FIGURES, measureStart, measureStartPostgres } from './figures/start.ts';
 import {
@@ -55,6 +56,7 @@ const ALL_FIGURES: Figure[] = [
   ...Object.values(PAGE_FIGURES),
   ...Object.values(TIMELINE_FIGURES),
   ...Object.values(BFF_FIGURES),
+  ...Object.values(FLEET_FIGURES),
   ...Object.values(START_FIGURES),
 ];
 
@@ -149,13 +151,14 @@ async function main(): Promise<void> {
     if (wants('bundle', 'timeline')) browser = await launchChromium();
     const chromium = browser;
 
-    if (!wants('bff', 'bundle', 'page')) {
+    if (!wants('bff', 'fleet', 'bundle', 'page')) {
       // nothing of the stack to measure
     } else if (!bffBuilt || !sandboxBuilt) {
       const reason = `${!sandboxBuilt ? 'sandbox' : 'BFF'} not built yet`;
       missing(
         [
           ...Object.values(BFF_FIGURES),
+          ...Object.values(FLEET_FIGURES),
           ...Object.values(BUNDLE_FIGURES),
           ...Object.values(PAGE_FIGURES),
         ],
@@ -165,6 +168,10 @@ async function main(): Promise<void> {
       log(`- starting the sandbox (fixture ${smoke ? 'demo' : 'large'}) and the BFF`);
       const stack = await startStack(options, spaDir, { bareBff: wants('bff') });
       if (wants('bff')) await measureBffGroup(stack, options);
+      if (wants('fleet'))
+        await group(Object.values(FLEET_FIGURES), 'fleet dispatch', () =>
+          measureFleet(stack, options),
+        );
       if (!pagesWanted) {
         // bundle and page not asked for
       } else if (!spaBuilt) {

@@ -156,6 +156,24 @@ export const BFF_PROBLEM_CODES = {
     meaning: 'The BFF runs without a database, so it keeps no ledger.',
   },
   not_ready: { status: [503], meaning: '`/readyz`: the database is not reachable.' },
+  fleet_selection_refused: {
+    status: [422],
+    meaning:
+      "A fleet job's selection names sites or devices outside the bound sites, matches no device, or holds a device whose capability range refuses the command; `detail` names them; nothing was created.",
+  },
+  fleet_job_not_found: {
+    status: [404],
+    meaning: "No fleet job with this ID among the signed-in client's jobs.",
+  },
+  fleet_job_state: {
+    status: [409],
+    meaning:
+      'The fleet job is not in a state that allows this action (e.g. resuming a finished job).',
+  },
+  fleet_jobs_unavailable: {
+    status: [503],
+    meaning: 'The BFF runs without a database, so it cannot run durable fleet jobs.',
+  },
   upstream_timeout: {
     status: [504],
     meaning:

@@ -20,6 +20,12 @@ import { siteRoutes } from './proxy/routes/sites.ts';
 import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { ledgerRoutes } from './ledger/ledger-routes.ts';
+import { FleetJobs } from './fleet/fleet-jobs.ts';
+import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
+import { FleetRefresher } from './fleet/fleet-refresh.ts';
+import { fleetRoutes } from './fleet/fleet-routes.ts';
+import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
+import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
 import { DatabaseSessionStore } from './session/database-session-store.ts';
 import { MemorySessionStore } from './session/memory-session-store.ts';
@@ -79,6 +85,10 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     siteLookupWaitMs?: number;
     /** Company sign-in: replaces `fetch` for requests to the IdP (tests relay and alter them). */
     oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
+    /** Timings of the fleet job queue (tests shorten them). */
+    fleetQueue?: FleetQueueOptions;
+    /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
+    fleetHooks?: FleetRunnerHooks;
   };
 
 /**
@@ -182,6 +192,35 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       })
     : undefined;
 
+  const fleetStore = storage ? new FleetStore(storage.handle.db) : undefined;
+  const fleetQueue =
+    storage && ledger && box && fleetStore
+      ? await FleetQueue.start(
+          storage.handle,
+          new FleetRunner({
+            store: fleetStore,
+            ledger,
+            upstream: api,
+            box,
+            now,
+            forgetCaller: (callerId) => tokens.drop(callerId),
+            hooks: options.fleetHooks,
+          }),
+          app.log,
+          options.fleetQueue,
+        )
+      : undefined;
+  const fleetJobs =
+    fleetQueue && fleetStore && box
+      ? new FleetJobs({
+          store: fleetStore,
+          queue: fleetQueue,
+          box,
+          now,
+          refresher: new FleetRefresher({ store: fleetStore, upstream: api, now }),
+        })
+      : undefined;
+
   trackRoutes(app);
   app.decorateRequest('sessionLookup', null);
   app.removeContentTypeParser('text/plain');
@@ -196,6 +235,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     done(null, payload);
   });
   app.addHook('onClose', async () => {
+    await fleetQueue?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
   });
@@ -237,6 +277,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   commandRoutes(app, proxy);
   batchRoutes(app, proxy);
   await app.register(ledgerRoutes, { sessions, sites, ledger, now });
+  await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(healthRoutes, {
     database: storage?.handle,
     circuits: () => resilience.states(),

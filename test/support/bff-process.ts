@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildServerApp } from '../../src/server/app.ts';
+import type { FleetQueueOptions } from '../../src/server/fleet/fleet-queue.ts';
 import type { UpstreamRegion } from '../../src/server/upstream/upstream-caller.ts';
 
 export interface BffProcessConfig {
@@ -14,23 +15,32 @@ export interface BffProcessConfig {
   upstreams: { eu: UpstreamRegion; au: UpstreamRegion };
   ledgerLeaseMs?: number;
   crashAfterUpstreamAnswer?: boolean;
+  /**
+   * Kill the process with SIGKILL between the upstream's answer to this fleet job batch (counted
+   * from 1 in this process) and the ledger's write.
+   */
+  crashAfterFleetBatch?: number;
+  fleetQueue?: FleetQueueOptions;
 }
 
 const config = JSON.parse(process.env.BFF_PROCESS_CONFIG ?? '{}') as BffProcessConfig;
+let batchAnswers = 0;
 const app = await buildServerApp({
   upstreams: config.upstreams,
   dataDir: config.dataDir,
   ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   ...(config.ledgerLeaseMs ? { ledgerLeaseMs: config.ledgerLeaseMs } : {}),
-  ...(config.crashAfterUpstreamAnswer
-    ? {
-        ledgerHooks: {
-          afterUpstreamAnswer: (kind: string) => {
-            if (kind === 'submit') process.kill(process.pid, 'SIGKILL');
-          },
-        },
+  ...(config.fleetQueue ? { fleetQueue: config.fleetQueue } : {}),
+  ledgerHooks: {
+    afterUpstreamAnswer: (kind: string) => {
+      if (kind === 'submit' && config.crashAfterUpstreamAnswer)
+        process.kill(process.pid, 'SIGKILL');
+      if (kind === 'batch') {
+        batchAnswers += 1;
+        if (batchAnswers === config.crashAfterFleetBatch) process.kill(process.pid, 'SIGKILL');
       }
-    : {}),
+    },
+  },
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`);

@@ -68,6 +68,38 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 })),
             },
             {
+              path: 'fleet-jobs',
+              handle: wide,
+              lazy: () =>
+                import('./routes/fleet-jobs.tsx').then(({ FleetJobListRoute }) => ({
+                  Component: FleetJobListRoute,
+                })),
+            },
+            {
+              path: 'fleet-jobs/new',
+              handle: wide,
+              lazy: () =>
+                import('./routes/fleet-jobs.tsx').then(({ FleetJobNewRoute }) => ({
+                  Component: FleetJobNewRoute,
+                })),
+            },
+            {
+              path: 'fleet-jobs/plan',
+              handle: wide,
+              lazy: () =>
+                import('./routes/fleet-jobs.tsx').then(({ FleetPlanRoute }) => ({
+                  Component: FleetPlanRoute,
+                })),
+            },
+            {
+              path: 'fleet-jobs/:jobId',
+              handle: wide,
+              lazy: () =>
+                import('./routes/fleet-jobs.tsx').then(({ FleetJobDetailRoute }) => ({
+                  Component: FleetJobDetailRoute,
+                })),
+            },
+            {
               path: 'sites/:siteId/devices/:deviceId/history',
               handle: wide,
               lazy: () =>

@@ -1,5 +1,5 @@
 import { TZDate, tz, tzScan } from '@date-fns/tz';
-import { addDays, addHours, addMinutes, format } from 'date-fns';
+import { addDays, addHours, addMinutes, format, isValid } from 'date-fns';
 import { z } from 'zod';
 
 /**
@@ -11,6 +11,8 @@ import { z } from 'zod';
 type Instant = Date | string | number;
 
 const DISPLAY_PATTERN = 'yyyy-MM-dd HH:mm';
+const INPUT_PATTERN = "yyyy-MM-dd'T'HH:mm";
+const INPUT_VALUE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 const toDate = (instant: Instant): Date => (instant instanceof Date ? instant : new Date(instant));
 
@@ -37,6 +39,56 @@ export function formatUtc(instant: Instant): string {
 /** `UTC+10:30`: the offset of `timeZone` at that instant. */
 export function utcOffsetLabel(instant: Instant, timeZone: string): string {
   return `UTC${format(toDate(instant), 'xxx', { in: tz(timeZone) })}`;
+}
+
+/** The value of an `<input type="datetime-local">` showing the instant on the site's clock. */
+export function toDateTimeLocalValue(instant: Instant, timeZone: string): string {
+  return format(toDate(instant), INPUT_PATTERN, { in: tz(timeZone) });
+}
+
+/**
+ * How a wall-clock time maps to an instant: `exact` once, `skipped` when the clocks jumped over
+ * it (spring forward; read as the same distance after the jump), `repeated` when it happens twice
+ * (fall back; read as the later occurrence, the one @date-fns/tz picks).
+ */
+export type LocalTimeFit = 'exact' | 'skipped' | 'repeated';
+
+export interface ResolvedLocalTime {
+  instant: Date;
+  fit: LocalTimeFit;
+}
+
+/**
+ * Reads a `datetime-local` value (`yyyy-MM-ddTHH:mm`) as a wall-clock time in `timeZone`.
+ * Returns `null` for anything else, including impossible dates such as `2026-02-30T10:00`.
+ */
+export function parseDateTimeLocal(value: string, timeZone: string): ResolvedLocalTime | null {
+  const match = INPUT_VALUE.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zoned = new TZDate(year, month - 1, day, hour, minute, timeZone);
+  if (!isValid(zoned)) return null;
+  const instant = new Date(zoned.getTime());
+  const calendarDay = new TZDate(year, month - 1, day, 12, 0, timeZone);
+  if (toDateTimeLocalValue(calendarDay, timeZone).slice(0, 10) !== value.slice(0, 10)) return null;
+
+  if (toDateTimeLocalValue(instant, timeZone) !== value) return { instant, fit: 'skipped' };
+  const nearbyChanges = tzScan(timeZone, {
+    start: addDays(instant, -1),
+    end: addDays(instant, 1),
+  });
+  const repeated = nearbyChanges.some((change) => {
+    if (change.change >= 0) return false;
+    const other = addMinutes(instant, change.change);
+    return other.getTime() !== instant.getTime() && toDateTimeLocalValue(other, timeZone) === value;
+  });
+  return { instant, fit: repeated ? 'repeated' : 'exact' };
 }
 
 const FIVE_MINUTES_MS = 5 * 60_000;

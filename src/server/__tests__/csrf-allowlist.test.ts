@@ -52,6 +52,23 @@ describe('CSRF defence on /api', () => {
     expect(fake.seen).toHaveLength(0);
   });
 
+  it.each([
+    ['/api/fleet-jobs', { selection: { siteIds: ['PLANT-1'] } }],
+    ['/api/fleet-jobs/0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b/cancel', {}],
+  ])('guards the fleet job call %s too', async (url, payload) => {
+    for (const headers of [{ origin: ORIGIN }, { 'x-csrf': '1', origin: 'http://evil.example' }]) {
+      const response = await bff.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie, ...headers },
+        payload,
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'csrf' });
+    }
+    expect(fake.seen).toHaveLength(0);
+  });
+
   it('guards sign-in and sign-out too', async () => {
     const signInResponse = await bff.app.inject({
       method: 'POST',

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgSchema,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -128,3 +129,58 @@ export const vendorConnections = bff.table('vendor_connections', {
   updatedByName: text('updated_by_name'),
   updatedBySubject: text('updated_by_subject'),
 });
+
+/**
+ * Fleet jobs (docs/fleet-dispatch.md): one device command for many devices, sent in batches by
+ * the job queue. The sign-in a job acts under is kept as `secretCiphertext` (sealed like a
+ * session's, bound to the job ID) while the job can still send or cancel, and cleared when it
+ * ends.
+ */
+export const fleetJobs = bff.table(
+  'fleet_jobs',
+  {
+    id: text('id').primaryKey(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    operatorName: text('operator_name'),
+    secretCiphertext: text('secret_ciphertext'),
+    command: jsonb('command').notNull(),
+    rollout: jsonb('rollout').notNull(),
+    state: text('state').notNull(),
+    stopReason: text('stop_reason'),
+    /** The create request's `Idempotency-Key`, and a fingerprint of its body, when it had one. */
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('fleet_jobs_idempotency_idx')
+      .on(table.region, table.clientId, table.idempotencyKey)
+      .where(sql`${table.idempotencyKey} is not null`),
+    index('fleet_jobs_client_created_idx').on(table.region, table.clientId, table.createdAt),
+  ],
+);
+
+/**
+ * The batches of a fleet job, in sending order. A batch's ledger entry is keyed by the job and
+ * its index, so a batch tried again after a crash is replayed or reconciled, never sent twice.
+ */
+export const fleetJobBatches = bff.table(
+  'fleet_job_batches',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => fleetJobs.id, { onDelete: 'cascade' }),
+    batchIndex: integer('batch_index').notNull(),
+    state: text('state').notNull(),
+    /** Per device: `{ deviceId, commandId?, status?, cancelReason?, failure? }`. */
+    devices: jsonb('devices').notNull(),
+    batchCommandId: text('batch_command_id'),
+    /** This batch's own device command (a dispatch plan's); null: the job's command. */
+    command: jsonb('command'),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [primaryKey({ columns: [table.jobId, table.batchIndex] })],
+);

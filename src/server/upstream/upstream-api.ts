@@ -1,5 +1,5 @@
 import type { BatchRequest } from '../../domain/batch.ts';
-import type { DeviceCommand, StatusRecord } from '../../domain/command.ts';
+import { StatusRecordSchema, type DeviceCommand, type StatusRecord } from '../../domain/command.ts';
 import { SiteListSchema, type SiteList } from '../../domain/device.ts';
 import { HistoryResponseSchema, type HistoryQuery } from '../../domain/history.ts';
 import { TOKEN_PATH, type Region } from '../../domain/token.ts';
@@ -107,6 +107,15 @@ export class UpstreamApi {
    */
   status(caller: UpstreamCaller, ref: CommandRef): Promise<UpstreamResponse> {
     return this.#client.send(caller, { method: 'GET', path: UPSTREAM_PATHS.status(ref) });
+  }
+
+  /**
+   * The status record of one command, read and validated (spec 2.4, 4).
+   *
+   * @throws ProblemError: the upstream's error, or 502 `upstream_error` for an unreadable record.
+   */
+  async statusRecord(caller: UpstreamCaller, ref: CommandRef): Promise<StatusRecord> {
+    return readOkAnswer(await this.status(caller, ref), StatusRecordSchema, 'command status');
   }
 
   /** `PUT /devices/{deviceId}/commands/{commandId}/cancel` (spec 4); 200 with the status record. */

@@ -16,6 +16,7 @@ const NAVIGATION = [
   { to: '/timeline', label: 'Timeline' },
   { to: '/batches', label: 'Batches' },
   { to: '/audit', label: 'Audit' },
+  { to: '/fleet-jobs', label: 'Fleet jobs' },
 ] as const;
 
 /**

@@ -10,6 +10,8 @@ import type { LedgerQuery } from '../../../domain/ledger.ts';
  *   command's status record (`GET /api/devices/{id}/commands/{commandId}`).
  * - `ledger()`: the BFF's command ledger (`GET /api/ledger`); `ledgerPage(query)` one filtered
  *   page of it. Batches, batch cancels and who sent a command are all ledger pages.
+ * - `fleetJobs()`: the client's fleet jobs (`GET /api/fleet-jobs`); `fleetJob(id)` one job with
+ *   its batches and devices (`GET /api/fleet-jobs/{jobId}`).
  */
 export const commandKeys = {
   all: ['commands'] as const,
@@ -23,4 +25,6 @@ export const commandKeys = {
     [...commandKeys.statuses(deviceId), commandId] as const,
   ledger: () => [...commandKeys.all, 'ledger'] as const,
   ledgerPage: (query: LedgerQuery) => [...commandKeys.ledger(), query] as const,
+  fleetJobs: () => [...commandKeys.all, 'fleet-jobs'] as const,
+  fleetJob: (jobId: string) => [...commandKeys.fleetJobs(), jobId] as const,
 };

@@ -6,14 +6,19 @@ import {
   formatUtc,
   formatWindowInZone,
   isKnownTimeZone,
+  parseDateTimeLocal,
   parseInstant,
+  toDateTimeLocalValue,
   toUtcTimestamp,
   utcOffsetLabel,
 } from '../time.ts';
 
+const iso = (value: string, zone: string) => parseDateTimeLocal(value, zone)?.instant.toISOString();
+
 describe('site time and UTC', () => {
-  it("shows Adelaide's half-hour offset, summer and winter", () => {
-    expect(formatInZone('2026-06-21T02:00:00Z', 'Australia/Adelaide')).toBe('2026-06-21 11:30');
+  it('reads Adelaide wall-clock times with the half-hour offset, summer and winter', () => {
+    expect(iso('2026-11-21T11:30', 'Australia/Adelaide')).toBe('2026-11-21T01:00:00.000Z');
+    expect(iso('2026-06-21T11:30', 'Australia/Adelaide')).toBe('2026-06-21T02:00:00.000Z');
     expect(utcOffsetLabel('2026-11-21T01:00:00Z', 'Australia/Adelaide')).toBe('UTC+10:30');
     expect(utcOffsetLabel('2026-06-21T02:00:00Z', 'Australia/Adelaide')).toBe('UTC+09:30');
   });
@@ -21,7 +26,32 @@ describe('site time and UTC', () => {
   it('shows an instant on the site clock and in UTC', () => {
     expect(formatInZone('2026-11-21T01:00:00Z', 'Australia/Adelaide')).toBe('2026-11-21 11:30');
     expect(formatUtc('2026-11-21T01:00:00Z')).toBe('UTC 2026-11-21 01:00');
+    expect(toDateTimeLocalValue('2026-11-21T01:00:00Z', 'Europe/Berlin')).toBe('2026-11-21T02:00');
     expect(toUtcTimestamp(new Date('2026-11-21T01:00:00.000Z'))).toBe('2026-11-21T01:00:00Z');
+  });
+
+  it('knows the skipped hour of the Berlin spring-forward day and reads it after the jump', () => {
+    expect(parseDateTimeLocal('2026-03-29T01:59', 'Europe/Berlin')).toEqual({
+      instant: new Date('2026-03-29T00:59:00Z'),
+      fit: 'exact',
+    });
+    expect(parseDateTimeLocal('2026-03-29T02:30', 'Europe/Berlin')).toEqual({
+      instant: new Date('2026-03-29T01:30:00Z'),
+      fit: 'skipped',
+    });
+    expect(iso('2026-03-29T03:00', 'Europe/Berlin')).toBe('2026-03-29T01:00:00.000Z');
+  });
+
+  it('knows the repeated hour of the Berlin fall-back day', () => {
+    expect(parseDateTimeLocal('2026-10-25T02:30', 'Europe/Berlin')?.fit).toBe('repeated');
+    expect(parseDateTimeLocal('2026-10-25T03:30', 'Europe/Berlin')?.fit).toBe('exact');
+    expect(parseDateTimeLocal('2026-10-25T01:30', 'Europe/Berlin')?.fit).toBe('exact');
+  });
+
+  it('refuses what is no datetime-local value or no calendar date', () => {
+    expect(parseDateTimeLocal('', 'UTC')).toBeNull();
+    expect(parseDateTimeLocal('2026-11-21 10:00', 'UTC')).toBeNull();
+    expect(parseDateTimeLocal('2026-02-30T10:00', 'UTC')).toBeNull();
   });
 
   it('proposes a window from the next 5-minute boundary plus 5 minutes, one hour long', () => {

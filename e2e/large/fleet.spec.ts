@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import Papa from 'papaparse';
+import { bindSite, signIn } from '../support/fixtures.ts';
+
+// The `large` fixture: PLANT-EU-201..220 with 50 devices each (src/sandbox/fixtures/large-fixture.ts).
+// This stack is never reset; binding is idempotent and each run has a data directory of its own.
+const SITES = ['PLANT-EU-202', 'PLANT-EU-203'];
+
+test('a fleet job sends one command to every device of two sites, in batches of 50', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  for (const siteId of SITES) await bindSite(page, siteId);
+
+  await page.getByRole('link', { name: 'Fleet jobs' }).click();
+  await expect(page.getByRole('heading', { name: 'Fleet jobs' })).toBeVisible();
+  await page.getByRole('link', { name: 'New fleet job' }).click();
+  await expect(page.getByRole('heading', { name: 'New fleet job' })).toBeVisible();
+  for (const siteId of SITES)
+    await page.getByRole('checkbox', { name: new RegExp(siteId) }).check();
+  await expect(page.getByText('100 devices in 2 batches')).toBeVisible();
+  await page.getByLabel('Batches per minute').fill('60');
+  await page.getByLabel('Stop when failed or cancelled exceeds (%)').fill('100');
+  await page.getByLabel('Target battery power (W)').fill('3000');
+  await page.screenshot({ path: 'docs/screenshots/fleet-job-new-1440x900.png', fullPage: true });
+  await page.getByRole('button', { name: 'Start fleet job for 100 devices' }).click();
+
+  await expect(page.getByRole('heading', { name: /Fleet job / })).toBeVisible();
+  const state = page.getByRole('status').filter({ hasText: 'batches sent or tried' });
+  await expect(state).toContainText('Every batch sent. 2 of 2 batches', { timeout: 90_000 });
+  const progress = page.getByRole('region', { name: 'Progress' });
+  await expect(progress).toContainText('Devices100');
+  await expect(progress).toContainText('Sent100');
+  const batches = page.getByRole('region', { name: 'Batches' });
+  await expect(batches.getByRole('row')).toHaveCount(3);
+  await batches.getByText('50 devices').first().click();
+  await expect(batches.getByText('BAT-EU-202-001')).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/fleet-job-1440x900.png', fullPage: true });
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download outcomes (CSV)' }).click(),
+  ]);
+  const csv = await readFile((await download.path()) ?? '', 'utf8');
+  const rows = Papa.parse<Record<string, string>>(csv.trim(), { header: true }).data;
+  expect(rows).toHaveLength(100);
+  expect(new Set(rows.map((r) => r.deviceId)).size).toBe(100);
+  expect(rows.every((r) => r.commandId !== '')).toBe(true);
+});
+
+test('a dispatch plan with an overlap inside it and one against a held command: checked, sent, recognised when sent again', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await bindSite(page, 'PLANT-EU-204');
+
+  // A window 3 to 26 days ahead (after the fixture's seeded commands, and a day of its own per
+  // run: the stack is never reset), on a 5-minute boundary; ...-001 already holds a command there.
+  const days = 3 + Math.floor(Math.random() * 24);
+  const startMs = Math.ceil((Date.now() + days * 86_400_000) / 300_000) * 300_000;
+  const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16)}Z`;
+  const held = await page.request.post('/api/device/BAT-EU-204-001/commands', {
+    headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
+    data: {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: new Date(startMs).toISOString(),
+      endTime: new Date(startMs + 3_600_000).toISOString(),
+    },
+  });
+  expect(held.status()).toBe(202);
+  const plan = Papa.unparse(
+    [
+      ['deviceId', 'start_utc', 'end_utc', 'targetBatteryPowerW'],
+      ['BAT-EU-204-001', utc(startMs + 1_800_000), utc(startMs + 5_400_000), '3000'],
+      ['BAT-EU-204-002', utc(startMs), utc(startMs + 3_600_000), '3000'],
+      ['BAT-EU-204-002', utc(startMs + 1_800_000), utc(startMs + 5_400_000), '3000'],
+      ['BAT-EU-204-003', utc(startMs), utc(startMs + 3_600_000), '3000'],
+    ],
+    { newline: '\r\n' },
+  );
+  const upload = async () => {
+    await expect(page.getByText('No plan chosen yet.')).toBeVisible();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose a plan file…' }).press('Enter');
+    await (
+      await chooser
+    ).setFiles({ name: 'plan.csv', mimeType: 'text/csv', buffer: Buffer.from(plan) });
+  };
+
+  await page.getByRole('link', { name: 'Fleet jobs' }).click();
+  await page.getByRole('link', { name: 'Send a dispatch plan' }).click();
+  await expect(page.getByRole('heading', { name: 'Dispatch plan', exact: true })).toBeVisible();
+  await upload();
+  const rows = page.getByRole('table', { name: 'Checked rows' });
+  await expect(page.getByText('2 of 4 rows can be sent; 2 refused.')).toBeVisible();
+  await expect(rows.getByRole('row', { name: /^2 BAT-EU-204-001/ })).toContainText(
+    'Refused: its window overlaps a command of this device that is waiting to start',
+  );
+  await expect(rows.getByRole('row', { name: /^4 BAT-EU-204-002/ })).toContainText(
+    'Refused: its window overlaps line 3 for the same device',
+  );
+  await expect(rows.getByRole('row', { name: /^5 BAT-EU-204-003/ })).toContainText('Can be sent');
+  await page.screenshot({ path: 'docs/screenshots/fleet-plan-1440x900.png', fullPage: true });
+  await page.getByRole('button', { name: 'Drop 2 refused and send 2 rows' }).click();
+
+  await expect(page.getByRole('heading', { name: /Fleet job / })).toBeVisible();
+  const state = page.getByRole('status').filter({ hasText: 'batches sent or tried' });
+  await expect(state).toContainText('Every batch sent.', { timeout: 60_000 });
+
+  // The same plan again: the two rows sent are recognised, nothing is left to send.
+  await page.goto('/fleet-jobs/plan');
+  await upload();
+  await expect(page.getByText('0 of 4 rows can be sent; 4 refused.')).toBeVisible();
+  await expect(rows.getByRole('row', { name: /^3 BAT-EU-204-002/ })).toContainText(
+    'already sent: the device holds this command',
+  );
+  await expect(page.getByText('No row of this plan can be sent.')).toBeVisible();
+});

@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  FleetJobSchema,
+  FleetPlanCheckSchema,
+  type FleetJob,
+  type FleetPlanCheck,
+  type FleetPlanRequest,
+} from '../../../domain/fleet-job.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { commandKeys } from './command-keys.ts';
+import { createIdempotencyKey } from './fleet-jobs.ts';
+
+/**
+ * `POST /api/fleet-plans/check` (docs/fleet-dispatch.md, Dispatch plans): the rows the server
+ * would send and the rows it refuses, checked against the bound sites and the commands the
+ * devices already hold. Nothing is made or sent.
+ */
+export function checkFleetPlan(
+  rows: FleetPlanRequest['rows'],
+  signal?: AbortSignal,
+): Promise<FleetPlanCheck> {
+  return apiRequest('/fleet-plans/check', FleetPlanCheckSchema, {
+    method: 'POST',
+    body: { rows },
+    signal,
+  });
+}
+
+/**
+ * `POST /api/fleet-plans`: the kept rows as one durable job, 202 with the job. The
+ * `Idempotency-Key` comes from `intent` and the request, as for a fleet job.
+ */
+export function createFleetPlanJob(request: FleetPlanRequest, intent: string): Promise<FleetJob> {
+  return apiRequest('/fleet-plans', FleetJobSchema, {
+    method: 'POST',
+    body: request,
+    idempotencyKey: createIdempotencyKey('plan', intent, request),
+  });
+}
+
+/** Checks a plan's rows (see {@link checkFleetPlan}). */
+export const useCheckFleetPlan = () =>
+  useMutation({ mutationFn: (rows: FleetPlanRequest['rows']) => checkFleetPlan(rows) });
+
+/** Sends a plan's kept rows as a job; the job list and the ledger are read again. */
+export function useCreateFleetPlanJob(intent: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: FleetPlanRequest) => createFleetPlanJob(request, intent),
+    onSuccess: (job) => queryClient.setQueryData(commandKeys.fleetJob(job.jobId), job),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: commandKeys.fleetJobs() }),
+        queryClient.invalidateQueries({ queryKey: commandKeys.ledger() }),
+      ]),
+  });
+}

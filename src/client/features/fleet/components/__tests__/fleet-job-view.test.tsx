@@ -1,0 +1,118 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { FleetJob } from '../../../../../domain/fleet-job.ts';
+import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { renderWithProviders } from '../../../../testing/render.tsx';
+import { FleetJobView } from '../fleet-job-view.tsx';
+
+const JOB_ID = '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b';
+
+function job(overrides: Partial<FleetJob> = {}): FleetJob {
+  return {
+    jobId: JOB_ID,
+    state: 'running',
+    command: {
+      powerControl: { targetBatteryPowerW: 3000 },
+      startTime: '2030-01-01T17:00:00.000Z',
+      endTime: '2030-01-01T19:00:00.000Z',
+    },
+    rollout: { batchSize: 2, batchesPerMinute: 10, abortPercent: 10 },
+    createdAt: '2030-01-01T12:00:00.000Z',
+    updatedAt: '2030-01-01T12:00:05.000Z',
+    progress: {
+      total: 4,
+      sent: 2,
+      received: 1,
+      executing: 0,
+      completed: 0,
+      cancelled: { timeWindowOverlap: 1 },
+      failed: 0,
+    },
+    batches: [
+      {
+        index: 0,
+        state: 'sent',
+        batchCommandId: 'BATCH-1',
+        sentAt: '2030-01-01T12:00:01.000Z',
+        attempts: 1,
+        devices: [
+          { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
+          {
+            deviceId: 'BAT-2',
+            commandId: 'CMD-2',
+            status: 'cancelled',
+            cancelReason: 'timeWindowOverlap',
+          },
+        ],
+      },
+      {
+        index: 1,
+        state: 'pending',
+        attempts: 0,
+        devices: [{ deviceId: 'BAT-3' }, { deviceId: 'BAT-4' }],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+describe('FleetJobView', () => {
+  it('shows progress by status and reason, times on the site clock with UTC, and each batch', () => {
+    renderWithProviders(<FleetJobView job={job()} timeZone="Europe/Berlin" />);
+    expect(screen.getByRole('status')?.textContent).toContain(
+      'Sending. 1 of 2 batches sent or tried.',
+    );
+    const progress = screen.getByRole('region', { name: 'Progress' });
+    expect(within(progress).getByText('Sent').nextSibling?.textContent).toContain('2');
+    expect(progress?.textContent).toContain(
+      '1 cancelled: Its window overlapped another command of the same device',
+    );
+    // Started 12:00 UTC is 13:00 in Berlin; both are shown.
+    const started = screen.getByText('Started').nextElementSibling?.textContent ?? '';
+    expect(started).toContain('13:00');
+    expect(started).toContain('(Europe/Berlin)');
+    expect(started).toContain('12:00');
+    const rows = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(rows[1]?.textContent).toContain('BATCH-1');
+    expect(rows[2]?.textContent).toContain('Waiting');
+  });
+
+  it('says why an aborted job stopped and offers no pause or cancel', () => {
+    renderWithProviders(
+      <FleetJobView
+        job={job({
+          state: 'aborted',
+          stopReason: 'Stopped: 1 of the 2 devices tried so far failed.',
+        })}
+        timeZone="UTC"
+      />,
+    );
+    expect(screen.getByRole('status')?.textContent).toContain('Stopped by its abort rule');
+    expect(screen.getByRole('status')?.textContent).toContain(
+      '1 of the 2 devices tried so far failed',
+    );
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Cancel job/ })).toBeNull();
+  });
+
+  it('cancels only after confirmation', async () => {
+    const requests = stubFetch((request) =>
+      request.method === 'POST'
+        ? json(200, job({ state: 'cancelling' }))
+        : json(200, job({ state: 'cancelling' })),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<FleetJobView job={job()} timeZone="UTC" />);
+    await user.click(screen.getByRole('button', { name: 'Cancel job…' }));
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Cancel job and its commands' }));
+    await waitFor(() =>
+      expect(requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+        `/api/fleet-jobs/${JOB_ID}/cancel`,
+      ]),
+    );
+    expect(requests.find((r) => r.method === 'POST')?.headers.get('X-CSRF')).toBe('1');
+  });
+});

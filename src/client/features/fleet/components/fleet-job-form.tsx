@@ -1,0 +1,244 @@
+import { useMemo, useState } from 'react';
+import type { Site } from '../../../../domain/device.ts';
+import { FleetRolloutSchema, splitIntoBatches } from '../../../../domain/fleet-job.ts';
+import { newIntentId, useCreateFleetJob } from '../../../commands/api/fleet-jobs.ts';
+import { CommandForm } from '../../../commands/components/command-form.tsx';
+import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
+import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Field } from '../../../components/field.tsx';
+import { defaultCommandWindow } from '../../../lib/time.ts';
+import { modelsOf, pastedDeviceIds, resolvePick, sharedTimeZone } from '../lib/fleet-selection.ts';
+import './fleet.css';
+
+interface RolloutText {
+  batchSize: string;
+  batchesPerMinute: string;
+  abortPercent: string;
+}
+
+/**
+ * The form of a new fleet job (docs/fleet-dispatch.md): devices by site, model or a pasted list
+ * (joined, each once), the one command (the command form, with the ranges combined over the
+ * picked devices), and the rollout: devices per batch (at most 50), batches per minute, and the
+ * share of failed or cancelled devices that stops the job.
+ */
+export function FleetJobForm({
+  sites,
+  onCreated,
+}: {
+  sites: readonly Site[];
+  onCreated: (jobId: string) => void;
+}) {
+  const [siteIds, setSiteIds] = useState<ReadonlySet<string>>(new Set());
+  const [models, setModels] = useState<ReadonlySet<string>>(new Set());
+  const [pasted, setPasted] = useState('');
+  const [rollout, setRollout] = useState<RolloutText>({
+    batchSize: '50',
+    batchesPerMinute: '10',
+    abortPercent: '10',
+  });
+  const [intent] = useState(newIntentId);
+  const create = useCreateFleetJob(intent);
+  const picked = useMemo(
+    () => resolvePick(sites, { siteIds, models, pasted }),
+    [sites, siteIds, models, pasted],
+  );
+  const capabilityCheck = useMemo(
+    () => combinedCapabilityCheck(combineRanges(picked.devices.map(({ device }) => device))),
+    [picked.devices],
+  );
+  const [initialWindow] = useState(() => {
+    const { start, end } = defaultCommandWindow(Date.now());
+    return { startMs: start.getTime(), endMs: end.getTime() };
+  });
+  const zone = sharedTimeZone(picked.devices);
+  const parsedRollout = FleetRolloutSchema.safeParse({
+    batchSize: Number(rollout.batchSize),
+    batchesPerMinute: Number(rollout.batchesPerMinute),
+    abortPercent: Number(rollout.abortPercent),
+  });
+  const rolloutError = (field: keyof RolloutText): string | undefined =>
+    parsedRollout.success
+      ? undefined
+      : parsedRollout.error.issues.find((issue) => issue.path[0] === field)
+        ? ROLLOUT_WORDS[field]
+        : undefined;
+  const count = picked.devices.length;
+  const batches =
+    parsedRollout.success && count > 0
+      ? splitIntoBatches(
+          picked.devices.map(({ device }) => device.deviceId),
+          parsedRollout.data.batchSize,
+        ).length
+      : 0;
+  const minutes =
+    parsedRollout.success && batches > 1 ? (batches - 1) / parsedRollout.data.batchesPerMinute : 0;
+
+  const toggle = (set: ReadonlySet<string>, value: string, on: boolean) => {
+    const next = new Set(set);
+    if (on) next.add(value);
+    else next.delete(value);
+    create.reset();
+    return next;
+  };
+
+  return (
+    <div className="stack">
+      <section className="card stack" aria-labelledby="fleet-devices-heading">
+        <h2 id="fleet-devices-heading">Devices</h2>
+        <p>
+          Pick sites, models or paste device IDs; a device picked more than once gets one command.
+        </p>
+        <div className="fleet-pick-grid">
+          <fieldset>
+            <legend>Sites</legend>
+            {sites.map((site) => (
+              <label key={site.siteId} className="check">
+                <input
+                  type="checkbox"
+                  checked={siteIds.has(site.siteId)}
+                  onChange={(event) =>
+                    setSiteIds(toggle(siteIds, site.siteId, event.target.checked))
+                  }
+                />
+                <span className="mono">{site.siteId}</span> {site.name} ({site.devices.length}{' '}
+                devices, {site.timeZone})
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>Models</legend>
+            {modelsOf(sites).map(({ model, count: devices }) => (
+              <label key={model} className="check">
+                <input
+                  type="checkbox"
+                  checked={models.has(model)}
+                  onChange={(event) => setModels(toggle(models, model, event.target.checked))}
+                />
+                <span className="mono">{model}</span> ({devices} devices)
+              </label>
+            ))}
+          </fieldset>
+          <Field
+            id="fleet-pasted"
+            label="Device IDs"
+            hints={[
+              'Paste IDs separated by commas, spaces or new lines.',
+              picked.unknown.length > 0
+                ? `Not in a bound site, so they get nothing: ${picked.unknown.slice(0, 10).join(', ')}${picked.unknown.length > 10 ? ` and ${picked.unknown.length - 10} more` : ''}.`
+                : null,
+            ]}
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={6}
+                value={pasted}
+                onChange={(event) => {
+                  setPasted(event.target.value);
+                  create.reset();
+                }}
+              />
+            )}
+          </Field>
+        </div>
+        <p role="status" className="fleet-count">
+          {count === 0
+            ? 'No device picked yet.'
+            : `${count} device${count === 1 ? '' : 's'} in ${batches} batch${batches === 1 ? '' : 'es'}` +
+              (minutes > 0 ? `, sent over about ${Math.ceil(minutes)} min.` : '.')}
+          {pastedDeviceIds(pasted).length > 0 && picked.unknown.length === 0
+            ? ' Every pasted ID is in a bound site.'
+            : ''}
+        </p>
+      </section>
+      <section className="card stack" aria-labelledby="fleet-rollout-heading">
+        <h2 id="fleet-rollout-heading">Rollout</h2>
+        <div className="form-grid">
+          {(
+            [
+              ['batchSize', 'Devices per batch', 'At most 50, the upstream’s limit for one batch.'],
+              ['batchesPerMinute', 'Batches per minute', 'How fast batches are sent, 0.1 to 600.'],
+              [
+                'abortPercent',
+                'Stop when failed or cancelled exceeds (%)',
+                'Counted over the devices sent so far; 100 never stops.',
+              ],
+            ] as const
+          ).map(([field, label, hint]) => (
+            <Field
+              key={field}
+              id={`fleet-${field}`}
+              label={label}
+              hints={[hint]}
+              error={rolloutError(field)}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  inputMode="decimal"
+                  value={rollout[field]}
+                  onChange={(event) => {
+                    setRollout({ ...rollout, [field]: event.target.value });
+                    create.reset();
+                  }}
+                />
+              )}
+            </Field>
+          ))}
+        </div>
+      </section>
+      <section className="card stack" aria-labelledby="fleet-command-heading">
+        <h2 id="fleet-command-heading">Command</h2>
+        <CommandForm
+          idPrefix="fleet"
+          label="Fleet command"
+          capabilityCheck={capabilityCheck}
+          timeZone={zone ?? 'UTC'}
+          zoneNote={
+            count > 0 && !zone
+              ? 'The picked devices are in sites of different time zones, so the window is typed in UTC.'
+              : count === 0
+                ? 'Once devices are picked, the window is on their site’s clock.'
+                : undefined
+          }
+          powerControlHelp="The same command goes to every picked device. Set at least one control; controls left empty keep each device's current settings."
+          initial={initialWindow}
+          submitLabel={`Start fleet job for ${count} device${count === 1 ? '' : 's'}`}
+          pendingLabel="Starting…"
+          canSubmit={count > 0 && picked.unknown.length === 0 && parsedRollout.success}
+          pending={create.isPending}
+          onSubmit={(command) => {
+            if (!parsedRollout.success) return;
+            create.mutate(
+              {
+                selection: {
+                  siteIds: [...siteIds],
+                  models: [...models],
+                  deviceIds: pastedDeviceIds(pasted),
+                },
+                command,
+                rollout: parsedRollout.data,
+              },
+              { onSuccess: (job) => onCreated(job.jobId) },
+            );
+          }}
+        >
+          {create.isError ? (
+            <ErrorAlert
+              error={create.error}
+              what="The fleet job was not started; nothing was sent."
+            />
+          ) : null}
+        </CommandForm>
+      </section>
+    </div>
+  );
+}
+
+const ROLLOUT_WORDS: Record<keyof RolloutText, string> = {
+  batchSize: 'Enter a whole number from 1 to 50.',
+  batchesPerMinute: 'Enter a number from 0.1 to 600.',
+  abortPercent: 'Enter a number from 0 to 100.',
+};

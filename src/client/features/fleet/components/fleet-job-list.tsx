@@ -1,0 +1,47 @@
+import { Link } from 'react-router';
+import type { FleetJob } from '../../../../domain/fleet-job.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { formatUtc } from '../../../lib/time.ts';
+import { FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
+
+/** The client's fleet jobs, newest first: state, devices sent of all, command, start (UTC). */
+export function FleetJobList({ jobs }: { jobs: readonly FleetJob[] }) {
+  if (jobs.length === 0)
+    return (
+      <p className="empty-state">
+        No fleet job yet. <Link to="/fleet-jobs/new">Start one</Link> to send one command to many
+        devices in paced batches.
+      </p>
+    );
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Started (UTC)</th>
+            <th scope="col">State</th>
+            <th scope="col">Devices sent</th>
+            <th scope="col">Power control</th>
+            <th scope="col">Job</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.jobId}>
+              <td>{formatUtc(job.createdAt)}</td>
+              <td>{FLEET_JOB_STATE_WORDS[job.state]}</td>
+              <td>
+                {job.progress.sent} of {job.progress.total}
+                {job.progress.failed > 0 ? `, ${job.progress.failed} failed` : ''}
+              </td>
+              <td>{describePowerControl(job.command.powerControl)}</td>
+              <td>
+                <Link to={`/fleet-jobs/${job.jobId}`}>Open job {job.jobId.slice(0, 8)}</Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { useState } from 'react';
+import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
+import {
+  isFinalJobState,
+  type FleetDeviceOutcome,
+  type FleetJob,
+} from '../../../../domain/fleet-job.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { useFleetJobAction } from '../../../commands/api/fleet-jobs.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { downloadFile } from '../../../lib/download-file.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { formatInZone, formatUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
+import { FLEET_BATCH_STATE_WORDS, FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
+import './fleet.css';
+
+function deviceStatusWords(device: FleetDeviceOutcome): string {
+  if (device.failure) return 'Failed';
+  if (!device.status) return device.commandId ? 'Sent' : 'Not sent';
+  const words = COMMAND_STATUS_WORDS[device.status];
+  return device.cancelReason
+    ? `${words}: ${CANCELLATION_REASON_WORDS[device.cancelReason]}`
+    : words;
+}
+
+/**
+ * One fleet job (docs/fleet-dispatch.md): its command and rollout, progress counted per device
+ * (sent, received, executing, completed, cancelled by reason, failed), why it stopped, pause,
+ * resume and cancel (confirmed), the per-device outcomes as CSV, and each batch with its devices.
+ * Times are on `timeZone` (the job's sites' clock when they share one) with UTC beside them.
+ */
+export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: string }) {
+  const action = useFleetJobAction(job.jobId);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const { progress } = job;
+  const tried = job.batches.filter((b) => b.state === 'sent' || b.state === 'failed').length;
+  const cancelledTotal = Object.values(progress.cancelled).reduce((a, b) => a + (b ?? 0), 0);
+  const final = isFinalJobState(job.state);
+  // A dispatch plan's batches carry commands of their own.
+  const planned = job.batches.some((batch) => batch.command !== undefined);
+
+  return (
+    <div className="stack">
+      <p
+        role="status"
+        className={
+          job.state === 'aborted' || job.state === 'failed' ? 'notice notice-error' : 'notice'
+        }
+      >
+        <strong>{FLEET_JOB_STATE_WORDS[job.state]}.</strong> {tried} of {job.batches.length} batches
+        sent or tried.
+        {job.stopReason ? <> {job.stopReason}</> : null}
+      </p>
+      <dl className="facts">
+        <dt>Started</dt>
+        <dd>
+          {formatInZone(job.createdAt, timeZone)} ({timeZone}), {formatUtc(job.createdAt)}
+          {job.operatorName ? ` by ${job.operatorName}` : ''}
+        </dd>
+        {planned ? (
+          <>
+            <dt>Commands</dt>
+            <dd>From a dispatch plan: each batch's command is in the batch table.</dd>
+          </>
+        ) : (
+          <>
+            <dt>Power control</dt>
+            <dd>{describePowerControl(job.command.powerControl)}</dd>
+            <dt>Effective window</dt>
+            <dd>
+              {formatWindowInZone(job.command.startTime, job.command.endTime, timeZone)} ({timeZone}
+              ), {formatWindowUtc(job.command.startTime, job.command.endTime)}
+            </dd>
+          </>
+        )}
+        <dt>Rollout</dt>
+        <dd>
+          {job.rollout.batchSize} devices per batch, {job.rollout.batchesPerMinute} batches per
+          minute,{' '}
+          {job.rollout.abortPercent >= 100
+            ? 'never stopped by failures'
+            : `stopped when more than ${job.rollout.abortPercent}% of devices fail or are cancelled`}
+        </dd>
+      </dl>
+      <div className="actions">
+        {job.state === 'running' ? (
+          <button type="button" disabled={action.isPending} onClick={() => action.mutate('pause')}>
+            Pause
+          </button>
+        ) : null}
+        {job.state === 'paused' ? (
+          <button type="button" disabled={action.isPending} onClick={() => action.mutate('resume')}>
+            Resume
+          </button>
+        ) : null}
+        {job.state === 'running' || job.state === 'paused' ? (
+          <button type="button" className="danger" onClick={() => setConfirmingCancel(true)}>
+            Cancel job…
+          </button>
+        ) : null}
+        <button
+          type="button"
+          onClick={() =>
+            downloadFile(fleetOutcomesCsv(job), `fleet-job-${job.jobId}.csv`, 'text/csv')
+          }
+        >
+          Download outcomes (CSV)
+        </button>
+      </div>
+      {action.isError ? <ErrorAlert error={action.error} what="The job did not change." /> : null}
+      {confirmingCancel ? (
+        <ConfirmDialog
+          title="Cancel this fleet job?"
+          confirmLabel="Cancel job and its commands"
+          dismissLabel="Keep the job"
+          onConfirm={() => {
+            setConfirmingCancel(false);
+            action.mutate('cancel');
+          }}
+          onDismiss={() => setConfirmingCancel(false)}
+        >
+          <p>
+            Nothing more is sent, and the {progress.sent} device commands sent so far are cancelled
+            with one batch cancel per batch. Commands already completed stay completed.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      <section className="card stack" aria-labelledby="fleet-progress-heading">
+        <h2 id="fleet-progress-heading">Progress</h2>
+        <dl className="fleet-progress">
+          {(
+            [
+              ['Devices', progress.total],
+              ['Sent', progress.sent],
+              ['Received', progress.received],
+              ['Executing', progress.executing],
+              ['Completed', progress.completed],
+              ['Cancelled', cancelledTotal],
+              ['Failed', progress.failed],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {cancelledTotal > 0 ? (
+          <ul>
+            {CANCELLATION_REASONS.filter((reason) => progress.cancelled[reason]).map((reason) => (
+              <li key={reason}>
+                {progress.cancelled[reason]} cancelled: {CANCELLATION_REASON_WORDS[reason]}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {final ? null : (
+          <p className="hint">Read again every 2 seconds while the job sends or cancels.</p>
+        )}
+      </section>
+      <section className="card stack fleet-batches" aria-labelledby="fleet-batches-heading">
+        <h2 id="fleet-batches-heading">Batches</h2>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Batch</th>
+                <th scope="col">State</th>
+                <th scope="col">Batch command</th>
+                {planned ? <th scope="col">Command</th> : null}
+                <th scope="col">Sent</th>
+                <th scope="col">Tries</th>
+                <th scope="col">Devices</th>
+              </tr>
+            </thead>
+            <tbody>
+              {job.batches.map((batch) => (
+                <tr key={batch.index}>
+                  <th scope="row">{batch.index + 1}</th>
+                  <td>{FLEET_BATCH_STATE_WORDS[batch.state]}</td>
+                  <td className="mono">{batch.batchCommandId ?? '—'}</td>
+                  {planned ? (
+                    <td>
+                      {describePowerControl((batch.command ?? job.command).powerControl)},{' '}
+                      {formatWindowInZone(
+                        (batch.command ?? job.command).startTime,
+                        (batch.command ?? job.command).endTime,
+                        timeZone,
+                      )}
+                    </td>
+                  ) : null}
+                  <td>
+                    {batch.sentAt ? (
+                      <>
+                        {formatInZone(batch.sentAt, timeZone)}
+                        <br />
+                        <small>{formatUtc(batch.sentAt)}</small>
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>{batch.attempts}</td>
+                  <td>
+                    <details>
+                      <summary>{batch.devices.length} devices</summary>
+                      <ul className="fleet-devices">
+                        {batch.devices.map((device) => (
+                          <li key={device.deviceId}>
+                            <span className="mono">{device.deviceId}</span>:{' '}
+                            {deviceStatusWords(device)}
+                            {device.failure ? ` (${device.failure})` : ''}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}

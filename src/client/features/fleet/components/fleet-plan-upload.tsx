@@ -1,0 +1,240 @@
+import { useState } from 'react';
+import { Button, FileTrigger } from 'react-aria-components';
+import type { Site } from '../../../../domain/device.ts';
+import type { FleetPlanCheck } from '../../../../domain/fleet-job.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
+import { newIntentId } from '../../../commands/api/fleet-jobs.ts';
+import { useCheckFleetPlan, useCreateFleetPlanJob } from '../../../commands/api/fleet-plans.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import { formatPropertyValue } from '../../../lib/power-control-words.ts';
+import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import type { PlanRowInput } from '../../../../domain/dispatch-plan.ts';
+import {
+  checkPlanFile,
+  PlanFileError,
+  planTimeParser,
+  readPlanFile,
+  type PlanFile,
+} from '../lib/plan-file.ts';
+import './fleet.css';
+
+/** The default rollout of a plan's job: full batches, one a second, never stopped early. */
+const PLAN_ROLLOUT = { batchSize: 50, batchesPerMinute: 60, abortPercent: 100 };
+
+interface CheckedRow {
+  line: number;
+  deviceId: string;
+  /** Set when the row can be sent. */
+  command?: FleetPlanCheck['accepted'][number]['command'];
+  /** Set when refused: every reason, in words. */
+  reasons?: string[];
+  /** The row as the file wrote it, shown when it is refused. */
+  written?: PlanRowInput;
+  /** A refused row's window, epoch ms, when its times could be read. */
+  window?: { startMs: number; endMs: number };
+}
+
+/** `1 row`, `2 rows`. */
+function rowsWord(count: number): string {
+  return `${count} row${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Dispatch plan upload (docs/fleet-dispatch.md, Dispatch plans): the operator chooses a CSV or
+ * JSON file; each row is checked here with the domain rule (sites, controls, window, the plan's
+ * own overlaps), then by the server against the commands the devices hold (active overlaps, rows
+ * already sent); the checked rows are listed, refused ones with their reasons; the refused rows
+ * are dropped and the rest sent as one durable job.
+ */
+export function FleetPlanUpload({
+  sites,
+  onCreated,
+}: {
+  sites: readonly Site[];
+  onCreated: (jobId: string) => void;
+}) {
+  const [fileName, setFileName] = useState<string>();
+  const [fileProblem, setFileProblem] = useState<string>();
+  const [rows, setRows] = useState<CheckedRow[]>();
+  const [intent] = useState(newIntentId);
+  const check = useCheckFleetPlan();
+  const create = useCreateFleetPlanJob(intent);
+  const zoneOf = new Map(
+    sites.flatMap((site) => site.devices.map((d) => [d.deviceId, site.timeZone])),
+  );
+
+  const choose = async (files: FileList | null) => {
+    const file = files?.[0];
+    if (!file) return;
+    setFileName(file.name);
+    setFileProblem(undefined);
+    setRows(undefined);
+    check.reset();
+    create.reset();
+    let local;
+    let written: Map<number, PlanRowInput>;
+    let plan: PlanFile;
+    try {
+      plan = readPlanFile(file.name, await file.text());
+      written = new Map(plan.rows.map((row) => [row.line, row]));
+      local = checkPlanFile(plan, sites, Date.now());
+    } catch (error) {
+      if (!(error instanceof PlanFileError)) throw error;
+      setFileProblem(error.message);
+      return;
+    }
+    const remote =
+      local.accepted.length > 0
+        ? await check.mutateAsync(local.accepted).catch(() => undefined)
+        : { accepted: [], refused: [] };
+    if (!remote) return;
+    const parseTime = planTimeParser(plan.clocks);
+    const refused = [...local.refused, ...remote.refused].map((row) => {
+      const input = written.get(row.line);
+      const zone = zoneOf.get(row.deviceId) ?? 'UTC';
+      const startMs = input ? parseTime(input.start, 'start', zone) : Number.NaN;
+      const endMs = input ? parseTime(input.end, 'end', zone) : Number.NaN;
+      return {
+        ...row,
+        written: input,
+        ...(Number.isNaN(startMs) || Number.isNaN(endMs) ? {} : { window: { startMs, endMs } }),
+      };
+    });
+    setRows([...remote.accepted, ...refused].sort((a, b) => a.line - b.line));
+  };
+
+  const accepted = (rows ?? []).filter((row) => row.command);
+  const refusedCount = (rows?.length ?? 0) - accepted.length;
+
+  return (
+    <section aria-labelledby="plan-heading" className="fleet-plan">
+      <h2 id="plan-heading">Dispatch plan from a file</h2>
+      <p>
+        A CSV file with a header row, or a JSON list of rows, with the columns <code>deviceId</code>
+        , <code>start_utc</code> or <code>start_site</code>, <code>end_utc</code> or{' '}
+        <code>end_site</code>, and the controls (<code>targetBatteryPowerW</code>,{' '}
+        <code>chargeCutoffSocPercent</code>, …). A column ending in <code>_utc</code> holds UTC
+        times such as <code>2026-11-24 17:00Z</code>; one ending in <code>_site</code> holds times
+        on the device&apos;s site clock such as <code>2026-11-24 18:00</code>.
+      </p>
+      <FileTrigger
+        acceptedFileTypes={['.csv', '.json', 'text/csv', 'application/json']}
+        onSelect={(files) => void choose(files)}
+      >
+        <Button>Choose a plan file…</Button>
+      </FileTrigger>
+      {fileName ? <p className="hint">Plan file: {fileName}</p> : null}
+      {fileProblem ? (
+        <div role="alert" className="notice notice-error">
+          <p>
+            <strong>This file cannot be read as a plan.</strong> {fileProblem}
+          </p>
+        </div>
+      ) : null}
+      {check.isPending ? <Loading what="Checking the rows against the devices' commands…" /> : null}
+      {check.isError ? (
+        <ErrorAlert error={check.error} what="The plan could not be checked." />
+      ) : null}
+      {!fileName ? (
+        <p className="empty-state">No plan chosen yet.</p>
+      ) : rows ? (
+        <>
+          <p role="status">
+            {accepted.length} of {rows.length} rows can be sent; {refusedCount} refused.
+          </p>
+          <table className="plan-rows">
+            <caption>Checked rows</caption>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">Device</th>
+                <th scope="col">Window (site clock)</th>
+                <th scope="col">Controls</th>
+                <th scope="col">Check</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.line} className={row.command ? undefined : 'plan-row-refused'}>
+                  <td>{row.line}</td>
+                  <td className="mono">{row.deviceId}</td>
+                  <td>
+                    {row.command ? (
+                      <>
+                        {formatWindowInZone(
+                          row.command.startTime,
+                          row.command.endTime,
+                          zoneOf.get(row.deviceId) ?? 'UTC',
+                        )}
+                        <br />
+                        <span className="hint">
+                          {formatWindowUtc(row.command.startTime, row.command.endTime)}
+                        </span>
+                      </>
+                    ) : row.window ? (
+                      <>
+                        {formatWindowInZone(
+                          row.window.startMs,
+                          row.window.endMs,
+                          zoneOf.get(row.deviceId) ?? 'UTC',
+                        )}
+                        <br />
+                        <span className="hint">
+                          {formatWindowUtc(row.window.startMs, row.window.endMs)}
+                        </span>
+                      </>
+                    ) : (
+                      <span className="hint">
+                        as written: {row.written?.start} – {row.written?.end}
+                      </span>
+                    )}
+                  </td>
+                  <td>
+                    {row.command
+                      ? POWER_CONTROL_PROPERTIES.flatMap((p) => {
+                          const value = row.command?.powerControl[p];
+                          return value === undefined ? [] : [formatPropertyValue(p, value)];
+                        }).join(', ')
+                      : Object.entries(row.written?.controls ?? {})
+                          .map(([p, v]) => `${p} ${v}`)
+                          .join(', ')}
+                  </td>
+                  <td>
+                    {row.command ? 'Can be sent' : `Refused: ${row.reasons?.join('; ') ?? ''}`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {create.isError ? (
+            <ErrorAlert error={create.error} what="The plan was not sent." />
+          ) : null}
+          {accepted.length > 0 ? (
+            <Button
+              className="primary"
+              isDisabled={create.isPending}
+              onPress={() =>
+                create.mutate(
+                  {
+                    rows: accepted.flatMap(({ line, deviceId, command }) =>
+                      command ? [{ line, deviceId, command }] : [],
+                    ),
+                    rollout: PLAN_ROLLOUT,
+                  },
+                  { onSuccess: (job) => onCreated(job.jobId) },
+                )
+              }
+            >
+              {refusedCount > 0
+                ? `Drop ${refusedCount} refused and send ${rowsWord(accepted.length)}`
+                : `Send ${rowsWord(accepted.length)}`}
+            </Button>
+          ) : (
+            <p className="empty-state">No row of this plan can be sent.</p>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}

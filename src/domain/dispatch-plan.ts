@@ -1,0 +1,210 @@
+import { MAX_BATCH_DEVICES } from './batch.ts';
+import type { DeviceCommand } from './command.ts';
+import { checkCapabilities, describeViolation, type Capabilities } from './device.ts';
+import { DeviceIdSchema } from './ids.ts';
+import { findActiveOverlap, type WindowedCommand } from './overlap.ts';
+import {
+  POWER_CONTROL_PROPERTIES,
+  PowerControlSchema,
+  type PowerControl,
+} from './power-control.ts';
+import { windowsOverlap, type WindowMs } from './time-window.ts';
+
+/**
+ * One row of a dispatch plan as read from its file (docs/fleet-dispatch.md, Dispatch plans): the
+ * device, the start and end as written, and each control as written (empty or absent: not set).
+ * `line` is the row's line in the file, for the operator.
+ */
+export interface PlanRowInput {
+  line: number;
+  deviceId: string;
+  start: string;
+  end: string;
+  controls: Partial<Record<(typeof POWER_CONTROL_PROPERTIES)[number], string>>;
+}
+
+/** What the check knows of a device of the bound sites. */
+export interface PlanDevice {
+  capabilities: Capabilities;
+  /** IANA zone of its site, for times written on the site's clock. */
+  timeZone: string;
+}
+
+/** What a plan is checked against. */
+export interface PlanContext {
+  devices: ReadonlyMap<string, PlanDevice>;
+  /**
+   * The devices' commands known now (their history over the plan's span); with their power
+   * control, a row the device already holds is recognised as sent rather than as an overlap.
+   */
+  commands: ReadonlyMap<string, readonly (WindowedCommand & { powerControl?: PowerControl })[]>;
+  nowMs: number;
+  /**
+   * Reads a start or end cell as an instant, epoch ms: as UTC or on `timeZone`'s clock, as the
+   * plan's column says. NaN when the cell is not a time.
+   */
+  parseTime: (cell: string, column: 'start' | 'end', timeZone: string) => number;
+}
+
+/** A row that passed every check: its device command, ready to send. */
+export interface PlanRow {
+  line: number;
+  deviceId: string;
+  command: DeviceCommand;
+}
+
+/** A row refused, with every reason in operator words. */
+export interface RefusedPlanRow {
+  line: number;
+  deviceId: string;
+  reasons: string[];
+}
+
+/** A checked plan: rows to send and rows refused, each in file order. */
+export interface PlanCheck {
+  accepted: PlanRow[];
+  refused: RefusedPlanRow[];
+}
+
+/**
+ * Checks every row of a dispatch plan before anything is sent (docs/fleet-dispatch.md, Dispatch
+ * plans), with the project's one rule of each kind: the device among the bound sites and its ID
+ * valid (ids.ts), controls valid for the schema (power-control.ts, spec 2.2) and inside the
+ * device's capability ranges with every control supported (device.ts, spec 2.2, 7), end after
+ * start (spec 2.1), a start not in the past, not already held by the device (a plan sent again),
+ * no overlap with an active command of the device
+ * (overlap.ts, spec 3.1 rule 2), and no overlap with an earlier row of the plan for the same
+ * device (the earlier one is kept, the later refused naming its line). Linear in the rows plus a
+ * sort per device.
+ */
+export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): PlanCheck {
+  const refused = new Map<number, RefusedPlanRow>();
+  const refuse = (row: PlanRowInput, reason: string) => {
+    const entry = refused.get(row.line) ?? { line: row.line, deviceId: row.deviceId, reasons: [] };
+    entry.reasons.push(reason);
+    refused.set(row.line, entry);
+  };
+  const candidates: { row: PlanRowInput; window: WindowMs; powerControl: PowerControl }[] = [];
+  for (const row of rows) {
+    const device = context.devices.get(row.deviceId);
+    if (!DeviceIdSchema.safeParse(row.deviceId).success) {
+      refuse(row, `"${row.deviceId}" is not a device ID`);
+      continue;
+    }
+    if (!device) {
+      refuse(row, `${row.deviceId} is not in a bound site`);
+      continue;
+    }
+    const startMs = context.parseTime(row.start, 'start', device.timeZone);
+    const endMs = context.parseTime(row.end, 'end', device.timeZone);
+    if (Number.isNaN(startMs)) refuse(row, `start "${row.start}" is not a date and time`);
+    if (Number.isNaN(endMs)) refuse(row, `end "${row.end}" is not a date and time`);
+    const values: Record<string, number> = {};
+    for (const property of POWER_CONTROL_PROPERTIES) {
+      const cell = row.controls[property]?.trim();
+      if (!cell) continue;
+      const value = Number(cell);
+      if (Number.isFinite(value)) values[property] = value;
+      else refuse(row, `${property} "${cell}" is not a number`);
+    }
+    const control = PowerControlSchema.safeParse(values);
+    if (!control.success)
+      for (const issue of control.error.issues.slice(0, 3)) refuse(row, issue.message);
+    if (refused.has(row.line) || !control.success) continue;
+    if (endMs <= startMs) refuse(row, 'end must be after start');
+    else if (startMs < context.nowMs) refuse(row, 'its window starts in the past');
+    for (const violation of checkCapabilities(control.data, device.capabilities))
+      refuse(row, describeViolation(violation));
+    const window = { startMs, endMs };
+    const known = context.commands.get(row.deviceId) ?? [];
+    // A plan sent again: a row whose command the device already holds is recognised as sent.
+    if (known.some((command) => isSameCommand(command, window, control.data))) {
+      refuse(row, 'already sent: the device holds this command');
+      continue;
+    }
+    const active = findActiveOverlap(window, known);
+    if (active)
+      refuse(
+        row,
+        `its window overlaps a command of this device that is ${active.status === 'received' ? 'waiting to start' : 'executing'}`,
+      );
+    if (!refused.has(row.line)) candidates.push({ row, window, powerControl: control.data });
+  }
+
+  // Rows of one device against each other, in time order: the first of two overlapping is kept.
+  const byDevice = new Map<string, typeof candidates>();
+  for (const candidate of candidates) {
+    const list = byDevice.get(candidate.row.deviceId) ?? [];
+    list.push(candidate);
+    byDevice.set(candidate.row.deviceId, list);
+  }
+  const accepted: PlanRow[] = [];
+  for (const list of byDevice.values()) {
+    list.sort((a, b) => a.window.startMs - b.window.startMs || a.row.line - b.row.line);
+    let kept: (typeof candidates)[number] | undefined;
+    for (const candidate of list) {
+      if (kept && windowsOverlap(kept.window, candidate.window)) {
+        refuse(candidate.row, `its window overlaps line ${kept.row.line} for the same device`);
+        continue;
+      }
+      if (!kept || candidate.window.endMs > kept.window.endMs) kept = candidate;
+      accepted.push({
+        line: candidate.row.line,
+        deviceId: candidate.row.deviceId,
+        command: {
+          powerControl: candidate.powerControl,
+          startTime: new Date(candidate.window.startMs).toISOString(),
+          endTime: new Date(candidate.window.endMs).toISOString(),
+        },
+      });
+    }
+  }
+  accepted.sort((a, b) => a.line - b.line);
+  return { accepted, refused: [...refused.values()].sort((a, b) => a.line - b.line) };
+}
+
+/** True when `command` is active with exactly `window` and `powerControl` (a row sent before). */
+function isSameCommand(
+  command: WindowedCommand & { powerControl?: PowerControl },
+  window: WindowMs,
+  powerControl: PowerControl,
+): boolean {
+  if (command.status !== 'received' && command.status !== 'executing') return false;
+  if (Date.parse(command.startTime) !== window.startMs) return false;
+  if (Date.parse(command.endTime) !== window.endMs) return false;
+  if (!command.powerControl) return false;
+  return POWER_CONTROL_PROPERTIES.every((p) => command.powerControl?.[p] === powerControl[p]);
+}
+
+/** A batch of a plan: one command, at most 50 devices (spec 8). */
+export interface PlanBatch {
+  command: DeviceCommand;
+  deviceIds: string[];
+}
+
+/**
+ * Groups accepted rows into batches where they share a command (same controls and window), at
+ * most 50 devices each (spec 2.5, 8), in the order each command first appears in the plan.
+ */
+export function groupPlanIntoBatches(rows: readonly PlanRow[]): PlanBatch[] {
+  const groups = new Map<string, PlanBatch>();
+  for (const row of rows) {
+    const { powerControl, startTime, endTime } = row.command;
+    const key = JSON.stringify([
+      POWER_CONTROL_PROPERTIES.map((p) => powerControl[p] ?? null),
+      startTime,
+      endTime,
+    ]);
+    const group = groups.get(key) ?? { command: row.command, deviceIds: [] };
+    group.deviceIds.push(row.deviceId);
+    groups.set(key, group);
+  }
+  const batches: PlanBatch[] = [];
+  for (const group of groups.values())
+    for (let i = 0; i < group.deviceIds.length; i += MAX_BATCH_DEVICES)
+      batches.push({
+        command: group.command,
+        deviceIds: group.deviceIds.slice(i, i + MAX_BATCH_DEVICES),
+      });
+  return batches;
+}

@@ -1,0 +1,240 @@
+import { z } from 'zod';
+import { MAX_BATCH_DEVICES } from './batch.ts';
+import {
+  CancellationReasonSchema,
+  CommandStatusSchema,
+  DeviceCommandSchema,
+  type CancellationReason,
+} from './command.ts';
+import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
+import { UtcTimestampSchema } from './time.ts';
+
+/**
+ * Which devices a fleet job addresses (docs/fleet-dispatch.md, Selection): every device of the
+ * listed sites, every device of the listed models, and the listed devices, joined (a device
+ * named twice counts once). Only the operator's bound sites are searched; at least one of the
+ * three must name something.
+ */
+export const FleetSelectionSchema = z
+  .strictObject({
+    siteIds: z.array(SiteIdSchema).max(1000).default([]),
+    models: z.array(z.string().min(1).max(128)).max(100).default([]),
+    deviceIds: z.array(DeviceIdSchema).max(20_000).default([]),
+  })
+  .refine((s) => s.siteIds.length + s.models.length + s.deviceIds.length > 0, {
+    error: 'name at least one site, model or device',
+  });
+export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
+
+/**
+ * How a fleet job is rolled out: batches of `batchSize` devices (at most 50, spec 2.5 and 8),
+ * sent at most `batchesPerMinute`, and stopped once more than `abortPercent` percent of the
+ * devices sent so far failed or were cancelled (100 never stops).
+ */
+export const FleetRolloutSchema = z.strictObject({
+  batchSize: z.int().min(1).max(MAX_BATCH_DEVICES).default(MAX_BATCH_DEVICES),
+  batchesPerMinute: z.number().min(0.1).max(600).default(60),
+  abortPercent: z.number().min(0).max(100).default(100),
+});
+export type FleetRollout = z.infer<typeof FleetRolloutSchema>;
+
+/** Body of `POST /api/fleet-jobs`: the devices, the one device command for all, the rollout. */
+export const FleetJobRequestSchema = z.strictObject({
+  selection: FleetSelectionSchema,
+  command: DeviceCommandSchema,
+  rollout: FleetRolloutSchema.default({
+    batchSize: MAX_BATCH_DEVICES,
+    batchesPerMinute: 60,
+    abortPercent: 100,
+  }),
+});
+export type FleetJobRequest = z.infer<typeof FleetJobRequestSchema>;
+
+/**
+ * Where a fleet job stands: `running` sends its batches; `paused` sends nothing until resumed;
+ * `cancelling` cancels what it sent; `completed` sent every batch; `cancelled` by the operator;
+ * `aborted` by its abort rule; `failed` when it could not go on (the sign-in it ran under ended).
+ */
+export const FLEET_JOB_STATES = [
+  'running',
+  'paused',
+  'cancelling',
+  'completed',
+  'cancelled',
+  'aborted',
+  'failed',
+] as const;
+export const FleetJobStateSchema = z.enum(FLEET_JOB_STATES);
+export type FleetJobState = z.infer<typeof FleetJobStateSchema>;
+
+/** True once a job sends and cancels nothing more. */
+export function isFinalJobState(state: FleetJobState): boolean {
+  return (
+    state === 'completed' || state === 'cancelled' || state === 'aborted' || state === 'failed'
+  );
+}
+
+/**
+ * Where one batch of a job stands: `pending` not yet sent (or to be tried again), `sent` accepted
+ * upstream, `failed` refused or never confirmed, `skipped` not sent because the job stopped.
+ */
+export const FLEET_BATCH_STATES = ['pending', 'sent', 'failed', 'skipped'] as const;
+export const FleetBatchStateSchema = z.enum(FLEET_BATCH_STATES);
+export type FleetBatchState = z.infer<typeof FleetBatchStateSchema>;
+
+/** One device of a batch: its command once sent, the last status read, why it failed. */
+export const FleetDeviceOutcomeSchema = z.object({
+  deviceId: DeviceIdSchema,
+  commandId: CommandIdSchema.optional(),
+  status: CommandStatusSchema.optional(),
+  cancelReason: CancellationReasonSchema.optional(),
+  /** Operator words for why this device got no command. */
+  failure: z.string().optional(),
+});
+export type FleetDeviceOutcome = z.infer<typeof FleetDeviceOutcomeSchema>;
+
+/** One batch of a job as `GET /api/fleet-jobs/{jobId}` answers it. */
+export const FleetBatchSchema = z.object({
+  index: z.int().min(0),
+  state: FleetBatchStateSchema,
+  /** This batch's own device command (a dispatch plan's); absent: the job's `command`. */
+  command: DeviceCommandSchema.optional(),
+  batchCommandId: BatchCommandIdSchema.optional(),
+  sentAt: UtcTimestampSchema.optional(),
+  attempts: z.int().min(0),
+  devices: z.array(FleetDeviceOutcomeSchema),
+});
+export type FleetBatch = z.infer<typeof FleetBatchSchema>;
+
+/** Counts of a job's devices by where they stand (the job page's progress). */
+export const FleetProgressSchema = z.object({
+  total: z.int(),
+  sent: z.int(),
+  received: z.int(),
+  executing: z.int(),
+  completed: z.int(),
+  cancelled: z.partialRecord(CancellationReasonSchema, z.int()),
+  failed: z.int(),
+});
+export type FleetProgress = z.infer<typeof FleetProgressSchema>;
+
+/** A fleet job as the BFF answers it (`GET /api/fleet-jobs/{jobId}`). */
+export const FleetJobSchema = z.object({
+  jobId: z.uuid(),
+  state: FleetJobStateSchema,
+  command: DeviceCommandSchema,
+  rollout: FleetRolloutSchema,
+  createdAt: UtcTimestampSchema,
+  updatedAt: UtcTimestampSchema,
+  operatorName: z.string().optional(),
+  /** Operator words for why the job stopped short (abort rule, ended sign-in). */
+  stopReason: z.string().optional(),
+  progress: FleetProgressSchema,
+  batches: z.array(FleetBatchSchema),
+});
+export type FleetJob = z.infer<typeof FleetJobSchema>;
+
+/** Most rows a dispatch plan may hold. */
+export const MAX_PLAN_ROWS = 20_000;
+
+/**
+ * Body of `POST /api/fleet-plans` (docs/fleet-dispatch.md, Dispatch plans): the rows of a plan
+ * the operator kept after its check, each a device and its own device command, and the rollout
+ * (its `batchSize` caps the batches the rows are grouped into).
+ */
+export const FleetPlanRequestSchema = z.strictObject({
+  rows: z
+    .array(
+      z.strictObject({
+        line: z.int().min(1),
+        deviceId: DeviceIdSchema,
+        command: DeviceCommandSchema,
+      }),
+    )
+    .min(1, { error: 'a plan needs at least one row' })
+    .max(MAX_PLAN_ROWS, { error: `a plan may hold at most ${MAX_PLAN_ROWS} rows` }),
+  rollout: FleetRolloutSchema.default({
+    batchSize: MAX_BATCH_DEVICES,
+    batchesPerMinute: 60,
+    abortPercent: 100,
+  }),
+});
+export type FleetPlanRequest = z.infer<typeof FleetPlanRequestSchema>;
+
+/** Body of `POST /api/fleet-plans/check`: the rows to check, nothing made or sent. */
+export const FleetPlanCheckRequestSchema = FleetPlanRequestSchema.pick({ rows: true });
+
+/**
+ * Answer of `POST /api/fleet-plans/check` (docs/fleet-dispatch.md, Dispatch plans): the rows that
+ * can be sent, each with its command in UTC, and the rows refused, each with every reason in
+ * operator words; both in line order.
+ */
+export const FleetPlanCheckSchema = z.object({
+  accepted: z.array(
+    z.object({ line: z.int().min(1), deviceId: DeviceIdSchema, command: DeviceCommandSchema }),
+  ),
+  refused: z.array(
+    z.object({ line: z.int().min(1), deviceId: z.string(), reasons: z.array(z.string()) }),
+  ),
+});
+export type FleetPlanCheck = z.infer<typeof FleetPlanCheckSchema>;
+
+/** Body of `POST /api/fleet-jobs/{jobId}/{pause|resume|cancel}`: none. */
+export const FLEET_JOB_ACTIONS = ['pause', 'resume', 'cancel'] as const;
+export const FleetJobActionSchema = z.enum(FLEET_JOB_ACTIONS);
+export type FleetJobAction = z.infer<typeof FleetJobActionSchema>;
+
+/**
+ * Splits `deviceIds` into batches of at most `batchSize` (spec 8: at most 50 per batch), in order.
+ *
+ * @throws RangeError when `batchSize` is not 1 to 50.
+ */
+export function splitIntoBatches(deviceIds: readonly string[], batchSize: number): string[][] {
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_DEVICES)
+    throw new RangeError(`batch size must be 1 to ${MAX_BATCH_DEVICES}`);
+  const batches: string[][] = [];
+  for (let i = 0; i < deviceIds.length; i += batchSize)
+    batches.push(deviceIds.slice(i, i + batchSize));
+  return batches;
+}
+
+/**
+ * The abort rule (docs/fleet-dispatch.md, Abort rule): true when more than `abortPercent` percent
+ * of the devices sent so far failed or were cancelled. `sentSoFar` counts every device of every
+ * batch tried, failed ones included. Never true at 100 or before anything was tried.
+ */
+export function breaksAbortRule(
+  counts: { sentSoFar: number; failedOrCancelled: number },
+  abortPercent: number,
+): boolean {
+  if (abortPercent >= 100 || counts.sentSoFar === 0) return false;
+  return (counts.failedOrCancelled / counts.sentSoFar) * 100 > abortPercent;
+}
+
+/** Counts devices by where they stand, for the job's progress. */
+export function progressOf(batches: readonly Pick<FleetBatch, 'devices'>[]): FleetProgress {
+  const progress: FleetProgress = {
+    total: 0,
+    sent: 0,
+    received: 0,
+    executing: 0,
+    completed: 0,
+    cancelled: {},
+    failed: 0,
+  };
+  for (const batch of batches)
+    for (const device of batch.devices) {
+      progress.total += 1;
+      if (device.failure) progress.failed += 1;
+      if (!device.commandId) continue;
+      progress.sent += 1;
+      if (device.status === 'received') progress.received += 1;
+      else if (device.status === 'executing') progress.executing += 1;
+      else if (device.status === 'completed') progress.completed += 1;
+      else if (device.status === 'cancelled') {
+        const reason: CancellationReason = device.cancelReason ?? 'manuallyCancel';
+        progress.cancelled[reason] = (progress.cancelled[reason] ?? 0) + 1;
+      }
+    }
+  return progress;
+}

@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import type { DeviceCommand } from '../../domain/command.ts';
+import { checkCapabilities, describeViolation, type SiteList } from '../../domain/device.ts';
+import type { StatusRecord } from '../../domain/command.ts';
+import { checkPlan, groupPlanIntoBatches, type PlanCheck } from '../../domain/dispatch-plan.ts';
+import type { HistoryQuery } from '../../domain/history.ts';
+import {
+  splitIntoBatches,
+  type FleetPlanRequest,
+  type FleetJob,
+  type FleetJobAction,
+  type FleetJobRequest,
+  type FleetJobState,
+  type FleetSelection,
+} from '../../domain/fleet-job.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { SecretBox } from '../session/secret-box.ts';
+import type { Session } from '../session/session-store.ts';
+import { requestFingerprint } from '../ledger/idempotency.ts';
+import type { FleetQueue } from './fleet-queue.ts';
+import type { FleetRefresher } from './fleet-refresh.ts';
+import { sealingContext } from './fleet-runner.ts';
+import { toFleetJob, type FleetOwner, type FleetStore } from './fleet-store.ts';
+
+/** At most this many names are listed in a refusal; the count says how many more. */
+const NAMES_SHOWN = 10;
+
+/** A plan's devices' histories are read this many at a time (upstream calls in flight). */
+const HISTORY_READS_AT_ONCE = 8;
+
+/** One history read covers at most 30 days (docs/architecture.md, Upstream contract: History). */
+const HISTORY_SPAN_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Fleet jobs as the routes use them (docs/fleet-dispatch.md): create one from a selection, read
+ * it, pause, resume or cancel it. The steps themselves run in the queue.
+ */
+export class FleetJobs {
+  readonly #store: FleetStore;
+  readonly #queue: FleetQueue;
+  readonly #box: SecretBox;
+  readonly #now: () => number;
+  readonly #refresher: FleetRefresher | undefined;
+
+  constructor(options: {
+    store: FleetStore;
+    queue: FleetQueue;
+    box: SecretBox;
+    now: () => number;
+    refresher?: FleetRefresher | undefined;
+  }) {
+    this.#refresher = options.refresher;
+    this.#store = options.store;
+    this.#queue = options.queue;
+    this.#box = options.box;
+    this.#now = options.now;
+  }
+
+  /**
+   * Creates a job for `request` under `session`'s sign-in and wakes its first step.
+   *
+   * With an `idempotencyKey` seen before, the job that request made is answered instead (nothing
+   * new is made or sent).
+   *
+   * @param sites reads the session's bound sites (`GET /sites`), where the selection is resolved.
+   * @throws ProblemError 422 `fleet_selection_refused` when the selection names a site or device
+   *   outside the bound sites, matches nothing, or a device's capability range refuses the command;
+   *   422 `idempotency_key_reused` for a known key with another request.
+   */
+  async create(
+    session: Session,
+    sites: () => Promise<SiteList>,
+    request: FleetJobRequest,
+    idempotencyKey?: string,
+  ): Promise<FleetJob> {
+    const requestHash = requestFingerprint('fleetJob', '/api/fleet-jobs', request);
+    if (idempotencyKey) {
+      const replayed = await this.#replay(session, idempotencyKey, requestHash);
+      if (replayed) return replayed;
+    }
+    const deviceIds = resolveSelection(await sites(), request.selection, request.command);
+    const id = randomUUID();
+    const nowMs = this.#now();
+    try {
+      await this.#store.create({
+        id,
+        owner: ownerOf(session),
+        secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
+        command: request.command,
+        rollout: request.rollout,
+        batches: splitIntoBatches(deviceIds, request.rollout.batchSize).map((ids) => ({
+          deviceIds: ids,
+        })),
+        idempotencyKey,
+        requestHash,
+        nowMs,
+      });
+    } catch (error) {
+      // The same key written meanwhile by a concurrent request (the unique index): its job.
+      const replayed = idempotencyKey
+        ? await this.#replay(session, idempotencyKey, requestHash)
+        : undefined;
+      if (replayed) return replayed;
+      throw error;
+    }
+    await this.#queue.wake(id);
+    return this.read(session, id);
+  }
+
+  /**
+   * Checks the rows of a dispatch plan (docs/fleet-dispatch.md, Dispatch plans) with `checkPlan`
+   * against the bound sites and the commands the devices already hold: the history of each
+   * device named over the plan's span, read in pieces of at most 30 days (the history query's
+   * limit), a few devices at a time. A row the device holds with the same window and controls is
+   * refused as already sent; one overlapping an active command of the device is refused naming
+   * it (overlap.ts, the project's one overlap rule).
+   *
+   * @param histories reads one device's commands over a range (`GET /devices/{id}/commands`).
+   * @throws ProblemError from the upstream (sites or a history unreadable).
+   */
+  async checkPlanRows(
+    sites: () => Promise<SiteList>,
+    histories: (deviceId: string, query: HistoryQuery) => Promise<StatusRecord[]>,
+    rows: FleetPlanRequest['rows'],
+  ): Promise<PlanCheck> {
+    const bound = await sites();
+    const devices = new Map(
+      bound.sites.flatMap((site) =>
+        site.devices.map((device) => [
+          device.deviceId,
+          { capabilities: device.capabilities, timeZone: site.timeZone },
+        ]),
+      ),
+    );
+    let fromMs = Infinity;
+    let toMs = -Infinity;
+    for (const row of rows) {
+      fromMs = Math.min(fromMs, Date.parse(row.command.startTime));
+      toMs = Math.max(toMs, Date.parse(row.command.endTime));
+    }
+    const named = [...new Set(rows.map((row) => row.deviceId))].filter((id) => devices.has(id));
+    const commands = new Map<string, StatusRecord[]>();
+    for (let i = 0; i < named.length; i += HISTORY_READS_AT_ONCE)
+      await Promise.all(
+        named.slice(i, i + HISTORY_READS_AT_ONCE).map(async (deviceId) => {
+          const held: StatusRecord[] = [];
+          for (let start = fromMs; start < toMs; start += HISTORY_SPAN_MS)
+            held.push(
+              ...(await histories(deviceId, {
+                startTime: new Date(start).toISOString(),
+                endTime: new Date(Math.min(toMs, start + HISTORY_SPAN_MS)).toISOString(),
+              })),
+            );
+          commands.set(deviceId, held);
+        }),
+      );
+    return checkPlan(
+      rows.map((row) => ({
+        line: row.line,
+        deviceId: row.deviceId,
+        start: row.command.startTime,
+        end: row.command.endTime,
+        controls: Object.fromEntries(
+          Object.entries(row.command.powerControl).map(([p, v]) => [p, String(v)]),
+        ),
+      })),
+      { devices, commands, nowMs: this.#now(), parseTime: (cell) => Date.parse(cell) },
+    );
+  }
+
+  /**
+   * Creates a job from the rows of a dispatch plan the operator kept (docs/fleet-dispatch.md,
+   * Dispatch plans): the rows are checked again with `checkPlanRows` (the same rule as the
+   * preview: bound sites, capability ranges, windows not in the past, overlap with the devices'
+   * active commands and between rows, rows already sent), grouped into batches where they share a
+   * command, and sent as one job. With an `idempotencyKey` seen before, the job that request made
+   * is answered instead.
+   *
+   * @throws ProblemError 422 `fleet_selection_refused` naming the lines refused (nothing is made);
+   *   422 `idempotency_key_reused`.
+   */
+  async createFromPlan(
+    session: Session,
+    sites: () => Promise<SiteList>,
+    histories: (deviceId: string, query: HistoryQuery) => Promise<StatusRecord[]>,
+    request: FleetPlanRequest,
+    idempotencyKey?: string,
+  ): Promise<FleetJob> {
+    const requestHash = requestFingerprint('fleetPlan', '/api/fleet-plans', request);
+    if (idempotencyKey) {
+      const replayed = await this.#replay(session, idempotencyKey, requestHash);
+      if (replayed) return replayed;
+    }
+    const check = await this.checkPlanRows(sites, histories, request.rows);
+    if (check.refused.length > 0)
+      throw new ProblemError(
+        422,
+        'fleet_selection_refused',
+        `Nothing was sent. ${check.refused.length} row${check.refused.length === 1 ? '' : 's'} of the plan cannot be sent: ${check.refused
+          .slice(0, NAMES_SHOWN)
+          .map((r) => `line ${r.line} (${r.deviceId}): ${r.reasons.join(', ')}`)
+          .join('; ')}. Check the plan again and drop the refused rows.`,
+      );
+    const batches = groupPlanIntoBatches(check.accepted).flatMap((batch) =>
+      splitIntoBatches(batch.deviceIds, request.rollout.batchSize).map((deviceIds) => ({
+        deviceIds,
+        command: batch.command,
+      })),
+    );
+    const first = batches[0];
+    if (!first) throw new Error('a checked plan without rows');
+    const id = randomUUID();
+    try {
+      await this.#store.create({
+        id,
+        owner: ownerOf(session),
+        secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
+        command: first.command,
+        rollout: request.rollout,
+        batches,
+        idempotencyKey,
+        requestHash,
+        nowMs: this.#now(),
+      });
+    } catch (error) {
+      const replayed = idempotencyKey
+        ? await this.#replay(session, idempotencyKey, requestHash)
+        : undefined;
+      if (replayed) return replayed;
+      throw error;
+    }
+    await this.#queue.wake(id);
+    return this.read(session, id);
+  }
+
+  /**
+   * The job an earlier request with `idempotencyKey` made, when it asked for the same.
+   *
+   * @throws ProblemError 422 `idempotency_key_reused` when it asked for something else.
+   */
+  async #replay(
+    session: Session,
+    idempotencyKey: string,
+    requestHash: string,
+  ): Promise<FleetJob | undefined> {
+    const earlier = await this.#store.findByKey(ownerOf(session), idempotencyKey);
+    if (!earlier) return undefined;
+    if (earlier.requestHash !== requestHash)
+      throw new ProblemError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different fleet job. Use a new key for a new job.',
+      );
+    return this.read(session, earlier.job.id);
+  }
+
+  /**
+   * One job with its batches. With `refresh`, the statuses of its sent commands are read first,
+   * at most one upstream call per batch per interval ({@link FleetRefresher}).
+   *
+   * @throws ProblemError 404 `fleet_job_not_found`.
+   */
+  async read(session: Session, jobId: string, refresh = false): Promise<FleetJob> {
+    // The job and its batches come from one snapshot, read again when the refresh wrote statuses.
+    let snapshot = await this.#store.snapshot(ownerOf(session), jobId);
+    if (!snapshot) throw notFound();
+    if (
+      refresh &&
+      this.#refresher &&
+      (await this.#refresher.refresh(session, jobId, snapshot.batches))
+    )
+      snapshot = (await this.#store.snapshot(ownerOf(session), jobId)) ?? snapshot;
+    return toFleetJob(snapshot.job, snapshot.batches);
+  }
+
+  /** The session's client's jobs, newest first, without their batches' devices. */
+  async list(session: Session): Promise<FleetJob[]> {
+    const jobs = await this.#store.list(ownerOf(session));
+    return Promise.all(
+      jobs.map(async (job) => {
+        const full = toFleetJob(job, await this.#store.batches(job.id));
+        return { ...full, batches: [] };
+      }),
+    );
+  }
+
+  /**
+   * Pauses (nothing more is sent until resumed), resumes, or cancels (nothing more is sent; what
+   * was sent is cancelled with one batch cancel per batch).
+   *
+   * @throws ProblemError 404 `fleet_job_not_found`; 409 `fleet_job_state` when the job's state
+   *   does not allow the action.
+   */
+  async act(session: Session, jobId: string, action: FleetJobAction): Promise<FleetJob> {
+    const job = await this.#store.findOwned(ownerOf(session), jobId);
+    if (!job) throw notFound();
+    const [from, to] = TRANSITIONS[action];
+    if (!(await this.#store.transition(jobId, from, to, this.#now())))
+      throw new ProblemError(
+        409,
+        'fleet_job_state',
+        `This job is ${job.state}, so it cannot be ${action === 'cancel' ? 'cancelled' : `${action}d`}. Reload the job to see where it stands.`,
+      );
+    if (action === 'cancel') await this.#queue.hurry(jobId);
+    else if (action === 'resume') await this.#queue.wake(jobId);
+    return this.read(session, jobId);
+  }
+}
+
+const TRANSITIONS: Record<FleetJobAction, [from: FleetJobState[], to: FleetJobState]> = {
+  pause: [['running'], 'paused'],
+  resume: [['paused'], 'running'],
+  cancel: [['running', 'paused'], 'cancelling'],
+};
+
+function ownerOf(session: Session): FleetOwner {
+  return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };
+}
+
+function notFound(): ProblemError {
+  return new ProblemError(
+    404,
+    'fleet_job_not_found',
+    'There is no such fleet job among your jobs. Open the list of fleet jobs to find it.',
+  );
+}
+
+/**
+ * The devices a selection names, each once: the named sites' devices in the order the sites are
+ * named, then the devices of the named models, then the listed devices in their order. Only the
+ * bound sites in `sites` are searched.
+ *
+ * @throws ProblemError 422 `fleet_selection_refused` (see {@link FleetJobs.create}).
+ */
+export function resolveSelection(
+  sites: SiteList,
+  selection: FleetSelection,
+  command: DeviceCommand,
+): string[] {
+  const siteById = new Map(sites.sites.map((site) => [site.siteId, site]));
+  const deviceById = new Map(
+    sites.sites.flatMap((site) => site.devices.map((device) => [device.deviceId, device])),
+  );
+  const models = new Set(selection.models);
+  const candidates = [
+    ...selection.siteIds.flatMap((siteId) => siteById.get(siteId)?.devices ?? []),
+    ...sites.sites.flatMap((site) => site.devices.filter((device) => models.has(device.model))),
+    ...selection.deviceIds.flatMap((deviceId) => deviceById.get(deviceId) ?? []),
+  ];
+  const chosen = new Set<string>();
+  const refusals: string[] = [];
+  for (const device of candidates) {
+    if (chosen.has(device.deviceId)) continue;
+    chosen.add(device.deviceId);
+    const violation = checkCapabilities(command.powerControl, device.capabilities).find(
+      (v) => v.kind === 'outOfRange',
+    );
+    if (violation) refusals.push(`${device.deviceId}: ${describeViolation(violation)}`);
+  }
+  const unboundSites = selection.siteIds.filter((siteId) => !siteById.has(siteId));
+  const unknownDevices = selection.deviceIds.filter((deviceId) => !deviceById.has(deviceId));
+  const problems: string[] = [];
+  if (unboundSites.length > 0) problems.push(`sites not bound: ${namesOf(unboundSites)}`);
+  if (unknownDevices.length > 0)
+    problems.push(`devices not in a bound site: ${namesOf(unknownDevices)}`);
+  if (refusals.length > 0) problems.push(`outside the device's range: ${namesOf(refusals)}`);
+  if (problems.length === 0 && chosen.size === 0) problems.push('no device matches the selection');
+  if (problems.length > 0)
+    throw new ProblemError(
+      422,
+      'fleet_selection_refused',
+      `Nothing was sent. ${problems.join('; ')}. Change the selection or the command and try again.`,
+    );
+  return [...chosen];
+}
+
+function namesOf(names: string[]): string {
+  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
+}

@@ -1,0 +1,40 @@
+/** Helpers of the fleet job suites: wait for a job, read what each device holds. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
+import { HistoryResponseSchema } from '../../src/domain/history.ts';
+import type { BrowserClient } from './http-client.ts';
+
+/** Reads the job until `done` holds (at most `tries` reads, 250 ms apart). */
+export async function waitForJob(
+  browser: BrowserClient,
+  jobId: string,
+  done: (job: FleetJob) => boolean,
+  tries = 240,
+): Promise<FleetJob> {
+  let job: FleetJob | undefined;
+  for (let i = 0; i < tries; i += 1) {
+    job = FleetJobSchema.parse((await browser.get(`/api/fleet-jobs/${jobId}`)).json());
+    if (done(job)) return job;
+    await sleep(250);
+  }
+  throw new Error(`job ${jobId} did not get there: ${JSON.stringify(job?.state)}`);
+}
+
+/** The commands each device holds in `[startTime, endTime)`, by device. */
+export async function commandsPerDevice(
+  browser: BrowserClient,
+  deviceIds: readonly string[],
+  window: { startTime: string; endTime: string },
+): Promise<Map<string, string[]>> {
+  const held = new Map<string, string[]>();
+  for (const deviceId of deviceIds) {
+    const answer = await browser.get(
+      `/api/devices/${deviceId}/commands?startTime=${window.startTime}&endTime=${window.endTime}`,
+    );
+    held.set(
+      deviceId,
+      HistoryResponseSchema.parse(answer.json()).commands.map((c) => c.id),
+    );
+  }
+  return held;
+}
