@@ -150,6 +150,10 @@ describe('vendor connections and roles in company sign-in', () => {
         'PUT /api/devices/commands/batch/:batchCommandId/cancel',
         'PUT /api/connections/:region',
         'POST /api/connections/:region/check',
+        'POST /api/fleet-jobs',
+        'POST /api/fleet-jobs/:jobId/:action',
+        'POST /api/fleet-plans',
+        'POST /api/fleet-plans/check',
       ].sort(),
     );
     expect(fake.seen).toHaveLength(0);
