@@ -52,7 +52,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         .getByRole('button', { name: 'Unbind' })
         .click();
       // Named: the submission's Undo offer is a toast, an alertdialog as well.
-      await expect(page.getByRole('alertdialog', { name: /^Cancel command/ })).toBeVisible();
+      await expect(page.getByRole('alertdialog', { name: /^Unbind / })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
 

@@ -63,8 +63,17 @@ test('a device history over 30 days: cancelled filter, chart and table agree, CS
   }
 
   await page.getByLabel('Range').selectOption('custom');
-  await page.getByLabel('From', { exact: true }).fill('2026-09-01T00:00');
-  await page.getByLabel('To', { exact: true }).fill('2026-10-02T00:00');
+  // The range fields are typed segment by segment on the site's clock, year first.
+  for (const [name, digits] of [
+    ['From', '202609010000'],
+    ['To', '202610020000'],
+  ] as const) {
+    await page
+      .getByRole('group', { name, exact: true })
+      .getByRole('spinbutton', { name: /year/i })
+      .focus();
+    await page.keyboard.type(digits);
+  }
   await page.getByRole('button', { name: 'Show range' }).click();
   await expect(page.getByRole('alert')).toContainText(/Range refused: .*31 days.*at most 30 days/);
 });
