@@ -90,6 +90,13 @@ test("a batch's times are on its site's clock whatever the route or the browser'
   expect(submitted).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\), UTC /);
   expect(window).toContain('(Europe/Berlin)');
   expect(window).toContain('UTC');
+  // Each value on its label's line, the window too: none falls away from its label.
+  for (const label of ['Submitted', 'Devices', 'Power control', 'Effective window']) {
+    const term = await page.locator('.facts dt', { hasText: label }).boundingBox();
+    const value = await fact(page, label).boundingBox();
+    expect(Math.abs((term?.y ?? 0) - (value?.y ?? 1000)), label).toBeLessThan(12);
+  }
+  expect(await fact(page, 'Power control').textContent()).toMatch(/ (charge|discharge)\b/);
   await page.screenshot({ path: 'docs/screenshots/batch-after-submit.png', fullPage: true });
 
   // The same session in a browser on another continent, opened afresh.

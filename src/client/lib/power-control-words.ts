@@ -64,7 +64,7 @@ export function formatPropertyValueInWords(property: PowerControlProperty, value
 }
 
 const SHORT_FORM: Record<PowerControlProperty, (value: number) => string> = {
-  targetBatteryPowerW: (w) => formatPowerW(w),
+  targetBatteryPowerW: (w) => formatBatteryPowerW(w),
   chargeCutoffSocPercent: (p) => `stop charging at ${p}%`,
   dischargeCutoffSocPercent: (p) => `stop discharging at ${p}%`,
   siteImportLimitW: (w) => `import limit ${formatPowerW(w)}`,
@@ -72,8 +72,9 @@ const SHORT_FORM: Record<PowerControlProperty, (value: number) => string> = {
 };
 
 /**
- * A power control in short form, in the spec's property order: `-3 kW, stop charging at 90%`.
- * Positive battery power discharges, negative charges (spec 2.2).
+ * A power control in short form, in the spec's property order: `3 kW charge, stop charging at
+ * 90%`. Battery power says charge or discharge instead of its sign (spec 2.2: positive
+ * discharges, negative charges), since a bare `-3 kW` in a table leaves the operator to guess.
  */
 export function describePowerControl(control: PowerControl): string {
   return POWER_CONTROL_PROPERTIES.flatMap((property) => {

@@ -144,7 +144,7 @@ describe('device page', () => {
 
     const row = await screen.findByRole('row', { name: /cmd_1/ });
     expect(within(row).getByText('received')).toBeTruthy();
-    expect(row.textContent).toContain('-3 kW, stop charging at 90%');
+    expect(row.textContent).toContain('3 kW charge, stop charging at 90%');
     expect(row.textContent).toContain('2026-11-21 11:30–12:30');
     expect(row.textContent).toContain('UTC 2026-11-21 01:00–02:00');
     expect(shownDateTime('Start')).toBe('2026-11-21, 12:30 GMT+10:30');
