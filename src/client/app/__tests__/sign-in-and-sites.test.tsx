@@ -145,7 +145,9 @@ describe('sign-in and sites', () => {
     const siteId = screen.getByLabelText('Site ID');
     expect(siteId.getAttribute('aria-describedby')).toBeTruthy();
     const hint = document.getElementById(siteId.getAttribute('aria-describedby') ?? '');
-    expect(hint?.textContent).toBe("The Plant ID shown in the vendor's app");
+    expect(hint?.textContent).toBe("The Plant ID shown in the vendor's app, such as PLANT-EU-001");
+    // The example lives in the hint: a greyed placeholder ID reads as a value already entered.
+    expect(siteId.getAttribute('placeholder')).toBeNull();
 
     await user.type(siteId, 'PLANT-NOPE');
     await user.click(screen.getByRole('button', { name: 'Bind' }));

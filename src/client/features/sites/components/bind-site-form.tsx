@@ -61,7 +61,8 @@ export function BindSiteForm({ onBound }: BindSiteFormProps) {
         <Field
           id="bind-site-id"
           label="Site ID"
-          hints={["The Plant ID shown in the vendor's app"]}
+          // An example in the hint, not a placeholder: a greyed ID in the field reads as a value.
+          hints={["The Plant ID shown in the vendor's app, such as PLANT-EU-001"]}
           error={errors.siteId?.message}
         >
           {(control) => (
@@ -71,7 +72,6 @@ export function BindSiteForm({ onBound }: BindSiteFormProps) {
               type="text"
               spellCheck={false}
               autoComplete="off"
-              placeholder="PLANT-EU-001"
             />
           )}
         </Field>
