@@ -70,7 +70,7 @@ export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: Co
       if (!POWER_CONTROL_PROPERTIES.some((p) => values.powerControl[p]?.trim()))
         issue(
           ['powerControl'],
-          'Set at least one power control: a command without one is refused (spec 2.1).',
+          'Set at least one power control: a command without one is refused.',
         );
 
       const bounds = PowerControlSchema.safeParse(powerControl);

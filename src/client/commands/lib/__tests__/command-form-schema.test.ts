@@ -43,7 +43,7 @@ describe('command form schema for one device', () => {
     const result = parse({});
     expect(result.success).toBe(false);
     expect(messagesAt(result, 'powerControl')).toEqual([
-      'Set at least one power control: a command without one is refused (spec 2.1).',
+      'Set at least one power control: a command without one is refused.',
     ]);
   });
 

@@ -56,7 +56,7 @@ export function splitCancelResults(results: readonly BatchCancelResult[]): {
 }
 
 const FAILURE_WORDS: Partial<Record<CommandStatus, string>> = {
-  completed: 'It had already completed: a completed command cannot be cancelled (spec 3.1 rule 1).',
+  completed: 'It had already completed: a completed command cannot be cancelled.',
   cancelled: 'It was already cancelled.',
 };
 

@@ -84,7 +84,7 @@ export function describeRefusals(refused: readonly SelectionRefusal[]): string[]
   const full = byReason('full');
   if (full.length > 0)
     lines.push(
-      `${list(full)} not added: a batch holds at most ${MAX_BATCH_DEVICES} devices (spec 8). Remove some first.`,
+      `${list(full)} not added: a batch holds at most ${MAX_BATCH_DEVICES} devices. Remove some first.`,
     );
   const unknown = byReason('unknown');
   if (unknown.length > 0)

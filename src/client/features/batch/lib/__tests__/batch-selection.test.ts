@@ -102,7 +102,7 @@ describe('describeRefusals', () => {
       { deviceId: 'D-1', reason: 'duplicate' },
     ]);
     expect(lines).toEqual([
-      'F-01, F-02, F-03, F-04, F-05 and 2 more not added: a batch holds at most 50 devices (spec 8). Remove some first.',
+      'F-01, F-02, F-03, F-04, F-05 and 2 more not added: a batch holds at most 50 devices. Remove some first.',
       'X-1 not added: not a device of a bound site. Bind its site first, or check the ID.',
       'D-1 already in the batch.',
     ]);
