@@ -101,6 +101,16 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
   let closing: Promise<void> | undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle pooled connection that PostgreSQL ends (a server restart, a failover,
+    // `pg_terminate_backend`, `drop database ... with (force)`) is reported as the pool's
+    // 'error' event; with no listener Node throws it and the whole process ends. pg-pool has
+    // already dropped that connection and opens a new one for the next query, so the event only
+    // needs to be said (node-postgres docs, "Pool: events").
+    pool.on('error', (error) => {
+      process.emitWarning(`PostgreSQL ended an idle pooled connection: ${error.message}`, {
+        type: 'DatabaseWarning',
+      });
+    });
     await pool.query('select 1');
     const db = drizzlePg(pool) as unknown as Database;
     return {
