@@ -312,6 +312,42 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   await expectNoInternalsOnScreen(page);
 });
 
+test('undo of a batch just sent cancels the whole batch, from the keyboard, recorded as an undo', async ({
+  page,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await composeBatch(page);
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const batchId = new URL(page.url()).pathname.split('/').pop() ?? '';
+
+  const offer = page.getByRole('alertdialog', { name: `Done: Batch ${batchId} submitted` });
+  const undoButton = offer.getByRole('button', { name: 'Undo', exact: true });
+  await expect(undoButton).toBeVisible();
+  await page.keyboard.press('F6');
+  for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
+    await page.keyboard.press('Tab');
+  await expect(undoButton).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  await expect(
+    page.getByText(`Undone: batch ${batchId} is cancelled, all 3 of its commands.`),
+  ).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: DEVICE })).toContainText('Cancelled');
+  expect((await commandsOf(page.request, DEVICE)).map((c) => c.status)).toEqual(['cancelled']);
+
+  // The ledger holds the batch cancel as its own entry, naming the batch it undoes.
+  const response = await page.request.get(`/api/ledger?batchCommandId=${batchId}&limit=10`);
+  expect(response.status()).toBe(200);
+  const { entries } = (await response.json()) as {
+    entries: { id: string; kind: string; undoOf?: string }[];
+  };
+  const sent = entries.find((e) => e.kind === 'batch');
+  expect(entries.find((e) => e.kind === 'batchCancel')?.undoOf).toBe(sent?.id);
+  await expectNoInternalsOnScreen(page);
+});
+
 test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ page }) => {
   await signIn(page);
   await bindSite(page, SITE);

@@ -35,10 +35,16 @@ function reasonWords(record: StatusRecord | undefined): string {
 export function BatchPage({
   record,
   justSubmitted = false,
+  askCancel = false,
+  onCancelAsked,
 }: {
   record: BatchRecord;
   /** Opened by the composer right after sending: say so, and take focus (the outcome). */
   justSubmitted?: boolean;
+  /** Opened to cancel the batch: the cancel's confirmation opens at once. */
+  askCancel?: boolean;
+  /** Called once the confirmation asked for by `askCancel` is open. */
+  onCancelAsked?: () => void;
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -57,6 +63,15 @@ export function BatchPage({
   const recorded = results ? undefined : pastCancel.data;
   const cancellableCount = records.filter((r) => r === undefined || isCancellable(r.status)).length;
   const anyCancellable = cancellableCount > 0;
+  // Each arrival asking for the cancel opens its confirmation once (state adjusted while rendering).
+  const [cancelAsked, setCancelAsked] = useState(false);
+  if (askCancel !== cancelAsked) {
+    setCancelAsked(askCancel);
+    if (askCancel && anyCancellable) setConfirming(true);
+  }
+  useEffect(() => {
+    if (askCancel) onCancelAsked?.();
+  }, [askCancel, onCancelAsked]);
   const { command, timeZone } = record;
 
   return (
