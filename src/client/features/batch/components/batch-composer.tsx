@@ -31,8 +31,8 @@ interface BatchComposerProps {
 /**
  * The batch composer: pick up to 50 devices across the bound sites, write one command with
  * ranges combined over them, see the pre-check, submit, and reach the batch's page. Once a batch
- * is accepted it cannot be sent again from here: submit stays off, and the pre-check (which would
- * now meet the batch's own commands) is no longer shown.
+ * is accepted it cannot be sent again from here: submit stays off, and the pre-check leaves the
+ * batch's own commands out (they are the batch, not in its way).
  */
 export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const directory = useMemo(() => indexDevices(sites), [sites]);
@@ -171,11 +171,14 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
                 ? 'Once devices are selected, the window is on their site’s clock.'
                 : undefined
           }
-          beforeSubmit={(draft) =>
-            accepted ? null : (
-              <PrecheckPanel devices={selectedDevices} draft={draft} onDrop={remove} />
-            )
-          }
+          beforeSubmit={(draft) => (
+            <PrecheckPanel
+              devices={selectedDevices}
+              draft={draft}
+              onDrop={remove}
+              batchCommandId={submit.data?.batchCommandId}
+            />
+          )}
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
           canSubmit={canSubmitBatch(count) && !accepted}
           pending={submit.isPending}
