@@ -369,7 +369,7 @@ test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ 
   await page.keyboard.press('Control+z');
   await expect(page.getByText(`Undone: command ${commandId} is cancelled.`)).toBeVisible();
   await expect(
-    page.getByRole('gridcell', { name: /^Hall B battery: -2 kW, .*Cancelled/ }),
+    page.getByRole('gridcell', { name: /^Hall B battery: 2 kW charge, .*Cancelled/ }),
   ).toBeAttached();
   await expectNoSeriousAxeViolations(page);
 });

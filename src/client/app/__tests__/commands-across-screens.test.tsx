@@ -80,7 +80,7 @@ describe('device commands across screens', () => {
     await router.navigate('/timeline');
     const bar = await timelineBar('cmd_1');
     expect(bar.textContent).toBe(
-      'Battery A: -3 kW, Sat 21 Nov 11:10–12:10 Europe/Berlin, Received (pending)',
+      'Battery A: 3 kW charge, Sat 21 Nov 11:10–12:10 Europe/Berlin, Received (pending)',
     );
 
     await router.navigate(HISTORY_PATH);
