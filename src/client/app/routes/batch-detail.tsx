@@ -4,6 +4,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useBatch } from '../../features/batch/api/batch-records.ts';
 import { BatchPage } from '../../features/batch/components/batch-page.tsx';
+import { usePermission } from './use-permission.ts';
 
 /** What the batch composer leaves in the history entry it opens: the batch was just sent. */
 const ArrivalSchema = z.object({ justSubmitted: z.literal(true) });
@@ -23,6 +24,7 @@ export function BatchDetailRoute() {
   const [searchParams, setSearchParams] = useSearchParams();
   const askCancel = ConfirmSchema.safeParse(searchParams.get('confirm')).success;
   const batch = useBatch(batchCommandId);
+  const dispatch = usePermission('dispatch');
   const heading = (
     <h1>
       Batch <span className="mono">{batchCommandId}</span>
@@ -65,6 +67,7 @@ export function BatchDetailRoute() {
           record={batch.data}
           justSubmitted={justSubmitted}
           askCancel={askCancel}
+          dispatchRefusal={dispatch.why}
           onCancelAsked={() => setSearchParams({}, { replace: true, state: null })}
         />
       )}

@@ -37,6 +37,7 @@ export function BatchPage({
   justSubmitted = false,
   askCancel = false,
   onCancelAsked,
+  dispatchRefusal,
 }: {
   record: BatchRecord;
   /** Opened by the composer right after sending: say so, and take focus (the outcome). */
@@ -45,7 +46,10 @@ export function BatchPage({
   askCancel?: boolean;
   /** Called once the confirmation asked for by `askCancel` is open. */
   onCancelAsked?: () => void;
+  /** Why the operator may not cancel, in words (a role that only reads); no Cancel shows then. */
+  dispatchRefusal?: string | undefined;
 }) {
+  const canCancel = dispatchRefusal === undefined;
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (justSubmitted) headingRef.current?.focus();
@@ -67,7 +71,7 @@ export function BatchPage({
   const [cancelAsked, setCancelAsked] = useState(false);
   if (askCancel !== cancelAsked) {
     setCancelAsked(askCancel);
-    if (askCancel && anyCancellable) setConfirming(true);
+    if (askCancel && anyCancellable && canCancel) setConfirming(true);
   }
   useEffect(() => {
     if (askCancel) onCancelAsked?.();
@@ -116,16 +120,20 @@ export function BatchPage({
           {summary.words}
         </p>
         <BatchProgressBar counts={counts} />
-        <div className="actions">
-          <button
-            type="button"
-            className="danger"
-            disabled={!anyCancellable || cancel.isPending}
-            onClick={() => setConfirming(true)}
-          >
-            {cancel.isPending ? 'Cancelling…' : 'Cancel batch'}
-          </button>
-        </div>
+        {canCancel ? (
+          <div className="actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={!anyCancellable || cancel.isPending}
+              onClick={() => setConfirming(true)}
+            >
+              {cancel.isPending ? 'Cancelling…' : 'Cancel batch'}
+            </button>
+          </div>
+        ) : (
+          <p className="field-hint">{dispatchRefusal}</p>
+        )}
         {cancel.isError ? (
           <ErrorAlert error={cancel.error} what="The batch cancel was not carried out." />
         ) : null}
@@ -183,7 +191,7 @@ export function BatchPage({
           </table>
         </div>
       </section>
-      {confirming ? (
+      {confirming && canCancel ? (
         <ConfirmDialog
           title={`Cancel batch ${record.batchCommandId}?`}
           confirmLabel="Cancel batch"
