@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 /*
  * Operator flows across screens, as a new operator met them: what happens right after a batch
@@ -312,7 +313,7 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   await expectNoInternalsOnScreen(page);
 });
 
-test('undo of a batch just sent cancels the whole batch, from the keyboard, recorded as an undo', async ({
+test('undo of a batch just sent cancels it, recorded as an undo; once its commands started, undo offers the batch cancel', async ({
   page,
 }) => {
   await signIn(page);
@@ -346,6 +347,24 @@ test('undo of a batch just sent cancels the whole batch, from the keyboard, reco
   const sent = entries.find((e) => e.kind === 'batch');
   expect(entries.find((e) => e.kind === 'batchCancel')?.undoOf).toBe(sent?.id);
   await expectNoInternalsOnScreen(page);
+
+  // A batch whose commands have started is not undone: the toast says so and offers its cancel.
+  await composeBatch(page);
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(new RegExp(`/batches/(?!new$|${batchId}$)[^/]+$`));
+  const secondId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  const secondUndo = page
+    .getByRole('alertdialog', { name: `Done: Batch ${secondId} submitted` })
+    .getByRole('button', { name: 'Undo', exact: true });
+  await secondUndo.focus(); // a focused toast stays while the commands start
+  await sandboxAdmin.advanceClock(15 * 60_000);
+  await expect(page.getByRole('row').filter({ hasText: DEVICE })).toContainText('Executing');
+  await secondUndo.press('Enter');
+  const refused = page.getByRole('alertdialog', { name: 'Warning: Not undone' });
+  await expect(refused).toContainText('Undo is no longer possible: 3 of 3 commands have started.');
+  await refused.getByRole('link', { name: 'Cancel the batch…' }).click();
+  await expect(page.getByRole('alertdialog', { name: `Cancel batch ${secondId}?` })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/batches/${secondId}$`));
 });
 
 test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ page }) => {
