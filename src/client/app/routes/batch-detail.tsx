@@ -9,7 +9,10 @@ import { usePermission } from './use-permission.ts';
 /** What the batch composer leaves in the history entry it opens: the batch was just sent. */
 const ArrivalSchema = z.object({ justSubmitted: z.literal(true) });
 
-/** `?confirm=cancel`: opened to cancel the batch (e.g. from an undo no longer possible). */
+/**
+ * `?confirm=cancel`: opened to cancel the batch, from an undo no longer possible (the link is
+ * made by `batchCancelPath`).
+ */
 const ConfirmSchema = z.literal('cancel');
 
 /**

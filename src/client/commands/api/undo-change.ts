@@ -19,11 +19,17 @@ import { getCommandStatus } from './get-command-status.ts';
 import { submitCommand } from './submit-command.ts';
 
 /**
- * How an undo ended, in words for a toast. A batch whose undo is no longer possible names itself
- * in `cancelInstead`, so the toast can offer its cancel.
+ * How an undo ended, in words for a toast. A batch undo that did not end the batch names the batch
+ * in `batch`, so the toast leads to its page: with the cancel's confirmation open
+ * (`offerCancel`) when undo was no longer possible, else to see which devices failed and why.
  */
 export type UndoOutcome =
-  { ok: true; words: string } | { ok: false; words: string; cancelInstead?: string };
+  | { ok: true; words: string }
+  | {
+      ok: false;
+      words: string;
+      batch?: { batchCommandId: string; offerCancel: boolean };
+    };
 
 const OFFER_WORDS: Record<UndoableChange['kind'], string> = {
   submit: 'Undo cancels it while it has not started.',
@@ -114,7 +120,7 @@ async function runBatchUndo(
       change.commands.map((c) => getCommandStatus(c.deviceId, c.commandId)),
     );
     const refusal = batchUndoRefusal(current);
-    if (refusal) return { ok: false, words: refusal, cancelInstead: batchCommandId };
+    if (refusal) return { ok: false, words: refusal, batch: { batchCommandId, offerCancel: true } };
     const answer = await cancelBatch(batchCommandId, {
       undoOf: change.key,
       idempotencyKey: crypto.randomUUID(),
@@ -128,7 +134,7 @@ async function runBatchUndo(
       : {
           ok: false,
           words: `Batch ${batchCommandId} is cancelled on ${answer.results.length - failed} of ${answer.results.length} devices; ${failed} could not be cancelled. Its page says why.`,
-          cancelInstead: batchCommandId,
+          batch: { batchCommandId, offerCancel: false },
         };
   } catch (error) {
     return failedUndo(error, timeZone);
@@ -143,7 +149,8 @@ export function batchCancelPath(batchCommandId: string): string {
 /**
  * Undo of schedule changes: `offerUndo` shows a short-lived toast with a keyboard-reachable Undo
  * (F6 reaches the toasts), `undo` undoes at once (Ctrl+Z). Either way the outcome, or why undo is
- * no longer possible, is said in a toast, and the device's commands are read again.
+ * no longer possible, is said in a toast, and the commands of the devices it touched are read
+ * again.
  */
 export function useUndo() {
   const queryClient = useQueryClient();
@@ -154,14 +161,19 @@ export function useUndo() {
           ? await runBatchUndo(change, timeZone)
           : await runUndo(change, timeZone);
       await invalidateDeviceCommands(queryClient, undoDevices(change));
-      const batchToCancel = outcome.ok ? undefined : outcome.cancelInstead;
+      const batch = outcome.ok ? undefined : outcome.batch;
       showToast({
         title: outcome.ok ? 'Change undone' : 'Not undone',
         description: outcome.words,
         tone: outcome.ok ? 'success' : 'warning',
         // The page's own cancel, with its confirmation, stops what is still waiting or running.
-        link: batchToCancel
-          ? { label: 'Cancel the batch…', to: batchCancelPath(batchToCancel) }
+        link: batch
+          ? batch.offerCancel
+            ? { label: 'Cancel the batch…', to: batchCancelPath(batch.batchCommandId) }
+            : {
+                label: `Open batch ${batch.batchCommandId}`,
+                to: `/batches/${encodeURIComponent(batch.batchCommandId)}`,
+              }
           : undefined,
       });
       return outcome;

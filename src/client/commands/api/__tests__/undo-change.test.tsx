@@ -168,8 +168,37 @@ describe('undo of a batch submission', () => {
 
     const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
 
-    expect(outcome).toMatchObject({ ok: false, cancelInstead: 'b_1' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      batch: { batchCommandId: 'b_1', offerCancel: true },
+    });
     expect(outcome.words).toMatch(/^Undo is no longer possible: 1 of 2 commands has started\./);
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('says how many devices were not cancelled when the upstream refuses some', async () => {
+    stubFetch((request) => {
+      const id = /commands\/(cmd_\d)$/.exec(request.path)?.[1];
+      if (id) return json(200, statusOf(id === 'cmd_1' ? 'BAT-1' : 'BAT-2', id, 'received'));
+      if (request.method === 'PUT')
+        return json(200, {
+          batchCommandId: 'b_1',
+          results: [
+            { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
+            { deviceId: 'BAT-2', commandId: 'cmd_2', success: false, status: 'completed' },
+          ],
+        });
+      return json(200, { commands: [], entries: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+
+    expect(outcome).toEqual({
+      ok: false,
+      words:
+        'Batch b_1 is cancelled on 1 of 2 devices; 1 could not be cancelled. Its page says why.',
+      batch: { batchCommandId: 'b_1', offerCancel: false },
+    });
   });
 });
