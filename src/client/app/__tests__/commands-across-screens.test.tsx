@@ -234,6 +234,7 @@ describe('device commands across screens', () => {
     const details = await screen.findByRole('dialog', { name: 'Command details' });
     expect(within(details).getByText('cmd_in_batch')).toBeTruthy();
     expect(within(details).queryByRole('button', { name: /Cancel command|Change/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^New command/ })).toBeNull();
 
     await router.navigate('/batches/batch_1?confirm=cancel');
     await screen.findByRole('heading', { level: 1, name: /Batch batch_1/ });

@@ -324,6 +324,7 @@ export function TimelinePage({
         snapMs={snapMs}
         selectedBarId={selected?.record.id}
         onViewportChange={setViewport}
+        readOnly={!canChange}
         onCreateWindow={openCreate}
         onNewCommand={(target, atMs) =>
           openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
