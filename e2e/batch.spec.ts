@@ -78,7 +78,7 @@ test('compose a 50-device batch, see the pre-check, watch it run, cancel it with
   await expect(page.getByRole('status').filter({ hasText: 'In progress' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Cancel batch' }).click();
-  const dialog = page.getByRole('alertdialog');
+  const dialog = page.getByRole('alertdialog', { name: /^Cancel batch / });
   await expect(dialog).toContainText('Each device succeeds or fails on its own');
   await dialog.getByRole('button', { name: 'Cancel batch' }).click();
 

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 /*
  * Operator flows across screens, as a new operator met them: what happens right after a batch
@@ -312,6 +313,60 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   await expectNoInternalsOnScreen(page);
 });
 
+test('undo of a batch just sent cancels it, recorded as an undo; once its commands started, undo offers the batch cancel', async ({
+  page,
+}) => {
+  await signIn(page);
+  await bindSite(page, SITE);
+  await composeBatch(page);
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+  const batchId = new URL(page.url()).pathname.split('/').pop() ?? '';
+
+  const offer = page.getByRole('alertdialog', { name: `Done: Batch ${batchId} submitted` });
+  const undoButton = offer.getByRole('button', { name: 'Undo', exact: true });
+  await expect(undoButton).toBeVisible();
+  await page.keyboard.press('F6');
+  for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
+    await page.keyboard.press('Tab');
+  await expect(undoButton).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  await expect(
+    page.getByText(`Undone: batch ${batchId} is cancelled, all 3 of its commands.`),
+  ).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: DEVICE })).toContainText('Cancelled');
+  expect((await commandsOf(page.request, DEVICE)).map((c) => c.status)).toEqual(['cancelled']);
+
+  // The ledger holds the batch cancel as its own entry, naming the batch it undoes.
+  const response = await page.request.get(`/api/ledger?batchCommandId=${batchId}&limit=10`);
+  expect(response.status()).toBe(200);
+  const { entries } = (await response.json()) as {
+    entries: { id: string; kind: string; undoOf?: string }[];
+  };
+  const sent = entries.find((e) => e.kind === 'batch');
+  expect(entries.find((e) => e.kind === 'batchCancel')?.undoOf).toBe(sent?.id);
+  await expectNoInternalsOnScreen(page);
+
+  // A batch whose commands have started is not undone: the toast says so and offers its cancel.
+  await composeBatch(page);
+  await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+  await expect(page).toHaveURL(new RegExp(`/batches/(?!new$|${batchId}$)[^/]+$`));
+  const secondId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  const secondUndo = page
+    .getByRole('alertdialog', { name: `Done: Batch ${secondId} submitted` })
+    .getByRole('button', { name: 'Undo', exact: true });
+  await secondUndo.focus(); // a focused toast stays while the commands start
+  await sandboxAdmin.advanceClock(15 * 60_000);
+  await expect(page.getByRole('row').filter({ hasText: DEVICE })).toContainText('Executing');
+  await secondUndo.press('Enter');
+  const refused = page.getByRole('alertdialog', { name: 'Warning: Not undone' });
+  await expect(refused).toContainText('Undo is no longer possible: 3 of 3 commands have started.');
+  await refused.getByRole('link', { name: 'Cancel the batch…' }).click();
+  await expect(page.getByRole('alertdialog', { name: `Cancel batch ${secondId}?` })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/batches/${secondId}$`));
+});
+
 test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ page }) => {
   await signIn(page);
   await bindSite(page, SITE);
@@ -333,7 +388,7 @@ test('Ctrl+Z on the timeline undoes the command just submitted there', async ({ 
   await page.keyboard.press('Control+z');
   await expect(page.getByText(`Undone: command ${commandId} is cancelled.`)).toBeVisible();
   await expect(
-    page.getByRole('gridcell', { name: /^Hall B battery: -2 kW, .*Cancelled/ }),
+    page.getByRole('gridcell', { name: /^Hall B battery: 2 kW charge, .*Cancelled/ }),
   ).toBeAttached();
   await expectNoSeriousAxeViolations(page);
 });

@@ -71,7 +71,7 @@ test('drag-create a window and submit it; an overlapping drag is refused with th
   await openTimeline(page);
   const now = Date.now();
   await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: 3 kW charge, .*Received/)).toBeAttached();
 
   await drag(page, 0, now + 1 * HOUR_MS, now + 2.5 * HOUR_MS, false);
   // Toasts (the Undo offer of the submission) are alerts too.
@@ -97,7 +97,7 @@ test('replace a received command by dragging it', async ({ page }) => {
   await openTimeline(page);
   const now = Date.now();
   const oldId = await createByDrag(page, 1, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  const oldBar = bar(page, /^Hall B battery: -3 kW, .*Received/);
+  const oldBar = bar(page, /^Hall B battery: 3 kW charge, .*Received/);
   await expect(oldBar).toBeAttached();
   const before = (await oldBar.textContent()) ?? '';
 
@@ -105,7 +105,7 @@ test('replace a received command by dragging it', async ({ page }) => {
   await expect(
     page.getByRole('status').filter({ hasText: `Command ${oldId} replaced by` }),
   ).toBeVisible();
-  const moved = bar(page, /^Hall B battery: -3 kW, .*Received/);
+  const moved = bar(page, /^Hall B battery: 3 kW charge, .*Received/);
   await expect(moved).toBeAttached();
   await expect(moved).not.toHaveText(before);
 });
@@ -114,7 +114,7 @@ test('cancel from the detail panel', async ({ page }) => {
   await openTimeline(page);
   const now = Date.now();
   const id = await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  await expect(bar(page, /^Office battery: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Office battery: 3 kW charge, .*Received/)).toBeAttached();
   const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
   await page.mouse.click(point.x, point.y);
   const panel = page.getByRole('dialog', { name: 'Command details' });
@@ -122,7 +122,9 @@ test('cancel from the detail panel', async ({ page }) => {
   await panel.getByRole('button', { name: 'Cancel command' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel command' }).click();
   await expect(panel).toContainText('Cancelled by an operator');
-  await expect(bar(page, /^Office battery: -3 kW, .*Cancelled \(by operator\)$/)).toBeAttached();
+  await expect(
+    bar(page, /^Office battery: 3 kW charge, .*Cancelled \(by operator\)$/),
+  ).toBeAttached();
 });
 
 /** What the page-side code below uses of the browser (this file is typed for Node). */
@@ -254,13 +256,13 @@ test('one command end to end with the keyboard only', async ({ page }) => {
   ).toBeVisible();
 
   // The bar comes with the history refetch after the notice; the arrow key needs it there.
-  await expect(bar(page, /^Hall B battery: -2 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Hall B battery: 2 kW charge, .*Received/)).toBeAttached();
   await grid.focus();
   await page.keyboard.press('ArrowRight');
   await expect(grid).toHaveAttribute('aria-activedescendant', /tl-bar-cmd_/);
   await page.keyboard.press('Enter');
   const panel = page.getByRole('dialog', { name: 'Command details' });
-  await expect(panel).toContainText('-2 kW');
+  await expect(panel).toContainText('2 kW charge');
   for (let i = 0; i < 10; i++) {
     if (
       await panel
@@ -299,7 +301,7 @@ test('a replace refused after the cancel offers to restore the old command', asy
   await expect(
     page.getByRole('status').filter({ hasText: /submitted for Hall A battery/ }),
   ).toBeVisible();
-  await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: 3 kW charge, .*Received/)).toBeAttached();
 });
 
 /** The grid's box on the page. */
@@ -391,7 +393,7 @@ test('details open in a drawer over the grid that leaves the grid as it is; Esca
   await openTimeline(page);
   const now = Date.now();
   const id = await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
-  await expect(bar(page, /^Office battery: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Office battery: 3 kW charge, .*Received/)).toBeAttached();
   const before = await gridBox(page);
   const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
   await page.mouse.click(point.x, point.y);
@@ -446,7 +448,7 @@ test('a refused drag says why beside the pointer without moving the grid, and th
   await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
   // The "submitted" notice sits in its own line: the toolbar keeps its place and size.
   expect(await toolbar.boundingBox()).toEqual(toolbarBefore);
-  await expect(bar(page, /^Hall A battery: -3 kW, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Hall A battery: 3 kW charge, .*Received/)).toBeAttached();
   const before = await gridBox(page);
 
   await drag(page, 0, now + 1 * HOUR_MS, now + 2.5 * HOUR_MS, false);

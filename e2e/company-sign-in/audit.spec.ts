@@ -67,6 +67,11 @@ test('three people sign in through the IdP; the audit page shows who did what', 
     viewer.getByText(/only a dispatcher or an administrator may schedule/),
   ).toBeVisible();
   await expect(viewer.getByRole('button', { name: 'Submit command' })).toHaveCount(0);
+  // The dispatcher's command is listed, received, with no Cancel for the viewer.
+  await expect(viewer.getByRole('row').filter({ hasText: '2 kW charge' })).toContainText(
+    'received',
+  );
+  await expect(viewer.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   await viewer
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Sites' })

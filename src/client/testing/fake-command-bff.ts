@@ -12,6 +12,8 @@ interface FakeCommandBffOptions {
   ledger?: LedgerEntry[];
   /** The instant written as `receivedAt`, `cancelledAt` and the submission's `timestamp`. */
   nowIso: string;
+  /** What `GET /api/session` answers; a credentials sign-in of `demo-eu` unless given. */
+  session?: object;
 }
 
 const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
@@ -29,6 +31,7 @@ export function fakeCommandBff({
   commands = [],
   ledger = [],
   nowIso,
+  session = { region: 'eu', clientId: 'demo-eu' },
 }: FakeCommandBffOptions) {
   const held = [...commands];
   let next = 1;
@@ -40,7 +43,7 @@ export function fakeCommandBff({
     });
   const requests = stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
-    if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+    if (route === 'GET /api/session') return json(200, session);
     if (route === 'GET /api/sites') return json(200, { sites });
     if (route === 'GET /api/ledger') return json(200, { entries: ledger });
 

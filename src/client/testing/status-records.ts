@@ -2,7 +2,7 @@ import type { StatusRecord } from '../../domain/command.ts';
 
 /**
  * A received command on `BAT-EU-001-A`, 13:00–14:00 UTC on 2026-11-21 (14:00–15:00 in Berlin),
- * "-3 kW, stop at 90%": the record the timeline tests draw, label and overlap-check.
+ * "3 kW charge, stop charging at 90%": the record the timeline tests draw, label and overlap-check.
  */
 export const RECEIVED_RECORD: StatusRecord = {
   id: 'cmd_1',

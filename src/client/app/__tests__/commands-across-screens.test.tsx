@@ -80,7 +80,7 @@ describe('device commands across screens', () => {
     await router.navigate('/timeline');
     const bar = await timelineBar('cmd_1');
     expect(bar.textContent).toBe(
-      'Battery A: -3 kW, Sat 21 Nov 11:10–12:10 Europe/Berlin, Received (pending)',
+      'Battery A: 3 kW charge, Sat 21 Nov 11:10–12:10 Europe/Berlin, Received (pending)',
     );
 
     await router.navigate(HISTORY_PATH);
@@ -180,5 +180,71 @@ describe('device commands across screens', () => {
     await screen.findByRole('heading', { level: 1, name: /BAT-EU-001-A/ });
     const rowAgain = await screen.findByRole('row', { name: /cmd_in_batch/ });
     await waitFor(() => expect(within(rowAgain).getByText('cancelled')).toBeTruthy());
+  });
+
+  it('shows a viewer every command but no button that changes one, and says why', async () => {
+    const command = {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: '2026-11-21T11:00:00Z',
+      endTime: '2026-11-21T12:00:00Z',
+    };
+    const batch: LedgerEntry = {
+      id: '7',
+      kind: 'batch',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'demo-eu',
+      batchCommandId: 'batch_1',
+      deviceIds: ['BAT-EU-001-A'],
+      request: { devices: ['BAT-EU-001-A'], command },
+      outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
+      timeZone: 'Europe/Berlin',
+      createdAt: '2026-11-21T09:00:00Z',
+    };
+    fakeCommandBff({
+      sites: [SITE],
+      nowIso: NOW,
+      ledger: [batch],
+      commands: [
+        {
+          ...received('cmd_in_batch', command.startTime, command.endTime),
+          batchCommandId: 'batch_1',
+        },
+      ],
+      session: {
+        region: 'eu',
+        operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera Viewer' },
+        operatorName: 'Vera Viewer',
+        role: 'viewer',
+      },
+    });
+    const why = /You are signed in as a viewer; only a dispatcher or an administrator may/;
+    const { router } = renderApp(DEVICE_PATH);
+    const row = await screen.findByRole('row', { name: /cmd_in_batch/ });
+    expect(within(row).getByText('received')).toBeTruthy();
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Submit command' })).toBeNull();
+    expect(screen.getByText(why)).toBeTruthy();
+
+    await router.navigate('/timeline');
+    await timelineBar('cmd_in_batch', FIRST_VISIT_MS);
+    const grid = screen.getByRole('grid', { name: 'Command timeline' });
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    fireEvent.keyDown(grid, { key: 'Enter' });
+    const details = await screen.findByRole('dialog', { name: 'Command details' });
+    expect(within(details).getByText('cmd_in_batch')).toBeTruthy();
+    expect(within(details).queryByRole('button', { name: /Cancel command|Change/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^New command/ })).toBeNull();
+
+    await router.navigate('/batches/batch_1?confirm=cancel');
+    await screen.findByRole('heading', { level: 1, name: /Batch batch_1/ });
+    expect(await screen.findByRole('row', { name: /BAT-EU-001-A/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel batch' })).toBeNull();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByText(why)).toBeTruthy();
+
+    await router.navigate('/batches/new');
+    expect(await screen.findByText(why)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Submit batch/ })).toBeNull();
   });
 });

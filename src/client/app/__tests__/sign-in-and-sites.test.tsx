@@ -104,6 +104,34 @@ describe('sign-in and sites', () => {
     expect(JSON.stringify(heldRequests)).not.toContain('wrong');
   });
 
+  it('words a refused sign-in from its code, never with the server text', async () => {
+    const answers = [
+      problem(429, 'too_many_sign_ins', 'Over 10 sign-ins per minute from 10.0.0.7 (limit).'),
+      problem(504, 'token_endpoint_timeout', 'POST https://auth.example/token timed out'),
+      problem(500, 'internal_error', 'TypeError at sessions.ts:118'),
+    ];
+    stubFetch((request) => {
+      if (request.path === '/api/session/mode') return json(200, { mode: 'credentials' });
+      if (request.method === 'POST') return answers.shift() ?? problem(500, 'internal_error', '?');
+      return problem(401, 'not_signed_in', 'Sign in first.');
+    });
+    const user = userEvent.setup();
+    renderApp('/sign-in');
+    await user.type(await screen.findByLabelText('Client ID'), 'demo-eu');
+    const said: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await user.type(screen.getByLabelText('Client secret'), 'secret');
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      await waitFor(() => expect(said).not.toContain(screen.getByRole('alert').textContent));
+      said.push(screen.getByRole('alert').textContent ?? '');
+    }
+
+    expect(said[0]).toMatch(/^Sign-in paused: too many attempts/);
+    expect(said[1]).toMatch(/^Sign-in failed: the Europe sign-in service did not answer in time/);
+    expect(said[2]).toMatch(/^Sign-in failed: powerdeck could not sign you in just now/);
+    for (const words of said) expect(words).not.toMatch(/10\.0\.0\.7|https:|TypeError|limit\)/);
+  });
+
   it('moves focus to a refusal, so it is read first and Tab goes on to the fields', async () => {
     fakeBff();
     const user = userEvent.setup();

@@ -3,6 +3,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { BatchComposer } from '../../features/batch/components/batch-composer.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
+import { usePermission } from './use-permission.ts';
 
 /**
  * `/batches/new`: the batch composer over the devices of every bound site; an accepted batch
@@ -11,6 +12,7 @@ import { useSites } from '../../features/sites/api/get-sites.ts';
 export function BatchNewRoute() {
   const sites = useSites();
   const navigate = useNavigate();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>New batch · powerdeck</title>
@@ -31,6 +33,8 @@ export function BatchNewRoute() {
         <p className="empty-state">
           No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
         </p>
+      ) : !dispatch.allowed ? (
+        <p className="notice">{dispatch.why}</p>
       ) : (
         <BatchComposer
           sites={sites.data.sites}

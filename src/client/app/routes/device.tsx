@@ -58,7 +58,12 @@ function DeviceRoute() {
           </section>
           <section className="device-section" aria-labelledby="commands-heading">
             <h2 id="commands-heading">Commands</h2>
-            <CommandTable key={device.deviceId} deviceId={device.deviceId} timeZone={timeZone} />
+            <CommandTable
+              key={device.deviceId}
+              deviceId={device.deviceId}
+              timeZone={timeZone}
+              canCancel={dispatch.allowed}
+            />
           </section>
         </>
       )}

@@ -3,10 +3,12 @@ import { Loading } from '../../components/loading.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 import { TimelinePage } from '../../features/timeline/components/timeline-page.tsx';
+import { usePermission } from './use-permission.ts';
 
 /** `/timeline`: the timeline editor over every bound site, loaded on demand. */
 export function TimelineRoute() {
   const sites = useSites();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>Timeline · powerdeck</title>
@@ -26,7 +28,7 @@ export function TimelineRoute() {
           </p>
         </>
       ) : (
-        <TimelinePage sites={sites.data.sites} />
+        <TimelinePage sites={sites.data.sites} dispatchRefusal={dispatch.why} />
       )}
     </>
   );

@@ -4,18 +4,38 @@ import { showToast } from '../../components/toast.tsx';
 import { isApiError } from '../../lib/api-error.ts';
 import { problemWords } from '../../lib/problem-words.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
-import { sameCommand, undoRefusal, undoTarget, type UndoableChange } from '../lib/undo.ts';
+import {
+  batchUndoRefusal,
+  sameCommand,
+  undoDevices,
+  undoRefusal,
+  undoTarget,
+  type SingleChange,
+  type UndoableChange,
+} from '../lib/undo.ts';
+import { cancelBatch } from './cancel-batch.ts';
 import { cancelCommand } from './cancel-command.ts';
 import { getCommandStatus } from './get-command-status.ts';
 import { submitCommand } from './submit-command.ts';
 
-/** How an undo ended, in words for a toast. */
-export type UndoOutcome = { ok: true; words: string } | { ok: false; words: string };
+/**
+ * How an undo ended, in words for a toast. A batch undo that did not end the batch names the batch
+ * in `batch`, so the toast leads to its page: with the cancel's confirmation open
+ * (`offerCancel`) when undo was no longer possible, else to see which devices failed and why.
+ */
+export type UndoOutcome =
+  | { ok: true; words: string }
+  | {
+      ok: false;
+      words: string;
+      batch?: { batchCommandId: string; offerCancel: boolean };
+    };
 
 const OFFER_WORDS: Record<UndoableChange['kind'], string> = {
   submit: 'Undo cancels it while it has not started.',
   cancel: 'Undo sends it again while its window is ahead.',
   replace: 'Undo brings the old window back while the new command has not started.',
+  batch: 'Undo cancels the whole batch while none of its commands has started.',
 };
 
 /** How long the Undo offer stays (it pauses while hovered or focused), ms. */
@@ -28,7 +48,7 @@ const UNDO_OFFER_MS = 10_000;
  * records the undo as its own entry. A resent command gets a new ID, and the overlap rule still
  * applies to it. Never throws.
  */
-async function runUndo(change: UndoableChange, timeZone: string): Promise<UndoOutcome> {
+async function runUndo(change: SingleChange, timeZone: string): Promise<UndoOutcome> {
   const target = undoTarget(change);
   const undo = { undoOf: change.key };
   try {
@@ -71,30 +91,90 @@ async function runUndo(change: UndoableChange, timeZone: string): Promise<UndoOu
       }
     }
   } catch (error) {
-    return {
-      ok: false,
-      words: isApiError(error)
-        ? `Undo was refused: ${problemWords(error, timeZone)}`
-        : 'Undo could not be sent. Reload the page to see the current commands.',
-    };
+    return failedUndo(error, timeZone);
   }
+}
+
+function failedUndo(error: unknown, timeZone: string): UndoOutcome {
+  return {
+    ok: false,
+    words: isApiError(error)
+      ? `Undo was refused: ${problemWords(error, timeZone)}`
+      : 'Undo could not be sent. Reload the page to see the current commands.',
+  };
+}
+
+/**
+ * Undoes a batch submission: reads the status of each of its device commands and, only while all
+ * are still `received` ({@link batchUndoRefusal}), cancels the batch with `Powerdeck-Undo-Of`
+ * naming the submission's key. The upstream answers per device, so a cancel refused
+ * for some devices is said with its count. Never throws.
+ */
+async function runBatchUndo(
+  change: Extract<UndoableChange, { kind: 'batch' }>,
+  timeZone: string,
+): Promise<UndoOutcome> {
+  const { batchCommandId } = change;
+  try {
+    const current = await Promise.all(
+      change.commands.map((c) => getCommandStatus(c.deviceId, c.commandId)),
+    );
+    const refusal = batchUndoRefusal(current);
+    if (refusal) return { ok: false, words: refusal, batch: { batchCommandId, offerCancel: true } };
+    const answer = await cancelBatch(batchCommandId, {
+      undoOf: change.key,
+      idempotencyKey: crypto.randomUUID(),
+    });
+    const failed = answer.results.filter((r) => !r.success).length;
+    return failed === 0
+      ? {
+          ok: true,
+          words: `Undone: batch ${batchCommandId} is cancelled, all ${answer.results.length} of its commands.`,
+        }
+      : {
+          ok: false,
+          words: `Batch ${batchCommandId} is cancelled on ${answer.results.length - failed} of ${answer.results.length} devices; ${failed} could not be cancelled. Its page says why.`,
+          batch: { batchCommandId, offerCancel: false },
+        };
+  } catch (error) {
+    return failedUndo(error, timeZone);
+  }
+}
+
+/** The batch page with its cancel confirmation open. */
+export function batchCancelPath(batchCommandId: string): string {
+  return `/batches/${encodeURIComponent(batchCommandId)}?confirm=cancel`;
 }
 
 /**
  * Undo of schedule changes: `offerUndo` shows a short-lived toast with a keyboard-reachable Undo
  * (F6 reaches the toasts), `undo` undoes at once (Ctrl+Z). Either way the outcome, or why undo is
- * no longer possible, is said in a toast, and the device's commands are read again.
+ * no longer possible, is said in a toast, and the commands of the devices it touched are read
+ * again.
  */
 export function useUndo() {
   const queryClient = useQueryClient();
   const undo = useCallback(
     async (change: UndoableChange, timeZone: string) => {
-      const outcome = await runUndo(change, timeZone);
-      await invalidateDeviceCommands(queryClient, [undoTarget(change).deviceId]);
+      const outcome =
+        change.kind === 'batch'
+          ? await runBatchUndo(change, timeZone)
+          : await runUndo(change, timeZone);
+      await invalidateDeviceCommands(queryClient, undoDevices(change));
+      const batch = outcome.ok ? undefined : outcome.batch;
       showToast({
         title: outcome.ok ? 'Change undone' : 'Not undone',
         description: outcome.words,
         tone: outcome.ok ? 'success' : 'warning',
+        // The page's own cancel, with its confirmation, stops what is still waiting or running.
+        link: batch
+          ? batch.offerCancel
+            ? { label: 'Cancel the batch…', to: batchCancelPath(batch.batchCommandId) }
+            : {
+                label: `Open batch ${batch.batchCommandId}`,
+                to: `/batches/${encodeURIComponent(batch.batchCommandId)}`,
+              }
+          : undefined,
       });
       return outcome;
     },

@@ -20,6 +20,16 @@ export type UndoableChange =
       old: StatusRecord;
       next: { deviceId: string; commandId: string };
       key: string;
+    }
+  /**
+   * A batch submission: undone by cancelling the batch while every one of its device commands is
+   * still `received`. `commands` are the device commands the upstream made for it.
+   */
+  | {
+      kind: 'batch';
+      batchCommandId: string;
+      commands: readonly { deviceId: string; commandId: string }[];
+      key: string;
     };
 
 /** The command that sends `record` again: the same power control and effective window. */
@@ -31,8 +41,11 @@ export function sameCommand(record: StatusRecord): DeviceCommand {
   };
 }
 
+/** A change to one device's command: every undoable change but a batch's. */
+export type SingleChange = Exclude<UndoableChange, { kind: 'batch' }>;
+
 /** The command an undo acts on first: the one it cancels, or for a cancel, the one it resends. */
-export function undoTarget(change: UndoableChange): { deviceId: string; commandId: string } {
+export function undoTarget(change: SingleChange): { deviceId: string; commandId: string } {
   switch (change.kind) {
     case 'submit':
       return { deviceId: change.deviceId, commandId: change.commandId };
@@ -43,6 +56,13 @@ export function undoTarget(change: UndoableChange): { deviceId: string; commandI
   }
 }
 
+/** The devices whose commands an undo of `change` changes (their commands are read again after). */
+export function undoDevices(change: UndoableChange): string[] {
+  return change.kind === 'batch'
+    ? [...new Set(change.commands.map((c) => c.deviceId))]
+    : [undoTarget(change).deviceId];
+}
+
 /**
  * Why `change` can no longer be undone, in words, or null when it can. `current` is the status
  * now of {@link undoTarget}'s command (unused for a cancel). A started command is never stopped
@@ -50,7 +70,7 @@ export function undoTarget(change: UndoableChange): { deviceId: string; commandI
  * again (the upstream refuses a start in the past, spec 2.1).
  */
 export function undoRefusal(
-  change: UndoableChange,
+  change: SingleChange,
   current: StatusRecord | undefined,
   nowMs: number,
 ): string | null {
@@ -65,4 +85,28 @@ export function undoRefusal(
   if (resent && Date.parse(resent.startTime) <= nowMs)
     return `Undo is no longer possible: the window of command ${resent.id} has already begun, so it cannot be sent again.`;
   return null;
+}
+
+/**
+ * Why a batch submission can no longer be undone, in words, or null when it can: undo cancels the
+ * whole batch, which is only the reverse of sending it while every device command is still
+ * `received` (a batch cancel would also stop the ones executing, a decision of its own). `current`
+ * holds the status now of each of the batch's device commands.
+ */
+export function batchUndoRefusal(current: readonly StatusRecord[]): string | null {
+  const started = current.filter((r) => r.status === 'executing' || r.status === 'completed');
+  const cancelled = current.filter((r) => r.status === 'cancelled');
+  if (started.length === 0 && cancelled.length === 0) return null;
+  const total = current.length;
+  const parts = [
+    ...(started.length > 0
+      ? [`${started.length} of ${total} commands ${started.length === 1 ? 'has' : 'have'} started`]
+      : []),
+    ...(cancelled.length > 0
+      ? [
+          `${cancelled.length} of ${total} ${cancelled.length === 1 ? 'is' : 'are'} cancelled already`,
+        ]
+      : []),
+  ];
+  return `Undo is no longer possible: ${parts.join(' and ')}. Cancel the batch to stop the commands still waiting or running.`;
 }

@@ -105,3 +105,100 @@ describe('undo of a replace', () => {
     expect(outcome.words).not.toMatch(/spec/);
   });
 });
+
+describe('undo of a batch submission', () => {
+  const BATCH = {
+    kind: 'batch',
+    batchCommandId: 'b_1',
+    commands: [
+      { deviceId: 'BAT-1', commandId: 'cmd_1' },
+      { deviceId: 'BAT-2', commandId: 'cmd_2' },
+    ],
+    key: 'batch-submit-key',
+  } as const;
+  const statusOf = (deviceId: string, id: string, status: StatusRecord['status']) => ({
+    ...NEXT,
+    deviceId,
+    id,
+    status,
+  });
+
+  it('cancels the batch, naming the submission it undoes, while all its commands are received', async () => {
+    const requests = stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/devices/BAT-1/commands/cmd_1')
+        return json(200, statusOf('BAT-1', 'cmd_1', 'received'));
+      if (route === 'GET /api/devices/BAT-2/commands/cmd_2')
+        return json(200, statusOf('BAT-2', 'cmd_2', 'received'));
+      if (route === 'PUT /api/devices/commands/batch/b_1/cancel')
+        return json(200, {
+          batchCommandId: 'b_1',
+          results: [
+            { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
+            { deviceId: 'BAT-2', commandId: 'cmd_2', success: true, status: 'cancelled' },
+          ],
+        });
+      return json(200, { commands: [], entries: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+
+    expect(outcome).toEqual({
+      ok: true,
+      words: 'Undone: batch b_1 is cancelled, all 2 of its commands.',
+    });
+    const changes = requests.filter((r) => r.method !== 'GET');
+    expect(changes.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PUT /api/devices/commands/batch/b_1/cancel',
+    ]);
+    expect(changes[0]?.headers.get('Powerdeck-Undo-Of')).toBe('batch-submit-key');
+    expect(changes[0]?.headers.get('Idempotency-Key')).toBeTruthy();
+  });
+
+  it('cancels nothing once one command has started, says why and offers the batch cancel', async () => {
+    const requests = stubFetch((request) => {
+      if (request.path === '/api/devices/BAT-1/commands/cmd_1')
+        return json(200, statusOf('BAT-1', 'cmd_1', 'received'));
+      if (request.path === '/api/devices/BAT-2/commands/cmd_2')
+        return json(200, statusOf('BAT-2', 'cmd_2', 'executing'));
+      return json(200, { commands: [], entries: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+
+    expect(outcome).toMatchObject({
+      ok: false,
+      batch: { batchCommandId: 'b_1', offerCancel: true },
+    });
+    expect(outcome.words).toMatch(/^Undo is no longer possible: 1 of 2 commands has started\./);
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('says how many devices were not cancelled when the upstream refuses some', async () => {
+    stubFetch((request) => {
+      const id = /commands\/(cmd_\d)$/.exec(request.path)?.[1];
+      if (id) return json(200, statusOf(id === 'cmd_1' ? 'BAT-1' : 'BAT-2', id, 'received'));
+      if (request.method === 'PUT')
+        return json(200, {
+          batchCommandId: 'b_1',
+          results: [
+            { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
+            { deviceId: 'BAT-2', commandId: 'cmd_2', success: false, status: 'completed' },
+          ],
+        });
+      return json(200, { commands: [], entries: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+
+    expect(outcome).toEqual({
+      ok: false,
+      words:
+        'Batch b_1 is cancelled on 1 of 2 devices; 1 could not be cancelled. Its page says why.',
+      batch: { batchCommandId: 'b_1', offerCancel: false },
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../../../domain/command.ts';
-import { undoRefusal } from '../undo.ts';
+import { batchUndoRefusal, undoRefusal } from '../undo.ts';
 
 const NOW_MS = Date.parse('2026-11-21T00:00:00Z');
 const RECORD: StatusRecord = {
@@ -49,6 +49,32 @@ describe('undoRefusal', () => {
     expect(undoRefusal(replace, { ...next, status: 'executing' }, NOW_MS)).toMatch(/cmd_2/);
     expect(undoRefusal(replace, next, Date.parse('2026-11-21T01:30:00Z'))).toMatch(
       /window of command cmd_1 has already begun/,
+    );
+  });
+});
+
+describe('batchUndoRefusal', () => {
+  const received = (id: string): StatusRecord => ({ ...RECORD, id });
+  const batch = Array.from({ length: 50 }, (_, i) => received(`cmd_${i}`));
+
+  it('lets a batch be undone only while every one of its commands is received', () => {
+    expect(batchUndoRefusal(batch)).toBeNull();
+    const started = batch.map((r, i) => (i < 3 ? { ...r, status: 'executing' as const } : r));
+    expect(batchUndoRefusal(started)).toBe(
+      'Undo is no longer possible: 3 of 50 commands have started. Cancel the batch to stop the commands still waiting or running.',
+    );
+  });
+
+  it('counts completed commands as started and names those already cancelled', () => {
+    const mixed = batch.map((r, i) =>
+      i === 0
+        ? { ...r, status: 'completed' as const }
+        : i < 3
+          ? { ...r, status: 'cancelled' as const }
+          : r,
+    );
+    expect(batchUndoRefusal(mixed)).toMatch(
+      /^Undo is no longer possible: 1 of 50 commands has started and 2 of 50 are cancelled already\./,
     );
   });
 });

@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { MAX_BATCH_DEVICES } from '../../../../domain/batch.ts';
+import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '../../../../domain/batch.ts';
 import type { Site } from '../../../../domain/device.ts';
 import { useSubmitBatch } from '../../../commands/api/submit-batch.ts';
+import { useUndo } from '../../../commands/api/undo-change.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
@@ -30,8 +31,8 @@ interface BatchComposerProps {
 /**
  * The batch composer: pick up to 50 devices across the bound sites, write one command with
  * ranges combined over them, see the pre-check, submit, and reach the batch's page. Once a batch
- * is accepted it cannot be sent again from here: submit stays off, and the pre-check (which would
- * now meet the batch's own commands) is no longer shown.
+ * is accepted it cannot be sent again from here: submit stays off, and the pre-check leaves the
+ * batch's own commands out (they are the batch, not in its way).
  */
 export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const directory = useMemo(() => indexDevices(sites), [sites]);
@@ -54,6 +55,24 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const { timeZone, mixed } = batchTimeZone(selectedDevices);
   const submit = useSubmitBatch();
   const accepted = submit.isSuccess;
+  const { offerUndo } = useUndo();
+  // Whichever try got the answer, the batch is offered for undo under the intent's one key.
+  const onAccepted = (
+    response: BatchSubmissionResponse,
+    { idempotencyKey }: { idempotencyKey: string },
+  ) => {
+    offerUndo(
+      {
+        kind: 'batch',
+        batchCommandId: response.batchCommandId,
+        commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
+        key: idempotencyKey,
+      },
+      `Batch ${response.batchCommandId} submitted`,
+      timeZone,
+    );
+    onSubmitted(response.batchCommandId);
+  };
 
   const add = (deviceIds: string[], invalid: string[] = []) => {
     if (submit.isError) submit.reset();
@@ -152,11 +171,14 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
                 ? 'Once devices are selected, the window is on their site’s clock.'
                 : undefined
           }
-          beforeSubmit={(draft) =>
-            accepted ? null : (
-              <PrecheckPanel devices={selectedDevices} draft={draft} onDrop={remove} />
-            )
-          }
+          beforeSubmit={(draft) => (
+            <PrecheckPanel
+              devices={selectedDevices}
+              draft={draft}
+              onDrop={remove}
+              batchCommandId={submit.data?.batchCommandId}
+            />
+          )}
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
           canSubmit={canSubmitBatch(count) && !accepted}
           pending={submit.isPending}
@@ -165,10 +187,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
             if (submit.isError) submit.reset();
           }}
           onSubmit={(command) =>
-            submit.mutate(
-              { devices: [...selected], command },
-              { onSuccess: (response) => onSubmitted(response.batchCommandId) },
-            )
+            submit.mutate({ devices: [...selected], command }, { onSuccess: onAccepted })
           }
         />
         {submit.isSuccess ? (
@@ -191,10 +210,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
             timeZone={timeZone}
             onRetry={
               isOutcomeOpen(submit.error) && submit.variables
-                ? () =>
-                    submit.mutate(submit.variables, {
-                      onSuccess: (response) => onSubmitted(response.batchCommandId),
-                    })
+                ? () => submit.mutate(submit.variables, { onSuccess: onAccepted })
                 : undefined
             }
           />

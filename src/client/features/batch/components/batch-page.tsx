@@ -35,11 +35,21 @@ function reasonWords(record: StatusRecord | undefined): string {
 export function BatchPage({
   record,
   justSubmitted = false,
+  askCancel = false,
+  onCancelAsked,
+  dispatchRefusal,
 }: {
   record: BatchRecord;
   /** Opened by the composer right after sending: say so, and take focus (the outcome). */
   justSubmitted?: boolean;
+  /** Opened to cancel the batch: the cancel's confirmation opens at once. */
+  askCancel?: boolean;
+  /** Called once the confirmation asked for by `askCancel` is open. */
+  onCancelAsked?: () => void;
+  /** Why the operator may not cancel, in words (a role that only reads); no Cancel shows then. */
+  dispatchRefusal?: string | undefined;
 }) {
+  const canCancel = dispatchRefusal === undefined;
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (justSubmitted) headingRef.current?.focus();
@@ -57,6 +67,15 @@ export function BatchPage({
   const recorded = results ? undefined : pastCancel.data;
   const cancellableCount = records.filter((r) => r === undefined || isCancellable(r.status)).length;
   const anyCancellable = cancellableCount > 0;
+  // Each arrival asking for the cancel opens its confirmation once (state adjusted while rendering).
+  const [cancelAsked, setCancelAsked] = useState(false);
+  if (askCancel !== cancelAsked) {
+    setCancelAsked(askCancel);
+    if (askCancel && anyCancellable && canCancel) setConfirming(true);
+  }
+  useEffect(() => {
+    if (askCancel) onCancelAsked?.();
+  }, [askCancel, onCancelAsked]);
   const { command, timeZone } = record;
 
   return (
@@ -101,16 +120,20 @@ export function BatchPage({
           {summary.words}
         </p>
         <BatchProgressBar counts={counts} />
-        <div className="actions">
-          <button
-            type="button"
-            className="danger"
-            disabled={!anyCancellable || cancel.isPending}
-            onClick={() => setConfirming(true)}
-          >
-            {cancel.isPending ? 'Cancelling…' : 'Cancel batch'}
-          </button>
-        </div>
+        {canCancel ? (
+          <div className="actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={!anyCancellable || cancel.isPending}
+              onClick={() => setConfirming(true)}
+            >
+              {cancel.isPending ? 'Cancelling…' : 'Cancel batch'}
+            </button>
+          </div>
+        ) : (
+          <p className="field-hint">{dispatchRefusal}</p>
+        )}
         {cancel.isError ? (
           <ErrorAlert error={cancel.error} what="The batch cancel was not carried out." />
         ) : null}
@@ -168,7 +191,7 @@ export function BatchPage({
           </table>
         </div>
       </section>
-      {confirming ? (
+      {confirming && canCancel ? (
         <ConfirmDialog
           title={`Cancel batch ${record.batchCommandId}?`}
           confirmLabel="Cancel batch"

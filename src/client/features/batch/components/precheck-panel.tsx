@@ -19,6 +19,8 @@ interface PrecheckPanelProps {
   devices: readonly SiteDevice[];
   draft: PrecheckDraft;
   onDrop: (deviceIds: string[]) => void;
+  /** The batch once it is sent: its own commands are not overlaps. */
+  batchCommandId?: string | undefined;
 }
 
 function findingWords(finding: PrecheckFinding, timeZone: string): string {
@@ -40,7 +42,7 @@ function findingWords(finding: PrecheckFinding, timeZone: string): string {
  * shared overlap rule), a requested control it lacks, or being offline; each flagged device can
  * be dropped with one click, or all at once.
  */
-export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
+export function PrecheckPanel({ devices, draft, onDrop, batchCommandId }: PrecheckPanelProps) {
   const { window } = draft;
   const tooLong =
     window !== null && historyRangeSlots(window.startMs, window.endMs).length > MAX_PRECHECK_SLOTS;
@@ -54,6 +56,7 @@ export function PrecheckPanel({ devices, draft, onDrop }: PrecheckPanelProps) {
       entry.device,
       draft,
       history && !history.isPending ? history.commands : undefined,
+      batchCommandId,
     );
     return findings.length > 0 ? [{ entry, findings }] : [];
   });

@@ -21,16 +21,18 @@ export type PrecheckDraft = CommandDraft;
  * lacking a requested control, and, when its commands over the window are known, the first active
  * command overlapping the window by the shared rule `findActiveOverlap` (spec 3.1 rule 2; the
  * batch cancels such a device's command with `timeWindowOverlap`, docs/architecture.md, Upstream
- * contract: Batch). Empty when none applies.
+ * contract: Batch). Empty when none applies. `batchCommandId` names the batch once it is sent:
+ * its own command on the device is then not an overlap.
  */
 export function precheckDevice(
   device: Device,
   draft: PrecheckDraft,
   commands: readonly StatusRecord[] | undefined,
+  batchCommandId?: string,
 ): PrecheckFinding[] {
   const findings: PrecheckFinding[] = [];
   if (draft.window && commands) {
-    const command = findActiveOverlap(draft.window, commands);
+    const command = findActiveOverlap(draft.window, commands, { batchCommandId });
     if (command) findings.push({ kind: 'overlap', command });
   }
   const lacking = draft.properties.filter((p) => device.capabilities[p] === undefined);

@@ -11,7 +11,8 @@ interface CommandRowProps {
   /** When the list holding `record` was fetched (epoch ms): polling starts from there. */
   knownAtMs: number;
   cancelling: boolean;
-  onCancel: () => void;
+  /** Asks to cancel; absent when the operator may not cancel, and no Cancel shows. */
+  onCancel?: (() => void) | undefined;
 }
 
 /**
@@ -45,7 +46,7 @@ export function CommandRow({ record, timeZone, knownAtMs, cancelling, onCancel }
         ) : null}
       </td>
       <td>
-        {isCancellable(record.status) ? (
+        {onCancel && isCancellable(record.status) ? (
           <button
             type="button"
             className="small"

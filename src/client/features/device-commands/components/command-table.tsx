@@ -42,9 +42,18 @@ function CancelError({ commandId, error }: { commandId: string; error: ApiError 
 
 /**
  * The device's commands over about the last day and the next 29, newest first. Rows that are not
- * final poll their status; Cancel asks first.
+ * final poll their status; Cancel asks first, and shows only when `canCancel` (a viewer reads).
  */
-export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZone: string }) {
+export function CommandTable({
+  deviceId,
+  timeZone,
+  canCancel = true,
+}: {
+  deviceId: string;
+  timeZone: string;
+  /** False when the operator's role may not cancel: no Cancel (nor its Undo) is offered. */
+  canCancel?: boolean;
+}) {
   const [range] = useState(() => deviceCommandsRange(Date.now()));
   const history = useDeviceHistory(deviceId, range);
   const cancel = useCancelCommand();
@@ -96,7 +105,7 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
                 timeZone={timeZone}
                 knownAtMs={history.dataUpdatedAt}
                 cancelling={cancel.isPending && cancel.variables.commandId === record.id}
-                onCancel={() => setCancelTarget(record)}
+                onCancel={canCancel ? () => setCancelTarget(record) : undefined}
               />
             ))}
           </tbody>
@@ -119,7 +128,7 @@ export function CommandTable({ deviceId, timeZone }: { deviceId: string; timeZon
         </p>
       ) : null}
       {body}
-      {cancelTarget ? (
+      {cancelTarget && canCancel ? (
         <ConfirmDialog
           title={`Cancel command ${cancelTarget.id}?`}
           confirmLabel="Cancel command"

@@ -3,15 +3,47 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SignInRequestSchema, type SessionInfo } from '../../../../domain/session.ts';
 import { REGION_NAMES, REGIONS } from '../../../../domain/token.ts';
+import type { BffProblemCode } from '../../../../domain/problems.ts';
 import { Field } from '../../../components/field.tsx';
 import type { ApiError } from '../../../lib/api-error.ts';
 import { useSignIn } from '../api/sign-in.ts';
 
-/** Words for a refused sign-in: a wrong client ID or secret is said plainly, naming the region. */
+/** A code a sign-in may be answered with: the BFF's own, or no answer at all. */
+type SignInCode = BffProblemCode | 'network_error';
+
+const TRY_AGAIN = 'Try again in a moment; if it keeps failing, tell your service operator.';
+
+/**
+ * The refusals a sign-in meets, by problem code, in the product's words. A small map of its own:
+ * the sign-in chunk stays small, so it does not load the signed-in pages' wording of every code.
+ */
+const SIGN_IN_REFUSALS: Partial<Record<SignInCode, (regionName: string) => string>> = {
+  invalid_credentials: (region) =>
+    `Sign-in refused: the client ID or secret is not valid for ${region}. Check both and the region, then try again.`,
+  too_many_sign_ins: () =>
+    'Sign-in paused: too many attempts from here or for this client ID. Wait a few minutes, then try again.',
+  credentials_sign_in_off: () =>
+    'This powerdeck signs people in with their company account, not with client credentials. Reload the page to get its company sign-in.',
+  token_endpoint_error: (region) =>
+    `Sign-in failed: the ${region} sign-in service answered with an error. ${TRY_AGAIN}`,
+  token_endpoint_unreachable: (region) =>
+    `Sign-in failed: the ${region} sign-in service could not be reached. ${TRY_AGAIN}`,
+  token_endpoint_timeout: (region) =>
+    `Sign-in failed: the ${region} sign-in service did not answer in time. ${TRY_AGAIN}`,
+  token_unreadable: (region) =>
+    `Sign-in failed: the ${region} sign-in service answered with something powerdeck cannot use. Trying again will not help; tell your service operator.`,
+  csrf: () => 'Sign-in was not sent from this page as expected. Reload the page and sign in again.',
+  network_error: () => 'Sign-in got no answer: check your connection, then try again.',
+};
+
+/** Words for a refused sign-in, from its code; never the server's own text (that is for support). */
 function signInErrorMessage(error: ApiError, regionName: string): string {
-  if (error.code === 'invalid_credentials')
-    return `Sign-in refused: the client ID or secret is not valid for ${regionName}. Check both and the region, then try again.`;
-  return `Sign-in failed: ${error.detail}`;
+  const words = Object.hasOwn(SIGN_IN_REFUSALS, error.code)
+    ? SIGN_IN_REFUSALS[error.code as SignInCode]
+    : undefined;
+  return words
+    ? words(regionName)
+    : `Sign-in failed: powerdeck could not sign you in just now. ${TRY_AGAIN}`;
 }
 
 /**

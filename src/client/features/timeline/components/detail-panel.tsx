@@ -10,8 +10,8 @@ import { StatusRecordList } from './status-record-list.tsx';
 
 /**
  * The selected command in a drawer over the grid's right edge (the grid keeps its size): its
- * status record, Cancel (confirmed) and Change while it can. Escape or Close details closes it and
- * focus goes back to the grid, on the bar it was opened from.
+ * status record, Cancel (confirmed) and Change while it can and the operator may (`canChange`).
+ * Escape or Close details closes it and focus goes back to the grid, on the bar it was opened from.
  */
 export function DetailPanel(props: {
   record: StatusRecord;
@@ -20,6 +20,8 @@ export function DetailPanel(props: {
   timeZone: string;
   cancelling: boolean;
   cancelError: string | undefined;
+  /** False when the operator's role may not schedule or cancel: neither button shows. */
+  canChange: boolean;
   onCancel: () => void;
   onChange: () => void;
   onClose: () => void;
@@ -34,12 +36,12 @@ export function DetailPanel(props: {
       onClose={props.onClose}
       actions={
         <>
-          {isEditableStatus(record.status) ? (
+          {props.canChange && isEditableStatus(record.status) ? (
             <button type="button" onClick={props.onChange}>
               Change window or values
             </button>
           ) : null}
-          {isCancellable(record.status) ? (
+          {props.canChange && isCancellable(record.status) ? (
             <button
               type="button"
               className="danger"

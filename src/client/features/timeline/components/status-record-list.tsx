@@ -1,6 +1,6 @@
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { shortControlLabel } from '../lib/labels.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { instantInZone, windowInZone } from '../lib/window-words.ts';
 
 /** A status record in words: control, window, status, lifecycle timestamps, reason. */
@@ -10,7 +10,7 @@ export function StatusRecordList({ record, timeZone }: { record: StatusRecord; t
   const entries: [string, string | undefined][] = [
     ['Command', record.id],
     ['Status', COMMAND_STATUS_WORDS[record.status]],
-    ['Control', shortControlLabel(record.powerControl)],
+    ['Control', describePowerControl(record.powerControl)],
     ['Window', windowInZone(Date.parse(record.startTime), Date.parse(record.endTime), timeZone)],
     ['Received', at(record.receivedAt)],
     ['Started', at(record.startedAt)],

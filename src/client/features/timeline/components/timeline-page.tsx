@@ -53,9 +53,19 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * The timeline editor page: bound sites' devices as rows, command windows as bars,
  * drag to schedule, details in a drawer with cancel, replace by drag or edit. It fills the window
- * below the navigation, full width and full height; the grid takes what the toolbar leaves.
+ * below the navigation, full width and full height; the grid takes what the toolbar leaves. With
+ * `dispatchRefusal` (a role that may only read) it reads only: no form, drawer action or undo
+ * opens, and a drag or a new command says why instead.
  */
-export function TimelinePage({ sites }: { sites: readonly Site[] }) {
+export function TimelinePage({
+  sites,
+  dispatchRefusal,
+}: {
+  sites: readonly Site[];
+  /** Why the operator may not schedule or cancel, in words; undefined when they may. */
+  dispatchRefusal?: string | undefined;
+}) {
+  const canChange = dispatchRefusal === undefined;
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState('');
   const [hiddenSites, setHiddenSites] = useState<ReadonlySet<string>>(new Set());
@@ -195,6 +205,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
   }`;
 
   const openCreate = (target: RowTarget, window: WindowMs) => {
+    if (!canChange) return setNotice(dispatchRefusal);
     submit.reset();
     setNotice(undefined);
     setForm({ target, ...window });
@@ -313,6 +324,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
         snapMs={snapMs}
         selectedBarId={selected?.record.id}
         onViewportChange={setViewport}
+        readOnly={!canChange}
         onCreateWindow={openCreate}
         onNewCommand={(target, atMs) =>
           openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
@@ -322,11 +334,13 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           setSelected({ target, record: bar.record });
         }}
         onMoveBar={(target, bar, window) =>
-          void runReplace(target, bar.record, {
-            powerControl: bar.record.powerControl,
-            startTime: new Date(window.startMs).toISOString(),
-            endTime: new Date(window.endMs).toISOString(),
-          })
+          canChange
+            ? void runReplace(target, bar.record, {
+                powerControl: bar.record.powerControl,
+                startTime: new Date(window.startMs).toISOString(),
+                endTime: new Date(window.endMs).toISOString(),
+              })
+            : setNotice(dispatchRefusal)
         }
       />
       {selected && selectedRecord ? (
@@ -337,6 +351,7 @@ export function TimelinePage({ sites }: { sites: readonly Site[] }) {
           timeZone={zoneOf(selected.target)}
           cancelling={cancel.isPending}
           cancelError={cancel.isError ? problemWords(cancel.error) : undefined}
+          canChange={canChange}
           onCancel={() => cancelRecord(selectedRecord, selected.target.site.timeZone)}
           onChange={() =>
             setForm({

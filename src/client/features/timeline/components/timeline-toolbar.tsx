@@ -15,7 +15,8 @@ export interface TimelineToolbarProps {
   nowMs: number;
   /** Name of the focused device, or undefined when no device row has focus. */
   focusedDeviceName: string | undefined;
-  onNewCommand: () => void;
+  /** Absent when the operator may not schedule: no New command button shows. */
+  onNewCommand?: (() => void) | undefined;
 }
 
 /**
@@ -75,9 +76,11 @@ export function TimelineToolbar(props: TimelineToolbarProps) {
       >
         ▶
       </button>
-      <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
-        New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}
-      </button>
+      {props.onNewCommand ? (
+        <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
+          New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -43,6 +43,8 @@ export interface TimelineViewProps {
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   onNewCommand: (target: RowTarget, atMs: number) => void;
+  /** The operator may only read: no New command button, and the help says nothing of dragging to schedule. */
+  readOnly?: boolean;
 }
 
 /** Room the pointer message may take, in CSS pixels (its CSS max-width). */
@@ -211,14 +213,15 @@ export function TimelineView(props: TimelineViewProps) {
           timeWidthPx={timeWidth}
           nowMs={props.nowMs}
           focusedDeviceName={focusedTarget?.device.name}
-          onNewCommand={newCommandForFocus}
+          onNewCommand={props.readOnly ? undefined : newCommandForFocus}
         />
         {props.notice}
         <details className="timeline-help">
           <summary>Mouse and keys</summary>
           <p id="timeline-help-text">
-            Drag on an empty part of a row to schedule a window; drag a received bar to move it, or
-            its ends to resize it; drag the time axis to pan; Ctrl+wheel zooms around the pointer.
+            {props.readOnly
+              ? 'Drag the time axis to pan; Ctrl+wheel zooms around the pointer.'
+              : 'Drag on an empty part of a row to schedule a window; drag a received bar to move it, or its ends to resize it; drag the time axis to pan; Ctrl+wheel zooms around the pointer.'}{' '}
             Keys: arrows move between devices and commands, Enter opens, Shift+arrows pan, + and −
             zoom, Home goes to now.
           </p>

@@ -4,12 +4,12 @@ import {
   type StatusRecord,
 } from '../../../../domain/command.ts';
 import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { shortControlLabel } from './labels.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { windowInZone } from './window-words.ts';
 
 /**
  * A command window as the canvas draws it: numbers precomputed once per record. `label` is the
- * full text: short control and status, e.g. `-3 kW, stop at 90% · Received`.
+ * full text: short control and status, e.g. `3 kW charge, stop charging at 90% · Received`.
  */
 export interface Bar {
   id: string;
@@ -49,7 +49,7 @@ export function toBar(record: StatusRecord): Bar {
     startMs: Date.parse(record.startTime),
     endMs: Date.parse(record.endTime),
     status: record.status,
-    label: `${shortControlLabel(record.powerControl)} · ${barStatusWords(record)}`,
+    label: `${describePowerControl(record.powerControl)} · ${barStatusWords(record)}`,
     record,
   };
 }
@@ -65,7 +65,7 @@ const labelChoices = new WeakMap<Bar, readonly string[]>();
 export function barLabels(bar: Bar): readonly string[] {
   let labels = labelChoices.get(bar);
   if (!labels) {
-    const control = shortControlLabel(bar.record.powerControl);
+    const control = describePowerControl(bar.record.powerControl);
     const first = control.split(', ')[0] ?? control;
     labels = [bar.label, control, first].filter((text, i, all) => text && all.indexOf(text) === i);
     labelChoices.set(bar, labels);
@@ -79,7 +79,7 @@ const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string;
 /**
  * Accessible name of a bar: device, control, window in the site's zone, status (a cancelled
  * one's with its reason, the text alternative of the canvas's hatching).
- * E.g. `BAT-EU-001-A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
+ * E.g. `BAT-EU-001-A: 3 kW charge, stop charging at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
  * Remembered per bar and zone: the accessible layer names every bar in view on each render while
  * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
  */
@@ -88,7 +88,7 @@ export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string
   if (known && known.deviceName === deviceName && known.timeZone === timeZone) return known.name;
   const status =
     bar.status === 'cancelled' ? barStatusWords(bar.record) : COMMAND_STATUS_WORDS[bar.status];
-  const name = `${deviceName}: ${shortControlLabel(bar.record.powerControl)}, ${windowInZone(
+  const name = `${deviceName}: ${describePowerControl(bar.record.powerControl)}, ${windowInZone(
     bar.startMs,
     bar.endMs,
     timeZone,

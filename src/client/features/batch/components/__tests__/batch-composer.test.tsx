@@ -63,16 +63,28 @@ describe('BatchComposer', () => {
   });
 
   it('hands the accepted batch on to open its page, and cannot send the same batch twice', async () => {
-    const requests = stubFetch((request) =>
-      request.method === 'POST'
-        ? json(202, {
-            batchCommandId: 'batch_1',
-            message: 'accepted',
-            timestamp: '2026-11-21T10:00:00Z',
-            commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
-          })
-        : json(200, { commands: [] }),
-    );
+    // Once sent, the device's history holds the batch's own command over the whole window.
+    let sent = false;
+    const ownCommand = {
+      id: 'cmd_1',
+      deviceId: 'BAT-EU-100-01',
+      batchCommandId: 'batch_1',
+      powerControl: { targetBatteryPowerW: -2000 },
+      startTime: new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      endTime: new Date(Date.now() + 7 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      status: 'received',
+      receivedAt: '2026-11-21T10:00:00Z',
+    };
+    const requests = stubFetch((request) => {
+      if (request.method !== 'POST') return json(200, { commands: sent ? [ownCommand] : [] });
+      sent = true;
+      return json(202, {
+        batchCommandId: 'batch_1',
+        message: 'accepted',
+        timestamp: '2026-11-21T10:00:00Z',
+        commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
+      });
+    });
     const onSubmitted = vi.fn();
     const user = userEvent.setup();
     renderWithProviders(<BatchComposer sites={[site]} onSubmitted={onSubmitted} />);
@@ -86,7 +98,15 @@ describe('BatchComposer', () => {
     expect((submit as HTMLButtonElement).disabled).toBe(true);
     await user.click(submit);
     expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-    expect(screen.queryByRole('region', { name: 'Pre-check' })).toBeNull();
+    // The pre-check, read again after the batch, does not flag the batch's own command.
+    await vi.waitFor(() =>
+      expect(
+        requests.filter((r) => r.method === 'GET' && r.path.endsWith('/commands')).length,
+      ).toBeGreaterThan(1),
+    );
+    const precheck = screen.getByRole('region', { name: 'Pre-check' });
+    await vi.waitFor(() => expect(precheck.textContent).toContain('All 1 devices checked'));
+    expect(precheck.textContent).not.toMatch(/flagged/);
   });
 
   it('drops a refusal when the selection or a value changes: it belonged to that attempt', async () => {

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import type { LedgerEntry } from '../../../../../domain/ledger.ts';
 import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
@@ -131,5 +131,15 @@ describe('BatchPage times', () => {
     expect(screen.getByText('Submitted').nextElementSibling?.textContent).toBe(
       '2026-11-21 10:00 (UTC)',
     );
+  });
+});
+
+describe('BatchPage, opened to cancel the batch', () => {
+  it('asks to confirm the batch cancel at once, and says it asked', async () => {
+    fakeBff([]);
+    const asked = vi.fn();
+    renderWithProviders(<BatchPage record={record} askCancel onCancelAsked={asked} />);
+    expect(await screen.findByRole('alertdialog', { name: 'Cancel batch batch_1?' })).toBeTruthy();
+    expect(asked).toHaveBeenCalled();
   });
 });

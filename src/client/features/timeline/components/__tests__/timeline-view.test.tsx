@@ -56,7 +56,7 @@ describe('TimelineView accessible layer', () => {
     renderView();
     expect(
       screen.getByRole('gridcell', {
-        name: 'Battery A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)',
+        name: 'Battery A: 3 kW charge, stop charging at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)',
       }),
     ).toBeTruthy();
     expect(screen.getAllByRole('row')).toHaveLength(3);

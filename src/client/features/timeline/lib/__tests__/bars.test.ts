@@ -8,7 +8,7 @@ describe('barAccessibleName', () => {
   it('follows the zone and the device name asked for, also when asked again for the same bar', () => {
     const bar = toBar(record);
     const berlin =
-      'Hall A: -3 kW, stop at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)';
+      'Hall A: 3 kW charge, stop charging at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)';
     expect(barAccessibleName('Hall A', bar, 'Europe/Berlin')).toBe(berlin);
     expect(barAccessibleName('Hall A', bar, 'UTC')).toMatch(/13:00–14:00 UTC/);
     expect(barAccessibleName('Hall B', bar, 'UTC')).toMatch(/^Hall B: /);

@@ -74,15 +74,15 @@ describe('site rows', () => {
 describe('bar labels', () => {
   it('writes the short control and the status with its mark inside a wide bar', () => {
     const texts = draw([at('2026-11-21T13:00:00Z', '2026-11-21T21:00:00Z')]).map((t) => t.text);
-    expect(texts).toContain('○ -3 kW, stop at 90% · Received');
+    expect(texts).toContain('○ 3 kW charge, stop charging at 90% · Received');
   });
 
   it('moves the label beside a bar too narrow for it, and never cuts it', () => {
     // 1 hour: about 42 px, too narrow for the label, with the rest of the day free beside it.
     const narrow = at('2026-11-21T13:00:00Z', '2026-11-21T14:00:00Z');
     const texts = draw([narrow]);
-    const label = texts.find((t) => t.text.includes('-3 kW'));
-    expect(label?.text).toBe('○ -3 kW, stop at 90% · Received');
+    const label = texts.find((t) => t.text.includes('3 kW charge'));
+    expect(label?.text).toBe('○ 3 kW charge, stop charging at 90% · Received');
     expect(label?.x).toBeGreaterThan(LABEL_WIDTH_PX + 41);
     expect(texts.some((t) => t.text.includes('…') && t.text.includes('kW'))).toBe(false);
   });
@@ -93,20 +93,20 @@ describe('bar labels', () => {
       status: 'cancelled',
       cancelReason: 'timeWindowOverlap',
     });
-    const second = at('2026-11-21T14:10:00Z', '2026-11-21T20:00:00Z', { id: 'cmd_b' });
+    const second = at('2026-11-21T14:10:00Z', '2026-11-22T02:00:00Z', { id: 'cmd_b' });
     const texts = draw([first, second]).map((t) => t.text);
     expect(texts).toContain('✕');
-    expect(texts).toContain('○ -3 kW, stop at 90% · Received');
+    expect(texts).toContain('○ 3 kW charge, stop charging at 90% · Received');
     expect(texts.filter((t) => t.includes('…') && t.includes('kW'))).toEqual([]);
   });
 
   it('names the reason of a cancelled bar in its label', () => {
-    const cancelled = at('2026-11-21T13:00:00Z', '2026-11-21T22:00:00Z', {
+    const cancelled = at('2026-11-21T13:00:00Z', '2026-11-22T01:00:00Z', {
       status: 'cancelled',
       cancelReason: 'timeWindowOverlap',
     });
     expect(draw([cancelled]).map((t) => t.text)).toContain(
-      '✕ -3 kW, stop at 90% · Cancelled (overlap)',
+      '✕ 3 kW charge, stop charging at 90% · Cancelled (overlap)',
     );
   });
 });

@@ -1,20 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortControlLabel } from '../labels.ts';
 import { windowInZone } from '../window-words.ts';
-
-describe('shortControlLabel', () => {
-  it('writes the control in short form', () => {
-    expect(shortControlLabel({ targetBatteryPowerW: -3000, chargeCutoffSocPercent: 90 })).toBe(
-      '-3 kW, stop at 90%',
-    );
-    expect(shortControlLabel({ targetBatteryPowerW: 2500, dischargeCutoffSocPercent: 20 })).toBe(
-      '+2.5 kW, stop at 20%',
-    );
-    expect(shortControlLabel({ siteExportLimitW: 500, siteImportLimitW: 12000 })).toBe(
-      'import ≤ 12 kW, export ≤ 500 W',
-    );
-  });
-});
 
 describe('windowInZone', () => {
   it('writes a window in the site wall clock, naming both days across midnight', () => {
