@@ -106,6 +106,22 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
     'Refused: its window overlaps line 3 for the same device',
   );
   await expect(rows.getByRole('row', { name: /^5 BAT-EU-204-003/ })).toContainText('Can be sent');
+  // The plan on the timeline: a ghost bar per row beside the held command, refused ones explained
+  // to screen readers and, on keyboard focus, in a card.
+  const timeline = page.getByRole('grid', { name: 'Command timeline' });
+  await expect(
+    timeline.getByRole('gridcell', { name: /Plan line 5, not sent yet, \+3 kW, .*can be sent$/ }),
+  ).toBeAttached();
+  await expect(
+    timeline.getByRole('gridcell', {
+      name: /Plan line 2, not sent yet, .*refused: its window overlaps a command/,
+    }),
+  ).toBeAttached();
+  await timeline.focus();
+  await timeline.press('ArrowLeft');
+  await expect(page.getByRole('tooltip')).toContainText(
+    'Refused: its window overlaps a command of this device that is waiting to start',
+  );
   await page.screenshot({ path: 'docs/screenshots/fleet-plan-1440x900.png', fullPage: true });
   await page.getByRole('button', { name: 'Drop 2 refused and send 2 rows' }).click();
 

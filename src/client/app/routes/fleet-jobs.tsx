@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Site } from '../../../domain/device.ts';
 import type { FleetJob } from '../../../domain/fleet-job.ts';
@@ -9,6 +10,11 @@ import { FleetJobList } from '../../features/fleet/components/fleet-job-list.tsx
 import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx';
 import { FleetPlanUpload } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
+import { TimelinePreview } from '../../features/timeline/components/timeline-preview.tsx';
+import { DEVICE_ROW_HEIGHT_PX, SITE_ROW_HEIGHT_PX } from '../../features/timeline/lib/rows.ts';
+import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
+import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
+import { planGhosts } from './plan-ghosts.ts';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
 export function FleetJobListRoute() {
@@ -97,9 +103,46 @@ export function FleetPlanRoute() {
         <FleetPlanUpload
           sites={sites.data.sites}
           onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+          preview={(rows) => <PlanTimeline rows={rows} sites={sites.data.sites} />}
         />
       )}
     </>
+  );
+}
+
+/** Tallest the plan's timeline grows before it scrolls, in CSS pixels. */
+const PLAN_TIMELINE_MAX_HEIGHT_PX = 420;
+
+/**
+ * A checked plan on the timeline: the plan's devices with the commands they hold, and each row
+ * as a ghost bar beside them (refused ones in the refused style, their reasons in the card and
+ * the accessible name), so overlaps are seen before sending.
+ */
+function PlanTimeline({
+  rows,
+  sites,
+}: {
+  rows: readonly CheckedPlanRow[];
+  sites: readonly Site[];
+}) {
+  const plan = useMemo(() => planGhosts(rows, sites), [rows, sites]);
+  if (plan.sites.length === 0) return null;
+  const rowsHeightPx =
+    plan.sites.length * SITE_ROW_HEIGHT_PX + plan.byDevice.size * DEVICE_ROW_HEIGHT_PX;
+  return (
+    <section aria-labelledby="plan-timeline-heading" className="plan-timeline">
+      <h3 id="plan-timeline-heading">The plan on the timeline</h3>
+      <p className="hint">
+        Each row of the plan is a dashed bar under the commands its device already holds; refused
+        rows are crossed out in red. Hover a bar, or move to it with the arrow keys, for its check.
+      </p>
+      <TimelinePreview
+        sites={plan.sites}
+        ghostsByDevice={plan.byDevice}
+        firstViewMs={plan.firstStartMs}
+        heightPx={Math.min(PLAN_TIMELINE_MAX_HEIGHT_PX, rowsHeightPx + AXIS_HEIGHT_PX + 2)}
+      />
+    </section>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, FileTrigger } from 'react-aria-components';
 import type { Site } from '../../../../domain/device.ts';
 import type { FleetPlanCheck } from '../../../../domain/fleet-job.ts';
@@ -22,7 +22,8 @@ import './fleet.css';
 /** The default rollout of a plan's job: full batches, one a second, never stopped early. */
 const PLAN_ROLLOUT = { batchSize: 50, batchesPerMinute: 60, abortPercent: 100 };
 
-interface CheckedRow {
+/** A row of a plan after its check, in file order. */
+export interface CheckedPlanRow {
   line: number;
   deviceId: string;
   /** Set when the row can be sent. */
@@ -31,7 +32,7 @@ interface CheckedRow {
   reasons?: string[];
   /** The row as the file wrote it, shown when it is refused. */
   written?: PlanRowInput;
-  /** A refused row's window, epoch ms, when its times could be read. */
+  /** The row's effective window, epoch ms, when its times could be read (always when sendable). */
   window?: { startMs: number; endMs: number };
 }
 
@@ -50,13 +51,16 @@ function rowsWord(count: number): string {
 export function FleetPlanUpload({
   sites,
   onCreated,
+  preview,
 }: {
   sites: readonly Site[];
   onCreated: (jobId: string) => void;
+  /** What to show of the checked rows above their table (the route's timeline of ghost bars). */
+  preview?: (rows: readonly CheckedPlanRow[]) => ReactNode;
 }) {
   const [fileName, setFileName] = useState<string>();
   const [fileProblem, setFileProblem] = useState<string>();
-  const [rows, setRows] = useState<CheckedRow[]>();
+  const [rows, setRows] = useState<CheckedPlanRow[]>();
   const [intent] = useState(newIntentId);
   const check = useCheckFleetPlan();
   const create = useCreateFleetPlanJob(intent);
@@ -101,7 +105,14 @@ export function FleetPlanUpload({
         ...(Number.isNaN(startMs) || Number.isNaN(endMs) ? {} : { window: { startMs, endMs } }),
       };
     });
-    setRows([...remote.accepted, ...refused].sort((a, b) => a.line - b.line));
+    const sendable = remote.accepted.map((row) => ({
+      ...row,
+      window: {
+        startMs: Date.parse(row.command.startTime),
+        endMs: Date.parse(row.command.endTime),
+      },
+    }));
+    setRows([...sendable, ...refused].sort((a, b) => a.line - b.line));
   };
 
   const accepted = (rows ?? []).filter((row) => row.command);
@@ -143,6 +154,7 @@ export function FleetPlanUpload({
           <p role="status">
             {accepted.length} of {rows.length} rows can be sent; {refusedCount} refused.
           </p>
+          {preview?.(rows)}
           <table className="plan-rows">
             <caption>Checked rows</caption>
             <thead>
@@ -160,19 +172,7 @@ export function FleetPlanUpload({
                   <td>{row.line}</td>
                   <td className="mono">{row.deviceId}</td>
                   <td>
-                    {row.command ? (
-                      <>
-                        {formatWindowInZone(
-                          row.command.startTime,
-                          row.command.endTime,
-                          zoneOf.get(row.deviceId) ?? 'UTC',
-                        )}
-                        <br />
-                        <span className="hint">
-                          {formatWindowUtc(row.command.startTime, row.command.endTime)}
-                        </span>
-                      </>
-                    ) : row.window ? (
+                    {row.window ? (
                       <>
                         {formatWindowInZone(
                           row.window.startMs,

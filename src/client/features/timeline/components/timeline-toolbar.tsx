@@ -16,6 +16,8 @@ export interface TimelineToolbarProps {
   /** Name of the focused device, or undefined when no device row has focus. */
   focusedDeviceName: string | undefined;
   onNewCommand: () => void;
+  /** A view that only shows offers no New command. */
+  readOnly?: boolean | undefined;
 }
 
 /**
@@ -75,9 +77,11 @@ export function TimelineToolbar(props: TimelineToolbarProps) {
       >
         ▶
       </button>
-      <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
-        New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}
-      </button>
+      {props.readOnly ? null : (
+        <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
+          New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}
+        </button>
+      )}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { useTimelineKeys } from '../hooks/use-timeline-keys.ts';
 import { useViewportReport } from '../hooks/use-viewport-report.ts';
 import { useWheelZoom } from '../hooks/use-wheel-zoom.ts';
 import type { Bar } from '../lib/bars.ts';
+import { isGhostId, type GhostWindow } from '../lib/ghosts.ts';
 import { AXIS_HEIGHT_PX, LABEL_WIDTH_PX } from '../lib/draw.ts';
 import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import { prefersReducedMotion } from '../lib/reduced-motion.ts';
@@ -19,7 +20,7 @@ import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
-import { BarTooltip } from './bar-tooltip.tsx';
+import { BarTooltip, GhostTooltip } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 // The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
 // (the app, a test, the bench page), they are loaded with it. One module, so loaded once.
@@ -43,6 +44,17 @@ export interface TimelineViewProps {
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   onNewCommand: (target: RowTarget, atMs: number) => void;
+  /**
+   * Windows not sent yet by device ID (a dispatch plan's rows), drawn as ghost bars under the
+   * device's command windows, named in the accessible grid, reached with the arrow keys and
+   * explained in a card on hover or keyboard focus. Each list sorted by start (`ghostsByDevice`
+   * in lib/ghosts.ts).
+   */
+  ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]>;
+  /** Only shows: no drawing, moving or new command; a drag anywhere pans. */
+  readOnly?: boolean;
+  /** Instant the first view shows a quarter from its left edge, epoch ms; default `nowMs`. */
+  firstViewMs?: number;
 }
 
 /** Room the pointer message may take, in CSS pixels (its CSS max-width). */
@@ -100,7 +112,7 @@ export function TimelineView(props: TimelineViewProps) {
     requestDraw();
   };
   const { scale, scaleRef, applyScale, panScale } = useTimeScale(
-    props.nowMs,
+    props.firstViewMs ?? props.nowMs,
     timeWidth,
     onScaleChange,
   );
@@ -121,7 +133,7 @@ export function TimelineView(props: TimelineViewProps) {
   useLayoutEffect(() => {
     gestureDataRef.current = props;
   });
-  const { drag, moving, hover, cancelGesture, canvasHandlers } = usePointerGestures({
+  const { drag, moving, hover, hoverGhost, cancelGesture, canvasHandlers } = usePointerGestures({
     rows,
     utc,
     snapMs: props.snapMs,
@@ -140,6 +152,8 @@ export function TimelineView(props: TimelineViewProps) {
   const { onKeyDown, newCommandForFocus } = useTimelineKeys({
     rows,
     barsByDevice,
+    ghostsByDevice: props.ghostsByDevice,
+    readOnly: props.readOnly,
     nowMs: props.nowMs,
     timeWidthPx: timeWidth,
     rowsHeightPx: rowsHeight,
@@ -179,6 +193,7 @@ export function TimelineView(props: TimelineViewProps) {
       transitions: transitions.at(barsByDevice, timeMs, prefersReducedMotion),
       timeMs,
       tokens,
+      ...(props.ghostsByDevice ? { ghostsByDevice: props.ghostsByDevice } : {}),
     };
   };
   useLayoutEffect(() => {
@@ -187,16 +202,23 @@ export function TimelineView(props: TimelineViewProps) {
   });
 
   const focusedTarget = rowTarget(rows, focusedRow);
-  const inRange = (bar: Bar) => bar.endMs > range.startMs && bar.startMs < range.endMs;
+  const inRange = (bar: { startMs: number; endMs: number }) =>
+    bar.endMs > range.startMs && bar.startMs < range.endMs;
   const focusedBar =
     focusedBarId !== undefined && focusedTarget
       ? barsByDevice
           .get(focusedTarget.device.deviceId)
           ?.find((bar) => bar.id === focusedBarId && inRange(bar))
       : undefined;
+  const focusedGhost =
+    isGhostId(focusedBarId) && focusedTarget
+      ? props.ghostsByDevice
+          ?.get(focusedTarget.device.deviceId)
+          ?.find((ghost) => ghost.id === focusedBarId && inRange(ghost))
+      : undefined;
   const activeDescendant =
     focusedRow >= held.first && focusedRow <= held.last
-      ? focusedBar
+      ? focusedBar || focusedGhost
         ? `tl-bar-${focusedBarId}`
         : `tl-row-${focusedRow}`
       : undefined;
@@ -212,6 +234,7 @@ export function TimelineView(props: TimelineViewProps) {
           nowMs={props.nowMs}
           focusedDeviceName={focusedTarget?.device.name}
           onNewCommand={newCommandForFocus}
+          readOnly={props.readOnly}
         />
         {props.notice}
         <details className="timeline-help">
@@ -258,6 +281,7 @@ export function TimelineView(props: TimelineViewProps) {
             first={held.first}
             last={held.last}
             barsByDevice={barsByDevice}
+            ghostsByDevice={props.ghostsByDevice}
             range={range}
             utc={utc}
             selectedBarId={props.selectedBarId}
@@ -278,6 +302,28 @@ export function TimelineView(props: TimelineViewProps) {
             timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
             x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedBar.startMs))}
             y={focusedRowTop + 18}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
+          />
+        )}
+        {!hover && !hoverGhost && gridFocused && focusedGhost && focusedTarget && (
+          <GhostTooltip
+            ghost={focusedGhost}
+            device={focusedTarget.device}
+            timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
+            x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedGhost.startMs))}
+            y={focusedRowTop + 34}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
+          />
+        )}
+        {hoverGhost && (
+          <GhostTooltip
+            ghost={hoverGhost.ghost}
+            device={hoverGhost.device}
+            timeZone={utc ? 'UTC' : hoverGhost.site.timeZone}
+            x={hoverGhost.x}
+            y={hoverGhost.y}
             boundsWidthPx={size.width}
             boundsHeightPx={size.height}
           />
