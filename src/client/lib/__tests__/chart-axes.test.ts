@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatBatteryPowerW } from '../../../../lib/power-control-words.ts';
+import { formatBatteryPowerW } from '../power-control-words.ts';
 import {
   categoryTickInterval,
   formatSiteTimeTick,
