@@ -34,6 +34,10 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   const progress = page.getByRole('region', { name: 'Progress' });
   await expect(progress).toContainText('Devices100');
   await expect(progress).toContainText('Sent100');
+  // The devices over time: the chart's words and its table say the same counts.
+  const chart = progress.getByRole('figure', { name: 'Devices over time' });
+  await expect(chart).toContainText('Sent 100, completed 0');
+  await expect(chart.getByRole('img', { name: /Devices over time/ })).toBeVisible();
   const batches = page.getByRole('region', { name: 'Batches' });
   await expect(batches.getByRole('row')).toHaveCount(3);
   await batches.getByText('50 devices').first().click();

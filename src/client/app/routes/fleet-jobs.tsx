@@ -184,7 +184,11 @@ export function FleetJobDetailRoute() {
           onRetry={() => void job.refetch()}
         />
       ) : (
-        <FleetJobView job={job.data} timeZone={jobTimeZone(job.data, sites.data?.sites)} />
+        <FleetJobView
+          job={job.data}
+          readAtMs={job.dataUpdatedAt}
+          timeZone={jobTimeZone(job.data, sites.data?.sites)}
+        />
       )}
     </>
   );

@@ -15,7 +15,7 @@ import {
   outcomeTotals,
   outcomesByDay,
 } from '../lib/outcomes-by-day.ts';
-import { textWidthPx } from '../lib/text-width.ts';
+import { textWidthPx } from '../../../lib/text-width.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
 import {
   ChartFrame,

@@ -24,7 +24,7 @@ import {
   type PowerChartSeriesKey,
   type PowerWindow,
 } from '../lib/power-series.ts';
-import { textWidthPx } from '../lib/text-width.ts';
+import { textWidthPx } from '../../../lib/text-width.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
 import {
   ChartFrame,
