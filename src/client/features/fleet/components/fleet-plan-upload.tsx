@@ -17,10 +17,11 @@ import {
   readPlanFile,
   type PlanFile,
 } from '../lib/plan-file.ts';
+import { RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
 
-/** The default rollout of a plan's job: full batches, one a second, never stopped early. */
-const PLAN_ROLLOUT = { batchSize: 50, batchesPerMinute: 60, abortPercent: 100 };
+/** A plan's rollout until the operator changes it: full batches, one a second, never stopped early. */
+const PLAN_ROLLOUT_TEXT = { batchSize: '50', batchesPerMinute: '60', abortPercent: '100' };
 
 /** A row of a plan after its check, in file order. */
 export interface CheckedPlanRow {
@@ -46,7 +47,8 @@ function rowsWord(count: number): string {
  * JSON file; each row is checked here with the domain rule (sites, controls, window, the plan's
  * own overlaps), then by the server against the commands the devices hold (active overlaps, rows
  * already sent); the checked rows are listed, refused ones with their reasons; the refused rows
- * are dropped and the rest sent as one durable job.
+ * are dropped and the rest sent as one durable job, with the rollout the operator chooses (the
+ * fleet job form's fields).
  */
 export function FleetPlanUpload({
   sites,
@@ -64,6 +66,7 @@ export function FleetPlanUpload({
   const [intent] = useState(newIntentId);
   const check = useCheckFleetPlan();
   const create = useCreateFleetPlanJob(intent);
+  const rollout = useRollout(PLAN_ROLLOUT_TEXT, create.reset);
   const zoneOf = new Map(
     sites.flatMap((site) => site.devices.map((d) => [d.deviceId, site.timeZone])),
   );
@@ -211,20 +214,28 @@ export function FleetPlanUpload({
             <ErrorAlert error={create.error} what="The plan was not sent." />
           ) : null}
           {accepted.length > 0 ? (
+            <section aria-labelledby="plan-rollout-heading" className="stack">
+              <h3 id="plan-rollout-heading">Rollout</h3>
+              <RolloutFields idPrefix="plan" rollout={rollout} />
+            </section>
+          ) : null}
+          {accepted.length > 0 ? (
             <Button
               className="primary"
-              isDisabled={create.isPending}
-              onPress={() =>
+              isDisabled={create.isPending || !rollout.rollout}
+              onPress={() => {
+                // The button is disabled while the rollout breaks its rule.
+                if (!rollout.rollout) return;
                 create.mutate(
                   {
                     rows: accepted.flatMap(({ line, deviceId, command }) =>
                       command ? [{ line, deviceId, command }] : [],
                     ),
-                    rollout: PLAN_ROLLOUT,
+                    rollout: rollout.rollout,
                   },
                   { onSuccess: (job) => onCreated(job.jobId) },
-                )
-              }
+                );
+              }}
             >
               {refusedCount > 0
                 ? `Drop ${refusedCount} refused and send ${rowsWord(accepted.length)}`
