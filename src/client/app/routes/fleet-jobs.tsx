@@ -15,19 +15,28 @@ import { DEVICE_ROW_HEIGHT_PX, SITE_ROW_HEIGHT_PX } from '../../features/timelin
 import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
 import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { planGhosts } from './plan-ghosts.ts';
+import { usePermission } from './use-permission.ts';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
 export function FleetJobListRoute() {
   const jobs = useFleetJobs();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>Fleet jobs · powerdeck</title>
       <h1>Fleet jobs</h1>
       <p className="lead">
         One command for many devices, sent in paced batches of at most 50 by the server, which goes
-        on when this page is closed. <Link to="/fleet-jobs/new">New fleet job</Link> ·{' '}
-        <Link to="/fleet-jobs/plan">Send a dispatch plan</Link>
+        on when this page is closed.
+        {dispatch.allowed ? (
+          <>
+            {' '}
+            <Link to="/fleet-jobs/new">New fleet job</Link> ·{' '}
+            <Link to="/fleet-jobs/plan">Send a dispatch plan</Link>
+          </>
+        ) : null}
       </p>
+      {dispatch.allowed ? null : <p className="notice">{dispatch.why}</p>}
       {jobs.isPending ? (
         <Loading what="Loading fleet jobs…" />
       ) : jobs.isError ? (
@@ -47,6 +56,7 @@ export function FleetJobListRoute() {
 export function FleetJobNewRoute() {
   const sites = useSites();
   const navigate = useNavigate();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>New fleet job · powerdeck</title>
@@ -54,7 +64,9 @@ export function FleetJobNewRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {sites.isPending ? (
+      {!dispatch.allowed ? (
+        <p className="notice">{dispatch.why}</p>
+      ) : sites.isPending ? (
         <Loading what="Loading sites…" />
       ) : sites.isError ? (
         <ErrorAlert
@@ -80,6 +92,7 @@ export function FleetJobNewRoute() {
 export function FleetPlanRoute() {
   const sites = useSites();
   const navigate = useNavigate();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>Dispatch plan · powerdeck</title>
@@ -87,7 +100,9 @@ export function FleetPlanRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {sites.isPending ? (
+      {!dispatch.allowed ? (
+        <p className="notice">{dispatch.why}</p>
+      ) : sites.isPending ? (
         <Loading what="Loading sites…" />
       ) : sites.isError ? (
         <ErrorAlert
@@ -161,6 +176,7 @@ export function FleetJobDetailRoute() {
   const { jobId = '' } = useParams();
   const job = useFleetJob(jobId);
   const sites = useSites();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>{`Fleet job ${jobId.slice(0, 8)} · powerdeck`}</title>
@@ -187,6 +203,7 @@ export function FleetJobDetailRoute() {
         <FleetJobView
           job={job.data}
           readAtMs={job.dataUpdatedAt}
+          {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
           timeZone={jobTimeZone(job.data, sites.data?.sites)}
         />
       )}

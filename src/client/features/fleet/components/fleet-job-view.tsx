@@ -38,9 +38,15 @@ export function FleetJobView({
   job,
   timeZone,
   readAtMs,
+  controlRefusal,
 }: {
   job: FleetJob;
   timeZone: string;
+  /**
+   * Why the operator may not pause, resume or cancel the job (their role), in the product's
+   * words; set, those buttons are not offered and this is said instead (the BFF refuses them too).
+   */
+  controlRefusal?: string | undefined;
   /** When `job` was read, epoch ms: a live job's chart lines reach it. Default: its `updatedAt`. */
   readAtMs?: number;
 }) {
@@ -100,18 +106,19 @@ export function FleetJobView({
             : `stopped when more than ${job.rollout.abortPercent}% of devices fail or are cancelled`}
         </dd>
       </dl>
+      {controlRefusal && !final ? <p className="notice">{controlRefusal}</p> : null}
       <div className="actions">
-        {job.state === 'running' ? (
+        {job.state === 'running' && !controlRefusal ? (
           <button type="button" disabled={action.isPending} onClick={() => action.mutate('pause')}>
             Pause
           </button>
         ) : null}
-        {job.state === 'paused' ? (
+        {job.state === 'paused' && !controlRefusal ? (
           <button type="button" disabled={action.isPending} onClick={() => action.mutate('resume')}>
             Resume
           </button>
         ) : null}
-        {job.state === 'running' || job.state === 'paused' ? (
+        {(job.state === 'running' || job.state === 'paused') && !controlRefusal ? (
           <button type="button" className="danger" onClick={() => setConfirmingCancel(true)}>
             Cancel job…
           </button>
