@@ -127,9 +127,13 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
     'Refused: its window overlaps a command of this device that is waiting to start',
   );
   await page.screenshot({ path: 'docs/screenshots/fleet-plan-1440x900.png', fullPage: true });
+  // The rollout is the operator's: a faster rate and an abort rule, as the job then says.
+  await page.getByLabel('Batches per minute').fill('120');
+  await page.getByLabel('Stop when failed or cancelled exceeds (%)').fill('50');
   await page.getByRole('button', { name: 'Drop 2 refused and send 2 rows' }).click();
 
   await expect(page.getByRole('heading', { name: /Fleet job / })).toBeVisible();
+  await expect(page.getByText('120 batches per minute, stopped when more than 50%')).toBeVisible();
   const state = page.getByRole('status').filter({ hasText: 'batches sent or tried' });
   await expect(state).toContainText('Every batch sent.', { timeout: 60_000 });
 
