@@ -121,8 +121,12 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
       name: /Plan line 2, not sent yet, .*refused: its window overlaps a command/,
     }),
   ).toBeAttached();
+  // To the row's first window (the held command), then the plan's row after it; the pointer
+  // leaves the grid first, as a hovered bar's card would take the place of the focused one's.
+  await page.mouse.move(0, 0);
   await timeline.focus();
-  await timeline.press('ArrowLeft');
+  for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowRight'])
+    await timeline.press(key);
   await expect(page.getByRole('tooltip')).toContainText(
     'Refused: its window overlaps a command of this device that is waiting to start',
   );

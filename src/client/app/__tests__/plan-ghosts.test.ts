@@ -55,7 +55,11 @@ describe('planGhosts', () => {
     expect(plan.sites.map((site) => site.devices.map((d) => d.deviceId))).toEqual([
       ['BAT-EU-001-A'],
     ]);
-    expect(plan.firstStartMs).toBe(Date.parse('2026-11-24T17:00:00Z'));
+    // From 17:00 to 19:00: two hours after the first start, in three quarters of the view.
+    expect(plan.firstView).toEqual({
+      atMs: Date.parse('2026-11-24T17:00:00Z'),
+      spanMs: ((2 * 3_600_000) / 0.75) * 1.1,
+    });
     expect(plan.byDevice.get('BAT-EU-001-A')).toEqual([
       expect.objectContaining({
         name: 'Plan line 3',

@@ -154,7 +154,7 @@ function PlanTimeline({
       <TimelinePreview
         sites={plan.sites}
         ghostsByDevice={plan.byDevice}
-        firstViewMs={plan.firstStartMs}
+        firstView={plan.firstView}
         heightPx={Math.min(PLAN_TIMELINE_MAX_HEIGHT_PX, rowsHeightPx + AXIS_HEIGHT_PX + 2)}
       />
     </section>

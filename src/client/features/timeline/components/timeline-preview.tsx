@@ -10,13 +10,13 @@ const ignore = () => undefined;
 /**
  * The timeline as a read-only preview: the devices of `sites` with their command windows (read
  * as the timeline page reads them, polled while live) and `ghostsByDevice` as ghost bars beside
- * them, first showing `firstViewMs`. Nothing can be drawn, moved or opened here; a drag pans.
+ * them, first showing `firstView` (its start a quarter from the left, its span across). Nothing can be drawn, moved or opened here; a drag pans.
  * Times on each site's clock, or in UTC with the toggle.
  */
 export function TimelinePreview(props: {
   sites: readonly Site[];
   ghostsByDevice: ReadonlyMap<string, readonly GhostWindow[]>;
-  firstViewMs: number;
+  firstView: { atMs: number; spanMs: number };
   heightPx: number;
 }) {
   const [viewport, setViewport] = useState<TimelineViewport>();
@@ -36,7 +36,7 @@ export function TimelinePreview(props: {
         overlapIndex={overlapIndex}
         ghostsByDevice={props.ghostsByDevice}
         readOnly
-        firstViewMs={props.firstViewMs}
+        firstView={props.firstView}
         nowMs={nowMs}
         utc={utc}
         snapMs={60_000}

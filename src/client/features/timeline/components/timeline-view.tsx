@@ -53,8 +53,11 @@ export interface TimelineViewProps {
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]>;
   /** Only shows: no drawing, moving or new command; a drag anywhere pans. */
   readOnly?: boolean;
-  /** Instant the first view shows a quarter from its left edge, epoch ms; default `nowMs`. */
-  firstViewMs?: number;
+  /**
+   * The first view: `atMs` a quarter from its left edge and `spanMs` across it, epoch ms and ms;
+   * default `nowMs` and a day.
+   */
+  firstView?: { atMs: number; spanMs: number };
 }
 
 /** Room the pointer message may take, in CSS pixels (its CSS max-width). */
@@ -112,9 +115,10 @@ export function TimelineView(props: TimelineViewProps) {
     requestDraw();
   };
   const { scale, scaleRef, applyScale, panScale } = useTimeScale(
-    props.firstViewMs ?? props.nowMs,
+    props.firstView?.atMs ?? props.nowMs,
     timeWidth,
     onScaleChange,
+    props.firstView?.spanMs,
   );
   const { scrollTop, scrollTopRef, visible, held, onScroll } = useScrollPosition(
     rows,
