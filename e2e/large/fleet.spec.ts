@@ -34,6 +34,10 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   const progress = page.getByRole('region', { name: 'Progress' });
   await expect(progress).toContainText('Devices100');
   await expect(progress).toContainText('Sent100');
+  // The devices over time: the chart's words and its table say the same counts.
+  const chart = progress.getByRole('figure', { name: 'Devices over time' });
+  await expect(chart).toContainText('Sent 100, completed 0');
+  await expect(chart.getByRole('img', { name: /Devices over time/ })).toBeVisible();
   const batches = page.getByRole('region', { name: 'Batches' });
   await expect(batches.getByRole('row')).toHaveCount(3);
   await batches.getByText('50 devices').first().click();
@@ -106,10 +110,34 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
     'Refused: its window overlaps line 3 for the same device',
   );
   await expect(rows.getByRole('row', { name: /^5 BAT-EU-204-003/ })).toContainText('Can be sent');
+  // The plan on the timeline: a ghost bar per row beside the held command, refused ones explained
+  // to screen readers and, on keyboard focus, in a card.
+  const timeline = page.getByRole('grid', { name: 'Command timeline' });
+  await expect(
+    timeline.getByRole('gridcell', { name: /Plan line 5, not sent yet, \+3 kW, .*can be sent$/ }),
+  ).toBeAttached();
+  await expect(
+    timeline.getByRole('gridcell', {
+      name: /Plan line 2, not sent yet, .*refused: its window overlaps a command/,
+    }),
+  ).toBeAttached();
+  // To the row's first window (the held command), then the plan's row after it; the pointer
+  // leaves the grid first, as a hovered bar's card would take the place of the focused one's.
+  await page.mouse.move(0, 0);
+  await timeline.focus();
+  for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowRight'])
+    await timeline.press(key);
+  await expect(page.getByRole('tooltip')).toContainText(
+    'Refused: its window overlaps a command of this device that is waiting to start',
+  );
   await page.screenshot({ path: 'docs/screenshots/fleet-plan-1440x900.png', fullPage: true });
+  // The rollout is the operator's: a faster rate and an abort rule, as the job then says.
+  await page.getByLabel('Batches per minute').fill('120');
+  await page.getByLabel('Stop when failed or cancelled exceeds (%)').fill('50');
   await page.getByRole('button', { name: 'Drop 2 refused and send 2 rows' }).click();
 
   await expect(page.getByRole('heading', { name: /Fleet job / })).toBeVisible();
+  await expect(page.getByText('120 batches per minute, stopped when more than 50%')).toBeVisible();
   const state = page.getByRole('status').filter({ hasText: 'batches sent or tried' });
   await expect(state).toContainText('Every batch sent.', { timeout: 60_000 });
 

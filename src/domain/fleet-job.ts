@@ -4,7 +4,9 @@ import {
   CancellationReasonSchema,
   CommandStatusSchema,
   DeviceCommandSchema,
+  isFinalStatus,
   type CancellationReason,
+  type StatusRecord,
 } from './command.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
@@ -90,8 +92,32 @@ export const FleetDeviceOutcomeSchema = z.object({
   cancelReason: CancellationReasonSchema.optional(),
   /** Operator words for why this device got no command. */
   failure: z.string().optional(),
+  /**
+   * When the device's outcome became final, UTC: its command completed or was cancelled (the
+   * upstream's `completedAt` or `cancelledAt`, else when the BFF learnt it), or it failed (when
+   * the BFF gave up on it). Absent while live, and on jobs recorded before it was kept.
+   */
+  outcomeAt: UtcTimestampSchema.optional(),
 });
 export type FleetDeviceOutcome = z.infer<typeof FleetDeviceOutcomeSchema>;
+
+/**
+ * What a status record tells of a job's device: its status, the cancellation reason, and, once
+ * final, when (`completedAt` or `cancelledAt`; `nowMs` when the record does not say).
+ */
+export function deviceOutcomeOfRecord(
+  record: Pick<StatusRecord, 'status' | 'cancelReason' | 'completedAt' | 'cancelledAt'>,
+  nowMs: number,
+): Pick<FleetDeviceOutcome, 'status' | 'cancelReason' | 'outcomeAt'> {
+  const finalAt = record.status === 'completed' ? record.completedAt : record.cancelledAt;
+  return {
+    status: record.status,
+    ...(record.cancelReason ? { cancelReason: record.cancelReason } : {}),
+    ...(isFinalStatus(record.status)
+      ? { outcomeAt: finalAt ?? new Date(nowMs).toISOString() }
+      : {}),
+  };
+}
 
 /** One batch of a job as `GET /api/fleet-jobs/{jobId}` answers it. */
 export const FleetBatchSchema = z.object({
@@ -237,4 +263,58 @@ export function progressOf(batches: readonly Pick<FleetBatch, 'devices'>[]): Fle
       }
     }
   return progress;
+}
+
+/** A job's devices by outcome at one instant, counted from the start (the progress chart). */
+export interface FleetProgressSample {
+  /** Epoch ms. */
+  atMs: number;
+  sent: number;
+  completed: number;
+  cancelled: number;
+  failed: number;
+}
+
+/**
+ * The job's progress over time, derived from what its batches hold: a device counts as sent at
+ * its batch's `sentAt`, and as completed, cancelled or failed at its `outcomeAt` (at the job's
+ * `updatedAt` where that is missing: a job recorded before outcome times were kept). One sample
+ * at the job's creation with every count 0, then one per distinct instant something changed, in
+ * time order, each count cumulative; a job still going ends with a sample at `nowMs` (never
+ * before the last change), so the lines reach the present.
+ */
+export function progressOverTime(
+  job: Pick<FleetJob, 'createdAt' | 'updatedAt' | 'state' | 'batches'>,
+  nowMs: number,
+): FleetProgressSample[] {
+  type Key = Exclude<keyof FleetProgressSample, 'atMs'>;
+  const createdMs = Date.parse(job.createdAt);
+  const updatedMs = Date.parse(job.updatedAt);
+  const events: { atMs: number; key: Key }[] = [];
+  for (const batch of job.batches) {
+    const sentMs = batch.sentAt ? Date.parse(batch.sentAt) : undefined;
+    for (const device of batch.devices) {
+      const outcomeMs = device.outcomeAt ? Date.parse(device.outcomeAt) : updatedMs;
+      if (device.commandId && sentMs !== undefined) events.push({ atMs: sentMs, key: 'sent' });
+      if (device.failure) events.push({ atMs: outcomeMs, key: 'failed' });
+      else if (device.status === 'completed') events.push({ atMs: outcomeMs, key: 'completed' });
+      else if (device.status === 'cancelled') events.push({ atMs: outcomeMs, key: 'cancelled' });
+    }
+  }
+  events.sort((a, b) => a.atMs - b.atMs);
+  const samples: FleetProgressSample[] = [
+    { atMs: createdMs, sent: 0, completed: 0, cancelled: 0, failed: 0 },
+  ];
+  for (const event of events) {
+    const last = samples[samples.length - 1] ?? samples[0];
+    if (!last) break;
+    const atMs = Math.max(event.atMs, createdMs);
+    const sample = last.atMs === atMs ? last : { ...last, atMs };
+    sample[event.key] += 1;
+    if (sample !== last) samples.push(sample);
+  }
+  const last = samples[samples.length - 1];
+  if (last && !isFinalJobState(job.state) && nowMs > last.atMs)
+    samples.push({ ...last, atMs: nowMs });
+  return samples;
 }

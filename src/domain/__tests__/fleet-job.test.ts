@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   FleetJobRequestSchema,
   breaksAbortRule,
+  deviceOutcomeOfRecord,
   progressOf,
+  progressOverTime,
   splitIntoBatches,
 } from '../fleet-job.ts';
 
@@ -87,5 +89,89 @@ describe('FleetJobRequestSchema', () => {
       FleetJobRequestSchema.safeParse({ selection: { siteIds: ['S-1'] }, command, extra: 1 })
         .success,
     ).toBe(false);
+  });
+});
+
+describe('deviceOutcomeOfRecord', () => {
+  const NOW = Date.parse('2030-01-01T18:00:00Z');
+  it('keeps when a final command ended, from the record, else now', () => {
+    expect(
+      deviceOutcomeOfRecord({ status: 'completed', completedAt: '2030-01-01T17:30:00Z' }, NOW),
+    ).toEqual({ status: 'completed', outcomeAt: '2030-01-01T17:30:00Z' });
+    expect(
+      deviceOutcomeOfRecord(
+        { status: 'cancelled', cancelReason: 'deviceFault', cancelledAt: '2030-01-01T17:10:00Z' },
+        NOW,
+      ),
+    ).toEqual({
+      status: 'cancelled',
+      cancelReason: 'deviceFault',
+      outcomeAt: '2030-01-01T17:10:00Z',
+    });
+    expect(deviceOutcomeOfRecord({ status: 'completed' }, NOW).outcomeAt).toBe(
+      '2030-01-01T18:00:00.000Z',
+    );
+  });
+  it('gives a live command no outcome time', () => {
+    expect(deviceOutcomeOfRecord({ status: 'executing' }, NOW)).toEqual({ status: 'executing' });
+  });
+});
+
+describe('progressOverTime', () => {
+  const at = (hhmm: string) => `2030-01-01T${hhmm}:00Z`;
+  const job = {
+    createdAt: at('16:00'),
+    updatedAt: at('16:50'),
+    state: 'running' as const,
+    batches: [
+      {
+        index: 0,
+        state: 'sent' as const,
+        attempts: 1,
+        sentAt: at('16:01'),
+        devices: [
+          {
+            deviceId: 'D-1',
+            commandId: 'c1',
+            status: 'completed' as const,
+            outcomeAt: at('16:30'),
+          },
+          {
+            deviceId: 'D-2',
+            commandId: 'c2',
+            status: 'cancelled' as const,
+            cancelReason: 'deviceFault' as const,
+            outcomeAt: at('16:10'),
+          },
+          // Recorded before outcome times were kept: counted at the job's last change.
+          { deviceId: 'D-3', commandId: 'c3', status: 'completed' as const },
+        ],
+      },
+      {
+        index: 1,
+        state: 'failed' as const,
+        attempts: 3,
+        devices: [{ deviceId: 'D-4', failure: 'refused', outcomeAt: at('16:02') }],
+      },
+      { index: 2, state: 'pending' as const, attempts: 0, devices: [{ deviceId: 'D-5' }] },
+    ],
+  };
+
+  it('counts each outcome cumulatively at its own time, from zero at the start to now', () => {
+    const samples = progressOverTime(job, Date.parse(at('17:00')));
+    expect(samples).toEqual([
+      { atMs: Date.parse(at('16:00')), sent: 0, completed: 0, cancelled: 0, failed: 0 },
+      { atMs: Date.parse(at('16:01')), sent: 3, completed: 0, cancelled: 0, failed: 0 },
+      { atMs: Date.parse(at('16:02')), sent: 3, completed: 0, cancelled: 0, failed: 1 },
+      { atMs: Date.parse(at('16:10')), sent: 3, completed: 0, cancelled: 1, failed: 1 },
+      { atMs: Date.parse(at('16:30')), sent: 3, completed: 1, cancelled: 1, failed: 1 },
+      { atMs: Date.parse(at('16:50')), sent: 3, completed: 2, cancelled: 1, failed: 1 },
+      { atMs: Date.parse(at('17:00')), sent: 3, completed: 2, cancelled: 1, failed: 1 },
+    ]);
+  });
+
+  it('ends at the last change once the job is over', () => {
+    const samples = progressOverTime({ ...job, state: 'completed' }, Date.parse(at('17:00')));
+    expect(samples.at(-1)?.atMs).toBe(Date.parse(at('16:50')));
   });
 });

@@ -11,6 +11,7 @@ import {
   type FleetJobAction,
   type FleetJobRequest,
   type FleetJobState,
+  type FleetRollout,
   type FleetSelection,
 } from '../../domain/fleet-job.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -79,32 +80,15 @@ export class FleetJobs {
       if (replayed) return replayed;
     }
     const deviceIds = resolveSelection(await sites(), request.selection, request.command);
-    const id = randomUUID();
-    const nowMs = this.#now();
-    try {
-      await this.#store.create({
-        id,
-        owner: ownerOf(session),
-        secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
-        command: request.command,
-        rollout: request.rollout,
-        batches: splitIntoBatches(deviceIds, request.rollout.batchSize).map((ids) => ({
-          deviceIds: ids,
-        })),
-        idempotencyKey,
-        requestHash,
-        nowMs,
-      });
-    } catch (error) {
-      // The same key written meanwhile by a concurrent request (the unique index): its job.
-      const replayed = idempotencyKey
-        ? await this.#replay(session, idempotencyKey, requestHash)
-        : undefined;
-      if (replayed) return replayed;
-      throw error;
-    }
-    await this.#queue.wake(id);
-    return this.read(session, id);
+    return this.#start(session, {
+      command: request.command,
+      rollout: request.rollout,
+      batches: splitIntoBatches(deviceIds, request.rollout.batchSize).map((ids) => ({
+        deviceIds: ids,
+      })),
+      idempotencyKey,
+      requestHash,
+    });
   }
 
   /**
@@ -209,22 +193,42 @@ export class FleetJobs {
     );
     const first = batches[0];
     if (!first) throw new Error('a checked plan without rows');
+    return this.#start(session, {
+      command: first.command,
+      rollout: request.rollout,
+      batches,
+      idempotencyKey,
+      requestHash,
+    });
+  }
+
+  /**
+   * Writes a new job with its batches under `session`'s sealed sign-in, wakes its first step and
+   * answers it as read back. Should a concurrent request with the same `idempotencyKey` have
+   * written its job first (the unique index refuses this one), that job is answered instead.
+   */
+  async #start(
+    session: Session,
+    job: {
+      command: DeviceCommand;
+      rollout: FleetRollout;
+      batches: { deviceIds: string[]; command?: DeviceCommand | undefined }[];
+      idempotencyKey: string | undefined;
+      requestHash: string;
+    },
+  ): Promise<FleetJob> {
     const id = randomUUID();
     try {
       await this.#store.create({
         id,
         owner: ownerOf(session),
         secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
-        command: first.command,
-        rollout: request.rollout,
-        batches,
-        idempotencyKey,
-        requestHash,
+        ...job,
         nowMs: this.#now(),
       });
     } catch (error) {
-      const replayed = idempotencyKey
-        ? await this.#replay(session, idempotencyKey, requestHash)
+      const replayed = job.idempotencyKey
+        ? await this.#replay(session, job.idempotencyKey, job.requestHash)
         : undefined;
       if (replayed) return replayed;
       throw error;

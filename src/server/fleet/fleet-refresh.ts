@@ -1,4 +1,5 @@
 import { isFinalStatus } from '../../domain/command.ts';
+import { deviceOutcomeOfRecord } from '../../domain/fleet-job.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { FleetBatchRow, FleetStore } from './fleet-store.ts';
@@ -63,10 +64,12 @@ export class FleetRefresher {
             deviceId: device.deviceId,
             commandId: device.commandId,
           });
-          await this.#store.updateDeviceStatus(batch.jobId, batch.index, device.deviceId, {
-            status: record.status,
-            ...(record.cancelReason ? { cancelReason: record.cancelReason } : {}),
-          });
+          await this.#store.updateDeviceStatus(
+            batch.jobId,
+            batch.index,
+            device.deviceId,
+            deviceOutcomeOfRecord(record, nowMs),
+          );
         } catch {
           // Left as it was; the next turn reads the next device.
         }

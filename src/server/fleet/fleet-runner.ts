@@ -1,6 +1,11 @@
 import { BatchCancelResponseSchema, BatchSubmissionResponseSchema } from '../../domain/batch.ts';
 import { ProblemSchema } from '../../domain/errors.ts';
-import { breaksAbortRule, type FleetDeviceOutcome } from '../../domain/fleet-job.ts';
+import { isFinalStatus } from '../../domain/command.ts';
+import {
+  breaksAbortRule,
+  deviceOutcomeOfRecord,
+  type FleetDeviceOutcome,
+} from '../../domain/fleet-job.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
@@ -168,6 +173,7 @@ export class FleetRunner {
           : {
               deviceId: device.deviceId,
               failure: 'The upstream accepted the batch without a command for this device.',
+              outcomeAt: new Date(this.#now()).toISOString(),
             };
       });
       await this.#store.updateBatch({
@@ -220,11 +226,7 @@ export class FleetRunner {
                 deviceId: device.deviceId,
                 commandId: device.commandId,
               });
-              return {
-                ...device,
-                status: record.status,
-                ...(record.cancelReason ? { cancelReason: record.cancelReason } : {}),
-              };
+              return { ...device, ...deviceOutcomeOfRecord(record, this.#now()) };
             } catch {
               return device;
             }
@@ -240,7 +242,11 @@ export class FleetRunner {
       index: batch.index,
       state: 'failed',
       attempts,
-      devices: batch.devices.map((device) => ({ deviceId: device.deviceId, failure: words })),
+      devices: batch.devices.map((device) => ({
+        deviceId: device.deviceId,
+        failure: words,
+        outcomeAt: new Date(this.#now()).toISOString(),
+      })),
     });
   }
 
@@ -270,6 +276,9 @@ export class FleetRunner {
             ...device,
             status: result.status,
             ...(result.success ? { cancelReason: 'manuallyCancel' as const } : {}),
+            ...(isFinalStatus(result.status) && !device.outcomeAt
+              ? { outcomeAt: new Date(this.#now()).toISOString() }
+              : {}),
           };
         }),
       });

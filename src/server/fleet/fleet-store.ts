@@ -246,7 +246,7 @@ export class FleetStore {
     jobId: string,
     index: number,
     deviceId: string,
-    read: Pick<FleetDeviceOutcome, 'status' | 'cancelReason'>,
+    read: Pick<FleetDeviceOutcome, 'status' | 'cancelReason' | 'outcomeAt'>,
   ): Promise<void> {
     await this.#db.transaction(async (tx) => {
       const [row] = await tx

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Site } from '../../../domain/device.ts';
 import type { FleetJob } from '../../../domain/fleet-job.ts';
@@ -9,19 +10,33 @@ import { FleetJobList } from '../../features/fleet/components/fleet-job-list.tsx
 import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx';
 import { FleetPlanUpload } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
+import { TimelinePreview } from '../../features/timeline/components/timeline-preview.tsx';
+import { DEVICE_ROW_HEIGHT_PX, SITE_ROW_HEIGHT_PX } from '../../features/timeline/lib/rows.ts';
+import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
+import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
+import { planGhosts } from './plan-ghosts.ts';
+import { usePermission } from './use-permission.ts';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
 export function FleetJobListRoute() {
   const jobs = useFleetJobs();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>Fleet jobs · powerdeck</title>
       <h1>Fleet jobs</h1>
       <p className="lead">
         One command for many devices, sent in paced batches of at most 50 by the server, which goes
-        on when this page is closed. <Link to="/fleet-jobs/new">New fleet job</Link> ·{' '}
-        <Link to="/fleet-jobs/plan">Send a dispatch plan</Link>
+        on when this page is closed.
+        {dispatch.allowed ? (
+          <>
+            {' '}
+            <Link to="/fleet-jobs/new">New fleet job</Link> ·{' '}
+            <Link to="/fleet-jobs/plan">Send a dispatch plan</Link>
+          </>
+        ) : null}
       </p>
+      {dispatch.allowed ? null : <p className="notice">{dispatch.why}</p>}
       {jobs.isPending ? (
         <Loading what="Loading fleet jobs…" />
       ) : jobs.isError ? (
@@ -41,6 +56,7 @@ export function FleetJobListRoute() {
 export function FleetJobNewRoute() {
   const sites = useSites();
   const navigate = useNavigate();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>New fleet job · powerdeck</title>
@@ -48,7 +64,9 @@ export function FleetJobNewRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {sites.isPending ? (
+      {!dispatch.allowed ? (
+        <p className="notice">{dispatch.why}</p>
+      ) : sites.isPending ? (
         <Loading what="Loading sites…" />
       ) : sites.isError ? (
         <ErrorAlert
@@ -74,6 +92,7 @@ export function FleetJobNewRoute() {
 export function FleetPlanRoute() {
   const sites = useSites();
   const navigate = useNavigate();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>Dispatch plan · powerdeck</title>
@@ -81,7 +100,9 @@ export function FleetPlanRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {sites.isPending ? (
+      {!dispatch.allowed ? (
+        <p className="notice">{dispatch.why}</p>
+      ) : sites.isPending ? (
         <Loading what="Loading sites…" />
       ) : sites.isError ? (
         <ErrorAlert
@@ -97,9 +118,46 @@ export function FleetPlanRoute() {
         <FleetPlanUpload
           sites={sites.data.sites}
           onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+          preview={(rows) => <PlanTimeline rows={rows} sites={sites.data.sites} />}
         />
       )}
     </>
+  );
+}
+
+/** Tallest the plan's timeline grows before it scrolls, in CSS pixels. */
+const PLAN_TIMELINE_MAX_HEIGHT_PX = 420;
+
+/**
+ * A checked plan on the timeline: the plan's devices with the commands they hold, and each row
+ * as a ghost bar beside them (refused ones in the refused style, their reasons in the card and
+ * the accessible name), so overlaps are seen before sending.
+ */
+function PlanTimeline({
+  rows,
+  sites,
+}: {
+  rows: readonly CheckedPlanRow[];
+  sites: readonly Site[];
+}) {
+  const plan = useMemo(() => planGhosts(rows, sites), [rows, sites]);
+  if (plan.sites.length === 0) return null;
+  const rowsHeightPx =
+    plan.sites.length * SITE_ROW_HEIGHT_PX + plan.byDevice.size * DEVICE_ROW_HEIGHT_PX;
+  return (
+    <section aria-labelledby="plan-timeline-heading" className="plan-timeline">
+      <h3 id="plan-timeline-heading">The plan on the timeline</h3>
+      <p className="hint">
+        Each row of the plan is a dashed bar under the commands its device already holds; refused
+        rows are crossed out in red. Hover a bar, or move to it with the arrow keys, for its check.
+      </p>
+      <TimelinePreview
+        sites={plan.sites}
+        ghostsByDevice={plan.byDevice}
+        firstView={plan.firstView}
+        heightPx={Math.min(PLAN_TIMELINE_MAX_HEIGHT_PX, rowsHeightPx + AXIS_HEIGHT_PX + 2)}
+      />
+    </section>
   );
 }
 
@@ -118,6 +176,7 @@ export function FleetJobDetailRoute() {
   const { jobId = '' } = useParams();
   const job = useFleetJob(jobId);
   const sites = useSites();
+  const dispatch = usePermission('dispatch');
   return (
     <>
       <title>{`Fleet job ${jobId.slice(0, 8)} · powerdeck`}</title>
@@ -141,7 +200,12 @@ export function FleetJobDetailRoute() {
           onRetry={() => void job.refetch()}
         />
       ) : (
-        <FleetJobView job={job.data} timeZone={jobTimeZone(job.data, sites.data?.sites)} />
+        <FleetJobView
+          job={job.data}
+          readAtMs={job.dataUpdatedAt}
+          {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
+          timeZone={jobTimeZone(job.data, sites.data?.sites)}
+        />
       )}
     </>
   );

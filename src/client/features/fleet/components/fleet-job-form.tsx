@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Site } from '../../../../domain/device.ts';
-import { FleetRolloutSchema, splitIntoBatches } from '../../../../domain/fleet-job.ts';
+import { splitIntoBatches } from '../../../../domain/fleet-job.ts';
 import { newIntentId, useCreateFleetJob } from '../../../commands/api/fleet-jobs.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
@@ -9,13 +9,8 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Field } from '../../../components/field.tsx';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import { modelsOf, pastedDeviceIds, resolvePick, sharedTimeZone } from '../lib/fleet-selection.ts';
+import { RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
-
-interface RolloutText {
-  batchSize: string;
-  batchesPerMinute: string;
-  abortPercent: string;
-}
 
 /**
  * The form of a new fleet job (docs/fleet-dispatch.md): devices by site, model or a pasted list
@@ -33,13 +28,13 @@ export function FleetJobForm({
   const [siteIds, setSiteIds] = useState<ReadonlySet<string>>(new Set());
   const [models, setModels] = useState<ReadonlySet<string>>(new Set());
   const [pasted, setPasted] = useState('');
-  const [rollout, setRollout] = useState<RolloutText>({
-    batchSize: '50',
-    batchesPerMinute: '10',
-    abortPercent: '10',
-  });
   const [intent] = useState(newIntentId);
   const create = useCreateFleetJob(intent);
+  const rollout = useRollout(
+    { batchSize: '50', batchesPerMinute: '10', abortPercent: '10' },
+    create.reset,
+  );
+  const parsedRollout = rollout.rollout;
   const picked = useMemo(
     () => resolvePick(sites, { siteIds, models, pasted }),
     [sites, siteIds, models, pasted],
@@ -53,27 +48,15 @@ export function FleetJobForm({
     return { startMs: start.getTime(), endMs: end.getTime() };
   });
   const zone = sharedTimeZone(picked.devices);
-  const parsedRollout = FleetRolloutSchema.safeParse({
-    batchSize: Number(rollout.batchSize),
-    batchesPerMinute: Number(rollout.batchesPerMinute),
-    abortPercent: Number(rollout.abortPercent),
-  });
-  const rolloutError = (field: keyof RolloutText): string | undefined =>
-    parsedRollout.success
-      ? undefined
-      : parsedRollout.error.issues.find((issue) => issue.path[0] === field)
-        ? ROLLOUT_WORDS[field]
-        : undefined;
   const count = picked.devices.length;
   const batches =
-    parsedRollout.success && count > 0
+    parsedRollout && count > 0
       ? splitIntoBatches(
           picked.devices.map(({ device }) => device.deviceId),
-          parsedRollout.data.batchSize,
+          parsedRollout.batchSize,
         ).length
       : 0;
-  const minutes =
-    parsedRollout.success && batches > 1 ? (batches - 1) / parsedRollout.data.batchesPerMinute : 0;
+  const minutes = parsedRollout && batches > 1 ? (batches - 1) / parsedRollout.batchesPerMinute : 0;
 
   const toggle = (set: ReadonlySet<string>, value: string, on: boolean) => {
     const next = new Set(set);
@@ -155,39 +138,7 @@ export function FleetJobForm({
       </section>
       <section className="card stack" aria-labelledby="fleet-rollout-heading">
         <h2 id="fleet-rollout-heading">Rollout</h2>
-        <div className="form-grid">
-          {(
-            [
-              ['batchSize', 'Devices per batch', 'At most 50, the upstream’s limit for one batch.'],
-              ['batchesPerMinute', 'Batches per minute', 'How fast batches are sent, 0.1 to 600.'],
-              [
-                'abortPercent',
-                'Stop when failed or cancelled exceeds (%)',
-                'Counted over the devices sent so far; 100 never stops.',
-              ],
-            ] as const
-          ).map(([field, label, hint]) => (
-            <Field
-              key={field}
-              id={`fleet-${field}`}
-              label={label}
-              hints={[hint]}
-              error={rolloutError(field)}
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  inputMode="decimal"
-                  value={rollout[field]}
-                  onChange={(event) => {
-                    setRollout({ ...rollout, [field]: event.target.value });
-                    create.reset();
-                  }}
-                />
-              )}
-            </Field>
-          ))}
-        </div>
+        <RolloutFields idPrefix="fleet" rollout={rollout} />
       </section>
       <section className="card stack" aria-labelledby="fleet-command-heading">
         <h2 id="fleet-command-heading">Command</h2>
@@ -207,10 +158,10 @@ export function FleetJobForm({
           initial={initialWindow}
           submitLabel={`Start fleet job for ${count} device${count === 1 ? '' : 's'}`}
           pendingLabel="Starting…"
-          canSubmit={count > 0 && picked.unknown.length === 0 && parsedRollout.success}
+          canSubmit={count > 0 && picked.unknown.length === 0 && parsedRollout !== undefined}
           pending={create.isPending}
           onSubmit={(command) => {
-            if (!parsedRollout.success) return;
+            if (!parsedRollout) return;
             create.mutate(
               {
                 selection: {
@@ -219,7 +170,7 @@ export function FleetJobForm({
                   deviceIds: pastedDeviceIds(pasted),
                 },
                 command,
-                rollout: parsedRollout.data,
+                rollout: parsedRollout,
               },
               { onSuccess: (job) => onCreated(job.jobId) },
             );
@@ -236,9 +187,3 @@ export function FleetJobForm({
     </div>
   );
 }
-
-const ROLLOUT_WORDS: Record<keyof RolloutText, string> = {
-  batchSize: 'Enter a whole number from 1 to 50.',
-  batchesPerMinute: 'Enter a number from 0.1 to 600.',
-  abortPercent: 'Enter a number from 0 to 100.',
-};

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
 import {
   isFinalJobState,
+  progressOverTime,
   type FleetDeviceOutcome,
   type FleetJob,
 } from '../../../../domain/fleet-job.ts';
@@ -14,6 +15,7 @@ import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
 import { FLEET_BATCH_STATE_WORDS, FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
+import { FleetProgressChart } from './fleet-progress-chart.tsx';
 import './fleet.css';
 
 function deviceStatusWords(device: FleetDeviceOutcome): string {
@@ -27,11 +29,27 @@ function deviceStatusWords(device: FleetDeviceOutcome): string {
 
 /**
  * One fleet job (docs/fleet-dispatch.md): its command and rollout, progress counted per device
- * (sent, received, executing, completed, cancelled by reason, failed), why it stopped, pause,
+ * (sent, received, executing, completed, cancelled by reason, failed) and charted over time,
+ * why it stopped, pause,
  * resume and cancel (confirmed), the per-device outcomes as CSV, and each batch with its devices.
  * Times are on `timeZone` (the job's sites' clock when they share one) with UTC beside them.
  */
-export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: string }) {
+export function FleetJobView({
+  job,
+  timeZone,
+  readAtMs,
+  controlRefusal,
+}: {
+  job: FleetJob;
+  timeZone: string;
+  /**
+   * Why the operator may not pause, resume or cancel the job (their role), in the product's
+   * words; set, those buttons are not offered and this is said instead (the BFF refuses them too).
+   */
+  controlRefusal?: string | undefined;
+  /** When `job` was read, epoch ms: a live job's chart lines reach it. Default: its `updatedAt`. */
+  readAtMs?: number;
+}) {
   const action = useFleetJobAction(job.jobId);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const { progress } = job;
@@ -40,6 +58,10 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
   const final = isFinalJobState(job.state);
   // A dispatch plan's batches carry commands of their own.
   const planned = job.batches.some((batch) => batch.command !== undefined);
+  const samples = useMemo(
+    () => progressOverTime(job, readAtMs ?? Date.parse(job.updatedAt)),
+    [job, readAtMs],
+  );
 
   return (
     <div className="stack">
@@ -84,18 +106,19 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
             : `stopped when more than ${job.rollout.abortPercent}% of devices fail or are cancelled`}
         </dd>
       </dl>
+      {controlRefusal && !final ? <p className="notice">{controlRefusal}</p> : null}
       <div className="actions">
-        {job.state === 'running' ? (
+        {job.state === 'running' && !controlRefusal ? (
           <button type="button" disabled={action.isPending} onClick={() => action.mutate('pause')}>
             Pause
           </button>
         ) : null}
-        {job.state === 'paused' ? (
+        {job.state === 'paused' && !controlRefusal ? (
           <button type="button" disabled={action.isPending} onClick={() => action.mutate('resume')}>
             Resume
           </button>
         ) : null}
-        {job.state === 'running' || job.state === 'paused' ? (
+        {(job.state === 'running' || job.state === 'paused') && !controlRefusal ? (
           <button type="button" className="danger" onClick={() => setConfirmingCancel(true)}>
             Cancel job…
           </button>
@@ -159,6 +182,7 @@ export function FleetJobView({ job, timeZone }: { job: FleetJob; timeZone: strin
         {final ? null : (
           <p className="hint">Read again every 2 seconds while the job sends or cancels.</p>
         )}
+        <FleetProgressChart samples={samples} timeZone={timeZone} />
       </section>
       <section className="card stack fleet-batches" aria-labelledby="fleet-batches-heading">
         <h2 id="fleet-batches-heading">Batches</h2>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, FileTrigger } from 'react-aria-components';
 import type { Site } from '../../../../domain/device.ts';
 import type { FleetPlanCheck } from '../../../../domain/fleet-job.ts';
@@ -17,12 +17,14 @@ import {
   readPlanFile,
   type PlanFile,
 } from '../lib/plan-file.ts';
+import { RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
 
-/** The default rollout of a plan's job: full batches, one a second, never stopped early. */
-const PLAN_ROLLOUT = { batchSize: 50, batchesPerMinute: 60, abortPercent: 100 };
+/** A plan's rollout until the operator changes it: full batches, one a second, never stopped early. */
+const PLAN_ROLLOUT_TEXT = { batchSize: '50', batchesPerMinute: '60', abortPercent: '100' };
 
-interface CheckedRow {
+/** A row of a plan after its check, in file order. */
+export interface CheckedPlanRow {
   line: number;
   deviceId: string;
   /** Set when the row can be sent. */
@@ -31,7 +33,7 @@ interface CheckedRow {
   reasons?: string[];
   /** The row as the file wrote it, shown when it is refused. */
   written?: PlanRowInput;
-  /** A refused row's window, epoch ms, when its times could be read. */
+  /** The row's effective window, epoch ms, when its times could be read (always when sendable). */
   window?: { startMs: number; endMs: number };
 }
 
@@ -45,21 +47,26 @@ function rowsWord(count: number): string {
  * JSON file; each row is checked here with the domain rule (sites, controls, window, the plan's
  * own overlaps), then by the server against the commands the devices hold (active overlaps, rows
  * already sent); the checked rows are listed, refused ones with their reasons; the refused rows
- * are dropped and the rest sent as one durable job.
+ * are dropped and the rest sent as one durable job, with the rollout the operator chooses (the
+ * fleet job form's fields).
  */
 export function FleetPlanUpload({
   sites,
   onCreated,
+  preview,
 }: {
   sites: readonly Site[];
   onCreated: (jobId: string) => void;
+  /** What to show of the checked rows above their table (the route's timeline of ghost bars). */
+  preview?: (rows: readonly CheckedPlanRow[]) => ReactNode;
 }) {
   const [fileName, setFileName] = useState<string>();
   const [fileProblem, setFileProblem] = useState<string>();
-  const [rows, setRows] = useState<CheckedRow[]>();
+  const [rows, setRows] = useState<CheckedPlanRow[]>();
   const [intent] = useState(newIntentId);
   const check = useCheckFleetPlan();
   const create = useCreateFleetPlanJob(intent);
+  const rollout = useRollout(PLAN_ROLLOUT_TEXT, create.reset);
   const zoneOf = new Map(
     sites.flatMap((site) => site.devices.map((d) => [d.deviceId, site.timeZone])),
   );
@@ -101,7 +108,14 @@ export function FleetPlanUpload({
         ...(Number.isNaN(startMs) || Number.isNaN(endMs) ? {} : { window: { startMs, endMs } }),
       };
     });
-    setRows([...remote.accepted, ...refused].sort((a, b) => a.line - b.line));
+    const sendable = remote.accepted.map((row) => ({
+      ...row,
+      window: {
+        startMs: Date.parse(row.command.startTime),
+        endMs: Date.parse(row.command.endTime),
+      },
+    }));
+    setRows([...sendable, ...refused].sort((a, b) => a.line - b.line));
   };
 
   const accepted = (rows ?? []).filter((row) => row.command);
@@ -143,6 +157,7 @@ export function FleetPlanUpload({
           <p role="status">
             {accepted.length} of {rows.length} rows can be sent; {refusedCount} refused.
           </p>
+          {preview?.(rows)}
           <table className="plan-rows">
             <caption>Checked rows</caption>
             <thead>
@@ -160,19 +175,7 @@ export function FleetPlanUpload({
                   <td>{row.line}</td>
                   <td className="mono">{row.deviceId}</td>
                   <td>
-                    {row.command ? (
-                      <>
-                        {formatWindowInZone(
-                          row.command.startTime,
-                          row.command.endTime,
-                          zoneOf.get(row.deviceId) ?? 'UTC',
-                        )}
-                        <br />
-                        <span className="hint">
-                          {formatWindowUtc(row.command.startTime, row.command.endTime)}
-                        </span>
-                      </>
-                    ) : row.window ? (
+                    {row.window ? (
                       <>
                         {formatWindowInZone(
                           row.window.startMs,
@@ -211,20 +214,28 @@ export function FleetPlanUpload({
             <ErrorAlert error={create.error} what="The plan was not sent." />
           ) : null}
           {accepted.length > 0 ? (
+            <section aria-labelledby="plan-rollout-heading" className="stack">
+              <h3 id="plan-rollout-heading">Rollout</h3>
+              <RolloutFields idPrefix="plan" rollout={rollout} />
+            </section>
+          ) : null}
+          {accepted.length > 0 ? (
             <Button
               className="primary"
-              isDisabled={create.isPending}
-              onPress={() =>
+              isDisabled={create.isPending || !rollout.rollout}
+              onPress={() => {
+                // The button is disabled while the rollout breaks its rule.
+                if (!rollout.rollout) return;
                 create.mutate(
                   {
                     rows: accepted.flatMap(({ line, deviceId, command }) =>
                       command ? [{ line, deviceId, command }] : [],
                     ),
-                    rollout: PLAN_ROLLOUT,
+                    rollout: rollout.rollout,
                   },
                   { onSuccess: (job) => onCreated(job.jobId) },
-                )
-              }
+                );
+              }}
             >
               {refusedCount > 0
                 ? `Drop ${refusedCount} refused and send ${rowsWord(accepted.length)}`

@@ -1,13 +1,8 @@
 import { useState, type RefObject } from 'react';
 import { downloadFile } from '../../../lib/download-file.ts';
 import type { ChartPalette } from '../hooks/use-chart-palette.ts';
-import {
-  chartSurfaceIn,
-  chartSvgFile,
-  pngScale,
-  svgToPng,
-  type LegendEntry,
-} from '../lib/svg-export.ts';
+import { chartSurfaceIn, chartSvgFile, pngScale, svgToPng } from '../lib/svg-export.ts';
+import type { LegendEntry } from '../../../components/chart-frame.tsx';
 
 interface ChartExportButtonsProps {
   /** The element that holds the drawn chart. */

@@ -2,8 +2,12 @@ import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis, type PlotArea } from 'recharts';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
-import { useElementWidth } from '../hooks/use-element-width.ts';
-import { formatSiteTimeTick, categoryTickInterval, niceValueAxis } from '../lib/chart-axes.ts';
+import { useElementWidth } from '../../../lib/use-element-width.ts';
+import {
+  formatSiteTimeTick,
+  categoryTickInterval,
+  niceValueAxis,
+} from '../../../lib/chart-axes.ts';
 import { outcomeDayWords, outcomesChartSummary } from '../lib/chart-summary.ts';
 import {
   OUTCOME_KEYS,
@@ -11,10 +15,13 @@ import {
   outcomeTotals,
   outcomesByDay,
 } from '../lib/outcomes-by-day.ts';
-import type { LegendEntry } from '../lib/svg-export.ts';
-import { textWidthPx } from '../lib/text-width.ts';
+import { textWidthPx } from '../../../lib/text-width.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
-import { ChartFrame, type ChartTarget } from './chart-frame.tsx';
+import {
+  ChartFrame,
+  type ChartTarget,
+  type LegendEntry,
+} from '../../../components/chart-frame.tsx';
 import {
   AxisTitles,
   CHART_FONT_PX,
@@ -22,7 +29,7 @@ import {
   samePlotArea,
   TITLE_ROOM_BOTTOM_PX,
   TITLE_ROOM_TOP_PX,
-} from './chart-parts.tsx';
+} from '../../../components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 300;
 /** Until the plot has been measured: what the axis usually takes from the chart's width. */

@@ -12,8 +12,8 @@ import {
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
 import { useChartPalette, type ChartPalette } from '../hooks/use-chart-palette.ts';
-import { useElementWidth } from '../hooks/use-element-width.ts';
-import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../lib/chart-axes.ts';
+import { useElementWidth } from '../../../lib/use-element-width.ts';
+import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../../../lib/chart-axes.ts';
 import { powerChartSummary, powerWindowWords } from '../lib/chart-summary.ts';
 import {
   drawnSpanPx,
@@ -23,12 +23,15 @@ import {
   seriesInUse,
   type PowerChartSeriesKey,
   type PowerWindow,
-  type SpanPx,
 } from '../lib/power-series.ts';
-import type { LegendEntry } from '../lib/svg-export.ts';
-import { textWidthPx } from '../lib/text-width.ts';
+import { textWidthPx } from '../../../lib/text-width.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
-import { ChartFrame, type ChartTarget } from './chart-frame.tsx';
+import {
+  ChartFrame,
+  type ChartTarget,
+  type LegendEntry,
+  type SpanPx,
+} from '../../../components/chart-frame.tsx';
 import {
   AxisTitles,
   CHART_FONT_PX,
@@ -36,7 +39,7 @@ import {
   samePlotArea,
   TITLE_ROOM_BOTTOM_PX,
   TITLE_ROOM_TOP_PX,
-} from './chart-parts.tsx';
+} from '../../../components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 320;
 /** A window is never drawn narrower than this: 9 minutes over a day would be 3 px. */

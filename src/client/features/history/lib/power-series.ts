@@ -1,3 +1,4 @@
+import type { SpanPx } from '../../../components/chart-frame.tsx';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import type { PowerControlProperty } from '../../../../domain/power-control.ts';
 import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
@@ -79,11 +80,6 @@ export function seriesInUse(commands: readonly StatusRecord[]): PowerChartSeries
 }
 
 /** A horizontal extent in px. */
-export interface SpanPx {
-  leftPx: number;
-  rightPx: number;
-}
-
 /**
  * Where a window is drawn: its true extent, widened about its middle to at least `minWidthPx` so
  * a 9-minute window stays visible over a day or a month, and kept inside `[plotLeftPx,

@@ -1,15 +1,9 @@
-import { textWidthPx } from './text-width.ts';
+import type { LegendEntry } from '../../../components/chart-frame.tsx';
+import { textWidthPx } from '../../../lib/text-width.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** One legend entry: its words, colour and how the chart draws the series. */
-export interface LegendEntry {
-  label: string;
-  color: string;
-  /** `area`: a filled bar; `line`: a solid line; `dashed`: a dashed line. */
-  mark: 'area' | 'line' | 'dashed';
-}
-
 export interface ChartFileOptions {
   /** The chart's name, the file's `<title>` and first heading line. */
   title: string;

@@ -1,4 +1,5 @@
 import { barAccessibleName, type Bar } from '../lib/bars.ts';
+import { ghostAccessibleName, type GhostWindow } from '../lib/ghosts.ts';
 import type { TimelineRow } from '../lib/rows.ts';
 
 export interface AccessibleRowsProps {
@@ -6,6 +7,8 @@ export interface AccessibleRowsProps {
   first: number;
   last: number;
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
+  /** Windows not sent yet (a dispatch plan's rows), named after the device's commands. */
+  ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
   range: { startMs: number; endMs: number };
   utc: boolean;
   selectedBarId: string | undefined;
@@ -15,7 +18,8 @@ export interface AccessibleRowsProps {
  * The accessible layer of the canvas (docs/decisions/001-timeline-rendering.md): one grid row
  * per device row in view (`first`..`last`), its header naming device and site, and a gridcell
  * per bar in the visible time range named with device, control, window on the site clock (or
- * UTC) and status. Ids `tl-row-<index>` and `tl-bar-<id>` are what aria-activedescendant names.
+ * UTC) and status, then a gridcell per ghost window in range, named with what it is, its
+ * control, window and whether it can be sent or why not. Ids `tl-row-<index>` and `tl-bar-<id>` are what aria-activedescendant names.
  */
 export function AccessibleRows(props: AccessibleRowsProps) {
   const { rows, range, utc } = props;
@@ -24,9 +28,10 @@ export function AccessibleRows(props: AccessibleRowsProps) {
     const row = rows[i];
     if (row?.kind !== 'device') continue;
     const zone = utc ? 'UTC' : row.site.timeZone;
-    const bars = (props.barsByDevice.get(row.device.deviceId) ?? []).filter(
-      (bar) => bar.endMs > range.startMs && bar.startMs < range.endMs,
-    );
+    const inRange = (window: { startMs: number; endMs: number }) =>
+      window.endMs > range.startMs && window.startMs < range.endMs;
+    const bars = (props.barsByDevice.get(row.device.deviceId) ?? []).filter(inRange);
+    const ghosts = (props.ghostsByDevice?.get(row.device.deviceId) ?? []).filter(inRange);
     out.push(
       <div role="row" key={row.device.deviceId} aria-rowindex={i + 1}>
         <div role="rowheader" id={`tl-row-${i}`}>
@@ -41,6 +46,17 @@ export function AccessibleRows(props: AccessibleRowsProps) {
             data-status={bar.status}
           >
             {barAccessibleName(row.device.name, bar, zone)}
+          </div>
+        ))}
+        {ghosts.map((ghost) => (
+          <div
+            role="gridcell"
+            key={ghost.id}
+            id={`tl-bar-${ghost.id}`}
+            aria-selected={false}
+            data-ghost={ghost.refusal ? 'refused' : 'accepted'}
+          >
+            {ghostAccessibleName(row.device.name, ghost, zone)}
           </div>
         ))}
       </div>,

@@ -1,5 +1,8 @@
 import type { Device } from '../../../../domain/device.ts';
 import type { Bar } from '../lib/bars.ts';
+import type { GhostWindow } from '../lib/ghosts.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { windowInZone } from '../lib/window-words.ts';
 import { StatusRecordList } from './status-record-list.tsx';
 
 /** Room the card takes at most, in CSS pixels (its CSS max-width, 24rem, and a tall record). */
@@ -22,6 +25,69 @@ export function BarTooltip(props: {
   boundsWidthPx: number;
   boundsHeightPx: number;
 }) {
+  return (
+    <TooltipCard {...props}>
+      <strong>{props.device.name}</strong>
+      <StatusRecordList record={props.bar.record} timeZone={props.timeZone} />
+    </TooltipCard>
+  );
+}
+
+/**
+ * Hover (or keyboard focus) card of a ghost window: what it is, its control, its window on the
+ * site's clock (or UTC) with UTC beside it, and whether it can be sent or why it is refused.
+ * Placed as `BarTooltip` is.
+ */
+export function GhostTooltip(props: {
+  ghost: GhostWindow;
+  device: Device;
+  timeZone: string;
+  x: number;
+  y: number;
+  boundsWidthPx: number;
+  boundsHeightPx: number;
+}) {
+  const { ghost } = props;
+  return (
+    <TooltipCard {...props}>
+      <strong>
+        {props.device.name}: {ghost.name}, not sent yet
+      </strong>
+      <dl className="status-record">
+        {ghost.powerControl ? (
+          <div>
+            <dt>Power control</dt>
+            <dd>{describePowerControl(ghost.powerControl)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Window</dt>
+          <dd>{windowInZone(ghost.startMs, ghost.endMs, props.timeZone)}</dd>
+        </div>
+        {props.timeZone === 'UTC' ? null : (
+          <div>
+            <dt>In UTC</dt>
+            <dd>{windowInZone(ghost.startMs, ghost.endMs, 'UTC')}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Check</dt>
+          <dd className={ghost.refusal ? 'ghost-refusal' : undefined}>
+            {ghost.refusal ? `Refused: ${ghost.refusal}` : 'Can be sent'}
+          </dd>
+        </div>
+      </dl>
+    </TooltipCard>
+  );
+}
+
+function TooltipCard(props: {
+  x: number;
+  y: number;
+  boundsWidthPx: number;
+  boundsHeightPx: number;
+  children: React.ReactNode;
+}) {
   const left =
     props.x + 12 + CARD_WIDTH_PX <= props.boundsWidthPx
       ? props.x + 12
@@ -37,8 +103,7 @@ export function BarTooltip(props: {
           : { left, bottom: Math.max(0, props.boundsHeightPx - props.y + 8) }
       }
     >
-      <strong>{props.device.name}</strong>
-      <StatusRecordList record={props.bar.record} timeZone={props.timeZone} />
+      {props.children}
     </div>
   );
 }

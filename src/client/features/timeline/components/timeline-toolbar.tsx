@@ -15,8 +15,9 @@ export interface TimelineToolbarProps {
   nowMs: number;
   /** Name of the focused device, or undefined when no device row has focus. */
   focusedDeviceName: string | undefined;
-  /** Absent when the operator may not schedule: no New command button shows. */
-  onNewCommand?: (() => void) | undefined;
+  onNewCommand: () => void;
+  /** A view that only shows offers no New command. */
+  readOnly?: boolean | undefined;
 }
 
 /**
@@ -76,11 +77,11 @@ export function TimelineToolbar(props: TimelineToolbarProps) {
       >
         ▶
       </button>
-      {props.onNewCommand ? (
+      {props.readOnly ? null : (
         <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
           New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}
         </button>
-      ) : null}
+      )}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { useTimelineKeys } from '../hooks/use-timeline-keys.ts';
 import { useViewportReport } from '../hooks/use-viewport-report.ts';
 import { useWheelZoom } from '../hooks/use-wheel-zoom.ts';
 import type { Bar } from '../lib/bars.ts';
+import { isGhostId, type GhostWindow } from '../lib/ghosts.ts';
 import { AXIS_HEIGHT_PX, LABEL_WIDTH_PX } from '../lib/draw.ts';
 import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import { prefersReducedMotion } from '../lib/reduced-motion.ts';
@@ -19,7 +20,7 @@ import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
-import { BarTooltip } from './bar-tooltip.tsx';
+import { BarTooltip, GhostTooltip } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 // The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
 // (the app, a test, the bench page), they are loaded with it. One module, so loaded once.
@@ -43,8 +44,23 @@ export interface TimelineViewProps {
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   onNewCommand: (target: RowTarget, atMs: number) => void;
-  /** The operator may only read: no New command button, and the help says nothing of dragging to schedule. */
+  /**
+   * Windows not sent yet by device ID (a dispatch plan's rows), drawn as ghost bars under the
+   * device's command windows, named in the accessible grid, reached with the arrow keys and
+   * explained in a card on hover or keyboard focus. Each list sorted by start (`ghostsByDevice`
+   * in lib/ghosts.ts).
+   */
+  ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]>;
+  /**
+   * Only shows (a viewer's timeline, a dispatch plan's preview): no drawing, moving or New
+   * command, a drag anywhere pans, and the help says nothing of dragging to schedule.
+   */
   readOnly?: boolean;
+  /**
+   * The first view: `atMs` a quarter from its left edge and `spanMs` across it, epoch ms and ms;
+   * default `nowMs` and a day.
+   */
+  firstView?: { atMs: number; spanMs: number };
 }
 
 /** Room the pointer message may take, in CSS pixels (its CSS max-width). */
@@ -102,9 +118,10 @@ export function TimelineView(props: TimelineViewProps) {
     requestDraw();
   };
   const { scale, scaleRef, applyScale, panScale } = useTimeScale(
-    props.nowMs,
+    props.firstView?.atMs ?? props.nowMs,
     timeWidth,
     onScaleChange,
+    props.firstView?.spanMs,
   );
   const { scrollTop, scrollTopRef, visible, held, onScroll } = useScrollPosition(
     rows,
@@ -123,7 +140,7 @@ export function TimelineView(props: TimelineViewProps) {
   useLayoutEffect(() => {
     gestureDataRef.current = props;
   });
-  const { drag, moving, hover, cancelGesture, canvasHandlers } = usePointerGestures({
+  const { drag, moving, hover, hoverGhost, cancelGesture, canvasHandlers } = usePointerGestures({
     rows,
     utc,
     snapMs: props.snapMs,
@@ -142,6 +159,8 @@ export function TimelineView(props: TimelineViewProps) {
   const { onKeyDown, newCommandForFocus } = useTimelineKeys({
     rows,
     barsByDevice,
+    ghostsByDevice: props.ghostsByDevice,
+    readOnly: props.readOnly,
     nowMs: props.nowMs,
     timeWidthPx: timeWidth,
     rowsHeightPx: rowsHeight,
@@ -181,6 +200,7 @@ export function TimelineView(props: TimelineViewProps) {
       transitions: transitions.at(barsByDevice, timeMs, prefersReducedMotion),
       timeMs,
       tokens,
+      ...(props.ghostsByDevice ? { ghostsByDevice: props.ghostsByDevice } : {}),
     };
   };
   useLayoutEffect(() => {
@@ -189,16 +209,23 @@ export function TimelineView(props: TimelineViewProps) {
   });
 
   const focusedTarget = rowTarget(rows, focusedRow);
-  const inRange = (bar: Bar) => bar.endMs > range.startMs && bar.startMs < range.endMs;
+  const inRange = (bar: { startMs: number; endMs: number }) =>
+    bar.endMs > range.startMs && bar.startMs < range.endMs;
   const focusedBar =
     focusedBarId !== undefined && focusedTarget
       ? barsByDevice
           .get(focusedTarget.device.deviceId)
           ?.find((bar) => bar.id === focusedBarId && inRange(bar))
       : undefined;
+  const focusedGhost =
+    isGhostId(focusedBarId) && focusedTarget
+      ? props.ghostsByDevice
+          ?.get(focusedTarget.device.deviceId)
+          ?.find((ghost) => ghost.id === focusedBarId && inRange(ghost))
+      : undefined;
   const activeDescendant =
     focusedRow >= held.first && focusedRow <= held.last
-      ? focusedBar
+      ? focusedBar || focusedGhost
         ? `tl-bar-${focusedBarId}`
         : `tl-row-${focusedRow}`
       : undefined;
@@ -213,7 +240,8 @@ export function TimelineView(props: TimelineViewProps) {
           timeWidthPx={timeWidth}
           nowMs={props.nowMs}
           focusedDeviceName={focusedTarget?.device.name}
-          onNewCommand={props.readOnly ? undefined : newCommandForFocus}
+          onNewCommand={newCommandForFocus}
+          readOnly={props.readOnly}
         />
         {props.notice}
         <details className="timeline-help">
@@ -261,6 +289,7 @@ export function TimelineView(props: TimelineViewProps) {
             first={held.first}
             last={held.last}
             barsByDevice={barsByDevice}
+            ghostsByDevice={props.ghostsByDevice}
             range={range}
             utc={utc}
             selectedBarId={props.selectedBarId}
@@ -281,6 +310,28 @@ export function TimelineView(props: TimelineViewProps) {
             timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
             x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedBar.startMs))}
             y={focusedRowTop + 18}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
+          />
+        )}
+        {!hover && !hoverGhost && gridFocused && focusedGhost && focusedTarget && (
+          <GhostTooltip
+            ghost={focusedGhost}
+            device={focusedTarget.device}
+            timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
+            x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedGhost.startMs))}
+            y={focusedRowTop + 34}
+            boundsWidthPx={size.width}
+            boundsHeightPx={size.height}
+          />
+        )}
+        {hoverGhost && (
+          <GhostTooltip
+            ghost={hoverGhost.ghost}
+            device={hoverGhost.device}
+            timeZone={utc ? 'UTC' : hoverGhost.site.timeZone}
+            x={hoverGhost.x}
+            y={hoverGhost.y}
             boundsWidthPx={size.width}
             boundsHeightPx={size.height}
           />

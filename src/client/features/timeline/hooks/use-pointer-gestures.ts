@@ -4,6 +4,7 @@ import type { WindowMs } from '../../../../domain/time-window.ts';
 import { edgeUnder, type BarEdge } from '../lib/bar-edge.ts';
 import { barAt, type Bar } from '../lib/bars.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';
+import { ghostAt, type GhostWindow } from '../lib/ghosts.ts';
 import {
   AXIS_HEIGHT_PX,
   LABEL_WIDTH_PX,
@@ -50,9 +51,19 @@ export interface HoverTarget extends RowTarget {
   y: number;
 }
 
+/** The ghost window under the pointer, for its hover card; x and y in canvas CSS pixels. */
+export interface GhostHoverTarget extends RowTarget {
+  ghost: GhostWindow;
+  x: number;
+  y: number;
+}
+
 /** What the gestures read at the moment of the event (the latest props). */
 export interface GestureData {
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
+  ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
+  /** True when the view only shows: a drag pans, nothing is drawn, moved or resized. */
+  readOnly?: boolean | undefined;
   overlapIndex: (deviceId: string) => DeviceOverlapIndex | undefined;
   nowMs: number;
 }
@@ -80,7 +91,9 @@ export interface PointerGestureOptions {
  * a new window, snapped to `snapMs` on the site clock; press a bar to select it; drag an editable
  * (received) bar to move it, or its ends to resize it. While drawing or moving, the drag
  * rule (`dragRefusal`: no overlap with an active command, no start in the past) is checked on
- * every move and its refusal shown; a refused window is never handed on.
+ * every move and its refusal shown; a refused window is never handed on. Read-only, a drag
+ * anywhere pans. Hovering the lower half of a row that holds ghost windows shows the ghost's
+ * card instead of a bar's.
  */
 export function usePointerGestures(options: PointerGestureOptions) {
   const { rows, utc, snapMs, dataRef, scaleRef, scrollTopRef, setMessage } = options;
@@ -88,6 +101,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
   const [drag, setDrag] = useState<DragPreview>();
   const [moving, setMoving] = useState<MovingPreview>();
   const [hover, setHover] = useState<HoverTarget>();
+  const [hoverGhost, setHoverGhost] = useState<GhostHoverTarget>();
 
   const zoneOf = (target: RowTarget) => (utc ? 'UTC' : target.site.timeZone);
 
@@ -115,7 +129,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
     options.gridRef.current?.focus({ preventScroll: true });
     const point = pointAt(event);
     event.currentTarget.setPointerCapture(event.pointerId);
-    if (point.y < AXIS_HEIGHT_PX) {
+    if (point.y < AXIS_HEIGHT_PX || dataRef.current.readOnly) {
       gestureRef.current = { kind: 'pan', lastX: point.x };
       return;
     }
@@ -149,12 +163,27 @@ export function usePointerGestures(options: PointerGestureOptions) {
   const onHoverMove = (event: React.PointerEvent<HTMLCanvasElement>) => {
     const point = pointAt(event);
     const target = rowTarget(rows, point.rowIndex);
-    const bar =
+    const ghosts =
       target && point.x >= LABEL_WIDTH_PX
+        ? dataRef.current.ghostsByDevice?.get(target.device.deviceId)
+        : undefined;
+    const row = rows[point.rowIndex];
+    // Ghosts take a row's lower half (lib/draw.ts), its command bars the upper half.
+    const inLowerHalf =
+      !!row && point.y - AXIS_HEIGHT_PX + scrollTopRef.current >= row.y + row.height / 2;
+    const ghost = ghosts?.length && inLowerHalf ? ghostAt(ghosts, point.ms) : undefined;
+    if (ghost?.id !== hoverGhost?.ghost.id)
+      setHoverGhost(ghost && target ? { ghost, ...target, x: point.x, y: point.y } : undefined);
+    const bar =
+      target && point.x >= LABEL_WIDTH_PX && !(ghosts?.length && inLowerHalf)
         ? barAt(dataRef.current.barsByDevice.get(target.device.deviceId) ?? [], point.ms)
         : undefined;
     if (bar?.id !== hover?.bar.id)
       setHover(bar && target ? { bar, ...target, x: point.x, y: point.y } : undefined);
+    if (dataRef.current.readOnly) {
+      event.currentTarget.style.cursor = bar || ghost ? 'default' : 'grab';
+      return;
+    }
     const edge = bar ? edgeUnder(bar, point.ms, scaleRef.current.msPerPx) : 'both';
     event.currentTarget.style.cursor =
       point.y < AXIS_HEIGHT_PX
@@ -287,13 +316,17 @@ export function usePointerGestures(options: PointerGestureOptions) {
     drag,
     moving,
     hover,
+    hoverGhost,
     cancelGesture,
     canvasHandlers: {
       onPointerDown,
       onPointerMove,
       onPointerUp,
       onPointerCancel: onPointerUp,
-      onPointerLeave: () => setHover(undefined),
+      onPointerLeave: () => {
+        setHover(undefined);
+        setHoverGhost(undefined);
+      },
     },
   };
 }

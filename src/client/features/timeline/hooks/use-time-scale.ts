@@ -14,7 +14,7 @@ export const SETTLE_AFTER_MS = 100;
 /**
  * The time scale (origin and ms per pixel): a ref for what reads it between renders (pointer
  * handlers, the canvas frame) and React state for what renders from it. Starts as the Day preset:
- * 24 hours across `timeWidthPx` with `nowMs` a quarter from the left; until the operator first
+ * 24 hours (or `firstSpanMs`) across `timeWidthPx` with `nowMs` a quarter from the left; until the operator first
  * pans or zooms, a new `timeWidthPx` (the grid's real width, known after layout, or a resized
  * window) fits that first view again. `applyScale` (keys, toolbar) sets both at once;
  * `panScale` (drag-pan, wheel) sets the ref and renders only once the gesture has rested for
@@ -24,8 +24,11 @@ export function useTimeScale(
   nowMs: number,
   timeWidthPx: number,
   onChange: (scale: TimeScale) => void,
+  firstSpanMs = DAY_MS,
 ) {
-  const [scale, setScale] = useState<TimeScale>(() => scaleAroundNow(nowMs, DAY_MS, timeWidthPx));
+  const [scale, setScale] = useState<TimeScale>(() =>
+    scaleAroundNow(nowMs, firstSpanMs, timeWidthPx),
+  );
   const scaleRef = useRef(scale);
   const settleRef = useRef<ReturnType<typeof setTimeout>>(undefined);
   const movedRef = useRef(false);
@@ -51,9 +54,10 @@ export function useTimeScale(
   );
   // Fits the first view to the width the grid really has; the clock in `nowMs` is read only here.
   const firstNowMsRef = useRef(nowMs);
+  const firstSpanRef = useRef(firstSpanMs);
   useLayoutEffect(() => {
     if (movedRef.current) return;
-    const first = scaleAroundNow(firstNowMsRef.current, DAY_MS, timeWidthPx);
+    const first = scaleAroundNow(firstNowMsRef.current, firstSpanRef.current, timeWidthPx);
     scaleRef.current = first;
     setScale(first);
     onChange(first);

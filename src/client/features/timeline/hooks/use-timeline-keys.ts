@@ -1,5 +1,6 @@
 import type { RefObject } from 'react';
 import type { Bar } from '../lib/bars.ts';
+import type { GhostWindow } from '../lib/ghosts.ts';
 import { nextDeviceRow, rowTarget, type TimelineRow } from '../lib/rows.ts';
 import { snapToStep } from '../lib/snap.ts';
 import { panBy, visibleRange, zoomAround, type TimeScale } from '../lib/time-scale.ts';
@@ -10,6 +11,9 @@ const QUARTER_HOUR_MS = 15 * 60_000;
 export interface TimelineKeyOptions {
   rows: readonly TimelineRow[];
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
+  ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
+  /** True when the view only shows: Enter opens no new command. */
+  readOnly?: boolean | undefined;
   nowMs: number;
   timeWidthPx: number;
   rowsHeightPx: number;
@@ -29,10 +33,11 @@ export interface TimelineKeyOptions {
 
 /**
  * Keyboard use of the grid: Up/Down move between device rows (scrolling the row into
- * view), Left/Right between the focused row's bars (panning to show the bar), Shift+Left/Right
+ * view), Left/Right between the focused row's bars and ghost windows in time order (panning to
+ * show it), Shift+Left/Right
  * pan by a quarter of the view, + and − zoom, Home goes to now, Enter opens the focused bar or
- * a new command at the keyboard cursor (default: the next quarter hour after now if in view),
- * Escape drops a drag.
+ * a new command at the keyboard cursor (default: the next quarter hour after now if in view; not
+ * when read-only, and a ghost opens nothing: its name says all), Escape drops a drag.
  */
 export function useTimelineKeys(options: TimelineKeyOptions) {
   const { rows, timeWidthPx, scaleRef, applyScale, focusedRow, nowMs } = options;
@@ -68,7 +73,13 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
 
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
     const target = rowTarget(rows, focusedRow);
-    const bars = target ? (options.barsByDevice.get(target.device.deviceId) ?? []) : [];
+    const deviceId = target?.device.deviceId ?? '';
+    const bars = options.barsByDevice.get(deviceId) ?? [];
+    const ghosts = options.ghostsByDevice?.get(deviceId) ?? [];
+    // What Left/Right step through: the bars, and the ghosts among them by start.
+    const windows: readonly { id: string; startMs: number; endMs: number }[] =
+      ghosts.length === 0 ? bars : [...bars, ...ghosts].sort((a, b) => a.startMs - b.startMs);
+    const focusedWindow = windows.find((window) => window.id === options.focusedBarId);
     const focusedBar = bars.find((bar) => bar.id === options.focusedBarId);
     const key = event.key;
     if ((key === 'ArrowDown' || key === 'ArrowUp') && !event.shiftKey) {
@@ -79,11 +90,17 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
     } else if ((key === 'ArrowLeft' || key === 'ArrowRight') && event.shiftKey) {
       applyScale(panBy(scaleRef.current, (key === 'ArrowRight' ? 1 : -1) * (timeWidthPx / 4)));
     } else if (key === 'ArrowLeft' || key === 'ArrowRight') {
-      const fromMs = focusedBar?.startMs ?? options.cursorMs ?? defaultCursorMs();
+      const fromMs = focusedWindow?.startMs ?? options.cursorMs ?? defaultCursorMs();
+      const at = focusedWindow ? windows.indexOf(focusedWindow) : -1;
+      // Windows starting together are stepped through in order, not skipped.
       const next =
         key === 'ArrowRight'
-          ? bars.find((bar) => (focusedBar ? bar.startMs > fromMs : bar.endMs > fromMs))
-          : bars.findLast((bar) => bar.startMs < fromMs);
+          ? focusedWindow
+            ? windows[at + 1]
+            : windows.find((window) => window.endMs > fromMs)
+          : focusedWindow
+            ? windows[at - 1]
+            : windows.findLast((window) => window.startMs < fromMs);
       if (next) {
         options.setFocusedBarId(next.id);
         options.setCursorMs(next.startMs);
@@ -99,7 +116,8 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
       });
     } else if (key === 'Enter' && target) {
       if (focusedBar) options.onSelectBar(target, focusedBar);
-      else options.onNewCommand(target, options.cursorMs ?? defaultCursorMs());
+      else if (!focusedWindow && !options.readOnly)
+        options.onNewCommand(target, options.cursorMs ?? defaultCursorMs());
     } else if (key === 'Escape') {
       options.cancelGesture();
     } else return;

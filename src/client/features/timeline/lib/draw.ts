@@ -7,6 +7,7 @@ import {
   type AxisLabel,
 } from './axis-layout.ts';
 import { barLabels, type Bar } from './bars.ts';
+import { ghostLabel, type GhostWindow } from './ghosts.ts';
 import type { TimelineRow } from './rows.ts';
 import {
   transitionLook,
@@ -64,6 +65,12 @@ export interface FrameState {
   timeMs?: number;
   /** Colours and font of the theme in use (styles/tokens.css through lib/design-tokens.ts). */
   tokens: DesignTokens;
+  /**
+   * Windows not sent yet (a dispatch plan's rows) by device ID, each list sorted by start: a row
+   * holding any draws its command bars in its upper half and these as ghost bars in its lower
+   * half, so an overlap shows as one above the other.
+   */
+  ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]>;
 }
 
 const FONT_SIZE_PX = 12;
@@ -224,6 +231,9 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     ctx.rect(timeLeft, top, timeWidth, row.height);
     ctx.clip();
     const bars = frame.barsByDevice.get(row.device.deviceId) ?? [];
+    const ghosts = frame.ghostsByDevice?.get(row.device.deviceId);
+    // Rows with ghosts share their height: commands above, the plan's windows below.
+    const barH = ghosts?.length ? (row.height - 10) / 2 : row.height - 8;
     for (let b = 0; b < bars.length; b++) {
       const bar = bars[b];
       if (!bar) continue;
@@ -232,7 +242,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
       const moving = frame.moving?.barId === bar.id;
       const transition = transitions?.get(bar.id);
       const nextBar = bars[b + 1];
-      drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, row.height - 8, {
+      drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, barH, {
         nowMs,
         tokens,
         measure,
@@ -249,11 +259,27 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
           xOf(frame.moving.startMs),
           xOf(frame.moving.endMs),
           top + 4,
-          row.height - 8,
+          barH,
           frame.moving.refused,
           tokens,
         );
     }
+    if (ghosts)
+      for (const ghost of ghosts) {
+        if (ghost.startMs >= viewEndMs) break;
+        if (ghost.endMs <= viewStartMs) continue;
+        drawGhostWindow(
+          ctx,
+          ghost,
+          xOf(ghost.startMs),
+          xOf(ghost.endMs),
+          top + 6 + barH,
+          barH,
+          tokens,
+          measure,
+          ghost.id === frame.focusedBarId,
+        );
+      }
     if (frame.drag?.rowIndex === i)
       drawGhost(
         ctx,
@@ -500,5 +526,65 @@ function drawGhost(
   if (refused && w > 20) {
     ctx.fillStyle = tokens.danger;
     ctx.fillText('✕ refused', x0 + 4, y + h / 2);
+  }
+}
+
+/**
+ * A window not sent yet: translucent with a dashed outline in the accent colour when it can be
+ * sent; when refused, in the danger colour with a cross hatching and a ✕ mark, so refusal does
+ * not rest on colour alone. The label is the longest of its texts that fits inside, never cut.
+ */
+function drawGhostWindow(
+  ctx: CanvasRenderingContext2D,
+  ghost: GhostWindow,
+  x0: number,
+  x1: number,
+  y: number,
+  h: number,
+  tokens: DesignTokens,
+  measure: (text: string) => number,
+  focused: boolean,
+): void {
+  const w = Math.max(2, x1 - x0);
+  const colour = ghost.refusal ? tokens.danger : tokens.accent;
+  ctx.globalAlpha = 0.18;
+  ctx.fillStyle = colour;
+  ctx.fillRect(x0, y, w, h);
+  if (ghost.refusal) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x0, y, w, h);
+    ctx.clip();
+    ctx.globalAlpha = 0.45;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let hx = x0 - h; hx < x0 + w; hx += 6) {
+      ctx.moveTo(hx, y + h);
+      ctx.lineTo(hx + h, y);
+      ctx.moveTo(hx, y);
+      ctx.lineTo(hx + h, y + h);
+    }
+    ctx.stroke();
+    ctx.restore();
+  }
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([4, 3]);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 1.5;
+  ctx.strokeRect(x0 + 0.75, y + 0.75, w - 1.5, h - 1.5);
+  ctx.setLineDash([]);
+  const left = Math.max(x0, LABEL_WIDTH_PX);
+  const inner = x0 + w - left - 8;
+  const texts = [ghostLabel(ghost), ghost.refusal ? `✕ ${ghost.name}` : ghost.name, '✕'];
+  const text = texts.find((t) => (ghost.refusal || t !== '✕') && measure(t) <= inner);
+  if (text) {
+    ctx.fillStyle = ghost.refusal ? tokens.danger : tokens.text;
+    ctx.fillText(text, left + 4, y + h / 2);
+  }
+  if (focused) {
+    ctx.strokeStyle = tokens.focus;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0 + 1, y + 1, w - 2, h - 2);
   }
 }

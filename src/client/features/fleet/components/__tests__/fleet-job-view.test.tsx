@@ -64,7 +64,9 @@ describe('FleetJobView', () => {
       'Sending. 1 of 2 batches sent or tried.',
     );
     const progress = screen.getByRole('region', { name: 'Progress' });
-    expect(within(progress).getByText('Sent').nextSibling?.textContent).toContain('2');
+    expect(
+      within(progress).getByText('Sent', { selector: 'dt' }).nextSibling?.textContent,
+    ).toContain('2');
     expect(progress?.textContent).toContain(
       '1 cancelled: Its window overlapped another command of the same device',
     );
@@ -77,6 +79,45 @@ describe('FleetJobView', () => {
     expect(rows).toHaveLength(3);
     expect(rows[1]?.textContent).toContain('BATCH-1');
     expect(rows[2]?.textContent).toContain('Waiting');
+  });
+
+  it('charts devices over time with a summary and a table of the same counts', async () => {
+    const user = userEvent.setup();
+    const sent = job().batches[0];
+    renderWithProviders(
+      <FleetJobView
+        job={job({
+          batches: [
+            {
+              ...(sent as NonNullable<typeof sent>),
+              devices: [
+                { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
+                {
+                  deviceId: 'BAT-2',
+                  commandId: 'CMD-2',
+                  status: 'cancelled',
+                  cancelReason: 'timeWindowOverlap',
+                  outcomeAt: '2030-01-01T12:03:00.000Z',
+                },
+              ],
+            },
+          ],
+        })}
+        timeZone="Europe/Berlin"
+      />,
+    );
+    const chart = screen.getByRole('figure', { name: 'Devices over time' });
+    expect(chart.textContent).toContain(
+      'Sent 2, completed 0, cancelled 1, failed 0 devices by 2030-01-01 13:03 (Europe/Berlin); the first batch went out at 2030-01-01 13:00.',
+    );
+    await user.click(within(chart).getByText('Devices over time as a table'));
+    const rows = within(chart).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Time (Europe/Berlin)UTCSentCompletedCancelledFailed',
+      '2030-01-01 13:00UTC 2030-01-01 12:000000',
+      '2030-01-01 13:00UTC 2030-01-01 12:002000',
+      '2030-01-01 13:03UTC 2030-01-01 12:032010',
+    ]);
   });
 
   it('says why an aborted job stopped and offers no pause or cancel', () => {

@@ -73,6 +73,43 @@ describe('FleetPlanUpload', () => {
     expect(screen.getByRole('button', { name: 'Drop 3 refused and send 1 row' })).toBeTruthy();
   });
 
+  it('sends the plan with the rollout the operator chose, and not while a field breaks its rule', async () => {
+    const user = userEvent.setup();
+    const requests = stubFetch((request) => {
+      if (request.path !== '/api/fleet-plans/check') return json(500, {});
+      const { rows } = request.body as Pick<FleetPlanRequest, 'rows'>;
+      return json(200, { accepted: rows, refused: [] });
+    });
+    const { container } = renderWithProviders(
+      <FleetPlanUpload sites={SITES} onCreated={vi.fn()} />,
+    );
+    const csv =
+      'deviceId,start_utc,end_utc,targetBatteryPowerW\nBAT-A,2030-01-10 17:00Z,2030-01-10 18:00Z,3000';
+    const input = container.querySelector<HTMLInputElement>('input[type=file]');
+    if (!input) throw new Error('no file input');
+    await user.upload(input, new File([csv], 'plan.csv', { type: 'text/csv' }));
+    const send = await screen.findByRole('button', { name: 'Send 1 row' });
+    const perMinute = screen.getByLabelText('Batches per minute');
+    await user.clear(perMinute);
+    await user.type(perMinute, '700');
+    expect(screen.getByText('Enter a number from 0.1 to 600.')).toBeTruthy();
+    expect(send.hasAttribute('disabled') || send.getAttribute('aria-disabled') === 'true').toBe(
+      true,
+    );
+    await user.clear(perMinute);
+    await user.type(perMinute, '5');
+    const abort = screen.getByLabelText('Stop when failed or cancelled exceeds (%)');
+    await user.clear(abort);
+    await user.type(abort, '20');
+    await user.click(send);
+    const sent = requests.find((request) => request.path === '/api/fleet-plans');
+    expect((sent?.body as FleetPlanRequest).rollout).toEqual({
+      batchSize: 50,
+      batchesPerMinute: 5,
+      abortPercent: 20,
+    });
+  });
+
   it('says what a file lacks when it is not a plan', async () => {
     const user = userEvent.setup();
     stubFetch(() => json(500, {}));

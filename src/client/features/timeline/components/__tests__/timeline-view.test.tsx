@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 afterEach(cleanup);
 import type { Site } from '../../../../../domain/device.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
+import { ghostId, ghostsByDevice } from '../../lib/ghosts.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
@@ -100,5 +101,68 @@ describe('TimelineView accessible layer', () => {
     const props = renderView();
     fireEvent.click(screen.getByRole('button', { name: 'New command for Battery A' }));
     expect(props.onNewCommand).toHaveBeenCalledOnce();
+  });
+});
+
+describe('TimelineView ghost windows', () => {
+  // Two rows of a plan for Battery A: one sendable after the held command, one refused on it.
+  const ghosts = ghostsByDevice([
+    {
+      deviceId: 'BAT-EU-001-A',
+      id: ghostId('line-2'),
+      name: 'Plan line 2',
+      startMs: Date.parse('2026-11-21T13:30:00Z'),
+      endMs: Date.parse('2026-11-21T14:30:00Z'),
+      refusal: 'its window overlaps a command of this device that is waiting to start',
+    },
+    {
+      deviceId: 'BAT-EU-001-A',
+      id: ghostId('line-3'),
+      name: 'Plan line 3',
+      powerControl: { targetBatteryPowerW: 3000 },
+      startMs: Date.parse('2026-11-21T15:00:00Z'),
+      endMs: Date.parse('2026-11-21T16:00:00Z'),
+    },
+  ]);
+
+  it('names each ghost for screen readers, refused ones with their reasons', () => {
+    renderView({ ghostsByDevice: ghosts, readOnly: true });
+    expect(
+      screen.getByRole('gridcell', {
+        name: 'Battery A: Plan line 2, not sent yet, Sat 21 Nov 14:30–15:30 Europe/Berlin, refused: its window overlaps a command of this device that is waiting to start',
+      }),
+    ).toBeTruthy();
+    expect(
+      screen.getByRole('gridcell', {
+        name: 'Battery A: Plan line 3, not sent yet, +3 kW, Sat 21 Nov 16:00–17:00 Europe/Berlin, can be sent',
+      }),
+    ).toBeTruthy();
+  });
+
+  it('steps through bars and ghosts by start with the arrow keys and explains the focused ghost', () => {
+    const props = renderView({ ghostsByDevice: ghosts, readOnly: true });
+    const grid = screen.getByRole('grid', { name: 'Command timeline' });
+    fireEvent.focus(grid);
+    const active = () =>
+      document.getElementById(grid.getAttribute('aria-activedescendant') ?? '')?.textContent;
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(active()).toMatch(/Received \(pending\)$/);
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(active()).toMatch(/Plan line 2, .*refused: its window overlaps/);
+    expect(screen.getByRole('tooltip').textContent).toContain(
+      'Refused: its window overlaps a command of this device that is waiting to start',
+    );
+    expect(screen.getByRole('tooltip').textContent).toContain('13:30–14:30 UTC');
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(active()).toMatch(/Plan line 3, .*can be sent$/);
+    expect(screen.getByRole('tooltip').textContent).toContain('Can be sent');
+    fireEvent.keyDown(grid, { key: 'Enter' });
+    fireEvent.keyDown(grid, { key: 'ArrowLeft' });
+    fireEvent.keyDown(grid, { key: 'ArrowLeft' });
+    expect(active()).toMatch(/Received \(pending\)$/);
+    // A ghost opens nothing, and a read-only view makes no new command.
+    expect(props.onSelectBar).not.toHaveBeenCalled();
+    expect(props.onNewCommand).not.toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: /New command/ })).toBeNull();
   });
 });

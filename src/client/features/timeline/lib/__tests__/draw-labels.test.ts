@@ -5,6 +5,7 @@ import { installDesignTokens } from '../../../../testing/design-tokens.ts';
 import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 import { toBar, type Bar } from '../bars.ts';
 import { drawFrame, LABEL_WIDTH_PX } from '../draw.ts';
+import type { GhostWindow } from '../ghosts.ts';
 import { buildRows } from '../rows.ts';
 
 const site: Site = {
@@ -14,14 +15,15 @@ const site: Site = {
   devices: [{ deviceId: 'BAT-EU-001-A', name: 'Hall A', model: 'X', capabilities: {} }],
 };
 
-/** A 2D context that records the text written and measures 7 px per character. */
+/** A 2D context that records the text written (with its height) and measures 7 px per character. */
 function recordingContext() {
-  const texts: { text: string; x: number }[] = [];
+  const texts: { text: string; x: number; y: number }[] = [];
   const ctx = new Proxy(
     {},
     {
       get(_target, key) {
-        if (key === 'fillText') return (text: string, x: number) => texts.push({ text, x });
+        if (key === 'fillText')
+          return (text: string, x: number, y: number) => texts.push({ text, x, y });
         if (key === 'measureText') return (text: string) => ({ width: text.length * 7 });
         return () => undefined;
       },
@@ -31,8 +33,8 @@ function recordingContext() {
   return { ctx, texts };
 }
 
-/** Draws one row holding `bars` over a day from 12:00 UTC on 2026-11-21, 1,000 px of time. */
-function draw(bars: Bar[]) {
+/** Draws one row holding `bars` (and `ghosts`) over a day from 12:00 UTC on 2026-11-21, 1,000 px of time. */
+function draw(bars: Bar[], ghosts?: GhostWindow[]) {
   const remove = installDesignTokens();
   const tokens = readDesignTokens();
   remove();
@@ -56,6 +58,7 @@ function draw(bars: Bar[]) {
     drag: undefined,
     moving: undefined,
     tokens,
+    ...(ghosts ? { ghostsByDevice: new Map([['BAT-EU-001-A', ghosts]]) } : {}),
   });
   return texts;
 }
@@ -108,5 +111,38 @@ describe('bar labels', () => {
     expect(draw([cancelled]).map((t) => t.text)).toContain(
       '✕ 3 kW charge, stop charging at 90% · Cancelled (overlap)',
     );
+  });
+});
+
+describe('ghost windows', () => {
+  it('draws a plan row under the command it overlaps, a refused one marked as refused', () => {
+    const held = at('2026-11-21T13:00:00Z', '2026-11-21T21:00:00Z');
+    const texts = draw(
+      [held],
+      [
+        {
+          id: 'ghost-line-2',
+          name: 'Plan line 2',
+          startMs: Date.parse('2026-11-21T14:00:00Z'),
+          endMs: Date.parse('2026-11-21T22:00:00Z'),
+          refusal: 'its window overlaps a command of this device that is waiting to start',
+        },
+        {
+          id: 'ghost-line-3',
+          name: 'Plan line 3',
+          powerControl: { targetBatteryPowerW: 3000 },
+          startMs: Date.parse('2026-11-22T00:00:00Z'),
+          endMs: Date.parse('2026-11-22T08:00:00Z'),
+        },
+      ],
+    );
+    const bar = texts.find((t) => t.text === '○ -3 kW, stop at 90% · Received');
+    const refused = texts.find((t) => t.text === '✕ Plan line 2 · refused');
+    const sendable = texts.find((t) => t.text === 'Plan line 3 · +3 kW');
+    expect(refused).toBeDefined();
+    expect(sendable).toBeDefined();
+    // The row's upper half holds the command, its lower half the plan's rows.
+    expect(refused?.y).toBeGreaterThan(bar?.y ?? Infinity);
+    expect(sendable?.y).toBe(refused?.y);
   });
 });

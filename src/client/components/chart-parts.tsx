@@ -36,7 +36,7 @@ export function AxisTitles(props: { left: string; right?: string; bottom: string
   const heightPx = useChartHeight() ?? 0;
   const area = usePlotArea();
   if (!area || widthPx === 0) return null;
-  const common = { fill: props.color, fontSize: CHART_FONT_PX, className: 'history-axis-title' };
+  const common = { fill: props.color, fontSize: CHART_FONT_PX, className: 'chart-axis-title' };
   return (
     <g>
       <text {...common} x={4} y={CHART_FONT_PX + 2} textAnchor="start">

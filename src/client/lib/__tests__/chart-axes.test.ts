@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatBatteryPowerW } from '../../../../lib/power-control-words.ts';
+import { formatBatteryPowerW } from '../power-control-words.ts';
 import {
   categoryTickInterval,
   formatSiteTimeTick,
@@ -75,6 +75,19 @@ describe('niceValueAxis', () => {
 });
 
 describe('siteTimeTicks', () => {
+  it('gives a few minutes minute ticks on the site clock when asked, and hours otherwise', () => {
+    const startMs = Date.parse('2026-11-23T05:01:30Z');
+    const endMs = startMs + 12 * 60_000;
+    const ticks = siteTimeTicks(startMs, endMs, 'Australia/Adelaide', 500, labelPx, 'minute');
+    expect(ticks.unit).toBe('minute');
+    // Adelaide is UTC+10:30; 12 minutes on 500 px fit a tick every 2 minutes.
+    expect(ticks.step).toBe(2);
+    expect(
+      ticks.ticksMs.map((ms) => formatSiteTimeTick(ms, 'Australia/Adelaide', 'minute')),
+    ).toEqual(['15:32', '15:34', '15:36', '15:38', '15:40', '15:42']);
+    expect(siteTimeTicks(startMs, endMs, 'Australia/Adelaide', 500, labelPx).ticksMs).toEqual([]);
+  });
+
   it('puts a 7-day range on the site midnights, whatever zone the test runs in', () => {
     const endMs = Date.parse('2026-11-23T05:39:00Z');
     const ticks = siteTimeTicks(endMs - 7 * DAY_MS, endMs, 'Europe/Berlin', 500, labelPx);

@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import { eachDayOfInterval, eachHourOfInterval, format } from 'date-fns';
+import { eachDayOfInterval, eachHourOfInterval, eachMinuteOfInterval, format } from 'date-fns';
 
 /** A value axis: its domain and the ticks drawn on it, unique and ascending. */
 export interface ValueAxis {
@@ -65,14 +65,20 @@ export function niceValueAxis(
   return { domain: [ticks[0] ?? first, ticks.at(-1) ?? last], ticks };
 }
 
-/** Ticks of a time axis on the site's clock: each at a whole hour or at a midnight there. */
+/** Ticks of a time axis on the site's clock: each at a whole minute, hour or midnight there. */
 export interface SiteTimeTicks {
   ticksMs: number[];
-  /** `hour`: ticks every `step` hours; `day`: at midnight every `step` days. */
-  unit: 'hour' | 'day';
+  /**
+   * `minute`: ticks every `step` minutes of the hour; `hour`: every `step` hours; `day`: at
+   * midnight every `step` days.
+   */
+  unit: 'minute' | 'hour' | 'day';
   step: number;
 }
 
+const MINUTE_STEPS = [1, 2, 5, 10, 15, 30];
+/** Longest range minute ticks are looked for on, ms: beyond it they never fit anyway. */
+const MINUTE_TICKS_MAX_RANGE_MS = 12 * 3_600_000;
 const HOUR_STEPS = [1, 2, 3, 6, 12];
 const DAY_STEPS = [1, 2, 3, 7, 14];
 /** Least room between two tick labels, in px. */
@@ -83,7 +89,9 @@ export const TICK_GAP_PX = 10;
  * browser's zone: whole hours that are a multiple of the step (00:00, 03:00, ...) or midnights,
  * the finest step whose labels ({@link formatSiteTimeTick}, `labelWidthPx` wide) stay
  * {@link TICK_GAP_PX} apart on a plot `plotWidthPx` wide. A DST day keeps its ticks on the
- * site's clock (a 3-hour step skips or repeats an hour at the change, as the clock does).
+ * site's clock (a 3-hour step skips or repeats an hour at the change, as the clock does). With
+ * `finest: 'minute'` a range of at most 12 hours may get ticks every 1 to 30 minutes first (a
+ * fleet job's minutes); the history charts start at hours.
  */
 export function siteTimeTicks(
   startMs: number,
@@ -91,6 +99,7 @@ export function siteTimeTicks(
   timeZone: string,
   plotWidthPx: number,
   labelWidthPx: (label: string) => number,
+  finest: 'minute' | 'hour' = 'hour',
 ): SiteTimeTicks {
   const inZone = tz(timeZone);
   const interval = { start: startMs, end: endMs };
@@ -108,6 +117,19 @@ export function siteTimeTicks(
       return room >= halves + TICK_GAP_PX;
     });
   };
+  if (finest === 'minute' && endMs - startMs <= MINUTE_TICKS_MAX_RANGE_MS) {
+    const minutes = eachMinuteOfInterval(interval, { in: inZone });
+    for (const step of MINUTE_STEPS) {
+      const candidate = withinRange(
+        'minute',
+        step,
+        minutes.filter((minute) => minute.getMinutes() % step === 0),
+        startMs,
+        endMs,
+      );
+      if (fits(candidate)) return candidate;
+    }
+  }
   const hours = eachHourOfInterval(interval, { in: inZone });
   for (const step of HOUR_STEPS) {
     const candidate = withinRange(
@@ -147,8 +169,8 @@ function withinRange(
 }
 
 /**
- * A tick's label on the site's clock, 24-hour: `15:00` on an hour axis, the date (`24 Nov`) at
- * midnight and on a day axis.
+ * A tick's label on the site's clock, 24-hour: `15:00` (or `15:05`) on a minute or hour axis, the
+ * date (`24 Nov`) at midnight and on a day axis.
  */
 export function formatSiteTimeTick(ms: number, timeZone: string, unit: SiteTimeTicks['unit']) {
   const inZone = tz(timeZone);

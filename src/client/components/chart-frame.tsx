@@ -7,8 +7,21 @@ import {
   type PointerEvent,
   type ReactNode,
 } from 'react';
-import type { SpanPx } from '../lib/power-series.ts';
-import type { LegendEntry } from '../lib/svg-export.ts';
+import './chart.css';
+
+/** A horizontal extent on a chart, px from the plot's left. */
+export interface SpanPx {
+  leftPx: number;
+  rightPx: number;
+}
+
+/** One entry of a chart's legend: its words, its colour and the mark drawn for it. */
+export interface LegendEntry {
+  label: string;
+  color: string;
+  /** `area`: a filled bar; `line`: a solid line; `dashed`: a dashed line. */
+  mark: 'area' | 'line' | 'dashed';
+}
 
 /** Something the tooltip can show: where it is drawn (px from the plot's left) and its words. */
 export interface ChartTarget extends SpanPx {
@@ -104,10 +117,10 @@ export function ChartFrame(props: ChartFrameProps) {
     : {};
 
   return (
-    <div className="history-chart-frame">
+    <div className="chart-frame">
       <div
         ref={plotRef}
-        className="history-chart-plot"
+        className="chart-plot"
         style={{ height: heightPx }}
         tabIndex={0}
         role="img"
@@ -126,21 +139,21 @@ export function ChartFrame(props: ChartFrameProps) {
         {widthPx > 0 ? children(activeIndex) : null}
       </div>
       {target ? (
-        <div id={tooltipId} role="tooltip" className="history-chart-tooltip" style={tooltipStyle}>
+        <div id={tooltipId} role="tooltip" className="chart-tooltip" style={tooltipStyle}>
           {target.lines.map((line, index) => (
-            <span key={index} className={index === 0 ? 'history-chart-tooltip-head' : undefined}>
+            <span key={index} className={index === 0 ? 'chart-tooltip-head' : undefined}>
               {line}
             </span>
           ))}
         </div>
       ) : null}
       {legend.length > 0 ? (
-        <ul className="history-chart-legend" aria-label="Legend">
+        <ul className="chart-legend" aria-label="Legend">
           {legend.map((entry) => (
             <li key={entry.label}>
               <span
                 aria-hidden="true"
-                className={`history-legend-mark history-legend-${entry.mark}`}
+                className={`legend-mark legend-${entry.mark}`}
                 style={{ color: entry.color }}
               />
               {entry.label}

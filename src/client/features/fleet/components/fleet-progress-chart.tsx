@@ -1,0 +1,253 @@
+import { useCallback, useId, useMemo, useState } from 'react';
+import { CartesianGrid, Line, LineChart, XAxis, YAxis, type PlotArea } from 'recharts';
+import type { FleetProgressSample } from '../../../../domain/fleet-job.ts';
+import {
+  ChartFrame,
+  type ChartTarget,
+  type LegendEntry,
+} from '../../../components/chart-frame.tsx';
+import {
+  AxisTitles,
+  CHART_FONT_PX,
+  PlotAreaProbe,
+  samePlotArea,
+  TITLE_ROOM_BOTTOM_PX,
+  TITLE_ROOM_TOP_PX,
+} from '../../../components/chart-parts.tsx';
+import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../../../lib/chart-axes.ts';
+import { useDesignTokens } from '../../../lib/design-tokens.ts';
+import { textWidthPx } from '../../../lib/text-width.ts';
+import { formatInZone, formatUtc } from '../../../lib/time.ts';
+import { useElementWidth } from '../../../lib/use-element-width.ts';
+// The lines take the status colours of the tokens (useDesignTokens): load them wherever the
+// chart is rendered (the app, a test).
+import '../../../styles/tokens.css';
+
+const CHART_HEIGHT_PX = 240;
+const CHART_MARGIN = { top: TITLE_ROOM_TOP_PX, right: 16, bottom: TITLE_ROOM_BOTTOM_PX, left: 4 };
+/** Until the plot has been measured: what the axis usually takes from the chart's width. */
+const AXES_ESTIMATE_PX = 60;
+/** How far either side of a sample the pointer still shows it, px. */
+const SAMPLE_HALF_WIDTH_PX = 4;
+
+type SeriesKey = Exclude<keyof FleetProgressSample, 'atMs'>;
+/** The lines, in the order of the legend, the tooltip and the table. */
+const SERIES: readonly { key: SeriesKey; words: string; dash?: string }[] = [
+  { key: 'sent', words: 'Sent' },
+  { key: 'completed', words: 'Completed' },
+  { key: 'cancelled', words: 'Cancelled', dash: '6 4' },
+  { key: 'failed', words: 'Failed', dash: '2 3' },
+];
+
+/** `Sent 100, completed 80, cancelled 0, failed 2`. */
+function countsWords(sample: FleetProgressSample): string {
+  return SERIES.map(
+    ({ key, words }, i) => `${i === 0 ? words : words.toLowerCase()} ${sample[key]}`,
+  ).join(', ');
+}
+
+/**
+ * The text alternative of the chart: where the job stands at its last sample and when it began
+ * sending, on `timeZone`'s clock.
+ */
+export function progressChartSummary(
+  samples: readonly FleetProgressSample[],
+  timeZone: string,
+): string {
+  const last = samples.at(-1);
+  if (!last || last.sent + last.failed === 0) return 'No device has been sent yet.';
+  const firstSent = samples.find((sample) => sample.sent + sample.failed > 0);
+  return `${countsWords(last)} devices by ${formatInZone(last.atMs, timeZone)} (${timeZone}); the first batch went out at ${formatInZone(firstSent?.atMs ?? last.atMs, timeZone)}.`;
+}
+
+/**
+ * A fleet job's devices over time (`progressOverTime`): sent, completed, cancelled and failed,
+ * each a cumulative step line (cancelled dashed and failed dotted, so colour is not the only
+ * difference), with the shared chart frame's tooltip for the sample under the pointer or chosen
+ * with the arrow keys, a summary in words and the samples as a table. Times on `timeZone`'s
+ * clock (the job's sites'), UTC in the tooltip and the table.
+ */
+export function FleetProgressChart({
+  samples,
+  timeZone,
+}: {
+  samples: readonly FleetProgressSample[];
+  timeZone: string;
+}) {
+  const tokens = useDesignTokens();
+  const summaryId = useId();
+  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
+  const [plot, setPlot] = useState<PlotArea>();
+  const onPlotArea = useCallback(
+    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
+    [],
+  );
+  const startMs = samples[0]?.atMs ?? 0;
+  // A job that has only just begun still gets a minute of axis.
+  const endMs = Math.max(samples.at(-1)?.atMs ?? 0, startMs + 60_000);
+  const colours: Record<SeriesKey, string> = {
+    sent: tokens.status.received.fill,
+    completed: tokens.status.completed.fill,
+    cancelled: tokens.status.cancelled.fill,
+    failed: tokens.danger,
+  };
+  const plotWidthPx = plot?.width ?? widthPx - AXES_ESTIMATE_PX;
+  const timeTicks = useMemo(
+    () =>
+      siteTimeTicks(
+        startMs,
+        endMs,
+        timeZone,
+        Math.max(1, plotWidthPx),
+        (label) => textWidthPx(label, CHART_FONT_PX),
+        'minute',
+      ),
+    [startMs, endMs, timeZone, plotWidthPx],
+  );
+  const timeTick = useCallback(
+    (ms: number) => formatSiteTimeTick(ms, timeZone, timeTicks.unit),
+    [timeZone, timeTicks.unit],
+  );
+  const countAxis = useMemo(
+    () =>
+      niceValueAxis(
+        samples.map((sample) => sample.sent + sample.failed),
+        { includeZero: true, integer: true },
+      ),
+    [samples],
+  );
+  const timeDomain = useMemo(() => [startMs, endMs], [startMs, endMs]);
+  // The lines go on level to the axis's end: nothing changed after the last sample.
+  const drawn = useMemo(() => {
+    const last = samples.at(-1);
+    return last && last.atMs < endMs ? [...samples, { ...last, atMs: endMs }] : [...samples];
+  }, [samples, endMs]);
+  const tick = useMemo(() => ({ fill: tokens.text, fontSize: CHART_FONT_PX }), [tokens.text]);
+  const legend: LegendEntry[] = SERIES.map(({ key, words, dash }) => ({
+    label: words,
+    color: colours[key],
+    mark: dash ? 'dashed' : 'line',
+  }));
+  const targets: ChartTarget[] = useMemo(() => {
+    if (!plot) return [];
+    const xOf = (ms: number) => plot.x + ((ms - startMs) / (endMs - startMs)) * plot.width;
+    return samples.map((sample) => ({
+      key: String(sample.atMs),
+      leftPx: xOf(sample.atMs) - SAMPLE_HALF_WIDTH_PX,
+      rightPx: xOf(sample.atMs) + SAMPLE_HALF_WIDTH_PX,
+      lines: [
+        `${formatInZone(sample.atMs, timeZone)} (${timeZone}), ${formatUtc(sample.atMs)}`,
+        ...SERIES.map(({ key, words }) => `${words}: ${sample[key]}`),
+      ],
+    }));
+  }, [plot, samples, startMs, endMs, timeZone]);
+  const summary = progressChartSummary(samples, timeZone);
+
+  return (
+    <figure className="fleet-progress-chart" aria-labelledby="fleet-progress-chart-title">
+      <h3 id="fleet-progress-chart-title">Devices over time</h3>
+      <ChartFrame
+        widthPx={widthPx}
+        measureRef={measureRef}
+        label={`Devices over time, ${samples.length} moments; arrow keys show each`}
+        summaryId={summaryId}
+        heightPx={CHART_HEIGHT_PX}
+        targets={targets}
+        legend={legend}
+      >
+        {(activeIndex) => (
+          <LineChart
+            width={widthPx}
+            height={CHART_HEIGHT_PX}
+            data={drawn}
+            margin={CHART_MARGIN}
+            accessibilityLayer={false}
+          >
+            <CartesianGrid stroke={tokens.border} strokeDasharray="3 3" />
+            <XAxis
+              dataKey="atMs"
+              type="number"
+              scale="linear"
+              domain={timeDomain}
+              allowDataOverflow
+              ticks={timeTicks.ticksMs}
+              interval={0}
+              tickFormatter={timeTick}
+              stroke={tokens.muted}
+              tick={tick}
+              height={24}
+            />
+            <YAxis
+              type="number"
+              domain={countAxis.domain}
+              ticks={countAxis.ticks}
+              interval={0}
+              allowDecimals={false}
+              stroke={tokens.muted}
+              tick={tick}
+              width="auto"
+            />
+            {SERIES.map(({ key, words, dash }) => (
+              <Line
+                key={key}
+                dataKey={key}
+                name={words}
+                type="stepAfter"
+                stroke={colours[key]}
+                strokeWidth={2}
+                {...(dash ? { strokeDasharray: dash } : {})}
+                dot={false}
+                isAnimationActive={false}
+              />
+            ))}
+            {activeIndex !== null && plot && targets[activeIndex] ? (
+              <line
+                x1={(targets[activeIndex].leftPx + targets[activeIndex].rightPx) / 2}
+                x2={(targets[activeIndex].leftPx + targets[activeIndex].rightPx) / 2}
+                y1={plot.y}
+                y2={plot.y + plot.height}
+                stroke={tokens.text}
+                strokeDasharray="2 2"
+              />
+            ) : null}
+            <AxisTitles left="Devices" bottom={`Time (${timeZone})`} color={tokens.text} />
+            <PlotAreaProbe onChange={onPlotArea} />
+          </LineChart>
+        )}
+      </ChartFrame>
+      <figcaption id={summaryId} className="hint">
+        {summary}
+      </figcaption>
+      <details>
+        <summary>Devices over time as a table</summary>
+        <div className="table-scroll">
+          <table>
+            <caption className="visually-hidden">Devices over time</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time ({timeZone})</th>
+                <th scope="col">UTC</th>
+                {SERIES.map(({ key, words }) => (
+                  <th scope="col" key={key}>
+                    {words}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {samples.map((sample) => (
+                <tr key={sample.atMs}>
+                  <th scope="row">{formatInZone(sample.atMs, timeZone)}</th>
+                  <td>{formatUtc(sample.atMs)}</td>
+                  {SERIES.map(({ key }) => (
+                    <td key={key}>{sample[key]}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
