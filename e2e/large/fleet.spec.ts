@@ -114,7 +114,9 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
   // to screen readers and, on keyboard focus, in a card.
   const timeline = page.getByRole('grid', { name: 'Command timeline' });
   await expect(
-    timeline.getByRole('gridcell', { name: /Plan line 5, not sent yet, \+3 kW, .*can be sent$/ }),
+    timeline.getByRole('gridcell', {
+      name: /Plan line 5, not sent yet, 3 kW discharge, .*can be sent$/,
+    }),
   ).toBeAttached();
   await expect(
     timeline.getByRole('gridcell', {

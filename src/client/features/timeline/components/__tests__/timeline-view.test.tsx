@@ -134,7 +134,7 @@ describe('TimelineView ghost windows', () => {
     ).toBeTruthy();
     expect(
       screen.getByRole('gridcell', {
-        name: 'Battery A: Plan line 3, not sent yet, +3 kW, Sat 21 Nov 16:00–17:00 Europe/Berlin, can be sent',
+        name: 'Battery A: Plan line 3, not sent yet, 3 kW discharge, Sat 21 Nov 16:00–17:00 Europe/Berlin, can be sent',
       }),
     ).toBeTruthy();
   });

@@ -136,9 +136,9 @@ describe('ghost windows', () => {
         },
       ],
     );
-    const bar = texts.find((t) => t.text === '○ -3 kW, stop at 90% · Received');
+    const bar = texts.find((t) => t.text === '○ 3 kW charge, stop charging at 90% · Received');
     const refused = texts.find((t) => t.text === '✕ Plan line 2 · refused');
-    const sendable = texts.find((t) => t.text === 'Plan line 3 · +3 kW');
+    const sendable = texts.find((t) => t.text === 'Plan line 3 · 3 kW discharge');
     expect(refused).toBeDefined();
     expect(sendable).toBeDefined();
     // The row's upper half holds the command, its lower half the plan's rows.
