@@ -46,6 +46,18 @@ import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Resolves once the fleet job queue runs: it starts in the background after `ready()` (or
+     * `listen()`), and is retried while it fails. Resolves at once without a database, and when the
+     * app closes before the queue ran. Never rejects. For tests and the bench, which create jobs
+     * as soon as the BFF listens.
+     */
+    fleetJobsStarted(): Promise<void>;
+  }
+}
+
 /** Largest request body the BFF reads: a 50-device batch is about 4 KiB, so 64 KiB is ample. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -195,7 +207,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const fleetStore = storage ? new FleetStore(storage.handle.db) : undefined;
   const fleetQueue =
     storage && ledger && box && fleetStore
-      ? await FleetQueue.start(
+      ? new FleetQueue(
           storage.handle,
           new FleetRunner({
             store: fleetStore,
@@ -220,6 +232,14 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           refresher: new FleetRefresher({ store: fleetStore, upstream: api, now }),
         })
       : undefined;
+  // The queue's start (pg-boss's schema check, its queue and worker: about a second) runs beside
+  // serving rather than before it, so every other route answers at once; what needs the queue
+  // answers 503 `fleet_jobs_starting` meanwhile. start() never rejects: failures are logged and
+  // tried again.
+  app.addHook('onReady', async () => {
+    void fleetQueue?.start();
+  });
+  app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
 
   trackRoutes(app);
   app.decorateRequest('sessionLookup', null);
@@ -281,6 +301,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   await app.register(healthRoutes, {
     database: storage?.handle,
     circuits: () => resilience.states(),
+    fleetJobs: () => fleetQueue?.state ?? 'none',
   });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);
