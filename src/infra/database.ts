@@ -7,10 +7,8 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** A Drizzle database on either driver; both speak the PostgreSQL dialect. */
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -100,7 +98,14 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
   const key = options.databaseUrl ?? path.resolve(options.dataDir);
   let closing: Promise<void> | undefined;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Loaded only for PostgreSQL: the embedded default (npm start) need not load the pg driver.
+    const [{ default: pgDriver }, { drizzle: drizzlePg }, { migrate: migratePg }] =
+      await Promise.all([
+        import('pg'),
+        import('drizzle-orm/node-postgres'),
+        import('drizzle-orm/node-postgres/migrator'),
+      ]);
+    const pool = new pgDriver.Pool({ connectionString: options.databaseUrl, max: 10 });
     await pool.query('select 1');
     const db = drizzlePg(pool) as unknown as Database;
     return {

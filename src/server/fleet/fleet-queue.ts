@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { PgBoss, fromPglite, type Db } from 'pg-boss';
+import type { Db, PgBoss, fromPglite as FromPglite } from 'pg-boss';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';
@@ -69,43 +69,31 @@ interface StepData {
  * is refused with {@link FleetQueue.requireReady}.
  */
 export class FleetQueue {
-  readonly #boss: PgBoss;
+  readonly #handle: DatabaseHandle;
   readonly #runner: FleetRunner;
   readonly #log: FleetQueueLog;
   readonly #options: FleetQueueOptions;
   readonly #stepExpireSeconds: number;
   readonly #stopped = new AbortController();
+  #boss: PgBoss | undefined;
   #state: FleetQueueState = 'starting';
   #failedStarts = 0;
   #nextTryAtMs: number | undefined;
   #starting: Promise<void> | undefined;
   #workerId: string | undefined;
 
-  /** Makes the queue on `handle`; nothing is read or written until {@link FleetQueue.start}. */
+  /** Makes the queue on `handle`; nothing is loaded, read or written until {@link FleetQueue.start}. */
   constructor(
     handle: DatabaseHandle,
     runner: FleetRunner,
     log: FleetQueueLog,
     options: FleetQueueOptions = {},
   ) {
+    this.#handle = handle;
     this.#runner = runner;
     this.#log = log;
     this.#options = options;
     this.#stepExpireSeconds = options.stepExpireSeconds ?? 120;
-    this.#boss = new PgBoss({
-      db: queueDatabaseOf(handle),
-      schema: QUEUE_SCHEMA,
-      ...(handle.driver === 'pglite' ? { backend: 'pglite' as const } : {}),
-      schedule: false,
-      superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
-      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
-    });
-    this.#boss.on('error', (error: unknown) =>
-      log.error(
-        { reason: error instanceof Error ? error.message : String(error) },
-        'job queue error',
-      ),
-    );
   }
 
   /** `starting` until the worker runs, then `ready`; `stopped` once {@link FleetQueue.stop} began. */
@@ -185,10 +173,11 @@ export class FleetQueue {
 
   async #startOnce(): Promise<void> {
     // pg-boss may be started again after a failed start (its own start retries do the same).
-    await this.#boss.start();
+    const boss = (this.#boss ??= await this.#makeBoss());
+    await boss.start();
     await this.#options.beforeWorker?.(this.#stopped.signal);
     if (this.#stopped.signal.aborted) return;
-    await this.#boss.createQueue(FLEET_STEP_QUEUE, {
+    await boss.createQueue(FLEET_STEP_QUEUE, {
       policy: 'stately',
       expireInSeconds: this.#stepExpireSeconds,
       retryLimit: 1000,
@@ -197,7 +186,7 @@ export class FleetQueue {
       retryDelayMax: 30,
     });
     if (this.#stopped.signal.aborted) return;
-    this.#workerId = await this.#boss.work<StepData>(
+    this.#workerId = await boss.work<StepData>(
       FLEET_STEP_QUEUE,
       { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
       async (jobs) => {
@@ -207,9 +196,42 @@ export class FleetQueue {
     if (this.#state === 'starting') this.#state = 'ready';
   }
 
+  /** pg-boss and its dependencies load here, off the start path (about 0.2 s of module loading). */
+  async #makeBoss(): Promise<PgBoss> {
+    const { PgBoss: Boss, fromPglite } = await import('pg-boss');
+    const handle = this.#handle;
+    const options = this.#options;
+    const boss = new Boss({
+      db: queueDatabaseOf(handle, fromPglite),
+      schema: QUEUE_SCHEMA,
+      ...(handle.driver === 'pglite' ? { backend: 'pglite' as const } : {}),
+      schedule: false,
+      superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
+      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
+    });
+    boss.on('error', (error: unknown) =>
+      this.#log.error(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'job queue error',
+      ),
+    );
+    return boss;
+  }
+
+  /**
+   * The started pg-boss, also while a graceful stop lets a step under way queue its next one.
+   *
+   * @throws ProblemError 503 `fleet_jobs_starting` before the worker ran.
+   */
+  #started(): PgBoss {
+    if (this.#boss && this.#workerId !== undefined) return this.#boss;
+    this.requireReady();
+    throw new Error('the fleet job queue is ready without a worker');
+  }
+
   /** Asks for a step of `jobId` at `atMs` (default now), unless one already waits. */
   async wake(jobId: string, atMs?: number): Promise<void> {
-    await this.#boss.send(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
+    await this.#started().send(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,
       ...(atMs === undefined ? {} : { startAfter: new Date(atMs) }),
     });
@@ -217,11 +239,11 @@ export class FleetQueue {
 
   /** Brings a waiting step of `jobId` forward to now (a cancel need not wait for the rate). */
   async hurry(jobId: string): Promise<void> {
-    await this.#boss.upsert(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
+    await this.#started().upsert(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,
       startAfter: new Date(),
     });
-    if (this.#workerId) this.#boss.notifyWorker(this.#workerId);
+    if (this.#workerId) this.#started().notifyWorker(this.#workerId);
   }
 
   /**
@@ -233,7 +255,7 @@ export class FleetQueue {
     this.#state = 'stopped';
     this.#stopped.abort();
     await this.#starting;
-    await this.#boss.stop({ graceful: true, close: false, timeout: timeoutMs });
+    await this.#boss?.stop({ graceful: true, close: false, timeout: timeoutMs });
   }
 
   async #run(jobId: string): Promise<void> {
@@ -269,7 +291,7 @@ export class FleetQueue {
  * The database as pg-boss reads it: pg-boss's own PGlite adapter on the embedded database, the
  * BFF's pool on PostgreSQL (multi-statement answers flattened as pg-boss's own driver does).
  */
-function queueDatabaseOf(handle: DatabaseHandle): Db {
+function queueDatabaseOf(handle: DatabaseHandle, fromPglite: typeof FromPglite): Db {
   const client = (handle.db as unknown as { $client: unknown }).$client;
   if (handle.driver === 'pglite') return fromPglite(client as PGlite);
   const pool = client as pg.Pool;
