@@ -9,6 +9,7 @@ import { FleetJobList } from '../../features/fleet/components/fleet-job-list.tsx
 import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx';
 import { FleetPlanUpload } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
+import { WithBoundSites } from './with-bound-sites.tsx';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
 export function FleetJobListRoute() {
@@ -39,7 +40,6 @@ export function FleetJobListRoute() {
 
 /** `/fleet-jobs/new`: the fleet job form over the bound sites; a started job opens its page. */
 export function FleetJobNewRoute() {
-  const sites = useSites();
   const navigate = useNavigate();
   return (
     <>
@@ -48,31 +48,20 @@ export function FleetJobNewRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {sites.isPending ? (
-        <Loading what="Loading sites…" />
-      ) : sites.isError ? (
-        <ErrorAlert
-          error={sites.error}
-          what="Could not load the bound sites."
-          onRetry={() => void sites.refetch()}
-        />
-      ) : sites.data.sites.length === 0 ? (
-        <p className="empty-state">
-          No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
-        </p>
-      ) : (
-        <FleetJobForm
-          sites={sites.data.sites}
-          onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
-        />
-      )}
+      <WithBoundSites>
+        {(sites) => (
+          <FleetJobForm
+            sites={sites}
+            onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+          />
+        )}
+      </WithBoundSites>
     </>
   );
 }
 
 /** `/fleet-jobs/plan`: a dispatch plan from a file, checked, then sent as one fleet job. */
 export function FleetPlanRoute() {
-  const sites = useSites();
   const navigate = useNavigate();
   return (
     <>
@@ -81,24 +70,14 @@ export function FleetPlanRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {sites.isPending ? (
-        <Loading what="Loading sites…" />
-      ) : sites.isError ? (
-        <ErrorAlert
-          error={sites.error}
-          what="Could not load the bound sites."
-          onRetry={() => void sites.refetch()}
-        />
-      ) : sites.data.sites.length === 0 ? (
-        <p className="empty-state">
-          No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
-        </p>
-      ) : (
-        <FleetPlanUpload
-          sites={sites.data.sites}
-          onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
-        />
-      )}
+      <WithBoundSites>
+        {(sites) => (
+          <FleetPlanUpload
+            sites={sites}
+            onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+          />
+        )}
+      </WithBoundSites>
     </>
   );
 }
