@@ -144,7 +144,7 @@ export class FleetQueue {
     for (let attempt = 1; !stopped.aborted; attempt += 1) {
       try {
         await this.#startOnce();
-        if (this.#failedStarts > 0)
+        if (this.#failedStarts > 0 && this.#state === 'ready')
           this.#log.info({ attempt }, 'fleet job queue started after failed tries');
         return;
       } catch (error) {
