@@ -21,6 +21,11 @@ export default defineConfig({
           name: 'client',
           include: ['src/client/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // Each test file still gets a fresh context and modules, but the worker keeps its
+          // happy-dom and the loaded packages: the default pool built happy-dom once per file
+          // (64 times, about 30 s of a 100-120 s run on 2 cores); this run takes 35-37 s. Not
+          // `isolate: false`, which would share module state (query clients, stubs) across files.
+          pool: 'vmThreads',
           setupFiles: ['src/client/testing/setup.ts'],
           // Vitest empties CSS imports; the design tokens are read as text by the tests of code
           // that reads them (testing/design-tokens.ts).

@@ -1,7 +1,7 @@
 /**
  * The BFF in its own process for the bench, configured like production by
  * `parseServerEnv` (upstream URLs point at the bench's sandbox), serving the SPA from
- * `STATIC_DIR`. Prints `READY <port>` once it listens.
+ * `STATIC_DIR`. Prints `READY <port>` once it listens and its fleet job queue runs.
  * `BENCH_CPU_PROFILE_FILE` set: SIGUSR2 starts the V8 CPU profiler, the next SIGUSR2 stops it and
  * writes the profile there (prints `PROFILE WRITTEN`), so a profile covers only the load the
  * bench chooses, not the start (database creation) or idle time.
@@ -47,6 +47,8 @@ if (profileFile) {
 }
 
 await app.listen({ host: env.host, port: env.port });
+// The fleet figures create jobs at once; the queue starts in the background after listen.
+await app.fleetJobsStarted();
 console.log(`READY ${env.port}`);
 
 const stop = () =>

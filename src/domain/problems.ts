@@ -174,6 +174,11 @@ export const BFF_PROBLEM_CODES = {
     status: [503],
     meaning: 'The BFF runs without a database, so it cannot run durable fleet jobs.',
   },
+  fleet_jobs_starting: {
+    status: [503],
+    meaning:
+      'The fleet job queue has not started yet: the BFF serves before it, and retries a start that failed. Creating, resuming or cancelling a job waits for it (listing and reading jobs do not); nothing was created or changed; retry after `Retry-After`.',
+  },
   upstream_timeout: {
     status: [504],
     meaning:

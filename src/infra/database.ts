@@ -7,10 +7,8 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** A Drizzle database on either driver; both speak the PostgreSQL dialect. */
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -100,13 +98,20 @@ async function connect(options: DatabaseOptions): Promise<DatabaseHandle> {
   const key = options.databaseUrl ?? path.resolve(options.dataDir);
   let closing: Promise<void> | undefined;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Loaded only for PostgreSQL: the embedded default (npm start) need not load the pg driver.
+    const [{ default: pgDriver }, { drizzle: drizzlePg }, { migrate: migratePg }] =
+      await Promise.all([
+        import('pg'),
+        import('drizzle-orm/node-postgres'),
+        import('drizzle-orm/node-postgres/migrator'),
+      ]);
+    const pool = new pgDriver.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle pooled connection that PostgreSQL ends (a server restart, a failover,
     // `pg_terminate_backend`, `drop database ... with (force)`) is reported as the pool's
     // 'error' event; with no listener Node throws it and the whole process ends. pg-pool has
     // already dropped that connection and opens a new one for the next query, so the event only
     // needs to be said (node-postgres docs, "Pool: events").
-    pool.on('error', (error) => {
+    pool.on('error', (error: Error) => {
       process.emitWarning(`PostgreSQL ended an idle pooled connection: ${error.message}`, {
         type: 'DatabaseWarning',
       });

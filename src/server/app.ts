@@ -46,6 +46,21 @@ import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Starts the fleet job queue now unless it has started (by itself it starts in the background
+     * {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs; a failed start
+     * is retried. Resolves at once without a database, and when the app closes before the queue
+     * ran. Never rejects. For tests and the bench, which create jobs as soon as the BFF listens.
+     */
+    fleetJobsStarted(): Promise<void>;
+  }
+}
+
+/** How long after the app is ready the fleet job queue starts, ms (see `buildServerApp`). */
+export const FLEET_QUEUE_START_DELAY_MS = 1_000;
+
 /** Largest request body the BFF reads: a 50-device batch is about 4 KiB, so 64 KiB is ample. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -195,7 +210,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   const fleetStore = storage ? new FleetStore(storage.handle.db) : undefined;
   const fleetQueue =
     storage && ledger && box && fleetStore
-      ? await FleetQueue.start(
+      ? new FleetQueue(
           storage.handle,
           new FleetRunner({
             store: fleetStore,
@@ -220,6 +235,18 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           refresher: new FleetRefresher({ store: fleetStore, upstream: api, now }),
         })
       : undefined;
+  // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
+  // after the app serves rather than before, so every other route answers at once; what needs the
+  // queue answers 503 `fleet_jobs_starting` meanwhile. It waits a moment more: its module loading
+  // and statements on the one PGlite connection run on the thread that answers the first
+  // requests, which, started at once, it held up about as long as before. start() never rejects:
+  // failures are logged and tried again.
+  let queueStartTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    queueStartTimer = setTimeout(() => void fleetQueue?.start(), FLEET_QUEUE_START_DELAY_MS);
+    queueStartTimer.unref();
+  });
+  app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
 
   trackRoutes(app);
   app.decorateRequest('sessionLookup', null);
@@ -235,6 +262,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     done(null, payload);
   });
   app.addHook('onClose', async () => {
+    clearTimeout(queueStartTimer);
     await fleetQueue?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
@@ -281,6 +309,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   await app.register(healthRoutes, {
     database: storage?.handle,
     circuits: () => resilience.states(),
+    fleetJobs: () => fleetQueue?.state ?? 'none',
   });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);

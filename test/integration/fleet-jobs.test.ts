@@ -5,8 +5,9 @@
  * command exactly once or reported failed; nothing is sent after a cancel, and what was sent is
  * cancelled; the abort rule stops a job; pause holds it.
  */
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FleetJobSchema, FleetPlanCheckSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import { commandsPerDevice, waitForJob } from '../support/fleet.ts';
@@ -336,5 +337,125 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(resumed.progress.sent).toBeGreaterThanOrEqual(sentWhilePaused);
     expect((await browser.post(`/api/fleet-jobs/${job.jobId}/cancel`, {})).status).toBe(200);
     await waitForJob(browser, job.jobId, (j) => j.state === 'cancelled');
+  });
+});
+
+/** A promise released by hand (the lib target predates `Promise.withResolvers`). */
+function latch(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe('fleet jobs while the queue starts (PGlite)', { timeout: 120_000 }, () => {
+  let stack: Stack | undefined;
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+
+  /** A stack whose queue start stops at `beforeWorker` (after pg-boss started) until released. */
+  const held = async (beforeWorker: (stopped: AbortSignal) => Promise<void>) => {
+    stack = await startStack({
+      fleetJobsStarting: true,
+      captureLogs: true,
+      bff: { fleetQueue: { pollingIntervalSeconds: 0.5, beforeWorker } },
+    });
+    const browser = stack.browser();
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    return { stack, browser };
+  };
+  const jobBody = async (running: Stack) => {
+    const startMs =
+      Math.ceil((await running.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
+    return {
+      selection: { siteIds: ['PLANT-EU-001'] },
+      command: {
+        powerControl: { targetBatteryPowerW: 1000 },
+        startTime: new Date(startMs).toISOString(),
+        endTime: new Date(startMs + 60 * MINUTE_MS).toISOString(),
+      },
+      rollout: { batchSize: 50, batchesPerMinute: 600 },
+    };
+  };
+  const errorLines = (running: Stack) =>
+    running.logLines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+
+  it('refuses creating a job with 503 fleet_jobs_starting and Retry-After until the queue runs, lists jobs meanwhile, then runs them', async () => {
+    const gate = latch();
+    const { stack: running, browser } = await held(() => gate.promise);
+    const body = await jobBody(running);
+
+    const early = await browser.post('/api/fleet-jobs', body);
+    expect(early.status, early.text).toBe(503);
+    expect(early.json<{ code: string; detail: string }>()).toMatchObject({
+      code: 'fleet_jobs_starting',
+      detail: expect.stringContaining('Try again in a few seconds'),
+    });
+    expect(Number(early.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await browser.get('/api/fleet-jobs')).json()).toEqual({ jobs: [] });
+    const readyz = await browser.get('/readyz');
+    expect(readyz.status).toBe(200);
+    expect(readyz.json()).toMatchObject({ status: 'ready', fleetJobs: 'starting' });
+
+    gate.resolve();
+    await running.bff.fleetJobsStarted();
+    expect((await browser.get('/readyz')).json()).toMatchObject({ fleetJobs: 'ready' });
+    const created = await browser.post('/api/fleet-jobs', body);
+    expect(created.status, created.text).toBe(202);
+    const { jobId } = FleetJobSchema.parse(created.json());
+    const done = await waitForJob(browser, jobId, (j) => j.state === 'completed');
+    expect(done.progress.failed).toBe(0);
+    expect(errorLines(running)).toEqual([]);
+  });
+
+  it('logs a start that failed, says so to the operator, and tries again until the queue runs', async () => {
+    const gate = latch();
+    let tries = 0;
+    const { stack: running, browser } = await held(async () => {
+      tries += 1;
+      if (tries === 1) throw new Error('the database refused the queue');
+      await gate.promise;
+    });
+    await vi.waitFor(() => expect(errorLines(running)).toHaveLength(1), { timeout: 30_000 });
+    expect(errorLines(running)[0]).toContain('the database refused the queue');
+
+    const refused = await browser.post('/api/fleet-jobs', await jobBody(running));
+    expect(refused.status).toBe(503);
+    expect(refused.json<{ code: string; detail: string }>()).toMatchObject({
+      code: 'fleet_jobs_starting',
+      detail: expect.stringContaining('tell your administrator'),
+    });
+
+    gate.resolve();
+    await running.bff.fleetJobsStarted();
+    expect(tries).toBe(2);
+    const created = await browser.post('/api/fleet-jobs', await jobBody(running));
+    expect(created.status, created.text).toBe(202);
+  });
+
+  it('closes cleanly while the queue starts: the try under way ends and what pg-boss started is stopped', async () => {
+    const reached = latch();
+    // The try goes on only once the close has begun, as a slow start would.
+    const { stack: running } = await held(async (stopped) => {
+      reached.resolve();
+      await once(stopped, 'abort');
+    });
+    await reached.promise;
+
+    await running.bff.close();
+    await running.bff.fleetJobsStarted();
+
+    const rows = async (query: string) =>
+      ((await running.database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]
+        ?.n;
+    expect(
+      await rows('select count(*)::int as n from bff_queue.instance where stopped_on is null'),
+    ).toBe(0);
+    expect(
+      await rows(`select count(*)::int as n from bff_queue.queue where name = 'fleet-job-step'`),
+    ).toBe(0);
+    expect(errorLines(running)).toEqual([]);
   });
 });

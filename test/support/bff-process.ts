@@ -1,7 +1,7 @@
 /**
  * Runs one BFF in a process of its own, for tests that kill it (the ledger's crash test).
  * Configuration comes as JSON in `BFF_PROCESS_CONFIG`; once listening on 127.0.0.1 (ephemeral
- * port) it prints `LISTENING <port>` on stdout. With `crashAfterUpstreamAnswer` it kills itself
+ * port) and its fleet job queue running, it prints `LISTENING <port>` on stdout. With `crashAfterUpstreamAnswer` it kills itself
  * with SIGKILL between the upstream's answer to a submission and the ledger's write.
  */
 import type { AddressInfo } from 'node:net';
@@ -43,5 +43,6 @@ const app = await buildServerApp({
   },
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
+await app.fleetJobsStarted();
 process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`);
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

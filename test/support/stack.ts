@@ -48,6 +48,11 @@ export interface StackOptions {
   relay?: boolean;
   /** Keep every BFF log line (pino JSON, level `trace`) in `logLines`. */
   captureLogs?: boolean;
+  /**
+   * Return once the BFF listens, without waiting for its fleet job queue, which starts in the
+   * background (default: wait, so a test may create jobs at once).
+   */
+  fleetJobsStarting?: boolean;
 }
 
 export interface Stack {
@@ -107,6 +112,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.bff,
   });
   await bff.listen({ host: '127.0.0.1', port: 0 });
+  if (!options.fleetJobsStarting) await bff.fleetJobsStarted();
   const bffUrl = originOf(bff);
 
   return {

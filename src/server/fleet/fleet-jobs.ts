@@ -66,7 +66,8 @@ export class FleetJobs {
    * @param sites reads the session's bound sites (`GET /sites`), where the selection is resolved.
    * @throws ProblemError 422 `fleet_selection_refused` when the selection names a site or device
    *   outside the bound sites, matches nothing, or a device's capability range refuses the command;
-   *   422 `idempotency_key_reused` for a known key with another request.
+   *   422 `idempotency_key_reused` for a known key with another request; 503
+   *   `fleet_jobs_starting` while the queue has not started.
    */
   async create(
     session: Session,
@@ -74,6 +75,7 @@ export class FleetJobs {
     request: FleetJobRequest,
     idempotencyKey?: string,
   ): Promise<FleetJob> {
+    this.#queue.requireReady();
     const requestHash = requestFingerprint('fleetJob', '/api/fleet-jobs', request);
     if (idempotencyKey) {
       const replayed = await this.#replay(session, idempotencyKey, requestHash);
@@ -161,7 +163,7 @@ export class FleetJobs {
    * is answered instead.
    *
    * @throws ProblemError 422 `fleet_selection_refused` naming the lines refused (nothing is made);
-   *   422 `idempotency_key_reused`.
+   *   422 `idempotency_key_reused`; 503 `fleet_jobs_starting` while the queue has not started.
    */
   async createFromPlan(
     session: Session,
@@ -170,6 +172,7 @@ export class FleetJobs {
     request: FleetPlanRequest,
     idempotencyKey?: string,
   ): Promise<FleetJob> {
+    this.#queue.requireReady();
     const requestHash = requestFingerprint('fleetPlan', '/api/fleet-plans', request);
     if (idempotencyKey) {
       const replayed = await this.#replay(session, idempotencyKey, requestHash);
@@ -293,9 +296,11 @@ export class FleetJobs {
    * was sent is cancelled with one batch cancel per batch).
    *
    * @throws ProblemError 404 `fleet_job_not_found`; 409 `fleet_job_state` when the job's state
-   *   does not allow the action.
+   *   does not allow the action; 503 `fleet_jobs_starting` for a resume or cancel while the queue
+   *   has not started (a pause only holds the job, which its next step reads, so it needs none).
    */
   async act(session: Session, jobId: string, action: FleetJobAction): Promise<FleetJob> {
+    if (action !== 'pause') this.#queue.requireReady();
     const job = await this.#store.findOwned(ownerOf(session), jobId);
     if (!job) throw notFound();
     const [from, to] = TRANSITIONS[action];

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { PgBoss, fromPglite, type Db } from 'pg-boss';
+import type { Db, PgBoss, fromPglite as FromPglite } from 'pg-boss';
 import type { DatabaseHandle } from '../../infra/database.ts';
+import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';
 
 /** The job queue's own schema, beside the BFF's; pg-boss creates and migrates it. */
@@ -12,6 +13,13 @@ export const FLEET_STEP_QUEUE = 'fleet-job-step';
 
 /** How far ahead a running step waits for the job's next step itself rather than queueing it, ms. */
 const HOLD_MS = 5_000;
+
+/** First wait before the queue's start is tried again after a failure, ms; doubles per failure. */
+const START_RETRY_FIRST_MS = 1_000;
+/** Longest wait between two tries of the queue's start, ms. */
+const START_RETRY_MAX_MS = 30_000;
+/** `Retry-After` of a refusal while the queue starts, s: a start on an existing schema takes ~1 s. */
+const STARTING_RETRY_AFTER_S = 2;
 
 /** Timings of the queue; tests shorten them. */
 export interface FleetQueueOptions {
@@ -27,13 +35,23 @@ export interface FleetQueueOptions {
    * died waits before another instance (or the restarted one) runs its step again. Default 10.
    */
   superviseIntervalSeconds?: number | undefined;
+  /**
+   * Test-only: awaited in each try of the start once pg-boss has started, before the queue and
+   * the worker are made; tests hold the start there (until `stopped`, which aborts when
+   * {@link FleetQueue.stop} begins), or fail it.
+   */
+  beforeWorker?: ((stopped: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** Where the queue writes its failures (pino's logger fits). */
 export interface FleetQueueLog {
+  info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
   error(details: Record<string, unknown>, message: string): void;
 }
+
+/** Where the queue stands: `starting` until its worker runs (tries again after failures). */
+export type FleetQueueState = 'starting' | 'ready' | 'stopped';
 
 interface StepData {
   jobId: string;
@@ -45,40 +63,146 @@ interface StepData {
  * fleet job's ID as its singleton key under the `stately` policy: at most one step of a fleet job
  * runs at a time across all BFF instances, and at most one waits. A step whose BFF died is run
  * again once it expires.
+ *
+ * Made at once, started in the background ({@link FleetQueue.start}) so the BFF serves without
+ * waiting for it (docs/architecture.md, Running it): until the worker runs, what needs the queue
+ * is refused with {@link FleetQueue.requireReady}.
  */
 export class FleetQueue {
-  readonly #boss: PgBoss;
+  readonly #handle: DatabaseHandle;
   readonly #runner: FleetRunner;
   readonly #log: FleetQueueLog;
+  readonly #options: FleetQueueOptions;
   readonly #stepExpireSeconds: number;
-  #stopping = false;
+  readonly #stopped = new AbortController();
+  #boss: PgBoss | undefined;
+  #state: FleetQueueState = 'starting';
+  #failedStarts = 0;
+  #nextTryAtMs: number | undefined;
+  #starting: Promise<void> | undefined;
   #workerId: string | undefined;
 
-  private constructor(
-    boss: PgBoss,
-    runner: FleetRunner,
-    log: FleetQueueLog,
-    stepExpireSeconds: number,
-  ) {
-    this.#boss = boss;
-    this.#runner = runner;
-    this.#log = log;
-    this.#stepExpireSeconds = stepExpireSeconds;
-  }
-
-  /**
-   * Installs or migrates the queue's schema, creates the queue and starts this instance's worker.
-   *
-   * @throws when the database refuses the queue's schema.
-   */
-  static async start(
+  /** Makes the queue on `handle`; nothing is loaded, read or written until {@link FleetQueue.start}. */
+  constructor(
     handle: DatabaseHandle,
     runner: FleetRunner,
     log: FleetQueueLog,
     options: FleetQueueOptions = {},
-  ): Promise<FleetQueue> {
-    const boss = new PgBoss({
-      db: queueDatabaseOf(handle),
+  ) {
+    this.#handle = handle;
+    this.#runner = runner;
+    this.#log = log;
+    this.#options = options;
+    this.#stepExpireSeconds = options.stepExpireSeconds ?? 120;
+  }
+
+  /** `starting` until the worker runs, then `ready`; `stopped` once {@link FleetQueue.stop} began. */
+  get state(): FleetQueueState {
+    return this.#state;
+  }
+
+  /**
+   * Starts the queue in the background: installs or migrates its schema, creates the queue and
+   * this instance's worker. A try that fails is logged and tried again after 1 s, doubling up to
+   * 30 s, until it works or {@link FleetQueue.stop} is called; the returned promise never rejects
+   * and settles when the worker runs or the queue stopped first. Calling it again returns the
+   * same promise.
+   */
+  start(): Promise<void> {
+    this.#starting ??= this.#startUntilStopped();
+    return this.#starting;
+  }
+
+  /**
+   * @throws ProblemError 503 `fleet_jobs_starting` with `Retry-After` (s) while the queue has not
+   *   started (or is stopping): nothing may be created or woken yet.
+   */
+  requireReady(): void {
+    if (this.#state === 'ready') return;
+    const failing = this.#failedStarts > 0 && this.#state === 'starting';
+    const untilNextTryS =
+      this.#nextTryAtMs === undefined ? 0 : Math.ceil((this.#nextTryAtMs - Date.now()) / 1000);
+    throw new ProblemError(
+      503,
+      'fleet_jobs_starting',
+      failing
+        ? 'Fleet jobs cannot start on this server yet: it could not set up their queue in its database, and keeps trying. Nothing was created or changed. Try again in a minute; if this goes on, tell your administrator.'
+        : 'Fleet jobs are still starting on this server, so nothing was created or changed. Try again in a few seconds.',
+      {
+        title: 'Fleet jobs starting',
+        headers: {
+          'retry-after': String(
+            Math.max(STARTING_RETRY_AFTER_S, untilNextTryS + STARTING_RETRY_AFTER_S),
+          ),
+        },
+      },
+    );
+  }
+
+  async #startUntilStopped(): Promise<void> {
+    const stopped = this.#stopped.signal;
+    for (let attempt = 1; !stopped.aborted; attempt += 1) {
+      try {
+        await this.#startOnce();
+        if (this.#failedStarts > 0 && this.#state === 'ready')
+          this.#log.info({ attempt }, 'fleet job queue started after failed tries');
+        return;
+      } catch (error) {
+        if (stopped.aborted) return;
+        this.#failedStarts += 1;
+        // The same backoff as pg-boss's own start retries, but over the queue and worker too, and
+        // cut short by stop() so a close never waits out a retry.
+        const waitMs = Math.min(START_RETRY_MAX_MS, START_RETRY_FIRST_MS * 2 ** (attempt - 1));
+        this.#nextTryAtMs = Date.now() + waitMs;
+        this.#log.error(
+          {
+            attempt,
+            retryInMs: waitMs,
+            reason: error instanceof Error ? error.message : String(error),
+          },
+          'fleet job queue did not start; fleet jobs are refused until it does; trying again',
+        );
+        try {
+          await sleep(waitMs, undefined, { signal: stopped });
+        } catch {
+          return;
+        }
+      }
+    }
+  }
+
+  async #startOnce(): Promise<void> {
+    // pg-boss may be started again after a failed start (its own start retries do the same).
+    const boss = (this.#boss ??= await this.#makeBoss());
+    await boss.start();
+    await this.#options.beforeWorker?.(this.#stopped.signal);
+    if (this.#stopped.signal.aborted) return;
+    await boss.createQueue(FLEET_STEP_QUEUE, {
+      policy: 'stately',
+      expireInSeconds: this.#stepExpireSeconds,
+      retryLimit: 1000,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 30,
+    });
+    if (this.#stopped.signal.aborted) return;
+    this.#workerId = await boss.work<StepData>(
+      FLEET_STEP_QUEUE,
+      { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
+      async (jobs) => {
+        for (const job of jobs) await this.#run(job.data.jobId);
+      },
+    );
+    if (this.#state === 'starting') this.#state = 'ready';
+  }
+
+  /** pg-boss and its dependencies load here, off the start path (about 0.2 s of module loading). */
+  async #makeBoss(): Promise<PgBoss> {
+    const { PgBoss: Boss, fromPglite } = await import('pg-boss');
+    const handle = this.#handle;
+    const options = this.#options;
+    const boss = new Boss({
+      db: queueDatabaseOf(handle, fromPglite),
       schema: QUEUE_SCHEMA,
       ...(handle.driver === 'pglite' ? { backend: 'pglite' as const } : {}),
       schedule: false,
@@ -86,35 +210,28 @@ export class FleetQueue {
       monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
     });
     boss.on('error', (error: unknown) =>
-      log.error(
+      this.#log.error(
         { reason: error instanceof Error ? error.message : String(error) },
         'job queue error',
       ),
     );
-    await boss.start();
-    const stepExpireSeconds = options.stepExpireSeconds ?? 120;
-    await boss.createQueue(FLEET_STEP_QUEUE, {
-      policy: 'stately',
-      expireInSeconds: stepExpireSeconds,
-      retryLimit: 1000,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 30,
-    });
-    const queue = new FleetQueue(boss, runner, log, stepExpireSeconds);
-    queue.#workerId = await boss.work<StepData>(
-      FLEET_STEP_QUEUE,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-      async (jobs) => {
-        for (const job of jobs) await queue.#run(job.data.jobId);
-      },
-    );
-    return queue;
+    return boss;
+  }
+
+  /**
+   * The started pg-boss, also while a graceful stop lets a step under way queue its next one.
+   *
+   * @throws ProblemError 503 `fleet_jobs_starting` before the worker ran.
+   */
+  #started(): PgBoss {
+    if (this.#boss && this.#workerId !== undefined) return this.#boss;
+    this.requireReady();
+    throw new Error('the fleet job queue is ready without a worker');
   }
 
   /** Asks for a step of `jobId` at `atMs` (default now), unless one already waits. */
   async wake(jobId: string, atMs?: number): Promise<void> {
-    await this.#boss.send(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
+    await this.#started().send(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,
       ...(atMs === undefined ? {} : { startAfter: new Date(atMs) }),
     });
@@ -122,17 +239,23 @@ export class FleetQueue {
 
   /** Brings a waiting step of `jobId` forward to now (a cancel need not wait for the rate). */
   async hurry(jobId: string): Promise<void> {
-    await this.#boss.upsert(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
+    await this.#started().upsert(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,
       startAfter: new Date(),
     });
-    if (this.#workerId) this.#boss.notifyWorker(this.#workerId);
+    if (this.#workerId) this.#started().notifyWorker(this.#workerId);
   }
 
-  /** Stops the worker; a step under way finishes first (at most `timeoutMs`). */
+  /**
+   * Stops the worker; a step under way finishes first (at most `timeoutMs`). Mid-start, the try
+   * under way is let finish (pg-boss cannot be interrupted) and a waiting retry is dropped, then
+   * what was started is stopped. The database stays open (it is the BFF's).
+   */
   async stop(timeoutMs = 10_000): Promise<void> {
-    this.#stopping = true;
-    await this.#boss.stop({ graceful: true, close: false, timeout: timeoutMs });
+    this.#state = 'stopped';
+    this.#stopped.abort();
+    await this.#starting;
+    await this.#boss?.stop({ graceful: true, close: false, timeout: timeoutMs });
   }
 
   async #run(jobId: string): Promise<void> {
@@ -145,7 +268,7 @@ export class FleetQueue {
       let next = await this.#runner.step(jobId);
       while (
         next &&
-        !this.#stopping &&
+        !this.#stopped.signal.aborted &&
         next.atMs - Date.now() <= HOLD_MS &&
         next.atMs < heldUntilMs
       ) {
@@ -168,7 +291,7 @@ export class FleetQueue {
  * The database as pg-boss reads it: pg-boss's own PGlite adapter on the embedded database, the
  * BFF's pool on PostgreSQL (multi-statement answers flattened as pg-boss's own driver does).
  */
-function queueDatabaseOf(handle: DatabaseHandle): Db {
+function queueDatabaseOf(handle: DatabaseHandle, fromPglite: typeof FromPglite): Db {
   const client = (handle.db as unknown as { $client: unknown }).$client;
   if (handle.driver === 'pglite') return fromPglite(client as PGlite);
   const pool = client as pg.Pool;

@@ -16,6 +16,7 @@ import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
 import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { planGhosts } from './plan-ghosts.ts';
 import { usePermission } from './use-permission.ts';
+import { WithBoundSites } from './with-bound-sites.tsx';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
 export function FleetJobListRoute() {
@@ -54,7 +55,6 @@ export function FleetJobListRoute() {
 
 /** `/fleet-jobs/new`: the fleet job form over the bound sites; a started job opens its page. */
 export function FleetJobNewRoute() {
-  const sites = useSites();
   const navigate = useNavigate();
   const dispatch = usePermission('dispatch');
   return (
@@ -64,25 +64,17 @@ export function FleetJobNewRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {!dispatch.allowed ? (
-        <p className="notice">{dispatch.why}</p>
-      ) : sites.isPending ? (
-        <Loading what="Loading sites…" />
-      ) : sites.isError ? (
-        <ErrorAlert
-          error={sites.error}
-          what="Could not load the bound sites."
-          onRetry={() => void sites.refetch()}
-        />
-      ) : sites.data.sites.length === 0 ? (
-        <p className="empty-state">
-          No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
-        </p>
+      {dispatch.allowed ? (
+        <WithBoundSites>
+          {(sites) => (
+            <FleetJobForm
+              sites={sites}
+              onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+            />
+          )}
+        </WithBoundSites>
       ) : (
-        <FleetJobForm
-          sites={sites.data.sites}
-          onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
-        />
+        <p className="notice">{dispatch.why}</p>
       )}
     </>
   );
@@ -90,7 +82,6 @@ export function FleetJobNewRoute() {
 
 /** `/fleet-jobs/plan`: a dispatch plan from a file, checked, then sent as one fleet job. */
 export function FleetPlanRoute() {
-  const sites = useSites();
   const navigate = useNavigate();
   const dispatch = usePermission('dispatch');
   return (
@@ -100,26 +91,18 @@ export function FleetPlanRoute() {
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
-      {!dispatch.allowed ? (
-        <p className="notice">{dispatch.why}</p>
-      ) : sites.isPending ? (
-        <Loading what="Loading sites…" />
-      ) : sites.isError ? (
-        <ErrorAlert
-          error={sites.error}
-          what="Could not load the bound sites."
-          onRetry={() => void sites.refetch()}
-        />
-      ) : sites.data.sites.length === 0 ? (
-        <p className="empty-state">
-          No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
-        </p>
+      {dispatch.allowed ? (
+        <WithBoundSites>
+          {(sites) => (
+            <FleetPlanUpload
+              sites={sites}
+              onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
+              preview={(rows) => <PlanTimeline rows={rows} sites={sites} />}
+            />
+          )}
+        </WithBoundSites>
       ) : (
-        <FleetPlanUpload
-          sites={sites.data.sites}
-          onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
-          preview={(rows) => <PlanTimeline rows={rows} sites={sites.data.sites} />}
-        />
+        <p className="notice">{dispatch.why}</p>
       )}
     </>
   );
