@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
 import { VendorConnectionListSchema } from '../../domain/connections.ts';
@@ -32,7 +32,30 @@ beforeAll(async () => {
     reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-12-01T10:00:00Z' }),
   );
   fake.on('POST', '/sites', (_request, reply) => reply.code(201).send({ siteId: 'PLANT-1' }));
-  fake.on('GET', '/sites', () => ({ sites: [] }));
+  fake.on('GET', '/sites', () => ({
+    sites: [
+      {
+        siteId: 'PLANT-1',
+        name: 'One',
+        timeZone: 'Europe/Berlin',
+        devices: ['BAT-1', 'BAT-2'].map((deviceId) => ({
+          deviceId,
+          name: deviceId,
+          model: 'M',
+          capabilities: {},
+        })),
+      },
+    ],
+  }));
+  fake.on('POST', '/devices/commands/batch', (request, reply) => {
+    const { devices } = request.body as { devices: string[] };
+    return reply.code(202).send({
+      batchCommandId: 'batch_1',
+      message: 'accepted',
+      timestamp: '2026-12-01T10:00:00Z',
+      commands: devices.map((deviceId) => ({ deviceId, id: `cmd_${deviceId}` })),
+    });
+  });
   testDb = await createTestDatabase('pglite');
   bff = await buildTestBff(fake, {
     database: await testDb.open(),
@@ -212,6 +235,34 @@ describe('vendor connections and roles in company sign-in', () => {
     );
     expect(mine.entries.length).toBeGreaterThan(0);
     expect(mine.entries.every((entry) => entry.operator?.subject === 'admin')).toBe(true);
+  });
+
+  it('records each batch a fleet job sends as the person who made the job', async () => {
+    await bff.app.fleetJobsStarted();
+    const created = await call('dispatcher', 'POST', '/api/fleet-jobs', {
+      selection: { deviceIds: ['BAT-1', 'BAT-2'] },
+      command: { ...command, startTime: '2026-12-02T11:00:00Z', endTime: '2026-12-02T12:00:00Z' },
+    });
+    expect(created.statusCode).toBe(202);
+    await vi.waitFor(
+      () =>
+        expect(
+          fake.seen.filter((request) => request.url === '/devices/commands/batch'),
+        ).toHaveLength(1),
+      { timeout: 10_000 },
+    );
+    await vi.waitFor(
+      async () => {
+        const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
+        expect(all.entries.find((entry) => entry.kind === 'batch')?.operator).toEqual({
+          issuer: idp.issuer,
+          subject: 'dispatcher',
+          name: 'Dan Dispatcher',
+          email: 'dan.dispatcher@example.com',
+        });
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it("refuses to record an undo of another person's change", async () => {

@@ -143,6 +143,11 @@ export const fleetJobs = bff.table(
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
     operatorName: text('operator_name'),
+    /**
+     * Company sign-in: the person who made the job, `{ issuer, subject, name?, email?, role }` as
+     * at that sign-in, so each batch the job sends is recorded in the ledger as theirs.
+     */
+    operator: jsonb('operator'),
     secretCiphertext: text('secret_ciphertext'),
     command: jsonb('command').notNull(),
     rollout: jsonb('rollout').notNull(),

@@ -323,7 +323,23 @@ const TRANSITIONS: Record<FleetJobAction, [from: FleetJobState[], to: FleetJobSt
 };
 
 function ownerOf(session: Session): FleetOwner {
-  return { region: session.region, clientId: session.clientId, operatorName: session.operatorName };
+  const { operator } = session;
+  return {
+    region: session.region,
+    clientId: session.clientId,
+    operatorName: session.operatorName,
+    ...(operator
+      ? {
+          operator: {
+            issuer: operator.issuer,
+            subject: operator.subject,
+            ...(operator.name ? { name: operator.name } : {}),
+            ...(operator.email ? { email: operator.email } : {}),
+            role: operator.role,
+          },
+        }
+      : {}),
+  };
 }
 
 function notFound(): ProblemError {

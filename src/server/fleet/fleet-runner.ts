@@ -312,6 +312,8 @@ export class FleetRunner {
       clientId: job.clientId,
       clientSecret,
       ...(job.operatorName ? { operatorName: job.operatorName } : {}),
+      // Each batch is recorded in the ledger as the person's who made the job.
+      ...(job.operator ? { operator: job.operator } : {}),
       createdAtMs: job.createdAt.getTime(),
       lastSeenAtMs: nowMs,
     };

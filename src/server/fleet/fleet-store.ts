@@ -14,16 +14,26 @@ import {
   type FleetJobState,
   type FleetRollout,
 } from '../../domain/fleet-job.ts';
+import { RoleSchema } from '../../domain/roles.ts';
+import { OperatorSchema } from '../../domain/session.ts';
 import { RegionSchema, type Region } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 
-/** Who owns a job: the client it acts for and the operator who made it. */
+/**
+ * Who owns a job: the client it acts for and the operator who made it: the typed name
+ * (credentials form), or the person and their role at that sign-in (company sign-in).
+ */
 export interface FleetOwner {
   region: Region;
   clientId: string;
   operatorName?: string | undefined;
+  operator?: FleetJobOperator | undefined;
 }
+
+/** The person a company sign-in authenticated, with the role they had when they made the job. */
+export const FleetJobOperatorSchema = OperatorSchema.extend({ role: RoleSchema });
+export type FleetJobOperator = z.infer<typeof FleetJobOperatorSchema>;
 
 /** A job row as read back, its JSON columns parsed. */
 export interface FleetJobRow extends FleetOwner {
@@ -83,6 +93,7 @@ export class FleetStore {
         region: job.owner.region,
         clientId: job.owner.clientId,
         operatorName: job.owner.operatorName ?? null,
+        operator: job.owner.operator ?? null,
         secretCiphertext: job.secretCiphertext,
         command: job.command,
         rollout: job.rollout,
@@ -314,6 +325,7 @@ function jobRowOf(row: typeof fleetJobs.$inferSelect): FleetJobRow {
     region: RegionSchema.parse(row.region),
     clientId: row.clientId,
     ...(row.operatorName ? { operatorName: row.operatorName } : {}),
+    ...(row.operator === null ? {} : { operator: FleetJobOperatorSchema.parse(row.operator) }),
     secretCiphertext: row.secretCiphertext,
     command: DeviceCommandSchema.parse(row.command),
     rollout: FleetRolloutSchema.parse(row.rollout),

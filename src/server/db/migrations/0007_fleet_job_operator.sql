@@ -1,0 +1,1 @@
+ALTER TABLE "bff"."fleet_jobs" ADD COLUMN "operator" jsonb;
