@@ -7,7 +7,7 @@ import { newIntentId } from '../../../commands/api/fleet-jobs.ts';
 import { useCheckFleetPlan, useCreateFleetPlanJob } from '../../../commands/api/fleet-plans.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
-import { formatPropertyValue } from '../../../lib/power-control-words.ts';
+import { describePowerControl, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
 import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import type { PlanRowInput } from '../../../../domain/dispatch-plan.ts';
 import {
@@ -195,13 +195,8 @@ export function FleetPlanUpload({
                   </td>
                   <td>
                     {row.command
-                      ? POWER_CONTROL_PROPERTIES.flatMap((p) => {
-                          const value = row.command?.powerControl[p];
-                          return value === undefined ? [] : [formatPropertyValue(p, value)];
-                        }).join(', ')
-                      : Object.entries(row.written?.controls ?? {})
-                          .map(([p, v]) => `${p} ${v}`)
-                          .join(', ')}
+                      ? describePowerControl(row.command.powerControl)
+                      : writtenControlsInWords(row.written?.controls ?? {})}
                   </td>
                   <td>
                     {row.command ? 'Can be sent' : `Refused: ${row.reasons?.join('; ') ?? ''}`}
@@ -248,4 +243,22 @@ export function FleetPlanUpload({
       ) : null}
     </section>
   );
+}
+
+/**
+ * The controls of a refused row in the product's words: a number in its unit and direction
+ * (`3 kW discharge`, `stop charging at 90%`), anything else named by its control and quoted as the
+ * file wrote it, since the refusal may be that very cell.
+ */
+function writtenControlsInWords(controls: PlanRowInput['controls']): string {
+  return POWER_CONTROL_PROPERTIES.flatMap((property) => {
+    const cell = controls[property]?.trim();
+    if (cell === undefined || cell === '') return [];
+    const value = Number(cell);
+    return [
+      Number.isFinite(value)
+        ? describePowerControl({ [property]: value })
+        : `${POWER_CONTROL_WORDS[property].name} “${cell}”`,
+    ];
+  }).join(', ');
 }

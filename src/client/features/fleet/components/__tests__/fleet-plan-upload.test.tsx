@@ -70,6 +70,10 @@ describe('FleetPlanUpload', () => {
     );
     expect(row(4)?.textContent).toContain('overlaps a command of this device that is executing');
     expect(row(5)?.textContent).toContain('BAT-X is not in a bound site');
+    // Controls in the product's words, a refused row's too: never a property name and a number.
+    expect(row(2)?.textContent).toContain('3 kW discharge');
+    expect(row(3)?.textContent).toContain('3 kW discharge');
+    expect(table.textContent).not.toContain('targetBatteryPowerW');
     expect(screen.getByRole('button', { name: 'Drop 3 refused and send 1 row' })).toBeTruthy();
   });
 
