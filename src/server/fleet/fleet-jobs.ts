@@ -21,7 +21,12 @@ import { requestFingerprint } from '../ledger/idempotency.ts';
 import type { FleetQueue } from './fleet-queue.ts';
 import type { FleetRefresher } from './fleet-refresh.ts';
 import { sealingContext } from './fleet-runner.ts';
-import { toFleetJob, type FleetOwner, type FleetStore } from './fleet-store.ts';
+import {
+  FleetJobOperatorSchema,
+  toFleetJob,
+  type FleetOwner,
+  type FleetStore,
+} from './fleet-store.ts';
 
 /** At most this many names are listed in a refusal; the count says how many more. */
 const NAMES_SHOWN = 10;
@@ -328,17 +333,8 @@ function ownerOf(session: Session): FleetOwner {
     region: session.region,
     clientId: session.clientId,
     operatorName: session.operatorName,
-    ...(operator
-      ? {
-          operator: {
-            issuer: operator.issuer,
-            subject: operator.subject,
-            ...(operator.name ? { name: operator.name } : {}),
-            ...(operator.email ? { email: operator.email } : {}),
-            role: operator.role,
-          },
-        }
-      : {}),
+    // Parsed so that only the person's identity and role are stored with the job.
+    ...(operator ? { operator: FleetJobOperatorSchema.parse(operator) } : {}),
   };
 }
 
