@@ -1,6 +1,7 @@
 import type { Device } from '../../../../domain/device.ts';
 import type { Bar } from '../lib/bars.ts';
 import type { GhostWindow } from '../lib/ghosts.ts';
+import type { ShownCard } from '../lib/shown-card.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { windowInZone } from '../lib/window-words.ts';
 import { StatusRecordList } from './status-record-list.tsx';
@@ -16,7 +17,7 @@ const CARD_HEIGHT_PX = 220;
  * widens the page; it takes no pointer events and sits under the details drawer, so it never
  * covers an action.
  */
-export function BarTooltip(props: {
+function BarTooltip(props: {
   bar: Bar;
   device: Device;
   timeZone: string;
@@ -38,7 +39,7 @@ export function BarTooltip(props: {
  * site's clock (or UTC) with UTC beside it, and whether it can be sent or why it is refused.
  * Placed as `BarTooltip` is.
  */
-export function GhostTooltip(props: {
+function GhostTooltip(props: {
   ghost: GhostWindow;
   device: Device;
   timeZone: string;
@@ -78,6 +79,25 @@ export function GhostTooltip(props: {
         </div>
       </dl>
     </TooltipCard>
+  );
+}
+
+/**
+ * The timeline's one card (`shownCard` in lib/shown-card.ts chooses it): a bar's or a ghost's, at its anchor,
+ * times in `timeZone` (the site's, or UTC).
+ */
+export function WindowCard(props: {
+  card: ShownCard;
+  timeZone: string;
+  boundsWidthPx: number;
+  boundsHeightPx: number;
+}) {
+  const { card, ...placement } = props;
+  const common = { device: card.device, x: card.x, y: card.y, ...placement };
+  return card.bar ? (
+    <BarTooltip bar={card.bar} {...common} />
+  ) : (
+    <GhostTooltip ghost={card.ghost} {...common} />
   );
 }
 

@@ -14,13 +14,14 @@ import { isGhostId, type GhostWindow } from '../lib/ghosts.ts';
 import { AXIS_HEIGHT_PX, LABEL_WIDTH_PX } from '../lib/draw.ts';
 import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import { prefersReducedMotion } from '../lib/reduced-motion.ts';
+import { shownCard } from '../lib/shown-card.ts';
 import { buildRows, nextDeviceRow, rowTarget, visibleRowRange } from '../lib/rows.ts';
 import { createTransitionTracker } from '../lib/status-transitions.ts';
 import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
-import { BarTooltip, GhostTooltip } from './bar-tooltip.tsx';
+import { WindowCard } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 // The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
 // (the app, a test, the bench page), they are loaded with it. One module, so loaded once.
@@ -229,7 +230,20 @@ export function TimelineView(props: TimelineViewProps) {
         ? `tl-bar-${focusedBarId}`
         : `tl-row-${focusedRow}`
       : undefined;
-  const focusedRowTop = (rows[focusedRow]?.y ?? 0) + AXIS_HEIGHT_PX - scrollTop;
+  const card = shownCard({
+    hoverBar: hover,
+    hoverGhost,
+    gridFocused,
+    focused: !focusedTarget
+      ? undefined
+      : focusedBar
+        ? { ...focusedTarget, bar: focusedBar }
+        : focusedGhost
+          ? { ...focusedTarget, ghost: focusedGhost }
+          : undefined,
+    focusedRowTopPx: (rows[focusedRow]?.y ?? 0) + AXIS_HEIGHT_PX - scrollTop,
+    xOfMs: (ms) => Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, ms)),
+  });
 
   return (
     <div className="timeline">
@@ -303,50 +317,14 @@ export function TimelineView(props: TimelineViewProps) {
         >
           {message?.text}
         </div>
-        {!hover && gridFocused && focusedBar && focusedTarget && (
-          <BarTooltip
-            bar={focusedBar}
-            device={focusedTarget.device}
-            timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
-            x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedBar.startMs))}
-            y={focusedRowTop + 18}
+        {card ? (
+          <WindowCard
+            card={card}
+            timeZone={utc ? 'UTC' : card.site.timeZone}
             boundsWidthPx={size.width}
             boundsHeightPx={size.height}
           />
-        )}
-        {!hover && !hoverGhost && gridFocused && focusedGhost && focusedTarget && (
-          <GhostTooltip
-            ghost={focusedGhost}
-            device={focusedTarget.device}
-            timeZone={utc ? 'UTC' : focusedTarget.site.timeZone}
-            x={Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, focusedGhost.startMs))}
-            y={focusedRowTop + 34}
-            boundsWidthPx={size.width}
-            boundsHeightPx={size.height}
-          />
-        )}
-        {hoverGhost && (
-          <GhostTooltip
-            ghost={hoverGhost.ghost}
-            device={hoverGhost.device}
-            timeZone={utc ? 'UTC' : hoverGhost.site.timeZone}
-            x={hoverGhost.x}
-            y={hoverGhost.y}
-            boundsWidthPx={size.width}
-            boundsHeightPx={size.height}
-          />
-        )}
-        {hover && (
-          <BarTooltip
-            bar={hover.bar}
-            device={hover.device}
-            timeZone={utc ? 'UTC' : hover.site.timeZone}
-            x={hover.x}
-            y={hover.y}
-            boundsWidthPx={size.width}
-            boundsHeightPx={size.height}
-          />
-        )}
+        ) : null}
       </div>
     </div>
   );

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { Device, Site } from '../../../../../domain/device.ts';
+import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { toBar } from '../bars.ts';
+import { ghostId, type GhostWindow } from '../ghosts.ts';
+import { shownCard } from '../shown-card.ts';
+
+const device: Device = {
+  deviceId: 'BAT-EU-001-A',
+  name: 'Battery A',
+  model: 'X',
+  capabilities: {},
+};
+const site: Site = {
+  siteId: 'PLANT-EU-001',
+  name: 'Berlin plant',
+  timeZone: 'Europe/Berlin',
+  devices: [device],
+};
+const row = { site, device };
+const bar = toBar(RECEIVED_RECORD);
+const ghost: GhostWindow = {
+  id: ghostId('2'),
+  startMs: bar.endMs,
+  endMs: bar.endMs + 3_600_000,
+  name: 'Plan line 2',
+};
+const keyboard = {
+  gridFocused: true,
+  focused: { ...row, bar },
+  focusedRowTopPx: 100,
+  xOfMs: (ms: number) => (ms - bar.startMs) / 60_000 + 200,
+};
+
+describe('shownCard', () => {
+  it('shows the keyboard-focused window at its start, under its half of the row', () => {
+    expect(shownCard({ ...keyboard, hoverBar: undefined, hoverGhost: undefined })).toMatchObject({
+      bar,
+      x: 200,
+      y: 118,
+    });
+    const onGhost = shownCard({
+      ...keyboard,
+      focused: { ...row, ghost },
+      hoverBar: undefined,
+      hoverGhost: undefined,
+    });
+    expect(onGhost).toMatchObject({
+      ghost,
+      x: 200 + (ghost.startMs - bar.startMs) / 60_000,
+      y: 134,
+    });
+  });
+
+  it('shows one card: a hovered ghost or bar replaces the focused window', () => {
+    const hoverGhost = { ...row, ghost, x: 640, y: 90 };
+    const onHoverGhost = shownCard({ ...keyboard, hoverBar: undefined, hoverGhost });
+    expect(onHoverGhost).toEqual(hoverGhost);
+    const hoverBar = { ...row, bar, x: 420, y: 70 };
+    expect(
+      shownCard({ ...keyboard, focused: { ...row, ghost }, hoverBar, hoverGhost: undefined }),
+    ).toEqual(hoverBar);
+  });
+
+  it('shows no card for a focused window while the grid has no keyboard focus', () => {
+    expect(
+      shownCard({ ...keyboard, gridFocused: false, hoverBar: undefined, hoverGhost: undefined }),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,47 @@
+import type { Bar } from './bars.ts';
+import type { GhostWindow } from './ghosts.ts';
+import type { RowTarget } from './timeline-types.ts';
+
+/** Where a card is anchored, in the grid's CSS pixels (the pointer, or the focused window). */
+interface Anchor {
+  x: number;
+  y: number;
+}
+
+/** A command bar or a ghost window with its row. */
+export type CardSubject = RowTarget &
+  ({ bar: Bar; ghost?: undefined } | { ghost: GhostWindow; bar?: undefined });
+
+/** The one card the timeline shows: its subject and where it is anchored. */
+export type ShownCard = CardSubject & Anchor;
+
+/** Below the row's top: a bar's card under its upper half, a ghost's under its lower half. */
+const BAR_CARD_OFFSET_PX = 18;
+const GHOST_CARD_OFFSET_PX = 34;
+
+/**
+ * Which card the timeline shows, at most one: what the pointer is over (a ghost in a row's lower
+ * half, else a command bar), or else, while the grid has keyboard focus, the focused window,
+ * anchored at its start (`xOfMs`, grid CSS pixels) under `focusedRowTopPx` (a bar's card under
+ * the row's upper half, a ghost's under its lower half, where they are drawn). A pointer card
+ * replaces the focused one rather than showing beside it.
+ */
+export function shownCard(input: {
+  hoverBar: (RowTarget & { bar: Bar } & Anchor) | undefined;
+  hoverGhost: (RowTarget & { ghost: GhostWindow } & Anchor) | undefined;
+  gridFocused: boolean;
+  focused: CardSubject | undefined;
+  focusedRowTopPx: number;
+  xOfMs: (ms: number) => number;
+}): ShownCard | undefined {
+  if (input.hoverGhost) return input.hoverGhost;
+  if (input.hoverBar) return input.hoverBar;
+  const { focused } = input;
+  if (!input.gridFocused || !focused) return undefined;
+  const window = focused.bar ?? focused.ghost;
+  return {
+    ...focused,
+    x: input.xOfMs(window.startMs),
+    y: input.focusedRowTopPx + (focused.ghost ? GHOST_CARD_OFFSET_PX : BAR_CARD_OFFSET_PX),
+  };
+}
