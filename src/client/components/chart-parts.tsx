@@ -1,5 +1,8 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useChartHeight, useChartWidth, usePlotArea, type PlotArea } from 'recharts';
+import { formatSiteTimeTick, siteTimeTicks } from '../lib/chart-axes.ts';
+import { textWidthPx } from '../lib/text-width.ts';
+import { useElementWidth } from '../lib/use-element-width.ts';
 
 /** Font size of tick labels and axis titles in px: set, not inherited, so layout is predictable. */
 export const CHART_FONT_PX = 12;
@@ -22,8 +25,75 @@ export function PlotAreaProbe({ onChange }: { onChange: (area: PlotArea) => void
 }
 
 /** True when two plot areas are the same rectangle. */
-export const samePlotArea = (a: PlotArea | undefined, b: PlotArea) =>
+const samePlotArea = (a: PlotArea | undefined, b: PlotArea) =>
   a !== undefined && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
+/**
+ * A chart's measured geometry: `measureRef` goes on the element whose width (`widthPx`) the chart
+ * takes; `onPlotArea` goes to a {@link PlotAreaProbe} inside the chart, and `plot` is then the plot
+ * area it reported (undefined until the first layout), kept as the same object while the rectangle
+ * stays, so what is memoised on it is not recomputed. `plotWidthPx` is the plot's width, or until
+ * it has been measured the chart's width less `axesEstimatePx` (what its value axes usually take).
+ */
+export function useChartGeometry(axesEstimatePx: number) {
+  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
+  const [plot, setPlot] = useState<PlotArea>();
+  const onPlotArea = useCallback(
+    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
+    [],
+  );
+  return {
+    measureRef,
+    widthPx,
+    plot,
+    onPlotArea,
+    plotWidthPx: plot?.width ?? widthPx - axesEstimatePx,
+  };
+}
+
+/**
+ * The time axis of a chart over `[startMs, endMs]` on `timeZone`'s clock (the site's): ticks from
+ * `siteTimeTicks` (lib/chart-axes.ts) for the plot's width, without a tick whose centred label
+ * would run out of the chart's box at either end, their labels, and the domain. Every value is
+ * memoised: recharts keeps axis settings in its store, and a new object on every render would be
+ * stored again on every render.
+ *
+ * @param geometry from {@link useChartGeometry}.
+ * @param finest `'minute'` lets a short range (a fleet job's) take minute ticks; see
+ *   `siteTimeTicks`.
+ */
+export function useSiteTimeAxis(
+  range: { startMs: number; endMs: number; timeZone: string },
+  geometry: { plot: PlotArea | undefined; widthPx: number; plotWidthPx: number },
+  finest: 'minute' | 'hour' = 'hour',
+) {
+  const { startMs, endMs, timeZone } = range;
+  const { plot, widthPx, plotWidthPx } = geometry;
+  const timeTicks = useMemo(() => {
+    const labelPx = (label: string) => textWidthPx(label, CHART_FONT_PX);
+    const ticks = siteTimeTicks(
+      startMs,
+      endMs,
+      timeZone,
+      Math.max(1, plotWidthPx),
+      labelPx,
+      finest,
+    );
+    if (!plot) return ticks;
+    const xOf = (ms: number) => plot.x + ((ms - startMs) / (endMs - startMs)) * plot.width;
+    const inside = (ms: number) => {
+      const halfPx = labelPx(formatSiteTimeTick(ms, timeZone, ticks.unit)) / 2;
+      return xOf(ms) - halfPx >= 0 && xOf(ms) + halfPx <= widthPx;
+    };
+    return { ...ticks, ticksMs: ticks.ticksMs.filter(inside) };
+  }, [startMs, endMs, timeZone, plotWidthPx, plot, widthPx, finest]);
+  const tickFormatter = useCallback(
+    (ms: number) => formatSiteTimeTick(ms, timeZone, timeTicks.unit),
+    [timeZone, timeTicks.unit],
+  );
+  const domain = useMemo(() => [startMs, endMs], [startMs, endMs]);
+  return { ticksMs: timeTicks.ticksMs, tickFormatter, domain };
+}
 
 /**
  * Axis titles written horizontally in the chart's own margins: the left (and right) value axis

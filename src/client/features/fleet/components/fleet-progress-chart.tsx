@@ -1,5 +1,5 @@
-import { useCallback, useId, useMemo, useState } from 'react';
-import { CartesianGrid, Line, LineChart, XAxis, YAxis, type PlotArea } from 'recharts';
+import { useId, useMemo } from 'react';
+import { CartesianGrid, Line, LineChart, XAxis, YAxis } from 'recharts';
 import type { FleetProgressSample } from '../../../../domain/fleet-job.ts';
 import {
   ChartFrame,
@@ -10,15 +10,14 @@ import {
   AxisTitles,
   CHART_FONT_PX,
   PlotAreaProbe,
-  samePlotArea,
   TITLE_ROOM_BOTTOM_PX,
   TITLE_ROOM_TOP_PX,
+  useChartGeometry,
+  useSiteTimeAxis,
 } from '../../../components/chart-parts.tsx';
-import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../../../lib/chart-axes.ts';
+import { niceValueAxis } from '../../../lib/chart-axes.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
-import { textWidthPx } from '../../../lib/text-width.ts';
 import { formatInZone, formatUtc } from '../../../lib/time.ts';
-import { useElementWidth } from '../../../lib/use-element-width.ts';
 // The lines take the status colours of the tokens (useDesignTokens): load them wherever the
 // chart is rendered (the app, a test).
 import '../../../styles/tokens.css';
@@ -76,12 +75,7 @@ export function FleetProgressChart({
 }) {
   const tokens = useDesignTokens();
   const summaryId = useId();
-  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
-  const [plot, setPlot] = useState<PlotArea>();
-  const onPlotArea = useCallback(
-    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
-    [],
-  );
+  const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);
   const startMs = samples[0]?.atMs ?? 0;
   // A job that has only just begun still gets a minute of axis.
   const endMs = Math.max(samples.at(-1)?.atMs ?? 0, startMs + 60_000);
@@ -91,22 +85,10 @@ export function FleetProgressChart({
     cancelled: tokens.status.cancelled.fill,
     failed: tokens.danger,
   };
-  const plotWidthPx = plot?.width ?? widthPx - AXES_ESTIMATE_PX;
-  const timeTicks = useMemo(
-    () =>
-      siteTimeTicks(
-        startMs,
-        endMs,
-        timeZone,
-        Math.max(1, plotWidthPx),
-        (label) => textWidthPx(label, CHART_FONT_PX),
-        'minute',
-      ),
-    [startMs, endMs, timeZone, plotWidthPx],
-  );
-  const timeTick = useCallback(
-    (ms: number) => formatSiteTimeTick(ms, timeZone, timeTicks.unit),
-    [timeZone, timeTicks.unit],
+  const timeAxis = useSiteTimeAxis(
+    { startMs, endMs, timeZone },
+    { plot, widthPx, plotWidthPx },
+    'minute',
   );
   const countAxis = useMemo(
     () =>
@@ -116,7 +98,6 @@ export function FleetProgressChart({
       ),
     [samples],
   );
-  const timeDomain = useMemo(() => [startMs, endMs], [startMs, endMs]);
   // The lines go on level to the axis's end: nothing changed after the last sample.
   const drawn = useMemo(() => {
     const last = samples.at(-1);
@@ -168,11 +149,11 @@ export function FleetProgressChart({
               dataKey="atMs"
               type="number"
               scale="linear"
-              domain={timeDomain}
+              domain={timeAxis.domain}
               allowDataOverflow
-              ticks={timeTicks.ticksMs}
+              ticks={timeAxis.ticksMs}
               interval={0}
-              tickFormatter={timeTick}
+              tickFormatter={timeAxis.tickFormatter}
               stroke={tokens.muted}
               tick={tick}
               height={24}

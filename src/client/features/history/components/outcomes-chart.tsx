@@ -1,8 +1,7 @@
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import { Bar, BarChart, CartesianGrid, XAxis, YAxis, type PlotArea } from 'recharts';
+import { useCallback, useId, useMemo, useRef } from 'react';
+import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
-import { useElementWidth } from '../../../lib/use-element-width.ts';
 import {
   formatSiteTimeTick,
   categoryTickInterval,
@@ -26,9 +25,9 @@ import {
   AxisTitles,
   CHART_FONT_PX,
   PlotAreaProbe,
-  samePlotArea,
   TITLE_ROOM_BOTTOM_PX,
   TITLE_ROOM_TOP_PX,
+  useChartGeometry,
 } from '../../../components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 300;
@@ -59,12 +58,7 @@ export function OutcomesChart(props: {
   const palette = useChartPalette();
   const frame = useRef<HTMLDivElement>(null);
   const summaryId = useId();
-  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
-  const [plot, setPlot] = useState<PlotArea>();
-  const onPlotArea = useCallback(
-    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
-    [],
-  );
+  const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);
   const days = useMemo(
     () => outcomesByDay(commands, startMs, endMs, timeZone),
     [commands, startMs, endMs, timeZone],
@@ -81,7 +75,6 @@ export function OutcomesChart(props: {
       ),
     [days],
   );
-  const plotWidthPx = plot?.width ?? widthPx - AXES_ESTIMATE_PX;
   // Every n-th day, evenly, so labels never collide (a label is a day, not a tick).
   const tickInterval = useMemo(() => {
     const widestPx = Math.max(

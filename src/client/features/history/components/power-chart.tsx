@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef } from 'react';
 import {
   CartesianGrid,
   LineChart,
@@ -7,13 +7,11 @@ import {
   YAxis,
   usePlotArea,
   useYAxisScale,
-  type PlotArea,
 } from 'recharts';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
 import { useChartPalette, type ChartPalette } from '../hooks/use-chart-palette.ts';
-import { useElementWidth } from '../../../lib/use-element-width.ts';
-import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../../../lib/chart-axes.ts';
+import { niceValueAxis } from '../../../lib/chart-axes.ts';
 import { powerChartSummary, powerWindowWords } from '../lib/chart-summary.ts';
 import {
   drawnSpanPx,
@@ -24,7 +22,6 @@ import {
   type PowerChartSeriesKey,
   type PowerWindow,
 } from '../lib/power-series.ts';
-import { textWidthPx } from '../../../lib/text-width.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
 import {
   ChartFrame,
@@ -36,9 +33,10 @@ import {
   AxisTitles,
   CHART_FONT_PX,
   PlotAreaProbe,
-  samePlotArea,
   TITLE_ROOM_BOTTOM_PX,
   TITLE_ROOM_TOP_PX,
+  useChartGeometry,
+  useSiteTimeAxis,
 } from '../../../components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 320;
@@ -84,12 +82,7 @@ export function PowerChart(props: {
   const palette = useChartPalette();
   const frame = useRef<HTMLDivElement>(null);
   const summaryId = useId();
-  const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
-  const [plot, setPlot] = useState<PlotArea>();
-  const onPlotArea = useCallback(
-    (area: PlotArea) => setPlot((previous) => (samePlotArea(previous, area) ? previous : area)),
-    [],
-  );
+  const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);
   const series = useMemo(() => seriesInUse(commands), [commands]);
   const windows = useMemo(() => powerWindows(commands), [commands]);
   const summary = useMemo(() => powerChartSummary(commands, timeZone), [commands, timeZone]);
@@ -102,24 +95,7 @@ export function PowerChart(props: {
     );
     return values.length > 0 ? niceValueAxis(values, { includeZero: true, integer: true }) : null;
   }, [windows, series]);
-  const plotWidthPx = plot?.width ?? widthPx - AXES_ESTIMATE_PX;
-  const timeTicks = useMemo(() => {
-    const labelPx = (label: string) => textWidthPx(label, CHART_FONT_PX);
-    const ticks = siteTimeTicks(startMs, endMs, timeZone, plotWidthPx, labelPx);
-    if (!plot) return ticks;
-    // A label centred on a tick near either end must not run out of the chart's box.
-    const xOf = (ms: number) => plot.x + ((ms - startMs) / (endMs - startMs)) * plot.width;
-    const inside = (ms: number) => {
-      const halfPx = labelPx(formatSiteTimeTick(ms, timeZone, ticks.unit)) / 2;
-      return xOf(ms) - halfPx >= 0 && xOf(ms) + halfPx <= widthPx;
-    };
-    return { ...ticks, ticksMs: ticks.ticksMs.filter(inside) };
-  }, [startMs, endMs, timeZone, plotWidthPx, plot, widthPx]);
-  const timeTick = useCallback(
-    (ms: number) => formatSiteTimeTick(ms, timeZone, timeTicks.unit),
-    [timeZone, timeTicks.unit],
-  );
-  const timeDomain = useMemo(() => [startMs, endMs], [startMs, endMs]);
+  const timeAxis = useSiteTimeAxis({ startMs, endMs, timeZone }, { plot, widthPx, plotWidthPx });
   const data = useMemo(() => [{ tMs: startMs }, { tMs: endMs }], [startMs, endMs]);
   const tick = useMemo(() => ({ fill: palette.text, fontSize: CHART_FONT_PX }), [palette.text]);
   const legend: LegendEntry[] = useMemo(
@@ -196,11 +172,11 @@ export function PowerChart(props: {
                   dataKey="tMs"
                   type="number"
                   scale="linear"
-                  domain={timeDomain}
+                  domain={timeAxis.domain}
                   allowDataOverflow
-                  ticks={timeTicks.ticksMs}
+                  ticks={timeAxis.ticksMs}
                   interval={0}
-                  tickFormatter={timeTick}
+                  tickFormatter={timeAxis.tickFormatter}
                   stroke={palette.axis}
                   tick={tick}
                   height={24}
