@@ -145,19 +145,7 @@ export function FleetProgressChart({
             accessibilityLayer={false}
           >
             <CartesianGrid stroke={tokens.border} strokeDasharray="3 3" />
-            <XAxis
-              dataKey="atMs"
-              type="number"
-              scale="linear"
-              domain={timeAxis.domain}
-              allowDataOverflow
-              ticks={timeAxis.ticksMs}
-              interval={0}
-              tickFormatter={timeAxis.tickFormatter}
-              stroke={tokens.muted}
-              tick={tick}
-              height={24}
-            />
+            <XAxis dataKey="atMs" {...timeAxis.xAxisProps} stroke={tokens.muted} tick={tick} />
             <YAxis
               type="number"
               domain={countAxis.domain}

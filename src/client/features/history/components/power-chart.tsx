@@ -168,19 +168,7 @@ export function PowerChart(props: {
                 accessibilityLayer={false}
               >
                 <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" />
-                <XAxis
-                  dataKey="tMs"
-                  type="number"
-                  scale="linear"
-                  domain={timeAxis.domain}
-                  allowDataOverflow
-                  ticks={timeAxis.ticksMs}
-                  interval={0}
-                  tickFormatter={timeAxis.tickFormatter}
-                  stroke={palette.axis}
-                  tick={tick}
-                  height={24}
-                />
+                <XAxis dataKey="tMs" {...timeAxis.xAxisProps} stroke={palette.axis} tick={tick} />
                 {wattAxis ? (
                   <YAxis
                     yAxisId="watts"
