@@ -1,4 +1,4 @@
-import type { Device } from '../../domain/device.ts';
+import type { Device, Site } from '../../domain/device.ts';
 
 /** A device with only an ID and capability ranges, for capability and batch tests. */
 export const testDevice = (deviceId: string, capabilities: Device['capabilities']): Device => ({
@@ -20,3 +20,20 @@ export const BATCH_OF_THREE = {
   }),
   noExport: testDevice('BAT-C', { targetBatteryPowerW: { min: -5000, max: 5000 } }),
 };
+
+/** Battery A of the Harbour plant: online, battery power from 5 kW charge to 5 kW discharge. */
+export const BATTERY_A: Device = {
+  deviceId: 'BAT-EU-001-A',
+  name: 'Battery A',
+  model: 'PD-10',
+  online: true,
+  capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
+};
+
+/** The Harbour plant (`PLANT-EU-001`, Europe/Berlin) holding `devices`: by default Battery A. */
+export const harbourPlant = (devices: Device[] = [BATTERY_A]): Site => ({
+  siteId: 'PLANT-EU-001',
+  name: 'Harbour plant',
+  timeZone: 'Europe/Berlin',
+  devices,
+});

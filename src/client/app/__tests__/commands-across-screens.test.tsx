@@ -9,21 +9,9 @@ import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
 // the pages that use it are lazy routes.
 import '../routes/device.tsx';
+import { harbourPlant } from '../../testing/test-devices.ts';
 
-const SITE: Site = {
-  siteId: 'PLANT-EU-001',
-  name: 'Harbour plant',
-  timeZone: 'Europe/Berlin',
-  devices: [
-    {
-      deviceId: 'BAT-EU-001-A',
-      name: 'Battery A',
-      model: 'PD-10',
-      online: true,
-      capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
-    },
-  ],
-};
+const SITE: Site = harbourPlant();
 const NOW = '2026-11-21T10:00:00Z';
 const DEVICE_PATH = '/sites/PLANT-EU-001/devices/BAT-EU-001-A';
 const HISTORY_PATH = `${DEVICE_PATH}/history?range=custom&from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z`;

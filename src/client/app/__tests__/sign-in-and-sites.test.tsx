@@ -10,28 +10,12 @@ import {
   type RecordedRequest,
 } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
+import { BATTERY_A, harbourPlant } from '../../testing/test-devices.ts';
 
-const SITE: Site = {
-  siteId: 'PLANT-EU-001',
-  name: 'Harbour plant',
-  timeZone: 'Europe/Berlin',
-  devices: [
-    {
-      deviceId: 'BAT-EU-001-A',
-      name: 'Battery A',
-      model: 'PD-10',
-      capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
-      online: true,
-    },
-    {
-      deviceId: 'BAT-EU-001-B',
-      name: 'Battery B',
-      model: 'PD-10',
-      capabilities: {},
-      online: false,
-    },
-  ],
-};
+const SITE: Site = harbourPlant([
+  BATTERY_A,
+  { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'PD-10', capabilities: {}, online: false },
+]);
 
 /** A fake BFF with one client (`demo-eu` / `demo-eu-secret`) and one bindable site. */
 function fakeBff() {

@@ -4,21 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Site } from '../../../domain/device.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
+import { harbourPlant } from '../../testing/test-devices.ts';
 
-const SMALL: Site = {
-  siteId: 'PLANT-EU-001',
-  name: 'Harbour plant',
-  timeZone: 'Europe/Berlin',
-  devices: [
-    {
-      deviceId: 'BAT-EU-001-A',
-      name: 'Hall A battery',
-      model: 'PD-10',
-      capabilities: {},
-      online: true,
-    },
-  ],
-};
+const SMALL: Site = harbourPlant();
 
 const LARGE: Site = {
   siteId: 'PLANT-EU-100',

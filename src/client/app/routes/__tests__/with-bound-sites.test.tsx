@@ -5,21 +5,9 @@ import type { Site } from '../../../../domain/device.ts';
 import { json, problem, stubFetch } from '../../../testing/fake-fetch.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { WithBoundSites } from '../with-bound-sites.tsx';
+import { harbourPlant } from '../../../testing/test-devices.ts';
 
-const SITE: Site = {
-  siteId: 'PLANT-EU-001',
-  name: 'Harbour plant',
-  timeZone: 'Europe/Berlin',
-  devices: [
-    {
-      deviceId: 'BAT-EU-001-A',
-      name: 'Hall A battery',
-      model: 'PD-10',
-      capabilities: {},
-      online: true,
-    },
-  ],
-};
+const SITE: Site = harbourPlant();
 
 /** A fake BFF whose `GET /api/sites` answers each time with the next of `answers`. */
 function sitesAnswering(...answers: (() => Response)[]) {

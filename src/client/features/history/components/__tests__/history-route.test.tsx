@@ -3,13 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Site } from '../../../../../domain/device.ts';
 import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { renderApp } from '../../../../testing/render.tsx';
+import { harbourPlant } from '../../../../testing/test-devices.ts';
 
-const SITE: Site = {
-  siteId: 'PLANT-EU-001',
-  name: 'Harbour plant',
-  timeZone: 'Europe/Berlin',
-  devices: [{ deviceId: 'BAT-EU-001-A', name: 'Battery A', model: 'PD-10', capabilities: {} }],
-};
+const SITE: Site = harbourPlant();
 const PATH = '/sites/PLANT-EU-001/devices/BAT-EU-001-A/history';
 
 function fakeBff(history: () => Response) {
