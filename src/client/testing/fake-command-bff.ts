@@ -33,7 +33,8 @@ export function fakeCommandBff({
   nowIso,
   session = { region: 'eu', clientId: 'demo-eu' },
 }: FakeCommandBffOptions) {
-  const held = [...commands];
+  // Copies: a cancel changes the held record, never the caller's fixture another test reuses.
+  const held = commands.map((command) => ({ ...command }));
   let next = 1;
   const cancelNow = (command: StatusRecord) =>
     Object.assign(command, {

@@ -39,10 +39,35 @@ const timelineBar = (id: string, timeoutMs = 1000) =>
 // A first visit loads the lazy route, the sites and the slots in view: slow on a loaded machine.
 const FIRST_VISIT_MS = 5000;
 
+/** A batch of one device (Battery A), as the ledger lists it, and the device's command from it. */
+const BATCH_WINDOW = {
+  powerControl: { targetBatteryPowerW: 1000 },
+  startTime: '2026-11-21T11:00:00Z',
+  endTime: '2026-11-21T12:00:00Z',
+};
+const BATCH_ENTRY: LedgerEntry = {
+  id: '7',
+  kind: 'batch',
+  state: 'succeeded',
+  region: 'eu',
+  clientId: 'demo-eu',
+  batchCommandId: 'batch_1',
+  deviceIds: ['BAT-EU-001-A'],
+  request: { devices: ['BAT-EU-001-A'], command: BATCH_WINDOW },
+  outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
+  timeZone: 'Europe/Berlin',
+  createdAt: '2026-11-21T09:00:00Z',
+};
+const BATCH_COMMAND: StatusRecord = {
+  ...received('cmd_in_batch', BATCH_WINDOW.startTime, BATCH_WINDOW.endTime),
+  batchCommandId: 'batch_1',
+};
+
 // One query client across every page of a test, as in the browser: each page reads what the
 // others cached, so what a mutation on one page changed must reach the others without a reload.
 // The status polls (2 s) and the timeline's live poll (3 s) would catch up on their own; the
 // pages must show the change sooner than that, from what the mutation invalidated.
+
 describe('device commands across screens', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -121,34 +146,11 @@ describe('device commands across screens', () => {
   });
 
   it('shows a batch cancelled on its page on the device page', async () => {
-    const command = {
-      powerControl: { targetBatteryPowerW: 1000 },
-      startTime: '2026-11-21T11:00:00Z',
-      endTime: '2026-11-21T12:00:00Z',
-    };
-    const batch: LedgerEntry = {
-      id: '7',
-      kind: 'batch',
-      state: 'succeeded',
-      region: 'eu',
-      clientId: 'demo-eu',
-      batchCommandId: 'batch_1',
-      deviceIds: ['BAT-EU-001-A'],
-      request: { devices: ['BAT-EU-001-A'], command },
-      outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
-      timeZone: 'Europe/Berlin',
-      createdAt: '2026-11-21T09:00:00Z',
-    };
     fakeCommandBff({
       sites: [SITE],
       nowIso: NOW,
-      ledger: [batch],
-      commands: [
-        {
-          ...received('cmd_in_batch', command.startTime, command.endTime),
-          batchCommandId: 'batch_1',
-        },
-      ],
+      ledger: [BATCH_ENTRY],
+      commands: [BATCH_COMMAND],
     });
     const user = userEvent.setup();
     const { router } = renderApp(DEVICE_PATH);
@@ -171,34 +173,11 @@ describe('device commands across screens', () => {
   });
 
   it('shows a viewer every command but no button that changes one, and says why', async () => {
-    const command = {
-      powerControl: { targetBatteryPowerW: 1000 },
-      startTime: '2026-11-21T11:00:00Z',
-      endTime: '2026-11-21T12:00:00Z',
-    };
-    const batch: LedgerEntry = {
-      id: '7',
-      kind: 'batch',
-      state: 'succeeded',
-      region: 'eu',
-      clientId: 'demo-eu',
-      batchCommandId: 'batch_1',
-      deviceIds: ['BAT-EU-001-A'],
-      request: { devices: ['BAT-EU-001-A'], command },
-      outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
-      timeZone: 'Europe/Berlin',
-      createdAt: '2026-11-21T09:00:00Z',
-    };
     fakeCommandBff({
       sites: [SITE],
       nowIso: NOW,
-      ledger: [batch],
-      commands: [
-        {
-          ...received('cmd_in_batch', command.startTime, command.endTime),
-          batchCommandId: 'batch_1',
-        },
-      ],
+      ledger: [BATCH_ENTRY],
+      commands: [BATCH_COMMAND],
       session: {
         region: 'eu',
         operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera Viewer' },
