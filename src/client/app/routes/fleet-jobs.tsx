@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Site } from '../../../domain/device.ts';
 import type { FleetJob } from '../../../domain/fleet-job.ts';
@@ -53,26 +53,27 @@ export function FleetJobListRoute() {
   );
 }
 
-/** `/fleet-jobs/new`: the fleet job form over the bound sites; a started job opens its page. */
-export function FleetJobNewRoute() {
+/**
+ * A page that dispatches to the fleet: its title and heading, a way back to the job list, and,
+ * for an operator who may dispatch, `children` over the bound sites (with `openJob`, which opens
+ * a started job's page); a viewer is told why there is nothing to do.
+ */
+function DispatchPage(props: {
+  title: string;
+  children: (sites: readonly Site[], openJob: (jobId: string) => void) => ReactNode;
+}) {
   const navigate = useNavigate();
   const dispatch = usePermission('dispatch');
+  const openJob = (jobId: string) => void navigate(`/fleet-jobs/${jobId}`);
   return (
     <>
-      <title>New fleet job · powerdeck</title>
-      <h1>New fleet job</h1>
+      <title>{`${props.title} · powerdeck`}</title>
+      <h1>{props.title}</h1>
       <p className="lead">
         <Link to="/fleet-jobs">All fleet jobs</Link>
       </p>
       {dispatch.allowed ? (
-        <WithBoundSites>
-          {(sites) => (
-            <FleetJobForm
-              sites={sites}
-              onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
-            />
-          )}
-        </WithBoundSites>
+        <WithBoundSites>{(sites) => props.children(sites, openJob)}</WithBoundSites>
       ) : (
         <p className="notice">{dispatch.why}</p>
       )}
@@ -80,31 +81,27 @@ export function FleetJobNewRoute() {
   );
 }
 
+/** `/fleet-jobs/new`: the fleet job form over the bound sites; a started job opens its page. */
+export function FleetJobNewRoute() {
+  return (
+    <DispatchPage title="New fleet job">
+      {(sites, openJob) => <FleetJobForm sites={sites} onCreated={openJob} />}
+    </DispatchPage>
+  );
+}
+
 /** `/fleet-jobs/plan`: a dispatch plan from a file, checked, then sent as one fleet job. */
 export function FleetPlanRoute() {
-  const navigate = useNavigate();
-  const dispatch = usePermission('dispatch');
   return (
-    <>
-      <title>Dispatch plan · powerdeck</title>
-      <h1>Dispatch plan</h1>
-      <p className="lead">
-        <Link to="/fleet-jobs">All fleet jobs</Link>
-      </p>
-      {dispatch.allowed ? (
-        <WithBoundSites>
-          {(sites) => (
-            <FleetPlanUpload
-              sites={sites}
-              onCreated={(jobId) => void navigate(`/fleet-jobs/${jobId}`)}
-              preview={(rows) => <PlanTimeline rows={rows} sites={sites} />}
-            />
-          )}
-        </WithBoundSites>
-      ) : (
-        <p className="notice">{dispatch.why}</p>
+    <DispatchPage title="Dispatch plan">
+      {(sites, openJob) => (
+        <FleetPlanUpload
+          sites={sites}
+          onCreated={openJob}
+          preview={(rows) => <PlanTimeline rows={rows} sites={sites} />}
+        />
       )}
-    </>
+    </DispatchPage>
   );
 }
 
