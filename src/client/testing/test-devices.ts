@@ -37,3 +37,28 @@ export const harbourPlant = (devices: Device[] = [BATTERY_A]): Site => ({
   timeZone: 'Europe/Berlin',
   devices,
 });
+
+const FIVE_KW = { targetBatteryPowerW: { min: -5000, max: 5000 } };
+
+/**
+ * Two sites on clocks far apart, for the timeline: the Berlin plant (`PLANT-EU-001`, Battery A and
+ * Battery B) and the Adelaide plant (`PLANT-AU-001`, Battery AU, UTC+10:30 in November), every
+ * battery from 5 kW charge to 5 kW discharge.
+ */
+export const TWO_ZONE_SITES: readonly Site[] = [
+  {
+    siteId: 'PLANT-EU-001',
+    name: 'Berlin plant',
+    timeZone: 'Europe/Berlin',
+    devices: [
+      { deviceId: 'BAT-EU-001-A', name: 'Battery A', model: 'X', capabilities: FIVE_KW },
+      { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'X', capabilities: FIVE_KW },
+    ],
+  },
+  {
+    siteId: 'PLANT-AU-001',
+    name: 'Adelaide plant',
+    timeZone: 'Australia/Adelaide',
+    devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities: FIVE_KW }],
+  },
+];

@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../domain/device.ts';
 import { planGhosts } from '../routes/plan-ghosts.ts';
+import { TWO_ZONE_SITES } from '../../testing/test-devices.ts';
 
-const capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };
-const sites: Site[] = [
-  {
-    siteId: 'PLANT-EU-001',
-    name: 'Berlin plant',
-    timeZone: 'Europe/Berlin',
-    devices: [
-      { deviceId: 'BAT-EU-001-A', name: 'Battery A', model: 'X', capabilities },
-      { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'X', capabilities },
-    ],
-  },
-  {
-    siteId: 'PLANT-AU-001',
-    name: 'Adelaide plant',
-    timeZone: 'Australia/Adelaide',
-    devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities }],
-  },
-];
+const sites = TWO_ZONE_SITES;
 
 describe('planGhosts', () => {
   it('makes a ghost of every row with a window, refused ones with their reasons, and keeps only the plan devices', () => {

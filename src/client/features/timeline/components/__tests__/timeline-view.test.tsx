@@ -2,32 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 
 afterEach(cleanup);
-import type { Site } from '../../../../../domain/device.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
 import { ghostId, ghostsByDevice } from '../../lib/ghosts.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
-const capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };
-const sites: Site[] = [
-  {
-    siteId: 'PLANT-EU-001',
-    name: 'Berlin plant',
-    timeZone: 'Europe/Berlin',
-    devices: [
-      { deviceId: 'BAT-EU-001-A', name: 'Battery A', model: 'X', capabilities },
-      { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'X', capabilities },
-    ],
-  },
-  {
-    siteId: 'PLANT-AU-001',
-    name: 'Adelaide plant',
-    timeZone: 'Australia/Adelaide',
-    devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities }],
-  },
-];
+const sites = TWO_ZONE_SITES;
 const record = RECEIVED_RECORD;
 const bars = new Map<string, Bar[]>([['BAT-EU-001-A', [toBar(record)]]]);
 

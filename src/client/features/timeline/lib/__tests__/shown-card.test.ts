@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Device, Site } from '../../../../../domain/device.ts';
 import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
 import { toBar } from '../bars.ts';
 import { ghostId, type GhostWindow } from '../ghosts.ts';
 import { shownCard } from '../shown-card.ts';
 
-const device: Device = {
-  deviceId: 'BAT-EU-001-A',
-  name: 'Battery A',
-  model: 'X',
-  capabilities: {},
-};
-const site: Site = {
-  siteId: 'PLANT-EU-001',
-  name: 'Berlin plant',
-  timeZone: 'Europe/Berlin',
-  devices: [device],
-};
+const [site] = TWO_ZONE_SITES;
+const [device] = site?.devices ?? [];
+if (!site || !device) throw new Error('the fixture has no Berlin plant battery');
 const row = { site, device };
 const bar = toBar(RECEIVED_RECORD);
 const ghost: GhostWindow = {
