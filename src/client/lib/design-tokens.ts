@@ -6,6 +6,7 @@ import {
   type CancellationReason,
   type CommandStatus,
 } from '../../domain/command.ts';
+import { POWER_CONTROL_PROPERTIES, type PowerControlProperty } from '../../domain/power-control.ts';
 
 /**
  * The colour tokens of `styles/tokens.css` as literal values, for code that draws without CSS
@@ -38,6 +39,8 @@ export interface DesignTokens {
   fontFamily: string;
   status: Record<CommandStatus, StatusColours>;
   reason: Record<CancellationReason, string>;
+  /** The mark of each power control's series on a chart (`--power-control-<property>`). */
+  powerControl: Record<PowerControlProperty, string>;
 }
 
 const BASE_TOKENS = {
@@ -89,6 +92,9 @@ export function readDesignTokens(element: Element = document.documentElement): D
     reason: Object.fromEntries(
       CANCELLATION_REASONS.map((reason) => [reason, read(`--reason-${reason}`)]),
     ) as Record<CancellationReason, string>,
+    powerControl: Object.fromEntries(
+      POWER_CONTROL_PROPERTIES.map((property) => [property, read(`--power-control-${property}`)]),
+    ) as Record<PowerControlProperty, string>,
   };
 }
 

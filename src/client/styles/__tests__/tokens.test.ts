@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CANCELLATION_REASONS, COMMAND_STATUSES } from '../../../domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../../domain/power-control.ts';
 import tokensCss from '../tokens.css?raw';
 
 /** The `--name: value` declarations of one block of CSS text. */
@@ -37,6 +38,7 @@ const NON_TEXT = [
   '--control-border',
   ...COMMAND_STATUSES.map((s) => `--status-${s}`),
   ...CANCELLATION_REASONS.map((r) => `--reason-${r}`),
+  ...POWER_CONTROL_PROPERTIES.map((p) => `--power-control-${p}`),
 ];
 const SURFACES = ['--surface', '--surface-2', '--bg'];
 
@@ -62,7 +64,7 @@ describe.each([
     ).toEqual([]);
   });
 
-  it('keeps focus, control edges, status fills and reason marks at 3:1 against the page', () => {
+  it('keeps focus, control edges, status fills, reason and power control marks at 3:1 against the page', () => {
     expect(
       failures(
         NON_TEXT.flatMap((fg) =>

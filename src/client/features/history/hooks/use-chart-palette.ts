@@ -1,6 +1,10 @@
-import { useMemo, useSyncExternalStore } from 'react';
-import type { OutcomeKey } from '../lib/outcomes-by-day.ts';
+import { useMemo } from 'react';
+import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
+import { useDesignTokens, type DesignTokens } from '../../../lib/design-tokens.ts';
+import { OUTCOME_KEYS, type OutcomeKey } from '../lib/outcomes-by-day.ts';
 import type { PowerChartSeriesKey } from '../lib/power-series.ts';
+// The palette is read from the tokens: load them wherever a chart is rendered (the app, a test).
+import '../../../styles/tokens.css';
 
 /**
  * Colours of the charts for one theme, as literal CSS colours: an exported file must carry them
@@ -15,140 +19,34 @@ export interface ChartPalette {
   outcomes: Record<OutcomeKey, string>;
 }
 
-// Chosen for at least 3:1 contrast against each theme's surface (WCAG 1.4.11) and to stay
-// apart for the common colour-vision deficiencies (Okabe-Ito based). They stand until the
-// app's design tokens name a colour (see TOKEN_OF).
-const LIGHT: ChartPalette = {
-  background: '#ffffff',
-  text: '#16191f',
-  grid: '#d5dae1',
-  axis: '#55606e',
-  series: {
-    targetBatteryPowerW: '#0b57d0',
-    siteExportLimitW: '#b45309',
-    siteImportLimitW: '#7e22ce',
-    chargeCutoffSocPercent: '#047857',
-    dischargeCutoffSocPercent: '#be185d',
-  },
-  outcomes: {
-    received: '#0b57d0',
-    executing: '#a16207',
-    completed: '#047857',
-    'cancelled:manuallyCancel': '#4b5563',
-    'cancelled:timeWindowOverlap': '#7e22ce',
-    'cancelled:startTimeExpire': '#b45309',
-    'cancelled:deviceFault': '#b91c1c',
-    'cancelled:notSupported': '#be185d',
-    'cancelled:unknown': '#1f2937',
-  },
-};
-
-const DARK: ChartPalette = {
-  background: '#181c23',
-  text: '#e8ebf0',
-  grid: '#3a4250',
-  axis: '#a4adba',
-  series: {
-    targetBatteryPowerW: '#8ab4ff',
-    siteExportLimitW: '#fbbf24',
-    siteImportLimitW: '#d8b4fe',
-    chargeCutoffSocPercent: '#6ee7b7',
-    dischargeCutoffSocPercent: '#f9a8d4',
-  },
-  outcomes: {
-    received: '#8ab4ff',
-    executing: '#facc15',
-    completed: '#6ee7b7',
-    'cancelled:manuallyCancel': '#cbd5e1',
-    'cancelled:timeWindowOverlap': '#d8b4fe',
-    'cancelled:startTimeExpire': '#fdba74',
-    'cancelled:deviceFault': '#fca5a5',
-    'cancelled:notSupported': '#f9a8d4',
-    'cancelled:unknown': '#94a3b8',
-  },
-};
-
 /**
- * The design token (CSS custom property on `:root`) each colour follows when the page defines
- * it: statuses and cancellation reasons share the app's colours, so a chart's "Completed" is the
- * table's. Colours without a token keep the literal above.
+ * The charts' palette from the theme's design tokens (styles/tokens.css, whose test holds every
+ * mark at 3:1 against the page): the surface, text, border (grid) and muted (axis) colours, each
+ * power control's mark, and for the outcomes the status fills, a cancellation reason's mark for
+ * each reason and the cancelled fill for a reason the upstream did not give.
  */
-const TOKEN_OF = {
-  background: '--surface',
-  text: '--text',
-  grid: '--border',
-  axis: '--muted',
-  outcomes: {
-    received: '--status-received',
-    executing: '--status-executing',
-    completed: '--status-completed',
-    'cancelled:manuallyCancel': '--reason-manuallyCancel',
-    'cancelled:timeWindowOverlap': '--reason-timeWindowOverlap',
-    'cancelled:startTimeExpire': '--reason-startTimeExpire',
-    'cancelled:deviceFault': '--reason-deviceFault',
-    'cancelled:notSupported': '--reason-notSupported',
-    'cancelled:unknown': '--status-cancelled',
-  },
-} as const satisfies Partial<Record<keyof ChartPalette, unknown>>;
-
-/** Reads one design token's value, or `undefined` when the page does not define it. */
-export type TokenReader = (name: string) => string | undefined;
-
-/**
- * The palette with every colour that has a token read through `readToken`, the rest (and any
- * token the page lacks) from `fallback`. Pure, so a test or a later token module can drive it.
- */
-export function paletteFromTokens(readToken: TokenReader, fallback: ChartPalette): ChartPalette {
-  const pick = (name: string, literal: string) => readToken(name) ?? literal;
-  const outcomes = { ...fallback.outcomes };
-  for (const [key, name] of Object.entries(TOKEN_OF.outcomes) as [OutcomeKey, string][])
-    outcomes[key] = pick(name, fallback.outcomes[key]);
+export function chartPaletteOf(tokens: DesignTokens): ChartPalette {
+  const outcomeColour = (key: OutcomeKey): string => {
+    if (key === 'received' || key === 'executing' || key === 'completed')
+      return tokens.status[key].fill;
+    const reason = CANCELLATION_REASONS.find((candidate) => key === `cancelled:${candidate}`);
+    return reason ? tokens.reason[reason] : tokens.status.cancelled.fill;
+  };
   return {
-    background: pick(TOKEN_OF.background, fallback.background),
-    text: pick(TOKEN_OF.text, fallback.text),
-    grid: pick(TOKEN_OF.grid, fallback.grid),
-    axis: pick(TOKEN_OF.axis, fallback.axis),
-    series: fallback.series,
-    outcomes,
+    background: tokens.surface,
+    text: tokens.text,
+    grid: tokens.border,
+    axis: tokens.muted,
+    series: tokens.powerControl,
+    outcomes: Object.fromEntries(OUTCOME_KEYS.map((key) => [key, outcomeColour(key)])) as Record<
+      OutcomeKey,
+      string
+    >,
   };
 }
 
-/**
- * A token of the page as a literal colour (`rgb(...)`): a token may be written with `var()`,
- * `light-dark()` or `color-mix()`, which an exported file could not resolve, so the browser
- * computes it on a probe element in the page's colour scheme.
- */
-function readRootToken(name: string): string | undefined {
-  if (typeof document === 'undefined' || typeof getComputedStyle !== 'function') return undefined;
-  const root = document.documentElement;
-  if (getComputedStyle(root).getPropertyValue(name).trim() === '') return undefined;
-  const probe = document.createElement('span');
-  probe.style.color = `var(${name})`;
-  probe.hidden = true;
-  root.append(probe);
-  const literal = getComputedStyle(probe).color;
-  probe.remove();
-  return literal === '' ? undefined : literal;
-}
-
-const QUERY = '(prefers-color-scheme: dark)';
-
-function subscribe(onChange: () => void): () => void {
-  if (typeof window.matchMedia !== 'function') return () => {};
-  const media = window.matchMedia(QUERY);
-  media.addEventListener('change', onChange);
-  return () => media.removeEventListener('change', onChange);
-}
-
-const prefersDark = () =>
-  typeof window.matchMedia === 'function' && window.matchMedia(QUERY).matches;
-
-/**
- * The chart colours of the theme in use (the app follows `prefers-color-scheme`): the design
- * tokens where the page defines them, else this module's literals. Read again when the scheme
- * changes.
- */
+/** The charts' palette of the theme in use; a new one when the colour scheme changes. */
 export function useChartPalette(): ChartPalette {
-  const dark = useSyncExternalStore(subscribe, prefersDark, () => false);
-  return useMemo(() => paletteFromTokens(readRootToken, dark ? DARK : LIGHT), [dark]);
+  const tokens = useDesignTokens();
+  return useMemo(() => chartPaletteOf(tokens), [tokens]);
 }
