@@ -285,6 +285,16 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(lostAnswers).toBeGreaterThan(0);
     expect(duplicated).toEqual([]);
     expect(missing).toEqual([]);
+    // A device reported failed holds no command, unless it was told its outcome is not known.
+    const failedButHeld = done.batches.flatMap((b) =>
+      b.devices.filter(
+        (d) =>
+          d.failure &&
+          !d.failure.startsWith('Whether this batch reached the device is not known') &&
+          (held.get(d.deviceId)?.length ?? 0) > 0,
+      ),
+    );
+    expect(failedButHeld).toEqual([]);
     // Every recorded command is the one the device holds.
     for (const batch of done.batches)
       for (const device of batch.devices)

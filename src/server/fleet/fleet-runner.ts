@@ -19,6 +19,13 @@ import type { FleetBatchRow, FleetJobRow, FleetStore } from './fleet-store.ts';
  * of 429s and an unknown outcome that the ledger settles through the history.
  */
 export const MAX_BATCH_ATTEMPTS = 8;
+/**
+ * How often a batch is tried while an earlier try of it may have reached its devices and is not
+ * settled yet ({@link SETTLING_CODES}): each such try only reads the command history and sends
+ * nothing, and giving up early would report devices failed that may hold the command. At the
+ * ledger's 5 s `Retry-After`, or the 30 s backoff cap, a few minutes to a quarter of an hour.
+ */
+export const MAX_SETTLING_ATTEMPTS = 30;
 /** The longest wait between two tries of one batch, ms. */
 const MAX_RETRY_WAIT_MS = 30_000;
 /** Status reads in flight at once while checking a sent batch for the abort rule. */
@@ -153,9 +160,14 @@ export class FleetRunner {
       if (!(error instanceof ProblemError)) throw error;
       // Refusals that name a wait (the key or window still settling): the same batch later.
       const waitS = Number(error.headers['retry-after']);
-      if (Number.isFinite(waitS) && attempts < MAX_BATCH_ATTEMPTS)
+      const settling = SETTLING_CODES.has(error.problem.code);
+      if (Number.isFinite(waitS) && attempts < maxAttempts(settling))
         return later(this.#now() + Math.min(MAX_RETRY_WAIT_MS, waitS * 1000));
-      await this.#failBatch(batch, attempts, failureWords(error.problem.detail));
+      await this.#failBatch(
+        batch,
+        attempts,
+        settling ? OUTCOME_NOT_KNOWN : failureWords(error.problem.detail),
+      );
       return undefined;
     }
     this.#hooks.afterBatch?.(job.id, batch.index);
@@ -188,8 +200,10 @@ export class FleetRunner {
       });
       return undefined;
     }
+    const problem = ProblemSchema.safeParse(answer.body);
+    const settling = problem.success && SETTLING_CODES.has(problem.data.code);
     // 429 and answers whose outcome is not known yet: the same key again later.
-    if ((answer.status === 429 || answer.status >= 500) && attempts < MAX_BATCH_ATTEMPTS) {
+    if ((answer.status === 429 || answer.status >= 500) && attempts < maxAttempts(settling)) {
       const waitS = Number(answer.headers?.['retry-after']);
       const backoffMs = Math.min(MAX_RETRY_WAIT_MS, 1000 * 2 ** (attempts - 1));
       return later(
@@ -197,11 +211,12 @@ export class FleetRunner {
           (Number.isFinite(waitS) ? Math.min(MAX_RETRY_WAIT_MS, waitS * 1000) : backoffMs),
       );
     }
-    const problem = ProblemSchema.safeParse(answer.body);
     await this.#failBatch(
       batch,
       attempts,
-      failureWords(problem.success ? problem.data.detail : undefined),
+      settling
+        ? OUTCOME_NOT_KNOWN
+        : failureWords(problem.success ? problem.data.detail : undefined),
     );
     return undefined;
   }
@@ -329,6 +344,24 @@ export function sealingContext(jobId: string): string {
 function callerIdOf(jobId: string): string {
   return `fleet-job:${jobId}`;
 }
+
+/**
+ * The ledger's codes for a batch that an earlier try may have carried out and that is not settled
+ * yet (docs/architecture.md, Ledger): `outcome_unknown` (the answer was lost, a timeout, a 5xx),
+ * `reconciliation_pending` (the command history could not be read to settle it),
+ * `window_unsettled` and `idempotency_in_progress` (another try holds the lease).
+ */
+const SETTLING_CODES: ReadonlySet<string> = new Set([
+  'outcome_unknown',
+  'reconciliation_pending',
+  'window_unsettled',
+  'idempotency_in_progress',
+]);
+
+const maxAttempts = (settling: boolean) => (settling ? MAX_SETTLING_ATTEMPTS : MAX_BATCH_ATTEMPTS);
+
+const OUTCOME_NOT_KNOWN =
+  "Whether this batch reached the device is not known: an earlier try may have been carried out, and the command history could not be read to confirm it. Check the device's command history before sending to it again.";
 
 const UNREADABLE =
   "The upstream accepted the batch with an answer that could not be read; check the devices' command history.";
