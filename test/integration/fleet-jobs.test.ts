@@ -67,12 +67,13 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(answer.status, answer.text).toBe(202);
     return FleetJobSchema.parse(answer.json());
   };
-  const createUnderFaults = (json: unknown) =>
+  /** `POST /api/fleet-jobs` with an `Idempotency-Key`, its answer as it came. */
+  const createWithKey = (json: unknown, key: string) =>
     browser.request({
       method: 'POST',
       path: '/api/fleet-jobs',
       json,
-      headers: { 'idempotency-key': '"fleet-create-under-faults"' },
+      headers: { 'idempotency-key': `"${key}"` },
     });
   const deviceIdsOf = (job: FleetJob) =>
     job.batches.flatMap((b) => b.devices.map((d) => d.deviceId));
@@ -129,13 +130,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
       command,
       rollout: { batchesPerMinute: 600 },
     };
-    const send = (json: unknown) =>
-      browser.request({
-        method: 'POST',
-        path: '/api/fleet-jobs',
-        json,
-        headers: { 'idempotency-key': '"fleet-create-1"' },
-      });
+    const send = (json: unknown) => createWithKey(json, 'fleet-create-1');
     const jobCount = async () =>
       (await browser.get('/api/fleet-jobs')).json<{ jobs: unknown[] }>().jobs.length;
     const before = await jobCount();
@@ -262,10 +257,10 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
       command,
       rollout: { batchSize: 25, batchesPerMinute: 600 },
     };
-    let answer = await createUnderFaults(body);
+    let answer = await createWithKey(body, 'fleet-create-under-faults');
     for (let tries = 1; answer.status === 503 && tries < 6; tries += 1) {
       await sleep(300);
-      answer = await createUnderFaults(body);
+      answer = await createWithKey(body, 'fleet-create-under-faults');
     }
     expect(answer.status, answer.text).toBe(202);
     const job = FleetJobSchema.parse(answer.json());
