@@ -95,6 +95,8 @@ export function TimelineView(props: TimelineViewProps) {
   const [focusedBarId, setFocusedBarId] = useState<string>();
   const [cursorMs, setCursorMs] = useState<number>();
   const [gridFocused, setGridFocused] = useState(false);
+  // Which card shows follows the last input: keys show the focused window's, the pointer its own.
+  const [keyboardLast, setKeyboardLast] = useState(false);
   const [message, setMessage] = useState<TimelineMessage>();
   const [transitions] = useState(createTransitionTracker);
   const tokens = useDesignTokens();
@@ -234,6 +236,7 @@ export function TimelineView(props: TimelineViewProps) {
     hoverBar: hover,
     hoverGhost,
     gridFocused,
+    keyboardLast,
     focused: !focusedTarget
       ? undefined
       : focusedBar
@@ -282,7 +285,10 @@ export function TimelineView(props: TimelineViewProps) {
           style={
             props.heightPx === undefined ? undefined : { height: props.heightPx, flex: 'none' }
           }
-          onKeyDown={onKeyDown}
+          onKeyDown={(event) => {
+            setKeyboardLast(true);
+            onKeyDown(event);
+          }}
           onFocus={() => setGridFocused(true)}
           onBlur={() => setGridFocused(false)}
           onScroll={onScroll}
@@ -294,6 +300,10 @@ export function TimelineView(props: TimelineViewProps) {
             className="timeline-canvas"
             style={{ height: canvasHeight }}
             {...canvasHandlers}
+            onPointerMove={(event) => {
+              setKeyboardLast(false);
+              canvasHandlers.onPointerMove(event);
+            }}
           />
           <div
             style={{ height: Math.max(0, layout.totalHeightPx + AXIS_HEIGHT_PX - canvasHeight) }}

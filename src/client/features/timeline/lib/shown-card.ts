@@ -20,28 +20,32 @@ const BAR_CARD_OFFSET_PX = 18;
 const GHOST_CARD_OFFSET_PX = 34;
 
 /**
- * Which card the timeline shows, at most one: what the pointer is over (a ghost in a row's lower
- * half, else a command bar), or else, while the grid has keyboard focus, the focused window,
- * anchored at its start (`xOfMs`, grid CSS pixels) under `focusedRowTopPx` (a bar's card under
- * the row's upper half, a ghost's under its lower half, where they are drawn). A pointer card
- * replaces the focused one rather than showing beside it.
+ * Which card the timeline shows, at most one, following the operator's last input: after a key
+ * (`keyboardLast`), the focused window's while the grid has keyboard focus, anchored at its start
+ * (`xOfMs`, grid CSS pixels) under `focusedRowTopPx` (a bar's card under the row's upper half, a
+ * ghost's under its lower half, where they are drawn); after a pointer move, what the pointer is
+ * over (a ghost in a row's lower half, else a command bar), or the focused window's when it is
+ * over none. So a pointer resting on the grid never hides the card of what the keys chose, and
+ * one card never covers another.
  */
 export function shownCard(input: {
   hoverBar: (RowTarget & { bar: Bar } & Anchor) | undefined;
   hoverGhost: (RowTarget & { ghost: GhostWindow } & Anchor) | undefined;
   gridFocused: boolean;
+  keyboardLast: boolean;
   focused: CardSubject | undefined;
   focusedRowTopPx: number;
   xOfMs: (ms: number) => number;
 }): ShownCard | undefined {
-  if (input.hoverGhost) return input.hoverGhost;
-  if (input.hoverBar) return input.hoverBar;
   const { focused } = input;
-  if (!input.gridFocused || !focused) return undefined;
-  const window = focused.bar ?? focused.ghost;
-  return {
-    ...focused,
-    x: input.xOfMs(window.startMs),
-    y: input.focusedRowTopPx + (focused.ghost ? GHOST_CARD_OFFSET_PX : BAR_CARD_OFFSET_PX),
-  };
+  const focusedCard =
+    input.gridFocused && focused
+      ? {
+          ...focused,
+          x: input.xOfMs((focused.bar ?? focused.ghost).startMs),
+          y: input.focusedRowTopPx + (focused.ghost ? GHOST_CARD_OFFSET_PX : BAR_CARD_OFFSET_PX),
+        }
+      : undefined;
+  if (input.keyboardLast && focusedCard) return focusedCard;
+  return input.hoverGhost ?? input.hoverBar ?? focusedCard;
 }

@@ -18,6 +18,7 @@ const ghost: GhostWindow = {
 };
 const keyboard = {
   gridFocused: true,
+  keyboardLast: true,
   focused: { ...row, bar },
   focusedRowTopPx: 100,
   xOfMs: (ms: number) => (ms - bar.startMs) / 60_000 + 200,
@@ -43,14 +44,29 @@ describe('shownCard', () => {
     });
   });
 
-  it('shows one card: a hovered ghost or bar replaces the focused window', () => {
+  it('shows one card, of what the pointer is over once it moved after the keys', () => {
+    const pointer = { ...keyboard, keyboardLast: false };
     const hoverGhost = { ...row, ghost, x: 640, y: 90 };
-    const onHoverGhost = shownCard({ ...keyboard, hoverBar: undefined, hoverGhost });
-    expect(onHoverGhost).toEqual(hoverGhost);
+    expect(shownCard({ ...pointer, hoverBar: undefined, hoverGhost })).toEqual(hoverGhost);
     const hoverBar = { ...row, bar, x: 420, y: 70 };
     expect(
-      shownCard({ ...keyboard, focused: { ...row, ghost }, hoverBar, hoverGhost: undefined }),
+      shownCard({ ...pointer, focused: { ...row, ghost }, hoverBar, hoverGhost: undefined }),
     ).toEqual(hoverBar);
+    // Over no window, the pointer leaves the focused window's card where it was.
+    expect(shownCard({ ...pointer, hoverBar: undefined, hoverGhost: undefined })).toMatchObject({
+      bar,
+      x: 200,
+      y: 118,
+    });
+  });
+
+  it('shows the focused window after a key, though the pointer rests on another window', () => {
+    const hoverGhost = { ...row, ghost, x: 640, y: 90 };
+    expect(shownCard({ ...keyboard, hoverBar: undefined, hoverGhost })).toMatchObject({
+      bar,
+      x: 200,
+      y: 118,
+    });
   });
 
   it('shows no card for a focused window while the grid has no keyboard focus', () => {
