@@ -4,7 +4,7 @@ import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
 import { BFF_PROBLEM_CODES } from '../../domain/problems.ts';
 import type { ApiError } from './api-error.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
-import { formatWindowInZone, formatWindowUtc } from './time.ts';
+import { formatWindowInZoneWithUtc } from './time.ts';
 
 /** The upstream error body a problem carries in `upstream` (docs/architecture.md, BFF surface). */
 const UpstreamBodySchema = z.object({
@@ -43,9 +43,7 @@ function upstreamWords(error: ApiError, timeZone: string): string {
       if (!overlap.success)
         return 'The window overlaps another command of this device that is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
       const { conflictingCommandId, startTime, endTime } = overlap.data;
-      const onSite = `${formatWindowInZone(startTime, endTime, timeZone)} (${timeZone})`;
-      const utc = timeZone === 'UTC' ? '' : `, ${formatWindowUtc(startTime, endTime)}`;
-      return `The window overlaps command ${conflictingCommandId}, ${onSite}${utc}. Cancel that command first, or choose a window that does not overlap it (windows may touch).`;
+      return `The window overlaps command ${conflictingCommandId}, ${formatWindowInZoneWithUtc(startTime, endTime, timeZone)}. Cancel that command first, or choose a window that does not overlap it (windows may touch).`;
     }
     case 'capability_out_of_range': {
       const range = OutOfRangeDetailsSchema.safeParse(details);

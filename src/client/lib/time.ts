@@ -36,6 +36,16 @@ export function formatUtc(instant: Instant): string {
   return `UTC ${formatInZone(instant, 'UTC')}`;
 }
 
+/**
+ * The instant on the site's clock with UTC at hand: `2026-11-21 02:00 (Europe/Berlin), UTC
+ * 2026-11-21 01:00`; a site on UTC (or a set of sites in several zones, shown in UTC) says it
+ * once: `UTC 2026-11-21 01:00`.
+ */
+export function formatInZoneWithUtc(instant: Instant, timeZone: string): string {
+  if (timeZone === 'UTC') return formatUtc(instant);
+  return `${formatInZone(instant, timeZone)} (${timeZone}), ${formatUtc(instant)}`;
+}
+
 /** `UTC+10:30`: the offset of `timeZone` at that instant. */
 export function utcOffsetLabel(instant: Instant, timeZone: string): string {
   return `UTC${format(toDate(instant), 'xxx', { in: tz(timeZone) })}`;
@@ -117,6 +127,15 @@ export function formatWindowInZone(start: Instant, end: Instant, timeZone: strin
 /** The same window in UTC, labelled: `UTC 2026-11-21 01:00–02:00`. */
 export function formatWindowUtc(start: Instant, end: Instant): string {
   return `UTC ${formatWindowInZone(start, end, 'UTC')}`;
+}
+
+/**
+ * A window on the site's clock with UTC at hand: `2026-11-21 11:30–12:30 (Europe/Berlin), UTC
+ * 2026-11-21 10:30–11:30`; in UTC said once, as {@link formatWindowUtc}.
+ */
+export function formatWindowInZoneWithUtc(start: Instant, end: Instant, timeZone: string): string {
+  if (timeZone === 'UTC') return formatWindowUtc(start, end);
+  return `${formatWindowInZone(start, end, timeZone)} (${timeZone}), ${formatWindowUtc(start, end)}`;
 }
 
 /** `2026-11-21T01:00:00Z`: an instant as the wire carries it (spec 2.1), whole seconds. */

@@ -3,8 +3,10 @@ import {
   clockChangeOnDay,
   defaultCommandWindow,
   formatInZone,
+  formatInZoneWithUtc,
   formatUtc,
   formatWindowInZone,
+  formatWindowInZoneWithUtc,
   isKnownTimeZone,
   parseDateTimeLocal,
   parseInstant,
@@ -69,6 +71,20 @@ describe('site time and UTC', () => {
     );
     expect(formatWindowInZone('2026-11-21T23:00:00Z', '2026-11-22T01:00:00Z', 'UTC')).toBe(
       '2026-11-21 23:00 – 2026-11-22 01:00',
+    );
+  });
+
+  it('gives site time with UTC beside it, and UTC once for a site on UTC', () => {
+    const instant = '2026-11-21T01:00:00Z';
+    expect(formatInZoneWithUtc(instant, 'Europe/Berlin')).toBe(
+      '2026-11-21 02:00 (Europe/Berlin), UTC 2026-11-21 01:00',
+    );
+    expect(formatInZoneWithUtc(instant, 'UTC')).toBe('UTC 2026-11-21 01:00');
+    expect(formatWindowInZoneWithUtc(instant, '2026-11-21T02:00:00Z', 'Australia/Adelaide')).toBe(
+      '2026-11-21 11:30–12:30 (Australia/Adelaide), UTC 2026-11-21 01:00–02:00',
+    );
+    expect(formatWindowInZoneWithUtc(instant, '2026-11-21T02:00:00Z', 'UTC')).toBe(
+      'UTC 2026-11-21 01:00–02:00',
     );
   });
 

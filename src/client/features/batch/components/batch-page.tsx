@@ -7,7 +7,7 @@ import { useCommandStatuses } from '../../../commands/api/get-command-status.ts'
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import type { BatchRecord } from '../lib/ledger-batches.ts';
@@ -91,19 +91,13 @@ export function BatchPage({
       ) : null}
       <dl className="facts">
         <dt>Submitted</dt>
-        <dd>
-          {formatInZone(record.submittedAt, timeZone)} ({timeZone})
-          {timeZone === 'UTC' ? null : `, ${formatUtc(record.submittedAt)}`}
-        </dd>
+        <dd>{formatInZoneWithUtc(record.submittedAt, timeZone)}</dd>
         <dt>Devices</dt>
         <dd>{record.commands.length}</dd>
         <dt>Power control</dt>
         <dd>{describePowerControl(command.powerControl)}</dd>
         <dt>Effective window</dt>
-        <dd>
-          {formatWindowInZone(command.startTime, command.endTime, timeZone)} ({timeZone}),{' '}
-          {formatWindowUtc(command.startTime, command.endTime)}
-        </dd>
+        <dd>{formatWindowInZoneWithUtc(command.startTime, command.endTime, timeZone)}</dd>
       </dl>
       {record.timeZoneRecorded ? null : (
         <p className="notice">

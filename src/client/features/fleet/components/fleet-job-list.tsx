@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { FleetJob } from '../../../../domain/fleet-job.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatUtc } from '../../../lib/time.ts';
+import { formatInZone } from '../../../lib/time.ts';
 import { FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
 
 /** The client's fleet jobs, newest first: state, devices sent of all, command, start (UTC). */
@@ -28,7 +28,7 @@ export function FleetJobList({ jobs }: { jobs: readonly FleetJob[] }) {
         <tbody>
           {jobs.map((job) => (
             <tr key={job.jobId}>
-              <td>{formatUtc(job.createdAt)}</td>
+              <td>{formatInZone(job.createdAt, 'UTC')}</td>
               <td>{FLEET_JOB_STATE_WORDS[job.state]}</td>
               <td>
                 {job.progress.sent} of {job.progress.total}

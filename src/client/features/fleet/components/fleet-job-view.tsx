@@ -12,7 +12,13 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { downloadFile } from '../../../lib/download-file.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import {
+  formatInZone,
+  formatInZoneWithUtc,
+  formatUtc,
+  formatWindowInZone,
+  formatWindowInZoneWithUtc,
+} from '../../../lib/time.ts';
 import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
 import { FLEET_BATCH_STATE_WORDS, FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
 import { FleetProgressChart } from './fleet-progress-chart.tsx';
@@ -78,7 +84,7 @@ export function FleetJobView({
       <dl className="facts">
         <dt>Started</dt>
         <dd>
-          {formatInZone(job.createdAt, timeZone)} ({timeZone}), {formatUtc(job.createdAt)}
+          {formatInZoneWithUtc(job.createdAt, timeZone)}
           {job.operatorName ? ` by ${job.operatorName}` : ''}
         </dd>
         {planned ? (
@@ -92,8 +98,7 @@ export function FleetJobView({
             <dd>{describePowerControl(job.command.powerControl)}</dd>
             <dt>Effective window</dt>
             <dd>
-              {formatWindowInZone(job.command.startTime, job.command.endTime, timeZone)} ({timeZone}
-              ), {formatWindowUtc(job.command.startTime, job.command.endTime)}
+              {formatWindowInZoneWithUtc(job.command.startTime, job.command.endTime, timeZone)}
             </dd>
           </>
         )}
@@ -218,9 +223,15 @@ export function FleetJobView({
                   <td>
                     {batch.sentAt ? (
                       <>
-                        {formatInZone(batch.sentAt, timeZone)}
-                        <br />
-                        <small>{formatUtc(batch.sentAt)}</small>
+                        {timeZone === 'UTC' ? (
+                          formatUtc(batch.sentAt)
+                        ) : (
+                          <>
+                            {formatInZone(batch.sentAt, timeZone)}
+                            <br />
+                            <small>{formatUtc(batch.sentAt)}</small>
+                          </>
+                        )}
                       </>
                     ) : (
                       '—'

@@ -128,8 +128,12 @@ describe('BatchPage times', () => {
       <BatchPage record={{ ...record, timeZone: 'UTC', timeZoneRecorded: false }} />,
     );
     expect(await screen.findByText(/Times on this page are in UTC/)).toBeTruthy();
+    // UTC is said once, not as the site clock and again beside it.
     expect(screen.getByText('Submitted').nextElementSibling?.textContent).toBe(
-      '2026-11-21 10:00 (UTC)',
+      'UTC 2026-11-21 10:00',
+    );
+    expect(screen.getByText('Effective window').nextElementSibling?.textContent).toMatch(
+      /^UTC 2026-11-2\d \d\d:\d\d–\d\d:\d\d$/,
     );
   });
 });

@@ -138,6 +138,18 @@ describe('FleetJobView', () => {
     expect(screen.queryByRole('button', { name: /Cancel job/ })).toBeNull();
   });
 
+  it('says UTC once for a job whose devices are on several clocks', () => {
+    renderWithProviders(<FleetJobView job={job()} timeZone="UTC" />);
+    expect(screen.getByText('Started').nextElementSibling?.textContent).toMatch(
+      /^UTC 2030-01-01 12:00/,
+    );
+    expect(screen.getByText('Effective window').nextElementSibling?.textContent).toMatch(
+      /^UTC [\d-]+ [\d:]+–[\d:]+$/,
+    );
+    const sent = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole('row')[1];
+    expect(sent?.textContent?.match(/UTC/g) ?? []).toHaveLength(1);
+  });
+
   it('cancels only after confirmation', async () => {
     const requests = stubFetch((request) =>
       request.method === 'POST'
