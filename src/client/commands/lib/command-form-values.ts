@@ -49,14 +49,15 @@ export function toCommandDraft(values: CommandFormValues): CommandDraft {
 }
 
 /**
- * The lines under a window field: the UTC equivalent of the instant, and on the site's
- * clock-change day a note that a time near the change is skipped or happens twice, and that the
- * offset shown in the field is the one in force. Empty when the value is no instant.
+ * The lines under a window field: the UTC equivalent of the instant (not for a field typed in
+ * UTC, which says it already), and on the site's clock-change day a note that a time near the
+ * change is skipped or happens twice, and that the offset shown in the field is the one in force.
+ * Empty when the value is no instant.
  */
 export function windowHints(value: string, timeZone: string): string[] {
   const instant = parseInstant(value);
   if (!instant) return [];
-  const hints = [formatUtc(instant)];
+  const hints = timeZone === 'UTC' ? [] : [formatUtc(instant)];
   const change = clockChangeOnDay(instant, timeZone);
   if (change)
     hints.push(
