@@ -1,32 +1,11 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../../domain/roles.ts';
-import type { FleetJob } from '../../../domain/fleet-job.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
+import { testFleetJob } from '../../testing/fleet-jobs.ts';
 import { renderApp } from '../../testing/render.tsx';
 
-const JOB: FleetJob = {
-  jobId: '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b',
-  state: 'running',
-  command: {
-    powerControl: { targetBatteryPowerW: 3000 },
-    startTime: '2030-01-01T17:00:00.000Z',
-    endTime: '2030-01-01T19:00:00.000Z',
-  },
-  rollout: { batchSize: 50, batchesPerMinute: 10, abortPercent: 10 },
-  createdAt: '2030-01-01T12:00:00.000Z',
-  updatedAt: '2030-01-01T12:00:05.000Z',
-  progress: {
-    total: 1,
-    sent: 0,
-    received: 0,
-    executing: 0,
-    completed: 0,
-    cancelled: {},
-    failed: 0,
-  },
-  batches: [{ index: 0, state: 'pending', attempts: 0, devices: [{ deviceId: 'BAT-1' }] }],
-};
+const JOB = testFleetJob();
 
 /** A company sign-in with `role`, one running fleet job and no bound site. */
 function signedInAs(role: Role) {

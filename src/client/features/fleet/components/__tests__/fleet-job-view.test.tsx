@@ -3,23 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { FleetJob } from '../../../../../domain/fleet-job.ts';
 import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { TEST_FLEET_JOB_ID, testFleetJob } from '../../../../testing/fleet-jobs.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import { FleetJobView } from '../fleet-job-view.tsx';
 
-const JOB_ID = '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b';
+const JOB_ID = TEST_FLEET_JOB_ID;
 
+/** Two batches of two: the first sent (one received, one cancelled for an overlap), one pending. */
 function job(overrides: Partial<FleetJob> = {}): FleetJob {
-  return {
-    jobId: JOB_ID,
-    state: 'running',
-    command: {
-      powerControl: { targetBatteryPowerW: 3000 },
-      startTime: '2030-01-01T17:00:00.000Z',
-      endTime: '2030-01-01T19:00:00.000Z',
-    },
+  return testFleetJob({
     rollout: { batchSize: 2, batchesPerMinute: 10, abortPercent: 10 },
-    createdAt: '2030-01-01T12:00:00.000Z',
-    updatedAt: '2030-01-01T12:00:05.000Z',
     progress: {
       total: 4,
       sent: 2,
@@ -54,7 +47,7 @@ function job(overrides: Partial<FleetJob> = {}): FleetJob {
       },
     ],
     ...overrides,
-  };
+  });
 }
 
 describe('FleetJobView', () => {

@@ -1,53 +1,47 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { testFleetJob } from '../../../../testing/fleet-jobs.ts';
 import { fleetOutcomesCsv } from '../fleet-csv.ts';
 
 describe('fleetOutcomesCsv', () => {
   it('has one row per device with its batch, command, status, reason and failure', () => {
-    const csv = fleetOutcomesCsv({
-      jobId: '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b',
-      state: 'completed',
-      command: {
-        powerControl: { targetBatteryPowerW: 3000 },
-        startTime: '2030-01-01T17:00:00.000Z',
-        endTime: '2030-01-01T19:00:00.000Z',
-      },
-      rollout: { batchSize: 2, batchesPerMinute: 10, abortPercent: 100 },
-      createdAt: '2030-01-01T12:00:00.000Z',
-      updatedAt: '2030-01-01T12:00:05.000Z',
-      progress: {
-        total: 3,
-        sent: 2,
-        received: 1,
-        executing: 0,
-        completed: 0,
-        cancelled: {},
-        failed: 1,
-      },
-      batches: [
-        {
-          index: 0,
-          state: 'sent',
-          batchCommandId: 'B-1',
-          attempts: 1,
-          devices: [
-            { deviceId: 'D-1', commandId: 'C-1', status: 'received' },
-            {
-              deviceId: 'D-2',
-              commandId: 'C-2',
-              status: 'cancelled',
-              cancelReason: 'notSupported',
-            },
-          ],
+    const csv = fleetOutcomesCsv(
+      testFleetJob({
+        state: 'completed',
+        progress: {
+          total: 3,
+          sent: 2,
+          received: 1,
+          executing: 0,
+          completed: 0,
+          cancelled: {},
+          failed: 1,
         },
-        {
-          index: 1,
-          state: 'failed',
-          attempts: 1,
-          devices: [{ deviceId: 'D-3', failure: '=refused' }],
-        },
-      ],
-    });
+        batches: [
+          {
+            index: 0,
+            state: 'sent',
+            batchCommandId: 'B-1',
+            attempts: 1,
+            devices: [
+              { deviceId: 'D-1', commandId: 'C-1', status: 'received' },
+              {
+                deviceId: 'D-2',
+                commandId: 'C-2',
+                status: 'cancelled',
+                cancelReason: 'notSupported',
+              },
+            ],
+          },
+          {
+            index: 1,
+            state: 'failed',
+            attempts: 1,
+            devices: [{ deviceId: 'D-3', failure: '=refused' }],
+          },
+        ],
+      }),
+    );
     const rows = Papa.parse<Record<string, string>>(csv, { header: true }).data;
     expect(rows.map((r) => [r.batch, r.deviceId, r.commandId, r.status, r.cancelReason])).toEqual([
       ['1', 'D-1', 'C-1', 'Received (pending)', ''],
