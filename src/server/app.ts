@@ -102,6 +102,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
     /** Timings of the fleet job queue (tests shorten them). */
     fleetQueue?: FleetQueueOptions;
+    /** The longest wait between two tries of one fleet batch, ms (default 30 s; tests shorten it). */
+    fleetRetryWaitCapMs?: number;
     /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
     fleetHooks?: FleetRunnerHooks;
   };
@@ -220,6 +222,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
             now,
             forgetCaller: (callerId) => tokens.drop(callerId),
             hooks: options.fleetHooks,
+            retryWaitCapMs: options.fleetRetryWaitCapMs,
           }),
           app.log,
           options.fleetQueue,

@@ -42,6 +42,9 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
         ledgerLeaseMs: 1_500,
         circuitHalfOpenAfterMs: 200,
         fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 },
+        // A batch whose outcome is still being settled is tried up to 30 times: at the default
+        // cap of 30 s between tries the fault test took minutes; the rule is the same at 2 s.
+        fleetRetryWaitCapMs: 2_000,
       },
     });
   });

@@ -26,7 +26,7 @@ export const MAX_BATCH_ATTEMPTS = 8;
  * ledger's 5 s `Retry-After`, or the 30 s backoff cap, a few minutes to a quarter of an hour.
  */
 export const MAX_SETTLING_ATTEMPTS = 30;
-/** The longest wait between two tries of one batch, ms. */
+/** The longest wait between two tries of one batch, ms, unless the runner is given another. */
 const MAX_RETRY_WAIT_MS = 30_000;
 /** Status reads in flight at once while checking a sent batch for the abort rule. */
 const STATUS_READS_AT_ONCE = 8;
@@ -65,6 +65,7 @@ export class FleetRunner {
   readonly #now: () => number;
   readonly #forgetCaller: (callerId: string) => void;
   readonly #hooks: FleetRunnerHooks;
+  readonly #retryWaitCapMs: number;
 
   constructor(options: {
     store: FleetStore;
@@ -75,6 +76,8 @@ export class FleetRunner {
     /** Drops what the token cache holds for a job's caller once the job ends. */
     forgetCaller: (callerId: string) => void;
     hooks?: FleetRunnerHooks | undefined;
+    /** The longest wait between two tries of one batch, ms (default 30 s; tests shorten it). */
+    retryWaitCapMs?: number | undefined;
   }) {
     this.#store = options.store;
     this.#ledger = options.ledger;
@@ -83,6 +86,7 @@ export class FleetRunner {
     this.#now = options.now;
     this.#forgetCaller = options.forgetCaller;
     this.#hooks = options.hooks ?? {};
+    this.#retryWaitCapMs = options.retryWaitCapMs ?? MAX_RETRY_WAIT_MS;
   }
 
   /** Runs one step of job `jobId`; see the class. */
@@ -162,7 +166,7 @@ export class FleetRunner {
       const waitS = Number(error.headers['retry-after']);
       const settling = SETTLING_CODES.has(error.problem.code);
       if (Number.isFinite(waitS) && attempts < maxAttempts(settling))
-        return later(this.#now() + Math.min(MAX_RETRY_WAIT_MS, waitS * 1000));
+        return later(this.#now() + Math.min(this.#retryWaitCapMs, waitS * 1000));
       await this.#failBatch(
         batch,
         attempts,
@@ -205,10 +209,10 @@ export class FleetRunner {
     // 429 and answers whose outcome is not known yet: the same key again later.
     if ((answer.status === 429 || answer.status >= 500) && attempts < maxAttempts(settling)) {
       const waitS = Number(answer.headers?.['retry-after']);
-      const backoffMs = Math.min(MAX_RETRY_WAIT_MS, 1000 * 2 ** (attempts - 1));
+      const backoffMs = Math.min(this.#retryWaitCapMs, 1000 * 2 ** (attempts - 1));
       return later(
         this.#now() +
-          (Number.isFinite(waitS) ? Math.min(MAX_RETRY_WAIT_MS, waitS * 1000) : backoffMs),
+          (Number.isFinite(waitS) ? Math.min(this.#retryWaitCapMs, waitS * 1000) : backoffMs),
       );
     }
     await this.#failBatch(
