@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import {
+  DATABASE_KINDS,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../../test/support/databases.ts';
 import { startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
 import { VendorConnectionListSchema } from '../../domain/connections.ts';
 import { LedgerPageSchema } from '../../domain/ledger.ts';
@@ -19,295 +23,297 @@ const command = {
   endTime: '2026-12-01T12:00:00Z',
 };
 
-let idp: TestIdp;
-let fake: FakeUpstream;
-let testDb: TestDatabase;
-let bff: TestBff;
-const cookies = { viewer: '', dispatcher: '', admin: '' };
+describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
+  let idp: TestIdp;
+  let fake: FakeUpstream;
+  let testDb: TestDatabase;
+  let bff: TestBff;
+  const cookies = { viewer: '', dispatcher: '', admin: '' };
 
-beforeAll(async () => {
-  idp = await startTestIdp({ port: 0, redirectOrigins: [ORIGIN] });
-  fake = await startFakeUpstream();
-  fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
-    reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-12-01T10:00:00Z' }),
-  );
-  fake.on('POST', '/sites', (_request, reply) => reply.code(201).send({ siteId: 'PLANT-1' }));
-  fake.on('GET', '/sites', () => ({
-    sites: [
-      {
-        siteId: 'PLANT-1',
-        name: 'One',
-        timeZone: 'Europe/Berlin',
-        devices: ['BAT-1', 'BAT-2'].map((deviceId) => ({
-          deviceId,
-          name: deviceId,
-          model: 'M',
-          capabilities: {},
-        })),
-      },
-    ],
-  }));
-  fake.on('POST', '/devices/commands/batch', (request, reply) => {
-    const { devices } = request.body as { devices: string[] };
-    return reply.code(202).send({
-      batchCommandId: 'batch_1',
-      message: 'accepted',
-      timestamp: '2026-12-01T10:00:00Z',
-      commands: devices.map((deviceId) => ({ deviceId, id: `cmd_${deviceId}` })),
-    });
-  });
-  testDb = await createTestDatabase('pglite');
-  bff = await buildTestBff(fake, {
-    database: await testDb.open(),
-    dataDir: testDb.dataDir,
-    oidc: oidcEnvFor(idp.issuer),
-  });
-  bff.clock.nowMs = Date.now();
-  for (const role of ['viewer', 'dispatcher', 'admin'] as const)
-    cookies[role] = await signInThroughIdp(bff.app, role);
-});
-afterAll(async () => {
-  await bff.app.close();
-  await testDb.drop();
-  await fake.close();
-  await idp.close();
-});
-beforeEach(() => {
-  fake.seen.length = 0;
-});
-
-const call = (
-  who: keyof typeof cookies,
-  method: string,
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string> = CSRF,
-) =>
-  bff.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { cookie: cookies[who], ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-
-describe('vendor connections and roles in company sign-in', () => {
-  it('tells an operator that no connection exists yet, sending nothing', async () => {
-    const response = await call('dispatcher', 'GET', '/api/sites');
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ code: 'no_connection' });
-    expect(response.json().detail).toContain('Ask an administrator');
-    expect(fake.seen).toHaveLength(0);
-  });
-
-  it('lets only an administrator register a connection, and never shows its secret', async () => {
-    for (const who of ['viewer', 'dispatcher'] as const) {
-      const refused = await call(who, 'PUT', '/api/connections/eu', {
-        clientId: 'client-2',
-        clientSecret: 'secret-2',
+  beforeAll(async () => {
+    idp = await startTestIdp({ port: 0, redirectOrigins: [ORIGIN] });
+    fake = await startFakeUpstream();
+    fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
+      reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-12-01T10:00:00Z' }),
+    );
+    fake.on('POST', '/sites', (_request, reply) => reply.code(201).send({ siteId: 'PLANT-1' }));
+    fake.on('GET', '/sites', () => ({
+      sites: [
+        {
+          siteId: 'PLANT-1',
+          name: 'One',
+          timeZone: 'Europe/Berlin',
+          devices: ['BAT-1', 'BAT-2'].map((deviceId) => ({
+            deviceId,
+            name: deviceId,
+            model: 'M',
+            capabilities: {},
+          })),
+        },
+      ],
+    }));
+    fake.on('POST', '/devices/commands/batch', (request, reply) => {
+      const { devices } = request.body as { devices: string[] };
+      return reply.code(202).send({
+        batchCommandId: 'batch_1',
+        message: 'accepted',
+        timestamp: '2026-12-01T10:00:00Z',
+        commands: devices.map((deviceId) => ({ deviceId, id: `cmd_${deviceId}` })),
       });
-      expect(refused.statusCode).toBe(403);
-      expect(refused.json().code).toBe('forbidden_role');
-    }
-    const put = await call('admin', 'PUT', '/api/connections/eu', {
-      clientId: 'client',
-      clientSecret: 'secret',
     });
-    expect(put.statusCode).toBe(204);
-    const list = await call('admin', 'GET', '/api/connections');
-    expect(VendorConnectionListSchema.parse(list.json()).connections).toEqual([
-      { region: 'eu', clientId: 'client', updatedAt: expect.any(String), updatedBy: 'Ada Admin' },
-    ]);
-    expect(list.body).not.toContain('secret');
-    const stored = await (
-      await testDb.open()
-    ).db.execute('select secret_ciphertext from bff.vendor_connections');
-    expect(JSON.stringify(stored)).not.toContain('"secret"');
-  });
-
-  it('checks a connection by requesting a token, and says when it is refused', async () => {
-    const before = fake.tokenRequests;
-    const ok = await call('admin', 'POST', '/api/connections/eu/check', {});
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ ok: true, expiresInS: 3600 });
-    expect(fake.tokenRequests).toBeGreaterThan(before);
-
-    await call('admin', 'PUT', '/api/connections/au', {
-      clientId: 'client',
-      clientSecret: 'wrong',
+    testDb = await createTestDatabase(kind);
+    bff = await buildTestBff(fake, {
+      database: await testDb.open(),
+      dataDir: testDb.dataDir,
+      oidc: oidcEnvFor(idp.issuer),
     });
-    const refused = await call('admin', 'POST', '/api/connections/au/check', {});
-    expect(refused.statusCode).toBe(502);
-    expect(refused.json().code).toBe('connection_refused');
+    bff.clock.nowMs = Date.now();
+    for (const role of ['viewer', 'dispatcher', 'admin'] as const)
+      cookies[role] = await signInThroughIdp(bff.app, role);
+  });
+  afterAll(async () => {
+    await bff.app.close();
+    await testDb.drop();
+    await fake.close();
+    await idp.close();
+  });
+  beforeEach(() => {
+    fake.seen.length = 0;
   });
 
-  it("lets a dispatcher act through the administrator's connection", async () => {
-    const response = await call('dispatcher', 'POST', '/api/device/BAT-1/commands', command, {
-      ...CSRF,
-      'idempotency-key': 'dispatch-1',
+  const call = (
+    who: keyof typeof cookies,
+    method: string,
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = CSRF,
+  ) =>
+    bff.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { cookie: cookies[who], ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
     });
-    expect(response.statusCode).toBe(202);
-    const sent = fake.seen.filter((request) => request.method === 'POST');
-    expect(sent).toHaveLength(1);
-    expect(fake.clientOf(sent[0] as never)).toBe('client');
-  });
 
-  it('refuses a viewer every state-changing route with 403 forbidden_role, sending nothing', async () => {
-    const changing = routeTable(bff.app).filter(
-      (r) => r.url.startsWith('/api') && !SAFE.has(r.method) && !r.url.startsWith('/api/session'),
-    );
-    const refused = new Set<string>();
-    for (const route of changing) {
-      const response = await call('viewer', route.method, concrete(route.url), {});
-      if (response.statusCode === 405) continue;
-      expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
-      expect(response.json().code).toBe('forbidden_role');
-      refused.add(`${route.method} ${route.url}`);
-    }
-    expect([...refused].sort()).toEqual(
-      [
-        'POST /api/sites',
-        'DELETE /api/sites',
-        'POST /api/device/:deviceId/commands',
-        'PUT /api/devices/:deviceId/commands/:commandId/cancel',
-        'POST /api/devices/commands/batch',
-        'PUT /api/devices/commands/batch/:batchCommandId/cancel',
-        'PUT /api/connections/:region',
-        'POST /api/connections/:region/check',
-        'POST /api/fleet-jobs',
-        'POST /api/fleet-jobs/:jobId/:action',
-        'POST /api/fleet-plans',
-        'POST /api/fleet-plans/check',
-      ].sort(),
-    );
-    expect(fake.seen).toHaveLength(0);
-  });
-
-  it('refuses a dispatcher site bindings and connections, and lets an administrator bind', async () => {
-    const bind = await call('dispatcher', 'POST', '/api/sites', { siteId: 'PLANT-1' });
-    expect(bind.statusCode).toBe(403);
-    expect(bind.json().detail).toContain('only an administrator may manage vendor connections');
-    expect(fake.seen).toHaveLength(0);
-    const asAdmin = await call('admin', 'POST', '/api/sites', { siteId: 'PLANT-1' });
-    expect(asAdmin.statusCode).toBe(201);
-  });
-
-  it('keeps CSRF and the origin check on every route of company sign-in', async () => {
-    const table = routeTable(bff.app).filter((r) => r.url.startsWith('/api'));
-    for (const route of table) {
-      const url = concrete(route.url);
-      if (SAFE.has(route.method)) {
-        if (route.method === 'HEAD') continue;
-        const crossSite = await call('admin', 'GET', url, undefined, {
-          'sec-fetch-site': 'cross-site',
-        });
-        // The IdP's redirect back is the one cross-site arrival; its state check defends it.
-        if (route.url === '/api/session/oidc/callback') expect(crossSite.statusCode).toBe(400);
-        else expect(crossSite.json().code, `GET ${route.url}`).toBe('csrf');
-        continue;
-      }
-      for (const headers of <Record<string, string>[]>[
-        { origin: ORIGIN },
-        { 'x-csrf': '1', origin: 'https://evil.example' },
-      ]) {
-        const response = await call('admin', route.method, url, {}, headers);
-        expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
-        expect(response.json().code).toBe('csrf');
-      }
-    }
-    expect(fake.seen).toHaveLength(0);
-  });
-
-  it('records who did what in the ledger: issuer, subject, name and e-mail at that time', async () => {
-    const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
-    const submit = all.entries.find((entry) => entry.kind === 'submit');
-    expect(submit?.operator).toEqual({
-      issuer: idp.issuer,
-      subject: 'dispatcher',
-      name: 'Dan Dispatcher',
-      email: 'dan.dispatcher@example.com',
-    });
-    expect(submit?.operatorName).toBe('Dan Dispatcher');
-    const bind = all.entries.find((entry) => entry.kind === 'bind');
-    expect(bind?.operator).toMatchObject({ subject: 'admin', name: 'Ada Admin' });
-
-    const mine = LedgerPageSchema.parse(
-      (await call('viewer', 'GET', '/api/ledger?operator=admin')).json(),
-    );
-    expect(mine.entries.length).toBeGreaterThan(0);
-    expect(mine.entries.every((entry) => entry.operator?.subject === 'admin')).toBe(true);
-  });
-
-  it('records each batch a fleet job sends as the person who made the job', async () => {
-    await bff.app.fleetJobsStarted();
-    const created = await call('dispatcher', 'POST', '/api/fleet-jobs', {
-      selection: { deviceIds: ['BAT-1', 'BAT-2'] },
-      command: { ...command, startTime: '2026-12-02T11:00:00Z', endTime: '2026-12-02T12:00:00Z' },
-    });
-    expect(created.statusCode).toBe(202);
-    await vi.waitFor(
-      () =>
-        expect(
-          fake.seen.filter((request) => request.url === '/devices/commands/batch'),
-        ).toHaveLength(1),
-      { timeout: 10_000 },
-    );
-    await vi.waitFor(
-      async () => {
-        const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
-        expect(all.entries.find((entry) => entry.kind === 'batch')?.operator).toEqual({
-          issuer: idp.issuer,
-          subject: 'dispatcher',
-          name: 'Dan Dispatcher',
-          email: 'dan.dispatcher@example.com',
-        });
-      },
-      { timeout: 10_000 },
-    );
-  });
-
-  it("refuses to record an undo of another person's change", async () => {
-    const response = await call(
-      'admin',
-      'PUT',
-      '/api/devices/BAT-1/commands/cmd_1/cancel',
-      {},
-      { ...CSRF, 'idempotency-key': 'undo-1', 'powerdeck-undo-of': 'dispatch-1' },
-    );
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('invalid_undo_of');
-  });
-
-  it('uses a replaced connection from then on', async () => {
-    await call('admin', 'PUT', '/api/connections/eu', {
-      clientId: 'client-2',
-      clientSecret: 'secret-2',
-    });
-    const response = await call('viewer', 'GET', '/api/sites');
-    expect(response.statusCode).toBe(200);
-    expect(fake.clientOf(fake.seen.at(-1) as never)).toBe('client-2');
-  });
-
-  it('says an administrator must replace a connection the vendor no longer accepts', async () => {
-    await call('admin', 'PUT', '/api/connections/eu', {
-      clientId: 'client',
-      clientSecret: 'secret',
-    });
-    fake.clientSecret = 'rotated-at-the-vendor';
-    try {
+  describe('vendor connections and roles in company sign-in', () => {
+    it('tells an operator that no connection exists yet, sending nothing', async () => {
       const response = await call('dispatcher', 'GET', '/api/sites');
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ code: 'no_connection' });
-      expect(response.json().detail).toContain('Ask an administrator to replace it');
-      // The operator's own session goes on.
-      expect((await call('dispatcher', 'GET', '/api/session')).statusCode).toBe(200);
-    } finally {
-      fake.clientSecret = 'secret';
-    }
-  });
+      expect(response.json().detail).toContain('Ask an administrator');
+      expect(fake.seen).toHaveLength(0);
+    });
 
-  it('lets every role sign out', async () => {
-    const response = await call('viewer', 'DELETE', '/api/session');
-    expect(response.statusCode).toBe(200);
-    expect((await call('viewer', 'GET', '/api/session')).statusCode).toBe(401);
+    it('lets only an administrator register a connection, and never shows its secret', async () => {
+      for (const who of ['viewer', 'dispatcher'] as const) {
+        const refused = await call(who, 'PUT', '/api/connections/eu', {
+          clientId: 'client-2',
+          clientSecret: 'secret-2',
+        });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().code).toBe('forbidden_role');
+      }
+      const put = await call('admin', 'PUT', '/api/connections/eu', {
+        clientId: 'client',
+        clientSecret: 'secret',
+      });
+      expect(put.statusCode).toBe(204);
+      const list = await call('admin', 'GET', '/api/connections');
+      expect(VendorConnectionListSchema.parse(list.json()).connections).toEqual([
+        { region: 'eu', clientId: 'client', updatedAt: expect.any(String), updatedBy: 'Ada Admin' },
+      ]);
+      expect(list.body).not.toContain('secret');
+      const stored = await (
+        await testDb.open()
+      ).db.execute('select secret_ciphertext from bff.vendor_connections');
+      expect(JSON.stringify(stored)).not.toContain('"secret"');
+    });
+
+    it('checks a connection by requesting a token, and says when it is refused', async () => {
+      const before = fake.tokenRequests;
+      const ok = await call('admin', 'POST', '/api/connections/eu/check', {});
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toEqual({ ok: true, expiresInS: 3600 });
+      expect(fake.tokenRequests).toBeGreaterThan(before);
+
+      await call('admin', 'PUT', '/api/connections/au', {
+        clientId: 'client',
+        clientSecret: 'wrong',
+      });
+      const refused = await call('admin', 'POST', '/api/connections/au/check', {});
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().code).toBe('connection_refused');
+    });
+
+    it("lets a dispatcher act through the administrator's connection", async () => {
+      const response = await call('dispatcher', 'POST', '/api/device/BAT-1/commands', command, {
+        ...CSRF,
+        'idempotency-key': 'dispatch-1',
+      });
+      expect(response.statusCode).toBe(202);
+      const sent = fake.seen.filter((request) => request.method === 'POST');
+      expect(sent).toHaveLength(1);
+      expect(fake.clientOf(sent[0] as never)).toBe('client');
+    });
+
+    it('refuses a viewer every state-changing route with 403 forbidden_role, sending nothing', async () => {
+      const changing = routeTable(bff.app).filter(
+        (r) => r.url.startsWith('/api') && !SAFE.has(r.method) && !r.url.startsWith('/api/session'),
+      );
+      const refused = new Set<string>();
+      for (const route of changing) {
+        const response = await call('viewer', route.method, concrete(route.url), {});
+        if (response.statusCode === 405) continue;
+        expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+        expect(response.json().code).toBe('forbidden_role');
+        refused.add(`${route.method} ${route.url}`);
+      }
+      expect([...refused].sort()).toEqual(
+        [
+          'POST /api/sites',
+          'DELETE /api/sites',
+          'POST /api/device/:deviceId/commands',
+          'PUT /api/devices/:deviceId/commands/:commandId/cancel',
+          'POST /api/devices/commands/batch',
+          'PUT /api/devices/commands/batch/:batchCommandId/cancel',
+          'PUT /api/connections/:region',
+          'POST /api/connections/:region/check',
+          'POST /api/fleet-jobs',
+          'POST /api/fleet-jobs/:jobId/:action',
+          'POST /api/fleet-plans',
+          'POST /api/fleet-plans/check',
+        ].sort(),
+      );
+      expect(fake.seen).toHaveLength(0);
+    });
+
+    it('refuses a dispatcher site bindings and connections, and lets an administrator bind', async () => {
+      const bind = await call('dispatcher', 'POST', '/api/sites', { siteId: 'PLANT-1' });
+      expect(bind.statusCode).toBe(403);
+      expect(bind.json().detail).toContain('only an administrator may manage vendor connections');
+      expect(fake.seen).toHaveLength(0);
+      const asAdmin = await call('admin', 'POST', '/api/sites', { siteId: 'PLANT-1' });
+      expect(asAdmin.statusCode).toBe(201);
+    });
+
+    it('keeps CSRF and the origin check on every route of company sign-in', async () => {
+      const table = routeTable(bff.app).filter((r) => r.url.startsWith('/api'));
+      for (const route of table) {
+        const url = concrete(route.url);
+        if (SAFE.has(route.method)) {
+          if (route.method === 'HEAD') continue;
+          const crossSite = await call('admin', 'GET', url, undefined, {
+            'sec-fetch-site': 'cross-site',
+          });
+          // The IdP's redirect back is the one cross-site arrival; its state check defends it.
+          if (route.url === '/api/session/oidc/callback') expect(crossSite.statusCode).toBe(400);
+          else expect(crossSite.json().code, `GET ${route.url}`).toBe('csrf');
+          continue;
+        }
+        for (const headers of <Record<string, string>[]>[
+          { origin: ORIGIN },
+          { 'x-csrf': '1', origin: 'https://evil.example' },
+        ]) {
+          const response = await call('admin', route.method, url, {}, headers);
+          expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+          expect(response.json().code).toBe('csrf');
+        }
+      }
+      expect(fake.seen).toHaveLength(0);
+    });
+
+    it('records who did what in the ledger: issuer, subject, name and e-mail at that time', async () => {
+      const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
+      const submit = all.entries.find((entry) => entry.kind === 'submit');
+      expect(submit?.operator).toEqual({
+        issuer: idp.issuer,
+        subject: 'dispatcher',
+        name: 'Dan Dispatcher',
+        email: 'dan.dispatcher@example.com',
+      });
+      expect(submit?.operatorName).toBe('Dan Dispatcher');
+      const bind = all.entries.find((entry) => entry.kind === 'bind');
+      expect(bind?.operator).toMatchObject({ subject: 'admin', name: 'Ada Admin' });
+
+      const mine = LedgerPageSchema.parse(
+        (await call('viewer', 'GET', '/api/ledger?operator=admin')).json(),
+      );
+      expect(mine.entries.length).toBeGreaterThan(0);
+      expect(mine.entries.every((entry) => entry.operator?.subject === 'admin')).toBe(true);
+    });
+
+    it('records each batch a fleet job sends as the person who made the job', async () => {
+      await bff.app.fleetJobsStarted();
+      const created = await call('dispatcher', 'POST', '/api/fleet-jobs', {
+        selection: { deviceIds: ['BAT-1', 'BAT-2'] },
+        command: { ...command, startTime: '2026-12-02T11:00:00Z', endTime: '2026-12-02T12:00:00Z' },
+      });
+      expect(created.statusCode).toBe(202);
+      await vi.waitFor(
+        () =>
+          expect(
+            fake.seen.filter((request) => request.url === '/devices/commands/batch'),
+          ).toHaveLength(1),
+        { timeout: 10_000 },
+      );
+      await vi.waitFor(
+        async () => {
+          const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
+          expect(all.entries.find((entry) => entry.kind === 'batch')?.operator).toEqual({
+            issuer: idp.issuer,
+            subject: 'dispatcher',
+            name: 'Dan Dispatcher',
+            email: 'dan.dispatcher@example.com',
+          });
+        },
+        { timeout: 10_000 },
+      );
+    });
+
+    it("refuses to record an undo of another person's change", async () => {
+      const response = await call(
+        'admin',
+        'PUT',
+        '/api/devices/BAT-1/commands/cmd_1/cancel',
+        {},
+        { ...CSRF, 'idempotency-key': 'undo-1', 'powerdeck-undo-of': 'dispatch-1' },
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('invalid_undo_of');
+    });
+
+    it('uses a replaced connection from then on', async () => {
+      await call('admin', 'PUT', '/api/connections/eu', {
+        clientId: 'client-2',
+        clientSecret: 'secret-2',
+      });
+      const response = await call('viewer', 'GET', '/api/sites');
+      expect(response.statusCode).toBe(200);
+      expect(fake.clientOf(fake.seen.at(-1) as never)).toBe('client-2');
+    });
+
+    it('says an administrator must replace a connection the vendor no longer accepts', async () => {
+      await call('admin', 'PUT', '/api/connections/eu', {
+        clientId: 'client',
+        clientSecret: 'secret',
+      });
+      fake.clientSecret = 'rotated-at-the-vendor';
+      try {
+        const response = await call('dispatcher', 'GET', '/api/sites');
+        expect(response.statusCode).toBe(503);
+        expect(response.json()).toMatchObject({ code: 'no_connection' });
+        expect(response.json().detail).toContain('Ask an administrator to replace it');
+        // The operator's own session goes on.
+        expect((await call('dispatcher', 'GET', '/api/session')).statusCode).toBe(200);
+      } finally {
+        fake.clientSecret = 'secret';
+      }
+    });
+
+    it('lets every role sign out', async () => {
+      const response = await call('viewer', 'DELETE', '/api/session');
+      expect(response.statusCode).toBe(200);
+      expect((await call('viewer', 'GET', '/api/session')).statusCode).toBe(401);
+    });
   });
 });
