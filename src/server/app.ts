@@ -156,6 +156,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
         publicOrigin: configuredOrigin ?? 'http://127.0.0.1',
         now,
         fetch: options.oidcFetch,
+        log: app.log,
       })
     : undefined;
 
@@ -282,6 +283,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     limits: options.signInLimits ?? {},
     now,
     oidc,
+    box,
   });
   if (oidc && box && connections) {
     await app.register(oidcRoutes, { sessions, oidc, box, cookie: cookieSettings, publicOrigin });
