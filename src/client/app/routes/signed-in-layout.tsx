@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
+import { ConnectionGate } from './connection-gate.tsx';
 import { usePageWidth } from './page-width.ts';
 
 // Loaded beside the page, not before it: toasts come only after an action, and pages that use no
@@ -22,7 +23,8 @@ const NAVIGATION = [
 /**
  * Frame of every signed-in page: a skip link, the brand, the main navigation (the current page
  * marked with `aria-current`), who is signed in and sign-out; then the page, as wide as its route
- * asks (`usePageWidth`); and the one toast region, where `showToast` outcomes appear.
+ * asks (`usePageWidth`), or in its place the empty state of a region without a vendor connection
+ * (`ConnectionGate`); and the one toast region, where `showToast` outcomes appear.
  */
 export function SignedInLayout() {
   const queryClient = useQueryClient();
@@ -63,7 +65,9 @@ export function SignedInLayout() {
         />
       </header>
       <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
-        <Outlet />
+        <ConnectionGate>
+          <Outlet />
+        </ConnectionGate>
       </main>
       <Suspense fallback={null}>
         <ToastRegion />
