@@ -9,8 +9,9 @@
  * To play providers that differ from oidc-provider's defaults: IDP_CLIENT_AUTH_METHODS
  * (comma-separated, e.g. `client_secret_post`) are the only client authentications its token
  * endpoint accepts and its discovery lists, powerdeck's client registered with the first;
- * IDP_LOGOUT_NEEDS_STATE=1 sends the browser back after logout only when `state` is sent, as
- * Glewlwyd does.
+ * IDP_BASIC_REFUSED=1 refuses HTTP Basic at the token endpoint while the discovery still lists
+ * it, and IDP_LOGOUT_NEEDS_STATE=1 sends the browser back after logout only when `state` is
+ * sent, as Glewlwyd does.
  */
 import { z } from 'zod';
 import { TEST_IDP_ACCOUNTS, TEST_IDP_CLIENT, startTestIdp } from '../test/support/test-idp.ts';
@@ -33,6 +34,10 @@ const EnvSchema = z.object({
         : value.split(',').map((method) => method.trim()),
     )
     .pipe(z.tuple([ClientAuthMethodSchema], ClientAuthMethodSchema).optional()),
+  IDP_BASIC_REFUSED: z
+    .enum(['0', '1', ''])
+    .default('')
+    .transform((value) => value === '1'),
   IDP_LOGOUT_NEEDS_STATE: z
     .enum(['0', '1', ''])
     .default('')
@@ -45,13 +50,14 @@ async function main(): Promise<void> {
     port: env.IDP_PORT,
     redirectOrigins: env.IDP_REDIRECT_ORIGINS,
     ...(env.IDP_CLIENT_AUTH_METHODS ? { clientAuthMethods: env.IDP_CLIENT_AUTH_METHODS } : {}),
+    basicAuthRefused: env.IDP_BASIC_REFUSED,
     logoutReturnsOnlyWithState: env.IDP_LOGOUT_NEEDS_STATE,
   });
   console.log(
     [
       '',
       `Test identity provider ready at ${idp.issuer}`,
-      `  token endpoint accepts: ${env.IDP_CLIENT_AUTH_METHODS?.join(', ') ?? 'every method (client registered with client_secret_basic)'}`,
+      `  token endpoint accepts: ${env.IDP_CLIENT_AUTH_METHODS?.join(', ') ?? 'every method (client registered with client_secret_basic)'}${env.IDP_BASIC_REFUSED ? ', but refuses HTTP Basic' : ''}`,
       `  after logout, returns to powerdeck: ${env.IDP_LOGOUT_NEEDS_STATE ? 'only when state is sent' : 'always'}`,
       '',
       'Start powerdeck against it with:',

@@ -73,6 +73,12 @@ export async function startTestIdp(options: {
    */
   clientAuthMethods?: readonly [TestIdpClientAuthMethod, ...TestIdpClientAuthMethod[]];
   /**
+   * Refuses an `Authorization: Basic` header at the token endpoint (401 `invalid_client`) while
+   * its discovery still lists `client_secret_basic`, as Glewlwyd does for a client secret that
+   * form-encoding changes (it does not decode it).
+   */
+  basicAuthRefused?: boolean;
+  /**
    * Sends the browser back to the post-logout redirect URI only when the logout request carries
    * a `state`, as Glewlwyd does; without one its logout ends on its own "signed out" page.
    */
@@ -145,8 +151,9 @@ export async function startTestIdp(options: {
   };
   const provider = new Provider(issuer, configuration);
   const refusesBasic =
-    options.clientAuthMethods !== undefined &&
-    !options.clientAuthMethods.includes('client_secret_basic');
+    options.basicAuthRefused === true ||
+    (options.clientAuthMethods !== undefined &&
+      !options.clientAuthMethods.includes('client_secret_basic'));
   if (refusesBasic)
     provider.use(async (ctx, next) => {
       if (ctx.path === '/token' && /^basic /i.test(ctx.get('authorization'))) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { TEST_IDP_CLIENT, startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
+import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 import type { OidcEnv } from '../env.ts';
 import { chooseClientAuthMethod } from '../session/oidc.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
@@ -27,6 +28,8 @@ const open: { close(): Promise<unknown> }[] = [];
 beforeAll(async () => {
   fake = await startFakeUpstream();
   testDb = await createTestDatabase('pglite');
+  // Migrated here, under the hook's time limit, so each test's BFF opens a ready database.
+  await (await testDb.open()).migrate({ migrationsFolder: MIGRATIONS_FOLDER, schema: BFF_SCHEMA });
 });
 afterAll(async () => {
   for (const closable of open.reverse()) await closable.close();
@@ -129,6 +132,8 @@ describe('the token endpoint’s client authentication', () => {
     expect(response.headers.location).toBe(refusedWith('invalid_client'));
     expect(cookie).toBe('');
     expect(tokens[0]?.authorization).toMatch(/^Basic /);
+    // The operator's choice stands: no second try with another method.
+    expect(tokens).toHaveLength(1);
     expect(logLines).toContainEqual(
       expect.objectContaining({ clientAuth: 'client_secret_basic', level: 40 }),
     );
@@ -136,6 +141,37 @@ describe('the token endpoint’s client authentication', () => {
     const refused = logLines.find((line) => line.msg === 'company sign-in refused');
     expect(refused).toMatchObject({ refusal: 'invalid_client', reason: 'invalid_client' });
     expect(JSON.stringify(logLines)).not.toContain(TEST_IDP_CLIENT.clientSecret);
+  });
+});
+
+describe('a provider that lists client_secret_basic but refuses it (Glewlwyd)', () => {
+  it('signs in with client_secret_post after the refusal, and starts with it from then on', async () => {
+    const { bff, logLines, tokens } = await stack({ basicAuthRefused: true });
+    const first = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'dispatcher'));
+    expect(first.response.headers.location).toBe('/');
+    expect(first.cookie).not.toBe('');
+    expect(tokens.map((token) => (token.authorization ? 'basic' : 'post'))).toEqual([
+      'basic',
+      'post',
+    ]);
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ refused: 'client_secret_basic', clientAuth: 'client_secret_post' }),
+    );
+
+    const second = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'viewer'));
+    expect(second.cookie).not.toBe('');
+    expect(tokens.map((token) => (token.authorization ? 'basic' : 'post'))).toEqual([
+      'basic',
+      'post',
+      'post',
+    ]);
+  });
+
+  it('still says invalid_client when the secret is wrong either way', async () => {
+    const { bff, tokens } = await stack({ basicAuthRefused: true }, { clientSecret: 'wrong' });
+    const { response } = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'viewer'));
+    expect(response.headers.location).toBe(refusedWith('invalid_client'));
+    expect(tokens).toHaveLength(2);
   });
 });
 

@@ -78,6 +78,7 @@ export interface OidcLog {
  * {@link OIDC_CLIENT_AUTH_METHODS} (`client_secret_basic`, then `client_secret_post`) that the
  * provider's discovery lists in `token_endpoint_auth_methods_supported`, and
  * `client_secret_basic` when it lists none (OpenID Connect Discovery 1.0, 3: the default).
+ * (`OidcClient.finish` tries the other listed one once when this one is refused.)
  *
  * @param supported the discovery's `token_endpoint_auth_methods_supported`, if any.
  * @returns the method, or undefined when the provider lists methods but none powerdeck can use
@@ -137,6 +138,8 @@ export class OidcClient {
   readonly #env: OidcEnv;
   readonly #options: OidcClientOptions;
   #discovered: Promise<Discovered> | undefined;
+  /** The client authentication that worked after the chosen one was refused (see `finish`). */
+  #learnedClientAuth: OidcClientAuthMethod | undefined;
   #jwks: client.ExportedJWKSCache | undefined;
 
   constructor(env: OidcEnv, options: OidcClientOptions) {
@@ -201,19 +204,35 @@ export class OidcClient {
         idpError,
         describe(currentUrl.searchParams.get('error_description')),
       );
-    const config = await this.#config();
+    let config = await this.#config();
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
     try {
-      tokens = await client.authorizationCodeGrant(config, currentUrl, {
-        pkceCodeVerifier: transaction.codeVerifier,
-        expectedState: transaction.state,
-        expectedNonce: transaction.nonce,
-        idTokenExpected: true,
-      });
+      tokens = await this.#exchange(config, currentUrl, transaction);
     } catch (error) {
-      throw classify(error);
-    } finally {
-      this.#jwks = client.getJwksCache(config) ?? this.#jwks;
+      const refusal = classify(error);
+      const other =
+        refusal.refusal === 'invalid_client' ? await this.#otherClientAuth() : undefined;
+      if (!other) throw refusal;
+      // A provider may list a method and still fail it for this client (Glewlwyd lists
+      // client_secret_basic but does not decode a form-encoded secret): a refused client
+      // authentication is refused before the code is looked at, so the code is tried once more
+      // with the other listed method, which is kept for later sign-ins when it works.
+      const refused = config.clientMetadata().token_endpoint_auth_method;
+      this.#options.log?.warn(
+        { refused, trying: other, reason: refusal.reason, ...refusal.details },
+        'the token endpoint refused the client authentication; trying the other one the provider lists',
+      );
+      config = await this.#config(other);
+      try {
+        tokens = await this.#exchange(config, currentUrl, transaction);
+      } catch (retryError) {
+        throw classify(retryError);
+      }
+      this.#learnedClientAuth = other;
+      this.#options.log?.warn(
+        { refused, clientAuth: other },
+        'company sign-in authenticates at the token endpoint with the other method from now on; set OIDC_TOKEN_ENDPOINT_AUTH_METHOD to start with it',
+      );
     }
     const idToken = tokens.id_token;
     const claims = tokens.claims();
@@ -291,6 +310,33 @@ export class OidcClient {
     return { url: url.toString(), state };
   }
 
+  /** The code exchange (openid-client checks state, PKCE, the ID token and its nonce). */
+  async #exchange(config: client.Configuration, currentUrl: URL, transaction: OidcTransaction) {
+    try {
+      return await client.authorizationCodeGrant(config, currentUrl, {
+        pkceCodeVerifier: transaction.codeVerifier,
+        expectedState: transaction.state,
+        expectedNonce: transaction.nonce,
+        idTokenExpected: true,
+      });
+    } finally {
+      this.#jwks = client.getJwksCache(config) ?? this.#jwks;
+    }
+  }
+
+  /**
+   * The other client authentication the provider lists, to try once after `invalid_client`;
+   * undefined when `OIDC_TOKEN_ENDPOINT_AUTH_METHOD` chose one (the operator's choice stands) or
+   * the provider lists no other.
+   */
+  async #otherClientAuth(): Promise<OidcClientAuthMethod | undefined> {
+    if (this.#env.tokenEndpointAuthMethod) return undefined;
+    const { server, clientAuth } = await this.#discover();
+    const current = this.#learnedClientAuth ?? clientAuth;
+    const listed = server.token_endpoint_auth_methods_supported ?? [];
+    return OIDC_CLIENT_AUTH_METHODS.find((method) => method !== current && listed.includes(method));
+  }
+
   async #userInfo(
     config: client.Configuration,
     accessToken: string,
@@ -307,8 +353,10 @@ export class OidcClient {
    * A configuration on the discovered metadata whose clock is the BFF's (`clockSkew`, seconds),
    * so ID token times are judged on the same clock as sessions.
    */
-  async #config(): Promise<client.Configuration> {
-    const { server, clientAuth } = await this.#discover();
+  async #config(method?: OidcClientAuthMethod): Promise<client.Configuration> {
+    const discovered = await this.#discover();
+    const server = discovered.server;
+    const clientAuth = method ?? this.#learnedClientAuth ?? discovered.clientAuth;
     const skewS = Math.round((this.#options.now() - Date.now()) / 1000);
     const config = new client.Configuration(
       server,
