@@ -127,7 +127,9 @@ export class AccountEvents {
 
   /**
    * Publishes an event to every open browser of `account` (or of one person of it), on every
-   * instance. Event IDs grow within an account in the order the events commit.
+   * instance. Event IDs grow within an account in the order the events commit: publishing takes
+   * the account's event lock until `tx` commits, so call it last in a transaction, never before an
+   * upstream call.
    *
    * @returns the stored event with its ID.
    * @throws when the database refuses the write (the caller's transaction then fails with it).
