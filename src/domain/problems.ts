@@ -52,9 +52,14 @@ export const BFF_PROBLEM_CODES = {
       "Company sign-in: no administrator has registered the region's vendor connection yet (404 when checking it), or its token endpoint no longer accepts it; nothing was sent.",
   },
   connection_refused: {
-    status: [502],
+    status: [502, 422],
     meaning:
-      "Checking a vendor connection: the region's token endpoint did not accept its client ID or secret.",
+      "Checking a vendor connection: the region's token endpoint did not accept its client ID or secret (502 for the saved connection; 422 for new credentials, which were not saved).",
+  },
+  connection_unchecked: {
+    status: [503],
+    meaning:
+      'Registering a vendor connection: the token endpoint failed or could not be reached, so the credentials could not be checked and were not saved; sending them again with `saveUnchecked` saves them unchecked.',
   },
   csrf: {
     status: [403],

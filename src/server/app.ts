@@ -20,6 +20,7 @@ import { siteRoutes } from './proxy/routes/sites.ts';
 import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { ledgerRoutes } from './ledger/ledger-routes.ts';
+import { LedgerConnectionAudit } from './ledger/connection-audit.ts';
 import { FleetJobs } from './fleet/fleet-jobs.ts';
 import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
 import { FleetRefresher } from './fleet/fleet-refresh.ts';
@@ -187,6 +188,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
         publicOrigin: configuredOrigin ?? 'http://127.0.0.1',
         now,
         fetch: options.oidcFetch,
+        log: app.log,
       })
     : undefined;
 
@@ -324,14 +326,16 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     limits: options.signInLimits ?? {},
     now,
     oidc,
+    box,
   });
-  if (oidc && box && connections) {
+  if (oidc && box && connections && ledger) {
     await app.register(oidcRoutes, { sessions, oidc, box, cookie: cookieSettings, publicOrigin });
     await app.register(connectionRoutes, {
       sessions,
       connections,
       now,
       checkToken: (region, credentials) => api.token(region, credentials, 'sign-in'),
+      audit: new LedgerConnectionAudit(ledger.store, now, 2 * http.timeoutMs + 5000),
     });
   }
   const proxy: ProxyDeps = {

@@ -124,6 +124,23 @@ describe('parseServerEnv', () => {
       expect(parseServerEnv(oidc).oidc?.rolesClaim).toBe('roles');
     });
 
+    it("takes the token endpoint's client authentication from the discovery unless one is set", () => {
+      expect(parseServerEnv(oidc).oidc?.tokenEndpointAuthMethod).toBeUndefined();
+      expect(
+        parseServerEnv({ ...oidc, OIDC_TOKEN_ENDPOINT_AUTH_METHOD: '' }).oidc
+          ?.tokenEndpointAuthMethod,
+      ).toBeUndefined();
+      expect(
+        parseServerEnv({ ...oidc, OIDC_TOKEN_ENDPOINT_AUTH_METHOD: 'client_secret_post' }).oidc
+          ?.tokenEndpointAuthMethod,
+      ).toBe('client_secret_post');
+      expect(() =>
+        parseServerEnv({ ...oidc, OIDC_TOKEN_ENDPOINT_AUTH_METHOD: 'private_key_jwt' }),
+      ).toThrow(
+        /OIDC_TOKEN_ENDPOINT_AUTH_METHOD must be client_secret_basic or client_secret_post/,
+      );
+    });
+
     it('names what is missing or wrong', () => {
       expect(() => parseServerEnv({ OIDC_ISSUER: oidc.OIDC_ISSUER })).toThrow(
         /OIDC_CLIENT_ID, OIDC_CLIENT_SECRET missing/,

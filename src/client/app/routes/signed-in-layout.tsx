@@ -7,6 +7,7 @@ import { SessionBar } from '../../features/session/components/session-bar.tsx';
 import { PushStateContext, usePushStream } from '../../lib/push-stream.ts';
 import { createPushApplier } from '../push-updates.ts';
 import { signInPathFrom } from '../safe-next-path.ts';
+import { ConnectionGate } from './connection-gate.tsx';
 import { LiveUpdatesIndicator } from './live-updates-indicator.tsx';
 import { usePageWidth } from './page-width.ts';
 
@@ -27,7 +28,8 @@ const NAVIGATION = [
 /**
  * Frame of every signed-in page: a skip link, the brand, the main navigation (the current page
  * marked with `aria-current`), the live updates indicator and the notification bell, who is
- * signed in and sign-out; then the page, as wide as its route asks (`usePageWidth`); and the one
+ * signed in and sign-out; then the page, as wide as its route asks (`usePageWidth`), or in its
+ * place the empty state of a region without a vendor connection (`ConnectionGate`); and the one
  * toast region, where `showToast` outcomes appear.
  *
  * It holds the page's one push stream (docs/architecture.md, Live updates): each event makes
@@ -92,7 +94,9 @@ export function SignedInLayout() {
         />
       </header>
       <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
-        <Outlet />
+        <ConnectionGate>
+          <Outlet />
+        </ConnectionGate>
       </main>
       <Suspense fallback={null}>
         <ToastRegion />
