@@ -39,6 +39,11 @@ export interface ServerEnv {
   deviceCallsPerMinute: Record<Region, number>;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
   oidc?: OidcEnv;
+  /**
+   * Test-only routes (`TEST_ROUTES=1`, accepted only with a loopback `PUBLIC_ORIGIN`): the
+   * browser tests' way to make a notification (`src/server/notifications/notification-routes.ts`).
+   */
+  testRoutes?: boolean;
 }
 
 /**
@@ -122,6 +127,7 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: optionalText,
   OIDC_ROLES_CLAIM: optionalText,
   OIDC_ROLE_VIEWER: optionalText,
+  TEST_ROUTES: z.enum(['0', '1'], { error: 'TEST_ROUTES must be 0 or 1' }).optional(),
   OIDC_ROLE_DISPATCHER: optionalText,
   OIDC_ROLE_ADMIN: optionalText,
 });
@@ -182,6 +188,11 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     problems.push(
       'PUBLIC_ORIGIN must be set with OIDC_ISSUER: the redirect URI registered at the identity provider is PUBLIC_ORIGIN/api/session/oidc/callback',
     );
+  const testRoutes = values.TEST_ROUTES === '1';
+  if (testRoutes && isBareOrigin(publicOrigin) && !isLoopback(new URL(publicOrigin).hostname))
+    problems.push(
+      'TEST_ROUTES=1 is for tests on loopback only: PUBLIC_ORIGIN must be a loopback origin',
+    );
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   return {
@@ -200,6 +211,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
       au: values.AU_DEVICE_CALLS_PER_MINUTE,
     },
     ...(oidc ? { oidc } : {}),
+    ...(testRoutes ? { testRoutes } : {}),
   };
 }
 
