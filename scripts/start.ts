@@ -11,6 +11,7 @@ import { buildSandboxApp } from '../src/sandbox/app.ts';
 import { buildServerApp } from '../src/server/app.ts';
 import { parseServerEnv } from '../src/server/env.ts';
 import { buildSpaIfNeeded } from './build-spa-if-needed.ts';
+import { followSandboxClock } from './sandbox-clock.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
   const closers: Array<() => Promise<unknown>> = [];
+  let upstreamClock: (() => number) | undefined;
 
   if (env.usesSandbox) {
     const sandbox = await buildSandboxApp({
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
       adminEnabled: true,
       logger: loggerOptions('sandbox', sandboxEnv.LOG_LEVEL),
     });
+    // The BFF's budget of upstream calls counts on the sandbox's clock, as the vendor's limit does.
+    upstreamClock = await followSandboxClock(sandbox);
     await sandbox.listen({ host: '127.0.0.1', port: sandboxEnv.SANDBOX_PORT });
     closers.push(() => sandbox.close());
   }
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
     ...env,
     staticDir,
     database,
+    upstreamClock,
     logger: loggerOptions('bff', sandboxEnv.LOG_LEVEL),
   });
   await bff.listen({ host: env.host, port: env.port });

@@ -68,6 +68,11 @@ declare module 'fastify' {
      * notify as the modules that will call them do.
      */
     liveUpdates: { events: AccountEvents; notifications: Notifications } | undefined;
+    /**
+     * The upstream's clock, epoch ms (`upstreamClock`): what the per-device budget of upstream
+     * calls and the queue of changes count on (src/server/budget).
+     */
+    upstreamNow(): number;
   }
 }
 
@@ -90,6 +95,13 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     logger?: FastifyServerOptions['logger'];
     /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
     now?: () => number;
+    /**
+     * The upstream's clock, epoch ms, on which the vendor counts its limit of calls per device and
+     * so the BFF its budget of them (docs/decisions/007-device-call-budget.md, section 1). Default
+     * `Date.now`; `npm start` passes the sandbox's clock when it runs the sandbox, which its admin
+     * API moves (`scripts/sandbox-clock.ts`).
+     */
+    upstreamClock?: (() => number) | undefined;
     /**
      * Where sessions live. Default: the database (`database`, else `databaseUrl`, else PGlite in
      * `dataDir`); in memory when none of those is given.
@@ -283,6 +295,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     queueStartTimer.unref();
   });
   app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
+  app.decorate('upstreamNow', options.upstreamClock ?? Date.now);
   app.decorate(
     'liveUpdates',
     accountEvents && notifications ? { events: accountEvents, notifications } : undefined,

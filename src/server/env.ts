@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../domain/device-budget.ts';
 import { ROLES, type Role } from '../domain/roles.ts';
 import { REGIONS, type Region } from '../domain/token.ts';
 import type { UpstreamRegion } from './upstream/upstream-caller.ts';
@@ -30,6 +31,12 @@ export interface ServerEnv {
    * docs/architecture.md, Budgets).
    */
   statusReuseMs: number;
+  /**
+   * Upstream calls each device may make per rolling minute, per region
+   * (`EU_DEVICE_CALLS_PER_MINUTE`, `AU_DEVICE_CALLS_PER_MINUTE`, default 2: the vendor's limit;
+   * docs/decisions/007-device-call-budget.md, section 1).
+   */
+  deviceCallsPerMinute: Record<Region, number>;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
   oidc?: OidcEnv;
   /**
@@ -80,6 +87,14 @@ const httpUrl = (name: string) =>
     .url({ protocol: /^https?$/, error: `${name} must be an http or https URL` })
     .transform((url) => url.replace(/\/+$/, ''));
 
+const deviceCallsPerMinute = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number of calls` })
+    .int({ error: `${name} must be a whole number of calls` })
+    .min(1, { error: `${name} must be 1-1000` })
+    .max(1000, { error: `${name} must be 1-1000` })
+    .default(DEFAULT_DEVICE_CALLS_PER_WINDOW);
+
 const optionalText = z
   .string()
   .optional()
@@ -115,6 +130,8 @@ const EnvSchema = z.object({
     .min(0, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
     .max(60_000, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
     .default(DEFAULT_STATUS_REUSE_MS),
+  EU_DEVICE_CALLS_PER_MINUTE: deviceCallsPerMinute('EU_DEVICE_CALLS_PER_MINUTE'),
+  AU_DEVICE_CALLS_PER_MINUTE: deviceCallsPerMinute('AU_DEVICE_CALLS_PER_MINUTE'),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
@@ -210,6 +227,10 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     usesSandbox,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     statusReuseMs: values.STATUS_REUSE_MS,
+    deviceCallsPerMinute: {
+      eu: values.EU_DEVICE_CALLS_PER_MINUTE,
+      au: values.AU_DEVICE_CALLS_PER_MINUTE,
+    },
     ...(oidc ? { oidc } : {}),
     ...(testRoutes ? { testRoutes } : {}),
   };

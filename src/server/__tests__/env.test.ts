@@ -16,7 +16,21 @@ describe('parseServerEnv', () => {
       usesSandbox: true,
       upstreamTimeoutMs: 10_000,
       statusReuseMs: 1000,
+      deviceCallsPerMinute: { eu: 2, au: 2 },
     });
+  });
+
+  it("takes each region's device call budget and refuses one that allows nothing", () => {
+    expect(
+      parseServerEnv({ EU_DEVICE_CALLS_PER_MINUTE: '4', AU_DEVICE_CALLS_PER_MINUTE: '1' })
+        .deviceCallsPerMinute,
+    ).toEqual({ eu: 4, au: 1 });
+    expect(() => parseServerEnv({ EU_DEVICE_CALLS_PER_MINUTE: '0' })).toThrow(
+      /EU_DEVICE_CALLS_PER_MINUTE must be 1-1000/,
+    );
+    expect(() => parseServerEnv({ AU_DEVICE_CALLS_PER_MINUTE: '1.5' })).toThrow(
+      /AU_DEVICE_CALLS_PER_MINUTE must be a whole number/,
+    );
   });
 
   it('takes STATUS_REUSE_MS, 0 included, and refuses a negative or fractional value', () => {

@@ -257,3 +257,104 @@ export const notificationReads = bff.table(
   },
   (table) => [primaryKey({ columns: [table.notificationId, table.person] })],
 );
+
+/**
+ * The per-device budget of upstream calls (docs/decisions/007-device-call-budget.md, section 1;
+ * src/server/budget): one row per call a device spent, at its time on the upstream's clock, kept
+ * for one window and then pruned. Rows are written under a per-device advisory lock, so BFF
+ * instances sharing the database never spend one slot twice.
+ */
+export const deviceCallSlots = bff.table(
+  'device_call_slots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    region: text('region').notNull(),
+    deviceId: text('device_id').notNull(),
+    /** When the call counts from, upstream clock: when it was reserved, then when it was answered. */
+    spentAt: timestamp('spent_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** `control` or `read`. */
+    kind: text('kind').notNull(),
+    /** The queued change whose step took the slot, if any. */
+    changeId: text('change_id'),
+  },
+  (table) => [
+    index('device_call_slots_device_idx').on(table.region, table.deviceId, table.spentAt),
+  ],
+);
+
+/**
+ * Devices the upstream refused with 429 (another client of the account spent their budget): no
+ * call is made for them before `busyUntil`, upstream clock.
+ */
+export const deviceCallBusy = bff.table(
+  'device_call_busy',
+  {
+    region: text('region').notNull(),
+    deviceId: text('device_id').notNull(),
+    busyUntil: timestamp('busy_until', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.deviceId] })],
+);
+
+/**
+ * Changes waiting for their devices' budget (docs/decisions/007-device-call-budget.md, section
+ * 2): the change as the product described it (`change`, domain `QueuedChange`), the progress and
+ * planned time of each of its steps (`steps`), where it stands, and the sign-in it acts under
+ * (`secretCiphertext`, sealed by the product and bound to the change ID, cleared when it ends).
+ * Times of planning (`nextAt`, `deadlineAt`, the steps') are on the upstream's clock. `seq` orders
+ * the changes of a device: a change goes only after the ones queued before it.
+ */
+export const queuedChanges = bff.table(
+  'queued_changes',
+  {
+    id: text('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull().unique(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    operatorName: text('operator_name'),
+    /** Company sign-in: `{ issuer, subject, name?, email?, role }` as at that sign-in. */
+    operator: jsonb('operator'),
+    secretCiphertext: text('secret_ciphertext'),
+    kind: text('kind').notNull(),
+    change: jsonb('change').notNull(),
+    /** Per step: `{ state, plannedAtMs, attempts, startedAtMs?, sentAtMs?, answer? }`. */
+    steps: jsonb('steps').notNull(),
+    state: text('state').notNull(),
+    /** When the runner next looks at the change: its next step's time, or a step's lease. */
+    nextAt: timestamp('next_at', { withTimezone: true, mode: 'date' }),
+    /** The latest its last step may go (a new window's start minus the lead time), if any. */
+    deadlineAt: timestamp('deadline_at', { withTimezone: true, mode: 'date' }),
+    leadMs: integer('lead_ms'),
+    outcome: jsonb('outcome'),
+    /** The request's `Idempotency-Key` and a fingerprint of its change, when it had one. */
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('queued_changes_idempotency_idx')
+      .on(table.region, table.clientId, table.idempotencyKey)
+      .where(sql`${table.idempotencyKey} is not null`),
+    index('queued_changes_client_created_idx').on(table.region, table.clientId, table.createdAt),
+    index('queued_changes_due_idx')
+      .on(table.nextAt)
+      .where(sql`${table.state} in ('queued', 'sending')`),
+  ],
+);
+
+/** The devices of each queued change, so a device's waiting changes are found by index. */
+export const queuedChangeDevices = bff.table(
+  'queued_change_devices',
+  {
+    changeId: text('change_id')
+      .notNull()
+      .references(() => queuedChanges.id, { onDelete: 'cascade' }),
+    region: text('region').notNull(),
+    deviceId: text('device_id').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.changeId, table.deviceId] }),
+    index('queued_change_devices_device_idx').on(table.region, table.deviceId),
+  ],
+);

@@ -1,13 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PGlite } from '@electric-sql/pglite';
-import type pg from 'pg';
-import type { Db, PgBoss, fromPglite as FromPglite } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../../infra/database.ts';
+import { QUEUE_SCHEMA, queueDatabaseOf } from '../db/job-queue.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';
 
-/** The job queue's own schema, beside the BFF's; pg-boss creates and migrates it. */
-export const QUEUE_SCHEMA = 'bff_queue';
 /** The queue of fleet job steps: one step sends one batch (docs/fleet-dispatch.md). */
 export const FLEET_STEP_QUEUE = 'fleet-job-step';
 
@@ -285,22 +282,4 @@ export class FleetQueue {
       throw error;
     }
   }
-}
-
-/**
- * The database as pg-boss reads it: pg-boss's own PGlite adapter on the embedded database, the
- * BFF's pool on PostgreSQL (multi-statement answers flattened as pg-boss's own driver does).
- */
-function queueDatabaseOf(handle: DatabaseHandle, fromPglite: typeof FromPglite): Db {
-  const client = (handle.db as unknown as { $client: unknown }).$client;
-  if (handle.driver === 'pglite') return fromPglite(client as PGlite);
-  const pool = client as pg.Pool;
-  return {
-    executeSql: async (text, values) => {
-      const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
-      return Array.isArray(result)
-        ? { rows: result.flatMap((r) => r.rows) }
-        : { rows: result.rows };
-    },
-  };
 }

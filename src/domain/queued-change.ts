@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { BatchRequestSchema, MAX_BATCH_DEVICES } from './batch.ts';
+import { DeviceCommandSchema } from './command.ts';
+import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema } from './ids.ts';
+import { RoleSchema } from './roles.ts';
+import { OperatorSchema } from './session.ts';
+import { UtcTimestampSchema } from './time.ts';
+
+/**
+ * Changes the budget of upstream calls cannot carry now wait in a durable queue and go at their
+ * planned times (docs/decisions/007-device-call-budget.md, section 2). A change is one operator
+ * intent made of one or two upstream calls ("steps"), each sent through the command ledger under
+ * its own `Idempotency-Key`, so a step sent again after a crash is replayed, never sent twice.
+ */
+
+/**
+ * Where a queued change stands: `queued` until its first step starts (only then may it be
+ * withdrawn), `sending` while its steps go, then `sent`, `withdrawn` or `failed`.
+ */
+export const QUEUED_CHANGE_STATES = ['queued', 'sending', 'sent', 'withdrawn', 'failed'] as const;
+export const QueuedChangeStateSchema = z.enum(QUEUED_CHANGE_STATES);
+export type QueuedChangeState = z.infer<typeof QueuedChangeStateSchema>;
+
+/** States in which a change still waits for (or is taking) a slot of its devices' budget. */
+export const WAITING_CHANGE_STATES = ['queued', 'sending'] as const satisfies QueuedChangeState[];
+
+/** Where one step stands. */
+export const CHANGE_STEP_STATES = ['waiting', 'sending', 'sent', 'failed'] as const;
+export const ChangeStepStateSchema = z.enum(CHANGE_STEP_STATES);
+export type ChangeStepState = z.infer<typeof ChangeStepStateSchema>;
+
+/**
+ * An `Idempotency-Key` as the ledger takes it (printable ASCII without quotes or backslashes,
+ * 1-255 characters; src/server/http/idempotency-key.ts).
+ */
+export const StepIdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,255}$/, { error: 'must be 1-255 printable characters' });
+
+const SubmitStepSchema = z.strictObject({
+  call: z.literal('submit'),
+  deviceId: DeviceIdSchema,
+  command: DeviceCommandSchema,
+  idempotencyKey: StepIdempotencyKeySchema,
+});
+const CancelStepSchema = z.strictObject({
+  call: z.literal('cancel'),
+  deviceId: DeviceIdSchema,
+  commandId: CommandIdSchema,
+  idempotencyKey: StepIdempotencyKeySchema,
+});
+const BatchStepSchema = z.strictObject({
+  call: z.literal('batch'),
+  batch: BatchRequestSchema,
+  idempotencyKey: StepIdempotencyKeySchema,
+});
+const BatchCancelStepSchema = z.strictObject({
+  call: z.literal('batchCancel'),
+  batchCommandId: BatchCommandIdSchema,
+  /** The batch's devices, as the ledger knows them: a batch cancel spends a slot of each. */
+  deviceIds: z.array(DeviceIdSchema).min(1).max(MAX_BATCH_DEVICES),
+  idempotencyKey: StepIdempotencyKeySchema,
+});
+
+/** One upstream call of a change, with the key the ledger records it under. */
+export const ChangeStepSchema = z.discriminatedUnion('call', [
+  SubmitStepSchema,
+  CancelStepSchema,
+  BatchStepSchema,
+  BatchCancelStepSchema,
+]);
+export type ChangeStep = z.infer<typeof ChangeStepSchema>;
+
+/** The upstream calls a step makes, as {@link ChangeStepSchema} names them. */
+export const CHANGE_STEP_CALLS = [
+  'submit',
+  'cancel',
+  'batch',
+  'batchCancel',
+] as const satisfies readonly ChangeStep['call'][];
+
+const sameDevice = (steps: readonly { deviceId: string }[]) =>
+  steps.every((step) => step.deviceId === steps[0]?.deviceId);
+const ONE_DEVICE = { error: 'both steps must be for the same device', path: ['steps'] };
+
+/**
+ * A change as the product describes it, each kind with its steps in sending order:
+ * - `submit`, `cancel`, `batch`, `batchCancel`: one call;
+ * - `replace`: a new window for a device's command, which the upstream only allows as a cancel
+ *   followed by a new submission (spec 3.1 rule 2);
+ * - `undo`: the reverse of an earlier change (docs/architecture.md, Ledger: Undo), naming that
+ *   change's `Idempotency-Key` in `undoOf`: a cancel (of a submission), a submission (of a
+ *   cancel), a cancel then a submission (of a replace) or a batch cancel (of a batch).
+ */
+export const QueuedChangeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('submit'), steps: z.tuple([SubmitStepSchema]) }),
+  z.strictObject({ kind: z.literal('cancel'), steps: z.tuple([CancelStepSchema]) }),
+  z
+    .strictObject({
+      kind: z.literal('replace'),
+      steps: z.tuple([CancelStepSchema, SubmitStepSchema]),
+    })
+    .refine((change) => sameDevice(change.steps), ONE_DEVICE),
+  z
+    .strictObject({
+      kind: z.literal('undo'),
+      undoOf: StepIdempotencyKeySchema,
+      steps: z.union([
+        z.tuple([CancelStepSchema]),
+        z.tuple([SubmitStepSchema]),
+        z.tuple([CancelStepSchema, SubmitStepSchema]),
+        z.tuple([BatchCancelStepSchema]),
+      ]),
+    })
+    .refine(
+      (change) =>
+        change.steps[0].call === 'batchCancel' ||
+        sameDevice(change.steps as readonly { deviceId: string }[]),
+      ONE_DEVICE,
+    ),
+  z.strictObject({ kind: z.literal('batch'), steps: z.tuple([BatchStepSchema]) }),
+  z.strictObject({ kind: z.literal('batchCancel'), steps: z.tuple([BatchCancelStepSchema]) }),
+]);
+export type QueuedChange = z.infer<typeof QueuedChangeSchema>;
+
+/** The kinds of change, as {@link QueuedChangeSchema} names them. */
+export const QUEUED_CHANGE_KINDS = [
+  'submit',
+  'cancel',
+  'replace',
+  'undo',
+  'batch',
+  'batchCancel',
+] as const satisfies readonly QueuedChange['kind'][];
+export type QueuedChangeKind = QueuedChange['kind'];
+
+/** The devices one step spends a slot of. */
+export function devicesOfStep(step: ChangeStep): string[] {
+  switch (step.call) {
+    case 'submit':
+    case 'cancel':
+      return [step.deviceId];
+    case 'batch':
+      return [...step.batch.devices];
+    case 'batchCancel':
+      return [...step.deviceIds];
+  }
+}
+
+/** Every device a change acts on, each once, in the order its steps name them. */
+export function devicesOfChange(change: QueuedChange): string[] {
+  return [...new Set(change.steps.flatMap(devicesOfStep))];
+}
+
+/**
+ * The `Idempotency-Key` of step `index` of a change made under one request's `key`: the key
+ * itself for a change of one step (so its ledger entry carries the key the browser sent, and an
+ * undo can name it), else `key` with `/1`, `/2` appended.
+ *
+ * @throws RangeError when the key leaves no room for the suffix (over 253 characters).
+ */
+export function stepIdempotencyKey(key: string, index: number, stepCount: number): string {
+  if (stepCount === 1) return key;
+  const stepKey = `${key}/${index + 1}`;
+  if (stepKey.length > 255)
+    throw new RangeError('an Idempotency-Key of a change of two steps may have 253 characters');
+  return stepKey;
+}
+
+/** The person a company sign-in authenticated, with the role they had when they made the change. */
+export const QueuedChangeOperatorSchema = OperatorSchema.extend({ role: RoleSchema });
+export type QueuedChangeOperator = z.infer<typeof QueuedChangeOperatorSchema>;
+
+/** What one step's call answered, as the product's ledger stored it. */
+export const StepAnswerSchema = z.object({ status: z.number().int(), body: z.unknown() });
+export type StepAnswer = z.infer<typeof StepAnswerSchema>;
+
+/** Why a change ended without all its steps sent, in the operator's words. */
+export const QUEUED_CHANGE_FAILURES = [
+  /** The upstream refused a step (its answer holds why); later steps were not sent. */
+  'refused',
+  /** The budget moved its last step past the lead time before the new window: nothing was sent. */
+  'budget_too_tight',
+  /** A step could not be sent after every try (the upstream kept failing). */
+  'not_sent',
+] as const;
+export const QueuedChangeFailureSchema = z.enum(QUEUED_CHANGE_FAILURES);
+export type QueuedChangeFailure = z.infer<typeof QueuedChangeFailureSchema>;
+
+/** How a change ended when it did not end `sent`. */
+export const QueuedChangeOutcomeSchema = z.object({
+  failure: QueuedChangeFailureSchema.optional(),
+  /** What happened, for the operator. */
+  detail: z.string(),
+  /** `budget_too_tight`: the earliest window start the budget allows now. */
+  earliestStart: UtcTimestampSchema.optional(),
+});
+export type QueuedChangeOutcome = z.infer<typeof QueuedChangeOutcomeSchema>;
+
+/** One step as the product's status of a change shows it; times on the upstream's clock, UTC. */
+export const QueuedChangeStepStatusSchema = z.object({
+  call: z.enum(CHANGE_STEP_CALLS),
+  deviceIds: z.array(DeviceIdSchema),
+  state: ChangeStepStateSchema,
+  /** When the step goes (or went): the earliest moment its devices' budget allows. */
+  plannedAt: UtcTimestampSchema,
+  /** When its call was answered. */
+  sentAt: UtcTimestampSchema.optional(),
+  answer: StepAnswerSchema.optional(),
+});
+export type QueuedChangeStepStatus = z.infer<typeof QueuedChangeStepStatusSchema>;
+
+/** A queued change as the product answers it (its status, also after a reload or a restart). */
+export const QueuedChangeStatusSchema = z.object({
+  id: z.string(),
+  kind: z.enum(QUEUED_CHANGE_KINDS),
+  state: QueuedChangeStateSchema,
+  deviceIds: z.array(DeviceIdSchema),
+  steps: z.array(QueuedChangeStepStatusSchema),
+  /** When its next step goes, while it waits. */
+  goesAt: UtcTimestampSchema.optional(),
+  /** The key of the change it undoes. */
+  undoOf: z.string().optional(),
+  outcome: QueuedChangeOutcomeSchema.optional(),
+  createdAt: UtcTimestampSchema,
+  updatedAt: UtcTimestampSchema,
+});
+export type QueuedChangeStatus = z.infer<typeof QueuedChangeStatusSchema>;

@@ -1,0 +1,197 @@
+/**
+ * The shared budget of upstream calls per device (docs/decisions/007-device-call-budget.md,
+ * section 1) on PGlite and, with TEST_DATABASE_URL, PostgreSQL: slots granted up to the limit and
+ * refused with the time the next frees, batches all or none, reads after queued changes, 429s
+ * holding a device, per-region limits, and two instances on one PostgreSQL never spending one
+ * slot twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DATABASE_KINDS,
+  createTestDatabase,
+  type TestDatabase,
+} from '../../../../test/support/databases.ts';
+import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
+import { openBffStorage } from '../../db/storage.ts';
+import { DeviceBudgetStore, deviceBudgetsOf, MAX_BUSY_MS } from '../device-budget-store.ts';
+import { QueuedChangeStore } from '../queued-change-store.ts';
+
+const T = Date.parse('2026-11-25T14:00:00Z');
+const s = (seconds: number) => T + seconds * 1000;
+const BUDGETS = deviceBudgetsOf({ eu: 2, au: 3 });
+const command = {
+  powerControl: { targetBatteryPowerW: 3000 },
+  startTime: '2026-11-25T16:00:00Z',
+  endTime: '2026-11-25T17:00:00Z',
+};
+/** A device ID no other test uses. */
+const device = () => `BAT-${randomUUID().slice(0, 8)}`;
+
+describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
+  let testDb: TestDatabase;
+  let handle: DatabaseHandle;
+  let budget: DeviceBudgetStore;
+  let changes: QueuedChangeStore;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    handle = await testDb.open();
+    await openBffStorage({ database: handle });
+    budget = new DeviceBudgetStore(handle.db, BUDGETS);
+    changes = new QueuedChangeStore(handle.db, budget);
+  });
+  afterAll(() => testDb.drop());
+
+  const reserve = (deviceIds: string[], nowMs: number, kind: 'control' | 'read' = 'control') =>
+    budget.reserve({ region: 'eu', deviceIds, kind, nowMs });
+
+  it('grants a device its limit in a window, then says when the next slot frees', async () => {
+    const id = device();
+    expect(await reserve([id], s(0))).toMatchObject({ granted: true, atMs: s(0) });
+    expect(await reserve([id], s(20), 'read')).toMatchObject({ granted: true });
+    expect(await reserve([id], s(30))).toEqual({
+      granted: false,
+      reason: 'no_slot',
+      nextFreeAtMs: s(60),
+    });
+    expect(await reserve([id], s(60) - 1)).toMatchObject({ granted: false });
+    expect(await reserve([id], s(60))).toMatchObject({ granted: true });
+  });
+
+  it('takes a batch on all its devices or on none', async () => {
+    const [free, full] = [device(), device()];
+    await reserve([full], s(0));
+    await reserve([full], s(10));
+    expect(await reserve([free, full], s(15))).toEqual({
+      granted: false,
+      reason: 'no_slot',
+      nextFreeAtMs: s(60),
+    });
+    // Nothing was taken of the free device: it still has both slots.
+    const [state] = await budget.stateOf('eu', [free], s(15));
+    expect(state).toMatchObject({ freeNow: 2, freesAtMs: [] });
+    const batch = await reserve([free, full], s(60));
+    expect(batch).toMatchObject({ granted: true });
+    expect(batch.granted && batch.slotIds).toHaveLength(2);
+  });
+
+  it('lets a queued change of a device go before reads and calls made after it', async () => {
+    const id = device();
+    await reserve([id], s(0));
+    await reserve([id], s(5));
+    const queued = await changes.create({
+      id: randomUUID(),
+      owner: { region: 'eu', clientId: 'demo-eu' },
+      change: {
+        kind: 'submit',
+        steps: [{ call: 'submit', deviceId: id, command, idempotencyKey: randomUUID() }],
+      },
+      nowMs: s(10),
+    });
+    expect(queued).toMatchObject({ queued: true });
+    const changeId = queued.queued ? queued.row.id : '';
+    // Its slot frees at s(60): a read then still waits for the change, and after it.
+    expect(await reserve([id], s(60), 'read')).toEqual({
+      granted: false,
+      reason: 'changes_waiting',
+      changeIds: [changeId],
+      nextFreeAtMs: s(65),
+    });
+    expect(await reserve([id], s(60))).toMatchObject({ reason: 'changes_waiting' });
+    const seq = queued.queued ? queued.row.seq : 0;
+    expect(
+      await budget.reserve({
+        region: 'eu',
+        deviceIds: [id],
+        kind: 'control',
+        nowMs: s(60),
+        change: { id: changeId, seq },
+      }),
+    ).toMatchObject({ granted: true });
+  });
+
+  it('holds a device the upstream answered 429 for until its Retry-After, never shorter', async () => {
+    const id = device();
+    await budget.markBusy('eu', [id], s(40), s(0));
+    await budget.markBusy('eu', [id], s(20), s(1));
+    expect(await reserve([id], s(39))).toEqual({
+      granted: false,
+      reason: 'no_slot',
+      nextFreeAtMs: s(40),
+    });
+    expect(await reserve([id], s(40))).toMatchObject({ granted: true });
+  });
+
+  it('cuts a busy mark to an hour', async () => {
+    const id = device();
+    await budget.markBusy('eu', [id], s(10 * 3600), s(0));
+    expect(await reserve([id], s(0))).toMatchObject({ nextFreeAtMs: s(0) + MAX_BUSY_MS });
+  });
+
+  it('holds a slot for a window after the call was answered', async () => {
+    const id = device();
+    const first = await reserve([id], s(0));
+    await reserve([id], s(1));
+    await budget.settle(first.granted ? first.slotIds : [], s(8));
+    expect(await reserve([id], s(60))).toEqual({
+      granted: false,
+      reason: 'no_slot',
+      nextFreeAtMs: s(61),
+    });
+    expect(await reserve([id], s(61))).toMatchObject({ granted: true });
+    expect(await reserve([id], s(68))).toMatchObject({ granted: true });
+  });
+
+  it('keeps each region to its own limit', async () => {
+    const id = device();
+    for (const second of [0, 1, 2])
+      expect(
+        await budget.reserve({ region: 'au', deviceIds: [id], kind: 'read', nowMs: s(second) }),
+      ).toMatchObject({ granted: true });
+    expect(
+      await budget.reserve({ region: 'au', deviceIds: [id], kind: 'read', nowMs: s(3) }),
+    ).toMatchObject({ granted: false });
+    // The same device ID in the other region is another device.
+    expect(await reserve([id], s(3))).toMatchObject({ granted: true });
+  });
+
+  it('forgets slots taken before the upstream clock went back, and prunes old ones', async () => {
+    const id = device();
+    await reserve([id], s(3600));
+    await reserve([id], s(3601));
+    expect(await reserve([id], s(0))).toMatchObject({ granted: true });
+    await budget.prune(s(7200));
+    expect(await budget.stateOf('eu', [id], s(7200))).toEqual([
+      { deviceId: id, freeNow: 2, freesAtMs: [], waitingChangeIds: [] },
+    ]);
+  });
+
+  it('never spends the last slot twice when two stores race for it', async () => {
+    // A second pool on the same database (PostgreSQL: another instance); PGlite has one.
+    const other =
+      kind === 'postgres'
+        ? await openDatabase({
+            dataDir: testDb.dataDir,
+            databaseUrl: `${testDb.databaseUrl ?? ''}?application_name=second-instance`,
+          })
+        : handle;
+    try {
+      const second = new DeviceBudgetStore(other.db, BUDGETS);
+      for (let round = 0; round < 20; round += 1) {
+        const [id, batchMate] = [device(), device()];
+        await reserve([id], s(0));
+        const results = await Promise.all([
+          budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(1) }),
+          second.reserve({ region: 'eu', deviceIds: [batchMate, id], kind: 'read', nowMs: s(1) }),
+          second.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(1) }),
+        ]);
+        expect(results.filter((result) => result.granted)).toHaveLength(1);
+        const [state] = await budget.stateOf('eu', [id], s(1));
+        expect(state?.freeNow).toBe(0);
+      }
+    } finally {
+      if (other !== handle) await other.close();
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import {
+  ChangeStepStateSchema,
+  QueuedChangeOperatorSchema,
+  QueuedChangeOutcomeSchema,
+  QueuedChangeSchema,
+  QueuedChangeStateSchema,
+  StepAnswerSchema,
+  devicesOfChange,
+  devicesOfStep,
+  type QueuedChange,
+  type QueuedChangeOperator,
+  type QueuedChangeOutcome,
+  type QueuedChangeState,
+  type QueuedChangeStatus,
+} from '../../domain/queued-change.ts';
+import { RegionSchema, type Region } from '../../domain/token.ts';
+import type { queuedChanges } from '../db/schema.ts';
+
+/**
+ * Whose change it is: the client it acts for and the operator who made it, the typed name
+ * (credentials form) or the person and their role at that sign-in (company sign-in).
+ */
+export interface ChangeOwner {
+  region: Region;
+  clientId: string;
+  operatorName?: string | undefined;
+  operator?: QueuedChangeOperator | undefined;
+}
+
+/** How far one step of a change has got; times epoch ms on the upstream's clock. */
+export const StepProgressSchema = z.object({
+  state: ChangeStepStateSchema,
+  /** When the step goes: the earliest moment its devices' budget allows, planned again on a miss. */
+  plannedAtMs: z.number(),
+  /** How many times its call was started (a start after a crash or a failed try counts too). */
+  attempts: z.number().int().min(0),
+  /** How many tries failed (a 5xx, a timeout, an error); a 429 is no failure. */
+  failures: z.number().int().min(0).optional(),
+  /** True once a try of its call started that may have reached the upstream. */
+  maybeSent: z.boolean().optional(),
+  startedAtMs: z.number().optional(),
+  sentAtMs: z.number().optional(),
+  answer: StepAnswerSchema.optional(),
+});
+export type StepProgress = z.infer<typeof StepProgressSchema>;
+
+/** A queued change as read back, its JSON columns parsed; times epoch ms, upstream clock. */
+export interface QueuedChangeRow {
+  id: string;
+  /** Orders the changes of a device: a change goes only after those queued before it. */
+  seq: number;
+  owner: ChangeOwner;
+  secretCiphertext: string | null;
+  change: QueuedChange;
+  steps: StepProgress[];
+  state: QueuedChangeState;
+  nextAtMs: number | undefined;
+  deadlineAtMs: number | undefined;
+  leadMs: number | undefined;
+  outcome: QueuedChangeOutcome | undefined;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+const StepsColumnSchema = z.array(StepProgressSchema);
+
+/**
+ * Reads a row of `bff.queued_changes`.
+ *
+ * @throws ZodError when a JSON column does not hold what this release writes.
+ */
+export function changeRowOf(row: typeof queuedChanges.$inferSelect): QueuedChangeRow {
+  const operator =
+    row.operator === null ? undefined : QueuedChangeOperatorSchema.parse(row.operator);
+  return {
+    id: row.id,
+    seq: row.seq,
+    owner: {
+      region: RegionSchema.parse(row.region),
+      clientId: row.clientId,
+      ...(row.operatorName === null ? {} : { operatorName: row.operatorName }),
+      ...(operator ? { operator } : {}),
+    },
+    secretCiphertext: row.secretCiphertext,
+    change: QueuedChangeSchema.parse(row.change),
+    steps: StepsColumnSchema.parse(row.steps),
+    state: QueuedChangeStateSchema.parse(row.state),
+    nextAtMs: row.nextAt?.getTime(),
+    deadlineAtMs: row.deadlineAt?.getTime(),
+    leadMs: row.leadMs ?? undefined,
+    outcome: row.outcome === null ? undefined : QueuedChangeOutcomeSchema.parse(row.outcome),
+    idempotencyKey: row.idempotencyKey,
+    requestHash: row.requestHash,
+    createdAtMs: row.createdAt.getTime(),
+    updatedAtMs: row.updatedAt.getTime(),
+  };
+}
+
+/** The steps of `row` still to be sent, with their devices and planned times. */
+export function remainingSteps(
+  row: Pick<QueuedChangeRow, 'change' | 'steps'>,
+): { index: number; deviceIds: string[]; plannedAtMs: number }[] {
+  return row.change.steps.flatMap((step, index) => {
+    const progress = row.steps[index];
+    if (!progress || progress.state === 'sent' || progress.state === 'failed') return [];
+    return [{ index, deviceIds: devicesOfStep(step), plannedAtMs: progress.plannedAtMs }];
+  });
+}
+
+/** A change as the product answers it (domain `QueuedChangeStatus`). */
+export function statusOf(row: QueuedChangeRow): QueuedChangeStatus {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const waiting = row.state === 'queued' || row.state === 'sending';
+  const next = waiting ? remainingSteps(row)[0] : undefined;
+  return {
+    id: row.id,
+    kind: row.change.kind,
+    state: row.state,
+    deviceIds: devicesOfChange(row.change),
+    steps: row.change.steps.map((step, index) => {
+      const progress = row.steps[index] as StepProgress;
+      return {
+        call: step.call,
+        deviceIds: devicesOfStep(step),
+        state: progress.state,
+        plannedAt: iso(progress.plannedAtMs),
+        ...(progress.sentAtMs === undefined ? {} : { sentAt: iso(progress.sentAtMs) }),
+        ...(progress.answer ? { answer: progress.answer } : {}),
+      };
+    }),
+    ...(next ? { goesAt: iso(next.plannedAtMs) } : {}),
+    ...(row.change.kind === 'undo' ? { undoOf: row.change.undoOf } : {}),
+    ...(row.outcome ? { outcome: row.outcome } : {}),
+    createdAt: iso(row.createdAtMs),
+    updatedAt: iso(row.updatedAtMs),
+  };
+}

@@ -1,0 +1,538 @@
+import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { checkPlanDeadline } from '../../domain/device-budget.ts';
+import {
+  WAITING_CHANGE_STATES,
+  devicesOfChange,
+  devicesOfStep,
+  type ChangeStep,
+  type QueuedChange,
+  type QueuedChangeOutcome,
+  type QueuedChangeState,
+  type StepAnswer,
+} from '../../domain/queued-change.ts';
+import type { Database } from '../../infra/database.ts';
+import { queuedChangeDevices, queuedChanges } from '../db/schema.ts';
+import type { DeviceBudgetStore } from './device-budget-store.ts';
+import {
+  changeRowOf,
+  remainingSteps,
+  type ChangeOwner,
+  type QueuedChangeRow,
+  type StepProgress,
+} from './queued-change-rows.ts';
+
+/** A change to queue, as the product hands it over. */
+export interface NewQueuedChange {
+  /** A fresh ID (a UUID). */
+  id: string;
+  owner: ChangeOwner;
+  /** The client secret the change acts under, sealed by the product with the change ID bound. */
+  secretCiphertext?: string | undefined;
+  change: QueuedChange;
+  /**
+   * For a change that sends a new effective window: its start and the lead time its last step
+   * must keep before it (epoch ms); the change is refused when the budget cannot carry it in time.
+   */
+  deadline?: { windowStartMs: number; leadMs: number } | undefined;
+  /** The request's `Idempotency-Key` and fingerprint: the same key answers the same change. */
+  idempotencyKey?: string | undefined;
+  requestHash?: string | undefined;
+  /** Upstream clock, epoch ms. */
+  nowMs: number;
+}
+
+/** What {@link QueuedChangeStore.create} did. */
+export type QueueOutcome =
+  /** Written, with each step's planned time. */
+  | { queued: true; row: QueuedChangeRow }
+  /** The owner queued a change under this `Idempotency-Key` before: that one, and whether it is the same. */
+  | { queued: false; reason: 'same_key'; row: QueuedChangeRow; sameRequest: boolean }
+  /**
+   * Not written: its last step would go after the lead time before its window
+   * (decision 007, section 2: 409 `budget_too_tight`); the plan, and the earliest start it allows.
+   */
+  | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number };
+
+/** What {@link QueuedChangeStore.startStep} found. */
+export type StepStart =
+  /** The change has ended (sent, withdrawn, failed) or is gone: nothing to do. */
+  | { kind: 'ended'; row: QueuedChangeRow | undefined }
+  /** Its next step is not due, or its devices have no slot yet: look again at `atMs`. */
+  | { kind: 'not_due'; row: QueuedChangeRow; atMs: number }
+  /** Step `index` is under way: its slots are taken (`slotIds`); send it now. */
+  | { kind: 'go'; row: QueuedChangeRow; index: number; step: ChangeStep; slotIds: number[] };
+
+/** How a step's call ended, as {@link QueuedChangeStore.finishStep} records it. */
+export type StepEnd =
+  | { result: 'sent'; answer: StepAnswer }
+  | { result: 'refused'; answer: StepAnswer; detail: string }
+  /**
+   * Try again no earlier than `notBeforeMs` (a 429's `Retry-After`, a back-off); `busyUntilMs`
+   * for a 429; `notSent` when the call certainly did not reach the upstream (a 429, an open
+   * circuit), so a deadline missed next can still refuse the change with nothing sent.
+   */
+  | {
+      result: 'again';
+      notBeforeMs: number;
+      busyUntilMs?: number | undefined;
+      notSent: boolean;
+      /** True when the try failed (counted towards giving up); a 429 is no failure. */
+      failed: boolean;
+      answer?: StepAnswer | undefined;
+    }
+  | { result: 'given_up'; detail: string; answer?: StepAnswer | undefined };
+
+/** The words of a change refused for its budget, with the earliest start it allows. */
+export function budgetTooTightDetail(earliestStartMs: number): string {
+  return `The devices' budget of upstream calls cannot send this change before its window starts. Nothing was sent. The earliest start it allows is ${new Date(earliestStartMs).toISOString()}.`;
+}
+
+/**
+ * The table of queued changes (`bff.queued_changes`, `bff.queued_change_devices`; decision 007,
+ * section 2). Every change of state happens in a transaction holding the change's row lock, and
+ * every plan is made holding its devices' budget locks, so instances racing on one change change
+ * it once and plan around each other's changes. Times are on the upstream's clock.
+ */
+export class QueuedChangeStore {
+  readonly #db: Database;
+  readonly #budget: DeviceBudgetStore;
+
+  constructor(db: Database, budget: DeviceBudgetStore) {
+    this.#db = db;
+    this.#budget = budget;
+  }
+
+  /**
+   * Plans and writes a change, after every change of its devices queued before it; refused
+   * without writing when its deadline cannot be kept. A second request with the owner's same
+   * `Idempotency-Key` gets the change the first made.
+   */
+  create(input: NewQueuedChange): Promise<QueueOutcome> {
+    const { owner, change, nowMs } = input;
+    const deviceIds = devicesOfChange(change);
+    return this.#db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      await this.#budget.lockDevices(tx, owner.region, deviceIds);
+      if (input.idempotencyKey !== undefined) {
+        const [known] = await tx
+          .select()
+          .from(queuedChanges)
+          .where(
+            and(
+              eq(queuedChanges.region, owner.region),
+              eq(queuedChanges.clientId, owner.clientId),
+              eq(queuedChanges.idempotencyKey, input.idempotencyKey),
+            ),
+          );
+        if (known)
+          return {
+            queued: false,
+            reason: 'same_key',
+            row: changeRowOf(known),
+            sameRequest: known.requestHash === (input.requestHash ?? null),
+          };
+      }
+      const { plan } = await this.#budget.planIn(
+        tx,
+        owner.region,
+        change.steps.map(devicesOfStep),
+        nowMs,
+      );
+      if (input.deadline) {
+        const check = checkPlanDeadline(plan, input.deadline);
+        if (!check.fits)
+          return {
+            queued: false,
+            reason: 'budget_too_tight',
+            plan,
+            earliestStartMs: check.earliestStartMs,
+          };
+      }
+      const now = new Date(nowMs);
+      const steps: StepProgress[] = plan.map((plannedAtMs) => ({
+        state: 'waiting',
+        plannedAtMs,
+        attempts: 0,
+      }));
+      const [row] = await tx
+        .insert(queuedChanges)
+        .values({
+          id: input.id,
+          region: owner.region,
+          clientId: owner.clientId,
+          operatorName: owner.operatorName ?? null,
+          operator: owner.operator ?? null,
+          secretCiphertext: input.secretCiphertext ?? null,
+          kind: change.kind,
+          change,
+          steps,
+          state: 'queued',
+          nextAt: new Date(plan[0] as number),
+          deadlineAt: input.deadline
+            ? new Date(input.deadline.windowStartMs - input.deadline.leadMs)
+            : null,
+          leadMs: input.deadline?.leadMs ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          requestHash: input.requestHash ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await tx
+        .insert(queuedChangeDevices)
+        .values(
+          deviceIds.map((deviceId) => ({ changeId: input.id, region: owner.region, deviceId })),
+        );
+      return { queued: true, row: changeRowOf(row as typeof queuedChanges.$inferSelect) };
+    });
+  }
+
+  async find(id: string): Promise<QueuedChangeRow | undefined> {
+    const [row] = await this.#db.select().from(queuedChanges).where(eq(queuedChanges.id, id));
+    return row ? changeRowOf(row) : undefined;
+  }
+
+  /** The owner's change, or undefined when there is none or it belongs to another client. */
+  async findOwned(owner: Pick<ChangeOwner, 'region' | 'clientId'>, id: string) {
+    const row = await this.find(id);
+    return row && row.owner.region === owner.region && row.owner.clientId === owner.clientId
+      ? row
+      : undefined;
+  }
+
+  /**
+   * The owner's changes, newest first, at most `limit`: those still waiting only with `waiting`,
+   * those about one device only with `deviceId`.
+   */
+  async list(
+    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
+    options: { waiting?: boolean; deviceId?: string; limit?: number } = {},
+  ): Promise<QueuedChangeRow[]> {
+    const rows = await this.#db
+      .select()
+      .from(queuedChanges)
+      .where(
+        and(
+          eq(queuedChanges.region, owner.region),
+          eq(queuedChanges.clientId, owner.clientId),
+          options.waiting ? inArray(queuedChanges.state, [...WAITING_CHANGE_STATES]) : undefined,
+          options.deviceId === undefined
+            ? undefined
+            : inArray(
+                queuedChanges.id,
+                this.#db
+                  .select({ changeId: queuedChangeDevices.changeId })
+                  .from(queuedChangeDevices)
+                  .where(
+                    and(
+                      eq(queuedChangeDevices.region, owner.region),
+                      eq(queuedChangeDevices.deviceId, options.deviceId),
+                    ),
+                  ),
+              ),
+        ),
+      )
+      .orderBy(desc(queuedChanges.seq))
+      .limit(options.limit ?? 50);
+    return rows.map(changeRowOf);
+  }
+
+  /**
+   * Withdraws the owner's change if none of its steps has started; `withdrawn: false` with the
+   * change as it stands otherwise (or none: not found, or another client's).
+   */
+  withdraw(
+    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
+    id: string,
+    nowMs: number,
+    detail = 'Withdrawn before it was sent; nothing was sent.',
+  ): Promise<{ withdrawn: boolean; row: QueuedChangeRow | undefined }> {
+    return this.#db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      const row = await this.#lockRow(tx, id);
+      if (!row || row.owner.region !== owner.region || row.owner.clientId !== owner.clientId)
+        return { withdrawn: false, row: undefined };
+      if (row.state !== 'queued') return { withdrawn: false, row };
+      const ended = await this.#write(tx, row, {
+        state: 'withdrawn',
+        steps: row.steps,
+        nextAtMs: undefined,
+        outcome: { detail },
+        nowMs,
+      });
+      return { withdrawn: true, row: ended };
+    });
+  }
+
+  /**
+   * Starts the change's next step if it is due at `nowMs` and its devices have a slot: in one
+   * transaction, the row locked, the devices' budget locked, the slots taken and the step marked
+   * under way (its `nextAt` then becomes `nowMs + leaseMs`, when the change is looked at again if
+   * this instance dies mid-step). A step found under way was interrupted (its BFF died or its
+   * queue job expired) and is started again: the ledger's key makes a repeated call a replay.
+   * When the devices have no slot yet, the rest of the change is planned again; when that moves
+   * a change with nothing sent past its deadline, the change fails `budget_too_tight`.
+   */
+  startStep(id: string, nowMs: number, leaseMs: number): Promise<StepStart> {
+    return this.#db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      const row = await this.#lockRow(tx, id);
+      if (!row || (row.state !== 'queued' && row.state !== 'sending'))
+        return { kind: 'ended', row };
+      const remaining = remainingSteps(row);
+      const next = remaining[0];
+      if (!next) return { kind: 'ended', row };
+      const progress = row.steps[next.index] as StepProgress;
+      if (progress.state === 'waiting' && progress.plannedAtMs > nowMs)
+        return { kind: 'not_due', row, atMs: progress.plannedAtMs };
+
+      await this.#budget.lockDevices(
+        tx,
+        row.owner.region,
+        remaining.flatMap((step) => step.deviceIds),
+      );
+      // A step found under way was interrupted: it is tried again like a waiting one.
+      const waiting = {
+        ...row,
+        steps: row.steps.map((step, index) =>
+          index === next.index ? { ...step, state: 'waiting' as const } : step,
+        ),
+      };
+      const planned = await this.#replanIn(tx, waiting, nowMs, nowMs);
+      if (planned.kind === 'ended') return planned;
+      const atMs = planned.plan[0] as number;
+      if (atMs > nowMs) return { kind: 'not_due', row: planned.row, atMs };
+      const reservation = await this.#budget.reserveIn(tx, {
+        region: row.owner.region,
+        deviceIds: next.deviceIds,
+        kind: 'control',
+        nowMs,
+        change: { id: row.id, seq: row.seq },
+      });
+      // Not expected: the plan said now, under the same locks.
+      if (!reservation.granted)
+        return { kind: 'not_due', row: planned.row, atMs: reservation.nextFreeAtMs };
+      const steps = planned.row.steps.map((step, index) =>
+        index === next.index
+          ? {
+              ...step,
+              state: 'sending' as const,
+              attempts: step.attempts + 1,
+              startedAtMs: nowMs,
+              maybeSent: true,
+            }
+          : step,
+      );
+      const started = await this.#write(tx, planned.row, {
+        state: 'sending',
+        steps,
+        nextAtMs: nowMs + leaseMs,
+        nowMs,
+      });
+      return {
+        kind: 'go',
+        row: started,
+        index: next.index,
+        step: row.change.steps[next.index] as ChangeStep,
+        slotIds: reservation.slotIds,
+      };
+    });
+  }
+
+  /**
+   * Records how step `index` ended, unless the step is no longer under way (another try finished
+   * it first): `sent` moves on to the next step (or ends the change `sent`), `refused` and
+   * `given_up` end it `failed`, `again` plans the rest of it anew from `notBeforeMs` (and marks
+   * its devices busy until `busyUntilMs` for a 429).
+   */
+  finishStep(
+    id: string,
+    index: number,
+    end: StepEnd,
+    nowMs: number,
+  ): Promise<QueuedChangeRow | undefined> {
+    return this.#db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      const row = await this.#lockRow(tx, id);
+      const progress = row?.steps[index];
+      if (!row || progress?.state !== 'sending') return row;
+      const answer = 'answer' in end && end.answer ? { answer: end.answer } : {};
+      switch (end.result) {
+        case 'sent': {
+          const steps = row.steps.map((step, i) =>
+            i === index ? { ...step, state: 'sent' as const, sentAtMs: nowMs, ...answer } : step,
+          );
+          const following = steps[index + 1];
+          return this.#write(tx, row, {
+            state: following ? 'sending' : 'sent',
+            steps,
+            nextAtMs: following ? Math.max(following.plannedAtMs, nowMs) : undefined,
+            nowMs,
+          });
+        }
+        case 'refused':
+        case 'given_up': {
+          const steps = row.steps.map((step, i) =>
+            i === index ? { ...step, state: 'failed' as const, sentAtMs: nowMs, ...answer } : step,
+          );
+          return this.#write(tx, row, {
+            state: 'failed',
+            steps,
+            nextAtMs: undefined,
+            outcome: {
+              failure: end.result === 'refused' ? 'refused' : 'not_sent',
+              detail: end.detail,
+            },
+            nowMs,
+          });
+        }
+        case 'again': {
+          const deviceIds = devicesOfStep(row.change.steps[index] as ChangeStep);
+          if (end.busyUntilMs !== undefined)
+            await this.#budget.markBusyIn(tx, row.owner.region, deviceIds, end.busyUntilMs, nowMs);
+          const waiting = {
+            ...row,
+            steps: row.steps.map((step, i) =>
+              i === index
+                ? {
+                    ...step,
+                    state: 'waiting' as const,
+                    ...answer,
+                    ...(end.notSent ? { maybeSent: false } : {}),
+                    ...(end.failed ? { failures: (step.failures ?? 0) + 1 } : {}),
+                  }
+                : step,
+            ),
+          };
+          await this.#budget.lockDevices(
+            tx,
+            row.owner.region,
+            remainingSteps(waiting).flatMap((step) => step.deviceIds),
+          );
+          return (await this.#replanIn(tx, waiting, nowMs, end.notBeforeMs)).row;
+        }
+      }
+    });
+  }
+
+  /**
+   * The waiting changes whose `nextAt` has come at `nowMs` (at most `limit`, earliest first), and
+   * the `nextAt` of the first one still ahead, if any.
+   */
+  async due(nowMs: number, limit = 100): Promise<{ ids: string[]; nextAtMs: number | undefined }> {
+    const rows = await this.#db
+      .select({ id: queuedChanges.id, nextAt: queuedChanges.nextAt })
+      .from(queuedChanges)
+      .where(
+        and(
+          inArray(queuedChanges.state, [...WAITING_CHANGE_STATES]),
+          isNotNull(queuedChanges.nextAt),
+        ),
+      )
+      .orderBy(asc(queuedChanges.nextAt))
+      .limit(limit + 1);
+    const ids: string[] = [];
+    for (const row of rows) {
+      const atMs = row.nextAt?.getTime() ?? nowMs;
+      if (atMs > nowMs) return { ids, nextAtMs: atMs };
+      if (ids.length < limit) ids.push(row.id);
+    }
+    return { ids, nextAtMs: undefined };
+  }
+
+  /**
+   * Plans the steps of `row` still waiting anew, from `fromMs`, holding its devices' locks: a
+   * change with nothing sent whose last step then misses its deadline fails `budget_too_tight`.
+   */
+  async #replanIn(
+    tx: Database,
+    row: QueuedChangeRow,
+    nowMs: number,
+    fromMs: number,
+  ): Promise<
+    | { kind: 'planned'; row: QueuedChangeRow; plan: number[] }
+    | { kind: 'ended'; row: QueuedChangeRow }
+  > {
+    const remaining = remainingSteps(row);
+    const { plan } = await this.#budget.planIn(
+      tx,
+      row.owner.region,
+      remaining.map((step) => step.deviceIds),
+      Math.max(nowMs, fromMs),
+      row.seq,
+    );
+    // Once a call may have reached the upstream the change goes on: stopping it then would leave
+    // it half done (a replace's window cancelled and not sent again).
+    const nothingSent = row.steps.every((step) => step.state === 'waiting' && !step.maybeSent);
+    if (nothingSent && row.deadlineAtMs !== undefined) {
+      const leadMs = row.leadMs ?? 0;
+      const check = checkPlanDeadline(plan, {
+        windowStartMs: row.deadlineAtMs + leadMs,
+        leadMs,
+      });
+      if (!check.fits) {
+        const ended = await this.#write(tx, row, {
+          state: 'failed',
+          steps: row.steps,
+          nextAtMs: undefined,
+          outcome: {
+            failure: 'budget_too_tight',
+            detail: budgetTooTightDetail(check.earliestStartMs),
+            earliestStart: new Date(check.earliestStartMs).toISOString(),
+          },
+          nowMs,
+        });
+        return { kind: 'ended', row: ended };
+      }
+    }
+    const steps = row.steps.map((step) => ({ ...step }));
+    remaining.forEach((step, i) => {
+      const progress = steps[step.index] as StepProgress;
+      if (progress.state === 'waiting') progress.plannedAtMs = plan[i] as number;
+    });
+    const planned = await this.#write(tx, row, {
+      state: row.state,
+      steps,
+      nextAtMs: plan[0],
+      nowMs,
+    });
+    return { kind: 'planned', row: planned, plan };
+  }
+
+  async #lockRow(tx: Database, id: string): Promise<QueuedChangeRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(queuedChanges)
+      .where(eq(queuedChanges.id, id))
+      .for('update');
+    return row ? changeRowOf(row) : undefined;
+  }
+
+  async #write(
+    tx: Database,
+    row: QueuedChangeRow,
+    update: {
+      state: QueuedChangeState;
+      steps: StepProgress[];
+      nextAtMs: number | undefined;
+      outcome?: QueuedChangeOutcome | undefined;
+      nowMs: number;
+    },
+  ): Promise<QueuedChangeRow> {
+    const ended = update.state !== 'queued' && update.state !== 'sending';
+    const [written] = await tx
+      .update(queuedChanges)
+      .set({
+        state: update.state,
+        steps: update.steps,
+        nextAt: update.nextAtMs === undefined ? null : new Date(update.nextAtMs),
+        ...(update.outcome ? { outcome: update.outcome } : {}),
+        // The sign-in a change acts under is kept only while it may still send.
+        ...(ended ? { secretCiphertext: null } : {}),
+        updatedAt: new Date(update.nowMs),
+      })
+      .where(eq(queuedChanges.id, row.id))
+      .returning();
+    return changeRowOf(written as typeof queuedChanges.$inferSelect);
+  }
+}
