@@ -179,6 +179,15 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       'The fleet job queue has not started yet: the BFF serves before it, and retries a start that failed. Creating, resuming or cancelling a job waits for it (listing and reading jobs do not); nothing was created or changed; retry after `Retry-After`.',
   },
+  live_updates_unavailable: {
+    status: [503],
+    meaning:
+      'The BFF runs without a database, so it pushes no live updates (`/api/events`); pages refresh by polling.',
+  },
+  notifications_unavailable: {
+    status: [503],
+    meaning: 'The BFF runs without a database, so it keeps no notification inbox.',
+  },
   upstream_timeout: {
     status: [504],
     meaning:

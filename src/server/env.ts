@@ -32,6 +32,11 @@ export interface ServerEnv {
   statusReuseMs: number;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
   oidc?: OidcEnv;
+  /**
+   * Test-only routes (`TEST_ROUTES=1`, accepted only with a loopback `PUBLIC_ORIGIN`): the
+   * browser tests' way to make a notification (`src/server/notifications/notification-routes.ts`).
+   */
+  testRoutes?: boolean;
 }
 
 /**
@@ -105,6 +110,7 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: optionalText,
   OIDC_ROLES_CLAIM: optionalText,
   OIDC_ROLE_VIEWER: optionalText,
+  TEST_ROUTES: z.enum(['0', '1'], { error: 'TEST_ROUTES must be 0 or 1' }).optional(),
   OIDC_ROLE_DISPATCHER: optionalText,
   OIDC_ROLE_ADMIN: optionalText,
 });
@@ -165,6 +171,11 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     problems.push(
       'PUBLIC_ORIGIN must be set with OIDC_ISSUER: the redirect URI registered at the identity provider is PUBLIC_ORIGIN/api/session/oidc/callback',
     );
+  const testRoutes = values.TEST_ROUTES === '1';
+  if (testRoutes && isBareOrigin(publicOrigin) && !isLoopback(new URL(publicOrigin).hostname))
+    problems.push(
+      'TEST_ROUTES=1 is for tests on loopback only: PUBLIC_ORIGIN must be a loopback origin',
+    );
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   return {
@@ -179,6 +190,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     statusReuseMs: values.STATUS_REUSE_MS,
     ...(oidc ? { oidc } : {}),
+    ...(testRoutes ? { testRoutes } : {}),
   };
 }
 

@@ -81,6 +81,16 @@ describe('parseServerEnv', () => {
     ).toThrow(/EU_AUTH_URL/);
   });
 
+  it('turns the test-only routes on for a loopback origin only', () => {
+    expect(parseServerEnv({}).testRoutes).toBeUndefined();
+    expect(parseServerEnv({ TEST_ROUTES: '1' }).testRoutes).toBe(true);
+    expect(parseServerEnv({ TEST_ROUTES: '0' }).testRoutes).toBeUndefined();
+    expect(() =>
+      parseServerEnv({ TEST_ROUTES: '1', PUBLIC_ORIGIN: 'https://powerdeck.example.com' }),
+    ).toThrow(/TEST_ROUTES=1 is for tests on loopback only/);
+    expect(() => parseServerEnv({ TEST_ROUTES: 'yes' })).toThrow(/TEST_ROUTES must be 0 or 1/);
+  });
+
   describe('company sign-in (OIDC_*)', () => {
     const oidc = {
       OIDC_ISSUER: 'https://id.example.com/realms/ops',
