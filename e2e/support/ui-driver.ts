@@ -67,6 +67,23 @@ export const REPORT_CSP_VIOLATIONS = `document.addEventListener('securitypolicyv
     ' at ' + e.sourceFile + ':' + e.lineNumber + (e.sample ? ' (' + e.sample + ')' : ''));
 });`;
 
+/**
+ * Whether a console line is Chromium's own network log of an API answer with an error status
+ * ("Failed to load resource: the server responded with a status of 401"): Chromium writes one for
+ * every such answer, which the app reads and handles (a refused sign-in, a conflict, the session
+ * checks after sign-out), and Firefox writes none. Not a script error or a CSP violation, so the
+ * tour does not count it; a failed page or asset load still counts.
+ */
+function isApiRefusalLine(text: string, url: string): boolean {
+  if (!text.startsWith('Failed to load resource: the server responded with a status of '))
+    return false;
+  try {
+    return new URL(url).pathname.startsWith('/api/');
+  } catch {
+    return false;
+  }
+}
+
 /** `text` as a pattern that matches it literally. */
 export const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -74,7 +91,9 @@ export const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '
 export async function playwrightDriver(page: Page): Promise<UiDriver> {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+    if (message.type() !== 'error' || isApiRefusalLine(message.text(), message.location().url))
+      return;
+    problems.push(`${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`${page.url()}: uncaught ${error.message}`));
   await page.addInitScript({ content: REPORT_CSP_VIOLATIONS });
