@@ -80,13 +80,21 @@ export default defineConfig({
   projects: [
     {
       name: 'demo',
-      testIgnore: ['large/**', 'company-sign-in/**'],
+      testIgnore: ['large/**', 'company-sign-in/**', 'firefox/**'],
       use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
     },
     {
       name: 'large',
       testMatch: 'large/**/*.spec.ts',
       use: { baseURL: `http://127.0.0.1:${E2E_LARGE_BFF_PORT}` },
+    },
+    {
+      // The system Firefox (140 ESR) driven by Puppeteer over WebDriver BiDi on the demo stack:
+      // the core journey and the console-error tour (e2e/support/firefox.ts says why not
+      // Playwright). Its tests use the `ui` fixture, never Playwright's `page`.
+      name: 'firefox',
+      testMatch: 'firefox/**/*.spec.ts',
+      use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
     },
     {
       name: 'company-sign-in',

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import optimizeLocales from '@react-aria/optimize-locales-plugin';
@@ -13,6 +14,16 @@ export default defineConfig({
     // (@fastify/static `preCompressed`), so pages load compressed at no CPU cost per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
   ],
+  resolve: {
+    // zod with `jitless` on before any schema is made, so it never tries `new Function`, which
+    // the CSP refuses (src/client/zod-jitless.ts says why an alias and not the entry).
+    alias: [
+      {
+        find: /^zod$/,
+        replacement: fileURLToPath(new URL('src/client/zod-jitless.ts', import.meta.url)),
+      },
+    ],
+  },
   build: { outDir: 'dist/client', sourcemap: false },
   server: {
     host: '127.0.0.1',

@@ -127,13 +127,30 @@ export function usePushStream({
       }
     };
 
+    // Leaving the page (a reload, a link out, closing the tab): close the stream before the
+    // navigation cuts it, or Firefox logs a console error on every such navigation ("The
+    // connection to /api/events was interrupted while the page was loading"); at `pagehide` it
+    // is too late. A page restored from the back-forward cache opens it again; one that stays
+    // (a navigation that became a download) at its next visibility change, polling meanwhile.
+    const onLeave = () => {
+      clearTimeout(retryTimer);
+      close();
+    };
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted && !stopped) open();
+    };
+
     document.addEventListener('visibilitychange', onVisibilityChange);
+    window.addEventListener('beforeunload', onLeave);
+    window.addEventListener('pageshow', onPageShow);
     open();
     return () => {
       stopped = true;
       clearTimeout(retryTimer);
       close();
       document.removeEventListener('visibilitychange', onVisibilityChange);
+      window.removeEventListener('beforeunload', onLeave);
+      window.removeEventListener('pageshow', onPageShow);
     };
   }, [url, enabled, supported]);
 

@@ -308,7 +308,7 @@ describe('headers', () => {
     for (const url of ['/api/session', '/api/nope', '/nothing-here']) {
       const response = await bff.app.inject({ method: 'GET', url });
       expect(response.headers['content-security-policy']).toBe(
-        "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;connect-src 'self';frame-ancestors 'none';base-uri 'self';form-action 'self'",
+        "default-src 'self';script-src 'self';style-src 'self' 'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o=' 'sha256-gYiS/BvZvRcK27JIXTuwhZ3hs2+VJ1X+2gUlE+farlg=';img-src 'self' data:;connect-src 'self';frame-ancestors 'none';base-uri 'self';form-action 'self'",
       );
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('no-referrer');

@@ -1,15 +1,40 @@
+import { createHash } from 'node:crypto';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { isApiPath } from './request-guards.ts';
 
 /**
+ * The `<style>` elements React Aria (3.53.1, the version react-aria-components 1.22.1 pins)
+ * inserts into the page, text for text: `usePress` adds the first to every page with a pressable
+ * element (no double-tap zoom delay on touch screens), `usePreventScroll` the second while a
+ * modal or popover is open on iOS (no scroll chaining behind it). Each text is fixed, so the CSP
+ * allows exactly these two by hash. `security-headers.test.ts` reads them out of the installed
+ * react-aria, so an upgrade that changes one fails there, and `e2e/console-errors.spec.ts` fails
+ * on any CSP violation in the browser.
+ */
+export const REACT_ARIA_STYLES = [
+  '@layer {\n  [data-react-aria-pressable] {\n    touch-action: pan-x pan-y pinch-zoom;\n  }\n}',
+  '@layer {\n  * {\n    overscroll-behavior: contain;\n  }\n}',
+] as const;
+
+/** A CSP hash source (`'sha256-<base64>'`) for an inline `<style>` whose text is `text`. */
+export function styleHashSource(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
  * Content Security Policy of every response: scripts, styles and connections from this origin
- * only, no framing: an injected script or a framing page gets nowhere (docs/security.md).
+ * only, no framing: an injected script or a framing page gets nowhere (docs/security.md). Inline
+ * styles: only React Aria's two fixed ones ({@link REACT_ARIA_STYLES}), by hash. A hash, not a
+ * nonce: React Aria would take a nonce (from `<meta name="csp-nonce">`), but a nonce must be new
+ * in every page answer, so index.html would be rewritten per request and could no longer be
+ * served precompressed from disk, and these headers could no longer be computed once; the hash
+ * of a fixed text costs nothing per request. No `'unsafe-inline'`.
  */
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
+  styleSrc: ["'self'", ...REACT_ARIA_STYLES.map(styleHashSource)],
   imgSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   frameAncestors: ["'none'"],

@@ -137,6 +137,19 @@ describe('the push stream hook', () => {
     expect(source.readyState).toBe(FakeEventSource.CLOSED);
   });
 
+  it('closes the stream before the browser leaves the page, and opens it again when the page comes back from the back-forward cache', () => {
+    renderStream();
+    const first = latestEventSource();
+    first.send({ type: 'ready', id: '4' }, '4');
+    act(() => void window.dispatchEvent(new Event('beforeunload')));
+    expect(first.readyState).toBe(FakeEventSource.CLOSED);
+    // happy-dom's PageTransitionEvent leaves out `persisted`; a browser sets it on a restore.
+    const restored = Object.assign(new Event('pageshow'), { persisted: true });
+    act(() => void window.dispatchEvent(restored));
+    expect(FakeEventSource.instances).toHaveLength(2);
+    expect(latestEventSource().url).toBe('/api/events?lastEventId=4');
+  });
+
   it('says unsupported, and opens nothing, in a browser without EventSource', () => {
     vi.stubGlobal('EventSource', undefined);
     const { hook } = renderStream();

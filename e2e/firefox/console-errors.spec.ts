@@ -1,0 +1,13 @@
+import { INLINE_STYLES, visitEveryPage } from '../support/every-page.ts';
+import { expect, test } from '../support/firefox.ts';
+
+/* The tour of e2e/console-errors.spec.ts in Firefox: no console error, no uncaught error, no CSP violation. */
+
+test('no page logs a console error or a CSP violation in Firefox', async ({ ui }) => {
+  test.setTimeout(120_000);
+  await visitEveryPage(ui, async (name) => {
+    if (name === 'device with a command')
+      expect(await ui.evaluate<string[]>(INLINE_STYLES)).toContain('react-aria-pressable-style: 1');
+  });
+  expect(ui.problems()).toEqual([]);
+});
