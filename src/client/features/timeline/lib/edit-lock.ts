@@ -1,0 +1,55 @@
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { clockTime } from './window-words.ts';
+
+/**
+ * How long before its start a window stops being editable, and how far ahead a window sent from
+ * the timeline must start: 2 minutes. A command must reach the device before its window starts,
+ * and a change from the timeline is up to three calls on one device (a replace: cancel, a
+ * status read, submit). The vendor takes two calls per device per rolling minute
+ * (docs/decisions/006-vendor-adapter-and-product-api.md, Context), and the BFF queues what that
+ * budget cannot carry now until the device's next free slot (docs/architecture.md, BFF surface),
+ * so the last call of a change may leave up to a minute after the first. The second minute covers
+ * the replace's wait until the old command reads cancelled (`REPLACE_WAIT`, up to 10 s) and the
+ * way from the vendor to the device.
+ */
+export const EDIT_LEAD_TIME_MS = 2 * 60_000;
+
+/** `2 minutes`: the lead time in words. */
+export const EDIT_LEAD_TIME_WORDS = `${EDIT_LEAD_TIME_MS / 60_000} minutes`;
+
+/**
+ * Why a command's window can no longer be moved, resized or replaced: it has ended (`final`:
+ * completed or cancelled), it is running (`started`), or it starts within
+ * {@link EDIT_LEAD_TIME_MS} (`soon`). Cancel stays possible while it is active.
+ */
+export type EditLock =
+  | { kind: 'final'; status: 'completed' | 'cancelled' }
+  | { kind: 'started'; startMs: number }
+  | { kind: 'soon'; startMs: number };
+
+/**
+ * The lock on `record`'s window at `nowMs` (epoch ms), or null while it may be changed: only a
+ * received command whose start is at least {@link EDIT_LEAD_TIME_MS} ahead (spec 3.1: once
+ * executing, the command is effective on the device).
+ */
+export function editLock(record: StatusRecord, nowMs: number): EditLock | null {
+  const startMs = Date.parse(record.startTime);
+  if (record.status === 'completed' || record.status === 'cancelled')
+    return { kind: 'final', status: record.status };
+  if (record.status === 'executing' || startMs <= nowMs) return { kind: 'started', startMs };
+  if (startMs < nowMs + EDIT_LEAD_TIME_MS) return { kind: 'soon', startMs };
+  return null;
+}
+
+/** Why `record`'s window cannot be changed, and what can be done instead, times on `timeZone`. */
+export function editLockWords(record: StatusRecord, lock: EditLock, timeZone: string): string {
+  const id = record.id;
+  switch (lock.kind) {
+    case 'final':
+      return `Command ${id} has ${lock.status === 'completed' ? 'completed' : 'been cancelled'}: its window can no longer change. Duplicate it to send the same control again.`;
+    case 'started':
+      return `Command ${id} started at ${clockTime(lock.startMs, timeZone)} and is running: it can no longer be moved. Cancel it if it must stop.`;
+    case 'soon':
+      return `Command ${id} starts at ${clockTime(lock.startMs, timeZone)}, within ${EDIT_LEAD_TIME_WORDS} of now: a change could not reach the device before it starts. Cancel it if it must not run.`;
+  }
+}
