@@ -1,4 +1,4 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
+import type { CommandStatus } from '../../../../domain/command.ts';
 import { clockTime } from './window-words.ts';
 
 /**
@@ -28,22 +28,24 @@ export type EditLock =
   | { kind: 'soon'; startMs: number };
 
 /**
- * The lock on `record`'s window at `nowMs` (epoch ms), or null while it may be changed: only a
- * received command whose start is at least {@link EDIT_LEAD_TIME_MS} ahead (spec 3.1: once
- * executing, the command is effective on the device).
+ * The lock at `nowMs` on the window of a command in `status` starting at `startMs` (epoch ms, a
+ * bar's), or null while it may be changed: only a received command whose start is at least
+ * {@link EDIT_LEAD_TIME_MS} ahead (spec 3.1: once executing, the command is effective on the
+ * device).
  */
-export function editLock(record: StatusRecord, nowMs: number): EditLock | null {
-  const startMs = Date.parse(record.startTime);
-  if (record.status === 'completed' || record.status === 'cancelled')
-    return { kind: 'final', status: record.status };
-  if (record.status === 'executing' || startMs <= nowMs) return { kind: 'started', startMs };
+export function editLock(
+  window: { status: CommandStatus; startMs: number },
+  nowMs: number,
+): EditLock | null {
+  const { status, startMs } = window;
+  if (status === 'completed' || status === 'cancelled') return { kind: 'final', status };
+  if (status === 'executing' || startMs <= nowMs) return { kind: 'started', startMs };
   if (startMs < nowMs + EDIT_LEAD_TIME_MS) return { kind: 'soon', startMs };
   return null;
 }
 
-/** Why `record`'s window cannot be changed, and what can be done instead, times on `timeZone`. */
-export function editLockWords(record: StatusRecord, lock: EditLock, timeZone: string): string {
-  const id = record.id;
+/** Why the window of command `id` cannot be changed and what can be done instead, on `timeZone`. */
+export function editLockWords(id: string, lock: EditLock, timeZone: string): string {
   switch (lock.kind) {
     case 'final':
       return `Command ${id} has ${lock.status === 'completed' ? 'completed' : 'been cancelled'}: its window can no longer change. Duplicate it to send the same control again.`;
