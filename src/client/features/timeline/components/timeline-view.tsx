@@ -358,11 +358,7 @@ export function TimelineView(props: TimelineViewProps) {
   ) {
     const target = preview && rowTarget(rows, preview.rowIndex);
     if (!preview || !target || !(preview.endMs > preview.startMs)) return undefined;
-    const { text } = windowReadout(
-      preview.startMs,
-      preview.endMs,
-      utc ? 'UTC' : target.site.timeZone,
-    );
+    const text = windowReadout(preview.startMs, preview.endMs, utc ? 'UTC' : target.site.timeZone);
     const top = rowTopPx(preview.rowIndex, scrollTop);
     // Above the pointer (the refusal shows below it); at the bar, above its row, for keys.
     return preview.xPx !== undefined && preview.yPx !== undefined

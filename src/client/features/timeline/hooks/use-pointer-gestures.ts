@@ -17,7 +17,7 @@ import { rowIndexAtY, rowTarget, type TimelineRow } from '../lib/rows.ts';
 import { snapToStep } from '../lib/snap.ts';
 import { panBy, xToTime, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';
-import { windowReadout } from '../lib/window-words.ts';
+import { windowSpoken } from '../lib/window-words.ts';
 
 /** A press on the canvas and what it turned into. */
 type Gesture =
@@ -362,7 +362,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
         gesture.startMs === gesture.bar.startMs && gesture.endMs === gesture.bar.endMs;
       if (unchanged || verdict(target, gesture, gesture.bar.id)) return;
       options.announce(
-        `Moving command ${gesture.bar.id} to ${windowReadout(gesture.startMs, gesture.endMs, zoneOf(target)).spoken}.`,
+        `Moving command ${gesture.bar.id} to ${windowSpoken(gesture.startMs, gesture.endMs, zoneOf(target))}.`,
       );
       options.onMoveBar(target, gesture.bar, { startMs: gesture.startMs, endMs: gesture.endMs });
       return;
@@ -378,9 +378,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
       return;
     }
     if (verdict(target, window)) return;
-    options.announce(
-      `New window ${windowReadout(window.startMs, window.endMs, zoneOf(target)).spoken}.`,
-    );
+    options.announce(`New window ${windowSpoken(window.startMs, window.endMs, zoneOf(target))}.`);
     options.onCreateWindow(target, window);
   };
 

@@ -10,7 +10,7 @@ import { nextDeviceRow, rowTarget, type TimelineRow } from '../lib/rows.ts';
 import { snapToStep } from '../lib/snap.ts';
 import { panBy, visibleRange, zoomAround, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';
-import { windowLengthWords, windowReadout } from '../lib/window-words.ts';
+import { windowLengthWords, windowSpoken } from '../lib/window-words.ts';
 import type { PointerSpot } from './use-pointer-gestures.ts';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
@@ -142,10 +142,10 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
       move.bar.id,
     );
     options.setKeyMove({ ...move, ...window, refused: !!refusal });
-    const readout = windowReadout(window.startMs, window.endMs, zoneOf(target));
+    const spoken = windowSpoken(window.startMs, window.endMs, zoneOf(target));
     if (refusal) options.say(refusalWords(refusal, zoneOf(target)), true);
     else options.say('', false);
-    options.announce(readout.spoken);
+    options.announce(spoken);
     showTime(window.startMs);
   };
 
@@ -178,7 +178,7 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
         return true;
       }
       options.announce(
-        `Moving command ${move.bar.id} to ${windowReadout(move.startMs, move.endMs, zoneOf(target)).spoken}.`,
+        `Moving command ${move.bar.id} to ${windowSpoken(move.startMs, move.endMs, zoneOf(target))}.`,
       );
       options.say('', false);
       options.onMoveBar(target, move.bar, { startMs: move.startMs, endMs: move.endMs });
@@ -297,7 +297,7 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
     });
     const step = windowLengthWords(options.snapMs > 0 ? options.snapMs : 60_000);
     options.announce(
-      `Moving command ${bar.id}, ${windowReadout(bar.startMs, bar.endMs, zoneOf(target)).spoken}. Left and Right move it by ${step}, with Shift they change its end; Enter puts it there, Escape leaves it.`,
+      `Moving command ${bar.id}, ${windowSpoken(bar.startMs, bar.endMs, zoneOf(target))}. Left and Right move it by ${step}, with Shift they change its end; Enter puts it there, Escape leaves it.`,
     );
   };
 

@@ -262,8 +262,10 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     const ghosts = frame.ghostsByDevice?.get(row.device.deviceId);
     // Rows with ghosts share their height: commands above, the plan's windows below.
     const barH = ghosts?.length ? (row.height - 10) / 2 : row.height - 8;
-    // Ended windows (completed, cancelled) first and subdued, the live ones over them: a
-    // cancelled window left by a move or an undo never covers a live bar or its label.
+    // Ended windows (completed, cancelled) first and subdued, the live ones over them, and the
+    // ended ones' labels last, never where a live bar or its label is: a cancelled window left by
+    // a move or an undo never covers a live bar or its label, nor peeks out from under it.
+    const liveSpans: number[] = [];
     for (let pass = 0; pass < 2; pass++) {
       const live = pass === 1;
       for (let b = 0; b < bars.length; b++) {
@@ -273,18 +275,21 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
         if (bar.endMs <= viewStartMs || isActiveStatus(bar.status) !== live) continue;
         const moving = frame.moving?.barId === bar.id;
         const transition = transitions?.get(bar.id);
-        drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, barH, {
+        const x0 = xOf(bar.startMs);
+        const right = drawBar(ctx, bar, x0, xOf(bar.endMs), top + 4, barH, {
           nowMs,
           tokens,
           measure,
           // Room for a label beside a narrow bar: up to the next bar (a live one's: the next live
           // bar, written over ended ones on a backdrop) or the view's right edge.
           besideEndPx: Math.min(widthPx, xOf(nextStartMs(bars, b, live, viewEndMs))),
+          withLabel: live,
           faded: moving,
           focused: bar.id === frame.focusedBarId,
           selected: bar.id === frame.selectedBarId,
           transition: transition && transitionLook(transition, frame.timeMs ?? 0, tokens.status),
         });
+        if (live) liveSpans.push(x0, right);
         if (moving && frame.moving)
           drawGhost(
             ctx,
@@ -297,6 +302,20 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
           );
       }
     }
+    drawEndedLabels(ctx, bars, liveSpans, {
+      top,
+      rowHeight: row.height,
+      barH,
+      timeLeft,
+      timeWidth,
+      widthPx,
+      viewStartMs,
+      viewEndMs,
+      xOf,
+      frame,
+      transitions,
+      measure,
+    });
     if (
       i === frame.focusedRow &&
       frame.cursorMs !== undefined &&
@@ -460,12 +479,14 @@ function drawBar(
     tokens: DesignTokens;
     measure: (text: string) => number;
     besideEndPx: number;
+    /** False: the label is drawn later (an ended window's, where no live one is). */
+    withLabel: boolean;
     faded: boolean;
     focused: boolean;
     selected: boolean;
     transition: TransitionLook | undefined;
   },
-): void {
+): number {
   const { tokens } = look;
   const colours = look.transition ?? tokens.status[bar.status];
   const w = Math.max(2, x1 - x0);
@@ -506,7 +527,9 @@ function drawBar(
       ctx.fillRect(x0, y, Math.min(4, w), h);
     }
   }
-  drawBarLabel(ctx, bar, x0, w, y, h, colours.text, alpha, look);
+  const right = look.withLabel
+    ? drawBarLabel(ctx, bar, x0, w, y, h, colours.text, alpha, look)
+    : x0 + w;
   ctx.globalAlpha = 1;
   if (look.transition && look.transition.pulse > 0) {
     // A ring that widens and fades as the new colour settles: the change is seen, not scrolled to.
@@ -522,6 +545,76 @@ function drawBar(
     ctx.lineWidth = 2;
     ctx.strokeRect(x0 + 1, y + 1, w - 2, h - 2);
   }
+  return right;
+}
+
+/**
+ * The labels of a row's ended windows, drawn after its live ones and clipped away from where
+ * those are (`liveSpans`: pairs of left and right x, bar and label), so that an ended label is
+ * never over, nor peeking out from under, a live bar or its label.
+ */
+function drawEndedLabels(
+  ctx: CanvasRenderingContext2D,
+  bars: readonly Bar[],
+  liveSpans: readonly number[],
+  at: {
+    top: number;
+    rowHeight: number;
+    barH: number;
+    timeLeft: number;
+    timeWidth: number;
+    widthPx: number;
+    viewStartMs: number;
+    viewEndMs: number;
+    xOf: (ms: number) => number;
+    frame: FrameState;
+    transitions: ReadonlyMap<string, StatusTransition> | undefined;
+    measure: (text: string) => number;
+  },
+): void {
+  const { top, xOf, frame, viewEndMs } = at;
+  const { tokens } = frame;
+  ctx.save();
+  if (liveSpans.length > 0) {
+    ctx.beginPath();
+    ctx.rect(at.timeLeft, top, at.timeWidth, at.rowHeight);
+    for (let s = 0; s < liveSpans.length; s += 2) {
+      const from = liveSpans[s] ?? 0;
+      ctx.rect(from - 1, top, (liveSpans[s + 1] ?? from) - from + 2, at.rowHeight);
+    }
+    ctx.clip('evenodd');
+  }
+  for (let b = 0; b < bars.length; b++) {
+    const bar = bars[b];
+    if (!bar) continue;
+    if (bar.startMs >= viewEndMs) break;
+    if (bar.endMs <= at.viewStartMs || isActiveStatus(bar.status)) continue;
+    const x0 = xOf(bar.startMs);
+    const transition = at.transitions?.get(bar.id);
+    const colours =
+      (transition && transitionLook(transition, frame.timeMs ?? 0, tokens.status)) ??
+      tokens.status[bar.status];
+    const alpha = frame.moving?.barId === bar.id ? 0.35 : (ENDED_ALPHA[bar.status] ?? 1);
+    ctx.globalAlpha = alpha;
+    drawBarLabel(
+      ctx,
+      bar,
+      x0,
+      Math.max(2, xOf(bar.endMs) - x0),
+      top + 4,
+      at.barH,
+      colours.text,
+      alpha,
+      {
+        nowMs: frame.nowMs,
+        tokens,
+        measure: at.measure,
+        besideEndPx: Math.min(at.widthPx, xOf(nextStartMs(bars, b, false, viewEndMs))),
+      },
+    );
+    ctx.globalAlpha = 1;
+  }
+  ctx.restore();
 }
 
 /**
@@ -544,7 +637,7 @@ function drawBarLabel(
     measure: (text: string) => number;
     besideEndPx: number;
   },
-): void {
+): number {
   const { measure } = look;
   const icon = STATUS_ICON[bar.status];
   // A window that can no longer be moved (running, or starting within the lead time) says so
@@ -562,7 +655,7 @@ function drawBarLabel(
     const full = locked ? text : `${icon} ${text}`;
     if (measure(full) <= inner) {
       ctx.fillText(full, textLeft, middle);
-      return;
+      return x0 + w;
     }
   }
   const beside = look.besideEndPx - (x0 + w) - 10;
@@ -580,10 +673,11 @@ function drawBarLabel(
       ctx.fillStyle = look.tokens.text;
       ctx.fillText(full, x0 + w + 5, middle);
       ctx.restore();
-      return;
+      return x0 + w + 8 + measure(full);
     }
   }
   if (!locked && measure(icon) <= inner) ctx.fillText(icon, textLeft, middle);
+  return x0 + w;
 }
 
 function drawGhost(

@@ -46,21 +46,21 @@ export function windowLengthWords(durationMs: number): string {
 
 /**
  * The live readout of a window being drawn or moved: its start and end on the wall clock of
- * `timeZone` and its length, e.g. `14:05–15:30 · 1 h 25 min` (with the day of the end when it
- * ends on another local day: `23:00–Sun 22 Nov 01:00 · 2 h`), and the same for screen readers with
- * the days and the zone: `Sat 21 Nov 14:05–15:30 Europe/Berlin, 1 h 25 min`.
+ * `timeZone` and its length, e.g. `14:05–15:30 · 1 h 25 min`, with the day of the end when it
+ * ends on another local day: `23:00–Sun 22 Nov 01:00 · 2 h`. Made on every pointer move, so it
+ * formats only the times it shows.
  */
-export function windowReadout(
-  startMs: number,
-  endMs: number,
-  timeZone: string,
-): { text: string; spoken: string } {
+export function windowReadout(startMs: number, endMs: number, timeZone: string): string {
   const start = new TZDate(startMs, timeZone);
   const end = new TZDate(endMs, timeZone);
   const sameDay = format(start, 'yyyy-MM-dd') === format(end, 'yyyy-MM-dd');
-  const length = windowLengthWords(endMs - startMs);
-  return {
-    text: `${format(start, 'HH:mm')}–${format(end, sameDay ? 'HH:mm' : 'EEE d MMM HH:mm')} · ${length}`,
-    spoken: `${windowInZone(startMs, endMs, timeZone)}, ${length}`,
-  };
+  return `${format(start, 'HH:mm')}–${format(end, sameDay ? 'HH:mm' : 'EEE d MMM HH:mm')} · ${windowLengthWords(endMs - startMs)}`;
+}
+
+/**
+ * The readout as screen readers hear it once a drag or a key step ends, with the days and the
+ * zone: `Sat 21 Nov 14:05–15:30 Europe/Berlin, 1 h 25 min`.
+ */
+export function windowSpoken(startMs: number, endMs: number, timeZone: string): string {
+  return `${windowInZone(startMs, endMs, timeZone)}, ${windowLengthWords(endMs - startMs)}`;
 }
