@@ -24,7 +24,7 @@ export const EDIT_LEAD_TIME_WORDS = `${EDIT_LEAD_TIME_MS / 60_000} minutes`;
  */
 export type EditLock =
   | { kind: 'final'; status: 'completed' | 'cancelled' }
-  | { kind: 'started'; startMs: number }
+  | { kind: 'started'; startMs: number; running: boolean }
   | { kind: 'soon'; startMs: number };
 
 /**
@@ -39,7 +39,8 @@ export function editLock(
 ): EditLock | null {
   const { status, startMs } = window;
   if (status === 'completed' || status === 'cancelled') return { kind: 'final', status };
-  if (status === 'executing' || startMs <= nowMs) return { kind: 'started', startMs };
+  if (status === 'executing' || startMs <= nowMs)
+    return { kind: 'started', startMs, running: status === 'executing' };
   if (startMs < nowMs + EDIT_LEAD_TIME_MS) return { kind: 'soon', startMs };
   return null;
 }
@@ -50,7 +51,9 @@ export function editLockWords(id: string, lock: EditLock, timeZone: string): str
     case 'final':
       return `Command ${id} has ${lock.status === 'completed' ? 'completed' : 'been cancelled'}: its window can no longer change. Duplicate it to send the same control again.`;
     case 'started':
-      return `Command ${id} started at ${clockTime(lock.startMs, timeZone)} and is running: it can no longer be moved. Cancel it if it must stop.`;
+      return lock.running
+        ? `Command ${id} started at ${clockTime(lock.startMs, timeZone)} and is running: it can no longer be moved. Cancel it if it must stop.`
+        : `Command ${id} was due to start at ${clockTime(lock.startMs, timeZone)}: it can no longer be moved. Cancel it if it must not run.`;
     case 'soon':
       return `Command ${id} starts at ${clockTime(lock.startMs, timeZone)}, within ${EDIT_LEAD_TIME_WORDS} of now: a change could not reach the device before it starts. Cancel it if it must not run.`;
   }

@@ -17,10 +17,11 @@ describe('editLock', () => {
   });
 
   it('locks a window that has started, even while its record still reads received', () => {
-    expect(editLock(RECEIVED, START)).toEqual({ kind: 'started', startMs: START });
+    expect(editLock(RECEIVED, START)).toEqual({ kind: 'started', startMs: START, running: false });
     expect(editLock({ ...RECEIVED, status: 'executing' }, START - 3_600_000)).toEqual({
       kind: 'started',
       startMs: START,
+      running: true,
     });
   });
 
@@ -41,6 +42,10 @@ describe('editLockWords', () => {
     const started = editLock({ ...RECEIVED, status: 'executing' }, START);
     expect(started && editLockWords('cmd_1', started, 'UTC')).toMatch(
       /^Command cmd_1 started at 13:00 and is running: .*Cancel it if it must stop\.$/,
+    );
+    const due = editLock(RECEIVED, START + 60_000);
+    expect(due && editLockWords('cmd_1', due, 'UTC')).toBe(
+      'Command cmd_1 was due to start at 13:00: it can no longer be moved. Cancel it if it must not run.',
     );
     const final = editLock({ ...RECEIVED, status: 'completed' }, START);
     expect(final && editLockWords('cmd_1', final, 'UTC')).toMatch(/Duplicate it/);
