@@ -304,10 +304,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     }
     drawEndedLabels(ctx, bars, liveSpans, {
       top,
-      rowHeight: row.height,
       barH,
-      timeLeft,
-      timeWidth,
       widthPx,
       viewStartMs,
       viewEndMs,
@@ -549,9 +546,10 @@ function drawBar(
 }
 
 /**
- * The labels of a row's ended windows, drawn after its live ones and clipped away from where
- * those are (`liveSpans`: pairs of left and right x, bar and label), so that an ended label is
- * never over, nor peeking out from under, a live bar or its label.
+ * The labels of a row's ended windows, drawn after its live ones and only where no live bar or
+ * label is (`liveSpans`: pairs of left and right x): an ended window writes the longest of its
+ * labels that keeps clear of them, else its mark, else nothing, so no part of an ended label is
+ * ever over, or peeking out from under, a live one.
  */
 function drawEndedLabels(
   ctx: CanvasRenderingContext2D,
@@ -559,10 +557,7 @@ function drawEndedLabels(
   liveSpans: readonly number[],
   at: {
     top: number;
-    rowHeight: number;
     barH: number;
-    timeLeft: number;
-    timeWidth: number;
     widthPx: number;
     viewStartMs: number;
     viewEndMs: number;
@@ -574,16 +569,11 @@ function drawEndedLabels(
 ): void {
   const { top, xOf, frame, viewEndMs } = at;
   const { tokens } = frame;
-  ctx.save();
-  if (liveSpans.length > 0) {
-    ctx.beginPath();
-    ctx.rect(at.timeLeft, top, at.timeWidth, at.rowHeight);
-    for (let s = 0; s < liveSpans.length; s += 2) {
-      const from = liveSpans[s] ?? 0;
-      ctx.rect(from - 1, top, (liveSpans[s + 1] ?? from) - from + 2, at.rowHeight);
-    }
-    ctx.clip('evenodd');
-  }
+  const blocked = (fromPx: number, toPx: number) => {
+    for (let s = 0; s < liveSpans.length; s += 2)
+      if (fromPx < (liveSpans[s + 1] ?? 0) + 2 && toPx > (liveSpans[s] ?? 0) - 2) return true;
+    return false;
+  };
   for (let b = 0; b < bars.length; b++) {
     const bar = bars[b];
     if (!bar) continue;
@@ -610,11 +600,11 @@ function drawEndedLabels(
         tokens,
         measure: at.measure,
         besideEndPx: Math.min(at.widthPx, xOf(nextStartMs(bars, b, false, viewEndMs))),
+        blocked,
       },
     );
     ctx.globalAlpha = 1;
   }
-  ctx.restore();
 }
 
 /**
@@ -636,9 +626,12 @@ function drawBarLabel(
     tokens: DesignTokens;
     measure: (text: string) => number;
     besideEndPx: number;
+    /** True when text from one x to another would cross something it must keep clear of. */
+    blocked?: (fromPx: number, toPx: number) => boolean;
   },
 ): number {
   const { measure } = look;
+  const clear = (fromPx: number, text: string) => !look.blocked?.(fromPx, fromPx + measure(text));
   const icon = STATUS_ICON[bar.status];
   // A window that can no longer be moved (running, or starting within the lead time) says so
   // with a lock where its mark would be.
@@ -653,7 +646,7 @@ function drawBarLabel(
   const labels = barLabels(bar);
   for (const text of labels) {
     const full = locked ? text : `${icon} ${text}`;
-    if (measure(full) <= inner) {
+    if (measure(full) <= inner && clear(textLeft, full)) {
       ctx.fillText(full, textLeft, middle);
       return x0 + w;
     }
@@ -661,7 +654,7 @@ function drawBarLabel(
   const beside = look.besideEndPx - (x0 + w) - 10;
   for (const text of labels) {
     const full = `${icon} ${text}`;
-    if (measure(full) <= beside) {
+    if (measure(full) <= beside && clear(x0 + w + 5, full)) {
       ctx.save();
       if (alpha === 1) {
         // On a backdrop: the text may run over ended windows drawn behind.
@@ -676,7 +669,8 @@ function drawBarLabel(
       return x0 + w + 8 + measure(full);
     }
   }
-  if (!locked && measure(icon) <= inner) ctx.fillText(icon, textLeft, middle);
+  if (!locked && measure(icon) <= inner && clear(textLeft, icon))
+    ctx.fillText(icon, textLeft, middle);
   return x0 + w;
 }
 
