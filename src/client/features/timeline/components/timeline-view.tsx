@@ -435,6 +435,8 @@ export function TimelineView(props: TimelineViewProps) {
           }
           onKeyDown={(event) => {
             setKeyboardLast(true);
+            // What was said belongs to the last input; the key may say something new.
+            setMessage(undefined);
             onKeyDown(event);
           }}
           onFocus={() => setGridFocused(true)}

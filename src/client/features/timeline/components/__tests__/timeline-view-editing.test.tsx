@@ -163,8 +163,9 @@ describe('a window that may no longer change', () => {
     // The drag was an attempt to move, not a click: the details do not open.
     expect(props.onSelectBar).not.toHaveBeenCalled();
 
-    fireEvent.keyDown(grid, { key: 'ArrowDown' });
+    // The press focused Battery B's row; a key clears what the drag said and says it again.
     fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(screen.queryByText(why)).toBeNull();
     fireEvent.keyDown(grid, { key: ' ' });
     expect(screen.getByText(why)).toBeTruthy();
     fireEvent.keyDown(grid, { key: 'ArrowRight' });
