@@ -104,9 +104,7 @@ export function TimelinePage({
   const canChange = dispatchRefusal === undefined;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { utc, showCancelled } = search;
-  // Typed text shows at once; the URL follows (its navigation settles a moment later).
-  const [filter, setFilter] = useState(search.q);
+  const { q: filter, utc, showCancelled } = search;
   const snapMs = search.snapMinutes * 60_000;
   const hiddenSites = useMemo(() => new Set(search.hiddenSiteIds), [search.hiddenSiteIds]);
   const [nowMs, setNowMs] = useState(() => Date.now());
@@ -440,10 +438,7 @@ export function TimelinePage({
               type="search"
               value={filter}
               placeholder="Name or ID"
-              onChange={(event) => {
-                setFilter(event.target.value);
-                onSearchChange({ q: event.target.value });
-              }}
+              onChange={(event) => onSearchChange({ q: event.target.value })}
             />
           </label>
           <fieldset>

@@ -26,6 +26,8 @@ describe('audit filters in the URL', () => {
     );
 
     fireEvent.change(action, { target: { value: 'submit' } });
+    // Shown at once, before the URL's navigation settles: the choice never springs back.
+    expect((action as HTMLSelectElement).value).toBe('submit');
     fireEvent.change(screen.getByLabelText('To (UTC day, included)'), {
       target: { value: '2026-11-25' },
     });
@@ -33,5 +35,12 @@ describe('audit filters in the URL', () => {
       expect(router.state.location.search).toBe('?action=submit&from=2026-11-20&to=2026-11-25'),
     );
     expect((screen.getByLabelText('Action') as HTMLSelectElement).value).toBe('submit');
+
+    // A link followed while on the page: its filters are read again.
+    await router.navigate('/audit?action=bind');
+    await waitFor(() =>
+      expect((screen.getByLabelText('Action') as HTMLSelectElement).value).toBe('bind'),
+    );
+    expect((screen.getByLabelText('To (UTC day, included)') as HTMLInputElement).value).toBe('');
   });
 });
