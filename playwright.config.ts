@@ -37,6 +37,8 @@ const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') 
     SANDBOX_FIXTURE: fixture,
     DATA_DIR: path.join(runDir, fixture),
     LOG_LEVEL: 'warn',
+    // The test-only route that makes a notification (e2e/live-updates.spec.ts); loopback only.
+    TEST_ROUTES: '1',
   },
 });
 

@@ -7,8 +7,11 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
  * did what. Each person has a browser of their own, as on three desks.
  */
 
-/** Signs `login` in through the IdP's sign-in page; the page is then on powerdeck's sites. */
-async function signIn(browser: Browser, login: string): Promise<Page> {
+/**
+ * Signs `login` in through the IdP's sign-in page; the page is then on powerdeck's sites, or, in
+ * a region without a vendor connection, on the empty state in its place (`heading`).
+ */
+async function signIn(browser: Browser, login: string, heading = 'Sites'): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto('/sign-in');
@@ -18,21 +21,23 @@ async function signIn(browser: Browser, login: string): Promise<Page> {
   await page.getByPlaceholder('and password').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await expect(page).toHaveURL(/\/sites$/);
-  await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
   return page;
 }
 
 test('three people sign in through the IdP; the audit page shows who did what', async ({
   browser,
 }) => {
-  // The administrator registers the Europe connection, checks it and binds a site.
-  const admin = await signIn(browser, 'admin');
+  // The administrator, led from the empty Sites page, registers the Europe connection, checks it
+  // and binds a site.
+  const admin = await signIn(browser, 'admin', 'No vendor connection for Europe yet');
   await expect(admin.getByLabel('Signed in')).toContainText('Ada Admin');
-  await admin.getByRole('link', { name: 'Connections' }).click();
+  await admin.getByRole('link', { name: 'Register the Europe connection' }).click();
   const europe = admin.getByRole('region', { name: 'Europe' });
   await europe.getByLabel('Client ID').fill('demo-eu');
   await europe.getByLabel('Client secret').fill('demo-eu-secret');
   await europe.getByRole('button', { name: 'Save connection' }).click();
+  await expect(europe.getByRole('status')).toContainText('Saved and checked');
   await expect(europe.getByText('Client ID demo-eu, registered')).toBeVisible();
   await europe.getByRole('button', { name: 'Check connection' }).click();
   await expect(europe.getByRole('status')).toContainText('issued a token');
@@ -41,10 +46,14 @@ test('three people sign in through the IdP; the audit page shows who did what', 
   await admin.getByRole('button', { name: 'Bind', exact: true }).click();
   await expect(admin.getByRole('heading', { name: /PLANT-EU-001/ })).toBeVisible();
 
-  // Sign-out ends the IdP's session too and comes back to powerdeck's sign-in page.
+  // Sign-out ends the IdP's session too and comes back to powerdeck's sign-in page, which
+  // checks the state the IdP brings back.
   await admin.getByRole('button', { name: 'Sign out' }).click();
   await admin.getByRole('button', { name: 'Yes, sign me out' }).click();
   await expect(admin).toHaveURL(/\/sign-in$/);
+  await expect(admin.getByRole('status')).toHaveText(
+    'You are signed out of powerdeck and of your company account.',
+  );
   await expect(
     admin.getByRole('link', { name: 'Sign in with your company account' }),
   ).toBeVisible();
@@ -80,6 +89,9 @@ test('three people sign in through the IdP; the audit page shows who did what', 
   await expect(viewer.getByLabel('Site ID')).toHaveCount(0);
   await viewer.getByRole('link', { name: 'Audit' }).click();
   const table = viewer.getByRole('table');
+  const registered = table.getByRole('row').filter({ hasText: 'Registered a vendor connection' });
+  await expect(registered).toContainText('Ada Admin');
+  await expect(registered).toContainText('Europe · client ID demo-eu');
   const bound = table.getByRole('row').filter({ hasText: 'Bound a site' });
   await expect(bound).toContainText('Ada Admin');
   await expect(bound).toContainText('ada.admin@example.com');
@@ -91,6 +103,9 @@ test('three people sign in through the IdP; the audit page shows who did what', 
     .getByLabel('Person')
     .selectOption({ label: 'Dan Dispatcher (dan.dispatcher@example.com)' });
   await expect(table.getByRole('row').filter({ hasText: 'Bound a site' })).toHaveCount(0);
+  await expect(
+    table.getByRole('row').filter({ hasText: 'Registered a vendor connection' }),
+  ).toHaveCount(0);
   await expect(table.getByRole('row').filter({ hasText: 'Dan Dispatcher' })).toHaveCount(1);
 
   const download = viewer.waitForEvent('download');

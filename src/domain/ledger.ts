@@ -8,9 +8,18 @@ import { RegionSchema } from './token.ts';
 
 /**
  * What the BFF records in its command ledger (docs/architecture.md, Ledger): every submission,
- * cancel, batch, batch cancel, bind and unbind made through it.
+ * cancel, batch, batch cancel, bind and unbind made through it, and every change of a vendor
+ * connection (company sign-in: registered, replaced, or refused by the token endpoint).
  */
-export const LEDGER_KINDS = ['submit', 'cancel', 'batch', 'batchCancel', 'bind', 'unbind'] as const;
+export const LEDGER_KINDS = [
+  'submit',
+  'cancel',
+  'batch',
+  'batchCancel',
+  'bind',
+  'unbind',
+  'connection',
+] as const;
 export const LedgerKindSchema = z.enum(LEDGER_KINDS);
 export type LedgerKind = z.infer<typeof LedgerKindSchema>;
 
@@ -36,6 +45,11 @@ export const LedgerOutcomeSchema = z.object({
   error: ApiErrorBodySchema.optional(),
   /** Set when the history query settled an `unknown` outcome: the command was found or not. */
   reconciled: z.enum(['found', 'absent']).optional(),
+  /**
+   * A connection change: whether the token endpoint issued a token with the new credentials
+   * before they were saved (false: saved unchecked, the endpoint could not be reached).
+   */
+  checked: z.boolean().optional(),
 });
 export type LedgerOutcome = z.infer<typeof LedgerOutcomeSchema>;
 
@@ -70,7 +84,10 @@ export const LedgerEntrySchema = z.object({
   batchCommandId: BatchCommandIdSchema.optional(),
   startTime: UtcTimestampSchema.optional(),
   endTime: UtcTimestampSchema.optional(),
-  /** The request body sent upstream (submissions and batches), never credentials. */
+  /**
+   * The request body sent upstream (submissions and batches), or what a connection change was
+   * (`ConnectionChangeSchema` in `connections.ts`); never credentials.
+   */
   request: z.unknown().optional(),
   outcome: LedgerOutcomeSchema.optional(),
   createdAt: UtcTimestampSchema,

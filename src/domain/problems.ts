@@ -52,9 +52,14 @@ export const BFF_PROBLEM_CODES = {
       "Company sign-in: no administrator has registered the region's vendor connection yet (404 when checking it), or its token endpoint no longer accepts it; nothing was sent.",
   },
   connection_refused: {
-    status: [502],
+    status: [502, 422],
     meaning:
-      "Checking a vendor connection: the region's token endpoint did not accept its client ID or secret.",
+      "Checking a vendor connection: the region's token endpoint did not accept its client ID or secret (502 for the saved connection; 422 for new credentials, which were not saved).",
+  },
+  connection_unchecked: {
+    status: [503],
+    meaning:
+      'Registering a vendor connection: the token endpoint failed or could not be reached, so the credentials could not be checked and were not saved; sending them again with `saveUnchecked` saves them unchecked.',
   },
   csrf: {
     status: [403],
@@ -178,6 +183,15 @@ export const BFF_PROBLEM_CODES = {
     status: [503],
     meaning:
       'The fleet job queue has not started yet: the BFF serves before it, and retries a start that failed. Creating, resuming or cancelling a job waits for it (listing and reading jobs do not); nothing was created or changed; retry after `Retry-After`.',
+  },
+  live_updates_unavailable: {
+    status: [503],
+    meaning:
+      'The BFF runs without a database, so it pushes no live updates (`/api/events`); pages refresh by polling.',
+  },
+  notifications_unavailable: {
+    status: [503],
+    meaning: 'The BFF runs without a database, so it keeps no notification inbox.',
   },
   upstream_timeout: {
     status: [504],

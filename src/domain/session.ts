@@ -49,6 +49,57 @@ export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 export const SignInModeSchema = z.object({ mode: z.enum(['credentials', 'oidc']) });
 export type SignInMode = z.infer<typeof SignInModeSchema>;
 
-/** Body of `DELETE /api/session` in company sign-in: where the browser ends the IdP's session. */
-export const SignOutAnswerSchema = z.object({ logoutUrl: z.url().optional() });
+/**
+ * Body of `DELETE /api/session` in company sign-in: where the browser ends the IdP's session
+ * (OpenID Connect RP-Initiated Logout 1.0), and the `state` that URL carries, which the IdP hands
+ * back on its return to `/sign-in`, where the page checks it before saying the person is signed
+ * out of their company account too.
+ */
+export const SignOutAnswerSchema = z.object({
+  logoutUrl: z.url().optional(),
+  state: z.string().min(1).max(200).optional(),
+});
 export type SignOutAnswer = z.infer<typeof SignOutAnswerSchema>;
+
+/**
+ * Why a company sign-in was refused (docs/security.md, Company sign-in). The BFF sends the browser
+ * to `/sign-in?refused=<code>`, where the sign-in page says in the operator's words what happened
+ * and what to do; the technical cause is in the BFF's log. The provider's own error codes
+ * (RFC 6749 4.1.2.1 and 5.2) are grouped by what the operator can do about them:
+ *
+ * - `no_role`: signed in at the IdP, but the roles claim holds no powerdeck role.
+ * - `access_denied`: the person cancelled at the IdP, or the IdP refused them powerdeck.
+ * - `invalid_client`: the token endpoint refused powerdeck's client ID or secret (or the way it
+ *   was sent).
+ * - `invalid_grant`: the one-time code had expired, was used twice or belonged to another
+ *   attempt (PKCE).
+ * - `unauthorized_client`: the IdP does not let powerdeck's client use the authorization code.
+ * - `request_refused`: the IdP refused the request itself (`invalid_request`, `invalid_scope`,
+ *   `unsupported_grant_type`, `unsupported_response_type`): its set-up for powerdeck differs.
+ * - `client_auth_unsupported`: the provider lists no client authentication powerdeck can use.
+ * - `idp_error`: any other error the IdP answered (such as `login_required`).
+ * - `idp_unavailable`: the IdP failed (`server_error`, `temporarily_unavailable`, a 5xx, an
+ *   unreadable answer).
+ * - `idp_unreachable`: the IdP could not be reached (discovery or a request failed).
+ * - `response_mismatch`: the return did not belong to an attempt of this browser (state, nonce,
+ *   the attempt cookie).
+ * - `expired_attempt`: more than ten minutes at the IdP.
+ * - `id_token_invalid`: the ID token failed its checks.
+ */
+export const OIDC_REFUSALS = [
+  'no_role',
+  'access_denied',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'request_refused',
+  'client_auth_unsupported',
+  'idp_error',
+  'idp_unavailable',
+  'idp_unreachable',
+  'response_mismatch',
+  'expired_attempt',
+  'id_token_invalid',
+] as const;
+export const OidcRefusalSchema = z.enum(OIDC_REFUSALS);
+export type OidcRefusal = z.infer<typeof OidcRefusalSchema>;

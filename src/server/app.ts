@@ -20,6 +20,7 @@ import { siteRoutes } from './proxy/routes/sites.ts';
 import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { ledgerRoutes } from './ledger/ledger-routes.ts';
+import { LedgerConnectionAudit } from './ledger/connection-audit.ts';
 import { FleetJobs } from './fleet/fleet-jobs.ts';
 import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
 import { FleetRefresher } from './fleet/fleet-refresh.ts';
@@ -27,6 +28,12 @@ import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
+import { AccountEvents } from './events/account-events.ts';
+import type { ChannelListenerOptions } from './events/event-channel.ts';
+import { eventRoutes } from './events/event-routes.ts';
+import { AnnouncedSessionStore } from './events/session-ends.ts';
+import { notificationRoutes } from './notifications/notification-routes.ts';
+import { Notifications } from './notifications/notifications.ts';
 import { DatabaseSessionStore } from './session/database-session-store.ts';
 import { MemorySessionStore } from './session/memory-session-store.ts';
 import { SecretBox, loadSessionKey } from './session/secret-box.ts';
@@ -55,6 +62,12 @@ declare module 'fastify' {
      * ran. Never rejects. For tests and the bench, which create jobs as soon as the BFF listens.
      */
     fleetJobsStarted(): Promise<void>;
+    /**
+     * Account events (`publish`) and the notification inbox (`notify`) of this BFF; undefined
+     * without a database (docs/architecture.md, Live updates). For tests, which publish and
+     * notify as the modules that will call them do.
+     */
+    liveUpdates: { events: AccountEvents; notifications: Notifications } | undefined;
   }
 }
 
@@ -106,6 +119,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     fleetRetryWaitCapMs?: number;
     /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
     fleetHooks?: FleetRunnerHooks;
+    /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
+    liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
   };
 
 /**
@@ -142,9 +157,26 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
 
   const storage = options.sessionStore ? undefined : await openBffStorage(options);
   const box = storage ? new SecretBox(await loadSessionKey(options)) : undefined;
-  const store =
+  const accountEvents = storage
+    ? new AccountEvents({
+        handle: storage.handle,
+        now,
+        log: app.log,
+        heartbeatMs: options.liveUpdates?.heartbeatMs,
+        listener: options.liveUpdates?.listener,
+      })
+    : undefined;
+  const notifications =
+    storage && accountEvents
+      ? new Notifications({ db: storage.handle.db, events: accountEvents, now, log: app.log })
+      : undefined;
+  const ownStore =
     options.sessionStore ??
     (storage && box ? new DatabaseSessionStore(storage.handle.db, box) : new MemorySessionStore());
+  // A session that ends closes its live update streams on every instance.
+  const store = accountEvents
+    ? new AnnouncedSessionStore(ownStore, (id) => accountEvents.sessionEnded(id))
+    : ownStore;
   if (options.oidc && !(storage && box))
     throw new Error(
       'Company sign-in (OIDC_ISSUER) needs a database for the vendor connections: set DATA_DIR or DATABASE_URL',
@@ -156,6 +188,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
         publicOrigin: configuredOrigin ?? 'http://127.0.0.1',
         now,
         fetch: options.oidcFetch,
+        log: app.log,
       })
     : undefined;
 
@@ -250,6 +283,14 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     queueStartTimer.unref();
   });
   app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
+  app.decorate(
+    'liveUpdates',
+    accountEvents && notifications ? { events: accountEvents, notifications } : undefined,
+  );
+  app.addHook('onReady', async () => {
+    await accountEvents?.start();
+    notifications?.startPruning();
+  });
 
   trackRoutes(app);
   app.decorateRequest('sessionLookup', null);
@@ -258,6 +299,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // Open event streams would keep the server from closing; their browsers reconnect elsewhere.
+    await accountEvents?.close();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
@@ -266,6 +309,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   });
   app.addHook('onClose', async () => {
     clearTimeout(queueStartTimer);
+    notifications?.stopPruning();
     await fleetQueue?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
@@ -282,14 +326,16 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     limits: options.signInLimits ?? {},
     now,
     oidc,
+    box,
   });
-  if (oidc && box && connections) {
+  if (oidc && box && connections && ledger) {
     await app.register(oidcRoutes, { sessions, oidc, box, cookie: cookieSettings, publicOrigin });
     await app.register(connectionRoutes, {
       sessions,
       connections,
       now,
       checkToken: (region, credentials) => api.token(region, credentials, 'sign-in'),
+      audit: new LedgerConnectionAudit(ledger.store, now, 2 * http.timeoutMs + 5000),
     });
   }
   const proxy: ProxyDeps = {
@@ -309,6 +355,12 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   batchRoutes(app, proxy);
   await app.register(ledgerRoutes, { sessions, sites, ledger, now });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
+  await app.register(eventRoutes, { sessions, events: accountEvents });
+  await app.register(notificationRoutes, {
+    sessions,
+    notifications,
+    testRoutes: options.testRoutes,
+  });
   await app.register(healthRoutes, {
     database: storage?.handle,
     circuits: () => resilience.states(),

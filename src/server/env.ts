@@ -32,19 +32,38 @@ export interface ServerEnv {
   statusReuseMs: number;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
   oidc?: OidcEnv;
+  /**
+   * Test-only routes (`TEST_ROUTES=1`, accepted only with a loopback `PUBLIC_ORIGIN`): the
+   * browser tests' way to make a notification (`src/server/notifications/notification-routes.ts`).
+   */
+  testRoutes?: boolean;
 }
 
 /**
+ * How the BFF may authenticate at the IdP's token endpoint with its client secret (OpenID
+ * Connect Core 1.0, 9), in the order it prefers them when the provider's discovery lists several:
+ * `client_secret_basic` first, the default of OpenID Connect Discovery 1.0 (section 3) and of most
+ * providers' client registrations, then `client_secret_post`.
+ */
+export const OIDC_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
+
+/**
  * Operator sign-in through the company's OpenID Connect provider (`OIDC_*` variables; README,
- * Sign-in for teams). The BFF is a confidential client authenticating with
- * `client_secret_basic`; its redirect URI is `PUBLIC_ORIGIN` + `/api/session/oidc/callback`.
+ * Sign-in for teams). The BFF is a confidential client authenticating with its client secret;
+ * its redirect URI is `PUBLIC_ORIGIN` + `/api/session/oidc/callback`.
  */
 export interface OidcEnv {
   /** Issuer identifier (`OIDC_ISSUER`); discovery reads `/.well-known/openid-configuration`. */
   issuer: string;
   clientId: string;
-  /** Kept server-side only; sent to the IdP's token endpoint as HTTP Basic. */
+  /** Kept server-side only; sent to the IdP's token endpoint only. */
   clientSecret: string;
+  /**
+   * How the client secret is sent to the token endpoint (`OIDC_TOKEN_ENDPOINT_AUTH_METHOD`);
+   * undefined: chosen from the provider's discovery ({@link OIDC_CLIENT_AUTH_METHODS}).
+   */
+  tokenEndpointAuthMethod?: OidcClientAuthMethod | undefined;
   /** Name of the ID token (or userinfo) claim that holds the roles (`OIDC_ROLES_CLAIM`). */
   rolesClaim: string;
   /**
@@ -103,8 +122,16 @@ const EnvSchema = z.object({
   OIDC_ISSUER: optionalText,
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
+  OIDC_TOKEN_ENDPOINT_AUTH_METHOD: optionalText.pipe(
+    z
+      .enum(OIDC_CLIENT_AUTH_METHODS, {
+        error: `OIDC_TOKEN_ENDPOINT_AUTH_METHOD must be ${OIDC_CLIENT_AUTH_METHODS.join(' or ')} (or unset, to follow the provider's discovery)`,
+      })
+      .optional(),
+  ),
   OIDC_ROLES_CLAIM: optionalText,
   OIDC_ROLE_VIEWER: optionalText,
+  TEST_ROUTES: z.enum(['0', '1'], { error: 'TEST_ROUTES must be 0 or 1' }).optional(),
   OIDC_ROLE_DISPATCHER: optionalText,
   OIDC_ROLE_ADMIN: optionalText,
 });
@@ -165,6 +192,11 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     problems.push(
       'PUBLIC_ORIGIN must be set with OIDC_ISSUER: the redirect URI registered at the identity provider is PUBLIC_ORIGIN/api/session/oidc/callback',
     );
+  const testRoutes = values.TEST_ROUTES === '1';
+  if (testRoutes && isBareOrigin(publicOrigin) && !isLoopback(new URL(publicOrigin).hostname))
+    problems.push(
+      'TEST_ROUTES=1 is for tests on loopback only: PUBLIC_ORIGIN must be a loopback origin',
+    );
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   return {
@@ -179,6 +211,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     statusReuseMs: values.STATUS_REUSE_MS,
     ...(oidc ? { oidc } : {}),
+    ...(testRoutes ? { testRoutes } : {}),
   };
 }
 
@@ -221,6 +254,9 @@ function parseOidc(values: z.infer<typeof EnvSchema>, problems: string[]): OidcE
     issuer: issuer.data,
     clientId: values.OIDC_CLIENT_ID ?? '',
     clientSecret: values.OIDC_CLIENT_SECRET ?? '',
+    ...(values.OIDC_TOKEN_ENDPOINT_AUTH_METHOD
+      ? { tokenEndpointAuthMethod: values.OIDC_TOKEN_ENDPOINT_AUTH_METHOD }
+      : {}),
     rolesClaim: values.OIDC_ROLES_CLAIM ?? 'roles',
     roleNames,
   };

@@ -52,6 +52,9 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
+/** How a client may authenticate at the test IdP's token endpoint with its secret. */
+export type TestIdpClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
 /**
  * Starts the IdP on 127.0.0.1:`port` (0: any free port). `redirectOrigins` are the powerdeck
  * origins whose callback and sign-in page the client may redirect to.
@@ -61,6 +64,25 @@ export async function startTestIdp(options: {
   redirectOrigins: readonly string[];
   /** ID token lifetime in seconds (default 3600). */
   idTokenTtlS?: number;
+  /**
+   * The client authentication methods the token endpoint accepts and its discovery lists
+   * (`token_endpoint_auth_methods_supported`); powerdeck's client is registered with the first.
+   * Without `client_secret_basic` among them, an `Authorization: Basic` header is refused with
+   * 401 `invalid_client` (oidc-provider itself would take either for a secret). Default:
+   * oidc-provider's list, the client registered with `client_secret_basic`.
+   */
+  clientAuthMethods?: readonly [TestIdpClientAuthMethod, ...TestIdpClientAuthMethod[]];
+  /**
+   * Refuses an `Authorization: Basic` header at the token endpoint (401 `invalid_client`) while
+   * its discovery still lists `client_secret_basic`, as Glewlwyd does for a client secret that
+   * form-encoding changes (it does not decode it).
+   */
+  basicAuthRefused?: boolean;
+  /**
+   * Sends the browser back to the post-logout redirect URI only when the logout request carries
+   * a `state`, as Glewlwyd does; without one its logout ends on its own "signed out" page.
+   */
+  logoutReturnsOnlyWithState?: boolean;
 }): Promise<TestIdp> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
@@ -76,7 +98,7 @@ export async function startTestIdp(options: {
       {
         client_id: TEST_IDP_CLIENT.clientId,
         client_secret: TEST_IDP_CLIENT.clientSecret,
-        token_endpoint_auth_method: 'client_secret_basic',
+        token_endpoint_auth_method: options.clientAuthMethods?.[0] ?? 'client_secret_basic',
         grant_types: ['authorization_code'],
         response_types: ['code'],
         redirect_uris: options.redirectOrigins.map(
@@ -107,6 +129,7 @@ export async function startTestIdp(options: {
     },
     // Profile claims (roles among them) in the ID token too, as many company IdPs send them.
     conformIdTokenClaims: false,
+    ...(options.clientAuthMethods ? { clientAuthMethods: [...options.clientAuthMethods] } : {}),
     pkce: { required: () => true },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     ttl: { IdToken: options.idTokenTtlS ?? 3600 },
@@ -127,6 +150,34 @@ export async function startTestIdp(options: {
     },
   };
   const provider = new Provider(issuer, configuration);
+  const refusesBasic =
+    options.basicAuthRefused === true ||
+    (options.clientAuthMethods !== undefined &&
+      !options.clientAuthMethods.includes('client_secret_basic'));
+  if (refusesBasic)
+    provider.use(async (ctx, next) => {
+      if (ctx.path === '/token' && /^basic /i.test(ctx.get('authorization'))) {
+        ctx.status = 401;
+        ctx.set('www-authenticate', `Basic realm="${issuer}", error="invalid_client"`);
+        ctx.body = {
+          error: 'invalid_client',
+          error_description: 'client_secret_basic is not accepted here',
+        };
+        return;
+      }
+      await next();
+    });
+  if (options.logoutReturnsOnlyWithState)
+    provider.use(async (ctx, next) => {
+      // The logout request (RP-Initiated Logout 1.0, 2) without `state`: as if no
+      // post_logout_redirect_uri had come, so the logout ends on the IdP's own page.
+      if (ctx.path === '/session/end' && ctx.method === 'GET' && !ctx.query.state) {
+        const query = { ...ctx.query };
+        delete query.post_logout_redirect_uri;
+        ctx.query = query;
+      }
+      await next();
+    });
   // The development pages log "use only in development" warnings: expected here.
   server.on('request', provider.callback());
   return {

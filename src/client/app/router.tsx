@@ -121,6 +121,13 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 })),
             },
             {
+              path: 'notifications',
+              lazy: () =>
+                import('./routes/notifications.tsx').then(({ NotificationsRoute }) => ({
+                  Component: NotificationsRoute,
+                })),
+            },
+            {
               path: 'timeline',
               handle: wide,
               lazy: () =>

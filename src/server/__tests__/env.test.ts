@@ -81,6 +81,16 @@ describe('parseServerEnv', () => {
     ).toThrow(/EU_AUTH_URL/);
   });
 
+  it('turns the test-only routes on for a loopback origin only', () => {
+    expect(parseServerEnv({}).testRoutes).toBeUndefined();
+    expect(parseServerEnv({ TEST_ROUTES: '1' }).testRoutes).toBe(true);
+    expect(parseServerEnv({ TEST_ROUTES: '0' }).testRoutes).toBeUndefined();
+    expect(() =>
+      parseServerEnv({ TEST_ROUTES: '1', PUBLIC_ORIGIN: 'https://powerdeck.example.com' }),
+    ).toThrow(/TEST_ROUTES=1 is for tests on loopback only/);
+    expect(() => parseServerEnv({ TEST_ROUTES: 'yes' })).toThrow(/TEST_ROUTES must be 0 or 1/);
+  });
+
   describe('company sign-in (OIDC_*)', () => {
     const oidc = {
       OIDC_ISSUER: 'https://id.example.com/realms/ops',
@@ -112,6 +122,23 @@ describe('parseServerEnv', () => {
         },
       });
       expect(parseServerEnv(oidc).oidc?.rolesClaim).toBe('roles');
+    });
+
+    it("takes the token endpoint's client authentication from the discovery unless one is set", () => {
+      expect(parseServerEnv(oidc).oidc?.tokenEndpointAuthMethod).toBeUndefined();
+      expect(
+        parseServerEnv({ ...oidc, OIDC_TOKEN_ENDPOINT_AUTH_METHOD: '' }).oidc
+          ?.tokenEndpointAuthMethod,
+      ).toBeUndefined();
+      expect(
+        parseServerEnv({ ...oidc, OIDC_TOKEN_ENDPOINT_AUTH_METHOD: 'client_secret_post' }).oidc
+          ?.tokenEndpointAuthMethod,
+      ).toBe('client_secret_post');
+      expect(() =>
+        parseServerEnv({ ...oidc, OIDC_TOKEN_ENDPOINT_AUTH_METHOD: 'private_key_jwt' }),
+      ).toThrow(
+        /OIDC_TOKEN_ENDPOINT_AUTH_METHOD must be client_secret_basic or client_secret_post/,
+      );
     });
 
     it('names what is missing or wrong', () => {

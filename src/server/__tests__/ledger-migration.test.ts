@@ -10,7 +10,9 @@ import {
 import { LedgerPageSchema } from '../../domain/ledger.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
+import { LedgerConnectionAudit } from '../ledger/connection-audit.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
+import { LedgerStore, toLedgerEntry } from '../ledger/ledger-store.ts';
 import { CSRF, buildTestBff, signIn } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
@@ -91,3 +93,57 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
     }
   });
 });
+
+describe.each(DATABASE_KINDS)(
+  'a ledger from before connection changes were recorded, on %s',
+  (kind) => {
+    let testDb: TestDatabase;
+    let database: DatabaseHandle;
+
+    beforeAll(async () => {
+      testDb = await createTestDatabase(kind);
+      database = await testDb.open();
+      // The schema as it was before the `connection` kind (migrations 0000 to 0007), with a row.
+      const before = await firstMigrations(8);
+      try {
+        await database.migrate({ migrationsFolder: before, schema: BFF_SCHEMA });
+      } finally {
+        await rm(before, { recursive: true, force: true });
+      }
+      await database.db.execute(`
+      insert into bff.ledger_entries (kind, state, region, client_id, site_id, request_hash,
+        operator_issuer, operator_subject, operator_name, created_at, completed_at)
+      values ('bind', 'succeeded', 'eu', 'client', 'PLANT-1', 'hash',
+        'https://id.example.com', 'admin', 'Ada Admin', '2026-05-01T09:00:00Z',
+        '2026-05-01T09:00:01Z')`);
+      await database.migrate({ migrationsFolder: MIGRATIONS_FOLDER, schema: BFF_SCHEMA });
+    });
+    afterAll(() => testDb.drop());
+
+    it('keeps its entries and records connection changes beside them', async () => {
+      const store = new LedgerStore(database.db);
+      const audit = new LedgerConnectionAudit(
+        store,
+        () => Date.parse('2026-05-02T09:00:00Z'),
+        1000,
+      );
+      const admin = {
+        issuer: 'https://id.example.com',
+        subject: 'admin',
+        name: 'Ada Admin',
+        role: 'admin' as const,
+      };
+      const entry = await audit.begin({
+        region: 'eu',
+        operator: admin,
+        change: { change: 'register', clientId: 'client' },
+      });
+      await entry.saved(true);
+      const rows = await store.list({ region: 'eu', operator: admin }, {});
+      expect(rows.map((row) => toLedgerEntry(row, Date.now()))).toMatchObject([
+        { kind: 'connection', state: 'succeeded', outcome: { status: 200, checked: true } },
+        { kind: 'bind', state: 'succeeded', siteId: 'PLANT-1' },
+      ]);
+    });
+  },
+);

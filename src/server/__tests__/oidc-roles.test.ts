@@ -5,7 +5,11 @@ import {
   type TestDatabase,
 } from '../../../test/support/databases.ts';
 import { startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
-import { VendorConnectionListSchema } from '../../domain/connections.ts';
+import {
+  VendorConnectionListSchema,
+  VendorConnectionSavedSchema,
+  VendorConnectionStateSchema,
+} from '../../domain/connections.ts';
 import { LedgerPageSchema } from '../../domain/ledger.ts';
 import { routeTable } from '../http/route-table.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
@@ -96,12 +100,85 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
     });
 
   describe('vendor connections and roles in company sign-in', () => {
-    it('tells an operator that no connection exists yet, sending nothing', async () => {
+    it('tells an operator that no connection exists yet, sending nothing, in words for their role', async () => {
       const response = await call('dispatcher', 'GET', '/api/sites');
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ code: 'no_connection' });
+      expect(response.json().detail).toContain('Only an administrator can register it');
       expect(response.json().detail).toContain('Ask an administrator');
+      const asAdmin = await call('admin', 'GET', '/api/sites');
+      expect(asAdmin.json().detail).toContain(
+        'Register the client ID and secret the vendor issued for Europe on the Connections page',
+      );
+      const state = await call('viewer', 'GET', '/api/connections/eu');
+      expect(VendorConnectionStateSchema.parse(state.json())).toEqual({
+        region: 'eu',
+        registered: false,
+      });
+      // The audit reads the BFF's own records: there before any connection.
+      expect((await call('viewer', 'GET', '/api/ledger')).statusCode).toBe(200);
       expect(fake.seen).toHaveLength(0);
+    });
+
+    it('refuses new credentials the token endpoint refuses, saving nothing, and audits the attempt', async () => {
+      const before = fake.tokenRequests;
+      const refused = await call('admin', 'PUT', '/api/connections/eu', {
+        clientId: 'client',
+        clientSecret: 'wrong',
+      });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({ code: 'connection_refused' });
+      expect(refused.json().detail).toContain('the connection was not saved');
+      expect(fake.tokenRequests).toBeGreaterThan(before);
+      const list = await call('admin', 'GET', '/api/connections');
+      expect(VendorConnectionListSchema.parse(list.json()).connections).toEqual([]);
+      const audit = LedgerPageSchema.parse(
+        (await call('viewer', 'GET', '/api/ledger?kind=connection')).json(),
+      );
+      expect(audit.entries).toMatchObject([
+        {
+          kind: 'connection',
+          state: 'failed',
+          region: 'eu',
+          clientId: 'client',
+          operator: { subject: 'admin', name: 'Ada Admin' },
+          request: { change: 'register', clientId: 'client' },
+          outcome: { status: 422, error: { code: 'connection_refused' }, checked: true },
+        },
+      ]);
+      expect(JSON.stringify(audit)).not.toContain('wrong');
+    });
+
+    it('does not save credentials it could not check unless asked to, and says which', async () => {
+      fake.tokenFault = { status: 503 };
+      try {
+        const unchecked = await call('admin', 'PUT', '/api/connections/au', {
+          clientId: 'client',
+          clientSecret: 'secret',
+        });
+        expect(unchecked.statusCode).toBe(503);
+        expect(unchecked.json()).toMatchObject({ code: 'connection_unchecked' });
+        expect(
+          VendorConnectionListSchema.parse((await call('admin', 'GET', '/api/connections')).json())
+            .connections,
+        ).toEqual([]);
+        const saved = await call('admin', 'PUT', '/api/connections/au', {
+          clientId: 'client',
+          clientSecret: 'secret',
+          saveUnchecked: true,
+        });
+        expect(saved.statusCode).toBe(200);
+        expect(VendorConnectionSavedSchema.parse(saved.json())).toEqual({ checked: false });
+      } finally {
+        fake.tokenFault = undefined;
+      }
+      // Refused credentials are never saved, even when asked to save unchecked.
+      const wrong = await call('admin', 'PUT', '/api/connections/au', {
+        clientId: 'client',
+        clientSecret: 'wrong',
+        saveUnchecked: true,
+      });
+      expect(wrong.statusCode).toBe(422);
     });
 
     it('lets only an administrator register a connection, and never shows its secret', async () => {
@@ -117,32 +194,43 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
         clientId: 'client',
         clientSecret: 'secret',
       });
-      expect(put.statusCode).toBe(204);
+      expect(put.statusCode).toBe(200);
+      expect(VendorConnectionSavedSchema.parse(put.json())).toEqual({ checked: true });
       const list = await call('admin', 'GET', '/api/connections');
-      expect(VendorConnectionListSchema.parse(list.json()).connections).toEqual([
-        { region: 'eu', clientId: 'client', updatedAt: expect.any(String), updatedBy: 'Ada Admin' },
-      ]);
+      expect(
+        VendorConnectionListSchema.parse(list.json()).connections.find((c) => c.region === 'eu'),
+      ).toEqual({
+        region: 'eu',
+        clientId: 'client',
+        updatedAt: expect.any(String),
+        updatedBy: 'Ada Admin',
+      });
       expect(list.body).not.toContain('secret');
       const stored = await (
         await testDb.open()
       ).db.execute('select secret_ciphertext from bff.vendor_connections');
       expect(JSON.stringify(stored)).not.toContain('"secret"');
+      expect((await call('dispatcher', 'GET', '/api/connections/eu')).json()).toEqual({
+        region: 'eu',
+        registered: true,
+      });
     });
 
-    it('checks a connection by requesting a token, and says when it is refused', async () => {
+    it('checks a saved connection by requesting a token, and says when it is refused', async () => {
       const before = fake.tokenRequests;
       const ok = await call('admin', 'POST', '/api/connections/eu/check', {});
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toEqual({ ok: true, expiresInS: 3600 });
       expect(fake.tokenRequests).toBeGreaterThan(before);
 
-      await call('admin', 'PUT', '/api/connections/au', {
-        clientId: 'client',
-        clientSecret: 'wrong',
-      });
-      const refused = await call('admin', 'POST', '/api/connections/au/check', {});
-      expect(refused.statusCode).toBe(502);
-      expect(refused.json().code).toBe('connection_refused');
+      fake.clientSecret = 'rotated-at-the-vendor';
+      try {
+        const refused = await call('admin', 'POST', '/api/connections/au/check', {});
+        expect(refused.statusCode).toBe(502);
+        expect(refused.json().code).toBe('connection_refused');
+      } finally {
+        fake.clientSecret = 'secret';
+      }
     });
 
     it("lets a dispatcher act through the administrator's connection", async () => {
@@ -157,8 +245,13 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
     });
 
     it('refuses a viewer every state-changing route with 403 forbidden_role, sending nothing', async () => {
+      // Every role signs itself out and marks its own notifications read.
+      const ownOnly = ['/api/session', '/api/notifications/read'];
       const changing = routeTable(bff.app).filter(
-        (r) => r.url.startsWith('/api') && !SAFE.has(r.method) && !r.url.startsWith('/api/session'),
+        (r) =>
+          r.url.startsWith('/api') &&
+          !SAFE.has(r.method) &&
+          !ownOnly.some((own) => r.url.startsWith(own)),
       );
       const refused = new Set<string>();
       for (const route of changing) {
@@ -206,7 +299,8 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
             'sec-fetch-site': 'cross-site',
           });
           // The IdP's redirect back is the one cross-site arrival; its state check defends it.
-          if (route.url === '/api/session/oidc/callback') expect(crossSite.statusCode).toBe(400);
+          if (route.url === '/api/session/oidc/callback')
+            expect(crossSite.headers.location).toBe('/sign-in?refused=response_mismatch');
           else expect(crossSite.json().code, `GET ${route.url}`).toBe('csrf');
           continue;
         }
@@ -234,6 +328,19 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
       expect(submit?.operatorName).toBe('Dan Dispatcher');
       const bind = all.entries.find((entry) => entry.kind === 'bind');
       expect(bind?.operator).toMatchObject({ subject: 'admin', name: 'Ada Admin' });
+      // Connection changes are there too, with who and when.
+      const registered = all.entries.find(
+        (entry) => entry.kind === 'connection' && entry.state === 'succeeded',
+      );
+      expect(registered).toMatchObject({
+        region: 'eu',
+        clientId: 'client',
+        operator: { subject: 'admin', name: 'Ada Admin', email: 'ada.admin@example.com' },
+        request: { change: 'register', clientId: 'client' },
+        outcome: { checked: true },
+        createdAt: expect.any(String),
+        completedAt: expect.any(String),
+      });
 
       const mine = LedgerPageSchema.parse(
         (await call('viewer', 'GET', '/api/ledger?operator=admin')).json(),
@@ -282,14 +389,23 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
       expect(response.json().code).toBe('invalid_undo_of');
     });
 
-    it('uses a replaced connection from then on', async () => {
-      await call('admin', 'PUT', '/api/connections/eu', {
+    it('uses a replaced connection from then on, and audits the replacement', async () => {
+      const put = await call('admin', 'PUT', '/api/connections/eu', {
         clientId: 'client-2',
         clientSecret: 'secret-2',
       });
+      expect(put.statusCode).toBe(200);
       const response = await call('viewer', 'GET', '/api/sites');
       expect(response.statusCode).toBe(200);
       expect(fake.clientOf(fake.seen.at(-1) as never)).toBe('client-2');
+      const [latest] = LedgerPageSchema.parse(
+        (await call('viewer', 'GET', '/api/ledger?kind=connection&limit=1')).json(),
+      ).entries;
+      expect(latest).toMatchObject({
+        state: 'succeeded',
+        clientId: 'client-2',
+        request: { change: 'replace', clientId: 'client-2', previousClientId: 'client' },
+      });
     });
 
     it('says an administrator must replace a connection the vendor no longer accepts', async () => {

@@ -9,7 +9,7 @@ import {
 import { SessionInfoSchema } from '../../domain/session.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
-import { finishAtBff, oidcEnvFor, signInAtIdp } from './support/idp-sign-in.ts';
+import { finishAtBff, logoutAtIdp, oidcEnvFor, signInAtIdp } from './support/idp-sign-in.ts';
 
 let idp: TestIdp;
 let fake: FakeUpstream;
@@ -49,6 +49,9 @@ afterAll(async () => {
   await idp.close();
 });
 
+/** Where a refused sign-in sends the browser: the sign-in page, saying why. */
+const refusedWith = (refusal: string) => `/sign-in?refused=${refusal}`;
+
 async function sessionOf(cookie: string) {
   const response = await bff.app.inject({
     method: 'GET',
@@ -83,7 +86,7 @@ describe('company sign-in through OpenID Connect', () => {
     expect(attempt?.value).not.toContain(url.searchParams.get('state'));
   });
 
-  it('signs a dispatcher in and out, the IdP session included', async () => {
+  it('signs a dispatcher in and out, the IdP session included, and comes back with its state', async () => {
     const back = await signInAtIdp(bff.app, 'dispatcher', { region: 'au' });
     const { response, cookie } = await finishAtBff(bff.app, back);
     expect(response.statusCode).toBe(303);
@@ -112,15 +115,21 @@ describe('company sign-in through OpenID Connect', () => {
       headers: { cookie, ...CSRF },
     });
     expect(out.statusCode).toBe(200);
-    const logout = new URL(out.json<{ logoutUrl: string }>().logoutUrl);
+    const answer = out.json<{ logoutUrl: string; state: string }>();
+    const logout = new URL(answer.logoutUrl);
     expect(logout.origin).toBe(idp.issuer);
     expect(logout.searchParams.get('post_logout_redirect_uri')).toBe(`${ORIGIN}/sign-in`);
     expect(logout.searchParams.get('id_token_hint')).toBeTruthy();
-    // The IdP accepts it: its logout page asks to confirm rather than answering an error.
-    const atIdp = await fetch(logout, { redirect: 'manual' });
-    expect(atIdp.status).toBe(200);
-    expect(await atIdp.text()).toContain('logout');
+    expect(logout.searchParams.get('client_id')).toBe(TEST_IDP_CLIENT.clientId);
+    expect(answer.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(logout.searchParams.get('state')).toBe(answer.state);
     expect((await sessionOf(cookie)).statusCode).toBe(401);
+    // The IdP ends its session and sends the browser back to the sign-in page with the state.
+    const { returnedTo } = await logoutAtIdp(answer.logoutUrl, back.idpCookies);
+    expect(returnedTo?.toString()).toBe(`${ORIGIN}/sign-in?state=${answer.state}`);
+    // A second sign-out asks for a new state: one return, one state.
+    const again = await bff.app.inject({ method: 'DELETE', url: '/api/session', headers: CSRF });
+    expect(again.json<{ state: string }>().state).not.toBe(answer.state);
   });
 
   it('refuses a forged state, and a return without the attempt cookie', async () => {
@@ -128,14 +137,13 @@ describe('company sign-in through OpenID Connect', () => {
       alter: (url) => url.searchParams.set('state', 'forged-state-value'),
     });
     const { response, cookie } = await finishAtBff(bff.app, forged);
-    expect(response.statusCode).toBe(400);
-    expect(response.headers['content-type']).toContain('text/html');
-    expect(response.body).toContain('This sign-in could not be completed');
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(refusedWith('response_mismatch'));
     expect(cookie).toBe('');
 
     const good = await signInAtIdp(bff.app, 'viewer');
     const stray = await finishAtBff(bff.app, { ...good, attemptCookie: '' });
-    expect(stray.response.statusCode).toBe(400);
+    expect(stray.response.headers.location).toBe(refusedWith('response_mismatch'));
     expect(stray.cookie).toBe('');
   });
 
@@ -144,20 +152,35 @@ describe('company sign-in through OpenID Connect', () => {
       alter: (url) => url.searchParams.set('nonce', 'another-nonce-value'),
     });
     const { response, cookie } = await finishAtBff(bff.app, back);
-    expect(response.statusCode).toBe(400);
-    expect(response.body).toContain('This sign-in could not be completed');
+    expect(response.headers.location).toBe(refusedWith('response_mismatch'));
     expect(cookie).toBe('');
   });
 
-  it('refuses a code issued for another PKCE challenge (the IdP refuses the verifier)', async () => {
+  it('refuses a code issued for another PKCE challenge (the IdP answers invalid_grant)', async () => {
     const back = await signInAtIdp(bff.app, 'viewer', {
       alter: (url) =>
         url.searchParams.set('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
     });
     const { response, cookie } = await finishAtBff(bff.app, back);
-    expect(response.statusCode).toBe(400);
-    expect(response.body).toContain('Your company sign-in refused');
+    expect(response.headers.location).toBe(refusedWith('invalid_grant'));
     expect(cookie).toBe('');
+  });
+
+  it('refuses a code used twice as invalid_grant, and a cancelled sign-in as access_denied', async () => {
+    const back = await signInAtIdp(bff.app, 'viewer');
+    expect((await finishAtBff(bff.app, back)).cookie).not.toBe('');
+    const replayed = await finishAtBff(bff.app, back);
+    expect(replayed.response.headers.location).toBe(refusedWith('invalid_grant'));
+    expect(replayed.cookie).toBe('');
+
+    const started = await signInAtIdp(bff.app, 'viewer');
+    const state = new URLSearchParams(started.callbackPath.split('?')[1]).get('state') ?? '';
+    const cancelled = await finishAtBff(bff.app, {
+      ...started,
+      callbackPath: `/api/session/oidc/callback?error=access_denied&state=${state}`,
+    });
+    expect(cancelled.response.headers.location).toBe(refusedWith('access_denied'));
+    expect(cancelled.cookie).toBe('');
   });
 
   it('refuses an ID token altered on the way', async () => {
@@ -169,8 +192,7 @@ describe('company sign-in through OpenID Connect', () => {
       return `${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`;
     };
     const { response, cookie } = await finishAtBff(bff.app, back);
-    expect(response.statusCode).toBe(400);
-    expect(response.body).toContain('Your identity could not be verified');
+    expect(response.headers.location).toBe(refusedWith('id_token_invalid'));
     expect(cookie).toBe('');
   });
 
@@ -181,21 +203,56 @@ describe('company sign-in through OpenID Connect', () => {
     try {
       const back = await signInAtIdp(bff.app, 'admin');
       const { response, cookie } = await finishAtBff(bff.app, back);
-      expect(response.statusCode).toBe(400);
-      expect(response.body).toContain('Your identity could not be verified');
+      expect(response.headers.location).toBe(refusedWith('id_token_invalid'));
       expect(cookie).toBe('');
     } finally {
       bff.clock.nowMs = nowMs;
     }
   });
 
-  it('refuses someone without a powerdeck role with a page that says so', async () => {
+  it('refuses someone without a powerdeck role, and signs them out of the IdP from the refusal', async () => {
     const back = await signInAtIdp(bff.app, 'nobody');
     const { response, cookie } = await finishAtBff(bff.app, back);
-    expect(response.statusCode).toBe(403);
-    expect(response.body).toContain('Your account has no powerdeck role');
-    expect(response.body).toContain('Ask your administrator');
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(refusedWith('no_role'));
     expect(cookie).toBe('');
+    // The refusal keeps the ID token, sealed, as the hint of the IdP's logout.
+    const hint = response.cookies.find((c) => c.name === 'powerdeck_signout');
+    expect(hint).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', maxAge: 600 });
+    expect(hint?.value).not.toContain('eyJ');
+
+    // Signing in again would land on the same refusal: the IdP's session signs the person in.
+    const again = await signInAtIdp(bff.app, 'nobody', { idpCookies: back.idpCookies });
+    expect(again.askedForLogin).toBe(false);
+
+    const out = await bff.app.inject({
+      method: 'DELETE',
+      url: '/api/session',
+      headers: { cookie: `powerdeck_signout=${hint?.value}`, ...CSRF },
+    });
+    expect(out.statusCode).toBe(200);
+    const answer = out.json<{ logoutUrl: string; state: string }>();
+    const logout = new URL(answer.logoutUrl);
+    const hinted = logout.searchParams.get('id_token_hint') ?? '';
+    const claims = JSON.parse(Buffer.from(hinted.split('.')[1] ?? '', 'base64url').toString());
+    expect(claims).toMatchObject({ sub: 'nobody', aud: TEST_IDP_CLIENT.clientId });
+    expect(out.cookies.find((c) => c.name === 'powerdeck_signout')?.value).toBe('');
+    const { returnedTo } = await logoutAtIdp(answer.logoutUrl, back.idpCookies);
+    expect(returnedTo?.toString()).toBe(`${ORIGIN}/sign-in?state=${answer.state}`);
+    // The IdP's session has ended: the next sign-in asks for the account, so another one can go.
+    const next = await signInAtIdp(bff.app, 'viewer', { idpCookies: back.idpCookies });
+    expect(next.askedForLogin).toBe(true);
+    expect((await finishAtBff(bff.app, next)).cookie).not.toBe('');
+  });
+
+  it('signs out of the IdP without a hint when none is known (the refusal page after ten minutes)', async () => {
+    const out = await bff.app.inject({ method: 'DELETE', url: '/api/session', headers: CSRF });
+    expect(out.statusCode).toBe(200);
+    const logout = new URL(out.json<{ logoutUrl: string }>().logoutUrl);
+    expect(logout.searchParams.get('id_token_hint')).toBeNull();
+    expect(logout.searchParams.get('client_id')).toBe(TEST_IDP_CLIENT.clientId);
+    const { returnedTo } = await logoutAtIdp(logout.toString());
+    expect(returnedTo?.pathname).toBe('/sign-in');
   });
 
   it('turns the credentials form off', async () => {

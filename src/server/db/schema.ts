@@ -189,3 +189,71 @@ export const fleetJobBatches = bff.table(
   },
   (table) => [primaryKey({ columns: [table.jobId, table.batchIndex] })],
 );
+
+/**
+ * Account events (docs/architecture.md, Live updates): what changed for an account (region and
+ * client ID), in publishing order, for the browsers' streams to replay from after a disconnect.
+ * `recipient` narrows an event to one person of the account (their notifications); null: everyone.
+ * Kept for `EVENT_RETENTION_MS` (24 h), then pruned.
+ */
+export const accountEvents = bff.table(
+  'account_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    /** A person key (`src/server/events/people.ts`), or null for everyone of the account. */
+    recipient: text('recipient'),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    index('account_events_account_idx').on(table.region, table.clientId, table.id),
+    index('account_events_created_idx').on(table.createdAt),
+  ],
+);
+
+/**
+ * The notification inbox (docs/architecture.md, Live updates). A notification is for one person
+ * of an account (`recipient`, a person key) or for everyone of it (`recipient` null) but the
+ * person in `excluded` (who did what it tells of). Reads are kept per person in
+ * `notification_reads`, since a notification for everyone is read by each on their own.
+ */
+export const notifications = bff.table(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    recipient: text('recipient'),
+    excluded: text('excluded'),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    link: text('link'),
+    timeZone: text('time_zone'),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }),
+    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }),
+    /** What happened, as the caller said it (domain `NotificationFacts`), for support. */
+    facts: jsonb('facts').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    index('notifications_account_idx').on(table.region, table.clientId, table.id),
+    index('notifications_created_idx').on(table.createdAt),
+  ],
+);
+
+/** When a person read a notification. */
+export const notificationReads = bff.table(
+  'notification_reads',
+  {
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    person: text('person').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.notificationId, table.person] })],
+);

@@ -1,5 +1,6 @@
 import type { BatchRequest } from '../../domain/batch.ts';
 import type { DeviceCommand } from '../../domain/command.ts';
+import type { ConnectionChange } from '../../domain/connections.ts';
 import type { LedgerKind } from '../../domain/ledger.ts';
 import type { TimeWindow } from '../../domain/time-window.ts';
 import type { Session } from '../session/session-store.ts';
@@ -51,8 +52,8 @@ export interface LedgerSubject {
   commandId?: string;
   batchCommandId?: string;
   window?: TimeWindow;
-  /** The body sent upstream (submissions and batches). */
-  request?: DeviceCommand | BatchRequest;
+  /** The body sent upstream (submissions and batches), or what a connection change was. */
+  request?: DeviceCommand | BatchRequest | ConnectionChange;
 }
 
 /** The subject of `intent`, before its site is known. */

@@ -11,7 +11,8 @@ import { toLedgerEntry } from './ledger-store.ts';
 /**
  * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries, newest
  * first, filtered by device, batch, site (resolved to the site's devices through `GET /sites`),
- * kind, state and creation time. It serves the batch list and the audit view.
+ * kind, state and creation time. It serves the batch list and the audit view. Only a site
+ * filter needs the upstream (and so, in company sign-in, the region's vendor connection).
  */
 export async function ledgerRoutes(
   app: FastifyInstance,
@@ -24,7 +25,7 @@ export async function ledgerRoutes(
 ): Promise<void> {
   const { sessions, sites, ledger, now } = options;
   app.get('/api/ledger', async (request) => {
-    const session = await sessions.require(request);
+    const reader = await sessions.requireReader(request);
     const query = parseInput(LedgerQuerySchema, request.query, 'query');
     if (!ledger)
       throw new ProblemError(
@@ -32,8 +33,10 @@ export async function ledgerRoutes(
         'ledger_unavailable',
         "This server runs without a database, so it keeps no ledger of changes. Each device's command history still shows its commands.",
       );
-    const siteDevices = query.siteId ? await sites.devicesOf(session, query.siteId) : undefined;
-    const rows = await ledger.store.list(session, query, siteDevices);
+    const siteDevices = query.siteId
+      ? await sites.devicesOf(await sessions.require(request), query.siteId)
+      : undefined;
+    const rows = await ledger.store.list(reader, query, siteDevices);
     const nowMs = now();
     return { entries: rows.map((row) => toLedgerEntry(row, nowMs)) } satisfies LedgerPage;
   });

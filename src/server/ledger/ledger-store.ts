@@ -295,17 +295,18 @@ export class LedgerStore {
    * devices), keeps entries on any of them or naming the site.
    */
   async list(
-    actor: LedgerActor,
+    actor: Pick<LedgerActor, 'region' | 'operator'> & { clientId?: string | undefined },
     query: LedgerQuery,
     siteDeviceIds?: string[],
   ): Promise<LedgerRow[]> {
     // A company sign-in reads the company's ledger of the region, whichever vendor connection
-    // (client ID) each entry went through; the credentials form reads its client's.
+    // (client ID) each entry went through, and before any exists; the credentials form reads
+    // its client's.
     const conditions: (SQL | undefined)[] = [
       eq(ledgerEntries.region, actor.region),
       actor.operator
         ? eq(ledgerEntries.operatorIssuer, actor.operator.issuer)
-        : eq(ledgerEntries.clientId, actor.clientId),
+        : eq(ledgerEntries.clientId, actor.clientId ?? ''),
     ];
     if (query.deviceId)
       conditions.push(

@@ -38,11 +38,12 @@ interface Acceptance {
 }
 
 /**
- * How each kind's accepted answer is read (docs/architecture.md, Budgets: the BFF parses only
- * the outcomes it records). Submissions and batches must name what they created; the rest is
- * recorded by status, its body kept as it came.
+ * How each upstream call's accepted answer is read (docs/architecture.md, Budgets: the BFF parses
+ * only the outcomes it records). Submissions and batches must name what they created; the rest
+ * is recorded by status, its body kept as it came. (Connection changes call no upstream
+ * operation: `connection-audit.ts` records them.)
  */
-const ACCEPTANCE: Record<LedgerKind, z.ZodType<Acceptance>> = {
+const ACCEPTANCE: Record<LedgerIntent['kind'], z.ZodType<Acceptance>> = {
   submit: SubmissionResponseSchema.transform((accepted) => ({
     outcome: {},
     commandId: accepted.id,

@@ -2,25 +2,62 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   VendorConnectionRequestSchema,
+  type ConnectionChange,
   type ConnectionCheck,
   type VendorConnectionList,
+  type VendorConnectionSaved,
+  type VendorConnectionState,
 } from '../../domain/connections.ts';
 import { REGION_NAMES, RegionSchema, type Region } from '../../domain/token.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
 import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';
+import type { OperatorIdentity } from './session-store.ts';
 import type { Sessions } from './sessions.ts';
 import type { VendorConnections } from './vendor-connections.ts';
 
 const RegionPathSchema = z.strictObject({ region: RegionSchema });
 
+/** One connection change as the audit records it: who, which region, what. */
+export interface ConnectionChangeIntent {
+  region: Region;
+  operator: OperatorIdentity;
+  change: ConnectionChange;
+}
+
+/** How one recorded connection change ends. */
+export interface ConnectionAuditEntry {
+  /** The connection was saved; `checked` false when saved without a token from the endpoint. */
+  saved(checked: boolean): Promise<void>;
+  /** Nothing was saved, for the reason `problem` answers. */
+  refused(problem: ProblemError): Promise<void>;
+}
+
 /**
- * `/api/connections` (company sign-in only; docs/security.md): an administrator lists the
- * regions' vendor connections (never their secrets), registers or replaces one with
- * `PUT /api/connections/{region}`, and checks one with `POST /api/connections/{region}/check`,
- * which requests a token with it. Every route needs the admin role; CSRF and Origin as on every
- * `/api` call.
+ * Where connection changes are recorded, like every other change, for the Audit page (the
+ * command ledger, wired in `app.ts`; this module does not import the ledger, which sits above
+ * it). `begin` writes the intent before anything is checked or saved.
+ */
+export interface ConnectionAudit {
+  begin(intent: ConnectionChangeIntent): Promise<ConnectionAuditEntry>;
+}
+
+/** Token endpoint failures that say nothing of the credentials: they could not be checked. */
+const UNCHECKABLE_CODES = new Set([
+  'token_endpoint_error',
+  'token_endpoint_unreachable',
+  'token_endpoint_timeout',
+  'token_unreadable',
+]);
+
+/**
+ * `/api/connections` (company sign-in only; docs/security.md, Vendor connections): an
+ * administrator lists the regions' vendor connections (never their secrets), registers or
+ * replaces one with `PUT /api/connections/{region}` after a token request proves it, and checks
+ * a saved one with `POST /api/connections/{region}/check`. `GET /api/connections/{region}` tells
+ * every role whether the region has one. Every change, refused ones included, is recorded in
+ * the audit. CSRF and Origin as on every `/api` call.
  */
 export async function connectionRoutes(
   app: FastifyInstance,
@@ -28,27 +65,81 @@ export async function connectionRoutes(
     sessions: Sessions;
     connections: VendorConnections;
     now: () => number;
-    /** The region's token endpoint (the upstream module's `token` call). */
+    /**
+     * The region's token endpoint (the upstream module's `token` call).
+     *
+     * @throws InvalidCredentialsError when it refuses the client; ProblemError `token_*` when it
+     *   fails or cannot be reached.
+     */
     checkToken: (
       region: Region,
       credentials: { clientId: string; clientSecret: string },
     ) => Promise<IssuedToken>;
+    audit: ConnectionAudit;
   },
 ): Promise<void> {
-  const { sessions, connections } = options;
+  const { sessions, connections, audit } = options;
 
   app.get('/api/connections', async (request) => {
     await sessions.requireOperator(request, 'administer');
     return { connections: await connections.list() } satisfies VendorConnectionList;
   });
 
-  app.put('/api/connections/:region', async (request, reply) => {
+  app.get('/api/connections/:region', async (request) => {
+    await sessions.requireOperator(request, 'read');
+    const { region } = parseInput(RegionPathSchema, request.params, 'path');
+    return {
+      region,
+      registered: (await connections.get(region)) !== undefined,
+    } satisfies VendorConnectionState;
+  });
+
+  app.put('/api/connections/:region', async (request) => {
     const { operator } = await sessions.requireOperator(request, 'administer');
     const { region } = parseInput(RegionPathSchema, request.params, 'path');
-    const credentials = parseInput(VendorConnectionRequestSchema, request.body, 'body');
+    const { saveUnchecked, ...credentials } = parseInput(
+      VendorConnectionRequestSchema,
+      request.body,
+      'body',
+    );
+    const previous = await connections.get(region);
+    const entry = await audit.begin({
+      region,
+      operator,
+      change: {
+        change: previous ? 'replace' : 'register',
+        clientId: credentials.clientId,
+        ...(previous ? { previousClientId: previous.clientId } : {}),
+        ...(saveUnchecked ? { saveUnchecked: true } : {}),
+      },
+    });
+    const context = { region, clientId: credentials.clientId };
+    let checked: boolean;
+    try {
+      await options.checkToken(region, credentials);
+      checked = true;
+    } catch (error) {
+      const refusal = checkRefusal(error, region, saveUnchecked === true);
+      if (refusal === 'save unchecked') checked = false;
+      else {
+        await entry.refused(
+          refusal ??
+            new ProblemError(500, 'internal_error', 'The check failed unexpectedly; see the log.'),
+        );
+        request.log.info(
+          { ...context, code: refusal?.problem.code ?? 'internal_error' },
+          'vendor connection not saved: its check failed',
+        );
+        throw refusal ?? error;
+      }
+    }
     await connections.put(region, credentials, operator, options.now());
-    request.log.info({ region, clientId: credentials.clientId }, 'vendor connection registered');
-    return reply.code(204).send();
+    await entry.saved(checked);
+    request.log.info(
+      { ...context, checked, replaced: previous !== undefined },
+      'vendor connection registered',
+    );
+    return { checked } satisfies VendorConnectionSaved;
   });
 
   app.post('/api/connections/:region/check', async (request) => {
@@ -81,6 +172,38 @@ export async function connectionRoutes(
   });
 
   refuseOtherMethods(app, '/api/connections', new Set(['GET', 'HEAD']));
-  refuseOtherMethods(app, '/api/connections/:region', new Set(['PUT']));
+  refuseOtherMethods(app, '/api/connections/:region', new Set(['GET', 'HEAD', 'PUT']));
   refuseOtherMethods(app, '/api/connections/:region/check', new Set(['POST']));
+}
+
+/**
+ * What a failed check of new credentials means for saving them (docs/security.md, Vendor
+ * connections): refused by the token endpoint, never saved (422 `connection_refused`); the
+ * endpoint failed or could not be reached, so nothing is known of them: saved when the
+ * administrator asked to save unchecked, else 503 `connection_unchecked`, which offers it.
+ * Undefined for an unexpected failure.
+ */
+function checkRefusal(
+  error: unknown,
+  region: Region,
+  saveUnchecked: boolean,
+): ProblemError | 'save unchecked' | undefined {
+  const name = REGION_NAMES[region];
+  if (error instanceof InvalidCredentialsError)
+    return new ProblemError(
+      422,
+      'connection_refused',
+      `The ${name} token endpoint did not accept this client ID or secret, so the connection was not saved. Check both against what the vendor issued for ${name}, then save again.`,
+      { title: 'Connection refused' },
+    );
+  if (error instanceof ProblemError && UNCHECKABLE_CODES.has(error.problem.code)) {
+    if (saveUnchecked) return 'save unchecked';
+    return new ProblemError(
+      503,
+      'connection_unchecked',
+      `The ${name} token endpoint could not be reached or failed, so this client ID and secret could not be checked, and the connection was not saved. Try again in a moment, or save it without the check.`,
+      { title: 'Connection not checked' },
+    );
+  }
+  return undefined;
 }

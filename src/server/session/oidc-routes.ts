@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { OidcRefusal } from '../../domain/session.ts';
 import { RegionSchema } from '../../domain/token.ts';
 import { parseInput } from '../http/parse.ts';
 import {
   OIDC_CALLBACK_PATH,
+  OIDC_POST_LOGOUT_PATH,
   OIDC_TRANSACTION_MAX_AGE_MS,
   OidcSignInError,
   OidcTransactionSchema,
   type OidcClient,
-  type OidcRefusal,
 } from './oidc.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { SessionCookie } from './session-cookie.ts';
@@ -38,57 +39,91 @@ function transactionCookie(cookie: SessionCookie) {
   };
 }
 
-/** Pages of a refused sign-in, in the operator's words: status, title, what to do. */
-const REFUSAL_PAGES: Record<OidcRefusal, { status: number; title: string; text: string }> = {
-  no_role: {
-    status: 403,
-    title: 'Your account has no powerdeck role',
-    text: 'Your company account signed in, but it holds none of the powerdeck roles (viewer, dispatcher or administrator). Ask your administrator to give you one, then sign in again.',
-  },
-  response_mismatch: {
-    status: 400,
-    title: 'This sign-in could not be completed',
-    text: 'The answer from your company sign-in did not match the sign-in this browser started (an old, copied or forged link). Nobody was signed in. Start again from the sign-in page.',
-  },
-  expired_attempt: {
-    status: 400,
-    title: 'This sign-in took too long',
-    text: 'More than ten minutes passed between leaving powerdeck and coming back from your company sign-in. Nobody was signed in. Start again from the sign-in page.',
-  },
-  idp_error: {
-    status: 400,
-    title: 'Your company sign-in refused',
-    text: 'Your company sign-in service did not let this sign-in through (cancelled, or refused by the service). Nobody was signed in. Start again, or ask your administrator.',
-  },
-  id_token_invalid: {
-    status: 400,
-    title: 'Your identity could not be verified',
-    text: 'The identity token from your company sign-in service failed its checks (expired, altered, or not meant for powerdeck). Nobody was signed in. Start again; if it keeps failing, tell your administrator.',
-  },
-  idp_unreachable: {
-    status: 502,
-    title: 'Your company sign-in cannot be reached',
-    text: 'powerdeck could not reach your company sign-in service. Try again in a moment; if it keeps failing, tell your administrator.',
-  },
-};
+/**
+ * The sign-out hint cookie: the sealed ID token of a sign-in refused after the IdP signed the
+ * person in (no powerdeck role), so that "Sign out of your company account" on the refusal page
+ * sends the IdP an `id_token_hint` (some IdPs, such as Okta, end a session only with one).
+ * `SameSite=Strict`: only the sign-out call from powerdeck's own page reads it. Ten minutes at
+ * most, cleared at sign-out.
+ */
+function signOutHintCookie(cookie: SessionCookie) {
+  return {
+    name: cookie.secure ? '__Host-powerdeck_signout' : 'powerdeck_signout',
+    options: {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      secure: cookie.secure,
+      maxAge: OIDC_TRANSACTION_MAX_AGE_MS / 1000,
+    } as const,
+  };
+}
 
-/** A small self-contained page (no script, no style: the CSP allows neither inline). */
-function refusalPage(reply: FastifyReply, refusal: OidcRefusal): FastifyReply {
-  const page = REFUSAL_PAGES[refusal];
-  return reply
-    .code(page.status)
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${page.title} - powerdeck</title></head>` +
-        `<body><main><h1>${page.title}</h1><p>${page.text}</p><p><a href="/sign-in">Back to sign-in</a></p></main></body></html>`,
-    );
+/** Associated data of the sealed hint cookie. */
+const SIGN_OUT_HINT_AAD = 'oidc sign-out hint';
+
+/**
+ * Largest sealed hint the BFF sets, characters: browsers keep cookies of up to 4096 bytes, name
+ * and attributes included. A larger ID token is not kept; the IdP's logout then goes without
+ * the hint (with `client_id`), which most IdPs accept after asking the person to confirm.
+ */
+const MAX_SIGN_OUT_HINT_CHARS = 3_800;
+
+/**
+ * The ID token a refused sign-in left for the sign-out hint, if any; the cookie is cleared
+ * either way.
+ */
+export function takeSignOutHint(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  box: SecretBox,
+  cookie: SessionCookie,
+): string | undefined {
+  const hint = signOutHintCookie(cookie);
+  const sealed = request.cookies[hint.name];
+  if (sealed === undefined) return undefined;
+  reply.clearCookie(hint.name, { ...hint.options, maxAge: 0 });
+  try {
+    return box.open(sealed, SIGN_OUT_HINT_AAD);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the sign-in page says why a company sign-in was refused (domain `OIDC_REFUSALS`). */
+export function refusalLocation(refusal: OidcRefusal): string {
+  return `${OIDC_POST_LOGOUT_PATH}?refused=${refusal}`;
+}
+
+/**
+ * Answers a refused sign-in: the reason in the log (the IdP's code and description, never a
+ * token), and the browser sent to the sign-in page, which says in the operator's words what
+ * happened and what to do, and offers to sign out of the company account.
+ */
+function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: OidcSignInError,
+  hint: { box: SecretBox; cookie: SessionCookie },
+): FastifyReply {
+  request.log.warn(
+    { refusal: error.refusal, reason: error.reason, why: error.message, ...error.details },
+    'company sign-in refused',
+  );
+  if (error.signOutHint !== undefined) {
+    const sealed = hint.box.seal(error.signOutHint, SIGN_OUT_HINT_AAD);
+    const cookie = signOutHintCookie(hint.cookie);
+    if (sealed.length <= MAX_SIGN_OUT_HINT_CHARS)
+      reply.setCookie(cookie.name, sealed, cookie.options);
+  }
+  return reply.redirect(refusalLocation(error.refusal), 303);
 }
 
 /**
  * Company sign-in (docs/security.md, Company sign-in): `GET /api/session/oidc?region=` sends the
  * browser to the IdP with a fresh attempt sealed in a cookie; `GET /api/session/oidc/callback`
- * checks the IdP's answer against it, starts the session and sends the browser to `/`, or shows
- * a page saying why nobody was signed in.
+ * checks the IdP's answer against it, starts the session and sends the browser to `/`, or to
+ * `/sign-in?refused=<why>`, the sign-in page saying why nobody was signed in.
  */
 export async function oidcRoutes(
   app: FastifyInstance,
@@ -110,8 +145,7 @@ export async function oidcRoutes(
       started = await oidc.start(region);
     } catch (error) {
       if (!(error instanceof OidcSignInError)) throw error;
-      request.log.warn({ refusal: error.refusal, reason: error.reason }, 'company sign-in refused');
-      return refusalPage(reply, error.refusal);
+      return refuse(request, reply, error, { box, cookie: options.cookie });
     }
     reply.setCookie(
       attempt.name,
@@ -140,11 +174,7 @@ export async function oidcRoutes(
       return reply.redirect('/', 303);
     } catch (error) {
       if (!(error instanceof OidcSignInError)) throw error;
-      request.log.warn(
-        { refusal: error.refusal, reason: error.reason, why: error.message },
-        'company sign-in refused',
-      );
-      return refusalPage(reply, error.refusal);
+      return refuse(request, reply, error, { box, cookie: options.cookie });
     }
   });
 }

@@ -1,12 +1,22 @@
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { highestRole, type Role } from '../../domain/roles.ts';
-import type { OidcEnv } from '../env.ts';
-import { isLoopback } from '../env.ts';
+import type { OidcRefusal } from '../../domain/session.ts';
+import {
+  OIDC_CLIENT_AUTH_METHODS,
+  isLoopback,
+  type OidcClientAuthMethod,
+  type OidcEnv,
+} from '../env.ts';
 import type { OperatorIdentity } from './session-store.ts';
 
 /** Path of the redirect URI under `PUBLIC_ORIGIN` (registered at the IdP by an administrator). */
 export const OIDC_CALLBACK_PATH = '/api/session/oidc/callback';
+/**
+ * Path of the post-logout redirect URI under `PUBLIC_ORIGIN` (registered at the IdP): the sign-in
+ * page, which checks the `state` the IdP brings back.
+ */
+export const OIDC_POST_LOGOUT_PATH = '/sign-in';
 /** Scopes asked for (OpenID Connect Core 1.0, 5.4). */
 export const OIDC_SCOPES = 'openid profile email';
 
@@ -28,27 +38,59 @@ export type OidcTransaction = z.infer<typeof OidcTransactionSchema>;
 /** How long an operator may take at the IdP before the attempt is refused, ms. */
 export const OIDC_TRANSACTION_MAX_AGE_MS = 10 * 60 * 1000;
 
-/** Why a company sign-in was refused; each has its page (`oidc-routes.ts`). */
-export type OidcRefusal =
-  | 'idp_unreachable'
-  | 'expired_attempt'
-  | 'idp_error'
-  | 'response_mismatch'
-  | 'id_token_invalid'
-  | 'no_role';
-
 /** A company sign-in the BFF refused, with what went wrong for the log (never a token). */
 export class OidcSignInError extends Error {
   override readonly name = 'OidcSignInError';
+  /** What the sign-in page tells the operator (domain `OIDC_REFUSALS`). */
   readonly refusal: OidcRefusal;
   /** The IdP's or openid-client's error code, for the log. */
   readonly reason: string | undefined;
+  /** More for the log: the IdP's `error_description`, an HTTP status. Never a token. */
+  readonly details: Record<string, unknown>;
+  /**
+   * `no_role` only: the verified ID token of the person the IdP signed in, kept (sealed) as the
+   * `id_token_hint` of "Sign out of your company account" on the refusal page. Never logged.
+   */
+  signOutHint: string | undefined;
 
-  constructor(refusal: OidcRefusal, message: string, reason?: string) {
+  constructor(
+    refusal: OidcRefusal,
+    message: string,
+    reason?: string,
+    details: Record<string, unknown> = {},
+  ) {
     super(message);
     this.refusal = refusal;
     this.reason = reason;
+    this.details = details;
   }
+}
+
+/** Where the OpenID Connect client says what it chose (pino's logger fits). */
+export interface OidcLog {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The client authentication the BFF uses at the token endpoint: the configured one
+ * (`OIDC_TOKEN_ENDPOINT_AUTH_METHOD`) when set, else the first of
+ * {@link OIDC_CLIENT_AUTH_METHODS} (`client_secret_basic`, then `client_secret_post`) that the
+ * provider's discovery lists in `token_endpoint_auth_methods_supported`, and
+ * `client_secret_basic` when it lists none (OpenID Connect Discovery 1.0, 3: the default).
+ * (`OidcClient.finish` tries the other listed one once when this one is refused.)
+ *
+ * @param supported the discovery's `token_endpoint_auth_methods_supported`, if any.
+ * @returns the method, or undefined when the provider lists methods but none powerdeck can use
+ *   with a client secret (such as only `private_key_jwt`).
+ */
+export function chooseClientAuthMethod(
+  supported: readonly string[] | undefined,
+  configured: OidcClientAuthMethod | undefined,
+): OidcClientAuthMethod | undefined {
+  if (configured) return configured;
+  if (supported === undefined || supported.length === 0) return 'client_secret_basic';
+  return OIDC_CLIENT_AUTH_METHODS.find((method) => supported.includes(method));
 }
 
 /** Claims the BFF reads of the ID token or the userinfo answer (OIDC Core 5.1). */
@@ -74,19 +116,30 @@ export interface OidcClientOptions {
   now: () => number;
   /** Replaces `fetch` for every request to the IdP (tests put a relay in between). */
   fetch?: client.CustomFetch | undefined;
+  /** Where the client authentication chosen after discovery is said, once. */
+  log?: OidcLog | undefined;
+}
+
+/** The IdP's metadata and the client authentication chosen from it. */
+interface Discovered {
+  server: client.ServerMetadata;
+  clientAuth: OidcClientAuthMethod;
 }
 
 /**
  * The BFF as a confidential OpenID Connect client (docs/security.md, Company sign-in): discovery,
  * the authorization request with PKCE (S256), `state` and `nonce`, the code exchange
- * authenticated with `client_secret_basic`, ID token validation (signature, issuer, audience,
- * expiry, nonce; all by openid-client), the operator's role from the configured claim, and the
+ * authenticated with the client secret as the provider accepts it
+ * ({@link chooseClientAuthMethod}), ID token validation (signature, issuer, audience, expiry,
+ * nonce; all by openid-client), the operator's role from the configured claim, and the
  * RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0) where the IdP offers one.
  */
 export class OidcClient {
   readonly #env: OidcEnv;
   readonly #options: OidcClientOptions;
-  #server: Promise<client.ServerMetadata> | undefined;
+  #discovered: Promise<Discovered> | undefined;
+  /** The client authentication that worked after the chosen one was refused (see `finish`). */
+  #learnedClientAuth: OidcClientAuthMethod | undefined;
   #jwks: client.ExportedJWKSCache | undefined;
 
   constructor(env: OidcEnv, options: OidcClientOptions) {
@@ -145,20 +198,41 @@ export class OidcClient {
       throw new OidcSignInError('expired_attempt', 'the sign-in attempt is older than ten minutes');
     const idpError = currentUrl.searchParams.get('error');
     if (idpError !== null)
-      throw new OidcSignInError('idp_error', 'the identity provider answered an error', idpError);
-    const config = await this.#config();
+      throw new OidcSignInError(
+        authorizationRefusal(idpError),
+        'the identity provider answered an error instead of a code',
+        idpError,
+        describe(currentUrl.searchParams.get('error_description')),
+      );
+    let config = await this.#config();
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
     try {
-      tokens = await client.authorizationCodeGrant(config, currentUrl, {
-        pkceCodeVerifier: transaction.codeVerifier,
-        expectedState: transaction.state,
-        expectedNonce: transaction.nonce,
-        idTokenExpected: true,
-      });
+      tokens = await this.#exchange(config, currentUrl, transaction);
     } catch (error) {
-      throw classify(error);
-    } finally {
-      this.#jwks = client.getJwksCache(config) ?? this.#jwks;
+      const refusal = classify(error);
+      const other =
+        refusal.refusal === 'invalid_client' ? await this.#otherClientAuth() : undefined;
+      if (!other) throw refusal;
+      // A provider may list a method and still fail it for this client (Glewlwyd lists
+      // client_secret_basic but does not decode a form-encoded secret): a refused client
+      // authentication is refused before the code is looked at, so the code is tried once more
+      // with the other listed method, which is kept for later sign-ins when it works.
+      const refused = config.clientMetadata().token_endpoint_auth_method;
+      this.#options.log?.warn(
+        { refused, trying: other, reason: refusal.reason, ...refusal.details },
+        'the token endpoint refused the client authentication; trying the other one the provider lists',
+      );
+      config = await this.#config(other);
+      try {
+        tokens = await this.#exchange(config, currentUrl, transaction);
+      } catch (retryError) {
+        throw classify(retryError);
+      }
+      this.#learnedClientAuth = other;
+      this.#options.log?.warn(
+        { refused, clientAuth: other },
+        'company sign-in authenticates at the token endpoint with the other method from now on; set OIDC_TOKEN_ENDPOINT_AUTH_METHOD to start with it',
+      );
     }
     const idToken = tokens.id_token;
     const claims = tokens.claims();
@@ -181,11 +255,16 @@ export class OidcClient {
       }
     }
     const role: Role | undefined = highestRole(roleValues ?? [], this.#env.roleNames);
-    if (!role)
-      throw new OidcSignInError(
+    if (!role) {
+      const refusal = new OidcSignInError(
         'no_role',
         `the ${this.#env.rolesClaim} claim holds none of the configured role values`,
+        undefined,
+        { subject: identity.data.sub },
       );
+      refusal.signOutHint = idToken;
+      throw refusal;
+    }
     return {
       operator: {
         issuer: identity.data.iss,
@@ -198,11 +277,23 @@ export class OidcClient {
     };
   }
 
+  /** Where the IdP sends the browser back after its logout (registered at the IdP). */
+  get postLogoutRedirectUri(): string {
+    return `${this.#options.publicOrigin}${OIDC_POST_LOGOUT_PATH}`;
+  }
+
   /**
-   * Where the browser goes to end the IdP's session too, or undefined when the IdP has no
-   * `end_session_endpoint` (or cannot be reached now: the BFF session ends anyway).
+   * Where the browser goes to end the IdP's session too (OpenID Connect RP-Initiated Logout 1.0,
+   * 2): `post_logout_redirect_uri`, `client_id`, a fresh `state` (some providers, such as
+   * Glewlwyd, send the browser back only when one is given) and `id_token_hint` when the ID
+   * token is known. Undefined when the IdP has no `end_session_endpoint` (or cannot be reached
+   * now: the BFF session ends anyway).
+   *
+   * @returns the URL and its `state`, which comes back on the return to `/sign-in`.
    */
-  async logoutUrl(idToken: string | undefined): Promise<string | undefined> {
+  async logoutUrl(
+    idToken: string | undefined,
+  ): Promise<{ url: string; state: string } | undefined> {
     let config: client.Configuration;
     try {
       config = await this.#config();
@@ -210,12 +301,40 @@ export class OidcClient {
       return undefined;
     }
     if (!config.serverMetadata().end_session_endpoint) return undefined;
-    return client
-      .buildEndSessionUrl(config, {
-        post_logout_redirect_uri: `${this.#options.publicOrigin}/sign-in`,
-        ...(idToken ? { id_token_hint: idToken } : {}),
-      })
-      .toString();
+    const state = client.randomState();
+    const url = client.buildEndSessionUrl(config, {
+      post_logout_redirect_uri: this.postLogoutRedirectUri,
+      state,
+      ...(idToken ? { id_token_hint: idToken } : {}),
+    });
+    return { url: url.toString(), state };
+  }
+
+  /** The code exchange (openid-client checks state, PKCE, the ID token and its nonce). */
+  async #exchange(config: client.Configuration, currentUrl: URL, transaction: OidcTransaction) {
+    try {
+      return await client.authorizationCodeGrant(config, currentUrl, {
+        pkceCodeVerifier: transaction.codeVerifier,
+        expectedState: transaction.state,
+        expectedNonce: transaction.nonce,
+        idTokenExpected: true,
+      });
+    } finally {
+      this.#jwks = client.getJwksCache(config) ?? this.#jwks;
+    }
+  }
+
+  /**
+   * The other client authentication the provider lists, to try once after `invalid_client`;
+   * undefined when `OIDC_TOKEN_ENDPOINT_AUTH_METHOD` chose one (the operator's choice stands) or
+   * the provider lists no other.
+   */
+  async #otherClientAuth(): Promise<OidcClientAuthMethod | undefined> {
+    if (this.#env.tokenEndpointAuthMethod) return undefined;
+    const { server, clientAuth } = await this.#discover();
+    const current = this.#learnedClientAuth ?? clientAuth;
+    const listed = server.token_endpoint_auth_methods_supported ?? [];
+    return OIDC_CLIENT_AUTH_METHODS.find((method) => method !== current && listed.includes(method));
   }
 
   async #userInfo(
@@ -234,14 +353,22 @@ export class OidcClient {
    * A configuration on the discovered metadata whose clock is the BFF's (`clockSkew`, seconds),
    * so ID token times are judged on the same clock as sessions.
    */
-  async #config(): Promise<client.Configuration> {
-    const server = await this.#discover();
+  async #config(method?: OidcClientAuthMethod): Promise<client.Configuration> {
+    const discovered = await this.#discover();
+    const server = discovered.server;
+    const clientAuth = method ?? this.#learnedClientAuth ?? discovered.clientAuth;
     const skewS = Math.round((this.#options.now() - Date.now()) / 1000);
     const config = new client.Configuration(
       server,
       this.#env.clientId,
-      { client_secret: this.#env.clientSecret, [client.clockSkew]: skewS },
-      client.ClientSecretBasic(this.#env.clientSecret),
+      {
+        client_secret: this.#env.clientSecret,
+        token_endpoint_auth_method: clientAuth,
+        [client.clockSkew]: skewS,
+      },
+      clientAuth === 'client_secret_post'
+        ? client.ClientSecretPost(this.#env.clientSecret)
+        : client.ClientSecretBasic(this.#env.clientSecret),
     );
     this.#secure(config);
     if (this.#jwks) client.setJwksCache(config, this.#jwks);
@@ -259,44 +386,181 @@ export class OidcClient {
     if (this.#options.fetch) config[client.customFetch] = this.#options.fetch;
   }
 
-  /** Discovery once; a failed one is forgotten, so the next sign-in tries again. */
-  #discover(): Promise<client.ServerMetadata> {
-    this.#server ??= (async () => {
+  /**
+   * Discovery once, and the client authentication chosen from it (said in the log once); a
+   * failed discovery is forgotten, so the next sign-in tries again.
+   *
+   * @throws OidcSignInError `idp_unreachable` when discovery fails, `client_auth_unsupported`
+   *   when the provider lists no client authentication powerdeck can use.
+   */
+  #discover(): Promise<Discovered> {
+    this.#discovered ??= (async () => {
       const execute = this.#env.issuer.startsWith('http:') ? [client.allowInsecureRequests] : [];
-      const config = await client.discovery(
-        new URL(this.#env.issuer),
-        this.#env.clientId,
-        this.#env.clientSecret,
-        client.ClientSecretBasic(this.#env.clientSecret),
-        { execute, ...(this.#options.fetch ? { [client.customFetch]: this.#options.fetch } : {}) },
-      );
-      return config.serverMetadata();
+      let server: client.ServerMetadata;
+      try {
+        const config = await client.discovery(
+          new URL(this.#env.issuer),
+          this.#env.clientId,
+          undefined,
+          // Discovery itself authenticates nothing; the chosen method is set on each configuration.
+          client.None(),
+          {
+            execute,
+            ...(this.#options.fetch ? { [client.customFetch]: this.#options.fetch } : {}),
+          },
+        );
+        server = config.serverMetadata();
+      } catch (error) {
+        throw new OidcSignInError(
+          'idp_unreachable',
+          'discovery at the issuer failed',
+          error instanceof Error ? error.message : String(error),
+        );
+      }
+      const supported = server.token_endpoint_auth_methods_supported;
+      const configured = this.#env.tokenEndpointAuthMethod;
+      const clientAuth = chooseClientAuthMethod(supported, configured);
+      const listed = { providerLists: supported ?? '(nothing: client_secret_basic by default)' };
+      if (!clientAuth)
+        throw new OidcSignInError(
+          'client_auth_unsupported',
+          `the provider lists no client authentication powerdeck can use (${OIDC_CLIENT_AUTH_METHODS.join(', ')}); set OIDC_TOKEN_ENDPOINT_AUTH_METHOD if it accepts one all the same`,
+          undefined,
+          listed,
+        );
+      if (configured && supported && !supported.includes(configured))
+        this.#options.log?.warn(
+          { clientAuth, ...listed },
+          'company sign-in authenticates at the token endpoint as OIDC_TOKEN_ENDPOINT_AUTH_METHOD says, although the provider does not list that method',
+        );
+      else
+        this.#options.log?.info(
+          { clientAuth, configured: configured !== undefined, ...listed },
+          'company sign-in authenticates at the token endpoint',
+        );
+      return { server, clientAuth };
     })();
-    return this.#server.catch((error: unknown) => {
-      this.#server = undefined;
-      throw new OidcSignInError(
-        'idp_unreachable',
-        'discovery at the issuer failed',
-        error instanceof Error ? error.message : String(error),
-      );
+    return this.#discovered.catch((error: unknown) => {
+      this.#discovered = undefined;
+      throw error;
     });
   }
 }
 
+/** An `error_description` as the log keeps it: at most 200 characters, or nothing. */
+function describe(description: unknown): Record<string, unknown> {
+  return typeof description === 'string' && description !== ''
+    ? { errorDescription: description.slice(0, 200) }
+    : {};
+}
+
 /**
- * Sorts openid-client's errors into refusals: the IdP's own error answers, a `state` or `nonce`
- * that is not the attempt's (oauth4webapi names the parameter in its message), an unreachable
- * IdP, and every other failed check of the ID token.
+ * The refusal for an error the authorization endpoint sent back instead of a code (RFC 6749
+ * 4.1.2.1; OpenID Connect Core 3.1.2.6), grouped by what the operator can do about it.
+ */
+export function authorizationRefusal(error: string): OidcRefusal {
+  switch (error) {
+    case 'access_denied':
+      return 'access_denied';
+    case 'unauthorized_client':
+      return 'unauthorized_client';
+    case 'invalid_request':
+    case 'invalid_scope':
+    case 'unsupported_response_type':
+    case 'invalid_request_uri':
+    case 'invalid_request_object':
+    case 'request_not_supported':
+    case 'request_uri_not_supported':
+    case 'registration_not_supported':
+      return 'request_refused';
+    case 'server_error':
+    case 'temporarily_unavailable':
+      return 'idp_unavailable';
+    default:
+      return 'idp_error';
+  }
+}
+
+/**
+ * The refusal for an error the token endpoint answered (RFC 6749 5.2), or a 5xx without one.
+ */
+export function tokenRefusal(error: string | undefined, status: number): OidcRefusal {
+  switch (error) {
+    case 'invalid_client':
+      return 'invalid_client';
+    case 'invalid_grant':
+      return 'invalid_grant';
+    case 'unauthorized_client':
+      return 'unauthorized_client';
+    case 'invalid_request':
+    case 'invalid_scope':
+    case 'unsupported_grant_type':
+      return 'request_refused';
+    case 'server_error':
+    case 'temporarily_unavailable':
+      return 'idp_unavailable';
+    case undefined:
+      // RFC 6749 5.2: a client that failed to authenticate may be answered 401 alone.
+      if (status === 401) return 'invalid_client';
+      return status >= 500 ? 'idp_unavailable' : 'idp_error';
+    default:
+      return status >= 500 ? 'idp_unavailable' : 'idp_error';
+  }
+}
+
+/**
+ * Sorts openid-client's errors into refusals: the token endpoint's (or userinfo's) error answers
+ * by their RFC 6749 code, a challenge in `WWW-Authenticate` (a 401 for the client's
+ * authentication), an answer that is not a token answer at all, a `state` or `nonce` that is not
+ * the attempt's (oauth4webapi names the parameter in its message), an unreachable IdP, and every
+ * other failed check of the ID token.
  */
 function classify(error: unknown): OidcSignInError {
   if (error instanceof OidcSignInError) return error;
   if (error instanceof client.ResponseBodyError)
-    return new OidcSignInError('idp_error', 'the token endpoint refused the code', error.error);
+    return new OidcSignInError(
+      tokenRefusal(error.error, error.status),
+      'the identity provider refused the request',
+      error.error,
+      { status: error.status, ...describe(error.error_description) },
+    );
+  if (error instanceof client.WWWAuthenticateChallengeError) {
+    const challenge = error.cause[0];
+    const code = challenge?.parameters.error;
+    return new OidcSignInError(
+      tokenRefusal(code, error.status),
+      'the identity provider answered with an authentication challenge',
+      code,
+      {
+        status: error.status,
+        ...(challenge ? { scheme: challenge.scheme } : {}),
+        ...describe(challenge?.parameters.error_description),
+      },
+    );
+  }
   if (error instanceof client.AuthorizationResponseError)
-    return new OidcSignInError('idp_error', 'the identity provider answered an error', error.error);
+    return new OidcSignInError(
+      authorizationRefusal(error.error),
+      'the identity provider answered an error',
+      error.error,
+      describe(error.error_description),
+    );
   const code = (error as { code?: unknown }).code;
   const reason = typeof code === 'string' ? code : undefined;
   const cause = (error as { cause?: unknown }).cause;
+  if (
+    (reason === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || reason === 'OAUTH_RESPONSE_IS_NOT_JSON') &&
+    cause instanceof Response
+  )
+    return new OidcSignInError(
+      cause.status === 401 ? 'invalid_client' : 'idp_unavailable',
+      'the identity provider answered something that is not an answer of the protocol',
+      reason,
+      {
+        status: cause.status,
+        ...(URL.canParse(cause.url) ? { at: new URL(cause.url).pathname } : {}),
+      },
+    );
   const message = [error, cause]
     .map((part) => (part instanceof Error ? part.message : ''))
     .join('; ');

@@ -8,6 +8,8 @@ import {
   type SignInLimitOptions,
 } from './sign-in-limits.ts';
 import type { OidcClient } from './oidc.ts';
+import { takeSignOutHint } from './oidc-routes.ts';
+import type { SecretBox } from './secret-box.ts';
 import { clearSessionCookie, type SessionCookie } from './session-cookie.ts';
 import { sessionInfo, type Sessions } from './sessions.ts';
 
@@ -15,8 +17,11 @@ import { sessionInfo, type Sessions } from './sessions.ts';
  * `/api/session` (docs/architecture.md, BFF surface): POST signs in, GET says who is signed in,
  * DELETE signs out. CSRF and Origin checks apply to POST and DELETE like every non-GET `/api` call.
  * `GET /api/session/mode` tells the sign-in page which way operators sign in. With company
- * sign-in (`oidc`), DELETE answers 200 with the IdP's logout URL when the IdP offers one
- * (OpenID Connect RP-Initiated Logout 1.0), for the browser to end the IdP's session too.
+ * sign-in (`oidc`), DELETE answers 200 with the IdP's logout URL and its `state` when the IdP
+ * offers one (OpenID Connect RP-Initiated Logout 1.0), for the browser to end the IdP's session
+ * too, whether or not a powerdeck session was open: the refusal page of a sign-in without a role
+ * signs the person out of their company account the same way (its ID token, kept sealed in a
+ * cookie by the refusal, is the hint).
  */
 export async function sessionRoutes(
   app: FastifyInstance,
@@ -26,6 +31,8 @@ export async function sessionRoutes(
     limits: SignInLimitOptions;
     now: () => number;
     oidc?: OidcClient | undefined;
+    /** With `oidc`: opens the sign-out hint a refused sign-in left. */
+    box?: SecretBox | undefined;
   },
 ): Promise<void> {
   const { sessions, cookie } = options;
@@ -59,8 +66,13 @@ export async function sessionRoutes(
 
   app.delete('/api/session', async (request, reply) => {
     const ended = await sessions.signOut(request, reply);
-    if (!options.oidc || !ended?.operator) return reply.code(204).send();
-    const logoutUrl = await options.oidc.logoutUrl(ended.idToken);
-    return reply.code(200).send((logoutUrl ? { logoutUrl } : {}) satisfies SignOutAnswer);
+    if (!options.oidc) return reply.code(204).send();
+    const refusedHint = options.box
+      ? takeSignOutHint(request, reply, options.box, cookie)
+      : undefined;
+    const logout = await options.oidc.logoutUrl(ended?.idToken ?? refusedHint);
+    return reply
+      .code(200)
+      .send((logout ? { logoutUrl: logout.url, state: logout.state } : {}) satisfies SignOutAnswer);
   });
 }

@@ -180,19 +180,36 @@ export class Sessions {
     if (session.clientId !== undefined && session.clientSecret !== undefined)
       return { ...session, clientId: session.clientId, clientSecret: session.clientSecret };
     const connection = await this.#connections?.get(session.region);
-    if (!connection)
+    if (!connection) {
+      const region = REGION_NAMES[session.region];
       throw new ProblemError(
         503,
         'no_connection',
-        `No vendor connection is registered for ${REGION_NAMES[session.region]} yet. Ask an administrator to add it on the Connections page.`,
+        session.operator?.role === 'admin'
+          ? `No vendor connection is registered for ${region} yet. Register the client ID and secret the vendor issued for ${region} on the Connections page.`
+          : `No vendor connection is registered for ${region} yet. Only an administrator can register it, on the Connections page. Ask an administrator to add it.`,
         { title: 'No vendor connection' },
       );
+    }
     return {
       ...session,
       id: connection.callerId,
       clientId: connection.clientId,
       clientSecret: connection.clientSecret,
     };
+  }
+
+  /**
+   * The request's session, for what reads only the BFF's own records (the ledger, the Audit
+   * page): any role may read, and no vendor connection is needed, so a company's audit is there
+   * before its first connection (refused registrations included).
+   *
+   * @throws ProblemError 401 `not_signed_in` without a live session.
+   */
+  async requireReader(request: FastifyRequest): Promise<StoredSession> {
+    const session = await this.current(request);
+    if (!session) throw notSignedIn();
+    return session;
   }
 
   /**

@@ -1,8 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
+import { PushStateContext, usePushStream } from '../../lib/push-stream.ts';
+import { createPushApplier } from '../push-updates.ts';
+import { signInPathFrom } from '../safe-next-path.ts';
+import { ConnectionGate } from './connection-gate.tsx';
+import { LiveUpdatesIndicator } from './live-updates-indicator.tsx';
 import { usePageWidth } from './page-width.ts';
 
 // Loaded beside the page, not before it: toasts come only after an action, and pages that use no
@@ -21,21 +27,42 @@ const NAVIGATION = [
 
 /**
  * Frame of every signed-in page: a skip link, the brand, the main navigation (the current page
- * marked with `aria-current`), who is signed in and sign-out; then the page, as wide as its route
- * asks (`usePageWidth`); and the one toast region, where `showToast` outcomes appear.
+ * marked with `aria-current`), the live updates indicator and the notification bell, who is
+ * signed in and sign-out; then the page, as wide as its route asks (`usePageWidth`), or in its
+ * place the empty state of a region without a vendor connection (`ConnectionGate`); and the one
+ * toast region, where `showToast` outcomes appear.
+ *
+ * It holds the page's one push stream (docs/architecture.md, Live updates): each event makes
+ * stale what it changed (`push-updates.ts`), and the stream's state is given to the pages
+ * (`usePushState`). A session ended elsewhere (signed out in another tab) sends the operator to
+ * sign in at once.
  */
 export function SignedInLayout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
   const pageWidth = usePageWidth();
   const session = useSession();
+  const pushApplier = useMemo(() => createPushApplier(queryClient), [queryClient]);
+  useEffect(() => () => pushApplier.cancel(), [pushApplier]);
+  const here = useRef(location);
+  useEffect(() => {
+    here.current = location;
+  });
+  const pushState = usePushStream({
+    onMessage: pushApplier.apply,
+    onSessionEnded: () => {
+      queryClient.clear();
+      void navigate(signInPathFrom(here.current), { replace: true });
+    },
+  });
   // Administrators of a company sign-in hold the vendor connections.
   const navigation =
     session.data?.role === 'admin'
       ? [...NAVIGATION, { to: '/connections', label: 'Connections' }]
       : NAVIGATION;
   return (
-    <>
+    <PushStateContext value={pushState}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -52,6 +79,10 @@ export function SignedInLayout() {
             ))}
           </ul>
         </nav>
+        <div className="header-live">
+          <LiveUpdatesIndicator state={pushState} />
+          <NotificationBell />
+        </div>
         <SessionBar
           onSignedOut={(logoutUrl) => {
             queryClient.clear();
@@ -63,11 +94,13 @@ export function SignedInLayout() {
         />
       </header>
       <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
-        <Outlet />
+        <ConnectionGate>
+          <Outlet />
+        </ConnectionGate>
       </main>
       <Suspense fallback={null}>
         <ToastRegion />
       </Suspense>
-    </>
+    </PushStateContext>
   );
 }

@@ -129,7 +129,7 @@ export function AuditView({
         <p className="empty-state">
           {filtered
             ? 'No change matches these filters. Widen the days or choose everyone and every action.'
-            : 'No change has been recorded yet. Every schedule, cancel, batch and site binding made through powerdeck appears here.'}
+            : 'No change has been recorded yet. Every schedule, cancel, batch, site binding and vendor connection change made through powerdeck appears here.'}
         </p>
       ) : (
         <table className="audit-table">

@@ -1,8 +1,10 @@
 import Papa from 'papaparse';
+import { ConnectionChangeSchema } from '../../../../domain/connections.ts';
 import type { LedgerEntry, LedgerKind, LedgerState } from '../../../../domain/ledger.ts';
+import { REGION_NAMES } from '../../../../domain/token.ts';
 import { formatInZone } from '../../../lib/time.ts';
 
-/** Words for what a ledger entry records. */
+/** Words for what a ledger entry records (the Action filter's choices). */
 export const KIND_WORDS: Record<LedgerKind, string> = {
   submit: 'Scheduled a command',
   cancel: 'Cancelled a command',
@@ -10,6 +12,7 @@ export const KIND_WORDS: Record<LedgerKind, string> = {
   batchCancel: 'Cancelled a batch',
   bind: 'Bound a site',
   unbind: 'Unbound a site',
+  connection: 'Changed a vendor connection',
 };
 
 /** Words for where an entry stands. */
@@ -39,6 +42,42 @@ export interface AuditRow {
   timeZone: string | undefined;
 }
 
+/**
+ * What, about what and with which outcome a connection change was (its `request` is a domain
+ * `ConnectionChange`): registered or replaced, the region and client IDs, checked by a token
+ * request or saved unchecked, or refused by the token endpoint. Undefined for another entry.
+ */
+function connectionChange(
+  entry: LedgerEntry,
+): Pick<AuditRow, 'what' | 'about' | 'state'> | undefined {
+  const change = ConnectionChangeSchema.safeParse(entry.request);
+  if (entry.kind !== 'connection' || !change.success) return undefined;
+  const { previousClientId, clientId } = change.data;
+  const register = change.data.change === 'register';
+  const code = entry.outcome?.error?.code;
+  const state =
+    entry.state === 'succeeded'
+      ? entry.outcome?.checked === false
+        ? 'done, saved without a check'
+        : 'done, checked'
+      : entry.state === 'failed'
+        ? code === 'connection_refused'
+          ? 'refused by the token endpoint, not saved'
+          : code === 'connection_unchecked'
+            ? 'not saved: could not be checked'
+            : 'not saved'
+        : STATE_WORDS[entry.state];
+  return {
+    what: register ? 'Registered a vendor connection' : 'Replaced a vendor connection',
+    about: [
+      REGION_NAMES[entry.region],
+      `client ID ${clientId}`,
+      ...(previousClientId ? [`was ${previousClientId}`] : []),
+    ].join(' · '),
+    state,
+  };
+}
+
 /** An entry as the audit shows it. */
 export function auditRow(entry: LedgerEntry): AuditRow {
   const about = [
@@ -61,6 +100,7 @@ export function auditRow(entry: LedgerEntry): AuditRow {
     createdAtUtc: entry.createdAt,
     createdAtSite: entry.timeZone ? formatInZone(entry.createdAt, entry.timeZone) : undefined,
     timeZone: entry.timeZone,
+    ...connectionChange(entry),
   };
 }
 

@@ -2,9 +2,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import {
   ConnectionCheckSchema,
   VendorConnectionListSchema,
+  VendorConnectionSavedSchema,
+  VendorConnectionStateSchema,
   type ConnectionCheck,
   type VendorConnectionList,
   type VendorConnectionRequest,
+  type VendorConnectionSaved,
+  type VendorConnectionState,
 } from '../../../../domain/connections.ts';
 import type { Region } from '../../../../domain/token.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -13,6 +17,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export const connectionKeys = {
   all: ['connections'] as const,
   list: () => [...connectionKeys.all, 'list'] as const,
+  state: (region: Region) => [...connectionKeys.all, 'state', region] as const,
 };
 
 /** `GET /api/connections`: each region's connection, never its secret (admin only). */
@@ -28,12 +33,43 @@ export const connectionsQueryOptions = () =>
 
 export const useConnections = () => useQuery(connectionsQueryOptions());
 
-/** `PUT /api/connections/{region}`: registers or replaces a region's connection. */
+/** How often a page waiting for a region's first connection asks again, ms. */
+export const CONNECTION_WAIT_INTERVAL_MS = 15_000;
+
+/**
+ * `GET /api/connections/{region}` (every role, company sign-in only): whether operators can work
+ * in the region. Asked again every {@link CONNECTION_WAIT_INTERVAL_MS} while there is none, so a
+ * page waiting for an administrator carries on by itself once one is registered.
+ */
+export function getConnectionState(
+  region: Region,
+  signal?: AbortSignal,
+): Promise<VendorConnectionState> {
+  return apiRequest(`/connections/${region}`, VendorConnectionStateSchema, { signal });
+}
+
+export const connectionStateQueryOptions = (region: Region) =>
+  queryOptions({
+    queryKey: connectionKeys.state(region),
+    queryFn: ({ signal }) => getConnectionState(region, signal),
+    refetchInterval: (query) =>
+      query.state.data?.registered === false ? CONNECTION_WAIT_INTERVAL_MS : false,
+  });
+
+/**
+ * `PUT /api/connections/{region}`: registers or replaces a region's connection once a token
+ * request proved it (or unchecked, with `saveUnchecked`, when the token endpoint cannot be
+ * reached). Rejects with 422 `connection_refused` or 503 `connection_unchecked`; nothing is
+ * saved then.
+ */
 export function putConnection(
   region: Region,
   credentials: VendorConnectionRequest,
-): Promise<undefined> {
-  return apiRequest(`/connections/${region}`, null, { method: 'PUT', body: credentials });
+): Promise<VendorConnectionSaved> {
+  return apiRequest(`/connections/${region}`, VendorConnectionSavedSchema, {
+    method: 'PUT',
+    body: credentials,
+  });
 }
 
 export function usePutConnection() {
@@ -46,6 +82,8 @@ export function usePutConnection() {
       region: Region;
       credentials: VendorConnectionRequest;
     }) => putConnection(region, credentials),
+    // The mutation holds the secret in its variables: dropped as soon as nobody watches it.
+    gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: connectionKeys.all }),
   });
 }

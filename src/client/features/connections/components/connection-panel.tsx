@@ -16,6 +16,9 @@ import { useCheckConnection, usePutConnection } from '../api/connections.ts';
  * One region's vendor connection: what is registered (client ID, when, by whom; never the
  * secret), a form that registers or replaces it (a replacement is confirmed first: every
  * operator of the region acts through it), and "Check connection", which requests a token.
+ * The server checks new credentials with a token request before it saves them: refused ones are
+ * not saved; when the token endpoint cannot be reached, "Save without checking" (confirmed,
+ * since a wrong secret would then stop every operator of the region) saves them all the same.
  */
 export function ConnectionPanel({
   region,
@@ -27,6 +30,9 @@ export function ConnectionPanel({
   const put = usePutConnection();
   const check = useCheckConnection();
   const [pending, setPending] = useState<VendorConnectionRequest | null>(null);
+  // The credentials the token endpoint could not check, while "Save without checking" is offered.
+  const [unchecked, setUnchecked] = useState<VendorConnectionRequest | null>(null);
+  const [confirmUnchecked, setConfirmUnchecked] = useState(false);
   const {
     register,
     handleSubmit,
@@ -37,16 +43,34 @@ export function ConnectionPanel({
     defaultValues: { clientId: '', clientSecret: '' },
   });
   const name = REGION_NAMES[region];
+  // An outcome belongs to one attempt: typing again clears it (src/client/README.md).
+  const forgetOutcome = {
+    onChange: () => {
+      put.reset();
+      setUnchecked(null);
+    },
+  };
 
   const save = (credentials: VendorConnectionRequest) => {
+    setUnchecked(null);
     put.mutate(
       { region, credentials },
-      { onSuccess: () => reset({ clientId: '', clientSecret: '' }) },
+      {
+        onSuccess: () => reset({ clientId: '', clientSecret: '' }),
+        onError: (error) => {
+          if (error.code === 'connection_unchecked')
+            setUnchecked({
+              clientId: credentials.clientId,
+              clientSecret: credentials.clientSecret,
+            });
+        },
+      },
     );
   };
   const onSubmit = handleSubmit((values) => {
     put.reset();
     check.reset();
+    setUnchecked(null);
     if (current) setPending(values);
     else save(values);
   });
@@ -97,7 +121,12 @@ export function ConnectionPanel({
           error={errors.clientId?.message}
         >
           {(control) => (
-            <input {...control} {...register('clientId')} type="text" spellCheck={false} />
+            <input
+              {...control}
+              {...register('clientId', forgetOutcome)}
+              type="text"
+              spellCheck={false}
+            />
           )}
         </Field>
         <Field
@@ -106,7 +135,12 @@ export function ConnectionPanel({
           error={errors.clientSecret?.message}
         >
           {(control) => (
-            <input {...control} {...register('clientSecret')} type="password" autoComplete="off" />
+            <input
+              {...control}
+              {...register('clientSecret', forgetOutcome)}
+              type="password"
+              autoComplete="off"
+            />
           )}
         </Field>
         <button type="submit" className="primary" disabled={put.isPending}>
@@ -114,14 +148,48 @@ export function ConnectionPanel({
         </button>
       </form>
       {put.isSuccess ? (
-        <p role="status" className="notice">
-          Saved. Use "Check connection" to try it.
-        </p>
+        put.data.checked ? (
+          <p role="status" className="notice notice-success">
+            Saved and checked: the {name} token endpoint issued a token with it.
+          </p>
+        ) : (
+          <p role="status" className="notice notice-warning">
+            Saved without a check: the {name} token endpoint could not be reached. Use &ldquo;Check
+            connection&rdquo; once it can be; if the secret is wrong, operators&rsquo; calls in{' '}
+            {name} are refused until you replace it.
+          </p>
+        )
       ) : null}
       {put.isError ? (
-        <p role="alert" className="notice notice-error">
-          {put.error.detail}
-        </p>
+        <div role="alert" className="notice notice-error">
+          <p>{put.error.detail}</p>
+          {unchecked ? (
+            <p className="actions">
+              <button type="button" onClick={() => setConfirmUnchecked(true)}>
+                Save without checking…
+              </button>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {confirmUnchecked && unchecked ? (
+        <ConfirmDialog
+          title={`Save the ${name} connection without checking it?`}
+          confirmLabel="Save without checking"
+          dismissLabel="Don't save"
+          onDismiss={() => setConfirmUnchecked(false)}
+          onConfirm={() => {
+            setConfirmUnchecked(false);
+            save({ ...unchecked, saveUnchecked: true });
+          }}
+        >
+          <p>
+            powerdeck could not reach the {name} token endpoint to try client ID{' '}
+            {unchecked.clientId}. If it or the secret is wrong, every operator&rsquo;s call in{' '}
+            {name} is refused until you replace the connection. A secret the endpoint refuses is
+            never saved.
+          </p>
+        </ConfirmDialog>
       ) : null}
       {pending ? (
         <ConfirmDialog

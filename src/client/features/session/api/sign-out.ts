@@ -1,14 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
 import { SignOutAnswerSchema, type SignOutAnswer } from '../../../../domain/session.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { rememberSignOutState } from '../lib/sign-out-state.ts';
 
 /**
- * `DELETE /api/session`: the BFF destroys the server-side session and clears the cookie. After a
- * company sign-in it may answer the IdP's logout URL, where the browser ends that session too
- * (OpenID Connect RP-Initiated Logout 1.0); otherwise 204 without a body.
+ * `DELETE /api/session`: the BFF destroys the server-side session and clears the cookie. In
+ * company sign-in it answers the IdP's logout URL, where the browser ends that session too
+ * (OpenID Connect RP-Initiated Logout 1.0), and the `state` the IdP brings back, which is kept
+ * for the sign-in page to check; otherwise 204 without a body.
  */
 export async function signOut(): Promise<SignOutAnswer> {
-  return (await apiRequest('/session', SignOutAnswerSchema.optional(), { method: 'DELETE' })) ?? {};
+  const answer =
+    (await apiRequest('/session', SignOutAnswerSchema.optional(), { method: 'DELETE' })) ?? {};
+  if (answer.logoutUrl && answer.state) rememberSignOutState(answer.state);
+  return answer;
 }
 
 /**

@@ -43,6 +43,52 @@ describe('the audit rows', () => {
     expect(auditRow({ ...typed, operatorName: undefined }).who).toBe('demo-eu');
   });
 
+  it('say who registered, replaced or tried a vendor connection, and how it ended', () => {
+    const admin = {
+      issuer: 'https://id.example.com',
+      subject: 'u-1',
+      name: 'Ada Admin',
+      email: 'ada@example.com',
+    };
+    const registered: LedgerEntry = {
+      id: '9',
+      kind: 'connection',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'demo-eu',
+      operatorName: 'Ada Admin',
+      operator: admin,
+      request: { change: 'register', clientId: 'demo-eu' },
+      outcome: { status: 200, checked: true },
+      createdAt: '2026-11-23T09:00:00.000Z',
+    };
+    expect(auditRow(registered)).toMatchObject({
+      who: 'Ada Admin',
+      what: 'Registered a vendor connection',
+      about: 'Europe · client ID demo-eu',
+      state: 'done, checked',
+      createdAtSite: undefined,
+    });
+    expect(
+      auditRow({
+        ...registered,
+        request: { change: 'replace', clientId: 'demo-eu-2', previousClientId: 'demo-eu' },
+        outcome: { status: 200, checked: false },
+      }),
+    ).toMatchObject({
+      what: 'Replaced a vendor connection',
+      about: 'Europe · client ID demo-eu-2 · was demo-eu',
+      state: 'done, saved without a check',
+    });
+    expect(
+      auditRow({
+        ...registered,
+        state: 'failed',
+        outcome: { status: 422, error: { code: 'connection_refused', message: 'refused' } },
+      }).state,
+    ).toBe('refused by the token endpoint, not saved');
+  });
+
   it('list each person once for the filter', () => {
     expect(operatorsOf([entry, { ...entry, id: '8' }])).toEqual([
       { subject: 'u-2', label: 'Dan Dispatcher (dan@example.com)' },

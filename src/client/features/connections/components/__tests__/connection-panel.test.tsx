@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { json, noContent, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
+import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import { ConnectionPanel } from '../connection-panel.tsx';
 
@@ -15,7 +15,9 @@ const current = {
 describe('a region’s vendor connection', () => {
   it('says what is registered, never the secret, and replaces it only after confirmation', async () => {
     const requests = stubFetch((request) =>
-      request.method === 'PUT' ? noContent() : problem(404, 'not_found', 'no route'),
+      request.method === 'PUT'
+        ? json(200, { checked: true })
+        : problem(404, 'not_found', 'no route'),
     );
     renderWithProviders(<ConnectionPanel region="eu" current={current} />);
     expect(screen.getByText(/registered UTC .* by Ada Admin/)).toBeTruthy();
@@ -34,7 +36,9 @@ describe('a region’s vendor connection', () => {
       path: '/api/connections/eu',
       body: { clientId: 'demo-eu-2', clientSecret: 'new-secret' },
     });
-    expect(await screen.findByText(/Saved\./)).toBeTruthy();
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Saved and checked: the Europe token endpoint issued a token with it.',
+    );
     expect((screen.getByLabelText('Client secret') as HTMLInputElement).value).toBe('');
   });
 
@@ -49,6 +53,58 @@ describe('a region’s vendor connection', () => {
     renderWithProviders(<ConnectionPanel region="eu" current={current} />);
     await userEvent.click(screen.getByRole('button', { name: 'Check connection' }));
     expect((await screen.findByRole('alert')).textContent).toContain('did not accept');
+  });
+
+  it('says the token endpoint refused new credentials, which were not saved', async () => {
+    stubFetch(() =>
+      problem(
+        422,
+        'connection_refused',
+        'The Australia token endpoint did not accept this client ID or secret, so the connection was not saved.',
+      ),
+    );
+    renderWithProviders(<ConnectionPanel region="au" current={undefined} />);
+    await userEvent.type(screen.getByLabelText('Client ID'), 'demo-au');
+    await userEvent.type(screen.getByLabelText('Client secret'), 'wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Save connection' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('was not saved');
+    // Refused credentials are never offered to be saved all the same.
+    expect(screen.queryByRole('button', { name: /Save without checking/ })).toBeNull();
+    // Typing again clears the outcome of the last attempt.
+    await userEvent.type(screen.getByLabelText('Client secret'), 'x');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('offers to save unchecked, after confirmation, when the token endpoint cannot be reached', async () => {
+    const requests = stubFetch((request) => {
+      const body = request.body as { saveUnchecked?: boolean };
+      return body.saveUnchecked
+        ? json(200, { checked: false })
+        : problem(
+            503,
+            'connection_unchecked',
+            'The Australia token endpoint could not be reached or failed, so this client ID and secret could not be checked, and the connection was not saved.',
+          );
+    });
+    renderWithProviders(<ConnectionPanel region="au" current={undefined} />);
+    await userEvent.type(screen.getByLabelText('Client ID'), 'demo-au');
+    await userEvent.type(screen.getByLabelText('Client secret'), 'demo-au-secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Save connection' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be checked');
+    await userEvent.click(screen.getByRole('button', { name: 'Save without checking…' }));
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Save the Australia connection without checking it?',
+    });
+    expect(dialog.textContent).toContain('every operator’s call in Australia is refused');
+    expect(requests).toHaveLength(1);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save without checking' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    expect(requests[1]?.body).toEqual({
+      clientId: 'demo-au',
+      clientSecret: 'demo-au-secret',
+      saveUnchecked: true,
+    });
+    expect((await screen.findByRole('status')).textContent).toContain('Saved without a check');
   });
 
   it('invites the first registration when there is none', async () => {

@@ -1,0 +1,82 @@
+import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
+import {
+  AccountEventSchema,
+  type AccountEventData,
+  type AccountEventType,
+  type PushEnvelope,
+} from '../../domain/account-events.ts';
+import { commandKeys } from '../commands/api/command-keys.ts';
+import { notificationKeys } from '../features/notifications/api/notification-keys.ts';
+import { siteKeys } from '../features/sites/api/site-keys.ts';
+
+/**
+ * What each account event makes stale in the browser (docs/architecture.md, Live updates), through
+ * the entities' key factories: one entry per event type, so an event the read model publishes
+ * later is one line here. A screen showing stale data refetches it from the BFF at once; the
+ * others when shown again.
+ */
+export const PUSH_INVALIDATIONS: {
+  [T in AccountEventType]: (data: AccountEventData<T>) => InvalidateQueryFilters[];
+} = {
+  notificationCreated: () => [{ queryKey: notificationKeys.all }],
+  notificationsRead: () => [{ queryKey: notificationKeys.all }],
+  deviceCommandsChanged: ({ deviceIds }) =>
+    deviceIds.map((deviceId) => ({ queryKey: commandKeys.device(deviceId) })),
+  siteBindingsChanged: () => [{ queryKey: siteKeys.all }],
+  ledgerEntryChanged: () => [{ queryKey: commandKeys.ledger() }],
+  fleetJobChanged: ({ jobId }) => [
+    { queryKey: commandKeys.fleetJob(jobId) },
+    { queryKey: commandKeys.fleetJobs(), exact: true },
+  ],
+};
+
+/** The invalidations of one stream message: none for an unknown or malformed one. */
+export function invalidationsOf(message: PushEnvelope): InvalidateQueryFilters[] {
+  const event = AccountEventSchema.safeParse({ type: message.type, data: message.data });
+  if (!event.success) return [];
+  // The table's entry for this type takes this type's data, which the schema checked.
+  const invalidate = PUSH_INVALIDATIONS[event.data.type] as
+    ((data: unknown) => InvalidateQueryFilters[]) | undefined;
+  return invalidate ? invalidate(event.data.data) : [];
+}
+
+/** How long invalidations are gathered before they run, ms: a replayed burst refetches once. */
+export const PUSH_BATCH_MS = 50;
+
+/**
+ * Applies stream messages to the query cache: each event's invalidations, gathered for
+ * {@link PUSH_BATCH_MS} so a burst (a replay after a reconnect, a fleet job's batches) refetches
+ * each query once instead of cancelling and restarting it per event; `resync` (events were
+ * missed that cannot be replayed) makes everything stale.
+ */
+export function createPushApplier(queryClient: QueryClient, batchMs = PUSH_BATCH_MS) {
+  let pending = new Map<string, InvalidateQueryFilters>();
+  let everything = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    const filters = [...pending.values()];
+    const all = everything;
+    pending = new Map();
+    everything = false;
+    if (all) void queryClient.invalidateQueries();
+    else for (const filter of filters) void queryClient.invalidateQueries(filter);
+  };
+  return {
+    apply(message: PushEnvelope): void {
+      if (message.type === 'resync') everything = true;
+      else
+        for (const filter of invalidationsOf(message))
+          pending.set(JSON.stringify([filter.queryKey, filter.exact ?? false]), filter);
+      if (!everything && pending.size === 0) return;
+      timer ??= setTimeout(flush, batchMs);
+    },
+    /** Drops what is gathered (the layout unmounts). */
+    cancel(): void {
+      clearTimeout(timer);
+      timer = undefined;
+      pending = new Map();
+      everything = false;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  MarkNotificationsReadAnswerSchema,
+  type MarkNotificationsRead,
+  type MarkNotificationsReadAnswer,
+} from '../../../../domain/notifications.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { notificationKeys } from './notification-keys.ts';
+
+/**
+ * `POST /api/notifications/read`: marks some of the person's notifications read, or all of them
+ * up to the newest they saw; the BFF tells their other tabs.
+ */
+export function markNotificationsRead(
+  request: MarkNotificationsRead,
+): Promise<MarkNotificationsReadAnswer> {
+  return apiRequest('/notifications/read', MarkNotificationsReadAnswerSchema, {
+    method: 'POST',
+    body: request,
+  });
+}
+
+export function useMarkNotificationsRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: markNotificationsRead,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * The `state` of the company sign-out under way (OpenID Connect RP-Initiated Logout 1.0): kept
+ * in this tab's session storage while the browser is at the IdP, compared when the IdP sends it
+ * back to `/sign-in?state=...`. A match means this tab's own sign-out came back, so the page may
+ * say the company account is signed out too; anything else (an old or copied link) says nothing.
+ */
+const STORAGE_KEY = 'powerdeck.signOutState';
+
+/** Keeps `state` until the IdP brings it back; storage refused (private mode): not kept. */
+export function rememberSignOutState(state: string): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, state);
+  } catch {
+    // Without storage the return is not recognised: the sign-in page just says nothing of it.
+  }
+}
+
+/** True when `returned` is the `state` of this tab's own sign-out. Reads only; see {@link forgetSignOutState}. */
+export function isOwnSignOutReturn(returned: string | null): boolean {
+  if (returned === null || returned === '') return false;
+  try {
+    return sessionStorage.getItem(STORAGE_KEY) === returned;
+  } catch {
+    return false;
+  }
+}
+
+/** Forgets the kept `state`: one sign-out, one return. */
+export function forgetSignOutState(): void {
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Nothing kept.
+  }
+}

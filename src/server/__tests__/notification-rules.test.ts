@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { NotificationSchema } from '../../domain/notifications.ts';
+import type { Person } from '../events/people.ts';
+import { planNotification, type NotifyInput } from '../notifications/notification-rules.ts';
+
+const account = { region: 'eu', clientId: 'client' } as const;
+const alice: Person = { kind: 'operator', issuer: 'https://idp.example', subject: 'alice' };
+const bob: Person = { kind: 'operator', issuer: 'https://idp.example', subject: 'bob' };
+const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
+
+/** The plan's words and link make a valid notification as the inbox answers it. */
+function expectValidNotification(input: NotifyInput) {
+  const plan = planNotification(input);
+  const answer = NotificationSchema.safeParse({
+    id: '1',
+    kind: plan.facts.kind,
+    title: plan.title,
+    body: plan.body,
+    link: plan.link,
+    timeZone: plan.timeZone,
+    window: plan.window,
+    createdAt: '2026-05-01T10:00:00Z',
+  });
+  expect(answer.success).toBe(true);
+  return plan;
+}
+
+describe('who receives which notification', () => {
+  it('a command cancelled by a device fault goes to the person who sent it, linking its device', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'commandCancelled',
+      deviceId: 'BAT-EU-001-A',
+      commandId: 'cmd_1',
+      cancelReason: 'deviceFault',
+      siteId: 'PLANT-EU-001',
+      timeZone: 'Europe/Berlin',
+      ...window,
+      madeBy: alice,
+    });
+    expect(plan.audience).toEqual({ kind: 'person', person: alice });
+    expect(plan.title).toBe('Command on BAT-EU-001-A cancelled: device fault');
+    expect(plan.body).toMatch(/reported a fault/);
+    expect(plan.link).toBe('/sites/PLANT-EU-001/devices/BAT-EU-001-A');
+    expect(plan.window).toEqual(window);
+    expect(plan.timeZone).toBe('Europe/Berlin');
+  });
+
+  it('a command cancelled as not supported or not started, sent outside powerdeck, goes to everyone', () => {
+    for (const cancelReason of ['notSupported', 'startTimeExpire'] as const) {
+      const plan = expectValidNotification({
+        account,
+        kind: 'commandCancelled',
+        deviceId: 'BAT-1',
+        commandId: 'cmd_2',
+        cancelReason,
+        madeBy: undefined,
+      });
+      expect(plan.audience).toEqual({ kind: 'everyone' });
+      // Without its site, the sites page, which lists every device.
+      expect(plan.link).toBe('/sites');
+    }
+    expect(
+      planNotification({
+        account,
+        kind: 'commandCancelled',
+        deviceId: 'BAT-1',
+        commandId: 'cmd_2',
+        cancelReason: 'startTimeExpire',
+        madeBy: undefined,
+      }).body,
+    ).toMatch(/still offline a minute after the start time/);
+  });
+
+  it('a batch with failed devices goes to the person who sent it, linking the batch', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'batchDevicesFailed',
+      batchCommandId: 'batch_7',
+      failedDevices: 3,
+      totalDevices: 10,
+      madeBy: { kind: 'named', name: 'Alice' },
+    });
+    expect(plan.audience).toEqual({ kind: 'person', person: { kind: 'named', name: 'Alice' } });
+    expect(plan.title).toBe('Batch: 3 of 10 devices failed');
+    expect(plan.link).toBe('/batches/batch_7');
+  });
+
+  it('a fleet job with failed devices goes to the person who made it, linking the job', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'fleetJobDevicesFailed',
+      jobId: '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b',
+      failedDevices: 1,
+      totalDevices: 1,
+      madeBy: { kind: 'client' },
+    });
+    expect(plan.audience).toEqual({ kind: 'person', person: { kind: 'client' } });
+    expect(plan.title).toBe('Fleet job: 1 of 1 device failed');
+    expect(plan.link).toBe('/fleet-jobs/0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b');
+  });
+
+  it('a queued change sent goes to the person who made it', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'queuedChangeSent',
+      change: 'replace',
+      deviceId: 'BAT-1',
+      siteId: 'PLANT-1',
+      ...window,
+      madeBy: bob,
+    });
+    expect(plan.audience).toEqual({ kind: 'person', person: bob });
+    expect(plan.title).toBe('Queued window change for BAT-1 sent');
+  });
+
+  it('a queued change withdrawn goes to the person who made it unless they withdrew it themselves', () => {
+    const byPowerdeck = expectValidNotification({
+      account,
+      kind: 'queuedChangeWithdrawn',
+      change: 'submit',
+      deviceId: 'BAT-1',
+      reason: 'windowPassed',
+      madeBy: alice,
+      withdrawnBy: undefined,
+    });
+    expect(byPowerdeck.audience).toEqual({ kind: 'person', person: alice });
+    expect(byPowerdeck.body).toMatch(/window began before the device had a free slot/);
+
+    const byBob = planNotification({
+      account,
+      kind: 'queuedChangeWithdrawn',
+      change: 'cancel',
+      deviceId: 'BAT-1',
+      reason: 'operator',
+      madeBy: alice,
+      withdrawnBy: { person: bob, name: 'Bob Builder' },
+    });
+    expect(byBob.audience).toEqual({ kind: 'person', person: alice });
+    expect(byBob.body).toBe('Bob Builder withdrew it before it was sent.');
+
+    const byHerself = planNotification({
+      account,
+      kind: 'queuedChangeWithdrawn',
+      change: 'cancel',
+      deviceId: 'BAT-1',
+      reason: 'operator',
+      madeBy: alice,
+      withdrawnBy: { person: { ...alice }, name: 'Alice' },
+    });
+    expect(byHerself.audience).toEqual({ kind: 'nobody' });
+  });
+
+  it('a site unbound goes to everyone of the account but the person who unbound it', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'siteUnbound',
+      siteId: 'PLANT-EU-002',
+      siteName: 'Harbour plant',
+      unboundBy: { person: { kind: 'named', name: 'Alice' } },
+    });
+    expect(plan.audience).toEqual({ kind: 'everyone', except: { kind: 'named', name: 'Alice' } });
+    expect(plan.title).toBe('Site Harbour plant (PLANT-EU-002) unbound');
+    expect(plan.body).toMatch(/^Alice unbound it\./);
+    expect(plan.link).toBe('/sites');
+  });
+});

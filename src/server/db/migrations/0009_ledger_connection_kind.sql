@@ -1,0 +1,1 @@
+ALTER TYPE "bff"."ledger_kind" ADD VALUE 'connection';

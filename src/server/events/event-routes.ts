@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { refuseOtherMethods } from '../http/method-not-allowed.ts';
+import { parseInput } from '../http/parse.ts';
+import { ProblemError, notSignedIn } from '../http/problem.ts';
+import type { Sessions } from '../session/sessions.ts';
+import { retryHintMs, type AccountEvents } from './account-events.ts';
+import { personOf } from './people.ts';
+
+/** A position the browser may resume from: an event ID this server gave (15 digits fit a double). */
+const EVENT_POSITION = /^(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * `?lastEventId=`: the position a page resumes from when it opens a new stream itself (after the
+ * browser gave up reconnecting); the browser's own reconnection sends `Last-Event-ID` instead.
+ */
+const EventsQuerySchema = z.strictObject({ lastEventId: z.string().max(32).optional() });
+
+/**
+ * `GET /api/events` (docs/architecture.md, Live updates): the server-sent events of the signed-in
+ * account and person, `text/event-stream`, resumable with `Last-Event-ID`. Written here rather
+ * than through a plugin so the response goes through Fastify's reply (the security headers'
+ * `onSend` hook, the request log) with a body of our own that bounds what a slow reader holds
+ * (`event-stream.ts`). A GET, so no CSRF proof is needed, but another site's request is refused
+ * like every `/api` call (`Sec-Fetch-Site`); the cookie is `SameSite=Strict`.
+ */
+export async function eventRoutes(
+  app: FastifyInstance,
+  options: { sessions: Sessions; events: AccountEvents | undefined },
+): Promise<void> {
+  const { sessions, events } = options;
+  app.get(
+    '/api/events',
+    {
+      // A HEAD would open a stream nobody reads.
+      exposeHeadRoute: false,
+      // After the security headers' hook: proxies must neither cache nor compress the stream
+      // (compressing buffers it), and nginx must not buffer it.
+      onSend: (_request, reply, payload, done) => {
+        reply.header('cache-control', 'no-store, no-transform');
+        reply.header('x-accel-buffering', 'no');
+        done(null, payload);
+      },
+    },
+    async (request, reply) => {
+      const signedIn = await sessions.current(request);
+      if (!signedIn) throw notSignedIn();
+      const session = await sessions.require(request, 'read');
+      const query = parseInput(EventsQuerySchema, request.query, 'query');
+      if (!events)
+        throw new ProblemError(
+          503,
+          'live_updates_unavailable',
+          'This server runs without a database, so it pushes no live updates; pages refresh by themselves.',
+        );
+      const header = request.headers['last-event-id'];
+      const position = typeof header === 'string' && header !== '' ? header : query.lastEventId;
+      const stream = events.open({
+        account: { region: session.region, clientId: session.clientId },
+        person: personOf(signedIn),
+        session: signedIn,
+        lastEventId:
+          position === undefined
+            ? undefined
+            : EVENT_POSITION.test(position)
+              ? Number(position)
+              : 'invalid',
+        retryMs: retryHintMs(),
+      });
+      reply.header('content-type', 'text/event-stream; charset=utf-8');
+      return reply.send(stream.body);
+    },
+  );
+  refuseOtherMethods(app, '/api/events', new Set(['GET']));
+}

@@ -1,0 +1,215 @@
+import type {
+  NotificationFacts,
+  NotifiedCancellationReason,
+  QueuedChange,
+  WithdrawalReason,
+} from '../../domain/notifications.ts';
+import { personKey, type Account, type Person } from '../events/people.ts';
+
+/**
+ * Who receives which notification, and its words (docs/architecture.md, Live updates:
+ * "Notifications"). One rule per kind:
+ *
+ * | kind                    | who is told                                                                 |
+ * | ----------------------- | --------------------------------------------------------------------------- |
+ * | `commandCancelled`      | the person who sent the command; everyone of the account when none is known  |
+ * | `batchDevicesFailed`    | the person who sent the batch                                                |
+ * | `fleetJobDevicesFailed` | the person who made the fleet job                                            |
+ * | `queuedChangeSent`      | the person who made the change                                               |
+ * | `queuedChangeWithdrawn` | the person who made the change, unless they withdrew it themselves          |
+ * | `siteUnbound`           | everyone of the account but the person who unbound it                        |
+ *
+ * A person is told what happened to their own changes when they may not be looking; what
+ * changes everyone's work (a site gone) goes to everyone, except who did it, who saw it happen.
+ * A command cancelled because an operator cancelled it or because its window overlapped is not
+ * notified: the operator saw the answer when they acted.
+ */
+
+/** Who did something, with their name in words at that time (display name or typed name). */
+export interface Actor {
+  person: Person;
+  name?: string | undefined;
+}
+
+type Facts<K extends NotificationFacts['kind']> = Extract<NotificationFacts, { kind: K }>;
+
+/**
+ * What `notify` takes: the account, what happened (domain `NotificationFacts`), and who did it.
+ * `madeBy` is the person who made the change or sent the command (undefined for a command not
+ * sent through powerdeck); `withdrawnBy` undefined means powerdeck withdrew it itself.
+ */
+export type NotifyInput = { account: Account } & (
+  | (Facts<'commandCancelled'> & { madeBy: Person | undefined })
+  | (Facts<'batchDevicesFailed'> & { madeBy: Person })
+  | (Facts<'fleetJobDevicesFailed'> & { madeBy: Person })
+  | (Facts<'queuedChangeSent'> & { madeBy: Person })
+  | (Facts<'queuedChangeWithdrawn'> & { madeBy: Person; withdrawnBy: Actor | undefined })
+  | (Facts<'siteUnbound'> & { unboundBy: Actor })
+);
+
+/** Who a notification is for. */
+export type Audience =
+  | { kind: 'person'; person: Person }
+  | { kind: 'everyone'; except?: Person | undefined }
+  | { kind: 'nobody' };
+
+/** A notification as it is to be stored: its audience, words, link and times. */
+export interface NotificationPlan {
+  audience: Audience;
+  facts: NotificationFacts;
+  title: string;
+  body: string;
+  /** The in-app path of what it concerns (the SPA's routes, `src/client/app/router.tsx`). */
+  link: string;
+  timeZone?: string | undefined;
+  window?: { startTime: string; endTime: string } | undefined;
+}
+
+const CANCELLED_TITLE: Record<NotifiedCancellationReason, string> = {
+  deviceFault: 'device fault',
+  notSupported: 'control not supported',
+  startTimeExpire: 'device did not start',
+};
+
+const CANCELLED_BODY: Record<NotifiedCancellationReason, string> = {
+  deviceFault:
+    'The device reported a fault, so its command was cancelled. Check the device before scheduling the command again.',
+  notSupported:
+    'The device does not support a power control the command asked for, so the command was cancelled when it was due to start. Schedule it again with a control the device supports.',
+  startTimeExpire:
+    'The device was still offline a minute after the start time, so the command was cancelled. Check its connection, then schedule the command again.',
+};
+
+const CHANGE_WORDS: Record<QueuedChange, string> = {
+  submit: 'command',
+  cancel: 'cancellation',
+  replace: 'window change',
+};
+
+const WITHDRAWN_BODY: Record<Exclude<WithdrawalReason, 'operator'>, string> = {
+  windowPassed:
+    'Its window began before the device had a free slot with the vendor, so it was not sent. Schedule it again with a later window.',
+  siteUnbound: 'Its site was unbound before it could be sent, so it was not sent.',
+};
+
+/** True when `a` and `b` are the same person. */
+export function samePerson(a: Person, b: Person): boolean {
+  return personKey(a) === personKey(b);
+}
+
+/**
+ * The notification `input` makes: who gets it, in what words, linking where.
+ * Pure: the rules are tested one by one (`__tests__/notification-rules.test.ts`).
+ */
+export function planNotification(input: NotifyInput): NotificationPlan {
+  switch (input.kind) {
+    case 'commandCancelled': {
+      const { kind, deviceId, commandId, cancelReason, siteId, timeZone, startTime, endTime } =
+        input;
+      return {
+        audience: input.madeBy ? { kind: 'person', person: input.madeBy } : { kind: 'everyone' },
+        facts: { kind, deviceId, commandId, cancelReason, siteId, timeZone, startTime, endTime },
+        title: `Command on ${deviceId} cancelled: ${CANCELLED_TITLE[cancelReason]}`,
+        body: CANCELLED_BODY[cancelReason],
+        link: deviceLink(siteId, deviceId),
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
+    case 'batchDevicesFailed': {
+      const { kind, batchCommandId, failedDevices, totalDevices, siteId, timeZone } = input;
+      return {
+        audience: { kind: 'person', person: input.madeBy },
+        facts: { kind, batchCommandId, failedDevices, totalDevices, siteId, timeZone },
+        title: `Batch: ${failedOf(failedDevices, totalDevices)}`,
+        body: 'Open the batch to see which devices failed and why; the other devices hold their command.',
+        link: `/batches/${encodeURIComponent(batchCommandId)}`,
+        timeZone,
+      };
+    }
+    case 'fleetJobDevicesFailed': {
+      const { kind, jobId, failedDevices, totalDevices } = input;
+      return {
+        audience: { kind: 'person', person: input.madeBy },
+        facts: { kind, jobId, failedDevices, totalDevices },
+        title: `Fleet job: ${failedOf(failedDevices, totalDevices)}`,
+        body: 'Open the fleet job to see which devices failed and why; the other devices hold their command.',
+        link: `/fleet-jobs/${encodeURIComponent(jobId)}`,
+      };
+    }
+    case 'queuedChangeSent': {
+      const { kind, change, deviceId, commandId, siteId, timeZone, startTime, endTime } = input;
+      return {
+        audience: { kind: 'person', person: input.madeBy },
+        facts: { kind, change, deviceId, commandId, siteId, timeZone, startTime, endTime },
+        title: `Queued ${CHANGE_WORDS[change]} for ${deviceId} sent`,
+        body: "It waited for the device's next free slot with the vendor and has now been sent.",
+        link: deviceLink(siteId, deviceId),
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
+    case 'queuedChangeWithdrawn': {
+      const { kind, change, deviceId, reason, siteId, timeZone, startTime, endTime } = input;
+      const { withdrawnBy } = input;
+      const byThemselves =
+        withdrawnBy !== undefined && samePerson(withdrawnBy.person, input.madeBy);
+      return {
+        audience: byThemselves ? { kind: 'nobody' } : { kind: 'person', person: input.madeBy },
+        facts: { kind, change, deviceId, reason, siteId, timeZone, startTime, endTime },
+        title: `Queued ${CHANGE_WORDS[change]} for ${deviceId} withdrawn`,
+        body:
+          reason === 'operator'
+            ? `${nameOf(withdrawnBy)} withdrew it before it was sent.`
+            : WITHDRAWN_BODY[reason],
+        link: deviceLink(siteId, deviceId),
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
+    case 'siteUnbound': {
+      const { kind, siteId, siteName } = input;
+      const site = siteName ? `${siteName} (${siteId})` : siteId;
+      return {
+        audience: { kind: 'everyone', except: input.unboundBy.person },
+        facts: { kind, siteId, siteName },
+        title: `Site ${site} unbound`,
+        body: `${nameOf(input.unboundBy)} unbound it. Its devices and their commands are out of reach until the site is bound again on the Sites page.`,
+        link: '/sites',
+      };
+    }
+  }
+}
+
+/** `3 of 10 devices failed`. */
+function failedOf(failed: number, total: number): string {
+  return `${failed} of ${total} ${total === 1 ? 'device' : 'devices'} failed`;
+}
+
+/** A device's page when its site is known, else the sites page, which lists every device. */
+function deviceLink(siteId: string | undefined, deviceId: string): string {
+  return siteId
+    ? `/sites/${encodeURIComponent(siteId)}/devices/${encodeURIComponent(deviceId)}`
+    : '/sites';
+}
+
+function windowOf(
+  startTime: string | undefined,
+  endTime: string | undefined,
+): { startTime: string; endTime: string } | undefined {
+  return startTime && endTime ? { startTime, endTime } : undefined;
+}
+
+/** Who did it, in words: their name, else words for an unnamed sign-in or powerdeck itself. */
+function nameOf(actor: Actor | undefined): string {
+  if (!actor) return 'powerdeck';
+  if (actor.name) return actor.name;
+  switch (actor.person.kind) {
+    case 'named':
+      return actor.person.name;
+    case 'client':
+      return 'An operator who signed in without a name';
+    case 'operator':
+      return 'Another operator';
+  }
+}

@@ -1,0 +1,266 @@
+import { and, desc, eq, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  NOTIFICATION_KINDS,
+  type MarkNotificationsRead,
+  type Notification,
+  type NotificationKind,
+  type NotificationPage,
+  type NotificationQuery,
+} from '../../domain/notifications.ts';
+import type { Database } from '../../infra/database.ts';
+import { notificationReads, notifications } from '../db/schema.ts';
+import type { AccountEvents } from '../events/account-events.ts';
+import type { Queryable } from '../events/event-store.ts';
+import { personKey, type Account, type Person } from '../events/people.ts';
+import { planNotification, type NotifyInput } from './notification-rules.ts';
+
+/**
+ * How long notifications are kept, read or not: a month covers a holiday; what is older is in the
+ * ledger and the command history.
+ */
+export const NOTIFICATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** How often notifications past {@link NOTIFICATION_RETENTION_MS} are deleted, ms. */
+export const NOTIFICATION_PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** What {@link Notifications} needs. */
+export interface NotificationsOptions {
+  db: Database;
+  events: AccountEvents;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The notification inbox of each person (docs/architecture.md, Live updates: "Notifications"):
+ * `notify` is what other modules call when something happened that a person should hear of; the
+ * routes list and mark notifications read. Every change publishes an account event
+ * (`notificationCreated`, `notificationsRead`), so every tab of the person updates.
+ */
+export class Notifications {
+  readonly #db: Database;
+  readonly #events: AccountEvents;
+  readonly #now: () => number;
+  readonly #log: FastifyBaseLogger;
+  #pruneTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: NotificationsOptions) {
+    this.#db = options.db;
+    this.#events = options.events;
+    this.#now = options.now;
+    this.#log = options.log;
+  }
+
+  /**
+   * Makes the notification `input` calls for ({@link planNotification} decides who receives it
+   * and its words) and tells the recipients' open browsers. In `tx` when given: then nothing is
+   * kept or pushed unless it commits.
+   *
+   * @returns the notification's ID, or undefined when the rule names nobody.
+   * @throws when the database refuses the write.
+   */
+  async notify(input: NotifyInput, options: { tx?: Queryable } = {}): Promise<string | undefined> {
+    const plan = planNotification(input);
+    if (plan.audience.kind === 'nobody') return undefined;
+    const { audience } = plan;
+    const write = async (tx: Queryable): Promise<string> => {
+      const [row] = await tx
+        .insert(notifications)
+        .values({
+          region: input.account.region,
+          clientId: input.account.clientId,
+          recipient: audience.kind === 'person' ? personKey(audience.person) : null,
+          excluded:
+            audience.kind === 'everyone' && audience.except ? personKey(audience.except) : null,
+          kind: plan.facts.kind,
+          title: plan.title,
+          body: plan.body,
+          link: plan.link,
+          timeZone: plan.timeZone ?? null,
+          windowStart: plan.window ? new Date(plan.window.startTime) : null,
+          windowEnd: plan.window ? new Date(plan.window.endTime) : null,
+          facts: plan.facts,
+          createdAt: new Date(this.#now()),
+        })
+        .returning({ id: notifications.id });
+      if (!row) throw new Error('the notification was not written');
+      const notificationId = String(row.id);
+      await this.#events.publish(
+        input.account,
+        { type: 'notificationCreated', data: { notificationId } },
+        { tx, recipient: audience.kind === 'person' ? audience.person : undefined },
+      );
+      return notificationId;
+    };
+    return options.tx ? write(options.tx) : this.#db.transaction(write);
+  }
+
+  /** A page of `person`'s notifications, newest first, with their unread count. */
+  async page(
+    account: Account,
+    person: Person,
+    query: NotificationQuery,
+  ): Promise<NotificationPage> {
+    const key = personKey(person);
+    const rows = await this.#db
+      .select({ notification: notifications, readAt: notificationReads.readAt })
+      .from(notifications)
+      .leftJoin(
+        notificationReads,
+        and(
+          eq(notificationReads.notificationId, notifications.id),
+          eq(notificationReads.person, key),
+        ),
+      )
+      .where(
+        and(
+          visibleTo(account, key),
+          query.before ? lt(notifications.id, Number(query.before)) : undefined,
+        ),
+      )
+      .orderBy(desc(notifications.id))
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      notifications: page.flatMap(({ notification, readAt }) => {
+        const answer = toNotification(notification, readAt);
+        return answer ? [answer] : [];
+      }),
+      unreadCount: await this.unreadCount(account, person),
+      ...(rows.length > query.limit && last ? { nextBefore: String(last.notification.id) } : {}),
+    };
+  }
+
+  /** How many of `person`'s notifications they have not read. */
+  async unreadCount(account: Account, person: Person, tx: Queryable = this.#db): Promise<number> {
+    const key = personKey(person);
+    const [row] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(and(visibleTo(account, key), unread(key)));
+    return Number(row?.count ?? 0);
+  }
+
+  /**
+   * Marks some of `person`'s notifications read (IDs that are not theirs are left alone), or all
+   * of them up to `throughId`; tells their other tabs.
+   *
+   * @returns their unread count afterwards.
+   */
+  async markRead(
+    account: Account,
+    person: Person,
+    request: MarkNotificationsRead,
+  ): Promise<{ unreadCount: number }> {
+    const key = personKey(person);
+    const readAt = new Date(this.#now());
+    return this.#db.transaction(async (tx) => {
+      const which =
+        'ids' in request
+          ? sql`${notifications.id} in (${sql.join(
+              request.ids.map((id) => sql`${Number(id)}`),
+              sql`, `,
+            )})`
+          : request.throughId
+            ? lte(notifications.id, Number(request.throughId))
+            : undefined;
+      const marked = await tx
+        .insert(notificationReads)
+        .select(
+          tx
+            .select({
+              notificationId: notifications.id,
+              person: sql<string>`${key}::text`.as('person'),
+              readAt: sql<Date>`${readAt.toISOString()}::timestamptz`.as('read_at'),
+            })
+            .from(notifications)
+            .where(and(visibleTo(account, key), which, unread(key))),
+        )
+        .onConflictDoNothing()
+        .returning({ notificationId: notificationReads.notificationId });
+      if (marked.length > 0)
+        await this.#events.publish(
+          account,
+          {
+            type: 'notificationsRead',
+            data:
+              'ids' in request
+                ? { notificationIds: marked.map((row) => String(row.notificationId)) }
+                : { all: true },
+          },
+          { tx, recipient: person },
+        );
+      return { unreadCount: await this.unreadCount(account, person, tx) };
+    });
+  }
+
+  /** Deletes notifications older than {@link NOTIFICATION_RETENTION_MS}. Never throws. */
+  async prune(): Promise<void> {
+    await this.#db
+      .delete(notifications)
+      .where(lt(notifications.createdAt, new Date(this.#now() - NOTIFICATION_RETENTION_MS)))
+      .catch((error: unknown) => {
+        this.#log.warn({ err: error }, 'notifications: pruning old notifications failed');
+      });
+  }
+
+  /** Prunes now and then every {@link NOTIFICATION_PRUNE_EVERY_MS}. */
+  startPruning(): void {
+    this.#pruneTimer = setInterval(() => void this.prune(), NOTIFICATION_PRUNE_EVERY_MS);
+    this.#pruneTimer.unref();
+  }
+
+  stopPruning(): void {
+    clearInterval(this.#pruneTimer);
+  }
+}
+
+/**
+ * The account's notifications `person` (a key) receives: theirs, and everyone's but those that
+ * leave them out (they did what it tells of).
+ */
+function visibleTo(account: Account, person: string): SQL | undefined {
+  return and(
+    eq(notifications.region, account.region),
+    eq(notifications.clientId, account.clientId),
+    or(
+      eq(notifications.recipient, person),
+      and(
+        isNull(notifications.recipient),
+        or(isNull(notifications.excluded), ne(notifications.excluded, person)),
+      ),
+    ),
+  );
+}
+
+function unread(person: string): SQL {
+  return sql`not exists (select 1 from ${notificationReads} where ${notificationReads.notificationId} = ${notifications.id} and ${notificationReads.person} = ${person})`;
+}
+
+function toNotification(
+  row: typeof notifications.$inferSelect,
+  readAt: Date | null,
+): Notification | undefined {
+  // A kind a newer version wrote is left out by this one.
+  if (!(NOTIFICATION_KINDS as readonly string[]).includes(row.kind)) return undefined;
+  return {
+    id: String(row.id),
+    kind: row.kind as NotificationKind,
+    title: row.title,
+    body: row.body,
+    ...(row.link ? { link: row.link } : {}),
+    ...(row.timeZone ? { timeZone: row.timeZone } : {}),
+    ...(row.windowStart && row.windowEnd
+      ? {
+          window: {
+            startTime: row.windowStart.toISOString(),
+            endTime: row.windowEnd.toISOString(),
+          },
+        }
+      : {}),
+    createdAt: row.createdAt.toISOString(),
+    ...(readAt ? { readAt: readAt.toISOString() } : {}),
+  };
+}
