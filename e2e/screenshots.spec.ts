@@ -234,3 +234,57 @@ test.describe('1280x720', () => {
     await page.screenshot({ path: 'docs/screenshots/timeline-new-command-1280x720.png' });
   });
 });
+
+/** Page coordinates of instant `ms` on the `deviceRow`th device row of the first site. */
+async function timelinePoint(page: Page, deviceRow: number, ms: number) {
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('timeline canvas not visible');
+  const originMs = Number(await canvas.getAttribute('data-origin-ms'));
+  const msPerPx = Number(await canvas.getAttribute('data-ms-per-px'));
+  // Geometry of src/client/features/timeline/lib/draw.ts and rows.ts: label column 200 px, axis
+  // 44 px, a site row 26 px, device rows 34 px.
+  return { x: box.x + 200 + (ms - originMs) / msPerPx, y: box.y + 44 + 26 + 34 * deviceRow + 17 };
+}
+
+for (const colorScheme of ['light', 'dark'] as const)
+  for (const viewport of VIEWPORTS)
+    test(`the timeline's window menu and drag readout, ${colorScheme}, ${viewport.width}x${viewport.height}`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await signIn(page);
+      await bindSite(page, 'PLANT-EU-001');
+      await bindSite(page, 'PLANT-EU-100');
+      await seedTimeline(page);
+      await openTimeline(page);
+      const suffix = colorScheme === 'dark' ? '-dark' : '';
+      const now = Date.now();
+
+      // The menu of Office battery's long window, opened by a right-click on it.
+      const office = await timelinePoint(page, 2, now + 4 * HOUR_MS);
+      await page.mouse.click(office.x, office.y, { button: 'right' });
+      const menu = page.getByRole('menu');
+      await expect(
+        menu.getByRole('menuitem', { name: 'Duplicate to devices or days…' }),
+      ).toBeVisible();
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, `timeline-menu${suffix}`);
+      await page.keyboard.press('Escape');
+      await expect(menu).toHaveCount(0);
+
+      // A window being drawn on Hall A battery, its readout beside the pointer.
+      const from = await timelinePoint(page, 0, now + 2 * HOUR_MS);
+      const to = await timelinePoint(page, 0, now + 3.5 * HOUR_MS);
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(to.x, to.y, { steps: 8 });
+      await expect(page.getByTestId('timeline-readout')).toHaveText(/ · 1 h 30 min$/);
+      await shot(page, `timeline-readout${suffix}`);
+      await page.mouse.up();
+      await page
+        .getByRole('dialog', { name: 'New command' })
+        .getByRole('button', { name: 'Close' })
+        .click();
+    });

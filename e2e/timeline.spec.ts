@@ -529,3 +529,191 @@ test('the two-tier time header never overlaps its labels, at every preset and zo
     await check(`zoom in ${i + 1}`);
   }
 });
+
+/** The serious and critical axe violations of the page as it is, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const scan = await new AxeBuilder({ page }).analyze();
+  return scan.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** `HH:mm` of `ms` on the Berlin clock, the demo sites' zone. */
+const berlinTime = (ms: number) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(ms);
+
+/** A half past the hour at least `aheadMs` from now: the 5-minute snap cannot move it. */
+const halfPastAfter = (aheadMs: number) =>
+  Math.ceil((Date.now() + aheadMs) / HOUR_MS) * HOUR_MS + 30 * MINUTE_MS;
+
+test('a drag reads out its start, end and length on the site clock as it goes', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const startMs = halfPastAfter(2 * HOUR_MS);
+  await drag(page, 1, startMs, startMs + 90 * MINUTE_MS, false);
+  const readout = page.getByTestId('timeline-readout');
+  await expect(readout).toHaveText(
+    `${berlinTime(startMs)}–${berlinTime(startMs + 90 * MINUTE_MS)} · 1 h 30 min`,
+  );
+  const further = await pointOf(page, 1, startMs + 2 * HOUR_MS);
+  await page.mouse.move(further.x, further.y, { steps: 4 });
+  await expect(readout).toHaveText(
+    `${berlinTime(startMs)}–${berlinTime(startMs + 2 * HOUR_MS)} · 2 h`,
+  );
+  await page.mouse.up();
+  await expect(readout).toHaveCount(0);
+  await expect(page.getByRole('dialog', { name: 'New command' })).toBeVisible();
+});
+
+test('copy a window and paste it on another device: the same control and length, checked for overlap', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const now = Date.now();
+  await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await expect(bar(page, /^Hall A battery: 3 kW charge, .*Received/)).toBeAttached();
+  const grid = page.getByRole('grid', { name: 'Command timeline' });
+  await grid.focus();
+  // The first device row has the keyboard focus; the arrow focuses its window.
+  await page.keyboard.press('ArrowRight');
+  await expect(grid).toHaveAttribute('aria-activedescendant', /tl-bar-cmd_/);
+  await page.keyboard.press('Control+c');
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Copied 3 kW charge for 1 h from Hall A battery/ }),
+  ).toBeVisible();
+
+  // Pasted under the pointer, on Hall B half past an hour later on.
+  const startMs = halfPastAfter(4 * HOUR_MS);
+  const spot = await pointOf(page, 1, startMs);
+  await page.mouse.move(spot.x, spot.y);
+  await page.keyboard.press('Control+v');
+  await expect(
+    page.getByRole('status').filter({ hasText: /^1 copy sent: cmd_\S+ for Hall B battery\./ }),
+  ).toBeVisible();
+  const pasted = bar(page, /^Hall B battery: 3 kW charge, .*Received/);
+  await expect(pasted).toBeAttached();
+  await expect(pasted).toContainText(
+    `${berlinTime(startMs)}–${berlinTime(startMs + HOUR_MS)} Europe/Berlin`,
+  );
+
+  // The same paste again overlaps the copy: refused with the reason, nothing sent.
+  await page.keyboard.press('Control+v');
+  await expect(
+    page.getByRole('alert').filter({ hasText: /^Refused: overlaps command cmd_/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: /^Hall B battery: / })).toHaveCount(1);
+});
+
+test("a window's menu duplicates it to another device and the next day, every copy checked before sending", async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const now = Date.now();
+  // Office battery already holds the same window: its same-day copy will be refused.
+  await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await expect(bar(page, /^Hall A battery: 3 kW charge, .*Received/)).toBeAttached();
+  await expect(bar(page, /^Office battery: 3 kW charge, .*Received/)).toBeAttached();
+
+  const point = await pointOf(page, 0, now + 2.5 * HOUR_MS);
+  await page.mouse.click(point.x, point.y, { button: 'right' });
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'Copy window (Ctrl+C)',
+    'Replace…',
+    'Duplicate to devices or days…',
+    'Cancel command…',
+    'Open history',
+  ]);
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
+  expect(await seriousViolations(page)).toEqual([]);
+  await menu.getByRole('menuitem', { name: 'Duplicate to devices or days…' }).click();
+
+  const dialog = page.getByRole('dialog', { name: /^Duplicate command cmd_/ });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('checkbox', { name: /^Office battery/ }).check();
+  await dialog.getByRole('checkbox', { name: 'Same day (other devices)' }).check();
+  const copies = dialog.getByRole('list', { name: /^Copies/ }).getByRole('listitem');
+  await expect(copies).toHaveCount(3);
+  await expect(copies.filter({ hasText: 'Hall A battery, +1 day' })).toContainText('can be sent');
+  await expect(copies.filter({ hasText: 'Office battery, +1 day' })).toContainText('can be sent');
+  await expect(copies.filter({ hasText: 'Office battery, same day' })).toContainText(
+    /Refused: overlaps command cmd_\S+ \(received, /,
+  );
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Send 2 copies' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(
+    page.getByRole('status').filter({
+      hasText:
+        /^2 copies sent: cmd_\S+ for Hall A battery, \+1 day, cmd_\S+ for Office battery, \+1 day\. Not sent: Office battery, same day: Refused: overlaps/,
+    }),
+  ).toBeVisible();
+});
+
+test("cancel from a window's menu button, then hide cancelled windows, kept after a reload", async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const now = Date.now();
+  const id = await createByDrag(page, 2, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  await expect(bar(page, /^Office battery: 3 kW charge, .*Received/)).toBeAttached();
+  const point = await pointOf(page, 2, now + 2.5 * HOUR_MS);
+  await page.mouse.move(point.x, point.y);
+  const button = page.getByRole('button', { name: `Actions for command ${id} on Office battery` });
+  await button.click();
+  await page.getByRole('menuitem', { name: 'Cancel command…' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Cancel this command?' });
+  await expect(confirm).toContainText(id);
+  await confirm.getByRole('button', { name: 'Cancel command' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: `Command ${id} cancelled.` }),
+  ).toBeVisible();
+  const cancelled = bar(page, /^Office battery: 3 kW charge, .*Cancelled \(by operator\)$/);
+  await expect(cancelled).toBeAttached();
+
+  await page.getByRole('checkbox', { name: 'Show cancelled' }).uncheck();
+  await expect(cancelled).toHaveCount(0);
+  await expect(page).toHaveURL(/[?&]cancelled=hide/);
+  await page.reload();
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-C/ })).toBeAttached();
+  await expect(page.getByRole('checkbox', { name: 'Show cancelled' })).not.toBeChecked();
+  await expect(page.getByRole('gridcell', { name: /^Office battery: / })).toHaveCount(0);
+});
+
+test('the zoom, position and filters survive a reload, so a link shares the view', async ({
+  page,
+}) => {
+  await openTimeline(page);
+  const toolbar = page.getByRole('toolbar', { name: 'Timeline view' });
+  await toolbar.getByRole('button', { name: '6 h', exact: true }).click();
+  await toolbar.getByRole('button', { name: 'Later' }).click();
+  await page.getByRole('checkbox', { name: 'Show times in UTC' }).check();
+  await page.getByRole('searchbox', { name: 'Filter devices' }).fill('Hall');
+  await page.getByLabel('Snap to').selectOption({ label: '15 min' });
+  await expect(page).toHaveURL(/span=6h/);
+  await expect(page).toHaveURL(/[?&]q=Hall/);
+  const canvas = page.getByTestId('timeline-canvas');
+  const view = async () => ({
+    originMs: Number(await canvas.getAttribute('data-origin-ms')),
+    msPerPx: Number(await canvas.getAttribute('data-ms-per-px')),
+  });
+  const before = await view();
+
+  await page.reload();
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-A/ })).toBeAttached();
+  await expect(page.getByRole('rowheader', { name: /BAT-EU-001-C/ })).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Show times in UTC' })).toBeChecked();
+  await expect(page.getByRole('searchbox', { name: 'Filter devices' })).toHaveValue('Hall');
+  await expect(page.getByLabel('Snap to')).toHaveValue('15');
+  const after = await view();
+  expect(after.msPerPx).toBe(before.msPerPx);
+  // The link keeps the left edge to the second.
+  expect(Math.abs(after.originMs - before.originMs)).toBeLessThan(1000);
+});

@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
 import {
   Button,
+  Collection,
+  Header,
   Menu as AriaMenu,
   MenuItem,
+  MenuSection,
   MenuTrigger,
   Popover,
   type Key,
@@ -28,11 +31,25 @@ export interface MenuProps {
   actions: readonly MenuAction[];
   /** Where the list opens relative to the button. Default below, aligned to its end. */
   placement?: 'bottom start' | 'bottom end' | 'top start' | 'top end';
+  /** A line above the choices that says something of them all, e.g. why some are missing. */
+  note?: string | undefined;
+  /** Whether the button shows its ▾ caret (default true); an icon button may do without. */
+  caret?: boolean;
+  /** Class of the button, instead of `menu-button`. */
+  buttonClassName?: string;
+  /**
+   * Open state, for a menu that also opens another way than its button (a right-click, a key on
+   * the thing it acts on): with `onOpenChange`, the owner decides. Opened so, the first choice
+   * takes focus, as after Enter on the button.
+   */
+  isOpen?: boolean;
+  onOpenChange?: (isOpen: boolean) => void;
 }
 
 /**
  * A menu button (React Aria's `MenuTrigger` > `Menu`): Enter, Space or ArrowDown opens it with the
- * first choice focused, arrows move, Enter picks, Escape closes; focus returns to the button.
+ * first choice focused, arrows move, Enter picks, Escape closes; focus returns to the button (or
+ * to what had focus when it was opened another way).
  * For a few actions that do not fit beside a row; plain buttons stay plain when there is room.
  *
  * @example
@@ -41,31 +58,54 @@ export interface MenuProps {
  *   { id: 'unbind', label: 'Unbind…', tone: 'danger', onAction: askUnbind },
  * ]} />
  */
-export function Menu({ label, actions, placement = 'bottom end', ...props }: MenuProps) {
+export function Menu({
+  label,
+  actions,
+  placement = 'bottom end',
+  note,
+  caret = true,
+  buttonClassName = 'menu-button',
+  isOpen,
+  onOpenChange,
+  ...props
+}: MenuProps) {
   const onAction = (key: Key) => actions.find((action) => action.id === key)?.onAction();
+  const item = (action: MenuAction) => (
+    <MenuItem
+      id={action.id}
+      textValue={action.label}
+      className={action.tone === 'danger' ? 'menu-item menu-item-danger' : 'menu-item'}
+    >
+      {action.label}
+    </MenuItem>
+  );
   return (
-    <MenuTrigger>
-      <Button className="menu-button" aria-label={props['aria-label']}>
+    <MenuTrigger
+      {...(isOpen === undefined ? {} : { isOpen })}
+      {...(onOpenChange ? { onOpenChange } : {})}
+    >
+      <Button className={buttonClassName} aria-label={props['aria-label']}>
         {label}
-        <span aria-hidden="true" className="menu-button-caret">
-          ▾
-        </span>
+        {caret ? (
+          <span aria-hidden="true" className="menu-button-caret">
+            ▾
+          </span>
+        ) : null}
       </Button>
       <Popover className="popover" placement={placement} offset={4}>
         <AriaMenu
           className="menu"
-          items={actions}
           onAction={onAction}
           disabledKeys={actions.filter((action) => action.isDisabled).map((action) => action.id)}
+          {...(isOpen === undefined ? {} : { autoFocus: 'first' as const })}
         >
-          {(action) => (
-            <MenuItem
-              id={action.id}
-              textValue={action.label}
-              className={action.tone === 'danger' ? 'menu-item menu-item-danger' : 'menu-item'}
-            >
-              {action.label}
-            </MenuItem>
+          {note ? (
+            <MenuSection>
+              <Header className="menu-note">{note}</Header>
+              <Collection items={actions}>{item}</Collection>
+            </MenuSection>
+          ) : (
+            <Collection items={actions}>{item}</Collection>
           )}
         </AriaMenu>
       </Popover>

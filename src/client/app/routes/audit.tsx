@@ -1,7 +1,13 @@
 import { AuditView } from '../../features/audit/components/audit-view.tsx';
+import { auditSearchParams, parseAuditSearch } from '../../features/audit/lib/audit-search.ts';
+import { useSearchState } from './use-search-state.ts';
 
-/** `/audit`: who did what through powerdeck, from the ledger. */
+/**
+ * `/audit`: who did what through powerdeck, from the ledger. Its filters live in the URL's search
+ * params: a reload keeps them, a link shares them.
+ */
 export function AuditRoute() {
+  const [search, onSearchChange] = useSearchState(parseAuditSearch, auditSearchParams);
   return (
     <>
       <title>Audit · powerdeck</title>
@@ -10,7 +16,7 @@ export function AuditRoute() {
         Every change made through powerdeck, with the person who made it as they were known at that
         time.
       </p>
-      <AuditView />
+      <AuditView search={search} onSearchChange={onSearchChange} />
     </>
   );
 }

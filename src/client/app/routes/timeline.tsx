@@ -1,15 +1,31 @@
 import { TimelinePage } from '../../features/timeline/components/timeline-page.tsx';
+import {
+  parseTimelineSearch,
+  timelineSearchParams,
+} from '../../features/timeline/lib/timeline-search.ts';
 import { usePermission } from './use-permission.ts';
+import { useSearchState } from './use-search-state.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
 
-/** `/timeline`: the timeline editor over every bound site, loaded on demand. */
+/**
+ * `/timeline`: the timeline editor over every bound site, loaded on demand. Its filters and view
+ * (zoom and position) live in the URL's search params: a reload keeps them, a link shares them.
+ */
 export function TimelineRoute() {
   const dispatch = usePermission('dispatch');
+  const [search, onSearchChange] = useSearchState(parseTimelineSearch, timelineSearchParams);
   return (
     <>
       <title>Timeline · powerdeck</title>
       <WithBoundSites emptyHeading={<h1>Timeline</h1>}>
-        {(sites) => <TimelinePage sites={sites} dispatchRefusal={dispatch.why} />}
+        {(sites) => (
+          <TimelinePage
+            sites={sites}
+            dispatchRefusal={dispatch.why}
+            search={search}
+            onSearchChange={onSearchChange}
+          />
+        )}
       </WithBoundSites>
     </>
   );

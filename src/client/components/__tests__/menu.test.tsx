@@ -47,4 +47,41 @@ describe('Menu', () => {
     expect(screen.queryByRole('menu')).toBeNull();
     expect(foldAll).not.toHaveBeenCalled();
   });
+
+  it('opens from outside with the first choice focused, and says why choices are missing', async () => {
+    const user = userEvent.setup();
+    const copy = vi.fn();
+    const onOpenChange = vi.fn();
+    const { rerender } = render(
+      <Menu
+        label="⋯"
+        aria-label="Actions for cmd_1"
+        caret={false}
+        isOpen={false}
+        onOpenChange={onOpenChange}
+        note="Viewers can look but not schedule."
+        actions={[{ id: 'copy', label: 'Copy window', onAction: copy }]}
+      />,
+    );
+    expect(screen.queryByRole('menu')).toBeNull();
+    rerender(
+      <Menu
+        label="⋯"
+        aria-label="Actions for cmd_1"
+        caret={false}
+        isOpen
+        onOpenChange={onOpenChange}
+        note="Viewers can look but not schedule."
+        actions={[{ id: 'copy', label: 'Copy window', onAction: copy }]}
+      />,
+    );
+    const menu = await screen.findByRole('menu');
+    expect(menu.textContent).toContain('Viewers can look but not schedule.');
+    expect(screen.getByRole('group', { name: 'Viewers can look but not schedule.' })).toBeTruthy();
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Copy window'));
+    await user.keyboard('{Enter}');
+    expect(copy).toHaveBeenCalledOnce();
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+    expect(screen.getByRole('button', { name: 'Actions for cmd_1' }).textContent).toBe('⋯');
+  });
 });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { LEDGER_KINDS, type LedgerKind, type LedgerQuery } from '../../../../domain/ledger.ts';
+import { useMemo } from 'react';
+import { LEDGER_KINDS, type LedgerQuery } from '../../../../domain/ledger.ts';
 import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Field } from '../../../components/field.tsx';
@@ -8,6 +8,7 @@ import { Loading } from '../../../components/loading.tsx';
 import { downloadFile } from '../../../lib/download-file.ts';
 import { formatUtc } from '../../../lib/time.ts';
 import { auditCsv, auditRow, KIND_WORDS, operatorsOf } from '../lib/audit-rows.ts';
+import type { AuditSearch } from '../lib/audit-search.ts';
 
 /** Most entries the audit reads at once (the ledger's page limit). */
 const AUDIT_LIMIT = 500;
@@ -21,13 +22,17 @@ function utcDay(value: string, plusDays = 0): string | undefined {
 
 /**
  * Who did what (docs/architecture.md, Ledger): the ledger's latest entries, filtered by person,
- * action and UTC day range, each on its site's clock with UTC beside it, exportable as CSV.
+ * action and UTC day range, each on its site's clock with UTC beside it, exportable as CSV. The
+ * filters are `search` (the URL's, lib/audit-search.ts), changed through `onSearchChange`.
  */
-export function AuditView() {
-  const [operator, setOperator] = useState('');
-  const [kind, setKind] = useState<LedgerKind | ''>('');
-  const [fromDay, setFromDay] = useState('');
-  const [toDay, setToDay] = useState('');
+export function AuditView({
+  search,
+  onSearchChange,
+}: {
+  search: AuditSearch;
+  onSearchChange: (next: Partial<AuditSearch>) => void;
+}) {
+  const { person: operator, action: kind, from: fromDay, to: toDay } = search;
 
   const everyone = useQuery(ledgerPageQueryOptions({ limit: AUDIT_LIMIT }));
   const query: LedgerQuery = {
@@ -51,7 +56,11 @@ export function AuditView() {
       >
         <Field id="audit-operator" label="Person">
           {(control) => (
-            <select {...control} value={operator} onChange={(e) => setOperator(e.target.value)}>
+            <select
+              {...control}
+              value={operator}
+              onChange={(e) => onSearchChange({ person: e.target.value })}
+            >
               <option value="">Everyone</option>
               {people.map((person) => (
                 <option key={person.subject} value={person.subject}>
@@ -68,7 +77,7 @@ export function AuditView() {
               value={kind}
               onChange={(e) => {
                 const value = e.target.value;
-                setKind(LEDGER_KINDS.find((k) => k === value) ?? '');
+                onSearchChange({ action: LEDGER_KINDS.find((k) => k === value) ?? '' });
               }}
             >
               <option value="">Every action</option>
@@ -86,7 +95,7 @@ export function AuditView() {
               {...control}
               type="date"
               value={fromDay}
-              onChange={(e) => setFromDay(e.target.value)}
+              onChange={(e) => onSearchChange({ from: e.target.value })}
             />
           )}
         </Field>
@@ -96,7 +105,7 @@ export function AuditView() {
               {...control}
               type="date"
               value={toDay}
-              onChange={(e) => setToDay(e.target.value)}
+              onChange={(e) => onSearchChange({ to: e.target.value })}
             />
           )}
         </Field>

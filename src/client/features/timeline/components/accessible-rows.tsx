@@ -1,4 +1,5 @@
 import { barAccessibleName, type Bar } from '../lib/bars.ts';
+import { editLock } from '../lib/edit-lock.ts';
 import { ghostAccessibleName, type GhostWindow } from '../lib/ghosts.ts';
 import type { TimelineRow } from '../lib/rows.ts';
 
@@ -11,7 +12,11 @@ export interface AccessibleRowsProps {
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
   range: { startMs: number; endMs: number };
   utc: boolean;
+  /** Now (epoch ms): a window that may no longer change is marked read-only (lib/edit-lock.ts). */
+  nowMs: number;
   selectedBarId: string | undefined;
+  /** Device rows chosen together for a paste (Shift+Up/Down): marked selected. */
+  selectedDeviceIds?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -20,6 +25,8 @@ export interface AccessibleRowsProps {
  * per bar in the visible time range named with device, control, window on the site clock (or
  * UTC) and status, then a gridcell per ghost window in range, named with what it is, its
  * control, window and whether it can be sent or why not. Ids `tl-row-<index>` and `tl-bar-<id>` are what aria-activedescendant names.
+ * A window that may no longer be moved (ended, running, or starting within the lead time) is
+ * `aria-readonly`, the text alternative of the canvas's lock and dimming.
  */
 export function AccessibleRows(props: AccessibleRowsProps) {
   const { rows, range, utc } = props;
@@ -33,7 +40,12 @@ export function AccessibleRows(props: AccessibleRowsProps) {
     const bars = (props.barsByDevice.get(row.device.deviceId) ?? []).filter(inRange);
     const ghosts = (props.ghostsByDevice?.get(row.device.deviceId) ?? []).filter(inRange);
     out.push(
-      <div role="row" key={row.device.deviceId} aria-rowindex={i + 1}>
+      <div
+        role="row"
+        key={row.device.deviceId}
+        aria-rowindex={i + 1}
+        aria-selected={props.selectedDeviceIds?.has(row.device.deviceId) || undefined}
+      >
         <div role="rowheader" id={`tl-row-${i}`}>
           {row.device.name} ({row.device.deviceId}, {row.site.name})
         </div>
@@ -43,6 +55,7 @@ export function AccessibleRows(props: AccessibleRowsProps) {
             key={bar.id}
             id={`tl-bar-${bar.id}`}
             aria-selected={bar.id === props.selectedBarId}
+            aria-readonly={editLock(bar, props.nowMs) ? true : undefined}
             data-status={bar.status}
           >
             {barAccessibleName(row.device.name, bar, zone)}

@@ -3,14 +3,14 @@ import { Link } from 'react-router';
 import { isCancellable, isEditableStatus, type StatusRecord } from '../../../../domain/command.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Drawer } from '../../../components/drawer.tsx';
-import { windowInZone } from '../lib/window-words.ts';
+import { CancelConfirm } from './cancel-confirm.tsx';
 import { StatusRecordList } from './status-record-list.tsx';
 
 /**
  * The selected command in a drawer over the grid's right edge (the grid keeps its size): its
- * status record, Cancel (confirmed) and Change while it can and the operator may (`canChange`).
+ * status record, Cancel (confirmed) and Change while it can and the operator may (`canChange`);
+ * a received command that may no longer change (`editLockWords`) says why instead of Change.
  * Escape or Close details closes it and focus goes back to the grid, on the bar it was opened from.
  */
 export function DetailPanel(props: {
@@ -22,6 +22,8 @@ export function DetailPanel(props: {
   cancelError: string | undefined;
   /** False when the operator's role may not schedule or cancel: neither button shows. */
   canChange: boolean;
+  /** Why its window can no longer change (lib/edit-lock.ts), or undefined while it can. */
+  editLockWords?: string | undefined;
   onCancel: () => void;
   onChange: () => void;
   onClose: () => void;
@@ -36,7 +38,7 @@ export function DetailPanel(props: {
       onClose={props.onClose}
       actions={
         <>
-          {props.canChange && isEditableStatus(record.status) ? (
+          {props.canChange && isEditableStatus(record.status) && !props.editLockWords ? (
             <button type="button" onClick={props.onChange}>
               Change window or values
             </button>
@@ -58,6 +60,9 @@ export function DetailPanel(props: {
         <strong>{props.device.name}</strong> ({props.device.deviceId})
       </p>
       <StatusRecordList record={record} timeZone={props.timeZone} />
+      {props.canChange && isEditableStatus(record.status) && props.editLockWords ? (
+        <p className="notice notice-warning">{props.editLockWords}</p>
+      ) : null}
       <p>
         <Link to={deviceHistoryPath(props.siteId, props.device.deviceId)}>
           Command history of {props.device.deviceId}
@@ -65,22 +70,16 @@ export function DetailPanel(props: {
       </p>
       {props.cancelError ? <p role="alert">{props.cancelError}</p> : null}
       {confirming ? (
-        <ConfirmDialog
-          title="Cancel this command?"
-          confirmLabel="Cancel command"
-          dismissLabel="Keep command"
+        <CancelConfirm
+          record={record}
+          deviceName={props.device.name}
+          timeZone={props.timeZone}
           onDismiss={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
             props.onCancel();
           }}
-        >
-          <p>
-            {record.id} on {props.device.name},{' '}
-            {windowInZone(Date.parse(record.startTime), Date.parse(record.endTime), props.timeZone)}
-            . {record.status === 'executing' ? 'It is executing now and stops at once.' : ''}
-          </p>
-        </ConfirmDialog>
+        />
       ) : null}
     </Drawer>
   );

@@ -1,38 +1,64 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
+import { useNavigate } from 'react-router';
+import {
+  isActiveStatus,
+  isCancellable,
+  type DeviceCommand,
+  type StatusRecord,
+} from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
+import type { PowerControl } from '../../../../domain/power-control.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { cancelCommand, useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { getCommandStatus } from '../../../commands/api/get-command-status.ts';
 import { submitCommand, useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import type { UndoableChange } from '../../../commands/lib/undo.ts';
+import type { MenuAction } from '../../../components/menu.tsx';
+import { showToast } from '../../../components/toast.tsx';
+import { deviceHistoryPath } from '../../../lib/device-paths.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { useUndoKey } from '../hooks/use-undo-key.ts';
 import { invalidateDeviceCommands } from '../../../commands/lib/command-caches.ts';
 import { useFillViewport } from '../hooks/use-fill-viewport.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
 import type { Bar } from '../lib/bars.ts';
 import {
+  checkCopies,
+  copyCommand,
+  copyOf,
+  pasteCopies,
+  type CheckedCopy,
+  type CopiedWindow,
+} from '../lib/copy-windows.ts';
+import { editLock, editLockWords } from '../lib/edit-lock.ts';
+import {
   replaceCommand,
   restoreCommand,
   type ReplaceOutcome,
   type ReplaceStep,
 } from '../lib/replace-sequence.ts';
-import { DEFAULT_SNAP_MS } from '../lib/snap.ts';
+import { withoutCancelled } from '../lib/shown-bars.ts';
 import { submitErrorWords } from '../lib/submit-error-words.ts';
+import {
+  firstViewOf,
+  SNAP_MINUTES,
+  viewSearch,
+  type TimelineSearch,
+} from '../lib/timeline-search.ts';
+import { windowLengthWords } from '../lib/window-words.ts';
+import { CancelConfirm } from './cancel-confirm.tsx';
 import { CommandFormDialog } from './command-form-dialog.tsx';
 import { DetailPanel } from './detail-panel.tsx';
+import { DuplicateDialog } from './duplicate-dialog.tsx';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { TimelineView } from './timeline-view.tsx';
 import { problemWords } from '../../../lib/problem-words.ts';
 
-const SNAP_CHOICES = [
-  { label: '1 min', ms: 60_000 },
-  { label: '5 min', ms: DEFAULT_SNAP_MS },
-  { label: '15 min', ms: 15 * 60_000 },
-  { label: '1 h', ms: 3_600_000 },
-];
+/** What a viewer is told when a drag, a key or a paste would change something. */
+export const VIEWER_REFUSAL_WORDS =
+  'Viewers can look but not schedule: ask for the dispatcher role.';
 
 type FormState = {
   target: RowTarget;
@@ -41,6 +67,9 @@ type FormState = {
   powerControl?: StatusRecord['powerControl'];
   replacing?: StatusRecord;
 };
+
+/** A window and its row: what a menu action or a confirmation is about. */
+type WindowOfRow = { target: RowTarget; record: StatusRecord };
 
 const REPLACE_STEP_WORDS: Record<ReplaceStep, string> = {
   cancelling: 'Step 1 of 3: cancelling the current command…',
@@ -52,29 +81,41 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * The timeline editor page: bound sites' devices as rows, command windows as bars,
- * drag to schedule, details in a drawer with cancel, replace by drag or edit. It fills the window
- * below the navigation, full width and full height; the grid takes what the toolbar leaves. With
- * `dispatchRefusal` (a role that may only read) it reads only: no form, drawer action or undo
- * opens, and a drag or a new command says why instead.
+ * drag to schedule, details in a drawer with cancel, replace by drag or edit; each window's menu
+ * (Copy, Replace, Duplicate, Cancel, Open history), copy and paste, cancelled windows shown or
+ * hidden. It fills the window below the navigation, full width and full height; the grid takes
+ * what the toolbar leaves. Its filters and view live in `search` (the URL), changed through
+ * `onSearchChange`. With `dispatchRefusal` (a role that may only read) it reads only: no form,
+ * change or undo opens, and a drag, a change key or a paste says why instead.
  */
 export function TimelinePage({
   sites,
   dispatchRefusal,
+  search,
+  onSearchChange,
 }: {
   sites: readonly Site[];
   /** Why the operator may not schedule or cancel, in words; undefined when they may. */
   dispatchRefusal?: string | undefined;
+  /** The view state kept in the URL (lib/timeline-search.ts). */
+  search: TimelineSearch;
+  onSearchChange: (next: Partial<TimelineSearch>) => void;
 }) {
   const canChange = dispatchRefusal === undefined;
   const queryClient = useQueryClient();
-  const [filter, setFilter] = useState('');
-  const [hiddenSites, setHiddenSites] = useState<ReadonlySet<string>>(new Set());
-  const [utc, setUtc] = useState(false);
-  const [snapMs, setSnapMs] = useState(DEFAULT_SNAP_MS);
+  const navigate = useNavigate();
+  const { q: filter, utc, showCancelled } = search;
+  const snapMs = search.snapMinutes * 60_000;
+  const hiddenSites = useMemo(() => new Set(search.hiddenSiteIds), [search.hiddenSiteIds]);
   const [nowMs, setNowMs] = useState(() => Date.now());
+  // The view a reload or a shared link opens on; later moves only write the URL.
+  const [firstView] = useState(() => firstViewOf(search, nowMs));
   const [viewport, setViewport] = useState<TimelineViewport>();
-  const [selected, setSelected] = useState<{ target: RowTarget; record: StatusRecord }>();
+  const [selected, setSelected] = useState<WindowOfRow>();
   const [form, setForm] = useState<FormState>();
+  const [confirmCancel, setConfirmCancel] = useState<WindowOfRow>();
+  const [duplicating, setDuplicating] = useState<WindowOfRow>();
+  const [copied, setCopied] = useState<CopiedWindow>();
   const [notice, setNotice] = useState<string>();
   const [replaceStep, setReplaceStep] = useState<ReplaceStep>();
   const [replaceFailure, setReplaceFailure] = useState<{
@@ -97,6 +138,10 @@ export function TimelinePage({
     [sites, hiddenSites],
   );
   const { barsByDevice, overlapIndex, failedSlots } = useTimelineBars(viewport);
+  const shownBars = useMemo(
+    () => (showCancelled ? barsByDevice : withoutCancelled(barsByDevice)),
+    [barsByDevice, showCancelled],
+  );
   const zoneOf = (target: RowTarget) => (utc ? 'UTC' : target.site.timeZone);
 
   // The selected record follows the polled history while its row is in view.
@@ -108,19 +153,23 @@ export function TimelinePage({
     return live ?? selected.record;
   }, [selected, barsByDevice]);
 
-  // The last schedule change made here, for Ctrl+Z; each is offered as Undo in a toast too.
-  const [lastChange, setLastChange] = useState<{ change: UndoableChange; timeZone: string }>();
+  // The last schedule changes made here (one, or a paste's or duplicate's copies), for Ctrl+Z;
+  // each is offered as Undo in a toast too.
+  const [lastChanges, setLastChanges] = useState<{
+    changes: readonly UndoableChange[];
+    timeZone: string;
+  }>();
   const { undo, offerUndo } = useUndo();
   const changed = (change: UndoableChange, title: string, timeZone: string) => {
-    setLastChange({ change, timeZone });
+    setLastChanges({ changes: [change], timeZone });
     offerUndo(change, title, timeZone);
   };
   const onUndoKey = useUndoKey(
     useCallback(() => {
-      if (!lastChange) return;
-      setLastChange(undefined);
-      void undo(lastChange.change, lastChange.timeZone);
-    }, [lastChange, undo]),
+      if (!lastChanges) return;
+      setLastChanges(undefined);
+      for (const change of lastChanges.changes) void undo(change, lastChanges.timeZone);
+    }, [lastChanges, undo]),
   );
 
   const submit = useSubmitCommand();
@@ -160,6 +209,67 @@ export function TimelinePage({
         },
       },
     );
+
+  // Copies (a paste, a duplicate) go through a submission hook of their own: each is its own
+  // intent with its own key, and the form's pending state and error stay the form's.
+  const copySubmit = useSubmitCommand();
+  const sendCopies = async (
+    copies: readonly CheckedCopy[],
+    powerControl: PowerControl,
+    refused: readonly CheckedCopy[],
+    timeZone: string,
+  ) => {
+    const keys = copies.map(() => crypto.randomUUID());
+    const outcomes = await Promise.allSettled(
+      copies.map((copy, i) =>
+        copySubmit.mutateAsync({
+          deviceId: copy.target.device.deviceId,
+          command: copyCommand(copy, powerControl),
+          idempotencyKey: keys[i],
+        }),
+      ),
+    );
+    const changes: UndoableChange[] = [];
+    const sent: { label: string; id: string }[] = [];
+    const failed: string[] = [];
+    outcomes.forEach((outcome, i) => {
+      const copy = copies[i];
+      const key = keys[i];
+      if (!copy || !key) return;
+      if (outcome.status === 'fulfilled') {
+        sent.push({ label: copy.label, id: outcome.value.id });
+        changes.push({
+          kind: 'submit',
+          deviceId: copy.target.device.deviceId,
+          commandId: outcome.value.id,
+          key,
+        });
+      } else failed.push(`${copy.label}: ${submitErrorWords(outcome.reason, timeZone)}`);
+    });
+    const notSent = [...refused.map((copy) => `${copy.label}: ${copy.refusal ?? ''}`), ...failed];
+    setNotice(
+      `${sent.length} ${sent.length === 1 ? 'copy' : 'copies'} sent${
+        sent.length ? `: ${sent.map((copy) => `${copy.id} for ${copy.label}`).join(', ')}` : ''
+      }.${notSent.length ? ` Not sent: ${notSent.join(' ')}` : ''}`,
+    );
+    if (changes.length === 0) return;
+    setLastChanges({ changes, timeZone });
+    const [only] = changes;
+    const [first] = sent;
+    if (changes.length === 1 && only && first)
+      offerUndo(only, `Command ${first.id} sent for ${first.label}`, timeZone);
+    else
+      showToast({
+        title: `${changes.length} copies sent`,
+        description: `Undo cancels all ${changes.length} while they have not started.`,
+        tone: 'success',
+        action: {
+          label: 'Undo',
+          onAction: () => changes.forEach((change) => void undo(change, timeZone)),
+        },
+        timeoutMs: 10_000,
+      });
+  };
 
   const runReplace = async (target: RowTarget, old: StatusRecord, next: DeviceCommand) => {
     setForm(undefined);
@@ -211,6 +321,106 @@ export function TimelinePage({
     setForm({ target, ...window });
   };
 
+  /** Opens the replace form of `record`, or says why its window may no longer change. */
+  const openReplace = ({ target, record }: WindowOfRow) => {
+    const lock = editLock({ status: record.status, startMs: Date.parse(record.startTime) }, nowMs);
+    if (lock)
+      return showToast({
+        title: `Command ${record.id} not replaced`,
+        description: editLockWords(record.id, lock, zoneOf(target)),
+        tone: 'warning',
+      });
+    submit.reset();
+    setForm({
+      target,
+      startMs: Date.parse(record.startTime),
+      endMs: Date.parse(record.endTime),
+      powerControl: record.powerControl,
+      replacing: record,
+    });
+  };
+
+  const copyWindow = (target: RowTarget, bar: Bar) => {
+    const copy = copyOf(bar.record, target.device.name);
+    setCopied(copy);
+    setNotice(
+      `Copied ${describePowerControl(copy.powerControl)} for ${windowLengthWords(copy.durationMs)} from ${target.device.name}: Ctrl+V pastes it under the pointer or after the focused window.`,
+    );
+  };
+
+  /** Checks a paste on every target before anything is sent; the refusal, or undefined. */
+  const paste = (targets: RowTarget[], atMs: number): string | undefined => {
+    if (!canChange) return VIEWER_REFUSAL_WORDS;
+    if (!copied) return 'Nothing is copied yet: Ctrl+C on a window copies it.';
+    const checked = checkCopies(
+      pasteCopies(copied, targets, atMs),
+      copied.powerControl,
+      Date.now(),
+      overlapIndex,
+      zoneOf,
+    );
+    const refused = checked.filter((copy) => copy.refusal);
+    if (refused.length > 0)
+      return targets.length === 1
+        ? refused[0]?.refusal
+        : `Nothing pasted: ${refused.map((copy) => `${copy.label}: ${copy.refusal ?? ''}`).join(' ')}`;
+    const [first] = targets;
+    void sendCopies(checked, copied.powerControl, [], first ? zoneOf(first) : 'UTC');
+    return undefined;
+  };
+
+  const barMenuActions = (target: RowTarget, bar: Bar): readonly MenuAction[] => {
+    const { record } = bar;
+    const subject = { target, record };
+    const history: MenuAction = {
+      id: 'history',
+      label: 'Open history',
+      onAction: () => void navigate(deviceHistoryPath(target.site.siteId, target.device.deviceId)),
+    };
+    const copy: MenuAction = {
+      id: 'copy',
+      label: 'Copy window (Ctrl+C)',
+      onAction: () => copyWindow(target, bar),
+    };
+    if (!canChange) return [copy, history];
+    return [
+      copy,
+      ...(isActiveStatus(record.status)
+        ? [{ id: 'replace', label: 'Replace…', onAction: () => openReplace(subject) }]
+        : []),
+      {
+        id: 'duplicate',
+        label: 'Duplicate to devices or days…',
+        onAction: () => {
+          copySubmit.reset();
+          setDuplicating(subject);
+        },
+      },
+      ...(isCancellable(record.status)
+        ? [
+            {
+              id: 'cancel',
+              label: 'Cancel command…',
+              tone: 'danger' as const,
+              onAction: () => {
+                cancel.reset();
+                setConfirmCancel(subject);
+              },
+            },
+          ]
+        : []),
+      history,
+    ];
+  };
+
+  const selectedLock =
+    selected && selectedRecord
+      ? editLock(
+          { status: selectedRecord.status, startMs: Date.parse(selectedRecord.startTime) },
+          nowMs,
+        )
+      : null;
+
   return (
     // Ctrl+Z reaches it from the grid and the panels; text fields keep their own undo.
     <section
@@ -228,7 +438,7 @@ export function TimelinePage({
               type="search"
               value={filter}
               placeholder="Name or ID"
-              onChange={(event) => setFilter(event.target.value)}
+              onChange={(event) => onSearchChange({ q: event.target.value })}
             />
           </label>
           <fieldset>
@@ -242,7 +452,7 @@ export function TimelinePage({
                     const next = new Set(hiddenSites);
                     if (event.target.checked) next.delete(site.siteId);
                     else next.add(site.siteId);
-                    setHiddenSites(next);
+                    onSearchChange({ hiddenSiteIds: [...next] });
                   }}
                 />{' '}
                 {/* Its zone is written on its header row in the grid. */}
@@ -253,17 +463,31 @@ export function TimelinePage({
           <label>
             <input
               type="checkbox"
+              checked={showCancelled}
+              onChange={(event) => onSearchChange({ showCancelled: event.target.checked })}
+            />{' '}
+            Show cancelled
+          </label>
+          <label>
+            <input
+              type="checkbox"
               checked={utc}
-              onChange={(event) => setUtc(event.target.checked)}
+              onChange={(event) => onSearchChange({ utc: event.target.checked })}
             />{' '}
             Show times in UTC
           </label>
           <label>
             Snap to{' '}
-            <select value={snapMs} onChange={(event) => setSnapMs(Number(event.target.value))}>
-              {SNAP_CHOICES.map((choice) => (
-                <option key={choice.ms} value={choice.ms}>
-                  {choice.label}
+            <select
+              value={search.snapMinutes}
+              onChange={(event) => {
+                const minutes = SNAP_MINUTES.find((m) => m === Number(event.target.value));
+                if (minutes) onSearchChange({ snapMinutes: minutes });
+              }}
+            >
+              {SNAP_MINUTES.map((minutes) => (
+                <option key={minutes} value={minutes}>
+                  {minutes === 60 ? '1 h' : `${minutes} min`}
                 </option>
               ))}
             </select>
@@ -317,14 +541,19 @@ export function TimelinePage({
         }
         sites={shownSites}
         filter={filter}
-        barsByDevice={barsByDevice}
+        barsByDevice={shownBars}
         overlapIndex={overlapIndex}
         nowMs={nowMs}
         utc={utc}
         snapMs={snapMs}
         selectedBarId={selected?.record.id}
         onViewportChange={setViewport}
-        readOnly={!canChange}
+        firstView={firstView}
+        onViewMoved={(view) => onSearchChange(viewSearch(view))}
+        changeRefusal={canChange ? undefined : VIEWER_REFUSAL_WORDS}
+        barMenuActions={barMenuActions}
+        onCopyBar={copyWindow}
+        onPaste={paste}
         onCreateWindow={openCreate}
         onNewCommand={(target, atMs) =>
           openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
@@ -352,17 +581,47 @@ export function TimelinePage({
           cancelling={cancel.isPending}
           cancelError={cancel.isError ? problemWords(cancel.error) : undefined}
           canChange={canChange}
-          onCancel={() => cancelRecord(selectedRecord, selected.target.site.timeZone)}
-          onChange={() =>
-            setForm({
-              target: selected.target,
-              startMs: Date.parse(selectedRecord.startTime),
-              endMs: Date.parse(selectedRecord.endTime),
-              powerControl: selectedRecord.powerControl,
-              replacing: selectedRecord,
-            })
+          editLockWords={
+            selectedLock
+              ? editLockWords(selectedRecord.id, selectedLock, zoneOf(selected.target))
+              : undefined
           }
+          onCancel={() => cancelRecord(selectedRecord, selected.target.site.timeZone)}
+          onChange={() => openReplace({ target: selected.target, record: selectedRecord })}
           onClose={() => setSelected(undefined)}
+        />
+      ) : null}
+      {confirmCancel ? (
+        <CancelConfirm
+          record={confirmCancel.record}
+          deviceName={confirmCancel.target.device.name}
+          timeZone={zoneOf(confirmCancel.target)}
+          onDismiss={() => setConfirmCancel(undefined)}
+          onConfirm={() => {
+            setConfirmCancel(undefined);
+            cancelRecord(confirmCancel.record, confirmCancel.target.site.timeZone);
+          }}
+        />
+      ) : null}
+      {!selected && cancel.isError ? (
+        <div role="alert" className="notice notice-error">
+          {problemWords(cancel.error)}
+        </div>
+      ) : null}
+      {duplicating ? (
+        <DuplicateDialog
+          record={duplicating.record}
+          source={duplicating.target}
+          sites={sites}
+          timeZone={zoneOf(duplicating.target)}
+          nowMs={nowMs}
+          busy={copySubmit.isPending}
+          onDismiss={() => setDuplicating(undefined)}
+          onSend={(accepted, refused) => {
+            const { target, record } = duplicating;
+            setDuplicating(undefined);
+            void sendCopies(accepted, record.powerControl, refused, zoneOf(target));
+          }}
         />
       ) : null}
       {form ? (

@@ -18,6 +18,8 @@ export interface TimelineToolbarProps {
   onNewCommand: () => void;
   /** A view that only shows offers no New command. */
   readOnly?: boolean | undefined;
+  /** Why the operator may only look (a viewer): the toolbar says "Read only" with it. */
+  readOnlyWhy?: string | undefined;
 }
 
 /**
@@ -77,6 +79,11 @@ export function TimelineToolbar(props: TimelineToolbarProps) {
       >
         ▶
       </button>
+      {props.readOnlyWhy !== undefined ? (
+        <span className="timeline-read-only">
+          Read only<span className="visually-hidden">: {props.readOnlyWhy}</span>
+        </span>
+      ) : null}
       {props.readOnly ? null : (
         <button type="button" onClick={props.onNewCommand} disabled={!props.focusedDeviceName}>
           New command{props.focusedDeviceName ? ` for ${props.focusedDeviceName}` : ''}

@@ -1,4 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { MenuAction } from '../../../components/menu.tsx';
 import type { Site } from '../../../../domain/device.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { useCanvasFrame, type FrameSource } from '../hooks/use-canvas-frame.ts';
@@ -6,7 +7,12 @@ import { useCanvasSize } from '../hooks/use-canvas-size.ts';
 import { usePointerGestures, type TimelineMessage } from '../hooks/use-pointer-gestures.ts';
 import { useScrollPosition } from '../hooks/use-scroll-position.ts';
 import { useTimeScale } from '../hooks/use-time-scale.ts';
-import { useTimelineKeys } from '../hooks/use-timeline-keys.ts';
+import {
+  rowsBetween,
+  useTimelineKeys,
+  type KeyMove,
+  type RowSelection,
+} from '../hooks/use-timeline-keys.ts';
 import { useViewportReport } from '../hooks/use-viewport-report.ts';
 import { useWheelZoom } from '../hooks/use-wheel-zoom.ts';
 import type { Bar } from '../lib/bars.ts';
@@ -19,8 +25,10 @@ import { buildRows, nextDeviceRow, rowTarget, visibleRowRange } from '../lib/row
 import { createTransitionTracker } from '../lib/status-transitions.ts';
 import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
+import { windowReadout } from '../lib/window-words.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
+import { BAR_MENU_BUTTON_PX, BarMenu, type BarMenuSubject } from './bar-menu.tsx';
 import { WindowCard } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 // The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
@@ -62,6 +70,26 @@ export interface TimelineViewProps {
    * default `nowMs` and a day.
    */
   firstView?: { atMs: number; spanMs: number };
+  /**
+   * Why the operator may not change anything (a viewer's role), in a few words. Set, the view is
+   * read-only like `readOnly`, but a drag on a row, a key that would change something or a
+   * paste says this beside the grid instead of doing nothing, and the toolbar says "Read only".
+   */
+  changeRefusal?: string | undefined;
+  /**
+   * The choices of a window's menu: its "⋯" button (shown on hover and keyboard focus), a
+   * right-click on it, Shift+F10 or the context-menu key. Absent: no menu.
+   */
+  barMenuActions?: (target: RowTarget, bar: Bar) => readonly MenuAction[];
+  /** Ctrl/Cmd+C on a focused window. */
+  onCopyBar?: (target: RowTarget, bar: Bar) => void;
+  /**
+   * Ctrl/Cmd+V: paste at `atMs` (epoch ms) on each of `targets` (one row, or the rows chosen with
+   * Shift+Up/Down). Returns why nothing was sent, shown as a refusal beside the grid, or undefined.
+   */
+  onPaste?: (targets: RowTarget[], atMs: number) => string | undefined;
+  /** The operator moved the view (pan, zoom, preset) and it rested: its start and span in ms. */
+  onViewMoved?: (view: { startMs: number; spanMs: number }) => void;
 }
 
 /** Room the pointer message may take, in CSS pixels (its CSS max-width). */
@@ -98,7 +126,14 @@ export function TimelineView(props: TimelineViewProps) {
   // Which card shows follows the last input: keys show the focused window's, the pointer its own.
   const [keyboardLast, setKeyboardLast] = useState(false);
   const [message, setMessage] = useState<TimelineMessage>();
+  const [keyMove, setKeyMove] = useState<KeyMove>();
+  const [selection, setSelection] = useState<RowSelection>();
+  const [announcement, setAnnouncement] = useState('');
+  const [menu, setMenu] = useState<BarMenuSubject>();
+  const [menuButtonFocused, setMenuButtonFocused] = useState(false);
+  const menuWrapRef = useRef<HTMLDivElement>(null);
   const [transitions] = useState(createTransitionTracker);
+  const readOnly = props.readOnly === true || props.changeRefusal !== undefined;
   const tokens = useDesignTokens();
 
   const timeWidth = Math.max(1, size.width - LABEL_WIDTH_PX);
@@ -120,11 +155,15 @@ export function TimelineView(props: TimelineViewProps) {
     canvasRef.current?.setAttribute('data-scroll-top', String(scrollTopPx));
     requestDraw();
   };
+  const { onViewMoved } = props;
   const { scale, scaleRef, applyScale, panScale } = useTimeScale(
     props.firstView?.atMs ?? props.nowMs,
     timeWidth,
     onScaleChange,
     props.firstView?.spanMs,
+    onViewMoved
+      ? (next) => onViewMoved({ startMs: next.originMs, spanMs: next.msPerPx * timeWidth })
+      : undefined,
   );
   const { scrollTop, scrollTopRef, visible, held, onScroll } = useScrollPosition(
     rows,
@@ -143,43 +182,103 @@ export function TimelineView(props: TimelineViewProps) {
   useLayoutEffect(() => {
     gestureDataRef.current = props;
   });
-  const { drag, moving, hover, hoverGhost, cancelGesture, canvasHandlers } = usePointerGestures({
-    rows,
-    utc,
-    snapMs: props.snapMs,
-    dataRef: gestureDataRef,
-    scaleRef,
-    scrollTopRef,
-    gridRef: scrollerRef,
-    panScale,
-    setFocusedRow,
-    setFocusedBarId,
-    setMessage,
-    onCreateWindow: props.onCreateWindow,
-    onSelectBar: props.onSelectBar,
-    onMoveBar: props.onMoveBar,
-  });
+  /** Top of a row in canvas pixels, at scroll `scrollTopPx` (the ref's in events, the state's in render). */
+  const rowTopPx = (rowIndex: number, scrollTopPx: number) =>
+    (rows[rowIndex]?.y ?? 0) + AXIS_HEIGHT_PX - scrollTopPx;
+  const xOfMs = (ms: number) =>
+    Math.min(size.width - 40, Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, ms)));
+  /** Shows `text` under the focused window (or the keyboard's time) of the focused row. */
+  const say = (text: string, refused: boolean) => {
+    if (!text) return setMessage(undefined);
+    const target = rowTarget(rows, focusedRow);
+    const bar = target
+      ? barsByDevice.get(target.device.deviceId)?.find((b) => b.id === focusedBarId)
+      : undefined;
+    const atMs = keyMove?.startMs ?? bar?.startMs ?? cursorMs;
+    setMessage({
+      text,
+      refused,
+      xPx: atMs === undefined ? LABEL_WIDTH_PX : xOfMs(atMs),
+      yPx: rowTopPx(focusedRow, scrollTopRef.current) + 14,
+    });
+  };
+  const openMenu = (target: RowTarget, bar: Bar, rowIndex: number) => {
+    setKeyboardLast(true);
+    setMenu({ ...target, bar, rowIndex });
+  };
+
+  const { drag, moving, hover, hoverGhost, cancelGesture, pointerSpot, leave, canvasHandlers } =
+    usePointerGestures({
+      rows,
+      utc,
+      snapMs: props.snapMs,
+      dataRef: gestureDataRef,
+      scaleRef,
+      scrollTopRef,
+      gridRef: scrollerRef,
+      panScale,
+      setFocusedRow,
+      setFocusedBarId,
+      setMessage,
+      setCursorMs,
+      announce: setAnnouncement,
+      extendRowSelection: (rowIndex) => {
+        setSelection(rowsBetween(rows, selection?.anchorRow ?? focusedRow, rowIndex));
+        setFocusedRow(rowIndex);
+        setFocusedBarId(undefined);
+      },
+      onCreateWindow: props.onCreateWindow,
+      onSelectBar: props.onSelectBar,
+      onMoveBar: props.onMoveBar,
+      onBarContextMenu: props.barMenuActions ? openMenu : undefined,
+    });
   const { onKeyDown, newCommandForFocus } = useTimelineKeys({
     rows,
     barsByDevice,
     ghostsByDevice: props.ghostsByDevice,
+    overlapIndex: props.overlapIndex,
     readOnly: props.readOnly,
+    changeRefusal: props.changeRefusal,
     nowMs: props.nowMs,
+    snapMs: props.snapMs,
+    utc,
     timeWidthPx: timeWidth,
     rowsHeightPx: rowsHeight,
     focusedRow,
     focusedBarId,
     cursorMs,
+    keyMove,
+    selection,
     scaleRef,
     scrollerRef,
     applyScale,
     setFocusedRow,
     setFocusedBarId,
     setCursorMs,
+    setKeyMove,
+    setSelection,
+    pointerSpot,
     cancelGesture,
+    say,
+    announce: setAnnouncement,
     onSelectBar: props.onSelectBar,
     onNewCommand: props.onNewCommand,
+    onMoveBar: props.onMoveBar,
+    onOpenMenu: props.barMenuActions
+      ? (target, bar) => openMenu(target, bar, focusedRow)
+      : undefined,
+    onCopyBar: props.onCopyBar,
+    onPaste: props.onPaste,
   });
+  const shownMoving = keyMove
+    ? {
+        barId: keyMove.bar.id,
+        rowIndex: keyMove.rowIndex,
+        startMs: keyMove.startMs,
+        endMs: keyMove.endMs,
+        refused: keyMove.refused,
+      }
+    : moving;
 
   // The canvas reads this render's values, also when it draws between renders (pan, scroll).
   const frameOf: FrameSource = (widthPx, heightPx, timeMs) => {
@@ -199,7 +298,11 @@ export function TimelineView(props: TimelineViewProps) {
       focusedBarId,
       selectedBarId: props.selectedBarId,
       drag,
-      moving,
+      moving: shownMoving,
+      ...(selection && selection.deviceIds.size > 1
+        ? { selectedDeviceIds: selection.deviceIds }
+        : {}),
+      cursorMs,
       transitions: transitions.at(barsByDevice, timeMs, prefersReducedMotion),
       timeMs,
       tokens,
@@ -248,6 +351,43 @@ export function TimelineView(props: TimelineViewProps) {
     xOfMs: (ms) => Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, ms)),
   });
 
+  const readout = readoutOf(drag ?? shownMoving);
+  function readoutOf(
+    preview:
+      { rowIndex: number; startMs: number; endMs: number; xPx?: number; yPx?: number } | undefined,
+  ) {
+    const target = preview && rowTarget(rows, preview.rowIndex);
+    if (!preview || !target || !(preview.endMs > preview.startMs)) return undefined;
+    const text = windowReadout(preview.startMs, preview.endMs, utc ? 'UTC' : target.site.timeZone);
+    const top = rowTopPx(preview.rowIndex, scrollTop);
+    // Above the pointer (the refusal shows below it); at the bar, above its row, for keys.
+    return preview.xPx !== undefined && preview.yPx !== undefined
+      ? { text, left: preview.xPx + 14, top: Math.max(0, preview.yPx - 34) }
+      : {
+          text,
+          left: xOfMs(preview.startMs),
+          top: top - 28 < AXIS_HEIGHT_PX ? top + 36 : top - 28,
+        };
+  }
+
+  const focusedSubject: BarMenuSubject | undefined =
+    (gridFocused || menuButtonFocused) && focusedTarget && focusedBar
+      ? { ...focusedTarget, bar: focusedBar, rowIndex: focusedRow }
+      : undefined;
+  const menuSubject =
+    props.barMenuActions && !drag && !shownMoving
+      ? (menu ?? (hover && !keyboardLast ? hover : undefined) ?? focusedSubject)
+      : undefined;
+  const menuTopPx = menuSubject
+    ? rowTopPx(menuSubject.rowIndex, scrollTop) +
+      ((rows[menuSubject.rowIndex]?.height ?? BAR_MENU_BUTTON_PX) - BAR_MENU_BUTTON_PX) / 2
+    : 0;
+  const menuShown =
+    menuSubject &&
+    props.barMenuActions &&
+    menuTopPx >= AXIS_HEIGHT_PX &&
+    menuTopPx + BAR_MENU_BUTTON_PX <= canvasHeight;
+
   return (
     <div className="timeline">
       <div className="timeline-toolbar-row">
@@ -258,17 +398,23 @@ export function TimelineView(props: TimelineViewProps) {
           nowMs={props.nowMs}
           focusedDeviceName={focusedTarget?.device.name}
           onNewCommand={newCommandForFocus}
-          readOnly={props.readOnly}
+          readOnly={readOnly}
+          readOnlyWhy={props.changeRefusal}
         />
         {props.notice}
         <details className="timeline-help">
           <summary>Mouse and keys</summary>
           <p id="timeline-help-text">
-            {props.readOnly
-              ? 'Drag the time axis to pan; Ctrl+wheel zooms around the pointer.'
-              : 'Drag on an empty part of a row to schedule a window; drag a received bar to move it, or its ends to resize it; drag the time axis to pan; Ctrl+wheel zooms around the pointer.'}{' '}
+            {props.changeRefusal !== undefined
+              ? `Drag the time axis to pan; Ctrl+wheel zooms around the pointer. ${props.changeRefusal}`
+              : readOnly
+                ? 'Drag the time axis to pan; Ctrl+wheel zooms around the pointer.'
+                : 'Drag on an empty part of a row to schedule a window; drag a received bar to move it, or its ends to resize it (a window starting within 2 minutes, or running, stays where it is: the lock says so); drag the time axis to pan; Ctrl+wheel zooms around the pointer; right-click a window for its menu.'}{' '}
             Keys: arrows move between devices and commands, Enter opens, Shift+arrows pan, + and −
             zoom, Home goes to now.
+            {readOnly
+              ? ' On a window: Shift+F10 opens its menu, Ctrl+C copies it.'
+              : ' On a window: Shift+F10 opens its menu, Ctrl+C copies it, Space picks it up to move it with Left and Right (with Shift: its end), Enter puts it there, Escape leaves it. Ctrl+V pastes the copied window under the pointer, or after the focused window; Shift+Up and Down choose several rows to paste on.'}
           </p>
         </details>
       </div>
@@ -279,6 +425,8 @@ export function TimelineView(props: TimelineViewProps) {
           tabIndex={0}
           aria-label="Command timeline"
           aria-rowcount={rows.length}
+          aria-multiselectable={selection && selection.deviceIds.size > 1 ? true : undefined}
+          aria-readonly={readOnly || undefined}
           aria-activedescendant={activeDescendant}
           aria-describedby="timeline-help-text"
           className="timeline-grid timeline-scroller"
@@ -287,6 +435,8 @@ export function TimelineView(props: TimelineViewProps) {
           }
           onKeyDown={(event) => {
             setKeyboardLast(true);
+            // What was said belongs to the last input; the key may say something new.
+            setMessage(undefined);
             onKeyDown(event);
           }}
           onFocus={() => setGridFocused(true)}
@@ -304,6 +454,15 @@ export function TimelineView(props: TimelineViewProps) {
               setKeyboardLast(false);
               canvasHandlers.onPointerMove(event);
             }}
+            onPointerLeave={(event) => {
+              // Onto the hovered bar's menu button: the bar stays the hovered one.
+              if (
+                event.relatedTarget instanceof Node &&
+                menuWrapRef.current?.contains(event.relatedTarget)
+              )
+                return;
+              canvasHandlers.onPointerLeave();
+            }}
           />
           <div
             style={{ height: Math.max(0, layout.totalHeightPx + AXIS_HEIGHT_PX - canvasHeight) }}
@@ -316,7 +475,11 @@ export function TimelineView(props: TimelineViewProps) {
             ghostsByDevice={props.ghostsByDevice}
             range={range}
             utc={utc}
+            nowMs={props.nowMs}
             selectedBarId={props.selectedBarId}
+            selectedDeviceIds={
+              selection && selection.deviceIds.size > 1 ? selection.deviceIds : undefined
+            }
           />
         </div>
         {/* Beside the pointer, over the grid: feedback never moves what is being dragged. */}
@@ -327,12 +490,48 @@ export function TimelineView(props: TimelineViewProps) {
         >
           {message?.text}
         </div>
-        {card ? (
+        {readout ? (
+          <div
+            className="timeline-readout"
+            data-testid="timeline-readout"
+            aria-hidden="true"
+            style={{ left: readout.left, top: readout.top }}
+          >
+            {readout.text}
+          </div>
+        ) : null}
+        <div role="status" className="visually-hidden">
+          {announcement}
+        </div>
+        {card && !readout && !menu ? (
           <WindowCard
             card={card}
             timeZone={utc ? 'UTC' : card.site.timeZone}
             boundsWidthPx={size.width}
             boundsHeightPx={size.height}
+          />
+        ) : null}
+        {menuShown && menuSubject && props.barMenuActions ? (
+          <BarMenu
+            key={menuSubject.bar.id}
+            subject={menuSubject}
+            leftPx={Math.min(
+              size.width - BAR_MENU_BUTTON_PX - 4,
+              Math.max(
+                LABEL_WIDTH_PX + 2,
+                LABEL_WIDTH_PX + timeToX(scale, menuSubject.bar.endMs) + 2,
+              ),
+            )}
+            topPx={menuTopPx}
+            actions={props.barMenuActions(menuSubject, menuSubject.bar)}
+            note={props.changeRefusal}
+            isOpen={menu?.bar.id === menuSubject.bar.id}
+            onOpenChange={(open) => setMenu(open ? menuSubject : undefined)}
+            wrapRef={menuWrapRef}
+            onPointerLeave={(event) => {
+              if (event.relatedTarget !== canvasRef.current) leave();
+            }}
+            onFocusChange={setMenuButtonFocused}
           />
         ) : null}
       </div>

@@ -1,9 +1,9 @@
 import { useRef, useState, type RefObject } from 'react';
-import { isEditableStatus } from '../../../../domain/command.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { edgeUnder, type BarEdge } from '../lib/bar-edge.ts';
 import { barAt, type Bar } from '../lib/bars.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';
+import { editLock, editLockWords } from '../lib/edit-lock.ts';
 import { ghostAt, type GhostWindow } from '../lib/ghosts.ts';
 import {
   AXIS_HEIGHT_PX,
@@ -17,6 +17,7 @@ import { rowIndexAtY, rowTarget, type TimelineRow } from '../lib/rows.ts';
 import { snapToStep } from '../lib/snap.ts';
 import { panBy, xToTime, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';
+import { windowSpoken } from '../lib/window-words.ts';
 
 /** A press on the canvas and what it turned into. */
 type Gesture =
@@ -31,7 +32,9 @@ type Gesture =
       edge: BarEdge;
       startMs: number;
       endMs: number;
-    };
+    }
+  /** A drag that would change something but may not: said once, then nothing until release. */
+  | { kind: 'blocked' };
 
 /**
  * Feedback on a drag, shown beside the pointer over the grid: a refusal (announced as an alert)
@@ -44,9 +47,10 @@ export interface TimelineMessage {
   yPx?: number;
 }
 
-/** The bar under the pointer, for the hover tooltip; x and y in canvas CSS pixels. */
+/** The bar under the pointer, for the hover tooltip and menu button; x and y in canvas CSS pixels. */
 export interface HoverTarget extends RowTarget {
   bar: Bar;
+  rowIndex: number;
   x: number;
   y: number;
 }
@@ -58,12 +62,23 @@ export interface GhostHoverTarget extends RowTarget {
   y: number;
 }
 
+/** Where the pointer is over a device row's time area: what a paste under the pointer uses. */
+export interface PointerSpot {
+  rowIndex: number;
+  ms: number;
+}
+
 /** What the gestures read at the moment of the event (the latest props). */
 export interface GestureData {
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
   /** True when the view only shows: a drag pans, nothing is drawn, moved or resized. */
   readOnly?: boolean | undefined;
+  /**
+   * Why the operator may not change anything (a viewer's role), in a few words: a drag on a row
+   * says it beside the pointer instead of drawing or moving; the time axis still pans.
+   */
+  changeRefusal?: string | undefined;
   overlapIndex: (deviceId: string) => DeviceOverlapIndex | undefined;
   nowMs: number;
 }
@@ -81,19 +96,31 @@ export interface PointerGestureOptions {
   setFocusedRow: (rowIndex: number) => void;
   setFocusedBarId: (barId: string | undefined) => void;
   setMessage: (message: TimelineMessage | undefined) => void;
+  /** The keyboard's time on the focused row: a click on an empty part of a row sets it. */
+  setCursorMs: (ms: number | undefined) => void;
+  /** Said politely to screen readers once a drag has made a window (its readout's words). */
+  announce: (text: string) => void;
+  /** Shift+click on a row: the rows from the focused one to it are chosen for a paste. */
+  extendRowSelection: (rowIndex: number) => void;
   onCreateWindow: (target: RowTarget, window: WindowMs) => void;
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
+  /** A right-click on a bar: its menu opens (the browser's own menu elsewhere). */
+  onBarContextMenu?: ((target: RowTarget, bar: Bar, rowIndex: number) => void) | undefined;
 }
 
 /**
  * Pointer gestures on the canvas: drag the axis to pan; drag on an empty part of a row to draw
  * a new window, snapped to `snapMs` on the site clock; press a bar to select it; drag an editable
- * (received) bar to move it, or its ends to resize it. While drawing or moving, the drag
- * rule (`dragRefusal`: no overlap with an active command, no start in the past) is checked on
- * every move and its refusal shown; a refused window is never handed on. Read-only, a drag
- * anywhere pans. Hovering the lower half of a row that holds ghost windows shows the ghost's
- * card instead of a bar's.
+ * bar (received, starting at least the lead time ahead: lib/edit-lock.ts) to move it, or its
+ * ends to resize it; click an empty part of a row to set the keyboard's time there (a paste goes
+ * there); Shift+click a row to choose the rows up to it. While drawing or moving, the drag rule
+ * (`dragRefusal`: no overlap with an active command, no start in the past or within the lead
+ * time) is checked on every move and its refusal shown; a refused window is never handed on. A
+ * drag on a window that may not change, or on anything while `changeRefusal` is set, says why
+ * beside the pointer. A preview (`readOnly` without `changeRefusal`) pans on a drag anywhere.
+ * Hovering the lower half of a row that holds ghost windows shows the ghost's card instead of a
+ * bar's.
  */
 export function usePointerGestures(options: PointerGestureOptions) {
   const { rows, utc, snapMs, dataRef, scaleRef, scrollTopRef, setMessage } = options;
@@ -102,6 +129,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
   const [moving, setMoving] = useState<MovingPreview>();
   const [hover, setHover] = useState<HoverTarget>();
   const [hoverGhost, setHoverGhost] = useState<GhostHoverTarget>();
+  const spotRef = useRef<PointerSpot | undefined>(undefined);
 
   const zoneOf = (target: RowTarget) => (utc ? 'UTC' : target.site.timeZone);
 
@@ -129,12 +157,17 @@ export function usePointerGestures(options: PointerGestureOptions) {
     options.gridRef.current?.focus({ preventScroll: true });
     const point = pointAt(event);
     event.currentTarget.setPointerCapture(event.pointerId);
-    if (point.y < AXIS_HEIGHT_PX || dataRef.current.readOnly) {
+    const { readOnly, changeRefusal } = dataRef.current;
+    if (point.y < AXIS_HEIGHT_PX || (readOnly && changeRefusal === undefined)) {
       gestureRef.current = { kind: 'pan', lastX: point.x };
       return;
     }
     const target = rowTarget(rows, point.rowIndex);
     if (!target) return;
+    if (event.shiftKey) {
+      options.extendRowSelection(point.rowIndex);
+      return;
+    }
     options.setFocusedRow(point.rowIndex);
     if (point.x < LABEL_WIDTH_PX) return;
     const bars = dataRef.current.barsByDevice.get(target.device.deviceId) ?? [];
@@ -163,6 +196,8 @@ export function usePointerGestures(options: PointerGestureOptions) {
   const onHoverMove = (event: React.PointerEvent<HTMLCanvasElement>) => {
     const point = pointAt(event);
     const target = rowTarget(rows, point.rowIndex);
+    spotRef.current =
+      target && point.x >= LABEL_WIDTH_PX ? { rowIndex: point.rowIndex, ms: point.ms } : undefined;
     const ghosts =
       target && point.x >= LABEL_WIDTH_PX
         ? dataRef.current.ghostsByDevice?.get(target.device.deviceId)
@@ -179,22 +214,41 @@ export function usePointerGestures(options: PointerGestureOptions) {
         ? barAt(dataRef.current.barsByDevice.get(target.device.deviceId) ?? [], point.ms)
         : undefined;
     if (bar?.id !== hover?.bar.id)
-      setHover(bar && target ? { bar, ...target, x: point.x, y: point.y } : undefined);
-    if (dataRef.current.readOnly) {
+      setHover(
+        bar && target
+          ? { bar, ...target, rowIndex: point.rowIndex, x: point.x, y: point.y }
+          : undefined,
+      );
+    const { readOnly, changeRefusal, nowMs } = dataRef.current;
+    if (readOnly && changeRefusal === undefined) {
       event.currentTarget.style.cursor = bar || ghost ? 'default' : 'grab';
       return;
     }
-    const edge = bar ? edgeUnder(bar, point.ms, scaleRef.current.msPerPx) : 'both';
+    // The cursor says what a drag would do: nothing but panning on the axis for a viewer, and
+    // "not allowed" over a window that may no longer change.
+    const locked = !bar || changeRefusal !== undefined || editLock(bar, nowMs) !== null;
+    const edge = bar && !locked ? edgeUnder(bar, point.ms, scaleRef.current.msPerPx) : 'both';
     event.currentTarget.style.cursor =
       point.y < AXIS_HEIGHT_PX
         ? 'grab'
-        : edge !== 'both'
-          ? 'ew-resize'
-          : bar && isEditableStatus(bar.status)
-            ? 'move'
+        : bar && locked
+          ? bar.status === 'received' || bar.status === 'executing'
+            ? 'not-allowed'
+            : 'pointer'
+          : edge !== 'both'
+            ? 'ew-resize'
             : bar
-              ? 'pointer'
-              : 'crosshair';
+              ? 'move'
+              : changeRefusal !== undefined
+                ? 'default'
+                : 'crosshair';
+  };
+
+  /** Says why a drag does nothing, beside the pointer, once per press. */
+  const block = (text: string, point: { x: number; y: number }) => {
+    gestureRef.current = { kind: 'blocked' };
+    setHover(undefined);
+    setMessage({ text, refused: false, xPx: point.x, yPx: point.y });
   };
 
   const onPointerMove = (event: React.PointerEvent<HTMLCanvasElement>) => {
@@ -206,11 +260,16 @@ export function usePointerGestures(options: PointerGestureOptions) {
       gesture.lastX = point.x;
       return;
     }
+    if (gesture.kind === 'blocked') return;
     const target = rowTarget(rows, gesture.rowIndex);
     if (!target) return;
     const zone = zoneOf(target);
+    const { changeRefusal, nowMs } = dataRef.current;
     if (gesture.kind === 'press') {
-      if (Math.abs(point.x - gesture.downX) < 4 || !isEditableStatus(gesture.bar.status)) return;
+      if (Math.abs(point.x - gesture.downX) < 4) return;
+      if (changeRefusal !== undefined) return block(changeRefusal, point);
+      const lock = editLock(gesture.bar, nowMs);
+      if (lock) return block(editLockWords(gesture.bar.id, lock, zone), point);
       setHover(undefined);
       gestureRef.current = {
         kind: 'move',
@@ -236,9 +295,12 @@ export function usePointerGestures(options: PointerGestureOptions) {
       const refusal = verdict(target, gesture, gesture.bar.id);
       setMoving({
         barId: gesture.bar.id,
+        rowIndex: gesture.rowIndex,
         startMs: gesture.startMs,
         endMs: gesture.endMs,
         refused: !!refusal,
+        xPx: point.x,
+        yPx: point.y,
       });
       setMessage(
         refusal
@@ -246,6 +308,10 @@ export function usePointerGestures(options: PointerGestureOptions) {
           : undefined,
       );
       return;
+    }
+    if (changeRefusal !== undefined) {
+      if (Math.abs(point.ms - gesture.anchorMs) < 4 * scaleRef.current.msPerPx) return;
+      return block(changeRefusal, point);
     }
     gesture.endMs = snapToStep(point.ms, snapMs, zone);
     gesture.moved = true;
@@ -258,6 +324,8 @@ export function usePointerGestures(options: PointerGestureOptions) {
       rowIndex: gesture.rowIndex,
       ...window,
       refused: !!refusal && refusal.kind !== 'empty',
+      xPx: point.x,
+      yPx: point.y,
     });
     setMessage(
       refusal
@@ -276,6 +344,8 @@ export function usePointerGestures(options: PointerGestureOptions) {
     gestureRef.current = undefined;
     setDrag(undefined);
     setMoving(undefined);
+    // Why a drag did nothing stays until the next press or key: it was the whole answer.
+    if (gesture?.kind === 'blocked') return;
     // The drag is over, and with it what was said about it; a refused window is simply dropped.
     setMessage(undefined);
     if (!gesture || gesture.kind === 'pan') return;
@@ -291,7 +361,9 @@ export function usePointerGestures(options: PointerGestureOptions) {
       const unchanged =
         gesture.startMs === gesture.bar.startMs && gesture.endMs === gesture.bar.endMs;
       if (unchanged || verdict(target, gesture, gesture.bar.id)) return;
-      setMessage(undefined);
+      options.announce(
+        `Moving command ${gesture.bar.id} to ${windowSpoken(gesture.startMs, gesture.endMs, zoneOf(target))}.`,
+      );
       options.onMoveBar(target, gesture.bar, { startMs: gesture.startMs, endMs: gesture.endMs });
       return;
     }
@@ -299,8 +371,14 @@ export function usePointerGestures(options: PointerGestureOptions) {
       startMs: Math.min(gesture.anchorMs, gesture.endMs),
       endMs: Math.max(gesture.anchorMs, gesture.endMs),
     };
-    if (!gesture.moved || verdict(target, window)) return;
-    setMessage(undefined);
+    if (!gesture.moved) {
+      // A click on an empty part of a row: the keyboard's time goes there (a paste lands there).
+      options.setFocusedBarId(undefined);
+      options.setCursorMs(gesture.anchorMs);
+      return;
+    }
+    if (verdict(target, window)) return;
+    options.announce(`New window ${windowSpoken(window.startMs, window.endMs, zoneOf(target))}.`);
     options.onCreateWindow(target, window);
   };
 
@@ -312,21 +390,49 @@ export function usePointerGestures(options: PointerGestureOptions) {
     setMessage(undefined);
   };
 
+  const onContextMenu = (event: React.MouseEvent<HTMLCanvasElement>) => {
+    if (!options.onBarContextMenu || gestureRef.current) return;
+    const rect = event.currentTarget.getBoundingClientRect();
+    const x = event.clientX - rect.left;
+    const y = event.clientY - rect.top;
+    if (y < AXIS_HEIGHT_PX || x < LABEL_WIDTH_PX) return;
+    const rowIndex = rowIndexAtY(rows, y - AXIS_HEIGHT_PX + scrollTopRef.current);
+    const target = rowTarget(rows, rowIndex);
+    const ms = xToTime(scaleRef.current, x - LABEL_WIDTH_PX);
+    const bar = target
+      ? barAt(dataRef.current.barsByDevice.get(target.device.deviceId) ?? [], ms)
+      : undefined;
+    if (!target || !bar) return;
+    event.preventDefault();
+    options.gridRef.current?.focus({ preventScroll: true });
+    options.setFocusedRow(rowIndex);
+    options.setFocusedBarId(bar.id);
+    options.onBarContextMenu(target, bar, rowIndex);
+  };
+
+  /** Forgets the pointer's place over the rows (it left the canvas). */
+  const leave = () => {
+    spotRef.current = undefined;
+    setHover(undefined);
+    setHoverGhost(undefined);
+  };
+
   return {
     drag,
     moving,
     hover,
     hoverGhost,
     cancelGesture,
+    /** The device row and instant under the pointer, while it is over a row's time area. */
+    pointerSpot: () => spotRef.current,
+    leave,
     canvasHandlers: {
       onPointerDown,
       onPointerMove,
       onPointerUp,
       onPointerCancel: onPointerUp,
-      onPointerLeave: () => {
-        setHover(undefined);
-        setHoverGhost(undefined);
-      },
+      onPointerLeave: leave,
+      onContextMenu,
     },
   };
 }

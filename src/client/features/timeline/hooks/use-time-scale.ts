@@ -18,13 +18,16 @@ export const SETTLE_AFTER_MS = 100;
  * pans or zooms, a new `timeWidthPx` (the grid's real width, known after layout, or a resized
  * window) fits that first view again. `applyScale` (keys, toolbar) sets both at once;
  * `panScale` (drag-pan, wheel) sets the ref and renders only once the gesture has rested for
- * `SETTLE_AFTER_MS`. Both call `onChange` with the new scale (draw, data attributes).
+ * `SETTLE_AFTER_MS`. Both call `onChange` with the new scale (draw, data attributes), and
+ * `onSettled` once the operator's change has rested (at once for a key or button, after the rest
+ * for a drag or wheel): what the page keeps in the URL. Fitting the first view is not a change.
  */
 export function useTimeScale(
   nowMs: number,
   timeWidthPx: number,
   onChange: (scale: TimeScale) => void,
   firstSpanMs = DAY_MS,
+  onSettled?: (scale: TimeScale) => void,
 ) {
   const [scale, setScale] = useState<TimeScale>(() =>
     scaleAroundNow(nowMs, firstSpanMs, timeWidthPx),
@@ -32,6 +35,10 @@ export function useTimeScale(
   const scaleRef = useRef(scale);
   const settleRef = useRef<ReturnType<typeof setTimeout>>(undefined);
   const movedRef = useRef(false);
+  const settledRef = useRef(onSettled);
+  useLayoutEffect(() => {
+    settledRef.current = onSettled;
+  });
   const applyScale = useCallback(
     (next: TimeScale) => {
       movedRef.current = true;
@@ -39,6 +46,7 @@ export function useTimeScale(
       scaleRef.current = next;
       setScale(next);
       onChange(next);
+      settledRef.current?.(next);
     },
     [onChange],
   );
@@ -48,7 +56,10 @@ export function useTimeScale(
       scaleRef.current = next;
       onChange(next);
       clearTimeout(settleRef.current);
-      settleRef.current = setTimeout(() => setScale(scaleRef.current), SETTLE_AFTER_MS);
+      settleRef.current = setTimeout(() => {
+        setScale(scaleRef.current);
+        settledRef.current?.(scaleRef.current);
+      }, SETTLE_AFTER_MS);
     },
     [onChange],
   );

@@ -1,14 +1,20 @@
 import type { WindowMs } from '../../../../domain/time-window.ts';
+import { EDIT_LEAD_TIME_MS } from './edit-lock.ts';
 import type { DeviceOverlapIndex, IndexedWindow } from './overlap-index.ts';
 
 /** Why a dragged window cannot be submitted, or null when it can. */
 export type DragRefusal =
-  { kind: 'empty' } | { kind: 'past' } | { kind: 'overlap'; conflict: IndexedWindow };
+  | { kind: 'empty' }
+  | { kind: 'past' }
+  | { kind: 'soon' }
+  | { kind: 'overlap'; conflict: IndexedWindow };
 
 /**
- * The live verdict on a dragged window: empty (end not after start, spec 2.1), starting in the
- * past (the device could never begin it in time, spec 3.2 `startTimeExpire`), or overlapping an
- * active command of the device (spec 3.1 rule 2; the upstream would answer 409). O(log n).
+ * The live verdict on a window drawn, moved, pasted or copied on the timeline: empty (end not
+ * after start, spec 2.1), starting in the past (the device could never begin it in time, spec 3.2
+ * `startTimeExpire`), starting within the lead time a command needs to reach the device
+ * (`EDIT_LEAD_TIME_MS`, lib/edit-lock.ts), or overlapping an active command of the device (spec
+ * 3.1 rule 2; the upstream would answer 409). O(log n).
  */
 export function dragRefusal(
   window: WindowMs,
@@ -18,6 +24,7 @@ export function dragRefusal(
 ): DragRefusal | null {
   if (!(window.endMs > window.startMs)) return { kind: 'empty' };
   if (window.startMs < nowMs) return { kind: 'past' };
+  if (window.startMs < nowMs + EDIT_LEAD_TIME_MS) return { kind: 'soon' };
   const conflict = index?.findOverlap(window, ignoreId);
   return conflict ? { kind: 'overlap', conflict } : null;
 }

@@ -1,4 +1,8 @@
-import type { CancellationReason, CommandStatus } from '../../../../domain/command.ts';
+import {
+  isActiveStatus,
+  type CancellationReason,
+  type CommandStatus,
+} from '../../../../domain/command.ts';
 import type { DesignTokens } from '../../../lib/design-tokens.ts';
 import {
   chooseAxisTiers,
@@ -7,6 +11,7 @@ import {
   type AxisLabel,
 } from './axis-layout.ts';
 import { barLabels, type Bar } from './bars.ts';
+import { EDIT_LEAD_TIME_MS } from './edit-lock.ts';
 import { ghostLabel, type GhostWindow } from './ghosts.ts';
 import type { TimelineRow } from './rows.ts';
 import {
@@ -25,20 +30,31 @@ export const LABEL_WIDTH_PX = 200;
 export const UPPER_TIER_HEIGHT_PX = 22;
 export const AXIS_HEIGHT_PX = 44;
 
-/** A window being dragged out on a row, with the verdict of the drag rule. */
+/**
+ * A window being dragged out on a row, with the verdict of the drag rule; `xPx`, `yPx`: the
+ * pointer in canvas CSS pixels (where its readout shows).
+ */
 export interface DragPreview {
   rowIndex: number;
   startMs: number;
   endMs: number;
   refused: boolean;
+  xPx?: number;
+  yPx?: number;
 }
 
-/** A received bar being moved or resized by a replace drag, with the drag rule's verdict. */
+/**
+ * A received bar being moved or resized by a replace drag (`xPx`, `yPx`: the pointer) or by
+ * keys (no pointer: its readout shows at the bar), with the drag rule's verdict.
+ */
 export interface MovingPreview {
   barId: string;
+  rowIndex: number;
   startMs: number;
   endMs: number;
   refused: boolean;
+  xPx?: number;
+  yPx?: number;
 }
 
 /** Everything one frame needs. */
@@ -57,8 +73,15 @@ export interface FrameState {
   focusedBarId: string | undefined;
   selectedBarId: string | undefined;
   drag: DragPreview | undefined;
-  /** Bar being moved by a replace drag: drawn as a ghost at its new place. */
+  /** Bar being moved by a replace drag or by keys: drawn as a ghost at its new place. */
   moving: MovingPreview | undefined;
+  /**
+   * Device rows chosen together (Shift+Up/Down) for a paste onto several rows, by device ID;
+   * drawn with a band in the label column. Absent or empty: none.
+   */
+  selectedDeviceIds?: ReadonlySet<string>;
+  /** The keyboard's time on the focused row when no window has focus (epoch ms): a thin line. */
+  cursorMs?: number | undefined;
   /** Bars changing status, by bar ID, drawn crossfading (empty or absent: none). */
   transitions?: ReadonlyMap<string, StatusTransition>;
   /** Clock the transitions run on (requestAnimationFrame time), in ms. */
@@ -201,11 +224,16 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     }
     ctx.fillStyle = i % 2 ? tokens.surface : tokens.bg;
     ctx.fillRect(0, top, widthPx, row.height);
-    if (i === frame.focusedRow) {
-      ctx.globalAlpha = 0.12;
+    const rowSelected = frame.selectedDeviceIds?.has(row.device.deviceId) ?? false;
+    if (i === frame.focusedRow || rowSelected) {
+      ctx.globalAlpha = i === frame.focusedRow ? 0.12 : 0.07;
       ctx.fillStyle = tokens.accent;
       ctx.fillRect(0, top, widthPx, row.height);
       ctx.globalAlpha = 1;
+    }
+    if (rowSelected) {
+      ctx.fillStyle = tokens.accent;
+      ctx.fillRect(0, top, 4, row.height);
     }
     // Past shading.
     const nowX = Math.min(widthPx, Math.max(timeLeft, xOf(nowMs)));
@@ -234,35 +262,67 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     const ghosts = frame.ghostsByDevice?.get(row.device.deviceId);
     // Rows with ghosts share their height: commands above, the plan's windows below.
     const barH = ghosts?.length ? (row.height - 10) / 2 : row.height - 8;
-    for (let b = 0; b < bars.length; b++) {
-      const bar = bars[b];
-      if (!bar) continue;
-      if (bar.startMs >= viewEndMs) break;
-      if (bar.endMs <= viewStartMs) continue;
-      const moving = frame.moving?.barId === bar.id;
-      const transition = transitions?.get(bar.id);
-      const nextBar = bars[b + 1];
-      drawBar(ctx, bar, xOf(bar.startMs), xOf(bar.endMs), top + 4, barH, {
-        nowMs,
-        tokens,
-        measure,
-        // Room for a label beside a narrow bar: up to the next bar or the view's right edge.
-        besideEndPx: Math.min(widthPx, nextBar ? xOf(nextBar.startMs) : widthPx),
-        faded: moving,
-        focused: bar.id === frame.focusedBarId,
-        selected: bar.id === frame.selectedBarId,
-        transition: transition && transitionLook(transition, frame.timeMs ?? 0, tokens.status),
-      });
-      if (moving && frame.moving)
-        drawGhost(
-          ctx,
-          xOf(frame.moving.startMs),
-          xOf(frame.moving.endMs),
-          top + 4,
-          barH,
-          frame.moving.refused,
+    // Ended windows (completed, cancelled) first and subdued, the live ones over them, and the
+    // ended ones' labels last, never where a live bar or its label is: a cancelled window left by
+    // a move or an undo never covers a live bar or its label, nor peeks out from under it.
+    const liveSpans: number[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      const live = pass === 1;
+      for (let b = 0; b < bars.length; b++) {
+        const bar = bars[b];
+        if (!bar) continue;
+        if (bar.startMs >= viewEndMs) break;
+        if (bar.endMs <= viewStartMs || isActiveStatus(bar.status) !== live) continue;
+        const moving = frame.moving?.barId === bar.id;
+        const transition = transitions?.get(bar.id);
+        const x0 = xOf(bar.startMs);
+        const right = drawBar(ctx, bar, x0, xOf(bar.endMs), top + 4, barH, {
+          nowMs,
           tokens,
-        );
+          measure,
+          // Room for a label beside a narrow bar: up to the next bar (a live one's: the next live
+          // bar, written over ended ones on a backdrop) or the view's right edge.
+          besideEndPx: Math.min(widthPx, xOf(nextStartMs(bars, b, live, viewEndMs))),
+          withLabel: live,
+          faded: moving,
+          focused: bar.id === frame.focusedBarId,
+          selected: bar.id === frame.selectedBarId,
+          transition: transition && transitionLook(transition, frame.timeMs ?? 0, tokens.status),
+        });
+        if (live) liveSpans.push(x0, right);
+        if (moving && frame.moving)
+          drawGhost(
+            ctx,
+            xOf(frame.moving.startMs),
+            xOf(frame.moving.endMs),
+            top + 4,
+            barH,
+            frame.moving.refused,
+            tokens,
+          );
+      }
+    }
+    drawEndedLabels(ctx, bars, liveSpans, {
+      top,
+      barH,
+      widthPx,
+      viewStartMs,
+      viewEndMs,
+      xOf,
+      frame,
+      transitions,
+      measure,
+    });
+    if (
+      i === frame.focusedRow &&
+      frame.cursorMs !== undefined &&
+      frame.focusedBarId === undefined
+    ) {
+      const x = xOf(frame.cursorMs);
+      ctx.fillStyle = tokens.focus;
+      ctx.fillRect(x - 1, top + 3, 2, row.height - 6);
+      ctx.fillRect(x - 4, top + 3, 8, 2);
+      ctx.fillRect(x - 4, top + row.height - 5, 8, 2);
     }
     if (ghosts)
       for (const ghost of ghosts) {
@@ -380,6 +440,30 @@ function drawAxis(
   return [...upper, ...lower];
 }
 
+/**
+ * Where the room beside bar `b` ends: the start of the next bar, or for a live bar (`live`) of
+ * the next live one, else `viewEndMs`. Bars are sorted by start.
+ */
+function nextStartMs(bars: readonly Bar[], b: number, live: boolean, viewEndMs: number): number {
+  for (let n = b + 1; n < bars.length; n++) {
+    const next = bars[n];
+    if (!next || next.startMs >= viewEndMs) break;
+    if (!live || isActiveStatus(next.status)) return next.startMs;
+  }
+  return viewEndMs;
+}
+
+/** Opacity of an ended window: behind the live ones, still readable, a cancelled one fainter. */
+const ENDED_ALPHA: Partial<Record<CommandStatus, number>> = { completed: 0.7, cancelled: 0.45 };
+
+/**
+ * True for a received window starting within the lead time (lib/edit-lock.ts): it can no longer
+ * be moved, so it carries the lock an executing one does.
+ */
+function lockedSoon(bar: Bar, nowMs: number): boolean {
+  return bar.status === 'received' && bar.startMs < nowMs + EDIT_LEAD_TIME_MS;
+}
+
 function drawBar(
   ctx: CanvasRenderingContext2D,
   bar: Bar,
@@ -392,16 +476,19 @@ function drawBar(
     tokens: DesignTokens;
     measure: (text: string) => number;
     besideEndPx: number;
+    /** False: the label is drawn later (an ended window's, where no live one is). */
+    withLabel: boolean;
     faded: boolean;
     focused: boolean;
     selected: boolean;
     transition: TransitionLook | undefined;
   },
-): void {
+): number {
   const { tokens } = look;
   const colours = look.transition ?? tokens.status[bar.status];
   const w = Math.max(2, x1 - x0);
-  ctx.globalAlpha = look.faded ? 0.35 : 1;
+  const alpha = look.faded ? 0.35 : (ENDED_ALPHA[bar.status] ?? 1);
+  ctx.globalAlpha = alpha;
   ctx.fillStyle = colours.fill;
   ctx.fillRect(x0, y, w, h);
   if (bar.status === 'executing') {
@@ -412,7 +499,7 @@ function drawBar(
     ctx.globalAlpha = look.faded ? 0.2 : 0.45;
     ctx.fillStyle = colours.text;
     ctx.fillRect(x0, y + h - 4, w * progress, 4);
-    ctx.globalAlpha = look.faded ? 0.35 : 1;
+    ctx.globalAlpha = alpha;
   }
   if (bar.status === 'cancelled') {
     // Hatching whose spacing says the reason, and a stripe in the reason's colour.
@@ -423,7 +510,7 @@ function drawBar(
     ctx.rect(x0, y, w, h);
     ctx.clip();
     ctx.strokeStyle = colours.text;
-    ctx.globalAlpha = 0.35;
+    ctx.globalAlpha = 0.35 * alpha;
     ctx.lineWidth = 1;
     ctx.beginPath();
     for (let hx = x0 - h; hx < x0 + w; hx += spacing) {
@@ -437,7 +524,9 @@ function drawBar(
       ctx.fillRect(x0, y, Math.min(4, w), h);
     }
   }
-  drawBarLabel(ctx, bar, x0, w, y, h, colours.text, look);
+  const right = look.withLabel
+    ? drawBarLabel(ctx, bar, x0, w, y, h, colours.text, alpha, look)
+    : x0 + w;
   ctx.globalAlpha = 1;
   if (look.transition && look.transition.pulse > 0) {
     // A ring that widens and fades as the new colour settles: the change is seen, not scrolled to.
@@ -452,6 +541,69 @@ function drawBar(
     ctx.strokeStyle = look.focused ? tokens.focus : tokens.text;
     ctx.lineWidth = 2;
     ctx.strokeRect(x0 + 1, y + 1, w - 2, h - 2);
+  }
+  return right;
+}
+
+/**
+ * The labels of a row's ended windows, drawn after its live ones and only where no live bar or
+ * label is (`liveSpans`: pairs of left and right x): an ended window writes the longest of its
+ * labels that keeps clear of them, else its mark, else nothing, so no part of an ended label is
+ * ever over, or peeking out from under, a live one.
+ */
+function drawEndedLabels(
+  ctx: CanvasRenderingContext2D,
+  bars: readonly Bar[],
+  liveSpans: readonly number[],
+  at: {
+    top: number;
+    barH: number;
+    widthPx: number;
+    viewStartMs: number;
+    viewEndMs: number;
+    xOf: (ms: number) => number;
+    frame: FrameState;
+    transitions: ReadonlyMap<string, StatusTransition> | undefined;
+    measure: (text: string) => number;
+  },
+): void {
+  const { top, xOf, frame, viewEndMs } = at;
+  const { tokens } = frame;
+  const blocked = (fromPx: number, toPx: number) => {
+    for (let s = 0; s < liveSpans.length; s += 2)
+      if (fromPx < (liveSpans[s + 1] ?? 0) + 2 && toPx > (liveSpans[s] ?? 0) - 2) return true;
+    return false;
+  };
+  for (let b = 0; b < bars.length; b++) {
+    const bar = bars[b];
+    if (!bar) continue;
+    if (bar.startMs >= viewEndMs) break;
+    if (bar.endMs <= at.viewStartMs || isActiveStatus(bar.status)) continue;
+    const x0 = xOf(bar.startMs);
+    const transition = at.transitions?.get(bar.id);
+    const colours =
+      (transition && transitionLook(transition, frame.timeMs ?? 0, tokens.status)) ??
+      tokens.status[bar.status];
+    const alpha = frame.moving?.barId === bar.id ? 0.35 : (ENDED_ALPHA[bar.status] ?? 1);
+    ctx.globalAlpha = alpha;
+    drawBarLabel(
+      ctx,
+      bar,
+      x0,
+      Math.max(2, xOf(bar.endMs) - x0),
+      top + 4,
+      at.barH,
+      colours.text,
+      alpha,
+      {
+        nowMs: frame.nowMs,
+        tokens,
+        measure: at.measure,
+        besideEndPx: Math.min(at.widthPx, xOf(nextStartMs(bars, b, false, viewEndMs))),
+        blocked,
+      },
+    );
+    ctx.globalAlpha = 1;
   }
 }
 
@@ -468,11 +620,22 @@ function drawBarLabel(
   y: number,
   h: number,
   textColour: string,
-  look: { tokens: DesignTokens; measure: (text: string) => number; besideEndPx: number },
-): void {
+  alpha: number,
+  look: {
+    nowMs: number;
+    tokens: DesignTokens;
+    measure: (text: string) => number;
+    besideEndPx: number;
+    /** True when text from one x to another would cross something it must keep clear of. */
+    blocked?: (fromPx: number, toPx: number) => boolean;
+  },
+): number {
   const { measure } = look;
+  const clear = (fromPx: number, text: string) => !look.blocked?.(fromPx, fromPx + measure(text));
   const icon = STATUS_ICON[bar.status];
-  const locked = bar.status === 'executing' && w > 16;
+  // A window that can no longer be moved (running, or starting within the lead time) says so
+  // with a lock where its mark would be.
+  const locked = (bar.status === 'executing' || lockedSoon(bar, look.nowMs)) && w > 16;
   // What is left of a bar that began before the view: its label starts at the view's edge.
   const left = Math.max(x0, LABEL_WIDTH_PX);
   const inner = x0 + w - left - (locked ? 20 : 8);
@@ -483,24 +646,32 @@ function drawBarLabel(
   const labels = barLabels(bar);
   for (const text of labels) {
     const full = locked ? text : `${icon} ${text}`;
-    if (measure(full) <= inner) {
+    if (measure(full) <= inner && clear(textLeft, full)) {
       ctx.fillText(full, textLeft, middle);
-      return;
+      return x0 + w;
     }
   }
   const beside = look.besideEndPx - (x0 + w) - 10;
   for (const text of labels) {
     const full = `${icon} ${text}`;
-    if (measure(full) <= beside) {
+    if (measure(full) <= beside && clear(x0 + w + 5, full)) {
       ctx.save();
-      ctx.globalAlpha = 1;
+      if (alpha === 1) {
+        // On a backdrop: the text may run over ended windows drawn behind.
+        ctx.fillStyle = look.tokens.surface;
+        ctx.globalAlpha = 0.85;
+        ctx.fillRect(x0 + w + 2, y + 2, measure(full) + 6, h - 4);
+      }
+      ctx.globalAlpha = alpha;
       ctx.fillStyle = look.tokens.text;
       ctx.fillText(full, x0 + w + 5, middle);
       ctx.restore();
-      return;
+      return x0 + w + 8 + measure(full);
     }
   }
-  if (!locked && measure(icon) <= inner) ctx.fillText(icon, textLeft, middle);
+  if (!locked && measure(icon) <= inner && clear(textLeft, icon))
+    ctx.fillText(icon, textLeft, middle);
+  return x0 + w;
 }
 
 function drawGhost(

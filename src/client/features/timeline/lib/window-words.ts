@@ -17,3 +17,50 @@ export function windowInZone(startMs: number, endMs: number, timeZone: string): 
 export function instantInZone(ms: number, timeZone: string): string {
   return format(new TZDate(ms, timeZone), 'EEE d MMM yyyy HH:mm:ss');
 }
+
+/** The time of day of an instant on the wall clock of `timeZone`, 24-hour: `14:05`. */
+export function clockTime(ms: number, timeZone: string): string {
+  return format(new TZDate(ms, timeZone), 'HH:mm');
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The length of a window to the minute: `45 min`, `1 h 25 min`, `2 days 3 h`. (The history page's
+ * range length, `describeDuration`, reads the same to the second; features do not share code.)
+ */
+export function windowLengthWords(durationMs: number): string {
+  const minutesTotal = Math.round(durationMs / MINUTE_MS);
+  const days = Math.floor(minutesTotal / (DAY_MS / MINUTE_MS));
+  const hours = Math.floor((minutesTotal % (DAY_MS / MINUTE_MS)) / 60);
+  const minutes = minutesTotal % 60;
+  const parts = [
+    days ? `${days} ${days === 1 ? 'day' : 'days'}` : '',
+    hours ? `${hours} h` : '',
+    minutes ? `${minutes} min` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' ') : '0 min';
+}
+
+/**
+ * The live readout of a window being drawn or moved: its start and end on the wall clock of
+ * `timeZone` and its length, e.g. `14:05–15:30 · 1 h 25 min`, with the day of the end when it
+ * ends on another local day: `23:00–Sun 22 Nov 01:00 · 2 h`. Made on every pointer move, so it
+ * formats only the times it shows.
+ */
+export function windowReadout(startMs: number, endMs: number, timeZone: string): string {
+  const start = new TZDate(startMs, timeZone);
+  const end = new TZDate(endMs, timeZone);
+  const sameDay = format(start, 'yyyy-MM-dd') === format(end, 'yyyy-MM-dd');
+  return `${format(start, 'HH:mm')}–${format(end, sameDay ? 'HH:mm' : 'EEE d MMM HH:mm')} · ${windowLengthWords(endMs - startMs)}`;
+}
+
+/**
+ * The readout as screen readers hear it once a drag or a key step ends, with the days and the
+ * zone: `Sat 21 Nov 14:05–15:30 Europe/Berlin, 1 h 25 min`.
+ */
+export function windowSpoken(startMs: number, endMs: number, timeZone: string): string {
+  return `${windowInZone(startMs, endMs, timeZone)}, ${windowLengthWords(endMs - startMs)}`;
+}

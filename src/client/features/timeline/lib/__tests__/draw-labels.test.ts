@@ -34,7 +34,7 @@ function recordingContext() {
 }
 
 /** Draws one row holding `bars` (and `ghosts`) over a day from 12:00 UTC on 2026-11-21, 1,000 px of time. */
-function draw(bars: Bar[], ghosts?: GhostWindow[]) {
+function draw(bars: Bar[], ghosts?: GhostWindow[], nowMs?: number) {
   const remove = installDesignTokens();
   const tokens = readDesignTokens();
   remove();
@@ -50,7 +50,7 @@ function draw(bars: Bar[], ghosts?: GhostWindow[]) {
     firstRow: 0,
     lastRow: rows.length - 1,
     barsByDevice: new Map([['BAT-EU-001-A', bars]]),
-    nowMs: originMs,
+    nowMs: nowMs ?? originMs,
     utc: false,
     focusedRow: -1,
     focusedBarId: undefined,
@@ -111,6 +111,35 @@ describe('bar labels', () => {
     expect(draw([cancelled]).map((t) => t.text)).toContain(
       '✕ 3 kW charge, stop charging at 90% · Cancelled (overlap)',
     );
+  });
+});
+
+describe('ended and live windows', () => {
+  it('draws a cancelled window behind a live one and never cuts the live label at it', () => {
+    // A move and an undo left a cancelled window overlapping the live one's end (the walk of
+    // 25 November): the live label is written after it, whole, up to the next live window.
+    const live = at('2026-11-21T13:00:00Z', '2026-11-21T14:00:00Z', { id: 'cmd_live' });
+    const ghost = at('2026-11-21T13:45:00Z', '2026-11-21T15:00:00Z', {
+      id: 'cmd_old',
+      status: 'cancelled',
+      cancelReason: 'manuallyCancel',
+    });
+    const texts = draw([live, ghost]);
+    const liveLabel = texts.find(
+      (t) => t.text === '○ 3 kW charge, stop charging at 90% · Received',
+    );
+    expect(liveLabel).toBeDefined();
+    // The cancelled window writes only what keeps clear of the live label (7 px a character).
+    const liveEnd = (liveLabel?.x ?? 0) + 7 * (liveLabel?.text.length ?? 0);
+    for (const ended of texts.filter((t) => t.text.startsWith('✕')))
+      expect(ended.x).toBeGreaterThan(liveEnd);
+  });
+
+  it('writes a lock instead of the mark on a window starting within the lead time', () => {
+    const soon = at('2026-11-21T12:01:00Z', '2026-11-21T22:00:00Z');
+    const texts = draw([soon], undefined, Date.parse('2026-11-21T12:00:00Z')).map((t) => t.text);
+    expect(texts).toContain('3 kW charge, stop charging at 90% · Received');
+    expect(texts.some((t) => t.startsWith('○'))).toBe(false);
   });
 });
 

@@ -1,0 +1,60 @@
+import type { FocusEvent, PointerEvent, RefObject } from 'react';
+import { Menu, type MenuAction } from '../../../components/menu.tsx';
+import type { Bar } from '../lib/bars.ts';
+import type { RowTarget } from '../lib/timeline-types.ts';
+
+/** The window a bar menu acts on, with its row. */
+export interface BarMenuSubject extends RowTarget {
+  bar: Bar;
+  rowIndex: number;
+}
+
+/** Width and height of the menu button in CSS pixels (timeline.css, `.timeline-bar-menu`). */
+export const BAR_MENU_BUTTON_PX = 24;
+
+/**
+ * The "⋯" button of the hovered or focused bar, over the bar's end, and its menu (the shared
+ * {@link Menu}). The owner opens it also by a right-click or Shift+F10 (`isOpen`); a note above
+ * the choices says what a read-only operator may not do. Tab reaches the button after the grid.
+ */
+export function BarMenu({
+  wrapRef,
+  ...props
+}: {
+  subject: BarMenuSubject;
+  leftPx: number;
+  topPx: number;
+  actions: readonly MenuAction[];
+  note: string | undefined;
+  isOpen: boolean;
+  onOpenChange: (isOpen: boolean) => void;
+  wrapRef: RefObject<HTMLDivElement | null>;
+  onPointerLeave: (event: PointerEvent<HTMLDivElement>) => void;
+  onFocusChange: (focused: boolean) => void;
+}) {
+  const { subject } = props;
+  return (
+    <div
+      ref={wrapRef}
+      className="timeline-bar-menu"
+      style={{ left: props.leftPx, top: props.topPx }}
+      onPointerLeave={props.onPointerLeave}
+      onFocus={() => props.onFocusChange(true)}
+      onBlur={(event: FocusEvent<HTMLDivElement>) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) props.onFocusChange(false);
+      }}
+    >
+      <Menu
+        label="⋯"
+        aria-label={`Actions for command ${subject.bar.id} on ${subject.device.name}`}
+        caret={false}
+        buttonClassName="timeline-bar-menu-button"
+        placement="bottom start"
+        actions={props.actions}
+        note={props.note}
+        isOpen={props.isOpen}
+        onOpenChange={props.onOpenChange}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { StatusRecord } from '../../../../domain/command.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { windowInZone } from '../lib/window-words.ts';
+
+/**
+ * The confirmation before a command is cancelled, from the details drawer or a window's menu:
+ * the command, its device and window on `timeZone`, and whether it stops at once.
+ */
+export function CancelConfirm(props: {
+  record: StatusRecord;
+  deviceName: string;
+  timeZone: string;
+  onConfirm: () => void;
+  onDismiss: () => void;
+}) {
+  const { record } = props;
+  return (
+    <ConfirmDialog
+      title="Cancel this command?"
+      confirmLabel="Cancel command"
+      dismissLabel="Keep command"
+      onDismiss={props.onDismiss}
+      onConfirm={props.onConfirm}
+    >
+      <p>
+        {record.id} on {props.deviceName},{' '}
+        {windowInZone(Date.parse(record.startTime), Date.parse(record.endTime), props.timeZone)}.{' '}
+        {record.status === 'executing' ? 'It is executing now and stops at once.' : ''}
+      </p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,60 @@
+import type { CommandStatus } from '../../../../domain/command.ts';
+import { clockTime } from './window-words.ts';
+
+/**
+ * How long before its start a window stops being editable, and how far ahead a window sent from
+ * the timeline must start: 2 minutes. A command must reach the device before its window starts,
+ * and a change from the timeline is up to three calls on one device (a replace: cancel, a
+ * status read, submit). The vendor takes two calls per device per rolling minute
+ * (docs/decisions/006-vendor-adapter-and-product-api.md, Context), and the BFF queues what that
+ * budget cannot carry now until the device's next free slot (docs/architecture.md, BFF surface),
+ * so the last call of a change may leave up to a minute after the first. The second minute covers
+ * the replace's wait until the old command reads cancelled (`REPLACE_WAIT`, up to 10 s) and the
+ * way from the vendor to the device.
+ */
+export const EDIT_LEAD_TIME_MS = 2 * 60_000;
+
+/** `2 minutes`: the lead time in words. */
+export const EDIT_LEAD_TIME_WORDS = `${EDIT_LEAD_TIME_MS / 60_000} minutes`;
+
+/**
+ * Why a command's window can no longer be moved, resized or replaced: it has ended (`final`:
+ * completed or cancelled), it is running (`started`), or it starts within
+ * {@link EDIT_LEAD_TIME_MS} (`soon`). Cancel stays possible while it is active.
+ */
+export type EditLock =
+  | { kind: 'final'; status: 'completed' | 'cancelled' }
+  | { kind: 'started'; startMs: number; running: boolean }
+  | { kind: 'soon'; startMs: number };
+
+/**
+ * The lock at `nowMs` on the window of a command in `status` starting at `startMs` (epoch ms, a
+ * bar's), or null while it may be changed: only a received command whose start is at least
+ * {@link EDIT_LEAD_TIME_MS} ahead (spec 3.1: once executing, the command is effective on the
+ * device).
+ */
+export function editLock(
+  window: { status: CommandStatus; startMs: number },
+  nowMs: number,
+): EditLock | null {
+  const { status, startMs } = window;
+  if (status === 'completed' || status === 'cancelled') return { kind: 'final', status };
+  if (status === 'executing' || startMs <= nowMs)
+    return { kind: 'started', startMs, running: status === 'executing' };
+  if (startMs < nowMs + EDIT_LEAD_TIME_MS) return { kind: 'soon', startMs };
+  return null;
+}
+
+/** Why the window of command `id` cannot be changed and what can be done instead, on `timeZone`. */
+export function editLockWords(id: string, lock: EditLock, timeZone: string): string {
+  switch (lock.kind) {
+    case 'final':
+      return `Command ${id} has ${lock.status === 'completed' ? 'completed' : 'been cancelled'}: its window can no longer change. Duplicate it to send the same control again.`;
+    case 'started':
+      return lock.running
+        ? `Command ${id} started at ${clockTime(lock.startMs, timeZone)} and is running: it can no longer be moved. Cancel it if it must stop.`
+        : `Command ${id} was due to start at ${clockTime(lock.startMs, timeZone)}: it can no longer be moved. Cancel it if it must not run.`;
+    case 'soon':
+      return `Command ${id} starts at ${clockTime(lock.startMs, timeZone)}, within ${EDIT_LEAD_TIME_WORDS} of now: a change could not reach the device before it starts. Cancel it if it must not run.`;
+  }
+}
