@@ -189,3 +189,25 @@ export const fleetJobBatches = bff.table(
   },
   (table) => [primaryKey({ columns: [table.jobId, table.batchIndex] })],
 );
+
+/**
+ * Site time zones an administrator set (docs/decisions/006, section 6): per region, client and
+ * site, the IANA zone (or fixed offset) every time of the site is shown on, with who set it and
+ * when. A site without a row is shown on the zone inferred from the vendor's country and offset,
+ * or on that offset.
+ */
+export const siteTimeZones = bff.table(
+  'site_time_zones',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    siteId: text('site_id').notNull(),
+    timeZone: text('time_zone').notNull(),
+    /** Display name of who set it, as at that time. */
+    setByName: text('set_by_name'),
+    /** Company sign-in: the ID token's `sub` of who set it. */
+    setBySubject: text('set_by_subject'),
+    setAt: timestamp('set_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.clientId, table.siteId] })],
+);
