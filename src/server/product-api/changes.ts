@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemSchema } from '../../domain/errors.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
+import { acceptedBatchOutcome, batchAnswerOf } from '../ledger/batch-confirmation.ts';
 import { readUndoOf } from '../http/undo-of.ts';
 import type { LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { isSuccess } from '../ledger/ledger-answers.ts';
@@ -33,9 +34,22 @@ export async function answerChange(
   if (!ledger) {
     const result = await change.send();
     if (result.kind !== 'accepted') throw result.problem;
-    await afterSuccess?.(result.value);
+    // A batch's answer names no command: without a ledger, every device stays unconfirmed.
+    const value =
+      change.kind === 'batch'
+        ? batchAnswerOf(
+            {
+              batchCommandId: (result.value as { batchCommandId: string }).batchCommandId,
+              createdAt: new Date(),
+              completedAt: null,
+            },
+            acceptedBatchOutcome(result.status, change.batch.devices),
+            (result.value as { timestamp: string }).timestamp,
+          )
+        : result.value;
+    await afterSuccess?.(value);
     reply.code(result.status);
-    return result.value === undefined ? reply.send() : reply.send(result.value);
+    return value === undefined ? reply.send() : reply.send(value);
   }
   const answer = await ledger.run({
     ...change,

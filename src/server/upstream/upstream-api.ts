@@ -284,7 +284,8 @@ export class UpstreamApi {
           status: 202,
           value: {
             id: parsed.data.id,
-            message: parsed.data.message ?? 'Command received',
+            // Our words: the vendor's message may name its paths.
+            message: 'The device received the command.',
             timestamp: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
           },
         };
