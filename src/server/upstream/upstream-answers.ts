@@ -34,7 +34,12 @@ export async function readJsonBody<S extends z.ZodType>(
 async function readJson(response: UpstreamResponse, what: string, maxBytes: number) {
   const text = await readCapped(response.body, maxBytes);
   if (text.length === 0) return undefined;
-  if (!isJsonMediaType(mediaType(response.headers))) throw unreadable(what);
+  if (!isJsonMediaType(mediaType(response.headers)))
+    throw new ProblemError(
+      502,
+      'upstream_content_type',
+      "The vendor's service answered with something other than JSON. Try again in a moment; if it persists, report it to the vendor's support.",
+    );
   try {
     return JSON.parse(text) as unknown;
   } catch {

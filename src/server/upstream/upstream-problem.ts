@@ -141,7 +141,7 @@ export function refusalProblem(
     default:
       if (statusCode >= 500)
         return make(
-          statusCode >= 502 && statusCode <= 504 ? statusCode : 502,
+          statusCode <= 599 ? statusCode : 502,
           'upstream_error',
           "The vendor's service failed. Try again in a moment; if it persists, the vendor's service is having trouble.",
         );

@@ -10,6 +10,7 @@ export const KIND_WORDS: Record<LedgerKind, string> = {
   batchCancel: 'Cancelled a batch',
   bind: 'Bound a site',
   unbind: 'Unbound a site',
+  siteTimeZone: "Set a site's time zone",
 };
 
 /** Words for where an entry stands. */

@@ -79,7 +79,8 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                   {retried.has(r.deviceId)
                     ? 'cancelled on retry.'
                     : cancelFailureWords(r, recordOf(r.deviceId)?.cancelReason)}
-                  {isCancellable(recordOf(r.deviceId)?.status ?? r.status) &&
+                  {r.commandId !== undefined &&
+                  isCancellable(recordOf(r.deviceId)?.status ?? r.status ?? 'received') &&
                   !retried.has(r.deviceId) ? (
                     <>
                       {' '}
@@ -88,7 +89,7 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                         disabled={retry.isPending}
                         onClick={() =>
                           retry.mutate(
-                            { deviceId: r.deviceId, commandId: r.commandId },
+                            { deviceId: r.deviceId, commandId: r.commandId ?? '' },
                             {
                               onSuccess: () => setRetried((done) => new Set([...done, r.deviceId])),
                             },
