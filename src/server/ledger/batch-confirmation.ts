@@ -108,19 +108,26 @@ export class BatchConfirmations {
     if (!request.success) return new Map<string, StatusRecord>();
     const { devices, command } = request.data;
     const pending = (outcome.unconfirmed ?? []).filter((device) => device.state === 'confirming');
+    // The vendor's own time of the batch, when its answer said: its commands were received then,
+    // on the same clock, however far the BFF's runs from it.
+    const answered = (row.response as { body?: { timestamp?: unknown } } | null)?.body?.timestamp;
+    const answeredMs = typeof answered === 'string' ? Date.parse(answered) : Number.NaN;
     const found = await findSubmittedCommands(
       (deviceId, range) => this.#upstream.history(session, deviceId, range),
       { deviceIds: devices, ...command, batch: true },
-      row.createdAt.getTime(),
+      Number.isNaN(answeredMs) ? row.createdAt.getTime() : answeredMs,
       (deviceId) => this.#store.knownCommandIds(actor, deviceId, row.id),
       pending.map((device) => device.deviceId),
       CONFIRM_CONCURRENCY,
     );
     const windowEnded = this.#now() >= Date.parse(command.endTime);
-    const commands: BatchCommand[] = [
-      ...(outcome.commands ?? []),
-      ...[...found].map(([deviceId, record]) => ({ deviceId, id: record.id })),
-    ];
+    // In the batch's device order, whatever order the histories answered in.
+    const known = new Map((outcome.commands ?? []).map((c) => [c.deviceId, c.id]));
+    for (const [deviceId, record] of found) known.set(deviceId, record.id);
+    const commands: BatchCommand[] = devices.flatMap((deviceId) => {
+      const id = known.get(deviceId);
+      return id ? [{ deviceId, id }] : [];
+    });
     const unconfirmed: UnconfirmedDevice[] = (outcome.unconfirmed ?? [])
       .filter((device) => !found.has(device.deviceId))
       .map((device) =>
@@ -135,7 +142,6 @@ export class BatchConfirmations {
     if (found.size === 0 && confirmation === outcome.confirmation) return found;
     const next: LedgerOutcome = { ...outcome, commands, unconfirmed, confirmation };
     const stored = LedgerOutcomeSchema.safeParse(row.outcome);
-    const answered = (row.response as { body?: { timestamp?: unknown } } | null)?.body?.timestamp;
     await this.#store.updateOutcome(
       row.id,
       next,

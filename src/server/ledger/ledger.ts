@@ -363,7 +363,10 @@ export class Ledger {
     }
     if (found.size === 0) return undefined;
     const nowIso = new Date(this.#now()).toISOString();
-    const commands = [...found].map(([deviceId, record]) => ({ deviceId, id: record.id }));
+    const commands = submission.deviceIds.flatMap((deviceId) => {
+      const record = found.get(deviceId);
+      return record ? [{ deviceId, id: record.id }] : [];
+    });
     if (row.kind === 'batch') {
       const windowEnded = this.#now() >= Date.parse(submission.endTime);
       const unconfirmed = submission.deviceIds

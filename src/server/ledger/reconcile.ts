@@ -30,7 +30,8 @@ export const CLOCK_ALLOWANCE_MS = 2 * 60_000;
  * {@link CLOCK_ALLOWANCE_MS}), and not attributed to another ledger entry. Of several, the one
  * received closest to the entry's writing. Never sends anything.
  *
- * @param sentAtMs when the entry was written (before it was sent), epoch ms.
+ * @param sentAtMs when it was sent, epoch ms: the vendor's time of its answer when there was
+ *   one, else when its ledger entry was written.
  * @param known command IDs per device that other ledger entries hold.
  * @returns the record found per device (devices without one are left out).
  * @throws ProblemError when a history cannot be read.
