@@ -55,8 +55,7 @@ export const sessions = bff.table(
 );
 
 /**
- * The command ledger (docs/architecture.md, Ledger; spec 1 "the caller stores the returned command
- * ID"): one entry per state-changing call made through the BFF. The intent is written before the
+ * The command ledger (docs/architecture.md, Ledger): one entry per state-changing call made through the BFF. The intent is written before the
  * upstream call (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
  */
 export const ledgerEntries = bff.table(

@@ -235,7 +235,7 @@ export class FleetRunner {
     });
   }
 
-  /** Cancels every sent batch (batch cancel, spec 4), records the results, ends the job. */
+  /** Cancels every sent batch (batch cancel, docs/upstream.md, Batches), records the results, ends the job. */
   async #cancelSent(job: FleetJobRow, caller: Session, batches: FleetBatchRow[]): Promise<void> {
     for (const batch of batches) {
       if (batch.state !== 'sent') continue;

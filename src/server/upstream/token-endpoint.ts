@@ -27,7 +27,7 @@ export interface IssuedToken {
   /**
    * Lifetime in seconds (`expires_in`); undefined when the server sent none (RFC 6749 5.1 only
    * recommends it): such a token is used until the upstream refuses it with 401, then renewed
-   * once (docs/architecture.md, Upstream contract: Regions and tokens).
+   * once (docs/architecture.md, Regions and tokens).
    */
   expiresInS: number | undefined;
 }

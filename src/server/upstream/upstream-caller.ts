@@ -8,7 +8,7 @@ export const VENDOR_API_BASE_PATH = '/api/openapi/v1';
 
 /**
  * Where one region of the upstream lives: the token endpoint's host and the API base URL
- * (spec 4, 5; docs/architecture.md, Upstream contract: Regions and tokens).
+ * (docs/upstream.md, Tokens; docs/architecture.md, Regions and tokens).
  */
 export interface UpstreamRegion {
   authUrl: string;

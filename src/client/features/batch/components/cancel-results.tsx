@@ -18,7 +18,7 @@ interface CancelResultsProps {
 /**
  * A batch cancel's outcome: successes and failures side by side, each failure with why; a failed
  * device whose command is cancellable now (its latest status, else the one the cancel met) can
- * be retried alone. Never summed up as a success while any device failed (spec 2.5, 7).
+ * be retried alone. Never summed up as a success while any device failed (docs/upstream.md, Batches).
  */
 export function CancelResults({ results, records, recorded, onDismiss }: CancelResultsProps) {
   const { succeeded, failed } = splitCancelResults(results);
