@@ -48,9 +48,9 @@ export class ActiveCommands {
   }
 
   /**
-   * The active command of the device whose window overlaps `window`, if any (spec 3.1 rule 2:
-   * received and executing windows of one device never overlap; the project's one overlap rule,
-   * `findActiveOverlap`).
+   * The active command of the device whose window overlaps `window`, if any (docs/upstream.md,
+   * Lifecycle: received and executing windows of one device never overlap; the project's one
+   * overlap rule, `findActiveOverlap`).
    */
   overlapOf(deviceId: string, window: TimeWindow): CommandEntity | undefined {
     const active = [...(this.activeIdsByDevice.get(deviceId) ?? [])]
