@@ -8,6 +8,7 @@ import { SessionInfoSchema } from '../../src/domain/session.ts';
 import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
 import { SiteListSchema } from '../../src/domain/device.ts';
 import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
+import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import { LedgerPageSchema } from '../../src/domain/ledger.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
@@ -253,6 +254,15 @@ describe('batches and the ledger', () => {
     // Both devices are in PLANT-EU-001: the batch and its cancel carry its site and zone.
     for (const entry of byBatch)
       expect(entry).toMatchObject({ siteId: 'PLANT-EU-001', timeZone: 'Europe/Berlin' });
+    // The history names the batch of each command the ledger found.
+    const history = HistoryResponseSchema.parse(
+      (
+        await browser.get(
+          `/api/devices/BAT-EU-001-A/commands?startTime=${new Date(nowMs).toISOString()}&endTime=${new Date(nowMs + 30 * MINUTE_MS).toISOString()}`,
+        )
+      ).json(),
+    );
+    expect(history.commands.map((c) => c.batchCommandId)).toEqual([batchCommandId]);
     const bySite = LedgerPageSchema.parse(
       (await browser.get('/api/ledger?siteId=PLANT-EU-001&kind=batch')).json(),
     ).entries;

@@ -319,6 +319,33 @@ export class LedgerStore {
   }
 
   /**
+   * The batch of each of `deviceId`'s commands that `actor`'s batches found, by command ID: the
+   * vendor's records name no batch, the ledger does (docs/architecture.md, Ledger: batches).
+   */
+  async batchOfCommands(actor: LedgerActor, deviceId: string): Promise<Map<string, string>> {
+    const rows = await this.#db
+      .select({ batchCommandId: ledgerEntries.batchCommandId, outcome: ledgerEntries.outcome })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          eq(ledgerEntries.kind, 'batch'),
+          eq(ledgerEntries.state, 'succeeded'),
+          sql`${ledgerEntries.deviceIds} ?| ${toTextArray([deviceId])}`,
+        ),
+      );
+    const batches = new Map<string, string>();
+    for (const row of rows) {
+      if (!row.batchCommandId) continue;
+      const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+      for (const command of outcome.success ? (outcome.data.commands ?? []) : [])
+        if (command.deviceId === deviceId) batches.set(command.id, row.batchCommandId);
+    }
+    return batches;
+  }
+
+  /**
    * An actor's entries, newest first: its client's, or for a company sign-in, every entry of
    * operators of the same issuer in the region. `deviceIds`, when given (a site filter resolved to its
    * devices), keeps entries on any of them or naming the site.

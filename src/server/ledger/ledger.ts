@@ -163,6 +163,24 @@ export class Ledger {
   }
 
   /**
+   * `records` of `deviceId` with the batch each was sent in, where one of `session`'s batches
+   * found it (the vendor's records name none).
+   */
+  async withBatches(
+    session: Session,
+    deviceId: string,
+    records: StatusRecord[],
+  ): Promise<StatusRecord[]> {
+    if (records.length === 0) return records;
+    const batches = await this.#store.batchOfCommands(actorOf(session), deviceId);
+    if (batches.size === 0) return records;
+    return records.map((record) => {
+      const batchCommandId = batches.get(record.id);
+      return batchCommandId ? { ...record, batchCommandId } : record;
+    });
+  }
+
+  /**
    * {@link confirmBatch} of the batch entry written under `idempotencyKey` by `session`'s client
    * (a fleet job's batch): what the entry answers now, and the records found by this look.
    * Undefined when there is no such batch entry.

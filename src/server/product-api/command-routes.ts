@@ -58,14 +58,15 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
         },
       },
     },
-    async (request) => ({
-      commands: await upstream.history(
-        sessionOf(request),
-        request.params.deviceId,
-        request.query,
-        request.id,
-      ),
-    }),
+    async (request) => {
+      const session = sessionOf(request);
+      const { deviceId } = request.params;
+      const commands = await upstream.history(session, deviceId, request.query, request.id);
+      // The batch each command was sent in, as far as the ledger found them.
+      return {
+        commands: ledger ? await ledger.withBatches(session, deviceId, commands) : commands,
+      };
+    },
   );
 
   routes.post(
