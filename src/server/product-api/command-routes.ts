@@ -17,8 +17,8 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  type ProductApiDeps,
 } from './declare.ts';
-import type { ProductApiDeps } from './product-api.ts';
 
 const DeviceParamsSchema = z.strictObject({ deviceId: DeviceIdSchema });
 const CommandParamsSchema = z.strictObject({

@@ -6,7 +6,12 @@ import type { Permission } from '../../domain/roles.ts';
 import { parseInput } from '../http/parse.ts';
 import { PROBLEM_CONTENT_TYPE } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
+import type { SiteZones } from '../db/site-zones.ts';
+import type { Ledger } from '../ledger/ledger.ts';
 import type { Sessions } from '../session/sessions.ts';
+import type { SiteDirectory } from '../upstream/site-directory.ts';
+import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import type { StatusReads } from './status-reads.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,4 +80,15 @@ export function requireSession(sessions: Sessions, permission?: Permission) {
 export function sessionOf(request: FastifyRequest): Session {
   if (!request.productSession) throw new Error('a product route ran without requireSession');
   return request.productSession;
+}
+
+/** What the product routes need; without `ledger` (no database) changes are sent unrecorded. */
+export interface ProductApiDeps {
+  sessions: Sessions;
+  upstream: UpstreamApi;
+  ledger?: Ledger | undefined;
+  statuses: StatusReads;
+  sites: SiteDirectory;
+  zones: SiteZones;
+  now: () => number;
 }

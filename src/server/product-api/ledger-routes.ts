@@ -9,8 +9,8 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  type ProductApiDeps,
 } from './declare.ts';
-import type { ProductApiDeps } from './product-api.ts';
 
 /**
  * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries, newest

@@ -1,28 +1,11 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
-import type { SiteZones } from '../db/site-zones.ts';
-import type { Ledger } from '../ledger/ledger.ts';
-import type { Sessions } from '../session/sessions.ts';
-import type { SiteDirectory } from '../upstream/site-directory.ts';
-import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import { batchRoutes } from './batch-routes.ts';
 import { commandRoutes } from './command-routes.ts';
-import { productValidatorCompiler } from './declare.ts';
+import { productValidatorCompiler, type ProductApiDeps } from './declare.ts';
 import { ledgerRoutes } from './ledger-routes.ts';
 import { siteRoutes } from './site-routes.ts';
-import type { StatusReads } from './status-reads.ts';
-
-/** What the product routes need; without `ledger` (no database) changes are sent unrecorded. */
-export interface ProductApiDeps {
-  sessions: Sessions;
-  upstream: UpstreamApi;
-  ledger?: Ledger | undefined;
-  statuses: StatusReads;
-  sites: SiteDirectory;
-  zones: SiteZones;
-  now: () => number;
-}
 
 /** Path of the product's OpenAPI document. */
 export const OPENAPI_PATH = '/api/openapi.json';

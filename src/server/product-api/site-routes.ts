@@ -14,8 +14,8 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  type ProductApiDeps,
 } from './declare.ts';
-import type { ProductApiDeps } from './product-api.ts';
 
 const SiteParamsSchema = z.strictObject({ siteId: SiteIdSchema });
 
