@@ -6,11 +6,11 @@ import {
 } from '../../domain/errors.ts';
 import type { ApiError } from './api-error.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
-import { formatInZoneWithUtc } from './time.ts';
+import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from './time.ts';
 
 /**
- * `details` of a `window_overlap` that names the command in the way, when the server knows it
- * (the vendor's refusal does not say; docs/decisions/006, section 2).
+ * `details` of a `window_overlap`: the command in the way, when the server found it in the
+ * device's history (the vendor's refusal does not name it; docs/decisions/006, section 2).
  */
 const OverlapDetailsSchema = z.object({
   conflictingCommandId: z.string(),
@@ -38,8 +38,13 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
         ? `${control.data.deviceId} does not support ${POWER_CONTROL_WORDS[control.data.property].name.toLowerCase()}. Leave it out, or send the command to another device.`
         : 'A device does not support a control of this command. Leave that control out, or send the command to another device.';
     }
-    case 'window_overlap':
-      return 'The window overlaps another command of this device that is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
+    case 'window_overlap': {
+      const overlap = OverlapDetailsSchema.safeParse(error.details);
+      if (!overlap.success)
+        return 'The window overlaps another command of this device that is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
+      const { conflictingCommandId, startTime, endTime } = overlap.data;
+      return `The window overlaps command ${conflictingCommandId}, ${formatWindowInZoneWithUtc(startTime, endTime, timeZone)}. Cancel that command first, or choose a window that does not overlap it (windows may touch).`;
+    }
     case 'not_cancellable':
       return 'The command has already finished: a completed command cannot be cancelled, and a cancelled one stays cancelled.';
     case 'batch_not_cancellable':

@@ -86,8 +86,9 @@ export type CallResult<T> =
  *
  * @param read the product's answer and status from the vendor's business answer and status;
  *   undefined when unreadable.
- * @param context what a refusal is about, for its words; `refine` may add to it (the values
- *   outside a device's range of a 422) before the refusal is worded.
+ * @param context what a refusal is about, for its words; `refine` may add to it (the value
+ *   outside a device's range of a 422, the command in the way of a 409) before the refusal is
+ *   worded.
  */
 export async function settleCall<T>(
   send: () => Promise<UpstreamResponse>,
@@ -119,7 +120,8 @@ export async function settleCall<T>(
   }
   const status = response.statusCode;
   if (status < 200 || status >= 300) {
-    const extra = refine && status === 422 ? await refine(status).catch(() => ({})) : {};
+    const extra =
+      refine && (status === 422 || status === 409) ? await refine(status).catch(() => ({})) : {};
     const problem = await refusalOf(response, { ...context, ...extra });
     return { kind: status >= 500 ? 'unknown' : 'refused', status, problem };
   }

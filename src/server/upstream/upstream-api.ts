@@ -8,7 +8,9 @@ import type {
 } from '../../domain/command.ts';
 import { checkCapabilities, type Device, type Site, type SiteList } from '../../domain/device.ts';
 import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
+import { historyRangeSlots, type HistoryQuery } from '../../domain/history.ts';
+import { findActiveOverlap } from '../../domain/overlap.ts';
+import { toWindowMs } from '../../domain/time-window.ts';
 import type { Region } from '../../domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { readOkAnswer, settleCall, type CallResult } from './upstream-answers.ts';
@@ -291,7 +293,10 @@ export class UpstreamApi {
         };
       },
       { operation: 'submit', deviceId, nowMs: this.#now() },
-      async () => ({ outOfRange: await this.#outOfRange(caller, [deviceId], command) }),
+      async (status) =>
+        status === 422
+          ? { outOfRange: await this.#outOfRange(caller, [deviceId], command) }
+          : { overlap: await this.#overlapOf(caller, deviceId, command) },
     );
   }
 
@@ -399,9 +404,10 @@ export class UpstreamApi {
         };
       },
       { operation: 'batch', deviceIds: request.devices, nowMs: this.#now() },
-      async () => ({
-        outOfRange: await this.#outOfRange(caller, request.devices, request.command),
-      }),
+      async (status) =>
+        status === 422
+          ? { outOfRange: await this.#outOfRange(caller, request.devices, request.command) }
+          : {},
     );
   }
 
@@ -533,6 +539,33 @@ export class UpstreamApi {
           value: violation.value,
           min: violation.range.min,
           max: violation.range.max,
+        };
+    }
+    return undefined;
+  }
+
+  /**
+   * The command in the way of a submission the vendor refused for overlap (its refusal does not
+   * name it): the device's active command whose window overlaps, read from its history (domain
+   * `findActiveOverlap`); undefined when the history cannot be read or holds none.
+   */
+  async #overlapOf(
+    caller: UpstreamCaller,
+    deviceId: string,
+    command: DeviceCommand,
+  ): Promise<{ conflictingCommandId: string; startTime: string; endTime: string } | undefined> {
+    const window = toWindowMs(command);
+    for (const slot of historyRangeSlots(window.startMs, window.endMs)) {
+      const records = await this.history(caller, deviceId, {
+        startTime: new Date(slot.startMs).toISOString(),
+        endTime: new Date(slot.endMs).toISOString(),
+      });
+      const active = findActiveOverlap(window, records);
+      if (active)
+        return {
+          conflictingCommandId: active.id,
+          startTime: active.startTime,
+          endTime: active.endTime,
         };
     }
     return undefined;

@@ -26,6 +26,8 @@ export interface RefusalContext {
   siteId?: string | undefined;
   /** A 422's first value outside its device's range, worked out by the adapter. */
   outOfRange?: CapabilityOutOfRangeDetails | undefined;
+  /** A 409's command in the way, found by the adapter in the device's history. */
+  overlap?: { conflictingCommandId: string; startTime: string; endTime: string } | undefined;
   /** Now, epoch ms: when a rate limit lifts. */
   nowMs: number;
 }
@@ -181,7 +183,8 @@ function conflict(make: Make, context: RefusalContext, code: string | undefined,
       return make(
         409,
         'window_overlap',
-        `The window overlaps another command of ${device} that is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).`,
+        `The window overlaps ${context.overlap ? `command ${context.overlap.conflictingCommandId}` : 'another command'} of ${device}, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).`,
+        context.overlap,
       );
     case 'cancel':
       return make(

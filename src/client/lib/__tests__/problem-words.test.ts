@@ -62,6 +62,29 @@ describe('problemWords', () => {
     expect(problemSupportDetail(error)).toContain('see spec 7');
   });
 
+  it('words an overlap naming the command in the way, on the site clock with UTC beside', () => {
+    const words = problemWords(
+      refusal(409, 'window_overlap', {
+        conflictingCommandId: 'cmd_9',
+        startTime: '2026-11-21T10:00:00Z',
+        endTime: '2026-11-21T11:00:00Z',
+      }),
+      'Europe/Berlin',
+    );
+    expect(words).toContain(
+      'overlaps command cmd_9, 2026-11-21 11:00–12:00 (Europe/Berlin), UTC 2026-11-21 10:00–11:00',
+    );
+    expect(
+      overlapConflict(
+        refusal(409, 'window_overlap', {
+          conflictingCommandId: 'cmd_9',
+          startTime: '2026-11-21T10:00:00Z',
+          endTime: '2026-11-21T11:00:00Z',
+        }),
+      )?.conflictingCommandId,
+    ).toBe('cmd_9');
+  });
+
   it('keeps the words of powerdeck’s own problems', () => {
     const own = new ApiError({
       status: 409,
