@@ -78,7 +78,11 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                   <span className="mono">{r.deviceId}</span>:{' '}
                   {retried.has(r.deviceId)
                     ? 'cancelled on retry.'
-                    : cancelFailureWords(r, recordOf(r.deviceId)?.cancelReason)}
+                    : // The vendor's result may not say the status: the command's record does.
+                      cancelFailureWords(
+                        { ...r, status: r.status ?? recordOf(r.deviceId)?.status },
+                        recordOf(r.deviceId)?.cancelReason,
+                      )}
                   {r.commandId !== undefined &&
                   isCancellable(recordOf(r.deviceId)?.status ?? r.status ?? 'received') &&
                   !retried.has(r.deviceId) ? (
