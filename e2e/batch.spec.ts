@@ -25,7 +25,7 @@ test('compose a 50-device batch, see the pre-check, watch it run, cancel it with
 
   // An active command on one device whose window covers the batch's default window.
   const now = await sandboxAdmin.now();
-  const existing = await page.request.post(`/api/device/${OVERLAPPED}/commands`, {
+  const existing = await page.request.post(`/api/devices/${OVERLAPPED}/commands`, {
     headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
     data: {
       powerControl: { targetBatteryPowerW: 1000 },

@@ -50,7 +50,7 @@ test('a batch whose answer was lost is sent once, and the operator lands on its 
 
   // The BFF accepts the first batch, but its answer never reaches the browser.
   const batchKeys: (string | null)[] = [];
-  await page.route('**/api/devices/commands/batch', async (route) => {
+  await page.route('**/api/batches', async (route) => {
     batchKeys.push(await route.request().headerValue('idempotency-key'));
     if (batchKeys.length === 1) {
       await route.fetch();
@@ -143,7 +143,7 @@ test('a refused command is worded from its code on the site clock, takes focus, 
   const minute = 60_000;
   const at = (ms: number) =>
     new Date(Math.ceil(ms / minute) * minute).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const existing = await page.request.post(`/api/device/${DEVICE}/commands`, {
+  const existing = await page.request.post(`/api/devices/${DEVICE}/commands`, {
     headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
     data: {
       powerControl: { targetBatteryPowerW: 1000 },

@@ -32,7 +32,7 @@ interface SeedCommand {
 async function seed(page: Page, commands: readonly SeedCommand[]) {
   await sandboxAdmin.setClock(new Date(T0_MS));
   for (const command of commands) {
-    const response = await page.request.post(`/api/device/${DEVICE_ID}/commands`, {
+    const response = await page.request.post(`/api/devices/${DEVICE_ID}/commands`, {
       headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
       data: {
         powerControl: command.powerControl,

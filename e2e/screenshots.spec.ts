@@ -33,7 +33,7 @@ async function submit(
   toMs: number,
   powerControl: Record<string, number>,
 ): Promise<string> {
-  const response = await page.request.post(`/api/device/${deviceId}/commands`, {
+  const response = await page.request.post(`/api/devices/${deviceId}/commands`, {
     headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
     data: { powerControl, startTime: utcMinute(fromMs), endTime: utcMinute(toMs) },
   });
@@ -141,7 +141,7 @@ for (const viewport of VIEWPORTS) {
 
       // A batch over ten devices of PLANT-EU-100, later in the day.
       const now = Date.now();
-      const batch = await page.request.post('/api/devices/commands/batch', {
+      const batch = await page.request.post('/api/batches', {
         headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
         data: {
           devices: Array.from({ length: 10 }, (_, i) => `BAT-EU-100-${String(i + 11)}`),

@@ -283,7 +283,7 @@ test('a replace refused after the cancel offers to restore the old command', asy
   const now = Date.now();
   const oldId = await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
   // Another operator takes the target window meanwhile; this page does not know it yet.
-  const other = await page.request.post('/api/device/BAT-EU-001-A/commands', {
+  const other = await page.request.post('/api/devices/BAT-EU-001-A/commands', {
     headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
     data: {
       powerControl: { targetBatteryPowerW: 1000 },

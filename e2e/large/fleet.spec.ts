@@ -69,7 +69,7 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
   const days = 3 + Math.floor(Math.random() * 24);
   const startMs = Math.ceil((Date.now() + days * 86_400_000) / 300_000) * 300_000;
   const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16)}Z`;
-  const held = await page.request.post('/api/device/BAT-EU-204-001/commands', {
+  const held = await page.request.post('/api/devices/BAT-EU-204-001/commands', {
     headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
     data: {
       powerControl: { targetBatteryPowerW: 1000 },

@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { DeviceCommandSchema, CommandStatusSchema } from './command.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
-import { ApiErrorBodySchema } from './errors.ts';
+import { ErrorSummarySchema } from './errors.ts';
 
-/** Most devices in one batch command (spec 2.5, 8). */
+/**
+ * Most devices in one batch: 50, as the product card and the specification say (the vendor
+ * accepts 100; docs/upstream.md, Batches).
+ */
 export const MAX_BATCH_DEVICES = 50;
 
-/** Body of `POST /devices/commands/batch` (spec 2.5): 1 to 50 distinct devices, one command. */
+/** Body of `POST /api/batches`: 1 to 50 distinct devices, one device command for all. */
 export const BatchRequestSchema = z.strictObject({
   devices: z
     .array(DeviceIdSchema)
@@ -22,29 +25,59 @@ export const BatchRequestSchema = z.strictObject({
 });
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 
-/** 202 response of a batch submission (docs/architecture.md, Upstream contract: Batch). */
+/** One device command of a batch, found in the device's history. */
+export const BatchCommandSchema = z.object({ deviceId: DeviceIdSchema, id: CommandIdSchema });
+export type BatchCommand = z.infer<typeof BatchCommandSchema>;
+
+/**
+ * Where finding a batch's device commands stands (docs/architecture.md, Ledger: batches): the
+ * vendor's answer names no command, so the BFF finds each device's command in its history.
+ * `confirming`: some are not found yet; `confirmed`: every device's is found; `incomplete`: the
+ * window has ended with some never found.
+ */
+export const BATCH_CONFIRMATIONS = ['confirming', 'confirmed', 'incomplete'] as const;
+export const BatchConfirmationSchema = z.enum(BATCH_CONFIRMATIONS);
+export type BatchConfirmation = z.infer<typeof BatchConfirmationSchema>;
+
+/**
+ * A device of a batch whose command is not found: `confirming` ("not confirmed yet": its history
+ * is read again), `notFound` (the window has ended and its history holds no such command).
+ */
+export const UnconfirmedDeviceSchema = z.object({
+  deviceId: DeviceIdSchema,
+  state: z.enum(['confirming', 'notFound']),
+});
+export type UnconfirmedDevice = z.infer<typeof UnconfirmedDeviceSchema>;
+
+/**
+ * Answer of `POST /api/batches`, 202 (docs/decisions/006, sections 4 and 5): the device commands
+ * found so far and the devices whose command is not confirmed yet. `batchCommandId` is absent
+ * for a batch whose first answer was lost and which was found in the histories afterwards (it is
+ * cancelled device by device).
+ */
 export const BatchSubmissionResponseSchema = z.object({
-  batchCommandId: BatchCommandIdSchema,
-  message: z.string(),
+  batchCommandId: BatchCommandIdSchema.optional(),
   timestamp: UtcTimestampSchema,
-  commands: z.array(z.object({ deviceId: DeviceIdSchema, id: CommandIdSchema })),
+  confirmation: BatchConfirmationSchema,
+  commands: z.array(BatchCommandSchema),
+  unconfirmed: z.array(UnconfirmedDeviceSchema),
 });
 export type BatchSubmissionResponse = z.infer<typeof BatchSubmissionResponseSchema>;
 
-/** One device's outcome of a batch cancel; `status` is the command's status after the attempt. */
+/**
+ * One device's outcome of a batch cancel. `commandId` and `status` (the command's status after
+ * the attempt) are there when known; `error` says why a device's command was not cancelled.
+ */
 export const BatchCancelResultSchema = z.object({
   deviceId: DeviceIdSchema,
-  commandId: CommandIdSchema,
+  commandId: CommandIdSchema.optional(),
   success: z.boolean(),
-  status: CommandStatusSchema,
-  error: ApiErrorBodySchema.optional(),
+  status: CommandStatusSchema.optional(),
+  error: ErrorSummarySchema.optional(),
 });
 export type BatchCancelResult = z.infer<typeof BatchCancelResultSchema>;
 
-/**
- * Response of `PUT /devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
- * contract).
- */
+/** Answer of `PUT /api/batches/{batchCommandId}/cancel`: one result per device. */
 export const BatchCancelResponseSchema = z.object({
   batchCommandId: BatchCommandIdSchema,
   results: z.array(BatchCancelResultSchema),

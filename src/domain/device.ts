@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { DeviceIdSchema, SiteIdSchema } from './ids.ts';
+import { SiteClockSchema } from './site-clock.ts';
 import {
   POWER_CONTROL_PROPERTIES,
+  POWER_CONTROL_SCHEMA_BOUNDS,
   type PowerControl,
   type PowerControlProperty,
 } from './power-control.ts';
 
 /**
- * Inclusive capability range of one control on one device (docs/architecture.md, Upstream contract:
- * Sites).
+ * Inclusive capability range of one control on one device, in the control's unit (W or %). The
+ * BFF works it out from the vendor's device data (docs/upstream.md, Sites).
  */
 export const CapabilityRangeSchema = z.object({ min: z.number(), max: z.number() });
 export type CapabilityRange = z.infer<typeof CapabilityRangeSchema>;
@@ -21,9 +23,8 @@ export const CapabilitiesSchema = z.partialRecord(
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
 /**
- * A device entry of the authorized site list (docs/architecture.md, Upstream contract: Sites).
- * `online` is our addition beyond the contract, so a batch pre-check can flag offline devices;
- * absent means unknown.
+ * A device of a bound site. `online` and `faulted` are what the vendor last said (absent:
+ * unknown); a batch pre-check flags offline and faulted devices.
  */
 export const DeviceSchema = z.object({
   deviceId: DeviceIdSchema,
@@ -31,26 +32,32 @@ export const DeviceSchema = z.object({
   model: z.string(),
   capabilities: CapabilitiesSchema,
   online: z.boolean().optional(),
+  faulted: z.boolean().optional(),
 });
 export type Device = z.infer<typeof DeviceSchema>;
 
 /**
- * A site (plant) entry of `GET /sites` (docs/architecture.md, Upstream contract: Sites); `timeZone`
- * is an IANA zone name.
+ * A site (plant) bound to the signed-in account. `timeZone` is the zone every time of the site
+ * is shown on: an IANA name, or a fixed offset such as `+10:00`; `clock` says where it came from
+ * (site-clock.ts). `countryCode` is ISO 3166-1 alpha-2.
  */
 export const SiteSchema = z.object({
   siteId: SiteIdSchema,
   name: z.string(),
+  countryCode: z.string().optional(),
   timeZone: z.string(),
+  clock: SiteClockSchema,
+  online: z.boolean().optional(),
+  faulted: z.boolean().optional(),
   devices: z.array(DeviceSchema),
 });
 export type Site = z.infer<typeof SiteSchema>;
 
-/** Body of `GET /sites`. */
+/** Body of `GET /api/sites`: every bound site, in the order the vendor lists them. */
 export const SiteListSchema = z.object({ sites: z.array(SiteSchema) });
 export type SiteList = z.infer<typeof SiteListSchema>;
 
-/** Body of `POST /sites` and `DELETE /sites` (spec 2.7). */
+/** Body of `POST /api/sites`: the site to bind, by the Plant ID the vendor's portal shows. */
 export const SiteBindingRequestSchema = z.strictObject({ siteId: SiteIdSchema });
 export type SiteBindingRequest = z.infer<typeof SiteBindingRequestSchema>;
 
@@ -60,9 +67,9 @@ export type CapabilityViolation =
   | { kind: 'outOfRange'; property: PowerControlProperty; value: number; range: CapabilityRange };
 
 /**
- * Checks a power control against a device's capability ranges (spec 2.2: a value valid for the
- * schema is still rejected outside the device's range; spec 7: an unsupported control ends the
- * command `notSupported`). Returns every violation, empty when the control fits.
+ * Checks a power control against a device's capability ranges (docs/upstream.md, Commands: a
+ * value valid for the schema is still refused outside the device's range, and a control the
+ * device lacks ends the command `notSupported`). Returns every violation, empty when it fits.
  */
 export function checkCapabilities(
   control: PowerControl,
@@ -86,4 +93,30 @@ export function describeViolation(violation: CapabilityViolation): string {
     return `${violation.property} is not supported by this device`;
   const { property, value, range } = violation;
   return `${property} ${value} is outside the device's range ${range.min} to ${range.max}`;
+}
+
+/**
+ * A device's capability ranges from its power ratings (docs/decisions/006, section 2):
+ * `targetBatteryPowerW` from minus the most it charges to the most it discharges (absent when
+ * the device has no battery ratings), and every other control at its schema bounds, since the
+ * vendor publishes no list of supported controls (a control a device lacks is learnt only when a
+ * command ends `notSupported`).
+ *
+ * @param ratings the most the battery charges and discharges, W (positive numbers).
+ */
+export function capabilitiesOf(ratings: {
+  maxChargePowerW?: number | undefined;
+  maxDischargePowerW?: number | undefined;
+}): Capabilities {
+  const capabilities: Capabilities = {};
+  const { maxChargePowerW, maxDischargePowerW } = ratings;
+  if (maxChargePowerW !== undefined || maxDischargePowerW !== undefined)
+    capabilities.targetBatteryPowerW = {
+      min: maxChargePowerW ? -Math.round(Math.abs(maxChargePowerW)) : 0,
+      max: maxDischargePowerW ? Math.round(Math.abs(maxDischargePowerW)) : 0,
+    };
+  for (const property of POWER_CONTROL_PROPERTIES)
+    if (property !== 'targetBatteryPowerW')
+      capabilities[property] = { ...POWER_CONTROL_SCHEMA_BOUNDS[property] };
+  return capabilities;
 }

@@ -1,50 +1,17 @@
 import { z } from 'zod';
-import { CommandIdSchema } from './ids.ts';
-import { UtcTimestampSchema } from './time.ts';
+import { DeviceIdSchema } from './ids.ts';
+import { POWER_CONTROL_PROPERTIES } from './power-control.ts';
 
 /**
- * Error codes of the upstream's JSON errors (our choice, docs/architecture.md, Upstream contract:
- * Errors), each with its HTTP status.
+ * What went wrong, in short: a product problem code and its words. A ledger outcome and a batch
+ * cancel's result record one (docs/architecture.md, Ledger). Entries written before the vendor's
+ * contract was adopted may carry the old upstream's codes here; they read the same way.
  */
-export const UPSTREAM_ERROR_STATUS = {
-  invalid_request: 400,
-  invalid_token: 401,
-  site_not_bound: 403,
-  not_found: 404,
-  window_overlap: 409,
-  not_cancellable: 409,
-  already_bound: 409,
-  capability_out_of_range: 422,
-  rate_limited: 429,
-  upstream_error: 500,
-  unavailable: 503,
-} as const;
-
-export type UpstreamErrorCode = keyof typeof UPSTREAM_ERROR_STATUS;
-
-/**
- * Upstream error body `{ code, message, details? }` (docs/architecture.md, Upstream contract).
- * `code` is parsed as any string so a real vendor's other codes still read; the sandbox only sends
- * {@link UpstreamErrorCode}s.
- */
-export const ApiErrorBodySchema = z.object({
+export const ErrorSummarySchema = z.object({
   code: z.string(),
   message: z.string(),
-  details: z.unknown().optional(),
 });
-export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
-
-/**
- * `details` of a 409 `window_overlap` (docs/architecture.md, Upstream contract: Lifecycle): the
- * received or executing command of the same device whose effective window the new one overlaps
- * (spec 3.1 rule 2), so the operator can find it and cancel it first.
- */
-export const WindowOverlapDetailsSchema = z.object({
-  conflictingCommandId: CommandIdSchema,
-  startTime: UtcTimestampSchema,
-  endTime: UtcTimestampSchema,
-});
-export type WindowOverlapDetails = z.infer<typeof WindowOverlapDetailsSchema>;
+export type ErrorSummary = z.infer<typeof ErrorSummarySchema>;
 
 /** RFC 6749 section 5.2 error codes of the token endpoint. */
 export const OAUTH_ERROR_CODES = [
@@ -64,9 +31,11 @@ export const OAuthErrorBodySchema = z.object({
 export type OAuthErrorBody = z.infer<typeof OAuthErrorBodySchema>;
 
 /**
- * RFC 9457 problem details as the BFF answers them (docs/architecture.md, BFF surface). `code` is a
- * stable machine code; `detail` says what the operator can do next; `upstream` carries the
- * upstream's error when there was one.
+ * RFC 9457 problem details as the BFF answers them (docs/architecture.md, BFF surface). `code` is
+ * a stable product code (`problems.ts`); `detail` says what the operator can do next; `details`
+ * holds the structured facts of some codes (see {@link CapabilityOutOfRangeDetailsSchema},
+ * {@link DeviceRateLimitedDetailsSchema}); `upstream` carries the vendor's own error body, for
+ * support, when there was one.
  */
 export const ProblemSchema = z.object({
   type: z.string().optional(),
@@ -74,6 +43,37 @@ export const ProblemSchema = z.object({
   status: z.number().int(),
   detail: z.string().optional(),
   code: z.string(),
+  details: z.unknown().optional(),
   upstream: z.unknown().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
+
+/**
+ * `details` of a 422 `capability_out_of_range`: the first value outside the device's range, and
+ * that range (the BFF works it out from the device's capabilities: the vendor does not say).
+ */
+export const CapabilityOutOfRangeDetailsSchema = z.object({
+  deviceId: DeviceIdSchema,
+  property: z.enum(POWER_CONTROL_PROPERTIES),
+  value: z.number(),
+  min: z.number(),
+  max: z.number(),
+});
+export type CapabilityOutOfRangeDetails = z.infer<typeof CapabilityOutOfRangeDetailsSchema>;
+
+/** `details` of a 422 `control_not_supported`: the control the device does not support. */
+export const ControlNotSupportedDetailsSchema = z.object({
+  deviceId: DeviceIdSchema,
+  property: z.enum(POWER_CONTROL_PROPERTIES),
+});
+export type ControlNotSupportedDetails = z.infer<typeof ControlNotSupportedDetailsSchema>;
+
+/**
+ * `details` of a 429 `device_rate_limited`: the device whose calls are used up (when the vendor
+ * named it) and from when it takes the next one, ISO 8601 UTC.
+ */
+export const DeviceRateLimitedDetailsSchema = z.object({
+  deviceId: DeviceIdSchema.optional(),
+  retryAt: z.iso.datetime().optional(),
+});
+export type DeviceRateLimitedDetails = z.infer<typeof DeviceRateLimitedDetailsSchema>;

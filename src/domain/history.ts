@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { CommandStatusSchema, StatusRecordSchema } from './command.ts';
 import { UtcTimestampSchema } from './time.ts';
 
-/** Longest range of one history query: 30 days (spec 8). */
+/** Longest range of one history query: 30 days (docs/upstream.md, History). */
 export const MAX_HISTORY_RANGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Why a history range is refused, or null when it is allowed (spec 4 and 8). */
+/** Why a history range is refused, or null when it is allowed (docs/upstream.md, History). */
 export function historyRangeProblem(startMs: number, endMs: number): string | null {
   if (!(endMs > startMs)) return 'endTime must be after startTime';
   if (endMs - startMs > MAX_HISTORY_RANGE_MS)
@@ -22,7 +22,7 @@ export interface TimeRangeMs {
 /**
  * The history ranges that cover `[startMs, endMs)`: fixed 30-day slots counted from the epoch,
  * so every view that touches a slot asks for (and caches) the same range, however the operator
- * pans or whatever window a pre-check covers. Each slot is a valid history range (spec 8); an
+ * pans or whatever window a pre-check covers. Each slot is a valid history range (docs/upstream.md, History); an
  * empty or reversed span gives none. A window longer than 30 days spans several slots, and all
  * of them must be read to see every command it meets.
  */
@@ -36,9 +36,8 @@ export function historyRangeSlots(startMs: number, endMs: number): TimeRangeMs[]
 }
 
 /**
- * Query of `GET /devices/{deviceId}/commands` (path and names our choice, docs/architecture.md,
- * Upstream contract): required UTC `startTime` and `endTime`, at most 30 days apart, optional
- * `status`.
+ * Query of `GET /api/devices/{deviceId}/commands`: required UTC `startTime` and `endTime`, at most
+ * 30 days apart (docs/upstream.md, History), optional `status`.
  */
 export const HistoryQuerySchema = z
   .strictObject({
@@ -52,6 +51,6 @@ export const HistoryQuerySchema = z
   });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
 
-/** Response of the history query: commands whose window intersects the range. */
+/** Answer of the history query: the commands whose window meets the range, every page read. */
 export const HistoryResponseSchema = z.object({ commands: z.array(StatusRecordSchema) });
 export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { BatchCancelResultSchema } from './batch.ts';
-import { ApiErrorBodySchema } from './errors.ts';
+import {
+  BatchCancelResultSchema,
+  BatchCommandSchema,
+  BatchConfirmationSchema,
+  UnconfirmedDeviceSchema,
+} from './batch.ts';
+import { ErrorSummarySchema } from './errors.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
 import { OperatorSchema } from './session.ts';
@@ -8,8 +13,9 @@ import { RegionSchema } from './token.ts';
 
 /**
  * What the BFF records in its command ledger (docs/architecture.md, Ledger): every submission,
- * cancel, batch, batch cancel, bind and unbind made through it, and every change of a vendor
- * connection (company sign-in: registered, replaced, or refused by the token endpoint).
+ * cancel, batch, batch cancel, bind and unbind made through it, every site time zone an
+ * administrator set or cleared (`siteTimeZone`), and every change of a vendor connection (company
+ * sign-in: registered, replaced, or refused by the token endpoint).
  */
 export const LEDGER_KINDS = [
   'submit',
@@ -19,6 +25,7 @@ export const LEDGER_KINDS = [
   'bind',
   'unbind',
   'connection',
+  'siteTimeZone',
 ] as const;
 export const LedgerKindSchema = z.enum(LEDGER_KINDS);
 export type LedgerKind = z.infer<typeof LedgerKindSchema>;
@@ -33,16 +40,24 @@ export const LEDGER_STATES = ['pending', 'succeeded', 'failed', 'unknown'] as co
 export const LedgerStateSchema = z.enum(LEDGER_STATES);
 export type LedgerState = z.infer<typeof LedgerStateSchema>;
 
-/** What came of an entry's upstream call. */
+/**
+ * What came of an entry's upstream call, in the product's terms (the adapter's answers, never a
+ * vendor body). Entries written by earlier versions read through the same schema: their batches
+ * named every command (no `confirmation`: confirmed), their errors carried upstream codes.
+ */
 export const LedgerOutcomeSchema = z.object({
-  /** Upstream HTTP status; absent when no answer came. */
+  /** HTTP status of the answer; absent when no answer came. */
   status: z.number().int().optional(),
-  /** Commands created: one for a submission, one per device for a batch. */
-  commands: z.array(z.object({ deviceId: DeviceIdSchema, id: CommandIdSchema })).optional(),
+  /** Commands created: one for a submission; for a batch, those found so far per device. */
+  commands: z.array(BatchCommandSchema).optional(),
+  /** A batch: where finding its device commands stands (absent: confirmed, as before). */
+  confirmation: BatchConfirmationSchema.optional(),
+  /** A batch: its devices whose command is not found (yet). */
+  unconfirmed: z.array(UnconfirmedDeviceSchema).optional(),
   /** Per-device results of a batch cancel. */
   results: z.array(BatchCancelResultSchema).optional(),
-  /** The upstream's (or the BFF's) error when the call failed. */
-  error: ApiErrorBodySchema.optional(),
+  /** Why the call failed, as the product problem said it. */
+  error: ErrorSummarySchema.optional(),
   /** Set when the history query settled an `unknown` outcome: the command was found or not. */
   reconciled: z.enum(['found', 'absent']).optional(),
   /**
@@ -69,8 +84,10 @@ export const LedgerEntrySchema = z.object({
   /** The site of the entry's device(s), when they all belong to one bound site. */
   siteId: SiteIdSchema.optional(),
   /**
-   * IANA time zone of that site (or of all the devices, when they share one zone), recorded when
-   * the entry was written so every screen shows its times on the site's clock whatever the route.
+   * Time zone of that site (or of all the devices, when they share one zone): an IANA name or a
+   * fixed offset, as the site was shown when the entry was written, so every screen shows its
+   * times on the site's clock whatever the route. For a `siteTimeZone` entry: the zone set
+   * (absent when it was cleared).
    */
   timeZone: z.string().optional(),
   /**
@@ -85,8 +102,8 @@ export const LedgerEntrySchema = z.object({
   startTime: UtcTimestampSchema.optional(),
   endTime: UtcTimestampSchema.optional(),
   /**
-   * The request body sent upstream (submissions and batches), or what a connection change was
-   * (`ConnectionChangeSchema` in `connections.ts`); never credentials.
+   * The request: the body of a submission or batch, a site time zone, or what a connection change
+   * was (`ConnectionChangeSchema` in `connections.ts`); never credentials.
    */
   request: z.unknown().optional(),
   outcome: LedgerOutcomeSchema.optional(),

@@ -15,7 +15,7 @@ export interface OverlapSubject {
 /**
  * The first active (received or executing) command whose window overlaps `window`, or `undefined`.
  * This is the one overlap rule of the project: the sandbox rejects with it (409), the BFF
- * pre-checks with it and the timeline refuses a drag with it (spec 3.1 rule 2;
+ * pre-checks with it and the timeline refuses a drag with it (docs/upstream.md, Lifecycle;
  * docs/architecture.md, Parts and data flow). Touching windows do not overlap. A batch checked
  * after it was sent meets its own device commands in the devices' histories; those are the
  * batch, not in its way, so `subject.batchCommandId` leaves them out. Linear in the number of

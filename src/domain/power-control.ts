@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The five power-control properties, in the spec's order (spec 2.2). */
+/** The five power-control properties, in the vendor's order (docs/upstream.md, Commands). */
 export const POWER_CONTROL_PROPERTIES = [
   'targetBatteryPowerW',
   'chargeCutoffSocPercent',
@@ -12,20 +12,21 @@ export const POWER_CONTROL_PROPERTIES = [
 export type PowerControlProperty = (typeof POWER_CONTROL_PROPERTIES)[number];
 
 /**
- * Schema bounds of each control value. The spec does not show numeric ranges (spec 2.4); these
- * are our choice, wide enough for commercial batteries. The device's own capability range is
- * checked separately ({@link checkCapabilities}); a value inside these bounds may still be
- * refused by the device (spec 2.2, last paragraph).
+ * Schema bounds of each control value: the vendor's published schema (docs/upstream.md, Commands):
+ * SoC cut-offs 5 to 100 %, site limits 0 to 65,535 W. The vendor bounds no battery power; ours
+ * is wide enough for any battery it serves. The device's own capability range is checked
+ * separately (`checkCapabilities` in device.ts); a value inside these bounds may still be refused by the
+ * device.
  */
 export const POWER_CONTROL_SCHEMA_BOUNDS: Record<
   PowerControlProperty,
   { min: number; max: number }
 > = {
   targetBatteryPowerW: { min: -1_000_000, max: 1_000_000 },
-  chargeCutoffSocPercent: { min: 0, max: 100 },
-  dischargeCutoffSocPercent: { min: 0, max: 100 },
-  siteImportLimitW: { min: 0, max: 1_000_000 },
-  siteExportLimitW: { min: 0, max: 1_000_000 },
+  chargeCutoffSocPercent: { min: 5, max: 100 },
+  dischargeCutoffSocPercent: { min: 5, max: 100 },
+  siteImportLimitW: { min: 0, max: 65_535 },
+  siteExportLimitW: { min: 0, max: 65_535 },
 };
 
 const bounded = (property: PowerControlProperty) => {
@@ -38,7 +39,7 @@ const bounded = (property: PowerControlProperty) => {
 };
 
 /**
- * Power control of a device command (spec 2.2): at least one property; properties left out keep
+ * Power control of a device command (docs/upstream.md, Commands): at least one property; properties left out keep
  * the device's existing settings. `targetBatteryPowerW` is positive to discharge and negative to
  * charge; SoC cut-offs are percent; site limits are watts. Unknown properties are refused.
  */
@@ -56,7 +57,7 @@ export const PowerControlSchema = z
 
 export type PowerControl = z.infer<typeof PowerControlSchema>;
 
-/** The properties a power control actually sets, in the spec's order. */
+/** The properties a power control actually sets, in the vendor's order. */
 export function setProperties(control: PowerControl): PowerControlProperty[] {
   return POWER_CONTROL_PROPERTIES.filter((p) => control[p] !== undefined);
 }

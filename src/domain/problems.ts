@@ -1,9 +1,10 @@
 /**
- * The problem codes the BFF answers with itself (RFC 9457 `application/problem+json`, member
- * `code`), each with its HTTP status and what it means (docs/architecture.md, BFF surface).
- * Besides these, a problem may carry an upstream error's own `code` passed on as it came
- * (`UPSTREAM_ERROR_STATUS` in `errors.ts` lists the sandbox's), with the upstream's body in
- * `upstream`. The client words each code for operators; `detail` is for support.
+ * The product's problem codes (RFC 9457 `application/problem+json`, member `code`), each with its
+ * HTTP status and what it means (docs/architecture.md, BFF surface). Every answer of the BFF's
+ * API, a vendor refusal included, carries one of these: the upstream adapter turns each vendor
+ * answer into a product problem (docs/decisions/006-vendor-adapter-and-product-api.md, section 2)
+ * and keeps the vendor's own body in `upstream`, for support. The client words each code for
+ * operators; `detail` is written for operators too.
  *
  * `status` lists every status a code is answered with; `'5xx'` means the upstream's own 5xx
  * status, passed on.
@@ -65,6 +66,54 @@ export const BFF_PROBLEM_CODES = {
     status: [403],
     meaning: 'A state-changing call without `X-CSRF: 1` and the page origin, or from another site.',
   },
+  capability_out_of_range: {
+    status: [422],
+    meaning:
+      "A value of the power control is outside the device's range; `details` names the value and the range (worked out by the BFF from the device's capabilities, since the vendor does not say).",
+  },
+  control_not_supported: {
+    status: [422],
+    meaning:
+      'The device does not support a control of the command; `details` names it when the BFF can tell which.',
+  },
+  window_overlap: {
+    status: [409],
+    meaning:
+      'The effective window overlaps another command of the device that is waiting or running; nothing was sent.',
+  },
+  not_cancellable: {
+    status: [409],
+    meaning: 'The command has completed or was cancelled already, so it cannot be cancelled.',
+  },
+  batch_not_cancellable: {
+    status: [409],
+    meaning: 'Every command of the batch has finished, so there is nothing left to cancel.',
+  },
+  site_bound_elsewhere: {
+    status: [409],
+    meaning:
+      'Binding: the site is bound to another partner account; a site belongs to one account at a time.',
+  },
+  unknown_or_unbound: {
+    status: [404],
+    meaning:
+      'The site, device, command or batch is not found, or its site is not bound to this account (the vendor does not tell the two apart).',
+  },
+  device_rate_limited: {
+    status: [429],
+    meaning:
+      "The device's calls are used up for the moment (the vendor allows a few per device per minute); `Retry-After` and `details.retryAt` say when it takes the next one.",
+  },
+  upstream_refused_request: {
+    status: [502],
+    meaning:
+      "The vendor's schema refused what powerdeck sent: a defect of powerdeck, reported with the vendor's words in `upstream`.",
+  },
+  upstream_refused: {
+    status: [403, 409, 422],
+    meaning:
+      "The vendor refused the change for a reason the product has no code for (its status is passed on); the vendor's words are in `upstream`.",
+  },
   not_found: { status: [404], meaning: 'No such API route.' },
   method_not_allowed: {
     status: [405],
@@ -84,11 +133,6 @@ export const BFF_PROBLEM_CODES = {
     status: [409],
     meaning:
       'A submission whose outcome was unknown was not found in the command history: the upstream never carried it out.',
-  },
-  reconciliation_ambiguous: {
-    status: [409],
-    meaning:
-      'Several batches of the command history fit an unknown batch submission equally; nothing was sent.',
   },
   body_too_large: { status: [413], meaning: 'The request body is over 64 KiB.' },
   unsupported_media_type: { status: [415], meaning: 'The request body is not application/json.' },
@@ -203,7 +247,7 @@ export const BFF_PROBLEM_CODES = {
 /** A code the BFF answers with itself; see {@link BFF_PROBLEM_CODES}. */
 export type BffProblemCode = keyof typeof BFF_PROBLEM_CODES;
 
-/** True when `code` is one of the BFF's own problem codes (else an upstream code passed on). */
+/** True when `code` is one of the product's problem codes. */
 export function isBffProblemCode(code: string): code is BffProblemCode {
   return Object.hasOwn(BFF_PROBLEM_CODES, code);
 }

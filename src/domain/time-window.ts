@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UtcTimestampSchema } from './time.ts';
 
-/** An effective window in epoch milliseconds, half-open: `[startMs, endMs)` (spec 2.1, 3.1 rule 2). */
+/** An effective window in epoch milliseconds, half-open: `[startMs, endMs)` (docs/upstream.md, Lifecycle). */
 export interface WindowMs {
   startMs: number;
   endMs: number;
@@ -20,14 +20,13 @@ export function toWindowMs(window: TimeWindow): WindowMs {
 
 /**
  * True when two half-open windows share at least one instant. Windows that touch (one's end equals
- * the other's start) do not overlap (docs/architecture.md, Upstream contract: Lifecycle; spec 3.1
- * rule 2).
+ * the other's start) do not overlap (docs/upstream.md, Lifecycle).
  */
 export function windowsOverlap(a: WindowMs, b: WindowMs): boolean {
   return a.startMs < b.endMs && b.startMs < a.endMs;
 }
 
-/** Refinement for any object with `startTime`/`endTime`: end strictly after start (spec 2.1). */
+/** Refinement for any object with `startTime`/`endTime`: end strictly after start (docs/upstream.md, Commands). */
 export function endAfterStart(window: TimeWindow): boolean {
   return Date.parse(window.endTime) > Date.parse(window.startTime);
 }

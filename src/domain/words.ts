@@ -1,6 +1,6 @@
 import type { CancellationReason, CommandStatus } from './command.ts';
 
-/** A cancellation reason in words an operator understands (spec 3.2). */
+/** A cancellation reason in words an operator understands (docs/upstream.md, Status record). */
 export const CANCELLATION_REASON_WORDS: Record<CancellationReason, string> = {
   manuallyCancel: 'Cancelled by an operator',
   timeWindowOverlap: 'Its window overlapped another command of the same device',
@@ -9,7 +9,7 @@ export const CANCELLATION_REASON_WORDS: Record<CancellationReason, string> = {
   notSupported: 'The device does not support a requested control',
 };
 
-/** A command status in words (spec 3.1). */
+/** A command status in words (docs/upstream.md, Lifecycle). */
 export const COMMAND_STATUS_WORDS: Record<CommandStatus, string> = {
   received: 'Received (pending)',
   executing: 'Executing',

@@ -4,7 +4,7 @@ import { openDatabase, type DatabaseHandle } from '../infra/database.ts';
 import { SandboxClock } from './clock.ts';
 import { DrizzlePersistence } from './db/drizzle-persistence.ts';
 import { Catalog } from './fixtures/catalog.ts';
-import { fixtureFor, type FixtureName } from './fixtures/fixtures.ts';
+import { fixtureFor, fixtureSeedName, type FixtureName } from './fixtures/fixtures.ts';
 import { BODY_LIMIT_BYTES, installErrorHandling, sendError } from './http/error-handling.ts';
 import { SandboxError } from './sandbox-error.ts';
 import { FaultInjector } from './http/faults.ts';
@@ -12,6 +12,7 @@ import { adminRoutes } from './routes/admin-routes.ts';
 import { regionRoutes } from './routes/region-routes.ts';
 import { SandboxState } from './state/sandbox-state.ts';
 import { MemoryPersistence, type SandboxPersistence } from './state/persistence.ts';
+import { PUBLISHED_DIALECT, SandboxDialect, type Dialect } from './vendor/dialect.ts';
 
 /** What `buildSandboxApp` needs. */
 export interface SandboxOptions {
@@ -23,10 +24,15 @@ export interface SandboxOptions {
   database?: DatabaseHandle;
   fixture: FixtureName;
   /**
-   * Serve the admin API under `/_sandbox` (docs/architecture.md, Upstream contract: Sandbox admin
-   * API: loopback or `SANDBOX_ADMIN=1` only).
+   * Serve the admin API under `/_sandbox` (src/sandbox/README.md, Admin API: loopback or
+   * `SANDBOX_ADMIN=1` only).
    */
   adminEnabled: boolean;
+  /**
+   * The dialect to start with and to go back to on reset (`SANDBOX_DIALECT`; docs/upstream.md,
+   * Dialects); default the vendor's published one.
+   */
+  dialect?: Dialect;
   logger?: FastifyServerOptions['logger'];
   /** Keep state in memory only, no database (unit tests). */
   inMemory?: boolean;
@@ -35,14 +41,16 @@ export interface SandboxOptions {
 }
 
 /**
- * Builds the sandbox upstream (docs/architecture.md, Parts and data flow; Upstream contract):
- * Europe under `/eu`, Australia under `/au`, the admin API under `/_sandbox`. State is kept in the
- * database's `sandbox` schema (migrations applied here); the database is closed on `app.close()`
- * when this app opened it, never when it was given (`database`). The first start on an empty
- * database seeds the fixture. Not listening: `main.ts` listens, tests use `inject()` or listen on
- * 127.0.0.1 port 0.
+ * Builds the sandbox upstream, the vendor as docs/upstream.md describes it: Europe under `/eu`,
+ * Australia under `/au` (each with the token endpoint at `/api/auth/oauth2/token` and the
+ * business operations under `/api/openapi/v1`), the admin API under `/_sandbox`. State is kept in
+ * the database's `sandbox` schema (migrations applied here); the database is closed on
+ * `app.close()` when this app opened it, never when it was given (`database`). The first start on
+ * an empty database seeds the fixture. Not listening: `main.ts` listens, tests use `inject()` or
+ * listen on 127.0.0.1 port 0.
  */
 export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyInstance> {
+  const clock = new SandboxClock(options.wallNow);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -52,11 +60,12 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
     frameworkErrors: (error, request, reply) =>
       sendError(
         reply,
-        new SandboxError('invalid_request', `Invalid path: ${error.message}; check the encoding`),
+        new SandboxError('INVALID_REQUEST', `Invalid path: ${error.message}; check the encoding`),
         request,
+        clock.now(),
       ),
   });
-  installErrorHandling(app);
+  installErrorHandling(app, () => clock.now());
 
   const opened = options.inMemory || options.database ? undefined : await openDatabase(options);
   if (opened) app.addHook('onClose', async () => opened.close());
@@ -67,22 +76,30 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
 
   const fixture = fixtureFor(options.fixture);
   const catalog = new Catalog(fixture.fixture);
-  const clock = new SandboxClock(options.wallNow);
   const state = await SandboxState.open({
     catalog,
     clock,
     persistence,
-    fixtureName: options.fixture,
+    fixtureName: fixtureSeedName(options.fixture),
     history: (nowMs) => fixture.history(catalog, nowMs),
   });
   const faults = new FaultInjector();
+  const dialect = new SandboxDialect(options.dialect ?? PUBLISHED_DIALECT);
 
   for (const region of REGIONS)
-    await app.register(regionRoutes, { prefix: `/${region}`, region, catalog, state, faults });
+    await app.register(regionRoutes, {
+      prefix: `/${region}`,
+      region,
+      catalog,
+      state,
+      faults,
+      dialect,
+    });
   await app.register(adminRoutes, {
     prefix: '/_sandbox',
     state,
     faults,
+    dialect,
     enabled: options.adminEnabled,
   });
   return app;

@@ -33,7 +33,7 @@ export class SandboxClock {
     const nowMs = this.now();
     if (targetMs < nowMs)
       throw new SandboxError(
-        'invalid_request',
+        'INVALID_REQUEST',
         `now: the sandbox clock only moves forward; it is already ${new Date(nowMs).toISOString()}`,
       );
     this.offset += targetMs - nowMs;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FIXTURE_NAMES } from './fixtures/fixtures.ts';
+import { parseDialectVariable, type Dialect } from './vendor/dialect.ts';
 
 const SandboxEnvSchema = z.object({
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
@@ -9,20 +10,20 @@ const SandboxEnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().min(1).optional(),
   SANDBOX_ADMIN: z.enum(['0', '1']).optional(),
+  SANDBOX_DIALECT: z.string().optional(),
 });
 
-/** Settings of `npm run sandbox`, from the environment (docs/architecture.md, Running it). */
+/** Settings of `npm run sandbox`, from the environment (src/sandbox/README.md). */
 export interface SandboxEnv {
   port: number;
   host: string;
   fixture: (typeof FIXTURE_NAMES)[number];
   dataDir: string;
   databaseUrl: string | undefined;
-  /**
-   * The admin API: on a loopback address, or when `SANDBOX_ADMIN=1` (docs/architecture.md, Upstream
-   * contract).
-   */
+  /** The admin API: on a loopback address, or when `SANDBOX_ADMIN=1` (src/sandbox/README.md). */
   adminEnabled: boolean;
+  /** The dialect to start with, from `SANDBOX_DIALECT` (docs/upstream.md, Dialects). */
+  dialect: Dialect;
 }
 
 /** True for `localhost` and the IPv4/IPv6 loopback addresses. */
@@ -34,7 +35,7 @@ export function isLoopback(host: string): boolean {
 
 /**
  * Parses the sandbox's environment.
- * @throws ZodError naming the bad variable.
+ * @throws ZodError naming the bad variable; Error naming a bad `SANDBOX_DIALECT` pair.
  */
 export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxEnv {
   const parsed = SandboxEnvSchema.parse(env);
@@ -45,5 +46,6 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxEnv {
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
     adminEnabled: parsed.SANDBOX_ADMIN === '1' || isLoopback(parsed.SANDBOX_HOST),
+    dialect: parseDialectVariable(parsed.SANDBOX_DIALECT),
   };
 }

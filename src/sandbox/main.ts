@@ -1,6 +1,6 @@
 /**
- * `npm run sandbox`: the sandbox upstream alone (docs/architecture.md, Running it), Europe under
- * `/eu`, Australia under `/au`, on `SANDBOX_HOST:SANDBOX_PORT` (default 127.0.0.1:8090).
+ * `npm run sandbox`: the sandbox upstream alone (src/sandbox/README.md), Europe under `/eu`,
+ * Australia under `/au`, on `SANDBOX_HOST:SANDBOX_PORT` (default 127.0.0.1:8090).
  */
 import type { AddressInfo } from 'node:net';
 import { loggerOptions } from '../infra/logger.ts';
@@ -13,13 +13,14 @@ const app = await buildSandboxApp({
   databaseUrl: env.databaseUrl,
   fixture: env.fixture,
   adminEnabled: env.adminEnabled,
+  dialect: env.dialect,
   logger: loggerOptions('sandbox', process.env.LOG_LEVEL ?? 'warn'),
 });
 await app.listen({ host: env.host, port: env.port });
 const { port } = app.server.address() as AddressInfo;
 const host = env.host.includes(':') ? `[${env.host}]` : env.host;
 console.log(
-  `Sandbox upstream listening on http://${host}:${port} (Europe /eu, Australia /au; fixture ${env.fixture}; admin API ${env.adminEnabled ? 'on' : 'off'})`,
+  `Sandbox upstream listening on http://${host}:${port} (Europe /eu/api/openapi/v1, Australia /au/api/openapi/v1, tokens at /{eu,au}/api/auth/oauth2/token; fixture ${env.fixture}; admin API ${env.adminEnabled ? 'on' : 'off'})`,
 );
 
 let stopping = false;

@@ -1,40 +1,56 @@
 import type { ZodError } from 'zod';
-import { UPSTREAM_ERROR_STATUS, type UpstreamErrorCode } from '../domain/errors.ts';
+import { ERROR_STATUS, type ErrorCode } from './vendor/schemas.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * An error the sandbox answers as `{ code, message, details? }` with the status the domain gives
- * the code (docs/architecture.md, Upstream contract; src/domain/errors.ts). Messages say what is
- * wrong and what to change.
+ * An error the sandbox answers as the vendor does, `{ errorCode, message, timestamp }`, with the
+ * status of its code (docs/upstream.md, Errors). Messages say what is wrong and what to change;
+ * a "not found" never says whether the thing exists elsewhere (404 for "not found or not yours").
  */
 export class SandboxError extends Error {
-  override readonly name = 'SandboxError';
+  override readonly name: string = 'SandboxError';
   readonly status: number;
   readonly headers: Record<string, string>;
 
   /** `options.status` overrides the code's status (injected 5xx faults of any status). */
   constructor(
-    readonly code: UpstreamErrorCode,
+    readonly code: ErrorCode,
     message: string,
-    readonly details?: unknown,
     options: { status?: number; headers?: Record<string, string> } = {},
   ) {
     super(message);
-    this.status = options.status ?? UPSTREAM_ERROR_STATUS[code];
+    this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers ?? {};
   }
 
-  /** The JSON body of the error. */
-  body(): { code: string; message: string; details?: unknown } {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+  /** The JSON body of the error, stamped `nowMs` (epoch ms, sandbox clock). */
+  body(nowMs: number): Record<string, unknown> {
+    return { errorCode: this.code, message: this.message, timestamp: iso(nowMs) };
   }
 }
 
 /**
- * A token endpoint error in the RFC 6749 section 5.2 shape (docs/architecture.md, Upstream
- * contract).
+ * The rate limit's 429, whose body has its own shape (docs/upstream.md, Rate limit):
+ * `{ code: "RATE_LIMIT_EXCEEDED", message, details: { deviceId?, limit, windowSeconds }, timestamp }`.
  */
+export class RateLimitError extends SandboxError {
+  override readonly name = 'RateLimitError';
+
+  constructor(
+    message: string,
+    readonly details: { deviceId?: string; limit: number; windowSeconds: number },
+    headers: Record<string, string>,
+  ) {
+    super('RATE_LIMIT_EXCEEDED', message, { headers });
+  }
+
+  override body(nowMs: number): Record<string, unknown> {
+    return { code: this.code, message: this.message, details: this.details, timestamp: iso(nowMs) };
+  }
+}
+
+/** A token endpoint error in the RFC 6749 section 5.2 shape (docs/upstream.md, Tokens). */
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
 
@@ -48,14 +64,27 @@ export class OAuthError extends Error {
 }
 
 /**
- * 400 `invalid_request` from a zod error, naming each field by its path (`powerControl.siteImportLimitW`)
- * and where it was (`body`, `query`, `path`), so the caller knows what to change.
+ * 400 `INVALID_REQUEST` from a zod error, naming each field by its path
+ * (`powerControl.siteImportLimitW`) and where it was (`body`, `query`, `path`), so the caller knows
+ * what to change.
  */
 export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'): SandboxError {
-  const issues = error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.map(String).join('.') : where,
-    message: issue.message,
-  }));
-  const text = issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ');
-  return new SandboxError('invalid_request', `Invalid ${where}: ${text}`, { where, issues });
+  const text = error.issues
+    .map((issue) => {
+      const field = issue.path.length > 0 ? issue.path.map(String).join('.') : where;
+      return `${field}: ${issue.message}`;
+    })
+    .join('; ');
+  return new SandboxError('INVALID_REQUEST', `Invalid ${where}: ${text}`);
+}
+
+/**
+ * The one 404 for a site, device or command that is unknown or belongs to a site not bound to
+ * the caller: the same words either way, so existence is not leaked (docs/upstream.md, Errors).
+ */
+export function notFoundOrNotYours(what: string): SandboxError {
+  return new SandboxError(
+    'NOT_FOUND',
+    `${what} is not found, or its site is not bound to this client; GET /sites lists the bound sites`,
+  );
 }

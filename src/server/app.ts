@@ -11,15 +11,12 @@ import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
-import { FINAL_STATUS_CAPACITY, FinalStatuses } from './proxy/final-statuses.ts';
-import type { ProxyDeps } from './proxy/allowlist.ts';
-import { StatusAnswers } from './proxy/status-answers.ts';
-import { batchRoutes } from './proxy/routes/batch.ts';
-import { commandRoutes } from './proxy/routes/commands.ts';
-import { siteRoutes } from './proxy/routes/sites.ts';
+import { FINAL_STATUS_CAPACITY, FinalStatuses } from './product-api/final-statuses.ts';
+import { installProductApi, productApiRoutes } from './product-api/product-api.ts';
+import { StatusReads } from './product-api/status-reads.ts';
+import { DatabaseSiteZones, MemorySiteZones } from './db/site-zones.ts';
 import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
-import { ledgerRoutes } from './ledger/ledger-routes.ts';
 import { LedgerConnectionAudit } from './ledger/connection-audit.ts';
 import { FleetJobs } from './fleet/fleet-jobs.ts';
 import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
@@ -137,8 +134,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
 
 /**
  * Builds the BFF (docs/architecture.md, Parts and data flow; BFF surface): security headers,
- * request guards (path, CSRF + Origin), `/api/session`, the allowlisted upstream mirror under
- * `/api`, problem+json errors, and the SPA when `staticDir` is given. Not listening; `main.ts`
+ * request guards (path, CSRF + Origin), `/api/session`, the product API under `/api` with its
+ * OpenAPI document, problem+json errors, and the SPA when `staticDir` is given. Not listening; `main.ts`
  * listens, tests `inject()` or listen on port 0.
  *
  * When `publicOrigin` is absent or has port 0, the expected Origin is taken from the address the
@@ -233,13 +230,18 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     tokens,
     onCredentialsRevoked: (session) => sessions.revoke(session),
   });
+  const zones = storage ? new DatabaseSiteZones(storage.handle.db) : new MemorySiteZones();
   const api: UpstreamApi = new UpstreamApi({
     client: upstream,
     http,
     upstreams: options.upstreams,
     log: app.log,
+    zones,
+    now,
   });
-  const sites = new SiteDirectory((caller, { retry }) => api.siteList(caller, { retry }), now);
+  const sites = new SiteDirectory((caller, { retry }) => api.sites(caller, { retry }), now);
+  // A refusal of a value outside a device's range names the range, from the site list.
+  api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
   const ledger = storage
     ? new Ledger({
@@ -280,7 +282,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           queue: fleetQueue,
           box,
           now,
-          refresher: new FleetRefresher({ store: fleetStore, upstream: api, now }),
+          refresher: new FleetRefresher({ store: fleetStore, upstream: api, now, ledger }),
         })
       : undefined;
   // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
@@ -329,6 +331,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   });
 
   await app.register(cookie);
+  await installProductApi(app);
   await installSecurityHeaders(app, { https: cookieSettings.secure });
   installRequestGuards(app, publicOrigin);
   installErrorHandling(app, { spaFallback: options.staticDir !== undefined });
@@ -351,22 +354,20 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       audit: new LedgerConnectionAudit(ledger.store, now, 2 * http.timeoutMs + 5000),
     });
   }
-  const proxy: ProxyDeps = {
+  productApiRoutes(app, {
     sessions,
     upstream: api,
     ledger,
-    statuses: new StatusAnswers(
+    statuses: new StatusReads(
       now,
       options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
       // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
       new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
     ),
     sites,
-  };
-  siteRoutes(app, proxy);
-  commandRoutes(app, proxy);
-  batchRoutes(app, proxy);
-  await app.register(ledgerRoutes, { sessions, sites, ledger, now });
+    zones,
+    now,
+  });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });
   await app.register(notificationRoutes, {

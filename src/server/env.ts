@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../domain/device-budget.ts';
 import { ROLES, type Role } from '../domain/roles.ts';
 import { REGIONS, type Region } from '../domain/token.ts';
-import type { UpstreamRegion } from './upstream/upstream-caller.ts';
+import { VENDOR_API_BASE_PATH, type UpstreamRegion } from './upstream/upstream-caller.ts';
 
 /**
  * Default of how long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`), ms:
@@ -158,7 +158,8 @@ const OIDC_REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as
 /**
  * Parses the BFF's environment (docs/architecture.md, Running it). Upstream URLs come from
  * `EU_AUTH_URL`, `EU_BASE_URL`, `AU_AUTH_URL` and `AU_BASE_URL`: all four or none; with none the
- * sandbox at `http://127.0.0.1:${SANDBOX_PORT}/eu` (and `/au`) serves both auth and API.
+ * sandbox serves both, its token endpoint under `http://127.0.0.1:${SANDBOX_PORT}/eu` (and
+ * `/au`) and the vendor's API under `…/eu/api/openapi/v1`.
  * `PUBLIC_ORIGIN` defaults to `http://127.0.0.1:<port>` and must be a bare origin (scheme, host,
  * port).
  *
@@ -188,7 +189,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     const prefix = region.toUpperCase() as 'EU' | 'AU';
     if (usesSandbox) {
       const url = `http://127.0.0.1:${values.SANDBOX_PORT}/${region}`;
-      upstreams[region] = { authUrl: url, baseUrl: url };
+      upstreams[region] = { authUrl: url, baseUrl: `${url}${VENDOR_API_BASE_PATH}` };
       continue;
     }
     const auth = httpUrl(`${prefix}_AUTH_URL`).safeParse(values[`${prefix}_AUTH_URL`]);

@@ -12,6 +12,7 @@ import { startBffChild, type BffChild } from '../support/bff-child.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.ts';
 import { BrowserClient, type TestResponse } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
 
 const MINUTE_MS = 60_000;
 const LEASE_MS = 1_500;
@@ -34,7 +35,7 @@ describe.each(DATABASE_KINDS)('a BFF killed mid-submission on %s', (kind) => {
   const start = async (crashAfterUpstreamAnswer: boolean) => {
     const region = (name: string) => ({
       authUrl: `${stack.sandboxUrl}/${name}`,
-      baseUrl: `${stack.sandboxUrl}/${name}`,
+      baseUrl: `${stack.sandboxUrl}/${name}${VENDOR_API_BASE_PATH}`,
     });
     const child = await startBffChild({
       dataDir: bffDatabase.dataDir,
@@ -68,7 +69,7 @@ describe.each(DATABASE_KINDS)('a BFF killed mid-submission on %s', (kind) => {
       const submit = () =>
         browser.request({
           method: 'POST',
-          path: '/api/device/BAT-EU-001-A/commands',
+          path: '/api/devices/BAT-EU-001-A/commands',
           json: command,
           headers: { 'idempotency-key': `"${key}"` },
         });

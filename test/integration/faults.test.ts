@@ -75,7 +75,7 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     intent.tries += 1;
     return browser.request({
       method: 'POST',
-      path: `/api/device/${intent.deviceId}/commands`,
+      path: `/api/devices/${intent.deviceId}/commands`,
       json: intent.body,
       headers: { 'idempotency-key': `"${intent.key}"` },
     });
@@ -190,7 +190,7 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     const limited = reads.filter((r) => r.status === 429);
     expect(limited.length).toBeGreaterThanOrEqual(5);
     for (const read of limited) {
-      expect(read.json()).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(read.json()).toMatchObject({ status: 429, code: 'device_rate_limited' });
       expect(Number(read.headers['retry-after'])).toBeGreaterThan(0);
     }
     expect(after - before).toBe(8);

@@ -14,9 +14,10 @@ import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../suppor
 import { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 import { commandsPerDevice, waitForJob } from '../support/fleet.ts';
+import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
 
 const MINUTE_MS = 60_000;
-const BATCH_ROUTE = 'eu POST /devices/commands/batch';
+const BATCH_ROUTE = 'eu POST /devices/commands';
 const FAST_QUEUE = {
   pollingIntervalSeconds: 0.5,
   stepExpireSeconds: 3,
@@ -43,7 +44,7 @@ describe.each(DATABASE_KINDS)(
     const start = async (extra: Partial<BffProcessConfig> = {}) => {
       const region = (name: string) => ({
         authUrl: `${stack.sandboxUrl}/${name}`,
-        baseUrl: `${stack.sandboxUrl}/${name}`,
+        baseUrl: `${stack.sandboxUrl}/${name}${VENDOR_API_BASE_PATH}`,
       });
       const child = await startBffChild({
         dataDir: bffDatabase.dataDir,

@@ -15,9 +15,9 @@ import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;
-const BATCH_ROUTE = 'eu POST /devices/commands/batch';
+const BATCH_ROUTE = 'eu POST /devices/commands';
 const STATUS_ROUTE = 'eu GET /devices/:deviceId/commands/:commandId';
-const BATCH_CANCEL_ROUTE = 'eu PUT /devices/commands/batch/:batchCommandId/cancel';
+const BATCH_CANCEL_ROUTE = 'eu PUT /devices/commands/:batchCommandId/cancel';
 
 function routeCount(stats: Record<string, unknown>, route: string): number {
   const byRoute = stats.byRoute as Record<string, number>;
@@ -203,7 +203,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
 
   it('checks a plan against the commands the devices hold: an overlap refused, a row sent before recognised', async () => {
     const held = { ...command, powerControl: { targetBatteryPowerW: 1000 } };
-    expect((await browser.post('/api/device/BAT-EU-100-05/commands', held)).status).toBe(202);
+    expect((await browser.post('/api/devices/BAT-EU-100-05/commands', held)).status).toBe(202);
     const rows = [
       {
         line: 2,
@@ -245,7 +245,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     const relay = stack.relay;
     if (!relay) throw new Error('the stack has no relay');
     relay.plan = (method, path) => {
-      if (method !== 'POST' || !path.endsWith('/devices/commands/batch')) return 'pass';
+      if (method !== 'POST' || !path.split('?')[0]?.endsWith('/devices/commands')) return 'pass';
       batchPosts += 1;
       if (batchPosts % 2 === 0) return 'pass';
       lostAnswers += 1;
@@ -328,7 +328,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     for (const deviceId of ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-001-C'])
       expect(
         (
-          await browser.post(`/api/device/${deviceId}/commands`, {
+          await browser.post(`/api/devices/${deviceId}/commands`, {
             powerControl: { targetBatteryPowerW: 1000 },
             startTime: command.startTime,
             endTime: command.endTime,

@@ -81,11 +81,13 @@ describe.each(DATABASE_KINDS)('BFF security on %s', { timeout: 60_000 }, (kind) 
       'POST /api/session',
       'DELETE /api/session',
       'POST /api/sites',
-      'DELETE /api/sites',
-      'POST /api/device/:deviceId/commands',
+      'DELETE /api/sites/:siteId',
+      'PUT /api/sites/:siteId/time-zone',
+      'DELETE /api/sites/:siteId/time-zone',
+      'POST /api/devices/:deviceId/commands',
       'PUT /api/devices/:deviceId/commands/:commandId/cancel',
-      'POST /api/devices/commands/batch',
-      'PUT /api/devices/commands/batch/:batchCommandId/cancel',
+      'POST /api/batches',
+      'PUT /api/batches/:batchCommandId/cancel',
     ])
       expect(methods).toContain(expected);
 
@@ -213,7 +215,7 @@ describe.each(DATABASE_KINDS)('BFF security on %s', { timeout: 60_000 }, (kind) 
     const user = await signedIn();
     await user.post('/api/sites', { siteId: 'PLANT-EU-001' });
     const nowMs = await stack.admin.nowMs();
-    await user.post('/api/device/BAT-EU-001-A/commands', {
+    await user.post('/api/devices/BAT-EU-001-A/commands', {
       powerControl: { targetBatteryPowerW: 500 },
       startTime: new Date(nowMs + 600_000).toISOString(),
       endTime: new Date(nowMs + 1_200_000).toISOString(),

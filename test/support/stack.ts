@@ -22,6 +22,7 @@ import { BrowserClient } from './http-client.ts';
 import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
+import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
 
 /** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract). */
 export const DEMO_EU = {
@@ -94,7 +95,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const relay = options.relay ? await startFlakyRelay(sandboxUrl) : undefined;
   const upstream = (region: string) => ({
     authUrl: `${tap?.origin ?? sandboxUrl}/${region}`,
-    baseUrl: `${relay?.origin ?? sandboxUrl}/${region}`,
+    baseUrl: `${relay?.origin ?? sandboxUrl}/${region}${VENDOR_API_BASE_PATH}`,
   });
   const logLines: string[] = [];
   const bff = await buildServerApp({

@@ -124,8 +124,8 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 export async function problemToError(response: Response): Promise<ApiError> {
   const problem = ProblemSchema.safeParse(await response.json().catch(() => undefined));
   if (problem.success) {
-    const { status, code, title, detail, upstream } = problem.data;
-    return new ApiError({ status, code, title, detail, upstream });
+    const { status, code, title, detail, details, upstream } = problem.data;
+    return new ApiError({ status, code, title, detail, details, upstream });
   }
   const statusText = response.statusText ? ` ${response.statusText}` : '';
   return new ApiError({

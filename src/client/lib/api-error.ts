@@ -18,6 +18,9 @@ export class ApiError extends Error {
   readonly code: string;
   readonly detail: string;
   readonly title: string;
+  /** Structured facts of the problem (domain `errors.ts` names their shapes per code). */
+  readonly details: unknown;
+  /** The vendor's own error body, for support. */
   readonly upstream: unknown;
 
   constructor(init: {
@@ -25,6 +28,7 @@ export class ApiError extends Error {
     code: string;
     title: string;
     detail?: string | undefined;
+    details?: unknown;
     upstream?: unknown;
   }) {
     super(init.detail ?? init.title);
@@ -32,6 +36,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.title = init.title;
     this.detail = init.detail ?? init.title;
+    this.details = init.details;
     this.upstream = init.upstream;
   }
 }

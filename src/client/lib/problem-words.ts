@@ -1,94 +1,95 @@
 import { z } from 'zod';
-import { UPSTREAM_ERROR_STATUS, WindowOverlapDetailsSchema } from '../../domain/errors.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
-import { BFF_PROBLEM_CODES } from '../../domain/problems.ts';
+import {
+  CapabilityOutOfRangeDetailsSchema,
+  ControlNotSupportedDetailsSchema,
+  DeviceRateLimitedDetailsSchema,
+} from '../../domain/errors.ts';
 import type { ApiError } from './api-error.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
-import { formatWindowInZoneWithUtc } from './time.ts';
+import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from './time.ts';
 
-/** The upstream error body a problem carries in `upstream` (docs/architecture.md, BFF surface). */
-const UpstreamBodySchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  details: z.unknown().optional(),
+/**
+ * `details` of a `window_overlap`: the command in the way, when the server found it in the
+ * device's history (the vendor's refusal does not name it; docs/decisions/006, section 2).
+ */
+const OverlapDetailsSchema = z.object({
+  conflictingCommandId: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
 });
 
-/** `details` of a 422 `capability_out_of_range` (docs/architecture.md, Upstream contract). */
-const OutOfRangeDetailsSchema = z.object({
-  deviceId: z.string(),
-  property: z.enum(POWER_CONTROL_PROPERTIES),
-  value: z.number(),
-  min: z.number(),
-  max: z.number(),
-});
-
-/** `details` of a 400 `invalid_request`: which fields failed. */
-const InvalidRequestDetailsSchema = z.object({
-  issues: z.array(z.object({ field: z.string() })),
-});
-
-const WINDOW_FIELDS = new Set(['startTime', 'endTime']);
-
-function upstreamDetails(error: ApiError): unknown {
-  const body = UpstreamBodySchema.safeParse(error.upstream);
-  return body.success ? body.data.details : undefined;
-}
-
-/** Words for a problem the upstream (the vendor's service) answered, from its code and fields. */
-function upstreamWords(error: ApiError, timeZone: string): string {
-  const details = upstreamDetails(error);
+/**
+ * Words for the product problems a vendor refusal becomes (docs/decisions/006, section 2), from
+ * their code and `details`, times on `timeZone` with UTC beside; undefined for the other codes.
+ */
+function refusalWords(error: ApiError, timeZone: string): string | undefined {
   switch (error.code) {
+    case 'capability_out_of_range': {
+      const range = CapabilityOutOfRangeDetailsSchema.safeParse(error.details);
+      if (!range.success)
+        return "A value is outside the device's range. Keep each value inside the range shown beside its field.";
+      const { deviceId, property, value, min, max } = range.data;
+      const words = POWER_CONTROL_WORDS[property];
+      return `${words.name} ${formatPropertyValue(property, value)} is outside the range of ${deviceId} (${formatPropertyValue(property, min)} to ${formatPropertyValue(property, max)}). Choose a value inside it.`;
+    }
+    case 'control_not_supported': {
+      const control = ControlNotSupportedDetailsSchema.safeParse(error.details);
+      return control.success
+        ? `${control.data.deviceId} does not support ${POWER_CONTROL_WORDS[control.data.property].name.toLowerCase()}. Leave it out, or send the command to another device.`
+        : 'A device does not support a control of this command. Leave that control out, or send the command to another device.';
+    }
     case 'window_overlap': {
-      const overlap = WindowOverlapDetailsSchema.safeParse(details);
+      const overlap = OverlapDetailsSchema.safeParse(error.details);
       if (!overlap.success)
         return 'The window overlaps another command of this device that is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
       const { conflictingCommandId, startTime, endTime } = overlap.data;
       return `The window overlaps command ${conflictingCommandId}, ${formatWindowInZoneWithUtc(startTime, endTime, timeZone)}. Cancel that command first, or choose a window that does not overlap it (windows may touch).`;
     }
-    case 'capability_out_of_range': {
-      const range = OutOfRangeDetailsSchema.safeParse(details);
-      if (!range.success)
-        return "A value is outside the device's capability range. Keep each value inside the range shown beside its field.";
-      const { deviceId, property, value, min, max } = range.data;
-      const words = POWER_CONTROL_WORDS[property];
-      return `${words.name} ${formatPropertyValue(property, value)} is outside the range of ${deviceId} (${formatPropertyValue(property, min)} to ${formatPropertyValue(property, max)}). Choose a value inside it.`;
-    }
     case 'not_cancellable':
-      return 'The command has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.';
-    case 'site_not_bound':
-      return 'The site of this device is not bound to your client any more, so its commands cannot be read or changed.';
-    case 'already_bound':
-      return 'The site is already bound.';
-    case 'not_found':
-      return 'The vendor does not know this site, device or command. Check the ID, or reload the page to see the current ones.';
-    case 'invalid_request': {
-      const invalid = InvalidRequestDetailsSchema.safeParse(details);
-      if (invalid.success && invalid.data.issues.some((issue) => WINDOW_FIELDS.has(issue.field)))
-        return 'The vendor refused the effective window: it must end in the future and after its start. Choose another window.';
-      return 'The vendor refused the request as not valid. Check the values and the window, then try again.';
+      return 'The command has already finished: a completed command cannot be cancelled, and a cancelled one stays cancelled.';
+    case 'batch_not_cancellable':
+      return 'Every command of this batch has finished, so there is nothing left to cancel.';
+    case 'site_bound_elsewhere':
+      return 'This site is bound to another partner account: a site belongs to one account at a time. Ask the other account to unbind it, or the vendor’s support.';
+    case 'unknown_or_unbound':
+      return 'Not found, or its site is not bound to this account. Check the ID; if the site was unbound, bind it again on the sites page.';
+    case 'device_rate_limited': {
+      const limit = DeviceRateLimitedDetailsSchema.safeParse(error.details);
+      const who = limit.success && limit.data.deviceId ? limit.data.deviceId : 'The device';
+      const when =
+        limit.success && limit.data.retryAt
+          ? `It takes the next one at ${formatInZoneWithUtc(limit.data.retryAt, timeZone)}.`
+          : 'It takes the next one within a minute.';
+      return `${who} has had all the calls the vendor allows for this minute. ${when}`;
     }
-    case 'rate_limited':
-      return "The vendor's service asked for fewer requests. Try again in a moment.";
+    case 'upstream_refused_request':
+      return 'The vendor refused what powerdeck sent as not valid. This is a fault of powerdeck, not of your input: report it with the details below.';
+    case 'upstream_refused':
+      return 'The vendor refused this for a reason powerdeck does not know. Reload the page; if it is refused again, report it with the details below.';
     default:
-      return error.status >= 500
-        ? "The vendor's service is not answering. Try again in a moment."
-        : 'The vendor refused the request. Reload the page and try again; if it is refused again, report it with the details below.';
+      return undefined;
   }
 }
 
 /**
- * A problem in an operator's words, from its `code` and fields, never from the vendor's own
- * `message` (which may cite its specification, or carry timestamps as the wire writes them):
- * an upstream refusal (`upstream` set, or one of the upstream codes) is worded here, times on
- * `timeZone` with UTC beside; a problem the powerdeck server wrote itself keeps its `detail`,
- * which is written for operators (docs/architecture.md, BFF surface).
+ * A problem in an operator's words: a vendor refusal's product code is worded here from its code
+ * and `details` (times on `timeZone` with UTC beside), never from the vendor's own message; any
+ * other problem keeps its `detail`, which the powerdeck server writes for operators
+ * (docs/architecture.md, BFF surface).
  *
- * @param timeZone IANA zone of the site the change was for; `UTC` when none.
+ * @param timeZone the zone of the site the change was for (IANA or a fixed offset); `UTC` when
+ *   none.
  */
 export function problemWords(error: ApiError, timeZone = 'UTC'): string {
-  const upstreamOnly = error.code in UPSTREAM_ERROR_STATUS && !(error.code in BFF_PROBLEM_CODES);
-  if (error.upstream !== undefined || upstreamOnly) return upstreamWords(error, timeZone);
-  return error.detail;
+  return refusalWords(error, timeZone) ?? error.detail;
+}
+
+/** The vendor's own error a problem carries in `upstream`, in any of its shapes. */
+function vendorMessage(upstream: unknown): string | undefined {
+  if (!upstream || typeof upstream !== 'object') return undefined;
+  const body = upstream as Record<string, unknown>;
+  const text = body.message ?? body.msg;
+  return typeof text === 'string' ? text : undefined;
 }
 
 /**
@@ -96,17 +97,18 @@ export function problemWords(error: ApiError, timeZone = 'UTC'): string {
  * message. Shown folded under the operator's words, never in their place.
  */
 export function problemSupportDetail(error: ApiError): string {
-  const body = UpstreamBodySchema.safeParse(error.upstream);
-  return body.success
-    ? `Code ${error.code} (HTTP ${error.status}). The vendor's message: ${body.data.message}`
+  const message = vendorMessage(error.upstream);
+  return message
+    ? `Code ${error.code} (HTTP ${error.status}). The vendor's message: ${message}`
     : `Code ${error.code} (HTTP ${error.status}).`;
 }
 
-/** The command a `window_overlap` refusal names, with its window; undefined for other problems. */
-export function overlapConflict(
-  error: ApiError,
-): z.infer<typeof WindowOverlapDetailsSchema> | undefined {
+/**
+ * The command a `window_overlap` refusal names, with its window, when the problem names one;
+ * undefined otherwise (the vendor's refusal does not).
+ */
+export function overlapConflict(error: ApiError): z.infer<typeof OverlapDetailsSchema> | undefined {
   if (error.code !== 'window_overlap') return undefined;
-  const overlap = WindowOverlapDetailsSchema.safeParse(upstreamDetails(error));
+  const overlap = OverlapDetailsSchema.safeParse(error.details);
   return overlap.success ? overlap.data : undefined;
 }

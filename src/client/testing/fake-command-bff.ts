@@ -20,11 +20,11 @@ const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
   Date.parse(record.startTime) < endMs && Date.parse(record.endTime) > startMs;
 
 /**
- * A signed-in fake BFF that keeps device commands the way the upstream does: the history query
- * answers the commands whose window meets its range (at most 30 days, else 400), a submission
- * adds a received command, a cancel cancels it (`manuallyCancel`), a batch cancel cancels the
- * batch's active commands and answers one result per command, a status query answers the record.
- * Every request is recorded.
+ * A signed-in fake BFF that keeps device commands the way the product API does: the history
+ * query answers the commands whose window meets its range (at most 30 days, else 400), a
+ * submission adds a received command, a cancel cancels it (`manuallyCancel`) and answers the
+ * cancellation, a batch cancel cancels the batch's active commands and answers one result per
+ * command, a status query answers the record. Every request is recorded.
  */
 export function fakeCommandBff({
   sites,
@@ -59,7 +59,7 @@ export function fakeCommandBff({
       });
     }
 
-    const submit = /^POST \/api\/device\/([\w-]+)\/commands$/.exec(route);
+    const submit = /^POST \/api\/devices\/([\w-]+)\/commands$/.exec(route);
     if (submit?.[1]) {
       const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
       const id = `cmd_${next++}`;
@@ -67,7 +67,7 @@ export function fakeCommandBff({
       return json(202, { id, message: 'accepted', timestamp: nowIso });
     }
 
-    const batchCancel = /^PUT \/api\/devices\/commands\/batch\/([\w-]+)\/cancel$/.exec(route);
+    const batchCancel = /^PUT \/api\/batches\/([\w-]+)\/cancel$/.exec(route);
     if (batchCancel) {
       const results = held
         .filter((c) => c.batchCommandId === batchCancel[1])
@@ -83,7 +83,13 @@ export function fakeCommandBff({
     const cancelled = held.find((c) => c.deviceId === cancel?.[1] && c.id === cancel[2]);
     if (cancelled) {
       cancelNow(cancelled);
-      return json(200, cancelled);
+      return json(200, {
+        deviceId: cancelled.deviceId,
+        commandId: cancelled.id,
+        status: 'cancelled',
+        cancelledAt: nowIso,
+        cancelReason: 'manuallyCancel',
+      });
     }
 
     const status = /^GET \/api\/devices\/([\w-]+)\/commands\/([\w-]+)$/.exec(route);

@@ -1,4 +1,5 @@
 import type { Device, Site } from '../../domain/device.ts';
+import type { SiteClock } from '../../domain/site-clock.ts';
 
 /** A device with only an ID and capability ranges, for capability and batch tests. */
 export const testDevice = (deviceId: string, capabilities: Device['capabilities']): Device => ({
@@ -30,11 +31,15 @@ export const BATTERY_A: Device = {
   capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
 };
 
+/** A site clock inferred from the site's country and the vendor's offset (Berlin's). */
+export const INFERRED_CLOCK: SiteClock = { source: 'inferred', vendorOffset: '+01:00' };
+
 /** The Harbour plant (`PLANT-EU-001`, Europe/Berlin) holding `devices`: by default Battery A. */
 export const harbourPlant = (devices: Device[] = [BATTERY_A]): Site => ({
   siteId: 'PLANT-EU-001',
   name: 'Harbour plant',
   timeZone: 'Europe/Berlin',
+  clock: INFERRED_CLOCK,
   devices,
 });
 
@@ -50,6 +55,7 @@ export const TWO_ZONE_SITES: readonly Site[] = [
     siteId: 'PLANT-EU-001',
     name: 'Berlin plant',
     timeZone: 'Europe/Berlin',
+    clock: INFERRED_CLOCK,
     devices: [
       { deviceId: 'BAT-EU-001-A', name: 'Battery A', model: 'X', capabilities: FIVE_KW },
       { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'X', capabilities: FIVE_KW },
@@ -59,6 +65,7 @@ export const TWO_ZONE_SITES: readonly Site[] = [
     siteId: 'PLANT-AU-001',
     name: 'Adelaide plant',
     timeZone: 'Australia/Adelaide',
+    clock: { source: 'set', vendorOffset: '+10:30', setBy: 'Ada Admin' },
     devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities: FIVE_KW }],
   },
 ];

@@ -39,4 +39,65 @@ describe('LedgerEntrySchema', () => {
     };
     expect(LedgerEntrySchema.parse(entry)).toEqual(entry);
   });
+
+  it('reads the entries of the version before the vendor contract: old outcomes and errors', () => {
+    const oldBatch = {
+      id: '8',
+      kind: 'batch',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'demo-eu',
+      deviceIds: ['BAT-EU-001-A', 'BAT-EU-001-B'],
+      batchCommandId: 'batch_1',
+      outcome: {
+        status: 202,
+        commands: [
+          { deviceId: 'BAT-EU-001-A', id: 'cmd_1' },
+          { deviceId: 'BAT-EU-001-B', id: 'cmd_2' },
+        ],
+      },
+      createdAt: '2026-05-01T10:00:00Z',
+    };
+    expect(LedgerEntrySchema.parse(oldBatch).outcome?.confirmation).toBeUndefined();
+    const oldCancel = {
+      id: '9',
+      kind: 'batchCancel',
+      state: 'succeeded',
+      region: 'eu',
+      clientId: 'demo-eu',
+      batchCommandId: 'batch_1',
+      outcome: {
+        status: 200,
+        results: [
+          {
+            deviceId: 'BAT-EU-001-A',
+            commandId: 'cmd_1',
+            success: false,
+            status: 'completed',
+            error: { code: 'not_cancellable', message: 'done', details: { x: 1 } },
+          },
+        ],
+      },
+      createdAt: '2026-05-01T10:00:00Z',
+    };
+    expect(LedgerEntrySchema.parse(oldCancel).outcome?.results?.[0]?.error).toEqual({
+      code: 'not_cancellable',
+      message: 'done',
+    });
+  });
+
+  it('records a site time zone set by an administrator', () => {
+    const entry = {
+      id: '10',
+      kind: 'siteTimeZone',
+      state: 'succeeded',
+      region: 'au',
+      clientId: 'demo-au',
+      siteId: 'PLANT-AU-001',
+      timeZone: 'Australia/Brisbane',
+      request: { timeZone: 'Australia/Brisbane' },
+      createdAt: '2026-11-25T10:00:00Z',
+    };
+    expect(LedgerEntrySchema.parse(entry)).toEqual(entry);
+  });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UPSTREAM_ERROR_STATUS } from '../errors.ts';
 import { BFF_PROBLEM_CODES, isBffProblemCode } from '../problems.ts';
 
-describe('the BFF problem codes', () => {
+describe('the product problem codes', () => {
   it('give each code an error status and a meaning', () => {
     for (const [code, { status, meaning }] of Object.entries(BFF_PROBLEM_CODES)) {
       expect(status.length, code).toBeGreaterThan(0);
@@ -12,14 +11,26 @@ describe('the BFF problem codes', () => {
     }
   });
 
-  it('tells its own codes from upstream codes passed on', () => {
-    expect(isBffProblemCode('outcome_unknown')).toBe(true);
-    expect(isBffProblemCode('window_overlap')).toBe(false);
+  it('hold a code for every vendor refusal of the decision record', () => {
+    for (const code of [
+      'capability_out_of_range',
+      'control_not_supported',
+      'window_overlap',
+      'not_cancellable',
+      'batch_not_cancellable',
+      'site_bound_elsewhere',
+      'unknown_or_unbound',
+      'device_rate_limited',
+      'upstream_refused_request',
+      'not_signed_in',
+      'outcome_unknown',
+    ])
+      expect(isBffProblemCode(code), code).toBe(true);
     expect(isBffProblemCode('toString')).toBe(false);
   });
 
-  it('never reuse an upstream code for another meaning, but the shared generic ones', () => {
-    const shared = Object.keys(UPSTREAM_ERROR_STATUS).filter(isBffProblemCode);
-    expect(shared.sort()).toEqual(['invalid_request', 'not_found', 'upstream_error']);
+  it('never name a vendor field in a meaning', () => {
+    for (const { meaning } of Object.values(BFF_PROBLEM_CODES))
+      expect(meaning).not.toMatch(/errorCode|cancellReason|Kw\b|\/api\/openapi/);
   });
 });

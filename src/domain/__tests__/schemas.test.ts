@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceCommandSchema } from '../command.ts';
+import { applyCancellation, DeviceCommandSchema } from '../command.ts';
 import { PowerControlSchema } from '../power-control.ts';
-import { checkCapabilities } from '../device.ts';
+import { capabilitiesOf, checkCapabilities } from '../device.ts';
 import { BatchRequestSchema } from '../batch.ts';
 import { HistoryQuerySchema, historyRangeProblem, MAX_HISTORY_RANGE_MS } from '../history.ts';
 import { ID_PATTERN } from '../ids.ts';
@@ -89,5 +89,66 @@ describe('ID_PATTERN', () => {
       expect(ID_PATTERN.test(bad)).toBe(false);
     for (const good of ['BAT-EU-001-A', 'cmd_123', 'PLANT-EU-100'])
       expect(ID_PATTERN.test(good)).toBe(true);
+  });
+});
+
+describe('the vendor schema bounds of a power control', () => {
+  it('takes SoC cut-offs from 5 to 100 % and site limits from 0 to 65,535 W', () => {
+    for (const property of ['chargeCutoffSocPercent', 'dischargeCutoffSocPercent'] as const) {
+      expect(PowerControlSchema.safeParse({ [property]: 5 }).success).toBe(true);
+      expect(PowerControlSchema.safeParse({ [property]: 4 }).success).toBe(false);
+      expect(PowerControlSchema.safeParse({ [property]: 100 }).success).toBe(true);
+    }
+    for (const property of ['siteImportLimitW', 'siteExportLimitW'] as const) {
+      expect(PowerControlSchema.safeParse({ [property]: 65_535 }).success).toBe(true);
+      expect(PowerControlSchema.safeParse({ [property]: 65_536 }).success).toBe(false);
+      expect(PowerControlSchema.safeParse({ [property]: -1 }).success).toBe(false);
+    }
+  });
+});
+
+describe('capability ranges from a device power ratings', () => {
+  it('spans battery power from minus the charge rating to the discharge rating, others at the bounds', () => {
+    expect(capabilitiesOf({ maxChargePowerW: 5000, maxDischargePowerW: 4600 })).toEqual({
+      targetBatteryPowerW: { min: -5000, max: 4600 },
+      chargeCutoffSocPercent: { min: 5, max: 100 },
+      dischargeCutoffSocPercent: { min: 5, max: 100 },
+      siteImportLimitW: { min: 0, max: 65_535 },
+      siteExportLimitW: { min: 0, max: 65_535 },
+    });
+  });
+
+  it('leaves battery power out for a device without battery ratings', () => {
+    expect(capabilitiesOf({}).targetBatteryPowerW).toBeUndefined();
+    expect(capabilitiesOf({ maxDischargePowerW: 3000 }).targetBatteryPowerW).toEqual({
+      min: 0,
+      max: 3000,
+    });
+  });
+});
+
+describe('a cancellation written into a status record', () => {
+  it('makes the record cancelled by an operator at the cancellation time', () => {
+    const record = {
+      id: 'cmd_1',
+      deviceId: 'BAT-EU-001-A',
+      ...command,
+      status: 'received' as const,
+      receivedAt: '2026-11-21T01:00:00Z',
+    };
+    expect(
+      applyCancellation(record, {
+        deviceId: 'BAT-EU-001-A',
+        commandId: 'cmd_1',
+        status: 'cancelled',
+        cancelledAt: '2026-11-21T01:30:00Z',
+        cancelReason: 'manuallyCancel',
+      }),
+    ).toEqual({
+      ...record,
+      status: 'cancelled',
+      cancelledAt: '2026-11-21T01:30:00Z',
+      cancelReason: 'manuallyCancel',
+    });
   });
 });

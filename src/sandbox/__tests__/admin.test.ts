@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorBodySchema, RateLimitBodySchema, SiteListSchema } from '../vendor/schemas.ts';
 import {
+  EU,
   HOUR_MS,
   iso,
   startHarness,
@@ -25,8 +27,11 @@ describe('admin clock (our choice)', () => {
     const target = iso(WALL_MS + 2 * HOUR_MS);
     expect((await sandbox.admin('POST', '/clock', { now: target })).body).toEqual({ now: target });
     const back = await sandbox.admin('POST', '/clock', { now: iso(WALL_MS) });
-    expect(back).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
-    expect((back.body as { message: string }).message).toContain('now');
+    expect(back.status).toBe(400);
+    expect(ErrorBodySchema.parse(back.body)).toMatchObject({
+      errorCode: 'INVALID_REQUEST',
+      message: expect.stringContaining('now'),
+    });
   });
 
   it.each([{}, { advanceMs: -1 }, { advanceMs: 1, now: iso(WALL_MS) }, { now: 'tomorrow' }])(
@@ -36,12 +41,18 @@ describe('admin clock (our choice)', () => {
     },
   );
 
-  it('reset puts the clock back to the wall clock and clears bindings and commands', async () => {
+  it("reset puts the clock back to the wall clock and clears bindings and commands, but another partner's", async () => {
     const token = await sandbox.boundToken('PLANT-EU-001');
     await sandbox.admin('POST', '/clock', { advanceMs: HOUR_MS });
     await sandbox.admin('POST', '/reset');
     expect(await sandbox.nowMs()).toBe(WALL_MS);
-    expect((await sandbox.call('GET', '/eu/sites', { token })).body).toEqual({ sites: [] });
+    const sites = await sandbox.call('GET', `${EU}/sites`, { token });
+    expect(SiteListSchema.parse(sites.body).total).toBe(0);
+    const foreign = await sandbox.call('POST', `${EU}/sites`, {
+      token,
+      json: { siteId: 'PLANT-EU-003' },
+    });
+    expect(foreign.status).toBe(409);
   });
 });
 
@@ -50,10 +61,10 @@ describe('admin devices', () => {
     const token = await sandbox.boundToken('PLANT-EU-002');
     const response = await sandbox.admin('PUT', '/devices/BAT-EU-002-B', { online: true });
     expect(response.body).toEqual({ deviceId: 'BAT-EU-002-B', online: true, fault: false });
-    const sites = (await sandbox.call('GET', '/eu/sites', { token })).body as {
-      sites: { devices: { deviceId: string; online: boolean }[] }[];
-    };
-    expect(sites.sites[0]?.devices.find((d) => d.deviceId === 'BAT-EU-002-B')?.online).toBe(true);
+    const { sites } = SiteListSchema.parse(
+      (await sandbox.call('GET', `${EU}/sites`, { token })).body,
+    );
+    expect(sites[0]?.devices?.find((d) => d.id === 'BAT-EU-002-B')?.online).toBe(true);
     expect((await sandbox.admin('PUT', '/devices/NOPE-1', { fault: true })).status).toBe(404);
     expect((await sandbox.admin('PUT', '/devices/BAT-EU-002-B', { online: 'yes' })).status).toBe(
       400,
@@ -62,23 +73,37 @@ describe('admin devices', () => {
 });
 
 describe('admin faults and stats (stats are our addition)', () => {
-  it('answers 429 rate_limited with Retry-After past the per-minute limit; a minute later it passes', async () => {
-    const token = await sandbox.token();
+  it('answers 429 in the rate limit shape with Retry-After past the per-minute limit; a minute later it passes', async () => {
+    const token = await sandbox.boundToken('PLANT-EU-001');
     await sandbox.admin('PUT', '/faults', { rateLimitPerMinute: 2 });
     const statuses = [];
-    for (let i = 0; i < 3; i += 1) statuses.push(await sandbox.call('GET', '/eu/sites', { token }));
+    for (let i = 0; i < 3; i += 1)
+      statuses.push(await sandbox.call('GET', `${EU}/sites`, { token }));
     expect(statuses.map((r) => r.status)).toEqual([200, 200, 429]);
-    expect(statuses[2]?.body).toMatchObject({ code: 'rate_limited' });
-    expect(statuses[2]?.headers['retry-after']).toBe('60');
+    expect(RateLimitBodySchema.parse(statuses[2]?.body)).toEqual({
+      code: 'RATE_LIMIT_EXCEEDED',
+      message: expect.stringContaining('2 requests per minute'),
+      details: { limit: 2, windowSeconds: 60 },
+      timestamp: iso(WALL_MS),
+    });
+    expect(statuses[2]?.headers).toMatchObject({
+      'retry-after': '60',
+      'x-ratelimit-limit': '2',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '60',
+    });
+    const device = await sandbox.call('GET', `${EU}/devices/BAT-EU-001-A`, { token });
+    expect(RateLimitBodySchema.parse(device.body).details.deviceId).toBe('BAT-EU-001-A');
     await sandbox.admin('POST', '/clock', { advanceMs: 60_000 });
-    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(200);
   });
 
   it('answers the injected 5xx with an error body on every vendor route, token included; {} clears', async () => {
     const token = await sandbox.token();
     await sandbox.admin('PUT', '/faults', { errorRate: 1, errorStatus: 502 });
-    const api = await sandbox.call('GET', '/eu/sites', { token });
-    expect(api).toMatchObject({ status: 502, body: { code: 'upstream_error' } });
+    const api = await sandbox.call('GET', `${EU}/sites`, { token });
+    expect(api.status).toBe(502);
+    expect(ErrorBodySchema.parse(api.body).errorCode).toBe('INTERNAL_ERROR');
     const tokenResponse = await sandbox.tokenRequest('eu', {
       grant_type: 'client_credentials',
       client_id: 'demo-eu',
@@ -86,13 +111,13 @@ describe('admin faults and stats (stats are our addition)', () => {
     });
     expect(tokenResponse.status).toBe(502);
     await sandbox.admin('PUT', '/faults', { errorRate: 1 });
-    expect(await sandbox.call('GET', '/eu/sites', { token })).toMatchObject({
+    expect(await sandbox.call('GET', `${EU}/sites`, { token })).toMatchObject({
       status: 503,
-      body: { code: 'unavailable' },
+      body: { errorCode: 'SERVICE_UNAVAILABLE' },
     });
     expect((await sandbox.admin('GET', '/stats')).body).toMatchObject({ faultsInjected: 3 });
     await sandbox.admin('PUT', '/faults', {});
-    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(200);
   });
 
   it('reports the faults it applies; a small latency still answers', async () => {
@@ -102,7 +127,7 @@ describe('admin faults and stats (stats are our addition)', () => {
       tokenTtlS: 60,
     });
     expect((await sandbox.admin('GET', '/faults')).body).toEqual({ latencyMs: 1, tokenTtlS: 60 });
-    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(200);
     await sandbox.admin('POST', '/reset');
     expect((await sandbox.admin('GET', '/faults')).body).toEqual({});
   });
@@ -112,12 +137,12 @@ describe('admin faults and stats (stats are our addition)', () => {
       expect((await sandbox.admin('PUT', '/faults', body)).status).toBe(400);
   });
 
-  it('counts token requests and API requests per route; DELETE zeroes them', async () => {
+  it('counts token requests and API requests per route relative to the base path; DELETE zeroes them', async () => {
     await sandbox.admin('DELETE', '/stats');
     const token = await sandbox.token();
-    await sandbox.call('GET', '/eu/sites', { token });
-    await sandbox.call('GET', '/eu/sites', { token });
-    await sandbox.call('GET', '/eu/devices/BAT-EU-001-A/commands/cmd_1', { token });
+    await sandbox.call('GET', `${EU}/sites`, { token });
+    await sandbox.call('GET', `${EU}/sites`, { token });
+    await sandbox.call('GET', `${EU}/devices/BAT-EU-001-A/commands/cmd_1`, { token });
     const stats = (await sandbox.admin('GET', '/stats')).body;
     expect(stats).toEqual({
       tokenRequests: 1,
@@ -134,7 +159,7 @@ describe('admin faults and stats (stats are our addition)', () => {
 });
 
 describe('admin API switched off', () => {
-  it('answers 403 to every admin call and still serves the regions', async () => {
+  it('answers 403 FORBIDDEN to every admin call and still serves the regions', async () => {
     const closed = await startHarness({ adminEnabled: false });
     try {
       for (const [method, path] of [
@@ -142,11 +167,13 @@ describe('admin API switched off', () => {
         ['GET', '/clock'],
         ['PUT', '/faults'],
         ['GET', '/stats'],
-      ] as const)
-        expect((await closed.admin(method, path, method === 'PUT' ? {} : undefined)).status).toBe(
-          403,
-        );
-      expect((await closed.call('GET', '/eu/sites')).status).toBe(401);
+        ['PUT', '/dialect'],
+      ] as const) {
+        const response = await closed.admin(method, path, method === 'PUT' ? {} : undefined);
+        expect(response.status).toBe(403);
+        expect(ErrorBodySchema.parse(response.body).errorCode).toBe('FORBIDDEN');
+      }
+      expect((await closed.call('GET', `${EU}/sites`)).status).toBe(401);
     } finally {
       await closed.close();
     }
@@ -154,8 +181,17 @@ describe('admin API switched off', () => {
 });
 
 describe('unknown routes', () => {
-  it('answers 404 not_found as JSON', async () => {
-    const response = await sandbox.call('GET', '/eu/nothing');
-    expect(response).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  it("answers 404 NOT_FOUND as JSON, also for the retired paths of the project's own guesses", async () => {
+    for (const [method, url] of [
+      ['GET', '/eu/nothing'],
+      ['GET', `${EU}/nothing`],
+      ['GET', '/eu/sites'],
+      ['POST', `${EU}/devices/commands/batch`],
+      ['PUT', `${EU}/devices/commands/batch/batch_1/cancel`],
+    ] as const) {
+      const response = await sandbox.call(method, url, { token: await sandbox.token() });
+      expect(response.status, url).toBe(404);
+      expect(ErrorBodySchema.parse(response.body).errorCode).toBe('NOT_FOUND');
+    }
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
+import { EU, startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
 
 let sandbox: SandboxHarness;
 let token: string;
@@ -11,12 +11,13 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const ROUTES = [
-  ['POST', '/eu/device/BAT-EU-001-A/commands'],
-  ['POST', '/eu/devices/commands/batch'],
-  ['POST', '/eu/sites'],
-  ['DELETE', '/eu/sites'],
+  ['POST', `${EU}/device/BAT-EU-001-A/commands`],
+  ['POST', `${EU}/devices/commands`],
+  ['POST', `${EU}/sites`],
+  ['DELETE', `${EU}/sites`],
   ['POST', '/_sandbox/clock'],
   ['PUT', '/_sandbox/devices/BAT-EU-001-A'],
+  ['PUT', '/_sandbox/dialect'],
 ] as const;
 
 describe('bad input never gives 5xx', () => {
@@ -43,9 +44,11 @@ describe('bad input never gives 5xx', () => {
         fc.string({ maxLength: 40 }),
         async (segment, query) => {
           for (const url of [
-            `/eu/devices/${encodeURIComponent(segment)}/commands/${encodeURIComponent(query)}`,
-            `/eu/devices/BAT-EU-001-A/commands?${query}`,
-            `/eu/devices/BAT-EU-001-A/commands?startTime=${encodeURIComponent(segment)}&endTime=${encodeURIComponent(query)}`,
+            `${EU}/devices/${encodeURIComponent(segment)}/commands/${encodeURIComponent(query)}`,
+            `${EU}/device/BAT-EU-001-A/commands?${query}`,
+            `${EU}/device/BAT-EU-001-A/commands?startTime=${encodeURIComponent(segment)}&endTime=${encodeURIComponent(query)}`,
+            `${EU}/sites?${query}`,
+            `${EU}/devices?${query}`,
           ]) {
             const response = await sandbox.app.inject({
               method: 'GET',
@@ -59,9 +62,10 @@ describe('bad input never gives 5xx', () => {
       { numRuns: 200 },
     );
     for (const url of [
-      '/eu/devices/%E0%A4%A/commands/x',
-      '/eu/devices/BAT-EU-001-A/commands?startTime[]=a&startTime[]=b',
-      '/eu/devices/BAT-EU-001-A/commands?startTime=2030-01-01T00:00:00Z&startTime=2030-01-02T00:00:00Z&endTime=2030-01-03T00:00:00Z',
+      `${EU}/devices/%E0%A4%A/commands/x`,
+      `${EU}/device/BAT-EU-001-A/commands?startTime[]=a&startTime[]=b`,
+      `${EU}/device/BAT-EU-001-A/commands?startTime=2030-01-01T00:00:00Z&startTime=2030-01-02T00:00:00Z&endTime=2030-01-03T00:00:00Z`,
+      `${EU}/sites?page=1&page=2`,
     ]) {
       const response = await sandbox.app.inject({
         method: 'GET',
@@ -69,7 +73,7 @@ describe('bad input never gives 5xx', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(response.statusCode, url).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'invalid_request' });
+      expect(response.json()).toMatchObject({ errorCode: 'INVALID_REQUEST' });
     }
   });
 

@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CancelAnswerSchema,
+  ErrorBodySchema,
+  HistoryPageSchema,
   StatusRecordSchema,
-  SubmissionResponseSchema,
+  SubmissionAnswerSchema,
+  type PowerControl,
   type StatusRecord,
-} from '../../domain/command.ts';
-import { WindowOverlapDetailsSchema } from '../../domain/errors.ts';
-import { HistoryResponseSchema } from '../../domain/history.ts';
-import type { PowerControl } from '../../domain/power-control.ts';
+} from '../vendor/schemas.ts';
 import {
+  EU,
   HOUR_MS,
   iso,
   MINUTE_MS,
   startHarness,
+  type HarnessResponse,
   type SandboxHarness,
 } from './support/sandbox-harness.ts';
 
@@ -36,7 +39,15 @@ const window = (offsetMs: number, durationMs: number) => ({
 });
 
 const submitRaw = (body: unknown, deviceId = DEVICE) =>
-  sandbox.call('POST', `/eu/device/${deviceId}/commands`, { token, json: body });
+  sandbox.call('POST', `${EU}/device/${deviceId}/commands`, { token, json: body });
+
+/** The error's code and message, checking the vendor's error shape. */
+function refusal(response: HarnessResponse, status: number, errorCode: string): string {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  const body = ErrorBodySchema.parse(response.body);
+  expect(body.errorCode).toBe(errorCode);
+  return body.message;
+}
 
 async function submit(
   w = window(0, HOUR_MS),
@@ -45,17 +56,17 @@ async function submit(
 ): Promise<string> {
   const response = await submitRaw({ powerControl, ...w }, deviceId);
   expect(response.status, JSON.stringify(response.body)).toBe(202);
-  return SubmissionResponseSchema.parse(response.body).id;
+  return SubmissionAnswerSchema.parse(response.body).id;
 }
 
 async function status(id: string, deviceId = DEVICE): Promise<StatusRecord> {
-  const response = await sandbox.call('GET', `/eu/devices/${deviceId}/commands/${id}`, { token });
+  const response = await sandbox.call('GET', `${EU}/devices/${deviceId}/commands/${id}`, { token });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return StatusRecordSchema.parse(response.body);
 }
 
 const cancel = (id: string, deviceId = DEVICE) =>
-  sandbox.call('PUT', `/eu/devices/${deviceId}/commands/${id}/cancel`, { token });
+  sandbox.call('PUT', `${EU}/devices/${deviceId}/commands/${id}/cancel`, { token });
 const setClock = (ms: number) => sandbox.admin('POST', '/clock', { now: iso(ms) });
 
 describe('error messages', () => {
@@ -69,8 +80,8 @@ describe('error messages', () => {
       }),
       await submitRaw({ powerControl: {}, ...window(HOUR_MS, HOUR_MS) }),
       await submitRaw({ powerControl: CHARGE, ...window(HOUR_MS, HOUR_MS) }, 'BAT-EU-002-A'),
-      await sandbox.call('GET', '/eu/sites'),
-      await sandbox.call('POST', '/eu/devices/commands/batch', {
+      await sandbox.call('GET', `${EU}/sites`),
+      await sandbox.call('POST', `${EU}/devices/commands`, {
         token,
         json: {
           devices: Array.from({ length: 51 }, (_, i) => `BAT-EU-100-${String(i).padStart(2, '0')}`),
@@ -78,17 +89,17 @@ describe('error messages', () => {
         },
       }),
     ];
-    expect(answers.map((a) => a.status)).toEqual([409, 422, 400, 403, 401, 400]);
+    expect(answers.map((a) => a.status)).toEqual([409, 422, 400, 404, 401, 400]);
     for (const answer of answers)
       expect((answer.body as { message: string }).message).not.toMatch(/\bspec \d|DESIGN/);
   });
 });
 
-describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
+describe('submit (docs/upstream.md, Commands)', () => {
   it('accepts with 202 and a cmd_ ID; the status record is received with the window', async () => {
     const response = await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) });
     expect(response.status).toBe(202);
-    const accepted = SubmissionResponseSchema.parse(response.body);
+    const accepted = SubmissionAnswerSchema.parse(response.body);
     expect(accepted.id).toMatch(/^cmd_/);
     const record = await status(accepted.id);
     expect(record).toMatchObject({
@@ -102,16 +113,18 @@ describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
     expect(record.startedAt).toBeUndefined();
   });
 
-  it('refuses an overlapping window with 409 window_overlap naming the existing command', async () => {
+  it('refuses an overlapping window at once with 409 TIME_WINDOW_OVERLAP naming the existing command', async () => {
     const existing = await submit(window(0, 2 * HOUR_MS));
     const refused = await submitRaw({ powerControl: CHARGE, ...window(HOUR_MS, 2 * HOUR_MS) });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({
-      code: 'window_overlap',
-      details: { conflictingCommandId: existing, ...window(0, 2 * HOUR_MS) },
-    });
-    const { details } = refused.body as { details: unknown };
-    expect(WindowOverlapDetailsSchema.safeParse(details).success).toBe(true);
+    const message = refusal(refused, 409, 'TIME_WINDOW_OVERLAP');
+    expect(message).toContain(existing);
+    expect(message).toContain(window(0, 2 * HOUR_MS).startTime);
+    expect(Object.keys(refused.body as object).sort()).toEqual([
+      'errorCode',
+      'message',
+      'timestamp',
+    ]);
+    expect((await status(existing)).status).toBe('received');
   });
 
   it('accepts touching windows and windows on other devices', async () => {
@@ -127,18 +140,27 @@ describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
     await submit();
   });
 
-  it('refuses a value outside the capability range with 422 naming property, value, min and max', async () => {
-    const response = await submitRaw({
-      powerControl: { targetBatteryPowerW: 5001 },
-      ...window(0, HOUR_MS),
+  it('refuses targetBatteryPowerW beyond the kW data with 422 CAPABILITY_EXCEEDED naming value and range', async () => {
+    for (const watts of [5001, -5001]) {
+      const message = refusal(
+        await submitRaw({ powerControl: { targetBatteryPowerW: watts }, ...window(0, HOUR_MS) }),
+        422,
+        'CAPABILITY_EXCEEDED',
+      );
+      expect(message).toContain(`targetBatteryPowerW ${watts}`);
+      expect(message).toContain('-5000 to 5000');
+    }
+    await submit(window(0, HOUR_MS), { targetBatteryPowerW: -5000 });
+    await submit(window(HOUR_MS, HOUR_MS), { targetBatteryPowerW: 5000 });
+  });
+
+  it('accepts the schema bounds of the other controls: SoC cut-offs 5..100, site limits 0..65535', async () => {
+    await submit(window(0, HOUR_MS), {
+      chargeCutoffSocPercent: 5,
+      dischargeCutoffSocPercent: 100,
+      siteImportLimitW: 0,
+      siteExportLimitW: 65_535,
     });
-    expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({
-      code: 'capability_out_of_range',
-      details: { property: 'targetBatteryPowerW', value: 5001, min: -5000, max: 5000 },
-    });
-    expect((response.body as { message: string }).message).toContain('targetBatteryPowerW');
-    await submit(window(0, HOUR_MS), { chargeCutoffSocPercent: 50 });
   });
 
   it('refuses a window that has already ended with 400 naming endTime', async () => {
@@ -186,6 +208,30 @@ describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
     ],
     [
       {
+        powerControl: { dischargeCutoffSocPercent: 4 },
+        startTime: '2030-01-01T00:00:00Z',
+        endTime: '2030-01-01T01:00:00Z',
+      },
+      'dischargeCutoffSocPercent',
+    ],
+    [
+      {
+        powerControl: { siteImportLimitW: 65_536 },
+        startTime: '2030-01-01T00:00:00Z',
+        endTime: '2030-01-01T01:00:00Z',
+      },
+      'siteImportLimitW',
+    ],
+    [
+      {
+        powerControl: { siteExportLimitW: -1 },
+        startTime: '2030-01-01T00:00:00Z',
+        endTime: '2030-01-01T01:00:00Z',
+      },
+      'siteExportLimitW',
+    ],
+    [
+      {
         powerControl: { targetBatteryPowerW: 1.5 },
         startTime: '2030-01-01T00:00:00Z',
         endTime: '2030-01-01T01:00:00Z',
@@ -212,88 +258,101 @@ describe('submit (spec 2.1, 2.3, 3.1 row 1)', () => {
     ['not an object', 'body'],
     [null, 'body'],
     [undefined, 'body'],
-  ])('answers 400 invalid_request naming the field for %j', async (body, field) => {
-    const response = await submitRaw(body);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'invalid_request' });
-    expect((response.body as { message: string }).message).toContain(field);
+  ])('answers 400 INVALID_REQUEST naming the field for %j', async (body, field) => {
+    expect(refusal(await submitRaw(body), 400, 'INVALID_REQUEST')).toContain(field);
   });
 
   it('answers 400 for malformed JSON and a wrong media type, never 5xx', async () => {
     const malformed = await sandbox.app.inject({
       method: 'POST',
-      url: `/eu/device/${DEVICE}/commands`,
+      url: `${EU}/device/${DEVICE}/commands`,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       payload: '{"powerControl":',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ code: 'invalid_request' });
+    expect(malformed.json()).toMatchObject({ errorCode: 'INVALID_REQUEST' });
     const text = await sandbox.app.inject({
       method: 'POST',
-      url: `/eu/device/${DEVICE}/commands`,
+      url: `${EU}/device/${DEVICE}/commands`,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
       payload: 'hello',
     });
     expect(text.statusCode).toBe(400);
-    expect(text.json()).toMatchObject({ code: 'invalid_request' });
+    expect(text.json()).toMatchObject({ errorCode: 'INVALID_REQUEST' });
   });
 
   it('answers 400 naming deviceId for a path ID outside the pattern, 404 for an unknown device', async () => {
-    const bad = await sandbox.call('GET', '/eu/devices/BAT.1/commands/cmd_1', { token });
-    expect(bad.status).toBe(400);
-    expect((bad.body as { message: string }).message).toContain('deviceId');
-    const long = await sandbox.call('GET', `/eu/devices/${'A'.repeat(200)}/commands/x`, { token });
+    const bad = await sandbox.call('GET', `${EU}/devices/BAT.1/commands/cmd_1`, { token });
+    expect(refusal(bad, 400, 'INVALID_REQUEST')).toContain('deviceId');
+    const long = await sandbox.call('GET', `${EU}/devices/${'A'.repeat(200)}/commands/x`, {
+      token,
+    });
     expect(long.status).toBe(400);
     const unknown = await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) }, 'NO-SUCH-1');
-    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    refusal(unknown, 404, 'NOT_FOUND');
   });
 
-  it('answers 403 site_not_bound for a device of an unbound site, 404 for one of the other region', async () => {
-    const unbound = await submitRaw(
-      { powerControl: CHARGE, ...window(0, HOUR_MS) },
-      'BAT-EU-002-A',
-    );
-    expect(unbound).toMatchObject({ status: 403, body: { code: 'site_not_bound' } });
-    const otherRegion = await submitRaw(
-      { powerControl: CHARGE, ...window(0, HOUR_MS) },
-      'BAT-AU-001-A',
-    );
-    expect(otherRegion).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  it('answers 404, never 403, for a device of an unbound site, of another partner or of the other region, in the same words', async () => {
+    const body = { powerControl: CHARGE, ...window(0, HOUR_MS) };
+    const messages = [];
+    for (const deviceId of ['BAT-EU-002-A', 'BAT-EU-003-A', 'BAT-AU-001-A', 'NO-SUCH-1'])
+      messages.push(
+        refusal(await submitRaw(body, deviceId), 404, 'NOT_FOUND').replace(deviceId, '<id>'),
+      );
+    expect(new Set(messages).size).toBe(1);
   });
 
-  it('hides the commands of an unbound site with 403 until it is bound again', async () => {
+  it('hides the commands of an unbound site with 404 until it is bound again', async () => {
     const id = await submit();
-    await sandbox.call('DELETE', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
-    const hidden = await sandbox.call('GET', `/eu/devices/${DEVICE}/commands/${id}`, { token });
-    expect(hidden).toMatchObject({ status: 403, body: { code: 'site_not_bound' } });
-    expect((await cancel(id)).status).toBe(403);
-    await sandbox.call('POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
+    await sandbox.call('DELETE', `${EU}/sites/PLANT-EU-001`, { token });
+    const hidden = await sandbox.call('GET', `${EU}/devices/${DEVICE}/commands/${id}`, { token });
+    refusal(hidden, 404, 'NOT_FOUND');
+    refusal(await cancel(id), 404, 'NOT_FOUND');
+    const history = await sandbox.call(
+      'GET',
+      `${EU}/device/${DEVICE}/commands?startTime=${iso(baseMs)}&endTime=${iso(baseMs + HOUR_MS)}`,
+      { token },
+    );
+    refusal(history, 404, 'NOT_FOUND');
+    await sandbox.call('POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
     expect((await status(id)).status).toBe('received');
   });
 });
 
-describe('status and cancel (spec 3.1)', () => {
+describe('status and cancel (docs/upstream.md, Commands, Status record)', () => {
   it('answers 404 for an unknown command and for a command of another device', async () => {
     const id = await submit();
     for (const [deviceId, commandId] of [
       [DEVICE, 'cmd_unknown'],
       ['BAT-EU-001-B', id],
     ] as const) {
-      const response = await sandbox.call('GET', `/eu/devices/${deviceId}/commands/${commandId}`, {
-        token,
-      });
-      expect(response).toMatchObject({ status: 404, body: { code: 'not_found' } });
+      const response = await sandbox.call(
+        'GET',
+        `${EU}/devices/${deviceId}/commands/${commandId}`,
+        {
+          token,
+        },
+      );
+      refusal(response, 404, 'NOT_FOUND');
       expect((await cancel(commandId, deviceId)).status).toBe(404);
     }
   });
 
-  it('cancels a received command with manuallyCancel, answering the updated record', async () => {
+  it('cancels a received command with manuallyCancel, answering "Command cancelled" with the ID', async () => {
     const id = await submit();
     const response = await cancel(id);
     expect(response.status).toBe(200);
-    const record = StatusRecordSchema.parse(response.body);
-    expect(record).toMatchObject({ id, status: 'cancelled', cancelReason: 'manuallyCancel' });
-    expect(await status(id)).toEqual(record);
+    const answer = CancelAnswerSchema.parse(response.body);
+    expect(answer).toMatchObject({ message: 'Command cancelled', commandId: id });
+    const record = await status(id);
+    expect(record).toMatchObject({
+      id,
+      status: 'cancelled',
+      cancellReason: 'manuallyCancel',
+      cancelledAt: answer.timestamp,
+    });
+    expect(record).not.toHaveProperty('cancelReason');
+    expect(record).not.toHaveProperty('batchCommandId');
   });
 
   it('cancels an executing command; it never completes', async () => {
@@ -303,23 +362,21 @@ describe('status and cancel (spec 3.1)', () => {
     expect((await cancel(id)).status).toBe(200);
     await setClock(baseMs + 2 * HOUR_MS);
     const record = await status(id);
-    expect(record).toMatchObject({ status: 'cancelled', cancelReason: 'manuallyCancel' });
+    expect(record).toMatchObject({ status: 'cancelled', cancellReason: 'manuallyCancel' });
     expect(record.completedAt).toBeUndefined();
   });
 
-  it('refuses to cancel a completed or cancelled command with 409 not_cancellable and says why', async () => {
+  it('refuses to cancel a completed or cancelled command with 409 COMMAND_NOT_CANCELLABLE and says why', async () => {
     const completed = await submit();
     const cancelled = await submit(window(HOUR_MS, HOUR_MS));
     await cancel(cancelled);
     await setClock(baseMs + HOUR_MS);
-    const first = await cancel(completed);
-    expect(first).toMatchObject({ status: 409, body: { code: 'not_cancellable' } });
-    expect((first.body as { message: string }).message).toContain(
+    expect(refusal(await cancel(completed), 409, 'COMMAND_NOT_CANCELLABLE')).toContain(
       'a completed command cannot be cancelled',
     );
-    const second = await cancel(cancelled);
-    expect(second).toMatchObject({ status: 409, body: { code: 'not_cancellable' } });
-    expect((second.body as { message: string }).message).toContain('already cancelled');
+    expect(refusal(await cancel(cancelled), 409, 'COMMAND_NOT_CANCELLABLE')).toContain(
+      'already cancelled',
+    );
   });
 });
 
@@ -350,13 +407,13 @@ describe('lifecycle on the sandbox clock', () => {
     });
   });
 
-  it('ends notSupported at start for a control the device lacks (spec 7)', async () => {
+  it('accepts a control the device lacks and ends it notSupported at start', async () => {
     const id = await submit(window(0, HOUR_MS), { siteExportLimitW: 1000 }, 'BAT-EU-001-C');
     expect((await status(id, 'BAT-EU-001-C')).status).toBe('received');
     await setClock(baseMs);
     expect(await status(id, 'BAT-EU-001-C')).toMatchObject({
       status: 'cancelled',
-      cancelReason: 'notSupported',
+      cancellReason: 'notSupported',
       cancelledAt: iso(baseMs),
     });
   });
@@ -370,7 +427,7 @@ describe('lifecycle on the sandbox clock', () => {
     const record = await status(id);
     expect(record).toMatchObject({
       status: 'cancelled',
-      cancelReason: 'startTimeExpire',
+      cancellReason: 'startTimeExpire',
       cancelledAt: iso(baseMs + 60_000),
     });
     expect(record.startedAt).toBeUndefined();
@@ -394,13 +451,13 @@ describe('lifecycle on the sandbox clock', () => {
     await setClock(baseMs + MINUTE_MS);
     expect(await status(before)).toMatchObject({
       status: 'cancelled',
-      cancelReason: 'deviceFault',
+      cancellReason: 'deviceFault',
       cancelledAt: iso(baseMs),
     });
     expect((await status(during, 'BAT-EU-001-B')).status).toBe('executing');
     await sandbox.admin('PUT', '/devices/BAT-EU-001-B', { fault: true });
     const record = await status(during, 'BAT-EU-001-B');
-    expect(record).toMatchObject({ status: 'cancelled', cancelReason: 'deviceFault' });
+    expect(record).toMatchObject({ status: 'cancelled', cancellReason: 'deviceFault' });
     expect(Date.parse(record.cancelledAt ?? '')).toBeGreaterThanOrEqual(baseMs + MINUTE_MS);
   });
 
@@ -411,35 +468,67 @@ describe('lifecycle on the sandbox clock', () => {
   });
 });
 
-describe('history (our choice of path and parameters)', () => {
+describe('history (docs/upstream.md, History)', () => {
   const history = (query: Record<string, string>, deviceId = DEVICE) =>
     sandbox.call(
       'GET',
-      `/eu/devices/${deviceId}/commands?${new URLSearchParams(query).toString()}`,
+      `${EU}/device/${deviceId}/commands?${new URLSearchParams(query).toString()}`,
       { token },
     );
+  const range = { startTime: '', endTime: '' };
+  beforeEach(() => {
+    Object.assign(range, { startTime: iso(baseMs), endTime: iso(baseMs + 10 * HOUR_MS) });
+  });
 
   it('lists commands whose window intersects the range, by start time, filtered by status', async () => {
     const later = await submit(window(2 * HOUR_MS, HOUR_MS));
     const earlier = await submit(window(0, HOUR_MS));
     const far = await submit(window(30 * HOUR_MS, HOUR_MS));
     await cancel(later);
-    const all = await history({ startTime: iso(baseMs), endTime: iso(baseMs + 10 * HOUR_MS) });
+    const all = await history(range);
     expect(all.status).toBe(200);
-    const ids = HistoryResponseSchema.parse(all.body).commands.map((command) => command.id);
+    const page = HistoryPageSchema.parse(all.body);
+    expect(page).toMatchObject({ deviceId: DEVICE, total: 2, page: 1, size: 20 });
+    const ids = page.commands.map((command) => command.id);
     expect(ids).toEqual([earlier, later]);
     expect(ids).not.toContain(far);
-    const cancelled = await history({
-      startTime: iso(baseMs),
-      endTime: iso(baseMs + 10 * HOUR_MS),
-      status: 'cancelled',
-    });
-    expect(HistoryResponseSchema.parse(cancelled.body).commands.map((c) => c.id)).toEqual([later]);
+    const cancelled = await history({ ...range, status: 'cancelled' });
+    expect(HistoryPageSchema.parse(cancelled.body).commands.map((c) => c.id)).toEqual([later]);
+    expect(HistoryPageSchema.parse(cancelled.body).commands[0]?.cancellReason).toBe(
+      'manuallyCancel',
+    );
     const touching = await history({
       startTime: iso(baseMs + HOUR_MS),
       endTime: iso(baseMs + 2 * HOUR_MS),
     });
-    expect(HistoryResponseSchema.parse(touching.body).commands).toEqual([]);
+    expect(HistoryPageSchema.parse(touching.body)).toMatchObject({ total: 0, commands: [] });
+  });
+
+  it('pages the history: size per page, total over all pages, an empty page past the end', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i += 1) ids.push(await submit(window(i * HOUR_MS, HOUR_MS)));
+    const pages = [];
+    for (const page of ['1', '2', '3', '4']) {
+      const response = await history({ ...range, page, size: '2' });
+      pages.push(HistoryPageSchema.parse(response.body));
+    }
+    expect(pages.map((page) => [page.total, page.page, page.size])).toEqual([
+      [5, 1, 2],
+      [5, 2, 2],
+      [5, 3, 2],
+      [5, 4, 2],
+    ]);
+    expect(pages.flatMap((page) => page.commands.map((command) => command.id))).toEqual(ids);
+    expect(pages[3]?.commands).toEqual([]);
+  });
+
+  it('is served on the singular /device path only', async () => {
+    const plural = await sandbox.call(
+      'GET',
+      `${EU}/devices/${DEVICE}/commands?${new URLSearchParams(range).toString()}`,
+      { token },
+    );
+    refusal(plural, 404, 'NOT_FOUND');
   });
 
   it.each([
@@ -451,10 +540,10 @@ describe('history (our choice of path and parameters)', () => {
       'status',
     ],
     [{ startTime: '2030-01-01', endTime: '2030-01-02T00:00:00Z' }, 'startTime'],
+    [{ startTime: '2030-01-01T00:00:00Z', endTime: '2030-01-02T00:00:00Z', size: '501' }, 'size'],
+    [{ startTime: '2030-01-01T00:00:00Z', endTime: '2030-01-02T00:00:00Z', page: '0' }, 'page'],
   ])('answers 400 naming the problem for %j', async (query, words) => {
-    const response = await history(query);
-    expect(response.status).toBe(400);
-    expect((response.body as { message: string }).message).toContain(words);
+    expect(refusal(await history(query), 400, 'INVALID_REQUEST')).toContain(words);
   });
 
   it('allows exactly 30 days', async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback, parseSandboxEnv } from '../env.ts';
+import { PUBLISHED_DIALECT } from '../vendor/dialect.ts';
 
 describe('sandbox environment (our choices)', () => {
-  it('defaults to 127.0.0.1:8090, demo, ./data, admin on', () => {
+  it('defaults to 127.0.0.1:8090, demo, ./data, admin on, the published dialect', () => {
     expect(parseSandboxEnv({})).toEqual({
       port: 8090,
       host: '127.0.0.1',
@@ -10,7 +11,13 @@ describe('sandbox environment (our choices)', () => {
       dataDir: './data',
       databaseUrl: undefined,
       adminEnabled: true,
+      dialect: PUBLISHED_DIALECT,
     });
+  });
+
+  it('reads the start dialect from SANDBOX_DIALECT and refuses a bad one', () => {
+    expect(parseSandboxEnv({ SANDBOX_DIALECT: 'envelope=on' }).dialect.envelope).toBe(true);
+    expect(() => parseSandboxEnv({ SANDBOX_DIALECT: 'envelope=maybe' })).toThrow(/envelope/);
   });
 
   it('turns the admin API off on a non-loopback host unless SANDBOX_ADMIN=1', () => {

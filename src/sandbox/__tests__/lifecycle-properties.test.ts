@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isActiveStatus, type StatusRecord } from '../../domain/command.ts';
 import { toWindowMs, windowsOverlap } from '../../domain/time-window.ts';
 import { toStatusRecord } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { SandboxState } from '../state/sandbox-state.ts';
+import { isActiveStatus, type StatusRecord } from '../vendor/schemas.ts';
 import { ALPHA, openSmallState, START_MS } from './support/state-harness.ts';
 
 const MINUTE_MS = 60_000;
@@ -52,9 +52,11 @@ async function allRecords(state: SandboxState): Promise<StatusRecord[]> {
   const range = {
     startTime: new Date(START_MS - DAY_MS).toISOString(),
     endTime: new Date(START_MS + 29 * DAY_MS).toISOString(),
+    page: 1,
+    size: 500,
   };
   const lists = await Promise.all(DEVICES.map((deviceId) => state.history(ALPHA, deviceId, range)));
-  return lists.flat().map(toStatusRecord);
+  return lists.flatMap((list) => list.commands).map((command) => toStatusRecord(command));
 }
 
 const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
@@ -66,7 +68,7 @@ function checkRecord(record: StatusRecord): void {
   const cancelled = ms(record.cancelledAt);
   switch (record.status) {
     case 'received':
-      expect([started, completed, cancelled, record.cancelReason]).toEqual([
+      expect([started, completed, cancelled, record.cancellReason]).toEqual([
         undefined,
         undefined,
         undefined,
@@ -75,7 +77,7 @@ function checkRecord(record: StatusRecord): void {
       break;
     case 'executing':
       expect(started).toBeDefined();
-      expect([completed, cancelled, record.cancelReason]).toEqual([
+      expect([completed, cancelled, record.cancellReason]).toEqual([
         undefined,
         undefined,
         undefined,
@@ -84,11 +86,11 @@ function checkRecord(record: StatusRecord): void {
     case 'completed':
       expect(started).toBeDefined();
       expect(completed).toBe(ms(record.endTime));
-      expect([cancelled, record.cancelReason]).toEqual([undefined, undefined]);
+      expect([cancelled, record.cancellReason]).toEqual([undefined, undefined]);
       break;
     case 'cancelled':
       expect(cancelled).toBeDefined();
-      expect(record.cancelReason).toBeDefined();
+      expect(record.cancellReason).toBeDefined();
       expect(completed).toBeUndefined();
       break;
   }

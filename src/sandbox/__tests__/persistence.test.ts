@@ -7,7 +7,7 @@ import { buildSandboxApp } from '../app.ts';
 import { DrizzlePersistence } from '../db/drizzle-persistence.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { emptyChange } from '../state/persistence.ts';
-import { HOUR_MS, iso, MINUTE_MS } from './support/sandbox-harness.ts';
+import { EU, HOUR_MS, iso, MINUTE_MS } from './support/sandbox-harness.ts';
 
 let dataDir: string;
 let database: DatabaseHandle;
@@ -56,16 +56,16 @@ describe('persistence in the database (state survives a restart)', () => {
     const first = await build();
     await call(first, 'POST', '/_sandbox/reset');
     const token = await tokenOf(first);
-    await call(first, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-002' } });
-    await call(first, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
+    await call(first, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-002' } });
+    await call(first, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
     const nowMs = Date.parse((await call(first, 'GET', '/_sandbox/clock')).body.now);
     const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + HOUR_MS;
     const window = { startTime: iso(startMs), endTime: iso(startMs + HOUR_MS) };
-    const single = await call(first, 'POST', '/eu/device/BAT-EU-001-A/commands', {
+    const single = await call(first, 'POST', `${EU}/device/BAT-EU-001-A/commands`, {
       token,
       json: { powerControl: { targetBatteryPowerW: 1000 }, ...window },
     });
-    const batch = await call(first, 'POST', '/eu/devices/commands/batch', {
+    const batch = await call(first, 'POST', `${EU}/devices/commands`, {
       token,
       json: {
         devices: ['BAT-EU-001-B', 'BAT-EU-002-A'],
@@ -76,53 +76,86 @@ describe('persistence in the database (state survives a restart)', () => {
     await call(first, 'PUT', '/_sandbox/devices/BAT-EU-002-A', { json: { fault: true } });
     await call(first, 'POST', '/_sandbox/clock', { json: { now: iso(startMs + MINUTE_MS) } });
     const before = {
-      sites: (await call(first, 'GET', '/eu/sites', { token })).body,
+      sites: (await call(first, 'GET', `${EU}/sites`, { token })).body,
       single: (
-        await call(first, 'GET', `/eu/devices/BAT-EU-001-A/commands/${single.body.id}`, {
+        await call(first, 'GET', `${EU}/devices/BAT-EU-001-A/commands/${single.body.id}`, {
           token,
         })
       ).body,
     };
+    // The batch answer names no command: the faulted device's command is in its history.
+    const faultedHistory = await call(
+      first,
+      'GET',
+      `${EU}/device/BAT-EU-002-A/commands?startTime=${window.startTime}&endTime=${window.endTime}`,
+      { token },
+    );
+    const faultedId: string = faultedHistory.body.commands[0].id;
     expect(before.single.status).toBe('executing');
     await first.close();
 
     const second = await build();
-    expect((await call(second, 'GET', '/eu/sites', { token })).body).toEqual(before.sites);
+    expect((await call(second, 'GET', `${EU}/sites`, { token })).body).toEqual(before.sites);
     expect(
-      (await call(second, 'GET', `/eu/devices/BAT-EU-001-A/commands/${single.body.id}`, { token }))
-        .body,
+      (
+        await call(second, 'GET', `${EU}/devices/BAT-EU-001-A/commands/${single.body.id}`, {
+          token,
+        })
+      ).body,
     ).toEqual(before.single);
-    const faulted = batch.body.commands.find(
-      (c: { deviceId: string }) => c.deviceId === 'BAT-EU-002-A',
-    );
     expect(
-      (await call(second, 'GET', `/eu/devices/BAT-EU-002-A/commands/${faulted.id}`, { token }))
+      (await call(second, 'GET', `${EU}/devices/BAT-EU-002-A/commands/${faultedId}`, { token }))
         .body,
-    ).toMatchObject({ status: 'cancelled', cancelReason: 'deviceFault' });
+    ).toMatchObject({ status: 'cancelled', cancellReason: 'deviceFault' });
     expect(
       Date.parse((await call(second, 'GET', '/_sandbox/clock')).body.now),
     ).toBeGreaterThanOrEqual(startMs + MINUTE_MS);
     const cancelled = await call(
       second,
       'PUT',
-      `/eu/devices/commands/batch/${batch.body.batchCommandId}/cancel`,
+      `${EU}/devices/commands/${batch.body.batchCommandId}/cancel`,
       { token },
     );
-    expect(cancelled.body.results.map((r: { success: boolean }) => r.success).sort()).toEqual([
-      false,
-      true,
+    expect(cancelled.body.results.map((r: { status: string }) => r.status)).toEqual([
+      'cancelled',
+      'failed',
     ]);
 
     await call(second, 'POST', '/_sandbox/reset');
     await second.close();
     const third = await build();
-    expect((await call(third, 'GET', '/eu/sites', { token })).body).toEqual({ sites: [] });
-    await call(third, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
+    expect((await call(third, 'GET', `${EU}/sites`, { token })).body).toMatchObject({
+      total: 0,
+      sites: [],
+    });
+    const foreign = await call(third, 'POST', `${EU}/sites`, {
+      token,
+      json: { siteId: 'PLANT-EU-003' },
+    });
+    expect(foreign.status).toBe(409);
+    await call(third, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
     expect(
-      (await call(third, 'GET', `/eu/devices/BAT-EU-001-A/commands/${single.body.id}`, { token }))
+      (await call(third, 'GET', `${EU}/devices/BAT-EU-001-A/commands/${single.body.id}`, { token }))
         .status,
     ).toBe(404);
     await third.close();
+  });
+
+  it('starts the fixture afresh over a data directory seeded from an older fixture revision', async () => {
+    const first = await build();
+    await call(first, 'POST', '/_sandbox/reset');
+    const token = await tokenOf(first);
+    await call(first, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
+    await first.close();
+    const persistence = await DrizzlePersistence.open(database);
+    await persistence.reset({ fixture: 'demo', commands: [], bindings: [] });
+    const second = await build();
+    expect((await call(second, 'GET', `${EU}/sites`, { token })).body).toMatchObject({ total: 0 });
+    expect(
+      (await call(second, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-003' } }))
+        .status,
+    ).toBe(409);
+    await second.close();
   });
 
   it('writes a batch and its commands in one transaction: a failing command leaves no trace', async () => {

@@ -5,10 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StatusRecordSchema, SubmissionResponseSchema } from '../../domain/command.ts';
-import { SiteListSchema } from '../../domain/device.ts';
-import { HistoryResponseSchema } from '../../domain/history.ts';
-import { HOUR_MS, iso, MINUTE_MS } from './support/sandbox-harness.ts';
+import {
+  HistoryPageSchema,
+  SiteListSchema,
+  StatusRecordSchema,
+  SubmissionAnswerSchema,
+} from '../vendor/schemas.ts';
+import { EU, HOUR_MS, iso, MINUTE_MS } from './support/sandbox-harness.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -97,22 +100,22 @@ describe('restart (state survives kill -9)', () => {
         body: 'grant_type=client_credentials&client_id=demo-eu&client_secret=demo-eu-secret',
       });
       const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-      await call(origin, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-001' } });
-      await call(origin, 'POST', '/eu/sites', { token, json: { siteId: 'PLANT-EU-100' } });
+      await call(origin, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
+      await call(origin, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-100' } });
       const clock = z
         .object({ now: z.string() })
         .parse((await call(origin, 'GET', '/_sandbox/clock')).body);
       const nowMs = Date.parse(clock.now);
       const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + HOUR_MS;
       const window = { startTime: iso(startMs), endTime: iso(startMs + HOUR_MS) };
-      const submitted = await call(origin, 'POST', '/eu/device/BAT-EU-001-A/commands', {
+      const submitted = await call(origin, 'POST', `${EU}/device/BAT-EU-001-A/commands`, {
         token,
         json: { powerControl: { targetBatteryPowerW: -2000 }, ...window },
       });
       expect(submitted.status).toBe(202);
-      const commandId = SubmissionResponseSchema.parse(submitted.body).id;
+      const commandId = SubmissionAnswerSchema.parse(submitted.body).id;
       await call(origin, 'POST', '/_sandbox/clock', { json: { now: window.startTime } });
-      const statusUrl = `/eu/devices/BAT-EU-001-A/commands/${commandId}`;
+      const statusUrl = `${EU}/devices/BAT-EU-001-A/commands/${commandId}`;
       const statusOf = async () =>
         StatusRecordSchema.parse((await call(origin, 'GET', statusUrl, { token })).body);
       expect((await statusOf()).status).toBe('executing');
@@ -126,7 +129,7 @@ describe('restart (state survives kill -9)', () => {
         startTime: iso(startMs + 2 * HOUR_MS),
         endTime: iso(startMs + 3 * HOUR_MS),
       };
-      void call(origin, 'POST', '/eu/devices/commands/batch', {
+      void call(origin, 'POST', `${EU}/devices/commands`, {
         token,
         json: { devices, command: { powerControl: { siteImportLimitW: 1000 }, ...batchWindow } },
       }).catch(() => undefined);
@@ -135,8 +138,8 @@ describe('restart (state survives kill -9)', () => {
 
       running = await startSandbox(dataDir);
       origin = running.origin;
-      const sites = await call(origin, 'GET', '/eu/sites', { token });
-      expect(SiteListSchema.parse(sites.body).sites.map((s) => s.siteId)).toEqual([
+      const sites = await call(origin, 'GET', `${EU}/sites?includeDevices=false`, { token });
+      expect(SiteListSchema.parse(sites.body).sites.map((s) => s.id)).toEqual([
         'PLANT-EU-001',
         'PLANT-EU-100',
       ]);
@@ -144,16 +147,16 @@ describe('restart (state survives kill -9)', () => {
       const counts = await Promise.all(
         devices.map(
           async (deviceId) =>
-            HistoryResponseSchema.parse(
+            HistoryPageSchema.parse(
               (
                 await call(
                   origin,
                   'GET',
-                  `/eu/devices/${deviceId}/commands?startTime=${batchWindow.startTime}&endTime=${batchWindow.endTime}`,
+                  `${EU}/device/${deviceId}/commands?startTime=${batchWindow.startTime}&endTime=${batchWindow.endTime}`,
                   { token },
                 )
               ).body,
-            ).commands.length,
+            ).total,
         ),
       );
       const total = counts.reduce((sum, count) => sum + count, 0);

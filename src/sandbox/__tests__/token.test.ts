@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TokenResponseSchema } from '../../domain/token.ts';
-import { startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
+import { ErrorBodySchema, TokenAnswerSchema } from '../vendor/schemas.ts';
+import { AU, EU, startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
 
 let sandbox: SandboxHarness;
 beforeAll(async () => {
@@ -18,17 +18,27 @@ const form = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
-describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
+describe('token endpoint (docs/upstream.md, Tokens; RFC 6749 errors)', () => {
   it('issues a Bearer token with expires_in for the demo clients of both regions', async () => {
     const eu = await sandbox.tokenRequest('eu', form());
     expect(eu.status).toBe(200);
     expect(eu.headers['cache-control']).toBe('no-store');
-    expect(TokenResponseSchema.parse(eu.body).token_type).toBe('Bearer');
+    expect(TokenAnswerSchema.parse(eu.body).token_type).toBe('Bearer');
+    expect(Object.keys(eu.body as object).sort()).toEqual([
+      'access_token',
+      'expires_in',
+      'token_type',
+    ]);
     const au = await sandbox.tokenRequest(
       'au',
       form({ client_id: 'demo-au', client_secret: 'demo-au-secret' }),
     );
     expect(au.status).toBe(200);
+  });
+
+  it('accepts and ignores the optional scope', async () => {
+    const response = await sandbox.tokenRequest('eu', form({ scope: 'commands.write' }));
+    expect(response.status).toBe(200);
   });
 
   it.each([
@@ -70,20 +80,20 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
       expect(response.statusCode).toBe(400);
       const body = response.json<Record<string, unknown>>();
       expect(body).toMatchObject({ error: 'invalid_request' });
-      expect(body).not.toHaveProperty('code');
+      expect(body).not.toHaveProperty('errorCode');
       expect(body.error_description).toEqual(expect.stringContaining('form'));
     },
   );
 
-  it('refuses a missing, unknown or other-region token with 401 invalid_token and WWW-Authenticate', async () => {
+  it('refuses a missing, unknown or other-region token with 401 UNAUTHORIZED and WWW-Authenticate', async () => {
     const euToken = await sandbox.token('demo-eu');
     for (const token of [undefined, 'not-a-token', euToken]) {
-      const response = await sandbox.call('GET', '/au/sites', token ? { token } : {});
+      const response = await sandbox.call('GET', `${AU}/sites`, token ? { token } : {});
       expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ code: 'invalid_token' });
+      expect(ErrorBodySchema.parse(response.body).errorCode).toBe('UNAUTHORIZED');
       expect(response.headers['www-authenticate']).toMatch(/^Bearer .*error="invalid_token"/);
     }
-    expect((await sandbox.call('GET', '/eu/sites', { token: euToken })).status).toBe(200);
+    expect((await sandbox.call('GET', `${EU}/sites`, { token: euToken })).status).toBe(200);
   });
 
   it.each([
@@ -97,7 +107,7 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
       expect(response.status).toBe(200);
       expect((response.body as Record<string, unknown>).expires_in).toBe(expected);
       const token = (response.body as { access_token: string }).access_token;
-      expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+      expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(200);
     },
   );
 
@@ -105,18 +115,19 @@ describe('token endpoint (spec 2.6, 5; RFC 6749 errors)', () => {
     const token = await sandbox.token();
     await sandbox.admin('PUT', '/faults', { tokenErrorStatus: 503 });
     const refused = await sandbox.tokenRequest('eu', form());
-    expect(refused).toMatchObject({ status: 503, body: { code: 'unavailable' } });
-    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    expect(refused.status).toBe(503);
+    expect(ErrorBodySchema.parse(refused.body).errorCode).toBe('SERVICE_UNAVAILABLE');
+    expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(200);
   });
 
   it('expires tokens on the sandbox clock after the tokenTtlS fault lifetime', async () => {
     await sandbox.admin('PUT', '/faults', { tokenTtlS: 30 });
     const response = await sandbox.tokenRequest('eu', form());
-    const { access_token: token, expires_in: ttlS } = TokenResponseSchema.parse(response.body);
+    const { access_token: token, expires_in: ttlS } = TokenAnswerSchema.parse(response.body);
     expect(ttlS).toBe(30);
     await sandbox.admin('POST', '/clock', { advanceMs: 29_000 });
-    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(200);
+    expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(200);
     await sandbox.admin('POST', '/clock', { advanceMs: 1_000 });
-    expect((await sandbox.call('GET', '/eu/sites', { token })).status).toBe(401);
+    expect((await sandbox.call('GET', `${EU}/sites`, { token })).status).toBe(401);
   });
 });

@@ -202,6 +202,7 @@ export class DrizzlePersistence implements SandboxPersistence {
       await tx.delete(bindings);
       await tx.delete(deviceConditions);
       await bulkInsertCommands(tx, seed.commands);
+      if (seed.bindings.length > 0) await tx.insert(bindings).values(seed.bindings);
       await setMeta(tx, 'clockOffsetMs', '0');
       await setMeta(tx, 'seededFixture', seed.fixture);
     });

@@ -8,9 +8,8 @@ import {
   primaryKey,
   text,
 } from 'drizzle-orm/pg-core';
-import type { CancellationReason, CommandStatus } from '../../domain/command.ts';
-import type { PowerControl } from '../../domain/power-control.ts';
 import type { Region } from '../../domain/token.ts';
+import type { CancellationReason, CommandStatus, PowerControl } from '../vendor/schemas.ts';
 
 /**
  * The sandbox's own Postgres schema (docs/architecture.md, Parts and data flow: one database, each
@@ -27,7 +26,7 @@ export const meta = sandbox.table('meta', {
   value: text('value').notNull(),
 });
 
-/** Sites bound to clients (spec 5 rule 5); `seq` is the bind order. */
+/** Sites bound to clients (docs/upstream.md, Sites); `seq` is the bind order. */
 export const bindings = sandbox.table(
   'bindings',
   {
@@ -46,7 +45,7 @@ export const deviceConditions = sandbox.table('device_conditions', {
   sinceMs: epochMs('since_ms').notNull(),
 });
 
-/** Device commands with their lifecycle timestamps (spec 2.4, 3). */
+/** Device commands with their lifecycle timestamps (docs/upstream.md, Status record). */
 export const commands = sandbox.table(
   'commands',
   {
@@ -70,7 +69,10 @@ export const commands = sandbox.table(
   ],
 );
 
-/** Batch commands (spec 2.5); `deviceIds` in request order; their commands carry the batch ID. */
+/**
+ * Batch commands (docs/upstream.md, Batches); `deviceIds` in request order; their commands carry
+ * the batch ID.
+ */
 export const batches = sandbox.table('batches', {
   id: text('id').primaryKey(),
   clientId: text('client_id').notNull(),

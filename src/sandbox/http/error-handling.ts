@@ -5,13 +5,14 @@ import { OAuthError, SandboxError } from '../sandbox-error.ts';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * Answers a sandbox or token-endpoint error in its JSON shape (docs/architecture.md, Upstream
- * contract).
+ * Answers a sandbox or token-endpoint error in its JSON shape (docs/upstream.md, Errors, Tokens),
+ * stamped with the sandbox clock `nowMs`.
  */
 export function sendError(
   reply: FastifyReply,
   error: SandboxError | OAuthError,
   request: FastifyRequest,
+  nowMs: number,
 ): FastifyReply {
   if (error instanceof OAuthError)
     return reply
@@ -19,7 +20,7 @@ export function sendError(
       .header('cache-control', 'no-store')
       .send({ error: error.error, error_description: error.description });
   if (error.status >= 500) request.log.info({ code: error.code }, error.message);
-  return reply.code(error.status).headers(error.headers).send(error.body());
+  return reply.code(error.status).headers(error.headers).send(error.body(nowMs));
 }
 
 function frameworkMessage(error: FastifyError): string {
@@ -37,12 +38,13 @@ function frameworkMessage(error: FastifyError): string {
 
 /**
  * One error handler (fastify/demo): sandbox errors as they are; Fastify's own 4xx refusals
- * (media type, size, JSON syntax) as 400 `invalid_request`, so bad input never gets another
- * shape; anything else logged and answered 500 `upstream_error` without details. Unknown paths:
- * 404 `not_found`. Also installs body parsers: JSON (an empty body reads as no body, so a
- * bodiless PUT with a JSON content type still works) and the token endpoint's form encoding.
+ * (media type, size, JSON syntax) as 400 `INVALID_REQUEST`, so bad input never gets another
+ * shape; anything else logged and answered 500 `INTERNAL_ERROR` without details. Unknown paths:
+ * 404 `NOT_FOUND`. Also installs body parsers: JSON (an empty body reads as no body, so a bodiless
+ * PUT or DELETE with a JSON content type still works) and the token endpoint's form encoding.
+ * `nowMs` is the sandbox clock, which stamps every error.
  */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, nowMs: () => number): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
@@ -50,7 +52,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new SandboxError('invalid_request', 'body: not valid JSON; send a JSON object'));
+      done(new SandboxError('INVALID_REQUEST', 'Invalid body: not valid JSON; send a JSON object'));
     }
   });
   app.addContentTypeParser(
@@ -70,33 +72,36 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler(async (error: FastifyError | SandboxError | OAuthError, request, reply) => {
     if (error instanceof SandboxError || error instanceof OAuthError)
-      return sendError(reply, error, request);
+      return sendError(reply, error, request, nowMs());
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500)
       return sendError(
         reply,
-        new SandboxError('invalid_request', `Invalid ${frameworkMessage(error)}`),
+        new SandboxError('INVALID_REQUEST', `Invalid ${frameworkMessage(error)}`),
         request,
+        nowMs(),
       );
     request.log.error({ err: error }, 'unexpected sandbox error');
     return sendError(
       reply,
       new SandboxError(
-        'upstream_error',
+        'INTERNAL_ERROR',
         `The sandbox failed unexpectedly (request ${String(request.id)}); see its log`,
       ),
       request,
+      nowMs(),
     );
   });
 
   app.setNotFoundHandler(async (request, reply) =>
-    sendError(
-      reply,
-      new SandboxError(
-        'not_found',
-        `There is no route ${request.method} ${(request.raw.url ?? '/').split('?')[0]}; see docs/upstream.openapi.yaml`,
-      ),
-      request,
-    ),
+    sendError(reply, noRoute(request), request, nowMs()),
+  );
+}
+
+/** 404 `NOT_FOUND` for a path no operation serves. */
+export function noRoute(request: FastifyRequest): SandboxError {
+  return new SandboxError(
+    'NOT_FOUND',
+    `There is no operation ${request.method} ${(request.raw.url ?? '/').split('?')[0]}; see docs/upstream.openapi.yaml`,
   );
 }

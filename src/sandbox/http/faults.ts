@@ -1,11 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { SandboxError } from '../sandbox-error.ts';
+import { RateLimitError, SandboxError } from '../sandbox-error.ts';
 
-/**
- * Body of `PUT /_sandbox/faults` (docs/architecture.md, Upstream contract: Sandbox admin API); `{}`
- * clears every fault.
- */
+/** Body of `PUT /_sandbox/faults` (src/sandbox/README.md, Admin API); `{}` clears every fault. */
 export const FaultSettingsSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(60_000).optional(),
   errorRate: z.number().min(0).max(1).optional(),
@@ -13,7 +10,7 @@ export const FaultSettingsSchema = z.strictObject({
   rateLimitPerMinute: z.number().int().min(1).optional(),
   tokenTtlS: z.number().int().min(1).optional(),
   /**
-   * How the token answer writes `expires_in`: a JSON number (the contract), a numeric string, or
+   * How the token answer writes its lifetime: a JSON number (the contract), a numeric string, or
    * not at all, as some authorization servers do (RFC 6749 5.1 only recommends it).
    */
   tokenExpiresIn: z.enum(['number', 'string', 'absent']).optional(),
@@ -36,10 +33,17 @@ export interface SandboxStats {
   byRoute: Record<string, number>;
 }
 
+/** The 5xx error of an injected fault: `SERVICE_UNAVAILABLE` for 503, else `INTERNAL_ERROR`. */
+function injected(status: number, message: string): SandboxError {
+  return new SandboxError(status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', message, {
+    status,
+  });
+}
+
 /**
- * Injected faults and request counters of the vendor routes (docs/architecture.md, Upstream
- * contract: Sandbox admin API): latency, a share of 5xx answers, 429 with `Retry-After` past a
- * per-client limit per minute of sandbox time, and the token lifetime.
+ * Injected faults and request counters of the vendor routes (src/sandbox/README.md, Admin API):
+ * latency, a share of 5xx answers, 429 in the rate limit's shape (docs/upstream.md, Rate limit)
+ * past a per-client limit per minute of sandbox time, and the token lifetime.
  */
 export class FaultInjector {
   private settings: FaultSettings = {};
@@ -62,7 +66,9 @@ export class FaultInjector {
     return this.settings.tokenTtlS ?? DEFAULT_TOKEN_TTL_S;
   }
 
-  /** `expires_in` as the token answer writes it (the `tokenExpiresIn` fault; a number by default). */
+  /**
+   * The lifetime as the token answer writes it (the `tokenExpiresIn` fault; a number by default).
+   */
   tokenExpiresIn(ttlS: number): number | string | undefined {
     const as = this.settings.tokenExpiresIn ?? 'number';
     return as === 'number' ? ttlS : as === 'string' ? String(ttlS) : undefined;
@@ -76,11 +82,9 @@ export class FaultInjector {
     const status = this.settings.tokenErrorStatus;
     if (status === undefined) return;
     this.counters.faultsInjected += 1;
-    throw new SandboxError(
-      status === 503 ? 'unavailable' : 'upstream_error',
+    throw injected(
+      status,
       `Injected fault: the token endpoint answers ${status} (PUT /_sandbox/faults {} clears it)`,
-      undefined,
-      { status },
     );
   }
 
@@ -101,20 +105,20 @@ export class FaultInjector {
     if (errorRate && this.random() < errorRate) {
       this.counters.faultsInjected += 1;
       const status = this.settings.errorStatus ?? 503;
-      throw new SandboxError(
-        status === 503 ? 'unavailable' : 'upstream_error',
+      throw injected(
+        status,
         `Injected fault: the sandbox answers ${status} to a share ${errorRate} of requests (PUT /_sandbox/faults {} clears it)`,
-        undefined,
-        { status },
       );
     }
   }
 
   /**
-   * Counts a client's request against `rateLimitPerMinute`.
-   * @throws SandboxError 429 `rate_limited` with `Retry-After` (seconds) past the limit.
+   * Counts a client's request against `rateLimitPerMinute`; `deviceId` is the device the request
+   * names, if any, reported in the 429's details.
+   * @throws RateLimitError 429 `RATE_LIMIT_EXCEEDED` with `Retry-After` (seconds) and
+   *   `X-RateLimit-Limit`, `-Remaining`, `-Reset` (seconds until the window ends) past the limit.
    */
-  admit(clientId: string, nowMs: number): void {
+  admit(clientId: string, nowMs: number, deviceId?: string): void {
     const limit = this.settings.rateLimitPerMinute;
     if (limit === undefined) return;
     let window = this.windows.get(clientId);
@@ -126,11 +130,15 @@ export class FaultInjector {
     if (window.count <= limit) return;
     this.counters.faultsInjected += 1;
     const retryAfterS = Math.max(1, Math.ceil((window.startMs + WINDOW_MS - nowMs) / 1000));
-    throw new SandboxError(
-      'rate_limited',
-      `Too many requests: at most ${limit} per minute for this client; retry after ${retryAfterS} s`,
-      { limitPerMinute: limit, retryAfterS },
-      { headers: { 'retry-after': String(retryAfterS) } },
+    throw new RateLimitError(
+      `Rate limit exceeded: at most ${limit} requests per minute for this client; retry after ${retryAfterS} s`,
+      { ...(deviceId === undefined ? {} : { deviceId }), limit, windowSeconds: WINDOW_MS / 1000 },
+      {
+        'retry-after': String(retryAfterS),
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(retryAfterS),
+      },
     );
   }
 

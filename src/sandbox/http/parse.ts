@@ -3,7 +3,7 @@ import { invalidRequest } from '../sandbox-error.ts';
 
 /**
  * Parses a request part with a zod schema.
- * @throws SandboxError 400 `invalid_request` naming each bad field.
+ * @throws SandboxError 400 `INVALID_REQUEST` naming each bad field.
  */
 export function parse<S extends z.ZodType>(
   schema: S,

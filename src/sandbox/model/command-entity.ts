@@ -1,7 +1,16 @@
-import type { CancellationReason, CommandStatus, StatusRecord } from '../../domain/command.ts';
-import type { PowerControl } from '../../domain/power-control.ts';
+import type { Dialect } from '../vendor/dialect.ts';
+import type {
+  CancellationReason,
+  CommandStatus,
+  PowerControl,
+  StatusRecord,
+} from '../vendor/schemas.ts';
 
-/** A device command as the sandbox keeps it: times in epoch milliseconds on the sandbox clock. */
+/**
+ * A device command as the sandbox keeps it: times in epoch milliseconds on the sandbox clock.
+ * `batchCommandId` is the sandbox's own bookkeeping (batch cancel); the vendor's status record
+ * carries no batch ID (docs/upstream.md, Status record).
+ */
 export interface CommandEntity {
   id: string;
   deviceId: string;
@@ -20,10 +29,14 @@ export interface CommandEntity {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The status record of a command (spec 2.4; field names docs/architecture.md, Upstream contract:
- * Status record).
+ * The status record of a command (docs/upstream.md, Status record): the timestamps the lifecycle
+ * has reached, and the cancellation reason under the name(s) `reasonField` says
+ * (docs/upstream.md, Dialects).
  */
-export function toStatusRecord(command: CommandEntity): StatusRecord {
+export function toStatusRecord(
+  command: CommandEntity,
+  reasonField: Dialect['reasonField'] = 'cancellReason',
+): StatusRecord {
   const record: StatusRecord = {
     id: command.id,
     deviceId: command.deviceId,
@@ -33,10 +46,12 @@ export function toStatusRecord(command: CommandEntity): StatusRecord {
     status: command.status,
     receivedAt: iso(command.receivedAtMs),
   };
-  if (command.batchCommandId !== undefined) record.batchCommandId = command.batchCommandId;
   if (command.startedAtMs !== undefined) record.startedAt = iso(command.startedAtMs);
   if (command.completedAtMs !== undefined) record.completedAt = iso(command.completedAtMs);
   if (command.cancelledAtMs !== undefined) record.cancelledAt = iso(command.cancelledAtMs);
-  if (command.cancelReason !== undefined) record.cancelReason = command.cancelReason;
+  if (command.cancelReason !== undefined) {
+    if (reasonField !== 'cancelReason') record.cancellReason = command.cancelReason;
+    if (reasonField !== 'cancellReason') record.cancelReason = command.cancelReason;
+  }
   return record;
 }

@@ -1,11 +1,9 @@
-import { checkCapabilities, type Capabilities } from '../../domain/device.ts';
-import type { CancellationReason } from '../../domain/command.ts';
+import type { FixtureDevice } from '../fixtures/fixture-types.ts';
+import type { CancellationReason } from '../vendor/schemas.ts';
 import type { CommandEntity } from './command-entity.ts';
+import { lackedControls } from './device-capability.ts';
 
-/**
- * How long a command waits for an offline device past its start (docs/architecture.md, Upstream
- * contract: Lifecycle).
- */
+/** How long a command waits for an offline device past its start (docs/upstream.md, Lifecycle). */
 export const START_GRACE_MS = 60_000;
 
 /** A device's condition; `sinceMs` is when `online` or `fault` last changed (sandbox clock). */
@@ -27,15 +25,15 @@ const cancel = (
 });
 
 /**
- * Moves one command through the lifecycle up to `nowMs` (docs/architecture.md, Upstream contract:
- * Lifecycle; spec 3.1 rule 3 leaves the triggers to us). Returns the changed command, or
+ * Moves one command through the lifecycle up to `nowMs` (docs/upstream.md, Lifecycle: the vendor
+ * documents no triggers, these are the sandbox's). Returns the changed command, or
  * `undefined` when nothing is due. Each transition is stamped with the instant it became due, not
  * with `nowMs`, so a clock jump over a whole window still yields ordered timestamps.
  *
- * - received, at `max(startTime, receivedAt)`: a control the device lacks ends `notSupported`; a
- *   faulted device ends `deviceFault`; an offline device waits until `min(due + 60 s, endTime)`
- *   and then ends `startTimeExpire`; otherwise the command starts executing (when the device came
- *   back online later than due, at that moment).
+ * - received, at `max(startTime, receivedAt)`: a control the device lacks (`device.lacks`)
+ *   ends `notSupported`; a faulted device ends `deviceFault`; an offline device waits until
+ *   `min(due + 60 s, endTime)` and then ends `startTimeExpire`; otherwise the command starts
+ *   executing (when the device came back online later than due, at that moment).
  * - executing: a fault ends it `deviceFault` at the fault's time; at `endTime` it is completed.
  *   An executing device that goes offline keeps its command (the device already holds it).
  *
@@ -44,7 +42,7 @@ const cancel = (
  */
 export function advanceCommand(
   command: CommandEntity,
-  capabilities: Capabilities,
+  device: Pick<FixtureDevice, 'lacks'>,
   condition: DeviceCondition,
   nowMs: number,
 ): CommandEntity | undefined {
@@ -52,10 +50,8 @@ export function advanceCommand(
   if (current.status === 'received') {
     if (nowMs < current.startMs) return undefined;
     const dueMs = Math.max(current.startMs, current.receivedAtMs);
-    const unsupported = checkCapabilities(current.powerControl, capabilities).some(
-      (violation) => violation.kind === 'unsupported',
-    );
-    if (unsupported) return cancel(current, 'notSupported', dueMs);
+    if (lackedControls(device, current.powerControl).length > 0)
+      return cancel(current, 'notSupported', dueMs);
     if (condition.fault) return cancel(current, 'deviceFault', Math.max(dueMs, condition.sinceMs));
     if (!condition.online) {
       const deadlineMs = Math.min(dueMs + START_GRACE_MS, current.endMs);

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DeviceIdSchema } from '../../domain/ids.ts';
 import { UtcTimestampSchema } from '../../domain/time.ts';
 import { FaultSettingsSchema, type FaultInjector } from '../http/faults.ts';
 import { parse } from '../http/parse.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { SandboxState } from '../state/sandbox-state.ts';
+import { DialectSettingsSchema, type SandboxDialect } from '../vendor/dialect.ts';
+import { DeviceIdSchema } from '../vendor/schemas.ts';
 
 const ClockMoveSchema = z
   .strictObject({
@@ -24,31 +25,34 @@ const DeviceConditionSchema = z.strictObject({
 const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
 
 /**
- * The sandbox admin API (docs/architecture.md, Upstream contract: Sandbox admin API), never part of
- * the vendor contract: reset, clock, device condition, faults; plus our `GET /_sandbox/clock`, `GET
- * /_sandbox/faults` and the request counters `GET|DELETE /_sandbox/stats`. Refused with 403 unless
- * `enabled`.
+ * The sandbox admin API (src/sandbox/README.md, Admin API), never part of the vendor contract:
+ * reset, clock, device condition, faults, the dialect (docs/upstream.md, Dialects) and the
+ * request counters `GET|DELETE /_sandbox/stats`. Refused with 403 `FORBIDDEN` unless `enabled`.
  */
 export async function adminRoutes(
   app: FastifyInstance,
-  options: { state: SandboxState; faults: FaultInjector; enabled: boolean },
+  options: {
+    state: SandboxState;
+    faults: FaultInjector;
+    dialect: SandboxDialect;
+    enabled: boolean;
+  },
 ): Promise<void> {
-  const { state, faults } = options;
+  const { state, faults, dialect } = options;
   const clock = () => ({ now: new Date(state.nowMs()).toISOString() });
 
   app.addHook('onRequest', async () => {
     if (!options.enabled)
       throw new SandboxError(
-        'site_not_bound',
+        'FORBIDDEN',
         'The sandbox admin API is off: it is served only on a loopback address or with SANDBOX_ADMIN=1',
-        undefined,
-        { status: 403 },
       );
   });
 
   app.post('/reset', async () => {
     await state.reset();
     faults.reset();
+    dialect.reset();
     return clock();
   });
 
@@ -73,6 +77,13 @@ export async function adminRoutes(
   app.put('/faults', async (request) => {
     faults.set(parse(FaultSettingsSchema, request.body ?? {}, 'body'));
     return faults.current;
+  });
+
+  app.get('/dialect', async () => dialect.current);
+
+  app.put('/dialect', async (request) => {
+    dialect.set(parse(DialectSettingsSchema, request.body ?? {}, 'body'));
+    return dialect.current;
   });
 
   app.get('/stats', async () => faults.stats());

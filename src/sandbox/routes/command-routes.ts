@@ -1,58 +1,77 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  DeviceCommandSchema,
-  type StatusRecord,
-  type SubmissionResponse,
-} from '../../domain/command.ts';
-import { HistoryQuerySchema, type HistoryResponse } from '../../domain/history.ts';
-import { CommandIdSchema, DeviceIdSchema } from '../../domain/ids.ts';
 import { toStatusRecord } from '../model/command-entity.ts';
 import { parse } from '../http/parse.ts';
 import { authenticate, type RegionContext } from '../http/region-context.ts';
+import {
+  CommandIdSchema,
+  CommandRequestSchema,
+  DeviceIdSchema,
+  HistoryQuerySchema,
+  type CancelAnswer,
+  type HistoryPage,
+  type StatusRecord,
+  type SubmissionAnswer,
+} from '../vendor/schemas.ts';
 
 const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
 const CommandParamsSchema = z.object({ deviceId: DeviceIdSchema, commandId: CommandIdSchema });
 
+const iso = (ms: number) => new Date(ms).toISOString();
+
 /**
- * Single device commands (spec 4): submit (`POST /device/{deviceId}/commands`, singular as the spec
- * shows), status, cancel, and history (path and parameters docs/architecture.md, Upstream
- * contract).
+ * Single device commands (docs/upstream.md, Commands, Status record, History): submit and history
+ * on the singular `/device/{deviceId}/commands`, status and cancel on the plural `/devices/`.
  */
 export async function commandRoutes(app: FastifyInstance, context: RegionContext): Promise<void> {
+  const { state, dialect } = context;
+
   app.post('/device/:deviceId/commands', async (request, reply) => {
     const client = authenticate(context, request);
     const { deviceId } = parse(DeviceParamsSchema, request.params, 'path');
-    const command = parse(DeviceCommandSchema, request.body, 'body');
-    const accepted = await context.state.submit(client, deviceId, command);
-    const body: SubmissionResponse = {
+    const command = parse(CommandRequestSchema, request.body, 'body');
+    const accepted = await state.submit(client, deviceId, command);
+    const body: SubmissionAnswer = {
       id: accepted.id,
-      message: `Command accepted for device ${deviceId}; poll GET /devices/${deviceId}/commands/${accepted.id} for its status`,
-      timestamp: new Date(accepted.receivedAtMs).toISOString(),
+      message: `Command received for device ${deviceId}; poll GET /devices/${deviceId}/commands/${accepted.id} for its status`,
+      timestamp: iso(accepted.receivedAtMs),
     };
     return reply.code(202).send(body);
   });
 
-  app.get('/devices/:deviceId/commands', async (request): Promise<HistoryResponse> => {
+  app.get('/device/:deviceId/commands', async (request): Promise<HistoryPage> => {
     const client = authenticate(context, request);
     const { deviceId } = parse(DeviceParamsSchema, request.params, 'path');
     const query = parse(HistoryQuerySchema, request.query, 'query');
-    const commands = await context.state.history(client, deviceId, query);
-    return { commands: commands.map(toStatusRecord) };
+    const { total, commands } = await state.history(client, deviceId, query);
+    const { reasonField } = dialect.current;
+    return {
+      deviceId,
+      total,
+      page: query.page,
+      size: query.size,
+      commands: commands.map((command) => toStatusRecord(command, reasonField)),
+    };
   });
 
   app.get('/devices/:deviceId/commands/:commandId', async (request): Promise<StatusRecord> => {
     const client = authenticate(context, request);
     const { deviceId, commandId } = parse(CommandParamsSchema, request.params, 'path');
-    return toStatusRecord(await context.state.status(client, deviceId, commandId));
+    const command = await state.status(client, deviceId, commandId);
+    return toStatusRecord(command, dialect.current.reasonField);
   });
 
   app.put(
     '/devices/:deviceId/commands/:commandId/cancel',
-    async (request): Promise<StatusRecord> => {
+    async (request): Promise<CancelAnswer> => {
       const client = authenticate(context, request);
       const { deviceId, commandId } = parse(CommandParamsSchema, request.params, 'path');
-      return toStatusRecord(await context.state.cancel(client, deviceId, commandId));
+      const cancelled = await state.cancel(client, deviceId, commandId);
+      return {
+        message: 'Command cancelled',
+        commandId: cancelled.id,
+        timestamp: iso(cancelled.cancelledAtMs ?? state.nowMs()),
+      };
     },
   );
 }

@@ -1,30 +1,81 @@
 import type { FastifyInstance } from 'fastify';
-import { SiteBindingRequestSchema, type SiteList } from '../../domain/device.ts';
+import { z } from 'zod';
 import { parse } from '../http/parse.ts';
 import { authenticate, type RegionContext } from '../http/region-context.ts';
+import {
+  DeviceIdSchema,
+  DeviceListQuerySchema,
+  SiteBindingRequestSchema,
+  SiteDetailQuerySchema,
+  SiteIdSchema,
+  SiteListQuerySchema,
+  type BindingAnswer,
+  type Device,
+  type DeviceList,
+  type Site,
+  type SiteList,
+} from '../vendor/schemas.ts';
+
+const SiteParamsSchema = z.object({ siteId: SiteIdSchema });
+const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Site binding (spec 2.7, 4, 5 rule 5; docs/architecture.md, Upstream contract: Sites): `GET
- * /sites` lists the bound sites in bind order, `POST /sites` binds (201, or 200 when bound
- * already), `DELETE /sites` unbinds (204, 404 when not bound).
+ * Sites and devices (docs/upstream.md, Sites, Paging): the paged lists with their filters, the
+ * details, binding (`POST /sites`) and unbinding in both forms, the vendor's
+ * `DELETE /sites/{siteId}` and the spec's `DELETE /sites` with a JSON body (docs/upstream.md,
+ * Decisions).
  */
 export async function siteRoutes(app: FastifyInstance, context: RegionContext): Promise<void> {
+  const { state } = context;
+  const bindingAnswer = (message: string, siteId: string): BindingAnswer => ({
+    message,
+    siteId,
+    timestamp: iso(state.nowMs()),
+  });
+
   app.get('/sites', async (request): Promise<SiteList> => {
     const client = authenticate(context, request);
-    return { sites: await context.state.listSites(client) };
+    return state.listSites(client, parse(SiteListQuerySchema, request.query, 'query'));
   });
 
-  app.post('/sites', async (request, reply) => {
+  app.get('/sites/:siteId', async (request): Promise<Site> => {
     const client = authenticate(context, request);
-    const { siteId } = parse(SiteBindingRequestSchema, request.body, 'body');
-    const { site, created } = await context.state.bindSite(client, siteId);
-    return reply.code(created ? 201 : 200).send(site);
+    const { siteId } = parse(SiteParamsSchema, request.params, 'path');
+    const { includeDevices } = parse(SiteDetailQuerySchema, request.query, 'query');
+    return state.siteDetails(client, siteId, includeDevices);
   });
 
-  app.delete('/sites', async (request, reply) => {
+  app.post('/sites', async (request): Promise<BindingAnswer> => {
     const client = authenticate(context, request);
     const { siteId } = parse(SiteBindingRequestSchema, request.body, 'body');
-    await context.state.unbindSite(client, siteId);
-    return reply.code(204).send();
+    await state.bindSite(client, siteId);
+    return bindingAnswer('onboarding success', siteId);
+  });
+
+  app.delete('/sites/:siteId', async (request): Promise<BindingAnswer> => {
+    const client = authenticate(context, request);
+    const { siteId } = parse(SiteParamsSchema, request.params, 'path');
+    await state.unbindSite(client, siteId);
+    return bindingAnswer('offboarding success', siteId);
+  });
+
+  app.delete('/sites', async (request): Promise<BindingAnswer> => {
+    const client = authenticate(context, request);
+    const { siteId } = parse(SiteBindingRequestSchema, request.body, 'body');
+    await state.unbindSite(client, siteId);
+    return bindingAnswer('offboarding success', siteId);
+  });
+
+  app.get('/devices', async (request): Promise<DeviceList> => {
+    const client = authenticate(context, request);
+    return state.listDevices(client, parse(DeviceListQuerySchema, request.query, 'query'));
+  });
+
+  app.get('/devices/:deviceId', async (request): Promise<Device> => {
+    const client = authenticate(context, request);
+    const { deviceId } = parse(DeviceParamsSchema, request.params, 'path');
+    return state.deviceDetails(client, deviceId);
   });
 }

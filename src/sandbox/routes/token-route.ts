@@ -1,16 +1,18 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { TOKEN_PATH, TokenRequestSchema, type TokenResponse } from '../../domain/token.ts';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { OAuthError, SandboxError } from '../sandbox-error.ts';
 import type { RegionContext } from '../http/region-context.ts';
 import { sendError } from '../http/error-handling.ts';
+import { TOKEN_PATH, TokenRequestSchema } from '../vendor/schemas.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /**
- * `POST {region}/api/auth/oauth2/token`: the client-credentials grant (spec 2.6, 5), form encoded.
- * Errors follow RFC 6749 5.2 (docs/architecture.md, Upstream contract): 400 `invalid_request` /
+ * `POST {region}/api/auth/oauth2/token`: the client-credentials grant, form encoded, `scope`
+ * accepted and ignored (docs/upstream.md, Tokens). Answers `{ access_token, token_type: "Bearer",
+ * expires_in }` as the partner guide shows, or the OpenAPI document's camelCase `TokenResponse`
+ * under the `tokenShape: camel` dialect. Errors follow RFC 6749 5.2: 400 `invalid_request` /
  * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of the
  * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}; the
  * `tokenExpiresIn` and `tokenErrorStatus` faults imitate other authorization servers and an
@@ -19,12 +21,13 @@ const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b
 export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post(TOKEN_PATH, {
     errorHandler: (error: FastifyError | OAuthError | SandboxError, request, reply) => {
-      if (error instanceof OAuthError) return sendError(reply, error, request);
-      // Injected 5xx faults keep the general shape the document gives every 5xx; any other
+      const nowMs = context.state.nowMs();
+      if (error instanceof OAuthError) return sendError(reply, error, request, nowMs);
+      // Injected 5xx faults keep the general error shape the document gives every 5xx; any other
       // refusal, such as the JSON parser's, is a bad token request and answers as RFC 6749 5.2
       // requires (docs/upstream.openapi.yaml, obtainToken 400).
       if (error instanceof SandboxError && error.status >= 500)
-        return sendError(reply, error, request);
+        return sendError(reply, error, request, nowMs);
       return sendError(
         reply,
         new OAuthError(
@@ -35,6 +38,7 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
             : `Send grant_type, client_id and client_secret as application/x-www-form-urlencoded (${error.message})`,
         ),
         request,
+        nowMs,
       );
     },
     handler: async (request, reply: FastifyReply) => {
@@ -77,9 +81,18 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
         );
       const ttlS = context.faults.tokenTtlS;
       const token = await context.state.issueToken(client, ttlS);
-      const body: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: ttlS };
-      // The tokenExpiresIn fault writes expires_in as other authorization servers do.
-      const sent = { ...body, expires_in: context.faults.tokenExpiresIn(ttlS) };
+      // The tokenExpiresIn fault writes the lifetime as other authorization servers do.
+      const lifetimeS = context.faults.tokenExpiresIn(ttlS);
+      const sent =
+        context.dialect.current.tokenShape === 'camel'
+          ? {
+              accessToken: token,
+              // The OpenAPI document's TokenResponse has one; no grant of the sandbox takes it.
+              refreshToken: randomBytes(32).toString('base64url'),
+              tokenType: 'Bearer',
+              expiresIn: lifetimeS,
+            }
+          : { access_token: token, token_type: 'Bearer', expires_in: lifetimeS };
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(sent);
     },
   });

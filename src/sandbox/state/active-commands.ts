@@ -1,8 +1,10 @@
-import { isFinalStatus, type DeviceCommand } from '../../domain/command.ts';
 import { findActiveOverlap } from '../../domain/overlap.ts';
-import { toWindowMs } from '../../domain/time-window.ts';
-import { toStatusRecord, type CommandEntity } from '../model/command-entity.ts';
+import { toWindowMs, type TimeWindow } from '../../domain/time-window.ts';
+import type { CommandEntity } from '../model/command-entity.ts';
+import { isActiveStatus } from '../vendor/schemas.ts';
 import type { StateChange } from './persistence.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The received and executing commands, by ID and by device; final ones live in the store only.
@@ -46,15 +48,21 @@ export class ActiveCommands {
   }
 
   /**
-   * The active command of the device whose window overlaps `window`, if any (spec 3.1 rule 2:
-   * received and executing windows of one device never overlap).
+   * The active command of the device whose window overlaps `window`, if any (docs/upstream.md,
+   * Lifecycle: received and executing windows of one device never overlap; the project's one
+   * overlap rule, `findActiveOverlap`).
    */
-  overlapOf(deviceId: string, window: DeviceCommand) {
+  overlapOf(deviceId: string, window: TimeWindow): CommandEntity | undefined {
     const active = [...(this.activeIdsByDevice.get(deviceId) ?? [])]
       .map((id) => this.active.get(id))
       .filter((command): command is CommandEntity => command !== undefined)
-      .map(toStatusRecord);
-    return findActiveOverlap(toWindowMs(window), active);
+      .map((command) => ({
+        command,
+        status: command.status,
+        startTime: iso(command.startMs),
+        endTime: iso(command.endMs),
+      }));
+    return findActiveOverlap(toWindowMs(window), active)?.command;
   }
 
   /** Replaces the active commands with persisted ones; the next pass scans them all. */
@@ -68,7 +76,7 @@ export class ActiveCommands {
   /** Keeps an active command in memory, forgets a final one (the store has it). */
   private remember(command: CommandEntity): void {
     let ids = this.activeIdsByDevice.get(command.deviceId);
-    if (isFinalStatus(command.status)) {
+    if (!isActiveStatus(command.status)) {
       this.active.delete(command.id);
       ids?.delete(command.id);
       return;

@@ -29,7 +29,7 @@ export function moveClock(memory: StateMemory, targetMs: number, change: StateCh
  * API", `PUT /_sandbox/devices/{deviceId}`). The caller has run the transitions due under the
  * old condition; when the condition changes, those the new one causes run at once. Both are
  * recorded in `change`.
- * @throws SandboxError 404 `not_found` for a device not in the fixture.
+ * @throws SandboxError 404 `NOT_FOUND` for a device not in the fixture.
  */
 export function setDeviceCondition(
   memory: StateMemory,
@@ -38,10 +38,7 @@ export function setDeviceCondition(
   change: StateChange,
 ): DeviceConditionView {
   const device = memory.catalog.device(deviceId);
-  if (!device)
-    throw new SandboxError('not_found', `Device ${deviceId} is not in the fixture`, {
-      deviceId,
-    });
+  if (!device) throw new SandboxError('NOT_FOUND', `Device ${deviceId} is not in the fixture`);
   const current = memory.conditions.of(device);
   const next: DeviceCondition = {
     online: update.online ?? current.online,

@@ -1,21 +1,22 @@
-import type { BatchCancelResponse, BatchCancelResult, BatchRequest } from '../../domain/batch.ts';
-import { isActiveStatus } from '../../domain/command.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { manuallyCancelled, notCancellable } from './cancellation.ts';
+import { isActiveStatus, type BatchCancelResult, type BatchRequest } from '../vendor/schemas.ts';
+import { manuallyCancelled, whyNotCancellable } from './cancellation.ts';
 import type { ClientIdentity } from './client-identity.ts';
-import { accessibleDevice, unboundError } from './device-access.ts';
+import { deviceIfYours } from './device-access.ts';
 import type { BatchEntity, StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 import { newCommand, newId, refuseEndedWindow, refuseOutOfRange } from './submission-rules.ts';
 
 /**
- * Sends one command to every listed device, all or nothing (spec 2.5, 4; docs/architecture.md,
- * Upstream contract: Batch), and records the batch and its commands in `change`, written in one
- * transaction. Checks, in this order, each over the whole list: unknown devices (404, all listed in
- * `details.deviceIds`), devices of unbound sites (403, likewise), ended window (400), capability
- * range (422, first device in request order). A device whose window overlaps an active command gets
- * a command cancelled at once with `timeWindowOverlap`, `cancelledAt = receivedAt` (spec 3.2).
+ * Sends one command to every listed device (docs/upstream.md, Batches) and records the batch and
+ * its commands in `change`, written in one transaction. Refuses the whole batch, creating
+ * nothing, for: a device not found or not yours (404, all of them named), an ended window (400),
+ * a `targetBatteryPowerW` outside a device's range (422, the first in request order). Otherwise
+ * each device succeeds or fails on its own: a device whose window overlaps an active command gets
+ * a command cancelled at once with `timeWindowOverlap` (`cancelledAt = receivedAt`); a control a
+ * device lacks ends `notSupported` at start; an offline or faulted device ends as the lifecycle
+ * says.
  */
 export function submitBatch(
   memory: StateMemory,
@@ -24,27 +25,19 @@ export function submitBatch(
   change: StateChange,
 ): { batch: BatchEntity; commands: CommandEntity[] } {
   const { catalog, bindings, active } = memory;
-  const unknown = request.devices.filter((id) => !catalog.device(id, client.region));
-  if (unknown.length > 0)
+  const devices = request.devices.map((id) => ({
+    id,
+    device: deviceIfYours(catalog, bindings, client, id),
+  }));
+  const missing = devices.filter(({ device }) => !device).map(({ id }) => id);
+  if (missing.length > 0)
     throw new SandboxError(
-      'not_found',
-      `devices: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not known in this region; remove them from the batch`,
-      { deviceIds: unknown },
-    );
-  const unbound = request.devices.filter((id) => {
-    const device = catalog.device(id, client.region);
-    return device !== undefined && !bindings.isBound(client, device.siteId);
-  });
-  if (unbound.length > 0)
-    throw new SandboxError(
-      'site_not_bound',
-      `devices: ${unbound.join(', ')} belong to sites not bound to this client; bind their sites with POST /sites first`,
-      { deviceIds: unbound },
+      'NOT_FOUND',
+      `devices: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not found, or their sites are not bound to this client; remove them from the batch or bind their sites first`,
     );
   const nowMs = memory.clock.now();
   refuseEndedWindow(request.command, nowMs);
-  for (const deviceId of request.devices)
-    refuseOutOfRange(accessibleDevice(catalog, bindings, client, deviceId), request.command);
+  for (const { device } of devices) if (device) refuseOutOfRange(device, request.command);
 
   const batch: BatchEntity = {
     id: newId('batch_'),
@@ -70,54 +63,63 @@ export function submitBatch(
   return { batch, commands };
 }
 
+/** What a batch cancel did: one result per device in request order. */
+export interface BatchCancellation {
+  batchCommandId: string;
+  results: BatchCancelResult[];
+  cancelledCount: number;
+  nowMs: number;
+}
+
 /**
- * Cancels every command of a batch that can be cancelled (spec 2.5, 7), recording them in
- * `change`; one result per device in request order, successes and failures mixed. A device whose
- * site was unbound since fails with `site_not_bound`, a completed or cancelled command with
- * `not_cancellable`; a failure's `status` is the command's status (README "Batch").
- * @throws SandboxError 404 when the batch is unknown to the client (another client's batch too).
+ * Cancels every command of a batch that can still be cancelled (docs/upstream.md, Batches),
+ * recording them in `change`; one result per device in request order, `cancelled` and `failed`
+ * mixed. A device whose site was unbound since fails, as does a completed or cancelled command.
+ * @throws SandboxError 404 `NOT_FOUND` when the batch is unknown to the client (another client's
+ *   batch too); 409 `BATCH_NOT_CANCELLABLE` when every command of the batch is already final.
  */
 export async function cancelBatch(
   memory: StateMemory,
   client: ClientIdentity,
   batchCommandId: string,
   change: StateChange,
-): Promise<BatchCancelResponse> {
+): Promise<BatchCancellation> {
   const batch = memory.batches.get(batchCommandId);
   if (!batch || batch.clientId !== client.clientId)
     throw new SandboxError(
-      'not_found',
-      `Batch ${batchCommandId} is not known to this client; use the batchCommandId the batch submission answered`,
-      { batchCommandId },
+      'NOT_FOUND',
+      `Batch ${batchCommandId} is not found for this client; use the batchCommandId the batch submission answered`,
     );
   const stored = new Map(
     (await memory.persistence.batchCommands(batch.id)).map((c) => [c.deviceId, c]),
   );
   // Batches stored before device order was kept have no deviceIds: use the stored commands.
   const deviceIds = batch.deviceIds.length > 0 ? batch.deviceIds : [...stored.keys()];
-  const results = deviceIds.map((deviceId): BatchCancelResult => {
+  const commands = deviceIds.map((deviceId) => {
     const found = stored.get(deviceId);
     if (!found) throw new Error(`batch ${batch.id} lost the command of ${deviceId}`);
-    const command = memory.active.get(found.id) ?? found;
-    const base = { deviceId, commandId: command.id };
-    const device = memory.catalog.device(command.deviceId, client.region);
-    if (!device || !memory.bindings.isBound(client, device.siteId))
+    return memory.active.get(found.id) ?? found;
+  });
+  if (commands.every((command) => !isActiveStatus(command.status)))
+    throw new SandboxError(
+      'BATCH_NOT_CANCELLABLE',
+      `Batch ${batch.id}: every command of the batch has already completed or been cancelled; nothing is left to cancel`,
+    );
+  const nowMs = memory.clock.now();
+  let cancelledCount = 0;
+  const results = commands.map((command): BatchCancelResult => {
+    const base = { deviceId: command.deviceId, commandId: command.id };
+    if (!deviceIfYours(memory.catalog, memory.bindings, client, command.deviceId))
       return {
         ...base,
-        success: false,
-        status: command.status,
-        error: unboundError(command.deviceId, device?.siteId).body(),
+        status: 'failed',
+        message: `Device ${command.deviceId} is not found, or its site is not bound to this client; its command was not cancelled`,
       };
     if (!isActiveStatus(command.status))
-      return {
-        ...base,
-        success: false,
-        status: command.status,
-        error: notCancellable(command).body(),
-      };
-    const cancelled = manuallyCancelled(command, memory.clock.now());
-    memory.active.put(cancelled, change);
-    return { ...base, success: true, status: cancelled.status };
+      return { ...base, status: 'failed', message: whyNotCancellable(command) };
+    memory.active.put(manuallyCancelled(command, nowMs), change);
+    cancelledCount += 1;
+    return { ...base, status: 'cancelled', message: 'Command cancelled' };
   });
-  return { batchCommandId: batch.id, results };
+  return { batchCommandId: batch.id, results, cancelledCount, nowMs };
 }

@@ -1,16 +1,16 @@
-import { isActiveStatus } from '../../domain/command.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { isActiveStatus } from '../vendor/schemas.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import { findClientCommand } from './command-queries.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
 /**
- * Cancels a received or executing command with `manuallyCancel` (spec 3.1 rows 4-5, 3.2) and
- * records it in `change`; returns the updated command.
- * @throws SandboxError 404/403, 409 `not_cancellable` when completed (spec 3.1 rule 1) or
- *   already cancelled.
+ * Cancels a received or executing command with `manuallyCancel` and records it in `change`;
+ * returns the updated command (docs/upstream.md, Commands).
+ * @throws SandboxError 404 `NOT_FOUND`, 409 `COMMAND_NOT_CANCELLABLE` when completed or already
+ *   cancelled.
  */
 export async function cancelCommand(
   memory: StateMemory,
@@ -26,22 +26,19 @@ export async function cancelCommand(
   return cancelled;
 }
 
-/** The command cancelled by its client at `nowMs` (spec 3.2 `manuallyCancel`). */
+/** The command cancelled by its client at `nowMs` (`manuallyCancel`). */
 export function manuallyCancelled(command: CommandEntity, nowMs: number): CommandEntity {
   return { ...command, status: 'cancelled', cancelledAtMs: nowMs, cancelReason: 'manuallyCancel' };
 }
 
-/**
- * The 409 `not_cancellable` for a final command, saying why: completed (spec 3.1 rule 1) or
- * already cancelled (README "Cancel").
- */
+/** Why a final command cannot be cancelled, in words: completed, or cancelled already. */
+export function whyNotCancellable(command: CommandEntity): string {
+  return command.status === 'completed'
+    ? `Command ${command.id} is completed; a completed command cannot be cancelled`
+    : `Command ${command.id} was already cancelled (${command.cancelReason ?? 'no reason'}) and cannot be cancelled again`;
+}
+
+/** The 409 `COMMAND_NOT_CANCELLABLE` for a final command, saying why. */
 export function notCancellable(command: CommandEntity): SandboxError {
-  const why =
-    command.status === 'completed'
-      ? 'a completed command cannot be cancelled'
-      : `it was already cancelled (${command.cancelReason ?? 'no reason'}) and cannot be cancelled again`;
-  return new SandboxError('not_cancellable', `Command ${command.id} is ${command.status}; ${why}`, {
-    commandId: command.id,
-    status: command.status,
-  });
+  return new SandboxError('COMMAND_NOT_CANCELLABLE', whyNotCancellable(command));
 }

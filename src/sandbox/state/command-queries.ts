@@ -1,15 +1,14 @@
-import type { HistoryQuery } from '../../domain/history.ts';
-import { toWindowMs } from '../../domain/time-window.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
-import { SandboxError } from '../sandbox-error.ts';
+import { notFoundOrNotYours } from '../sandbox-error.ts';
+import type { HistoryQuery } from '../vendor/schemas.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import { accessibleDevice } from './device-access.ts';
 import type { StateMemory } from './state-memory.ts';
 
 /**
- * A command of a device (spec 2.4), active from memory, final from the store. A command of
- * another device is unknown (README "Status").
- * @throws SandboxError 404/403 for the device, 404 `not_found` for the command.
+ * A command of a device, active from memory, final from the store. A command of another device
+ * is unknown (docs/upstream.md, Status record).
+ * @throws SandboxError 404 `NOT_FOUND` for a device or command not found or not yours.
  */
 export async function findClientCommand(
   memory: StateMemory,
@@ -20,26 +19,35 @@ export async function findClientCommand(
   accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
   const command = memory.active.get(commandId) ?? (await memory.persistence.findCommand(commandId));
   if (!command || command.deviceId !== deviceId)
-    throw new SandboxError(
-      'not_found',
-      `Command ${commandId} is not known for device ${deviceId}; use the id the submission answered`,
-      { deviceId, commandId },
-    );
+    throw notFoundOrNotYours(`Command ${commandId} of device ${deviceId}`);
   return command;
 }
 
+/** One page of a device's history and the number of commands on all pages. */
+export interface HistorySlice {
+  total: number;
+  commands: CommandEntity[];
+}
+
 /**
- * Commands of a device whose window intersects the half-open query range `[startTime, endTime)`, by
- * start time, optionally of one status (docs/architecture.md, Upstream contract: History); read
- * from the store, which every earlier change has reached.
- * @throws SandboxError 404/403 for the device.
+ * The page `query.page` (of `query.size`) of the commands of a device whose window intersects
+ * the half-open range `[startTime, endTime)`, by start time, optionally of one status
+ * (docs/upstream.md, History); read from the store, which every earlier change has reached.
+ * @throws SandboxError 404 `NOT_FOUND` for a device not found or not yours.
  */
 export async function commandHistory(
   memory: StateMemory,
   client: ClientIdentity,
   deviceId: string,
   query: HistoryQuery,
-): Promise<CommandEntity[]> {
+): Promise<HistorySlice> {
   accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
-  return memory.persistence.history({ deviceId, ...toWindowMs(query), status: query.status });
+  const all = await memory.persistence.history({
+    deviceId,
+    startMs: Date.parse(query.startTime),
+    endMs: Date.parse(query.endTime),
+    status: query.status,
+  });
+  const from = (query.page - 1) * query.size;
+  return { total: all.length, commands: all.slice(from, from + query.size) };
 }

@@ -1,25 +1,27 @@
-import type { DeviceCommand } from '../../domain/command.ts';
-import type { WindowOverlapDetails } from '../../domain/errors.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import type { CommandRequest } from '../vendor/schemas.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import { accessibleDevice } from './device-access.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 import { newCommand, refuseEndedWindow, refuseOutOfRange } from './submission-rules.ts';
 
+const iso = (ms: number) => new Date(ms).toISOString();
+
 /**
- * Accepts one command as `received` (spec 3.1 row 1) and records it in `change`. Checks, in this
- * order: device (404, 403), ended window (400), capability range (422), then overlap with a
- * received or executing command of the device (spec 3.1 rule 2: refused, never replaced).
- * @throws SandboxError 404/403, 400, 422, 409 `window_overlap` whose `details` are
- *   {@link WindowOverlapDetails} (the domain's schema of them).
+ * Accepts one command as `received` and records it in `change` (docs/upstream.md, Commands).
+ * Checks, in this order: device (404, not found or not yours), ended window (400), capability
+ * range (422), then overlap with a received or executing command of the device: refused at once,
+ * never replaced (docs/upstream.md, Decisions).
+ * @throws SandboxError 404 `NOT_FOUND`, 400 `INVALID_REQUEST`, 422 `CAPABILITY_EXCEEDED`, 409
+ *   `TIME_WINDOW_OVERLAP` whose message names the command in the way and its window.
  */
 export function submitCommand(
   memory: StateMemory,
   client: ClientIdentity,
   deviceId: string,
-  command: DeviceCommand,
+  command: CommandRequest,
   change: StateChange,
 ): CommandEntity {
   const device = accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
@@ -29,13 +31,8 @@ export function submitCommand(
   const overlap = memory.active.overlapOf(deviceId, command);
   if (overlap)
     throw new SandboxError(
-      'window_overlap',
-      `The window overlaps command ${overlap.id} of device ${deviceId} (${overlap.startTime} to ${overlap.endTime}); cancel it first or choose a window that does not overlap`,
-      {
-        conflictingCommandId: overlap.id,
-        startTime: overlap.startTime,
-        endTime: overlap.endTime,
-      } satisfies WindowOverlapDetails,
+      'TIME_WINDOW_OVERLAP',
+      `The window overlaps command ${overlap.id} of device ${deviceId} (${iso(overlap.startMs)} to ${iso(overlap.endMs)}, ${overlap.status}); cancel it first or choose a window that does not overlap`,
     );
   const entity = newCommand(deviceId, command, nowMs);
   memory.active.put(entity, change);

@@ -1,14 +1,24 @@
 import type { Catalog } from '../fixtures/catalog.ts';
-import type { FixtureDevice } from '../fixtures/fixture-types.ts';
-import { SandboxError } from '../sandbox-error.ts';
+import type { FixtureDevice, FixtureSite } from '../fixtures/fixture-types.ts';
+import { notFoundOrNotYours } from '../sandbox-error.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import type { SiteBindings } from './site-bindings.ts';
 
+/** The device when it is known in the client's region and its site is bound to the client. */
+export function deviceIfYours(
+  catalog: Catalog,
+  bindings: SiteBindings,
+  client: ClientIdentity,
+  deviceId: string,
+): FixtureDevice | undefined {
+  const device = catalog.device(deviceId, client.region);
+  return device && bindings.isBound(client, device.siteId) ? device : undefined;
+}
+
 /**
- * The device, when known in the client's region and its site is bound to the client (spec 5
- * rule 5; README "Order of checks": 404 before 403).
- * @throws SandboxError 404 `not_found` for a device unknown in the region, 403 `site_not_bound`
- *   for a device of a site the client has not bound.
+ * The device, when known in the client's region and its site is bound to the client.
+ * @throws SandboxError 404 `NOT_FOUND` otherwise, in the same words whether the device is unknown
+ *   or its site is not bound (docs/upstream.md, Errors: existence is not leaked).
  */
 export function accessibleDevice(
   catalog: Catalog,
@@ -16,22 +26,22 @@ export function accessibleDevice(
   client: ClientIdentity,
   deviceId: string,
 ): FixtureDevice {
-  const device = catalog.device(deviceId, client.region);
-  if (!device)
-    throw new SandboxError(
-      'not_found',
-      `Device ${deviceId} is not known in this region; GET /sites lists the devices of the bound sites`,
-      { deviceId },
-    );
-  if (!bindings.isBound(client, device.siteId)) throw unboundError(deviceId, device.siteId);
+  const device = deviceIfYours(catalog, bindings, client, deviceId);
+  if (!device) throw notFoundOrNotYours(`Device ${deviceId}`);
   return device;
 }
 
-/** The 403 `site_not_bound` for a device whose site is not bound to the client (spec 5 rule 5). */
-export function unboundError(deviceId: string, siteId: string | undefined): SandboxError {
-  return new SandboxError(
-    'site_not_bound',
-    `Device ${deviceId} belongs to site ${siteId ?? 'unknown'}, which is not bound to this client; bind it with POST /sites first`,
-    { deviceId, siteId },
-  );
+/**
+ * The site, when known in the client's region and bound to the client.
+ * @throws SandboxError 404 `NOT_FOUND` otherwise, in the same words either way.
+ */
+export function accessibleSite(
+  catalog: Catalog,
+  bindings: SiteBindings,
+  client: ClientIdentity,
+  siteId: string,
+): FixtureSite {
+  const site = catalog.site(siteId, client.region);
+  if (!site || !bindings.isBound(client, siteId)) throw notFoundOrNotYours(`Site ${siteId}`);
+  return site;
 }

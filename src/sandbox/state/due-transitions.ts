@@ -3,10 +3,10 @@ import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
 /**
- * Runs every lifecycle transition due by the sandbox's now ({@link advanceCommand}; spec 3.1 rule 3
- * leaves the triggers to us, docs/architecture.md, Upstream contract: Lifecycle), recording the
- * changed commands in `change`. Runs before every operation and on every admin clock move or device
- * condition change, so wall time passing moves commands too. Skips the scan while now is before the
+ * Runs every lifecycle transition due by the sandbox's now ({@link advanceCommand};
+ * docs/upstream.md, Lifecycle), recording the changed commands in `change`. Runs before every
+ * operation and on every admin clock move or device condition change, so wall time passing moves
+ * commands too. Skips the scan while now is before the
  * earliest instant an active command may change, and sets that instant for the next call: the end
  * of an executing window, the start of a received one, or, once its start has passed, the end of
  * its start grace (an offline device gets `START_GRACE_MS`, never beyond the window's end).
@@ -19,7 +19,7 @@ export function advanceDueCommands(memory: StateMemory, change: StateChange): vo
   for (const command of active.snapshot()) {
     const device = catalog.device(command.deviceId);
     if (!device) continue;
-    const next = advanceCommand(command, device.capabilities, conditions.of(device), nowMs);
+    const next = advanceCommand(command, device, conditions.of(device), nowMs);
     if (next) active.put(next, change);
     const current = next ?? command;
     if (current.status === 'executing') nextDueMs = Math.min(nextDueMs, current.endMs);

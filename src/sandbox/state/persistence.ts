@@ -1,4 +1,4 @@
-import type { CommandStatus } from '../../domain/command.ts';
+import type { CommandStatus } from '../vendor/schemas.ts';
 import type { Region } from '../../domain/token.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import type { DeviceCondition } from '../model/lifecycle.ts';
@@ -85,16 +85,20 @@ export function isEmptyChange(change: StateChange): boolean {
   );
 }
 
-/** A fresh start of a fixture: its name and its generated history. */
+/**
+ * A fresh start of a fixture: its name (with its revision), its generated history and the sites
+ * other partners hold.
+ */
 export interface FixtureSeed {
   fixture: string;
   commands: CommandEntity[];
+  bindings: BindingEntity[];
 }
 
 /**
  * Where the sandbox's state lives between runs. `write` applies a change in one transaction;
- * `reset` replaces all state with a fresh fixture start (the seed's commands, nothing else;
- * tokens survive). The queries see every write that has completed.
+ * `reset` replaces all state with a fresh fixture start (the seed's commands and bindings,
+ * nothing else; tokens survive). The queries see every write that has completed.
  */
 export interface SandboxPersistence {
   load(): Promise<PersistedState>;

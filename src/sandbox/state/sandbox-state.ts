@@ -1,23 +1,32 @@
-import type { BatchCancelResponse, BatchRequest } from '../../domain/batch.ts';
-import { isActiveStatus, type DeviceCommand } from '../../domain/command.ts';
-import type { Site } from '../../domain/device.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
 import type { Region } from '../../domain/token.ts';
 import type { SandboxClock } from '../clock.ts';
 import type { Catalog } from '../fixtures/catalog.ts';
 import type { FixtureClient } from '../fixtures/fixture-types.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
+import {
+  isActiveStatus,
+  type BatchRequest,
+  type CommandRequest,
+  type Device,
+  type DeviceList,
+  type DeviceListQuery,
+  type HistoryQuery,
+  type Site,
+  type SiteList,
+  type SiteListQuery,
+} from '../vendor/schemas.ts';
 import * as admin from './admin-operations.ts';
 import * as batches from './batch-commands.ts';
 import { cancelCommand } from './cancellation.ts';
 import type { ClientIdentity } from './client-identity.ts';
-import { commandHistory, findClientCommand } from './command-queries.ts';
+import { commandHistory, findClientCommand, type HistorySlice } from './command-queries.ts';
 import { submitCommand } from './command-submission.ts';
 import { advanceDueCommands } from './due-transitions.ts';
 import {
   emptyChange,
   isEmptyChange,
   type BatchEntity,
+  type BindingEntity,
   type FixtureSeed,
   type SandboxPersistence,
   type StateChange,
@@ -31,25 +40,28 @@ export interface SandboxStateOptions {
   catalog: Catalog;
   clock: SandboxClock;
   persistence: SandboxPersistence;
-  /** The fixture's name; state seeded from another fixture starts over. */
+  /**
+   * The fixture's name with its revision (`fixtureSeedName`); state seeded from another fixture
+   * or revision starts over.
+   */
   fixtureName: string;
   /** The fixture's generated history for a fresh start at `nowMs` (none for `demo`). */
   history: (nowMs: number) => CommandEntity[];
 }
 
 /**
- * The sandbox's state and every operation of the upstream on it (spec 4; docs/architecture.md,
- * Upstream contract). Active commands, bindings, batches, device conditions and tokens live in
- * memory for speed ({@link StateMemory}); every change is written through to {@link
- * SandboxPersistence} before an operation answers, and final commands are read back from it
- * (status, history, batch cancel), so start-up loads only what can still change. Operations run one
- * at a time ({@link SerialQueue}). Before each operation the due lifecycle transitions run ({@link
- * advanceDueCommands}), so wall time passing moves commands as well as admin clock moves. Each
- * operation's rules live in its own module; this class sequences and persists them.
+ * The sandbox's state and every vendor operation on it (docs/upstream.md). Active commands,
+ * bindings, batches, device conditions and tokens live in memory for speed ({@link StateMemory});
+ * every change is written through to {@link SandboxPersistence} before an operation answers, and
+ * final commands are read back from it (status, history, batch cancel), so start-up loads only
+ * what can still change. Operations run one at a time ({@link SerialQueue}). Before each operation
+ * the due lifecycle transitions run ({@link advanceDueCommands}), so wall time passing moves
+ * commands as well as admin clock moves. Each operation's rules live in its own module; this class
+ * sequences and persists them.
  *
- * Errors are thrown as `SandboxError`: 404 `not_found` for a device, site, command or
- * batch unknown in the caller's region; 403 `site_not_bound` for a device of a site the caller
- * has not bound; 409, 422 and 400 as each operation says.
+ * Errors are thrown as `SandboxError`: 404 `NOT_FOUND` for a site, device, command or batch that
+ * is unknown in the caller's region or not the caller's (the same answer for both); 409, 422 and
+ * 400 as each operation says.
  */
 export class SandboxState {
   private readonly queue = new SerialQueue();
@@ -66,14 +78,18 @@ export class SandboxState {
   }
 
   /**
-   * Loads the persisted state; an empty store (or one seeded from another fixture) is seeded
-   * with the fixture's fresh start first.
+   * Loads the persisted state; an empty store (or one seeded from another fixture or fixture
+   * revision) is seeded with the fixture's fresh start first.
    */
   static async open(options: SandboxStateOptions): Promise<SandboxState> {
     const state = new SandboxState(options);
     const loaded = await options.persistence.load();
     if (loaded.seededFixture === options.fixtureName) adoptPersistedState(state.memory, loaded);
-    else await state.startOver();
+    else {
+      // Tokens survive a fresh start, as they survive a reset.
+      state.memory.tokens.adopt(loaded.tokens);
+      await state.startOver();
+    }
     return state;
   }
 
@@ -82,7 +98,7 @@ export class SandboxState {
     return this.memory.clock.now();
   }
 
-  // ---- tokens (spec 2.6, 5) ----
+  // ---- tokens (docs/upstream.md, Tokens) ----
 
   /** Issues a bearer token for `client`, valid `ttlS` seconds of sandbox time. */
   issueToken(client: FixtureClient, ttlS: number): Promise<string> {
@@ -96,70 +112,90 @@ export class SandboxState {
     return this.memory.tokens.authenticate(token, region, this.memory.clock.now());
   }
 
-  // ---- sites (spec 2.7, 4, 5 rule 5) ----
+  // ---- sites and devices (docs/upstream.md, Sites, Paging) ----
 
-  /** The sites bound to the client, in bind order. */
-  listSites(client: ClientIdentity): Promise<Site[]> {
-    return this.mutate(() => sites.listSites(this.memory, client));
+  /** One page of the sites bound to the client, in bind order, filtered. */
+  listSites(client: ClientIdentity, query: SiteListQuery): Promise<SiteList> {
+    return this.mutate(() => sites.listSites(this.memory, client, query));
+  }
+
+  /** A site bound to the client. @throws SandboxError 404 otherwise. */
+  siteDetails(client: ClientIdentity, siteId: string, includeDevices: boolean): Promise<Site> {
+    return this.mutate(() => sites.siteDetails(this.memory, client, siteId, includeDevices));
+  }
+
+  /** One page of the devices of the bound sites, flattened, filtered. */
+  listDevices(client: ClientIdentity, query: DeviceListQuery): Promise<DeviceList> {
+    return this.mutate(() => sites.listDevices(this.memory, client, query));
+  }
+
+  /** A device of a bound site. @throws SandboxError 404 otherwise. */
+  deviceDetails(client: ClientIdentity, deviceId: string): Promise<Device> {
+    return this.mutate(() => sites.deviceDetails(this.memory, client, deviceId));
   }
 
   /**
-   * Binds a site to the client; `created` is false when it was bound already.
-   * @throws SandboxError 404 when the site is unknown in the client's region.
+   * Binds a site to the client; binding it again succeeds.
+   * @throws SandboxError 404 when the site is unknown in the client's region, 409 when another
+   *   partner client holds it.
    */
-  bindSite(client: ClientIdentity, siteId: string): Promise<{ site: Site; created: boolean }> {
+  bindSite(client: ClientIdentity, siteId: string): Promise<void> {
     return this.mutate((change) => sites.bindSite(this.memory, client, siteId, change));
   }
 
   /**
-   * Unbinds a site; its devices and their commands then answer 403.
+   * Unbinds a site; its devices and their commands then answer 404.
    * @throws SandboxError 404 when the site is not bound to the client.
    */
   unbindSite(client: ClientIdentity, siteId: string): Promise<void> {
     return this.mutate((change) => sites.unbindSite(this.memory, client, siteId, change));
   }
 
-  // ---- single commands (spec 2.1, 2.3, 2.4, 3, 4) ----
+  // ---- single commands (docs/upstream.md, Commands, Status record, History) ----
 
   /**
-   * Accepts a command as `received` (spec 3.1 row 1).
-   * @throws SandboxError 404/403 (device), 400 when the window has already ended, 422 for a
-   *   value outside the device's capability range, 409 `window_overlap` when the window overlaps
-   *   a received or executing command of the device (spec 3.1 rule 2).
+   * Accepts a command as `received`.
+   * @throws SandboxError 404 (device not found or not yours), 400 when the window has already
+   *   ended, 422 for a `targetBatteryPowerW` outside the device's range, 409
+   *   `TIME_WINDOW_OVERLAP` when the window overlaps a received or executing command of the
+   *   device.
    */
-  submit(client: ClientIdentity, deviceId: string, command: DeviceCommand): Promise<CommandEntity> {
+  submit(
+    client: ClientIdentity,
+    deviceId: string,
+    command: CommandRequest,
+  ): Promise<CommandEntity> {
     return this.mutate((change) => submitCommand(this.memory, client, deviceId, command, change));
   }
 
-  /** A command of a device. @throws SandboxError 404/403. */
+  /** A command of a device. @throws SandboxError 404. */
   status(client: ClientIdentity, deviceId: string, commandId: string): Promise<CommandEntity> {
     return this.mutate(() => findClientCommand(this.memory, client, deviceId, commandId));
   }
 
   /**
    * Cancels a received or executing command with `manuallyCancel`.
-   * @throws SandboxError 404/403, 409 `not_cancellable` when completed or already cancelled
-   *   (spec 3.1 rule 1).
+   * @throws SandboxError 404, 409 `COMMAND_NOT_CANCELLABLE` when completed or already cancelled.
    */
   cancel(client: ClientIdentity, deviceId: string, commandId: string): Promise<CommandEntity> {
     return this.mutate((change) => cancelCommand(this.memory, client, deviceId, commandId, change));
   }
 
   /**
-   * Commands of a device whose window intersects the query range, by start time, optionally of
-   * one status (docs/architecture.md, Upstream contract: History). @throws SandboxError 404/403.
+   * One page of the commands of a device whose window intersects the query range, by start
+   * time, optionally of one status. @throws SandboxError 404.
    */
-  history(client: ClientIdentity, deviceId: string, query: HistoryQuery): Promise<CommandEntity[]> {
+  history(client: ClientIdentity, deviceId: string, query: HistoryQuery): Promise<HistorySlice> {
     return this.mutate(() => commandHistory(this.memory, client, deviceId, query));
   }
 
-  // ---- batches (spec 2.5, 4, 7; docs/architecture.md, Upstream contract: Batch) ----
+  // ---- batches (docs/upstream.md, Batches) ----
 
   /**
-   * Sends one command to every listed device, all or nothing: an unknown device (404), a device
-   * of an unbound site (403), an ended window (400) or an out-of-range value (422) refuses the
-   * whole batch. A device whose window overlaps an active command gets a command cancelled at
-   * once with `timeWindowOverlap`. The batch and its commands are written in one transaction.
+   * Sends one command to every listed device. A device not found or not yours (404), an ended
+   * window (400) or an out-of-range value (422) refuses the whole batch; otherwise each device
+   * succeeds or fails on its own (an overlapping window gets a command cancelled at once with
+   * `timeWindowOverlap`). The batch and its commands are written in one transaction.
    */
   submitBatch(
     client: ClientIdentity,
@@ -169,20 +205,23 @@ export class SandboxState {
   }
 
   /**
-   * Cancels every command of a batch that can be cancelled; one result per device, successes
-   * and failures mixed (spec 2.5, 7). A completed or cancelled command fails with
-   * `not_cancellable`, a device of a site unbound since fails with `site_not_bound`.
-   * @throws SandboxError 404 when the batch is unknown to the client.
+   * Cancels every command of a batch that can be cancelled; one result per device, cancelled
+   * and failed mixed.
+   * @throws SandboxError 404 when the batch is unknown to the client, 409 when every command of
+   *   the batch is already final.
    */
-  cancelBatch(client: ClientIdentity, batchCommandId: string): Promise<BatchCancelResponse> {
+  cancelBatch(client: ClientIdentity, batchCommandId: string): Promise<batches.BatchCancellation> {
     return this.mutate((change) =>
       batches.cancelBatch(this.memory, client, batchCommandId, change),
     );
   }
 
-  // ---- admin (docs/architecture.md, Upstream contract: Sandbox admin API) ----
+  // ---- admin (src/sandbox/README.md, Admin API) ----
 
-  /** Back to the fixture: no bindings, no commands (but the fixture's history), clock = wall. */
+  /**
+   * Back to the fixture: no bindings but other partners', no commands but the fixture's history,
+   * clock = wall.
+   */
   reset(): Promise<void> {
     return this.queue.run(() => this.startOver());
   }
@@ -211,15 +250,20 @@ export class SandboxState {
 
   private async startOver(): Promise<void> {
     this.memory.clock.reset();
+    const bindings: BindingEntity[] = this.memory.catalog.fixture.bindings.map((binding, i) => ({
+      ...binding,
+      seq: i + 1,
+    }));
     const seed: FixtureSeed = {
       fixture: this.fixtureName,
       commands: this.fixtureHistory(this.memory.clock.now()),
+      bindings,
     };
     await this.persistence.reset(seed);
     adoptPersistedState(this.memory, {
       seededFixture: seed.fixture,
       clockOffsetMs: 0,
-      bindings: [],
+      bindings,
       deviceConditions: [],
       activeCommands: seed.commands.filter((command) => isActiveStatus(command.status)),
       batches: [],

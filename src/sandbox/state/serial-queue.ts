@@ -1,7 +1,7 @@
 /**
  * Runs async tasks one at a time, in call order. The sandbox's state changes (memory, then the
  * database) run through one queue so a request never sees another's half-done change and two
- * overlapping submissions cannot both pass the overlap check (spec 3.1 rule 2).
+ * overlapping submissions cannot both pass the overlap check (docs/upstream.md, Lifecycle).
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();

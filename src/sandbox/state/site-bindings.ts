@@ -2,8 +2,9 @@ import type { ClientIdentity } from './client-identity.ts';
 import type { BindingEntity } from './persistence.ts';
 
 /**
- * Which sites each client has bound (spec 2.7, 5 rule 5), with a sequence number that keeps
- * each client's sites in bind order. The sequence is shared by all clients and never reused.
+ * Which sites each client has bound (docs/upstream.md, Sites), with a sequence number that keeps
+ * each client's sites in bind order. The sequence is shared by all clients and never reused. A
+ * site is bound to one client at a time.
  */
 export class SiteBindings {
   private bindings = new Map<string, Map<string, number>>();
@@ -12,6 +13,12 @@ export class SiteBindings {
   /** Whether `siteId` is bound to the client. */
   isBound(client: ClientIdentity, siteId: string): boolean {
     return this.bindings.get(client.clientId)?.has(siteId) ?? false;
+  }
+
+  /** The client that has `siteId` bound, if any. */
+  holderOf(siteId: string): string | undefined {
+    for (const [clientId, sites] of this.bindings) if (sites.has(siteId)) return clientId;
+    return undefined;
   }
 
   /** The IDs of the sites bound to the client, in bind order. */

@@ -1,47 +1,134 @@
-import type { Device, Site } from '../../domain/device.ts';
-import type { FixtureSite } from '../fixtures/fixture-types.ts';
-import { SandboxError } from '../sandbox-error.ts';
+import type { FixtureDevice, FixtureSite } from '../fixtures/fixture-types.ts';
+import { SandboxError, notFoundOrNotYours } from '../sandbox-error.ts';
+import type {
+  Device,
+  DeviceList,
+  DeviceListQuery,
+  Site,
+  SiteList,
+  SiteListQuery,
+} from '../vendor/schemas.ts';
 import type { ClientIdentity } from './client-identity.ts';
+import { accessibleDevice, accessibleSite } from './device-access.ts';
 import type { DeviceConditions } from './device-conditions.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
-/** The sites bound to the client, in bind order (spec 2.7, 4). */
-export function listSites(memory: StateMemory, client: ClientIdentity): Site[] {
+/** The items of page `page` of `size`, with the total (docs/upstream.md, Paging). */
+function pageOf<T>(items: T[], page: number, size: number): { total: number; items: T[] } {
+  const from = (page - 1) * size;
+  return { total: items.length, items: items.slice(from, from + size) };
+}
+
+/** The sites bound to the client, in bind order. */
+function boundSites(memory: StateMemory, client: ClientIdentity): FixtureSite[] {
   return memory.bindings
     .siteIdsInBindOrder(client.clientId)
     .map((siteId) => memory.catalog.site(siteId, client.region))
-    .filter((site): site is FixtureSite => site !== undefined)
-    .map((site) => toSite(site, memory.conditions));
+    .filter((site): site is FixtureSite => site !== undefined);
 }
 
 /**
- * Binds a site of the client's region to the client (spec 2.7, 5 rule 5) and records the new
- * binding in `change`; `created` is false when it was bound already.
- * @throws SandboxError 404 `not_found` when the site is unknown in the client's region.
+ * `GET /sites` (docs/upstream.md, Sites, Paging): the sites bound to the client in bind order,
+ * filtered by `online` and `faultStatus`, one page of them, each with its devices unless
+ * `includeDevices` is false.
+ */
+export function listSites(
+  memory: StateMemory,
+  client: ClientIdentity,
+  query: SiteListQuery,
+): SiteList {
+  const sites = boundSites(memory, client)
+    .map((site) => toVendorSite(site, memory.conditions, query.includeDevices))
+    .filter(
+      (site) =>
+        (query.online === undefined || site.online === query.online) &&
+        (query.faultStatus === undefined || site.faultStatus === query.faultStatus),
+    );
+  const { total, items } = pageOf(sites, query.page, query.size);
+  return { total, page: query.page, size: query.size, sites: items };
+}
+
+/**
+ * `GET /sites/{siteId}`.
+ * @throws SandboxError 404 `NOT_FOUND` for a site not found or not bound to the client.
+ */
+export function siteDetails(
+  memory: StateMemory,
+  client: ClientIdentity,
+  siteId: string,
+  includeDevices: boolean,
+): Site {
+  const site = accessibleSite(memory.catalog, memory.bindings, client, siteId);
+  return toVendorSite(site, memory.conditions, includeDevices);
+}
+
+/**
+ * `GET /devices` (docs/upstream.md, Sites, Paging): the devices of every bound site, flattened in
+ * bind order, filtered by `online`, `faultStatus` and `gridConnected`, one page of them.
+ */
+export function listDevices(
+  memory: StateMemory,
+  client: ClientIdentity,
+  query: DeviceListQuery,
+): DeviceList {
+  const devices = boundSites(memory, client)
+    .flatMap((site) => site.devices.map((device) => toVendorDevice(device, memory.conditions)))
+    .filter(
+      (device) =>
+        (query.online === undefined || device.online === query.online) &&
+        (query.faultStatus === undefined || device.faultStatus === query.faultStatus) &&
+        (query.gridConnected === undefined || device.gridConnected === query.gridConnected),
+    );
+  const { total, items } = pageOf(devices, query.page, query.size);
+  return { total, page: query.page, size: query.size, devices: items };
+}
+
+/**
+ * `GET /devices/{deviceId}`.
+ * @throws SandboxError 404 `NOT_FOUND` for a device not found or not yours.
+ */
+export function deviceDetails(
+  memory: StateMemory,
+  client: ClientIdentity,
+  deviceId: string,
+): Device {
+  const device = accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
+  return toVendorDevice(device, memory.conditions);
+}
+
+/**
+ * Binds a site of the client's region to the client and records a new binding in `change`
+ * (docs/upstream.md, Sites); binding a site the client holds already succeeds again.
+ * @throws SandboxError 404 `NOT_FOUND` when the site is unknown in the client's region, 409
+ *   `SITE_ALREADY_BOUND` when another partner client holds it.
  */
 export function bindSite(
   memory: StateMemory,
   client: ClientIdentity,
   siteId: string,
   change: StateChange,
-): { site: Site; created: boolean } {
+): void {
   const site = memory.catalog.site(siteId, client.region);
   if (!site)
     throw new SandboxError(
-      'not_found',
-      `Site ${siteId} is not known in this region; check the Plant ID in the vendor's app`,
-      { siteId },
+      'NOT_FOUND',
+      `Site ${siteId} is not found in this region; check the Plant ID in the vendor's app`,
+    );
+  const holder = memory.bindings.holderOf(siteId);
+  if (holder !== undefined && holder !== client.clientId)
+    throw new SandboxError(
+      'SITE_ALREADY_BOUND',
+      `Site ${siteId} is already bound to another partner account; a site is bound to one partner at a time, so its owner must have it released first`,
     );
   const binding = memory.bindings.bind(client.clientId, siteId);
   if (binding) change.bindings.push(binding);
-  return { site: toSite(site, memory.conditions), created: binding !== undefined };
 }
 
 /**
- * Unbinds a site and records it in `change`; its devices and their commands then answer 403
- * (spec 5 rule 5).
- * @throws SandboxError 404 `not_found` when the site is not bound to the client.
+ * Unbinds a site and records it in `change`; its devices and their commands then answer 404
+ * (docs/upstream.md, Sites).
+ * @throws SandboxError 404 `NOT_FOUND` when the site is not bound to the client.
  */
 export function unbindSite(
   memory: StateMemory,
@@ -49,27 +136,66 @@ export function unbindSite(
   siteId: string,
   change: StateChange,
 ): void {
-  if (!memory.bindings.unbind(client.clientId, siteId))
-    throw new SandboxError(
-      'not_found',
-      `Site ${siteId} is not bound to this client; GET /sites lists the bound sites`,
-      { siteId },
-    );
+  if (!memory.bindings.unbind(client.clientId, siteId)) throw notFoundOrNotYours(`Site ${siteId}`);
   change.unbindings.push({ clientId: client.clientId, siteId });
 }
 
-/** A fixture site as the API shows it; each device's `online` is its current condition. */
-function toSite(site: FixtureSite, conditions: DeviceConditions): Site {
+/** A fixture device as the vendor shows it, with its current condition. */
+function toVendorDevice(device: FixtureDevice, conditions: DeviceConditions): Device {
+  const condition = conditions.of(device);
   return {
-    siteId: site.siteId,
-    name: site.name,
-    timeZone: site.timeZone,
-    devices: site.devices.map((device): Device => ({
-      deviceId: device.deviceId,
-      name: device.name,
-      model: device.model,
-      capabilities: device.capabilities,
-      online: conditions.of(device).online,
-    })),
+    id: device.deviceId,
+    siteId: device.siteId,
+    name: device.name,
+    phaseType: device.phaseType,
+    model: device.model,
+    serialNumber: device.serialNumber,
+    ratedPowerKw: device.ratedPowerKw,
+    maxReactivePowerKvar: device.maxReactivePowerKvar,
+    pvCapacityKw: device.pvCapacityKw,
+    batteryCapacityKwh: device.batteryCapacityKwh,
+    maxChargePowerKw: device.maxChargePowerKw,
+    maxDischargePowerKw: device.maxDischargePowerKw,
+    installDate: device.installDate,
+    online: condition.online,
+    faultStatus: condition.fault,
+    gridConnected: device.gridConnected,
   };
+}
+
+const sum = (devices: Device[], field: keyof Device) =>
+  Math.round(devices.reduce((total, device) => total + Number(device[field]), 0) * 1000) / 1000;
+
+/**
+ * A fixture site as the vendor shows it (docs/upstream.md, Sites): totals summed over its
+ * devices; `online` while any device is online, `faultStatus` while any device is faulted.
+ */
+function toVendorSite(
+  site: FixtureSite,
+  conditions: DeviceConditions,
+  includeDevices: boolean,
+): Site {
+  const devices = site.devices.map((device) => toVendorDevice(device, conditions));
+  const vendorSite: Site = {
+    id: site.siteId,
+    name: site.name,
+    countryCode: site.countryCode,
+    address: site.address,
+    timezone: site.timezone,
+    installDate: site.installDate,
+    gridMeterId: site.gridMeterId,
+    gridConnectionPhaseType: site.gridConnectionPhaseType,
+    gridCode: site.gridCode,
+    owner: site.owner,
+    totalPvCapacityKw: sum(devices, 'pvCapacityKw'),
+    totalBatteryCapacityKwh: sum(devices, 'batteryCapacityKwh'),
+    totalRatedPowerKw: sum(devices, 'ratedPowerKw'),
+    totalMaxChargePowerKw: sum(devices, 'maxChargePowerKw'),
+    totalMaxDischargePowerKw: sum(devices, 'maxDischargePowerKw'),
+    totalMaxReactivePowerKvar: sum(devices, 'maxReactivePowerKvar'),
+    online: devices.some((device) => device.online),
+    faultStatus: devices.some((device) => device.faultStatus),
+  };
+  if (includeDevices) vendorSite.devices = devices;
+  return vendorSite;
 }

@@ -1,61 +1,52 @@
 import { randomBytes } from 'node:crypto';
-import type { DeviceCommand } from '../../domain/command.ts';
-import { checkCapabilities, describeViolation } from '../../domain/device.ts';
 import type { FixtureDevice } from '../fixtures/fixture-types.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
+import { targetBatteryPowerRangeW } from '../model/device-capability.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import type { CommandRequest } from '../vendor/schemas.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * A new ID: `prefix` + 16 random base64url characters (README "IDs": `cmd_` for commands,
- * `batch_` for batches).
+ * A new ID: `prefix` + 16 random base64url characters (src/sandbox/README.md, IDs: `cmd_` for
+ * commands, `batch_` for batches).
  */
 export const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('base64url')}`;
 
 /**
- * Refuses a window that has already ended at `nowMs` (epoch ms, sandbox clock; README "Submit",
- * "Batch"); a window that began already but has not ended is accepted and starts at once.
- * @throws SandboxError 400 `invalid_request` naming `endTime`.
+ * Refuses a window that has already ended at `nowMs` (epoch ms, sandbox clock; docs/upstream.md,
+ * Commands); a window that began already but has not ended is accepted and starts at once.
+ * @throws SandboxError 400 `INVALID_REQUEST` naming `endTime`.
  */
-export function refuseEndedWindow(command: DeviceCommand, nowMs: number): void {
+export function refuseEndedWindow(command: CommandRequest, nowMs: number): void {
   if (Date.parse(command.endTime) <= nowMs)
     throw new SandboxError(
-      'invalid_request',
-      `endTime: the window ends at ${command.endTime}, which has already passed (sandbox time ${iso(nowMs)}); choose an endTime in the future`,
-      { where: 'body', issues: [{ field: 'endTime', message: 'endTime has already passed' }] },
+      'INVALID_REQUEST',
+      `Invalid body: endTime: the window ends at ${command.endTime}, which has already passed (sandbox time ${iso(nowMs)}); choose an endTime in the future`,
     );
 }
 
 /**
- * Refuses a power control value outside the device's capability range (spec 2.2). A control the
- * device lacks passes here; the command ends `notSupported` at start (README "Submit").
- * @throws SandboxError 422 `capability_out_of_range` with the first violation in `details`
- *   (`deviceId, property, value, min, max`); the message lists them all.
+ * Refuses a `targetBatteryPowerW` outside the device's range from its kW data (docs/upstream.md,
+ * Commands). The other controls have fixed schema bounds (400 before this); a control the device
+ * lacks passes here and ends `notSupported` at start.
+ * @throws SandboxError 422 `CAPABILITY_EXCEEDED` naming the value and the range.
  */
-export function refuseOutOfRange(device: FixtureDevice, command: DeviceCommand): void {
-  const outOfRange = checkCapabilities(command.powerControl, device.capabilities).filter(
-    (violation) => violation.kind === 'outOfRange',
-  );
-  const [first] = outOfRange;
-  if (first?.kind !== 'outOfRange') return;
+export function refuseOutOfRange(device: FixtureDevice, command: CommandRequest): void {
+  const watts = command.powerControl.targetBatteryPowerW;
+  if (watts === undefined || device.lacks.includes('targetBatteryPowerW')) return;
+  const { min, max } = targetBatteryPowerRangeW(device);
+  if (watts >= min && watts <= max) return;
   throw new SandboxError(
-    'capability_out_of_range',
-    `Device ${device.deviceId}: ${outOfRange.map(describeViolation).join('; ')}; choose a value inside the range`,
-    {
-      deviceId: device.deviceId,
-      property: first.property,
-      value: first.value,
-      min: first.range.min,
-      max: first.range.max,
-    },
+    'CAPABILITY_EXCEEDED',
+    `Device ${device.deviceId}: targetBatteryPowerW ${watts} is outside the device's range ${min} to ${max} W (maxChargePowerKw ${device.maxChargePowerKw}, maxDischargePowerKw ${device.maxDischargePowerKw}); choose a value inside the range`,
   );
 }
 
-/** A fresh `received` command (spec 3.1 row 1), received at `nowMs`, of a batch or not. */
+/** A fresh `received` command, received at `nowMs`, of a batch or not. */
 export function newCommand(
   deviceId: string,
-  command: DeviceCommand,
+  command: CommandRequest,
   nowMs: number,
   batchCommandId?: string,
 ): CommandEntity {

@@ -6,7 +6,7 @@ import type { StateChange, TokenEntity } from './persistence.ts';
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * The issued bearer tokens (spec 2.6, 5), kept as SHA-256 hashes only, so neither memory nor the
+ * The issued bearer tokens (docs/upstream.md, Tokens), kept as SHA-256 hashes only, so neither memory nor the
  * store holds a usable token. Tokens expire on the sandbox clock.
  */
 export class TokenStore {

@@ -10,8 +10,14 @@ describe('parseServerEnv', () => {
       dataDir: path.resolve('./data'),
       publicOrigin: 'http://127.0.0.1:8080',
       upstreams: {
-        eu: { authUrl: 'http://127.0.0.1:8090/eu', baseUrl: 'http://127.0.0.1:8090/eu' },
-        au: { authUrl: 'http://127.0.0.1:8090/au', baseUrl: 'http://127.0.0.1:8090/au' },
+        eu: {
+          authUrl: 'http://127.0.0.1:8090/eu',
+          baseUrl: 'http://127.0.0.1:8090/eu/api/openapi/v1',
+        },
+        au: {
+          authUrl: 'http://127.0.0.1:8090/au',
+          baseUrl: 'http://127.0.0.1:8090/au/api/openapi/v1',
+        },
       },
       usesSandbox: true,
       upstreamTimeoutMs: 10_000,
@@ -53,7 +59,7 @@ describe('parseServerEnv', () => {
       SESSION_KEY: 'k',
     });
     expect(env.publicOrigin).toBe('http://127.0.0.1:18080');
-    expect(env.upstreams.au.baseUrl).toBe('http://127.0.0.1:18090/au');
+    expect(env.upstreams.au.baseUrl).toBe('http://127.0.0.1:18090/au/api/openapi/v1');
     expect(env.databaseUrl).toBe('postgres://localhost/x');
     expect(env.sessionKey).toBe('k');
   });

@@ -10,6 +10,7 @@ const sites: SiteList = {
       siteId: 'S-1',
       name: 'One',
       timeZone: 'Europe/Berlin',
+      clock: { source: 'inferred' },
       devices: [
         { deviceId: 'A1', name: 'A1', model: 'M-10', capabilities: range },
         { deviceId: 'A2', name: 'A2', model: 'M-20', capabilities: range },
@@ -19,6 +20,7 @@ const sites: SiteList = {
       siteId: 'S-2',
       name: 'Two',
       timeZone: 'Europe/Berlin',
+      clock: { source: 'inferred' },
       devices: [
         { deviceId: 'B1', name: 'B1', model: 'M-10', capabilities: range },
         {

@@ -54,7 +54,7 @@ describe.each(DATABASE_KINDS)('two BFF instances on one %s database', (kind) => 
     const submit = (bff: TestBff, key?: string) =>
       bff.app.inject({
         method: 'POST',
-        url: '/api/device/BAT-1/commands',
+        url: '/api/devices/BAT-1/commands',
         headers: { cookie, ...CSRF, ...(key ? { 'idempotency-key': `"${key}"` } : {}) },
         payload: command,
       });

@@ -80,7 +80,7 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
       ]);
       const retried = await bff.app.inject({
         method: 'POST',
-        url: '/api/device/BAT-1/commands',
+        url: '/api/devices/BAT-1/commands',
         headers: { cookie, ...CSRF, 'idempotency-key': '"old-key"' },
         payload: command,
       });

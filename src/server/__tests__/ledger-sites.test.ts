@@ -9,30 +9,21 @@ import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
-import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+import {
+  startFakeUpstream,
+  vendorPage,
+  vendorSite,
+  type FakeUpstream,
+} from './support/fake-upstream.ts';
 
 const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
 const command = { powerControl: { targetBatteryPowerW: -3000 }, ...window };
-const device = (deviceId: string) => ({ deviceId, name: deviceId, model: 'M', capabilities: {} });
-
-/** PLANT-1 and PLANT-2 in Berlin's zone, PLANT-3 in Adelaide's. */
-const SITES = {
-  sites: [
-    {
-      siteId: 'PLANT-1',
-      name: 'One',
-      timeZone: 'Europe/Berlin',
-      devices: [device('BAT-1'), device('BAT-2')],
-    },
-    { siteId: 'PLANT-2', name: 'Two', timeZone: 'Europe/Berlin', devices: [device('BAT-3')] },
-    {
-      siteId: 'PLANT-3',
-      name: 'Three',
-      timeZone: 'Australia/Adelaide',
-      devices: [device('BAT-4')],
-    },
-  ],
-};
+/** PLANT-1 and PLANT-2 in Germany (Berlin's zone), PLANT-3 in Western Australia (Perth's). */
+const SITES = vendorPage('sites', [
+  vendorSite('PLANT-1', ['BAT-1', 'BAT-2']),
+  vendorSite('PLANT-2', ['BAT-3']),
+  vendorSite('PLANT-3', ['BAT-4'], { countryCode: 'AU', timezone: 'UTC+8:00' }),
+]);
 
 describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on %s', (kind) => {
   let fake: FakeUpstream;
@@ -55,42 +46,34 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
       if (sitesMode === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_500));
       return SITES;
     });
-    fake.on('POST', '/sites', (_request, reply: FastifyReply) =>
-      reply.code(201).send(SITES.sites[0]),
-    );
+    fake.on('POST', '/sites', () => ({ message: 'onboarding success', siteId: 'PLANT-4' }));
+    fake.on('GET', '/sites/PLANT-4', () => vendorSite('PLANT-4', ['BAT-5']));
     for (const deviceId of ['BAT-1', 'BAT-2', 'BAT-3', 'BAT-4'])
       fake.on('POST', `/device/${deviceId}/commands`, (_request, reply: FastifyReply) =>
         reply.code(202).send({ id: `cmd_${++serial}`, message: 'ok', timestamp: window.startTime }),
       );
     fake.on('PUT', '/devices/BAT-4/commands/cmd_9/cancel', () => ({
-      id: 'cmd_9',
-      deviceId: 'BAT-4',
-      ...command,
-      status: 'cancelled',
-      receivedAt: window.startTime,
-      cancelledAt: window.startTime,
-      cancelReason: 'manuallyCancel',
+      message: 'Command cancelled',
+      commandId: 'cmd_9',
+      timestamp: window.startTime,
     }));
-    fake.on('POST', '/devices/commands/batch', (request, reply: FastifyReply) => {
-      const { devices } = request.body as { devices: string[] };
-      return reply.code(202).send({
-        batchCommandId: 'batch_1',
-        message: 'ok',
-        timestamp: window.startTime,
-        commands: devices.map((deviceId) => ({ deviceId, id: `cmd_${deviceId}` })),
-      });
-    });
+    fake.on('POST', '/devices/commands', (_request, reply: FastifyReply) =>
+      reply
+        .code(202)
+        .send({ batchCommandId: 'batch_1', message: 'ok', timestamp: window.startTime }),
+    );
     for (const [batchCommandId, deviceIds] of [
       ['batch_1', ['BAT-1', 'BAT-3']],
       ['batch_elsewhere', ['BAT-4']],
     ] as const)
-      fake.on('PUT', `/devices/commands/batch/${batchCommandId}/cancel`, () => ({
+      fake.on('PUT', `/devices/commands/${batchCommandId}/cancel`, () => ({
+        message: 'Batch command cancelled',
         batchCommandId,
         results: deviceIds.map((deviceId) => ({
           deviceId,
           commandId: `cmd_${deviceId}`,
-          success: true,
           status: 'cancelled',
+          message: 'cancelled',
         })),
       }));
   });
@@ -128,13 +111,14 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
     expect(response.statusCode).toBe(200);
     return LedgerPageSchema.parse(response.json()).entries;
   };
-  const siteReads = () => fake.seen.filter((s) => s.method === 'GET' && s.url === '/sites').length;
+  const siteReads = () =>
+    fake.seen.filter((s) => s.method === 'GET' && s.url.startsWith('/sites?')).length;
 
   it('records the site and zone of a submission and a cancel', async () => {
-    expect((await call('POST', '/api/device/BAT-2/commands', command)).statusCode).toBe(202);
+    expect((await call('POST', '/api/devices/BAT-2/commands', command)).statusCode).toBe(202);
     expect((await call('PUT', '/api/devices/BAT-4/commands/cmd_9/cancel')).statusCode).toBe(200);
     expect(await entries()).toMatchObject([
-      { kind: 'cancel', deviceId: 'BAT-4', siteId: 'PLANT-3', timeZone: 'Australia/Adelaide' },
+      { kind: 'cancel', deviceId: 'BAT-4', siteId: 'PLANT-3', timeZone: 'Australia/Perth' },
       { kind: 'submit', deviceId: 'BAT-2', siteId: 'PLANT-1', timeZone: 'Europe/Berlin' },
     ]);
     // One site list served both: it is kept for a while.
@@ -143,13 +127,13 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
 
   it('records the zone of a batch over two sites of one zone, and no site', async () => {
     const batch = { devices: ['BAT-1', 'BAT-3'], command };
-    expect((await call('POST', '/api/devices/commands/batch', batch)).statusCode).toBe(202);
+    expect((await call('POST', '/api/batches', batch)).statusCode).toBe(202);
     const [entry] = await entries();
     expect(entry).toMatchObject({ kind: 'batch', timeZone: 'Europe/Berlin' });
     expect(entry?.siteId).toBeUndefined();
     const mixed = { devices: ['BAT-2', 'BAT-4'], command };
     await database.db.execute('delete from bff.ledger_entries');
-    expect((await call('POST', '/api/devices/commands/batch', mixed)).statusCode).toBe(202);
+    expect((await call('POST', '/api/batches', mixed)).statusCode).toBe(202);
     const [other] = await entries();
     expect(other?.siteId).toBeUndefined();
     expect(other?.timeZone).toBeUndefined();
@@ -157,20 +141,18 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
 
   it("records a batch cancel with its batch's zone, or with the zone its answer's devices tell", async () => {
     const batch = { devices: ['BAT-1', 'BAT-3'], command };
-    expect((await call('POST', '/api/devices/commands/batch', batch)).statusCode).toBe(202);
-    expect((await call('PUT', '/api/devices/commands/batch/batch_1/cancel')).statusCode).toBe(200);
-    expect(
-      (await call('PUT', '/api/devices/commands/batch/batch_elsewhere/cancel')).statusCode,
-    ).toBe(200);
+    expect((await call('POST', '/api/batches', batch)).statusCode).toBe(202);
+    expect((await call('PUT', '/api/batches/batch_1/cancel')).statusCode).toBe(200);
+    expect((await call('PUT', '/api/batches/batch_elsewhere/cancel')).statusCode).toBe(200);
     expect(await entries('?kind=batchCancel')).toMatchObject([
-      { batchCommandId: 'batch_elsewhere', siteId: 'PLANT-3', timeZone: 'Australia/Adelaide' },
+      { batchCommandId: 'batch_elsewhere', siteId: 'PLANT-3', timeZone: 'Australia/Perth' },
       { batchCommandId: 'batch_1', timeZone: 'Europe/Berlin' },
     ]);
   });
 
   it('never refuses a submission for an unreadable site list: recorded without, and logged', async () => {
     sitesMode = 'unreadable';
-    const response = await call('POST', '/api/device/BAT-1/commands', command);
+    const response = await call('POST', '/api/devices/BAT-1/commands', command);
     expect(response.statusCode).toBe(202);
     const [entry] = await entries();
     expect(entry).toMatchObject({ kind: 'submit', state: 'succeeded', deviceId: 'BAT-1' });
@@ -182,17 +164,18 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
   it('waits for a slow site list only as long as the lookup wait', async () => {
     sitesMode = 'slow';
     const startedMs = performance.now();
-    const response = await call('POST', '/api/device/BAT-1/commands', command);
+    const response = await call('POST', '/api/devices/BAT-1/commands', command);
     expect(response.statusCode).toBe(202);
     expect(performance.now() - startedMs).toBeLessThan(1_400);
     expect((await entries())[0]?.timeZone).toBeUndefined();
   });
 
   it('asks for the site list again after a bind through the BFF', async () => {
-    await call('POST', '/api/device/BAT-1/commands', command);
-    expect((await call('POST', '/api/sites', { siteId: 'PLANT-1' })).statusCode).toBe(201);
-    await call('POST', '/api/device/BAT-3/commands', command);
-    expect(siteReads()).toBe(2);
+    await call('POST', '/api/devices/BAT-1/commands', command);
+    expect((await call('POST', '/api/sites', { siteId: 'PLANT-4' })).statusCode).toBe(201);
+    await call('POST', '/api/devices/BAT-3/commands', command);
+    // The first submission's, the bind's own (is the site listed already?), and the next one's.
+    expect(siteReads()).toBe(3);
     expect((await entries('?kind=submit'))[0]).toMatchObject({ siteId: 'PLANT-2' });
   });
 });

@@ -37,8 +37,12 @@ function programFake(fake: FakeUpstream): void {
       .code(202)
       .send({ id: `cmd_${++serial}`, message: 'accepted', timestamp: '2026-05-01T10:00:00Z' }),
   );
-  fake.on('PUT', '/devices/BAT-1/commands/cmd_1/cancel', () => record);
-  fake.on('GET', '/sites', () => ({ sites: [] }));
+  fake.on('PUT', '/devices/BAT-1/commands/cmd_1/cancel', () => ({
+    message: 'Command cancelled',
+    commandId: record.id,
+    timestamp: record.cancelledAt,
+  }));
+  fake.on('GET', '/sites', () => ({ total: 0, page: 1, size: 500, sites: [] }));
 }
 
 /** Signs in as `operatorName` of the fake's `client` (or `client-2`); the cookie header. */
@@ -91,7 +95,7 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
   const submit = (cookie: string, key: string, undoOf?: string) =>
     bff.app.inject({
       method: 'POST',
-      url: '/api/device/BAT-1/commands',
+      url: '/api/devices/BAT-1/commands',
       headers: {
         cookie,
         ...CSRF,

@@ -9,7 +9,13 @@ import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, type TestBff } from './support/bff.ts';
-import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+import {
+  startFakeUpstream,
+  vendorError,
+  vendorPage,
+  vendorSite,
+  type FakeUpstream,
+} from './support/fake-upstream.ts';
 
 /** How the fake answers the next submissions: store and 202, store and then fail, or refuse. */
 type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash' | 'acceptWithoutId';
@@ -39,38 +45,30 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     await openBffStorage({ database });
     fake.on('POST', '/device/BAT-1/commands', (request, reply: FastifyReply) => {
       if (mode === 'refuse409')
-        return reply.code(409).send({ code: 'window_overlap', message: 'Overlaps cmd_x' });
+        return reply.code(409).send(vendorError('TIME_WINDOW_OVERLAP', 'Overlaps cmd_x'));
       const id = `cmd_${stored.length + 1}`;
       stored.push({ id, body: request.body as typeof command });
       if (mode === 'acceptThen500')
-        return reply.code(503).send({ code: 'unavailable', message: 'Try later' });
+        return reply.code(503).send(vendorError('UNAVAILABLE', 'Try later'));
       if (mode === 'acceptWithoutId') return reply.code(202).send({ message: 'accepted' });
       return reply.code(202).send({ id, message: 'accepted', timestamp: '2026-05-01T10:00:00Z' });
     });
-    fake.on('GET', '/devices/BAT-1/commands', () => ({
-      commands: stored.map(({ id, body }) => ({
-        id,
-        deviceId: 'BAT-1',
-        ...body,
-        status: 'received',
-        receivedAt: '2026-05-01T10:00:00Z',
-      })),
-    }));
-    fake.on('POST', '/sites', (_request, reply: FastifyReply) =>
-      reply.code(201).send({ siteId: 'PLANT-1' }),
+    fake.on('GET', '/device/BAT-1/commands', () =>
+      vendorPage(
+        'commands',
+        stored.map(({ id, body }) => ({
+          id,
+          deviceId: 'BAT-1',
+          ...body,
+          status: 'received',
+          receivedAt: '2026-05-01T10:00:00Z',
+        })),
+        { deviceId: 'BAT-1' },
+      ),
     );
     fake.on('GET', '/sites', (_request, reply: FastifyReply) => {
       if (sitesBody !== undefined) return reply.type('application/json').send(sitesBody);
-      return {
-        sites: [
-          {
-            siteId: 'PLANT-1',
-            name: 'Plant',
-            timeZone: 'Europe/Berlin',
-            devices: [{ deviceId: 'BAT-1', name: 'A', model: 'M', capabilities: {} }],
-          },
-        ],
-      };
+      return vendorPage('sites', [vendorSite('PLANT-1', ['BAT-1'])]);
     });
   });
   afterAll(async () => {
@@ -106,7 +104,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   const submit = (key?: string, body: object = command) =>
     bff.app.inject({
       method: 'POST',
-      url: '/api/device/BAT-1/commands',
+      url: '/api/devices/BAT-1/commands',
       headers: { cookie, ...CSRF, ...(key ? { 'idempotency-key': `"${key}"` } : {}) },
       payload: body,
     });
@@ -162,7 +160,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   it('refuses a malformed key with 400 before anything is sent', async () => {
     const response = await bff.app.inject({
       method: 'POST',
-      url: '/api/device/BAT-1/commands',
+      url: '/api/devices/BAT-1/commands',
       headers: { cookie, ...CSRF, 'idempotency-key': '"has space"' },
       payload: command,
     });
@@ -209,7 +207,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     expect(next.statusCode).toBe(202);
     // The history query, not the site list the entry's site is looked up in.
     const historyAt = fake.seen.findIndex(
-      (s) => s.method === 'GET' && s.url.startsWith('/devices/BAT-1/commands?'),
+      (s) => s.method === 'GET' && s.url.startsWith('/device/BAT-1/commands?'),
     );
     const secondPostAt = fake.seen.map((s) => s.method).lastIndexOf('POST');
     expect(historyAt).toBeGreaterThan(-1);
@@ -304,7 +302,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   });
 
   it('answers 502, not 500, when the upstream site list of a site filter is unreadable', async () => {
-    for (const body of ['{"sites": [', '{"sites": [{"siteId": 1}]}']) {
+    for (const body of ['{"sites": [', '{"sites": [{"id": 1}]}']) {
       sitesBody = body;
       const response = await bff.app.inject({
         method: 'GET',

@@ -13,7 +13,12 @@ import {
 import { LedgerPageSchema } from '../../domain/ledger.ts';
 import { routeTable } from '../http/route-table.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
-import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+import {
+  startFakeUpstream,
+  vendorPage,
+  vendorSite,
+  type FakeUpstream,
+} from './support/fake-upstream.ts';
 import { oidcEnvFor, signInThroughIdp } from './support/idp-sign-in.ts';
 
 const SAFE = new Set(['GET', 'HEAD']);
@@ -40,31 +45,18 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
     fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
       reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-12-01T10:00:00Z' }),
     );
-    fake.on('POST', '/sites', (_request, reply) => reply.code(201).send({ siteId: 'PLANT-1' }));
-    fake.on('GET', '/sites', () => ({
-      sites: [
-        {
-          siteId: 'PLANT-1',
-          name: 'One',
-          timeZone: 'Europe/Berlin',
-          devices: ['BAT-1', 'BAT-2'].map((deviceId) => ({
-            deviceId,
-            name: deviceId,
-            model: 'M',
-            capabilities: {},
-          })),
-        },
-      ],
-    }));
-    fake.on('POST', '/devices/commands/batch', (request, reply) => {
-      const { devices } = request.body as { devices: string[] };
-      return reply.code(202).send({
+    fake.on('POST', '/sites', () => ({ message: 'onboarding success', siteId: 'PLANT-2' }));
+    fake.on('GET', '/sites', () =>
+      vendorPage('sites', [vendorSite('PLANT-1', ['BAT-1', 'BAT-2'])]),
+    );
+    fake.on('GET', '/sites/PLANT-2', () => vendorSite('PLANT-2', ['BAT-3']));
+    fake.on('POST', '/devices/commands', (_request, reply) =>
+      reply.code(202).send({
         batchCommandId: 'batch_1',
         message: 'accepted',
         timestamp: '2026-12-01T10:00:00Z',
-        commands: devices.map((deviceId) => ({ deviceId, id: `cmd_${deviceId}` })),
-      });
-    });
+      }),
+    );
     testDb = await createTestDatabase(kind);
     bff = await buildTestBff(fake, {
       database: await testDb.open(),
@@ -234,7 +226,7 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
     });
 
     it("lets a dispatcher act through the administrator's connection", async () => {
-      const response = await call('dispatcher', 'POST', '/api/device/BAT-1/commands', command, {
+      const response = await call('dispatcher', 'POST', '/api/devices/BAT-1/commands', command, {
         ...CSRF,
         'idempotency-key': 'dispatch-1',
       });
@@ -264,11 +256,13 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
       expect([...refused].sort()).toEqual(
         [
           'POST /api/sites',
-          'DELETE /api/sites',
-          'POST /api/device/:deviceId/commands',
+          'DELETE /api/sites/:siteId',
+          'PUT /api/sites/:siteId/time-zone',
+          'DELETE /api/sites/:siteId/time-zone',
+          'POST /api/devices/:deviceId/commands',
           'PUT /api/devices/:deviceId/commands/:commandId/cancel',
-          'POST /api/devices/commands/batch',
-          'PUT /api/devices/commands/batch/:batchCommandId/cancel',
+          'POST /api/batches',
+          'PUT /api/batches/:batchCommandId/cancel',
           'PUT /api/connections/:region',
           'POST /api/connections/:region/check',
           'POST /api/fleet-jobs',
@@ -285,7 +279,7 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
       expect(bind.statusCode).toBe(403);
       expect(bind.json().detail).toContain('only an administrator may manage vendor connections');
       expect(fake.seen).toHaveLength(0);
-      const asAdmin = await call('admin', 'POST', '/api/sites', { siteId: 'PLANT-1' });
+      const asAdmin = await call('admin', 'POST', '/api/sites', { siteId: 'PLANT-2' });
       expect(asAdmin.statusCode).toBe(201);
     });
 
@@ -358,9 +352,9 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
       expect(created.statusCode).toBe(202);
       await vi.waitFor(
         () =>
-          expect(
-            fake.seen.filter((request) => request.url === '/devices/commands/batch'),
-          ).toHaveLength(1),
+          expect(fake.seen.filter((request) => request.url === '/devices/commands')).toHaveLength(
+            1,
+          ),
         { timeout: 10_000 },
       );
       await vi.waitFor(

@@ -1,124 +1,104 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../domain/command.ts';
-import { historyRangeSlots } from '../../domain/history.ts';
 import {
-  reconcileSubmission,
+  CLOCK_ALLOWANCE_MS,
+  findSubmittedCommands,
   type ReadHistory,
   type UnsettledSubmission,
 } from '../ledger/reconcile.ts';
 
 const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
 const powerControl = { targetBatteryPowerW: -3000 };
+const SENT_MS = Date.parse('2026-05-01T10:00:00Z');
 
-/** A command of batch `batchCommandId` on `deviceId`, same window and power control as above. */
-function batchRecord(batchCommandId: string, deviceId: string): StatusRecord {
-  return {
-    id: `cmd_${batchCommandId}_${deviceId}`,
-    deviceId,
-    batchCommandId,
-    ...window,
-    powerControl,
-    status: 'received',
-    receivedAt: '2026-05-01T10:00:00Z',
-  } as StatusRecord;
+/** A command on `deviceId` with the window and power control above, received at `receivedAt`. */
+function record(id: string, deviceId: string, receivedAt = '2026-05-01T10:00:01Z'): StatusRecord {
+  return { id, deviceId, ...window, powerControl, status: 'received', receivedAt };
 }
 
-/** A history in which each device has the records listed for it, in that order. */
-function upstreamWith(records: StatusRecord[]): ReadHistory {
-  return (deviceId) => Promise.resolve(records.filter((record) => record.deviceId === deviceId));
+/** A history in which each device has the records listed for it. */
+function historyOf(records: StatusRecord[]): ReadHistory {
+  return (deviceId) => Promise.resolve(records.filter((r) => r.deviceId === deviceId));
 }
 
-const batchIntent = (deviceIds: string[]): UnsettledSubmission => ({
+const batch = (deviceIds: string[]): UnsettledSubmission => ({
   deviceIds,
   ...window,
   powerControl,
   batch: true,
 });
 const nothingKnown = () => Promise.resolve(new Set<string>());
+const idsOf = (found: Map<string, StatusRecord>) =>
+  Object.fromEntries([...found].map(([deviceId, r]) => [deviceId, r.id]));
 
-describe('reconciling an unknown batch submission from the history', () => {
-  it('settles with the one batch that covers every device, not with commands of an overlapping batch', async () => {
-    // Batch B (BAT-2..4) comes first in the histories of BAT-2 and BAT-3.
-    const upstream = upstreamWith([
-      batchRecord('B', 'BAT-2'),
-      batchRecord('B', 'BAT-3'),
-      batchRecord('B', 'BAT-4'),
-      batchRecord('A', 'BAT-1'),
-      batchRecord('A', 'BAT-2'),
-      batchRecord('A', 'BAT-3'),
-    ]);
-    const result = await reconcileSubmission(
-      upstream,
-      batchIntent(['BAT-1', 'BAT-2', 'BAT-3']),
+describe("finding a submission's device commands in the histories (no batch IDs on records)", () => {
+  it('finds each device its command with the same window and power control', async () => {
+    const found = await findSubmittedCommands(
+      historyOf([record('c1', 'BAT-1'), record('c2', 'BAT-2')]),
+      batch(['BAT-1', 'BAT-2', 'BAT-3']),
+      SENT_MS,
       nothingKnown,
     );
-    expect(result).toEqual({
-      found: true,
-      batchCommandId: 'A',
-      commands: [
-        { deviceId: 'BAT-1', id: 'cmd_A_BAT-1' },
-        { deviceId: 'BAT-2', id: 'cmd_A_BAT-2' },
-        { deviceId: 'BAT-3', id: 'cmd_A_BAT-3' },
-      ],
-    });
+    expect(idsOf(found)).toEqual({ 'BAT-1': 'c1', 'BAT-2': 'c2' });
   });
 
-  it('is ambiguous when two whole batches fit, and settles with neither', async () => {
-    const upstream = upstreamWith(
-      ['A', 'B'].flatMap((batch) => ['BAT-1', 'BAT-2'].map((d) => batchRecord(batch, d))),
-    );
-    const result = await reconcileSubmission(
-      upstream,
-      batchIntent(['BAT-1', 'BAT-2']),
+  it('passes over another window, another power control, and commands received before the batch', async () => {
+    const found = await findSubmittedCommands(
+      historyOf([
+        { ...record('other-window', 'BAT-1'), endTime: '2026-05-01T12:30:00Z' },
+        { ...record('other-control', 'BAT-1'), powerControl: { targetBatteryPowerW: 1 } },
+        record('earlier', 'BAT-1', new Date(SENT_MS - CLOCK_ALLOWANCE_MS - 1000).toISOString()),
+      ]),
+      batch(['BAT-1']),
+      SENT_MS,
       nothingKnown,
     );
-    expect(result).toEqual({ found: 'ambiguous', batchCommandIds: ['A', 'B'] });
+    expect(found.size).toBe(0);
   });
 
-  it('finds nothing when the only matching batch covers some of the devices', async () => {
-    const upstream = upstreamWith([batchRecord('B', 'BAT-2'), batchRecord('B', 'BAT-3')]);
-    const result = await reconcileSubmission(
-      upstream,
-      batchIntent(['BAT-1', 'BAT-2', 'BAT-3']),
-      nothingKnown,
+  it('leaves out commands other ledger entries hold, and takes the one received closest to the batch', async () => {
+    const found = await findSubmittedCommands(
+      historyOf([
+        record('taken', 'BAT-1', '2026-05-01T10:00:00Z'),
+        record('late', 'BAT-1', '2026-05-01T10:30:00Z'),
+        record('close', 'BAT-1', '2026-05-01T10:00:05Z'),
+      ]),
+      batch(['BAT-1']),
+      SENT_MS,
+      (deviceId) => Promise.resolve(new Set(deviceId === 'BAT-1' ? ['taken'] : [])),
     );
-    expect(result).toEqual({ found: false });
+    expect(idsOf(found)).toEqual({ 'BAT-1': 'close' });
   });
 
-  it('leaves out a batch whose command another ledger entry already holds', async () => {
-    const upstream = upstreamWith(
-      ['A', 'B'].flatMap((batch) => ['BAT-1', 'BAT-2'].map((d) => batchRecord(batch, d))),
-    );
-    const result = await reconcileSubmission(
-      upstream,
-      batchIntent(['BAT-1', 'BAT-2']),
-      (deviceId) => Promise.resolve(new Set(deviceId === 'BAT-2' ? ['cmd_A_BAT-2'] : [])),
-    );
-    expect(result).toMatchObject({ found: true, batchCommandId: 'B' });
+  it('reads only the devices asked about, a few at a time, within one 30-day slot', async () => {
+    const asked: string[] = [];
+    const ranges = new Set<string>();
+    let inFlight = 0;
+    let most = 0;
+    const read: ReadHistory = async (deviceId, range) => {
+      asked.push(deviceId);
+      ranges.add(`${range.startTime} ${range.endTime}`);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await Promise.resolve();
+      inFlight -= 1;
+      return [];
+    };
+    const devices = Array.from({ length: 10 }, (_, i) => `BAT-${i}`);
+    await findSubmittedCommands(read, batch(devices), SENT_MS, nothingKnown, devices.slice(2), 3);
+    expect(asked.sort()).toEqual(devices.slice(2).sort());
+    expect(most).toBeLessThanOrEqual(3);
+    expect(ranges.size).toBe(1);
   });
-});
 
-describe('the history range reconciliation reads', () => {
-  it('is the 30-day history slot of the window start, shared with every other view', async () => {
-    const ranges: { startTime: string; endTime: string }[] = [];
-    const longWindow = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-06-20T11:00:00Z' };
-    await reconcileSubmission(
-      (_deviceId, range) => {
-        ranges.push(range);
-        return Promise.resolve([]);
-      },
-      { deviceIds: ['BAT-1'], ...longWindow, powerControl, batch: false },
-      nothingKnown,
-    );
-    const [slot] = historyRangeSlots(
-      Date.parse(longWindow.startTime),
-      Date.parse(longWindow.endTime),
-    );
-    expect(ranges).toEqual([
-      {
-        startTime: new Date(slot?.startMs ?? 0).toISOString(),
-        endTime: new Date(slot?.endMs ?? 0).toISOString(),
-      },
-    ]);
+  it('fails when a history cannot be read', async () => {
+    await expect(
+      findSubmittedCommands(
+        () => Promise.reject(new Error('unreadable')),
+        batch(['BAT-1']),
+        SENT_MS,
+        nothingKnown,
+      ),
+    ).rejects.toThrow('unreadable');
   });
 });

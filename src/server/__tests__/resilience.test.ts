@@ -2,7 +2,12 @@ import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BREAKER_THRESHOLD, MAX_ATTEMPTS } from '../upstream/resilience.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
-import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+import {
+  startFakeUpstream,
+  vendorError,
+  vendorPage,
+  type FakeUpstream,
+} from './support/fake-upstream.ts';
 
 let fake: FakeUpstream;
 let bff: TestBff;
@@ -24,17 +29,17 @@ function scripted(reply: FastifyReply, ok: () => unknown) {
   const next = script.shift();
   if (!next) return ok();
   if (next.retryAfter) reply.header('retry-after', next.retryAfter);
-  return reply.code(next.status).send({ code: 'unavailable', message: `scripted ${next.status}` });
+  return reply.code(next.status).send(vendorError('UNAVAILABLE', `scripted ${next.status}`));
 }
 
 beforeAll(async () => {
   fake = await startFakeUpstream();
-  fake.on('GET', '/sites', (_request, reply) => scripted(reply, () => ({ sites: [] })));
+  fake.on('GET', '/sites', (_request, reply) => scripted(reply, () => vendorPage('sites', [])));
   fake.on('GET', '/devices/BAT-1/commands/cmd_1', (_request, reply) =>
     scripted(reply, () => record),
   );
   fake.on('PUT', '/devices/BAT-1/commands/cmd_1/cancel', (_request, reply) =>
-    scripted(reply, () => ({ ...record, status: 'cancelled' })),
+    scripted(reply, () => ({ message: 'Command cancelled', commandId: 'cmd_1' })),
   );
   fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
     scripted(reply, () =>
@@ -54,7 +59,7 @@ beforeEach(async () => {
 const get = (url: string, who = cookie) =>
   bff.app.inject({ method: 'GET', url, headers: { cookie: who } });
 const calls = (method: string, path: string) =>
-  fake.seen.filter((s) => s.method === method && s.url === path).length;
+  fake.seen.filter((s) => s.method === method && s.url.split('?')[0] === path).length;
 
 describe('retries', () => {
   it('retries a GET after 503s and answers the eventual success', async () => {
@@ -68,7 +73,7 @@ describe('retries', () => {
     script = Array.from({ length: MAX_ATTEMPTS }, () => ({ status: 503 }));
     const response = await get('/api/sites');
     expect(response.statusCode).toBe(503);
-    expect(response.json().code).toBe('unavailable');
+    expect(response.json().code).toBe('upstream_error');
     expect(calls('GET', '/sites')).toBe(MAX_ATTEMPTS);
   });
 
@@ -85,7 +90,7 @@ describe('retries', () => {
     script = [{ status: 503 }];
     const submit = await bff.app.inject({
       method: 'POST',
-      url: '/api/device/BAT-1/commands',
+      url: '/api/devices/BAT-1/commands',
       headers: { cookie, ...CSRF },
       payload: {
         powerControl: record.powerControl,
@@ -119,7 +124,7 @@ describe('the circuit breaker', () => {
     for (let i = 0; i < BREAKER_THRESHOLD; i += 1) {
       const response = await bff.app.inject({
         method: 'POST',
-        url: '/api/device/BAT-1/commands',
+        url: '/api/devices/BAT-1/commands',
         headers: { cookie, ...CSRF },
         payload: {
           powerControl: record.powerControl,

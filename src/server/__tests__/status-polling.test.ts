@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import type { CommandStatus } from '../../domain/command.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
-import { FinalStatuses } from '../proxy/final-statuses.ts';
+import { FinalStatuses } from '../product-api/final-statuses.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
@@ -22,14 +22,17 @@ let holdNextPoll: Promise<void> | undefined;
 const recordFor = (clientId: string) => ({
   id: 'cmd_1',
   deviceId: 'BAT-1',
-  powerControl: { targetBatteryPowerW: 1 },
   startTime: '2026-05-01T11:00:00Z',
   endTime: '2026-05-01T12:00:00Z',
   status: statusOf[clientId] ?? 'received',
   receivedAt: '2026-05-01T10:00:00Z',
-  // Only this client's answer carries its name: a shared answer would show.
-  note: `for ${clientId}`,
+  ...(statusOf[clientId] === 'cancelled'
+    ? { cancelledAt: '2026-05-01T10:05:00Z', cancellReason: 'manuallyCancel' }
+    : {}),
+  // Only this client's answer carries its power: a shared answer would show.
+  powerControl: { targetBatteryPowerW: POWER_OF[clientId] ?? 9 },
 });
+const POWER_OF: Record<string, number> = { client: 1, 'client-2': 2 };
 
 beforeAll(async () => {
   fake = await startFakeUpstream();
@@ -41,11 +44,11 @@ beforeAll(async () => {
     if (hold) await hold;
     return recordFor(fake.clientOf(request) ?? '?');
   });
-  fake.on('DELETE', '/sites', (_request, reply) => reply.code(204).send());
+  fake.on('DELETE', '/sites/PLANT-1', () => ({ message: 'offboarding success' }));
   fake.on('PUT', `${STATUS_PATH}/cancel`, (request) => {
     const clientId = fake.clientOf(request) ?? '?';
     statusOf[clientId] = 'cancelled';
-    return { ...recordFor(clientId), cancelledAt: '2026-05-01T10:05:00Z' };
+    return { message: 'Command cancelled', commandId: 'cmd_1', timestamp: '2026-05-01T10:05:00Z' };
   });
 });
 afterAll(async () => {
@@ -66,22 +69,19 @@ const poll = (who = cookie) =>
 const cancel = (who = cookie) =>
   bff.app.inject({ method: 'PUT', url: `${URL}/cancel`, headers: { cookie: who, ...CSRF } });
 const unbind = () =>
-  bff.app.inject({
-    method: 'DELETE',
-    url: '/api/sites',
-    headers: { cookie, ...CSRF },
-    payload: { siteId: 'PLANT-1' },
-  });
+  bff.app.inject({ method: 'DELETE', url: '/api/sites/PLANT-1', headers: { cookie, ...CSRF } });
 const upstreamPolls = () =>
   fake.seen.filter((s) => s.method === 'GET' && s.url === STATUS_PATH).length;
+const FOR_CLIENT = { powerControl: { targetBatteryPowerW: 1 } };
+const FOR_CLIENT_2 = { powerControl: { targetBatteryPowerW: 2 } };
 
-describe('final statuses are final (spec 3.1)', () => {
+describe('final statuses are final (docs/upstream.md, Lifecycle)', () => {
   it('answers N polls of a completed command with one upstream call, however late', async () => {
     statusOf.client = 'completed';
     for (let i = 0; i < 50; i += 1) {
       const response = await poll();
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ status: 'completed', note: 'for client' });
+      expect(response.json()).toMatchObject({ status: 'completed', ...FOR_CLIENT });
       bff.clock.nowMs += 60_000;
     }
     expect(upstreamPolls()).toBe(1);
@@ -93,15 +93,15 @@ describe('final statuses are final (spec 3.1)', () => {
     const other = await signIn(bff.app, { clientId: 'client-2', clientSecret: 'secret-2' });
     const otherRegion = await signIn(bff.app, { region: 'au' });
 
-    expect((await poll()).json()).toMatchObject({ note: 'for client' });
-    expect((await poll(other)).json()).toMatchObject({ note: 'for client-2' });
+    expect((await poll()).json()).toMatchObject(FOR_CLIENT);
+    expect((await poll(other)).json()).toMatchObject(FOR_CLIENT_2);
     expect(upstreamPolls()).toBe(2);
     await poll(otherRegion);
     expect(upstreamPolls()).toBe(3);
 
     bff.clock.nowMs += 60_000;
-    expect((await poll()).json()).toMatchObject({ note: 'for client' });
-    expect((await poll(other)).json()).toMatchObject({ note: 'for client-2' });
+    expect((await poll()).json()).toMatchObject(FOR_CLIENT);
+    expect((await poll(other)).json()).toMatchObject(FOR_CLIENT_2);
     expect(upstreamPolls()).toBe(3);
   });
 
@@ -123,19 +123,13 @@ describe('final statuses are final (spec 3.1)', () => {
   it('forgets kept final answers of a client that unbinds a site', async () => {
     statusOf.client = 'completed';
     await poll();
-    const unbind = await bff.app.inject({
-      method: 'DELETE',
-      url: '/api/sites',
-      headers: { cookie, ...CSRF },
-      payload: { siteId: 'PLANT-1' },
-    });
-    expect(unbind.statusCode).toBe(204);
+    expect((await unbind()).statusCode).toBe(204);
     bff.clock.nowMs += 60_000;
     await poll();
     expect(upstreamPolls()).toBe(2);
   });
 
-  it('ends the reuse of answers with an unbind: the next poll asks the upstream (spec 5 rule 5)', async () => {
+  it('ends the reuse of answers with an unbind: the next poll asks the upstream', async () => {
     expect((await poll()).json()).toMatchObject({ status: 'received' });
     expect(upstreamPolls()).toBe(1);
     expect((await unbind()).statusCode).toBe(204);
@@ -188,43 +182,55 @@ describe('final statuses are final (spec 3.1)', () => {
     expect(upstreamPolls()).toBe(2);
   });
 
-  it('without a ledger (cancel streamed through) drops the reused answer after a cancel', async () => {
+  it('without a ledger writes the cancellation into the reused record, kept as final', async () => {
     await bff.app.close();
     bff = await buildTestBff(fake);
     cookie = await signIn(bff.app);
     expect((await poll()).json()).toMatchObject({ status: 'received' });
     expect((await cancel()).statusCode).toBe(200);
-    expect((await poll()).json()).toMatchObject({ status: 'cancelled' });
-    expect(upstreamPolls()).toBe(2);
+    expect((await poll()).json()).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'manuallyCancel',
+      cancelledAt: '2026-05-01T10:05:00Z',
+    });
+    bff.clock.nowMs += 60_000;
     await poll();
-    expect(upstreamPolls()).toBe(2);
+    expect(upstreamPolls()).toBe(1);
+  });
+
+  it('asks the vendor after a cancel when no record was kept to write it into', async () => {
+    expect((await cancel()).statusCode).toBe(200);
+    expect((await poll()).json()).toMatchObject({ status: 'cancelled' });
+    expect(upstreamPolls()).toBe(1);
   });
 });
 
 describe('FinalStatuses', () => {
-  const answer = (status: string, statusCode = 200) => ({
-    status: statusCode,
-    headers: { 'content-type': 'application/json', 'x-other': 'dropped' },
-    body: JSON.stringify({ id: 'c', status }),
+  const record = (status: CommandStatus) => ({
+    id: 'c',
+    deviceId: 'BAT-1',
+    powerControl: { targetBatteryPowerW: 1 },
+    startTime: '2026-05-01T11:00:00Z',
+    endTime: '2026-05-01T12:00:00Z',
+    status,
+    receivedAt: '2026-05-01T10:00:00Z',
   });
 
-  it('keeps only 200 answers whose status is final, and only their content type', () => {
+  it('keeps only records whose status is final', () => {
     const finals = new FinalStatuses(10);
-    expect(finals.rememberIfFinal('a', answer('received'))).toBe(false);
-    expect(finals.rememberIfFinal('b', answer('executing'))).toBe(false);
-    expect(finals.rememberIfFinal('c', answer('completed', 404))).toBe(false);
-    expect(finals.rememberIfFinal('d', { ...answer('x'), body: 'not json' })).toBe(false);
-    expect(finals.rememberIfFinal('e', answer('cancelled'))).toBe(true);
-    expect(finals.get('e')?.headers).toEqual({ 'content-type': 'application/json' });
-    expect(finals.size).toBe(1);
+    expect(finals.rememberIfFinal('a', record('received'))).toBe(false);
+    expect(finals.rememberIfFinal('b', record('executing'))).toBe(false);
+    expect(finals.rememberIfFinal('e', record('cancelled'))).toBe(true);
+    expect(finals.rememberIfFinal('f', record('completed'))).toBe(true);
+    expect(finals.size).toBe(2);
   });
 
-  it('evicts the least recently used answer beyond its capacity', () => {
+  it('evicts the least recently used record beyond its capacity', () => {
     const finals = new FinalStatuses(2);
-    finals.rememberIfFinal('a', answer('completed'));
-    finals.rememberIfFinal('b', answer('completed'));
+    finals.rememberIfFinal('a', record('completed'));
+    finals.rememberIfFinal('b', record('completed'));
     finals.get('a');
-    finals.rememberIfFinal('c', answer('completed'));
+    finals.rememberIfFinal('c', record('completed'));
     expect(finals.get('b')).toBeUndefined();
     expect(finals.get('a')).toBeDefined();
     expect(finals.get('c')).toBeDefined();

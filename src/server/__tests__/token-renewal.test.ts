@@ -14,7 +14,7 @@ let logLines: Record<string, unknown>[];
 
 beforeAll(async () => {
   fake = await startFakeUpstream();
-  fake.on('GET', '/sites', () => ({ sites: [] }));
+  fake.on('GET', '/sites', () => ({ total: 0, page: 1, size: 500, sites: [] }));
 });
 afterAll(() => fake.close());
 beforeEach(() => {
@@ -157,7 +157,7 @@ describe('token answers of real authorization servers (RFC 6749 5.1)', () => {
 
   it('refuses an unusable token with token_unreadable and logs which field was wrong', async () => {
     await start();
-    fake.on('GET', '/sites', () => ({ sites: [] }));
+    fake.on('GET', '/sites', () => ({ total: 0, page: 1, size: 500, sites: [] }));
     const original = fake.expiresInS;
     fake.expiresInS = -5;
     try {
@@ -251,7 +251,12 @@ describe('a change that could not get a token (ledger)', () => {
       reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-05-01T10:00:00Z' }),
     );
     // Before sending again the ledger checks the history: the command is not there.
-    fake.on('GET', '/devices/BAT-1/commands', () => ({ commands: [] }));
+    fake.on('GET', '/device/BAT-1/commands', () => ({
+      total: 0,
+      page: 1,
+      size: 500,
+      commands: [],
+    }));
   }, 90_000);
   afterAll(() => testDb.drop());
 
@@ -264,7 +269,7 @@ describe('a change that could not get a token (ledger)', () => {
     const submit = () =>
       bff.app.inject({
         method: 'POST',
-        url: '/api/device/BAT-1/commands',
+        url: '/api/devices/BAT-1/commands',
         headers: { cookie, ...CSRF, 'idempotency-key': 'submit-once' },
         payload: {
           powerControl: { targetBatteryPowerW: 1000 },

@@ -55,8 +55,7 @@ export const sessions = bff.table(
 );
 
 /**
- * The command ledger (docs/architecture.md, Ledger; spec 1 "the caller stores the returned command
- * ID"): one entry per state-changing call made through the BFF. The intent is written before the
+ * The command ledger (docs/architecture.md, Ledger): one entry per state-changing call made through the BFF. The intent is written before the
  * upstream call (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
  */
 export const ledgerEntries = bff.table(
@@ -357,4 +356,26 @@ export const queuedChangeDevices = bff.table(
     primaryKey({ columns: [table.changeId, table.deviceId] }),
     index('queued_change_devices_device_idx').on(table.region, table.deviceId),
   ],
+);
+
+/**
+ * Site time zones an administrator set (docs/decisions/006, section 6): per region, client and
+ * site, the IANA zone (or fixed offset) every time of the site is shown on, with who set it and
+ * when. A site without a row is shown on the zone inferred from the vendor's country and offset,
+ * or on that offset.
+ */
+export const siteTimeZones = bff.table(
+  'site_time_zones',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    siteId: text('site_id').notNull(),
+    timeZone: text('time_zone').notNull(),
+    /** Display name of who set it, as at that time. */
+    setByName: text('set_by_name'),
+    /** Company sign-in: the ID token's `sub` of who set it. */
+    setBySubject: text('set_by_subject'),
+    setAt: timestamp('set_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.clientId, table.siteId] })],
 );

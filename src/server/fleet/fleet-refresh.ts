@@ -1,7 +1,9 @@
 import { isFinalStatus } from '../../domain/command.ts';
 import { deviceOutcomeOfRecord } from '../../domain/fleet-job.ts';
+import type { Ledger } from '../ledger/ledger.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import { batchKey, devicesOfBatch } from './fleet-runner.ts';
 import type { FleetBatchRow, FleetStore } from './fleet-store.ts';
 
 /**
@@ -21,13 +23,21 @@ export const FLEET_REFRESH_INTERVAL_MS = 2_000;
 export class FleetRefresher {
   readonly #store: FleetStore;
   readonly #upstream: UpstreamApi;
+  readonly #ledger: Ledger | undefined;
   readonly #now: () => number;
   readonly #lastRefreshMs = new Map<string, number>();
   readonly #cursor = new Map<string, number>();
 
-  constructor(options: { store: FleetStore; upstream: UpstreamApi; now: () => number }) {
+  /** @param options.ledger where a sent batch's device commands are found (its entry's look). */
+  constructor(options: {
+    store: FleetStore;
+    upstream: UpstreamApi;
+    now: () => number;
+    ledger?: Ledger | undefined;
+  }) {
     this.#store = options.store;
     this.#upstream = options.upstream;
+    this.#ledger = options.ledger;
     this.#now = options.now;
   }
 
@@ -56,11 +66,18 @@ export class FleetRefresher {
       this.#cursor.set(key, next.position + 1);
       return [{ batch, ...next }];
     });
-    await Promise.all(
-      turns.map(async ({ batch, device }) => {
+    const unconfirmed = batches.filter(
+      (batch) =>
+        batch.state === 'sent' &&
+        batch.devices.some((device) => !device.commandId && !device.failure),
+    );
+    const confirmations = unconfirmed.map((batch) => this.#confirm(session, batch));
+    await Promise.all([
+      ...confirmations,
+      ...turns.map(async ({ batch, device }) => {
         if (!device.commandId) return;
         try {
-          const record = await this.#upstream.statusRecord(session, {
+          const record = await this.#upstream.status(session, {
             deviceId: device.deviceId,
             commandId: device.commandId,
           });
@@ -74,7 +91,36 @@ export class FleetRefresher {
           // Left as it was; the next turn reads the next device.
         }
       }),
-    );
-    return turns.length > 0;
+    ]);
+    return turns.length > 0 || unconfirmed.length > 0;
+  }
+
+  /**
+   * Finds the device commands of a sent batch not confirmed yet, through its ledger entry's look
+   * (at most every few seconds), and writes those found, and those never found, into the job.
+   */
+  async #confirm(session: Session, batch: FleetBatchRow): Promise<void> {
+    if (!this.#ledger) return;
+    try {
+      const confirmed = await this.#ledger.confirmBatchByKey(
+        session,
+        batchKey(batch.jobId, batch.index),
+      );
+      if (!confirmed) return;
+      const nowMs = this.#now();
+      for (const device of devicesOfBatch(
+        batch.devices,
+        confirmed.answer,
+        confirmed.found,
+        nowMs,
+      )) {
+        const before = batch.devices.find((d) => d.deviceId === device.deviceId);
+        if (before?.commandId || before?.failure) continue;
+        if (!device.commandId && !device.failure) continue;
+        await this.#store.updateDeviceStatus(batch.jobId, batch.index, device.deviceId, device);
+      }
+    } catch {
+      // Looked for again on the next read.
+    }
   }
 }

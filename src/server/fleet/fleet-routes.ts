@@ -52,7 +52,7 @@ export async function fleetRoutes(
     const idempotencyKey = readIdempotencyKey(request.headers);
     const job = await available().create(
       session,
-      () => upstream.siteList(session),
+      () => upstream.sites(session),
       body,
       idempotencyKey,
     );
@@ -66,8 +66,8 @@ export async function fleetRoutes(
       const body = parseInput(FleetPlanRequestSchema, request.body, 'body');
       const job = await available().createFromPlan(
         session,
-        () => upstream.siteList(session),
-        (deviceId, query) => upstream.historyRecords(session, deviceId, query),
+        () => upstream.sites(session),
+        (deviceId, query) => upstream.history(session, deviceId, query),
         body,
         readIdempotencyKey(request.headers),
       );
@@ -83,8 +83,8 @@ export async function fleetRoutes(
       const session = await sessions.require(request, 'dispatch');
       const { rows } = parseInput(FleetPlanCheckRequestSchema, request.body, 'body');
       const check: FleetPlanCheck = await available().checkPlanRows(
-        () => upstream.siteList(session),
-        (deviceId, query) => upstream.historyRecords(session, deviceId, query),
+        () => upstream.sites(session),
+        (deviceId, query) => upstream.history(session, deviceId, query),
         rows,
       );
       return check;

@@ -1,6 +1,10 @@
-import { BatchCancelResponseSchema, BatchSubmissionResponseSchema } from '../../domain/batch.ts';
+import {
+  BatchCancelResponseSchema,
+  BatchSubmissionResponseSchema,
+  type BatchSubmissionResponse,
+} from '../../domain/batch.ts';
 import { ProblemSchema } from '../../domain/errors.ts';
-import { isFinalStatus } from '../../domain/command.ts';
+import { isFinalStatus, type StatusRecord } from '../../domain/command.ts';
 import {
   breaksAbortRule,
   deviceOutcomeOfRecord,
@@ -28,8 +32,6 @@ export const MAX_BATCH_ATTEMPTS = 8;
 export const MAX_SETTLING_ATTEMPTS = 30;
 /** The longest wait between two tries of one batch, ms, unless the runner is given another. */
 const MAX_RETRY_WAIT_MS = 30_000;
-/** Status reads in flight at once while checking a sent batch for the abort rule. */
-const STATUS_READS_AT_ONCE = 8;
 
 /** The `Idempotency-Key` of one batch of a job: the same for every try, in every instance. */
 export function batchKey(jobId: string, index: number): string {
@@ -181,25 +183,19 @@ export class FleetRunner {
         await this.#failBatch(batch, attempts, UNREADABLE);
         return undefined;
       }
-      const ids = new Map(accepted.data.commands.map((c) => [c.deviceId, c.id]));
-      const devices: FleetDeviceOutcome[] = batch.devices.map((device) => {
-        const commandId = ids.get(device.deviceId);
-        return commandId
-          ? { deviceId: device.deviceId, commandId, status: 'received' }
-          : {
-              deviceId: device.deviceId,
-              failure: 'The upstream accepted the batch without a command for this device.',
-              outcomeAt: new Date(this.#now()).toISOString(),
-            };
-      });
+      // The vendor's answer names no device command: they are found in the devices' histories
+      // (the ledger's look, started with the answer, is waited for here once).
+      const confirmed = await this.#ledger
+        .confirmBatchByKey(caller, batchKey(job.id, batch.index))
+        .catch(() => undefined);
+      const batchAnswer = confirmed?.answer ?? accepted.data;
       await this.#store.updateBatch({
         jobId: job.id,
         index: batch.index,
         state: 'sent',
         attempts,
-        batchCommandId: accepted.data.batchCommandId,
-        devices:
-          job.rollout.abortPercent < 100 ? await this.#readStatuses(caller, devices) : devices,
+        ...(batchAnswer.batchCommandId ? { batchCommandId: batchAnswer.batchCommandId } : {}),
+        devices: devicesOfBatch(batch.devices, batchAnswer, confirmed?.found, this.#now()),
         sentAt: new Date(this.#now()),
       });
       return undefined;
@@ -225,36 +221,6 @@ export class FleetRunner {
     return undefined;
   }
 
-  /**
-   * The status of each sent command, read once right after the batch, so the abort rule sees the
-   * commands the upstream cancelled at once (an overlapping window). A read that fails leaves
-   * the device as it was.
-   */
-  async #readStatuses(
-    caller: Session,
-    devices: FleetDeviceOutcome[],
-  ): Promise<FleetDeviceOutcome[]> {
-    const read: FleetDeviceOutcome[] = [];
-    for (let i = 0; i < devices.length; i += STATUS_READS_AT_ONCE)
-      read.push(
-        ...(await Promise.all(
-          devices.slice(i, i + STATUS_READS_AT_ONCE).map(async (device) => {
-            if (!device.commandId) return device;
-            try {
-              const record = await this.#upstream.statusRecord(caller, {
-                deviceId: device.deviceId,
-                commandId: device.commandId,
-              });
-              return { ...device, ...deviceOutcomeOfRecord(record, this.#now()) };
-            } catch {
-              return device;
-            }
-          }),
-        )),
-      );
-    return read;
-  }
-
   async #failBatch(batch: FleetBatchRow, attempts: number, words: string): Promise<void> {
     await this.#store.updateBatch({
       jobId: batch.jobId,
@@ -269,10 +235,14 @@ export class FleetRunner {
     });
   }
 
-  /** Cancels every sent batch (batch cancel, spec 4), records the results, ends the job. */
+  /** Cancels every sent batch (batch cancel, docs/upstream.md, Batches), records the results, ends the job. */
   async #cancelSent(job: FleetJobRow, caller: Session, batches: FleetBatchRow[]): Promise<void> {
     for (const batch of batches) {
-      if (batch.state !== 'sent' || !batch.batchCommandId) continue;
+      if (batch.state !== 'sent') continue;
+      if (!batch.batchCommandId) {
+        await this.#cancelEach(job, caller, batch);
+        continue;
+      }
       const batchCommandId = batch.batchCommandId;
       const { answer } = await this.#ledger.run({
         kind: 'batchCancel',
@@ -291,11 +261,13 @@ export class FleetRunner {
         devices: batch.devices.map((device) => {
           const result = byDevice.get(device.deviceId);
           if (!result) return device;
+          const status = result.status ?? device.status;
           return {
             ...device,
-            status: result.status,
+            ...(result.commandId && !device.commandId ? { commandId: result.commandId } : {}),
+            ...(status ? { status } : {}),
             ...(result.success ? { cancelReason: 'manuallyCancel' as const } : {}),
-            ...(isFinalStatus(result.status) && !device.outcomeAt
+            ...(status && isFinalStatus(status) && !device.outcomeAt
               ? { outcomeAt: new Date(this.#now()).toISOString() }
               : {}),
           };
@@ -303,6 +275,39 @@ export class FleetRunner {
       });
     }
     await this.#end(job, 'cancelled', undefined, ['cancelling']);
+  }
+
+  /**
+   * Cancels a sent batch that has no batch ID (found in the histories after its answer was lost)
+   * device by device, each command through the ledger under its own key.
+   */
+  async #cancelEach(job: FleetJobRow, caller: Session, batch: FleetBatchRow): Promise<void> {
+    const devices: FleetDeviceOutcome[] = [];
+    for (const device of batch.devices) {
+      if (!device.commandId || (device.status && isFinalStatus(device.status))) {
+        devices.push(device);
+        continue;
+      }
+      const ref = { deviceId: device.deviceId, commandId: device.commandId };
+      const { answer } = await this.#ledger.run({
+        kind: 'cancel',
+        session: caller,
+        ...ref,
+        idempotencyKey: `${batchCancelKey(job.id, batch.index)}:${device.deviceId}`,
+        send: () => this.#upstream.cancel(caller, ref),
+      });
+      devices.push(
+        answer.status === 200
+          ? {
+              ...device,
+              status: 'cancelled',
+              cancelReason: 'manuallyCancel',
+              outcomeAt: new Date(this.#now()).toISOString(),
+            }
+          : device,
+      );
+    }
+    await this.#store.updateBatch({ jobId: job.id, index: batch.index, devices });
   }
 
   async #end(
@@ -366,6 +371,47 @@ const maxAttempts = (settling: boolean) => (settling ? MAX_SETTLING_ATTEMPTS : M
 
 const OUTCOME_NOT_KNOWN =
   "Whether this batch reached the device is not known: an earlier try may have been carried out, and the command history could not be read to confirm it. Check the device's command history before sending to it again.";
+
+/** Words for a device of a batch whose command its history never showed. */
+export const COMMAND_NOT_FOUND =
+  "The vendor accepted the batch, but this device's command history shows no command of it after its window ended: it may have refused the device. Check the device before sending to it again.";
+
+/**
+ * A sent batch's devices as the fleet job keeps them: the commands found (with the status their
+ * history record showed, else `received`), `notFound` devices failed, the others waiting to be
+ * confirmed (no command yet).
+ */
+export function devicesOfBatch(
+  devices: readonly FleetDeviceOutcome[],
+  answer: Pick<BatchSubmissionResponse, 'commands' | 'unconfirmed'>,
+  found: ReadonlyMap<string, StatusRecord> | undefined,
+  nowMs: number,
+): FleetDeviceOutcome[] {
+  const ids = new Map(answer.commands.map((c) => [c.deviceId, c.id]));
+  const missing = new Set(
+    answer.unconfirmed.filter((d) => d.state === 'notFound').map((d) => d.deviceId),
+  );
+  return devices.map((device) => {
+    const commandId = ids.get(device.deviceId) ?? device.commandId;
+    if (commandId) {
+      const record = found?.get(device.deviceId);
+      return {
+        ...device,
+        commandId,
+        ...(record
+          ? deviceOutcomeOfRecord(record, nowMs)
+          : { status: device.status ?? 'received' }),
+      };
+    }
+    if (missing.has(device.deviceId))
+      return {
+        deviceId: device.deviceId,
+        failure: COMMAND_NOT_FOUND,
+        outcomeAt: new Date(nowMs).toISOString(),
+      };
+    return { deviceId: device.deviceId };
+  });
+}
 
 const UNREADABLE =
   "The upstream accepted the batch with an answer that could not be read; check the devices' command history.";

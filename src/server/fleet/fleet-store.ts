@@ -257,7 +257,10 @@ export class FleetStore {
     jobId: string,
     index: number,
     deviceId: string,
-    read: Pick<FleetDeviceOutcome, 'status' | 'cancelReason' | 'outcomeAt'>,
+    read: Pick<
+      FleetDeviceOutcome,
+      'status' | 'cancelReason' | 'outcomeAt' | 'commandId' | 'failure'
+    >,
   ): Promise<void> {
     await this.#db.transaction(async (tx) => {
       const [row] = await tx

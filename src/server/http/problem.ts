@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ApiErrorBody, Problem } from '../../domain/errors.ts';
+import type { Problem } from '../../domain/errors.ts';
 import type { BffProblemCode } from '../../domain/problems.ts';
 
 /** Media type of every error the BFF answers (RFC 9457; docs/architecture.md, BFF surface). */
@@ -32,16 +32,18 @@ export type ProblemHeaders = Record<string, string>;
 
 /** What a problem may carry besides status, code and detail. */
 export interface ProblemOptions {
-  /** The upstream's error body, when the problem comes from one. */
+  /** The vendor's error body, when the problem comes from one (for support). */
   upstream?: unknown;
+  /** Structured facts of the problem (domain `errors.ts` names their shapes per code). */
+  details?: unknown;
   headers?: ProblemHeaders;
   title?: string;
 }
 
 /**
  * An error the BFF answers as problem+json. Throw it from any handler or hook; the error handler
- * turns it into the response. `code` is one of the BFF's own codes (`src/domain/problems.ts`,
- * where each is documented); {@link ProblemError.fromUpstream} passes an upstream's code on.
+ * turns it into the response. `code` is one of the product's codes (`src/domain/problems.ts`,
+ * where each is documented); the upstream adapter words every vendor refusal as one.
  * `detail` says what to do next, in words without spec sections or internals.
  */
 export class ProblemError extends Error {
@@ -56,26 +58,10 @@ export class ProblemError extends Error {
       status,
       detail,
       code,
+      ...(options.details === undefined ? {} : { details: options.details }),
       ...(options.upstream === undefined ? {} : { upstream: options.upstream }),
     };
     this.headers = options.headers ?? {};
-  }
-
-  /**
-   * The upstream's own error passed on: its `code`, its `message` as `detail`, its whole body as
-   * `upstream` (docs/architecture.md, Upstream contract: Errors).
-   */
-  static fromUpstream(
-    status: number,
-    body: ApiErrorBody,
-    options: Omit<ProblemOptions, 'upstream'> = {},
-  ): ProblemError {
-    const error = new ProblemError(status, 'upstream_error', body.message, {
-      ...options,
-      upstream: body,
-    });
-    error.problem.code = body.code;
-    return error;
   }
 }
 

@@ -1,11 +1,15 @@
-import type { BatchRequest } from '../../domain/batch.ts';
-import type { DeviceCommand } from '../../domain/command.ts';
+import type { BatchCancelResponse, BatchRequest } from '../../domain/batch.ts';
+import type {
+  CommandCancellation,
+  DeviceCommand,
+  SubmissionResponse,
+} from '../../domain/command.ts';
 import type { ConnectionChange } from '../../domain/connections.ts';
+import type { Site } from '../../domain/device.ts';
 import type { LedgerKind } from '../../domain/ledger.ts';
 import type { TimeWindow } from '../../domain/time-window.ts';
 import type { Session } from '../session/session-store.ts';
-import { UPSTREAM_PATHS } from '../upstream/upstream-api.ts';
-import type { UpstreamResponse } from '../upstream/upstream-http.ts';
+import type { CallResult } from '../upstream/upstream-answers.ts';
 import { requestFingerprint } from './idempotency.ts';
 
 /** What every state-changing call hands the ledger besides its own fields. */
@@ -21,12 +25,13 @@ interface IntentBase {
   undoOf?: string | undefined;
   /** The request's ID, for log lines about this call. */
   requestId?: string | undefined;
-  /**
-   * Performs the upstream call, unread. The ledger calls it at most once per attempt, only after
-   * the intent is written, and reads the answer itself.
-   */
-  send(): Promise<UpstreamResponse>;
 }
+
+/**
+ * Performs the change through the upstream adapter and says what came of it, in the product's
+ * terms. The ledger calls it at most once per attempt, only after the intent is written.
+ */
+type Send<T> = () => Promise<CallResult<T>>;
 
 /**
  * One state-changing call as the route hands it to the ledger: parsed once from the request
@@ -35,11 +40,28 @@ interface IntentBase {
  */
 export type LedgerIntent = IntentBase &
   (
-    | { kind: 'submit'; deviceId: string; command: DeviceCommand }
-    | { kind: 'cancel'; deviceId: string; commandId: string }
-    | { kind: 'batch'; batch: BatchRequest }
-    | { kind: 'batchCancel'; batchCommandId: string }
-    | { kind: 'bind' | 'unbind'; siteId: string }
+    | {
+        kind: 'submit';
+        deviceId: string;
+        command: DeviceCommand;
+        send: Send<SubmissionResponse>;
+      }
+    | { kind: 'cancel'; deviceId: string; commandId: string; send: Send<CommandCancellation> }
+    | {
+        kind: 'batch';
+        batch: BatchRequest;
+        send: Send<{ batchCommandId: string; timestamp: string }>;
+      }
+    | { kind: 'batchCancel'; batchCommandId: string; send: Send<BatchCancelResponse> }
+    | { kind: 'bind'; siteId: string; send: Send<Site> }
+    | { kind: 'unbind'; siteId: string; send: Send<undefined> }
+    | {
+        /** An administrator sets (a zone) or clears (null) a site's time zone. */
+        kind: 'siteTimeZone';
+        siteId: string;
+        timeZone: string | null;
+        send: Send<Site>;
+      }
   );
 
 /** What an entry is about, as the ledger writes it with the intent. */
@@ -47,13 +69,13 @@ export interface LedgerSubject {
   deviceId?: string;
   deviceIds?: string[];
   siteId?: string;
-  /** IANA time zone of the entry's site, or of all its devices when they share one. */
+  /** Time zone of the entry's site, or of all its devices when they share one. */
   timeZone?: string;
   commandId?: string;
   batchCommandId?: string;
   window?: TimeWindow;
-  /** The body sent upstream (submissions and batches), or what a connection change was. */
-  request?: DeviceCommand | BatchRequest | ConnectionChange;
+  /** The request: a submission's or batch's body, a site time zone, or a connection change. */
+  request?: DeviceCommand | BatchRequest | { timeZone: string | null } | ConnectionChange;
 }
 
 /** The subject of `intent`, before its site is known. */
@@ -78,6 +100,12 @@ export function subjectOf(intent: LedgerIntent): LedgerSubject {
     case 'bind':
     case 'unbind':
       return { siteId: intent.siteId };
+    case 'siteTimeZone':
+      return {
+        siteId: intent.siteId,
+        ...(intent.timeZone ? { timeZone: intent.timeZone } : {}),
+        request: { timeZone: intent.timeZone },
+      };
   }
 }
 
@@ -95,26 +123,35 @@ export function devicesOf(intent: LedgerIntent): string[] {
 }
 
 /**
- * A fingerprint of what `intent` asks for: its kind, its upstream path, its parsed body and the
- * change it undoes, so one `Idempotency-Key` reused for another request is recognised (422).
+ * A fingerprint of what `intent` asks for: its kind, the operation's path, its parsed body and
+ * the change it undoes, so one `Idempotency-Key` reused for another request is recognised (422).
+ * The paths are the ones earlier versions fingerprinted with (the old upstream's), kept so that
+ * their entries still replay for the same request.
  */
 export function fingerprintOf(intent: LedgerIntent): string {
   return requestFingerprint(intent.kind, ...callOf(intent), intent.undoOf);
 }
 
+const path = encodeURIComponent;
+
 function callOf(intent: LedgerIntent): [path: string, body: unknown] {
   switch (intent.kind) {
     case 'submit':
-      return [UPSTREAM_PATHS.submit(intent.deviceId), intent.command];
+      return [`/device/${path(intent.deviceId)}/commands`, intent.command];
     case 'cancel':
-      return [UPSTREAM_PATHS.cancel(intent), undefined];
+      return [
+        `/devices/${path(intent.deviceId)}/commands/${path(intent.commandId)}/cancel`,
+        undefined,
+      ];
     case 'batch':
-      return [UPSTREAM_PATHS.batch, intent.batch];
+      return ['/devices/commands/batch', intent.batch];
     case 'batchCancel':
-      return [UPSTREAM_PATHS.batchCancel(intent.batchCommandId), undefined];
+      return [`/devices/commands/batch/${path(intent.batchCommandId)}/cancel`, undefined];
     case 'bind':
     case 'unbind':
-      return [UPSTREAM_PATHS.sites, { siteId: intent.siteId }];
+      return ['/sites', { siteId: intent.siteId }];
+    case 'siteTimeZone':
+      return [`/sites/${path(intent.siteId)}/time-zone`, { timeZone: intent.timeZone }];
   }
 }
 

@@ -214,6 +214,23 @@ export class LedgerStore {
       .where(eq(ledgerEntries.id, id));
   }
 
+  /**
+   * Replaces a settled entry's outcome and stored answer (a batch whose device commands were
+   * found since), leaving its state and times as they are.
+   */
+  async updateOutcome(id: number, outcome: LedgerOutcome, answer: StoredAnswer): Promise<void> {
+    await this.#db
+      .update(ledgerEntries)
+      .set({ outcome, response: answer })
+      .where(eq(ledgerEntries.id, id));
+  }
+
+  /** One entry by its ID. */
+  async findById(id: number): Promise<LedgerRow | undefined> {
+    const [row] = await this.#db.select().from(ledgerEntries).where(eq(ledgerEntries.id, id));
+    return row;
+  }
+
   /** The entry of `actor`'s batch `batchCommandId`, when it was sent through this ledger. */
   async findBatch(actor: LedgerActor, batchCommandId: string): Promise<LedgerRow | undefined> {
     const [row] = await this.#db
@@ -263,10 +280,21 @@ export class LedgerStore {
       .orderBy(ledgerEntries.id);
   }
 
-  /** Command IDs the ledger already attributes to entries on `deviceId` (for reconciliation). */
-  async knownCommandIds(actor: LedgerActor, deviceId: string): Promise<Set<string>> {
+  /**
+   * Command IDs the ledger already attributes to entries on `deviceId` (for reconciliation and
+   * batch confirmation), but entry `exceptId`'s own.
+   */
+  async knownCommandIds(
+    actor: LedgerActor,
+    deviceId: string,
+    exceptId?: number,
+  ): Promise<Set<string>> {
     const rows = await this.#db
-      .select({ commandId: ledgerEntries.commandId, outcome: ledgerEntries.outcome })
+      .select({
+        id: ledgerEntries.id,
+        commandId: ledgerEntries.commandId,
+        outcome: ledgerEntries.outcome,
+      })
       .from(ledgerEntries)
       .where(
         and(
@@ -281,12 +309,40 @@ export class LedgerStore {
       );
     const ids = new Set<string>();
     for (const row of rows) {
+      if (row.id === exceptId) continue;
       if (row.commandId) ids.add(row.commandId);
       const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
       for (const command of outcome.success ? (outcome.data.commands ?? []) : [])
         if (command.deviceId === deviceId) ids.add(command.id);
     }
     return ids;
+  }
+
+  /**
+   * The batch of each of `deviceId`'s commands that `actor`'s batches found, by command ID: the
+   * vendor's records name no batch, the ledger does (docs/architecture.md, Ledger: batches).
+   */
+  async batchOfCommands(actor: LedgerActor, deviceId: string): Promise<Map<string, string>> {
+    const rows = await this.#db
+      .select({ batchCommandId: ledgerEntries.batchCommandId, outcome: ledgerEntries.outcome })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          eq(ledgerEntries.clientId, actor.clientId),
+          eq(ledgerEntries.kind, 'batch'),
+          eq(ledgerEntries.state, 'succeeded'),
+          sql`${ledgerEntries.deviceIds} ?| ${toTextArray([deviceId])}`,
+        ),
+      );
+    const batches = new Map<string, string>();
+    for (const row of rows) {
+      if (!row.batchCommandId) continue;
+      const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+      for (const command of outcome.success ? (outcome.data.commands ?? []) : [])
+        if (command.deviceId === deviceId) batches.set(command.id, row.batchCommandId);
+    }
+    return batches;
   }
 
   /**

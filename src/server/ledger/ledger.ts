@@ -1,16 +1,13 @@
-import { z } from 'zod';
-import {
-  BatchCancelResponseSchema,
-  BatchRequestSchema,
-  BatchSubmissionResponseSchema,
-} from '../../domain/batch.ts';
-import { DeviceCommandSchema, SubmissionResponseSchema } from '../../domain/command.ts';
+import { BatchRequestSchema, type BatchSubmissionResponse } from '../../domain/batch.ts';
+import { DeviceCommandSchema, type StatusRecord } from '../../domain/command.ts';
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
+import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import { settleCall, type CallResult } from '../upstream/upstream-answers.ts';
+import type { CallResult } from '../upstream/upstream-answers.ts';
+import { BatchConfirmations, acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
 import {
   inProgress,
   jsonAnswer,
@@ -28,37 +25,55 @@ import {
   type LedgerRow,
   type LedgerStore,
 } from './ledger-store.ts';
-import { reconcileSubmission, type UnsettledSubmission } from './reconcile.ts';
+import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
 
-/** What the ledger keeps of an accepted answer: the outcome and the IDs it names. */
+/** What the ledger keeps of an accepted answer: the outcome, the answer, the IDs it names. */
 interface Acceptance {
   outcome: LedgerOutcome;
-  commandId?: string;
-  batchCommandId?: string;
+  status: number;
+  body: unknown;
+  commandId?: string | undefined;
+  batchCommandId?: string | undefined;
 }
 
 /**
- * How each upstream call's accepted answer is read (docs/architecture.md, Budgets: the BFF parses
- * only the outcomes it records). Submissions and batches must name what they created; the rest
- * is recorded by status, its body kept as it came. (Connection changes call no upstream
- * operation: `connection-audit.ts` records them.)
+ * What the ledger records of each kind's accepted answer (the adapter's product answer): a
+ * submission its command ID, a batch its batch ID and its devices to confirm (none of their
+ * commands named yet), a batch cancel its results; the others their status.
  */
-const ACCEPTANCE: Record<LedgerIntent['kind'], z.ZodType<Acceptance>> = {
-  submit: SubmissionResponseSchema.transform((accepted) => ({
-    outcome: {},
-    commandId: accepted.id,
-  })),
-  cancel: z.unknown().transform(() => ({ outcome: {} })),
-  batch: BatchSubmissionResponseSchema.transform((accepted) => ({
-    outcome: { commands: accepted.commands },
-    batchCommandId: accepted.batchCommandId,
-  })),
-  batchCancel: BatchCancelResponseSchema.transform((answer) => ({
-    outcome: { results: answer.results },
-  })),
-  bind: z.unknown().transform(() => ({ outcome: {} })),
-  unbind: z.unknown().transform(() => ({ outcome: {} })),
-};
+function acceptanceOf(intent: LedgerIntent, status: number, value: unknown): Acceptance {
+  switch (intent.kind) {
+    case 'submit': {
+      const accepted = value as { id: string };
+      return {
+        status,
+        body: value,
+        outcome: { status, commands: [{ deviceId: intent.deviceId, id: accepted.id }] },
+        commandId: accepted.id,
+      };
+    }
+    case 'batch': {
+      const accepted = value as { batchCommandId: string; timestamp: string };
+      const outcome = acceptedBatchOutcome(status, intent.batch.devices);
+      return {
+        status,
+        outcome,
+        batchCommandId: accepted.batchCommandId,
+        body: batchAnswerOf(
+          { batchCommandId: accepted.batchCommandId, completedAt: null, createdAt: new Date() },
+          outcome,
+          accepted.timestamp,
+        ),
+      };
+    }
+    case 'batchCancel': {
+      const answer = value as { results: LedgerOutcome['results'] };
+      return { status, body: value, outcome: { status, results: answer.results ?? [] } };
+    }
+    default:
+      return { status, body: value, outcome: { status } };
+  }
+}
 
 /** Test-only hooks; `afterUpstreamAnswer` runs between the upstream's answer and the ledger write. */
 export interface LedgerHooks {
@@ -93,9 +108,11 @@ export class Ledger {
   readonly #sites: SiteDirectory;
   readonly #siteLookupWaitMs: number;
   readonly #log: LedgerLog;
+  readonly #confirmations: BatchConfirmations;
 
   /**
-   * @param options.upstream the upstream API: the history query reconciles unknown outcomes.
+   * @param options.upstream the upstream adapter: the history query reconciles unknown outcomes
+   *   and finds a batch's device commands.
    * @param options.sites where the site and time zone of an entry's devices are looked up.
    * @param options.now clock, epoch ms.
    * @param options.leaseMs how long an entry belongs to the call that wrote or claimed it, ms.
@@ -119,10 +136,97 @@ export class Ledger {
     this.#siteLookupWaitMs = options.siteLookupWaitMs ?? SITE_LOOKUP_WAIT_MS;
     this.#log = options.log;
     this.#hooks = options.hooks ?? {};
+    this.#confirmations = new BatchConfirmations({
+      store: options.store,
+      upstream: options.upstream,
+      now: options.now,
+    });
   }
 
   get store(): LedgerStore {
     return this.#store;
+  }
+
+  /**
+   * Looks for the device commands of batch entry `row` not found yet (at most every few seconds
+   * per entry, unless `force`), and returns the records found by this look; the entry's outcome
+   * and answer then name them (docs/architecture.md, Ledger: batches).
+   *
+   * @throws ProblemError when a history cannot be read.
+   */
+  confirmBatch(
+    row: LedgerRow,
+    session: Session,
+    options: { force?: boolean } = {},
+  ): ReturnType<BatchConfirmations['confirm']> {
+    return this.#confirmations.confirm(row, session, actorOf(session), options);
+  }
+
+  /**
+   * `records` of `deviceId` with the batch each was sent in, where one of `session`'s batches
+   * found it (the vendor's records name none).
+   */
+  async withBatches(
+    session: Session,
+    deviceId: string,
+    records: StatusRecord[],
+  ): Promise<StatusRecord[]> {
+    if (records.length === 0) return records;
+    const batches = await this.#store.batchOfCommands(actorOf(session), deviceId);
+    if (batches.size === 0) return records;
+    return records.map((record) => {
+      const batchCommandId = batches.get(record.id);
+      return batchCommandId ? { ...record, batchCommandId } : record;
+    });
+  }
+
+  /**
+   * {@link confirmBatch} of the batch entry written under `idempotencyKey` by `session`'s client
+   * (a fleet job's batch): what the entry answers now, and the records found by this look.
+   * Undefined when there is no such batch entry.
+   *
+   * @throws ProblemError when a history cannot be read.
+   */
+  async confirmBatchByKey(
+    session: Session,
+    idempotencyKey: string,
+    options: { force?: boolean } = {},
+  ): Promise<{ answer: BatchSubmissionResponse; found: Map<string, StatusRecord> } | undefined> {
+    const actor = actorOf(session);
+    const row = await this.#store.findByKey(actor, idempotencyKey);
+    if (!row || row.kind !== 'batch' || row.state !== 'succeeded') return undefined;
+    const found = await this.#confirmations.confirm(row, session, actor, options);
+    const now = (await this.#store.findById(row.id)) ?? row;
+    const outcome = LedgerOutcomeSchema.safeParse(now.outcome);
+    if (!outcome.success) return undefined;
+    return { answer: batchAnswerOf(now, outcome.data), found };
+  }
+
+  /**
+   * Brings the batches among `rows` that are still confirming up to date (each at most every few
+   * seconds), waiting at most `waitMs`; returns whether any was looked at (then re-read them).
+   * A failed look is left for the next read.
+   */
+  async confirmListed(
+    rows: readonly LedgerRow[],
+    session: Session,
+    waitMs = 2_000,
+  ): Promise<boolean> {
+    const due = rows.filter((row) => BatchConfirmations.isConfirming(row));
+    if (due.length === 0) return false;
+    const looks = Promise.all(
+      due.map((row) =>
+        this.confirmBatch(row, session).then(
+          (found) => found.size > 0,
+          () => false,
+        ),
+      ),
+    );
+    try {
+      return (await withDeadline(looks, waitMs)).some(Boolean);
+    } catch {
+      return true;
+    }
   }
 
   /**
@@ -136,8 +240,7 @@ export class Ledger {
    *   fresh or replayed; the caller sends it as it is.
    * @throws ProblemError when nothing was sent: 400 `invalid_undo_of`; 422
    *   `idempotency_key_reused` (also for the same key with another `undoOf`); 409
-   *   `idempotency_in_progress`, `window_unsettled` or `reconciliation_ambiguous`; 503
-   *   `reconciliation_pending`.
+   *   `idempotency_in_progress` or `window_unsettled`; 503 `reconciliation_pending`.
    */
   async run(intent: LedgerIntent): Promise<LedgerAnswer> {
     const actor = actorOf(intent.session);
@@ -198,7 +301,7 @@ export class Ledger {
     const stored = storedAnswerOf(row);
     const retryable = mayResend(row);
     if ((row.state === 'succeeded' || row.state === 'failed') && stored) {
-      if (!retryable) return { answer: stored, replayed: true };
+      if (!retryable) return { answer: replayOf(row, stored), replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
     // Same fingerprint: the intent asks for what the entry recorded.
@@ -246,26 +349,28 @@ export class Ledger {
   }
 
   /**
-   * Looks the submission up in the history; when found, completes the entry and returns the
-   * answer it now replays. Undefined when not found (nothing written).
+   * Looks the submission up in the histories (docs/decisions/006, section 5); when found,
+   * completes the entry and returns the answer it now replays: a submission its command, a batch
+   * the commands found (the others go on being looked for; a batch settled so has no batch ID).
+   * Undefined when nothing was found (nothing written).
    *
-   * @throws ProblemError 503 `reconciliation_pending` when the history cannot be read; 409
-   *   `reconciliation_ambiguous` when several batches fit it (the entry stays unknown).
+   * @throws ProblemError 503 `reconciliation_pending` when a history cannot be read.
    */
   async #reconcile(
     row: LedgerRow,
     session: Session,
     submission: UnsettledSubmission,
   ): Promise<StoredAnswer | undefined> {
-    let result;
+    let found;
     try {
-      result = await reconcileSubmission(
-        (deviceId, range) => this.#upstream.historyRecords(session, deviceId, range),
+      found = await findSubmittedCommands(
+        (deviceId, range) => this.#upstream.history(session, deviceId, range),
         submission,
-        (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId),
+        row.createdAt.getTime(),
+        (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId, row.id),
       );
     } catch (error) {
-      // The cause's code, not its words: those may be the upstream's own message.
+      // The cause's code, not its words: those may be the vendor's own message.
       const cause = error instanceof ProblemError ? ` (${error.problem.code})` : '';
       throw new ProblemError(
         503,
@@ -274,36 +379,50 @@ export class Ledger {
         { headers: { 'retry-after': '5' } },
       );
     }
-    if (result.found === 'ambiguous')
-      throw new ProblemError(
-        409,
-        'reconciliation_ambiguous',
-        `An earlier batch for these devices and window has an unknown outcome, and the command history holds ${result.batchCommandIds.length} batches that fit it equally (${result.batchCommandIds.join(', ')}). Nothing was sent; check the batches in the command history and cancel any that is not wanted.`,
-      );
-    if (!result.found) return undefined;
-    const first = result.commands[0];
+    if (found.size === 0) return undefined;
     const nowIso = new Date(this.#now()).toISOString();
-    const body =
-      row.kind === 'batch'
-        ? {
-            batchCommandId: result.batchCommandId ?? '',
-            message: RECONCILED,
-            timestamp: nowIso,
-            commands: result.commands,
-          }
-        : { id: first?.id ?? '', message: RECONCILED, timestamp: nowIso };
+    const commands = submission.deviceIds.flatMap((deviceId) => {
+      const record = found.get(deviceId);
+      return record ? [{ deviceId, id: record.id }] : [];
+    });
+    if (row.kind === 'batch') {
+      const windowEnded = this.#now() >= Date.parse(submission.endTime);
+      const unconfirmed = submission.deviceIds
+        .filter((deviceId) => !found.has(deviceId))
+        .map((deviceId) => ({
+          deviceId,
+          state: windowEnded ? ('notFound' as const) : ('confirming' as const),
+        }));
+      const outcome: LedgerOutcome = {
+        status: 202,
+        commands,
+        unconfirmed,
+        confirmation:
+          unconfirmed.length === 0 ? 'confirmed' : windowEnded ? 'incomplete' : 'confirming',
+        reconciled: 'found',
+      };
+      return this.#complete(row, {
+        state: 'succeeded',
+        outcome,
+        answer: jsonAnswer(202, batchAnswerOf({ ...row, batchCommandId: null }, outcome, nowIso)),
+      });
+    }
+    const first = commands[0];
     return this.#complete(row, {
       state: 'succeeded',
-      outcome: { status: 202, commands: result.commands, reconciled: 'found' },
-      answer: jsonAnswer(202, body),
-      commandId: row.kind === 'submit' ? first?.id : undefined,
-      batchCommandId: result.batchCommandId,
+      outcome: { status: 202, commands, reconciled: 'found' },
+      answer: jsonAnswer(202, { id: first?.id ?? '', message: RECONCILED, timestamp: nowIso }),
+      commandId: first?.id,
     });
   }
 
   /** One upstream call for an entry held by this call (written or claimed). */
   async #attempt(row: LedgerRow, intent: LedgerIntent): Promise<StoredAnswer> {
-    const result = await settleCall(intent.send, ACCEPTANCE[intent.kind]);
+    const called = (await intent.send()) as CallResult<unknown>;
+    const result: CallResult<Acceptance> =
+      called.kind === 'accepted'
+        ? { ...called, value: acceptanceOf(intent, called.status, called.value) }
+        : called;
     if (result.kind === 'accepted' || result.status !== undefined)
       this.#hooks.afterUpstreamAnswer?.(intent.kind);
     // A batch the ledger did not know: its answer names the devices, so their site.
@@ -315,7 +434,14 @@ export class Ledger {
             results.map((r) => r.deviceId),
           )
         : {};
-    return this.#settle(row, result, lateSite);
+    const answer = await this.#settle(row, result, lateSite);
+    // A batch just accepted: its devices' commands are looked for at once, beside the answer.
+    if (intent.kind === 'batch' && result.kind === 'accepted') {
+      const settled = await this.#store.findById(row.id);
+      if (settled)
+        void this.confirmBatch(settled, intent.session, { force: true }).catch(() => undefined);
+    }
+    return answer;
   }
 
   /**
@@ -376,8 +502,8 @@ export class Ledger {
     if (result.kind === 'accepted')
       return this.#complete(row, {
         state: 'succeeded',
-        outcome: { status: result.status, ...result.value.outcome },
-        answer: jsonAnswer(result.status, result.body),
+        outcome: result.value.outcome,
+        answer: jsonAnswer(result.value.status, result.value.body),
         commandId: result.value.commandId,
         batchCommandId: result.value.batchCommandId,
         ...lateSite,
@@ -405,6 +531,25 @@ export class Ledger {
 }
 
 const RECONCILED = 'Accepted: confirmed from the command history after the first answer was lost';
+
+/**
+ * The answer a known key replays: the stored one, but for a batch the commands found since
+ * (its outcome as it stands now).
+ */
+function replayOf(row: LedgerRow, stored: StoredAnswer): StoredAnswer {
+  if (row.kind !== 'batch' || stored.status !== 202) return stored;
+  const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
+  if (!outcome.success) return stored;
+  const body = stored.body as { timestamp?: unknown } | undefined;
+  return jsonAnswer(
+    202,
+    batchAnswerOf(
+      row,
+      outcome.data,
+      typeof body?.timestamp === 'string' ? body.timestamp : undefined,
+    ),
+  );
+}
 const NOT_CARRIED_OUT =
   'The upstream did not carry this submission out (its outcome was unknown and the command history has no such command). Submit it again if it is still wanted.';
 

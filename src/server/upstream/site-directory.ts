@@ -1,7 +1,7 @@
-import type { SiteList } from '../../domain/device.ts';
+import type { Device, SiteList } from '../../domain/device.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
-/** Reads a caller's site list (the upstream's `GET /sites`, validated); `retry` as the client's. */
+/** Reads a caller's site list (the adapter's `sites`); `retry` as the client's. */
 export type SiteListReader = (
   caller: UpstreamCaller,
   options: { retry: boolean },
@@ -14,7 +14,10 @@ export const SITE_DIRECTORY_TTL_MS = 30_000;
 export interface DevicesSite {
   /** Set when every device belongs to this one site. */
   siteId?: string;
-  /** Set when every device's site has this IANA time zone (one site, or several in one zone). */
+  /**
+   * Set when every device's site is shown on this time zone (one site, or several in one zone):
+   * an IANA name or a fixed offset, as the site list gives it.
+   */
   timeZone?: string;
 }
 
@@ -24,14 +27,17 @@ interface DeviceHome {
 }
 
 interface Entry {
-  list: Promise<{ homes: Map<string, DeviceHome>; devicesBySite: Map<string, string[]> }>;
+  list: Promise<{
+    homes: Map<string, DeviceHome>;
+    devicesBySite: Map<string, string[]>;
+    devices: Map<string, Device>;
+  }>;
   fetchedAtMs: number;
 }
 
 /**
  * Which bound site, and so which time zone, each device of a client belongs to, from the
- * upstream's site list (`GET /sites`: `{ sites: [{ siteId, timeZone, devices }] }`, spec 4 and
- * docs/architecture.md, Upstream contract: Sites). Kept per region and client for
+ * product's site list (the adapter's `sites`, with each site's clock). Kept per region and client for
  * {@link SITE_DIRECTORY_TTL_MS} (sites hold the same devices; only binding changes the list, and
  * a bind or unbind through the BFF calls {@link forget}); concurrent lookups share one request; a
  * failed request is not kept, so the next lookup asks again.
@@ -83,6 +89,25 @@ export class SiteDirectory {
     return (await this.#list(caller, true)).devicesBySite.get(siteId) ?? [];
   }
 
+  /**
+   * The devices of `deviceIds` found in the caller's bound sites (their capability ranges word a
+   * refusal), read once without retries.
+   *
+   * @throws whatever reading the site list throws.
+   */
+  async devices(
+    caller: UpstreamCaller,
+    deviceIds: readonly string[],
+  ): Promise<Map<string, Device>> {
+    const { devices } = await this.#list(caller, false);
+    const found = new Map<string, Device>();
+    for (const deviceId of deviceIds) {
+      const device = devices.get(deviceId);
+      if (device) found.set(deviceId, device);
+    }
+    return found;
+  }
+
   /** Drops the caller's kept list (after a bind or unbind): the next lookup asks again. */
   forget(caller: UpstreamCaller): void {
     this.#entries.delete(keyOf(caller));
@@ -110,13 +135,16 @@ function keyOf(caller: UpstreamCaller): string {
 function index(list: SiteList): Awaited<Entry['list']> {
   const homes = new Map<string, DeviceHome>();
   const devicesBySite = new Map<string, string[]>();
+  const devices = new Map<string, Device>();
   for (const site of list.sites) {
     devicesBySite.set(
       site.siteId,
       site.devices.map((device) => device.deviceId),
     );
-    for (const device of site.devices)
+    for (const device of site.devices) {
       homes.set(device.deviceId, { siteId: site.siteId, timeZone: site.timeZone });
+      devices.set(device.deviceId, device);
+    }
   }
-  return { homes, devicesBySite };
+  return { homes, devicesBySite, devices };
 }

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { OAuthErrorBodySchema } from '../../domain/errors.ts';
-import { REGION_NAMES, TOKEN_PATH, type Region } from '../../domain/token.ts';
+import { REGION_NAMES, type Region } from '../../domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { UpstreamRegion } from './upstream-caller.ts';
+import { VendorTokenSchema } from './vendor-schemas.ts';
 import {
   discard,
   isJsonMediaType,
@@ -27,30 +27,17 @@ export interface IssuedToken {
   /**
    * Lifetime in seconds (`expires_in`); undefined when the server sent none (RFC 6749 5.1 only
    * recommends it): such a token is used until the upstream refuses it with 401, then renewed
-   * once (docs/architecture.md, Upstream contract: Regions and tokens).
+   * once (docs/architecture.md, Regions and tokens).
    */
   expiresInS: number | undefined;
 }
 
-/** Seconds as a JSON number, or as a numeric string such as `"3600"` (some servers send one). */
-const SecondsSchema = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
-  .pipe(z.number().int().positive());
-
-/**
- * What the BFF reads of a token answer (RFC 6749 5.1): the vendor's answer of spec 2.6
- * (`TokenResponseSchema` in src/domain), read as leniently as real authorization servers need:
- * `expires_in` may be absent, null or a numeric string.
- */
-const TokenAnswerSchema = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string().regex(/^bearer$/i),
-  expires_in: SecondsSchema.nullish(),
-});
+/** Path of the token endpoint under a region's auth URL (docs/upstream.md, Tokens). */
+export const TOKEN_PATH = '/api/auth/oauth2/token';
 
 /**
  * How the client authenticates at the token endpoint (RFC 6749 2.3.1): `form` sends
- * `client_id` and `client_secret` as form fields, as the vendor's spec 2.6 asks; `basic` sends
+ * `client_id` and `client_secret` as form fields, as the vendor's guide asks (docs/upstream.md, Tokens); `basic` sends
  * them in an HTTP Basic `Authorization` header, which every OAuth 2.0 server must support.
  */
 export type ClientAuthMethod = 'form' | 'basic';
@@ -80,8 +67,8 @@ interface Refusal {
 
 /**
  * The regions' token endpoints, `POST {authUrl}/api/auth/oauth2/token` with the
- * client-credentials grant (spec 2.6, 5; docs/architecture.md, Upstream contract: Regions and
- * tokens). Every failure is logged naming what was wrong, never a secret or a token.
+ * client-credentials grant (docs/upstream.md, Tokens; docs/architecture.md, Regions and tokens);
+ * the answer is read in the guide's snake_case and the OpenAPI document's camelCase alike. Every failure is logged naming what was wrong, never a secret or a token.
  *
  * Client authentication: form fields first, as the vendor documents. When a server refuses them
  * with 401 (or 400 `invalid_client`), the same request is sent once with HTTP Basic, which
@@ -222,7 +209,7 @@ export class TokenEndpoint {
     const json = isJsonMediaType(mediaType(response.headers)) ? safeJson(text) : undefined;
 
     if (response.statusCode === 200) {
-      const token = TokenAnswerSchema.safeParse(json);
+      const token = VendorTokenSchema.safeParse(json);
       if (!token.success)
         throw fail(502, 'token_unreadable', 'the token endpoint answered an unusable token', {
           fields: [...new Set(token.error.issues.map((issue) => issue.path.join('.') || 'body'))],
@@ -258,9 +245,10 @@ export class TokenEndpoint {
     );
   }
 
-  /** Logs, once per region, an answer that departs from spec 2.6 but is read all the same. */
+  /** Logs, once per region, an answer that departs from the vendor's guide but is read all the same. */
   #noteQuirks(region: Region, json: unknown, expiresInS: number | undefined): void {
-    const sent = (json as { expires_in?: unknown }).expires_in;
+    const body = json as { expires_in?: unknown; expiresIn?: unknown };
+    const sent = body.expires_in ?? body.expiresIn;
     if (expiresInS === undefined && !this.#told.has(`${region} no expires_in`)) {
       this.#told.add(`${region} no expires_in`);
       this.#log.warn(

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ProblemError, isProblem } from '../http/problem.ts';
-import { upstreamProblem } from './upstream-problem.ts';
+import { refusalOf, type RefusalContext } from './upstream-problem.ts';
 import {
   MAX_PARSED_BYTES,
   isJsonMediaType,
@@ -8,11 +8,12 @@ import {
   readCapped,
   type UpstreamResponse,
 } from './upstream-http.ts';
+import { unwrapEnvelope } from './vendor-schemas.ts';
 
 /**
- * Reads an upstream answer the BFF uses itself (never one it streams to the browser): the body
- * up to `maxBytes`, checked to be JSON, parsed and validated with `schema`. An empty body reads
- * as `undefined`, which `schema` may accept (a 204) or not.
+ * The business answer of a 2xx vendor answer: the body up to `maxBytes`, checked to be JSON,
+ * parsed, taken out of the `{ code, msg, data }` envelope when the vendor sends one
+ * (docs/upstream.md, Dialects) and validated with `schema`. An empty body reads as `undefined`.
  *
  * @param what words for the answer in the problem, e.g. `site list`.
  * @throws ProblemError 502 `upstream_error` when the body is not JSON or does not fit `schema`;
@@ -24,7 +25,7 @@ export async function readJsonBody<S extends z.ZodType>(
   what: string,
   maxBytes = MAX_PARSED_BYTES,
 ): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await readJson(response, what, maxBytes));
+  const parsed = schema.safeParse(unwrapEnvelope(await readJson(response, what, maxBytes)));
   if (!parsed.success) throw unreadable(what);
   return parsed.data;
 }
@@ -33,7 +34,12 @@ export async function readJsonBody<S extends z.ZodType>(
 async function readJson(response: UpstreamResponse, what: string, maxBytes: number) {
   const text = await readCapped(response.body, maxBytes);
   if (text.length === 0) return undefined;
-  if (!isJsonMediaType(mediaType(response.headers))) throw unreadable(what);
+  if (!isJsonMediaType(mediaType(response.headers)))
+    throw new ProblemError(
+      502,
+      'upstream_content_type',
+      "The vendor's service answered with something other than JSON. Try again in a moment; if it persists, report it to the vendor's support.",
+    );
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -42,44 +48,54 @@ async function readJson(response: UpstreamResponse, what: string, maxBytes: numb
 }
 
 /**
- * Reads a 200 answer of a read the BFF uses itself ({@link readJsonBody}); any other status
- * becomes the upstream's problem.
+ * Reads a 2xx answer of a read ({@link readJsonBody}); any other status becomes the product
+ * problem of the vendor's refusal (`refusalProblem`).
  *
- * @throws ProblemError as {@link readJsonBody}, or the upstream's error as a problem.
+ * @throws ProblemError as {@link readJsonBody}, or the refusal as a product problem.
  */
 export async function readOkAnswer<S extends z.ZodType>(
   response: UpstreamResponse,
   schema: S,
   what: string,
+  context: RefusalContext,
   maxBytes?: number,
 ): Promise<z.output<S>> {
-  if (response.statusCode !== 200) throw await upstreamProblem(response);
+  if (response.statusCode < 200 || response.statusCode >= 300)
+    throw await refusalOf(response, context);
   return readJsonBody(response, schema, what, maxBytes);
 }
 
 /**
- * What a state-changing upstream call came to, as the command ledger records it:
- * - `accepted`: a 2xx whose body fits the operation's schema: `body` is the JSON as it came
- *   (what the browser gets), `value` what the schema made of it;
- * - `refused`: the upstream certainly did nothing (a 4xx answer, or the call never left: open
- *   circuit, token endpoint down, credentials revoked);
+ * What a state-changing vendor call came to, as the command ledger records it:
+ * - `accepted`: a 2xx whose body the adapter could read: `value` is the product's answer and
+ *   `status` the product's status for it;
+ * - `refused`: the vendor certainly did nothing (a 4xx answer, or the call never left: open
+ *   circuit, token endpoint down, credentials revoked), `problem` the product problem;
  * - `unknown`: it may have acted (timeout, connection reset, oversize or unreadable body, 5xx),
  *   so only the command history can tell.
- * `status` is the upstream's HTTP status when an answer came.
+ * `status` of a refusal is the vendor's HTTP status when an answer came.
  */
 export type CallResult<T> =
-  | { kind: 'accepted'; status: number; body: unknown; value: T }
+  | { kind: 'accepted'; status: number; value: T }
   | { kind: 'refused' | 'unknown'; status?: number; problem: ProblemError };
 
 /**
  * Performs one state-changing call and classifies its answer ({@link CallResult}); an accepted
- * body must be JSON (or empty) and fit `schema`, else the outcome is unknown. Never throws:
- * every failure is a result.
+ * body must be JSON (or empty) and be readable by `read` (its business answer, out of any
+ * envelope), else the outcome is unknown. Never throws: every failure is a result.
+ *
+ * @param read the product's answer and status from the vendor's business answer and status;
+ *   undefined when unreadable.
+ * @param context what a refusal is about, for its words; `refine` may add to it (the value
+ *   outside a device's range of a 422, the command in the way of a 409) before the refusal is
+ *   worded.
  */
-export async function settleCall<S extends z.ZodType>(
+export async function settleCall<T>(
   send: () => Promise<UpstreamResponse>,
-  schema: S,
-): Promise<CallResult<z.output<S>>> {
+  read: (answer: unknown, status: number) => { status: number; value: T } | undefined,
+  context: RefusalContext,
+  refine?: (status: number) => Promise<Partial<RefusalContext>>,
+): Promise<CallResult<T>> {
   let response: UpstreamResponse;
   try {
     response = await send();
@@ -90,9 +106,9 @@ export async function settleCall<S extends z.ZodType>(
         : new ProblemError(
             502,
             'upstream_unreachable',
-            'The upstream could not be reached. Try again in a moment.',
+            "The vendor's service could not be reached. Try again in a moment.",
           );
-    // After these the request may have reached the upstream and been acted on; after the others
+    // After these the request may have reached the vendor and been acted on; after the others
     // (open circuit, token endpoint, revoked credentials) it never left.
     const maybeActed = isProblem(
       problem,
@@ -104,28 +120,23 @@ export async function settleCall<S extends z.ZodType>(
   }
   const status = response.statusCode;
   if (status < 200 || status >= 300) {
-    const problem = await upstreamProblem(response).catch(
-      () =>
-        new ProblemError(
-          502,
-          'upstream_error',
-          `The upstream failed with HTTP ${status} and its answer broke off. Try again in a moment.`,
-        ),
-    );
+    const extra =
+      refine && (status === 422 || status === 409) ? await refine(status).catch(() => ({})) : {};
+    const problem = await refusalOf(response, { ...context, ...extra });
     return { kind: status >= 500 ? 'unknown' : 'refused', status, problem };
   }
   try {
-    const body = await readJson(response, 'answer', MAX_PARSED_BYTES);
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw unreadable('answer');
-    return { kind: 'accepted', status, body, value: parsed.data };
+    const answer = unwrapEnvelope(await readJson(response, 'answer', MAX_PARSED_BYTES));
+    const read_ = read(answer, status);
+    if (!read_) throw unreadable('answer');
+    return { kind: 'accepted', status: read_.status, value: read_.value };
   } catch (error) {
     const problem = isProblem(error, 'upstream_body_too_large')
       ? error
       : new ProblemError(
           502,
           'upstream_error',
-          'The upstream accepted the request but its answer was unreadable.',
+          "The vendor's service accepted the request but its answer was unreadable.",
         );
     return { kind: 'unknown', status, problem };
   }
@@ -135,6 +146,6 @@ function unreadable(what: string): ProblemError {
   return new ProblemError(
     502,
     'upstream_error',
-    `The upstream's ${what} was unreadable. Try again in a moment; if it persists, report it to the upstream's support.`,
+    `The vendor's ${what} was unreadable. Try again in a moment; if it persists, report it to the vendor's support.`,
   );
 }

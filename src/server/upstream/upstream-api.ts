@@ -1,22 +1,44 @@
-import type { BatchRequest } from '../../domain/batch.ts';
-import { StatusRecordSchema, type DeviceCommand, type StatusRecord } from '../../domain/command.ts';
-import { SiteListSchema, type SiteList } from '../../domain/device.ts';
-import { HistoryResponseSchema, type HistoryQuery } from '../../domain/history.ts';
-import { TOKEN_PATH, type Region } from '../../domain/token.ts';
-import { readOkAnswer } from './upstream-answers.ts';
+import type { z } from 'zod';
+import type { BatchCancelResponse, BatchCancelResult, BatchRequest } from '../../domain/batch.ts';
+import type {
+  CommandCancellation,
+  DeviceCommand,
+  StatusRecord,
+  SubmissionResponse,
+} from '../../domain/command.ts';
+import { checkCapabilities, type Device, type Site, type SiteList } from '../../domain/device.ts';
+import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
+import { historyRangeSlots, type HistoryQuery } from '../../domain/history.ts';
+import { findActiveOverlap } from '../../domain/overlap.ts';
+import { toWindowMs } from '../../domain/time-window.ts';
+import type { Region } from '../../domain/token.ts';
+import { ProblemError } from '../http/problem.ts';
+import { readOkAnswer, settleCall, type CallResult } from './upstream-answers.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
-import type { UpstreamClient } from './upstream-client.ts';
-import {
-  MAX_PASS_THROUGH_BYTES,
-  type UpstreamHttp,
-  type UpstreamResponse,
-} from './upstream-http.ts';
+import type { UpstreamClient, UpstreamCall } from './upstream-client.ts';
+import { MAX_PASS_THROUGH_BYTES, type UpstreamHttp } from './upstream-http.ts';
+import type { RefusalContext } from './upstream-problem.ts';
 import {
   TokenEndpoint,
   type IssuedToken,
   type TokenLog,
   type TokenPurpose,
 } from './token-endpoint.ts';
+import type { StoredSiteZone } from '../db/site-zones.ts';
+import { toSite, toStatusRecord, toUtc } from './vendor-mapping.ts';
+import {
+  VendorBatchCancelSchema,
+  VendorBatchSchema,
+  VendorCancelSchema,
+  VendorCommandPageSchema,
+  VendorCommandSchema,
+  VendorDevicePageSchema,
+  VendorSitePageSchema,
+  VendorSiteSchema,
+  VendorSubmissionSchema,
+  type VendorCommand,
+  type VendorDevice,
+} from './vendor-schemas.ts';
 
 /** One command of one device, as status and cancel name it. */
 export interface CommandRef {
@@ -27,52 +49,83 @@ export interface CommandRef {
 const id = encodeURIComponent;
 
 /**
- * Every path of the upstream API under a region's base URL, built from validated IDs only
- * (spec 4; where the spec shows none, docs/architecture.md, Upstream contract: History, Batch,
- * Batch cancel, Sites). Submission is `/device/` (singular) as the spec writes it; the rest use
- * `/devices/`. A real vendor's other paths are an edit here.
+ * Every path of the vendor's API under a region's base URL (`…/api/openapi/v1`), built from
+ * validated IDs only (docs/upstream.md: Sites, Commands, History, Batches). Submission and history
+ * are `/device/` (singular) as the vendor writes them; the rest use `/devices/`.
  */
-export const UPSTREAM_PATHS = {
-  /** Under the region's auth URL, not its base URL (spec 4, 5 rule 2). */
-  token: TOKEN_PATH,
+export const VENDOR_PATHS = {
+  sites: '/sites',
+  site: (siteId: string) => `/sites/${id(siteId)}`,
+  devices: '/devices',
   submit: (deviceId: string) => `/device/${id(deviceId)}/commands`,
+  history: (deviceId: string) => `/device/${id(deviceId)}/commands`,
   status: ({ deviceId, commandId }: CommandRef) =>
     `/devices/${id(deviceId)}/commands/${id(commandId)}`,
-  cancel: (ref: CommandRef) => `${UPSTREAM_PATHS.status(ref)}/cancel`,
-  history: (deviceId: string) => `/devices/${id(deviceId)}/commands`,
-  batch: '/devices/commands/batch',
-  batchCancel: (batchCommandId: string) => `/devices/commands/batch/${id(batchCommandId)}/cancel`,
-  sites: '/sites',
+  cancel: (ref: CommandRef) => `${VENDOR_PATHS.status(ref)}/cancel`,
+  batch: '/devices/commands',
+  batchCancel: (batchCommandId: string) => `/devices/commands/${id(batchCommandId)}/cancel`,
 } as const;
 
-/** Largest history or site list the BFF reads itself (the `large` fixture's are about 1 MiB). */
-const MAX_READ_LIST_BYTES = MAX_PASS_THROUGH_BYTES;
+/** Items per page of every list the adapter reads: the vendor's largest (docs/upstream.md, Paging). */
+export const PAGE_SIZE = 500;
+/** Most pages of one list read: 100,000 items, far above any fleet. */
+const MAX_PAGES = 200;
+/** Largest page the BFF reads (the `large` fixture's 30-day history is about 1 MiB). */
+const MAX_PAGE_BYTES = MAX_PASS_THROUGH_BYTES;
+
+/** The zones administrators set for a client's sites (the BFF's database: db/site-zones.ts). */
+export interface SiteZoneSource {
+  zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>>;
+}
+
+/** The devices of a caller's bound sites by ID, for the ranges a 422 is worded with. */
+export type DeviceLookup = (
+  caller: UpstreamCaller,
+  deviceIds: readonly string[],
+) => Promise<ReadonlyMap<string, Device>>;
 
 /**
- * The upstream device command API, one typed call per operation (spec 4). Calls whose answer
- * goes to the browser return it unread (`UpstreamResponse`), to be streamed or read by the
- * caller; `siteList` and `historyRecords` read and validate theirs. All go through
- * {@link UpstreamClient}: the caller's bearer token, one renewal on 401, retries for GET and PUT,
- * the region's circuit breaker. `requestId` is sent as `X-Request-Id`.
+ * The vendor's API behind one adapter (docs/decisions/006-vendor-adapter-and-product-api.md,
+ * section 2): one typed call per vendor operation the product uses, each answer validated with
+ * the vendor's schemas (vendor-schemas.ts) and mapped into the domain model (vendor-mapping.ts),
+ * each refusal into a product problem (upstream-problem.ts). Lists are read to their last page.
+ * State-changing calls never throw: they return a {@link CallResult} for the ledger. All go
+ * through {@link UpstreamClient}: the caller's bearer token, one renewal on 401, retries for GET
+ * and PUT, the region's circuit breaker. `requestId` is sent as `X-Request-Id`.
  */
 export class UpstreamApi {
   readonly #client: UpstreamClient;
   readonly #tokenEndpoint: TokenEndpoint;
+  readonly #zones: SiteZoneSource | undefined;
+  readonly #now: () => number;
+  #devices: DeviceLookup | undefined;
 
-  /** @param options.log where token endpoint failures and quirks are logged. */
+  /**
+   * @param options.log where token endpoint failures and quirks are logged.
+   * @param options.zones the zones administrators set (none: every site inferred or offset).
+   */
   constructor(options: {
     client: UpstreamClient;
     http: UpstreamHttp;
     upstreams: Record<Region, UpstreamRegion>;
     log: TokenLog;
+    zones?: SiteZoneSource | undefined;
+    now?: () => number;
   }) {
     this.#client = options.client;
     this.#tokenEndpoint = new TokenEndpoint(options);
+    this.#zones = options.zones;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Where the devices of a 422 are looked up for their ranges (the site directory). */
+  set deviceLookup(lookup: DeviceLookup) {
+    this.#devices = lookup;
   }
 
   /**
-   * `POST {authUrl}/api/auth/oauth2/token` with the client-credentials grant (spec 2.6, 5), for
-   * a sign-in or a renewal (the words of a failure differ); see {@link TokenEndpoint.request}.
+   * The token endpoint with the client-credentials grant (docs/upstream.md, Tokens), for a
+   * sign-in or a renewal (the words of a failure differ); see {@link TokenEndpoint.request}.
    *
    * @throws InvalidCredentialsError when the client is refused; ProblemError
    *   `token_endpoint_error`, `token_endpoint_unreachable`, `token_endpoint_timeout` or
@@ -86,164 +139,464 @@ export class UpstreamApi {
     return this.#tokenEndpoint.request(region, credentials, purpose);
   }
 
-  /** `POST /device/{deviceId}/commands` (spec 4, "Send device command"); 202 `{ id, ... }`. */
+  /**
+   * The caller's bound sites with their devices, read to the last page (`GET /sites`), each
+   * with its clock (a zone an administrator set, else inferred, else the vendor's offset). When
+   * the vendor leaves a site's devices out, they are read from `GET /devices`. With
+   * `retry: false` each page is sent once.
+   *
+   * @throws ProblemError: the vendor's refusal, a transport problem, or 502 `upstream_error` for
+   *   an unreadable page.
+   */
+  async sites(
+    caller: UpstreamCaller,
+    options: { retry?: boolean; requestId?: string | undefined } = {},
+  ): Promise<SiteList> {
+    const [vendorSites, stored] = await Promise.all([
+      this.#allPages(
+        caller,
+        VENDOR_PATHS.sites,
+        new URLSearchParams({ includeDevices: 'true' }),
+        VendorSitePageSchema,
+        (page) => page.sites,
+        'site list',
+        { operation: 'sites' },
+        options,
+      ),
+      this.#storedZones(caller),
+    ]);
+    const devicesBySite = vendorSites.some((site) => !site.devices)
+      ? groupBySite(await this.#allDevices(caller, options))
+      : new Map<string, VendorDevice[]>();
+    const nowMs = this.#now();
+    return {
+      sites: vendorSites.map((site) =>
+        toSite(site, {
+          stored: stored.get(site.id),
+          nowMs,
+          devices: devicesBySite.get(site.id) ?? [],
+        }),
+      ),
+    };
+  }
+
+  /**
+   * One bound site with its devices (`GET /sites/{siteId}`).
+   *
+   * @throws ProblemError 404 `unknown_or_unbound`, other refusals, transport problems.
+   */
+  async site(caller: UpstreamCaller, siteId: string, requestId?: string): Promise<Site> {
+    const context = { operation: 'site', siteId, nowMs: this.#now() } as const;
+    const [vendorSite, stored] = await Promise.all([
+      this.#send(caller, { method: 'GET', path: VENDOR_PATHS.site(siteId), requestId }).then(
+        (response) => readOkAnswer(response, VendorSiteSchema, 'site', context),
+      ),
+      this.#storedZones(caller),
+    ]);
+    const devices = vendorSite.devices
+      ? undefined
+      : (await this.#allDevices(caller, {})).filter((device) => device.siteId === siteId);
+    return toSite(vendorSite, {
+      stored: stored.get(vendorSite.id),
+      nowMs: this.#now(),
+      ...(devices ? { devices } : {}),
+    });
+  }
+
+  /**
+   * Binds a site to the caller (`POST /sites`, docs/upstream.md, Sites). A site already in the
+   * caller's list is answered 200 with it, nothing sent; one bound now 201 with the site read
+   * back. 409 (bound to another partner account) is `site_bound_elsewhere`.
+   */
+  async bind(
+    caller: UpstreamCaller,
+    siteId: string,
+    requestId?: string,
+  ): Promise<CallResult<Site>> {
+    const context = { operation: 'bind', siteId, nowMs: this.#now() } as const;
+    try {
+      const listed = (await this.sites(caller, { requestId })).sites.find(
+        (site) => site.siteId === siteId,
+      );
+      if (listed) return { kind: 'accepted', status: 200, value: listed };
+    } catch (error) {
+      if (error instanceof ProblemError) return { kind: 'refused', problem: error };
+      throw error;
+    }
+    const bound = await settleCall(
+      () =>
+        this.#send(caller, {
+          method: 'POST',
+          path: VENDOR_PATHS.sites,
+          body: { siteId },
+          requestId,
+        }),
+      (_answer, status) => ({ status, value: undefined }),
+      context,
+    );
+    if (bound.kind !== 'accepted') return bound;
+    try {
+      return { kind: 'accepted', status: 201, value: await this.site(caller, siteId) };
+    } catch (error) {
+      // Bound, but not readable back: the product answers the site as far as it knows it.
+      if (!(error instanceof ProblemError)) throw error;
+      return {
+        kind: 'accepted',
+        status: 201,
+        value: { siteId, name: siteId, timeZone: 'UTC', clock: { source: 'offset' }, devices: [] },
+      };
+    }
+  }
+
+  /** Unbinds a site (`DELETE /sites/{siteId}`, no body); 204 for the product. */
+  unbind(
+    caller: UpstreamCaller,
+    siteId: string,
+    requestId?: string,
+  ): Promise<CallResult<undefined>> {
+    return settleCall(
+      () => this.#send(caller, { method: 'DELETE', path: VENDOR_PATHS.site(siteId), requestId }),
+      () => ({ status: 204, value: undefined }),
+      { operation: 'unbind', siteId, nowMs: this.#now() },
+    );
+  }
+
+  /**
+   * Sends one device command (`POST /device/{deviceId}/commands`); 202 with its ID. A 422 is
+   * worded with the first value outside the device's range, worked out here.
+   */
   submit(
     caller: UpstreamCaller,
     deviceId: string,
     command: DeviceCommand,
     requestId?: string,
-  ): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'POST',
-      path: UPSTREAM_PATHS.submit(deviceId),
-      body: command,
-      ...(requestId ? { requestId } : {}),
-    });
+  ): Promise<CallResult<SubmissionResponse>> {
+    return settleCall(
+      () =>
+        this.#send(caller, {
+          method: 'POST',
+          path: VENDOR_PATHS.submit(deviceId),
+          body: command,
+          requestId,
+        }),
+      (answer) => {
+        const parsed = VendorSubmissionSchema.safeParse(answer);
+        if (!parsed.success) return undefined;
+        return {
+          status: 202,
+          value: {
+            id: parsed.data.id,
+            // Our words: the vendor's message may name its paths.
+            message: 'The device received the command.',
+            timestamp: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
+          },
+        };
+      },
+      { operation: 'submit', deviceId, nowMs: this.#now() },
+      async (status) =>
+        status === 422
+          ? { outOfRange: await this.#outOfRange(caller, [deviceId], command) }
+          : { overlap: await this.#overlapOf(caller, deviceId, command) },
+    );
   }
 
   /**
-   * `GET /devices/{deviceId}/commands/{commandId}` (spec 4): the status record. Sent without a
-   * request ID: one answer may serve several browsers (status reuse).
-   */
-  status(caller: UpstreamCaller, ref: CommandRef): Promise<UpstreamResponse> {
-    return this.#client.send(caller, { method: 'GET', path: UPSTREAM_PATHS.status(ref) });
-  }
-
-  /**
-   * The status record of one command, read and validated (spec 2.4, 4).
+   * The status record of one command (`GET /devices/{deviceId}/commands/{commandId}`). Sent
+   * without a request ID: one answer may serve several browsers (status sharing).
    *
-   * @throws ProblemError: the upstream's error, or 502 `upstream_error` for an unreadable record.
+   * @throws ProblemError: the refusal (404 `unknown_or_unbound`...), 502 for an unreadable record.
    */
-  async statusRecord(caller: UpstreamCaller, ref: CommandRef): Promise<StatusRecord> {
-    return readOkAnswer(await this.status(caller, ref), StatusRecordSchema, 'command status');
-  }
-
-  /** `PUT /devices/{deviceId}/commands/{commandId}/cancel` (spec 4); 200 with the status record. */
-  cancel(caller: UpstreamCaller, ref: CommandRef, requestId?: string): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'PUT',
-      path: UPSTREAM_PATHS.cancel(ref),
-      ...(requestId ? { requestId } : {}),
+  async status(caller: UpstreamCaller, ref: CommandRef): Promise<StatusRecord> {
+    const response = await this.#send(caller, { method: 'GET', path: VENDOR_PATHS.status(ref) });
+    const command = await readOkAnswer(response, VendorCommandSchema, 'command status', {
+      operation: 'status',
+      deviceId: ref.deviceId,
+      nowMs: this.#now(),
     });
+    const record = toStatusRecord(command, ref.deviceId);
+    if (!record) throw unreadable('command status');
+    return record;
   }
 
   /**
-   * `GET /devices/{deviceId}/commands?startTime&endTime&status` (docs/architecture.md, Upstream
-   * contract: History): commands whose window intersects the range, at most 30 days.
+   * Cancels one command (`PUT /devices/{deviceId}/commands/{commandId}/cancel`): the product's
+   * CommandCancellation (cancelled now by an operator). 409 is `not_cancellable`.
    */
-  history(
+  cancel(
+    caller: UpstreamCaller,
+    ref: CommandRef,
+    requestId?: string,
+  ): Promise<CallResult<CommandCancellation>> {
+    return settleCall(
+      () => this.#send(caller, { method: 'PUT', path: VENDOR_PATHS.cancel(ref), requestId }),
+      (answer) => {
+        const parsed = VendorCancelSchema.safeParse(answer ?? {});
+        if (!parsed.success) return undefined;
+        return {
+          status: 200,
+          value: {
+            deviceId: ref.deviceId,
+            commandId: ref.commandId,
+            status: 'cancelled',
+            cancelledAt: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
+            cancelReason: 'manuallyCancel',
+          },
+        };
+      },
+      { operation: 'cancel', deviceId: ref.deviceId, nowMs: this.#now() },
+    );
+  }
+
+  /**
+   * The commands of `deviceId` whose window meets the range, at most 30 days
+   * (`GET /device/{deviceId}/commands`), every page read.
+   *
+   * @throws ProblemError: the refusal, or 502 `upstream_error` for an unreadable page or record.
+   */
+  async history(
     caller: UpstreamCaller,
     deviceId: string,
     query: HistoryQuery,
     requestId?: string,
-  ): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'GET',
-      path: UPSTREAM_PATHS.history(deviceId),
-      query: new URLSearchParams({
+  ): Promise<StatusRecord[]> {
+    const commands = await this.#allPages(
+      caller,
+      VENDOR_PATHS.history(deviceId),
+      new URLSearchParams({
         startTime: query.startTime,
         endTime: query.endTime,
         ...(query.status ? { status: query.status } : {}),
       }),
-      ...(requestId ? { requestId } : {}),
+      VendorCommandPageSchema,
+      (page) => page.commands,
+      'command history',
+      { operation: 'history', deviceId },
+      { requestId },
+    );
+    return commands.map((command: VendorCommand) => {
+      const record = toStatusRecord(command, deviceId);
+      if (!record) throw unreadable('command history');
+      return record;
     });
   }
 
   /**
-   * The history of `deviceId` over `query`, read and validated.
-   *
-   * @throws ProblemError: the upstream's error, or 502 `upstream_error` for an unreadable list.
-   */
-  async historyRecords(
-    caller: UpstreamCaller,
-    deviceId: string,
-    query: HistoryQuery,
-  ): Promise<StatusRecord[]> {
-    const response = await this.history(caller, deviceId, query);
-    const history = await readOkAnswer(
-      response,
-      HistoryResponseSchema,
-      'command history',
-      MAX_READ_LIST_BYTES,
-    );
-    return history.commands;
-  }
-
-  /**
-   * `POST /devices/commands/batch` `{ devices, command }` (docs/architecture.md, Upstream
-   * contract: Batch); 202 `{ batchCommandId, message, timestamp, commands }`.
+   * Sends one command to many devices (`POST /devices/commands`): the vendor's batch ID and when
+   * it answered; the answer names no device command (the ledger finds them in the histories).
    */
   batch(
     caller: UpstreamCaller,
     request: BatchRequest,
     requestId?: string,
-  ): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'POST',
-      path: UPSTREAM_PATHS.batch,
-      body: request,
-      ...(requestId ? { requestId } : {}),
-    });
+  ): Promise<CallResult<{ batchCommandId: string; timestamp: string }>> {
+    return settleCall(
+      () =>
+        this.#send(caller, { method: 'POST', path: VENDOR_PATHS.batch, body: request, requestId }),
+      (answer) => {
+        const parsed = VendorBatchSchema.safeParse(answer);
+        if (!parsed.success) return undefined;
+        return {
+          status: 202,
+          value: {
+            batchCommandId: parsed.data.batchCommandId,
+            timestamp: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
+          },
+        };
+      },
+      { operation: 'batch', deviceIds: request.devices, nowMs: this.#now() },
+      async (status) =>
+        status === 422
+          ? { outOfRange: await this.#outOfRange(caller, request.devices, request.command) }
+          : {},
+    );
   }
 
   /**
-   * `PUT /devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
-   * contract: Batch cancel); 200 `{ batchCommandId, results }`.
+   * Cancels a batch's commands (`PUT /devices/commands/{batchCommandId}/cancel`): one result per
+   * device, `success` for those cancelled. 409 is `batch_not_cancellable`.
    */
   batchCancel(
     caller: UpstreamCaller,
     batchCommandId: string,
     requestId?: string,
-  ): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'PUT',
-      path: UPSTREAM_PATHS.batchCancel(batchCommandId),
-      ...(requestId ? { requestId } : {}),
-    });
+  ): Promise<CallResult<BatchCancelResponse>> {
+    return settleCall(
+      () =>
+        this.#send(caller, {
+          method: 'PUT',
+          path: VENDOR_PATHS.batchCancel(batchCommandId),
+          requestId,
+        }),
+      (answer) => {
+        const parsed = VendorBatchCancelSchema.safeParse(answer);
+        if (!parsed.success) return undefined;
+        return {
+          status: 200,
+          value: {
+            batchCommandId,
+            results: (parsed.data.results ?? []).map((result): BatchCancelResult =>
+              result.status === 'cancelled'
+                ? {
+                    deviceId: result.deviceId,
+                    ...(result.commandId ? { commandId: result.commandId } : {}),
+                    success: true,
+                    status: 'cancelled',
+                  }
+                : {
+                    deviceId: result.deviceId,
+                    ...(result.commandId ? { commandId: result.commandId } : {}),
+                    success: false,
+                    error: {
+                      code: 'not_cancellable',
+                      message: 'Not cancelled: the command has finished or could not be cancelled.',
+                    },
+                  },
+            ),
+          },
+        };
+      },
+      { operation: 'batchCancel', nowMs: this.#now() },
+    );
   }
 
-  /** `GET /sites` (spec 4, "List authorized sites"): `{ sites }` in bind order. */
-  sites(caller: UpstreamCaller, requestId?: string): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'GET',
-      path: UPSTREAM_PATHS.sites,
-      ...(requestId ? { requestId } : {}),
-    });
+  /** Every device of the caller's bound sites (`GET /devices`), every page read. */
+  #allDevices(
+    caller: UpstreamCaller,
+    options: { retry?: boolean; requestId?: string | undefined },
+  ): Promise<VendorDevice[]> {
+    return this.#allPages(
+      caller,
+      VENDOR_PATHS.devices,
+      new URLSearchParams(),
+      VendorDevicePageSchema,
+      (page) => page.devices,
+      'device list',
+      { operation: 'devices' },
+      options,
+    );
   }
 
   /**
-   * The caller's bound sites with their devices and time zones, read and validated. With
-   * `retry: false` it is sent once, whatever the method's default.
-   *
-   * @throws ProblemError: the upstream's error, a transport problem, or 502 `upstream_error`
-   *   for an unreadable list.
+   * Reads a vendor list to its last page, {@link PAGE_SIZE} items a page: until a page comes
+   * back short or empty, or `total` items are in (docs/upstream.md, Paging).
    */
-  async siteList(caller: UpstreamCaller, options: { retry?: boolean } = {}): Promise<SiteList> {
-    const response = await this.#client.send(caller, {
-      method: 'GET',
-      path: UPSTREAM_PATHS.sites,
-      ...(options.retry === false ? { retry: false } : {}),
-    });
-    return readOkAnswer(response, SiteListSchema, 'site list', MAX_READ_LIST_BYTES);
+  async #allPages<S extends z.ZodType, T>(
+    caller: UpstreamCaller,
+    path: string,
+    query: URLSearchParams,
+    schema: S,
+    itemsOf: (page: z.output<S>) => T[] | null | undefined,
+    what: string,
+    context: Omit<RefusalContext, 'nowMs'>,
+    options: { retry?: boolean; requestId?: string | undefined },
+  ): Promise<T[]> {
+    const items: T[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const pageQuery = new URLSearchParams(query);
+      pageQuery.set('page', String(page));
+      pageQuery.set('size', String(PAGE_SIZE));
+      const response = await this.#send(caller, {
+        method: 'GET',
+        path,
+        query: pageQuery,
+        ...(options.retry === false ? { retry: false } : {}),
+        ...(page === 1 && options.requestId ? { requestId: options.requestId } : {}),
+      });
+      const answer = await readOkAnswer(
+        response,
+        schema,
+        what,
+        { ...context, nowMs: this.#now() },
+        MAX_PAGE_BYTES,
+      );
+      const pageItems = itemsOf(answer) ?? [];
+      items.push(...pageItems);
+      const total = (answer as { total?: number | null }).total;
+      if (pageItems.length < PAGE_SIZE) break;
+      if (typeof total === 'number' && items.length >= total) break;
+    }
+    return items;
   }
 
-  /** `POST /sites` `{ siteId }` (spec 4, 2.7); 201, or 200 when already bound. */
-  bind(caller: UpstreamCaller, siteId: string, requestId?: string): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'POST',
-      path: UPSTREAM_PATHS.sites,
-      body: { siteId },
-      ...(requestId ? { requestId } : {}),
-    });
+  /** The first value outside its device's range among `deviceIds`, when the ranges are known. */
+  async #outOfRange(
+    caller: UpstreamCaller,
+    deviceIds: readonly string[],
+    command: DeviceCommand,
+  ): Promise<CapabilityOutOfRangeDetails | undefined> {
+    if (!this.#devices) return undefined;
+    const devices = await this.#devices(caller, deviceIds);
+    for (const deviceId of deviceIds) {
+      const device = devices.get(deviceId);
+      if (!device) continue;
+      const violation = checkCapabilities(command.powerControl, device.capabilities).find(
+        (v) => v.kind === 'outOfRange',
+      );
+      if (violation?.kind === 'outOfRange')
+        return {
+          deviceId,
+          property: violation.property,
+          value: violation.value,
+          min: violation.range.min,
+          max: violation.range.max,
+        };
+    }
+    return undefined;
   }
 
-  /** `DELETE /sites` `{ siteId }` (spec 4, 2.7); 204. */
-  unbind(caller: UpstreamCaller, siteId: string, requestId?: string): Promise<UpstreamResponse> {
-    return this.#client.send(caller, {
-      method: 'DELETE',
-      path: UPSTREAM_PATHS.sites,
-      body: { siteId },
-      ...(requestId ? { requestId } : {}),
-    });
+  /**
+   * The command in the way of a submission the vendor refused for overlap (its refusal does not
+   * name it): the device's active command whose window overlaps, read from its history (domain
+   * `findActiveOverlap`); undefined when the history cannot be read or holds none.
+   */
+  async #overlapOf(
+    caller: UpstreamCaller,
+    deviceId: string,
+    command: DeviceCommand,
+  ): Promise<{ conflictingCommandId: string; startTime: string; endTime: string } | undefined> {
+    const window = toWindowMs(command);
+    for (const slot of historyRangeSlots(window.startMs, window.endMs)) {
+      const records = await this.history(caller, deviceId, {
+        startTime: new Date(slot.startMs).toISOString(),
+        endTime: new Date(slot.endMs).toISOString(),
+      });
+      const active = findActiveOverlap(window, records);
+      if (active)
+        return {
+          conflictingCommandId: active.id,
+          startTime: active.startTime,
+          endTime: active.endTime,
+        };
+    }
+    return undefined;
   }
+
+  async #storedZones(caller: UpstreamCaller): Promise<ReadonlyMap<string, StoredSiteZone>> {
+    return this.#zones ? this.#zones.zones(caller.region, caller.clientId) : new Map();
+  }
+
+  #send(
+    caller: UpstreamCaller,
+    call: Omit<UpstreamCall, 'requestId'> & { requestId?: string | undefined },
+  ) {
+    const { requestId, ...rest } = call;
+    return this.#client.send(caller, requestId ? { ...rest, requestId } : rest);
+  }
+}
+
+function groupBySite(devices: readonly VendorDevice[]): Map<string, VendorDevice[]> {
+  const bySite = new Map<string, VendorDevice[]>();
+  for (const device of devices) {
+    if (!device.siteId) continue;
+    bySite.set(device.siteId, [...(bySite.get(device.siteId) ?? []), device]);
+  }
+  return bySite;
+}
+
+function unreadable(what: string): ProblemError {
+  return new ProblemError(
+    502,
+    'upstream_error',
+    `The vendor's ${what} was unreadable. Try again in a moment; if it persists, report it to the vendor's support.`,
+  );
 }

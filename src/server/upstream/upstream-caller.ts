@@ -1,8 +1,14 @@
 import type { Region } from '../../domain/token.ts';
 
 /**
+ * The vendor's API path under a region's host (docs/upstream.md): the sandbox serves each region
+ * at `/{eu,au}` followed by it, as the vendor serves it at its hosts' root.
+ */
+export const VENDOR_API_BASE_PATH = '/api/openapi/v1';
+
+/**
  * Where one region of the upstream lives: the token endpoint's host and the API base URL
- * (spec 4, 5; docs/architecture.md, Upstream contract: Regions and tokens).
+ * (docs/upstream.md, Tokens; docs/architecture.md, Regions and tokens).
  */
 export interface UpstreamRegion {
   authUrl: string;

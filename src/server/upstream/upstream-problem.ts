@@ -1,64 +1,275 @@
-import {
-  ApiErrorBodySchema,
-  WindowOverlapDetailsSchema,
-  type UpstreamErrorCode,
-} from '../../domain/errors.ts';
+import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
+import type { PowerControlProperty } from '../../domain/power-control.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
+import { readVendorError } from './vendor-schemas.ts';
 
-/**
- * Turns an upstream error answer into the problem the browser gets (docs/architecture.md, BFF
- * surface): the upstream's status, its `code`, its `message` as `detail` (the SPA shows it), the
- * whole error body as `upstream`, and `Retry-After` when the upstream sent one. A 401 that survived
- * one token renewal becomes 502: the browser's session is fine, the upstream is not.
- */
-export async function upstreamProblem(response: UpstreamResponse): Promise<ProblemError> {
-  return problemFrom(response.statusCode, response.headers, await readCapped(response.body));
+/** The vendor operations the product uses, as refusals are worded for them. */
+export type VendorOperation =
+  | 'sites'
+  | 'site'
+  | 'devices'
+  | 'bind'
+  | 'unbind'
+  | 'submit'
+  | 'status'
+  | 'cancel'
+  | 'history'
+  | 'batch'
+  | 'batchCancel';
+
+/** What a refusal is about, for its words. */
+export interface RefusalContext {
+  operation: VendorOperation;
+  deviceId?: string | undefined;
+  deviceIds?: readonly string[] | undefined;
+  siteId?: string | undefined;
+  /** A 422's first value outside its device's range, worked out by the adapter. */
+  outOfRange?: CapabilityOutOfRangeDetails | undefined;
+  /** A 409's command in the way, found by the adapter in the device's history. */
+  overlap?: { conflictingCommandId: string; startTime: string; endTime: string } | undefined;
+  /** Now, epoch ms: when a rate limit lifts. */
+  nowMs: number;
+}
+
+/** Names and units of the controls, for a refusal's words. */
+const CONTROL_WORDS: Record<PowerControlProperty, { name: string; unit: string }> = {
+  targetBatteryPowerW: { name: 'battery power', unit: ' W' },
+  chargeCutoffSocPercent: { name: 'charge cut-off', unit: ' %' },
+  dischargeCutoffSocPercent: { name: 'discharge cut-off', unit: ' %' },
+  siteImportLimitW: { name: 'site import limit', unit: ' W' },
+  siteExportLimitW: { name: 'site export limit', unit: ' W' },
+};
+
+/** Words for a value outside its device's range: which value, and the range. */
+export function outOfRangeWords(details: CapabilityOutOfRangeDetails): string {
+  const { name, unit } = CONTROL_WORDS[details.property];
+  return `The ${name} of ${details.value}${unit} is outside the range of ${details.deviceId} (${details.min}${unit} to ${details.max}${unit}). Choose a value inside it.`;
 }
 
 /**
- * {@link upstreamProblem} of an answer already read. A `window_overlap` whose `details` do not
- * have their contract shape ({@link WindowOverlapDetailsSchema}) is passed on without them, so
- * whoever reads that code's details can trust them.
+ * Turns a vendor refusal into the product problem of decision 006 (section 2, its table): a code
+ * of the product's, words that say what to change, the vendor's own body in `upstream` for
+ * support, and `Retry-After` where the vendor sent one. Errors are read in all three of the
+ * vendor's shapes (`readVendorError`).
  */
-export function problemFrom(
+export function refusalProblem(
   statusCode: number,
   responseHeaders: UpstreamResponse['headers'],
   text: string,
+  context: RefusalContext,
 ): ProblemError {
-  const type = mediaType(responseHeaders);
-  const parsed = isJsonMediaType(type) ? ApiErrorBodySchema.safeParse(safeJson(text)) : undefined;
+  const body = isJsonMediaType(mediaType(responseHeaders)) ? safeJson(text) : undefined;
+  const error = readVendorError(body);
+  const upstream = body === undefined ? {} : { upstream: body };
   const headers: ProblemHeaders = {};
-  const retryAfter = responseHeaders['retry-after'];
-  if (typeof retryAfter === 'string' && /^[\w ,:-]{1,64}$/.test(retryAfter))
-    headers['retry-after'] = retryAfter;
-
-  let status = statusCode;
-  if (status < 400 || status > 599) status = 502;
-  if (status === 401) status = 502;
-
-  if (parsed?.success) {
-    const { details, ...error } = parsed.data;
-    const keepsDetails =
-      details !== undefined &&
-      (error.code !== ('window_overlap' satisfies UpstreamErrorCode) ||
-        WindowOverlapDetailsSchema.safeParse(details).success);
-    return ProblemError.fromUpstream(status, keepsDetails ? { ...error, details } : error, {
+  const retryAfter = headerText(responseHeaders['retry-after']);
+  if (retryAfter && /^[\w ,:-]{1,64}$/.test(retryAfter)) headers['retry-after'] = retryAfter;
+  const make = (
+    status: number,
+    code: ConstructorParameters<typeof ProblemError>[1],
+    words: string,
+    details?: unknown,
+  ) => {
+    const problem = new ProblemError(status, code, words, {
+      ...upstream,
       headers,
       title: titleFor(status),
     });
+    if (details !== undefined) problem.problem.details = details;
+    return problem;
+  };
+  const code = error?.errorCode?.toUpperCase();
+  const device =
+    context.deviceId ?? (context.deviceIds?.length === 1 ? context.deviceIds[0] : undefined);
+  const thisDevice = device ?? 'a device of this batch';
+
+  if (statusCode >= 300 && statusCode < 400)
+    return make(
+      502,
+      'upstream_error',
+      "The vendor's service answered with a redirect, which is not followed. Report it to the vendor's support.",
+    );
+  switch (statusCode) {
+    case 400:
+      return make(
+        502,
+        'upstream_refused_request',
+        "The vendor's service refused what powerdeck sent as not valid. This is a defect of powerdeck, not of your input; report it with the time of this message.",
+      );
+    case 401:
+      return make(
+        401,
+        'not_signed_in',
+        "The vendor's service no longer accepts this account's access. Sign in again.",
+      );
+    case 404:
+      return make(404, 'unknown_or_unbound', notFoundWords(context));
+    case 409:
+      return conflict(make, context, code, thisDevice);
+    case 422:
+      if (code === 'DEVICE_NOT_SUPPORTED')
+        return make(
+          422,
+          'control_not_supported',
+          `${device ?? 'A device of this batch'} does not support a control of this command. Leave that control out, or send the command to another device.`,
+        );
+      if (code === undefined || code === 'CAPABILITY_EXCEEDED')
+        return context.outOfRange
+          ? make(
+              422,
+              'capability_out_of_range',
+              outOfRangeWords(context.outOfRange),
+              context.outOfRange,
+            )
+          : make(
+              422,
+              'capability_out_of_range',
+              `A value of this command is outside what ${thisDevice} accepts (the vendor does not say which). Check each value against the device's range and the battery's ratings.`,
+            );
+      return make(
+        422,
+        'upstream_refused',
+        `The vendor's service refused this change for ${thisDevice}${error?.message ? `: "${error.message.slice(0, 200)}"` : ''}. Change the command or the devices, or ask the vendor's support.`,
+      );
+    case 429:
+      return rateLimited(make, context, error, retryAfter);
+    case 403:
+      return make(
+        403,
+        'upstream_refused',
+        "The vendor's service does not allow this account to do this. Ask the vendor's support which access rights the account needs.",
+      );
+    default:
+      if (statusCode >= 500)
+        return make(
+          statusCode <= 599 ? statusCode : 502,
+          'upstream_error',
+          "The vendor's service failed. Try again in a moment; if it persists, the vendor's service is having trouble.",
+        );
+      return make(
+        statusCode >= 400 && statusCode < 500 ? 422 : 502,
+        'upstream_refused',
+        "The vendor's service refused this request for a reason powerdeck does not know. Reload the page; if it is refused again, report it with the details below.",
+      );
   }
-  return new ProblemError(
-    status >= 500 ? status : 502,
-    'upstream_error',
-    statusCode >= 300 && statusCode < 400
-      ? "The upstream answered with a redirect, which is not followed. Report it to the upstream's support."
-      : `The upstream failed with HTTP ${statusCode} and no readable error. Try again in a moment.`,
-    { headers },
+}
+
+/**
+ * {@link refusalProblem} of an answer not read yet.
+ *
+ * @throws nothing: a body that breaks off is read as empty.
+ */
+export async function refusalOf(
+  response: UpstreamResponse,
+  context: RefusalContext,
+): Promise<ProblemError> {
+  const text = await readCapped(response.body).catch(() => '');
+  return refusalProblem(response.statusCode, response.headers, text, context);
+}
+
+type Make = (
+  status: number,
+  code: ConstructorParameters<typeof ProblemError>[1],
+  words: string,
+  details?: unknown,
+) => ProblemError;
+
+function conflict(make: Make, context: RefusalContext, code: string | undefined, device: string) {
+  switch (context.operation) {
+    case 'submit':
+    case 'batch':
+      if (code !== undefined && code !== 'TIME_WINDOW_OVERLAP') break;
+      return make(
+        409,
+        'window_overlap',
+        `The window overlaps ${context.overlap ? `command ${context.overlap.conflictingCommandId}` : 'another command'} of ${device}, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).`,
+        context.overlap,
+      );
+    case 'cancel':
+      return make(
+        409,
+        'not_cancellable',
+        'This command has completed or was cancelled already, so it cannot be cancelled.',
+      );
+    case 'batchCancel':
+      return make(
+        409,
+        'batch_not_cancellable',
+        'Every command of this batch has finished, so there is nothing left to cancel.',
+      );
+    case 'bind':
+      return make(
+        409,
+        'site_bound_elsewhere',
+        `${context.siteId ? `Site ${context.siteId}` : 'The site'} is bound to another partner account: a site belongs to one account at a time. Ask the other account to unbind it, or the vendor's support.`,
+      );
+    default:
+      break;
+  }
+  return make(
+    409,
+    'upstream_refused',
+    "The vendor's service refused this change as in conflict with the device's state. Reload the page to see the current commands, then try again if it still applies.",
   );
 }
 
+function rateLimited(
+  make: Make,
+  context: RefusalContext,
+  error: ReturnType<typeof readVendorError>,
+  retryAfter: string | undefined,
+): ProblemError {
+  const named = error?.details?.deviceId;
+  const deviceId =
+    typeof named === 'string'
+      ? named
+      : (context.deviceId ?? (context.deviceIds?.length === 1 ? context.deviceIds[0] : undefined));
+  const waitS = retryAfterSeconds(retryAfter, context.nowMs);
+  const retryAt =
+    waitS === undefined ? undefined : new Date(context.nowMs + waitS * 1000).toISOString();
+  const who = deviceId ?? 'A device of this request';
+  const when =
+    waitS === undefined
+      ? 'It takes the next one within a minute.'
+      : `It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`;
+  return make(
+    429,
+    'device_rate_limited',
+    `${who} has had all its calls for this minute (the vendor allows two per device per minute). ${when}`,
+    { ...(deviceId ? { deviceId } : {}), ...(retryAt ? { retryAt } : {}) },
+  );
+}
+
+function notFoundWords(context: RefusalContext): string {
+  switch (context.operation) {
+    case 'bind':
+      return `No site with Plant ID ${context.siteId ?? ''} was found. Check the ID in the Plant ID column of the vendor's portal.`;
+    case 'unbind':
+    case 'site':
+      return `Site ${context.siteId ?? ''} was not found, or it is not bound to this account. Reload the sites page to see the bound sites.`;
+    case 'batch':
+    case 'batchCancel':
+      return "This batch, or one of its devices, was not found, or a device's site is not bound to this account. Reload the page and check the devices' sites.";
+    default:
+      return `${context.deviceId ?? 'The device'} or this command was not found, or its site is not bound to this account. Check the device; if its site was unbound, bind it again on the sites page.`;
+  }
+}
+
+/** Seconds of a `Retry-After` (delta-seconds or HTTP date), or undefined. */
+function retryAfterSeconds(value: string | undefined, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const dateMs = Date.parse(value);
+  return Number.isNaN(dateMs) ? undefined : Math.max(0, Math.ceil((dateMs - nowMs) / 1000));
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function safeJson(text: string): unknown {
+  if (text.length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -1,16 +1,21 @@
 import { z } from 'zod';
-import { DeviceIdSchema, SiteIdSchema } from '../../../src/domain/ids.ts';
+import {
+  DeviceIdSchema,
+  POWER_CONTROL_PROPERTIES,
+  SiteIdSchema,
+  type PowerControlProperty,
+} from '../../../src/sandbox/vendor/schemas.ts';
 
 /**
  * Where the contract suite points and with which credentials. Without `CONTRACT_BASE_URL` the suite
- * starts the sandbox in-process and uses the demo fixture (docs/architecture.md, Upstream
- * contract); with it, the same suite runs against that endpoint (a real vendor, or a sandbox
- * started elsewhere).
+ * starts the sandbox in-process and uses the demo fixture (src/sandbox/README.md, Fixtures); with
+ * it, the same suite runs against that endpoint (the vendor's hosts, a sandbox started elsewhere,
+ * or a validating proxy in front of either).
  */
 export interface ContractConfig {
-  /** `{auth_url}` of the region (spec 4), without the token path. */
+  /** Origin of the region's token endpoint, without `/api/auth/oauth2/token`. */
   authUrl: string;
-  /** `{base_url}` of the region (spec 4). */
+  /** Base URL of the region's business operations, with `/api/openapi/v1` (docs/upstream.md). */
   baseUrl: string;
   clientId: string;
   clientSecret: string;
@@ -20,13 +25,18 @@ export interface ContractConfig {
   deviceId: string;
   /** A second device of {@link siteId}, for batch and per-device rules. */
   secondDeviceId: string | undefined;
-  /** A site that is never bound during a test, for the 403 rows. */
+  /** A site the client may bind, bound only briefly, for the "not yours" rows. */
   otherSiteId: string | undefined;
-  /** A site with more than 50 devices, for the batch limit rows (spec 8). */
+  /** A site another partner client holds: binding it answers 409. */
+  foreignSiteId: string | undefined;
+  /** A site with more than 50 devices, for the batch limit rows. */
   largeSiteId: string | undefined;
   /**
-   * Sandbox admin API root (docs/architecture.md, Upstream contract); absent against a real vendor.
+   * A device of {@link siteId} and a control it does not support, for the `notSupported` rows:
+   * the vendor publishes no list of supported controls, so this is the target's own knowledge.
    */
+  unsupportedControl: { deviceId: string; property: PowerControlProperty } | undefined;
+  /** Sandbox admin API root (src/sandbox/README.md, Admin API); absent against a real vendor. */
   adminUrl: string | undefined;
   /** A client of the other region, for the region isolation row. */
   otherRegion:
@@ -46,7 +56,18 @@ const ContractEnvSchema = z.object({
   CONTRACT_DEVICE_ID: DeviceIdSchema.optional(),
   CONTRACT_SECOND_DEVICE_ID: DeviceIdSchema.optional(),
   CONTRACT_OTHER_SITE_ID: SiteIdSchema.optional(),
+  CONTRACT_FOREIGN_SITE_ID: SiteIdSchema.optional(),
   CONTRACT_LARGE_SITE_ID: SiteIdSchema.optional(),
+  CONTRACT_UNSUPPORTED_CONTROL: z
+    .string()
+    .regex(
+      new RegExp(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}:(${POWER_CONTROL_PROPERTIES.join('|')})$`),
+      {
+        error:
+          'CONTRACT_UNSUPPORTED_CONTROL must be deviceId:property, e.g. BAT-1:siteExportLimitW',
+      },
+    )
+    .optional(),
   CONTRACT_ADMIN_URL: optionalUrl,
   CONTRACT_OTHER_AUTH_URL: optionalUrl,
   CONTRACT_OTHER_BASE_URL: optionalUrl,
@@ -55,6 +76,9 @@ const ContractEnvSchema = z.object({
 });
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The token endpoint's origin when none is given: the base URL without `/api/openapi/v1`. */
+const authOf = (baseUrl: string) => trimSlash(baseUrl).replace(/\/api\/openapi\/v1$/, '');
 
 /** True when the environment points the suite at an endpoint of its own. */
 export function isExternalTarget(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -86,13 +110,15 @@ export function externalConfig(env: NodeJS.ProcessEnv = process.env): ContractCo
     parsed.CONTRACT_OTHER_CLIENT_SECRET
       ? {
           baseUrl: trimSlash(parsed.CONTRACT_OTHER_BASE_URL),
-          authUrl: trimSlash(parsed.CONTRACT_OTHER_AUTH_URL ?? parsed.CONTRACT_OTHER_BASE_URL),
+          authUrl: trimSlash(
+            parsed.CONTRACT_OTHER_AUTH_URL ?? authOf(parsed.CONTRACT_OTHER_BASE_URL),
+          ),
           clientId: parsed.CONTRACT_OTHER_CLIENT_ID,
           clientSecret: parsed.CONTRACT_OTHER_CLIENT_SECRET,
         }
       : undefined;
   return {
-    authUrl: trimSlash(parsed.CONTRACT_AUTH_URL ?? baseUrl),
+    authUrl: trimSlash(parsed.CONTRACT_AUTH_URL ?? authOf(baseUrl)),
     baseUrl,
     clientId: parsed.CONTRACT_CLIENT_ID ?? '',
     clientSecret: parsed.CONTRACT_CLIENT_SECRET ?? '',
@@ -100,7 +126,14 @@ export function externalConfig(env: NodeJS.ProcessEnv = process.env): ContractCo
     deviceId: parsed.CONTRACT_DEVICE_ID ?? '',
     secondDeviceId: parsed.CONTRACT_SECOND_DEVICE_ID,
     otherSiteId: parsed.CONTRACT_OTHER_SITE_ID,
+    foreignSiteId: parsed.CONTRACT_FOREIGN_SITE_ID,
     largeSiteId: parsed.CONTRACT_LARGE_SITE_ID,
+    unsupportedControl: parsed.CONTRACT_UNSUPPORTED_CONTROL
+      ? {
+          deviceId: parsed.CONTRACT_UNSUPPORTED_CONTROL.split(':')[0] ?? '',
+          property: parsed.CONTRACT_UNSUPPORTED_CONTROL.split(':')[1] as PowerControlProperty,
+        }
+      : undefined,
     adminUrl: parsed.CONTRACT_ADMIN_URL && trimSlash(parsed.CONTRACT_ADMIN_URL),
     otherRegion: other,
     inProcessSandbox: false,
@@ -108,26 +141,29 @@ export function externalConfig(env: NodeJS.ProcessEnv = process.env): ContractCo
 }
 
 /**
- * Settings for the sandbox's demo fixture (docs/architecture.md, Upstream contract) listening at
+ * Settings for the sandbox's demo fixture (src/sandbox/README.md, Fixtures) listening at
  * `origin`: Europe's client `demo-eu`, site `PLANT-EU-001` (devices `BAT-EU-001-A`, `-B`, `-C`),
- * `PLANT-EU-002` as the unbound site, `PLANT-EU-100` (60 devices) for the batch limit and
- * Australia's `demo-au`.
+ * `PLANT-EU-002` as the site bound only briefly, `PLANT-EU-003` held by another partner,
+ * `PLANT-EU-100` (60 devices) for the batch limit, `BAT-EU-001-C` without `siteExportLimitW`,
+ * and Australia's `demo-au`.
  */
 export function sandboxConfig(origin: string): ContractConfig {
   return {
     authUrl: `${origin}/eu`,
-    baseUrl: `${origin}/eu`,
+    baseUrl: `${origin}/eu/api/openapi/v1`,
     clientId: 'demo-eu',
     clientSecret: 'demo-eu-secret',
     siteId: 'PLANT-EU-001',
     deviceId: 'BAT-EU-001-A',
     secondDeviceId: 'BAT-EU-001-B',
     otherSiteId: 'PLANT-EU-002',
+    foreignSiteId: 'PLANT-EU-003',
     largeSiteId: 'PLANT-EU-100',
+    unsupportedControl: { deviceId: 'BAT-EU-001-C', property: 'siteExportLimitW' },
     adminUrl: origin,
     otherRegion: {
       authUrl: `${origin}/au`,
-      baseUrl: `${origin}/au`,
+      baseUrl: `${origin}/au/api/openapi/v1`,
       clientId: 'demo-au',
       clientSecret: 'demo-au-secret',
     },

@@ -8,7 +8,7 @@ import { ContractHttp } from './contract-http.ts';
 import { OpenApiResponseValidator } from './openapi-response-validator.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 import { UpstreamClient } from './upstream-client.ts';
-import { isActiveStatus, StatusRecordSchema } from '../../../src/domain/command.ts';
+import { isActiveStatus, StatusRecordSchema } from '../../../src/sandbox/vendor/schemas.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -43,6 +43,8 @@ export interface ContractTarget {
   window(offsetMs: number, durationMs: number): Window;
   /** Remembers a command so it is cancelled after the test on a target that cannot reset. */
   track(deviceId: string, commandId: string): void;
+  /** Remembers a batch so it is cancelled after the test on a target that cannot reset. */
+  trackBatch(batchCommandId: string): void;
   /** Remembers an extra site binding so it is undone after the test on such a target. */
   trackBinding(siteId: string): void;
 }
@@ -61,6 +63,7 @@ export function useContractTarget(): ContractTarget {
   let closeSandbox: (() => Promise<void>) | undefined;
   let admin: SandboxAdmin | undefined;
   let tracked: { deviceId: string; commandId: string }[] = [];
+  let trackedBatches: string[] = [];
   let trackedBindings: string[] = [];
   let slot = 0;
   // A real vendor keeps what earlier files and runs left behind: each file starts at a random
@@ -115,6 +118,9 @@ export function useContractTarget(): ContractTarget {
       track(deviceId: string, commandId: string) {
         tracked.push({ deviceId, commandId });
       },
+      trackBatch(batchCommandId: string) {
+        trackedBatches.push(batchCommandId);
+      },
       trackBinding(siteId: string) {
         if (siteId !== target.config.siteId) trackedBindings.push(siteId);
       },
@@ -133,7 +139,7 @@ export function useContractTarget(): ContractTarget {
     target.upstream.accessToken = undefined;
     await target.upstream.signIn();
     const bound = await target.upstream.bindSite(target.config.siteId);
-    if (bound.status !== 200 && bound.status !== 201)
+    if (bound.status !== 200)
       throw new Error(`Binding ${target.config.siteId} answered ${bound.status}`);
     const nowMs = admin ? await admin.nowMs() : Date.now();
     const wholeMinute = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS;
@@ -146,9 +152,13 @@ export function useContractTarget(): ContractTarget {
   afterEach(async () => {
     if (admin) {
       tracked = [];
+      trackedBatches = [];
       trackedBindings = [];
       return;
     }
+    for (const batchCommandId of trackedBatches)
+      await target.upstream.cancelBatch(batchCommandId).catch(() => undefined);
+    trackedBatches = [];
     for (const { deviceId, commandId } of tracked) {
       const status = await target.upstream.queryStatus(deviceId, commandId).catch(() => undefined);
       const record = StatusRecordSchema.safeParse(status?.body);

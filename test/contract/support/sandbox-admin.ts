@@ -2,10 +2,7 @@ import { z } from 'zod';
 import type { ContractHttp, ContractResponse } from './contract-http.ts';
 import { UtcTimestampSchema } from '../../../src/domain/time.ts';
 
-/**
- * Fault settings of `PUT /_sandbox/faults` (docs/architecture.md, Upstream contract); `{}` clears
- * them.
- */
+/** Fault settings of `PUT /_sandbox/faults` (src/sandbox/README.md, Admin API); `{}` clears them. */
 export interface SandboxFaults {
   latencyMs?: number;
   errorRate?: number;
@@ -19,9 +16,8 @@ export interface SandboxFaults {
 const ClockSchema = z.object({ now: UtcTimestampSchema });
 
 /**
- * The sandbox admin API (docs/architecture.md, Upstream contract: Sandbox admin API): never part of
- * the vendor contract, only reachable when the suite knows an admin URL. Throws on any status but
- * 2xx, naming the call.
+ * The sandbox admin API (src/sandbox/README.md, Admin API): never part of the vendor contract,
+ * only reachable when the suite knows an admin URL. Throws on any status but 2xx, naming the call.
  */
 export class SandboxAdmin {
   constructor(private readonly http: ContractHttp) {}

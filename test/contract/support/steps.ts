@@ -2,27 +2,20 @@ import { expect } from 'vitest';
 import type { ContractResponse } from './contract-http.ts';
 import type { ContractTarget, Window } from './contract-target.ts';
 import {
+  BatchAcceptedSchema,
+  DeviceListSchema,
+  ErrorBodySchema,
+  HistoryPageSchema,
   StatusRecordSchema,
-  SubmissionResponseSchema,
-  type StatusRecord,
-} from '../../../src/domain/command.ts';
-import {
-  POWER_CONTROL_PROPERTIES,
+  SubmissionAnswerSchema,
+  type BatchAccepted,
+  type Device,
+  type ErrorBody,
   type PowerControl,
-  type PowerControlProperty,
-} from '../../../src/domain/power-control.ts';
-import { ApiErrorBodySchema, type ApiErrorBody } from '../../../src/domain/errors.ts';
-import {
-  BatchSubmissionResponseSchema,
-  type BatchSubmissionResponse,
-} from '../../../src/domain/batch.ts';
-import { SiteListSchema, type Device } from '../../../src/domain/device.ts';
-import { HistoryResponseSchema } from '../../../src/domain/history.ts';
+  type StatusRecord,
+} from '../../../src/sandbox/vendor/schemas.ts';
 
-/**
- * A power control every demo device supports (docs/architecture.md, Upstream contract: -5000..5000
- * W).
- */
+/** A power control every demo device takes: 3 kW charge, inside -5000..5000 W. */
 export const CHARGE_3KW: PowerControl = { targetBatteryPowerW: -3000 };
 
 export const SECOND_MS = 1000;
@@ -30,7 +23,9 @@ export const MINUTE_MS = 60 * SECOND_MS;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** Submits a command, expects 202 (spec 3.1 row 1), returns its ID. */
+const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+/** Submits a command, expects 202, returns its ID. */
 export async function submit(
   target: ContractTarget,
   deviceId: string,
@@ -39,25 +34,25 @@ export async function submit(
 ): Promise<string> {
   const response = await target.upstream.submitCommand(deviceId, { powerControl, ...window });
   expect(response.status, JSON.stringify(response.body)).toBe(202);
-  const { id } = SubmissionResponseSchema.parse(response.body);
+  const { id } = SubmissionAnswerSchema.parse(response.body);
   target.track(deviceId, id);
   return id;
 }
 
-/** Submits a batch, expects 202, returns the response. */
+/** Submits a batch, expects 202, returns the answer (which names no device command). */
 export async function submitBatch(
   target: ContractTarget,
   devices: string[],
   window: Window,
   powerControl: PowerControl = CHARGE_3KW,
-): Promise<BatchSubmissionResponse> {
+): Promise<BatchAccepted> {
   const response = await target.upstream.submitBatch({
     devices,
     command: { powerControl, ...window },
   });
   expect(response.status, JSON.stringify(response.body)).toBe(202);
-  const batch = BatchSubmissionResponseSchema.parse(response.body);
-  for (const { deviceId, id } of batch.commands) target.track(deviceId, id);
+  const batch = BatchAcceptedSchema.parse(response.body);
+  target.trackBatch(batch.batchCommandId);
   return batch;
 }
 
@@ -73,46 +68,63 @@ export async function statusOf(
 }
 
 /**
- * Expects an error response `{ code, message }` of that status and code (docs/architecture.md,
- * Upstream contract).
+ * Expects an error `{ errorCode, message, timestamp }` of that status and code (docs/upstream.md,
+ * Errors).
  */
 export function expectError(
   response: ContractResponse,
   status: number,
-  code: string,
-): ApiErrorBody {
+  errorCode: string,
+): ErrorBody {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
-  const body = ApiErrorBodySchema.parse(response.body);
-  expect(body.code).toBe(code);
+  const body = ErrorBodySchema.parse(response.body);
+  expect(body.errorCode).toBe(errorCode);
   return body;
 }
 
-/**
- * Expects 400 invalid_request whose message names `field` (docs/architecture.md, Upstream
- * contract).
- */
-export function expectInvalidRequest(response: ContractResponse, field: string): ApiErrorBody {
-  const body = expectError(response, 400, 'invalid_request');
+/** Expects 400 `INVALID_REQUEST` whose message names `field`. */
+export function expectInvalidRequest(response: ContractResponse, field: string): ErrorBody {
+  const body = expectError(response, 400, 'INVALID_REQUEST');
   expect(body.message).toContain(field);
   return body;
 }
 
-/** The devices of the client's bound sites, from `GET /sites`. */
+/** The devices of the client's bound sites, every page of `GET /devices` read. */
 export async function boundDevices(target: ContractTarget): Promise<Device[]> {
-  const response = await target.upstream.listSites();
-  expect(response.status).toBe(200);
-  return SiteListSchema.parse(response.body).sites.flatMap((site) => site.devices);
+  const devices: Device[] = [];
+  for (let page = 1; ; page += 1) {
+    const response = await target.upstream.listDevices({ page: String(page), size: '500' });
+    expect(response.status).toBe(200);
+    const list = DeviceListSchema.parse(response.body);
+    devices.push(...list.devices);
+    if (list.devices.length === 0 || devices.length >= list.total) return devices;
+  }
 }
 
-/** The first bound device that lacks a control, with that control (spec 7 row 4). */
-export async function deviceLackingControl(
+/**
+ * The device's status records whose window meets `[fromMs, toMs)`, every page read, by start.
+ */
+export async function historyOf(
   target: ContractTarget,
-): Promise<{ device: Device; property: PowerControlProperty } | undefined> {
-  return (await boundDevices(target)).flatMap((device) =>
-    POWER_CONTROL_PROPERTIES.filter((p) => device.capabilities[p] === undefined).map(
-      (property) => ({ device, property }),
-    ),
-  )[0];
+  deviceId: string,
+  fromMs = target.baseMs - HOUR_MS,
+  toMs = target.baseMs + 10 * HOUR_MS,
+  status?: string,
+): Promise<StatusRecord[]> {
+  const records: StatusRecord[] = [];
+  for (let page = 1; ; page += 1) {
+    const response = await target.upstream.queryHistory(deviceId, {
+      startTime: iso(fromMs),
+      endTime: iso(toMs),
+      page: String(page),
+      size: '500',
+      ...(status ? { status } : {}),
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const history = HistoryPageSchema.parse(response.body);
+    records.push(...history.commands);
+    if (history.commands.length === 0 || records.length >= history.total) return records;
+  }
 }
 
 /**
@@ -121,14 +133,27 @@ export async function deviceLackingControl(
  * vendor do not matter.
  */
 export async function historyIds(target: ContractTarget, deviceId: string): Promise<string[]> {
-  const response = await target.upstream.queryHistory(deviceId, {
-    startTime: new Date(target.baseMs - HOUR_MS).toISOString(),
-    endTime: new Date(target.baseMs + 10 * HOUR_MS).toISOString(),
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return HistoryResponseSchema.parse(response.body)
-    .commands.map((command) => command.id)
-    .sort();
+  return (await historyOf(target, deviceId)).map((command) => command.id).sort();
+}
+
+/**
+ * The commands a batch gave a device, found in the device's history as the BFF finds them
+ * (docs/upstream.md, Batches): same window, received no earlier than the batch's answer says.
+ */
+export async function batchCommandsOf(
+  target: ContractTarget,
+  deviceId: string,
+  window: Window,
+  batch: BatchAccepted,
+): Promise<StatusRecord[]> {
+  const startMs = Date.parse(window.startTime);
+  const endMs = Date.parse(window.endTime);
+  return (await historyOf(target, deviceId, startMs, endMs)).filter(
+    (command) =>
+      Date.parse(command.startTime) === startMs &&
+      Date.parse(command.endTime) === endMs &&
+      Date.parse(command.receivedAt) >= Date.parse(batch.timestamp) - SECOND_MS,
+  );
 }
 
 /** Epoch ms of an ISO timestamp, or `undefined`. */

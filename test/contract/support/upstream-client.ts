@@ -1,14 +1,12 @@
 import type { ContractHttp, ContractResponse, ServerKind } from './contract-http.ts';
-import { TokenResponseSchema } from '../../../src/domain/token.ts';
-import type { DeviceCommand } from '../../../src/domain/command.ts';
-import type { BatchRequest } from '../../../src/domain/batch.ts';
+import { TokenAnswerSchema } from '../../../src/sandbox/vendor/schemas.ts';
 
 const segment = encodeURIComponent;
 
 /**
- * The upstream operations of spec 4, one method each, with the paths of docs/architecture.md,
- * Upstream contract. Bodies are `unknown` so tests can send malformed ones; every response has
- * already been checked against the OpenAPI document by {@link ContractHttp}.
+ * The vendor's operations (docs/upstream.md), one method each, with the vendor's paths relative
+ * to the region's base URL. Bodies are `unknown` so tests can send malformed ones; every response
+ * has already been checked against the OpenAPI document by {@link ContractHttp}.
  */
 export class UpstreamClient {
   /** The token sent with every call but the token request; set by {@link signIn}. */
@@ -23,7 +21,7 @@ export class UpstreamClient {
     },
   ) {}
 
-  /** `POST {auth_url}/api/auth/oauth2/token` with the given form (spec 2.6). */
+  /** `POST {auth}/api/auth/oauth2/token` with the given form (docs/upstream.md, Tokens). */
   requestToken(form: Record<string, string>): Promise<ContractResponse> {
     return this.http.send({
       server: this.servers.auth,
@@ -33,7 +31,7 @@ export class UpstreamClient {
     });
   }
 
-  /** `POST {auth_url}/api/auth/oauth2/token` with a body of another media type. */
+  /** `POST {auth}/api/auth/oauth2/token` with a body of another media type. */
   requestTokenRaw(contentType: string, body: string): Promise<ContractResponse> {
     return this.http.send({
       server: this.servers.auth,
@@ -43,7 +41,7 @@ export class UpstreamClient {
     });
   }
 
-  /** Obtains a token with the client credentials and keeps it for later calls (spec 5). */
+  /** Obtains a token with the client credentials and keeps it for later calls. */
   async signIn(): Promise<{ accessToken: string; expiresInS: number }> {
     const response = await this.requestToken({
       grant_type: 'client_credentials',
@@ -54,7 +52,7 @@ export class UpstreamClient {
       throw new Error(
         `Token request answered ${response.status}: ${JSON.stringify(response.body)}`,
       );
-    const token = TokenResponseSchema.parse(response.body);
+    const token = TokenAnswerSchema.parse(response.body);
     this.accessToken = token.access_token;
     return { accessToken: token.access_token, expiresInS: token.expires_in };
   }
@@ -74,20 +72,38 @@ export class UpstreamClient {
     });
   }
 
-  listSites(options?: { token?: string }) {
-    return this.call('GET', '/sites', options);
+  listSites(query: Record<string, string> = {}, options?: { token?: string }) {
+    return this.call('GET', '/sites', { query, ...options });
+  }
+
+  getSite(siteId: string, query: Record<string, string> = {}) {
+    return this.call('GET', `/sites/${segment(siteId)}`, { query });
   }
 
   bindSite(siteId: string) {
     return this.call('POST', '/sites', { json: { siteId } });
   }
 
+  /** The vendor's unbind, `DELETE /sites/{siteId}`. */
   unbindSite(siteId: string) {
+    return this.call('DELETE', `/sites/${segment(siteId)}`);
+  }
+
+  /** The spec's unbind, `DELETE /sites` with a JSON body. */
+  unbindSiteByBody(siteId: string) {
     return this.call('DELETE', '/sites', { json: { siteId } });
   }
 
-  /** `POST /device/{deviceId}/commands` (spec 4: singular `device`). */
-  submitCommand(deviceId: string, command: DeviceCommand | unknown, options?: { token?: string }) {
+  listDevices(query: Record<string, string> = {}) {
+    return this.call('GET', '/devices', { query });
+  }
+
+  getDevice(deviceId: string) {
+    return this.call('GET', `/devices/${segment(deviceId)}`);
+  }
+
+  /** `POST /device/{deviceId}/commands` (singular `device`). */
+  submitCommand(deviceId: string, command: unknown, options?: { token?: string }) {
     return this.call('POST', `/device/${segment(deviceId)}/commands`, {
       json: command,
       ...options,
@@ -106,15 +122,16 @@ export class UpstreamClient {
     return this.call('PUT', `/devices/${segment(deviceId)}/commands/${segment(commandId)}/cancel`);
   }
 
+  /** `GET /device/{deviceId}/commands` (singular `device`). */
   queryHistory(deviceId: string, query: Record<string, string>) {
-    return this.call('GET', `/devices/${segment(deviceId)}/commands`, { query });
+    return this.call('GET', `/device/${segment(deviceId)}/commands`, { query });
   }
 
-  submitBatch(batch: BatchRequest | unknown) {
-    return this.call('POST', '/devices/commands/batch', { json: batch });
+  submitBatch(batch: unknown) {
+    return this.call('POST', '/devices/commands', { json: batch });
   }
 
   cancelBatch(batchCommandId: string) {
-    return this.call('PUT', `/devices/commands/batch/${segment(batchCommandId)}/cancel`);
+    return this.call('PUT', `/devices/commands/${segment(batchCommandId)}/cancel`);
   }
 }

@@ -14,6 +14,7 @@ const SITE: Site = {
   siteId: 'PLANT-AU-001',
   name: 'Adelaide depot',
   timeZone: 'Australia/Adelaide',
+  clock: { source: 'inferred' },
   devices: [
     {
       deviceId: 'BAT-AU-001-A',
@@ -53,7 +54,7 @@ function fakeBff(initial: StatusRecord[] = []) {
     if (route === 'GET /api/session') return json(200, { region: 'au', clientId: 'demo-au' });
     if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
     if (route === 'GET /api/devices/BAT-AU-001-A/commands') return json(200, { commands });
-    if (route === 'POST /api/device/BAT-AU-001-A/commands') {
+    if (route === 'POST /api/devices/BAT-AU-001-A/commands') {
       const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
       const id = `cmd_${next++}`;
       commands.push({ ...body, id, deviceId: 'BAT-AU-001-A', status: 'received', receivedAt: NOW });

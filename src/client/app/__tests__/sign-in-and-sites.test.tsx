@@ -46,7 +46,7 @@ function fakeBff() {
       bound = [SITE];
       return json(already ? 200 : 201, SITE);
     }
-    if (route === 'DELETE /api/sites') {
+    if (route === 'DELETE /api/sites/PLANT-EU-001') {
       bound = [];
       return noContent();
     }
@@ -181,8 +181,10 @@ describe('sign-in and sites', () => {
     await user.click(within(region).getByRole('button', { name: 'Unbind' }));
     await user.click(await screen.findByRole('button', { name: 'Unbind site' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: /PLANT-EU-001/ })).toBeNull());
-    const unbind = requests.find((r) => r.method === 'DELETE' && r.path === '/api/sites');
-    expect(unbind?.body).toEqual({ siteId: 'PLANT-EU-001' });
+    const unbind = requests.find(
+      (r) => r.method === 'DELETE' && r.path === '/api/sites/PLANT-EU-001',
+    );
+    expect(unbind).toBeDefined();
 
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('heading', { name: 'Sign in to powerdeck' })).toBeTruthy();

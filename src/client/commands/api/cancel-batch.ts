@@ -5,16 +5,15 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
- * `PUT /api/devices/commands/batch/{batchCommandId}/cancel` (docs/architecture.md, Upstream
- * contract: Batch cancel): one result per device, successes and failures mixed (spec 2.5, 7). A
- * 200 does not mean every device was cancelled.
+ * `PUT /api/batches/{batchCommandId}/cancel`: one result per device, successes and failures
+ * mixed (docs/upstream.md, Batches). A 200 does not mean every device was cancelled.
  */
 export function cancelBatch(
   batchCommandId: string,
   intent?: IntentHeaders,
 ): Promise<BatchCancelResponse> {
   return apiRequest(
-    `/devices/commands/batch/${encodeURIComponent(batchCommandId)}/cancel`,
+    `/batches/${encodeURIComponent(batchCommandId)}/cancel`,
     BatchCancelResponseSchema,
     { method: 'PUT', idempotencyKey: intent?.idempotencyKey, undoOf: intent?.undoOf },
   );

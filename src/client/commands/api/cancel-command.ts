@@ -1,22 +1,28 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { StatusRecordSchema, type StatusRecord } from '../../../domain/command.ts';
+import {
+  applyCancellation,
+  CommandCancellationSchema,
+  type CommandCancellation,
+  type StatusRecord,
+} from '../../../domain/command.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands, writeStatusIntoHistory } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 import { commandStatusQueryOptions } from './get-command-status.ts';
 
 /**
- * `PUT /api/devices/{deviceId}/commands/{commandId}/cancel`: the cancelled status record. Rejects
- * with `not_cancellable` (409) once the command is final (spec 3.1 rule 1).
+ * `PUT /api/devices/{deviceId}/commands/{commandId}/cancel`: what the cancel did (the command is
+ * cancelled by an operator, and when). Rejects with `not_cancellable` (409) once the command is
+ * final (docs/upstream.md, Lifecycle).
  */
 export function cancelCommand(
   deviceId: string,
   commandId: string,
   intent?: IntentHeaders,
-): Promise<StatusRecord> {
+): Promise<CommandCancellation> {
   return apiRequest(
     `/devices/${encodeURIComponent(deviceId)}/commands/${encodeURIComponent(commandId)}/cancel`,
-    StatusRecordSchema,
+    CommandCancellationSchema,
     { method: 'PUT', idempotencyKey: intent?.idempotencyKey, undoOf: intent?.undoOf },
   );
 }
@@ -28,19 +34,22 @@ export interface CommandCancel {
 }
 
 /**
- * Cancels one command, as one operator intent (one `Idempotency-Key` for all its tries). Its answer (the cancelled record) goes into the status and history caches
- * at once; whatever the answer, the device's history and statuses and the ledger are read again.
+ * Cancels one command, as one operator intent (one `Idempotency-Key` for all its tries). Its
+ * answer is written into the status record held for the command, in the status and history
+ * caches at once; whatever the answer, the device's history and statuses and the ledger are read
+ * again.
  */
 export function useCancelCommand() {
   const queryClient = useQueryClient();
   return useKeyedMutation({
     mutationFn: ({ deviceId, commandId, ...intent }: CommandCancel & IntentHeaders) =>
       cancelCommand(deviceId, commandId, intent),
-    onSuccess: (record) => {
-      queryClient.setQueryData(
-        commandStatusQueryOptions(record.deviceId, record.id).queryKey,
-        record,
-      );
+    onSuccess: (cancellation) => {
+      const { queryKey } = commandStatusQueryOptions(cancellation.deviceId, cancellation.commandId);
+      const held = queryClient.getQueryData<StatusRecord>(queryKey);
+      if (!held) return;
+      const record = applyCancellation(held, cancellation);
+      queryClient.setQueryData(queryKey, record);
       writeStatusIntoHistory(queryClient, record);
     },
     onSettled: (_record, _error, { deviceId }) => invalidateDeviceCommands(queryClient, [deviceId]),

@@ -9,8 +9,9 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
- * `POST /api/devices/commands/batch` (docs/architecture.md, Upstream contract: Batch): 202 with
- * the batchCommandId and one device command per device. The whole batch is refused
+ * `POST /api/batches` (docs/architecture.md, Ledger: batches): 202 with the batchCommandId, the
+ * device commands found so far in the devices' histories and the devices not confirmed yet (the
+ * ledger's entry of the batch names the others as they are found). The whole batch is refused
  * (problem+json) for more than 50 devices, a repeat, an unknown or unbound device, or a value out
  * of some device's range.
  */
@@ -18,7 +19,7 @@ export function submitBatch(
   request: BatchRequest,
   intent?: IntentHeaders,
 ): Promise<BatchSubmissionResponse> {
-  return apiRequest('/devices/commands/batch', BatchSubmissionResponseSchema, {
+  return apiRequest('/batches', BatchSubmissionResponseSchema, {
     method: 'POST',
     body: request,
     idempotencyKey: intent?.idempotencyKey,

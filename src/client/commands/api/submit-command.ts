@@ -9,7 +9,7 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
- * `POST /api/device/{deviceId}/commands` (singular `device`, spec 4): 202 with the command ID.
+ * `POST /api/devices/{deviceId}/commands`: 202 with the command ID.
  * Rejects with ApiError `window_overlap` (409) or `capability_out_of_range` (422) among others.
  */
 export function submitCommand(
@@ -17,7 +17,7 @@ export function submitCommand(
   command: DeviceCommand,
   intent?: IntentHeaders,
 ): Promise<SubmissionResponse> {
-  return apiRequest(`/device/${encodeURIComponent(deviceId)}/commands`, SubmissionResponseSchema, {
+  return apiRequest(`/devices/${encodeURIComponent(deviceId)}/commands`, SubmissionResponseSchema, {
     method: 'POST',
     body: command,
     idempotencyKey: intent?.idempotencyKey,

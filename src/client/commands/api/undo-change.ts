@@ -15,6 +15,7 @@ import {
 } from '../lib/undo.ts';
 import { cancelBatch } from './cancel-batch.ts';
 import { cancelCommand } from './cancel-command.ts';
+import { getLedgerPage } from './get-ledger.ts';
 import { getCommandStatus } from './get-command-status.ts';
 import { submitCommand } from './submit-command.ts';
 
@@ -105,8 +106,11 @@ function failedUndo(error: unknown, timeZone: string): UndoOutcome {
 }
 
 /**
- * Undoes a batch submission: reads the status of each of its device commands and, only while all
- * are still `received` ({@link batchUndoRefusal}), cancels the batch with `Powerdeck-Undo-Of`
+ * Undoes a batch submission: takes its device commands from the ledger's entry of the batch (the
+ * vendor's answer names none; the BFF finds them in the histories), refuses while any device's is
+ * not confirmed yet (undo never stops a started command, and an unconfirmed one may have
+ * started), reads the status of each and, only while all are still `received`
+ * ({@link batchUndoRefusal}), cancels the batch with `Powerdeck-Undo-Of`
  * naming the submission's key. The upstream answers per device, so a cancel refused
  * for some devices is said with its count. Never throws.
  */
@@ -116,8 +120,19 @@ async function runBatchUndo(
 ): Promise<UndoOutcome> {
   const { batchCommandId } = change;
   try {
+    const { entries } = await getLedgerPage({ batchCommandId, kind: 'batch' });
+    const outcome = entries[0]?.outcome;
+    const unconfirmed = outcome?.unconfirmed ?? [];
+    if (unconfirmed.length > 0)
+      return {
+        ok: false,
+        words: `Undo is not possible yet: the command of ${unconfirmed.length} device${unconfirmed.length === 1 ? '' : 's'} of this batch is not confirmed yet, so whether it has started is not known. Cancel the batch to stop the commands still waiting or running.`,
+        batch: { batchCommandId, offerCancel: true },
+      };
+    const commands =
+      outcome?.commands?.map((c) => ({ deviceId: c.deviceId, commandId: c.id })) ?? change.commands;
     const current = await Promise.all(
-      change.commands.map((c) => getCommandStatus(c.deviceId, c.commandId)),
+      commands.map((c) => getCommandStatus(c.deviceId, c.commandId)),
     );
     const refusal = batchUndoRefusal(current);
     if (refusal) return { ok: false, words: refusal, batch: { batchCommandId, offerCancel: true } };

@@ -1,41 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.ts';
-import { problemSupportDetail, problemWords } from '../problem-words.ts';
+import { overlapConflict, problemSupportDetail, problemWords } from '../problem-words.ts';
 
-const upstream = (status: number, code: string, message: string, details?: unknown) =>
+/** A product problem a vendor refusal became, with the vendor's body kept for support. */
+const refusal = (status: number, code: string, details?: unknown, vendorMessage = 'refused') =>
   new ApiError({
     status,
     code,
     title: 'Refused',
-    detail: message,
-    upstream: { code, message, details },
+    detail: `The server's words for ${code}`,
+    details,
+    upstream: { errorCode: 'X', message: vendorMessage, timestamp: '2026-11-21T10:00:00Z' },
   });
 
-const INTERNALS = [/\bspec\b/i, /\bBFF\b/, /\d{4}-\d\d-\d\dT\d\d:\d\d/];
+const INTERNALS = [/\bspec\b/i, /\bBFF\b/, /\d{4}-\d\d-\d\dT\d\d:\d\d/, /errorCode|\/api\//];
 
 describe('problemWords', () => {
-  it('words an overlap from its details, on the site clock with UTC beside, never the vendor message', () => {
-    const error = upstream(
-      409,
-      'window_overlap',
-      'window overlaps cmd_9 (2026-11-21T10:00:00Z to 2026-11-21T11:00:00Z) (spec 3.1 rule 2)',
-      {
-        conflictingCommandId: 'cmd_9',
-        startTime: '2026-11-21T10:00:00Z',
-        endTime: '2026-11-21T11:00:00Z',
-      },
-    );
-    const words = problemWords(error, 'Europe/Berlin');
-    expect(words).toContain(
-      'overlaps command cmd_9, 2026-11-21 11:00–12:00 (Europe/Berlin), UTC 2026-11-21 10:00–11:00',
-    );
-    for (const internal of INTERNALS) expect(words).not.toMatch(internal);
-    expect(problemSupportDetail(error)).toContain('(spec 3.1 rule 2)');
-  });
-
   it('words a value out of range with the control, the value and the range in units', () => {
     const words = problemWords(
-      upstream(422, 'capability_out_of_range', 'targetBatteryPowerW 9000 > 5000 (spec 2.2)', {
+      refusal(422, 'capability_out_of_range', {
         deviceId: 'BAT-1',
         property: 'targetBatteryPowerW',
         value: 9000,
@@ -48,11 +31,61 @@ describe('problemWords', () => {
     );
   });
 
-  it('never shows the message of a code it does not know, and keeps the words of powerdeck’s own problems', () => {
-    const unknown = problemWords(
-      upstream(400, 'vendor_special', 'see spec 8, the BFF is not calling it'),
+  it('words when a rate-limited device takes its next call, on the site clock with UTC beside', () => {
+    const words = problemWords(
+      refusal(429, 'device_rate_limited', {
+        deviceId: 'BAT-1',
+        retryAt: '2026-11-21T10:00:30Z',
+      }),
+      'Europe/Berlin',
     );
-    for (const internal of INTERNALS) expect(unknown).not.toMatch(internal);
+    expect(words).toContain('BAT-1 has had all the calls');
+    expect(words).toContain('11:00');
+    expect(words).not.toMatch(/try again/i);
+    for (const internal of INTERNALS) expect(words).not.toMatch(internal);
+  });
+
+  it.each([
+    ['window_overlap', 409, /overlaps another command/],
+    ['not_cancellable', 409, /already finished/],
+    ['batch_not_cancellable', 409, /nothing left to cancel/],
+    ['site_bound_elsewhere', 409, /another partner account/],
+    ['unknown_or_unbound', 404, /not bound to this account/],
+    ['control_not_supported', 422, /does not support/],
+    ['upstream_refused_request', 502, /fault of powerdeck/],
+    ['upstream_refused', 422, /reason powerdeck does not know/],
+  ])('words %s in the product’s terms, never the vendor’s message', (code, status, words) => {
+    const error = refusal(status, code, undefined, 'see spec 7, POST /device/X/commands');
+    const text = problemWords(error, 'Europe/Berlin');
+    expect(text).toMatch(words);
+    for (const internal of INTERNALS) expect(text).not.toMatch(internal);
+    expect(problemSupportDetail(error)).toContain('see spec 7');
+  });
+
+  it('words an overlap naming the command in the way, on the site clock with UTC beside', () => {
+    const words = problemWords(
+      refusal(409, 'window_overlap', {
+        conflictingCommandId: 'cmd_9',
+        startTime: '2026-11-21T10:00:00Z',
+        endTime: '2026-11-21T11:00:00Z',
+      }),
+      'Europe/Berlin',
+    );
+    expect(words).toContain(
+      'overlaps command cmd_9, 2026-11-21 11:00–12:00 (Europe/Berlin), UTC 2026-11-21 10:00–11:00',
+    );
+    expect(
+      overlapConflict(
+        refusal(409, 'window_overlap', {
+          conflictingCommandId: 'cmd_9',
+          startTime: '2026-11-21T10:00:00Z',
+          endTime: '2026-11-21T11:00:00Z',
+        }),
+      )?.conflictingCommandId,
+    ).toBe('cmd_9');
+  });
+
+  it('keeps the words of powerdeck’s own problems', () => {
     const own = new ApiError({
       status: 409,
       code: 'window_unsettled',
@@ -60,5 +93,9 @@ describe('problemWords', () => {
       detail: 'An earlier submission for this device and window is still under way.',
     });
     expect(problemWords(own)).toBe(own.detail);
+  });
+
+  it('names no conflicting command when the problem does not', () => {
+    expect(overlapConflict(refusal(409, 'window_overlap'))).toBeUndefined();
   });
 });

@@ -30,6 +30,10 @@ export interface SandboxHarness {
   close(): Promise<void>;
 }
 
+/** Base paths of the business operations of each region (docs/upstream.md). */
+export const EU = '/eu/api/openapi/v1';
+export const AU = '/au/api/openapi/v1';
+
 /** The frozen wall clock of harness sandboxes: only admin clock moves change time. */
 export const WALL_MS = Date.parse('2030-06-01T08:00:00.000Z');
 
@@ -89,12 +93,11 @@ export async function startHarness(options: Partial<SandboxOptions> = {}): Promi
     token,
     async boundToken(siteId, client = 'demo-eu') {
       const accessToken = await token(client);
-      const region = client === 'demo-eu' ? 'eu' : 'au';
-      const bound = await call('POST', `/${region}/sites`, {
+      const bound = await call('POST', `${client === 'demo-eu' ? EU : AU}/sites`, {
         token: accessToken,
         json: { siteId },
       });
-      if (bound.status !== 201 && bound.status !== 200) throw new Error(`bind: ${bound.status}`);
+      if (bound.status !== 200) throw new Error(`bind: ${bound.status}`);
       return accessToken;
     },
     admin: (method, path, json) => call(method, `/_sandbox${path}`, { json }),

@@ -1,12 +1,29 @@
 import { SandboxClock } from '../../clock.ts';
 import { Catalog } from '../../fixtures/catalog.ts';
-import { DEMO_CAPABILITIES } from '../../fixtures/demo-fixture.ts';
-import type { Fixture } from '../../fixtures/fixture-types.ts';
+import { fixtureDevice, POWERSTACK_10 } from '../../fixtures/demo-fixture.ts';
+import type { Fixture, FixtureSite } from '../../fixtures/fixture-types.ts';
 import type { ClientIdentity } from '../../state/client-identity.ts';
 import { MemoryPersistence } from '../../state/persistence.ts';
 import { SandboxState } from '../../state/sandbox-state.ts';
 
-/** A small fixture: two Europe clients, one site with three devices (C lacks export limits). */
+const site: Omit<FixtureSite, 'devices'> = {
+  siteId: 'SITE-1',
+  region: 'eu',
+  name: 'Site one',
+  countryCode: 'DE',
+  address: 'Teststraße 1, Berlin',
+  timezone: 'UTC+1:00',
+  ianaZone: 'Europe/Berlin',
+  installDate: '2024-01-01T00:00:00Z',
+  gridMeterId: 'DE-TEST',
+  gridConnectionPhaseType: 'threePhase',
+  gridCode: 'VDE-AR-N 4105',
+  owner: 'Test GmbH',
+};
+
+/**
+ * A small fixture: two Europe clients, one site with three 5 kW devices (C lacks export limits).
+ */
 export const SMALL_FIXTURE: Fixture = {
   clients: [
     { clientId: 'alpha', clientSecret: 'alpha-secret', region: 'eu' },
@@ -14,25 +31,15 @@ export const SMALL_FIXTURE: Fixture = {
   ],
   sites: [
     {
-      siteId: 'SITE-1',
-      region: 'eu',
-      name: 'Site one',
-      timeZone: 'Europe/Berlin',
-      devices: ['DEV-A', 'DEV-B', 'DEV-C'].map((deviceId) => ({
-        deviceId,
-        siteId: 'SITE-1',
-        name: deviceId,
-        model: 'test',
-        capabilities:
-          deviceId === 'DEV-C'
-            ? Object.fromEntries(
-                Object.entries(DEMO_CAPABILITIES).filter(([p]) => p !== 'siteExportLimitW'),
-              )
-            : DEMO_CAPABILITIES,
-        online: true,
-      })),
+      ...site,
+      devices: ['DEV-A', 'DEV-B', 'DEV-C'].map((deviceId) =>
+        fixtureDevice(site, deviceId, deviceId, POWERSTACK_10, {
+          lacks: deviceId === 'DEV-C' ? ['siteExportLimitW'] : [],
+        }),
+      ),
     },
   ],
+  bindings: [],
 };
 
 export const ALPHA: ClientIdentity = { clientId: 'alpha', region: 'eu' };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildServerApp, type ServerOptions } from '../../app.ts';
+import { VENDOR_API_BASE_PATH } from '../../upstream/upstream-caller.ts';
 import type { FakeUpstream } from './fake-upstream.ts';
 
 export const ORIGIN = 'http://127.0.0.1:8080';
@@ -17,7 +18,7 @@ export async function buildTestBff(
   overrides: Partial<ServerOptions> = {},
 ): Promise<TestBff> {
   const clock = { nowMs: Date.parse('2026-05-01T10:00:00Z') };
-  const region = { authUrl: `${fake.url}/eu`, baseUrl: `${fake.url}/eu` };
+  const region = { authUrl: `${fake.url}/eu`, baseUrl: `${fake.url}/eu${VENDOR_API_BASE_PATH}` };
   const app = await buildServerApp({
     upstreams: { eu: region, au: region },
     publicOrigin: ORIGIN,

@@ -1,5 +1,65 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { VENDOR_API_BASE_PATH } from '../../upstream/upstream-caller.ts';
+
+/** The vendor's error body (its OpenAPI document's `Error`). */
+export function vendorError(errorCode: string, message: string) {
+  return { errorCode, message, timestamp: '2026-05-01T10:00:00Z' };
+}
+
+/** A device as the vendor's `Device` writes it: power in kW (5 kW both ways by default). */
+export function vendorDevice(
+  id: string,
+  siteId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    siteId,
+    name: id,
+    model: 'PD-10',
+    maxChargePowerKw: 5,
+    maxDischargePowerKw: 5,
+    online: true,
+    faultStatus: false,
+    ...extra,
+  };
+}
+
+/**
+ * A site as the vendor's `Site` writes it, Berlin's country and offset by default
+ * (`DE`, `UTC+1:00`: shown on Europe/Berlin), with `deviceIds` as its devices.
+ */
+export function vendorSite(
+  id: string,
+  deviceIds: readonly string[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    name: id,
+    countryCode: 'DE',
+    timezone: 'UTC+1:00',
+    online: true,
+    faultStatus: false,
+    devices: deviceIds.map((deviceId) => vendorDevice(deviceId, id)),
+    ...extra,
+  };
+}
+
+/** One page holding every item of a vendor list (`{ total, page, size, <key> }`). */
+export function vendorPage(key: string, items: readonly unknown[], extra: object = {}) {
+  return { total: items.length, page: 1, size: 500, [key]: items, ...extra };
+}
+
+/**
+ * A vendor command status record as the vendor writes it (`cancellReason`), from a product
+ * status record's fields.
+ */
+export function vendorCommand(record: Record<string, unknown>): Record<string, unknown> {
+  const { cancelReason, ...rest } = record;
+  return { ...rest, ...(cancelReason ? { cancellReason: cancelReason } : {}) };
+}
 
 /** A request the fake upstream saw, with the headers the BFF sent. */
 export interface SeenRequest {
@@ -24,6 +84,11 @@ export interface FakeUpstream {
   expiresInS: number;
   /** How the token answer writes `expires_in`: a number (default), a numeric string, or not at all. */
   expiresInAs: 'number' | 'string' | 'absent';
+  /**
+   * How the token answer is written: the guide's OAuth 2.0 `snake` case (`access_token`), or the
+   * vendor's OpenAPI document's `camel` case (`accessToken`, `expiresIn`).
+   */
+  tokenShape: 'snake' | 'camel';
   /**
    * What the token endpoint does instead of issuing tokens: answer this status (`{ error }`
    * body), or hang (never answer). Undefined: it works.
@@ -51,6 +116,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     tokenRequests: 0,
     expiresInS: 3600,
     expiresInAs: 'number',
+    tokenShape: 'snake',
     tokenFault: undefined,
     tokenClientAuth: 'form',
     revoked: new Set(),
@@ -90,6 +156,13 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       string: String(state.expiresInS),
       absent: undefined,
     };
+    if (state.tokenShape === 'camel')
+      return {
+        accessToken: token,
+        refreshToken: `refresh-${token}`,
+        tokenType: 'Bearer',
+        expiresIn: expiresIn[state.expiresInAs],
+      };
     return {
       access_token: token,
       token_type: 'Bearer',
@@ -97,15 +170,15 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     };
   });
   app.all('/eu/*', async (request, reply) => {
-    const url = request.url.slice('/eu'.length);
+    const url = request.url.slice(`/eu${VENDOR_API_BASE_PATH}`.length);
     state.seen.push({ method: request.method, url, headers: request.headers, body: request.body });
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!token.startsWith('tok-') || state.revoked.has(token))
       return reply
         .code(401)
-        .send({ code: 'invalid_token', message: 'The access token is invalid or expired' });
+        .send(vendorError('UNAUTHORIZED', 'The access token is invalid or expired'));
     const handler = handlers.get(`${request.method} ${url.split('?')[0]}`);
-    if (!handler) return reply.code(404).send({ code: 'not_found', message: 'no such fake route' });
+    if (!handler) return reply.code(404).send(vendorError('NOT_FOUND', 'no such fake route'));
     return handler(request, reply);
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -12,8 +12,14 @@ const cancelledRecord = {
   status: 'cancelled',
   receivedAt: '2026-11-21T01:00:00.000Z',
   cancelledAt: '2026-11-21T01:30:00.000Z',
-  cancelReason: 'manuallyCancel',
+  cancellReason: 'manuallyCancel',
 };
+
+const error = (errorCode: string) => ({
+  errorCode,
+  message: 'x',
+  timestamp: '2026-11-21T01:30:00.000Z',
+});
 
 const statusQuery = (body: unknown, status = 200, headers = json): Exchange => ({
   method: 'GET',
@@ -33,16 +39,16 @@ describe('OpenApiResponseValidator', () => {
     expect(validator.problems(statusQuery(cancelledRecord))).toEqual([]);
   });
 
-  it('refuses a misnamed or extra field', () => {
-    const { cancelReason, ...rest } = cancelledRecord;
-    const problems = validator.problems(statusQuery({ ...rest, cancellationReason: cancelReason }));
-    expect(problems.join('\n')).toMatch(/cancelReason/);
-    expect(problems.join('\n')).toMatch(/cancellationReason/);
+  it('refuses a misnamed or extra field: the published dialect spells cancellReason', () => {
+    const { cancellReason, ...rest } = cancelledRecord;
+    const problems = validator.problems(statusQuery({ ...rest, cancelReason: cancellReason }));
+    expect(problems.join('\n')).toMatch(/cancellReason/);
+    expect(problems.join('\n')).toMatch(/additional/);
   });
 
   it('applies the 2020-12 if/then rules: a completed record needs startedAt and completedAt', () => {
     const completed: Record<string, unknown> = { ...cancelledRecord, status: 'completed' };
-    delete completed.cancelReason;
+    delete completed.cancellReason;
     delete completed.cancelledAt;
     const problems = validator.problems(statusQuery(completed));
     expect(problems.join('\n')).toMatch(/startedAt/);
@@ -56,19 +62,17 @@ describe('OpenApiResponseValidator', () => {
   });
 
   it('refuses a status the operation does not document', () => {
-    expect(validator.problems(statusQuery({ code: 'window_overlap', message: 'x' }, 409))).toEqual([
-      'queryCommandStatus does not document status 409',
+    expect(validator.problems(statusQuery(error('TIME_WINDOW_OVERLAP'), 409))).toEqual([
+      'commandStatus does not document status 409',
     ]);
   });
 
   it('refuses an error code that does not belong to the status', () => {
-    expect(validator.problems(statusQuery({ code: 'not_found', message: 'x' }, 403))).not.toEqual(
-      [],
-    );
+    expect(validator.problems(statusQuery(error('UNAUTHORIZED'), 404))).not.toEqual([]);
   });
 
   it('requires WWW-Authenticate on 401 and Retry-After on 429', () => {
-    const unauthorized = statusQuery({ code: 'invalid_token', message: 'expired' }, 401);
+    const unauthorized = statusQuery(error('UNAUTHORIZED'), 401);
     expect(validator.problems(unauthorized).join('\n')).toMatch(/www-authenticate/);
     expect(
       validator.problems({
@@ -76,14 +80,29 @@ describe('OpenApiResponseValidator', () => {
         headers: { ...json, 'www-authenticate': 'Bearer error="invalid_token"' },
       }),
     ).toEqual([]);
-    const limited = statusQuery({ code: 'rate_limited', message: 'slow down' }, 429);
+    const limited = statusQuery(
+      {
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: 'slow down',
+        details: { limit: 2, windowSeconds: 60 },
+        timestamp: '2026-11-21T01:30:00.000Z',
+      },
+      429,
+    );
     expect(validator.problems(limited).join('\n')).toMatch(/retry-after/);
+    const rateHeaders = {
+      'retry-after': '30',
+      'x-ratelimit-limit': '2',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '30',
+    };
+    expect(validator.problems({ ...limited, headers: { ...json, ...rateHeaders } })).toEqual([]);
   });
 
-  it('refuses a body where the document declares none, and a body that is not JSON', () => {
-    const unbind = { method: 'DELETE', path: '/sites', status: 204, headers: {}, bodyText: '' };
-    expect(validator.problems(unbind)).toEqual([]);
-    expect(validator.problems({ ...unbind, bodyText: '{}' })).not.toEqual([]);
+  it('refuses the project’s retired error shape, and a body that is not JSON', () => {
+    expect(validator.problems(statusQuery({ code: 'not_found', message: 'x' }, 404))).not.toEqual(
+      [],
+    );
     expect(
       validator.problems({
         ...statusQuery(cancelledRecord),
@@ -95,12 +114,12 @@ describe('OpenApiResponseValidator', () => {
   it('refuses a path the document does not describe', () => {
     expect(
       validator.problems({
-        method: 'GET',
-        path: '/devices',
-        status: 200,
+        method: 'POST',
+        path: '/devices/commands/batch',
+        status: 202,
         headers: json,
         bodyText: '{}',
       }),
-    ).toEqual(['no operation documents GET /devices']);
+    ).toEqual(['no operation documents POST /devices/commands/batch']);
   });
 });

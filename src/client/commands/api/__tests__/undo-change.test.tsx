@@ -43,8 +43,14 @@ describe('undo of a replace', () => {
       const route = `${request.method} ${request.path}`;
       if (route === 'GET /api/devices/BAT-1/commands/cmd_new') return json(200, NEXT);
       if (route === 'PUT /api/devices/BAT-1/commands/cmd_new/cancel')
-        return json(200, { ...NEXT, status: 'cancelled', cancelReason: 'manuallyCancel' });
-      if (route === 'POST /api/device/BAT-1/commands')
+        return json(200, {
+          deviceId: 'BAT-1',
+          commandId: 'cmd_new',
+          status: 'cancelled',
+          cancelledAt: iso(Date.now()),
+          cancelReason: 'manuallyCancel',
+        });
+      if (route === 'POST /api/devices/BAT-1/commands')
         return json(202, { id: 'cmd_back', message: 'ok', timestamp: iso(Date.now()) });
       return json(200, { commands: [], entries: [] });
     });
@@ -59,7 +65,7 @@ describe('undo of a replace', () => {
     const changes = requests.filter((r) => r.method !== 'GET');
     expect(changes.map((r) => `${r.method} ${r.path}`)).toEqual([
       'PUT /api/devices/BAT-1/commands/cmd_new/cancel',
-      'POST /api/device/BAT-1/commands',
+      'POST /api/devices/BAT-1/commands',
     ]);
     for (const change of changes) {
       expect(change.headers.get('Powerdeck-Undo-Of')).toBe('replace-submit-key');
@@ -130,7 +136,7 @@ describe('undo of a batch submission', () => {
         return json(200, statusOf('BAT-1', 'cmd_1', 'received'));
       if (route === 'GET /api/devices/BAT-2/commands/cmd_2')
         return json(200, statusOf('BAT-2', 'cmd_2', 'received'));
-      if (route === 'PUT /api/devices/commands/batch/b_1/cancel')
+      if (route === 'PUT /api/batches/b_1/cancel')
         return json(200, {
           batchCommandId: 'b_1',
           results: [
@@ -149,9 +155,7 @@ describe('undo of a batch submission', () => {
       words: 'Undone: batch b_1 is cancelled, all 2 of its commands.',
     });
     const changes = requests.filter((r) => r.method !== 'GET');
-    expect(changes.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'PUT /api/devices/commands/batch/b_1/cancel',
-    ]);
+    expect(changes.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /api/batches/b_1/cancel']);
     expect(changes[0]?.headers.get('Powerdeck-Undo-Of')).toBe('batch-submit-key');
     expect(changes[0]?.headers.get('Idempotency-Key')).toBeTruthy();
   });

@@ -64,7 +64,9 @@ describe('command form schema for one device', () => {
     expect(parse({ powerControl: { targetBatteryPowerW: '-5000' } }).success).toBe(true);
     expect(parse({ powerControl: { targetBatteryPowerW: '5000' } }).success).toBe(true);
     expect(parse({ powerControl: { targetBatteryPowerW: '5001' } }).success).toBe(false);
-    expect(parse({ powerControl: { dischargeCutoffSocPercent: '0' } }).success).toBe(true);
+    // The vendor's schema bounds a cut-off at 5 %, whatever the device's range says.
+    expect(parse({ powerControl: { dischargeCutoffSocPercent: '5' } }).success).toBe(true);
+    expect(parse({ powerControl: { dischargeCutoffSocPercent: '4' } }).success).toBe(false);
   });
 
   it('refuses fractions and a control the device lacks', () => {

@@ -13,6 +13,7 @@ export const KIND_WORDS: Record<LedgerKind, string> = {
   bind: 'Bound a site',
   unbind: 'Unbound a site',
   connection: 'Changed a vendor connection',
+  siteTimeZone: "Set a site's time zone",
 };
 
 /** Words for where an entry stands. */

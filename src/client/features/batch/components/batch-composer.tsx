@@ -61,17 +61,20 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
     response: BatchSubmissionResponse,
     { idempotencyKey }: { idempotencyKey: string },
   ) => {
+    // A batch found in the histories after its answer was lost has no ID: no batch to undo.
+    const { batchCommandId } = response;
+    if (batchCommandId === undefined) return;
     offerUndo(
       {
         kind: 'batch',
-        batchCommandId: response.batchCommandId,
+        batchCommandId,
         commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
         key: idempotencyKey,
       },
-      `Batch ${response.batchCommandId} submitted`,
+      `Batch ${batchCommandId} submitted`,
       timeZone,
     );
-    onSubmitted(response.batchCommandId);
+    onSubmitted(batchCommandId);
   };
 
   const add = (deviceIds: string[], invalid: string[] = []) => {
@@ -194,13 +197,16 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           <div role="status" className="notice notice-success">
             <p>
               Batch submitted: <span className="mono">{submit.data.batchCommandId}</span>, one
-              command for each of {submit.data.commands.length} devices.
+              command for each of {submit.data.commands.length + submit.data.unconfirmed.length}{' '}
+              devices.
             </p>
-            <p>
-              <Link to={`/batches/${encodeURIComponent(submit.data.batchCommandId)}`}>
-                Open batch {submit.data.batchCommandId}
-              </Link>
-            </p>
+            {submit.data.batchCommandId ? (
+              <p>
+                <Link to={`/batches/${encodeURIComponent(submit.data.batchCommandId)}`}>
+                  Open batch {submit.data.batchCommandId}
+                </Link>
+              </p>
+            ) : null}
           </div>
         ) : null}
         {submit.isError ? (

@@ -18,7 +18,7 @@ interface CancelResultsProps {
 /**
  * A batch cancel's outcome: successes and failures side by side, each failure with why; a failed
  * device whose command is cancellable now (its latest status, else the one the cancel met) can
- * be retried alone. Never summed up as a success while any device failed (spec 2.5, 7).
+ * be retried alone. Never summed up as a success while any device failed (docs/upstream.md, Batches).
  */
 export function CancelResults({ results, records, recorded, onDismiss }: CancelResultsProps) {
   const { succeeded, failed } = splitCancelResults(results);
@@ -78,8 +78,13 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                   <span className="mono">{r.deviceId}</span>:{' '}
                   {retried.has(r.deviceId)
                     ? 'cancelled on retry.'
-                    : cancelFailureWords(r, recordOf(r.deviceId)?.cancelReason)}
-                  {isCancellable(recordOf(r.deviceId)?.status ?? r.status) &&
+                    : // The vendor's result may not say the status: the command's record does.
+                      cancelFailureWords(
+                        { ...r, status: r.status ?? recordOf(r.deviceId)?.status },
+                        recordOf(r.deviceId)?.cancelReason,
+                      )}
+                  {r.commandId !== undefined &&
+                  isCancellable(recordOf(r.deviceId)?.status ?? r.status ?? 'received') &&
                   !retried.has(r.deviceId) ? (
                     <>
                       {' '}
@@ -88,7 +93,7 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                         disabled={retry.isPending}
                         onClick={() =>
                           retry.mutate(
-                            { deviceId: r.deviceId, commandId: r.commandId },
+                            { deviceId: r.deviceId, commandId: r.commandId ?? '' },
                             {
                               onSuccess: () => setRetried((done) => new Set([...done, r.deviceId])),
                             },

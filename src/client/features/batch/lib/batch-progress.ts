@@ -75,10 +75,10 @@ const CANCELLED_BEFORE: Partial<Record<CancellationReason, string>> = {
 export function cancelFailureWords(result: BatchCancelResult, reason?: CancellationReason): string {
   if (result.status === 'cancelled' && reason && CANCELLED_BEFORE[reason])
     return CANCELLED_BEFORE[reason];
-  const known = FAILURE_WORDS[result.status];
+  const known = result.status ? FAILURE_WORDS[result.status] : undefined;
   if (known) return known;
-  const upstream = result.error
-    ? `${result.error.message} (${result.error.code})`
-    : 'No reason given.';
-  return `Still ${result.status}: ${upstream} You can retry this device alone.`;
+  const reasonWords = result.error ? result.error.message : 'No reason given.';
+  return result.status
+    ? `Still ${result.status}: ${reasonWords} You can retry this device alone.`
+    : `${reasonWords} Its command's status shows whether it can still be cancelled.`;
 }

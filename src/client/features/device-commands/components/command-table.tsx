@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { StatusRecord } from '../../../../domain/command.ts';
+import { applyCancellation, type StatusRecord } from '../../../../domain/command.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
@@ -124,7 +124,7 @@ export function CommandTable({
       ) : null}
       {cancel.isSuccess ? (
         <p role="status" className="notice notice-success">
-          Command {cancel.data.id} is {cancel.data.status}.
+          Command {cancel.data.commandId} is {cancel.data.status}.
         </p>
       ) : null}
       {body}
@@ -135,13 +135,18 @@ export function CommandTable({
           dismissLabel="Keep command"
           onDismiss={() => setCancelTarget(null)}
           onConfirm={() => {
+            const target = cancelTarget;
             cancel.mutate(
-              { deviceId, commandId: cancelTarget.id },
+              { deviceId, commandId: target.id },
               {
-                onSuccess: (record, { idempotencyKey }) =>
+                onSuccess: (cancellation, { idempotencyKey }) =>
                   offerUndo(
-                    { kind: 'cancel', record, key: idempotencyKey },
-                    `Command ${record.id} cancelled`,
+                    {
+                      kind: 'cancel',
+                      record: applyCancellation(target, cancellation),
+                      key: idempotencyKey,
+                    },
+                    `Command ${cancellation.commandId} cancelled`,
                     timeZone,
                   ),
               },

@@ -6,16 +6,14 @@ import { siteKeys } from './site-keys.ts';
 
 export interface BindSiteResult {
   site: Site;
-  /**
-   * The upstream answered 200: the site was bound already (docs/architecture.md, Upstream
-   * contract: Sites).
-   */
+  /** The BFF answered 200: the site was bound to this account already. */
   alreadyBound: boolean;
 }
 
 /**
- * `POST /api/sites {siteId}`: binds a site to the client (spec 2.7, 5 rule 5); 201 when bound
- * now, 200 when it was bound already. An unknown site is refused in the upstream's words.
+ * `POST /api/sites {siteId}`: binds a site to the account (docs/upstream.md, Sites); 201 when
+ * bound now, 200 when it was bound already. An unknown site is 404 `unknown_or_unbound`, one
+ * bound to another partner account 409 `site_bound_elsewhere`.
  */
 export async function bindSite(siteId: SiteId): Promise<BindSiteResult> {
   const { status, data } = await apiRequestWithStatus('/sites', SiteSchema, {

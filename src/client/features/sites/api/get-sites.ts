@@ -5,8 +5,8 @@ import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
 import { siteKeys } from './site-keys.ts';
 
 /**
- * `GET /api/sites`: the sites bound to the signed-in client, with their devices
- * (docs/architecture.md, Upstream contract: Sites).
+ * `GET /api/sites`: the sites bound to the signed-in account, with their devices and each site's
+ * clock (the zone its times are shown on, and where it came from).
  */
 export function getSites(signal?: AbortSignal): Promise<SiteList> {
   return apiRequest('/sites', SiteListSchema, { signal });

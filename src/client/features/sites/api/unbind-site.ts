@@ -5,11 +5,11 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { siteKeys } from './site-keys.ts';
 
 /**
- * `DELETE /api/sites {siteId}`: unbinds a site; afterwards its devices and data are out of reach
- * until it is bound again (spec 4, "Effects of site operations").
+ * `DELETE /api/sites/{siteId}`: unbinds a site; afterwards its devices and data are out of reach
+ * until it is bound again (docs/upstream.md, Sites).
  */
 export function unbindSite(siteId: SiteId): Promise<undefined> {
-  return apiRequest('/sites', null, { method: 'DELETE', body: { siteId } });
+  return apiRequest(`/sites/${encodeURIComponent(siteId)}`, null, { method: 'DELETE' });
 }
 
 export function useUnbindSite() {

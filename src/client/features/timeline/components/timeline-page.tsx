@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import {
+  applyCancellation,
   isActiveStatus,
   isCancellable,
   type DeviceCommand,
@@ -199,11 +200,15 @@ export function TimelinePage({
     cancel.mutate(
       { deviceId: record.deviceId, commandId: record.id },
       {
-        onSuccess: (cancelled, { idempotencyKey }) => {
-          setNotice(`Command ${cancelled.id} cancelled.`);
+        onSuccess: (cancellation, { idempotencyKey }) => {
+          setNotice(`Command ${cancellation.commandId} cancelled.`);
           changed(
-            { kind: 'cancel', record: cancelled, key: idempotencyKey },
-            `Command ${cancelled.id} cancelled`,
+            {
+              kind: 'cancel',
+              record: applyCancellation(record, cancellation),
+              key: idempotencyKey,
+            },
+            `Command ${cancellation.commandId} cancelled`,
             timeZone,
           );
         },
@@ -282,8 +287,12 @@ export function TimelinePage({
       old,
       next,
       {
-        cancel: (deviceId, commandId) =>
-          cancelCommand(deviceId, commandId, { idempotencyKey: cancelKey }),
+        // The cancel answers what it did; the sequence goes on with the old record so changed.
+        cancel: async (deviceId, commandId) =>
+          applyCancellation(
+            old,
+            await cancelCommand(deviceId, commandId, { idempotencyKey: cancelKey }),
+          ),
         status: (deviceId, commandId) => getCommandStatus(deviceId, commandId),
         submit: (deviceId, command) =>
           submitCommand(deviceId, command, { idempotencyKey: submitKey }),

@@ -12,6 +12,7 @@ const site: Site = {
   siteId: 'PLANT-EU-100',
   name: 'Plant 100',
   timeZone: 'Europe/Berlin',
+  clock: { source: 'inferred' },
   devices: Array.from({ length: 52 }, (_, i) => ({
     deviceId: `BAT-EU-100-${String(i + 1).padStart(2, '0')}`,
     name: `Battery ${i + 1}`,
@@ -80,9 +81,10 @@ describe('BatchComposer', () => {
       sent = true;
       return json(202, {
         batchCommandId: 'batch_1',
-        message: 'accepted',
         timestamp: '2026-11-21T10:00:00Z',
+        confirmation: 'confirmed',
         commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
+        unconfirmed: [],
       });
     });
     const onSubmitted = vi.fn();
@@ -112,7 +114,7 @@ describe('BatchComposer', () => {
   it('drops a refusal when the selection or a value changes: it belonged to that attempt', async () => {
     stubFetch((request) =>
       request.method === 'POST'
-        ? problem(403, 'site_not_bound', 'Site PLANT-EU-100 is not bound (spec 5)')
+        ? problem(404, 'unknown_or_unbound', 'Site PLANT-EU-100 is not bound (spec 5)')
         : json(200, { commands: [] }),
     );
     const user = userEvent.setup();
@@ -123,7 +125,7 @@ describe('BatchComposer', () => {
 
     await user.click(screen.getByRole('button', { name: 'Submit batch to 1 device' }));
     await vi.waitFor(() => expect(refusal()).not.toBeNull());
-    expect(refusal()?.closest('[role="alert"]')?.textContent).toMatch(/not bound to your client/);
+    expect(refusal()?.closest('[role="alert"]')?.textContent).toMatch(/not bound to this account/);
     expect(refusal()?.closest('[role="alert"]')?.textContent).not.toMatch(/spec 5/);
     await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-02' }));
     expect(refusal()).toBeNull();

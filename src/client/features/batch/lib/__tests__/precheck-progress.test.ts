@@ -108,7 +108,7 @@ describe('batch progress', () => {
     expect(cancelFailureWords(done)).toMatch(/already completed/);
     expect(cancelFailureWords(overlapped, 'timeWindowOverlap')).toMatch(/window overlapped/);
     expect(cancelFailureWords(other)).toBe(
-      'Still executing: Try later. (upstream_unavailable) You can retry this device alone.',
+      'Still executing: Try later. You can retry this device alone.',
     );
   });
 });

@@ -12,6 +12,7 @@ const site: Site = {
   siteId: 'PLANT-EU-001',
   name: 'Berlin Logistics Hub',
   timeZone: 'Europe/Berlin',
+  clock: { source: 'inferred' },
   devices: [{ deviceId: 'BAT-EU-001-A', name: 'Hall A', model: 'X', capabilities: {} }],
 };
 

@@ -1,0 +1,561 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProblemSchema } from '../../domain/errors.ts';
+import { routeTable } from '../http/route-table.ts';
+import { PAGE_SIZE } from '../upstream/upstream-api.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import {
+  startFakeUpstream,
+  vendorCommand,
+  vendorError,
+  vendorSite,
+  type FakeUpstream,
+} from './support/fake-upstream.ts';
+
+let fake: FakeUpstream;
+let bff: TestBff;
+let cookie: string;
+/** Wraps every answer of the fake in the `{ code, msg, data }` envelope when set. */
+let envelope = false;
+
+const submission = {
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: '2026-05-01T11:00:00Z',
+  endTime: '2026-05-01T12:00:00Z',
+};
+const record = {
+  id: 'cmd_1',
+  deviceId: 'BAT-1',
+  ...submission,
+  status: 'cancelled',
+  receivedAt: '2026-05-01T10:00:00Z',
+  cancelledAt: '2026-05-01T10:30:00Z',
+  cancelReason: 'deviceFault',
+};
+
+/** `body` as the vendor answers it now: bare, or in the envelope with the status as `code`. */
+const answer = (status: number, body: unknown) =>
+  envelope ? { code: status, msg: status < 300 ? 'success' : 'Conflict', data: body } : body;
+
+/** The vendor's site list, paged as the vendor pages it (`size` items a page). */
+const SITES = [
+  vendorSite('PLANT-1', ['BAT-1', 'BAT-2']),
+  vendorSite('PLANT-AU', ['BAT-AU'], { countryCode: 'AU', timezone: 'UTC+10:00' }),
+];
+
+beforeAll(async () => {
+  fake = await startFakeUpstream();
+  fake.on('GET', '/sites', (request) => {
+    const { page = '1', size = '20' } = request.query as Record<string, string>;
+    const start = (Number(page) - 1) * Number(size);
+    return answer(200, {
+      total: SITES.length,
+      page: Number(page),
+      size: Number(size),
+      sites: SITES.slice(start, start + Number(size)),
+    });
+  });
+  fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
+    reply
+      .code(202)
+      .send(answer(202, { id: 'cmd_1', message: 'accepted', timestamp: '2026-05-01T10:00:00Z' })),
+  );
+  fake.on('DELETE', '/sites/PLANT-1', () => answer(200, { message: 'offboarding success' }));
+  fake.on('PUT', '/devices/BAT-1/commands/cmd_1/cancel', (_request, reply) =>
+    reply
+      .code(409)
+      .send(
+        envelope
+          ? { code: 409, msg: 'Conflict', data: null }
+          : vendorError('COMMAND_COMPLETED', 'The command is completed (see spec 3.1)'),
+      ),
+  );
+  fake.on('PUT', '/devices/BAT-2/commands/cmd_2/cancel', () =>
+    answer(200, {
+      message: 'Command cancelled',
+      commandId: 'cmd_2',
+      timestamp: '2026-05-01T10:05:00Z',
+    }),
+  );
+  fake.on('GET', '/devices/BAT-1/commands/cmd_1', () => answer(200, vendorCommand(record)));
+  fake.on('GET', '/devices/BAT-1/commands/cmd_renamed', () =>
+    answer(200, { ...record, id: 'cmd_renamed' }),
+  );
+  fake.on('GET', '/device/BAT-1/commands', (request) => {
+    const { page = '1' } = request.query as Record<string, string>;
+    // Two pages: a full one of PAGE_SIZE, then one more.
+    const commands =
+      page === '1'
+        ? Array.from({ length: PAGE_SIZE }, (_, i) => vendorCommand({ ...record, id: `cmd_p${i}` }))
+        : [vendorCommand({ ...record, id: 'cmd_last' })];
+    return answer(200, {
+      deviceId: 'BAT-1',
+      total: PAGE_SIZE + 1,
+      page: Number(page),
+      size: PAGE_SIZE,
+      commands,
+    });
+  });
+  fake.on('POST', '/device/BAT-2/commands', (_request, reply) =>
+    reply.code(422).send(vendorError('CAPABILITY_EXCEEDED', 'targetBatteryPowerW out of range')),
+  );
+  fake.on('POST', '/device/BAT-3/commands', (_request, reply) =>
+    reply.code(422).send(vendorError('DEVICE_NOT_SUPPORTED', 'no such control')),
+  );
+  fake.on('POST', '/device/BAT-4/commands', (_request, reply) =>
+    reply.code(409).send(vendorError('TIME_WINDOW_OVERLAP', 'Overlaps cmd_9')),
+  );
+  fake.on('POST', '/device/BAT-5/commands', (_request, reply) =>
+    reply.code(400).send(vendorError('INVALID_REQUEST', 'startTime must be ISO 8601')),
+  );
+  fake.on('POST', '/device/BAT-6/commands', (_request, reply) =>
+    reply
+      .code(429)
+      .header('retry-after', '37')
+      .send({
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: 'Rate limit exceeded: 2 requests per minute per device.',
+        details: { deviceId: 'BAT-6', limit: 2, windowSeconds: 60 },
+        timestamp: '2026-05-01T10:00:00Z',
+      }),
+  );
+  fake.on('POST', '/sites', (_request, reply) =>
+    reply.code(409).send(vendorError('SITE_ALREADY_BOUND', 'Site already authorized')),
+  );
+  fake.on('GET', '/devices/BAT-9/commands/gone', (_request, reply) =>
+    reply.code(404).send(vendorError('NOT_FOUND', 'Resource not found')),
+  );
+  fake.on('GET', '/devices/BAT-1/commands/html', (_request, reply) =>
+    reply.type('text/html').send('<html>oops</html>'),
+  );
+  fake.on('GET', '/devices/BAT-1/commands/broken', (_request, reply) =>
+    reply.code(500).type('text/plain').send('stack trace with secrets'),
+  );
+  fake.on('GET', '/devices/BAT-1/commands/slow', () => new Promise(() => undefined));
+  fake.on('GET', '/devices/BAT-1/commands/moved', (_request, reply) =>
+    reply.redirect('http://evil.example/steal', 302),
+  );
+});
+afterAll(() => fake.close());
+beforeEach(async () => {
+  fake.seen.length = 0;
+  fake.tokenRequests = 0;
+  fake.expiresInS = 3600;
+  envelope = false;
+  bff = await buildTestBff(fake);
+  cookie = await signIn(bff.app);
+});
+afterEach(() => bff.app.close());
+
+const api = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  headers = {},
+) =>
+  bff.app.inject({
+    method,
+    url,
+    headers: { cookie, ...(method === 'GET' ? {} : CSRF), ...headers },
+    ...(payload ? { payload } : {}),
+  });
+
+describe("the vendor's answers in the product's terms", () => {
+  it.each([false, true])(
+    'reads every page of the site list, ranges from kW and clocks from country and offset (envelope %s)',
+    async (wrapped) => {
+      envelope = wrapped;
+      const response = await api('GET', '/api/sites');
+      expect(response.statusCode).toBe(200);
+      const { sites } = response.json() as { sites: { siteId: string }[] };
+      expect(sites.map((site) => site.siteId)).toEqual(['PLANT-1', 'PLANT-AU']);
+      expect(sites[0]).toMatchObject({
+        timeZone: 'Europe/Berlin',
+        clock: { source: 'inferred', vendorOffset: '+01:00' },
+        countryCode: 'DE',
+        devices: [
+          {
+            deviceId: 'BAT-1',
+            online: true,
+            faulted: false,
+            capabilities: {
+              targetBatteryPowerW: { min: -5000, max: 5000 },
+              chargeCutoffSocPercent: { min: 5, max: 100 },
+              siteExportLimitW: { min: 0, max: 65_535 },
+            },
+          },
+          { deviceId: 'BAT-2' },
+        ],
+      });
+      // Sydney keeps daylight saving time and Brisbane not: the offset stays.
+      expect(sites[1]).toMatchObject({
+        timeZone: '+10:00',
+        clock: { source: 'offset', vendorOffset: '+10:00' },
+      });
+      const reads = fake.seen.filter((s) => s.url.startsWith('/sites?'));
+      expect(reads.map((s) => new URLSearchParams(s.url.split('?')[1]).get('size'))).toEqual([
+        String(PAGE_SIZE),
+      ]);
+    },
+  );
+
+  it('reads a site list of several pages to its last page', async () => {
+    SITES.push(...Array.from({ length: PAGE_SIZE }, (_, i) => vendorSite(`PLANT-X${i}`, [])));
+    try {
+      const response = await api('GET', '/api/sites');
+      expect((response.json() as { sites: unknown[] }).sites).toHaveLength(PAGE_SIZE + 2);
+      expect(fake.seen.filter((s) => s.url.startsWith('/sites?'))).toHaveLength(2);
+    } finally {
+      SITES.splice(2);
+    }
+  });
+
+  it('reads a history to its last page, with one cancelReason for either spelling', async () => {
+    const response = await api(
+      'GET',
+      '/api/devices/BAT-1/commands?startTime=2026-05-01T00:00:00Z&endTime=2026-05-02T00:00:00Z&status=cancelled',
+    );
+    expect(response.statusCode).toBe(200);
+    const { commands } = response.json() as { commands: { id: string; cancelReason: string }[] };
+    expect(commands).toHaveLength(PAGE_SIZE + 1);
+    expect(commands.at(-1)).toMatchObject({ id: 'cmd_last', cancelReason: 'deviceFault' });
+    const [first] = fake.seen;
+    expect(first?.url.split('?')[0]).toBe('/device/BAT-1/commands');
+    expect(Object.fromEntries(new URLSearchParams(first?.url.split('?')[1]))).toEqual({
+      startTime: '2026-05-01T00:00:00Z',
+      endTime: '2026-05-02T00:00:00Z',
+      status: 'cancelled',
+      page: '1',
+      size: String(PAGE_SIZE),
+    });
+    for (const id of ['cmd_1', 'cmd_renamed']) {
+      const status = await api('GET', `/api/devices/BAT-1/commands/${id}`);
+      expect(status.json()).toMatchObject({ id, cancelReason: 'deviceFault' });
+      expect(status.json()).not.toHaveProperty('cancellReason');
+    }
+  });
+
+  it('answers a submission, a cancel and an unbind in the product shapes', async () => {
+    const submitted = await api('POST', '/api/devices/BAT-1/commands', submission);
+    expect(submitted.statusCode).toBe(202);
+    expect(submitted.json()).toMatchObject({ id: 'cmd_1', timestamp: '2026-05-01T10:00:00Z' });
+    expect(fake.seen.find((s) => s.method === 'POST')?.body).toEqual(submission);
+    const cancelled = await api('PUT', '/api/devices/BAT-2/commands/cmd_2/cancel');
+    expect(cancelled.json()).toEqual({
+      deviceId: 'BAT-2',
+      commandId: 'cmd_2',
+      status: 'cancelled',
+      cancelledAt: '2026-05-01T10:05:00Z',
+      cancelReason: 'manuallyCancel',
+    });
+    const unbound = await api('DELETE', '/api/sites/PLANT-1');
+    expect(unbound.statusCode).toBe(204);
+    expect(unbound.body).toBe('');
+    expect(fake.seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/sites/PLANT-1' });
+  });
+
+  it("reads the OpenAPI document's camelCase token as well as the guide's snake_case one", async () => {
+    fake.tokenShape = 'camel';
+    try {
+      const other = await buildTestBff(fake);
+      const otherCookie = await signIn(other.app);
+      const response = await other.app.inject({
+        method: 'GET',
+        url: '/api/sites',
+        headers: { cookie: otherCookie },
+      });
+      expect(response.statusCode).toBe(200);
+      await other.app.close();
+    } finally {
+      fake.tokenShape = 'snake';
+    }
+  });
+
+  it("never sends the browser's cookie, authorization or forwarding headers upstream", async () => {
+    await api('GET', '/api/sites', undefined, {
+      authorization: 'Basic c3RvbGVu',
+      'x-forwarded-for': '10.0.0.1',
+    });
+    const sent = fake.seen[0]?.headers ?? {};
+    expect(sent.cookie).toBeUndefined();
+    expect(sent.authorization).toMatch(/^Bearer tok-/);
+    expect(sent['x-forwarded-for']).toBeUndefined();
+  });
+});
+
+describe('vendor refusals as product problems (decision 006, section 2)', () => {
+  it.each([
+    ['a 422 outside the range, with the range worked out', 'BAT-2', 422, 'capability_out_of_range'],
+    ['a 422 DEVICE_NOT_SUPPORTED', 'BAT-3', 422, 'control_not_supported'],
+    ['a 409 TIME_WINDOW_OVERLAP', 'BAT-4', 409, 'window_overlap'],
+    ['a 400, a defect of powerdeck', 'BAT-5', 502, 'upstream_refused_request'],
+    ['a 429 with Retry-After', 'BAT-6', 429, 'device_rate_limited'],
+  ])('words %s', async (_what, deviceId, status, code) => {
+    const response = await api('POST', `/api/devices/${deviceId}/commands`, {
+      ...submission,
+      powerControl: { targetBatteryPowerW: -9000 },
+    });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    const problem = ProblemSchema.parse(response.json());
+    expect(problem.code).toBe(code);
+    expect(problem.upstream).toBeDefined();
+    expect(problem.detail).not.toMatch(/try again|errorCode|\/device|spec \d/i);
+  });
+
+  it('names the value and the range of a value outside it', async () => {
+    const response = await api('POST', '/api/devices/BAT-2/commands', {
+      ...submission,
+      powerControl: { targetBatteryPowerW: -9000 },
+    });
+    expect(response.json()).toMatchObject({
+      details: {
+        deviceId: 'BAT-2',
+        property: 'targetBatteryPowerW',
+        value: -9000,
+        min: -5000,
+        max: 5000,
+      },
+    });
+    expect(response.json().detail).toContain(
+      '-9000 W is outside the range of BAT-2 (-5000 W to 5000 W)',
+    );
+  });
+
+  it('says when a rate-limited device takes its next call', async () => {
+    const response = await api('POST', '/api/devices/BAT-6/commands', submission);
+    expect(response.headers['retry-after']).toBe('37');
+    expect(response.json().details).toEqual({
+      deviceId: 'BAT-6',
+      retryAt: new Date(bff.clock.nowMs + 37_000).toISOString(),
+    });
+    expect(response.json().detail).toContain('in 37 seconds');
+  });
+
+  it.each([false, true])(
+    'words a 409 on a cancel as not cancellable, a 409 on a bind as bound elsewhere (envelope %s)',
+    async (wrapped) => {
+      envelope = wrapped;
+      const cancel = await api('PUT', '/api/devices/BAT-1/commands/cmd_1/cancel');
+      expect(cancel.statusCode).toBe(409);
+      expect(cancel.json().code).toBe('not_cancellable');
+      const bind = await api('POST', '/api/sites', { siteId: 'PLANT-9' });
+      expect(bind.statusCode).toBe(409);
+      expect(bind.json().code).toBe('site_bound_elsewhere');
+      expect(bind.json().detail).toContain('bound to another partner account');
+    },
+  );
+
+  it('words a 404 as not found, or not bound to this account', async () => {
+    const response = await api('GET', '/api/devices/BAT-9/commands/gone');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().code).toBe('unknown_or_unbound');
+    expect(response.json().detail).toContain('not bound to this account');
+  });
+
+  it('hides an unreadable vendor error body, refuses a non-JSON success and a redirect', async () => {
+    const broken = await api('GET', '/api/devices/BAT-1/commands/broken');
+    expect(broken.statusCode).toBe(500);
+    expect(broken.json().code).toBe('upstream_error');
+    expect(broken.body).not.toContain('secrets');
+    expect((await api('GET', '/api/devices/BAT-1/commands/html')).json().code).toBe(
+      'upstream_content_type',
+    );
+    const moved = await api('GET', '/api/devices/BAT-1/commands/moved');
+    expect(moved.statusCode).toBe(502);
+    expect(moved.json().code).toBe('upstream_error');
+  });
+
+  it('answers 502 upstream_unreachable when the vendor is down', async () => {
+    const region = { authUrl: fake.url + '/eu', baseUrl: 'http://127.0.0.1:9/eu' };
+    const down = await buildTestBff(fake, { upstreams: { eu: region, au: region } });
+    const downCookie = await signIn(down.app);
+    const response = await down.app.inject({
+      method: 'GET',
+      url: '/api/sites',
+      headers: { cookie: downCookie },
+    });
+    expect(response.statusCode).toBe(502);
+    expect(response.json().code).toBe('upstream_unreachable');
+    await down.app.close();
+  });
+});
+
+describe("the product's OpenAPI document", () => {
+  it('is valid OpenAPI 3.1 and holds every product route with its answers', async () => {
+    const response = await bff.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    const declared = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    // Every route of the router under the product's paths that is declared with a schema (all
+    // but the 405 answers of other methods) is in the document.
+    const withSchema = routeTable(bff.app)
+      .filter((route) => /^\/api\/(sites|devices|batches|ledger)/.test(route.url))
+      .map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`)
+      .filter((route) => !route.startsWith('HEAD '));
+    for (const route of declared) expect(withSchema).toContain(route);
+    expect(declared.sort()).toEqual(
+      [
+        'GET /api/sites',
+        'POST /api/sites',
+        'DELETE /api/sites/{siteId}',
+        'PUT /api/sites/{siteId}/time-zone',
+        'DELETE /api/sites/{siteId}/time-zone',
+        'GET /api/devices/{deviceId}/commands',
+        'POST /api/devices/{deviceId}/commands',
+        'GET /api/devices/{deviceId}/commands/{commandId}',
+        'PUT /api/devices/{deviceId}/commands/{commandId}/cancel',
+        'POST /api/batches',
+        'PUT /api/batches/{batchCommandId}/cancel',
+        'GET /api/ledger',
+      ].sort(),
+    );
+    expect(Object.keys(document.paths['/api/batches']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['202', '400', '401', '403', '409', '422', '429', '502']),
+    );
+  });
+});
+
+describe('problem details', () => {
+  it('name neither a spec section nor the BFF, so an operator can read them', async () => {
+    const batch = {
+      devices: Array.from({ length: 51 }, (_, i) => `BAT-${i}`),
+      command: submission,
+    };
+    const answers = [
+      await api('GET', '/api/nope'),
+      await api('GET', '/api/devices/BAT%2f1/commands'),
+      await api('POST', '/api/sites', { siteId: 'x'.repeat(70_000) }),
+      await api('GET', '/api/devices/BAT-1/commands/moved'),
+      await api('GET', '/api/ledger'),
+      await api('POST', '/api/batches', batch),
+      await api('POST', '/api/devices/BAT-1/commands', { ...submission, powerControl: {} }),
+      await api(
+        'GET',
+        '/api/devices/BAT-1/commands?startTime=2026-04-01T00:00:00Z&endTime=2026-05-02T00:00:00Z',
+      ),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 400, 413, 502, 503, 400, 400, 400]);
+    for (const answer of answers)
+      expect(ProblemSchema.parse(answer.json()).detail).not.toMatch(/\bBFF\b|\bspec \d|DESIGN/);
+  });
+
+  it('say what to do next, without ISO times or advice that does not fit a read', async () => {
+    await bff.app.close();
+    bff = await buildTestBff(fake, { upstreamTimeoutMs: 200 });
+    cookie = await signIn(bff.app);
+    const answers = [
+      await api('GET', '/api/devices/BAT-1/commands/slow'),
+      await api('GET', '/api/devices/BAT-1/commands/html'),
+      await api('GET', '/api/devices/BAT-1/commands/moved'),
+      await api('GET', '/api/ledger'),
+    ];
+    expect(answers.map((a) => a.json().code)).toEqual([
+      'upstream_timeout',
+      'upstream_content_type',
+      'upstream_error',
+      'ledger_unavailable',
+    ]);
+    for (const answer of answers) {
+      const detail = ProblemSchema.parse(answer.json()).detail ?? '';
+      expect(detail).not.toMatch(/\bBFF\b|\bspec \d|\d{4}-\d\d-\d\dT|command list/);
+      expect(detail).toMatch(/try again|report it|still shows/i);
+    }
+  });
+});
+
+describe('the token', () => {
+  it('is reused until shortly before expires_in runs out, then renewed', async () => {
+    fake.expiresInS = 100;
+    cookie = await signIn(bff.app);
+    fake.tokenRequests = 0;
+    await api('GET', '/api/sites');
+    expect(fake.tokenRequests).toBe(0);
+    bff.clock.nowMs += 79_000;
+    await api('GET', '/api/sites');
+    expect(fake.tokenRequests).toBe(0);
+    bff.clock.nowMs += 2_000;
+    const response = await api('GET', '/api/sites');
+    expect(response.statusCode).toBe(200);
+    // Renewed beside the call, which still used the valid token.
+    await vi.waitFor(() => expect(fake.tokenRequests).toBe(1));
+  });
+
+  it('is renewed once for 100 concurrent calls on an expired token', async () => {
+    fake.expiresInS = 60;
+    cookie = await signIn(bff.app);
+    bff.clock.nowMs += 60_000;
+    fake.tokenRequests = 0;
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => api('GET', '/api/sites')),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(responses.map(() => 200));
+    expect(fake.tokenRequests).toBe(1);
+  });
+
+  it('is renewed once after an upstream 401, and the call tried once more', async () => {
+    await api('GET', '/api/sites');
+    const first = fake.seen[0]?.headers.authorization ?? '';
+    fake.revoked.add(first.replace('Bearer ', ''));
+    fake.seen.length = 0;
+    fake.tokenRequests = 0;
+    const response = await api('GET', '/api/sites');
+    expect(response.statusCode).toBe(200);
+    expect(fake.tokenRequests).toBe(1);
+    const used = fake.seen.map((s) => s.headers.authorization);
+    expect(used).toHaveLength(2);
+    expect(used[0]).toBe(first);
+    expect(used[1]).not.toBe(first);
+  });
+
+  it('ends the session when the stored secret stops working', async () => {
+    fake.expiresInS = 60;
+    cookie = await signIn(bff.app);
+    fake.clientSecret = 'rotated';
+    try {
+      bff.clock.nowMs += 60_000;
+      const response = await api('GET', '/api/sites');
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('not_signed_in');
+      const session = await api('GET', '/api/session');
+      expect(session.statusCode).toBe(401);
+    } finally {
+      fake.clientSecret = 'secret';
+    }
+  });
+});
+
+describe('headers', () => {
+  it('sets the security headers on every answer', async () => {
+    for (const url of ['/api/session', '/api/nope', '/nothing-here']) {
+      const response = await bff.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'self';script-src 'self';style-src 'self' 'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o=' 'sha256-gYiS/BvZvRcK27JIXTuwhZ3hs2+VJ1X+2gUlE+farlg=';img-src 'self' data:;connect-src 'self';frame-ancestors 'none';base-uri 'self';form-action 'self'",
+      );
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('keeps document-only headers off API answers and sends them with pages', async () => {
+    const api = await bff.app.inject({ method: 'GET', url: '/api/session' });
+    expect(api.headers['cache-control']).toBe('no-store');
+    expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(api.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(api.headers['x-xss-protection']).toBeUndefined();
+    const page = await bff.app.inject({ method: 'GET', url: '/nothing-here' });
+    expect(page.headers['cache-control']).toBeUndefined();
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['x-dns-prefetch-control']).toBe('off');
+  });
+});

@@ -1,0 +1,122 @@
+import { and, eq } from 'drizzle-orm';
+import type { Region } from '../../domain/token.ts';
+import type { Database } from '../../infra/database.ts';
+import { siteTimeZones } from './schema.ts';
+
+/** A zone an administrator set for a site, with who set it and when (ISO 8601 UTC). */
+export interface StoredSiteZone {
+  timeZone: string;
+  setBy?: string | undefined;
+  setAt?: string | undefined;
+}
+
+/** Who set a zone: the display name, and the subject of a company sign-in. */
+export interface ZoneSetter {
+  name?: string | undefined;
+  subject?: string | undefined;
+}
+
+/**
+ * The site time zones administrators set (docs/decisions/006, section 6), per region, client
+ * and site: in the BFF's database ({@link DatabaseSiteZones}) or, without one, in memory.
+ */
+export interface SiteZones {
+  zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>>;
+  set(
+    key: { region: Region; clientId: string; siteId: string },
+    timeZone: string,
+    by: ZoneSetter,
+    nowMs: number,
+  ): Promise<void>;
+  clear(key: { region: Region; clientId: string; siteId: string }): Promise<void>;
+}
+
+/** {@link SiteZones} in `bff.site_time_zones`, shared by every BFF instance of the database. */
+export class DatabaseSiteZones implements SiteZones {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>> {
+    const rows = await this.#db
+      .select()
+      .from(siteTimeZones)
+      .where(and(eq(siteTimeZones.region, region), eq(siteTimeZones.clientId, clientId)));
+    return new Map(
+      rows.map((row) => [
+        row.siteId,
+        {
+          timeZone: row.timeZone,
+          ...(row.setByName ? { setBy: row.setByName } : {}),
+          setAt: row.setAt.toISOString(),
+        },
+      ]),
+    );
+  }
+
+  async set(
+    key: { region: Region; clientId: string; siteId: string },
+    timeZone: string,
+    by: ZoneSetter,
+    nowMs: number,
+  ): Promise<void> {
+    const values = {
+      timeZone,
+      setByName: by.name ?? null,
+      setBySubject: by.subject ?? null,
+      setAt: new Date(nowMs),
+    };
+    await this.#db
+      .insert(siteTimeZones)
+      .values({ ...key, ...values })
+      .onConflictDoUpdate({
+        target: [siteTimeZones.region, siteTimeZones.clientId, siteTimeZones.siteId],
+        set: values,
+      });
+  }
+
+  async clear(key: { region: Region; clientId: string; siteId: string }): Promise<void> {
+    await this.#db
+      .delete(siteTimeZones)
+      .where(
+        and(
+          eq(siteTimeZones.region, key.region),
+          eq(siteTimeZones.clientId, key.clientId),
+          eq(siteTimeZones.siteId, key.siteId),
+        ),
+      );
+  }
+}
+
+/** {@link SiteZones} in this process's memory: a BFF without a database. */
+export class MemorySiteZones implements SiteZones {
+  readonly #zones = new Map<string, Map<string, StoredSiteZone>>();
+
+  zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>> {
+    return Promise.resolve(this.#zones.get(JSON.stringify([region, clientId])) ?? new Map());
+  }
+
+  set(
+    key: { region: Region; clientId: string; siteId: string },
+    timeZone: string,
+    by: ZoneSetter,
+    nowMs: number,
+  ): Promise<void> {
+    const client = JSON.stringify([key.region, key.clientId]);
+    const zones = this.#zones.get(client) ?? new Map<string, StoredSiteZone>();
+    zones.set(key.siteId, {
+      timeZone,
+      ...(by.name ? { setBy: by.name } : {}),
+      setAt: new Date(nowMs).toISOString(),
+    });
+    this.#zones.set(client, zones);
+    return Promise.resolve();
+  }
+
+  clear(key: { region: Region; clientId: string; siteId: string }): Promise<void> {
+    this.#zones.get(JSON.stringify([key.region, key.clientId]))?.delete(key.siteId);
+    return Promise.resolve();
+  }
+}

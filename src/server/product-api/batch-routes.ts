@@ -1,0 +1,105 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  BatchCancelResponseSchema,
+  BatchRequestSchema,
+  BatchSubmissionResponseSchema,
+} from '../../domain/batch.ts';
+import { BatchCommandIdSchema } from '../../domain/ids.ts';
+import { refuseOtherMethods } from '../http/method-not-allowed.ts';
+import { answerChange } from './changes.ts';
+import {
+  COMMON_PROBLEMS,
+  problemResponse,
+  productRoutes,
+  requireSession,
+  sessionOf,
+  type ProductApiDeps,
+} from './declare.ts';
+
+const BatchParamsSchema = z.strictObject({ batchCommandId: BatchCommandIdSchema });
+
+/**
+ * Batches (docs/decisions/006, sections 3 and 5): one command to up to 50 devices, answered with
+ * the device commands found so far in their histories and the devices not confirmed yet (the
+ * ledger's entry follows the search); and the batch cancel, one result per device.
+ */
+export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+  const { sessions, upstream, ledger, statuses } = deps;
+  const routes = productRoutes(app);
+
+  routes.post(
+    '/api/batches',
+    {
+      preValidation: requireSession(sessions, 'dispatch'),
+      schema: {
+        tags: ['batches'],
+        summary: 'Send one device command to up to 50 devices',
+        body: BatchRequestSchema,
+        response: {
+          202: BatchSubmissionResponseSchema,
+          404: problemResponse('A device is not found or not bound (`unknown_or_unbound`).'),
+          409: problemResponse('The window overlaps a command of a device (`window_overlap`).'),
+          422: problemResponse("A value outside a device's range (`capability_out_of_range`)."),
+          429: problemResponse('A device is rate limited (`device_rate_limited`).'),
+          ...COMMON_PROBLEMS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const batch = request.body;
+      return answerChange(ledger, request, reply, {
+        kind: 'batch',
+        session,
+        batch,
+        send: () => upstream.batch(session, batch, request.id),
+      });
+    },
+  );
+  refuseOtherMethods(app, '/api/batches', new Set(['POST']));
+
+  routes.put(
+    '/api/batches/:batchCommandId/cancel',
+    {
+      preValidation: requireSession(sessions, 'dispatch'),
+      schema: {
+        tags: ['batches'],
+        summary: "Cancel a batch's commands that are waiting or running",
+        params: BatchParamsSchema,
+        response: {
+          200: BatchCancelResponseSchema,
+          404: problemResponse('No such batch (`unknown_or_unbound`).'),
+          409: problemResponse(
+            'Every command of the batch has finished (`batch_not_cancellable`).',
+          ),
+          ...COMMON_PROBLEMS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { batchCommandId } = request.params;
+      return answerChange(
+        ledger,
+        request,
+        reply,
+        {
+          kind: 'batchCancel',
+          session,
+          batchCommandId,
+          send: () => upstream.batchCancel(session, batchCommandId, request.id),
+        },
+        // Statuses of the batch's commands changed: polls ask the vendor again.
+        (body) => {
+          const parsed = BatchCancelResponseSchema.safeParse(body);
+          if (!parsed.success) return;
+          for (const result of parsed.data.results)
+            if (result.commandId)
+              statuses.forget(session, { deviceId: result.deviceId, commandId: result.commandId });
+        },
+      );
+    },
+  );
+  refuseOtherMethods(app, '/api/batches/:batchCommandId/cancel', new Set(['PUT']));
+}

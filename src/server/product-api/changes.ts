@@ -1,0 +1,82 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemSchema } from '../../domain/errors.ts';
+import { readIdempotencyKey } from '../http/idempotency-key.ts';
+import { acceptedBatchOutcome, batchAnswerOf } from '../ledger/batch-confirmation.ts';
+import { readUndoOf } from '../http/undo-of.ts';
+import type { LedgerAnswer } from '../ledger/ledger-answers.ts';
+import { isSuccess } from '../ledger/ledger-answers.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import type { LedgerIntent } from '../ledger/ledger-intent.ts';
+
+/** `Omit` applied to each member of a union, so the result stays a discriminated union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A state-changing call as a route hands it over: its intent without what the request adds. */
+export type Change = DistributiveOmit<LedgerIntent, 'idempotencyKey' | 'undoOf' | 'requestId'>;
+
+/**
+ * Answers a state-changing call: through the command ledger, which sends `change.send()` at most
+ * once and returns the answer to send (replayed for a known `Idempotency-Key`), recording the
+ * change a `Powerdeck-Undo-Of` header says it undoes; without a ledger (no database), sent
+ * directly (nothing is recorded, and both headers are ignored). `afterSuccess` sees every 2xx
+ * answer sent, with its body (the product's answer).
+ *
+ * @throws ProblemError 400 `invalid_idempotency_key` or `invalid_undo_of`, the ledger's refusals,
+ *   and the refusal of a call sent without a ledger.
+ */
+export async function answerChange(
+  ledger: Ledger | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  change: Change,
+  afterSuccess?: (body: unknown) => void | Promise<void>,
+): Promise<FastifyReply> {
+  if (!ledger) {
+    const result = await change.send();
+    if (result.kind !== 'accepted') throw result.problem;
+    // A batch's answer names no command: without a ledger, every device stays unconfirmed.
+    const value =
+      change.kind === 'batch'
+        ? batchAnswerOf(
+            {
+              batchCommandId: (result.value as { batchCommandId: string }).batchCommandId,
+              createdAt: new Date(),
+              completedAt: null,
+            },
+            acceptedBatchOutcome(result.status, change.batch.devices),
+            (result.value as { timestamp: string }).timestamp,
+          )
+        : result.value;
+    await afterSuccess?.(value);
+    reply.code(result.status);
+    return value === undefined ? reply.send() : reply.send(value);
+  }
+  const answer = await ledger.run({
+    ...change,
+    idempotencyKey: readIdempotencyKey(request.headers),
+    undoOf: readUndoOf(request.headers),
+    requestId: request.id,
+  } as LedgerIntent);
+  if (afterSuccess && isSuccess(answer.answer)) await afterSuccess(answer.answer.body);
+  return sendLedgerAnswer(reply, answer);
+}
+
+/**
+ * Answers the browser with what the ledger returned: the stored status, headers and JSON body; a
+ * replayed answer carries `Idempotent-Replayed: true`. A fresh 5xx problem is logged, as the error
+ * handler logs thrown ones. The body goes out as text: it was checked when it was made.
+ */
+export function sendLedgerAnswer(
+  reply: FastifyReply,
+  { answer, replayed }: LedgerAnswer,
+): FastifyReply {
+  if (replayed) reply.header('idempotent-replayed', 'true');
+  else if (answer.status >= 500) {
+    const problem = ProblemSchema.safeParse(answer.body);
+    if (problem.success) reply.log.warn({ code: problem.data.code }, problem.data.detail);
+  }
+  reply.code(answer.status);
+  if (answer.headers) reply.headers(answer.headers);
+  if (answer.body === undefined || answer.status === 204) return reply.send();
+  return reply.type(answer.contentType).send(JSON.stringify(answer.body));
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '../../domain/ledger.ts';
+import { refuseOtherMethods } from '../http/method-not-allowed.ts';
+import { ProblemError } from '../http/problem.ts';
+import { toLedgerEntry } from '../ledger/ledger-store.ts';
+import { COMMON_PROBLEMS, problemResponse, productRoutes, type ProductApiDeps } from './declare.ts';
+
+/**
+ * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries, newest
+ * first, filtered by device, batch, site (resolved to the site's devices through the site list),
+ * kind, state and creation time. It serves the batch pages and the audit view. Any role reads it,
+ * and without the region's vendor connection too (company sign-in: the audit is there before the
+ * first connection); only a site filter, and finding the device commands of a batch still being
+ * confirmed (each batch at most every few seconds, so the batch page sees its commands as they
+ * are found), need the upstream.
+ */
+export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+  const { sessions, sites, ledger, now } = deps;
+  productRoutes(app).get(
+    '/api/ledger',
+    {
+      schema: {
+        tags: ['ledger'],
+        summary: "The account's recorded changes, newest first",
+        querystring: LedgerQuerySchema,
+        response: {
+          200: LedgerPageSchema,
+          ...COMMON_PROBLEMS,
+          503: problemResponse(
+            'No database: no ledger (`ledger_unavailable`); or the circuit is open, or the token endpoint down.',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const reader = await sessions.requireReader(request);
+      const query = request.query;
+      if (!ledger)
+        throw new ProblemError(
+          503,
+          'ledger_unavailable',
+          "This server runs without a database, so it keeps no ledger of changes. Each device's command history still shows its commands.",
+        );
+      const siteDevices = query.siteId
+        ? await sites.devicesOf(await sessions.require(request), query.siteId)
+        : undefined;
+      let rows = await ledger.store.list(reader, query, siteDevices);
+      // Without a connection (or with the upstream down) the entries are answered as recorded.
+      const caller = await sessions.require(request).catch(() => undefined);
+      if (caller && (await ledger.confirmListed(rows, caller)))
+        rows = await ledger.store.list(reader, query, siteDevices);
+      const nowMs = now();
+      return { entries: rows.map((row) => toLedgerEntry(row, nowMs)) } satisfies LedgerPage;
+    },
+  );
+  refuseOtherMethods(app, '/api/ledger', new Set(['GET', 'HEAD']));
+}

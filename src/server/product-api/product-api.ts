@@ -1,0 +1,52 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { batchRoutes } from './batch-routes.ts';
+import { commandRoutes } from './command-routes.ts';
+import { productValidatorCompiler, type ProductApiDeps } from './declare.ts';
+import { ledgerRoutes } from './ledger-routes.ts';
+import { siteRoutes } from './site-routes.ts';
+
+/** Path of the product's OpenAPI document. */
+export const OPENAPI_PATH = '/api/openapi.json';
+
+/**
+ * Sets up the product API (docs/decisions/006, section 3; docs/architecture.md, BFF surface):
+ * zod validation and serialisation of the routes declared with schemas, and the OpenAPI document
+ * generated from those declarations (`@fastify/swagger`), served at {@link OPENAPI_PATH}. Call it
+ * before any route is registered, so the document sees them all; {@link productApiRoutes} adds
+ * the routes.
+ */
+export async function installProductApi(app: FastifyInstance): Promise<void> {
+  app.setValidatorCompiler(productValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('productSession', null);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'powerdeck',
+        version: '1.0.0',
+        description:
+          "powerdeck's own API, in the product's terms: bound sites with their clocks, device commands, batches and the command ledger. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key` and `Powerdeck-Undo-Of`. Errors are `application/problem+json` with a stable `code`.",
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'powerdeck_session' },
+        },
+      },
+      security: [{ session: [] }],
+    },
+    hideUntagged: true,
+    transform: jsonSchemaTransform,
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** The product routes (sites, commands, batches, ledger), declared with their zod schemas. */
+export function productApiRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+  siteRoutes(app, deps);
+  commandRoutes(app, deps);
+  batchRoutes(app, deps);
+  ledgerRoutes(app, deps);
+}

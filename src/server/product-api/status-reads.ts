@@ -1,0 +1,95 @@
+import {
+  applyCancellation,
+  type CommandCancellation,
+  type StatusRecord,
+} from '../../domain/command.ts';
+import type { CommandRef } from '../upstream/upstream-api.ts';
+import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
+import { Coalescer } from './coalescer.ts';
+import type { FinalStatuses } from './final-statuses.ts';
+
+/**
+ * Command status reads for polling browsers (docs/architecture.md, Budgets: status polling): a
+ * final record (completed or cancelled) is served from memory for good; others go through the
+ * coalescer (concurrent identical reads shared, a record reused for `STATUS_REUSE_MS`).
+ * Everything is keyed by region, client, device and command, so no client sees another's data.
+ */
+export class StatusReads {
+  readonly #coalescer: Coalescer<StatusRecord>;
+  readonly #finals: FinalStatuses;
+
+  /**
+   * @param reuseMs how long a record is reused (`STATUS_REUSE_MS`), ms.
+   * @param finals where final records are kept; each upstream answer is offered to it once.
+   */
+  constructor(now: () => number, reuseMs: number, finals: FinalStatuses) {
+    this.#finals = finals;
+    this.#coalescer = new Coalescer(now, reuseMs, (key, record) =>
+      finals.rememberIfFinal(key, record),
+    );
+  }
+
+  /** The status record of `ref`, from memory or one shared upstream read (`read`). */
+  fetch(
+    caller: UpstreamCaller,
+    ref: CommandRef,
+    read: () => Promise<StatusRecord>,
+  ): Promise<StatusRecord> {
+    const key = statusKey(caller, ref);
+    const final = this.#finals.get(key);
+    if (final) return Promise.resolve(final);
+    return this.#coalescer.fetch(key, read);
+  }
+
+  /**
+   * After a cancel succeeded: the reused record of that command is stale, so it is dropped; when
+   * one was kept, it is kept as final with the cancellation written in (later polls get it).
+   */
+  async afterCancel(caller: UpstreamCaller, cancellation: CommandCancellation): Promise<void> {
+    const key = statusKey(caller, {
+      deviceId: cancellation.deviceId,
+      commandId: cancellation.commandId,
+    });
+    const kept = await this.#coalescer.peek(key);
+    this.#coalescer.forget(key);
+    if (kept) this.#finals.rememberIfFinal(key, applyCancellation(kept, cancellation));
+  }
+
+  /** Drops every reused record of this command (a batch cancel changed it). */
+  forget(caller: UpstreamCaller, ref: CommandRef): void {
+    this.#coalescer.forget(statusKey(caller, ref));
+  }
+
+  /**
+   * Drops every record kept for this client, final or reused, and those in flight: after an
+   * unbind it may no longer read those devices, so from then on the vendor decides again, and
+   * nothing asked before the unbind answers a poll made after it.
+   */
+  forgetClient(caller: UpstreamCaller): void {
+    const prefix = clientPrefix(caller);
+    this.#coalescer.forgetPrefix(prefix);
+    this.#finals.forgetPrefix(prefix);
+  }
+}
+
+/** Prefixes already made, by client ID per region: one JSON.stringify per client, not per poll. */
+const prefixes: Record<UpstreamCaller['region'], Map<string, string>> = {
+  eu: new Map(),
+  au: new Map(),
+};
+
+function clientPrefix(caller: UpstreamCaller): string {
+  const known = prefixes[caller.region];
+  let prefix = known.get(caller.clientId);
+  if (prefix === undefined) {
+    // JSON keeps the parts apart whatever characters a client ID holds.
+    prefix = `${JSON.stringify([caller.region, caller.clientId])} `;
+    if (known.size >= 10_000) known.clear();
+    known.set(caller.clientId, prefix);
+  }
+  return prefix;
+}
+
+function statusKey(caller: UpstreamCaller, ref: CommandRef): string {
+  return `${clientPrefix(caller)}${ref.deviceId} ${ref.commandId}`;
+}

@@ -1,0 +1,109 @@
+import ct from 'countries-and-timezones';
+import { StatusRecordSchema, type StatusRecord } from '../../domain/command.ts';
+import { capabilitiesOf, type Device, type Site } from '../../domain/device.ts';
+import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
+import { siteClockOf, type CountryZone } from '../../domain/site-clock.ts';
+import { UtcTimestampSchema } from '../../domain/time.ts';
+import type { StoredSiteZone } from '../db/site-zones.ts';
+import type { VendorCommand, VendorDevice, VendorSite } from './vendor-schemas.ts';
+
+/**
+ * The zones of a country, most important first, from `countries-and-timezones` (kept up to date
+ * with the IANA database; its `countries` name each zone's main country first).
+ */
+export function zonesOfCountry(countryCode: string): CountryZone[] {
+  return (ct.getCountry(countryCode)?.timezones ?? []).map((name) => ({
+    name,
+    countries: ct.getTimezone(name)?.countries ?? [],
+  }));
+}
+
+/** A vendor device as a product device: capability ranges from its kW ratings (decision 006). */
+export function toDevice(device: VendorDevice): Device {
+  const kw = (value: number | null | undefined) =>
+    value === null || value === undefined ? undefined : value * 1000;
+  return {
+    deviceId: device.id,
+    name: device.name ?? device.id,
+    model: device.model ?? '',
+    capabilities: capabilitiesOf({
+      maxChargePowerW: kw(device.maxChargePowerKw),
+      maxDischargePowerW: kw(device.maxDischargePowerKw),
+    }),
+    ...(typeof device.online === 'boolean' ? { online: device.online } : {}),
+    ...(typeof device.faultStatus === 'boolean' ? { faulted: device.faultStatus } : {}),
+  };
+}
+
+/**
+ * A vendor site as a product site: its clock from the stored zone, else inferred from its
+ * country and the vendor's offset, else that offset (domain `siteClockOf`).
+ *
+ * @param devices the site's devices, when the vendor listed them apart from the site.
+ */
+export function toSite(
+  site: VendorSite,
+  options: { stored?: StoredSiteZone | undefined; nowMs: number; devices?: VendorDevice[] },
+): Site {
+  const { timeZone, clock } = siteClockOf({
+    stored: options.stored,
+    countryCode: site.countryCode ?? undefined,
+    vendorTimeZone: site.timezone ?? undefined,
+    zonesOfCountry,
+    nowMs: options.nowMs,
+  });
+  return {
+    siteId: site.id,
+    name: site.name ?? site.id,
+    ...(site.countryCode ? { countryCode: site.countryCode.toUpperCase() } : {}),
+    timeZone,
+    clock,
+    ...(typeof site.online === 'boolean' ? { online: site.online } : {}),
+    ...(typeof site.faultStatus === 'boolean' ? { faulted: site.faultStatus } : {}),
+    devices: (site.devices ?? options.devices ?? []).map(toDevice),
+  };
+}
+
+/**
+ * An ISO 8601 instant as the domain writes it: kept when already UTC with `Z`, else converted
+ * (an offset such as `+08:00` or no designator read as UTC); undefined when not a time.
+ */
+export function toUtc(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (UtcTimestampSchema.safeParse(value).success) return value;
+  const withZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
+  const ms = Date.parse(withZone);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+/**
+ * A vendor command status as the product's status record: one `cancelReason` from either
+ * spelling, times in UTC, only the power control properties the product knows.
+ *
+ * @param deviceId the device asked about, when the vendor's record leaves it out.
+ * @returns undefined when the record does not fit the product's schema.
+ */
+export function toStatusRecord(command: VendorCommand, deviceId: string): StatusRecord | undefined {
+  const powerControl: Record<string, unknown> = {};
+  for (const property of POWER_CONTROL_PROPERTIES)
+    if (command.powerControl[property] !== undefined && command.powerControl[property] !== null)
+      powerControl[property] = command.powerControl[property];
+  const reason = command.cancelReason ?? command.cancellReason;
+  const times = {
+    startTime: toUtc(command.startTime),
+    endTime: toUtc(command.endTime),
+    receivedAt: toUtc(command.receivedAt),
+    startedAt: toUtc(command.startedAt),
+    completedAt: toUtc(command.completedAt),
+    cancelledAt: toUtc(command.cancelledAt),
+  };
+  const parsed = StatusRecordSchema.safeParse({
+    id: command.id,
+    deviceId: command.deviceId ?? deviceId,
+    powerControl,
+    status: command.status,
+    ...Object.fromEntries(Object.entries(times).filter(([, value]) => value !== undefined)),
+    ...(reason ? { cancelReason: reason } : {}),
+  });
+  return parsed.success ? parsed.data : undefined;
+}
