@@ -3,9 +3,9 @@ import { addDays, addHours, addMinutes, format, isValid } from 'date-fns';
 import { z } from 'zod';
 
 /**
- * Effective windows are absolute UTC instants on the wire (spec 2.1); operators think in the
- * site's wall clock. Every conversion between the two goes through @date-fns/tz so half-hour
- * zones (Australia/Adelaide) and 23/25-hour DST days (Europe/Berlin) stay correct.
+ * Effective windows are absolute UTC instants on the wire (docs/upstream.md, Commands); operators
+ * think in the site's wall clock. Every conversion between the two goes through @date-fns/tz so
+ * half-hour zones (Australia/Adelaide) and 23/25-hour DST days (Europe/Berlin) stay correct.
  */
 
 type Instant = Date | string | number;
@@ -138,7 +138,10 @@ export function formatWindowInZoneWithUtc(start: Instant, end: Instant, timeZone
   return `${formatWindowInZone(start, end, timeZone)} (${timeZone}), ${formatWindowUtc(start, end)}`;
 }
 
-/** `2026-11-21T01:00:00Z`: an instant as the wire carries it (spec 2.1), whole seconds. */
+/**
+ * `2026-11-21T01:00:00Z`: an instant as the wire carries it (docs/upstream.md, Commands), whole
+ * seconds.
+ */
 export function toUtcTimestamp(instant: Instant): string {
   return toDate(instant)
     .toISOString()
