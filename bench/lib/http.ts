@@ -68,7 +68,7 @@ export async function bffCall(
   );
 }
 
-/** A bearer token for the demo EU client straight from the sandbox (spec 2.6). */
+/** A bearer token for the demo EU client straight from the sandbox (docs/upstream.md, Tokens). */
 export async function sandboxToken(sandboxOrigin: string): Promise<string> {
   const response = await request(`${sandboxOrigin}/eu${TOKEN_PATH}`, {
     method: 'POST',
