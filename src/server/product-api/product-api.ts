@@ -21,6 +21,7 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(productValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('productSession', null);
+  app.decorateRequest('signedInSession', null);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
