@@ -160,6 +160,10 @@ export const FleetJobSchema = z.object({
 });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 
+/** Body of `GET /api/fleet-jobs`: the client's jobs, newest first, without their batches. */
+export const FleetJobListSchema = z.object({ jobs: z.array(FleetJobSchema) });
+export type FleetJobList = z.infer<typeof FleetJobListSchema>;
+
 /** Most rows a dispatch plan may hold. */
 export const MAX_PLAN_ROWS = 20_000;
 
