@@ -1,4 +1,5 @@
 import { TimelinePage } from '../../features/timeline/components/timeline-page.tsx';
+import { SiteClocks } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
 
@@ -9,7 +10,13 @@ export function TimelineRoute() {
     <>
       <title>Timeline · powerdeck</title>
       <WithBoundSites emptyHeading={<h1>Timeline</h1>}>
-        {(sites) => <TimelinePage sites={sites} dispatchRefusal={dispatch.why} />}
+        {(sites) => (
+          <TimelinePage
+            sites={sites}
+            dispatchRefusal={dispatch.why}
+            clockNotice={<SiteClocks sites={sites} />}
+          />
+        )}
       </WithBoundSites>
     </>
   );

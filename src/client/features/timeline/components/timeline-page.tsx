@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
@@ -60,10 +60,13 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function TimelinePage({
   sites,
   dispatchRefusal,
+  clockNotice,
 }: {
   sites: readonly Site[];
   /** Why the operator may not schedule or cancel, in words; undefined when they may. */
   dispatchRefusal?: string | undefined;
+  /** The clock notices of the sites on a fixed UTC offset, from the page, under the header. */
+  clockNotice?: ReactNode;
 }) {
   const canChange = dispatchRefusal === undefined;
   const queryClient = useQueryClient();
@@ -270,6 +273,7 @@ export function TimelinePage({
           </label>
         </div>
       </div>
+      {clockNotice}
       {replaceFailure ? (
         <div role="alert" className="notice notice-error">
           {replaceFailure.outcome.oldCancelled ? (

@@ -12,6 +12,7 @@ const site: Site = {
   siteId: 'PLANT-EU-100',
   name: 'Plant 100',
   timeZone: 'Europe/Berlin',
+  clock: { source: 'inferred', vendorOffset: '+01:00' },
   devices: Array.from({ length: 52 }, (_, i) => ({
     deviceId: `BAT-EU-100-${String(i + 1).padStart(2, '0')}`,
     name: `Battery ${i + 1}`,
@@ -80,9 +81,10 @@ describe('BatchComposer', () => {
       sent = true;
       return json(202, {
         batchCommandId: 'batch_1',
-        message: 'accepted',
         timestamp: '2026-11-21T10:00:00Z',
+        confirmation: 'confirmed',
         commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
+        unconfirmed: [],
       });
     });
     const onSubmitted = vi.fn();
