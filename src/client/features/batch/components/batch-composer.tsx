@@ -24,8 +24,11 @@ import './batch.css';
 
 interface BatchComposerProps {
   sites: readonly Site[];
-  /** Called once the upstream accepted the batch, with its ID (to open the batch's page). */
-  onSubmitted: (batchCommandId: string) => void;
+  /**
+   * Called once the upstream accepted the batch, with its ID (to open the batch's page); without
+   * one when the answer was lost and the batch was found in the devices' histories.
+   */
+  onSubmitted: (batchCommandId: string | undefined) => void;
 }
 
 /**
@@ -56,22 +59,25 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const submit = useSubmitBatch();
   const accepted = submit.isSuccess;
   const { offerUndo } = useUndo();
-  // Whichever try got the answer, the batch is offered for undo under the intent's one key.
+  // Whichever try got the answer, the batch is offered for undo under the intent's one key; a
+  // batch whose batch ID was not learnt (its answer lost, found in the histories) cannot be.
   const onAccepted = (
     response: BatchSubmissionResponse,
     { idempotencyKey }: { idempotencyKey: string },
   ) => {
-    offerUndo(
-      {
-        kind: 'batch',
-        batchCommandId: response.batchCommandId,
-        commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
-        key: idempotencyKey,
-      },
-      `Batch ${response.batchCommandId} submitted`,
-      timeZone,
-    );
-    onSubmitted(response.batchCommandId);
+    const { batchCommandId } = response;
+    if (batchCommandId)
+      offerUndo(
+        {
+          kind: 'batch',
+          batchCommandId,
+          commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
+          key: idempotencyKey,
+        },
+        `Batch ${batchCommandId} submitted`,
+        timeZone,
+      );
+    onSubmitted(batchCommandId);
   };
 
   const add = (deviceIds: string[], invalid: string[] = []) => {
@@ -193,13 +199,25 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
         {submit.isSuccess ? (
           <div role="status" className="notice notice-success">
             <p>
-              Batch submitted: <span className="mono">{submit.data.batchCommandId}</span>, one
-              command for each of {submit.data.commands.length} devices.
+              {submit.data.batchCommandId ? (
+                <>
+                  Batch submitted: <span className="mono">{submit.data.batchCommandId}</span>, one
+                  command for each of {count} devices.
+                </>
+              ) : (
+                <>Batch submitted: one command for each of {count} devices.</>
+              )}{' '}
+              Each device&apos;s command is confirmed from its history; the batch page shows which
+              are confirmed yet.
             </p>
             <p>
-              <Link to={`/batches/${encodeURIComponent(submit.data.batchCommandId)}`}>
-                Open batch {submit.data.batchCommandId}
-              </Link>
+              {submit.data.batchCommandId ? (
+                <Link to={`/batches/${encodeURIComponent(submit.data.batchCommandId)}`}>
+                  Open batch {submit.data.batchCommandId}
+                </Link>
+              ) : (
+                <Link to="/batches">Open the batches</Link>
+              )}
             </p>
           </div>
         ) : null}
