@@ -53,6 +53,19 @@ describe('precheckDevice', () => {
     ).toEqual([]);
   });
 
+  it('flags a device the vendor reports faulted, as it does an offline one', () => {
+    expect(
+      precheckDevice({ ...device, faulted: true }, { properties: [], window: null }, undefined),
+    ).toEqual([{ kind: 'faulted' }]);
+    expect(
+      precheckDevice(
+        { ...device, faulted: true, online: false },
+        { properties: [], window: null },
+        undefined,
+      ),
+    ).toEqual([{ kind: 'offline' }, { kind: 'faulted' }]);
+  });
+
   it('flags requested controls the device lacks, and an offline device', () => {
     const findings = precheckDevice(
       { ...device, online: false },
