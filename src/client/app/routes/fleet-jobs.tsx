@@ -15,6 +15,7 @@ import { DEVICE_ROW_HEIGHT_PX, SITE_ROW_HEIGHT_PX } from '../../features/timelin
 import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
 import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { planGhosts } from './plan-ghosts.ts';
+import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
 
@@ -185,6 +186,14 @@ export function FleetJobDetailRoute() {
           readAtMs={job.dataUpdatedAt}
           {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
           timeZone={jobTimeZone(job.data, sites.data?.sites)}
+          clockNotice={
+            <SiteClocks
+              sites={sitesOfDevices(
+                sites.data?.sites,
+                job.data.batches.flatMap((b) => b.devices.map((d) => d.deviceId)),
+              )}
+            />
+          }
         />
       )}
     </>
