@@ -160,9 +160,11 @@ export function SiteTimeZoneDialog({ site, onClose }: SiteTimeZoneDialogProps) {
     >
       <p>
         {siteClockWords(site).text}{' '}
-        {vendorOffset
-          ? `The vendor gives the site's time zone as ${vendorOffsetWords(vendorOffset)}, an offset that cannot follow daylight saving time.`
-          : null}
+        {site.clock.source === 'offset'
+          ? 'Choose the zone the site keeps, so that its times follow its daylight saving time if it has one.'
+          : vendorOffset
+            ? `The vendor gives the site's time zone as ${vendorOffsetWords(vendorOffset)}, an offset that cannot follow daylight saving time.`
+            : null}
       </p>
       <Autocomplete
         filter={(textValue, inputValue) => {
