@@ -1,4 +1,9 @@
-import type { FleetBatch, FleetDeviceOutcome, FleetJob } from '../../../../domain/fleet-job.ts';
+import {
+  isFinalJobState,
+  type FleetBatch,
+  type FleetDeviceOutcome,
+  type FleetJob,
+} from '../../../../domain/fleet-job.ts';
 
 /**
  * Where one device of a fleet job stands as to its command (docs/decisions/006, section 5): the
@@ -38,4 +43,22 @@ export function countUnconfirmed(
       if (state === 'confirming' || state === 'notFound') counts[state] += 1;
     }
   return counts;
+}
+
+/** How often a finished job whose devices are not all confirmed yet is read again, in ms. */
+export const CONFIRMING_JOB_REFRESH_MS = 5000;
+
+/**
+ * When to read a job again: every `pollMs` while it sends or cancels; once it is final, every
+ * {@link CONFIRMING_JOB_REFRESH_MS} while a device of a sent batch is not confirmed yet (the BFF
+ * still looks for its command in the device's history); else never.
+ */
+export function fleetJobRefetchMs(
+  job: FleetJob | undefined,
+  nowMs: number,
+  pollMs: number,
+): number | false {
+  if (!job) return pollMs;
+  if (!isFinalJobState(job.state)) return pollMs;
+  return countUnconfirmed(job, nowMs).confirming > 0 ? CONFIRMING_JOB_REFRESH_MS : false;
 }
