@@ -230,7 +230,7 @@ test('the batch composer says what is true of the selection, and a keyboard user
   await page.getByRole('button', { name: 'Cancel batch' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText(
-    '2 of the 3 device commands are still received or executing (or not read yet) and are cancelled; the other 1 already ended',
+    '2 of the 3 device commands are still received or executing (or not read or confirmed yet) and are cancelled; the other 1 already ended or were not found',
   );
   await expectNoInternalsOnScreen(page);
   await expectNoSeriousAxeViolations(page);
