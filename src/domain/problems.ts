@@ -142,7 +142,7 @@ export const BFF_PROBLEM_CODES = {
   device_changed: {
     status: [409],
     meaning:
-      'The change was made against an older view of the device (`Powerdeck-Device-Version`), and another person\'s change (a new command or a cancellation) landed on it since; nothing was sent; `details.changes` names what changed.',
+      "The change was made against an older view of the device (`Powerdeck-Device-Version`), and another person's change (a new command or a cancellation) landed on it since; nothing was sent; `details.changes` names what changed.",
   },
   change_incomplete: {
     status: [409],

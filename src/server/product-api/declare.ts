@@ -12,6 +12,8 @@ import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { StatusReads } from './status-reads.ts';
+import type { WritePath } from './write-path.ts';
+import type { Notifications } from '../notifications/notifications.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -82,11 +84,18 @@ export function sessionOf(request: FastifyRequest): Session {
   return request.productSession;
 }
 
-/** What the product routes need; without `ledger` (no database) changes are sent unrecorded. */
+/**
+ * What the product routes need; without `ledger` (no database) changes are sent unrecorded, and
+ * without `writePath` (no database) outside any budget of upstream calls.
+ */
 export interface ProductApiDeps {
   sessions: Sessions;
   upstream: UpstreamApi;
   ledger?: Ledger | undefined;
+  /** Every change through its devices' budget, queued when it cannot go now (decision 007). */
+  writePath?: WritePath | undefined;
+  /** Tells the person who made a queued change when another withdrew it. */
+  notifications?: Notifications | undefined;
   statuses: StatusReads;
   sites: SiteDirectory;
   zones: SiteZones;
