@@ -25,6 +25,8 @@ import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
+import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.ts';
+import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
 import { AccountEvents } from './events/account-events.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
 import { eventRoutes } from './events/event-routes.ts';
@@ -70,6 +72,11 @@ declare module 'fastify' {
      * calls and the queue of changes count on (src/server/budget).
      */
     upstreamNow(): number;
+    /**
+     * The read model of device commands (docs/architecture.md, Read model): what the ledger
+     * records of every accepted change, each device's version and what changed since one.
+     */
+    deviceCommands: DeviceCommandsRecorder;
   }
 }
 
@@ -243,8 +250,10 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
+  const deviceCommands: DeviceCommandsRecorder = new MemoryDeviceCommands();
   const ledger = storage
     ? new Ledger({
+        recorder: deviceCommands,
         store: new LedgerStore(storage.handle.db),
         upstream: api,
         sites,
@@ -298,6 +307,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   });
   app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
   app.decorate('upstreamNow', options.upstreamClock ?? Date.now);
+  app.decorate('deviceCommands', deviceCommands);
   app.decorate(
     'liveUpdates',
     accountEvents && notifications ? { events: accountEvents, notifications } : undefined,
@@ -367,6 +377,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sites,
     zones,
     now,
+    deviceCommands,
   });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });
