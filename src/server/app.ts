@@ -25,6 +25,8 @@ import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
+import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.ts';
+import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
 import { AccountEvents } from './events/account-events.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
 import { eventRoutes } from './events/event-routes.ts';
@@ -53,7 +55,6 @@ import { ChangeQueue, type ChangeQueueOptions } from './budget/change-queue.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
 import { QueuedChangeStore } from './budget/queued-change-store.ts';
 import { queuedChangeListener } from './product-api/change-events.ts';
-import type { DeviceVersions } from './product-api/device-version.ts';
 import { queuedStepSender } from './product-api/queued-step-sender.ts';
 import { WritePath } from './product-api/write-path.ts';
 
@@ -88,6 +89,11 @@ declare module 'fastify' {
      * calls and the queue of changes count on (src/server/budget).
      */
     upstreamNow(): number;
+    /**
+     * The read model of device commands (docs/architecture.md, Read model): what the ledger
+     * records of every accepted change, each device's version and what changed since one.
+     */
+    deviceCommands: DeviceCommandsRecorder;
   }
 }
 
@@ -153,11 +159,6 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * (default 15 s).
      */
     changeSettleWaitMs?: number;
-    /**
-     * Where a device's version and what changed on it since come from (the read model of device
-     * commands); a change naming a version is checked against it (decision 007, section 5).
-     */
-    deviceVersions?: DeviceVersions;
     /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
     liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
   };
@@ -273,8 +274,10 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
+  const deviceCommands: DeviceCommandsRecorder = new MemoryDeviceCommands();
   const ledger = storage
     ? new Ledger({
+        recorder: deviceCommands,
         store: new LedgerStore(storage.handle.db),
         upstream: api,
         sites,
@@ -352,7 +355,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           box,
           sites,
           upstreamNow,
-          versions: options.deviceVersions,
+          // A change naming a device version is checked against the read model (decision 007, 5).
+          versions: deviceCommands,
           settleWaitMs: options.changeSettleWaitMs,
         })
       : undefined;
@@ -374,6 +378,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.decorate('changeQueueStarted', () => changeQueue?.start() ?? Promise.resolve());
   app.decorate('changeQueue', changeQueue);
   app.decorate('upstreamNow', upstreamNow);
+  app.decorate('deviceCommands', deviceCommands);
   app.decorate(
     'liveUpdates',
     accountEvents && notifications ? { events: accountEvents, notifications } : undefined,
@@ -446,6 +451,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     now,
     writePath,
     notifications,
+    deviceCommands,
   });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });

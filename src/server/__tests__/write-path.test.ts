@@ -25,9 +25,6 @@ import {
 } from '../../domain/queued-change.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
-import type { Account, Person } from '../events/people.ts';
-import { personKey } from '../events/people.ts';
-import type { DeviceCommandChangeSeen, DeviceVersions } from '../product-api/device-version.ts';
 import { CSRF, buildTestBff, cookieHeader, type TestBff } from './support/bff.ts';
 import {
   startFakeUpstream,
@@ -75,34 +72,6 @@ function programFake(fake: FakeUpstream): void {
     }));
 }
 
-/** A read model stand-in: changes the test records, by device, with who made them. */
-class TestVersions implements DeviceVersions {
-  readonly changes: (DeviceCommandChangeSeen & { deviceId: string; person: string })[] = [];
-  record(deviceId: string, person: Person, change: Omit<DeviceCommandChangeSeen, 'version'>) {
-    const version = this.changes.filter((c) => c.deviceId === deviceId).length + 1;
-    this.changes.push({ ...change, version, deviceId, person: personKey(person) });
-    return version;
-  }
-  async changesSince(
-    _account: Account,
-    deviceId: string,
-    sinceVersion: number,
-    options: { exceptBy?: Person | undefined } = {},
-  ) {
-    const mine = this.changes.filter((c) => c.deviceId === deviceId);
-    const except = options.exceptBy ? personKey(options.exceptBy) : undefined;
-    return {
-      deviceId,
-      sinceVersion,
-      version: mine.length,
-      changes: mine
-        .filter((c) => c.version > sinceVersion && c.person !== except)
-        .map(({ deviceId: _d, person: _p, ...change }) => change),
-      complete: true,
-    };
-  }
-}
-
 async function signInAs(app: FastifyInstance, operatorName: string): Promise<string> {
   const response = await app.inject({
     method: 'POST',
@@ -123,13 +92,11 @@ describe.each(DATABASE_KINDS)(
     let database: DatabaseHandle;
     let bff: TestBff;
     let ada: string;
-    const versions = new TestVersions();
 
     const build = async (nowMs = T0) => {
       bff = await buildTestBff(fake, {
         database,
         deviceCallsPerMinute: { eu: 2, au: 2 },
-        deviceVersions: versions,
         changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
         changeSettleWaitMs: 5_000,
         // One key for every instance, as SESSION_KEY or a shared DATA_DIR gives in production:
@@ -163,7 +130,6 @@ describe.each(DATABASE_KINDS)(
         await database.db.execute(`delete from bff.${table}`);
       fake.seen.length = 0;
       submitScript = [];
-      versions.changes.length = 0;
       await build();
       return () => bff.app.close();
     });
@@ -397,37 +363,41 @@ describe.each(DATABASE_KINDS)(
     });
 
     it('refuses a change made against an older version when another person changed the device', async () => {
+      // Two people of one account look at BAT-1 at version 0; Ada adds a command (version 1).
       const bea = await signInAs(bff.app, 'Bea');
-      versions.record(
-        'BAT-1',
-        { kind: 'named', name: 'Ada' },
-        {
-          kind: 'commandAdded',
-          commandId: 'cmd_77',
-          ...window(60),
-          at: '2026-05-01T10:00:00Z',
-          madeBy: 'Ada',
-        },
-      );
-      const stale = await submit(bea, 'b1', command(4, 200), 'BAT-1', {
+      expect((await submit(ada, 'a1', command(4, 200))).statusCode).toBe(202);
+      const stale = await submit(bea, 'b1', command(5, 300), 'BAT-1', {
         'powerdeck-device-version': '0',
       });
       expect(stale.statusCode).toBe(409);
+      const added = (
+        await bff.app.inject({ method: 'GET', url: '/api/ledger', headers: { cookie: ada } })
+      ).json().entries[0].commandId;
       expect(stale.json()).toMatchObject({
         code: 'device_changed',
-        details: { sinceVersion: 0, version: 1, changes: [{ commandId: 'cmd_77', madeBy: 'Ada' }] },
+        details: {
+          deviceId: 'BAT-1',
+          sinceVersion: 0,
+          version: 1,
+          changes: [{ kind: 'commandAdded', commandId: added, madeBy: 'Ada' }],
+        },
       });
-      expect(stale.json().detail).toContain('command cmd_77 was added by Ada');
-      expect(calls('POST')).toBe(0);
-      // Ada's own change does not make her view stale; Bea at the current version goes through.
-      expect(
-        (await submit(ada, 'a1', command(4, 200), 'BAT-1', { 'powerdeck-device-version': '0' }))
-          .statusCode,
-      ).toBe(202);
-      expect(
-        (await submit(bea, 'b2', command(5, 300), 'BAT-1', { 'powerdeck-device-version': '1' }))
-          .statusCode,
-      ).toBe(202);
+      expect(stale.json().detail).toContain(
+        `command ${added} was added by Ada for 15:20:00 site time`,
+      );
+      expect(calls('POST')).toBe(1);
+      // Her own change does not make Ada's view stale; Bea at the version now goes through (a
+      // minute on, when BAT-1 has calls again).
+      const own = await submit(ada, 'a2', command(6, 400), 'BAT-1', {
+        'powerdeck-device-version': '0',
+      });
+      expect(own.statusCode).toBe(202);
+      bff.clock.nowMs += MINUTE;
+      const fresh = await submit(bea, 'b2', command(5, 300), 'BAT-1', {
+        'powerdeck-device-version': '2',
+      });
+      expect(fresh.statusCode).toBe(202);
+      expect(calls('POST')).toBe(3);
     });
 
     it('keeps a queued change across a restart of the BFF on the same database, and sends it once', async () => {

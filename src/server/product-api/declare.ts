@@ -7,6 +7,7 @@ import { parseInput } from '../http/parse.ts';
 import { PROBLEM_CONTENT_TYPE } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { SiteZones } from '../db/site-zones.ts';
+import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
@@ -100,4 +101,6 @@ export interface ProductApiDeps {
   sites: SiteDirectory;
   zones: SiteZones;
   now: () => number;
+  /** The read model: versions and what changed since one (the stale view refusal reads it). */
+  deviceCommands: DeviceCommandsRecorder;
 }

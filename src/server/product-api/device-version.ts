@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import type { Account, Person } from '../events/people.ts';
+import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /**
@@ -37,33 +37,9 @@ export function readDeviceVersion(headers: IncomingHttpHeaders): number | undefi
   return parsed.data;
 }
 
-/** One change of a device's commands another person (or the vendor) made since a version. */
-export interface DeviceCommandChangeSeen {
-  version: number;
-  kind: 'commandAdded' | 'commandCancelled';
-  commandId: string;
-  startTime: string;
-  endTime: string;
-  at: string;
-  cancelReason?: string | undefined;
-  madeBy?: string | undefined;
-}
-
 /**
  * Where a device's version and what changed since come from: the read model of device commands
- * (its `DeviceCommandsRecorder.changesSince`); its own changes are left out with `exceptBy`.
+ * (`DeviceCommandsRecorder.changesSince`, docs/architecture.md, Read model); the person's own
+ * changes are left out with `exceptBy`, so they never make their own view stale.
  */
-export interface DeviceVersions {
-  changesSince(
-    account: Account,
-    deviceId: string,
-    sinceVersion: number,
-    options?: { exceptBy?: Person | undefined },
-  ): Promise<{
-    deviceId: string;
-    sinceVersion: number;
-    version: number;
-    changes: DeviceCommandChangeSeen[];
-    complete: boolean;
-  }>;
-}
+export type DeviceVersions = Pick<DeviceCommandsRecorder, 'changesSince'>;
