@@ -11,6 +11,7 @@ import {
 import type { Device, Site } from '../../../../domain/device.ts';
 import type { PowerControl } from '../../../../domain/power-control.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
+import { BudgetTooTightDetailsSchema } from '../../../../domain/errors.ts';
 import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import {
@@ -72,6 +73,22 @@ type FormState = {
 /** A window and its row: what a menu action or a confirmation is about. */
 type WindowOfRow = { target: RowTarget; record: StatusRecord };
 
+/**
+ * The new window moved to the earliest start the device's budget of upstream calls allows, same
+ * length, after a `budget_too_tight` refusal; undefined for any other error. Rounded up to the
+ * minute, as the form takes times.
+ */
+function laterWindow(error: unknown, next: DeviceCommand): WindowMs | undefined {
+  if (!isApiError(error) || error.code !== 'budget_too_tight') return undefined;
+  const details = BudgetTooTightDetailsSchema.safeParse(error.details);
+  if (!details.success) return undefined;
+  const startMs = Math.ceil(Date.parse(details.data.earliestStart) / 60_000) * 60_000;
+  return {
+    startMs,
+    endMs: startMs + Date.parse(next.endTime) - Date.parse(next.startTime),
+  };
+}
+
 const REPLACING_WORDS =
   'Replacing: the current command is cancelled, then the new one submitted (powerdeck plans both before the first goes)…';
 
@@ -119,6 +136,7 @@ export function TimelinePage({
   const [replacing, setReplacing] = useState(false);
   const [replaceFailure, setReplaceFailure] = useState<{
     old: StatusRecord;
+    next: DeviceCommand;
     target: RowTarget;
     error: unknown;
     oldCancelled: boolean;
@@ -334,7 +352,7 @@ export function TimelinePage({
     } catch (error) {
       // Only a refused second call leaves the old command cancelled; any other refusal sent nothing.
       const oldCancelled = isApiError(error) && error.code === 'change_incomplete';
-      setReplaceFailure({ old, target, error, oldCancelled });
+      setReplaceFailure({ old, next, target, error, oldCancelled });
     } finally {
       setReplacing(false);
       // The replace ran its own calls, so the device is read again here, on every screen.
@@ -554,6 +572,20 @@ export function TimelinePage({
               command {replaceFailure.old.id} is unchanged.
             </p>
           )}
+          {laterWindow(replaceFailure.error, replaceFailure.next) ? (
+            <button
+              type="button"
+              onClick={() => {
+                const { old, next, target, error } = replaceFailure;
+                const later = laterWindow(error, next);
+                setReplaceFailure(undefined);
+                if (later)
+                  setForm({ target, ...later, powerControl: next.powerControl, replacing: old });
+              }}
+            >
+              Choose a later window
+            </button>
+          ) : null}
           <button type="button" onClick={() => setReplaceFailure(undefined)}>
             Dismiss
           </button>
