@@ -68,7 +68,7 @@ async function runUndo(change: SingleChange, timeZone: string): Promise<UndoOutc
     if (answer.queued)
       return {
         ok: true,
-        words: `Undo not sent yet. ${queuedWords({ queued: answer.queued }, timeZone)}`,
+        words: `Undo not sent yet. ${queuedWords({ queued: answer.queued }, timeZone, answer.change.state === 'queued')}`,
       };
     switch (change.kind) {
       case 'submit':

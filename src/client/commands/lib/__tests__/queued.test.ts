@@ -21,4 +21,10 @@ describe('queuedWords', () => {
       'changes queued before it on the same devices go first',
     );
   });
+
+  it('offers no withdraw once the first call of a change of two went', () => {
+    const words = queuedWords(answer('no_slot'), 'UTC', false);
+    expect(words).toMatch(/Its first call went, so it can no longer be withdrawn\.$/);
+    expect(words).not.toContain('withdraw it');
+  });
 });

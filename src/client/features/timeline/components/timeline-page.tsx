@@ -329,10 +329,13 @@ export function TimelinePage({
         { idempotencyKey: crypto.randomUUID() },
       );
       setSelected(undefined);
-      if (answer.queued)
+      if (answer.queued) {
+        // The cancel may have gone already, the new window waiting for the device's next call.
+        const firstWent = answer.change.state !== 'queued';
         return setNotice(
-          `Replace of command ${old.id} on ${target.device.name} not sent yet. ${queuedWords({ queued: answer.queued }, timeZone)}`,
+          `${firstWent ? `Command ${old.id} on ${target.device.name} is cancelled; its new window is not sent yet.` : `Replace of command ${old.id} on ${target.device.name} not sent yet.`} ${queuedWords({ queued: answer.queued }, timeZone, !firstWent)}`,
         );
+      }
       const submitted = answer.submitted;
       const key = submissionKeyOf(answer);
       setNotice(
