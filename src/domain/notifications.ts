@@ -18,9 +18,9 @@ export const NotifiedCancellationReasonSchema = z.enum(NOTIFIED_CANCELLATION_REA
 export type NotifiedCancellationReason = z.infer<typeof NotifiedCancellationReasonSchema>;
 
 /**
- * A change that waited for the device's next free upstream slot (DESIGN.md, the scheduler;
- * domain `queued-change.ts`): a submission, a cancel, a replace, an undo, a batch or a batch
- * cancel (those name their first device, and `deviceCount` how many).
+ * A change that waited for the device's next free upstream slot (docs/decisions/007, section 2:
+ * the queue of changes; domain `queued-change.ts`): a submission, a cancel, a replace, an undo, a
+ * batch or a batch cancel (those name their first device, and `deviceCount` how many).
  */
 export const QueuedChangeSchema = z.enum([
   'submit',
