@@ -65,7 +65,7 @@ function DeviceRoute() {
             <QueuedChangeList
               key={device.deviceId}
               deviceId={device.deviceId}
-              timeZone={timeZone}
+              timeZoneOf={() => timeZone}
               canWithdraw={dispatch.allowed}
             />
           </section>

@@ -8,21 +8,28 @@ import { queuedChangesQueryOptions, useWithdrawChange } from '../api/queued-chan
 import { queuedChangeWhen, queuedChangeWords } from '../lib/queued.ts';
 
 interface QueuedChangeListProps {
-  deviceId: string;
-  /** The zone of the device's site (IANA or a fixed offset): times on its clock, UTC beside. */
-  timeZone: string;
+  /** Only this device's changes; every device's of the account without it. */
+  deviceId?: string | undefined;
+  /**
+   * The zone a change's times are shown on, from its devices (IANA or a fixed offset; `UTC` for
+   * devices of sites in several zones): times on that clock, UTC beside.
+   */
+  timeZoneOf: (deviceIds: readonly string[]) => string;
   /** Whether the operator may withdraw a change (the dispatch permission). */
   canWithdraw: boolean;
 }
 
 /**
- * The changes of one device still waiting for its budget of upstream calls (two per minute,
- * docs/decisions/007-device-call-budget.md, section 2): what each sends, when it goes on the
- * site's clock, who made it, and a withdraw (after a confirmation) until its first call starts.
- * Read from the BFF's own queue, so it survives a reload; pushed events keep it current.
+ * The changes of one device, or of every device of the account, still waiting for their devices'
+ * budget of upstream calls (two per minute, docs/decisions/007-device-call-budget.md, section 2):
+ * what each sends, when it goes on the site's clock, who made it, and a withdraw (after a
+ * confirmation) until its first call starts. Read from the BFF's own queue, so it survives a
+ * reload; pushed events keep it current.
  */
-export function QueuedChangeList({ deviceId, timeZone, canWithdraw }: QueuedChangeListProps) {
-  const changes = useQuery(queuedChangesQueryOptions({ waiting: 'true', deviceId }));
+export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedChangeListProps) {
+  const changes = useQuery(
+    queuedChangesQueryOptions(deviceId ? { waiting: 'true', deviceId } : { waiting: 'true' }),
+  );
   const withdraw = useWithdrawChange();
   const [target, setTarget] = useState<QueuedChangeStatus>();
 
@@ -48,20 +55,21 @@ export function QueuedChangeList({ deviceId, timeZone, canWithdraw }: QueuedChan
         <ErrorAlert
           error={withdraw.error}
           what="The change was not withdrawn."
-          timeZone={timeZone}
+          timeZone={timeZoneOf(withdraw.variables.deviceIds)}
         />
       ) : null}
       {waiting.length === 0 ? (
         <p className="empty-state">
-          No change is waiting. A change goes at once while the device has calls to the vendor left
-          this minute (two per minute); else it waits here until its turn.
+          No change is waiting. A change goes at once while its devices have calls to the vendor
+          left this minute (two per device per minute); else it waits here until its turn.
         </p>
       ) : (
         <ul aria-label="Queued changes" className="stack">
           {waiting.map((change) => (
             <li key={change.id}>
               <p>
-                {queuedChangeWords(change, timeZone)}. {queuedChangeWhen(change, timeZone)}
+                {queuedChangeWords(change, timeZoneOf(change.deviceIds))}.{' '}
+                {queuedChangeWhen(change, timeZoneOf(change.deviceIds))}
                 {change.madeBy ? ` Made by ${change.madeBy}.` : ''}
               </p>
               {canWithdraw && change.state === 'queued' ? (
@@ -89,7 +97,7 @@ export function QueuedChangeList({ deviceId, timeZone, canWithdraw }: QueuedChan
             setTarget(undefined);
           }}
         >
-          <p>{queuedChangeWords(target, timeZone)}.</p>
+          <p>{queuedChangeWords(target, timeZoneOf(target.deviceIds))}.</p>
           <p>
             Nothing of it is sent. If it is already being sent when the withdraw arrives, it goes on
             and you are told so.
