@@ -17,8 +17,8 @@ const WHY: Record<QueuedReason, string> = {
  * A change the BFF queued for its devices' budget of upstream calls, in words: `Queued: it goes at
  * 2026-11-21 14:03 (Europe/Berlin), UTC 2026-11-21 13:03, because the device's calls to the vendor
  * for this minute are spent.` (docs/decisions/007-device-call-budget.md, section 2), then that it
- * can be withdrawn from the queued changes until then; or, for a change of two calls whose first
- * went already (`withdrawable` false), that it no longer can.
+ * can be withdrawn under Queued changes (the page of that name) until then; or, for a change of
+ * two calls whose first went already (`withdrawable` false), that it no longer can.
  *
  * @param timeZone the zone of the site the change is for (IANA or a fixed offset); `UTC` when the
  *   devices are in several.
@@ -30,7 +30,7 @@ export function queuedWords(
 ): string {
   return `Queued: it goes at ${formatInZoneWithUtc(queued.goesAt, timeZone)}, because ${WHY[queued.reason]}. ${
     withdrawable
-      ? 'Until then you can withdraw it from the queued changes.'
+      ? 'Until then you can withdraw it under Queued changes.'
       : 'Its first call went, so it can no longer be withdrawn.'
   }`;
 }

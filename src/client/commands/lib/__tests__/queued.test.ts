@@ -9,7 +9,7 @@ const answer = (reason: QueuedAnswer['queued']['reason']): QueuedAnswer => ({
 describe('queuedWords', () => {
   it("says when the change goes on the site's clock with UTC at hand, and why it waits", () => {
     expect(queuedWords(answer('no_slot'), 'Europe/Berlin')).toBe(
-      "Queued: it goes at 2026-11-21 14:03 (Europe/Berlin), UTC 2026-11-21 13:03, because the device's calls to the vendor for this minute are spent. Until then you can withdraw it from the queued changes.",
+      "Queued: it goes at 2026-11-21 14:03 (Europe/Berlin), UTC 2026-11-21 13:03, because the device's calls to the vendor for this minute are spent. Until then you can withdraw it under Queued changes.",
     );
   });
 
