@@ -32,6 +32,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
   const closers: Array<() => Promise<unknown>> = [];
   let upstreamClock: (() => number) | undefined;
+  // The BFF is built after the sandbox; a reset before it exists has nothing to make it forget.
+  let forgetUpstream: () => Promise<void> = async () => {};
 
   if (env.usesSandbox) {
     const sandbox = await buildSandboxApp({
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
       database,
       fixture: sandboxEnv.SANDBOX_FIXTURE,
       adminEnabled: true,
+      // A reset sandbox has forgotten the calls the BFF spent of its devices' budget; so does the BFF.
+      onReset: () => forgetUpstream(),
       logger: loggerOptions('sandbox', sandboxEnv.LOG_LEVEL),
     });
     // The BFF's budget of upstream calls counts on the sandbox's clock, as the vendor's limit does.
@@ -55,6 +59,7 @@ async function main(): Promise<void> {
     upstreamClock,
     logger: loggerOptions('bff', sandboxEnv.LOG_LEVEL),
   });
+  forgetUpstream = () => bff.forgetUpstream();
   await bff.listen({ host: env.host, port: env.port });
   closers.unshift(() => bff.close());
 

@@ -38,6 +38,12 @@ export interface SandboxOptions {
   inMemory?: boolean;
   /** Wall clock, epoch ms; tests may replace it. Default `Date.now`. */
   wallNow?: () => number;
+  /**
+   * Called after the admin API's reset has put the sandbox back to its fixture: `npm start` makes
+   * the BFF beside it forget the calls it spent on the vendor's devices, as the vendor itself
+   * just forgot them (src/sandbox/README.md, Admin API).
+   */
+  onReset?: () => Promise<void>;
 }
 
 /**
@@ -101,6 +107,7 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
     faults,
     dialect,
     enabled: options.adminEnabled,
+    onReset: options.onReset,
   });
   return app;
 }

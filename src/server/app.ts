@@ -90,6 +90,12 @@ declare module 'fastify' {
      */
     upstreamNow(): number;
     /**
+     * Forgets what the BFF learnt of the upstream's devices: the calls it spent of each device's
+     * budget and its busy marks. For an upstream that has just forgotten them itself (the
+     * sandbox's admin reset beside `npm start`); nothing without a database.
+     */
+    forgetUpstream(): Promise<void>;
+    /**
      * The read model of device commands (docs/architecture.md, Read model): what the ledger
      * records of every accepted change, each device's version and what changed since one.
      */
@@ -378,6 +384,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.decorate('changeQueueStarted', () => changeQueue?.start() ?? Promise.resolve());
   app.decorate('changeQueue', changeQueue);
   app.decorate('upstreamNow', upstreamNow);
+  app.decorate('forgetUpstream', async () => {
+    await budget?.forgetAll();
+  });
   app.decorate('deviceCommands', deviceCommands);
   app.decorate(
     'liveUpdates',

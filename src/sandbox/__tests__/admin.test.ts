@@ -18,6 +18,24 @@ beforeEach(async () => {
   await sandbox.admin('POST', '/reset');
 });
 
+describe('admin reset hook', () => {
+  it('tells the embedding process after the reset, so a BFF beside it forgets its device budget', async () => {
+    let calls = 0;
+    const hooked = await startHarness({
+      onReset: async () => {
+        calls++;
+      },
+    });
+    try {
+      expect(calls).toBe(0);
+      expect((await hooked.admin('POST', '/reset')).status).toBe(200);
+      expect(calls).toBe(1);
+    } finally {
+      await hooked.close();
+    }
+  });
+});
+
 describe('admin clock (our choice)', () => {
   it('reads, advances and sets the clock forward; refuses to move it back', async () => {
     expect((await sandbox.admin('GET', '/clock')).body).toEqual({ now: iso(WALL_MS) });

@@ -36,6 +36,8 @@ export async function adminRoutes(
     faults: FaultInjector;
     dialect: SandboxDialect;
     enabled: boolean;
+    /** The embedding process's hook after a reset (`SandboxOptions.onReset`). */
+    onReset?: (() => Promise<void>) | undefined;
   },
 ): Promise<void> {
   const { state, faults, dialect } = options;
@@ -53,6 +55,7 @@ export async function adminRoutes(
     await state.reset();
     faults.reset();
     dialect.reset();
+    await options.onReset?.();
     return clock();
   });
 

@@ -178,6 +178,18 @@ export class DeviceBudgetStore {
   }
 
   /**
+   * Forgets every call spent and every busy mark, of every device: for an upstream that has just
+   * forgotten them itself (the sandbox's admin reset beside `npm start` and the browser tests),
+   * never for the vendor, whose minute goes on whatever the BFF does.
+   */
+  async forgetAll(): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.delete(deviceCallSlots);
+      await tx.delete(deviceCallBusy);
+    });
+  }
+
+  /**
    * Marks devices busy until `untilMs` (upstream clock): the upstream answered 429 with
    * `Retry-After`, so another client of the account spent their budget. No slot of theirs is
    * granted before then; a later mark never shortens an earlier one. At most {@link MAX_BUSY_MS}

@@ -123,6 +123,18 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
     expect(await reserve([id], s(40))).toMatchObject({ granted: true });
   });
 
+  it('forgets every spent call and busy mark when told the upstream forgot them', async () => {
+    const spent = device();
+    const busy = device();
+    await reserve([spent], s(0));
+    await reserve([spent], s(1));
+    await budget.markBusy('eu', [busy], s(50), s(0));
+    expect(await reserve([spent], s(2))).toMatchObject({ granted: false });
+    await budget.forgetAll();
+    expect(await reserve([spent], s(2))).toMatchObject({ granted: true });
+    expect(await reserve([busy], s(2))).toMatchObject({ granted: true });
+  });
+
   it('cuts a busy mark to an hour', async () => {
     const id = device();
     await budget.markBusy('eu', [id], s(10 * 3600), s(0));
