@@ -183,19 +183,19 @@ export class FleetRunner {
         await this.#failBatch(batch, attempts, UNREADABLE);
         return undefined;
       }
-      // The vendor's answer names no device command: they are found in the devices' histories
-      // (the ledger's look, started with the answer, is waited for here once).
-      const confirmed = await this.#ledger
-        .confirmBatchByKey(caller, batchKey(job.id, batch.index))
-        .catch(() => undefined);
-      const batchAnswer = confirmed?.answer ?? accepted.data;
+      // The vendor's answer names no device command: the read model's reads of the devices find
+      // them, and the job's outcomes follow (fleet-outcomes.ts).
+      const batchAnswer =
+        (await this.#ledger
+          .batchAnswerByKey(caller, batchKey(job.id, batch.index))
+          .catch(() => undefined)) ?? accepted.data;
       await this.#store.updateBatch({
         jobId: job.id,
         index: batch.index,
         state: 'sent',
         attempts,
         ...(batchAnswer.batchCommandId ? { batchCommandId: batchAnswer.batchCommandId } : {}),
-        devices: devicesOfBatch(batch.devices, batchAnswer, confirmed?.found, this.#now()),
+        devices: devicesOfBatch(batch.devices, batchAnswer, undefined, this.#now()),
         sentAt: new Date(this.#now()),
       });
       return undefined;

@@ -9,6 +9,7 @@ import type { Session } from '../session/session-store.ts';
 import type { SiteZones } from '../db/site-zones.ts';
 import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import type { Ledger } from '../ledger/ledger.ts';
+import type { ReadModel } from '../read-model/read-model.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
@@ -71,9 +72,15 @@ export function productRoutes(app: FastifyInstance) {
 }
 
 /** The `preValidation` hook that requires a session, for `permission`. */
-export function requireSession(sessions: Sessions, permission?: Permission) {
+export function requireSession(
+  sessions: Sessions,
+  permission?: Permission,
+  readModel?: Pick<ReadModel, 'rememberCaller'>,
+) {
   return async (request: FastifyRequest): Promise<void> => {
     request.productSession = await sessions.require(request, permission);
+    // The account's devices are read under the sign-in its people use (docs/security.md).
+    await readModel?.rememberCaller(request.productSession);
   };
 }
 
@@ -94,4 +101,9 @@ export interface ProductApiDeps {
   now: () => number;
   /** The read model: versions and what changed since one (the stale view refusal reads it). */
   deviceCommands: DeviceCommandsRecorder;
+  /**
+   * The database's read model, which answers every read of device commands; without a database
+   * they go to the vendor as before (`statuses` shares them).
+   */
+  readModel?: ReadModel | undefined;
 }
