@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { projectsToRun, specFilesByFolder } from './scripts/e2e-projects.ts';
 import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.ts';
 
 /**
@@ -63,8 +64,37 @@ const teamsStack = {
   },
 };
 
+const testDir = path.join(import.meta.dirname, 'e2e');
+const specs = specFilesByFolder(testDir);
+/** Each project's spec folder under e2e/ (`''`: the files directly in it) and its stacks. */
+const PROJECT_STACKS = {
+  demo: { folder: '', stacks: ['demo'] },
+  large: { folder: 'large', stacks: ['large'] },
+  firefox: { folder: 'firefox', stacks: ['demo'] },
+  'company-sign-in': { folder: 'company-sign-in', stacks: ['teams'] },
+} as const;
+const running = projectsToRun(
+  process.argv,
+  Object.entries(PROJECT_STACKS).map(([name, { folder }]) => ({
+    name,
+    files: specs.get(folder) ?? [],
+  })),
+);
+const stacksNeeded = new Set(
+  Object.entries(PROJECT_STACKS).flatMap(([name, { stacks }]) =>
+    running.has(name) ? [...stacks] : [],
+  ),
+);
+type WebServer = Extract<PlaywrightTestConfig['webServer'], readonly unknown[]>[number];
+/** The test stacks, each started only when a project that runs needs it (e2e-projects.ts). */
+const STACKS: Record<'demo' | 'large' | 'teams', WebServer[]> = {
+  demo: [stack(E2E_BFF_PORT, E2E_SANDBOX_PORT, 'demo')],
+  large: [stack(E2E_LARGE_BFF_PORT, E2E_LARGE_SANDBOX_PORT, 'large')],
+  teams: [teamsIdp, teamsStack],
+};
+
 export default defineConfig({
-  testDir: 'e2e',
+  testDir,
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -102,10 +132,7 @@ export default defineConfig({
       use: { baseURL: teamsOrigin },
     },
   ],
-  webServer: [
-    stack(E2E_BFF_PORT, E2E_SANDBOX_PORT, 'demo'),
-    stack(E2E_LARGE_BFF_PORT, E2E_LARGE_SANDBOX_PORT, 'large'),
-    teamsIdp,
-    teamsStack,
-  ],
+  webServer: (['demo', 'large', 'teams'] as const).flatMap((name) =>
+    stacksNeeded.has(name) ? STACKS[name] : [],
+  ),
 });

@@ -288,3 +288,72 @@ for (const colorScheme of ['light', 'dark'] as const)
         .getByRole('button', { name: 'Close' })
         .click();
     });
+
+/** The Australian demo client: its PLANT-AU-001, Adelaide Depot, is on the vendor's UTC+9:30. */
+const DEMO_AU = { region: 'Australia', clientId: 'demo-au', clientSecret: 'demo-au-secret' };
+
+for (const viewport of VIEWPORTS)
+  test.describe(`site clock at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test("a site on the vendor's fixed offset says so, and its zone is set in the dialog", async ({
+      page,
+    }) => {
+      await signIn(page, DEMO_AU);
+      // The BFF keeps a zone set by an earlier test of this run (the sandbox reset does not).
+      const cleared = await page.request.delete('/api/sites/PLANT-AU-001/time-zone', {
+        headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
+      });
+      expect([200, 404]).toContain(cleared.status());
+      await bindSite(page, 'PLANT-AU-001');
+      const site = page.getByRole('region', { name: /Adelaide Depot/ });
+      const notice = site.locator('.site-clock');
+      await expect(notice).toContainText(
+        'Times for Adelaide Depot are on a fixed UTC+09:30 clock, which does not follow daylight saving time.',
+      );
+      await notice.scrollIntoViewIfNeeded();
+      expect(await fitsWidth(page)).toBe(true);
+      await page.mouse.move(0, 0);
+      await shot(page, 'site-clock-offset');
+
+      // The notice's one button, whose words change with the clock (the same element stays).
+      const opener = notice.getByRole('button');
+      await expect(opener).toHaveText("Set the site's time zone");
+      await opener.click();
+      const dialog = page.getByRole('dialog', { name: 'Time zone of Adelaide Depot' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('searchbox', { name: 'Find a time zone' })).toBeFocused();
+      // The zones that fit Australia and UTC+9:30 come first: the first, Adelaide, by keyboard.
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect(dialog.getByRole('region', { name: 'What changes' })).toContainText(
+        '14:00 on the fixed clock is 15:00 in Australia/Adelaide in summer',
+      );
+      const box = await dialog.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= viewport.height).toBe(true);
+      expect(await inView(page, 'Save time zone')).toBe(true);
+      await shot(page, 'site-time-zone-dialog');
+
+      // Saved, the site's times follow at once and focus is back on the notice.
+      await dialog.getByRole('button', { name: 'Save time zone' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(notice).toContainText('Times for Adelaide Depot are on Australia/Adelaide.');
+      await expect(opener).toBeFocused();
+      await expect(opener).toHaveText('Change the time zone');
+      await expect(page.getByText('Adelaide Depot: times now on Australia/Adelaide')).toBeVisible();
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(
+        scan.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+
+      // Back to the vendor's offset, so the next run starts from it.
+      await opener.click();
+      await page
+        .getByRole('dialog', { name: 'Time zone of Adelaide Depot' })
+        .getByRole('button', { name: "Use the vendor's offset again" })
+        .click();
+      await expect(notice).toContainText('are on a fixed UTC+09:30 clock');
+    });
+  });

@@ -11,7 +11,7 @@
 import autocannon from 'autocannon';
 import { Client } from 'undici';
 import type { BenchCommand, BenchOptions, Stack } from '../lib/context.ts';
-import { sandboxAdmin, sandboxToken } from '../lib/http.ts';
+import { sandboxAdmin, sandboxToken, vendorPath } from '../lib/http.ts';
 import { waitForOutput, type Started } from '../lib/processes.ts';
 import { processCpuMs } from '../lib/cpu-time.ts';
 import {
@@ -32,7 +32,10 @@ export const PROXY_FIGURES = {
   throughput: { name: 'bff.throughput_ratio_vs_reference', unit: 'x', budget: 0.8, kind: 'min' },
 } satisfies Record<string, JudgedFigure | ReportedFigure>;
 
-/** The sandbox's stats key of the status route (`GET /_sandbox/stats`, `byRoute`). */
+/**
+ * The sandbox's stats key of the vendor's status route (`GET /_sandbox/stats`, `byRoute`: the
+ * path under the vendor's base path), which the product API's status route mirrors.
+ */
 const STATUS_ROUTE = 'eu GET /devices/:deviceId/commands/:commandId';
 
 const statusPath = (c: BenchCommand) => `/devices/${c.deviceId}/commands/${c.commandId}`;
@@ -120,7 +123,7 @@ export async function measureAddedLatency(
   let next = 0;
   const nextCommand = () => bare.commands[next++ % bare.commands.length] as BenchCommand;
   const paths = [
-    (path: string) => timedGet(direct, `/eu${path}`, directHeaders),
+    (path: string) => timedGet(direct, vendorPath(path), directHeaders),
     (path: string) => timedGet(viaBare, `/api${path}`, { cookie: bare.session.cookie }),
     (path: string) => timedGet(viaReference, `/api${path}`, {}),
   ] as const;
@@ -136,7 +139,7 @@ export async function measureAddedLatency(
   };
   const cachedPair = async () => {
     const path = statusPath(cachedCommand);
-    const a = await timedGet(direct, `/eu${path}`, directHeaders);
+    const a = await timedGet(direct, vendorPath(path), directHeaders);
     const b = await timedGet(viaCached, `/api${path}`, { cookie: stack.session.cookie });
     return [a, b] as const;
   };

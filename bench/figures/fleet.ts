@@ -84,7 +84,7 @@ export async function measureFleet(stack: Stack, options: BenchOptions): Promise
       for (const devices of fleet.batches) {
         // As the SPA sends it: with an Idempotency-Key, so the ledger looks the key up too.
         const started = performance.now();
-        const response = await request(`${session.origin}/api/devices/commands/batch`, {
+        const response = await request(`${session.origin}/api/batches`, {
           method: 'POST',
           headers: {
             cookie: session.cookie,

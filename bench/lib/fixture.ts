@@ -1,8 +1,13 @@
 import { request } from 'undici';
-import { BatchSubmissionResponseSchema, MAX_BATCH_DEVICES } from '../../src/domain/batch.ts';
+import { MAX_BATCH_DEVICES } from '../../src/domain/batch.ts';
 import { SubmissionResponseSchema } from '../../src/domain/command.ts';
+import {
+  BatchAcceptedSchema,
+  HistoryPageSchema,
+  MAX_PAGE_SIZE,
+} from '../../src/sandbox/vendor/schemas.ts';
 import type { BenchCommand } from './context.ts';
-import { bffCall, type BffSession } from './http.ts';
+import { bffCall, vendorPath, type BffSession } from './http.ts';
 
 const SITE_ID = 'PLANT-EU-100';
 const HOUR_MS = 3_600_000;
@@ -25,7 +30,7 @@ export async function submitBenchCommands(
     for (let attempt = 0; ; attempt++) {
       const startMs = base + attempt * HOUR_MS;
       try {
-        const body = await bffCall(session, 'POST', `/api/device/${deviceId}/commands`, {
+        const body = await bffCall(session, 'POST', `/api/devices/${deviceId}/commands`, {
           powerControl: { targetBatteryPowerW: 1000 },
           startTime: iso(startMs),
           endTime: iso(startMs + HOUR_MS / 2),
@@ -42,8 +47,10 @@ export async function submitBenchCommands(
 
 /**
  * Submits `batches` batch commands of 50 devices of PLANT-EU-100 (bound already) straight to the
- * sandbox, each batch in its own half-hour window a week and more ahead, one hour apart, so none
- * overlaps another or the 20 bench commands. Returns every command, in submission order.
+ * sandbox's vendor API, each batch in its own half-hour window a week and more ahead, one hour
+ * apart, so none overlaps another or the 20 bench commands. The vendor answers a batch with its
+ * batch ID only (docs/upstream.md, Batches), so the device commands are then read from each
+ * device's history over those windows. Returns every command, batch by batch in submission order.
  */
 export async function submitDistinctCommands(
   sandboxOrigin: string,
@@ -55,12 +62,14 @@ export async function submitDistinctCommands(
     { length: MAX_BATCH_DEVICES },
     (_, i) => `BAT-EU-100-${String(i + 1).padStart(2, '0')}`,
   );
-  const commands: BenchCommand[] = [];
+  const authorization = `Bearer ${token}`;
+  const starts: string[] = [];
   for (let batch = 0; batch < batches; batch++) {
     const startMs = base + batch * HOUR_MS;
-    const response = await request(`${sandboxOrigin}/eu/devices/commands/batch`, {
+    starts.push(iso(startMs));
+    const response = await request(`${sandboxOrigin}${vendorPath('/devices/commands')}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization, 'content-type': 'application/json' },
       body: JSON.stringify({
         devices,
         command: {
@@ -73,8 +82,39 @@ export async function submitDistinctCommands(
     const text = await response.body.text();
     if (response.statusCode !== 202)
       throw new Error(`batch ${batch}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
-    const body = BatchSubmissionResponseSchema.parse(JSON.parse(text));
-    commands.push(...body.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })));
+    BatchAcceptedSchema.parse(JSON.parse(text));
   }
+  // Each device's commands in the batches' windows, by start time (one per batch and device).
+  const byStart = new Map<string, BenchCommand[]>(starts.map((start) => [start, []]));
+  const range = new URLSearchParams({
+    startTime: iso(base),
+    endTime: iso(base + batches * HOUR_MS),
+    size: String(MAX_PAGE_SIZE),
+  });
+  for (const deviceId of devices) {
+    for (let page = 1, read = 0; ; page++) {
+      range.set('page', String(page));
+      const path = vendorPath(`/device/${deviceId}/commands?${range.toString()}`);
+      const response = await request(`${sandboxOrigin}${path}`, { headers: { authorization } });
+      const text = await response.body.text();
+      if (response.statusCode !== 200)
+        throw new Error(
+          `history of ${deviceId}: HTTP ${response.statusCode} ${text.slice(0, 300)}`,
+        );
+      const history = HistoryPageSchema.parse(JSON.parse(text));
+      for (const record of history.commands)
+        byStart.get(new Date(record.startTime).toISOString().replace('.000Z', 'Z'))?.push({
+          deviceId,
+          commandId: record.id,
+        });
+      read += history.commands.length;
+      if (history.commands.length === 0 || read >= history.total) break;
+    }
+  }
+  const commands = starts.flatMap((start) => byStart.get(start) ?? []);
+  if (commands.length !== batches * devices.length)
+    throw new Error(
+      `found ${commands.length} of the ${batches * devices.length} batch commands in the histories`,
+    );
   return commands;
 }

@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import { TOKEN_PATH, TokenResponseSchema } from '../../src/domain/token.ts';
+import { API_BASE_PATH } from '../../src/sandbox/vendor/schemas.ts';
 
 /** The demo client of the Europe region (sandbox fixture `demo`, kept by `large`). */
 export const DEMO_EU = {
@@ -7,6 +8,12 @@ export const DEMO_EU = {
   clientId: 'demo-eu',
   clientSecret: 'demo-eu-secret',
 } as const;
+
+/**
+ * The sandbox path of a vendor operation of the demo EU client: `/eu/api/openapi/v1<path>`, the
+ * region's prefix and the vendor's base path (docs/upstream.md, Sources and base paths).
+ */
+export const vendorPath = (path: string) => `/${DEMO_EU.region}${API_BASE_PATH}${path}`;
 
 export const SESSION_COOKIE = 'powerdeck_session';
 
@@ -68,7 +75,10 @@ export async function bffCall(
   );
 }
 
-/** A bearer token for the demo EU client straight from the sandbox (spec 2.6). */
+/**
+ * A bearer token for the demo EU client straight from the sandbox's token endpoint, at the
+ * region's root (docs/upstream.md, Tokens).
+ */
 export async function sandboxToken(sandboxOrigin: string): Promise<string> {
   const response = await request(`${sandboxOrigin}/eu${TOKEN_PATH}`, {
     method: 'POST',

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { BenchOptions, Stack } from './context.ts';
 import { submitBenchCommands, submitDistinctCommands } from './fixture.ts';
-import { sandboxToken, signIn } from './http.ts';
+import { sandboxToken, signIn, vendorPath } from './http.ts';
 import { freePort, startTsx, waitForOutput, type Started } from './processes.ts';
 
 /** Distinct commands for the proxy figures: 40 batches of 50 (4 in the smoke). */
@@ -27,7 +27,7 @@ async function startBff(
     DATA_DIR: path.join(options.tmpDir, `${name.replace(/\W+/g, '-')}-data`),
     PUBLIC_ORIGIN: origin,
     EU_AUTH_URL: `${sandboxOrigin}/eu`,
-    EU_BASE_URL: `${sandboxOrigin}/eu/api/openapi/v1`,
+    EU_BASE_URL: `${sandboxOrigin}${vendorPath('')}`,
     AU_AUTH_URL: `${sandboxOrigin}/au`,
     AU_BASE_URL: `${sandboxOrigin}/au/api/openapi/v1`,
     STATIC_DIR: spaDir,
@@ -49,7 +49,8 @@ async function startReferenceProxy(
     path.join(options.root, 'bench/servers/reference-proxy.ts'),
     {
       PORT: String(port),
-      UPSTREAM_BASE_URL: `${sandboxOrigin}/eu`,
+      UPSTREAM_AUTH_URL: `${sandboxOrigin}/eu`,
+      UPSTREAM_BASE_URL: `${sandboxOrigin}${vendorPath('')}`,
       CLIENT_ID: 'demo-eu',
       CLIENT_SECRET: 'demo-eu-secret',
     },

@@ -1,9 +1,11 @@
 /**
  * The reference of the BFF's added-latency and throughput figures (`docs/architecture.md`,
  * "Budgets"): the least a BFF can do, a node:http server that forwards `/api/<path>` to
- * `<UPSTREAM_BASE_URL>/<path>` through an undici Pool with a bearer token fetched once at start,
- * streaming the body back. No session, CSRF, allowlist or logging. Prints `READY <port>` once it
- * listens.
+ * `<UPSTREAM_BASE_URL>/<path>` (the vendor's base URL, with its `/api/openapi/v1`) through an
+ * undici Pool with a bearer token fetched once at start from `<UPSTREAM_AUTH_URL>` (the region's
+ * root, docs/upstream.md, Tokens), streaming the body back. No session, CSRF, allowlist, mapping
+ * or logging: the product API's status route has the vendor's path under `/api`. Prints
+ * `READY <port>` once it listens.
  */
 import { createServer } from 'node:http';
 import { Pool, request } from 'undici';
@@ -13,6 +15,7 @@ import { TOKEN_PATH, TokenResponseSchema } from '../../src/domain/token.ts';
 const env = z
   .object({
     PORT: z.coerce.number().int().min(1).max(65535),
+    UPSTREAM_AUTH_URL: z.url(),
     UPSTREAM_BASE_URL: z.url(),
     CLIENT_ID: z.string().min(1),
     CLIENT_SECRET: z.string().min(1),
@@ -20,7 +23,7 @@ const env = z
   .parse(process.env);
 
 const base = new URL(env.UPSTREAM_BASE_URL);
-const tokenResponse = await request(`${env.UPSTREAM_BASE_URL}${TOKEN_PATH}`, {
+const tokenResponse = await request(`${env.UPSTREAM_AUTH_URL.replace(/\/+$/, '')}${TOKEN_PATH}`, {
   method: 'POST',
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
   body: new URLSearchParams({

@@ -5,7 +5,16 @@
  */
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
-const ZONES = ['Europe/Berlin', 'Europe/London', 'Europe/Madrid', 'Europe/Helsinki'];
+/**
+ * The sites' zones, each worked out from its country and the vendor's standard offset, as the BFF
+ * answers a site (docs/decisions/006, section 6).
+ */
+const ZONES = [
+  { timeZone: 'Europe/Berlin', countryCode: 'DE', vendorOffset: '+01:00' },
+  { timeZone: 'Europe/London', countryCode: 'GB', vendorOffset: '+00:00' },
+  { timeZone: 'Europe/Madrid', countryCode: 'ES', vendorOffset: '+01:00' },
+  { timeZone: 'Europe/Helsinki', countryCode: 'FI', vendorOffset: '+02:00' },
+];
 
 const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -19,13 +28,17 @@ export function generateFleet(devices, windowsPerDevice, nowMs, siteCount = 20) 
   let windows = 0;
   for (let d = 0; d < devices; d++) {
     const s = Math.floor(d / perSite);
-    if (!sites[s])
+    if (!sites[s]) {
+      const { timeZone, countryCode, vendorOffset } = ZONES[s % ZONES.length];
       sites[s] = {
         siteId: `PLANT-BENCH-${String(s + 1).padStart(2, '0')}`,
         name: `Bench plant ${s + 1}`,
-        timeZone: ZONES[s % ZONES.length],
+        countryCode,
+        timeZone,
+        clock: { source: 'inferred', vendorOffset },
         devices: [],
       };
+    }
     const deviceId = `BAT-BENCH-${String(d + 1).padStart(4, '0')}`;
     sites[s].devices.push({
       deviceId,

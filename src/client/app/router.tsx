@@ -68,6 +68,15 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 })),
             },
             {
+              // A batch without a batch ID (its answer was lost), by its ledger entry.
+              path: 'batches/entry/:entryId',
+              handle: wide,
+              lazy: () =>
+                import('./routes/batch-detail.tsx').then(({ BatchDetailRoute }) => ({
+                  Component: BatchDetailRoute,
+                })),
+            },
+            {
               path: 'fleet-jobs',
               handle: wide,
               lazy: () =>

@@ -1,6 +1,7 @@
 import { TZDate, tz, tzScan } from '@date-fns/tz';
 import { addDays, addHours, addMinutes, format, isValid } from 'date-fns';
 import { z } from 'zod';
+import { FIXED_OFFSET_PATTERN, offsetMinutes } from '../../domain/site-clock.ts';
 
 /**
  * Effective windows are absolute UTC instants on the wire (spec 2.1); operators think in the
@@ -16,7 +17,10 @@ const INPUT_VALUE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 const toDate = (instant: Instant): Date => (instant instanceof Date ? instant : new Date(instant));
 
-/** True when the runtime knows `timeZone` as an IANA zone (or `UTC`). */
+/**
+ * True when the runtime knows `timeZone`: an IANA zone, `UTC`, or a fixed offset such as
+ * `+10:00` (`Intl` takes offsets since ECMA-402 2024; a browser that does not is shown UTC).
+ */
 export function isKnownTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone });
@@ -24,6 +28,27 @@ export function isKnownTimeZone(timeZone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * True when `timeZone` is a fixed UTC offset such as `+10:00` (a site on the vendor's offset,
+ * docs/decisions/006, section 6) rather than an IANA name.
+ */
+export function isFixedOffset(timeZone: string): boolean {
+  return FIXED_OFFSET_PATTERN.test(timeZone);
+}
+
+/**
+ * The zone as operators read it: an IANA name as it is (`Europe/Berlin`), a fixed offset with
+ * `UTC` before it (`UTC+10:00`), since a bare `+10:00` beside a time reads as arithmetic.
+ */
+export function zoneLabel(timeZone: string): string {
+  return isFixedOffset(timeZone) ? `UTC${timeZone}` : timeZone;
+}
+
+/** True when the zone's clock is UTC itself: `UTC`, or the fixed offset `+00:00`. */
+function isUtcClock(timeZone: string): boolean {
+  return timeZone === 'UTC' || (isFixedOffset(timeZone) && offsetMinutes(timeZone) === 0);
 }
 
 /** `2026-11-21 11:30`: the instant on the wall clock of `timeZone`. */
@@ -38,12 +63,13 @@ export function formatUtc(instant: Instant): string {
 
 /**
  * The instant on the site's clock with UTC at hand: `2026-11-21 02:00 (Europe/Berlin), UTC
- * 2026-11-21 01:00`; a site on UTC (or a set of sites in several zones, shown in UTC) says it
- * once: `UTC 2026-11-21 01:00`.
+ * 2026-11-21 01:00`, or on a fixed offset `2026-11-21 11:00 (UTC+10:00), UTC 2026-11-21 01:00`;
+ * a site on UTC (or a set of sites in several zones, shown in UTC) says it once:
+ * `UTC 2026-11-21 01:00`.
  */
 export function formatInZoneWithUtc(instant: Instant, timeZone: string): string {
-  if (timeZone === 'UTC') return formatUtc(instant);
-  return `${formatInZone(instant, timeZone)} (${timeZone}), ${formatUtc(instant)}`;
+  if (isUtcClock(timeZone)) return formatUtc(instant);
+  return `${formatInZone(instant, timeZone)} (${zoneLabel(timeZone)}), ${formatUtc(instant)}`;
 }
 
 /** `UTC+10:30`: the offset of `timeZone` at that instant. */
@@ -134,8 +160,8 @@ export function formatWindowUtc(start: Instant, end: Instant): string {
  * 2026-11-21 10:30–11:30`; in UTC said once, as {@link formatWindowUtc}.
  */
 export function formatWindowInZoneWithUtc(start: Instant, end: Instant, timeZone: string): string {
-  if (timeZone === 'UTC') return formatWindowUtc(start, end);
-  return `${formatWindowInZone(start, end, timeZone)} (${timeZone}), ${formatWindowUtc(start, end)}`;
+  if (isUtcClock(timeZone)) return formatWindowUtc(start, end);
+  return `${formatWindowInZone(start, end, timeZone)} (${zoneLabel(timeZone)}), ${formatWindowUtc(start, end)}`;
 }
 
 /** `2026-11-21T01:00:00Z`: an instant as the wire carries it (spec 2.1), whole seconds. */

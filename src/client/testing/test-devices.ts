@@ -34,12 +34,57 @@ export const BATTERY_A: Device = {
 /** A site clock inferred from the site's country and the vendor's offset (Berlin's). */
 export const INFERRED_CLOCK: SiteClock = { source: 'inferred', vendorOffset: '+01:00' };
 
-/** The Harbour plant (`PLANT-EU-001`, Europe/Berlin) holding `devices`: by default Battery A. */
+/**
+ * The Harbour plant (`PLANT-EU-001`, Germany, Europe/Berlin worked out from the vendor's
+ * `UTC+1:00`) holding `devices`: by default Battery A.
+ */
 export const harbourPlant = (devices: Device[] = [BATTERY_A]): Site => ({
   siteId: 'PLANT-EU-001',
   name: 'Harbour plant',
+  countryCode: 'DE',
   timeZone: 'Europe/Berlin',
   clock: INFERRED_CLOCK,
+  devices,
+});
+
+/** Battery D of the Adelaide Depot: online, battery power from 5 kW charge to 5 kW discharge. */
+export const BATTERY_D: Device = {
+  deviceId: 'BAT-AU-002-D',
+  name: 'Battery D',
+  model: 'PD-10',
+  online: true,
+  capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
+};
+
+/**
+ * The Adelaide Depot (`PLANT-AU-002`, Australia) on the vendor's fixed `UTC+9:30`: Adelaide's
+ * standard offset, which Darwin keeps all year, so no zone is inferred (docs/decisions/006,
+ * section 6) and its times are on a clock that does not follow daylight saving time.
+ */
+export const adelaideDepot = (devices: Device[] = [BATTERY_D]): Site => ({
+  siteId: 'PLANT-AU-002',
+  name: 'Adelaide Depot',
+  countryCode: 'AU',
+  timeZone: '+09:30',
+  clock: { source: 'offset', vendorOffset: '+09:30' },
+  devices,
+});
+
+/**
+ * The Brisbane Yard (`PLANT-AU-003`, Australia, vendor's `UTC+10:00`), whose zone Dana Admin set
+ * to Australia/Brisbane at 2026-11-20 03:30 UTC.
+ */
+export const brisbaneYard = (devices: Device[] = []): Site => ({
+  siteId: 'PLANT-AU-003',
+  name: 'Brisbane Yard',
+  countryCode: 'AU',
+  timeZone: 'Australia/Brisbane',
+  clock: {
+    source: 'set',
+    vendorOffset: '+10:00',
+    setBy: 'Dana Admin',
+    setAt: '2026-11-20T03:30:00Z',
+  },
   devices,
 });
 
@@ -54,6 +99,7 @@ export const TWO_ZONE_SITES: readonly Site[] = [
   {
     siteId: 'PLANT-EU-001',
     name: 'Berlin plant',
+    countryCode: 'DE',
     timeZone: 'Europe/Berlin',
     clock: INFERRED_CLOCK,
     devices: [
@@ -64,8 +110,9 @@ export const TWO_ZONE_SITES: readonly Site[] = [
   {
     siteId: 'PLANT-AU-001',
     name: 'Adelaide plant',
+    countryCode: 'AU',
     timeZone: 'Australia/Adelaide',
-    clock: { source: 'set', vendorOffset: '+10:30', setBy: 'Ada Admin' },
+    clock: { source: 'set', vendorOffset: '+09:30', setBy: 'Dana Admin' },
     devices: [{ deviceId: 'BAT-AU-001-A', name: 'Battery AU', model: 'X', capabilities: FIVE_KW }],
   },
 ];

@@ -14,7 +14,7 @@ const SITE: Site = {
   siteId: 'PLANT-AU-001',
   name: 'Adelaide depot',
   timeZone: 'Australia/Adelaide',
-  clock: { source: 'inferred' },
+  clock: { source: 'set', vendorOffset: '+09:30' },
   devices: [
     {
       deviceId: 'BAT-AU-001-A',

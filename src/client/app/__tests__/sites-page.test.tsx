@@ -12,7 +12,7 @@ const LARGE: Site = {
   siteId: 'PLANT-EU-100',
   name: 'Leipzig Solar Park',
   timeZone: 'Europe/Berlin',
-  clock: { source: 'inferred' },
+  clock: { source: 'inferred', vendorOffset: '+01:00' },
   devices: Array.from({ length: 60 }, (_, i) => {
     const n = String(i + 1).padStart(2, '0');
     return {

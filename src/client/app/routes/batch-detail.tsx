@@ -1,9 +1,16 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { z } from 'zod';
+import type { Site } from '../../../domain/device.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { useBatch } from '../../features/batch/api/batch-records.ts';
+import { useBatch, useBatchByEntry } from '../../features/batch/api/batch-records.ts';
 import { BatchPage } from '../../features/batch/components/batch-page.tsx';
+import type { BatchRecord } from '../../features/batch/lib/ledger-batches.ts';
+import { useSites } from '../../features/sites/api/get-sites.ts';
+import { deviceHistoryPath } from '../../lib/device-paths.ts';
+import type { ApiError } from '../../lib/api-error.ts';
+import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 
 /** What the batch composer leaves in the history entry it opens: the batch was just sent. */
@@ -16,35 +23,72 @@ const ArrivalSchema = z.object({ justSubmitted: z.literal(true) });
 const ConfirmSchema = z.literal('cancel');
 
 /**
- * `/batches/:batchCommandId`: one batch as the ledger recorded it, its progress and cancel. Opened
- * by the composer right after the batch was sent, the page says so and takes focus. Opened with
- * `?confirm=cancel`, it asks to confirm the batch cancel once; the parameter then goes, so a
- * reload does not ask again.
+ * The batch as the page shows it: on its one site's clock as that site is now (a zone set since
+ * the batch was sent shows at once), else on the zone the ledger recorded.
+ */
+function onSiteClock(record: BatchRecord, sites: readonly Site[]): BatchRecord {
+  const [only, ...others] = sites;
+  if (!only || others.length > 0) return record;
+  return { ...record, timeZone: only.timeZone, timeZoneRecorded: true };
+}
+
+/**
+ * `/batches/:batchCommandId`: one batch as the ledger recorded it, its progress and cancel;
+ * `/batches/entry/:entryId` the same for a batch without a batch ID (found in the devices'
+ * histories after its answer was lost), by its ledger entry. Opened by the composer right after
+ * the batch was sent, the page says so and takes focus. Opened with `?confirm=cancel`, it asks to
+ * confirm the batch cancel once; the parameter then goes, so a reload does not ask again. Its
+ * site's clock notice shows above the facts.
  */
 export function BatchDetailRoute() {
-  const { batchCommandId = '' } = useParams();
+  const { batchCommandId, entryId } = useParams();
+  return entryId !== undefined ? (
+    <ByEntry entryId={entryId} />
+  ) : (
+    <ById batchCommandId={batchCommandId ?? ''} />
+  );
+}
+
+function ById({ batchCommandId }: { batchCommandId: string }) {
+  return <BatchDetail name={batchCommandId} batch={useBatch(batchCommandId)} />;
+}
+
+function ByEntry({ entryId }: { entryId: string }) {
+  return <BatchDetail name={`entry ${entryId}`} batch={useBatchByEntry(entryId)} />;
+}
+
+function BatchDetail({
+  name,
+  batch,
+}: {
+  /** The batch ID, or `entry <id>` for a batch known by its ledger entry. */
+  name: string;
+  batch: UseQueryResult<BatchRecord | null, ApiError>;
+}) {
   const justSubmitted = ArrivalSchema.safeParse(useLocation().state).success;
   const [searchParams, setSearchParams] = useSearchParams();
   const askCancel = ConfirmSchema.safeParse(searchParams.get('confirm')).success;
-  const batch = useBatch(batchCommandId);
   const dispatch = usePermission('dispatch');
+  const sites = useSites();
   const heading = (
     <h1>
-      Batch <span className="mono">{batchCommandId}</span>
+      Batch <span className="mono">{name}</span>
     </h1>
   );
+  const siteOf = (deviceId: string) =>
+    sites.data?.sites.find((site) => site.devices.some((d) => d.deviceId === deviceId));
   return (
     <>
-      <title>{`Batch ${batchCommandId} · powerdeck`}</title>
+      <title>{`Batch ${name} · powerdeck`}</title>
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <ol>
           <li>
             <Link to="/batches">Batches</Link>
           </li>
-          <li aria-current="page">{batchCommandId}</li>
+          <li aria-current="page">{name}</li>
         </ol>
       </nav>
-      {batch.isPending ? (
+      {batch.isPending && batch.fetchStatus !== 'idle' ? (
         <Loading what="Loading the batch…" />
       ) : batch.isError ? (
         <>
@@ -55,23 +99,30 @@ export function BatchDetailRoute() {
             onRetry={() => void batch.refetch()}
           />
         </>
-      ) : batch.data === null ? (
+      ) : !batch.data ? (
         <>
           {heading}
           <div role="alert" className="notice notice-error">
             <p>
               <strong>This batch cannot be shown.</strong> The ledger of the signed-in client holds
-              no batch {batchCommandId}, so its devices cannot be listed. Check the batch ID.
+              no batch {name}, so its devices cannot be listed. Check the batch ID.
             </p>
           </div>
         </>
       ) : (
         <BatchPage
-          record={batch.data}
+          record={onSiteClock(batch.data, sitesOfDevices(sites.data?.sites, batch.data.deviceIds))}
           justSubmitted={justSubmitted}
           askCancel={askCancel}
           dispatchRefusal={dispatch.why}
           onCancelAsked={() => setSearchParams({}, { replace: true, state: null })}
+          clockNotice={
+            <SiteClocks sites={sitesOfDevices(sites.data?.sites, batch.data.deviceIds)} />
+          }
+          historyPathOf={(deviceId) => {
+            const site = siteOf(deviceId);
+            return site ? deviceHistoryPath(site.siteId, deviceId) : undefined;
+          }}
         />
       )}
     </>

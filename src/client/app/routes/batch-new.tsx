@@ -24,9 +24,10 @@ export function BatchNewRoute() {
             <BatchComposer
               sites={sites}
               onSubmitted={(batchCommandId) =>
-                void navigate(`/batches/${encodeURIComponent(batchCommandId)}`, {
-                  state: { justSubmitted: true },
-                })
+                void navigate(
+                  batchCommandId ? `/batches/${encodeURIComponent(batchCommandId)}` : '/batches',
+                  { state: { justSubmitted: true } },
+                )
               }
             />
           ) : (

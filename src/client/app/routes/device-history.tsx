@@ -9,7 +9,9 @@ import {
 } from '../../features/history/lib/history-search.ts';
 import { resolveHistoryRange } from '../../features/history/lib/history-view-range.ts';
 import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { zoneLabel } from '../../lib/time.ts';
 import { DeviceLookup } from './device-lookup.tsx';
+import { SiteClock } from './site-clock.tsx';
 import { devicePath } from '../../lib/device-paths.ts';
 
 function HistoryRoute() {
@@ -48,10 +50,11 @@ function HistoryRoute() {
           <h1>
             Command history of {device.name} <span className="secondary">{device.deviceId}</span>
           </h1>
+          <SiteClock site={site} />
           {knownZone ? null : (
             <p className="notice notice-warning">
-              This browser does not know the site&apos;s time zone {site.timeZone}; times on this
-              page are in UTC.
+              This browser does not know the site&apos;s time zone {zoneLabel(site.timeZone)}; times
+              on this page are in UTC.
             </p>
           )}
           <HistoryView

@@ -6,7 +6,9 @@ import { CommandTable } from '../../features/device-commands/components/command-
 import { deviceCommandsRange } from '../../features/device-commands/lib/history-range.ts';
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
 import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { zoneLabel } from '../../lib/time.ts';
 import { DeviceLookup } from './device-lookup.tsx';
+import { SiteClock } from './site-clock.tsx';
 import { deviceHistoryPath } from '../../lib/device-paths.ts';
 import { usePermission } from './use-permission.ts';
 
@@ -37,6 +39,7 @@ function DeviceRoute() {
             {device.name} <span className="secondary">{device.deviceId}</span>
           </h1>
           <DeviceSummary site={site} device={device} />
+          <SiteClock site={site} />
           <p>
             <Link to={deviceHistoryPath(site.siteId, device.deviceId)}>
               Command history: 30 days, charts and CSV export
@@ -44,8 +47,8 @@ function DeviceRoute() {
           </p>
           {knownZone ? null : (
             <p className="notice notice-warning">
-              This browser does not know the site&apos;s time zone {site.timeZone}; times on this
-              page are in UTC.
+              This browser does not know the site&apos;s time zone {zoneLabel(site.timeZone)}; times
+              on this page are in UTC.
             </p>
           )}
           <section className="device-section" aria-labelledby="new-command-heading">

@@ -1,20 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Site } from '../../../domain/device.ts';
 import type { FleetJob } from '../../../domain/fleet-job.ts';
-import { useFleetJob, useFleetJobs } from '../../commands/api/fleet-jobs.ts';
+import {
+  FLEET_JOB_POLL_MS,
+  fleetJobQueryOptions,
+  useFleetJobs,
+} from '../../commands/api/fleet-jobs.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { FleetJobForm } from '../../features/fleet/components/fleet-job-form.tsx';
 import { FleetJobList } from '../../features/fleet/components/fleet-job-list.tsx';
 import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx';
 import { FleetPlanUpload } from '../../features/fleet/components/fleet-plan-upload.tsx';
+import { fleetJobRefetchMs } from '../../features/fleet/lib/fleet-confirmation.ts';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 import { TimelinePreview } from '../../features/timeline/components/timeline-preview.tsx';
 import { DEVICE_ROW_HEIGHT_PX, SITE_ROW_HEIGHT_PX } from '../../features/timeline/lib/rows.ts';
 import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
 import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { planGhosts } from './plan-ghosts.ts';
+import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
 
@@ -151,10 +158,17 @@ function jobTimeZone(job: FleetJob, sites: readonly Site[] | undefined): string 
   return zones.size === 1 && zone ? zone : 'UTC';
 }
 
-/** `/fleet-jobs/:jobId`: one job, read again while it sends or cancels. */
+/**
+ * `/fleet-jobs/:jobId`: one job, read again while it sends or cancels, and after that while a
+ * device of it is not confirmed yet.
+ */
 export function FleetJobDetailRoute() {
   const { jobId = '' } = useParams();
-  const job = useFleetJob(jobId);
+  const job = useQuery({
+    ...fleetJobQueryOptions(jobId),
+    refetchInterval: (query) =>
+      fleetJobRefetchMs(query.state.data, query.state.dataUpdatedAt, FLEET_JOB_POLL_MS),
+  });
   const sites = useSites();
   const dispatch = usePermission('dispatch');
   return (
@@ -185,6 +199,14 @@ export function FleetJobDetailRoute() {
           readAtMs={job.dataUpdatedAt}
           {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
           timeZone={jobTimeZone(job.data, sites.data?.sites)}
+          clockNotice={
+            <SiteClocks
+              sites={sitesOfDevices(
+                sites.data?.sites,
+                job.data.batches.flatMap((b) => b.devices.map((d) => d.deviceId)),
+              )}
+            />
+          }
         />
       )}
     </>

@@ -12,6 +12,7 @@ import {
   forgetSignOutState,
   isOwnSignOutReturn,
 } from '../../features/session/lib/sign-out-state.ts';
+import { isLeavingSignedInPages } from '../leave-signed-in.ts';
 import { safeNextPath } from '../safe-next-path.ts';
 
 /**
@@ -94,7 +95,13 @@ function SignInRoute() {
 export const signInRoute = (queryClient: QueryClient) => ({
   Component: SignInRoute,
   loader: ({ request }: { request: Request }) => {
-    if (queryClient.getQueryData(sessionKeys.current()) === undefined) return null;
+    // A session being left (signed out, ended elsewhere) is still cached until the pages left
+    // are forgotten, after this navigation (leave-signed-in.ts).
+    if (
+      queryClient.getQueryData(sessionKeys.current()) === undefined ||
+      isLeavingSignedInPages(queryClient)
+    )
+      return null;
     return redirect(safeNextPath(new URL(request.url).searchParams.get('next')));
   },
 });

@@ -5,6 +5,7 @@ import { NotificationBell } from '../../features/notifications/components/notifi
 import { useSession } from '../../features/session/api/get-session.ts';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
 import { PushStateContext, usePushStream } from '../../lib/push-stream.ts';
+import { forgetLeftSignedInPages, startLeavingSignedInPages } from '../leave-signed-in.ts';
 import { createPushApplier } from '../push-updates.ts';
 import { signInPathFrom } from '../safe-next-path.ts';
 import { ConnectionGate } from './connection-gate.tsx';
@@ -49,12 +50,16 @@ export function SignedInLayout() {
   useEffect(() => {
     here.current = location;
   });
+  // Away from these pages first; what they showed is forgotten once they are unmounted, not
+  // before: their queries would be fetched again and refused (leave-signed-in.ts).
+  useEffect(() => () => forgetLeftSignedInPages(queryClient), [queryClient]);
+  const leave = (to: string) => {
+    startLeavingSignedInPages(queryClient);
+    return Promise.resolve(navigate(to, { replace: true }));
+  };
   const pushState = usePushStream({
     onMessage: pushApplier.apply,
-    onSessionEnded: () => {
-      queryClient.clear();
-      void navigate(signInPathFrom(here.current), { replace: true });
-    },
+    onSessionEnded: () => void leave(signInPathFrom(here.current)),
   });
   // Administrators of a company sign-in hold the vendor connections.
   const navigation =
@@ -84,13 +89,13 @@ export function SignedInLayout() {
           <NotificationBell />
         </div>
         <SessionBar
-          onSignedOut={(logoutUrl) => {
-            queryClient.clear();
+          onSignedOut={(logoutUrl) =>
             // After a company sign-in the IdP's session ends too; it sends the browser back to
             // the sign-in page.
-            if (logoutUrl) window.location.assign(logoutUrl);
-            else void navigate('/sign-in', { replace: true });
-          }}
+            void leave('/sign-in').then(() => {
+              if (logoutUrl) window.location.assign(logoutUrl);
+            })
+          }
         />
       </header>
       <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>

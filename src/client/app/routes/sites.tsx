@@ -7,6 +7,7 @@ import { useSites } from '../../features/sites/api/get-sites.ts';
 import { BindSiteForm } from '../../features/sites/components/bind-site-form.tsx';
 import { SiteList, type SiteFocusRequest } from '../../features/sites/components/site-list.tsx';
 import { FAILED_REFETCH_INTERVAL_MS } from '../../lib/refetch-while-failing.ts';
+import { useTimeZoneRefusal } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 
 /**
@@ -17,6 +18,7 @@ export function SitesRoute() {
   const sites = useSites();
   const [focusRequest, setFocusRequest] = useState<SiteFocusRequest | null>(null);
   const bindings = usePermission('administer');
+  const clockRefusal = useTimeZoneRefusal();
   return (
     <>
       <title>Sites · powerdeck</title>
@@ -52,6 +54,7 @@ export function SitesRoute() {
             renderDevices={(site) => <DeviceTable site={site} />}
             focusRequest={focusRequest}
             canUnbind={bindings.allowed}
+            clockRefusal={clockRefusal}
           />
         </>
       )}

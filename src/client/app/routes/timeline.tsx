@@ -3,6 +3,7 @@ import {
   parseTimelineSearch,
   timelineSearchParams,
 } from '../../features/timeline/lib/timeline-search.ts';
+import { SiteClocks } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 import { useSearchState } from './use-search-state.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
@@ -24,6 +25,7 @@ export function TimelineRoute() {
             dispatchRefusal={dispatch.why}
             search={search}
             onSearchChange={onSearchChange}
+            clockNotice={<SiteClocks sites={sites} />}
           />
         )}
       </WithBoundSites>

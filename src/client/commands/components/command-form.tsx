@@ -14,7 +14,7 @@ import {
   type CommandFormInitial,
 } from '../lib/command-form-values.ts';
 import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
-import { toUtcTimestamp, utcOffsetLabel } from '../../lib/time.ts';
+import { isFixedOffset, toUtcTimestamp, utcOffsetLabel, zoneLabel } from '../../lib/time.ts';
 import { DateTimeField } from '../../components/date-time-field.tsx';
 import { Field } from '../../components/field.tsx';
 import './command-form.css';
@@ -185,8 +185,11 @@ export function CommandForm(props: CommandFormProps) {
       <fieldset aria-describedby={`${idPrefix}-window-help`}>
         <legend>Effective window</legend>
         <p id={`${idPrefix}-window-help`} className="field-hint">
-          Start and end are on the clock of time zone <strong>{timeZone}</strong> (now{' '}
-          {utcOffsetLabel(openedAtMs, timeZone)}). The command is effective from start up to end.
+          Start and end are on the clock of time zone <strong>{zoneLabel(timeZone)}</strong>{' '}
+          {isFixedOffset(timeZone)
+            ? '(a fixed offset, with no daylight saving time)'
+            : `(now ${utcOffsetLabel(openedAtMs, timeZone)})`}
+          . The command is effective from start up to end.
           {props.zoneNote ? <> {props.zoneNote}</> : null}
         </p>
         <div className="form-grid window-grid">

@@ -7,12 +7,14 @@ import {
   formatUtc,
   formatWindowInZone,
   formatWindowInZoneWithUtc,
+  isFixedOffset,
   isKnownTimeZone,
   parseDateTimeLocal,
   parseInstant,
   toDateTimeLocalValue,
   toUtcTimestamp,
   utcOffsetLabel,
+  zoneLabel,
 } from '../time.ts';
 
 const iso = (value: string, zone: string) => parseDateTimeLocal(value, zone)?.instant.toISOString();
@@ -110,5 +112,48 @@ describe('site time and UTC', () => {
   it('tells known zones from unknown ones', () => {
     expect(isKnownTimeZone('Australia/Adelaide')).toBe(true);
     expect(isKnownTimeZone('Mars/Olympus_Mons')).toBe(false);
+  });
+
+  it('tells known zones from unknown ones, a fixed offset among the known', () => {
+    expect(isKnownTimeZone('+09:30')).toBe(true);
+    expect(isFixedOffset('+09:30')).toBe(true);
+    expect(isFixedOffset('Australia/Adelaide')).toBe(false);
+  });
+});
+
+describe('a site on the vendor’s fixed offset', () => {
+  const instant = '2026-11-21T01:00:00Z';
+
+  it('shows its times on the offset all year, labelled as a UTC offset', () => {
+    expect(zoneLabel('+09:30')).toBe('UTC+09:30');
+    expect(zoneLabel('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(formatInZone(instant, '+09:30')).toBe('2026-11-21 10:30');
+    expect(formatInZone('2026-06-21T01:00:00Z', '+09:30')).toBe('2026-06-21 10:30');
+    expect(utcOffsetLabel(instant, '-03:30')).toBe('UTC-03:30');
+    expect(formatInZoneWithUtc(instant, '+09:30')).toBe(
+      '2026-11-21 10:30 (UTC+09:30), UTC 2026-11-21 01:00',
+    );
+    expect(formatWindowInZoneWithUtc(instant, '2026-11-21T02:00:00Z', '+10:00')).toBe(
+      '2026-11-21 11:00–12:00 (UTC+10:00), UTC 2026-11-21 01:00–02:00',
+    );
+  });
+
+  it('says UTC once for the offset +00:00', () => {
+    expect(formatInZoneWithUtc(instant, '+00:00')).toBe('UTC 2026-11-21 01:00');
+    expect(formatWindowInZoneWithUtc(instant, '2026-11-21T02:00:00Z', '+00:00')).toBe(
+      'UTC 2026-11-21 01:00–02:00',
+    );
+  });
+
+  it('reads wall-clock times on the offset, which never skips or repeats an hour', () => {
+    expect(parseDateTimeLocal('2026-11-21T10:30', '+09:30')).toEqual({
+      instant: new Date(instant),
+      fit: 'exact',
+    });
+    // Adelaide's clocks go forward on 2025-10-05; the fixed offset does not.
+    expect(parseDateTimeLocal('2025-10-05T02:30', '+09:30')?.fit).toBe('exact');
+    expect(toDateTimeLocalValue(instant, '+09:30')).toBe('2026-11-21T10:30');
+    expect(clockChangeOnDay('2025-10-04T17:00:00Z', '+09:30')).toBeNull();
+    expect(clockChangeOnDay('2025-10-04T17:00:00Z', 'Australia/Adelaide')?.forward).toBe(true);
   });
 });

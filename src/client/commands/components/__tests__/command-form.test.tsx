@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import '../../../testing/render.tsx';
@@ -133,5 +133,34 @@ describe('CommandForm', () => {
       expect(describedText(dateTimeField('Start'))).toContain('Refused: overlaps command cmd_1.'),
     );
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it("types the window on a site on the vendor's fixed offset and sends it in UTC", async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({
+      // Adelaide's summer: Australia/Adelaide would be UTC+10:30; the fixed clock stays +09:30.
+      initial: {
+        startMs: Date.parse('2030-01-15T01:00:00Z'),
+        endMs: Date.parse('2030-01-15T02:00:00Z'),
+      },
+      timeZone: '+09:30',
+    });
+    expect(screen.getByText(/Start and end are on the clock/).textContent).toContain(
+      'time zone UTC+09:30 (a fixed offset, with no daylight saving time)',
+    );
+    expect(shownDateTime('Start')).toBe('2030-01-15, 10:30 GMT+9:30');
+    expect(describedText(dateTimeField('Start'))).toContain('UTC 2030-01-15 01:00');
+
+    const hour = within(dateTimeField('End')).getByRole('spinbutton', { name: /hour/i });
+    await user.click(hour);
+    await user.keyboard('13');
+    await waitFor(() => expect(shownDateTime('End')).toBe('2030-01-15, 13:30 GMT+9:30'));
+    await user.type(field('Target battery power (W)'), '1000');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
+      startTime: '2030-01-15T01:00:00Z',
+      endTime: '2030-01-15T04:00:00Z',
+    });
   });
 });

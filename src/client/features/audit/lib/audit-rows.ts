@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { ConnectionChangeSchema } from '../../../../domain/connections.ts';
 import type { LedgerEntry, LedgerKind, LedgerState } from '../../../../domain/ledger.ts';
 import { REGION_NAMES } from '../../../../domain/token.ts';
-import { formatInZone } from '../../../lib/time.ts';
+import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 
 /** Words for what a ledger entry records (the Action filter's choices). */
 export const KIND_WORDS: Record<LedgerKind, string> = {
@@ -95,7 +95,12 @@ export function auditRow(entry: LedgerEntry): AuditRow {
     who: entry.operator?.name ?? entry.operator?.email ?? entry.operatorName ?? entry.clientId,
     email: entry.operator?.email,
     subject: entry.operator ? `${entry.operator.issuer} ${entry.operator.subject}` : undefined,
-    what: KIND_WORDS[entry.kind],
+    what:
+      entry.kind === 'siteTimeZone'
+        ? entry.timeZone
+          ? `Set a site's time zone to ${zoneLabel(entry.timeZone)}`
+          : "Cleared a site's time zone: the vendor's offset again"
+        : KIND_WORDS[entry.kind],
     state: STATE_WORDS[entry.state],
     about,
     createdAtUtc: entry.createdAt,

@@ -10,10 +10,12 @@ const latestCancelOfPage = (page: LedgerPage) => latestBatchCancel(page.entries)
 
 /**
  * The latest batch cancel of one batch with per-device results, from the BFF ledger (kind
- * `batchCancel`), or `null` when none was made.
+ * `batchCancel`), or `null` when none was made. Not read for a batch without a batch ID (it is
+ * cancelled device by device, and a query without the ID would match every batch's cancels).
  */
-export const useLatestBatchCancel = (batchCommandId: string) =>
+export const useLatestBatchCancel = (batchCommandId: string | undefined) =>
   useQuery({
     ...ledgerPageQueryOptions({ kind: 'batchCancel', batchCommandId, limit: CANCEL_ENTRIES_READ }),
+    enabled: batchCommandId !== undefined,
     select: latestCancelOfPage,
   });

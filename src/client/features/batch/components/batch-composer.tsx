@@ -24,8 +24,11 @@ import './batch.css';
 
 interface BatchComposerProps {
   sites: readonly Site[];
-  /** Called once the upstream accepted the batch, with its ID (to open the batch's page). */
-  onSubmitted: (batchCommandId: string) => void;
+  /**
+   * Called once the upstream accepted the batch, with its ID (to open the batch's page); without
+   * one when the answer was lost and the batch was found in the devices' histories.
+   */
+  onSubmitted: (batchCommandId: string | undefined) => void;
 }
 
 /**
@@ -56,24 +59,25 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const submit = useSubmitBatch();
   const accepted = submit.isSuccess;
   const { offerUndo } = useUndo();
-  // Whichever try got the answer, the batch is offered for undo under the intent's one key.
+  // Whichever try got the answer, the batch is offered for undo under the intent's one key; a
+  // batch whose batch ID was not learnt (its answer lost, found in the histories) cannot be.
   const onAccepted = (
     response: BatchSubmissionResponse,
     { idempotencyKey }: { idempotencyKey: string },
   ) => {
     // A batch found in the histories after its answer was lost has no ID: no batch to undo.
     const { batchCommandId } = response;
-    if (batchCommandId === undefined) return;
-    offerUndo(
-      {
-        kind: 'batch',
-        batchCommandId,
-        commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
-        key: idempotencyKey,
-      },
-      `Batch ${batchCommandId} submitted`,
-      timeZone,
-    );
+    if (batchCommandId)
+      offerUndo(
+        {
+          kind: 'batch',
+          batchCommandId,
+          commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
+          key: idempotencyKey,
+        },
+        `Batch ${batchCommandId} submitted`,
+        timeZone,
+      );
     onSubmitted(batchCommandId);
   };
 
@@ -196,17 +200,30 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
         {submit.isSuccess ? (
           <div role="status" className="notice notice-success">
             <p>
-              Batch submitted: <span className="mono">{submit.data.batchCommandId}</span>, one
-              command for each of {submit.data.commands.length + submit.data.unconfirmed.length}{' '}
-              devices.
+              {submit.data.batchCommandId ? (
+                <>
+                  Batch submitted: <span className="mono">{submit.data.batchCommandId}</span>, one
+                  command for each of {submit.data.commands.length + submit.data.unconfirmed.length}{' '}
+                  devices.
+                </>
+              ) : (
+                <>
+                  Batch submitted: one command for each of{' '}
+                  {submit.data.commands.length + submit.data.unconfirmed.length} devices.
+                </>
+              )}{' '}
+              Each device&apos;s command is confirmed from its history; the batch page shows which
+              are confirmed yet.
             </p>
-            {submit.data.batchCommandId ? (
-              <p>
+            <p>
+              {submit.data.batchCommandId ? (
                 <Link to={`/batches/${encodeURIComponent(submit.data.batchCommandId)}`}>
                   Open batch {submit.data.batchCommandId}
                 </Link>
-              </p>
-            ) : null}
+              ) : (
+                <Link to="/batches">Open the batches</Link>
+              )}
+            </p>
           </div>
         ) : null}
         {submit.isError ? (

@@ -1,29 +1,38 @@
 import { Link } from 'react-router';
 import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
-import { formatInZone } from '../../../lib/time.ts';
+import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
-import type { BatchRecord } from '../lib/ledger-batches.ts';
+import { batchDevices, batchPath, type BatchRecord } from '../lib/ledger-batches.ts';
 import './batch.css';
 
 function BatchRow({ record }: { record: BatchRecord }) {
   const statuses = useCommandStatuses(record.commands);
-  const counts = countStatuses(statuses.map((s) => s.data));
+  const devices = batchDevices(record);
+  const counts = countStatuses(
+    statuses.map((s) => s.data),
+    {
+      confirming: devices.filter((d) => d.kind === 'confirming').length,
+      notFound: devices.filter((d) => d.kind === 'notFound').length,
+    },
+  );
   return (
     <tr>
       <th scope="row">
-        <Link to={`/batches/${encodeURIComponent(record.batchCommandId)}`} className="mono">
-          {record.batchCommandId}
+        <Link to={batchPath(record)} className={record.batchCommandId ? 'mono' : undefined}>
+          {record.batchCommandId ?? 'Batch without a batch ID'}
         </Link>
       </th>
       <td>
-        {formatInZone(record.submittedAt, record.timeZone)} ({record.timeZone})
+        {formatInZone(record.submittedAt, record.timeZone)} ({zoneLabel(record.timeZone)})
       </td>
       <td>{record.submittedBy}</td>
-      <td>{record.commands.length}</td>
+      <td>{devices.length}</td>
       <td>
         {counts.received} received, {counts.executing} executing, {counts.completed} completed,{' '}
         {counts.cancelled} cancelled
         {counts.unknown > 0 ? `, ${counts.unknown} not read yet` : ''}
+        {counts.confirming > 0 ? `, ${counts.confirming} not confirmed yet` : ''}
+        {counts.notFound > 0 ? `, ${counts.notFound} not found in their history` : ''}
       </td>
       <td>{summarizeBatch(counts).words}</td>
     </tr>
@@ -63,7 +72,7 @@ export function BatchList({ batches }: { batches: readonly BatchRecord[] }) {
             </thead>
             <tbody>
               {batches.map((record) => (
-                <BatchRow key={record.batchCommandId} record={record} />
+                <BatchRow key={record.ledgerId} record={record} />
               ))}
             </tbody>
           </table>

@@ -1,20 +1,26 @@
-import type { BatchCounts } from '../lib/batch-progress.ts';
+import { countedDevices, type BatchCounts } from '../lib/batch-progress.ts';
 
-const SEGMENTS = ['received', 'executing', 'completed', 'cancelled'] as const;
-const LABELS: Record<(typeof SEGMENTS)[number] | 'unknown', string> = {
+const SEGMENTS = ['received', 'executing', 'completed', 'cancelled', 'notFound'] as const;
+const LABELS: Record<keyof BatchCounts, string> = {
   received: 'Received',
   executing: 'Executing',
   completed: 'Completed',
   cancelled: 'Cancelled',
   unknown: 'Not read yet',
+  confirming: 'Not confirmed yet',
+  notFound: 'Not found in history',
 };
+/** Counts shown only when some device is there. */
+const WHEN_ANY = ['unknown', 'confirming', 'notFound'] as const;
 
 /**
- * The batch's progress: a bar of final commands out of all (with coloured segments per status,
- * hidden from assistive tech) and the counts per status as a description list.
+ * The batch's progress over every device sent: a bar of final commands out of all (with
+ * coloured segments per status, and the devices whose command was never found; hidden from
+ * assistive tech) and the counts per status as a description list, with the devices not
+ * confirmed yet and not found when there are any.
  */
 export function BatchProgressBar({ counts }: { counts: BatchCounts }) {
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const total = countedDevices(counts);
   const final = counts.completed + counts.cancelled;
   return (
     <div className="stack">
@@ -37,9 +43,11 @@ export function BatchProgressBar({ counts }: { counts: BatchCounts }) {
           ) : null,
         )}
       </div>
-      <dl className="batch-counts" aria-label="Device commands by status">
-        {[...SEGMENTS, 'unknown' as const].map((status) =>
-          status === 'unknown' && counts.unknown === 0 ? null : (
+      <dl className="batch-counts" aria-label="Devices by status">
+        {(
+          ['received', 'executing', 'completed', 'cancelled', ...WHEN_ANY] as (keyof BatchCounts)[]
+        ).map((status) =>
+          (WHEN_ANY as readonly string[]).includes(status) && counts[status] === 0 ? null : (
             <div key={status} data-testid={`count-${status}`}>
               <dt>{LABELS[status]}</dt>
               <dd>{counts[status]}</dd>

@@ -3,7 +3,7 @@ import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { formatInZone } from '../../../lib/time.ts';
+import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
 
 interface CancelResultsProps {
@@ -24,6 +24,11 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
   const { succeeded, failed } = splitCancelResults(results);
   const retry = useCancelCommand();
   const recordOf = (deviceId: string) => records.find((r) => r?.deviceId === deviceId);
+  // Cancellable by its latest status, else by the one the cancel met; unknown: not offered.
+  const retryable = (result: BatchCancelResult) => {
+    const status = recordOf(result.deviceId)?.status ?? result.status;
+    return status !== undefined && isCancellable(status);
+  };
   const [retried, setRetried] = useState<ReadonlySet<string>>(new Set());
   // Results of a cancel just sent are its outcome: focus goes to them, not back to the page.
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -40,8 +45,8 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
       {recorded ? (
         <p>
           Last batch cancel, sent {formatInZone(recorded.at, recorded.timeZone)} (
-          {recorded.timeZone}) by {recorded.by}. Statuses may have moved on since: see the devices
-          below.
+          {zoneLabel(recorded.timeZone)}) by {recorded.by}. Statuses may have moved on since: see
+          the devices below.
         </p>
       ) : null}
       <p
@@ -73,39 +78,40 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
             <p className="empty-state">None.</p>
           ) : (
             <ul aria-label="Devices not cancelled">
-              {failed.map((r) => (
-                <li key={r.deviceId}>
-                  <span className="mono">{r.deviceId}</span>:{' '}
-                  {retried.has(r.deviceId)
-                    ? 'cancelled on retry.'
-                    : // The vendor's result may not say the status: the command's record does.
-                      cancelFailureWords(
-                        { ...r, status: r.status ?? recordOf(r.deviceId)?.status },
-                        recordOf(r.deviceId)?.cancelReason,
-                      )}
-                  {r.commandId !== undefined &&
-                  isCancellable(recordOf(r.deviceId)?.status ?? r.status ?? 'received') &&
-                  !retried.has(r.deviceId) ? (
-                    <>
-                      {' '}
-                      <button
-                        type="button"
-                        disabled={retry.isPending}
-                        onClick={() =>
-                          retry.mutate(
-                            { deviceId: r.deviceId, commandId: r.commandId ?? '' },
-                            {
-                              onSuccess: () => setRetried((done) => new Set([...done, r.deviceId])),
-                            },
-                          )
-                        }
-                      >
-                        Retry cancel of {r.deviceId}
-                      </button>
-                    </>
-                  ) : null}
-                </li>
-              ))}
+              {failed.map((r) => {
+                const { deviceId, commandId } = r;
+                return (
+                  <li key={deviceId}>
+                    <span className="mono">{deviceId}</span>:{' '}
+                    {retried.has(deviceId)
+                      ? 'cancelled on retry.'
+                      : // The vendor's result may not say the status: the command's record does.
+                        cancelFailureWords(
+                          { ...r, status: r.status ?? recordOf(deviceId)?.status },
+                          recordOf(deviceId)?.cancelReason,
+                        )}
+                    {commandId !== undefined && retryable(r) && !retried.has(deviceId) ? (
+                      <>
+                        {' '}
+                        <button
+                          type="button"
+                          disabled={retry.isPending}
+                          onClick={() =>
+                            retry.mutate(
+                              { deviceId, commandId },
+                              {
+                                onSuccess: () => setRetried((done) => new Set([...done, deviceId])),
+                              },
+                            )
+                          }
+                        >
+                          Retry cancel of {deviceId}
+                        </button>
+                      </>
+                    ) : null}
+                  </li>
+                );
+              })}
             </ul>
           )}
         </div>

@@ -116,11 +116,12 @@ export function DevicePicker({
                     </td>
                     <td>{site.siteId}</td>
                     <td>
-                      {device.online === false
-                        ? 'Offline'
-                        : device.online === true
-                          ? 'Online'
-                          : 'Unknown'}
+                      {device.faulted ? (
+                        <span className="device-fault">
+                          <span aria-hidden="true">⚠ </span>Faulted,{' '}
+                        </span>
+                      ) : null}
+                      {connectionWords(device.online, device.faulted === true)}
                     </td>
                   </tr>
                 );
@@ -159,4 +160,10 @@ export function DevicePicker({
       </form>
     </section>
   );
+}
+
+/** Online, offline or unknown; after "Faulted, " in lower case. */
+function connectionWords(online: boolean | undefined, afterFault: boolean): string {
+  const words = online === false ? 'Offline' : online === true ? 'Online' : 'Unknown';
+  return afterFault ? words.toLowerCase() : words;
 }

@@ -33,13 +33,15 @@ function findingWords(finding: PrecheckFinding, timeZone: string): string {
       return `Lacks ${finding.properties.map((p) => POWER_CONTROL_WORDS[p].name).join(', ')}: its command will end cancelled, "${CANCELLATION_REASON_WORDS.notSupported}" (notSupported).`;
     case 'offline':
       return `Offline: unless it comes back before the start, its command will end cancelled, "${CANCELLATION_REASON_WORDS.startTimeExpire}" (startTimeExpire).`;
+    case 'faulted':
+      return `Faulted: the vendor reports a fault on it; unless it is cleared, its command may end cancelled, "${CANCELLATION_REASON_WORDS.deviceFault}" (deviceFault).`;
   }
 }
 
 /**
  * The pre-check before submit: per selected device, an overlap with an active command (from its
  * command history over every 30-day slot the window meets, however long the window, by the
- * shared overlap rule), a requested control it lacks, or being offline; each flagged device can
+ * shared overlap rule), a requested control it lacks, or being offline or faulted; each flagged device can
  * be dropped with one click, or all at once.
  */
 export function PrecheckPanel({ devices, draft, onDrop, batchCommandId }: PrecheckPanelProps) {
@@ -74,8 +76,8 @@ export function PrecheckPanel({ devices, draft, onDrop, batchCommandId }: Preche
               ? `Checking ${devices.length} devices for overlapping commands…`
               : flagged.length === 0 && unreadable.length === 0
                 ? draft.properties.length === 0
-                  ? `All ${devices.length} devices checked: no overlap, none offline. Once a power control is set, each device is checked for it too.`
-                  : `All ${devices.length} devices checked: no overlap, each supports the controls set, none offline.`
+                  ? `All ${devices.length} devices checked: no overlap, none offline or faulted. Once a power control is set, each device is checked for it too.`
+                  : `All ${devices.length} devices checked: no overlap, each supports the controls set, none offline or faulted.`
                 : `${flagged.length} of ${devices.length} devices flagged.`}
       </p>
       {unreadable.length > 0 ? (

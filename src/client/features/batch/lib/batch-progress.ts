@@ -5,36 +5,81 @@ import type {
 } from '../../../../domain/command.ts';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
 
-/** How many device commands of a batch are in each status; `unknown` while not read yet. */
-export type BatchCounts = Record<CommandStatus | 'unknown', number>;
+/**
+ * How many devices of a batch stand where: their command's status once found (`unknown` while
+ * not read yet), `confirming` while their command is not found in their history yet, `notFound`
+ * once the window ended without it (docs/decisions/006, section 5).
+ */
+export type BatchCounts = Record<CommandStatus | 'unknown' | 'confirming' | 'notFound', number>;
 
-/** Counts the statuses of a batch's device commands (undefined: not read yet, or unreadable). */
-export function countStatuses(records: readonly (StatusRecord | undefined)[]): BatchCounts {
-  const counts: BatchCounts = { received: 0, executing: 0, completed: 0, cancelled: 0, unknown: 0 };
+/** The counts of nothing. */
+const noCounts = (): BatchCounts => ({
+  received: 0,
+  executing: 0,
+  completed: 0,
+  cancelled: 0,
+  unknown: 0,
+  confirming: 0,
+  notFound: 0,
+});
+
+/**
+ * Counts the statuses of a batch's device commands (undefined: not read yet, or unreadable), and
+ * the devices whose command is not confirmed yet or was not found.
+ */
+export function countStatuses(
+  records: readonly (StatusRecord | undefined)[],
+  unconfirmed: { confirming: number; notFound: number } = { confirming: 0, notFound: 0 },
+): BatchCounts {
+  const counts = noCounts();
   for (const record of records) counts[record ? record.status : 'unknown'] += 1;
+  counts.confirming = unconfirmed.confirming;
+  counts.notFound = unconfirmed.notFound;
   return counts;
 }
 
+/** Every device of the batch, whatever it stands at. */
+export const countedDevices = (counts: BatchCounts): number =>
+  Object.values(counts).reduce((a, b) => a + b, 0);
+
+const devicesWord = (n: number) => `${n} device${n === 1 ? '' : 's'}`;
+
 /**
- * One line that sums a batch up honestly: finished only when every device command is final, and
- * "all completed" only when none was cancelled or unreadable. Partial failure is never success.
+ * One line that sums a batch up honestly, over every device sent: finished only when every
+ * device's command is found and final, "all completed" only when none was cancelled, unreadable
+ * or not found. Devices not confirmed yet keep it in progress; devices whose command was never
+ * found are said, with what to do. Partial failure is never success.
  */
 export function summarizeBatch(counts: BatchCounts): {
   tone: 'info' | 'success' | 'warning';
   words: string;
 } {
-  const total =
-    counts.received + counts.executing + counts.completed + counts.cancelled + counts.unknown;
+  const total = countedDevices(counts);
   const active = counts.received + counts.executing;
+  const final = counts.completed + counts.cancelled;
+  const notFound =
+    counts.notFound > 0
+      ? ` ${devicesWord(counts.notFound)} had no command in ${counts.notFound === 1 ? 'its' : 'their'} history: check ${counts.notFound === 1 ? 'it' : 'them'} before sending again.`
+      : '';
+  if (counts.confirming > 0)
+    return {
+      tone: 'info',
+      words: `In progress: ${final} of ${total} device commands are final; ${devicesWord(counts.confirming)} not confirmed yet.${notFound}`,
+    };
   if (counts.unknown > 0 && active === 0)
     return {
       tone: 'warning',
-      words: `${counts.unknown} of ${total} device commands could not be read; the others are final.`,
+      words: `${counts.unknown} of ${total} device commands could not be read; the others are final.${notFound}`,
     };
   if (active > 0 || counts.unknown > 0)
     return {
-      tone: 'info',
-      words: `In progress: ${counts.completed + counts.cancelled} of ${total} device commands are final.`,
+      tone: counts.notFound > 0 ? 'warning' : 'info',
+      words: `In progress: ${final} of ${total} device commands are final.${notFound}`,
+    };
+  if (counts.notFound > 0)
+    return {
+      tone: 'warning',
+      words: `Finished without ${devicesWord(counts.notFound)}: ${counts.completed} of ${total} completed, ${counts.cancelled} cancelled.${notFound}`,
     };
   if (counts.cancelled === 0)
     return { tone: 'success', words: `Finished: all ${total} device commands completed.` };

@@ -1,17 +1,37 @@
-import { BatchRequestSchema } from '../../../../domain/batch.ts';
+import {
+  BatchRequestSchema,
+  type BatchCommand,
+  type BatchConfirmation,
+  type UnconfirmedDevice,
+} from '../../../../domain/batch.ts';
 import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { LedgerEntry, LedgerPage } from '../../../../domain/ledger.ts';
 import { isKnownTimeZone } from '../../../lib/time.ts';
 
 /** A batch as the BFF ledger recorded it: enough to poll and cancel it device by device. */
 export interface BatchRecord {
-  batchCommandId: string;
+  /** The ledger entry's ID: what names a batch whose batch ID was never learnt. */
+  ledgerId: string;
+  /**
+   * The vendor's batch ID; absent for a batch whose answer was lost and which was found in the
+   * devices' histories afterwards (docs/decisions/006, section 5): it is cancelled device by
+   * device.
+   */
+  batchCommandId?: string | undefined;
   /** When the BFF recorded it (the ledger entry's `createdAt`, ISO 8601 UTC): the one clock. */
   submittedAt: string;
   command: DeviceCommand;
-  /** One device command per device, as the submission answered. */
-  commands: { deviceId: string; id: string }[];
-  /** The IANA zone its times are shown on: the one the ledger recorded, else `UTC`. */
+  /** Every device the batch was sent to, in the order sent. */
+  deviceIds: string[];
+  /** The device commands found in the devices' histories so far. */
+  commands: BatchCommand[];
+  /** The devices whose command is not found: not confirmed yet, or not found at all. */
+  unconfirmed: UnconfirmedDevice[];
+  /** Where finding the device commands stands; an older entry that named them all: confirmed. */
+  confirmation: BatchConfirmation;
+  /** The bound site of its devices, when they all belong to one. */
+  siteId?: string | undefined;
+  /** The zone its times are shown on: the one the ledger recorded, else `UTC`. */
   timeZone: string;
   /**
    * False when the ledger recorded no zone the browser knows (an older entry, or devices in sites
@@ -23,22 +43,33 @@ export interface BatchRecord {
 }
 
 /**
- * A batch as the BFF ledger recorded it (kind `batch`: the request sent, the device commands the
- * upstream created, the site's zone when its devices share one), or `null` when the entry is no
- * accepted batch: not a batch, failed or still pending, or without the request or its commands.
- * Never the browser's own zone: a batch without a recorded zone is shown in UTC.
+ * A batch as the BFF ledger recorded it (kind `batch`: the request sent, the device commands
+ * found so far in the devices' histories, the devices not confirmed yet, the site's zone when its
+ * devices share one), or `null` when the entry is no accepted batch: not a batch, failed, still
+ * pending or of unknown outcome, or without the request. Never the browser's own zone: a batch
+ * without a recorded zone is shown in UTC.
  */
 export function batchRecordFromLedger(entry: LedgerEntry): BatchRecord | null {
-  if (entry.kind !== 'batch' || entry.state !== 'succeeded' || !entry.batchCommandId) return null;
+  if (entry.kind !== 'batch' || entry.state !== 'succeeded') return null;
   const request = BatchRequestSchema.safeParse(entry.request);
-  const commands = entry.outcome?.commands;
-  if (!request.success || !commands || commands.length === 0) return null;
+  if (!request.success) return null;
+  const commands = entry.outcome?.commands ?? [];
+  const unconfirmed = entry.outcome?.unconfirmed ?? [];
+  // An entry of an earlier version named every command in its answer: confirmed when complete.
+  const confirmation =
+    entry.outcome?.confirmation ??
+    (commands.length >= request.data.devices.length ? 'confirmed' : 'confirming');
   const recorded = entry.timeZone !== undefined && isKnownTimeZone(entry.timeZone);
   return {
+    ledgerId: entry.id,
     batchCommandId: entry.batchCommandId,
     submittedAt: entry.createdAt,
     command: request.data.command,
+    deviceIds: request.data.devices,
     commands,
+    unconfirmed,
+    confirmation,
+    siteId: entry.siteId,
     timeZone: recorded && entry.timeZone ? entry.timeZone : 'UTC',
     timeZoneRecorded: recorded,
     submittedBy: entry.operatorName ?? entry.clientId,
@@ -51,4 +82,48 @@ export function batchesOfPage(page: LedgerPage): BatchRecord[] {
     const record = batchRecordFromLedger(entry);
     return record ? [record] : [];
   });
+}
+
+/** Where a batch's page is: by its batch ID, else by its ledger entry. */
+export function batchPath(record: Pick<BatchRecord, 'batchCommandId' | 'ledgerId'>): string {
+  return record.batchCommandId
+    ? `/batches/${encodeURIComponent(record.batchCommandId)}`
+    : `/batches/entry/${encodeURIComponent(record.ledgerId)}`;
+}
+
+/** How one device of a batch stands: its command found, or not (yet). */
+export type BatchDeviceState =
+  | { kind: 'found'; deviceId: string; commandId: string }
+  | { kind: 'confirming'; deviceId: string }
+  | { kind: 'notFound'; deviceId: string };
+
+/**
+ * Each device of the batch, in the order sent: its command when found, else whether it is still
+ * looked for (`confirming`) or the window ended without it (`notFound`). A device the entry does
+ * not mention either way counts as not confirmed yet while the batch is being confirmed, and as
+ * not found once the search has ended.
+ */
+export function batchDevices(
+  record: Pick<BatchRecord, 'deviceIds' | 'commands' | 'unconfirmed' | 'confirmation'>,
+): BatchDeviceState[] {
+  const found = new Map(record.commands.map((c) => [c.deviceId, c.id]));
+  const pending = new Map(record.unconfirmed.map((u) => [u.deviceId, u.state]));
+  const ids = [...new Set([...record.deviceIds, ...found.keys()])];
+  return ids.map((deviceId): BatchDeviceState => {
+    const commandId = found.get(deviceId);
+    if (commandId !== undefined) return { kind: 'found', deviceId, commandId };
+    const state = pending.get(deviceId);
+    if (state === 'notFound') return { kind: 'notFound', deviceId };
+    if (state === 'confirming' || record.confirmation === 'confirming')
+      return { kind: 'confirming', deviceId };
+    return { kind: 'notFound', deviceId };
+  });
+}
+
+/** How often a batch still being confirmed is read again from the ledger, in ms. */
+export const CONFIRMING_REFRESH_MS = 5000;
+
+/** True while any batch of the page is still being confirmed: its page reads it again. */
+export function anyConfirming(page: LedgerPage | undefined): boolean {
+  return (page ? batchesOfPage(page) : []).some((record) => record.confirmation === 'confirming');
 }

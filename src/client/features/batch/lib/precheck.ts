@@ -11,13 +11,16 @@ export type PrecheckFinding =
   /** The device lacks requested controls: its command will end `notSupported` (spec 7). */
   | { kind: 'notSupported'; properties: PowerControlProperty[] }
   /** The device is offline: past start plus grace its command ends `startTimeExpire`. */
-  | { kind: 'offline' };
+  | { kind: 'offline' }
+  /** The vendor reports the device faulted: its command may end `deviceFault`. */
+  | { kind: 'faulted' };
 
 /** The draft the pre-check reads: what the command form holds so far (controls set, window). */
 export type PrecheckDraft = CommandDraft;
 
 /**
  * The findings for one device: offline (`online === false`; unknown counts as not offline),
+ * faulted (`faulted === true`, as the vendor last said),
  * lacking a requested control, and, when its commands over the window are known, the first active
  * command overlapping the window by the shared rule `findActiveOverlap` (spec 3.1 rule 2; the
  * batch cancels such a device's command with `timeWindowOverlap`, docs/architecture.md, Upstream
@@ -38,5 +41,6 @@ export function precheckDevice(
   const lacking = draft.properties.filter((p) => device.capabilities[p] === undefined);
   if (lacking.length > 0) findings.push({ kind: 'notSupported', properties: lacking });
   if (device.online === false) findings.push({ kind: 'offline' });
+  if (device.faulted === true) findings.push({ kind: 'faulted' });
   return findings;
 }

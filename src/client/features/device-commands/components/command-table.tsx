@@ -8,7 +8,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import type { ApiError } from '../../../lib/api-error.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatWindowInZone } from '../../../lib/time.ts';
+import { formatInZone, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
 import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
 import { problemSupportDetail } from '../../../lib/problem-words.ts';
@@ -89,7 +89,7 @@ export function CommandTable({
           <thead>
             <tr>
               <th scope="col">Command ID</th>
-              <th scope="col">Window ({timeZone})</th>
+              <th scope="col">Window ({zoneLabel(timeZone)})</th>
               <th scope="col">Power control</th>
               <th scope="col">Status</th>
               <th scope="col">

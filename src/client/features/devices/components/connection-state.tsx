@@ -1,9 +1,29 @@
-/** Online, offline or unknown (the upstream may not say), in words and not by colour alone. */
-export function ConnectionState({ online }: { online: boolean | undefined }) {
-  if (online === undefined) return <span className="connection connection-unknown">unknown</span>;
-  return online ? (
-    <span className="connection connection-online">online</span>
-  ) : (
-    <span className="connection connection-offline">offline</span>
+/**
+ * Online, offline or unknown (the vendor may not say), and faulted when the vendor reports a
+ * fault, in words and not by colour alone: "faulted, online".
+ */
+export function ConnectionState({
+  online,
+  faulted,
+}: {
+  online: boolean | undefined;
+  faulted?: boolean | undefined;
+}) {
+  const connection =
+    online === undefined ? (
+      <span className="connection connection-unknown">unknown</span>
+    ) : online ? (
+      <span className="connection connection-online">online</span>
+    ) : (
+      <span className="connection connection-offline">offline</span>
+    );
+  if (!faulted) return connection;
+  return (
+    <>
+      <span className="device-fault">
+        <span aria-hidden="true">⚠ </span>faulted
+      </span>
+      , {connection}
+    </>
   );
 }

@@ -1,8 +1,13 @@
 import type { Device, Site } from '../../../../domain/device.ts';
+import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
+import { zoneLabel } from '../../../lib/time.ts';
 import { CapabilityList } from './capability-list.tsx';
 import { ConnectionState } from './connection-state.tsx';
 
-/** Facts about a device and its capability ranges, under the page heading. */
+/**
+ * Facts about a device and its capability ranges, under the page heading; a device the vendor
+ * reports faulted says what that means for a command sent to it.
+ */
 export function DeviceSummary({ site, device }: { site: Site; device: Device }) {
   return (
     <div className="device-summary">
@@ -20,14 +25,21 @@ export function DeviceSummary({ site, device }: { site: Site; device: Device }) 
         <div>
           <dt>Connection</dt>
           <dd>
-            <ConnectionState online={device.online} />
+            <ConnectionState online={device.online} faulted={device.faulted} />
           </dd>
         </div>
         <div>
           <dt>Time zone</dt>
-          <dd>{site.timeZone}</dd>
+          <dd>{zoneLabel(site.timeZone)}</dd>
         </div>
       </dl>
+      {device.faulted ? (
+        <p className="notice notice-warning">
+          <strong>The vendor reports a fault on this device.</strong> A command sent to it may end
+          cancelled: &ldquo;{CANCELLATION_REASON_WORDS.deviceFault}&rdquo;. Check the device before
+          scheduling.
+        </p>
+      ) : null}
       <h2>Capability ranges</h2>
       <CapabilityList capabilities={device.capabilities} />
     </div>

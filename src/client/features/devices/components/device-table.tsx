@@ -98,7 +98,7 @@ export function DeviceTable({ site }: { site: Site }) {
                   <td>{device.name}</td>
                   <td>{device.model}</td>
                   <td>
-                    <ConnectionState online={device.online} />
+                    <ConnectionState online={device.online} faulted={device.faulted} />
                   </td>
                   <td>
                     <Link

@@ -8,7 +8,14 @@ import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Field } from '../../../components/field.tsx';
 import { defaultCommandWindow } from '../../../lib/time.ts';
-import { modelsOf, pastedDeviceIds, resolvePick, sharedTimeZone } from '../lib/fleet-selection.ts';
+import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
+import {
+  devicesAtRisk,
+  modelsOf,
+  pastedDeviceIds,
+  resolvePick,
+  sharedTimeZone,
+} from '../lib/fleet-selection.ts';
 import { RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
 
@@ -48,6 +55,7 @@ export function FleetJobForm({
     return { startMs: start.getTime(), endMs: end.getTime() };
   });
   const zone = sharedTimeZone(picked.devices);
+  const atRisk = useMemo(() => devicesAtRisk(picked.devices), [picked.devices]);
   const count = picked.devices.length;
   const batches =
     parsedRollout && count > 0
@@ -135,6 +143,25 @@ export function FleetJobForm({
             ? ' Every pasted ID is in a bound site.'
             : ''}
         </p>
+        {atRisk.offline.length > 0 || atRisk.faulted.length > 0 ? (
+          <div className="notice notice-warning" data-testid="fleet-at-risk">
+            {atRisk.offline.length > 0 ? (
+              <p>
+                <strong>{countWords(atRisk.offline.length)} offline</strong>: unless they come back
+                before the start, their commands end cancelled, &ldquo;
+                {CANCELLATION_REASON_WORDS.startTimeExpire}&rdquo;. {listWords(atRisk.offline)}
+              </p>
+            ) : null}
+            {atRisk.faulted.length > 0 ? (
+              <p>
+                <strong>{countWords(atRisk.faulted.length)} faulted</strong>, as the vendor reports:
+                unless the fault is cleared, their commands may end cancelled, &ldquo;
+                {CANCELLATION_REASON_WORDS.deviceFault}&rdquo;. {listWords(atRisk.faulted)}
+              </p>
+            ) : null}
+            <p>Leave them out of the pick, or send anyway.</p>
+          </div>
+        ) : null}
       </section>
       <section className="card stack" aria-labelledby="fleet-rollout-heading">
         <h2 id="fleet-rollout-heading">Rollout</h2>
@@ -187,3 +214,10 @@ export function FleetJobForm({
     </div>
   );
 }
+
+/** `1 picked device is` / `3 picked devices are`. */
+const countWords = (n: number) => `${n} picked device${n === 1 ? ' is' : 's are'}`;
+
+/** The first ten IDs, and how many more. */
+const listWords = (ids: readonly string[]) =>
+  `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}.`;

@@ -1,8 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
 import {
   isFinalJobState,
   progressOverTime,
+  type FleetBatch,
   type FleetDeviceOutcome,
   type FleetJob,
 } from '../../../../domain/fleet-job.ts';
@@ -19,14 +20,31 @@ import {
   formatWindowInZone,
   formatWindowInZoneWithUtc,
 } from '../../../lib/time.ts';
+import { countUnconfirmed, fleetDeviceConfirmation } from '../lib/fleet-confirmation.ts';
 import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
 import { FLEET_BATCH_STATE_WORDS, FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
 import { FleetProgressChart } from './fleet-progress-chart.tsx';
 import './fleet.css';
 
-function deviceStatusWords(device: FleetDeviceOutcome): string {
-  if (device.failure) return 'Failed';
-  if (!device.status) return device.commandId ? 'Sent' : 'Not sent';
+function deviceStatusWords(
+  device: FleetDeviceOutcome,
+  batch: FleetBatch,
+  job: FleetJob,
+  nowMs: number,
+): string {
+  switch (fleetDeviceConfirmation(device, batch, job, nowMs)) {
+    case 'failed':
+      return 'Failed';
+    case 'notSent':
+      return 'Not sent';
+    case 'confirming':
+      return "Sent, not confirmed yet: its command is looked for in the device's history";
+    case 'notFound':
+      return "Not found in the device's history: the window has ended without its command. Check the device's history before sending again";
+    case 'found':
+      break;
+  }
+  if (!device.status) return 'Sent';
   const words = COMMAND_STATUS_WORDS[device.status];
   return device.cancelReason
     ? `${words}: ${CANCELLATION_REASON_WORDS[device.cancelReason]}`
@@ -38,16 +56,22 @@ function deviceStatusWords(device: FleetDeviceOutcome): string {
  * (sent, received, executing, completed, cancelled by reason, failed) and charted over time,
  * why it stopped, pause,
  * resume and cancel (confirmed), the per-device outcomes as CSV, and each batch with its devices.
- * Times are on `timeZone` (the job's sites' clock when they share one) with UTC beside them.
+ * Times are on `timeZone` (the job's sites' clock when they share one) with UTC beside them, under
+ * the clock notice of the job's sites. A device whose batch was sent but whose command is not
+ * found in its history yet says "not confirmed yet", and is counted so; once the window ended
+ * without it, "not found in the device's history".
  */
 export function FleetJobView({
   job,
   timeZone,
   readAtMs,
   controlRefusal,
+  clockNotice,
 }: {
   job: FleetJob;
   timeZone: string;
+  /** The clock notice of the job's sites, from the page (features stay independent). */
+  clockNotice?: ReactNode;
   /**
    * Why the operator may not pause, resume or cancel the job (their role), in the product's
    * words; set, those buttons are not offered and this is said instead (the BFF refuses them too).
@@ -64,10 +88,9 @@ export function FleetJobView({
   const final = isFinalJobState(job.state);
   // A dispatch plan's batches carry commands of their own.
   const planned = job.batches.some((batch) => batch.command !== undefined);
-  const samples = useMemo(
-    () => progressOverTime(job, readAtMs ?? Date.parse(job.updatedAt)),
-    [job, readAtMs],
-  );
+  const nowMs = readAtMs ?? Date.parse(job.updatedAt);
+  const samples = useMemo(() => progressOverTime(job, nowMs), [job, nowMs]);
+  const unconfirmed = countUnconfirmed(job, nowMs);
 
   return (
     <div className="stack">
@@ -81,6 +104,7 @@ export function FleetJobView({
         sent or tried.
         {job.stopReason ? <> {job.stopReason}</> : null}
       </p>
+      {clockNotice}
       <dl className="facts">
         <dt>Started</dt>
         <dd>
@@ -167,6 +191,12 @@ export function FleetJobView({
               ['Completed', progress.completed],
               ['Cancelled', cancelledTotal],
               ['Failed', progress.failed],
+              ...(unconfirmed.confirming > 0
+                ? [['Not confirmed yet', unconfirmed.confirming] as const]
+                : []),
+              ...(unconfirmed.notFound > 0
+                ? [['Not found in history', unconfirmed.notFound] as const]
+                : []),
             ] as const
           ).map(([label, value]) => (
             <div key={label}>
@@ -245,7 +275,7 @@ export function FleetJobView({
                         {batch.devices.map((device) => (
                           <li key={device.deviceId}>
                             <span className="mono">{device.deviceId}</span>:{' '}
-                            {deviceStatusWords(device)}
+                            {deviceStatusWords(device, batch, job, nowMs)}
                             {device.failure ? ` (${device.failure})` : ''}
                           </li>
                         ))}

@@ -17,7 +17,7 @@ import {
 } from '../../../components/chart-parts.tsx';
 import { niceValueAxis } from '../../../lib/chart-axes.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
-import { formatInZone, formatUtc } from '../../../lib/time.ts';
+import { formatInZone, formatUtc, zoneLabel } from '../../../lib/time.ts';
 // The lines take the status colours of the tokens (useDesignTokens): load them wherever the
 // chart is rendered (the app, a test).
 import '../../../styles/tokens.css';
@@ -56,7 +56,7 @@ export function progressChartSummary(
   const last = samples.at(-1);
   if (!last || last.sent + last.failed === 0) return 'No device has been sent yet.';
   const firstSent = samples.find((sample) => sample.sent + sample.failed > 0);
-  return `${countsWords(last)} devices by ${formatInZone(last.atMs, timeZone)} (${timeZone}); the first batch went out at ${formatInZone(firstSent?.atMs ?? last.atMs, timeZone)}.`;
+  return `${countsWords(last)} devices by ${formatInZone(last.atMs, timeZone)} (${zoneLabel(timeZone)}); the first batch went out at ${formatInZone(firstSent?.atMs ?? last.atMs, timeZone)}.`;
 }
 
 /**
@@ -117,7 +117,7 @@ export function FleetProgressChart({
       leftPx: xOf(sample.atMs) - SAMPLE_HALF_WIDTH_PX,
       rightPx: xOf(sample.atMs) + SAMPLE_HALF_WIDTH_PX,
       lines: [
-        `${formatInZone(sample.atMs, timeZone)} (${timeZone}), ${formatUtc(sample.atMs)}`,
+        `${formatInZone(sample.atMs, timeZone)} (${zoneLabel(timeZone)}), ${formatUtc(sample.atMs)}`,
         ...SERIES.map(({ key, words }) => `${words}: ${sample[key]}`),
       ],
     }));
@@ -179,7 +179,11 @@ export function FleetProgressChart({
                 strokeDasharray="2 2"
               />
             ) : null}
-            <AxisTitles left="Devices" bottom={`Time (${timeZone})`} color={tokens.text} />
+            <AxisTitles
+              left="Devices"
+              bottom={`Time (${zoneLabel(timeZone)})`}
+              color={tokens.text}
+            />
             <PlotAreaProbe onChange={onPlotArea} />
           </LineChart>
         )}
@@ -194,7 +198,7 @@ export function FleetProgressChart({
             <caption className="visually-hidden">Devices over time</caption>
             <thead>
               <tr>
-                <th scope="col">Time ({timeZone})</th>
+                <th scope="col">Time ({zoneLabel(timeZone)})</th>
                 <th scope="col">UTC</th>
                 {SERIES.map(({ key, words }) => (
                   <th scope="col" key={key}>

@@ -62,3 +62,18 @@ export function sharedTimeZone(devices: readonly PickedDevice[]): string | undef
   const zones = new Set(devices.map(({ site }) => site.timeZone));
   return zones.size === 1 ? [...zones][0] : undefined;
 }
+
+/**
+ * The picked devices the vendor last said are offline or faulted, by ID, as the batch
+ * pre-check flags them: an offline device's command ends `startTimeExpire` unless it comes back
+ * before the start, a faulted one's may end `deviceFault`.
+ */
+export function devicesAtRisk(devices: readonly PickedDevice[]): {
+  offline: string[];
+  faulted: string[];
+} {
+  return {
+    offline: devices.filter(({ device }) => device.online === false).map((d) => d.device.deviceId),
+    faulted: devices.filter(({ device }) => device.faulted === true).map((d) => d.device.deviceId),
+  };
+}

@@ -4,7 +4,7 @@ import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../dom
 import { windowHints } from '../../../commands/lib/command-form-values.ts';
 import { DateTimeField } from '../../../components/date-time-field.tsx';
 import { Field } from '../../../components/field.tsx';
-import { parseInstant } from '../../../lib/time.ts';
+import { parseInstant, zoneLabel } from '../../../lib/time.ts';
 import { reasonFilterApplies } from '../lib/filter-commands.ts';
 import {
   HISTORY_PRESET_WORDS,
@@ -146,7 +146,8 @@ function CustomRangeForm(props: {
     <form className="history-custom-range" onSubmit={submit} noValidate>
       <fieldset>
         <legend>
-          Custom range on the clock of time zone <strong>{timeZone}</strong>, at most 30 days
+          Custom range on the clock of time zone <strong>{zoneLabel(timeZone)}</strong>, at most 30
+          days
         </legend>
         {fields.map(({ name, label, value, set }) => (
           <Field

@@ -5,7 +5,7 @@ import {
   formatPropertyValueInWords,
   POWER_CONTROL_WORDS,
 } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { formatInZone, formatWindowInZone, formatWindowUtc, zoneLabel } from '../../../lib/time.ts';
 import type { HistorySearch, HistorySortKey } from '../lib/history-search.ts';
 
 /** Rows per page: thousands of commands stay responsive, a page still fits a long scroll. */
@@ -54,7 +54,7 @@ export function HistoryTable({
           onClick={() => onChange({ sort: key, order: nextOrder, page: 1 })}
         >
           {SORT_WORDS[key]}
-          {key === 'start' ? ` (${timeZone})` : ''}
+          {key === 'start' ? ` (${zoneLabel(timeZone)})` : ''}
           <span aria-hidden="true">{active ? (search.order === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
           <span className="visually-hidden">
             , sort {nextOrder === 'asc' ? 'ascending' : 'descending'}
@@ -78,7 +78,7 @@ export function HistoryTable({
               {sortHeader('start')}
               <th scope="col">Power control</th>
               {sortHeader('status')}
-              <th scope="col">Timestamps ({timeZone})</th>
+              <th scope="col">Timestamps ({zoneLabel(timeZone)})</th>
               <th scope="col">Command ID</th>
               {operatorOf ? <th scope="col">Operator</th> : null}
             </tr>

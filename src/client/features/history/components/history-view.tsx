@@ -4,7 +4,7 @@ import type { Device } from '../../../../domain/device.ts';
 import type { DeviceHistoryResult } from '../../../commands/api/get-command-history.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
-import { formatInZone } from '../../../lib/time.ts';
+import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 import { operatorOf, useOperators } from '../api/get-operators.ts';
 import { filterCommands, sortCommands } from '../lib/filter-commands.ts';
 import { historyCsv } from '../lib/history-csv.ts';
@@ -49,7 +49,7 @@ export function HistoryView(props: HistoryViewProps) {
 
   const shownRange = range.ok ? { startMs: range.startMs, endMs: range.endMs } : undefined;
   const rangeWords = shownRange
-    ? `${formatInZone(shownRange.startMs, timeZone)} to ${formatInZone(shownRange.endMs, timeZone)} (${timeZone})`
+    ? `${formatInZone(shownRange.startMs, timeZone)} to ${formatInZone(shownRange.endMs, timeZone)} (${zoneLabel(timeZone)})`
     : '';
   const filePrefix = shownRange
     ? `${device.deviceId}-history-${formatInZone(shownRange.startMs, timeZone).slice(0, 10)}-${formatInZone(shownRange.endMs, timeZone).slice(0, 10)}`

@@ -15,6 +15,7 @@ import {
   outcomesByDay,
 } from '../lib/outcomes-by-day.ts';
 import { textWidthPx } from '../../../lib/text-width.ts';
+import { zoneLabel } from '../../../lib/time.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
 import {
   ChartFrame,
@@ -199,7 +200,7 @@ export function OutcomesChart(props: {
                 ))}
                 <AxisTitles
                   left="Commands"
-                  bottom={`Day of the window's start (${timeZone})`}
+                  bottom={`Day of the window's start (${zoneLabel(timeZone)})`}
                   color={palette.text}
                 />
                 <PlotAreaProbe onChange={onPlotArea} />

@@ -10,6 +10,7 @@ import {
 } from 'recharts';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
+import { zoneLabel } from '../../../lib/time.ts';
 import { useChartPalette, type ChartPalette } from '../hooks/use-chart-palette.ts';
 import { niceValueAxis } from '../../../lib/chart-axes.ts';
 import { powerChartSummary, powerWindowWords } from '../lib/chart-summary.ts';
@@ -212,7 +213,7 @@ export function PowerChart(props: {
                   // drawn on the side of the battery power they bound (SERIES_SIGN).
                   left={wattAxis ? 'Power' : 'SoC cut-off (%)'}
                   right={wattAxis && hasPercent ? 'SoC cut-off (%)' : undefined}
-                  bottom={`Site time (${timeZone}), 24-hour`}
+                  bottom={`Site time (${zoneLabel(timeZone)}), 24-hour`}
                   color={palette.text}
                 />
                 <PlotAreaProbe onChange={onPlotArea} />

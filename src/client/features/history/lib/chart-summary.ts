@@ -4,7 +4,7 @@ import {
   formatPropertyValueInWords,
   POWER_CONTROL_WORDS,
 } from '../../../lib/power-control-words.ts';
-import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { formatWindowInZone, formatWindowUtc, zoneLabel } from '../../../lib/time.ts';
 import { OUTCOME_KEYS, OUTCOME_WORDS, outcomeTotals, type OutcomeDay } from './outcomes-by-day.ts';
 import { seriesInUse, type PowerWindow } from './power-series.ts';
 
@@ -40,7 +40,7 @@ export function powerChartSummary(commands: readonly StatusRecord[], timeZone: s
   const startsMs = commands.map((command) => Date.parse(command.startTime));
   const endsMs = commands.map((command) => Date.parse(command.endTime));
   const span = formatWindowInZone(Math.min(...startsMs), Math.max(...endsMs), timeZone);
-  return `${sentences.join(' ')} Windows from ${span.replace(/–| – /, ' to ')} (${timeZone}).`;
+  return `${sentences.join(' ')} Windows from ${span.replace(/–| – /, ' to ')} (${zoneLabel(timeZone)}).`;
 }
 
 /**
@@ -54,7 +54,7 @@ export function powerWindowWords(window: PowerWindow, timeZone: string): string[
       ? `${COMMAND_STATUS_WORDS.cancelled}: ${CANCELLATION_REASON_WORDS[command.cancelReason]}`
       : COMMAND_STATUS_WORDS[command.status];
   return [
-    `${formatWindowInZone(command.startTime, command.endTime, timeZone)} (${timeZone})`,
+    `${formatWindowInZone(command.startTime, command.endTime, timeZone)} (${zoneLabel(timeZone)})`,
     formatWindowUtc(command.startTime, command.endTime),
     ...seriesInUse([command]).map((property) => {
       const value = command.powerControl[property] ?? 0;
@@ -72,7 +72,7 @@ export function outcomeDayWords(day: OutcomeDay, timeZone: string): string[] {
     (key) => `${OUTCOME_WORDS[key]}: ${day[key]}`,
   );
   return [
-    `${day.day} (${timeZone}): ${commandsWord(countOf(day))}`,
+    `${day.day} (${zoneLabel(timeZone)}): ${commandsWord(countOf(day))}`,
     ...(counts.length > 0 ? counts : ['No command starts on this day.']),
   ];
 }
@@ -95,5 +95,5 @@ export function outcomesChartSummary(days: readonly OutcomeDay[], timeZone: stri
       busiestCount = count;
     }
   }
-  return `Outcomes per day of ${commandsWord(total)}: ${parts.join('; ')}. Busiest day ${busiest?.day ?? ''} (${timeZone}) with ${commandsWord(busiestCount)}.`;
+  return `Outcomes per day of ${commandsWord(total)}: ${parts.join('; ')}. Busiest day ${busiest?.day ?? ''} (${zoneLabel(timeZone)}) with ${commandsWord(busiestCount)}.`;
 }

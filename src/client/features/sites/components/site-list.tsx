@@ -19,6 +19,8 @@ export interface SiteFocusRequest {
 interface SiteListProps {
   /** False hides the Unbind buttons (the operator's role may not bind or unbind). Default true. */
   canUnbind?: boolean;
+  /** Why the operator may not set a site's time zone; absent when they may. */
+  clockRefusal?: string | undefined;
   sites: Site[];
   /** The devices of a site, rendered by the page (features stay independent). */
   renderDevices: (site: Site) => ReactNode;
@@ -31,7 +33,13 @@ interface SiteListProps {
  * unbindable after a confirmation; an empty state says how to begin. After an unbind, focus moves
  * to its outcome, since the site and its Unbind button are gone.
  */
-export function SiteList({ sites, renderDevices, focusRequest, canUnbind = true }: SiteListProps) {
+export function SiteList({
+  sites,
+  renderDevices,
+  focusRequest,
+  canUnbind = true,
+  clockRefusal,
+}: SiteListProps) {
   const unbindSite = useUnbindSite();
   const [unbindTarget, setUnbindTarget] = useState<Site | null>(null);
   const [foldChoices, setFoldChoices] = useState<FoldChoices>(() => readFoldChoices());
@@ -88,6 +96,7 @@ export function SiteList({ sites, renderDevices, focusRequest, canUnbind = true 
               folded={foldChoices[site.siteId] ?? isFoldedByDefault(site.devices.length)}
               onFoldChange={(folded) => setFolded(site.siteId, folded)}
               onUnbind={canUnbind ? () => setUnbindTarget(site) : undefined}
+              clockRefusal={clockRefusal}
               headingRef={(heading) => {
                 if (heading) headings.current.set(site.siteId, heading);
                 else headings.current.delete(site.siteId);

@@ -1,6 +1,7 @@
 import { useState, type ReactNode, type Ref } from 'react';
 import type { Site } from '../../../../domain/device.ts';
-import { isKnownTimeZone, utcOffsetLabel } from '../../../lib/time.ts';
+import { isFixedOffset, isKnownTimeZone, utcOffsetLabel, zoneLabel } from '../../../lib/time.ts';
+import { SiteClockNotice } from './site-clock-notice.tsx';
 
 interface SiteSectionProps {
   site: Site;
@@ -11,11 +12,14 @@ interface SiteSectionProps {
   onUnbind?: (() => void) | undefined;
   /** The heading, focusable by script: the page moves focus there after a bind. */
   headingRef?: Ref<HTMLHeadingElement>;
+  /** Why the operator may not set the site's zone; absent when they may. */
+  clockRefusal?: string | undefined;
   children: ReactNode;
 }
 
 /**
- * One bound site: a landmark named by its heading (name and site ID), facts, and its devices,
+ * One bound site: a landmark named by its heading (name and site ID), facts, its clock (where
+ * its zone came from, and the way to set it), and its devices,
  * which fold away behind a disclosure button (`aria-expanded`) so a site of 60 devices does not
  * bury the others.
  */
@@ -25,6 +29,7 @@ export function SiteSection({
   onFoldChange,
   onUnbind,
   headingRef,
+  clockRefusal,
   children,
 }: SiteSectionProps) {
   const headingId = `site-${site.siteId}`;
@@ -66,8 +71,10 @@ export function SiteSection({
         <div>
           <dt>Time zone</dt>
           <dd>
-            {site.timeZone}
-            {isKnownTimeZone(site.timeZone) ? (
+            {zoneLabel(site.timeZone)}
+            {isFixedOffset(site.timeZone) ? (
+              <span className="secondary"> (fixed: no daylight saving time)</span>
+            ) : isKnownTimeZone(site.timeZone) ? (
               <span className="secondary">
                 {' '}
                 (now {utcOffsetLabel(renderedAtMs, site.timeZone)})
@@ -81,10 +88,33 @@ export function SiteSection({
           <dt>Devices</dt>
           <dd>{count}</dd>
         </div>
+        {site.online === false || site.faulted ? (
+          <div>
+            <dt>State</dt>
+            <dd>
+              <SiteState site={site} />
+            </dd>
+          </div>
+        ) : null}
       </dl>
+      <SiteClockNotice site={site} setRefusal={clockRefusal} />
       <div id={devicesId} hidden={folded}>
         {folded ? null : children}
       </div>
     </section>
+  );
+}
+
+/** What the vendor last said of the whole site, when it is not simply well: offline, faulted. */
+function SiteState({ site }: { site: Site }) {
+  const words = [
+    site.faulted ? 'the vendor reports a fault' : undefined,
+    site.online === false ? 'offline' : undefined,
+  ].filter((word) => word !== undefined);
+  return (
+    <span className={site.faulted ? 'device-fault' : 'connection connection-offline'}>
+      {site.faulted ? <span aria-hidden="true">⚠ </span> : null}
+      {words.join(', ')}
+    </span>
   );
 }

@@ -1,3 +1,5 @@
+import { deviceStateWords } from '../../../lib/device-state-words.ts';
+import { shortClockLabel } from '../../../lib/site-clock-words.ts';
 import { barAccessibleName, type Bar } from '../lib/bars.ts';
 import { editLock } from '../lib/edit-lock.ts';
 import { ghostAccessibleName, type GhostWindow } from '../lib/ghosts.ts';
@@ -47,7 +49,9 @@ export function AccessibleRows(props: AccessibleRowsProps) {
         aria-selected={props.selectedDeviceIds?.has(row.device.deviceId) || undefined}
       >
         <div role="rowheader" id={`tl-row-${i}`}>
-          {row.device.name} ({row.device.deviceId}, {row.site.name})
+          {row.device.name} ({row.device.deviceId}
+          {deviceStateWords(row.device) ? `, ${deviceStateWords(row.device)}` : ''}, {row.site.name}
+          {!utc && row.site.clock.source === 'offset' ? `, ${shortClockLabel(row.site)}` : ''})
         </div>
         {bars.map((bar) => (
           <div

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import {
@@ -94,6 +94,7 @@ export function TimelinePage({
   dispatchRefusal,
   search,
   onSearchChange,
+  clockNotice,
 }: {
   sites: readonly Site[];
   /** Why the operator may not schedule or cancel, in words; undefined when they may. */
@@ -101,6 +102,8 @@ export function TimelinePage({
   /** The view state kept in the URL (lib/timeline-search.ts). */
   search: TimelineSearch;
   onSearchChange: (next: Partial<TimelineSearch>) => void;
+  /** The clock notices of the sites on a fixed UTC offset, from the page, under the header. */
+  clockNotice?: ReactNode;
 }) {
   const canChange = dispatchRefusal === undefined;
   const queryClient = useQueryClient();
@@ -503,6 +506,7 @@ export function TimelinePage({
           </label>
         </div>
       </div>
+      {clockNotice}
       {replaceFailure ? (
         <div role="alert" className="notice notice-error">
           {replaceFailure.outcome.oldCancelled ? (

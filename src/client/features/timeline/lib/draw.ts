@@ -4,6 +4,8 @@ import {
   type CommandStatus,
 } from '../../../../domain/command.ts';
 import type { DesignTokens } from '../../../lib/design-tokens.ts';
+import { deviceRowLabel } from '../../../lib/device-state-words.ts';
+import { shortClockLabel } from '../../../lib/site-clock-words.ts';
 import {
   chooseAxisTiers,
   layoutLowerTier,
@@ -204,7 +206,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
       ctx.fillRect(0, top, widthPx, row.height);
       ctx.font = boldFont;
       ctx.fillStyle = tokens.text;
-      const name = fitText(`${row.site.name} · ${zone}`, widthPx - 12, measureBold);
+      const clock = frame.utc ? zone : shortClockLabel(row.site);
+      const name = fitText(`${row.site.name} · ${clock}`, widthPx - 12, measureBold);
       ctx.fillText(name, 6, top + row.height / 2);
       const nameEndPx = 6 + measureBold(name);
       ctx.font = font;
@@ -250,7 +253,11 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
       if (x >= timeLeft && x <= widthPx) ctx.fillRect(x, top, tick.dayStart ? 2 : 1, row.height);
     }
     ctx.fillStyle = tokens.text;
-    ctx.fillText(fitText(row.device.name, LABEL_WIDTH_PX - 22, measure), 14, top + row.height / 2);
+    ctx.fillText(
+      fitText(deviceRowLabel(row.device), LABEL_WIDTH_PX - 22, measure),
+      14,
+      top + row.height / 2,
+    );
     ctx.fillStyle = tokens.border;
     ctx.fillRect(0, top + row.height - 1, widthPx, 1);
 

@@ -37,6 +37,21 @@ describe('the audit rows', () => {
     expect(auditRow(entry).createdAtSite).toContain('11:00');
   });
 
+  it("say which zone an administrator set for a site, or that they went back to the vendor's offset", () => {
+    const set: LedgerEntry = {
+      ...entry,
+      kind: 'siteTimeZone',
+      deviceId: undefined,
+      commandId: undefined,
+      siteId: 'PLANT-AU-002',
+      timeZone: 'Australia/Adelaide',
+    };
+    expect(auditRow(set).what).toBe("Set a site's time zone to Australia/Adelaide");
+    expect(auditRow({ ...set, timeZone: undefined }).what).toBe(
+      "Cleared a site's time zone: the vendor's offset again",
+    );
+  });
+
   it('fall back to the typed name, then the client ID, without a company sign-in', () => {
     const typed: LedgerEntry = { ...entry, operator: undefined };
     expect(auditRow(typed).who).toBe('Dan Dispatcher');

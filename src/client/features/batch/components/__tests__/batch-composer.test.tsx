@@ -12,7 +12,7 @@ const site: Site = {
   siteId: 'PLANT-EU-100',
   name: 'Plant 100',
   timeZone: 'Europe/Berlin',
-  clock: { source: 'inferred' },
+  clock: { source: 'inferred', vendorOffset: '+01:00' },
   devices: Array.from({ length: 52 }, (_, i) => ({
     deviceId: `BAT-EU-100-${String(i + 1).padStart(2, '0')}`,
     name: `Battery ${i + 1}`,

@@ -13,9 +13,13 @@ const command = {
   endTime: '2026-11-21T12:00:00Z',
 };
 const record: BatchRecord = {
+  ledgerId: '10',
   batchCommandId: 'batch_1',
   submittedAt: '2026-11-21T10:00:00Z',
   command,
+  deviceIds: ['BAT-1', 'BAT-2', 'BAT-3'],
+  unconfirmed: [],
+  confirmation: 'confirmed',
   commands: [
     { deviceId: 'BAT-1', id: 'cmd_1' },
     { deviceId: 'BAT-2', id: 'cmd_2' },

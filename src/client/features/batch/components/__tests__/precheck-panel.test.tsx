@@ -11,7 +11,7 @@ const site: Site = {
   siteId: 'PLANT-EU-100',
   name: 'Plant 100',
   timeZone: 'Europe/Berlin',
-  clock: { source: 'inferred' },
+  clock: { source: 'inferred', vendorOffset: '+01:00' },
   devices: [
     {
       deviceId: 'BAT-EU-100-01',

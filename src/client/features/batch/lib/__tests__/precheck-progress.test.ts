@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import type { Device } from '../../../../../domain/device.ts';
 import type { LedgerEntry } from '../../../../../domain/ledger.ts';
-import { batchRecordFromLedger } from '../ledger-batches.ts';
+import {
+  anyConfirming,
+  batchDevices,
+  batchPath,
+  batchRecordFromLedger,
+} from '../ledger-batches.ts';
 import {
   cancelFailureWords,
   countStatuses,
@@ -48,6 +53,19 @@ describe('precheckDevice', () => {
     ).toEqual([]);
   });
 
+  it('flags a device the vendor reports faulted, as it does an offline one', () => {
+    expect(
+      precheckDevice({ ...device, faulted: true }, { properties: [], window: null }, undefined),
+    ).toEqual([{ kind: 'faulted' }]);
+    expect(
+      precheckDevice(
+        { ...device, faulted: true, online: false },
+        { properties: [], window: null },
+        undefined,
+      ),
+    ).toEqual([{ kind: 'offline' }, { kind: 'faulted' }]);
+  });
+
   it('flags requested controls the device lacks, and an offline device', () => {
     const findings = precheckDevice(
       { ...device, online: false },
@@ -70,11 +88,32 @@ describe('batch progress', () => {
         undefined,
         record({ status: 'cancelled' }),
       ]),
-    ).toEqual({ received: 1, executing: 1, completed: 0, cancelled: 1, unknown: 1 });
+    ).toEqual({
+      received: 1,
+      executing: 1,
+      completed: 0,
+      cancelled: 1,
+      unknown: 1,
+      confirming: 0,
+      notFound: 0,
+    });
+    expect(countStatuses([record({})], { confirming: 2, notFound: 1 })).toMatchObject({
+      received: 1,
+      confirming: 2,
+      notFound: 1,
+    });
   });
 
   it('never calls a batch with cancelled devices a success', () => {
-    const base = { received: 0, executing: 0, completed: 0, cancelled: 0, unknown: 0 };
+    const base = {
+      received: 0,
+      executing: 0,
+      completed: 0,
+      cancelled: 0,
+      unknown: 0,
+      confirming: 0,
+      notFound: 0,
+    };
     expect(summarizeBatch({ ...base, completed: 3 }).tone).toBe('success');
     const mixed = summarizeBatch({ ...base, completed: 2, cancelled: 1 });
     expect(mixed).toEqual({
@@ -83,6 +122,28 @@ describe('batch progress', () => {
     });
     expect(summarizeBatch({ ...base, completed: 2, executing: 1 }).tone).toBe('info');
     expect(summarizeBatch({ ...base, completed: 2, unknown: 1 }).tone).toBe('warning');
+  });
+
+  it('counts devices not confirmed yet and not found, and never calls such a batch finished', () => {
+    const base = {
+      received: 0,
+      executing: 0,
+      completed: 0,
+      cancelled: 0,
+      unknown: 0,
+      confirming: 0,
+      notFound: 0,
+    };
+    expect(summarizeBatch({ ...base, completed: 3, confirming: 2 })).toEqual({
+      tone: 'info',
+      words: 'In progress: 3 of 5 device commands are final; 2 devices not confirmed yet.',
+    });
+    expect(summarizeBatch({ ...base, completed: 4, notFound: 1 })).toEqual({
+      tone: 'warning',
+      words:
+        'Finished without 1 device: 4 of 5 completed, 0 cancelled. 1 device had no command in its history: check it before sending again.',
+    });
+    expect(summarizeBatch({ ...base, executing: 1, notFound: 2 }).tone).toBe('warning');
   });
 
   it('splits cancel results and says why each failure failed', () => {
@@ -137,10 +198,16 @@ describe('batches from the ledger', () => {
 
   it('reads an accepted batch, and nothing out of a failed one', () => {
     expect(batchRecordFromLedger(entry)).toEqual({
+      ledgerId: '7',
       batchCommandId: 'batch_1',
       submittedAt: '2026-11-21T09:00:00Z',
       command: (entry.request as { command: unknown }).command,
+      deviceIds: ['BAT-1'],
       commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }],
+      unconfirmed: [],
+      // An entry of an earlier version named every command: confirmed.
+      confirmation: 'confirmed',
+      siteId: undefined,
       timeZone: 'UTC',
       timeZoneRecorded: false,
       submittedBy: 'Ada',
@@ -158,5 +225,33 @@ describe('batches from the ledger', () => {
       timeZone: 'UTC',
       timeZoneRecorded: false,
     });
+  });
+
+  it('reads a batch whose commands are still being found, and one without a batch ID', () => {
+    const confirming = batchRecordFromLedger({
+      ...entry,
+      request: { ...(entry.request as object), devices: ['BAT-1', 'BAT-2', 'BAT-3'] },
+      outcome: {
+        status: 202,
+        commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }],
+        confirmation: 'confirming',
+        unconfirmed: [{ deviceId: 'BAT-2', state: 'notFound' }],
+      },
+    });
+    expect(confirming && batchDevices(confirming)).toEqual([
+      { kind: 'found', deviceId: 'BAT-1', commandId: 'cmd_1' },
+      { kind: 'notFound', deviceId: 'BAT-2' },
+      // Not mentioned either way while the search goes on: not confirmed yet.
+      { kind: 'confirming', deviceId: 'BAT-3' },
+    ]);
+    expect(confirming && batchPath(confirming)).toBe('/batches/batch_1');
+    const lost = batchRecordFromLedger({ ...entry, batchCommandId: undefined });
+    expect(lost && batchPath(lost)).toBe('/batches/entry/7');
+    expect(anyConfirming({ entries: [entry] })).toBe(false);
+    expect(
+      anyConfirming({
+        entries: [{ ...entry, outcome: { commands: [], confirmation: 'confirming' } }],
+      }),
+    ).toBe(true);
   });
 });

@@ -161,4 +161,68 @@ describe('FleetJobView', () => {
     );
     expect(requests.find((r) => r.method === 'POST')?.headers.get('X-CSRF')).toBe('1');
   });
+
+  it('says which sent devices are not confirmed yet and which were not found, and counts them', () => {
+    const unconfirmed = job({
+      batches: [
+        {
+          index: 0,
+          state: 'sent',
+          batchCommandId: 'BATCH-1',
+          sentAt: '2030-01-01T12:00:01.000Z',
+          attempts: 1,
+          devices: [
+            { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
+            { deviceId: 'BAT-2' },
+          ],
+        },
+        {
+          index: 1,
+          state: 'pending',
+          attempts: 0,
+          devices: [{ deviceId: 'BAT-3' }],
+        },
+      ],
+    });
+    const { unmount } = renderWithProviders(
+      <FleetJobView
+        job={unconfirmed}
+        timeZone="UTC"
+        readAtMs={Date.parse('2030-01-01T12:00:10Z')}
+        clockNotice={<p>Clock notice of the job's sites</p>}
+      />,
+    );
+    expect(screen.getByText("Clock notice of the job's sites")).toBeTruthy();
+    const progress = screen.getByRole('region', { name: 'Progress' });
+    expect(
+      within(progress).getByText('Not confirmed yet', { selector: 'dt' }).nextSibling?.textContent,
+    ).toBe('1');
+    const devices = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole(
+      'listitem',
+    );
+    expect(devices.map((li) => li.textContent)).toEqual([
+      'BAT-1: Received (pending)',
+      "BAT-2: Sent, not confirmed yet: its command is looked for in the device's history",
+      'BAT-3: Not sent',
+    ]);
+    unmount();
+
+    // Read after the window ended (19:00 UTC), BAT-2's command was never found.
+    renderWithProviders(
+      <FleetJobView
+        job={unconfirmed}
+        timeZone="UTC"
+        readAtMs={Date.parse('2030-01-01T19:30:00Z')}
+      />,
+    );
+    expect(
+      within(screen.getByRole('region', { name: 'Progress' })).getByText('Not found in history', {
+        selector: 'dt',
+      }).nextSibling?.textContent,
+    ).toBe('1');
+    const again = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole('listitem');
+    expect(again[1]?.textContent).toBe(
+      "BAT-2: Not found in the device's history: the window has ended without its command. Check the device's history before sending again",
+    );
+  });
 });

@@ -14,7 +14,7 @@ const SITES: Site[] = [
     siteId: 'PLANT-1',
     name: 'Plant 1',
     timeZone: 'Europe/Berlin',
-    clock: { source: 'inferred' },
+    clock: { source: 'inferred', vendorOffset: '+01:00' },
     devices: [testDevice('BAT-A', RANGE), testDevice('BAT-B', RANGE)],
   },
 ];

@@ -11,7 +11,7 @@ const bigSite: Site = {
   siteId: 'PLANT-EU-001',
   name: 'Berlin plant',
   timeZone: 'Europe/Berlin',
-  clock: { source: 'inferred' },
+  clock: { source: 'inferred', vendorOffset: '+01:00' },
   devices: Array.from({ length: 100 }, (_, i) => ({
     deviceId: `BAT-${String(i).padStart(3, '0')}`,
     name: `Battery ${i}`,

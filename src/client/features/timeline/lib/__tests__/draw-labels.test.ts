@@ -12,7 +12,7 @@ const site: Site = {
   siteId: 'PLANT-EU-001',
   name: 'Berlin Logistics Hub',
   timeZone: 'Europe/Berlin',
-  clock: { source: 'inferred' },
+  clock: { source: 'inferred', vendorOffset: '+01:00' },
   devices: [{ deviceId: 'BAT-EU-001-A', name: 'Hall A', model: 'X', capabilities: {} }],
 };
 

@@ -1,0 +1,81 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** A browser test project as far as choosing its test stack goes: its name and its spec files. */
+export interface E2eProject {
+  name: string;
+  /** Absolute paths of its spec files. */
+  files: readonly string[];
+}
+
+/**
+ * The spec files under `testDir` (absolute paths), by the first folder under it: `''` for the
+ * files directly in it.
+ */
+export function specFilesByFolder(testDir: string): Map<string, string[]> {
+  const byFolder = new Map<string, string[]>();
+  for (const entry of readdirSync(testDir, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.spec.ts')) continue;
+    const parts = entry.split(path.sep);
+    const folder = parts.length > 1 ? (parts[0] ?? '') : '';
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), path.join(testDir, entry)]);
+  }
+  return byFolder;
+}
+
+/** Playwright's reading of a project name given on the command line: `*` matches anything. */
+const nameMatcher = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
+
+/** Playwright's reading of a file filter: `/re/flags` as written, else a regular expression. */
+function fileMatcher(filter: string): RegExp {
+  const withoutLine = filter.replace(/:\d+(:\d+)?$/, '');
+  const literal = /^\/(.*)\/([gi]*)$/.exec(withoutLine);
+  return literal ? new RegExp(literal[1] ?? '', literal[2]) : new RegExp(withoutLine, 'i');
+}
+
+/**
+ * The projects a `playwright test` command line runs, so the config starts only the test stacks
+ * those projects need: each stack takes a minute or more to start on a loaded 2-core machine,
+ * and `--project=demo` waited for all four.
+ *
+ * Reads `--project <name...>` and `--project=<name>` (repeatable, `*` as a wildcard) and the
+ * arguments that name spec files (`e2e/large/fleet.spec.ts`, `timeline.spec.ts:40`), which
+ * Playwright reads as regular expressions over the files' paths. Other filters (`--grep`, a
+ * folder name) narrow nothing here: a stack too many is slower, a stack too few fails the run.
+ * Every project when the command is not `playwright test` (a worker process loads the config too,
+ * and never starts the stacks) or names neither.
+ */
+export function projectsToRun(
+  argv: readonly string[],
+  projects: readonly E2eProject[],
+): Set<string> {
+  const all = new Set(projects.map((p) => p.name));
+  const command = argv.findIndex((arg, i) => i >= 2 && arg === 'test');
+  if (command < 0) return all;
+  const names: string[] = [];
+  const files: string[] = [];
+  for (let i = command + 1; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg.startsWith('--project=')) names.push(arg.slice('--project='.length));
+    else if (arg === '--project')
+      while (argv[i + 1] !== undefined && !(argv[i + 1] ?? '').startsWith('-'))
+        names.push(argv[++i] ?? '');
+    else if (/\.spec\.ts(:\d+(:\d+)?)?$/.test(arg)) files.push(arg);
+  }
+  const byName =
+    names.length === 0
+      ? projects
+      : projects.filter((p) => names.some((name) => nameMatcher(name).test(p.name)));
+  const byFile =
+    files.length === 0
+      ? byName
+      : byName.filter((p) => p.files.some((file) => files.some((f) => fileMatcher(f).test(file))));
+  return new Set(byFile.map((p) => p.name));
+}

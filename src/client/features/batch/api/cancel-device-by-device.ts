@@ -1,0 +1,40 @@
+import { useMutation } from '@tanstack/react-query';
+import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { ApiError } from '../../../lib/api-error.ts';
+import { problemWords } from '../../../lib/problem-words.ts';
+
+/** One device command of a batch to cancel. */
+export interface DeviceCommandRef {
+  deviceId: string;
+  commandId: string;
+}
+
+/**
+ * Cancels a batch's device commands one by one, for a batch whose batch ID is not known (found in
+ * the devices' histories after its answer was lost, docs/decisions/006, section 5): each cancel
+ * is its own operator intent (`useCancelCommand`), in order, and a refusal of one never stops the
+ * others. Resolves with one result per command, as a batch cancel answers them, so the same
+ * results view shows successes and failures side by side.
+ */
+export function useCancelDeviceByDevice() {
+  const cancel = useCancelCommand();
+  return useMutation({
+    mutationFn: async (commands: readonly DeviceCommandRef[]): Promise<BatchCancelResult[]> => {
+      const results: BatchCancelResult[] = [];
+      for (const { deviceId, commandId } of commands) {
+        try {
+          await cancel.mutateAsync({ deviceId, commandId });
+          results.push({ deviceId, commandId, success: true, status: 'cancelled' });
+        } catch (error) {
+          const refusal =
+            error instanceof ApiError
+              ? { code: error.code, message: problemWords(error) }
+              : { code: 'internal_error', message: 'The cancel failed in this browser.' };
+          results.push({ deviceId, commandId, success: false, error: refusal });
+        }
+      }
+      return results;
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { projectsToRun, type E2eProject } from '../scripts/e2e-projects.ts';
+
+const PROJECTS: E2eProject[] = [
+  { name: 'demo', files: ['/repo/e2e/journey.spec.ts', '/repo/e2e/timeline.spec.ts'] },
+  { name: 'large', files: ['/repo/e2e/large/fleet.spec.ts'] },
+  { name: 'firefox', files: ['/repo/e2e/firefox/journey.spec.ts'] },
+  { name: 'company-sign-in', files: ['/repo/e2e/company-sign-in/roles.spec.ts'] },
+];
+
+const run = (...args: string[]) => [
+  ...projectsToRun(['/usr/bin/node', '/repo/node_modules/.bin/playwright', ...args], PROJECTS),
+];
+
+describe('the browser test projects a command line runs', () => {
+  it('are all of them without a project or a spec file named, and in a worker process', () => {
+    expect(run('test')).toEqual(['demo', 'large', 'firefox', 'company-sign-in']);
+    expect(run('test', '--grep', 'timeline', '--workers=1')).toHaveLength(4);
+    expect(projectsToRun(['/usr/bin/node', '/repo/worker.js'], PROJECTS).size).toBe(4);
+  });
+
+  it('are the projects named, in either spelling, repeated or with a wildcard', () => {
+    expect(run('test', '--project=demo')).toEqual(['demo']);
+    expect(run('test', '--project', 'large', 'firefox', '--reporter=line')).toEqual([
+      'large',
+      'firefox',
+    ]);
+    expect(run('test', '--project=demo', '--project=company-sign-in')).toEqual([
+      'demo',
+      'company-sign-in',
+    ]);
+    expect(run('test', '--project=COMPANY*')).toEqual(['company-sign-in']);
+  });
+
+  it('are narrowed to those holding a spec file named (with a line, too)', () => {
+    expect(run('test', 'e2e/large/fleet.spec.ts')).toEqual(['large']);
+    expect(run('test', 'e2e/timeline.spec.ts:40', '--project=demo')).toEqual(['demo']);
+    // Playwright reads the name as a pattern over the paths: journey.spec.ts is in two projects.
+    expect(run('test', 'journey.spec.ts')).toEqual(['demo', 'firefox']);
+    expect(run('test', 'e2e/large/fleet.spec.ts', '--project=demo')).toEqual([]);
+  });
+});
