@@ -23,6 +23,7 @@ import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
+import { followSandboxClock } from '../../scripts/sandbox-clock.ts';
 
 /** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract). */
 export const DEMO_EU = {
@@ -54,6 +55,12 @@ export interface StackOptions {
    * background (default: wait, so a test may create jobs at once).
    */
   fleetJobsStarting?: boolean;
+  /**
+   * Give the BFF the sandbox's clock as the upstream's, as `npm start` does
+   * (`scripts/sandbox-clock.ts`): the device budget and the read model's reads then follow
+   * `admin.advanceClock`.
+   */
+  followSandboxClock?: boolean;
 }
 
 export interface Stack {
@@ -88,6 +95,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     fixture: options.fixture ?? 'demo',
     adminEnabled: true,
   });
+  const upstreamClock = options.followSandboxClock ? await followSandboxClock(sandbox) : undefined;
   await sandbox.listen({ host: '127.0.0.1', port: 0 });
   const sandboxUrl = originOf(sandbox);
 
@@ -102,6 +110,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstreams: { eu: upstream('eu'), au: upstream('au') },
     dataDir,
     database,
+    ...(upstreamClock ? { upstreamClock } : {}),
     ...(options.captureLogs
       ? {
           logger: {
