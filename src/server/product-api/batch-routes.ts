@@ -25,13 +25,13 @@ const BatchParamsSchema = z.strictObject({ batchCommandId: BatchCommandIdSchema 
  * ledger's entry follows the search); and the batch cancel, one result per device.
  */
 export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses } = deps;
+  const { sessions, upstream, ledger, statuses, readModel } = deps;
   const routes = productRoutes(app);
 
   routes.post(
     '/api/batches',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['batches'],
         summary: 'Send one device command to up to 50 devices',
@@ -62,7 +62,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.put(
     '/api/batches/:batchCommandId/cancel',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['batches'],
         summary: "Cancel a batch's commands that are waiting or running",

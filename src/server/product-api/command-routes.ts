@@ -99,7 +99,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.post(
     '/api/devices/:deviceId/commands',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['commands'],
         summary: 'Send a device command',
@@ -169,7 +169,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.put(
     '/api/devices/:deviceId/commands/:commandId/cancel',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['commands'],
         summary: 'Cancel a command that is waiting or running',

@@ -79,7 +79,8 @@ export function requireSession(
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     request.productSession = await sessions.require(request, permission);
-    // The account's devices are read under the sign-in its people use (docs/security.md).
+    // The account's devices are read under the sign-in its people use (docs/security.md); every
+    // product route keeps it fresh, so a device bound or changed is read even if no page polls.
     await readModel?.rememberCaller(request.productSession);
   };
 }

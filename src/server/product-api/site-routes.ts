@@ -50,7 +50,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.post(
     '/api/sites',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: 'Bind a site by its Plant ID',
@@ -83,7 +83,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/sites/:siteId',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: 'Unbind a site',
@@ -161,7 +161,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.put(
     '/api/sites/:siteId/time-zone',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: "Set a site's time zone (an IANA name, or a fixed offset such as +10:00)",
@@ -186,7 +186,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/sites/:siteId/time-zone',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: "Clear a site's time zone: it is inferred again from its country and offset",
