@@ -118,17 +118,22 @@ export class FleetRunner {
     const intervalMs = 60_000 / job.rollout.batchesPerMinute;
     if (next.attempts === 0 && lastSentMs + intervalMs > this.#now())
       return { atMs: lastSentMs + intervalMs };
+    // The read model learns the earlier batches' cancellations after their answers
+    // (docs/fleet-dispatch.md, Abort rule): the rule is checked on them before the next is sent.
+    if (await this.#abortIfBroken(job)) return undefined;
     const retryAtMs = await this.#send(job, caller, next);
     if (retryAtMs !== undefined) return { atMs: retryAtMs };
-    const stop =
-      job.rollout.abortPercent < 100
-        ? abortReason(job, await this.#store.batches(jobId))
-        : undefined;
-    if (stop) {
-      await this.#end(job, 'aborted', stop, ['running']);
-      return undefined;
-    }
+    if (await this.#abortIfBroken(job)) return undefined;
     return { atMs: this.#now() + intervalMs };
+  }
+
+  /** Ends `job` `aborted` when its abort rule is broken by what is known now; true if it did. */
+  async #abortIfBroken(job: FleetJobRow): Promise<boolean> {
+    if (job.rollout.abortPercent >= 100) return false;
+    const stop = abortReason(job, await this.#store.batches(job.id));
+    if (!stop) return false;
+    await this.#end(job, 'aborted', stop, ['running']);
+    return true;
   }
 
   /**
