@@ -17,7 +17,10 @@ export const NOTIFIED_CANCELLATION_REASONS = [
 export const NotifiedCancellationReasonSchema = z.enum(NOTIFIED_CANCELLATION_REASONS);
 export type NotifiedCancellationReason = z.infer<typeof NotifiedCancellationReasonSchema>;
 
-/** A change that waited for the device's next free upstream slot (DESIGN.md, the scheduler). */
+/**
+ * A change that waited for the device's next free upstream slot (docs/decisions/007, section 2:
+ * the queue of changes).
+ */
 export const QueuedChangeSchema = z.enum(['submit', 'cancel', 'replace']);
 export type QueuedChange = z.infer<typeof QueuedChangeSchema>;
 

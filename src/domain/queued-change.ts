@@ -87,7 +87,7 @@ const ONE_DEVICE = { error: 'both steps must be for the same device', path: ['st
  * A change as the product describes it, each kind with its steps in sending order:
  * - `submit`, `cancel`, `batch`, `batchCancel`: one call;
  * - `replace`: a new window for a device's command, which the upstream only allows as a cancel
- *   followed by a new submission (spec 3.1 rule 2);
+ *   followed by a new submission (docs/upstream.md, Lifecycle);
  * - `undo`: the reverse of an earlier change (docs/architecture.md, Ledger: Undo), naming that
  *   change's `Idempotency-Key` in `undoOf`: a cancel (of a submission), a submission (of a
  *   cancel), a cancel then a submission (of a replace) or a batch cancel (of a batch).

@@ -6,7 +6,10 @@ import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-ht
 import type { UpstreamResilience } from './resilience.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 
-/** A call on the upstream API, relative to the region's base URL (spec 4). */
+/**
+ * A call on the upstream API, relative to the region's base URL (docs/upstream.md, Sources and
+ * base paths).
+ */
 export interface UpstreamCall {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path built from validated parts only, e.g. `/devices/BAT-1/commands/cmd_1`. */
@@ -24,10 +27,10 @@ export interface UpstreamCall {
 
 /**
  * Calls the upstream API for a session: picks the session's region, attaches its bearer token
- * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (a token can be
- * revoked or expire early upstream; a second 401 is the upstream's problem, not a loop). The
- * browser's own headers (cookie, authorization, forwarding) are never copied: each upstream
- * request is built from scratch.
+ * (docs/upstream.md, Sources and base paths), and after a 401 gets a new token and tries exactly
+ * once more (a token can be revoked or expire early upstream; a second 401 is the upstream's
+ * problem, not a loop). The browser's own headers (cookie, authorization, forwarding) are never
+ * copied: each upstream request is built from scratch.
  */
 export class UpstreamClient {
   readonly #upstreams: Record<Region, UpstreamRegion>;

@@ -53,7 +53,7 @@ const STATUS_RANK: Record<CommandStatus, number> = {
 /**
  * Merges the records of several history slots (a window crossing a slot border is in both), one
  * per command ID; when two copies differ the later lifecycle status wins, since status only
- * moves forward (spec 3.1). Sorted by start time.
+ * moves forward (docs/upstream.md, Lifecycle). Sorted by start time.
  */
 export function mergeRecords(lists: Iterable<readonly StatusRecord[]>): StatusRecord[] {
   const byId = new Map<string, StatusRecord>();

@@ -21,7 +21,10 @@ function newestFirst(a: StatusRecord, b: StatusRecord): number {
   );
 }
 
-/** Why a cancel failed, in words; a conflict means the command is final (spec 3.1 rule 1). */
+/**
+ * Why a cancel failed, in words; a conflict means the command is final (docs/upstream.md,
+ * Commands: cancel).
+ */
 function CancelError({ commandId, error }: { commandId: string; error: ApiError }) {
   const conflict = error.code === 'not_cancellable' || error.status === 409;
   return (

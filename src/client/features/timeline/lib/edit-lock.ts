@@ -30,8 +30,8 @@ export type EditLock =
 /**
  * The lock at `nowMs` on the window of a command in `status` starting at `startMs` (epoch ms, a
  * bar's), or null while it may be changed: only a received command whose start is at least
- * {@link EDIT_LEAD_TIME_MS} ahead (spec 3.1: once executing, the command is effective on the
- * device).
+ * {@link EDIT_LEAD_TIME_MS} ahead (docs/upstream.md, Lifecycle: a window is changed only while
+ * received; once executing, the command is effective on the device).
  */
 export function editLock(
   window: { status: CommandStatus; startMs: number },

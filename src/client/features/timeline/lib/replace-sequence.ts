@@ -4,7 +4,10 @@ import type {
   SubmissionResponse,
 } from '../../../../domain/command.ts';
 
-/** The steps of a replace (spec 4 "Modify": cancel, wait until cancelled, submit the new one). */
+/**
+ * The steps of a replace (docs/upstream.md, Lifecycle: cancel, wait until cancelled, submit the
+ * new one).
+ */
 export type ReplaceStep = 'cancelling' | 'waiting' | 'submitting';
 
 /** The calls the replace sequence makes; injected so the sequence is testable without a server. */
@@ -25,8 +28,9 @@ export type ReplaceOutcome =
 export const REPLACE_WAIT = { attempts: 20, intervalMs: 500 };
 
 /**
- * Replaces command `old` by `next` on the same device, the only way to change a command (spec 4,
- * "Modify"): cancel, wait until its status reads `cancelled` (so the upstream no longer counts it
+ * Replaces command `old` by `next` on the same device, the only way to change a command
+ * (docs/upstream.md, Lifecycle): cancel, wait until its status reads `cancelled` (so the upstream
+ * no longer counts it
  * as active and does not refuse the new window as overlapping), then submit. Never throws; the
  * outcome says which step failed and whether the old command is already cancelled, so the
  * operator can be offered to restore it.
@@ -68,7 +72,10 @@ export async function replaceCommand(
   }
 }
 
-/** The command that restores a cancelled one: same control, same window (spec 2.1). */
+/**
+ * The command that restores a cancelled one: same control, same window (docs/upstream.md,
+ * Commands).
+ */
 export function restoreCommand(old: StatusRecord): DeviceCommand {
   return { powerControl: old.powerControl, startTime: old.startTime, endTime: old.endTime };
 }
