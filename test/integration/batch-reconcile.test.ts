@@ -34,12 +34,15 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     stack = await startStack({
       database: kind,
       relay: true,
-      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS },
+      // The read model's reads run when the test says, on the sandbox's clock.
+      followSandboxClock: true,
+      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS, readModelTickMs: 0 },
     });
   });
   afterAll(() => stack.close());
   beforeEach(async () => {
     await stack.admin.reset();
+    await stack.forgetUpstream();
     batchPosts = [];
     nextBatchActions = [];
     const relay = stack.relay;
@@ -200,7 +203,9 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     expect(batchPosts).toEqual(['resetBefore', 'pass']);
     expect(created.map((c) => c.deviceId)).toEqual(batch.devices);
     expect(answer.batchCommandId).toBeDefined();
-    // The answer names no command yet; the ledger finds them in the histories.
+    // The answer names no command yet; the read model finds them in its first reads after it.
+    await stack.admin.advanceClock(10_000);
+    await stack.bff.readModel?.reads.runDue();
     expect(await ledgerEntry(batch)).toMatchObject({
       state: 'succeeded',
       batchCommandId: answer.batchCommandId,
