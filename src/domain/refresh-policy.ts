@@ -172,20 +172,35 @@ export function nextReadOf(
 }
 
 /**
- * The history ranges one read of the device covers (fixed 30-day slots, domain
+ * The history ranges whose reading tells the device's present (fixed 30-day slots, domain
  * `historyRangeSlots`), as slot starts, ascending: the slots holding its open commands' windows
- * and its pending batches' windows, the slots a page asked for, and, when none of those or on its
- * backfill, the slot holding `nowMs`.
+ * and its pending batches' windows, and the slot holding `nowMs` on its backfill or when there is
+ * none of those and no page asked for older history. Empty: only asked-for history is to read.
  */
-export function slotsToRead(device: DeviceRefreshState, nowMs: number): number[] {
-  const slots = new Set<number>(device.requestedSlots);
+export function liveSlotsOf(device: DeviceRefreshState, nowMs: number): number[] {
+  const slots = new Set<number>();
   const add = (startMs: number, endMs: number) => {
     for (const slot of historyRangeSlots(startMs, endMs)) slots.add(slot.startMs);
   };
   for (const command of device.openCommands) add(command.startMs, command.endMs);
   for (const batch of device.confirmations) add(batch.startMs, batch.startMs + 1);
-  if (slots.size === 0 || device.lastReadAtMs === undefined) add(nowMs, nowMs + 1);
+  if (device.lastReadAtMs === undefined || (slots.size === 0 && device.requestedSlots.length === 0))
+    add(nowMs, nowMs + 1);
   return [...slots].sort((a, b) => a - b);
+}
+
+/**
+ * The history ranges one read of the device covers, in the order they are read: its live slots
+ * first ({@link liveSlotsOf}), then the slots pages asked for, newest first, so pages paging back
+ * through old history never hold up the reads that move its commands' states on (each page of a
+ * read takes one of the device's calls).
+ */
+export function slotsToRead(device: DeviceRefreshState, nowMs: number): number[] {
+  const live = liveSlotsOf(device, nowMs);
+  const asked = [...new Set(device.requestedSlots)]
+    .filter((slot) => !live.includes(slot))
+    .sort((a, b) => b - a);
+  return [...live, ...asked];
 }
 
 /** The slot start of the 30-day history range holding `atMs`. */

@@ -3,6 +3,7 @@ import { MAX_HISTORY_RANGE_MS } from '../history.ts';
 import {
   DEFAULT_REFRESH_SETTINGS,
   nextReadOf,
+  liveSlotsOf,
   slotOf,
   slotsToRead,
   type DeviceRefreshState,
@@ -126,6 +127,19 @@ describe('which history ranges one read covers', () => {
         device({ lastReadAtMs: undefined, requestedSlots: [slot - MAX_HISTORY_RANGE_MS] }),
         T,
       ),
-    ).toEqual([slot - MAX_HISTORY_RANGE_MS, slot]);
+    ).toEqual([slot, slot - MAX_HISTORY_RANGE_MS]);
+  });
+
+  it('reads the ranges that move open commands on first, then asked-for history newest first', () => {
+    const slot = slotOf(T);
+    const open = { status: 'received', startMs: T + MIN, endMs: T + 2 * MIN } as const;
+    const asked = [slot - 3 * MAX_HISTORY_RANGE_MS, slot - MAX_HISTORY_RANGE_MS];
+    const device_ = device({ openCommands: [open], requestedSlots: asked });
+    expect(liveSlotsOf(device_, T)).toEqual([slot]);
+    expect(slotsToRead(device_, T)).toEqual([
+      slot,
+      slot - MAX_HISTORY_RANGE_MS,
+      slot - 3 * MAX_HISTORY_RANGE_MS,
+    ]);
   });
 });

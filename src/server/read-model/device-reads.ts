@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StatusRecord } from '../../domain/command.ts';
 import { MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
-import { slotsToRead, type ReadReason } from '../../domain/refresh-policy.ts';
+import { liveSlotsOf, slotsToRead, type ReadReason } from '../../domain/refresh-policy.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
 import { SESSION_ABSOLUTE_TIMEOUT_MS } from '../session/session-store.ts';
@@ -202,15 +202,16 @@ export class DeviceReads {
     const openCommands = await this.#store.openCommands(this.#store.db, account, deviceId);
     const confirmations = await this.#store.confirmationsOf(this.#store.db, account, deviceId);
     const nowMs = this.#now();
-    const slots = slotsToRead(
-      {
-        lastReadAtMs: state.readAt?.getTime(),
-        openCommands,
-        confirmations: confirmations.map(ReadModelStore.pendingOf),
-        requestedSlots: state.slotsRequested,
-      },
-      nowMs,
-    );
+    const refreshState = {
+      lastReadAtMs: state.readAt?.getTime(),
+      openCommands,
+      confirmations: confirmations.map(ReadModelStore.pendingOf),
+      requestedSlots: state.slotsRequested,
+    };
+    const slots = slotsToRead(refreshState, nowMs);
+    // The read tells the device's present once its live slots are in, whatever asked-for history
+    // is left for its next read.
+    const live = liveSlotsOf(refreshState, nowMs);
     const records: StatusRecord[] = [];
     const completeSlots: number[] = [];
     let readAtMs: number | undefined;
@@ -263,7 +264,7 @@ export class DeviceReads {
       readAtMs,
       records,
       completeSlots,
-      complete: completeSlots.length === slots.length,
+      complete: live.length > 0 && live.every((slot) => completeSlots.includes(slot)),
       notBeforeMs,
     });
   }

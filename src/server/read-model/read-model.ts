@@ -61,7 +61,10 @@ export interface ReadOutcome {
   records: StatusRecord[];
   /** Slot starts of the 30-day ranges read to their last page. */
   completeSlots: number[];
-  /** Every range the read meant to cover was read. */
+  /**
+   * The ranges that tell the device's present (domain `liveSlotsOf`) were all read: its `readAt`
+   * moves. Asked-for older history may still wait for the budget.
+   */
   complete: boolean;
   /** The rest waits for the budget: read again no earlier than this (upstream clock). */
   notBeforeMs?: number | undefined;
