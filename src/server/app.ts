@@ -30,8 +30,6 @@ import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
 import { DeviceReads } from './read-model/device-reads.ts';
 import { ReadModel } from './read-model/read-model.ts';
 import { ReadModelStore } from './read-model/read-model-store.ts';
-import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
-import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../domain/device-budget.ts';
 import { DEFAULT_REFRESH_SETTINGS } from '../domain/refresh-policy.ts';
 import { AccountEvents } from './events/account-events.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
@@ -57,6 +55,12 @@ import { UpstreamApi } from './upstream/upstream-api.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
+import { ChangeQueue, type ChangeQueueOptions } from './budget/change-queue.ts';
+import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
+import { QueuedChangeStore } from './budget/queued-change-store.ts';
+import { queuedChangeListener } from './product-api/change-events.ts';
+import { queuedStepSender } from './product-api/queued-step-sender.ts';
+import { WritePath } from './product-api/write-path.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +71,17 @@ declare module 'fastify' {
      * ran. Never rejects. For tests and the bench, which create jobs as soon as the BFF listens.
      */
     fleetJobsStarted(): Promise<void>;
+    /**
+     * Starts the queue of changes now unless it has started (by itself it starts with the fleet
+     * job queue, {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs.
+     * Resolves at once without a database. Never rejects. For tests and the bench.
+     */
+    changeQueueStarted(): Promise<void>;
+    /**
+     * The queue of changes waiting for their devices' budget of upstream calls; undefined without
+     * a database. For tests, which wake it after moving the upstream clock (`recheck()`).
+     */
+    changeQueue: ChangeQueue | undefined;
     /**
      * Account events (`publish`) and the notification inbox (`notify`) of this BFF; undefined
      * without a database (docs/architecture.md, Live updates). For tests, which publish and
@@ -147,6 +162,13 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     fleetRetryWaitCapMs?: number;
     /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
     fleetHooks?: FleetRunnerHooks;
+    /** Timings of the queue of changes (tests shorten them). */
+    changeQueue?: ChangeQueueOptions;
+    /**
+     * How long a replace or an undo due now is waited for before it is answered as queued, ms
+     * (default 15 s).
+     */
+    changeSettleWaitMs?: number;
     /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
     liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
     /**
@@ -245,17 +267,6 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           box,
         })
       : undefined;
-  const deviceBudget = storage
-    ? new DeviceBudgetStore(
-        storage.handle.db,
-        deviceBudgetsOf(
-          options.deviceCallsPerMinute ?? {
-            eu: DEFAULT_DEVICE_CALLS_PER_WINDOW,
-            au: DEFAULT_DEVICE_CALLS_PER_WINDOW,
-          },
-        ),
-      )
-    : undefined;
 
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
@@ -361,6 +372,47 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
               : undefined,
         })
       : undefined;
+  // Every change to a device goes through its budget of upstream calls; what cannot go now waits
+  // in the durable queue of changes, sent through the ledger when its devices have a slot
+  // (docs/decisions/007-device-call-budget.md, sections 1 and 2).
+  const budget = storage
+    ? new DeviceBudgetStore(
+        storage.handle.db,
+        deviceBudgetsOf(options.deviceCallsPerMinute ?? { eu: 2, au: 2 }),
+      )
+    : undefined;
+  const changeQueue =
+    storage && budget && ledger && box
+      ? new ChangeQueue({
+          handle: storage.handle,
+          store: new QueuedChangeStore(storage.handle.db, budget),
+          budget,
+          send: queuedStepSender({ ledger, upstream: api, box, now }),
+          upstreamNow,
+          log: app.log,
+          options: options.changeQueue,
+          onChange: queuedChangeListener({
+            events: accountEvents,
+            notifications,
+            forgetCaller: (callerId) => tokens.drop(callerId),
+            log: app.log,
+          }),
+        })
+      : undefined;
+  const writePath =
+    ledger && budget && changeQueue && box
+      ? new WritePath({
+          ledger,
+          budget,
+          queue: changeQueue,
+          box,
+          sites,
+          upstreamNow,
+          // A change naming a device version is checked against the read model (decision 007, 5).
+          versions: deviceCommands,
+          settleWaitMs: options.changeSettleWaitMs,
+        })
+      : undefined;
   // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
   // after the app serves rather than before, so every other route answers at once; what needs the
   // queue answers 503 `fleet_jobs_starting` meanwhile. It waits a moment more: its module loading
@@ -369,15 +421,20 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   // failures are logged and tried again.
   let queueStartTimer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    queueStartTimer = setTimeout(() => void fleetQueue?.start(), FLEET_QUEUE_START_DELAY_MS);
+    queueStartTimer = setTimeout(() => {
+      void fleetQueue?.start();
+      void changeQueue?.start();
+    }, FLEET_QUEUE_START_DELAY_MS);
     queueStartTimer.unref();
   });
   app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
+  app.decorate('changeQueueStarted', () => changeQueue?.start() ?? Promise.resolve());
+  app.decorate('changeQueue', changeQueue);
   const deviceReads =
-    readModel && deviceBudget
+    readModel && budget
       ? new DeviceReads({
           model: readModel,
-          budget: deviceBudget,
+          budget,
           upstream: api,
           now: upstreamNow,
           log: app.log,
@@ -421,6 +478,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     await deviceReads?.stop();
     notifications?.stopPruning();
     await fleetQueue?.stop();
+    await changeQueue?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
   });
@@ -462,6 +520,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sites,
     zones,
     now,
+    writePath,
+    notifications,
     deviceCommands,
     readModel,
   });

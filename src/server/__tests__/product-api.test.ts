@@ -429,6 +429,10 @@ describe("the product's OpenAPI document", () => {
         'POST /api/batches',
         'PUT /api/batches/{batchCommandId}/cancel',
         'GET /api/ledger',
+        'POST /api/devices/{deviceId}/changes',
+        'GET /api/changes',
+        'GET /api/changes/{changeId}',
+        'DELETE /api/changes/{changeId}',
       ]),
     );
     expect(Object.keys(document.paths['/api/batches']?.post?.responses ?? {})).toEqual(

@@ -238,6 +238,30 @@ export class Ledger {
   }
 
   /**
+   * Checks that `undoOf` names one of the session operator's recorded changes, before a change
+   * that undoes it is queued (its steps run through {@link run} later, which checks it again).
+   *
+   * @throws ProblemError 400 `invalid_undo_of` as {@link run} does.
+   */
+  async checkUndoOf(session: Session, undoOf: string): Promise<void> {
+    await this.#undoTarget(actorOf(session), undoOf);
+  }
+
+  /**
+   * The devices of the session client's batch `batchCommandId`, as its ledger entry recorded them
+   * (a batch cancel spends a call of each); empty when the ledger does not know the batch.
+   */
+  async batchDevices(session: Session, batchCommandId: string): Promise<string[]> {
+    const row = await this.#store.findBatch(actorOf(session), batchCommandId);
+    return row?.deviceIds ?? [];
+  }
+
+  /** The session client's entry written under `idempotencyKey`, or undefined. */
+  entryByKey(session: Session, idempotencyKey: string): Promise<LedgerRow | undefined> {
+    return this.#store.findByKey(actorOf(session), idempotencyKey);
+  }
+
+  /**
    * The ID of the entry an undo names by its `Idempotency-Key`: one of `actor`'s entries, written
    * by the same operator (docs/architecture.md, Ledger).
    *
@@ -270,8 +294,12 @@ export class Ledger {
       if (!retryable) return { answer: replayOf(row, stored), replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
-    // Same fingerprint: the intent asks for what the entry recorded.
-    const submission = submissionOf(intent);
+    // Same fingerprint: the intent asks for what the entry recorded. An entry whose last try the
+    // upstream certainly did not act on (a 429, an open circuit) is sent again without reading
+    // the history first: that read would spend one of the device's calls of the minute for
+    // nothing (decision 007), and a submission an even earlier try carried out after all is
+    // refused by the upstream as overlapping itself, never made twice.
+    const submission = retryable ? undefined : submissionOf(intent);
     if (submission) {
       const settled = await this.#reconcile(row, intent.session, submission);
       if (settled) return { answer: settled, replayed: true };

@@ -6,6 +6,8 @@ import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { StatusReads } from './status-reads.ts';
+import type { WritePath } from './write-path.ts';
+import type { Notifications } from '../notifications/notifications.ts';
 
 // How routes are declared serves every route of the BFF (`http/route-declarations.ts`), and
 // the session hooks every route that needs one (`session/session-hooks.ts`).
@@ -17,11 +19,18 @@ export {
 } from '../http/route-declarations.ts';
 export { requireSession, sessionOf } from '../session/session-hooks.ts';
 
-/** What the product routes need; without `ledger` (no database) changes are sent unrecorded. */
+/**
+ * What the product routes need; without `ledger` (no database) changes are sent unrecorded, and
+ * without `writePath` (no database) outside any budget of upstream calls.
+ */
 export interface ProductApiDeps {
   sessions: Sessions;
   upstream: UpstreamApi;
   ledger?: Ledger | undefined;
+  /** Every change through its devices' budget, queued when it cannot go now (decision 007). */
+  writePath?: WritePath | undefined;
+  /** Tells the person who made a queued change when another withdrew it. */
+  notifications?: Notifications | undefined;
   statuses: StatusReads;
   sites: SiteDirectory;
   zones: SiteZones;

@@ -19,8 +19,10 @@ export interface UpstreamCall {
   body?: unknown;
   requestId?: string;
   /**
-   * `false` sends a GET or PUT once, without retries: for reads whose failure costs only a
-   * detail (the site directory's lookups), so they add no retries to a failing region.
+   * `false` sends a GET or PUT once, without retries: for device control calls (a cancel, a batch
+   * cancel: every try spends a call of the device's budget, and a 429 is never retried blind,
+   * docs/decisions/007-device-call-budget.md, section 1), and for reads whose failure costs only
+   * a detail (the site directory's lookups), so they add no retries to a failing region.
    */
   retry?: boolean;
 }

@@ -27,7 +27,7 @@ export function writeStatusIntoHistory(queryClient: QueryClient, record: StatusR
 
 /**
  * After a submission, a cancel, a batch or a batch cancel: everything cached of the devices it
- * touched (history slots, status records) and the ledger is read again, by every screen that
+ * touched (history slots, status records), the ledger and the queued changes are read again, by every screen that
  * shows them now and by the others when they next show them. Resolves once the screens on view
  * have their new data.
  */
@@ -40,6 +40,8 @@ export async function invalidateDeviceCommands(
       queryClient.invalidateQueries({ queryKey: commandKeys.device(deviceId) }),
     ),
     queryClient.invalidateQueries({ queryKey: commandKeys.ledger() }),
+    // A change may have been queued for its devices' budget of upstream calls instead of sent.
+    queryClient.invalidateQueries({ queryKey: commandKeys.changes() }),
   ]);
 }
 

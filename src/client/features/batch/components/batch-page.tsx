@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
 import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
@@ -89,6 +91,7 @@ export function BatchPage({
   const cancelling = batchCancel.isPending || deviceCancel.isPending;
   const [confirming, setConfirming] = useState(false);
   const [results, setResults] = useState<BatchCancelResult[]>();
+  const [queuedCancel, setQueuedCancel] = useState<QueuedAnswer>();
   const [resultsHidden, setResultsHidden] = useState(false);
   // Opened later (from the batch list), the page shows the ledger's latest cancel instead.
   const pastCancel = useLatestBatchCancel(record.batchCommandId);
@@ -114,6 +117,7 @@ export function BatchPage({
 
   const sendCancel = () => {
     setConfirming(false);
+    setQueuedCancel(undefined);
     const onSuccess = (answer: BatchCancelResult[]) => {
       setResults(answer);
       setResultsHidden(false);
@@ -121,7 +125,12 @@ export function BatchPage({
     if (record.batchCommandId)
       batchCancel.mutate(
         { batchCommandId: record.batchCommandId, deviceIds: record.deviceIds },
-        { onSuccess: (answer) => onSuccess(answer.results) },
+        {
+          onSuccess: (answer) => {
+            if (isQueuedAnswer(answer)) return setQueuedCancel(answer);
+            onSuccess(answer.results);
+          },
+        },
       );
     else
       deviceCancel.mutate(
@@ -200,6 +209,11 @@ export function BatchPage({
         ) : (
           <p className="field-hint">{dispatchRefusal}</p>
         )}
+        {queuedCancel ? (
+          <p role="status" className="notice">
+            The batch cancel is not sent yet. {queuedWords(queuedCancel, timeZone)}
+          </p>
+        ) : null}
         {batchCancel.isError ? (
           <ErrorAlert error={batchCancel.error} what="The batch cancel was not carried out." />
         ) : null}

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { applyCancellation, type StatusRecord } from '../../../../domain/command.ts';
+import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -126,9 +128,16 @@ export function CommandTable({
         <CancelError commandId={cancel.variables.commandId} error={cancel.error} />
       ) : null}
       {cancel.isSuccess ? (
-        <p role="status" className="notice notice-success">
-          Command {cancel.data.commandId} is {cancel.data.status}.
-        </p>
+        isQueuedAnswer(cancel.data) ? (
+          <p role="status" className="notice">
+            Cancel of command {cancel.variables.commandId} not sent yet.{' '}
+            {queuedWords(cancel.data, timeZone)}
+          </p>
+        ) : (
+          <p role="status" className="notice notice-success">
+            Command {cancel.data.commandId} is {cancel.data.status}.
+          </p>
+        )
       ) : null}
       {body}
       {cancelTarget && canCancel ? (
@@ -142,7 +151,9 @@ export function CommandTable({
             cancel.mutate(
               { deviceId, commandId: target.id },
               {
-                onSuccess: (cancellation, { idempotencyKey }) =>
+                onSuccess: (cancellation, { idempotencyKey }) => {
+                  // A queued cancel has cancelled nothing yet; withdrawing it is its undo.
+                  if (isQueuedAnswer(cancellation)) return;
                   offerUndo(
                     {
                       kind: 'cancel',
@@ -151,7 +162,8 @@ export function CommandTable({
                     },
                     `Command ${cancellation.commandId} cancelled`,
                     timeZone,
-                  ),
+                  );
+                },
               },
             );
             setCancelTarget(null);
