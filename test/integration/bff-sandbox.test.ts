@@ -194,6 +194,9 @@ describe('a command on the sandbox clock', () => {
       endTime: new Date(startMs + 50 * MINUTE_MS).toISOString(),
     });
     expect(overlap.status).toBe(202);
+    // The read that saw the command complete and that submission spent this minute's two calls
+    // of the device: the late cancel goes in the next one.
+    await stack.admin.advanceClock(MINUTE_MS);
     const conflict = await browser.request({ method: 'PUT', path: `${statusPath}/cancel` });
     expect(conflict.status).toBe(409);
     expect(conflict.headers['content-type']).toContain('application/problem+json');
@@ -212,6 +215,10 @@ describe('a command on the sandbox clock', () => {
   it('cancels a received command', async () => {
     const browser = await signedIn();
     await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    // Binding reads each device's history at once (the read model's backfill), one of its two
+    // calls a minute: the submission and the cancel go in the next minute, as they would then.
+    await runReads();
+    await stack.admin.advanceClock(MINUTE_MS);
     const nowMs = await stack.admin.nowMs();
     const submitted = await browser.post('/api/devices/BAT-EU-001-B/commands', {
       powerControl: { targetBatteryPowerW: 1000 },
@@ -233,6 +240,10 @@ describe('batches and the ledger', () => {
     const browser = stack.browser();
     await browser.signIn({ ...DEMO_EU, operatorName: 'Grace' });
     await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    // The backfill of the bound site spent one call of each device: the batch and its cancel go
+    // in the next minute.
+    await runReads();
+    await stack.admin.advanceClock(MINUTE_MS);
     const nowMs = await stack.admin.nowMs();
     const batch = await browser.post('/api/batches', {
       devices: ['BAT-EU-001-A', 'BAT-EU-001-B'],
@@ -246,8 +257,9 @@ describe('batches and the ledger', () => {
     const { batchCommandId } = BatchSubmissionResponseSchema.parse(batch.json());
     const cancel = await browser.put(`/api/batches/${batchCommandId}/cancel`);
     expect(cancel.status).toBe(200);
-    // The read model finds each device's command in its first read after the batch.
-    await stack.admin.advanceClock(10_000);
+    // The read model finds each device's command in its first read after the batch, once the
+    // batch and its cancel left the devices a call (a minute on).
+    await stack.admin.advanceClock(MINUTE_MS);
     await runReads();
 
     const byBatch = LedgerPageSchema.parse(
