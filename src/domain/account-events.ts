@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { LedgerKindSchema } from './ledger.ts';
 import { QueuedChangeStateSchema } from './queued-change.ts';
+import { DeviceVersionSchema } from './read-model.ts';
 import { UtcTimestampSchema } from './time.ts';
 
 /**
@@ -33,9 +34,25 @@ export const NotificationsReadSchema = z.object({
   data: z.object({ notificationIds: z.array(z.string()).optional(), all: z.boolean().optional() }),
 });
 
-/** The device commands of these devices changed (a status, a new command, a cancellation). */
+/**
+ * The device commands of these devices changed (a status, a new command, a cancellation), and
+ * each device's version now (docs/architecture.md, Read model): a page that holds an older
+ * version knows someone changed the device, not only that its lifecycle went on.
+ */
 export const DeviceCommandsChangedSchema = z.object({
   type: z.literal('deviceCommandsChanged'),
+  data: z.object({
+    deviceIds: z.array(DeviceIdSchema).min(1).max(MAX_EVENT_DEVICE_IDS),
+    versions: z.record(DeviceIdSchema, DeviceVersionSchema).optional(),
+  }),
+});
+
+/**
+ * What these devices can do changed: a control turned out not to be supported (a command of it
+ * ended `notSupported`), so their capabilities leave it out from now on.
+ */
+export const DeviceCapabilitiesChangedSchema = z.object({
+  type: z.literal('deviceCapabilitiesChanged'),
   data: z.object({ deviceIds: z.array(DeviceIdSchema).min(1).max(MAX_EVENT_DEVICE_IDS) }),
 });
 
@@ -76,6 +93,7 @@ export const AccountEventSchema = z.discriminatedUnion('type', [
   NotificationCreatedSchema,
   NotificationsReadSchema,
   DeviceCommandsChangedSchema,
+  DeviceCapabilitiesChangedSchema,
   SiteBindingsChangedSchema,
   LedgerEntryChangedSchema,
   FleetJobChangedSchema,

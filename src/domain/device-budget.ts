@@ -24,6 +24,16 @@ export interface DeviceCallBudget {
   windowMs: number;
 }
 
+/**
+ * How many of a device's calls a read leaves free in its window for a change: one, so a read never
+ * takes a device's last free call and an operator's change is never queued behind reads alone
+ * (docs/architecture.md, Read model: "Within the budget"). None under a limit of one call, where a
+ * read could otherwise never go.
+ */
+export function callsKeptForChanges(budget: DeviceCallBudget): number {
+  return budget.limit > 1 ? 1 : 0;
+}
+
 /** What is known of one device's recent calls. */
 export interface DeviceCalls {
   /** When each call still within a window was made (any order; older ones are ignored). */

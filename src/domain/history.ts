@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CommandStatusSchema, StatusRecordSchema } from './command.ts';
+import { DeviceReadStateSchema } from './read-model.ts';
 import { UtcTimestampSchema } from './time.ts';
 
 /** Longest range of one history query: 30 days (docs/upstream.md, History). */
@@ -51,6 +52,13 @@ export const HistoryQuerySchema = z
   });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
 
-/** Answer of the history query: the commands whose window meets the range, every page read. */
-export const HistoryResponseSchema = z.object({ commands: z.array(StatusRecordSchema) });
+/**
+ * Answer of the history query: the commands whose window meets the range, and, from the read
+ * model (docs/architecture.md, Read model), the device's `version`, when it was last read from
+ * the vendor (`readAt`) and whether a read of the range is still to come (`historyPending`).
+ */
+export const HistoryResponseSchema = z.object({
+  commands: z.array(StatusRecordSchema),
+  ...DeviceReadStateSchema.partial().shape,
+});
 export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;

@@ -69,16 +69,26 @@ export type DeviceCommandChanges = z.infer<typeof DeviceCommandChangesSchema>;
 
 /**
  * Where the read model stands for one device, as every answer about its commands carries it:
- * its `version`, when its history was last read from the vendor (`readAt`; absent before its
- * first read), and whether a read of older history the page asked for is still to come
- * (`olderHistoryPending`: the answer holds what is known; a push follows the read).
+ * its `version`, when its history was last read from the vendor (`readAt`, the vendor's clock;
+ * absent before its first read), and whether a read of the asked range is still to come
+ * (`historyPending`: the device's first read, or older history the page asked for; the answer
+ * holds what is known, and a push follows the read).
  */
 export const DeviceReadStateSchema = z.object({
   version: DeviceVersionSchema,
   readAt: UtcTimestampSchema.optional(),
-  olderHistoryPending: z.boolean().optional(),
+  historyPending: z.boolean().optional(),
 });
 export type DeviceReadState = z.infer<typeof DeviceReadStateSchema>;
+
+/**
+ * Answer of `GET /api/devices/{deviceId}/commands/{commandId}`: the command's status record and,
+ * from the read model, where its device stands (`device`; absent without a database).
+ */
+export const CommandStatusResponseSchema = StatusRecordSchema.extend({
+  device: DeviceReadStateSchema.optional(),
+});
+export type CommandStatusResponse = z.infer<typeof CommandStatusResponseSchema>;
 
 /** A device's commands as the read model holds them, with where it stands. */
 export const DeviceCommandsViewSchema = DeviceReadStateSchema.extend({
@@ -122,4 +132,30 @@ export function changeKindOf(
   if (!before) return 'commandAdded';
   if (after.status === 'cancelled' && before.status !== 'cancelled') return 'commandCancelled';
   return undefined;
+}
+
+const STATUS_RANK: Record<StatusRecord['status'], number> = {
+  received: 0,
+  executing: 1,
+  completed: 2,
+  cancelled: 2,
+};
+
+/**
+ * A command's record after learning `learnt` (an answer, or a history read) when `before` was
+ * known: a final record never changes again (docs/upstream.md, Lifecycle), a status never goes
+ * back (a read sent before a cancel was answered must not undo it), and the batch a command was
+ * sent in, which the vendor's records do not name, is kept.
+ */
+export function mergeStatusRecord(
+  before: StatusRecord | undefined,
+  learnt: StatusRecord,
+): StatusRecord {
+  if (!before) return learnt;
+  const batchCommandId = before.batchCommandId ?? learnt.batchCommandId;
+  const kept =
+    before.status === 'completed' ||
+    before.status === 'cancelled' ||
+    STATUS_RANK[learnt.status] < STATUS_RANK[before.status];
+  return { ...(kept ? before : learnt), ...(batchCommandId ? { batchCommandId } : {}) };
 }

@@ -20,13 +20,17 @@ import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { LedgerConnectionAudit } from './ledger/connection-audit.ts';
 import { FleetJobs } from './fleet/fleet-jobs.ts';
 import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
-import { FleetRefresher } from './fleet/fleet-refresh.ts';
+import { FleetOutcomes } from './fleet/fleet-outcomes.ts';
 import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
 import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.ts';
 import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
+import { DeviceReads } from './read-model/device-reads.ts';
+import { ReadModel } from './read-model/read-model.ts';
+import { ReadModelStore } from './read-model/read-model-store.ts';
+import { DEFAULT_REFRESH_SETTINGS } from '../domain/refresh-policy.ts';
 import { AccountEvents } from './events/account-events.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
 import { eventRoutes } from './events/event-routes.ts';
@@ -100,6 +104,12 @@ declare module 'fastify' {
      * records of every accepted change, each device's version and what changed since one.
      */
     deviceCommands: DeviceCommandsRecorder;
+    /**
+     * The database's read model and its refresher (docs/architecture.md, Read model); undefined
+     * without a database. Tests and the bench call `reads.runDue()` after moving the upstream
+     * clock, and read `reads.counts`.
+     */
+    readModel: { model: ReadModel; reads: DeviceReads } | undefined;
   }
 }
 
@@ -167,6 +177,11 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     changeSettleWaitMs?: number;
     /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
     liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
+    /**
+     * The refresher's look for due devices, ms (default 1 s; 0: only when `readModel.reads.runDue()`
+     * is called, for tests that drive it).
+     */
+    readModelTickMs?: number;
   };
 
 /**
@@ -238,6 +253,27 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       })
     : undefined;
 
+  // The read model (docs/architecture.md, Read model) plans on the upstream's clock.
+  const upstreamNow = options.upstreamClock ?? Date.now;
+  const ledgerStore = storage ? new LedgerStore(storage.handle.db) : undefined;
+  const readModel =
+    storage && ledgerStore
+      ? new ReadModel({
+          store: new ReadModelStore(storage.handle.db),
+          ledger: ledgerStore,
+          events: accountEvents,
+          notifications,
+          now: upstreamNow,
+          settings: {
+            ...DEFAULT_REFRESH_SETTINGS,
+            openEveryMs: options.deviceReadOpenEveryMs ?? DEFAULT_REFRESH_SETTINGS.openEveryMs,
+            idleEveryMs: options.deviceReadIdleEveryMs ?? DEFAULT_REFRESH_SETTINGS.idleEveryMs,
+          },
+          log: app.log,
+          box,
+        })
+      : undefined;
+
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
   );
@@ -275,16 +311,23 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     log: app.log,
     zones,
     now,
+    // A control a device turned out not to support leaves its capabilities (decision 006).
+    unsupportedControls: readModel ? (caller) => readModel.unsupportedControls(caller) : undefined,
   });
-  const sites = new SiteDirectory((caller, { retry }) => api.sites(caller, { retry }), now);
+  // Every site list read tells the read model which devices are bound.
+  const sites = new SiteDirectory(async (caller, { retry }) => {
+    const list = await api.sites(caller, { retry });
+    await readModel?.syncSites(caller, list);
+    return list;
+  }, now);
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
-  const deviceCommands: DeviceCommandsRecorder = new MemoryDeviceCommands();
-  const ledger = storage
+  const deviceCommands: DeviceCommandsRecorder = readModel ?? new MemoryDeviceCommands();
+  const ledger = ledgerStore
     ? new Ledger({
         recorder: deviceCommands,
-        store: new LedgerStore(storage.handle.db),
+        store: ledgerStore,
         upstream: api,
         sites,
         now,
@@ -321,13 +364,23 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           queue: fleetQueue,
           box,
           now,
-          refresher: new FleetRefresher({ store: fleetStore, upstream: api, now, ledger }),
+          outcomes:
+            ledgerStore && readModel
+              ? new FleetOutcomes({
+                  store: fleetStore,
+                  ledger: ledgerStore,
+                  readModel,
+                  events: accountEvents,
+                  notifications,
+                  now,
+                  log: app.log,
+                })
+              : undefined,
         })
       : undefined;
   // Every change to a device goes through its budget of upstream calls; what cannot go now waits
   // in the durable queue of changes, sent through the ledger when its devices have a slot
   // (docs/decisions/007-device-call-budget.md, sections 1 and 2).
-  const upstreamNow = options.upstreamClock ?? Date.now;
   const budget = storage
     ? new DeviceBudgetStore(
         storage.handle.db,
@@ -383,11 +436,26 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
   app.decorate('changeQueueStarted', () => changeQueue?.start() ?? Promise.resolve());
   app.decorate('changeQueue', changeQueue);
+  const deviceReads =
+    readModel && budget
+      ? new DeviceReads({
+          model: readModel,
+          budget,
+          upstream: api,
+          now: upstreamNow,
+          log: app.log,
+          tickMs: options.readModelTickMs,
+        })
+      : undefined;
   app.decorate('upstreamNow', upstreamNow);
   app.decorate('forgetUpstream', async () => {
     await budget?.forgetAll();
   });
   app.decorate('deviceCommands', deviceCommands);
+  app.decorate(
+    'readModel',
+    readModel && deviceReads ? { model: readModel, reads: deviceReads } : undefined,
+  );
   app.decorate(
     'liveUpdates',
     accountEvents && notifications ? { events: accountEvents, notifications } : undefined,
@@ -395,6 +463,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.addHook('onReady', async () => {
     await accountEvents?.start();
     notifications?.startPruning();
+    // Its first look comes a tick later; reads never hold up the first answers.
+    deviceReads?.start();
   });
 
   trackRoutes(app);
@@ -414,6 +484,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   });
   app.addHook('onClose', async () => {
     clearTimeout(queueStartTimer);
+    await deviceReads?.stop();
     notifications?.stopPruning();
     await fleetQueue?.stop();
     await changeQueue?.stop();
@@ -461,6 +532,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     writePath,
     notifications,
     deviceCommands,
+    readModel,
   });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });

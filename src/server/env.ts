@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../domain/device-budget.ts';
+import {
+  DEFAULT_IDLE_READ_EVERY_MS,
+  DEFAULT_OPEN_READ_EVERY_MS,
+} from '../domain/refresh-policy.ts';
 import { ROLES, type Role } from '../domain/roles.ts';
 import { REGIONS, type Region } from '../domain/token.ts';
 import { VENDOR_API_BASE_PATH, type UpstreamRegion } from './upstream/upstream-caller.ts';
@@ -37,6 +41,15 @@ export interface ServerEnv {
    * docs/decisions/007-device-call-budget.md, section 1).
    */
   deviceCallsPerMinute: Record<Region, number>;
+  /**
+   * How often the read model reads a device's history besides the moments its commands' states
+   * can change (docs/architecture.md, Read model), ms: with an open command
+   * (`DEVICE_READ_OPEN_EVERY_S`, default 300) and without (`DEVICE_READ_IDLE_EVERY_S`, default
+   * 1800; 0: never, so a command made outside powerdeck shows only once the device is read for
+   * another reason).
+   */
+  deviceReadOpenEveryMs: number;
+  deviceReadIdleEveryMs: number;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
   oidc?: OidcEnv;
   /**
@@ -132,6 +145,19 @@ const EnvSchema = z.object({
     .default(DEFAULT_STATUS_REUSE_MS),
   EU_DEVICE_CALLS_PER_MINUTE: deviceCallsPerMinute('EU_DEVICE_CALLS_PER_MINUTE'),
   AU_DEVICE_CALLS_PER_MINUTE: deviceCallsPerMinute('AU_DEVICE_CALLS_PER_MINUTE'),
+  DEVICE_READ_OPEN_EVERY_S: z.coerce
+    .number({ error: 'DEVICE_READ_OPEN_EVERY_S must be a number of seconds' })
+    .int({ error: 'DEVICE_READ_OPEN_EVERY_S must be a whole number of seconds' })
+    .min(30, { error: 'DEVICE_READ_OPEN_EVERY_S must be 30-86400' })
+    .max(86_400, { error: 'DEVICE_READ_OPEN_EVERY_S must be 30-86400' })
+    .default(DEFAULT_OPEN_READ_EVERY_MS / 1000),
+  DEVICE_READ_IDLE_EVERY_S: z.coerce
+    .number({ error: 'DEVICE_READ_IDLE_EVERY_S must be a number of seconds' })
+    .int({ error: 'DEVICE_READ_IDLE_EVERY_S must be a whole number of seconds' })
+    .refine((s) => s === 0 || (s >= 60 && s <= 604_800), {
+      error: 'DEVICE_READ_IDLE_EVERY_S must be 60-604800, or 0 to read idle devices never',
+    })
+    .default(DEFAULT_IDLE_READ_EVERY_MS / 1000),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
@@ -232,6 +258,8 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
       eu: values.EU_DEVICE_CALLS_PER_MINUTE,
       au: values.AU_DEVICE_CALLS_PER_MINUTE,
     },
+    deviceReadOpenEveryMs: values.DEVICE_READ_OPEN_EVERY_S * 1000,
+    deviceReadIdleEveryMs: values.DEVICE_READ_IDLE_EVERY_S * 1000,
     ...(oidc ? { oidc } : {}),
     ...(testRoutes ? { testRoutes } : {}),
   };

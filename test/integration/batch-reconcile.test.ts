@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import { LedgerPageSchema } from '../../src/domain/ledger.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import type { BrowserClient, TestResponse } from '../support/http-client.ts';
@@ -35,12 +34,15 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     stack = await startStack({
       database: kind,
       relay: true,
-      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS },
+      // The read model's reads run when the test says, on the sandbox's clock.
+      followSandboxClock: true,
+      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS, readModelTickMs: 0 },
     });
   });
   afterAll(() => stack.close());
   beforeEach(async () => {
     await stack.admin.reset();
+    await stack.forgetUpstream();
     batchPosts = [];
     nextBatchActions = [];
     const relay = stack.relay;
@@ -76,24 +78,16 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
       headers: { 'idempotency-key': `"${key}"` },
     });
 
-  /** The commands the upstream holds for the batch's devices and window, by device. */
+  /** The commands the upstream holds for the batch's devices and window, from its own history. */
   async function upstreamCommands(batch: Batch) {
     const found: { deviceId: string; id: string }[] = [];
-    for (const deviceId of batch.devices) {
-      const history = await browser.get(
-        `/api/devices/${deviceId}/commands?startTime=${batch.command.startTime}&endTime=${batch.command.endTime}`,
-      );
-      expect(history.status).toBe(200);
-      for (const command of HistoryResponseSchema.parse(history.json()).commands)
+    for (const deviceId of batch.devices)
+      for (const command of await stack.vendorHistory(deviceId, batch.command))
         if (
           command.powerControl.targetBatteryPowerW ===
           batch.command.powerControl.targetBatteryPowerW
         )
-          found.push({
-            deviceId,
-            id: command.id,
-          });
-    }
+          found.push({ deviceId, id: command.id });
     return found;
   }
 
@@ -209,7 +203,9 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     expect(batchPosts).toEqual(['resetBefore', 'pass']);
     expect(created.map((c) => c.deviceId)).toEqual(batch.devices);
     expect(answer.batchCommandId).toBeDefined();
-    // The answer names no command yet; the ledger finds them in the histories.
+    // The answer names no command yet; the read model finds them in its first reads after it.
+    await stack.admin.advanceClock(10_000);
+    await stack.bff.readModel?.reads.runDue();
     expect(await ledgerEntry(batch)).toMatchObject({
       state: 'succeeded',
       batchCommandId: answer.batchCommandId,

@@ -18,13 +18,22 @@ let stack: Stack;
 const bffClock = { offsetMs: 0 };
 
 beforeAll(async () => {
-  stack = await startStack({ bff: { now: () => Date.now() + bffClock.offsetMs } });
+  // The read model plans its reads on the sandbox's clock; the test runs them after moving it.
+  stack = await startStack({
+    followSandboxClock: true,
+    bff: { now: () => Date.now() + bffClock.offsetMs, readModelTickMs: 0 },
+  });
 });
 afterAll(() => stack.close());
 beforeEach(async () => {
   await stack.admin.reset();
+  // The sandbox forgot every command and its clock went back: so does the BFF.
+  await stack.forgetUpstream();
   bffClock.offsetMs = 0;
 });
+
+/** The read model reads the devices due on the sandbox clock now. */
+const runReads = async () => stack.bff.readModel?.reads.runDue();
 
 /** Vendor requests the sandbox has seen so far (token requests apart). */
 const upstreamRequests = async () => (await stack.admin.stats()).requests as number;
@@ -166,10 +175,11 @@ describe('a command on the sandbox clock', () => {
     const statusPath = `/api/devices/BAT-EU-001-A/commands/${id}`;
     const status = async () => StatusRecordSchema.parse((await browser.get(statusPath)).json());
     expect((await status()).status).toBe('received');
-    // The BFF reuses a status answer for 1 s (status polling budget): let its clock pass too.
+    // The read model reads the device just after the moments its command changes state.
     const moveClocks = async (to: number) => {
-      await stack.admin.setClock(new Date(to));
+      await stack.admin.setClock(new Date(to + 10_000));
       bffClock.offsetMs += 1_000;
+      await runReads();
     };
     await moveClocks(startMs);
     expect((await status()).status).toBe('executing');
@@ -184,6 +194,9 @@ describe('a command on the sandbox clock', () => {
       endTime: new Date(startMs + 50 * MINUTE_MS).toISOString(),
     });
     expect(overlap.status).toBe(202);
+    // The read that saw the command complete and that submission spent this minute's two calls
+    // of the device: the late cancel goes in the next one.
+    await stack.admin.advanceClock(MINUTE_MS);
     const conflict = await browser.request({ method: 'PUT', path: `${statusPath}/cancel` });
     expect(conflict.status).toBe(409);
     expect(conflict.headers['content-type']).toContain('application/problem+json');
@@ -202,6 +215,10 @@ describe('a command on the sandbox clock', () => {
   it('cancels a received command', async () => {
     const browser = await signedIn();
     await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    // Binding reads each device's history at once (the read model's backfill), one of its two
+    // calls a minute: the submission and the cancel go in the next minute, as they would then.
+    await runReads();
+    await stack.admin.advanceClock(MINUTE_MS);
     const nowMs = await stack.admin.nowMs();
     const submitted = await browser.post('/api/devices/BAT-EU-001-B/commands', {
       powerControl: { targetBatteryPowerW: 1000 },
@@ -223,6 +240,10 @@ describe('batches and the ledger', () => {
     const browser = stack.browser();
     await browser.signIn({ ...DEMO_EU, operatorName: 'Grace' });
     await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    // The backfill of the bound site spent one call of each device: the batch and its cancel go
+    // in the next minute.
+    await runReads();
+    await stack.admin.advanceClock(MINUTE_MS);
     const nowMs = await stack.admin.nowMs();
     const batch = await browser.post('/api/batches', {
       devices: ['BAT-EU-001-A', 'BAT-EU-001-B'],
@@ -236,6 +257,10 @@ describe('batches and the ledger', () => {
     const { batchCommandId } = BatchSubmissionResponseSchema.parse(batch.json());
     const cancel = await browser.put(`/api/batches/${batchCommandId}/cancel`);
     expect(cancel.status).toBe(200);
+    // The read model finds each device's command in its first read after the batch, once the
+    // batch and its cancel left the devices a call (a minute on).
+    await stack.admin.advanceClock(MINUTE_MS);
+    await runReads();
 
     const byBatch = LedgerPageSchema.parse(
       (await browser.get(`/api/ledger?batchCommandId=${batchCommandId}`)).json(),
@@ -244,7 +269,7 @@ describe('batches and the ledger', () => {
       ['batchCancel', 'succeeded', 'Grace'],
       ['batch', 'succeeded', 'Grace'],
     ]);
-    // The vendor's answer names no command: the ledger found each device's in its history.
+    // The vendor's answer names no command: the read model found each device's in its history.
     expect(byBatch[1]?.outcome?.confirmation).toBe('confirmed');
     expect(byBatch[1]?.outcome?.commands?.map((c) => c.deviceId).sort()).toEqual([
       'BAT-EU-001-A',

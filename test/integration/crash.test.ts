@@ -6,7 +6,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import { LedgerPageSchema } from '../../src/domain/ledger.ts';
 import { startBffChild, type BffChild } from '../support/bff-child.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.ts';
@@ -100,13 +99,8 @@ describe.each(DATABASE_KINDS)('a BFF killed mid-submission on %s', (kind) => {
       expect(settled?.status).toBe(202);
       const { id } = settled?.json<{ id: string }>() ?? { id: '' };
 
-      const history = HistoryResponseSchema.parse(
-        (
-          await browser.get(
-            `/api/devices/BAT-EU-001-A/commands?startTime=${command.startTime}&endTime=${command.endTime}`,
-          )
-        ).json(),
-      ).commands;
+      // What the vendor holds, from its own history (the BFF answers from its read model).
+      const history = await stack.vendorHistory('BAT-EU-001-A', command);
       const ledger = LedgerPageSchema.parse(
         (await browser.get('/api/ledger?deviceId=BAT-EU-001-A')).json(),
       ).entries;

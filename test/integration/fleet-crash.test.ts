@@ -99,7 +99,7 @@ describe.each(DATABASE_KINDS)(
       const browser = await signedIn(second, firstBrowser);
       const done = await waitForJob(browser, jobId, (job) => job.state === 'completed', 480);
       const deviceIds = done.batches.flatMap((b) => b.devices.map((d) => d.deviceId));
-      const held = await commandsPerDevice(browser, deviceIds, command);
+      const held = await commandsPerDevice(stack, deviceIds, command);
       const batchPosts = ((await stack.admin.stats()).byRoute as Record<string, number>)[
         BATCH_ROUTE
       ];
@@ -134,7 +134,7 @@ describe.each(DATABASE_KINDS)(
         const { jobId } = FleetJobSchema.parse(created.json());
         const done = await waitForJob(browserTwo, jobId, (job) => job.state === 'completed', 480);
         const held = await commandsPerDevice(
-          browserTwo,
+          stack,
           done.batches.flatMap((b) => b.devices.map((d) => d.deviceId)),
           command,
         );

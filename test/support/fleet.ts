@@ -1,8 +1,8 @@
 /** Helpers of the fleet job suites: wait for a job, read what each device holds. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import type { BrowserClient } from './http-client.ts';
+import type { Stack } from './stack.ts';
 
 /** Reads the job until `done` holds (at most `tries` reads, 250 ms apart). */
 export async function waitForJob(
@@ -20,21 +20,20 @@ export async function waitForJob(
   throw new Error(`job ${jobId} did not get there: ${JSON.stringify(job?.state)}`);
 }
 
-/** The commands each device holds in `[startTime, endTime)`, by device. */
+/**
+ * The commands each device holds in `[startTime, endTime)`, by device, as the vendor's own
+ * history answers (the BFF answers from its read model, which is what is being checked).
+ */
 export async function commandsPerDevice(
-  browser: BrowserClient,
+  stack: Pick<Stack, 'vendorHistory'>,
   deviceIds: readonly string[],
   window: { startTime: string; endTime: string },
 ): Promise<Map<string, string[]>> {
   const held = new Map<string, string[]>();
-  for (const deviceId of deviceIds) {
-    const answer = await browser.get(
-      `/api/devices/${deviceId}/commands?startTime=${window.startTime}&endTime=${window.endTime}`,
-    );
+  for (const deviceId of deviceIds)
     held.set(
       deviceId,
-      HistoryResponseSchema.parse(answer.json()).commands.map((c) => c.id),
+      (await stack.vendorHistory(deviceId, window)).map((c) => c.id),
     );
-  }
   return held;
 }

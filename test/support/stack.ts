@@ -23,6 +23,7 @@ import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
+import { followSandboxClock } from '../../scripts/sandbox-clock.ts';
 
 /** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract). */
 export const DEMO_EU = {
@@ -54,6 +55,18 @@ export interface StackOptions {
    * background (default: wait, so a test may create jobs at once).
    */
   fleetJobsStarting?: boolean;
+  /**
+   * Give the BFF the sandbox's clock as the upstream's, as `npm start` does
+   * (`scripts/sandbox-clock.ts`): the device budget and the read model's reads then follow
+   * `admin.advanceClock`.
+   */
+  followSandboxClock?: boolean;
+}
+
+/** A command as the vendor's history answers it, as far as the tests read it. */
+export interface VendorHistoryCommand {
+  id: string;
+  powerControl: Record<string, unknown>;
 }
 
 export interface Stack {
@@ -74,6 +87,22 @@ export interface Stack {
   logLines: string[];
   /** A new browser (own cookie jar) talking to the BFF. */
   browser(): BrowserClient;
+  /**
+   * Makes the BFF forget what it learnt of the vendor's device commands and the calls it spent
+   * (its read model and device budget), as `admin.reset()` makes the sandbox forget them: a test
+   * after a reset then meets a fresh vendor account on both sides.
+   */
+  forgetUpstream(): Promise<void>;
+  /**
+   * The commands the sandbox holds for `deviceId` whose window meets the range, read from the
+   * vendor's own history (every page), not through the BFF: the truth fault and crash tests
+   * compare the BFF's answers with. Each page counts as a vendor call in the sandbox's stats.
+   */
+  vendorHistory(
+    deviceId: string,
+    range: { startTime: string; endTime: string },
+    credentials?: { region: 'eu' | 'au'; clientId: string; clientSecret: string },
+  ): Promise<VendorHistoryCommand[]>;
   /** Closes the BFF, then the sandbox and the database, and deletes the database and data. */
   close(): Promise<void>;
 }
@@ -88,6 +117,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     fixture: options.fixture ?? 'demo',
     adminEnabled: true,
   });
+  const upstreamClock = options.followSandboxClock ? await followSandboxClock(sandbox) : undefined;
   await sandbox.listen({ host: '127.0.0.1', port: 0 });
   const sandboxUrl = originOf(sandbox);
 
@@ -102,6 +132,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstreams: { eu: upstream('eu'), au: upstream('au') },
     dataDir,
     database,
+    ...(upstreamClock ? { upstreamClock } : {}),
     ...(options.captureLogs
       ? {
           logger: {
@@ -128,6 +159,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     tokens: tap?.tokens ?? [],
     logLines,
     browser: () => new BrowserClient(bffUrl),
+    forgetUpstream: async () => {
+      for (const table of [
+        'device_commands',
+        'device_read_state',
+        'device_command_changes',
+        'device_call_slots',
+        'device_call_busy',
+      ])
+        await database.db.execute(`delete from bff.${table}`);
+    },
+    vendorHistory: (deviceId, range, credentials = DEMO_EU) =>
+      readVendorHistory(sandboxUrl, deviceId, range, credentials),
     close: async () => {
       await bff.close();
       await sandbox.close();
@@ -141,4 +184,52 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 function originOf(app: FastifyInstance): string {
   const { port } = app.server.address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
+}
+
+/** The vendor's answer body, out of the envelope dialect's `data` when it has one. */
+function unwrap(body: unknown): unknown {
+  return body && typeof body === 'object' && 'data' in body && 'code' in body
+    ? (body as { data: unknown }).data
+    : body;
+}
+
+async function readVendorHistory(
+  sandboxUrl: string,
+  deviceId: string,
+  range: { startTime: string; endTime: string },
+  credentials: { region: 'eu' | 'au'; clientId: string; clientSecret: string },
+): Promise<VendorHistoryCommand[]> {
+  const tokenAnswer = await fetch(`${sandboxUrl}/${credentials.region}/api/auth/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+    }).toString(),
+  });
+  const token = unwrap(await tokenAnswer.json()) as { access_token?: string; accessToken?: string };
+  const accessToken = token.access_token ?? token.accessToken;
+  if (!tokenAnswer.ok || !accessToken)
+    throw new Error(`the sandbox gave no token: ${tokenAnswer.status}`);
+  const commands: VendorHistoryCommand[] = [];
+  const size = 100;
+  for (let page = 1; page <= 100; page += 1) {
+    const query = new URLSearchParams({
+      startTime: range.startTime,
+      endTime: range.endTime,
+      page: String(page),
+      size: String(size),
+    });
+    const answer = await fetch(
+      `${sandboxUrl}/${credentials.region}${VENDOR_API_BASE_PATH}/device/${deviceId}/commands?${query}`,
+      { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
+    );
+    if (!answer.ok) throw new Error(`the sandbox refused the history read: ${answer.status}`);
+    const body = unwrap(await answer.json()) as { commands?: VendorHistoryCommand[] | null };
+    const pageCommands = body.commands ?? [];
+    commands.push(...pageCommands);
+    if (pageCommands.length < size) break;
+  }
+  return commands;
 }

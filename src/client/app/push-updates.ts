@@ -22,6 +22,8 @@ export const PUSH_INVALIDATIONS: {
   notificationsRead: () => [{ queryKey: notificationKeys.all }],
   deviceCommandsChanged: ({ deviceIds }) =>
     deviceIds.map((deviceId) => ({ queryKey: commandKeys.device(deviceId) })),
+  // Capabilities come with the site list.
+  deviceCapabilitiesChanged: () => [{ queryKey: siteKeys.all }],
   siteBindingsChanged: () => [{ queryKey: siteKeys.all }],
   ledgerEntryChanged: () => [{ queryKey: commandKeys.ledger() }],
   fleetJobChanged: ({ jobId }) => [

@@ -23,7 +23,20 @@ describe('parseServerEnv', () => {
       upstreamTimeoutMs: 10_000,
       statusReuseMs: 1000,
       deviceCallsPerMinute: { eu: 2, au: 2 },
+      deviceReadOpenEveryMs: 300_000,
+      deviceReadIdleEveryMs: 1_800_000,
     });
+  });
+
+  it('takes how often devices are read besides their moments, and 0 for never when idle', () => {
+    const env = parseServerEnv({ DEVICE_READ_OPEN_EVERY_S: '60', DEVICE_READ_IDLE_EVERY_S: '0' });
+    expect([env.deviceReadOpenEveryMs, env.deviceReadIdleEveryMs]).toEqual([60_000, 0]);
+    expect(() => parseServerEnv({ DEVICE_READ_IDLE_EVERY_S: '10' })).toThrow(
+      /DEVICE_READ_IDLE_EVERY_S must be 60-604800, or 0/,
+    );
+    expect(() => parseServerEnv({ DEVICE_READ_OPEN_EVERY_S: '0' })).toThrow(
+      /DEVICE_READ_OPEN_EVERY_S must be 30-86400/,
+    );
   });
 
   it("takes each region's device call budget and refuses one that allows nothing", () => {

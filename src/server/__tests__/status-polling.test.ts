@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import type { CommandStatus } from '../../domain/command.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
 import { FinalStatuses } from '../product-api/final-statuses.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
@@ -10,8 +8,6 @@ const STATUS_PATH = '/devices/BAT-1/commands/cmd_1';
 const URL = `/api${STATUS_PATH}`;
 
 let fake: FakeUpstream;
-let testDb: TestDatabase;
-let database: DatabaseHandle;
 let bff: TestBff;
 let cookie: string;
 /** What the fake reports for cmd_1, per client. */
@@ -36,8 +32,6 @@ const POWER_OF: Record<string, number> = { client: 1, 'client-2': 2 };
 
 beforeAll(async () => {
   fake = await startFakeUpstream();
-  testDb = await createTestDatabase('pglite');
-  database = await testDb.open();
   fake.on('GET', STATUS_PATH, async (request) => {
     const hold = holdNextPoll;
     holdNextPoll = undefined;
@@ -53,13 +47,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  await testDb.drop();
 });
 beforeEach(async () => {
   statusOf = {};
   holdNextPoll = undefined;
   fake.seen.length = 0;
-  bff = await buildTestBff(fake, { database });
+  bff = await buildTestBff(fake);
   cookie = await signIn(bff.app);
   return () => bff.app.close();
 });
@@ -75,7 +68,7 @@ const upstreamPolls = () =>
 const FOR_CLIENT = { powerControl: { targetBatteryPowerW: 1 } };
 const FOR_CLIENT_2 = { powerControl: { targetBatteryPowerW: 2 } };
 
-describe('final statuses are final (docs/upstream.md, Lifecycle)', () => {
+describe('without a database, status polls share upstream calls and final statuses are kept', () => {
   it('answers N polls of a completed command with one upstream call, however late', async () => {
     statusOf.client = 'completed';
     for (let i = 0; i < 50; i += 1) {
@@ -164,7 +157,7 @@ describe('final statuses are final (docs/upstream.md, Lifecycle)', () => {
 
   it('with statusReuseMs 0 asks the upstream for every poll, final ones included', async () => {
     await bff.app.close();
-    bff = await buildTestBff(fake, { database, statusReuseMs: 0 });
+    bff = await buildTestBff(fake, { statusReuseMs: 0 });
     cookie = await signIn(bff.app);
     statusOf.client = 'completed';
     for (let i = 0; i < 3; i += 1) await poll();

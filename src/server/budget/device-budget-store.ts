@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import {
   DEVICE_CALL_WINDOW_MS,
+  callsKeptForChanges,
   deviceBudgetAt,
   planCalls,
   type DeviceBudgetNow,
@@ -125,8 +126,12 @@ export class DeviceBudgetStore {
     const { region, nowMs } = request;
     await this.lockDevices(tx, region, deviceIds);
     const waiting = await this.waitingChangesIn(tx, region, deviceIds, request.change?.seq);
-    const { plan } = await this.#planAfter(tx, region, [deviceIds], nowMs, waiting);
-    const atMs = plan[0] as number;
+    // A read goes only when a change could follow it in the same window (callsKeptForChanges):
+    // planned as the read and then that change, it goes when the change's call would be free too.
+    const kept = request.kind === 'read' ? callsKeptForChanges(this.budgetOf(region)) : 0;
+    const steps = Array.from({ length: 1 + kept }, () => deviceIds);
+    const { plan } = await this.#planAfter(tx, region, steps, nowMs, waiting);
+    const atMs = plan[plan.length - 1] as number;
     if (waiting.length > 0)
       return {
         granted: false,

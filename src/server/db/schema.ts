@@ -3,6 +3,7 @@ import { LEDGER_KINDS, LEDGER_STATES } from '../../domain/ledger.ts';
 import {
   bigint,
   bigserial,
+  boolean,
   type AnyPgColumn,
   index,
   integer,
@@ -379,3 +380,180 @@ export const siteTimeZones = bff.table(
   },
   (table) => [primaryKey({ columns: [table.region, table.clientId, table.siteId] })],
 );
+
+/**
+ * The read model (docs/decisions/007-device-call-budget.md, section 3; docs/architecture.md, Read
+ * model): every command the BFF knows per account (region and client ID) and device, its status
+ * record as the domain has it (`record`, domain `StatusRecord`), with the fields the reads select
+ * on beside it. Written from the vendor's answers to changes (at once) and from history reads.
+ */
+export const deviceCommands = bff.table(
+  'device_commands',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    commandId: text('command_id').notNull(),
+    status: text('status').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+    batchCommandId: text('batch_command_id'),
+    record: jsonb('record').notNull(),
+    /** Who sent it through powerdeck (a person, `src/server/events/people.ts`), when known. */
+    madeBy: jsonb('made_by'),
+    madeByName: text('made_by_name'),
+    /** When the BFF first learnt of it, and last changed it, upstream clock. */
+    learntAt: timestamp('learnt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.deviceId, table.commandId] }),
+    index('device_commands_window_idx').on(
+      table.region,
+      table.clientId,
+      table.deviceId,
+      table.windowStart,
+    ),
+    index('device_commands_batch_idx')
+      .on(table.region, table.clientId, table.batchCommandId)
+      .where(sql`${table.batchCommandId} is not null`),
+  ],
+);
+
+/**
+ * Each device's place in the read model: its version (one more per new command or cancellation;
+ * domain `read-model.ts`), when its history was last read and when it is read next (upstream
+ * clock, with why), whether it has commands not final yet, which 30-day history ranges were read
+ * and which a page asked for (slot starts, epoch ms), and the lease of the instance reading it.
+ */
+export const deviceReadState = bff.table(
+  'device_read_state',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    siteId: text('site_id'),
+    /** False once its site is unbound: it is read no more. */
+    bound: boolean('bound').notNull().default(true),
+    version: integer('version').notNull().default(0),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    nextReadAt: timestamp('next_read_at', { withTimezone: true, mode: 'date' }),
+    nextReadReason: text('next_read_reason'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    hasOpenCommands: boolean('has_open_commands').notNull().default(false),
+    slotsRead: jsonb('slots_read').$type<number[]>().notNull().default([]),
+    slotsRequested: jsonb('slots_requested').$type<number[]>().notNull().default([]),
+    /** Reads that failed in a row (not 429s): the next waits longer. */
+    failures: integer('failures').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.deviceId] }),
+    index('device_read_state_due_idx')
+      .on(table.nextReadAt)
+      .where(sql`${table.bound} and ${table.nextReadAt} is not null`),
+    index('device_read_state_site_idx').on(table.region, table.clientId, table.siteId),
+  ],
+);
+
+/**
+ * What changed each device's commands, one row per version (a new command, a cancellation), for
+ * `changesSince` (the stale view refusal names them). Kept a week.
+ */
+export const deviceCommandChanges = bff.table(
+  'device_command_changes',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    version: integer('version').notNull(),
+    kind: text('kind').notNull(),
+    commandId: text('command_id').notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+    cancelReason: text('cancel_reason'),
+    batchCommandId: text('batch_command_id'),
+    madeByName: text('made_by_name'),
+    /** A person key (`src/server/events/people.ts`) of who made it through powerdeck. */
+    madeByKey: text('made_by_key'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.deviceId, table.version] }),
+    index('device_command_changes_created_idx').on(table.createdAt),
+  ],
+);
+
+/**
+ * The devices of accepted batches whose command is not found yet (the vendor's answer names
+ * none; docs/decisions/006, section 5): each is looked for in the device's reads until found, or
+ * until a read after its window's end, when the ledger entry says `notFound`.
+ */
+export const batchConfirmations = bff.table(
+  'batch_confirmations',
+  {
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    batchCommandId: text('batch_command_id'),
+    powerControl: jsonb('power_control').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When the vendor answered the batch, its clock. */
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Who sent the batch (a person, `src/server/events/people.ts`), and their name then. */
+    madeBy: jsonb('made_by'),
+    madeByName: text('made_by_name'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.ledgerEntryId, table.deviceId] }),
+    index('batch_confirmations_device_idx').on(table.region, table.clientId, table.deviceId),
+  ],
+);
+
+/**
+ * Controls a device turned out not to support (a command of it ended `notSupported`; the vendor
+ * publishes no list, decision 006): its capabilities leave them out from then on.
+ */
+export const unsupportedControls = bff.table(
+  'unsupported_controls',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    control: text('control').notNull(),
+    /** The command that showed it. */
+    commandId: text('command_id').notNull(),
+    learntAt: timestamp('learnt_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.deviceId, table.control] }),
+  ],
+);
+
+/**
+ * The sign-in the read model reads each account's devices under: the client secret, sealed with
+ * the session key and bound to the account (as a fleet job keeps its own), written by the
+ * account's sessions and cleared once no session was seen for a session's lifetime and nothing is
+ * left to read (docs/security.md).
+ */
+export const readModelAccounts = bff.table(
+  'read_model_accounts',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    secretCiphertext: text('secret_ciphertext'),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.clientId] })],
+);
+
+/** Notifications the read model made once (a fleet job's failures): the key says what. */
+export const readModelNotices = bff.table('read_model_notices', {
+  key: text('key').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

@@ -19,7 +19,7 @@ import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
 import type { FleetQueue } from './fleet-queue.ts';
-import type { FleetRefresher } from './fleet-refresh.ts';
+import type { FleetOutcomes } from './fleet-outcomes.ts';
 import { sealingContext } from './fleet-runner.ts';
 import {
   FleetJobOperatorSchema,
@@ -46,16 +46,16 @@ export class FleetJobs {
   readonly #queue: FleetQueue;
   readonly #box: SecretBox;
   readonly #now: () => number;
-  readonly #refresher: FleetRefresher | undefined;
+  readonly #outcomes: FleetOutcomes | undefined;
 
   constructor(options: {
     store: FleetStore;
     queue: FleetQueue;
     box: SecretBox;
     now: () => number;
-    refresher?: FleetRefresher | undefined;
+    outcomes?: FleetOutcomes | undefined;
   }) {
-    this.#refresher = options.refresher;
+    this.#outcomes = options.outcomes;
     this.#store = options.store;
     this.#queue = options.queue;
     this.#box = options.box;
@@ -267,20 +267,16 @@ export class FleetJobs {
   }
 
   /**
-   * One job with its batches. With `refresh`, the statuses of its sent commands are read first,
-   * at most one upstream call per batch per interval ({@link FleetRefresher}).
+   * One job with its batches. With `refresh` (the job page's poll), its device outcomes are
+   * first brought up to date from the read model ({@link FleetOutcomes}): no upstream call.
    *
    * @throws ProblemError 404 `fleet_job_not_found`.
    */
   async read(session: Session, jobId: string, refresh = false): Promise<FleetJob> {
-    // The job and its batches come from one snapshot, read again when the refresh wrote statuses.
+    // The job and its batches come from one snapshot, read again when outcomes were written.
     let snapshot = await this.#store.snapshot(ownerOf(session), jobId);
     if (!snapshot) throw notFound();
-    if (
-      refresh &&
-      this.#refresher &&
-      (await this.#refresher.refresh(session, jobId, snapshot.batches))
-    )
+    if (refresh && this.#outcomes && (await this.#outcomes.sync(snapshot.job, snapshot.batches)))
       snapshot = (await this.#store.snapshot(ownerOf(session), jobId)) ?? snapshot;
     return toFleetJob(snapshot.job, snapshot.batches);
   }

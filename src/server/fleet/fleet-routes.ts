@@ -27,7 +27,7 @@ const FLEET_JOB_BODY_LIMIT_BYTES = 1024 * 1024;
 const FLEET_PLAN_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 const JobParamsSchema = z.strictObject({ jobId: z.uuid() });
-/** `?refresh=statuses`: read some statuses from the upstream first (the job page's poll). */
+/** `?refresh=statuses`: bring the outcomes up to date from the read model first (the job page's poll). */
 const JobQuerySchema = z.strictObject({ refresh: z.literal('statuses').optional() });
 const ActionParamsSchema = z.strictObject({ jobId: z.uuid(), action: FleetJobActionSchema });
 

@@ -118,17 +118,22 @@ export class FleetRunner {
     const intervalMs = 60_000 / job.rollout.batchesPerMinute;
     if (next.attempts === 0 && lastSentMs + intervalMs > this.#now())
       return { atMs: lastSentMs + intervalMs };
+    // The read model learns the earlier batches' cancellations after their answers
+    // (docs/fleet-dispatch.md, Abort rule): the rule is checked on them before the next is sent.
+    if (await this.#abortIfBroken(job)) return undefined;
     const retryAtMs = await this.#send(job, caller, next);
     if (retryAtMs !== undefined) return { atMs: retryAtMs };
-    const stop =
-      job.rollout.abortPercent < 100
-        ? abortReason(job, await this.#store.batches(jobId))
-        : undefined;
-    if (stop) {
-      await this.#end(job, 'aborted', stop, ['running']);
-      return undefined;
-    }
+    if (await this.#abortIfBroken(job)) return undefined;
     return { atMs: this.#now() + intervalMs };
+  }
+
+  /** Ends `job` `aborted` when its abort rule is broken by what is known now; true if it did. */
+  async #abortIfBroken(job: FleetJobRow): Promise<boolean> {
+    if (job.rollout.abortPercent >= 100) return false;
+    const stop = abortReason(job, await this.#store.batches(job.id));
+    if (!stop) return false;
+    await this.#end(job, 'aborted', stop, ['running']);
+    return true;
   }
 
   /**
@@ -183,19 +188,19 @@ export class FleetRunner {
         await this.#failBatch(batch, attempts, UNREADABLE);
         return undefined;
       }
-      // The vendor's answer names no device command: they are found in the devices' histories
-      // (the ledger's look, started with the answer, is waited for here once).
-      const confirmed = await this.#ledger
-        .confirmBatchByKey(caller, batchKey(job.id, batch.index))
-        .catch(() => undefined);
-      const batchAnswer = confirmed?.answer ?? accepted.data;
+      // The vendor's answer names no device command: the read model's reads of the devices find
+      // them, and the job's outcomes follow (fleet-outcomes.ts).
+      const batchAnswer =
+        (await this.#ledger
+          .batchAnswerByKey(caller, batchKey(job.id, batch.index))
+          .catch(() => undefined)) ?? accepted.data;
       await this.#store.updateBatch({
         jobId: job.id,
         index: batch.index,
         state: 'sent',
         attempts,
         ...(batchAnswer.batchCommandId ? { batchCommandId: batchAnswer.batchCommandId } : {}),
-        devices: devicesOfBatch(batch.devices, batchAnswer, confirmed?.found, this.#now()),
+        devices: devicesOfBatch(batch.devices, batchAnswer, undefined, this.#now()),
         sentAt: new Date(this.#now()),
       });
       return undefined;

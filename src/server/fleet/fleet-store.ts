@@ -279,6 +279,55 @@ export class FleetStore {
     });
   }
 
+  /**
+   * Rewrites a batch's devices with `update` applied to them as they are now (the row locked
+   * meanwhile), so outcomes written from the read model never undo what a step wrote since.
+   *
+   * @returns whether the devices changed.
+   */
+  async updateBatchDevices(
+    jobId: string,
+    index: number,
+    update: (devices: FleetDeviceOutcome[]) => FleetDeviceOutcome[],
+  ): Promise<boolean> {
+    return this.#db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ devices: fleetJobBatches.devices })
+        .from(fleetJobBatches)
+        .where(and(eq(fleetJobBatches.jobId, jobId), eq(fleetJobBatches.batchIndex, index)))
+        .for('update');
+      if (!row) return false;
+      const before = DevicesColumnSchema.parse(row.devices);
+      const devices = update(before);
+      if (JSON.stringify(devices) === JSON.stringify(before)) return false;
+      await tx
+        .update(fleetJobBatches)
+        .set({ devices })
+        .where(and(eq(fleetJobBatches.jobId, jobId), eq(fleetJobBatches.batchIndex, index)));
+      return true;
+    });
+  }
+
+  /** The jobs of `owner` that sent one of these batches (by the vendor's batch ID). */
+  async jobIdsOfBatches(
+    owner: Pick<FleetOwner, 'region' | 'clientId'>,
+    batchCommandIds: readonly string[],
+  ): Promise<string[]> {
+    if (batchCommandIds.length === 0) return [];
+    const rows = await this.#db
+      .selectDistinct({ jobId: fleetJobBatches.jobId })
+      .from(fleetJobBatches)
+      .innerJoin(fleetJobs, eq(fleetJobs.id, fleetJobBatches.jobId))
+      .where(
+        and(
+          eq(fleetJobs.region, owner.region),
+          eq(fleetJobs.clientId, owner.clientId),
+          inArray(fleetJobBatches.batchCommandId, [...new Set(batchCommandIds)]),
+        ),
+      );
+    return rows.map((row) => row.jobId);
+  }
+
   /** Writes a batch's state, devices and IDs after an attempt. */
   async updateBatch(
     batch: Pick<FleetBatchRow, 'jobId' | 'index'> & Partial<Omit<FleetBatchRow, 'jobId' | 'index'>>,

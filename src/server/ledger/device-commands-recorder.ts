@@ -92,6 +92,12 @@ export interface RecordOptions {
   madeBy?: Actor | undefined;
 }
 
+/** Who made a change, in words: their display name, else the name they typed. */
+export function madeByName(actor: Actor | undefined): string | undefined {
+  if (!actor) return undefined;
+  return actor.name ?? (actor.person.kind === 'named' ? actor.person.name : undefined);
+}
+
 /** A site the vendor bound, with the devices it answered. */
 export interface BoundSite {
   siteId: string;

@@ -11,7 +11,10 @@ import {
 import { RegionSchema, type Region } from '../../domain/token.ts';
 import type { Operator } from '../../domain/session.ts';
 import { ledgerEntries } from '../db/schema.ts';
-import { StoredAnswerSchema, type StoredAnswer } from './ledger-answers.ts';
+import { BatchRequestSchema } from '../../domain/batch.ts';
+import type { Queryable } from '../events/event-store.ts';
+import { batchAnswerOf, confirmedBatchOutcome } from './batch-confirmation.ts';
+import { StoredAnswerSchema, jsonAnswer, type StoredAnswer } from './ledger-answers.ts';
 import { SUBMISSION_KINDS, type LedgerSubject } from './ledger-intent.ts';
 
 /**
@@ -225,6 +228,87 @@ export class LedgerStore {
       .where(eq(ledgerEntries.id, id));
   }
 
+  /**
+   * Completes batch entry `id` with what the read model's reads found (inside the caller's
+   * transaction `tx`, the entry locked until it commits, so reads of its devices on several
+   * instances never lose each other's finds): the commands `found` per device, the devices
+   * `notFound` after the window's end (domain words: `confirmedBatchOutcome`).
+   *
+   * @returns the entry as written, with its outcome before, or undefined when nothing changed.
+   */
+  async confirmBatchIn(
+    tx: Queryable,
+    id: number,
+    found: ReadonlyMap<string, string>,
+    notFound: ReadonlySet<string>,
+  ): Promise<{ row: LedgerRow; before: LedgerOutcome; outcome: LedgerOutcome } | undefined> {
+    const [row] = await tx
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.id, id))
+      .for('update');
+    if (!row || row.kind !== 'batch' || row.state !== 'succeeded') return undefined;
+    const before = LedgerOutcomeSchema.safeParse(row.outcome);
+    const request = BatchRequestSchema.safeParse(row.request);
+    if (!before.success || !request.success) return undefined;
+    const outcome = confirmedBatchOutcome(before.data, request.data.devices, found, notFound);
+    if (!outcome) return undefined;
+    const stored = storedAnswerOf(row);
+    const timestamp = (stored?.body as { timestamp?: unknown } | undefined)?.timestamp;
+    const response = jsonAnswer(
+      202,
+      batchAnswerOf(row, outcome, typeof timestamp === 'string' ? timestamp : undefined),
+    );
+    await tx.update(ledgerEntries).set({ outcome, response }).where(eq(ledgerEntries.id, id));
+    return { row: { ...row, outcome, response }, before: before.data, outcome };
+  }
+
+  /**
+   * The entry that sent `deviceId`'s command `commandId` (a submission naming it, or a batch
+   * whose outcome found it), when one of the account's entries did.
+   */
+  async findByCommand(
+    account: Pick<LedgerActor, 'region' | 'clientId'>,
+    deviceId: string,
+    commandId: string,
+    tx: Queryable = this.#db,
+  ): Promise<LedgerRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, account.region),
+          eq(ledgerEntries.clientId, account.clientId),
+          inArray(ledgerEntries.kind, [...SUBMISSION_KINDS]),
+          or(
+            and(eq(ledgerEntries.deviceId, deviceId), eq(ledgerEntries.commandId, commandId)),
+            sql`${ledgerEntries.outcome}->'commands' @> ${JSON.stringify([{ deviceId, id: commandId }])}::jsonb`,
+          ),
+        ),
+      )
+      .orderBy(desc(ledgerEntries.id))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Batch entries still confirming (every account's), for the read model to adopt the ones it
+   * does not look for yet (entries written before it existed).
+   */
+  async confirmingBatches(tx: Queryable = this.#db): Promise<LedgerRow[]> {
+    return tx
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.kind, 'batch'),
+          eq(ledgerEntries.state, 'succeeded'),
+          sql`${ledgerEntries.outcome}->>'confirmation' = 'confirming'`,
+        ),
+      );
+  }
+
   /** One entry by its ID. */
   async findById(id: number): Promise<LedgerRow | undefined> {
     const [row] = await this.#db.select().from(ledgerEntries).where(eq(ledgerEntries.id, id));
@@ -285,11 +369,12 @@ export class LedgerStore {
    * batch confirmation), but entry `exceptId`'s own.
    */
   async knownCommandIds(
-    actor: LedgerActor,
+    actor: Pick<LedgerActor, 'region' | 'clientId'>,
     deviceId: string,
     exceptId?: number,
+    tx: Queryable = this.#db,
   ): Promise<Set<string>> {
-    const rows = await this.#db
+    const rows = await tx
       .select({
         id: ledgerEntries.id,
         commandId: ledgerEntries.commandId,

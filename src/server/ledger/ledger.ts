@@ -18,7 +18,7 @@ import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
-import { BatchConfirmations, acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
+import { acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
 import {
   inProgress,
   jsonAnswer,
@@ -122,7 +122,6 @@ export class Ledger {
   readonly #sites: SiteDirectory;
   readonly #siteLookupWaitMs: number;
   readonly #log: LedgerLog;
-  readonly #confirmations: BatchConfirmations;
   readonly #recorder: DeviceCommandsRecorder | undefined;
 
   /**
@@ -154,30 +153,10 @@ export class Ledger {
     this.#siteLookupWaitMs = options.siteLookupWaitMs ?? SITE_LOOKUP_WAIT_MS;
     this.#log = options.log;
     this.#hooks = options.hooks ?? {};
-    this.#confirmations = new BatchConfirmations({
-      store: options.store,
-      upstream: options.upstream,
-      now: options.now,
-    });
   }
 
   get store(): LedgerStore {
     return this.#store;
-  }
-
-  /**
-   * Looks for the device commands of batch entry `row` not found yet (at most every few seconds
-   * per entry, unless `force`), and returns the records found by this look; the entry's outcome
-   * and answer then name them (docs/architecture.md, Ledger: batches).
-   *
-   * @throws ProblemError when a history cannot be read.
-   */
-  confirmBatch(
-    row: LedgerRow,
-    session: Session,
-    options: { force?: boolean } = {},
-  ): ReturnType<BatchConfirmations['confirm']> {
-    return this.#confirmations.confirm(row, session, actorOf(session), options);
   }
 
   /**
@@ -199,52 +178,21 @@ export class Ledger {
   }
 
   /**
-   * {@link confirmBatch} of the batch entry written under `idempotencyKey` by `session`'s client
-   * (a fleet job's batch): what the entry answers now, and the records found by this look.
-   * Undefined when there is no such batch entry.
-   *
-   * @throws ProblemError when a history cannot be read.
+   * What the batch entry written under `idempotencyKey` by `session`'s client (a fleet job's
+   * batch) answers now: the device commands the read model has found so far (docs/architecture.md,
+   * Read model). Undefined when there is no such accepted batch entry. Reads nothing upstream.
    */
-  async confirmBatchByKey(
+  async batchAnswerByKey(
     session: Session,
     idempotencyKey: string,
-    options: { force?: boolean } = {},
-  ): Promise<{ answer: BatchSubmissionResponse; found: Map<string, StatusRecord> } | undefined> {
-    const actor = actorOf(session);
-    const row = await this.#store.findByKey(actor, idempotencyKey);
+  ): Promise<BatchSubmissionResponse | undefined> {
+    const row = await this.#store.findByKey(actorOf(session), idempotencyKey);
     if (!row || row.kind !== 'batch' || row.state !== 'succeeded') return undefined;
-    const found = await this.#confirmations.confirm(row, session, actor, options);
-    const now = (await this.#store.findById(row.id)) ?? row;
-    const outcome = LedgerOutcomeSchema.safeParse(now.outcome);
+    const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
     if (!outcome.success) return undefined;
-    return { answer: batchAnswerOf(now, outcome.data), found };
-  }
-
-  /**
-   * Brings the batches among `rows` that are still confirming up to date (each at most every few
-   * seconds), waiting at most `waitMs`; returns whether any was looked at (then re-read them).
-   * A failed look is left for the next read.
-   */
-  async confirmListed(
-    rows: readonly LedgerRow[],
-    session: Session,
-    waitMs = 2_000,
-  ): Promise<boolean> {
-    const due = rows.filter((row) => BatchConfirmations.isConfirming(row));
-    if (due.length === 0) return false;
-    const looks = Promise.all(
-      due.map((row) =>
-        this.confirmBatch(row, session).then(
-          (found) => found.size > 0,
-          () => false,
-        ),
-      ),
-    );
-    try {
-      return (await withDeadline(looks, waitMs)).some(Boolean);
-    } catch {
-      return true;
-    }
+    const stored = storedAnswerOf(row);
+    const timestamp = (stored?.body as { timestamp?: unknown } | undefined)?.timestamp;
+    return batchAnswerOf(row, outcome.data, typeof timestamp === 'string' ? timestamp : undefined);
   }
 
   /**
@@ -482,13 +430,8 @@ export class Ledger {
           )
         : {};
     const answer = await this.#settle(row, result, lateSite);
+    // A batch's devices' commands are found by the read model's reads of them, soon after.
     if (result.kind === 'accepted') await this.#record(row, intent, result.value.body);
-    // A batch just accepted: its devices' commands are looked for at once, beside the answer.
-    if (intent.kind === 'batch' && result.kind === 'accepted') {
-      const settled = await this.#store.findById(row.id);
-      if (settled)
-        void this.confirmBatch(settled, intent.session, { force: true }).catch(() => undefined);
-    }
     return answer;
   }
 

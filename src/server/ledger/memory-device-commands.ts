@@ -12,12 +12,12 @@ import {
   type DeviceVersion,
 } from '../../domain/read-model.ts';
 import { accountKey, personKey, type Account, type Person } from '../events/people.ts';
-import type { Actor } from '../notifications/notification-rules.ts';
-import type {
-  BoundSite,
-  DeviceCommandsRecorder,
-  RecordOptions,
-  SentBatch,
+import {
+  madeByName,
+  type BoundSite,
+  type DeviceCommandsRecorder,
+  type RecordOptions,
+  type SentBatch,
 } from './device-commands-recorder.ts';
 
 interface MemoryDevice {
@@ -148,7 +148,7 @@ export class MemoryDeviceCommands implements DeviceCommandsRecorder {
             : record.receivedAt,
         ...(record.cancelReason ? { cancelReason: record.cancelReason } : {}),
         ...(record.batchCommandId ? { batchCommandId: record.batchCommandId } : {}),
-        ...(nameOf(options.madeBy) ? { madeBy: nameOf(options.madeBy) } : {}),
+        ...(madeByName(options.madeBy) ? { madeBy: madeByName(options.madeBy) } : {}),
         ...(options.madeBy ? { personKey: personKey(options.madeBy.person) } : {}),
       });
     return device.changes.length;
@@ -160,10 +160,4 @@ export class MemoryDeviceCommands implements DeviceCommandsRecorder {
     if (!device) this.#devices.set(key, (device = { records: new Map(), changes: [] }));
     return device;
   }
-}
-
-/** Who made a change, in words: their name, else the name they typed. */
-export function nameOf(actor: Actor | undefined): string | undefined {
-  if (!actor) return undefined;
-  return actor.name ?? (actor.person.kind === 'named' ? actor.person.name : undefined);
 }

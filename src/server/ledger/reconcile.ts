@@ -50,25 +50,40 @@ export async function findSubmittedCommands(
   const worker = async () => {
     for (let deviceId = queue.shift(); deviceId !== undefined; deviceId = queue.shift()) {
       const [records, taken] = await Promise.all([readHistory(deviceId, range), known(deviceId)]);
-      const match = records
-        .filter(
-          (record) =>
-            !taken.has(record.id) &&
-            sameInstant(record.startTime, submission.startTime) &&
-            sameInstant(record.endTime, submission.endTime) &&
-            samePowerControl(record.powerControl, submission.powerControl) &&
-            Date.parse(record.receivedAt) >= sentAtMs - CLOCK_ALLOWANCE_MS,
-        )
-        .sort(
-          (a, b) =>
-            Math.abs(Date.parse(a.receivedAt) - sentAtMs) -
-            Math.abs(Date.parse(b.receivedAt) - sentAtMs),
-        )[0];
+      const match = matchSubmittedCommand(records, submission, sentAtMs, taken);
       if (match) found.set(deviceId, match);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
   return found;
+}
+
+/**
+ * The command of `records` (one device's) that a submission or batch sent at `sentAtMs` created:
+ * the same effective window and power control, received no earlier than `sentAtMs` less
+ * {@link CLOCK_ALLOWANCE_MS}, not in `taken` (other entries' commands); of several, the one
+ * received closest to `sentAtMs`. Undefined when none is.
+ */
+export function matchSubmittedCommand(
+  records: readonly StatusRecord[],
+  submission: Pick<UnsettledSubmission, 'startTime' | 'endTime' | 'powerControl'>,
+  sentAtMs: number,
+  taken: ReadonlySet<string>,
+): StatusRecord | undefined {
+  return records
+    .filter(
+      (record) =>
+        !taken.has(record.id) &&
+        sameInstant(record.startTime, submission.startTime) &&
+        sameInstant(record.endTime, submission.endTime) &&
+        samePowerControl(record.powerControl, submission.powerControl) &&
+        Date.parse(record.receivedAt) >= sentAtMs - CLOCK_ALLOWANCE_MS,
+    )
+    .sort(
+      (a, b) =>
+        Math.abs(Date.parse(a.receivedAt) - sentAtMs) -
+        Math.abs(Date.parse(b.receivedAt) - sentAtMs),
+    )[0];
 }
 
 /**

@@ -26,7 +26,7 @@ const BatchParamsSchema = z.strictObject({ batchCommandId: BatchCommandIdSchema 
  * ledger's entry follows the search); and the batch cancel, one result per device.
  */
 export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses } = deps;
+  const { sessions, upstream, ledger, statuses, readModel } = deps;
   // A batch takes a call of each of its devices' budgets, all or none, or is queued.
   const changes = { ledger, writePath: deps.writePath };
   const routes = productRoutes(app);
@@ -34,7 +34,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.post(
     '/api/batches',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['batches'],
         summary: 'Send one device command to up to 50 devices',
@@ -69,7 +69,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.put(
     '/api/batches/:batchCommandId/cancel',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['batches'],
         summary: "Cancel a batch's commands that are waiting or running",

@@ -3,14 +3,16 @@ import { z } from 'zod';
 import {
   CommandCancellationSchema,
   DeviceCommandSchema,
-  StatusRecordSchema,
   SubmissionResponseSchema,
   type CommandCancellation,
 } from '../../domain/command.ts';
 import { HistoryQuerySchema, HistoryResponseSchema } from '../../domain/history.ts';
 import { CommandIdSchema, DeviceIdSchema } from '../../domain/ids.ts';
+import { CommandStatusResponseSchema } from '../../domain/read-model.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { Session } from '../session/session-store.ts';
 import { answerBudgetedChange } from './write-path.ts';
 import {
   COMMON_PROBLEMS,
@@ -36,18 +38,21 @@ const RATE_LIMITED = problemResponse(
 
 /**
  * A device's commands (docs/decisions/006, section 3): its history, a submission, a command's
- * status (shared between identical polls, final ones kept) and a cancel.
+ * status and a cancel. With a database, history and status are answered from the read model
+ * (docs/architecture.md, Read model): no browser read reaches the vendor; without one, they go to
+ * the vendor, identical status polls shared and final ones kept.
  */
 export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses } = deps;
+  const { sessions, upstream, ledger, statuses, readModel } = deps;
   // Changes go through their device's budget of upstream calls when the BFF has one.
   const changes = { ledger, writePath: deps.writePath };
   const routes = productRoutes(app);
+  const reader = requireSession(sessions, undefined, readModel);
 
   routes.get(
     '/api/devices/:deviceId/commands',
     {
-      preValidation: requireSession(sessions),
+      preValidation: reader,
       schema: {
         tags: ['commands'],
         summary: "A device's commands whose window meets the range (at most 30 days)",
@@ -64,6 +69,28 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     async (request) => {
       const session = sessionOf(request);
       const { deviceId } = request.params;
+      if (readModel) {
+        const account = { region: session.region, clientId: session.clientId };
+        await requireBound(deps, session, deviceId);
+        const { startTime, endTime, status } = request.query;
+        const view = await readModel.history(
+          account,
+          deviceId,
+          { startMs: Date.parse(startTime), endMs: Date.parse(endTime) },
+          status,
+        );
+        const { version, readAt, historyPending } = view;
+        // Commands found for a batch before the read model existed: the ledger names it.
+        const commands = ledger
+          ? await ledger.withBatches(session, deviceId, view.commands)
+          : view.commands;
+        return {
+          commands,
+          version,
+          ...(readAt ? { readAt } : {}),
+          ...(historyPending ? { historyPending } : {}),
+        };
+      }
       const commands = await upstream.history(session, deviceId, request.query, request.id);
       // The batch each command was sent in, as far as the ledger found them.
       return {
@@ -75,7 +102,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.post(
     '/api/devices/:deviceId/commands',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['commands'],
         summary: 'Send a device command',
@@ -115,24 +142,31 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.get(
     '/api/devices/:deviceId/commands/:commandId',
     {
-      preValidation: requireSession(sessions),
+      preValidation: reader,
       schema: {
         tags: ['commands'],
-        summary: "A command's status record",
+        summary: "A command's status record, with where its device stands",
         params: CommandParamsSchema,
         response: {
-          200: StatusRecordSchema,
+          200: CommandStatusResponseSchema,
           404: NOT_FOUND,
           429: RATE_LIMITED,
           ...COMMON_PROBLEMS,
         },
       },
     },
-    // Polled by every open tab: identical reads share one upstream call, final records are kept.
+    // Polled by every open tab: from the read model; without one, identical reads share one
+    // upstream call and final records are kept.
     async (request) => {
       const session = sessionOf(request);
       const ref = request.params;
-      return statuses.fetch(session, ref, () => upstream.status(session, ref));
+      if (!readModel) return statuses.fetch(session, ref, () => upstream.status(session, ref));
+      const account = { region: session.region, clientId: session.clientId };
+      const known = await readModel.status(account, ref.deviceId, ref.commandId);
+      if (known) return { ...known.record, device: known.device };
+      // Not known: the device's first read is still to come, or its site is not bound.
+      await requireBound(deps, session, ref.deviceId);
+      throw unknownCommand(ref.deviceId);
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands/:commandId', new Set(['GET', 'HEAD']));
@@ -140,7 +174,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.put(
     '/api/devices/:deviceId/commands/:commandId/cancel',
     {
-      preValidation: requireSession(sessions, 'dispatch'),
+      preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
         tags: ['commands'],
         summary: 'Cancel a command that is waiting or running',
@@ -183,4 +217,31 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands/:commandId/cancel', new Set(['PUT']));
+}
+
+/**
+ * Checks that `deviceId` is on one of the session's bound sites as the read model knows it;
+ * a device it does not know (bound before it existed, or bound again) is looked up in the site
+ * list (kept 30 s) and adopted: its first read is planned.
+ *
+ * @throws ProblemError 404 `unknown_or_unbound` when no bound site holds it.
+ */
+async function requireBound(deps: ProductApiDeps, session: Session, deviceId: string) {
+  const { readModel, sites } = deps;
+  if (!readModel) return;
+  const account = { region: session.region, clientId: session.clientId };
+  const state = await readModel.stateOf(account, deviceId);
+  if (state?.bound) return;
+  const { siteId } = await sites.siteOf(session, [deviceId]);
+  if (!siteId) throw unknownCommand(deviceId);
+  await readModel.adoptDevice(account, deviceId, siteId);
+}
+
+/** The 404 for a device or command no bound site of the account holds, in the vendor's words. */
+function unknownCommand(deviceId: string): ProblemError {
+  return new ProblemError(
+    404,
+    'unknown_or_unbound',
+    `${deviceId} or this command was not found, or its site is not bound to this account. Check the device; if its site was unbound, bind it again on the sites page.`,
+  );
 }

@@ -1,6 +1,7 @@
 import type { SiteZones } from '../db/site-zones.ts';
 import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import type { Ledger } from '../ledger/ledger.ts';
+import type { ReadModel } from '../read-model/read-model.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
@@ -36,4 +37,9 @@ export interface ProductApiDeps {
   now: () => number;
   /** The read model: versions and what changed since one (the stale view refusal reads it). */
   deviceCommands: DeviceCommandsRecorder;
+  /**
+   * The database's read model, which answers every read of device commands; without a database
+   * they go to the vendor as before (`statuses` shares them).
+   */
+  readModel?: ReadModel | undefined;
 }

@@ -10,9 +10,9 @@ import { COMMON_PROBLEMS, problemResponse, productRoutes, type ProductApiDeps } 
  * first, filtered by device, batch, site (resolved to the site's devices through the site list),
  * kind, state and creation time. It serves the batch pages and the audit view. Any role reads it,
  * and without the region's vendor connection too (company sign-in: the audit is there before the
- * first connection); only a site filter, and finding the device commands of a batch still being
- * confirmed (each batch at most every few seconds, so the batch page sees its commands as they
- * are found), need the upstream.
+ * first connection); only a site filter needs the upstream (the site list). A batch's device
+ * commands are found by the read model's reads of its devices (docs/architecture.md, Read model),
+ * never by listing the ledger.
  */
 export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   const { sessions, sites, ledger, now } = deps;
@@ -44,11 +44,8 @@ export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
       const siteDevices = query.siteId
         ? await sites.devicesOf(await sessions.require(request), query.siteId)
         : undefined;
-      let rows = await ledger.store.list(reader, query, siteDevices);
-      // Without a connection (or with the upstream down) the entries are answered as recorded.
-      const caller = await sessions.require(request).catch(() => undefined);
-      if (caller && (await ledger.confirmListed(rows, caller)))
-        rows = await ledger.store.list(reader, query, siteDevices);
+      // A batch's device commands are in its entry as the read model's reads found them.
+      const rows = await ledger.store.list(reader, query, siteDevices);
       const nowMs = now();
       return { entries: rows.map((row) => toLedgerEntry(row, nowMs)) } satisfies LedgerPage;
     },

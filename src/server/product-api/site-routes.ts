@@ -25,26 +25,32 @@ const SiteParamsSchema = z.strictObject({ siteId: SiteIdSchema });
  * ledger; so does a time zone (kind `siteTimeZone`), so the audit shows who set what.
  */
 export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses, sites, zones, now } = deps;
+  const { sessions, upstream, ledger, statuses, sites, zones, now, readModel } = deps;
   const routes = productRoutes(app);
 
   routes.get(
     '/api/sites',
     {
-      preValidation: requireSession(sessions),
+      preValidation: requireSession(sessions, undefined, readModel),
       schema: {
         tags: ['sites'],
         summary: 'The sites bound to the signed-in account, with their devices and clocks',
         response: { 200: SiteListSchema, ...COMMON_PROBLEMS },
       },
     },
-    async (request) => upstream.sites(sessionOf(request), { requestId: request.id }),
+    async (request) => {
+      const session = sessionOf(request);
+      const list = await upstream.sites(session, { requestId: request.id });
+      // The read model learns which devices are bound (new ones are read once, soon).
+      await readModel?.syncSites(session, list);
+      return list;
+    },
   );
 
   routes.post(
     '/api/sites',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: 'Bind a site by its Plant ID',
@@ -77,7 +83,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/sites/:siteId',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: 'Unbind a site',
@@ -155,7 +161,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.put(
     '/api/sites/:siteId/time-zone',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: "Set a site's time zone (an IANA name, or a fixed offset such as +10:00)",
@@ -180,7 +186,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/sites/:siteId/time-zone',
     {
-      preValidation: requireSession(sessions, 'administer'),
+      preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
         tags: ['sites'],
         summary: "Clear a site's time zone: it is inferred again from its country and offset",

@@ -16,14 +16,22 @@ declare module 'fastify' {
   }
 }
 
+/** Who keeps the account's sign-in for reads made without a request (the read model). */
+export interface SignInKeeper {
+  rememberCaller(session: Session): Promise<void>;
+}
+
 /**
  * The `preValidation` hook of a declared route that acts for the region's account: requires a
  * session whose role may do `permission` (src/server/README.md, request order: 401 and 403 come
- * before the input is looked at), read back with {@link sessionOf}.
+ * before the input is looked at), read back with {@link sessionOf}. With `keeper`, the session's
+ * sign-in is handed to it: the read model reads the account's devices under the sign-in its
+ * people use (docs/security.md), so every product route keeps it fresh.
  */
-export function requireSession(sessions: Sessions, permission?: Permission) {
+export function requireSession(sessions: Sessions, permission?: Permission, keeper?: SignInKeeper) {
   return async (request: FastifyRequest): Promise<void> => {
     request.productSession = await sessions.require(request, permission);
+    await keeper?.rememberCaller(request.productSession);
   };
 }
 

@@ -78,6 +78,14 @@ export interface SiteZoneSource {
   zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>>;
 }
 
+/**
+ * The controls each device of the caller's account turned out not to support (a command of it
+ * ended `notSupported`; the read model learns them), by device ID.
+ */
+export type UnsupportedControlSource = (
+  caller: UpstreamCaller,
+) => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+
 /** The devices of a caller's bound sites by ID, for the ranges a 422 is worded with. */
 export type DeviceLookup = (
   caller: UpstreamCaller,
@@ -98,12 +106,15 @@ export class UpstreamApi {
   readonly #client: UpstreamClient;
   readonly #tokenEndpoint: TokenEndpoint;
   readonly #zones: SiteZoneSource | undefined;
+  readonly #unsupported: UnsupportedControlSource | undefined;
   readonly #now: () => number;
   #devices: DeviceLookup | undefined;
 
   /**
    * @param options.log where token endpoint failures and quirks are logged.
    * @param options.zones the zones administrators set (none: every site inferred or offset).
+   * @param options.unsupportedControls the controls devices turned out not to support, left out
+   *   of their capabilities.
    */
   constructor(options: {
     client: UpstreamClient;
@@ -111,11 +122,13 @@ export class UpstreamApi {
     upstreams: Record<Region, UpstreamRegion>;
     log: TokenLog;
     zones?: SiteZoneSource | undefined;
+    unsupportedControls?: UnsupportedControlSource | undefined;
     now?: () => number;
   }) {
     this.#client = options.client;
     this.#tokenEndpoint = new TokenEndpoint(options);
     this.#zones = options.zones;
+    this.#unsupported = options.unsupportedControls;
     this.#now = options.now ?? Date.now;
   }
 
@@ -153,7 +166,7 @@ export class UpstreamApi {
     caller: UpstreamCaller,
     options: { retry?: boolean; requestId?: string | undefined } = {},
   ): Promise<SiteList> {
-    const [vendorSites, stored] = await Promise.all([
+    const [vendorSites, stored, unsupported] = await Promise.all([
       this.#allPages(
         caller,
         VENDOR_PATHS.sites,
@@ -165,6 +178,7 @@ export class UpstreamApi {
         options,
       ),
       this.#storedZones(caller),
+      this.#unsupportedControls(caller),
     ]);
     const devicesBySite = vendorSites.some((site) => !site.devices)
       ? groupBySite(await this.#allDevices(caller, options))
@@ -172,11 +186,14 @@ export class UpstreamApi {
     const nowMs = this.#now();
     return {
       sites: vendorSites.map((site) =>
-        toSite(site, {
-          stored: stored.get(site.id),
-          nowMs,
-          devices: devicesBySite.get(site.id) ?? [],
-        }),
+        withoutUnsupported(
+          toSite(site, {
+            stored: stored.get(site.id),
+            nowMs,
+            devices: devicesBySite.get(site.id) ?? [],
+          }),
+          unsupported,
+        ),
       ),
     };
   }
@@ -188,20 +205,24 @@ export class UpstreamApi {
    */
   async site(caller: UpstreamCaller, siteId: string, requestId?: string): Promise<Site> {
     const context = { operation: 'site', siteId, nowMs: this.#now() } as const;
-    const [vendorSite, stored] = await Promise.all([
+    const [vendorSite, stored, unsupported] = await Promise.all([
       this.#send(caller, { method: 'GET', path: VENDOR_PATHS.site(siteId), requestId }).then(
         (response) => readOkAnswer(response, VendorSiteSchema, 'site', context),
       ),
       this.#storedZones(caller),
+      this.#unsupportedControls(caller),
     ]);
     const devices = vendorSite.devices
       ? undefined
       : (await this.#allDevices(caller, {})).filter((device) => device.siteId === siteId);
-    return toSite(vendorSite, {
-      stored: stored.get(vendorSite.id),
-      nowMs: this.#now(),
-      ...(devices ? { devices } : {}),
-    });
+    return withoutUnsupported(
+      toSite(vendorSite, {
+        stored: stored.get(vendorSite.id),
+        nowMs: this.#now(),
+        ...(devices ? { devices } : {}),
+      }),
+      unsupported,
+    );
   }
 
   /**
@@ -308,7 +329,12 @@ export class UpstreamApi {
    * @throws ProblemError: the refusal (404 `unknown_or_unbound`...), 502 for an unreadable record.
    */
   async status(caller: UpstreamCaller, ref: CommandRef): Promise<StatusRecord> {
-    const response = await this.#send(caller, { method: 'GET', path: VENDOR_PATHS.status(ref) });
+    // Sent once: each try costs one of the device's calls (docs/upstream.md, Rate limit).
+    const response = await this.#send(caller, {
+      method: 'GET',
+      path: VENDOR_PATHS.status(ref),
+      retry: false,
+    });
     const command = await readOkAnswer(response, VendorCommandSchema, 'command status', {
       operation: 'status',
       deviceId: ref.deviceId,
@@ -371,22 +397,47 @@ export class UpstreamApi {
     const commands = await this.#allPages(
       caller,
       VENDOR_PATHS.history(deviceId),
-      new URLSearchParams({
-        startTime: query.startTime,
-        endTime: query.endTime,
-        ...(query.status ? { status: query.status } : {}),
-      }),
+      historyParams(query),
       VendorCommandPageSchema,
       (page) => page.commands,
       'command history',
       { operation: 'history', deviceId },
-      { requestId },
+      // Sent once: each try costs one of the device's calls (docs/upstream.md, Rate limit).
+      { requestId, retry: false },
     );
-    return commands.map((command: VendorCommand) => {
-      const record = toStatusRecord(command, deviceId);
-      if (!record) throw unreadable('command history');
-      return record;
-    });
+    return commands.map((command: VendorCommand) => toHistoryRecord(command, deviceId));
+  }
+
+  /**
+   * One page of `deviceId`'s history over the range (`GET /device/{deviceId}/commands`, page
+   * `page` of {@link PAGE_SIZE}), sent once: the read model takes a slot of the device's budget
+   * for each page it reads. `more` says whether a page follows.
+   *
+   * @throws ProblemError: the refusal (429 `device_rate_limited` with its wait), a transport
+   *   problem, or 502 `upstream_error` for an unreadable page or record.
+   */
+  async historyPage(
+    caller: UpstreamCaller,
+    deviceId: string,
+    query: HistoryQuery,
+    page: number,
+  ): Promise<{ commands: StatusRecord[]; more: boolean }> {
+    const { items, more } = await this.#page(
+      caller,
+      VENDOR_PATHS.history(deviceId),
+      historyParams(query),
+      VendorCommandPageSchema,
+      (answer) => answer.commands,
+      'command history',
+      { operation: 'history', deviceId },
+      { retry: false },
+      page,
+      (page - 1) * PAGE_SIZE,
+    );
+    return {
+      commands: items.map((command: VendorCommand) => toHistoryRecord(command, deviceId)),
+      more,
+    };
   }
 
   /**
@@ -503,30 +554,63 @@ export class UpstreamApi {
   ): Promise<T[]> {
     const items: T[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const pageQuery = new URLSearchParams(query);
-      pageQuery.set('page', String(page));
-      pageQuery.set('size', String(PAGE_SIZE));
-      const response = await this.#send(caller, {
-        method: 'GET',
+      const answer = await this.#page(
+        caller,
         path,
-        query: pageQuery,
-        ...(options.retry === false ? { retry: false } : {}),
-        ...(page === 1 && options.requestId ? { requestId: options.requestId } : {}),
-      });
-      const answer = await readOkAnswer(
-        response,
+        query,
         schema,
+        itemsOf,
         what,
-        { ...context, nowMs: this.#now() },
-        MAX_PAGE_BYTES,
+        context,
+        options,
+        page,
+        items.length,
       );
-      const pageItems = itemsOf(answer) ?? [];
-      items.push(...pageItems);
-      const total = (answer as { total?: number | null }).total;
-      if (pageItems.length < PAGE_SIZE) break;
-      if (typeof total === 'number' && items.length >= total) break;
+      items.push(...answer.items);
+      if (!answer.more) break;
     }
     return items;
+  }
+
+  /**
+   * Page `page` of a vendor list, and whether another follows: not when it came back short or
+   * empty, or when `total` items are in with the `before` of earlier pages (docs/upstream.md,
+   * Paging).
+   */
+  async #page<S extends z.ZodType, T>(
+    caller: UpstreamCaller,
+    path: string,
+    query: URLSearchParams,
+    schema: S,
+    itemsOf: (page: z.output<S>) => T[] | null | undefined,
+    what: string,
+    context: Omit<RefusalContext, 'nowMs'>,
+    options: { retry?: boolean; requestId?: string | undefined },
+    page: number,
+    before: number,
+  ): Promise<{ items: T[]; more: boolean }> {
+    const pageQuery = new URLSearchParams(query);
+    pageQuery.set('page', String(page));
+    pageQuery.set('size', String(PAGE_SIZE));
+    const response = await this.#send(caller, {
+      method: 'GET',
+      path,
+      query: pageQuery,
+      ...(options.retry === false ? { retry: false } : {}),
+      ...(page === 1 && options.requestId ? { requestId: options.requestId } : {}),
+    });
+    const answer = await readOkAnswer(
+      response,
+      schema,
+      what,
+      { ...context, nowMs: this.#now() },
+      MAX_PAGE_BYTES,
+    );
+    const items = itemsOf(answer) ?? [];
+    const total = (answer as { total?: number | null }).total;
+    const more =
+      items.length >= PAGE_SIZE && !(typeof total === 'number' && before + items.length >= total);
+    return { items, more: more && page < MAX_PAGES };
   }
 
   /** The first value outside its device's range among `deviceIds`, when the ranges are known. */
@@ -582,6 +666,12 @@ export class UpstreamApi {
     return undefined;
   }
 
+  async #unsupportedControls(
+    caller: UpstreamCaller,
+  ): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
+    return this.#unsupported ? this.#unsupported(caller) : new Map();
+  }
+
   async #storedZones(caller: UpstreamCaller): Promise<ReadonlyMap<string, StoredSiteZone>> {
     return this.#zones ? this.#zones.zones(caller.region, caller.clientId) : new Map();
   }
@@ -593,6 +683,41 @@ export class UpstreamApi {
     const { requestId, ...rest } = call;
     return this.#client.send(caller, requestId ? { ...rest, requestId } : rest);
   }
+}
+
+/** `site` with the controls its devices turned out not to support left out of their capabilities. */
+function withoutUnsupported(
+  site: Site,
+  unsupported: ReadonlyMap<string, ReadonlySet<string>>,
+): Site {
+  if (unsupported.size === 0) return site;
+  return {
+    ...site,
+    devices: site.devices.map((device) => {
+      const lacks = unsupported.get(device.deviceId);
+      if (!lacks) return device;
+      return {
+        ...device,
+        capabilities: Object.fromEntries(
+          Object.entries(device.capabilities).filter(([control]) => !lacks.has(control)),
+        ),
+      };
+    }),
+  };
+}
+
+function historyParams(query: HistoryQuery): URLSearchParams {
+  return new URLSearchParams({
+    startTime: query.startTime,
+    endTime: query.endTime,
+    ...(query.status ? { status: query.status } : {}),
+  });
+}
+
+function toHistoryRecord(command: VendorCommand, deviceId: string): StatusRecord {
+  const record = toStatusRecord(command, deviceId);
+  if (!record) throw unreadable('command history');
+  return record;
 }
 
 function groupBySite(devices: readonly VendorDevice[]): Map<string, VendorDevice[]> {

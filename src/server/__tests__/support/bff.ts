@@ -41,7 +41,12 @@ export async function buildTestBff(
  */
 export async function signIn(
   app: FastifyInstance,
-  as: { region?: 'eu' | 'au'; clientId?: string; clientSecret?: string } = {},
+  as: {
+    region?: 'eu' | 'au';
+    clientId?: string;
+    clientSecret?: string;
+    operatorName?: string;
+  } = {},
 ): Promise<string> {
   const response = await app.inject({
     method: 'POST',

@@ -133,8 +133,8 @@ describe.each(DATABASE_KINDS)('the queue of changes on %s', { timeout: 120_000 }
     nowMs = s(1000);
     const first = await startQueue();
     const id = device();
-    await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(990) });
-    await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(995) });
+    await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(990) });
+    await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(995) });
     const row = await enqueue(first.queue, replace(id));
     expect((await first.queue.status(OWNER, row.id))?.goesAt).toBe(new Date(s(1050)).toISOString());
     await first.queue.stop();

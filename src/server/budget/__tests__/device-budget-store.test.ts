@@ -49,7 +49,7 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
   it('grants a device its limit in a window, then says when the next slot frees', async () => {
     const id = device();
     expect(await reserve([id], s(0))).toMatchObject({ granted: true, atMs: s(0) });
-    expect(await reserve([id], s(20), 'read')).toMatchObject({ granted: true });
+    expect(await reserve([id], s(20))).toMatchObject({ granted: true });
     expect(await reserve([id], s(30))).toEqual({
       granted: false,
       reason: 'no_slot',
@@ -57,6 +57,21 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
     });
     expect(await reserve([id], s(60) - 1)).toMatchObject({ granted: false });
     expect(await reserve([id], s(60))).toMatchObject({ granted: true });
+  });
+
+  it("never lets a read take a device's last free call, so a change can follow at once", async () => {
+    const id = device();
+    expect(await reserve([id], s(0), 'read')).toMatchObject({ granted: true });
+    expect(await reserve([id], s(10), 'read')).toEqual({
+      granted: false,
+      reason: 'no_slot',
+      nextFreeAtMs: s(60),
+    });
+    expect(await reserve([id], s(10))).toMatchObject({ granted: true });
+    const other = device();
+    expect(await reserve([other], s(0))).toMatchObject({ granted: true });
+    expect(await reserve([other], s(1), 'read')).toMatchObject({ granted: false });
+    expect(await reserve([other], s(60), 'read')).toMatchObject({ granted: true });
   });
 
   it('takes a batch on all its devices or on none', async () => {
@@ -91,12 +106,13 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
     });
     expect(queued).toMatchObject({ queued: true });
     const changeId = queued.queued ? queued.row.id : '';
-    // Its slot frees at s(60): a read then still waits for the change, and after it.
+    // Its slot frees at s(60): a read then still waits for the change, and after it until a
+    // change could follow the read (s(65) frees one call, the change's own s(120) the other).
     expect(await reserve([id], s(60), 'read')).toEqual({
       granted: false,
       reason: 'changes_waiting',
       changeIds: [changeId],
-      nextFreeAtMs: s(65),
+      nextFreeAtMs: s(120),
     });
     expect(await reserve([id], s(60))).toMatchObject({ reason: 'changes_waiting' });
     const seq = queued.queued ? queued.row.seq : 0;
@@ -159,10 +175,10 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
     const id = device();
     for (const second of [0, 1, 2])
       expect(
-        await budget.reserve({ region: 'au', deviceIds: [id], kind: 'read', nowMs: s(second) }),
+        await budget.reserve({ region: 'au', deviceIds: [id], kind: 'control', nowMs: s(second) }),
       ).toMatchObject({ granted: true });
     expect(
-      await budget.reserve({ region: 'au', deviceIds: [id], kind: 'read', nowMs: s(3) }),
+      await budget.reserve({ region: 'au', deviceIds: [id], kind: 'control', nowMs: s(3) }),
     ).toMatchObject({ granted: false });
     // The same device ID in the other region is another device.
     expect(await reserve([id], s(3))).toMatchObject({ granted: true });

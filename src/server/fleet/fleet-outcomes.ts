@@ -1,0 +1,172 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { StatusRecord } from '../../domain/command.ts';
+import { isFinalStatus } from '../../domain/command.ts';
+import { isFinalJobState, type FleetDeviceOutcome } from '../../domain/fleet-job.ts';
+import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
+import type { AccountEvents } from '../events/account-events.ts';
+import { personOf, type Account } from '../events/people.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
+import type { Notifications } from '../notifications/notifications.ts';
+import type { ReadModel, ReadModelChange } from '../read-model/read-model.ts';
+import { batchKey, devicesOfBatch } from './fleet-runner.ts';
+import type { FleetBatchRow, FleetJobRow, FleetStore } from './fleet-store.ts';
+
+/** A fleet job batch's ledger key: `fleet-job:<job>:batch:<index>` (fleet-runner.ts). */
+const BATCH_KEY = /^fleet-job:([0-9a-f-]{36}):batch:\d+$/;
+
+/**
+ * Keeps each fleet job's device outcomes live from the read model (docs/fleet-dispatch.md,
+ * Progress), without an upstream call: a sent batch's device commands come from its ledger entry
+ * (found by the read model's reads of the devices), each command's status from the read model,
+ * which reads the devices while any command is not final. Run when the read model changes a
+ * job's command or batch (then `fleetJobChanged` is published, so the job page updates) and when
+ * the job page reads the job. Once a job sends nothing more and every device is settled, its
+ * maker is told of its failed devices, once.
+ */
+export class FleetOutcomes {
+  readonly #store: FleetStore;
+  readonly #ledger: LedgerStore;
+  readonly #readModel: ReadModel;
+  readonly #events: AccountEvents | undefined;
+  readonly #notifications: Notifications | undefined;
+  readonly #now: () => number;
+  readonly #log: FastifyBaseLogger;
+
+  constructor(options: {
+    store: FleetStore;
+    ledger: LedgerStore;
+    readModel: ReadModel;
+    events?: AccountEvents | undefined;
+    notifications?: Notifications | undefined;
+    now: () => number;
+    log: FastifyBaseLogger;
+  }) {
+    this.#store = options.store;
+    this.#ledger = options.ledger;
+    this.#readModel = options.readModel;
+    this.#events = options.events;
+    this.#notifications = options.notifications;
+    this.#now = options.now;
+    this.#log = options.log;
+    options.readModel.onChange((change) => this.#onChange(change));
+  }
+
+  /**
+   * Brings the device outcomes of `job`'s sent batches up to date from the ledger and the read
+   * model; returns whether any changed (then the job is read again).
+   */
+  async sync(job: FleetJobRow, batches: readonly FleetBatchRow[]): Promise<boolean> {
+    const account: Account = { region: job.region, clientId: job.clientId };
+    let changed = false;
+    for (const batch of batches) {
+      if (batch.state !== 'sent') continue;
+      const entry = await this.#ledger.findByKey(account, batchKey(job.id, batch.index));
+      const outcome = LedgerOutcomeSchema.safeParse(entry?.outcome);
+      const answer = {
+        commands: outcome.success ? (outcome.data.commands ?? []) : [],
+        unconfirmed: outcome.success ? (outcome.data.unconfirmed ?? []) : [],
+      };
+      const commandOf = new Map(answer.commands.map((c) => [c.deviceId, c.id]));
+      const refs = batch.devices.flatMap((device) => {
+        const commandId = device.commandId ?? commandOf.get(device.deviceId);
+        return commandId ? [{ deviceId: device.deviceId, commandId }] : [];
+      });
+      const records = await this.#readModel.commands(account, refs);
+      const byDevice = new Map<string, StatusRecord>();
+      for (const ref of refs) {
+        const record = records.get(`${ref.deviceId} ${ref.commandId}`);
+        if (record) byDevice.set(ref.deviceId, record);
+      }
+      const nowMs = this.#now();
+      changed =
+        (await this.#store.updateBatchDevices(job.id, batch.index, (devices) =>
+          devicesOfBatch(devices, answer, byDevice, nowMs).map((device, i) =>
+            keepSettled(devices[i], device),
+          ),
+        )) || changed;
+    }
+    return changed;
+  }
+
+  async #onChange(change: ReadModelChange): Promise<void> {
+    const jobIds = new Set<string>();
+    for (const entry of change.ledgerEntries) {
+      const match = BATCH_KEY.exec(entry.idempotencyKey ?? '');
+      if (match?.[1]) jobIds.add(match[1]);
+    }
+    const batchIds = change.records.flatMap((record) =>
+      record.batchCommandId ? [record.batchCommandId] : [],
+    );
+    for (const jobId of await this.#store.jobIdsOfBatches(change.account, batchIds))
+      jobIds.add(jobId);
+    for (const jobId of jobIds) {
+      try {
+        const job = await this.#store.find(jobId);
+        if (!job || job.region !== change.account.region) continue;
+        if (job.clientId !== change.account.clientId) continue;
+        if (!(await this.sync(job, await this.#store.batches(jobId)))) continue;
+        await this.#events?.publish(change.account, {
+          type: 'fleetJobChanged',
+          data: { jobId },
+        });
+        await this.#tellFailures(job);
+      } catch (error) {
+        this.#log.warn({ err: error, jobId }, 'fleet job outcomes not brought up to date');
+      }
+    }
+  }
+
+  /**
+   * Once `job` sends nothing more and every device it sent to is settled (a final command or a
+   * failure), its maker is told how many failed (no command found, refused, or cancelled at once
+   * for overlap), once (`read_model_notices`).
+   */
+  async #tellFailures(job: FleetJobRow): Promise<void> {
+    const notifications = this.#notifications;
+    if (!notifications) return;
+    const latest = await this.#store.find(job.id);
+    if (!latest || !isFinalJobState(latest.state)) return;
+    const devices = (await this.#store.batches(job.id))
+      .filter((batch) => batch.state === 'sent' || batch.state === 'failed')
+      .flatMap((batch) => batch.devices);
+    if (devices.some((device) => !settled(device))) return;
+    const failed = devices.filter(
+      (device) =>
+        device.failure !== undefined ||
+        (device.status === 'cancelled' && device.cancelReason === 'timeWindowOverlap'),
+    ).length;
+    if (failed === 0) return;
+    const account: Account = { region: job.region, clientId: job.clientId };
+    await this.#readModel.store.db.transaction(async (tx) => {
+      const nowMs = this.#now();
+      if (!(await this.#readModel.store.noticeOnce(tx, `fleet-job:${job.id}:failed`, nowMs)))
+        return;
+      await notifications.notify(
+        {
+          account,
+          kind: 'fleetJobDevicesFailed',
+          jobId: job.id,
+          failedDevices: failed,
+          totalDevices: devices.length,
+          madeBy: personOf({ operator: job.operator, operatorName: job.operatorName }),
+        },
+        { tx },
+      );
+    });
+  }
+}
+
+/** True once a device's outcome never changes: it failed, or its command is final. */
+function settled(device: FleetDeviceOutcome): boolean {
+  return (
+    device.failure !== undefined || (device.status !== undefined && isFinalStatus(device.status))
+  );
+}
+
+/** A device settled before (a batch cancel's result, a failure) stays as it was. */
+function keepSettled(
+  before: FleetDeviceOutcome | undefined,
+  after: FleetDeviceOutcome,
+): FleetDeviceOutcome {
+  return before && settled(before) ? before : after;
+}

@@ -1,0 +1,713 @@
+import { and, asc, eq, gt, inArray, isNotNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
+import { StatusRecordSchema, type CommandStatus, type StatusRecord } from '../../domain/command.ts';
+import type { PowerControl } from '../../domain/power-control.ts';
+import type { DeviceCommandChange } from '../../domain/read-model.ts';
+import type { OpenCommand, PendingConfirmation } from '../../domain/refresh-policy.ts';
+import type { Database } from '../../infra/database.ts';
+import {
+  batchConfirmations,
+  deviceCommandChanges,
+  deviceCommands,
+  deviceReadState,
+  readModelAccounts,
+  readModelNotices,
+  unsupportedControls,
+} from '../db/schema.ts';
+import type { Queryable } from '../events/event-store.ts';
+import type { Account, Person } from '../events/people.ts';
+
+/** A device's row of `bff.device_read_state`. */
+export type DeviceStateRow = typeof deviceReadState.$inferSelect;
+
+/** A command the read model holds, with who sent it through powerdeck when known. */
+export interface KnownCommand {
+  record: StatusRecord;
+  madeBy?: Person | undefined;
+  madeByName?: string | undefined;
+}
+
+/** A device's pending batch confirmation as stored. */
+export interface ConfirmationRow {
+  ledgerEntryId: number;
+  deviceId: string;
+  batchCommandId: string | null;
+  powerControl: PowerControl;
+  startTime: string;
+  endTime: string;
+  sentAtMs: number;
+  madeBy?: Person | undefined;
+  madeByName?: string | undefined;
+}
+
+/** A device the refresher took to read (its lease written). */
+export interface ClaimedDevice {
+  account: Account;
+  deviceId: string;
+  secretCiphertext: string;
+  state: DeviceStateRow;
+}
+
+/** How long changes are kept for `changesSince`, ms: a week. */
+export const CHANGE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+const OPEN_STATUSES: CommandStatus[] = ['received', 'executing'];
+
+/**
+ * The read model's tables (docs/architecture.md, Read model; `src/server/db/schema.ts`): the
+ * commands per account and device, each device's state and change log, the batches whose device
+ * commands are still looked for, the controls devices turned out not to support, and the sign-in
+ * each account's devices are read under. Writes about one device take its state row's lock
+ * ({@link lockDevice}) first, so an answer recorded on one instance and a read applied on another
+ * never interleave.
+ */
+export class ReadModelStore {
+  readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  /**
+   * The state row of each device, created when missing (version 0, never read, bound), and locked
+   * for the rest of `tx`, in device order (two transactions over the same devices never wait for
+   * each other in a cycle).
+   */
+  async lockDevices(
+    tx: Queryable,
+    account: Account,
+    deviceIds: readonly string[],
+    nowMs: number,
+  ): Promise<Map<string, DeviceStateRow>> {
+    const ids = [...new Set(deviceIds)].sort();
+    const states = new Map<string, DeviceStateRow>();
+    if (ids.length === 0) return states;
+    await tx
+      .insert(deviceReadState)
+      .values(ids.map((deviceId) => ({ ...account, deviceId, updatedAt: new Date(nowMs) })))
+      .onConflictDoNothing();
+    const rows = await tx
+      .select()
+      .from(deviceReadState)
+      .where(and(ofAccount(account), inArray(deviceReadState.deviceId, ids)))
+      .orderBy(asc(deviceReadState.deviceId))
+      .for('update');
+    for (const row of rows) states.set(row.deviceId, row);
+    return states;
+  }
+
+  /** {@link lockDevices} of one device. */
+  async lockDevice(
+    tx: Queryable,
+    account: Account,
+    deviceId: string,
+    nowMs: number,
+  ): Promise<DeviceStateRow> {
+    const row = (await this.lockDevices(tx, account, [deviceId], nowMs)).get(deviceId);
+    if (!row) throw new Error(`the read model's row of ${deviceId} was not written`);
+    return row;
+  }
+
+  /** A device's state, unlocked; undefined when the read model has never heard of it. */
+  async stateOf(
+    account: Account,
+    deviceId: string,
+    tx: Queryable = this.db,
+  ): Promise<DeviceStateRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(deviceReadState)
+      .where(and(ofAccount(account), eq(deviceReadState.deviceId, deviceId)));
+    return row;
+  }
+
+  /** Writes a device's state (its lock held). */
+  async updateState(
+    tx: Queryable,
+    account: Account,
+    deviceId: string,
+    changes: Partial<Omit<DeviceStateRow, 'region' | 'clientId' | 'deviceId'>>,
+  ): Promise<void> {
+    await tx
+      .update(deviceReadState)
+      .set(changes)
+      .where(and(ofAccount(account), eq(deviceReadState.deviceId, deviceId)));
+  }
+
+  /** The commands of a device with these IDs, by ID. */
+  async commandsByIds(
+    tx: Queryable,
+    account: Account,
+    deviceId: string,
+    commandIds: readonly string[],
+  ): Promise<Map<string, KnownCommand>> {
+    const known = new Map<string, KnownCommand>();
+    if (commandIds.length === 0) return known;
+    const rows = await tx
+      .select()
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          eq(deviceCommands.deviceId, deviceId),
+          inArray(deviceCommands.commandId, [...new Set(commandIds)]),
+        ),
+      );
+    for (const row of rows) {
+      const command = knownOf(row);
+      if (command) known.set(row.commandId, command);
+    }
+    return known;
+  }
+
+  /**
+   * A device's commands whose window meets `[startMs, endMs)` (docs/upstream.md, History), by
+   * start time, with `status` only when given.
+   */
+  async commandsMeeting(
+    account: Account,
+    deviceId: string,
+    range: { startMs: number; endMs: number },
+    status?: CommandStatus,
+  ): Promise<StatusRecord[]> {
+    const rows = await this.db
+      .select({ record: deviceCommands.record })
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          eq(deviceCommands.deviceId, deviceId),
+          lt(deviceCommands.windowStart, new Date(range.endMs)),
+          gt(deviceCommands.windowEnd, new Date(range.startMs)),
+          status ? eq(deviceCommands.status, status) : undefined,
+        ),
+      )
+      .orderBy(asc(deviceCommands.windowStart), asc(deviceCommands.commandId));
+    return rows.flatMap((row) => {
+      const record = StatusRecordSchema.safeParse(row.record);
+      return record.success ? [record.data] : [];
+    });
+  }
+
+  /** Commands of the account by device and command ID (a fleet job's, a batch's). */
+  async commandsOf(
+    account: Account,
+    refs: readonly { deviceId: string; commandId: string }[],
+    tx: Queryable = this.db,
+  ): Promise<Map<string, StatusRecord>> {
+    const found = new Map<string, StatusRecord>();
+    if (refs.length === 0) return found;
+    const rows = await tx
+      .select({ record: deviceCommands.record })
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          inArray(deviceCommands.commandId, [...new Set(refs.map((ref) => ref.commandId))]),
+          inArray(deviceCommands.deviceId, [...new Set(refs.map((ref) => ref.deviceId))]),
+        ),
+      );
+    for (const row of rows) {
+      const record = StatusRecordSchema.safeParse(row.record);
+      if (record.success) found.set(commandKey(record.data.deviceId, record.data.id), record.data);
+    }
+    return found;
+  }
+
+  /** Writes a command's record (new or changed); `madeBy` only for one first learnt. */
+  async writeCommand(
+    tx: Queryable,
+    account: Account,
+    record: StatusRecord,
+    nowMs: number,
+    madeBy?: { person: Person; name?: string | undefined },
+  ): Promise<void> {
+    const fields = {
+      status: record.status,
+      windowStart: new Date(record.startTime),
+      windowEnd: new Date(record.endTime),
+      batchCommandId: record.batchCommandId ?? null,
+      record,
+      updatedAt: new Date(nowMs),
+    };
+    await tx
+      .insert(deviceCommands)
+      .values({
+        ...account,
+        deviceId: record.deviceId,
+        commandId: record.id,
+        ...fields,
+        madeBy: madeBy?.person ?? null,
+        madeByName: madeBy?.name ?? null,
+        learntAt: new Date(nowMs),
+      })
+      .onConflictDoUpdate({
+        target: [
+          deviceCommands.region,
+          deviceCommands.clientId,
+          deviceCommands.deviceId,
+          deviceCommands.commandId,
+        ],
+        set: {
+          ...fields,
+          // Who sent it is learnt once (a batch's command is found after a read knew it).
+          madeBy: sql`coalesce(${deviceCommands.madeBy}, excluded.made_by)`,
+          madeByName: sql`coalesce(${deviceCommands.madeByName}, excluded.made_by_name)`,
+        },
+      });
+  }
+
+  /** A device's commands that are not final, as the refresh policy needs them. */
+  async openCommands(tx: Queryable, account: Account, deviceId: string): Promise<OpenCommand[]> {
+    const rows = await tx
+      .select({
+        status: deviceCommands.status,
+        windowStart: deviceCommands.windowStart,
+        windowEnd: deviceCommands.windowEnd,
+      })
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          eq(deviceCommands.deviceId, deviceId),
+          inArray(deviceCommands.status, OPEN_STATUSES),
+        ),
+      );
+    return rows.map((row) => ({
+      status: row.status === 'executing' ? 'executing' : 'received',
+      startMs: row.windowStart.getTime(),
+      endMs: row.windowEnd.getTime(),
+    }));
+  }
+
+  /** Appends a change of a device (its lock held). */
+  async appendChange(
+    tx: Queryable,
+    account: Account,
+    change: DeviceCommandChange,
+    madeByKey: string | undefined,
+    nowMs: number,
+  ): Promise<void> {
+    await tx.insert(deviceCommandChanges).values({
+      ...account,
+      deviceId: change.deviceId,
+      version: change.version,
+      kind: change.kind,
+      commandId: change.commandId,
+      at: new Date(change.at),
+      windowStart: new Date(change.startTime),
+      windowEnd: new Date(change.endTime),
+      cancelReason: change.cancelReason ?? null,
+      batchCommandId: change.batchCommandId ?? null,
+      madeByName: change.madeBy ?? null,
+      madeByKey: madeByKey ?? null,
+      createdAt: new Date(nowMs),
+    });
+  }
+
+  /**
+   * A device's changes after version `sinceVersion`, oldest first; with `exceptKey`, those that
+   * person made are left out. `oldestKept` is the lowest version still kept (undefined: none).
+   */
+  async changesAfter(
+    account: Account,
+    deviceId: string,
+    sinceVersion: number,
+    exceptKey?: string,
+  ): Promise<DeviceCommandChange[]> {
+    const rows = await this.db
+      .select()
+      .from(deviceCommandChanges)
+      .where(
+        and(
+          eq(deviceCommandChanges.region, account.region),
+          eq(deviceCommandChanges.clientId, account.clientId),
+          eq(deviceCommandChanges.deviceId, deviceId),
+          gt(deviceCommandChanges.version, sinceVersion),
+          exceptKey === undefined
+            ? undefined
+            : or(
+                sql`${deviceCommandChanges.madeByKey} is null`,
+                sql`${deviceCommandChanges.madeByKey} <> ${exceptKey}`,
+              ),
+        ),
+      )
+      .orderBy(asc(deviceCommandChanges.version));
+    return rows.map((row) => ({
+      version: row.version,
+      kind: row.kind === 'commandCancelled' ? 'commandCancelled' : 'commandAdded',
+      deviceId: row.deviceId,
+      commandId: row.commandId,
+      startTime: row.windowStart.toISOString(),
+      endTime: row.windowEnd.toISOString(),
+      at: row.at.toISOString(),
+      ...(row.cancelReason ? { cancelReason: row.cancelReason as never } : {}),
+      ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
+      ...(row.madeByName ? { madeBy: row.madeByName } : {}),
+    }));
+  }
+
+  /** The lowest version of a device whose change is still kept, or undefined when none is. */
+  async oldestKeptVersion(account: Account, deviceId: string): Promise<number | undefined> {
+    const [row] = await this.db
+      .select({ version: sql<number | null>`min(${deviceCommandChanges.version})` })
+      .from(deviceCommandChanges)
+      .where(
+        and(
+          eq(deviceCommandChanges.region, account.region),
+          eq(deviceCommandChanges.clientId, account.clientId),
+          eq(deviceCommandChanges.deviceId, deviceId),
+        ),
+      );
+    return row?.version === null || row?.version === undefined ? undefined : Number(row.version);
+  }
+
+  /** Writes the devices of an accepted batch to be looked for (again: nothing changes). */
+  async addConfirmations(tx: Queryable, account: Account, rows: ConfirmationRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await tx
+      .insert(batchConfirmations)
+      .values(
+        rows.map((row) => ({
+          ...account,
+          ledgerEntryId: row.ledgerEntryId,
+          deviceId: row.deviceId,
+          batchCommandId: row.batchCommandId,
+          powerControl: row.powerControl,
+          windowStart: new Date(row.startTime),
+          windowEnd: new Date(row.endTime),
+          sentAt: new Date(row.sentAtMs),
+          madeBy: row.madeBy ?? null,
+          madeByName: row.madeByName ?? null,
+        })),
+      )
+      .onConflictDoNothing();
+  }
+
+  /** A device's batches whose command on it is still looked for, oldest first. */
+  async confirmationsOf(
+    tx: Queryable,
+    account: Account,
+    deviceId: string,
+  ): Promise<ConfirmationRow[]> {
+    const rows = await tx
+      .select()
+      .from(batchConfirmations)
+      .where(
+        and(
+          eq(batchConfirmations.region, account.region),
+          eq(batchConfirmations.clientId, account.clientId),
+          eq(batchConfirmations.deviceId, deviceId),
+        ),
+      )
+      .orderBy(asc(batchConfirmations.sentAt));
+    return rows.map((row) => ({
+      ledgerEntryId: row.ledgerEntryId,
+      deviceId: row.deviceId,
+      batchCommandId: row.batchCommandId,
+      powerControl: row.powerControl as PowerControl,
+      startTime: row.windowStart.toISOString(),
+      endTime: row.windowEnd.toISOString(),
+      sentAtMs: row.sentAt.getTime(),
+      ...(row.madeBy ? { madeBy: row.madeBy as Person } : {}),
+      ...(row.madeByName ? { madeByName: row.madeByName } : {}),
+    }));
+  }
+
+  /** Drops a device's confirmation of one batch: its command was found, or never will be. */
+  async dropConfirmation(tx: Queryable, ledgerEntryId: number, deviceId: string): Promise<void> {
+    await tx
+      .delete(batchConfirmations)
+      .where(
+        and(
+          eq(batchConfirmations.ledgerEntryId, ledgerEntryId),
+          eq(batchConfirmations.deviceId, deviceId),
+        ),
+      );
+  }
+
+  /** The ledger entries that have devices looked for, of every account (to adopt old ones). */
+  async confirmedEntryIds(tx: Queryable = this.db): Promise<Set<number>> {
+    const rows = await tx
+      .selectDistinct({ id: batchConfirmations.ledgerEntryId })
+      .from(batchConfirmations);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** A pending confirmation as the refresh policy needs it. */
+  static pendingOf(row: ConfirmationRow): PendingConfirmation {
+    return {
+      sentAtMs: row.sentAtMs,
+      startMs: Date.parse(row.startTime),
+      endMs: Date.parse(row.endTime),
+    };
+  }
+
+  /**
+   * Takes up to `limit` bound devices due for a read at `nowMs` (upstream clock) whose account
+   * has a sign-in to read under, and leases them until `leaseUntilMs`: no other instance takes
+   * them meanwhile (`FOR UPDATE SKIP LOCKED`, then the lease).
+   */
+  async claimDue(nowMs: number, leaseUntilMs: number, limit: number): Promise<ClaimedDevice[]> {
+    return this.db.transaction(async (tx) => {
+      const now = new Date(nowMs);
+      const rows = await tx
+        .select()
+        .from(deviceReadState)
+        .where(
+          and(
+            eq(deviceReadState.bound, true),
+            isNotNull(deviceReadState.nextReadAt),
+            lte(deviceReadState.nextReadAt, now),
+            or(sql`${deviceReadState.leaseUntil} is null`, lte(deviceReadState.leaseUntil, now)),
+            sql`exists (select 1 from ${readModelAccounts} a where a.region = ${deviceReadState.region}
+              and a.client_id = ${deviceReadState.clientId} and a.secret_ciphertext is not null)`,
+          ),
+        )
+        .orderBy(asc(deviceReadState.nextReadAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      const secrets = new Map<string, string>();
+      for (const key of new Set(rows.map((row) => JSON.stringify([row.region, row.clientId])))) {
+        const [region, clientId] = JSON.parse(key) as [string, string];
+        const [account] = await tx
+          .select({ secret: readModelAccounts.secretCiphertext })
+          .from(readModelAccounts)
+          .where(
+            and(eq(readModelAccounts.region, region), eq(readModelAccounts.clientId, clientId)),
+          );
+        if (account?.secret) secrets.set(key, account.secret);
+      }
+      const claimed: ClaimedDevice[] = [];
+      for (const state of rows) {
+        const secret = secrets.get(JSON.stringify([state.region, state.clientId]));
+        if (!secret) continue;
+        const account = { region: state.region, clientId: state.clientId } as Account;
+        await this.updateState(tx, account, state.deviceId, {
+          leaseUntil: new Date(leaseUntilMs),
+        });
+        claimed.push({ account, deviceId: state.deviceId, secretCiphertext: secret, state });
+      }
+      return claimed;
+    });
+  }
+
+  /**
+   * Marks the devices bound (a bind, or the site list) under `siteId`; devices of the account
+   * listed under no bound site any more are marked unbound when `allBound` lists the account's
+   * every bound device (a whole site list). Returns the devices new to the read model.
+   */
+  async markBound(
+    tx: Queryable,
+    account: Account,
+    sites: readonly { siteId: string; deviceIds: readonly string[] }[],
+    nowMs: number,
+    allBound: boolean,
+  ): Promise<string[]> {
+    const rows = sites.flatMap((site) =>
+      site.deviceIds.map((deviceId) => ({
+        ...account,
+        deviceId,
+        siteId: site.siteId,
+        updatedAt: new Date(nowMs),
+      })),
+    );
+    const inserted =
+      rows.length === 0
+        ? []
+        : await tx
+            .insert(deviceReadState)
+            .values(rows)
+            .onConflictDoNothing()
+            .returning({ deviceId: deviceReadState.deviceId });
+    for (const site of sites)
+      if (site.deviceIds.length > 0)
+        await tx
+          .update(deviceReadState)
+          .set({ siteId: site.siteId, bound: true, updatedAt: new Date(nowMs) })
+          .where(
+            and(
+              ofAccount(account),
+              inArray(deviceReadState.deviceId, [...site.deviceIds]),
+              or(
+                eq(deviceReadState.bound, false),
+                sql`${deviceReadState.siteId} is distinct from ${site.siteId}`,
+              ),
+            ),
+          );
+    if (allBound) {
+      const listed = rows.map((row) => row.deviceId);
+      await tx
+        .update(deviceReadState)
+        .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
+        .where(
+          and(
+            ofAccount(account),
+            eq(deviceReadState.bound, true),
+            listed.length > 0 ? notInArray(deviceReadState.deviceId, listed) : undefined,
+          ),
+        );
+    }
+    return inserted.map((row) => row.deviceId);
+  }
+
+  /** Marks the devices of a site unbound: they are read no more. */
+  async markSiteUnbound(account: Account, siteId: string, nowMs: number): Promise<void> {
+    await this.db
+      .update(deviceReadState)
+      .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
+      .where(and(ofAccount(account), eq(deviceReadState.siteId, siteId)));
+  }
+
+  /** Remembers that `deviceId` does not support `control` (learnt from `commandId`). */
+  async learnUnsupported(
+    tx: Queryable,
+    account: Account,
+    deviceId: string,
+    controls: readonly string[],
+    commandId: string,
+    nowMs: number,
+  ): Promise<boolean> {
+    if (controls.length === 0) return false;
+    const rows = await tx
+      .insert(unsupportedControls)
+      .values(
+        controls.map((control) => ({
+          ...account,
+          deviceId,
+          control,
+          commandId,
+          learntAt: new Date(nowMs),
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ control: unsupportedControls.control });
+    return rows.length > 0;
+  }
+
+  /** The controls each device of the account turned out not to support. */
+  async unsupportedOf(account: Account): Promise<Map<string, Set<string>>> {
+    const rows = await this.db
+      .select({ deviceId: unsupportedControls.deviceId, control: unsupportedControls.control })
+      .from(unsupportedControls)
+      .where(
+        and(
+          eq(unsupportedControls.region, account.region),
+          eq(unsupportedControls.clientId, account.clientId),
+        ),
+      );
+    const byDevice = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const controls = byDevice.get(row.deviceId) ?? new Set<string>();
+      controls.add(row.control);
+      byDevice.set(row.deviceId, controls);
+    }
+    return byDevice;
+  }
+
+  /**
+   * The controls a device's finished or running commands used: it supports them (a command
+   * that started ran them).
+   */
+  async controlsUsed(tx: Queryable, account: Account, deviceId: string): Promise<Set<string>> {
+    const rows = await tx
+      .select({ record: deviceCommands.record })
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          eq(deviceCommands.deviceId, deviceId),
+          inArray(deviceCommands.status, ['executing', 'completed']),
+        ),
+      );
+    const used = new Set<string>();
+    for (const row of rows) {
+      const record = StatusRecordSchema.safeParse(row.record);
+      if (!record.success) continue;
+      for (const [control, value] of Object.entries(record.data.powerControl))
+        if (value !== undefined) used.add(control);
+    }
+    return used;
+  }
+
+  /** Keeps the account's sealed secret, and when one of its sessions was last seen. */
+  async rememberAccount(account: Account, secretCiphertext: string, nowMs: number): Promise<void> {
+    await this.db
+      .insert(readModelAccounts)
+      .values({ ...account, secretCiphertext, seenAt: new Date(nowMs) })
+      .onConflictDoUpdate({
+        target: [readModelAccounts.region, readModelAccounts.clientId],
+        set: { secretCiphertext, seenAt: new Date(nowMs) },
+      });
+  }
+
+  /** Forgets an account's secret (the vendor refused it, or it was idle for long). */
+  async forgetAccountSecret(account: Account): Promise<void> {
+    await this.db
+      .update(readModelAccounts)
+      .set({ secretCiphertext: null })
+      .where(
+        and(
+          eq(readModelAccounts.region, account.region),
+          eq(readModelAccounts.clientId, account.clientId),
+        ),
+      );
+  }
+
+  /**
+   * Forgets the secrets of accounts no session used since `seenBefore` that have nothing left
+   * to read (no device with an open command or a batch to confirm), and deletes changes older
+   * than the retention.
+   */
+  async prune(seenBeforeMs: number, nowMs: number): Promise<void> {
+    await this.db.execute(sql`
+      update ${readModelAccounts} a set secret_ciphertext = null
+      where a.secret_ciphertext is not null and a.seen_at < ${new Date(seenBeforeMs)}
+        and not exists (select 1 from ${deviceReadState} s
+          where s.region = a.region and s.client_id = a.client_id and s.bound
+            and s.has_open_commands)
+        and not exists (select 1 from ${batchConfirmations} c
+          where c.region = a.region and c.client_id = a.client_id)`);
+    await this.db
+      .delete(deviceCommandChanges)
+      .where(lt(deviceCommandChanges.createdAt, new Date(nowMs - CHANGE_RETENTION_MS)));
+  }
+
+  /** Writes a notice once; true when this call wrote it (the notification is to be made). */
+  async noticeOnce(tx: Queryable, key: string, nowMs: number): Promise<boolean> {
+    const rows = await tx
+      .insert(readModelNotices)
+      .values({ key, createdAt: new Date(nowMs) })
+      .onConflictDoNothing()
+      .returning({ key: readModelNotices.key });
+    return rows.length > 0;
+  }
+}
+
+/** The key of one command of one device, in maps of an account's commands. */
+export function commandKey(deviceId: string, commandId: string): string {
+  return `${deviceId} ${commandId}`;
+}
+
+function ofAccount(account: Account) {
+  return and(
+    eq(deviceReadState.region, account.region),
+    eq(deviceReadState.clientId, account.clientId),
+  );
+}
+
+function ofCommandsAccount(account: Account) {
+  return and(
+    eq(deviceCommands.region, account.region),
+    eq(deviceCommands.clientId, account.clientId),
+  );
+}
+
+function knownOf(row: typeof deviceCommands.$inferSelect): KnownCommand | undefined {
+  const record = StatusRecordSchema.safeParse(row.record);
+  if (!record.success) return undefined;
+  return {
+    record: record.data,
+    ...(row.madeBy ? { madeBy: row.madeBy as Person } : {}),
+    ...(row.madeByName ? { madeByName: row.madeByName } : {}),
+  };
+}

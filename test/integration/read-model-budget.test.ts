@@ -1,0 +1,184 @@
+/**
+ * The read model within the vendor's limit (docs/decisions/007-device-call-budget.md, sections 1,
+ * 3 and 4), BFF + sandbox over real HTTP, the BFF on the sandbox's clock: however many browsers
+ * poll a device's commands, the vendor sees at most 2 calls of that device in any rolling minute,
+ * the statuses still follow the lifecycle, and each change is pushed to an open events stream.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
+import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../src/domain/history.ts';
+import {
+  openEventStream,
+  type ServerSentMessage,
+} from '../../src/server/__tests__/support/event-stream-client.ts';
+import type { BrowserClient } from '../support/http-client.ts';
+import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+const STEP_MS = 20_000;
+/** Steps of one rolling minute: calls at steps k-2..k fall within 60 s of step k. */
+const STEPS_PER_MINUTE = MINUTE_MS / STEP_MS;
+const BROWSERS = 6;
+const DEVICE = 'BAT-EU-001-A';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  // The refresher looks for due devices only when the test says (after moving the clock), and
+  // when a change makes a device due at once.
+  stack = await startStack({ followSandboxClock: true, relay: true, bff: { readModelTickMs: 0 } });
+});
+afterAll(() => stack?.close());
+
+/** The device a vendor call is about, from its path (`/device/X/commands`, `/devices/X/...`). */
+const deviceOf = (path: string) => /\/devices?\/([^/?]+)\/commands/.exec(path)?.[1];
+
+/** Vendor calls about device routes, as the sandbox counts them (`GET /_sandbox/stats`). */
+async function deviceCallsCounted(): Promise<number> {
+  const { byRoute } = (await stack.admin.stats()) as { byRoute: Record<string, number> };
+  return Object.entries(byRoute)
+    .filter(([route]) => route.includes(':deviceId'))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+// Bounded: 22 steps of 14 browser reads; the time limit is a guard for a loaded machine.
+describe('browsers polling a device read the read model, not the vendor', () => {
+  it(`${BROWSERS} sessions polling one device and paging its history for minutes: at most 2 vendor calls of it per rolling minute, and every change pushed`, async () => {
+    await stack.admin.reset();
+    const browsers: BrowserClient[] = [];
+    for (let i = 0; i < BROWSERS; i += 1) {
+      const browser = stack.browser();
+      expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+      browsers.push(browser);
+    }
+    const [first, watcher] = browsers as [BrowserClient, BrowserClient];
+    const cookie = [...watcher.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const stream = await openEventStream(stack.bff, cookie);
+    const reads = stack.bff.readModel?.reads;
+    if (!reads) throw new Error('the stack runs with a database: the read model is there');
+
+    // Every vendor call of each device, by the step of the sandbox clock it was made in.
+    let step = 0;
+    const calls: { step: number; deviceId: string; method: string }[] = [];
+    const relay = stack.relay;
+    if (!relay) throw new Error('the stack was started with a relay');
+    relay.plan = (method, path) => {
+      const deviceId = deviceOf(path);
+      if (deviceId) calls.push({ step, deviceId, method });
+      return 'pass';
+    };
+    const countedBefore = await deviceCallsCounted();
+
+    try {
+      expect((await first.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+      const nowMs = await stack.admin.nowMs();
+      const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + 2 * MINUTE_MS;
+      const endMs = startMs + 3 * MINUTE_MS;
+      const submitted = await first.post(`/api/devices/${DEVICE}/commands`, {
+        powerControl: { targetBatteryPowerW: -3000 },
+        startTime: new Date(startMs).toISOString(),
+        endTime: new Date(endMs).toISOString(),
+      });
+      expect(submitted.status).toBe(202);
+      const { id } = SubmissionResponseSchema.parse(submitted.json());
+      const statusPath = `/api/devices/${DEVICE}/commands/${id}`;
+      const historyPath = `/api/devices/${DEVICE}/commands?startTime=${new Date(startMs - 60 * MINUTE_MS).toISOString()}&endTime=${new Date(endMs + 60 * MINUTE_MS).toISOString()}`;
+
+      // A range of history never read, `back` 30-day ranges before the command's: each asks the
+      // read model for a read of it, so the device always has reads waiting for its budget.
+      const olderPath = (back: number) => {
+        const endMs = startMs - back * MAX_HISTORY_RANGE_MS;
+        return `/api/devices/${DEVICE}/commands?startTime=${new Date(endMs - DAY_MS).toISOString()}&endTime=${new Date(endMs).toISOString()}`;
+      };
+      let asked = 0;
+
+      // Every browser polls the status and the history, as each open page does, and pages back
+      // to an older range.
+      const pollAll = async () => {
+        const statuses = new Set<string>();
+        for (const [index, browser] of browsers.entries()) {
+          // Two pages a step ask for a range never read: more than the budget can carry.
+          if (index < 2) {
+            asked += 1;
+            const older = await browser.get(olderPath(asked));
+            expect(older.status).toBe(200);
+          }
+          const status = await browser.get(statusPath);
+          expect(status.status).toBe(200);
+          statuses.add(StatusRecordSchema.parse(status.json()).status);
+          const history = await browser.get(historyPath);
+          expect(history.status).toBe(200);
+          const { commands } = HistoryResponseSchema.parse(history.json());
+          expect(commands.map((c) => c.id)).toContain(id);
+        }
+        // Every session sees the same state: one read model.
+        expect(statuses.size).toBe(1);
+        return [...statuses][0];
+      };
+
+      await reads.runDue();
+      expect(await pollAll()).toBe('received');
+
+      const seen: string[] = [];
+      let pushedBefore = new Set<ServerSentMessage>(stream.messages);
+      const pushedChange = (message: ServerSentMessage) =>
+        !pushedBefore.has(message) &&
+        message.data.type === 'deviceCommandsChanged' &&
+        (message.data.data as { deviceIds: string[] }).deviceIds.includes(DEVICE);
+      const steps = Math.ceil((endMs + MINUTE_MS - nowMs) / STEP_MS);
+      for (let i = 0; i < steps; i += 1) {
+        step += 1;
+        await stack.admin.advanceClock(STEP_MS);
+        await reads.runDue();
+        const status = await pollAll();
+        if (status && seen.at(-1) !== status) {
+          seen.push(status);
+          // The state change reached the open stream (waitFor: a guard, not a measure).
+          if (seen.length > 1) {
+            await stream.waitFor(pushedChange);
+            pushedBefore = new Set(stream.messages);
+          }
+        }
+      }
+      expect(seen).toEqual(['received', 'executing', 'completed']);
+
+      // Within the limit: per device, at most 2 reads in any rolling minute. The submission is a
+      // control call, which goes through the budget with the queue of changes (decision 007,
+      // section 2), not in this branch: only reads are counted here.
+      const perDeviceStep = new Map<string, number[]>();
+      for (const call of calls.filter((c) => c.method === 'GET')) {
+        const counts = perDeviceStep.get(call.deviceId) ?? Array<number>(step + 1).fill(0);
+        counts[call.step] = (counts[call.step] ?? 0) + 1;
+        perDeviceStep.set(call.deviceId, counts);
+      }
+      let busiestMinute = 0;
+      for (const [deviceId, counts] of perDeviceStep)
+        for (let k = 0; k < counts.length; k += 1) {
+          const window = counts
+            .slice(Math.max(0, k - STEPS_PER_MINUTE + 1), k + 1)
+            .reduce((sum, n) => sum + n, 0);
+          busiestMinute = Math.max(busiestMinute, window);
+          expect({ deviceId, step: k, calls: window }).toEqual({
+            deviceId,
+            step: k,
+            calls: Math.min(window, 2),
+          });
+        }
+      // The polls made BROWSERS x 2 + 2 reads a step, 2 of ranges never read: the device's budget,
+      // not the polls, decided how often the vendor was asked.
+      const deviceCalls = calls.filter((call) => call.deviceId === DEVICE);
+      console.info(
+        `read model budget report ${JSON.stringify({ browsers: BROWSERS, sandboxMinutes: (step * STEP_MS) / MINUTE_MS, browserReads: (step + 1) * (BROWSERS * 2 + 2), vendorCallsOfDevice: deviceCalls.length, vendorCallsAllDevices: calls.length, busiestRollingMinutePerDevice: busiestMinute })}`,
+      );
+      const deviceReads = deviceCalls.filter((call) => call.method === 'GET').length;
+      expect(deviceReads).toBeLessThanOrEqual(2 * (Math.floor((step * STEP_MS) / MINUTE_MS) + 1));
+      expect(deviceCalls.length).toBeGreaterThanOrEqual(3);
+      expect(busiestMinute).toBe(2);
+      // What the relay saw is what the sandbox counted.
+      expect((await deviceCallsCounted()) - countedBefore).toBe(calls.length);
+    } finally {
+      stream.close();
+    }
+  }, 180_000);
+});
