@@ -13,6 +13,8 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import { FINAL_STATUS_CAPACITY, FinalStatuses } from './product-api/final-statuses.ts';
 import { installProductApi, productApiRoutes } from './product-api/product-api.ts';
+import { LedgerOverviewSource } from './product-api/overview-source.ts';
+import { overviewRoutes } from './product-api/overview-routes.ts';
 import { StatusReads } from './product-api/status-reads.ts';
 import { DatabaseSiteZones, MemorySiteZones } from './db/site-zones.ts';
 import { openBffStorage } from './db/storage.ts';
@@ -41,7 +43,11 @@ import { oidcRoutes } from './session/oidc-routes.ts';
 import { VendorConnections } from './session/vendor-connections.ts';
 import { connectionRoutes } from './session/connection-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
-import { SESSION_ABSOLUTE_TIMEOUT_MS, type SessionStore } from './session/session-store.ts';
+import {
+  SESSION_ABSOLUTE_TIMEOUT_MS,
+  type Session,
+  type SessionStore,
+} from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
 import { TokenCache } from './upstream/token-cache.ts';
 import { SiteDirectory } from './upstream/site-directory.ts';
@@ -354,19 +360,24 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       audit: new LedgerConnectionAudit(ledger.store, now, 2 * http.timeoutMs + 5000),
     });
   }
-  productApiRoutes(app, {
-    sessions,
-    upstream: api,
-    ledger,
-    statuses: new StatusReads(
-      now,
-      options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
-      // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
-      new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
-    ),
-    sites,
-    zones,
+  const statuses = new StatusReads(
     now,
+    options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
+    // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
+    new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
+  );
+  productApiRoutes(app, { sessions, upstream: api, ledger, statuses, sites, zones, now });
+  overviewRoutes(app, {
+    sessions,
+    now,
+    overview: new LedgerOverviewSource({
+      ledger,
+      statuses,
+      sites,
+      // The jobs as stored: no upstream read (the job page refreshes its statuses).
+      fleetJobs: fleetJobs && ((session: Session) => fleetJobs.list(session)),
+      now,
+    }),
   });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });
