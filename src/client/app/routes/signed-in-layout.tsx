@@ -19,6 +19,7 @@ const ToastRegion = lazy(() =>
 );
 
 const NAVIGATION = [
+  { to: '/overview', label: 'Overview' },
   { to: '/sites', label: 'Sites' },
   { to: '/timeline', label: 'Timeline' },
   { to: '/batches', label: 'Batches' },
@@ -72,7 +73,7 @@ export function SignedInLayout() {
         Skip to content
       </a>
       <header className="app-header">
-        <Link to="/sites" className="brand">
+        <Link to="/overview" className="brand">
           powerdeck
         </Link>
         <nav aria-label="Main" className="app-nav">
