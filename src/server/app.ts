@@ -367,9 +367,12 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
   );
   productApiRoutes(app, { sessions, upstream: api, ledger, statuses, sites, zones, now });
+  // The overview places windows on the vendor's clock (the sandbox's under `npm start`), which
+  // starts and ends them; tests that give only `now` move that.
+  const vendorNow = options.upstreamClock ?? now;
   overviewRoutes(app, {
     sessions,
-    now,
+    now: vendorNow,
     overview: new LedgerOverviewSource({
       ledger,
       statuses,

@@ -21,7 +21,11 @@ import { overviewSince, type OverviewSource } from './overview-source.ts';
  */
 export function overviewRoutes(
   app: FastifyInstance,
-  deps: Pick<ProductApiDeps, 'sessions' | 'now'> & { overview: OverviewSource },
+  deps: Pick<ProductApiDeps, 'sessions'> & {
+    overview: OverviewSource;
+    /** The vendor's clock, epoch ms: it starts and ends the windows. */
+    now: () => number;
+  },
 ): void {
   const { sessions, now, overview } = deps;
   productRoutes(app).get(

@@ -40,7 +40,7 @@ export interface LedgerOverviewDeps {
   sites: SiteDirectory;
   /** The session's client's fleet jobs as stored (no upstream read). */
   fleetJobs?: ((session: Session) => Promise<FleetJob[]>) | undefined;
-  /** The vendor's clock, epoch ms. */
+  /** The BFF's own clock, epoch ms, on which ledger leases run out. */
   now: () => number;
 }
 
