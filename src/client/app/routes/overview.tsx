@@ -44,7 +44,7 @@ export function OverviewRoute() {
             what="the overview"
             autoRetryMs={FAILED_REFETCH_INTERVAL_MS}
           />
-          <p className="overview-as-of" role="status" aria-live="off">
+          <p className="overview-as-of">
             As of {formatUtc(overview.data.generatedAt)} on the vendor&apos;s clock. Commands sent
             outside powerdeck are not shown yet.
           </p>
