@@ -398,7 +398,7 @@ describe("the product's OpenAPI document", () => {
     // Every route of the router under the product's paths that is declared with a schema (all
     // but the 405 answers of other methods) is in the document.
     const withSchema = routeTable(bff.app)
-      .filter((route) => /^\/api\/(sites|devices|batches|ledger)/.test(route.url))
+      .filter((route) => /^\/api\/(sites|devices|batches|ledger|overview)/.test(route.url))
       .map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`)
       .filter((route) => !route.startsWith('HEAD '));
     for (const route of declared) expect(withSchema).toContain(route);
@@ -416,6 +416,7 @@ describe("the product's OpenAPI document", () => {
         'POST /api/batches',
         'PUT /api/batches/{batchCommandId}/cancel',
         'GET /api/ledger',
+        'GET /api/overview',
       ].sort(),
     );
     expect(Object.keys(document.paths['/api/batches']?.post?.responses ?? {})).toEqual(

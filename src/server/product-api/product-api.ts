@@ -28,7 +28,7 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
         title: 'powerdeck',
         version: '1.0.0',
         description:
-          "powerdeck's own API, in the product's terms: bound sites with their clocks, device commands, batches and the command ledger. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key` and `Powerdeck-Undo-Of`. Errors are `application/problem+json` with a stable `code`.",
+          "powerdeck's own API, in the product's terms: bound sites with their clocks, device commands, batches, the command ledger and the overview. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key` and `Powerdeck-Undo-Of`. Errors are `application/problem+json` with a stable `code`.",
       },
       components: {
         securitySchemes: {
