@@ -24,7 +24,7 @@ async function operatorPage(browser: Browser, name: string): Promise<Page> {
     (response) => new URL(response.url()).pathname === '/api/events' && response.status() === 200,
   );
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Sites' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Overview: Europe' })).toBeVisible();
   await streamOpen;
   return page;
 }

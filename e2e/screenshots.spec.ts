@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 /*
  * The pages at the two window sizes operators use, as docs/screenshots/<page>-<width>x<height>.png
@@ -357,3 +358,78 @@ for (const viewport of VIEWPORTS)
       await expect(notice).toContainText('are on a fixed UTC+09:30 clock');
     });
   });
+
+/**
+ * The overview with a line in every section: a command executing (its window begun on the
+ * sandbox clock), others starting soon, one cancelled by the operator, a batch under way, and
+ * PLANT-EU-002's offline battery.
+ */
+async function seedOverview(page: Page): Promise<void> {
+  const now = Date.now();
+  const headers = { 'X-CSRF': '1', Origin: new URL(page.url()).origin };
+  await submit(page, 'BAT-EU-001-A', now + 5 * MINUTE_MS, now + 3 * HOUR_MS, {
+    targetBatteryPowerW: -3000,
+    chargeCutoffSocPercent: 90,
+  });
+  await submit(page, 'BAT-EU-001-B', now + 2 * HOUR_MS, now + 4 * HOUR_MS, {
+    targetBatteryPowerW: 2000,
+  });
+  const cancelled = await submit(page, 'BAT-EU-001-C', now + 1 * HOUR_MS, now + 2 * HOUR_MS, {
+    targetBatteryPowerW: 1500,
+  });
+  const cancel = await page.request.put(`/api/devices/BAT-EU-001-C/commands/${cancelled}/cancel`, {
+    headers,
+  });
+  expect(cancel.status()).toBe(200);
+  const batch = await page.request.post('/api/batches', {
+    headers,
+    data: {
+      devices: Array.from({ length: 10 }, (_, i) => `BAT-EU-100-${String(i + 11)}`),
+      command: {
+        powerControl: { targetBatteryPowerW: -2000 },
+        startTime: utcMinute(now + 4 * HOUR_MS),
+        endTime: utcMinute(now + 5 * HOUR_MS),
+      },
+    },
+  });
+  expect(batch.status()).toBe(202);
+  await sandboxAdmin.advanceClock(10 * MINUTE_MS);
+}
+
+for (const colorScheme of ['light', 'dark'] as const)
+  for (const viewport of VIEWPORTS)
+    test(`the overview, ${colorScheme}, ${viewport.width}x${viewport.height}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await signIn(page);
+      await bindSite(page, 'PLANT-EU-001');
+      await bindSite(page, 'PLANT-EU-002');
+      await bindSite(page, 'PLANT-EU-100');
+      await seedOverview(page);
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Overview' })
+        .click();
+      // The ledger outlives the sandbox's reset between tests: earlier tests' commands may show too.
+      await expect(
+        page
+          .getByRole('region', { name: /^Executing now/ })
+          .getByRole('listitem')
+          .filter({ hasText: 'BAT-EU-001-A' }),
+      ).not.toHaveCount(0);
+      await expect(
+        page
+          .getByRole('region', { name: /^Offline or faulted/ })
+          .getByRole('listitem')
+          .filter({ hasText: 'BAT-EU-002-B' }),
+      ).toHaveCount(1);
+      expect(await fitsWidth(page)).toBe(true);
+      await page.mouse.move(0, 0);
+      await shot(page, colorScheme === 'dark' ? 'overview-dark' : 'overview');
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(
+        scan.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    });

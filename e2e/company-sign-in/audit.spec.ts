@@ -8,10 +8,15 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
  */
 
 /**
- * Signs `login` in through the IdP's sign-in page; the page is then on powerdeck's sites, or, in
- * a region without a vendor connection, on the empty state in its place (`heading`).
+ * Signs `login` in through the IdP's sign-in page, which opens the overview, and goes on to the
+ * sites; in a region without a vendor connection the page stays on the empty state in the
+ * overview's place (`heading`).
  */
-async function signIn(browser: Browser, login: string, heading = 'Sites'): Promise<Page> {
+async function signIn(
+  browser: Browser,
+  login: string,
+  heading = 'Overview: Europe',
+): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto('/sign-in');
@@ -20,8 +25,15 @@ async function signIn(browser: Browser, login: string, heading = 'Sites'): Promi
   await page.getByPlaceholder('Enter any login').fill(login);
   await page.getByPlaceholder('and password').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
-  await expect(page).toHaveURL(/\/sites$/);
+  await expect(page).toHaveURL(/\/overview$/);
   await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+  if (heading.startsWith('Overview')) {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Sites' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
+  }
   return page;
 }
 

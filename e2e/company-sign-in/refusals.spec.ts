@@ -72,7 +72,7 @@ test('an administrator of a region without a connection is led to register it, c
   browser,
 }) => {
   const admin = await startSignIn(browser, 'admin', 'au');
-  await expect(admin).toHaveURL(/\/sites$/);
+  await expect(admin).toHaveURL(/\/overview$/);
   await expect(
     admin.getByRole('heading', { level: 1, name: 'No vendor connection for Australia yet' }),
   ).toBeVisible();

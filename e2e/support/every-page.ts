@@ -51,6 +51,9 @@ export async function signInDemo(ui: UiDriver): Promise<void> {
   await ui.fill('Client ID', DEMO_EU.clientId);
   await ui.fill('Client secret', DEMO_EU.clientSecret);
   await ui.click('button', 'Sign in');
+  // The app opens on the overview; the tours go on from the sites.
+  await ui.heading('Overview');
+  await ui.goto('/sites');
   await ui.heading('Sites');
 }
 
@@ -66,7 +69,7 @@ export async function bindDemoSite(ui: UiDriver, siteId: string): Promise<void> 
  * as an operator reaches it: sign-in (signed out), sites with two sites bound, a device with a
  * command, its date picker and its cancel dialog open, the device's history, the timeline, a new
  * batch sent and its page, the batch list, a new fleet job started and its page, the fleet job
- * list, the dispatch plan, audit, vendor connections, a page that does not exist, and sign-out.
+ * list, the dispatch plan, the overview with all of these under way, audit, vendor connections, a page that does not exist, and sign-out.
  * `visited` is called once each page has settled (no request for half a second), with its name.
  */
 export async function visitEveryPage(
@@ -131,6 +134,9 @@ export async function visitEveryPage(
   await shown('fleet jobs', 'Fleet jobs');
   await ui.goto('/fleet-jobs/plan');
   await shown('dispatch plan', 'Dispatch plan');
+
+  await ui.goto('/overview');
+  await shown('overview', 'Overview');
 
   await ui.goto('/audit');
   await shown('audit', 'Audit');

@@ -4,14 +4,26 @@ import { sandboxAdmin } from './sandbox-admin.ts';
 /** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract: Fixtures). */
 export const DEMO_EU = { region: 'Europe', clientId: 'demo-eu', clientSecret: 'demo-eu-secret' };
 
-/** Signs in through the sign-in page and waits for the sites page. */
+/**
+ * Signs in through the sign-in page, which opens the overview, and goes on to the sites page
+ * through the main navigation (where most tests begin).
+ */
 export async function signIn(page: Page, credentials = DEMO_EU): Promise<void> {
+  await signInToOverview(page, credentials);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
+  await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
+}
+
+/** Signs in through the sign-in page and waits for the overview it opens on. */
+export async function signInToOverview(page: Page, credentials = DEMO_EU): Promise<void> {
   await page.goto('/sign-in');
   await page.getByLabel('Region').selectOption({ label: credentials.region });
   await page.getByLabel('Client ID').fill(credentials.clientId);
   await page.getByLabel('Client secret').fill(credentials.clientSecret);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Sites' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: `Overview: ${credentials.region}`, level: 1 }),
+  ).toBeVisible();
 }
 
 /** Binds a site by its Plant ID from the sites page. */

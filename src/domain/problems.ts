@@ -28,6 +28,11 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       "The Powerdeck-Undo-Of header is malformed, or names an Idempotency-Key that is not among the signed-in operator's recorded changes (unknown and another operator's alike); nothing was sent.",
   },
+  other_region: {
+    status: [409],
+    meaning:
+      'The overview of a region other than the signed-in one was asked for; a session acts in one region.',
+  },
   not_signed_in: {
     status: [401],
     meaning:

@@ -1,4 +1,5 @@
 import type { CancellationReason, CommandStatus } from './command.ts';
+import type { FleetJobState } from './fleet-job.ts';
 
 /** A cancellation reason in words an operator understands (docs/upstream.md, Status record). */
 export const CANCELLATION_REASON_WORDS: Record<CancellationReason, string> = {
@@ -15,4 +16,15 @@ export const COMMAND_STATUS_WORDS: Record<CommandStatus, string> = {
   executing: 'Executing',
   completed: 'Completed',
   cancelled: 'Cancelled',
+};
+
+/** A fleet job's state in words (docs/fleet-dispatch.md): the job pages and the overview. */
+export const FLEET_JOB_STATE_WORDS: Record<FleetJobState, string> = {
+  running: 'Sending',
+  paused: 'Paused',
+  cancelling: 'Cancelling what was sent',
+  completed: 'Every batch sent',
+  cancelled: 'Cancelled',
+  aborted: 'Stopped by its abort rule',
+  failed: 'Stopped',
 };

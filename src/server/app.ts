@@ -13,6 +13,8 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import { FINAL_STATUS_CAPACITY, FinalStatuses } from './product-api/final-statuses.ts';
 import { installProductApi, productApiRoutes } from './product-api/product-api.ts';
+import { LedgerOverviewSource } from './product-api/overview-source.ts';
+import { overviewRoutes } from './product-api/overview-routes.ts';
 import { StatusReads } from './product-api/status-reads.ts';
 import { DatabaseSiteZones, MemorySiteZones } from './db/site-zones.ts';
 import { openBffStorage } from './db/storage.ts';
@@ -47,7 +49,11 @@ import { oidcRoutes } from './session/oidc-routes.ts';
 import { VendorConnections } from './session/vendor-connections.ts';
 import { connectionRoutes } from './session/connection-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
-import { SESSION_ABSOLUTE_TIMEOUT_MS, type SessionStore } from './session/session-store.ts';
+import {
+  SESSION_ABSOLUTE_TIMEOUT_MS,
+  type Session,
+  type SessionStore,
+} from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
 import { TokenCache } from './upstream/token-cache.ts';
 import { SiteDirectory } from './upstream/site-directory.ts';
@@ -95,7 +101,7 @@ declare module 'fastify' {
     upstreamNow(): number;
     /**
      * Forgets what the BFF learnt of the upstream's devices: the calls it spent of each device's
-     * budget and its busy marks. For an upstream that has just forgotten them itself (the
+     * budget, its busy marks and the read model's commands. For an upstream that has just forgotten them itself (the
      * sandbox's admin reset beside `npm start`); nothing without a database.
      */
     forgetUpstream(): Promise<void>;
@@ -450,6 +456,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.decorate('upstreamNow', upstreamNow);
   app.decorate('forgetUpstream', async () => {
     await budget?.forgetAll();
+    await readModel?.store.forgetAll();
   });
   app.decorate('deviceCommands', deviceCommands);
   app.decorate(
@@ -516,16 +523,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       audit: new LedgerConnectionAudit(ledger.store, now, 2 * http.timeoutMs + 5000),
     });
   }
+  const statuses = new StatusReads(
+    now,
+    options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
+    // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
+    new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
+  );
   productApiRoutes(app, {
     sessions,
     upstream: api,
     ledger,
-    statuses: new StatusReads(
-      now,
-      options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
-      // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
-      new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
-    ),
+    statuses,
     sites,
     zones,
     now,
@@ -533,6 +541,22 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     notifications,
     deviceCommands,
     readModel,
+  });
+  // The overview places windows on the vendor's clock (the sandbox's under `npm start`), which
+  // starts and ends them; tests that give only `now` move that.
+  const vendorNow = options.upstreamClock ?? now;
+  overviewRoutes(app, {
+    sessions,
+    now: vendorNow,
+    overview: new LedgerOverviewSource({
+      ledger,
+      statuses,
+      readModel,
+      sites,
+      // The jobs as stored: no upstream read (the job page refreshes its statuses).
+      fleetJobs: fleetJobs && ((session: Session) => fleetJobs.list(session)),
+      now,
+    }),
   });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });

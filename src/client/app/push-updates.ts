@@ -6,6 +6,7 @@ import {
   type PushEnvelope,
 } from '../../domain/account-events.ts';
 import { commandKeys } from '../commands/api/command-keys.ts';
+import { overviewKeys } from '../features/overview/api/overview-keys.ts';
 import { notificationKeys } from '../features/notifications/api/notification-keys.ts';
 import { siteKeys } from '../features/sites/api/site-keys.ts';
 
@@ -20,15 +21,19 @@ export const PUSH_INVALIDATIONS: {
 } = {
   notificationCreated: () => [{ queryKey: notificationKeys.all }],
   notificationsRead: () => [{ queryKey: notificationKeys.all }],
-  deviceCommandsChanged: ({ deviceIds }) =>
-    deviceIds.map((deviceId) => ({ queryKey: commandKeys.device(deviceId) })),
+  // The overview shows commands, batches, fleet jobs and sites: each of these events moves it.
+  deviceCommandsChanged: ({ deviceIds }) => [
+    ...deviceIds.map((deviceId) => ({ queryKey: commandKeys.device(deviceId) })),
+    { queryKey: overviewKeys.all },
+  ],
   // Capabilities come with the site list.
   deviceCapabilitiesChanged: () => [{ queryKey: siteKeys.all }],
-  siteBindingsChanged: () => [{ queryKey: siteKeys.all }],
-  ledgerEntryChanged: () => [{ queryKey: commandKeys.ledger() }],
+  siteBindingsChanged: () => [{ queryKey: siteKeys.all }, { queryKey: overviewKeys.all }],
+  ledgerEntryChanged: () => [{ queryKey: commandKeys.ledger() }, { queryKey: overviewKeys.all }],
   fleetJobChanged: ({ jobId }) => [
     { queryKey: commandKeys.fleetJob(jobId) },
     { queryKey: commandKeys.fleetJobs(), exact: true },
+    { queryKey: overviewKeys.all },
   ],
   // Every list of changes and this one; once a step went, its devices' commands and the ledger.
   queuedChangeChanged: ({ state, deviceIds }) => [

@@ -23,7 +23,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
       HydrateFallback: AppLoading,
       ErrorBoundary: RouteError,
       children: [
-        { index: true, element: <Navigate to="/sites" replace /> },
+        { index: true, element: <Navigate to="/overview" replace /> },
         { path: 'sign-in', ...signInRoute(queryClient) },
         {
           id: 'signed-in',
@@ -33,6 +33,14 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               Component: SignedInLayout,
             })),
           children: [
+            {
+              path: 'overview',
+              handle: wide,
+              lazy: () =>
+                import('./routes/overview.tsx').then(({ OverviewRoute }) => ({
+                  Component: OverviewRoute,
+                })),
+            },
             {
               path: 'sites',
               lazy: () =>

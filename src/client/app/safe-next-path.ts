@@ -4,13 +4,13 @@
  */
 export function safeNextPath(next: string | null): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
-    return '/sites';
+    return '/overview';
   return next;
 }
 
 /** `/sign-in?next=<current path>`, or plain `/sign-in` when there is nothing to return to. */
 export function signInPathFrom(location: { pathname: string; search: string }): string {
   const here = `${location.pathname}${location.search}`;
-  if (location.pathname === '/sign-in' || here === '/' || here === '/sites') return '/sign-in';
+  if (location.pathname === '/sign-in' || here === '/' || here === '/overview') return '/sign-in';
   return `/sign-in?${new URLSearchParams({ next: here }).toString()}`;
 }

@@ -433,6 +433,7 @@ describe("the product's OpenAPI document", () => {
         'GET /api/changes',
         'GET /api/changes/{changeId}',
         'DELETE /api/changes/{changeId}',
+        'GET /api/overview',
       ]),
     );
     expect(Object.keys(document.paths['/api/batches']?.post?.responses ?? {})).toEqual(

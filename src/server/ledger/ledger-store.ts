@@ -431,6 +431,35 @@ export class LedgerStore {
   }
 
   /**
+   * The overview's entries (docs/architecture.md, Overview): `actor`'s submissions, batches,
+   * cancels and batch cancels written since `sinceMs` or whose window ends after it (a command
+   * scheduled days ago that runs today), newest first, at most `limit`. Same actor rule as
+   * {@link list}.
+   */
+  async recentCommandEntries(
+    actor: Pick<LedgerActor, 'region' | 'operator'> & { clientId?: string | undefined },
+    sinceMs: number,
+    limit: number,
+  ): Promise<LedgerRow[]> {
+    const since = new Date(sinceMs);
+    return this.#db
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.region, actor.region),
+          actor.operator
+            ? eq(ledgerEntries.operatorIssuer, actor.operator.issuer)
+            : eq(ledgerEntries.clientId, actor.clientId ?? ''),
+          inArray(ledgerEntries.kind, ['submit', 'batch', 'cancel', 'batchCancel']),
+          or(gte(ledgerEntries.createdAt, since), gt(ledgerEntries.windowEnd, since)),
+        ),
+      )
+      .orderBy(desc(ledgerEntries.id))
+      .limit(limit);
+  }
+
+  /**
    * An actor's entries, newest first: its client's, or for a company sign-in, every entry of
    * operators of the same issuer in the region. `deviceIds`, when given (a site filter resolved to its
    * devices), keeps entries on any of them or naming the site.

@@ -31,7 +31,7 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
         title: 'powerdeck',
         version: '1.0.0',
         description:
-          "powerdeck's own API, in the product's terms: sign-in and the session, bound sites with their clocks, device commands, batches, the command ledger, queued changes, fleet jobs and dispatch plans, live updates and notifications, and in company sign-in the vendor connections. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key`, `Powerdeck-Undo-Of` and `Powerdeck-Device-Version` (the device's version the change was made against). Every change goes through its devices' budget of upstream calls: one that cannot go now is queued and answered 202 `{ queued: { changeId, goesAt } }`. Errors are `application/problem+json` with a stable `code`.",
+          "powerdeck's own API, in the product's terms: sign-in and the session, bound sites with their clocks, device commands, batches, the command ledger, the overview, queued changes, fleet jobs and dispatch plans, live updates and notifications, and in company sign-in the vendor connections. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key`, `Powerdeck-Undo-Of` and `Powerdeck-Device-Version` (the device's version the change was made against). Every change goes through its devices' budget of upstream calls: one that cannot go now is queued and answered 202 `{ queued: { changeId, goesAt } }`. Errors are `application/problem+json` with a stable `code`.",
       },
       components: {
         securitySchemes: {

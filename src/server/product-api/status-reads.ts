@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   applyCancellation,
   type CommandCancellation,
@@ -6,7 +7,7 @@ import {
 import type { CommandRef } from '../upstream/upstream-api.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import { Coalescer } from './coalescer.ts';
-import type { FinalStatuses } from './final-statuses.ts';
+import { FINAL_STATUS_CAPACITY, type FinalStatuses } from './final-statuses.ts';
 
 /**
  * Command status reads for polling browsers (docs/architecture.md, Budgets: status polling): a
@@ -17,6 +18,8 @@ import type { FinalStatuses } from './final-statuses.ts';
 export class StatusReads {
   readonly #coalescer: Coalescer<StatusRecord>;
   readonly #finals: FinalStatuses;
+  /** The last record read of each command, final or not, for the overview (`lastKnown`). */
+  readonly #lastSeen = new LRUCache<string, StatusRecord>({ max: FINAL_STATUS_CAPACITY });
 
   /**
    * @param reuseMs how long a record is reused (`STATUS_REUSE_MS`), ms.
@@ -24,9 +27,10 @@ export class StatusReads {
    */
   constructor(now: () => number, reuseMs: number, finals: FinalStatuses) {
     this.#finals = finals;
-    this.#coalescer = new Coalescer(now, reuseMs, (key, record) =>
-      finals.rememberIfFinal(key, record),
-    );
+    this.#coalescer = new Coalescer(now, reuseMs, (key, record) => {
+      this.#lastSeen.set(key, record);
+      finals.rememberIfFinal(key, record);
+    });
   }
 
   /** The status record of `ref`, from memory or one shared upstream read (`read`). */
@@ -42,6 +46,17 @@ export class StatusReads {
   }
 
   /**
+   * The last status record of `ref` this BFF read for the caller's client (a poll of any browser,
+   * or a cancel's answer written in), without any upstream call; absent when none was read since
+   * the BFF started or it was forgotten. The overview reads it (docs/architecture.md, Overview):
+   * a record not final may be out of date, which the overview's rules allow for.
+   */
+  lastKnown(caller: UpstreamCaller, ref: CommandRef): StatusRecord | undefined {
+    const key = statusKey(caller, ref);
+    return this.#finals.get(key) ?? this.#lastSeen.get(key);
+  }
+
+  /**
    * After a cancel succeeded: the reused record of that command is stale, so it is dropped; when
    * one was kept, it is kept as final with the cancellation written in (later polls get it).
    */
@@ -52,12 +67,16 @@ export class StatusReads {
     });
     const kept = await this.#coalescer.peek(key);
     this.#coalescer.forget(key);
+    const seen = this.#lastSeen.get(key);
+    if (seen) this.#lastSeen.set(key, applyCancellation(seen, cancellation));
     if (kept) this.#finals.rememberIfFinal(key, applyCancellation(kept, cancellation));
   }
 
   /** Drops every reused record of this command (a batch cancel changed it). */
   forget(caller: UpstreamCaller, ref: CommandRef): void {
-    this.#coalescer.forget(statusKey(caller, ref));
+    const key = statusKey(caller, ref);
+    this.#coalescer.forget(key);
+    this.#lastSeen.delete(key);
   }
 
   /**
@@ -69,6 +88,8 @@ export class StatusReads {
     const prefix = clientPrefix(caller);
     this.#coalescer.forgetPrefix(prefix);
     this.#finals.forgetPrefix(prefix);
+    for (const key of [...this.#lastSeen.keys()])
+      if (key.startsWith(prefix)) this.#lastSeen.delete(key);
   }
 }
 

@@ -68,6 +68,19 @@ export class ReadModelStore {
   }
 
   /**
+   * Forgets every device command, read state and change of every account: for an upstream that
+   * has just forgotten them itself (the sandbox's admin reset beside `npm start`), never for the
+   * vendor.
+   */
+  async forgetAll(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(deviceCommandChanges);
+      await tx.delete(deviceCommands);
+      await tx.delete(deviceReadState);
+    });
+  }
+
+  /**
    * The state row of each device, created when missing (version 0, never read, bound), and locked
    * for the rest of `tx`, in device order (two transactions over the same devices never wait for
    * each other in a cycle).

@@ -31,6 +31,7 @@ interface Entry {
     homes: Map<string, DeviceHome>;
     devicesBySite: Map<string, string[]>;
     devices: Map<string, Device>;
+    sites: SiteList['sites'];
   }>;
   fetchedAtMs: number;
 }
@@ -108,6 +109,17 @@ export class SiteDirectory {
     return found;
   }
 
+  /**
+   * The caller's bound sites with their devices, as last read (kept {@link SITE_DIRECTORY_TTL_MS}):
+   * one upstream call per client per interval whatever the number of views (the overview's
+   * offline and faulted sites and devices, its device names and site clocks).
+   *
+   * @throws whatever reading the site list throws.
+   */
+  async siteList(caller: UpstreamCaller): Promise<SiteList['sites']> {
+    return (await this.#list(caller, true)).sites;
+  }
+
   /** Drops the caller's kept list (after a bind or unbind): the next lookup asks again. */
   forget(caller: UpstreamCaller): void {
     this.#entries.delete(keyOf(caller));
@@ -146,5 +158,5 @@ function index(list: SiteList): Awaited<Entry['list']> {
       devices.set(device.deviceId, device);
     }
   }
-  return { homes, devicesBySite, devices };
+  return { homes, devicesBySite, devices, sites: list.sites };
 }

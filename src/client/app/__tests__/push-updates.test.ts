@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_EVENT_TYPES } from '../../../domain/account-events.ts';
+import { overviewKeys } from '../../features/overview/api/overview-keys.ts';
 import { commandKeys } from '../../commands/api/command-keys.ts';
 import { notificationKeys } from '../../features/notifications/api/notification-keys.ts';
 import { siteKeys } from '../../features/sites/api/site-keys.ts';
@@ -76,6 +77,7 @@ describe('what each pushed event makes stale', () => {
     expect(invalidate.mock.calls.map(([filter]) => filter?.queryKey)).toEqual([
       commandKeys.device('BAT-1'),
       commandKeys.device('BAT-0'),
+      overviewKeys.all,
       commandKeys.device('BAT-2'),
     ]);
   });

@@ -38,6 +38,7 @@ function fakeBff() {
       return noContent();
     }
     if (route === 'GET /api/sites') return json(200, { sites: bound });
+    if (route === 'GET /api/overview') return json(200, emptyOverview());
     if (route === 'POST /api/sites') {
       const { siteId } = request.body as { siteId: string };
       if (siteId !== SITE.siteId)
@@ -52,6 +53,23 @@ function fakeBff() {
     }
     return problem(404, 'not_found', `no route ${route}`);
   });
+}
+
+/** An overview with nothing in it, as the BFF answers it for an account without commands. */
+function emptyOverview() {
+  return {
+    region: 'eu',
+    generatedAt: '2026-03-10T12:00:00.000Z',
+    upcomingHours: 6,
+    recentHours: 24,
+    executing: [],
+    upcoming: [],
+    ended: [],
+    batches: [],
+    fleetJobs: [],
+    trouble: [],
+    counts: { executing: 0, upcoming: 0, ended: 0, batches: 0, fleetJobs: 0, trouble: 0 },
+  };
 }
 
 describe('sign-in and sites', () => {
@@ -148,6 +166,13 @@ describe('sign-in and sites', () => {
     await user.type(screen.getByLabelText('Operator name (optional)'), 'Ada');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
+    // The app opens on the overview; the sites are one link away.
+    expect(await screen.findByRole('heading', { name: 'Overview: Europe' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/overview');
+    expect(await screen.findByText('No device command is in its window now.')).toBeTruthy();
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Sites' }),
+    );
     expect(await screen.findByRole('heading', { name: 'Sites' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/sites');
     expect(screen.getByRole('banner').textContent).toContain('demo-eu');

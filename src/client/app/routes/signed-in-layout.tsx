@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
@@ -18,7 +18,17 @@ const ToastRegion = lazy(() =>
   import('../../components/toast.tsx').then(({ ToastRegion }) => ({ default: ToastRegion })),
 );
 
+// Loaded with its first opening: the palette's React Aria composites are not needed before.
+const SiteSearch = lazy(() =>
+  import('./site-search.tsx').then(({ SiteSearch }) => ({ default: SiteSearch })),
+);
+
+/** Ctrl+K, or Cmd+K on a Mac: the search's shortcut, on every signed-in page. */
+const isSearchShortcut = (event: KeyboardEvent) =>
+  event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey) && !event.altKey;
+
 const NAVIGATION = [
+  { to: '/overview', label: 'Overview' },
   { to: '/sites', label: 'Sites' },
   { to: '/timeline', label: 'Timeline' },
   { to: '/batches', label: 'Batches' },
@@ -29,7 +39,8 @@ const NAVIGATION = [
 
 /**
  * Frame of every signed-in page: a skip link, the brand, the main navigation (the current page
- * marked with `aria-current`), the live updates indicator and the notification bell, who is
+ * marked with `aria-current`), the search across sites and devices (Ctrl+K or Cmd+K anywhere,
+ * `site-search.tsx`), the live updates indicator and the notification bell, who is
  * signed in and sign-out; then the page, as wide as its route asks (`usePageWidth`), or in its
  * place the empty state of a region without a vendor connection (`ConnectionGate`); and the one
  * toast region, where `showToast` outcomes appear.
@@ -58,6 +69,17 @@ export function SignedInLayout() {
     startLeavingSignedInPages(queryClient);
     return Promise.resolve(navigate(to, { replace: true }));
   };
+  const [searching, setSearching] = useState(false);
+  useEffect(() => {
+    const open = (event: KeyboardEvent) => {
+      if (!isSearchShortcut(event)) return;
+      // Before the browser's own Ctrl+K (its address bar search).
+      event.preventDefault();
+      setSearching(true);
+    };
+    window.addEventListener('keydown', open);
+    return () => window.removeEventListener('keydown', open);
+  }, []);
   const pushState = usePushStream({
     onMessage: pushApplier.apply,
     onSessionEnded: () => void leave(signInPathFrom(here.current)),
@@ -73,7 +95,7 @@ export function SignedInLayout() {
         Skip to content
       </a>
       <header className="app-header">
-        <Link to="/sites" className="brand">
+        <Link to="/overview" className="brand">
           powerdeck
         </Link>
         <nav aria-label="Main" className="app-nav">
@@ -85,6 +107,14 @@ export function SignedInLayout() {
             ))}
           </ul>
         </nav>
+        <button
+          type="button"
+          className="header-search"
+          aria-keyshortcuts="Control+K Meta+K"
+          onClick={() => setSearching(true)}
+        >
+          Search <kbd>Ctrl K</kbd>
+        </button>
         <div className="header-live">
           <LiveUpdatesIndicator state={pushState} />
           <NotificationBell />
@@ -107,6 +137,11 @@ export function SignedInLayout() {
       <Suspense fallback={null}>
         <ToastRegion />
       </Suspense>
+      {searching ? (
+        <Suspense fallback={null}>
+          <SiteSearch onClose={() => setSearching(false)} />
+        </Suspense>
+      ) : null}
     </PushStateContext>
   );
 }

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { Loading } from '../../components/loading.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { StaleDataNotice } from '../../components/stale-data-notice.tsx';
@@ -11,12 +12,25 @@ import { useTimeZoneRefusal } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 
 /**
- * `/sites`: home after sign-in. Bind and unbind sites, reach each device. A site just bound takes
- * focus; when a refresh fails, the list stays with a notice saying how old it is.
+ * `/sites`: bind and unbind sites, reach each device. A site just bound takes focus, as does the
+ * site of `?site=` (the overview's and the search's links, each visit anew); when a refresh
+ * fails, the list stays with a notice saying how old it is.
  */
 export function SitesRoute() {
   const sites = useSites();
-  const [focusRequest, setFocusRequest] = useState<SiteFocusRequest | null>(null);
+  const [searchParams] = useSearchParams();
+  const { key: visit } = useLocation();
+  const linkedSite = searchParams.get('site');
+  const linkedRequest = useMemo<SiteFocusRequest | null>(
+    () => (linkedSite ? { siteId: linkedSite } : null),
+    // A new request per visit, so a second jump to the same site focuses it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [linkedSite, visit],
+  );
+  // A bind's request holds until the next visit.
+  const [bound, setBound] = useState<{ request: SiteFocusRequest; visit: string } | null>(null);
+  const focusRequest = bound?.visit === visit ? bound.request : linkedRequest;
+  const setFocusRequest = (request: SiteFocusRequest) => setBound({ request, visit });
   const bindings = usePermission('administer');
   const clockRefusal = useTimeZoneRefusal();
   return (

@@ -1,0 +1,135 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Overview } from '../../../domain/overview.ts';
+import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
+import { renderApp } from '../../testing/render.tsx';
+import { BATTERY_A, harbourPlant } from '../../testing/test-devices.ts';
+
+const SITE = harbourPlant([
+  BATTERY_A,
+  { deviceId: 'BAT-EU-001-B', name: 'Battery B', model: 'PD-10', capabilities: {}, online: false },
+]);
+const place = {
+  deviceId: 'BAT-EU-001-A',
+  deviceName: 'Battery A',
+  siteId: 'PLANT-EU-001',
+  siteName: 'Harbour plant',
+  timeZone: 'Europe/Berlin',
+};
+const OVERVIEW: Overview = {
+  region: 'eu',
+  generatedAt: '2026-03-10T12:00:00.000Z',
+  upcomingHours: 6,
+  recentHours: 24,
+  executing: [
+    {
+      ...place,
+      commandId: 'cmd_1',
+      powerControl: { targetBatteryPowerW: -2000 },
+      startTime: '2026-03-10T11:00:00.000Z',
+      endTime: '2026-03-10T13:00:00.000Z',
+      status: 'executing',
+    },
+  ],
+  upcoming: [],
+  ended: [
+    {
+      ...place,
+      commandId: 'cmd_0',
+      startTime: '2026-03-10T09:00:00.000Z',
+      endTime: '2026-03-10T10:00:00.000Z',
+      status: 'cancelled',
+      cancelReason: 'startTimeExpire',
+      endedAt: '2026-03-10T09:00:00.000Z',
+    },
+  ],
+  batches: [],
+  fleetJobs: [],
+  trouble: [
+    {
+      siteId: 'PLANT-EU-001',
+      siteName: 'Harbour plant',
+      timeZone: 'Europe/Berlin',
+      deviceId: 'BAT-EU-001-B',
+      deviceName: 'Battery B',
+      offline: true,
+      faulted: false,
+    },
+  ],
+  counts: { executing: 1, upcoming: 0, ended: 1, batches: 0, fleetJobs: 0, trouble: 1 },
+};
+
+function fakeBff() {
+  return stubFetch((request) => {
+    const route = `${request.method} ${request.path}`;
+    if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+    if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+    if (route === 'GET /api/overview') return json(200, OVERVIEW);
+    return problem(404, 'not_found', `no route ${route}`);
+  });
+}
+
+describe('the overview', () => {
+  it('opens at /, asks for the signed-in region, and links each line on the site clock', async () => {
+    const requests = fakeBff();
+    const { router } = renderApp('/');
+    const executing = await screen.findByRole('region', { name: /^Executing now/ });
+    expect(router.state.location.pathname).toBe('/overview');
+    expect(
+      requests.some((r) => r.path === '/api/overview' && r.search.get('region') === 'eu'),
+    ).toBe(true);
+    const line = within(executing).getByRole('listitem');
+    expect(
+      within(line).getByRole('link', { name: 'Battery A (BAT-EU-001-A)' }).getAttribute('href'),
+    ).toBe('/sites/PLANT-EU-001/devices/BAT-EU-001-A');
+    expect(line.textContent).toContain('2 kW charge');
+    // 11:00-13:00 UTC is 12:00-14:00 in Berlin in March.
+    expect(line.textContent).toContain(
+      '2026-03-10 12:00–14:00 (Europe/Berlin), UTC 2026-03-10 11:00–13:00',
+    );
+    expect(line.textContent).toContain('Executing');
+
+    const ended = screen.getByRole('region', { name: /^Failed or cancelled/ });
+    expect(ended.textContent).toContain(
+      'The start time passed before the device could begin (device offline?)',
+    );
+    const trouble = screen.getByRole('region', { name: /^Offline or faulted/ });
+    expect(within(trouble).getByRole('link', { name: 'Harbour plant' }).getAttribute('href')).toBe(
+      '/sites?site=PLANT-EU-001',
+    );
+    expect(trouble.textContent).toContain('Offline');
+    expect(screen.getByRole('region', { name: /^Batches under way/ }).textContent).toContain(
+      'No batch is under way.',
+    );
+  });
+});
+
+describe('the search across sites and devices', () => {
+  it('opens with Ctrl+K, filters as one types, goes with Enter, and closes with Escape', async () => {
+    fakeBff();
+    const user = userEvent.setup();
+    const { router } = renderApp('/overview');
+    await screen.findByRole('region', { name: /^Executing now/ });
+
+    await user.keyboard('{Control>}k{/Control}');
+    const field = await screen.findByRole('searchbox', { name: 'Search sites and devices' });
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('searchbox', { name: 'Search sites and devices' })).toBeNull(),
+    );
+
+    await user.keyboard('{Meta>}k{/Meta}');
+    await screen.findByRole('searchbox', { name: 'Search sites and devices' });
+    await user.keyboard('battery b');
+    const menu = screen.getByRole('menu', { name: 'Search sites and devices' });
+    await waitFor(() => expect(within(menu).getAllByRole('menuitem')).toHaveLength(1));
+    expect(within(menu).getByRole('menuitem').textContent).toContain('BAT-EU-001-B');
+    await user.keyboard('{ArrowDown}{Enter}');
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/sites/PLANT-EU-001/devices/BAT-EU-001-B'),
+    );
+    expect(screen.queryByRole('searchbox', { name: 'Search sites and devices' })).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+import { Link } from 'react-router';
+import { REGION_NAMES } from '../../../domain/token.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { StaleDataNotice } from '../../components/stale-data-notice.tsx';
+import { useOverview } from '../../features/overview/api/get-overview.ts';
+import { OverviewView } from '../../features/overview/components/overview-view.tsx';
+import { useSession } from '../../features/session/api/get-session.ts';
+import { FAILED_REFETCH_INTERVAL_MS } from '../../lib/refetch-while-failing.ts';
+import { formatUtc } from '../../lib/time.ts';
+
+/**
+ * `/overview`: the page after sign-in (docs/architecture.md, Overview). What the signed-in
+ * region's devices do now and soon, what failed or was cancelled lately and why, the batches and
+ * fleet jobs under way, the sites and devices offline or faulted. It follows the account's events
+ * and reads itself again every few seconds while shown, so it stays live without a reload.
+ */
+export function OverviewRoute() {
+  const region = useSession().data?.region;
+  const overview = useOverview(region);
+  const regionName = region ? REGION_NAMES[region] : '';
+  return (
+    <>
+      <title>Overview · powerdeck</title>
+      <h1>Overview{regionName ? `: ${regionName}` : ''}</h1>
+      <p className="lead">
+        Times are on each site&apos;s clock, with UTC beside them. To bind a site or find a device,
+        open <Link to="/sites">Sites</Link>, or press <kbd>Ctrl</kbd>+<kbd>K</kbd> anywhere.
+      </p>
+      {overview.data === undefined ? (
+        overview.isError ? (
+          <ErrorAlert
+            error={overview.error}
+            what="Could not load the overview."
+            onRetry={() => void overview.refetch()}
+          />
+        ) : (
+          <Loading what="Loading the overview…" />
+        )
+      ) : (
+        <>
+          <StaleDataNotice
+            query={overview}
+            what="the overview"
+            autoRetryMs={FAILED_REFETCH_INTERVAL_MS}
+          />
+          <p className="overview-as-of">
+            As of {formatUtc(overview.data.generatedAt)} on the vendor&apos;s clock. Commands sent
+            outside powerdeck are not shown yet.
+          </p>
+          <OverviewView overview={overview.data} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { OverviewSchema, type Overview } from '../../../../domain/overview.ts';
+import type { Region } from '../../../../domain/token.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
+import { overviewKeys } from './overview-keys.ts';
+
+/**
+ * How often the overview is read again while shown, ms. Its lines move with the vendor's clock
+ * (a window starts or ends) as well as with events, and no event says a window began; the read
+ * costs the vendor nothing per device (docs/architecture.md, Overview). Not in a hidden tab.
+ */
+export const OVERVIEW_REFRESH_MS = 5_000;
+
+/**
+ * `GET /api/overview?region=`: the signed-in account's overview. Rejects with ApiError, e.g. 409
+ * `other_region` for a region other than the signed-in one.
+ */
+export function getOverview(region: Region, signal?: AbortSignal): Promise<Overview> {
+  return apiRequest(`/overview?${new URLSearchParams({ region }).toString()}`, OverviewSchema, {
+    signal,
+  });
+}
+
+export const overviewQueryOptions = (region: Region) =>
+  queryOptions({
+    queryKey: overviewKeys.region(region),
+    queryFn: ({ signal }) => getOverview(region, signal),
+    // Kept on screen when a refresh fails (StaleDataNotice), tried again meanwhile.
+    refetchInterval: refetchWhileFailing(OVERVIEW_REFRESH_MS),
+  });
+
+export const useOverview = (region: Region | undefined) =>
+  useQuery({ ...overviewQueryOptions(region ?? 'eu'), enabled: region !== undefined });

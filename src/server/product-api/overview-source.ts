@@ -1,0 +1,106 @@
+import type { FleetJob } from '../../domain/fleet-job.ts';
+import {
+  factsFromLedger,
+  OVERVIEW_RECENT_HOURS,
+  type OverviewFacts,
+} from '../../domain/overview.ts';
+import { toLedgerEntry } from '../ledger/ledger-store.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import type { ReadModel } from '../read-model/read-model.ts';
+import type { Session } from '../session/session-store.ts';
+import type { SiteDirectory } from '../upstream/site-directory.ts';
+import type { StatusReads } from './status-reads.ts';
+
+/**
+ * Where the overview's facts come from (docs/architecture.md, Overview). One call per view; an
+ * implementation answers from what the BFF holds and never calls the vendor per device (the
+ * vendor allows 2 calls per device per minute, docs/upstream.md, Rate limit): at most the site
+ * list, which the site directory keeps for 30 s per client.
+ *
+ * The contract, for a later implementation (the read model of every device's commands):
+ * - `commands`: the account's device commands whose window ends after `sinceMs` or that were
+ *   refused or cancelled after it, each with its last known vendor status when one is known
+ *   (absent: the overview places it by its window), a cancellation's reason, and a refusal in
+ *   operator words. Commands sent outside powerdeck may be included; completed ones may be left
+ *   out.
+ * - `batches`: the account's batches whose window ends after `sinceMs`, with their device counts.
+ * - `fleetJobs`: the account's fleet jobs (the overview keeps those not final).
+ * - `sites`: the bound sites with their devices as the vendor last listed them (names, zones,
+ *   `online` and `faulted`).
+ *
+ * @throws a ProblemError when the site list cannot be read (the route answers it).
+ */
+export interface OverviewSource {
+  read(session: Session, sinceMs: number): Promise<OverviewFacts>;
+}
+
+/** What {@link LedgerOverviewSource} reads; `ledger` and `fleetJobs` are absent without a database. */
+export interface LedgerOverviewDeps {
+  ledger?: Ledger | undefined;
+  statuses: StatusReads;
+  /**
+   * The read model of device commands (with a database): where a command stands as the BFF last
+   * read it, whether or not a browser polled it (docs/architecture.md, Read model).
+   */
+  readModel?: ReadModel | undefined;
+  sites: SiteDirectory;
+  /** The session's client's fleet jobs as stored (no upstream read). */
+  fleetJobs?: ((session: Session) => Promise<FleetJob[]>) | undefined;
+  /** The BFF's own clock, epoch ms, on which ledger leases run out. */
+  now: () => number;
+}
+
+/** Most ledger entries one overview reads (newest first). */
+export const OVERVIEW_LEDGER_ENTRIES = 2000;
+
+/**
+ * The first {@link OverviewSource}: the command ledger (what powerdeck sent, with its windows and
+ * known outcomes; no upstream call, batch confirmation is left to the ledger's own readers), the
+ * status reads' records (what browsers polled), the site directory's list, and the fleet jobs'
+ * store. Without a database it knows no command, batch or job: the overview then shows the sites'
+ * trouble only. Commands sent outside powerdeck are unknown to it.
+ */
+export class LedgerOverviewSource implements OverviewSource {
+  readonly #deps: LedgerOverviewDeps;
+
+  constructor(deps: LedgerOverviewDeps) {
+    this.#deps = deps;
+  }
+
+  async read(session: Session, sinceMs: number): Promise<OverviewFacts> {
+    const { ledger, statuses, readModel, sites, fleetJobs, now } = this.#deps;
+    const [sitesList, rows, jobs] = await Promise.all([
+      sites.siteList(session),
+      ledger?.store.recentCommandEntries(session, sinceMs, OVERVIEW_LEDGER_ENTRIES) ?? [],
+      fleetJobs?.(session) ?? [],
+    ]);
+    const nowMs = now();
+    const entries = rows.map((row) => toLedgerEntry(row, nowMs));
+    // The read model knows every command's state; without one, what browsers last polled. The
+    // commands the ledger names are gathered first, so the read model is asked once.
+    const refs: { deviceId: string; commandId: string }[] = [];
+    factsFromLedger(entries, (deviceId, commandId) => {
+      refs.push({ deviceId, commandId });
+      return undefined;
+    });
+    const read = readModel
+      ? await readModel.commands({ region: session.region, clientId: session.clientId }, refs)
+      : undefined;
+    const { commands, batches } = factsFromLedger(entries, (deviceId, commandId) => {
+      const record =
+        read?.get(`${deviceId} ${commandId}`) ??
+        statuses.lastKnown(session, { deviceId, commandId });
+      return (
+        record && {
+          status: record.status,
+          cancelReason: record.cancelReason,
+          endedAt: record.cancelledAt,
+        }
+      );
+    });
+    return { commands, batches, fleetJobs: jobs, sites: sitesList };
+  }
+}
+
+/** The start of the overview's look back at `nowMs`, epoch ms. */
+export const overviewSince = (nowMs: number) => nowMs - OVERVIEW_RECENT_HOURS * 3_600_000;
