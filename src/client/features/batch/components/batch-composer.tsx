@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '../../../../domain/batch.ts';
+import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { Site } from '../../../../domain/device.ts';
 import { useSubmitBatch } from '../../../commands/api/submit-batch.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
@@ -17,6 +18,7 @@ import {
   parseDeviceIdList,
   removeDevices,
 } from '../lib/batch-selection.ts';
+import { resendWindow } from '../lib/device-actions.ts';
 import { batchTimeZone, indexDevices, type SiteDevice } from '../lib/device-directory.ts';
 import { DevicePicker } from './device-picker.tsx';
 import { PrecheckPanel } from './precheck-panel.tsx';
@@ -29,6 +31,19 @@ interface BatchComposerProps {
    * one when the answer was lost and the batch was found in the devices' histories.
    */
   onSubmitted: (batchCommandId: string | undefined) => void;
+  /**
+   * A resend from a batch's page: the devices that failed there and the batch's command, which
+   * the composer opens with (the window moved on when it has begun), pre-checked as any batch.
+   */
+  resend?: ResendDraft | undefined;
+}
+
+/** What a batch page hands the composer to send its command again to some of its devices. */
+export interface ResendDraft {
+  /** The batch it comes from, in words (`batch b_1`, or `this batch`). */
+  from: string;
+  deviceIds: readonly string[];
+  command: DeviceCommand;
 }
 
 /**
@@ -37,11 +52,13 @@ interface BatchComposerProps {
  * is accepted it cannot be sent again from here: submit stays off, and the pre-check leaves the
  * batch's own commands out (they are the batch, not in its way).
  */
-export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
+export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps) {
   const directory = useMemo(() => indexDevices(sites), [sites]);
   const known = useMemo(() => new Set(directory.keys()), [directory]);
-  const [selected, setSelected] = useState<readonly string[]>([]);
-  const [notices, setNotices] = useState<string[]>([]);
+  // A resend opens with its devices chosen; one no longer in a bound site is named, not added.
+  const [opening] = useState(() => addDevices([], resend?.deviceIds ?? [], known));
+  const [selected, setSelected] = useState<readonly string[]>(opening.selected);
+  const [notices, setNotices] = useState<string[]>(() => describeRefusals(opening.refused));
   const selectedSet = useMemo(() => new Set(selected), [selected]);
   const selectedDevices = useMemo(
     () => selected.flatMap((id) => (directory.has(id) ? [directory.get(id) as SiteDevice] : [])),
@@ -52,7 +69,13 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
     [selectedDevices],
   );
   const [initialWindow] = useState(() => {
-    const { start, end } = defaultCommandWindow(Date.now());
+    const nowMs = Date.now();
+    const { start, end } = defaultCommandWindow(nowMs);
+    if (resend)
+      return {
+        ...resendWindow(resend.command, nowMs, start.getTime()),
+        powerControl: resend.command.powerControl,
+      };
     return { startMs: start.getTime(), endMs: end.getTime() };
   });
   const { timeZone, mixed } = batchTimeZone(selectedDevices);
@@ -99,6 +122,13 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const count = selected.length;
   return (
     <div className="batch-composer stack">
+      {resend ? (
+        <p className="notice">
+          Sending the command of {resend.from} again, as a new batch, to the{' '}
+          {resend.deviceIds.length} device{resend.deviceIds.length === 1 ? '' : 's'} that failed
+          there. Check the window and the pre-check below before submitting.
+        </p>
+      ) : null}
       {/* Keyboard users reach the command without tabbing past a site of 60 device checkboxes. */}
       <a className="skip-link" href="#batch-command-heading">
         Skip to the command
