@@ -10,7 +10,8 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
-import { defaultCommandWindow } from '../../../lib/time.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
 import {
   addDevices,
   canSubmitBatch,
@@ -86,7 +87,11 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
   // batch whose batch ID was not learnt (its answer lost, found in the histories) cannot be.
   const onAccepted = (
     response: BatchSubmissionResponse,
-    { idempotencyKey }: { idempotencyKey: string },
+    {
+      idempotencyKey,
+      devices,
+      command,
+    }: { idempotencyKey: string; devices: readonly string[]; command: DeviceCommand },
   ) => {
     // A batch found in the histories after its answer was lost has no ID: no batch to undo.
     const { batchCommandId } = response;
@@ -98,7 +103,7 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
           commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
           key: idempotencyKey,
         },
-        `Batch ${batchCommandId} submitted`,
+        `Batch sent to ${devices.length} device${devices.length === 1 ? '' : 's'}: ${describePowerControl(command.powerControl)}, ${formatWindowInZone(command.startTime, command.endTime, timeZone)} (${zoneLabel(timeZone)})`,
         timeZone,
       );
     onSubmitted(batchCommandId);
