@@ -1,13 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
-import {
-  isFinalJobState,
-  progressOverTime,
-  type FleetBatch,
-  type FleetDeviceOutcome,
-  type FleetJob,
-} from '../../../../domain/fleet-job.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { isFinalJobState, progressOverTime, type FleetJob } from '../../../../domain/fleet-job.ts';
+import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
 import { useFleetJobAction } from '../../../commands/api/fleet-jobs.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -20,36 +14,15 @@ import {
   formatWindowInZone,
   formatWindowInZoneWithUtc,
 } from '../../../lib/time.ts';
-import { countUnconfirmed, fleetDeviceConfirmation } from '../lib/fleet-confirmation.ts';
+import { countUnconfirmed } from '../lib/fleet-confirmation.ts';
 import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
-import { FLEET_BATCH_STATE_WORDS, FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
+import {
+  deviceStatusWords,
+  FLEET_BATCH_STATE_WORDS,
+  FLEET_JOB_STATE_WORDS,
+} from '../lib/fleet-words.ts';
 import { FleetProgressChart } from './fleet-progress-chart.tsx';
 import './fleet.css';
-
-function deviceStatusWords(
-  device: FleetDeviceOutcome,
-  batch: FleetBatch,
-  job: FleetJob,
-  nowMs: number,
-): string {
-  switch (fleetDeviceConfirmation(device, batch, job, nowMs)) {
-    case 'failed':
-      return 'Failed';
-    case 'notSent':
-      return 'Not sent';
-    case 'confirming':
-      return "Sent, not confirmed yet: its command is looked for in the device's history";
-    case 'notFound':
-      return "Not found in the device's history: the window has ended without its command. Check the device's history before sending again";
-    case 'found':
-      break;
-  }
-  if (!device.status) return 'Sent';
-  const words = COMMAND_STATUS_WORDS[device.status];
-  return device.cancelReason
-    ? `${words}: ${CANCELLATION_REASON_WORDS[device.cancelReason]}`
-    : words;
-}
 
 /**
  * One fleet job (docs/fleet-dispatch.md): its command and rollout, progress counted per device
@@ -155,7 +128,7 @@ export function FleetJobView({
         <button
           type="button"
           onClick={() =>
-            downloadFile(fleetOutcomesCsv(job), `fleet-job-${job.jobId}.csv`, 'text/csv')
+            downloadFile(fleetOutcomesCsv(job, nowMs), `fleet-job-${job.jobId}.csv`, 'text/csv')
           }
         >
           Download outcomes (CSV)
