@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
-import { ApiError } from '../../../lib/api-error.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+import type { BatchCancelResult } from '../../../domain/batch.ts';
+import { useCancelCommand } from './cancel-command.ts';
+import { ApiError } from '../../lib/api-error.ts';
+import { problemWords } from '../../lib/problem-words.ts';
 
 /** One device command of a batch to cancel. */
 export interface DeviceCommandRef {

@@ -10,7 +10,7 @@ import { downloadFile } from '../../../lib/download-file.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
-import { useCancelDeviceByDevice } from '../api/cancel-device-by-device.ts';
+import { useCancelDeviceByDevice } from '../../../commands/api/cancel-device-by-device.ts';
 import { batchDevicesCsv } from '../lib/batch-csv.ts';
 import { cancelFailureWords, countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import {
