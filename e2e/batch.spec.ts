@@ -20,6 +20,8 @@ test('compose a 50-device batch, see the pre-check, watch it run, cancel it with
   page,
   baseURL,
 }) => {
+  // Fifty devices sent, polled and cancelled take over a minute on a loaded 2-core machine.
+  test.setTimeout(120_000);
   await signIn(page);
   await bindSite(page, SITE);
 
