@@ -24,7 +24,22 @@ export const E2E_TEAMS_BFF_PORT = 38080 + portOffset;
 export const E2E_TEAMS_SANDBOX_PORT = 38090 + portOffset;
 export const E2E_TEAMS_IDP_PORT = 38070 + portOffset;
 
+/**
+ * Ports of a fourth stack, started by the tests under `e2e/prism/` themselves (only when they
+ * run): a BFF without the sandbox, whose upstream is a Prism mock of docs/upstream.openapi.yaml,
+ * and the relay that picks each region's token example (e2e/support/prism-stack.ts).
+ */
+export const E2E_PRISM_BFF_PORT = 48080 + portOffset;
+export const E2E_PRISM_MOCK_PORT = 48010 + portOffset;
+export const E2E_PRISM_TOKEN_PORT = 48011 + portOffset;
+
 const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
+
+/**
+ * The specs under `e2e/prism/`. A pattern, not the glob `prism/**`: Playwright matches a glob
+ * against the whole path, so a checkout in a folder named `prism` would match every spec.
+ */
+const PRISM_SPECS = /[\\/]e2e[\\/]prism[\\/][^\\/]+\.spec\.ts$/;
 
 const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') => ({
   command: 'npx tsx scripts/start.ts',
@@ -72,6 +87,8 @@ const PROJECT_STACKS = {
   large: { folder: 'large', stacks: ['large'] },
   firefox: { folder: 'firefox', stacks: ['demo'] },
   'company-sign-in': { folder: 'company-sign-in', stacks: ['teams'] },
+  // Its spec starts its own stack (e2e/support/prism-stack.ts).
+  prism: { folder: 'prism', stacks: [] },
 } as const;
 const running = projectsToRun(
   process.argv,
@@ -110,7 +127,7 @@ export default defineConfig({
   projects: [
     {
       name: 'demo',
-      testIgnore: ['large/**', 'company-sign-in/**', 'firefox/**'],
+      testIgnore: ['large/**', 'company-sign-in/**', 'firefox/**', PRISM_SPECS],
       use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
     },
     {
@@ -130,6 +147,13 @@ export default defineConfig({
       name: 'company-sign-in',
       testMatch: 'company-sign-in/**/*.spec.ts',
       use: { baseURL: teamsOrigin },
+    },
+    {
+      // The product against the vendor's contract as published: a BFF whose upstream is a Prism
+      // mock of docs/upstream.openapi.yaml, a stack the spec starts itself.
+      name: 'prism',
+      testMatch: PRISM_SPECS,
+      use: { baseURL: `http://127.0.0.1:${E2E_PRISM_BFF_PORT}` },
     },
   ],
   webServer: (['demo', 'large', 'teams'] as const).flatMap((name) =>

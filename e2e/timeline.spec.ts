@@ -102,9 +102,15 @@ test('replace a received command by dragging it', async ({ page }) => {
   const before = (await oldBar.textContent()) ?? '';
 
   await drag(page, 1, now + 2.5 * HOUR_MS, now + 5 * HOUR_MS);
-  await expect(
-    page.getByRole('status').filter({ hasText: `Command ${oldId} replaced by` }),
-  ).toBeVisible();
+  // The drag's submission spent one of the device's two calls to the vendor this minute: the
+  // replace's cancel takes the other, and its new window waits for the next minute, said on the
+  // site's clock. It goes once the sandbox clock (the vendor's) has moved on.
+  const queued = page.getByRole('status').filter({
+    hasText: `Command ${oldId} on Hall B battery is cancelled; its new window is not sent yet.`,
+  });
+  await expect(queued).toContainText(/Queued: it goes at .* \(Europe\/Berlin\), UTC /);
+  await expect(queued).toContainText('it can no longer be withdrawn');
+  await sandboxAdmin.advanceClock(MINUTE_MS);
   const moved = bar(page, /^Hall B battery: 3 kW charge, .*Received/);
   await expect(moved).toBeAttached();
   await expect(moved).not.toHaveText(before);
@@ -282,6 +288,8 @@ test('a replace refused after the cancel offers to restore the old command', asy
   await openTimeline(page);
   const now = Date.now();
   const oldId = await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);
+  // Each step below starts with the device's two calls to the vendor of a new minute.
+  await sandboxAdmin.advanceClock(MINUTE_MS);
   // Another operator takes the target window meanwhile; this page does not know it yet.
   const other = await page.request.post('/api/devices/BAT-EU-001-A/commands', {
     headers: { 'X-CSRF': '1', Origin: new URL(page.url()).origin },
@@ -293,10 +301,13 @@ test('a replace refused after the cancel offers to restore the old command', asy
   });
   expect(other.status()).toBe(202);
 
+  await sandboxAdmin.advanceClock(MINUTE_MS);
+
   await drag(page, 0, now + 2.5 * HOUR_MS, now + 5.5 * HOUR_MS);
   const alert = page.getByRole('alert').filter({ hasText: 'already cancelled' });
   await expect(alert).toContainText(`The old command ${oldId} is already cancelled.`);
   await expect(alert).toContainText('overlaps command');
+  await sandboxAdmin.advanceClock(MINUTE_MS);
   await alert.getByRole('button', { name: 'Restore the old command' }).click();
   await expect(
     page.getByRole('status').filter({ hasText: /submitted for Hall A battery/ }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { LedgerKindSchema } from './ledger.ts';
+import { QueuedChangeStateSchema } from './queued-change.ts';
 import { UtcTimestampSchema } from './time.ts';
 
 /**
@@ -56,6 +57,20 @@ export const FleetJobChangedSchema = z.object({
   data: z.object({ jobId: z.uuid() }),
 });
 
+/**
+ * A queued change moved on (docs/decisions/007-device-call-budget.md, section 2): queued, planned
+ * anew, a step sent, ended (`sent`, `failed`) or withdrawn. `deviceIds` are its devices, whose
+ * commands change when a step is sent.
+ */
+export const QueuedChangeChangedSchema = z.object({
+  type: z.literal('queuedChangeChanged'),
+  data: z.object({
+    changeId: z.string(),
+    state: QueuedChangeStateSchema,
+    deviceIds: z.array(DeviceIdSchema).max(MAX_EVENT_DEVICE_IDS),
+  }),
+});
+
 /** Every kind of account event, told apart by `type`. */
 export const AccountEventSchema = z.discriminatedUnion('type', [
   NotificationCreatedSchema,
@@ -64,6 +79,7 @@ export const AccountEventSchema = z.discriminatedUnion('type', [
   SiteBindingsChangedSchema,
   LedgerEntryChangedSchema,
   FleetJobChangedSchema,
+  QueuedChangeChangedSchema,
 ]);
 export type AccountEvent = z.infer<typeof AccountEventSchema>;
 export type AccountEventType = AccountEvent['type'];

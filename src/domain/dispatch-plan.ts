@@ -69,11 +69,11 @@ export interface PlanCheck {
 /**
  * Checks every row of a dispatch plan before anything is sent (docs/fleet-dispatch.md, Dispatch
  * plans), with the project's one rule of each kind: the device among the bound sites and its ID
- * valid (ids.ts), controls valid for the schema (power-control.ts, spec 2.2) and inside the
- * device's capability ranges with every control supported (device.ts, spec 2.2, 7), end after
- * start (spec 2.1), a start not in the past, not already held by the device (a plan sent again),
- * no overlap with an active command of the device
- * (overlap.ts, spec 3.1 rule 2), and no overlap with an earlier row of the plan for the same
+ * valid (ids.ts), controls valid for the schema (power-control.ts, docs/upstream.md, Commands)
+ * and inside the device's capability ranges with every control supported (device.ts; Commands,
+ * Lifecycle), end after start (Commands), a start not in the past, not already held by the device
+ * (a plan sent again), no overlap with an active command of the device (overlap.ts;
+ * docs/upstream.md, Lifecycle), and no overlap with an earlier row of the plan for the same
  * device (the earlier one is kept, the later refused naming its line). Linear in the rows plus a
  * sort per device.
  */
@@ -176,7 +176,7 @@ function isSameCommand(
   return POWER_CONTROL_PROPERTIES.every((p) => command.powerControl?.[p] === powerControl[p]);
 }
 
-/** A batch of a plan: one command, at most 50 devices (spec 8). */
+/** A batch of a plan: one command, at most 50 devices (docs/upstream.md, Batches). */
 export interface PlanBatch {
   command: DeviceCommand;
   deviceIds: string[];
@@ -184,7 +184,8 @@ export interface PlanBatch {
 
 /**
  * Groups accepted rows into batches where they share a command (same controls and window), at
- * most 50 devices each (spec 2.5, 8), in the order each command first appears in the plan.
+ * most 50 devices each (docs/upstream.md, Batches), in the order each command first appears in
+ * the plan.
  */
 export function groupPlanIntoBatches(rows: readonly PlanRow[]): PlanBatch[] {
   const groups = new Map<string, PlanBatch>();

@@ -77,3 +77,15 @@ export const DeviceRateLimitedDetailsSchema = z.object({
   retryAt: z.iso.datetime().optional(),
 });
 export type DeviceRateLimitedDetails = z.infer<typeof DeviceRateLimitedDetailsSchema>;
+
+/**
+ * `details` of a 409 `budget_too_tight`: the devices whose budget of upstream calls cannot carry
+ * the change in time, when its last call could go, and the earliest start of the new window the
+ * budget allows (that moment plus the lead time, src/domain/lead-time.ts), ISO 8601 UTC.
+ */
+export const BudgetTooTightDetailsSchema = z.object({
+  deviceIds: z.array(DeviceIdSchema),
+  lastCallAt: z.iso.datetime(),
+  earliestStart: z.iso.datetime(),
+});
+export type BudgetTooTightDetails = z.infer<typeof BudgetTooTightDetailsSchema>;

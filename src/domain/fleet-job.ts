@@ -29,9 +29,9 @@ export const FleetSelectionSchema = z
 export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
 
 /**
- * How a fleet job is rolled out: batches of `batchSize` devices (at most 50, spec 2.5 and 8),
- * sent at most `batchesPerMinute`, and stopped once more than `abortPercent` percent of the
- * devices sent so far failed or were cancelled (100 never stops).
+ * How a fleet job is rolled out: batches of `batchSize` devices (at most 50, docs/upstream.md,
+ * Batches), sent at most `batchesPerMinute`, and stopped once more than `abortPercent` percent of
+ * the devices sent so far failed or were cancelled (100 never stops).
  */
 export const FleetRolloutSchema = z.strictObject({
   batchSize: z.int().min(1).max(MAX_BATCH_DEVICES).default(MAX_BATCH_DEVICES),
@@ -160,6 +160,10 @@ export const FleetJobSchema = z.object({
 });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 
+/** Body of `GET /api/fleet-jobs`: the client's jobs, newest first, without their batches. */
+export const FleetJobListSchema = z.object({ jobs: z.array(FleetJobSchema) });
+export type FleetJobList = z.infer<typeof FleetJobListSchema>;
+
 /** Most rows a dispatch plan may hold. */
 export const MAX_PLAN_ROWS = 20_000;
 
@@ -211,7 +215,8 @@ export const FleetJobActionSchema = z.enum(FLEET_JOB_ACTIONS);
 export type FleetJobAction = z.infer<typeof FleetJobActionSchema>;
 
 /**
- * Splits `deviceIds` into batches of at most `batchSize` (spec 8: at most 50 per batch), in order.
+ * Splits `deviceIds` into batches of at most `batchSize` (docs/upstream.md, Batches: at most 50
+ * per batch), in order.
  *
  * @throws RangeError when `batchSize` is not 1 to 50.
  */

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * Strict pattern for every identifier that travels in a URL path (device, command, batch, site).
  * Letters, digits, `_` and `-`, 1 to 128 characters, starting with a letter or digit: no dots, so
- * no dot segments; no slashes or percent signs, so no encoded traversal. Our choice: the spec
- * only says the IDs are strings (spec 4, "Path parameters").
+ * no dot segments; no slashes or percent signs, so no encoded traversal. Our choice: the vendor
+ * only says the IDs are strings (docs/upstream.md, Decisions: path IDs).
  */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 

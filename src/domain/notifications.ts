@@ -17,8 +17,19 @@ export const NOTIFIED_CANCELLATION_REASONS = [
 export const NotifiedCancellationReasonSchema = z.enum(NOTIFIED_CANCELLATION_REASONS);
 export type NotifiedCancellationReason = z.infer<typeof NotifiedCancellationReasonSchema>;
 
-/** A change that waited for the device's next free upstream slot (DESIGN.md, the scheduler). */
-export const QueuedChangeSchema = z.enum(['submit', 'cancel', 'replace']);
+/**
+ * A change that waited for the device's next free upstream slot (docs/decisions/007, section 2:
+ * the queue of changes; domain `queued-change.ts`): a submission, a cancel, a replace, an undo, a
+ * batch or a batch cancel (those name their first device, and `deviceCount` how many).
+ */
+export const QueuedChangeSchema = z.enum([
+  'submit',
+  'cancel',
+  'replace',
+  'undo',
+  'batch',
+  'batchCancel',
+]);
 export type QueuedChange = z.infer<typeof QueuedChangeSchema>;
 
 /**
@@ -65,6 +76,7 @@ export const NotificationFactsSchema = z.discriminatedUnion('kind', [
     kind: z.literal('queuedChangeSent'),
     change: QueuedChangeSchema,
     deviceId: DeviceIdSchema,
+    deviceCount: z.int().min(1).optional(),
     commandId: CommandIdSchema.optional(),
     ...siteFields,
     ...windowFields,
@@ -73,6 +85,7 @@ export const NotificationFactsSchema = z.discriminatedUnion('kind', [
     kind: z.literal('queuedChangeWithdrawn'),
     change: QueuedChangeSchema,
     deviceId: DeviceIdSchema,
+    deviceCount: z.int().min(1).optional(),
     reason: WithdrawalReasonSchema,
     ...siteFields,
     ...windowFields,

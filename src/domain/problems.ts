@@ -134,6 +134,34 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       'A submission whose outcome was unknown was not found in the command history: the upstream never carried it out.',
   },
+  budget_too_tight: {
+    status: [409],
+    meaning:
+      "A replace or an undo whose last call the device's budget of upstream calls (2 per rolling minute) would send later than the lead time before the new window starts; nothing was sent; `details.earliestStart` is the earliest window start the budget allows.",
+  },
+  device_changed: {
+    status: [409],
+    meaning:
+      "The change was made against an older view of the device (`Powerdeck-Device-Version`), and another person's change (a new command or a cancellation) landed on it since; nothing was sent; `details.changes` names what changed.",
+  },
+  change_incomplete: {
+    status: [409],
+    meaning:
+      "A change of two steps (a replace, the undo of one) whose first step was sent and whose second was refused: the old window is cancelled and the new one not sent; `details.change` is the change, and the second step's refusal is in its answer.",
+  },
+  change_not_withdrawable: {
+    status: [409],
+    meaning:
+      'A queued change that can no longer be withdrawn: it has started sending, was sent, failed or was withdrawn already; `details.change` is where it stands.',
+  },
+  change_not_found: {
+    status: [404],
+    meaning: "No queued change with this ID among the signed-in account's changes.",
+  },
+  changes_unavailable: {
+    status: [503],
+    meaning: 'The BFF runs without a database, so it keeps no queue of changes.',
+  },
   body_too_large: { status: [413], meaning: 'The request body is over 64 KiB.' },
   unsupported_media_type: { status: [415], meaning: 'The request body is not application/json.' },
   idempotency_key_reused: {

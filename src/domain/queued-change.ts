@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { BatchRequestSchema, MAX_BATCH_DEVICES } from './batch.ts';
-import { DeviceCommandSchema } from './command.ts';
+import {
+  CommandCancellationSchema,
+  DeviceCommandSchema,
+  SubmissionResponseSchema,
+} from './command.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema } from './ids.ts';
 import { RoleSchema } from './roles.ts';
 import { OperatorSchema } from './session.ts';
@@ -87,7 +91,7 @@ const ONE_DEVICE = { error: 'both steps must be for the same device', path: ['st
  * A change as the product describes it, each kind with its steps in sending order:
  * - `submit`, `cancel`, `batch`, `batchCancel`: one call;
  * - `replace`: a new window for a device's command, which the upstream only allows as a cancel
- *   followed by a new submission (spec 3.1 rule 2);
+ *   followed by a new submission (docs/upstream.md, Lifecycle);
  * - `undo`: the reverse of an earlier change (docs/architecture.md, Ledger: Undo), naming that
  *   change's `Idempotency-Key` in `undoOf`: a cancel (of a submission), a submission (of a
  *   cancel), a cancel then a submission (of a replace) or a batch cancel (of a batch).
@@ -207,6 +211,17 @@ export const QueuedChangeStepStatusSchema = z.object({
   /** When its call was answered. */
   sentAt: UtcTimestampSchema.optional(),
   answer: StepAnswerSchema.optional(),
+  /**
+   * The `Idempotency-Key` its ledger entry is written under: an undo of this step names it in
+   * `undoOf` (a replace's submission is its second step's).
+   */
+  idempotencyKey: StepIdempotencyKeySchema.optional(),
+  /** A cancel's command. */
+  commandId: CommandIdSchema.optional(),
+  /** A batch cancel's batch. */
+  batchCommandId: BatchCommandIdSchema.optional(),
+  /** What a submission or a batch sends: the power control and its effective window. */
+  command: DeviceCommandSchema.optional(),
 });
 export type QueuedChangeStepStatus = z.infer<typeof QueuedChangeStepStatusSchema>;
 
@@ -222,7 +237,108 @@ export const QueuedChangeStatusSchema = z.object({
   /** The key of the change it undoes. */
   undoOf: z.string().optional(),
   outcome: QueuedChangeOutcomeSchema.optional(),
+  /** Who made it, in words (display name or typed name), when the sign-in named them. */
+  madeBy: z.string().optional(),
   createdAt: UtcTimestampSchema,
   updatedAt: UtcTimestampSchema,
 });
 export type QueuedChangeStatus = z.infer<typeof QueuedChangeStatusSchema>;
+
+/**
+ * Why a change waits instead of going now: its devices' calls of the rolling minute are spent
+ * (`no_slot`), the vendor said a device is busy (`device_busy`: a 429, another client of the
+ * account spent them), or changes queued before it on its devices go first (`changes_waiting`).
+ */
+export const QUEUED_REASONS = ['no_slot', 'device_busy', 'changes_waiting'] as const;
+export const QueuedReasonSchema = z.enum(QUEUED_REASONS);
+export type QueuedReason = z.infer<typeof QueuedReasonSchema>;
+
+/**
+ * A change the budget could not carry now, as the submission, cancel, batch and batch cancel
+ * routes answer it (202) instead of their usual answer (docs/architecture.md, BFF surface): the
+ * queued change's ID (`GET /api/changes`, `DELETE /api/changes/{changeId}`), when it goes (UTC,
+ * on the upstream's clock; the SPA shows it on the site's clock), why it waits, and its devices.
+ */
+export const QueuedAnswerSchema = z.object({
+  queued: z.object({
+    changeId: z.string(),
+    goesAt: UtcTimestampSchema,
+    reason: QueuedReasonSchema,
+    deviceIds: z.array(DeviceIdSchema),
+  }),
+});
+export type QueuedAnswer = z.infer<typeof QueuedAnswerSchema>;
+
+/** True when a change route's answer says the change was queued. */
+export function isQueuedAnswer(answer: unknown): answer is QueuedAnswer {
+  return QueuedAnswerSchema.safeParse(answer).success;
+}
+
+/**
+ * A change to one device's commands planned as a whole by the BFF (`POST
+ * /api/devices/{deviceId}/changes`, docs/decisions/007-device-call-budget.md, section 2): every
+ * step gets its slot of the device's budget before the first is sent, so a replace is never left
+ * half done by the browser.
+ * - `replace`: a new window (and power control) for command `commandId`: a cancel, then a
+ *   submission of `command`;
+ * - `undoSubmit`: the undo of a submission, a cancel of `commandId` (whose window starts at
+ *   `startTime`: the cancel must go before it, since undo never stops a started command);
+ * - `undoCancel`: the undo of a cancel, `command` (the cancelled one's) sent again;
+ * - `undoReplace`: the undo of a replace, the restore of the replaced window: a cancel of the new
+ *   command `commandId`, then `command` (the old one's) sent again.
+ * `undoOf` is the `Idempotency-Key` of the change undone (a replace's: its submission's step,
+ * `QueuedChangeStepStatus.idempotencyKey`).
+ */
+export const DeviceChangeRequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('replace'),
+    commandId: CommandIdSchema,
+    command: DeviceCommandSchema,
+  }),
+  z.strictObject({
+    kind: z.literal('undoSubmit'),
+    undoOf: StepIdempotencyKeySchema,
+    commandId: CommandIdSchema,
+    startTime: UtcTimestampSchema,
+  }),
+  z.strictObject({
+    kind: z.literal('undoCancel'),
+    undoOf: StepIdempotencyKeySchema,
+    command: DeviceCommandSchema,
+  }),
+  z.strictObject({
+    kind: z.literal('undoReplace'),
+    undoOf: StepIdempotencyKeySchema,
+    commandId: CommandIdSchema,
+    command: DeviceCommandSchema,
+  }),
+]);
+export type DeviceChangeRequest = z.infer<typeof DeviceChangeRequestSchema>;
+export type DeviceChangeKind = DeviceChangeRequest['kind'];
+
+/**
+ * What `POST /api/devices/{deviceId}/changes` answers: 200 once every step was sent, with the
+ * cancellation and the new command (`cancelled`, `submitted`) its steps made; 202 while it waits
+ * (`queued`), its steps then go at their planned times (`GET /api/changes` follows it, and events
+ * `queuedChangeChanged` tell when it moved on).
+ */
+export const DeviceChangeAnswerSchema = z.object({
+  change: QueuedChangeStatusSchema,
+  queued: QueuedAnswerSchema.shape.queued.optional(),
+  cancelled: CommandCancellationSchema.optional(),
+  submitted: SubmissionResponseSchema.optional(),
+});
+export type DeviceChangeAnswer = z.infer<typeof DeviceChangeAnswerSchema>;
+
+/** `GET /api/changes`: which changes to list. */
+export const QueuedChangeQuerySchema = z.strictObject({
+  /** Only the changes still waiting or being sent (`true`); default all, recent first. */
+  waiting: z.enum(['true', 'false']).optional(),
+  deviceId: DeviceIdSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+export type QueuedChangeQuery = z.infer<typeof QueuedChangeQuerySchema>;
+
+/** `GET /api/changes`: the account's queued changes, newest first. */
+export const QueuedChangePageSchema = z.object({ changes: z.array(QueuedChangeStatusSchema) });
+export type QueuedChangePage = z.infer<typeof QueuedChangePageSchema>;

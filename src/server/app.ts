@@ -25,6 +25,8 @@ import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
+import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.ts';
+import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
 import { AccountEvents } from './events/account-events.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
 import { eventRoutes } from './events/event-routes.ts';
@@ -49,6 +51,12 @@ import { UpstreamApi } from './upstream/upstream-api.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
+import { ChangeQueue, type ChangeQueueOptions } from './budget/change-queue.ts';
+import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
+import { QueuedChangeStore } from './budget/queued-change-store.ts';
+import { queuedChangeListener } from './product-api/change-events.ts';
+import { queuedStepSender } from './product-api/queued-step-sender.ts';
+import { WritePath } from './product-api/write-path.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +68,17 @@ declare module 'fastify' {
      */
     fleetJobsStarted(): Promise<void>;
     /**
+     * Starts the queue of changes now unless it has started (by itself it starts with the fleet
+     * job queue, {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs.
+     * Resolves at once without a database. Never rejects. For tests and the bench.
+     */
+    changeQueueStarted(): Promise<void>;
+    /**
+     * The queue of changes waiting for their devices' budget of upstream calls; undefined without
+     * a database. For tests, which wake it after moving the upstream clock (`recheck()`).
+     */
+    changeQueue: ChangeQueue | undefined;
+    /**
      * Account events (`publish`) and the notification inbox (`notify`) of this BFF; undefined
      * without a database (docs/architecture.md, Live updates). For tests, which publish and
      * notify as the modules that will call them do.
@@ -70,6 +89,11 @@ declare module 'fastify' {
      * calls and the queue of changes count on (src/server/budget).
      */
     upstreamNow(): number;
+    /**
+     * The read model of device commands (docs/architecture.md, Read model): what the ledger
+     * records of every accepted change, each device's version and what changed since one.
+     */
+    deviceCommands: DeviceCommandsRecorder;
   }
 }
 
@@ -128,6 +152,13 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     fleetRetryWaitCapMs?: number;
     /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
     fleetHooks?: FleetRunnerHooks;
+    /** Timings of the queue of changes (tests shorten them). */
+    changeQueue?: ChangeQueueOptions;
+    /**
+     * How long a replace or an undo due now is waited for before it is answered as queued, ms
+     * (default 15 s).
+     */
+    changeSettleWaitMs?: number;
     /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
     liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
   };
@@ -243,8 +274,10 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
+  const deviceCommands: DeviceCommandsRecorder = new MemoryDeviceCommands();
   const ledger = storage
     ? new Ledger({
+        recorder: deviceCommands,
         store: new LedgerStore(storage.handle.db),
         upstream: api,
         sites,
@@ -285,6 +318,48 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           refresher: new FleetRefresher({ store: fleetStore, upstream: api, now, ledger }),
         })
       : undefined;
+  // Every change to a device goes through its budget of upstream calls; what cannot go now waits
+  // in the durable queue of changes, sent through the ledger when its devices have a slot
+  // (docs/decisions/007-device-call-budget.md, sections 1 and 2).
+  const upstreamNow = options.upstreamClock ?? Date.now;
+  const budget = storage
+    ? new DeviceBudgetStore(
+        storage.handle.db,
+        deviceBudgetsOf(options.deviceCallsPerMinute ?? { eu: 2, au: 2 }),
+      )
+    : undefined;
+  const changeQueue =
+    storage && budget && ledger && box
+      ? new ChangeQueue({
+          handle: storage.handle,
+          store: new QueuedChangeStore(storage.handle.db, budget),
+          budget,
+          send: queuedStepSender({ ledger, upstream: api, box, now }),
+          upstreamNow,
+          log: app.log,
+          options: options.changeQueue,
+          onChange: queuedChangeListener({
+            events: accountEvents,
+            notifications,
+            forgetCaller: (callerId) => tokens.drop(callerId),
+            log: app.log,
+          }),
+        })
+      : undefined;
+  const writePath =
+    ledger && budget && changeQueue && box
+      ? new WritePath({
+          ledger,
+          budget,
+          queue: changeQueue,
+          box,
+          sites,
+          upstreamNow,
+          // A change naming a device version is checked against the read model (decision 007, 5).
+          versions: deviceCommands,
+          settleWaitMs: options.changeSettleWaitMs,
+        })
+      : undefined;
   // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
   // after the app serves rather than before, so every other route answers at once; what needs the
   // queue answers 503 `fleet_jobs_starting` meanwhile. It waits a moment more: its module loading
@@ -293,11 +368,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   // failures are logged and tried again.
   let queueStartTimer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    queueStartTimer = setTimeout(() => void fleetQueue?.start(), FLEET_QUEUE_START_DELAY_MS);
+    queueStartTimer = setTimeout(() => {
+      void fleetQueue?.start();
+      void changeQueue?.start();
+    }, FLEET_QUEUE_START_DELAY_MS);
     queueStartTimer.unref();
   });
   app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
-  app.decorate('upstreamNow', options.upstreamClock ?? Date.now);
+  app.decorate('changeQueueStarted', () => changeQueue?.start() ?? Promise.resolve());
+  app.decorate('changeQueue', changeQueue);
+  app.decorate('upstreamNow', upstreamNow);
+  app.decorate('deviceCommands', deviceCommands);
   app.decorate(
     'liveUpdates',
     accountEvents && notifications ? { events: accountEvents, notifications } : undefined,
@@ -326,6 +407,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     clearTimeout(queueStartTimer);
     notifications?.stopPruning();
     await fleetQueue?.stop();
+    await changeQueue?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
   });
@@ -367,6 +449,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     sites,
     zones,
     now,
+    writePath,
+    notifications,
+    deviceCommands,
   });
   await app.register(fleetRoutes, { sessions, upstream: api, jobs: fleetJobs });
   await app.register(eventRoutes, { sessions, events: accountEvents });

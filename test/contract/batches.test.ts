@@ -105,7 +105,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
       });
   });
 
-  it('batch cancellation with partial failure: per-device results, cancelled and failed (spec 7)', async (context) => {
+  it('batch cancellation with partial failure: per-device results, cancelled and failed (docs/upstream.md, Batches)', async (context) => {
     const deviceId = target.config.deviceId;
     const secondDeviceId = secondDevice(context);
     const window = target.window(0, HOUR_MS);

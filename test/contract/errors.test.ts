@@ -19,10 +19,11 @@ import {
 import { z } from 'zod';
 
 /**
- * Errors (docs/upstream.md, Errors): one test per row of the spec's error table (section 7) with
- * the vendor's answer to it, then the vendor's error shapes and codes: `{ errorCode, message,
- * timestamp }`, 404 for "not found or not yours", RFC 6749 token errors, the rate limit's 429 and
- * the 5xx.
+ * Errors (docs/upstream.md, Errors): one test per refusal the product must handle (a completed
+ * command cancelled, an overlap, a value outside the device's range, a control the device lacks, an
+ * empty power control; a batch cancel that partly fails is in batches.test.ts) with the vendor's
+ * answer to it, then the vendor's error shapes and codes: `{ errorCode, message, timestamp }`, 404
+ * for "not found or not yours", RFC 6749 token errors, the rate limit's 429 and the 5xx.
  */
 const target = useContractTarget();
 
@@ -31,7 +32,7 @@ const OAuthErrorSchema = z.object({
   error_description: z.string().optional(),
 });
 
-describe('the error table (spec 7) as the vendor answers it', () => {
+describe('the refusals the product must handle, as the vendor answers them', () => {
   it('cancel of a completed command: 409 COMMAND_NOT_CANCELLABLE', async (context) => {
     const admin = target.requireAdmin(context, 'let a command complete');
     const deviceId = target.config.deviceId;

@@ -19,10 +19,9 @@ import {
 } from '../../src/sandbox/vendor/schemas.ts';
 
 /**
- * The command lifecycle (docs/upstream.md, Lifecycle, Status record): one test per row of the
- * spec's state table, transition table, rules and cancellation reasons (spec section 3). What
- * moves a command is the sandbox's own (the vendor documents no triggers): its clock reaching
- * startTime and endTime, moved with the admin API.
+ * The command lifecycle (docs/upstream.md, Lifecycle, Status record): one test per status,
+ * transition, rule and cancellation reason. What moves a command is the sandbox's own (the vendor
+ * documents no triggers): its clock reaching startTime and endTime, moved with the admin API.
  */
 const target = useContractTarget();
 
@@ -40,7 +39,7 @@ async function historyIds(deviceId: string, status: CommandStatus): Promise<stri
   return commands.map((command) => command.id);
 }
 
-describe('command states (spec 3.1)', () => {
+describe('command states (docs/upstream.md, Status record)', () => {
   it('received: accepted by the service; execution has not started (also called pending)', async () => {
     const deviceId = target.config.deviceId;
     const window = target.window(0, HOUR_MS);
@@ -90,7 +89,7 @@ describe('command states (spec 3.1)', () => {
   });
 });
 
-describe('transitions (spec 3.1)', () => {
+describe('transitions (docs/upstream.md, Lifecycle)', () => {
   it('(new) -> received on successful submission: HTTP 202 with the command ID', async () => {
     const deviceId = target.config.deviceId;
     const response = await target.upstream.submitCommand(deviceId, {
@@ -166,7 +165,7 @@ describe('transitions (spec 3.1)', () => {
   });
 });
 
-describe('rules (spec 3.1)', () => {
+describe('rules (docs/upstream.md, Lifecycle)', () => {
   it('rule 1: a completed command cannot be cancelled; the cancel request returns a conflict', async (context) => {
     const admin = target.requireAdmin(context, 'let a command complete');
     const deviceId = target.config.deviceId;
@@ -234,7 +233,7 @@ describe('rules (spec 3.1)', () => {
   });
 });
 
-describe('cancellation reasons, spelled cancellReason (spec 3.2)', () => {
+describe('cancellation reasons, spelled cancellReason (docs/upstream.md, Status record)', () => {
   it('manuallyCancel: explicitly cancelled', async () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));

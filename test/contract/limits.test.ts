@@ -22,10 +22,10 @@ import {
 } from '../../src/sandbox/vendor/schemas.ts';
 
 /**
- * Limits: one test per row of the spec's limits table (section 8), at and just past each limit:
- * 50 devices per batch (the spec's cap, below the vendor's 100: docs/upstream.md, Decisions), a
- * 30-day history range (exactly 30 days allowed, one second more refused), no overlap per device
- * (touching windows allowed), the token lifetime of `expires_in` (then 401).
+ * Limits: one test per limit, at and just past it (docs/upstream.md, Batches, History, Lifecycle,
+ * Tokens): 50 devices per batch (powerdeck's cap, below the vendor's 100: Decisions), a 30-day
+ * history range (exactly 30 days allowed, one second more refused), no overlap per device (touching
+ * windows allowed), the token lifetime of `expires_in` (then 401).
  */
 const target = useContractTarget();
 
@@ -42,7 +42,7 @@ async function largeSiteDevices(siteId: string): Promise<string[]> {
   return devices;
 }
 
-describe('devices per batch command, 50 maximum (spec 8)', () => {
+describe('devices per batch command, 50 maximum (docs/upstream.md, Batches)', () => {
   it('a batch of exactly 50 devices is accepted, one command per device, each found in its history', async (context) => {
     const siteId = target.requireSetting(
       context,
@@ -86,7 +86,7 @@ describe('devices per batch command, 50 maximum (spec 8)', () => {
   });
 });
 
-describe('command history time range, 30 days maximum (spec 8)', () => {
+describe('command history time range, 30 days maximum (docs/upstream.md, History)', () => {
   const deviceId = () => target.config.deviceId;
 
   it('a range of exactly 30 days is allowed', async () => {
@@ -135,7 +135,7 @@ describe('command history time range, 30 days maximum (spec 8)', () => {
   });
 });
 
-describe('overlap of effective windows, none allowed per device (spec 8)', () => {
+describe('overlap of effective windows, none allowed per device (docs/upstream.md, Lifecycle)', () => {
   const deviceId = () => target.config.deviceId;
 
   it('a window overlapping an active command of the same device is refused at once (409 TIME_WINDOW_OVERLAP)', async () => {
@@ -185,7 +185,7 @@ describe('overlap of effective windows, none allowed per device (spec 8)', () =>
   });
 });
 
-describe('token lifetime, given by expires_in in seconds (spec 8)', () => {
+describe('token lifetime, given by expires_in in seconds (docs/upstream.md, Tokens)', () => {
   it('the token response states a positive lifetime in whole seconds, and the token works', async () => {
     const { accessToken, expiresInS } = await target.newClient().signIn();
     expect(Number.isInteger(expiresInS) && expiresInS > 0).toBe(true);

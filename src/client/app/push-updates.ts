@@ -28,6 +28,16 @@ export const PUSH_INVALIDATIONS: {
     { queryKey: commandKeys.fleetJob(jobId) },
     { queryKey: commandKeys.fleetJobs(), exact: true },
   ],
+  // Every list of changes and this one; once a step went, its devices' commands and the ledger.
+  queuedChangeChanged: ({ state, deviceIds }) => [
+    { queryKey: commandKeys.changes() },
+    ...(state === 'queued'
+      ? []
+      : [
+          ...deviceIds.map((deviceId) => ({ queryKey: commandKeys.device(deviceId) })),
+          { queryKey: commandKeys.ledger() },
+        ]),
+  ],
 };
 
 /** The invalidations of one stream message: none for an unknown or malformed one. */

@@ -123,6 +123,13 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 import('./routes/audit.tsx').then(({ AuditRoute }) => ({ Component: AuditRoute })),
             },
             {
+              path: 'changes',
+              lazy: () =>
+                import('./routes/queued-changes.tsx').then(({ QueuedChangesRoute }) => ({
+                  Component: QueuedChangesRoute,
+                })),
+            },
+            {
               path: 'connections',
               lazy: () =>
                 import('./routes/connections.tsx').then(({ ConnectionsRoute }) => ({

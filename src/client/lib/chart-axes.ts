@@ -10,7 +10,7 @@ export interface ValueAxis {
 export interface ValueAxisOptions {
   /** Keep 0 inside the domain (power: the charge/discharge boundary must show). */
   includeZero?: boolean;
-  /** Only whole-number ticks (counts, watts: the spec's values are integers). */
+  /** Only whole-number ticks (counts, watts: power controls are integers, docs/upstream.md). */
   integer?: boolean;
   /** At most this many intervals between ticks; 5 gives at most 6 ticks, 8 with padding. */
   maxIntervals?: number;
@@ -151,7 +151,7 @@ export function siteTimeTicks(
       endMs,
     ),
   );
-  // A range is at most 30 days (spec 8), so the widest step is the last resort.
+  // A range is at most 30 days (docs/upstream.md, History), so the widest step is the last resort.
   return candidates.find(fits) ?? (candidates.at(-1) as SiteTimeTicks);
 }
 

@@ -12,7 +12,7 @@ interface PropertyWords {
   unit: 'W' | '%';
 }
 
-/** How each power-control property is named on screen (spec 2.2). */
+/** How each power-control property is named on screen (docs/upstream.md, Commands). */
 export const POWER_CONTROL_WORDS: Record<PowerControlProperty, PropertyWords> = {
   targetBatteryPowerW: {
     label: 'Target battery power (W)',
@@ -40,8 +40,9 @@ export function formatPowerW(watts: number): string {
 }
 
 /**
- * Battery power in words, since a sign alone does not say which way the energy flows (spec 2.2:
- * positive discharges, negative charges): `2 kW charge`, `800 W discharge`, `0 W`.
+ * Battery power in words, since a sign alone does not say which way the energy flows
+ * (docs/upstream.md, Commands: positive discharges, negative charges): `2 kW charge`,
+ * `800 W discharge`, `0 W`.
  */
 export function formatBatteryPowerW(watts: number): string {
   if (watts === 0) return formatPowerW(0);
@@ -55,7 +56,7 @@ export function formatPropertyValue(property: PowerControlProperty, value: numbe
 
 /**
  * A value in words with its unit; battery power says charge or discharge instead of a sign
- * (spec 2.2): `2 kW charge`, `5 kW`, `90%`.
+ * (docs/upstream.md, Commands): `2 kW charge`, `5 kW`, `90%`.
  */
 export function formatPropertyValueInWords(property: PowerControlProperty, value: number): string {
   return property === 'targetBatteryPowerW'
@@ -72,9 +73,10 @@ const SHORT_FORM: Record<PowerControlProperty, (value: number) => string> = {
 };
 
 /**
- * A power control in short form, in the spec's property order: `3 kW charge, stop charging at
- * 90%`. Battery power says charge or discharge instead of its sign (spec 2.2: positive
- * discharges, negative charges), since a bare `-3 kW` in a table leaves the operator to guess.
+ * A power control in short form, in the order docs/upstream.md, Commands lists the properties:
+ * `3 kW charge, stop charging at 90%`. Battery power says charge or discharge instead of its sign
+ * (positive discharges, negative charges), since a bare `-3 kW` in a table leaves the operator to
+ * guess.
  */
 export function describePowerControl(control: PowerControl): string {
   return POWER_CONTROL_PROPERTIES.flatMap((property) => {

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import {
+  BudgetTooTightDetailsSchema,
   CapabilityOutOfRangeDetailsSchema,
   ControlNotSupportedDetailsSchema,
   DeviceRateLimitedDetailsSchema,
 } from '../../domain/errors.ts';
+import { CHANGE_LEAD_TIME_WORDS } from '../../domain/lead-time.ts';
+import { DeviceCommandChangesSchema, type DeviceCommandChange } from '../../domain/read-model.ts';
+import { CANCELLATION_REASON_WORDS } from '../../domain/words.ts';
 import type { ApiError } from './api-error.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from './time.ts';
@@ -62,6 +66,24 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
           : 'It takes the next one within a minute.';
       return `${who} has had all the calls the vendor allows for this minute. ${when}`;
     }
+    case 'budget_too_tight': {
+      const tight = BudgetTooTightDetailsSchema.safeParse(error.details);
+      if (!tight.success) return undefined;
+      const { deviceIds, lastCallAt, earliestStart } = tight.data;
+      const who =
+        deviceIds.length === 1
+          ? `${deviceIds[0] ?? 'The device'} has`
+          : `${deviceIds.join(', ')} have`;
+      return `Nothing was sent: ${who} no call to the vendor left before ${formatInZoneWithUtc(lastCallAt, timeZone)} (two per device per minute), and a change must reach the vendor ${CHANGE_LEAD_TIME_WORDS} before its window starts. Choose a start at ${formatInZoneWithUtc(earliestStart, timeZone)} or later, or try again in a minute.`;
+    }
+    case 'device_changed': {
+      const since = DeviceCommandChangesSchema.safeParse(error.details);
+      if (!since.success || since.data.changes.length === 0) return undefined;
+      const { deviceId, changes } = since.data;
+      const shown = changes.slice(-3).map((change) => deviceChangeWords(change, timeZone));
+      const more = changes.length > 3 ? ` (and ${changes.length - 3} earlier changes)` : '';
+      return `Nothing was sent: ${deviceId} changed since you opened it. ${shown.join(' ')}${more} Its commands are shown as they are now: check them, then make your change again if it still applies.`;
+    }
     case 'upstream_refused_request':
       return 'The vendor refused what powerdeck sent as not valid. This is a fault of powerdeck, not of your input: report it with the details below.';
     case 'upstream_refused':
@@ -69,6 +91,18 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** One change another person (or the device) made, for a `device_changed` refusal. */
+function deviceChangeWords(change: DeviceCommandChange, timeZone: string): string {
+  const window = formatWindowInZoneWithUtc(change.startTime, change.endTime, timeZone);
+  const by = change.madeBy ? ` by ${change.madeBy}` : '';
+  if (change.kind === 'commandAdded')
+    return `Command ${change.commandId} (${window}) was added${by}.`;
+  const reason = change.cancelReason ?? 'manuallyCancel';
+  if (change.madeBy || reason === 'manuallyCancel')
+    return `Command ${change.commandId} (${window}) was cancelled${by || ' by someone else'}.`;
+  return `Command ${change.commandId} (${window}) was cancelled: ${CANCELLATION_REASON_WORDS[reason].toLowerCase()}.`;
 }
 
 /**

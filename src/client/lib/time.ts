@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { FIXED_OFFSET_PATTERN, offsetMinutes } from '../../domain/site-clock.ts';
 
 /**
- * Effective windows are absolute UTC instants on the wire (spec 2.1); operators think in the
- * site's wall clock. Every conversion between the two goes through @date-fns/tz so half-hour
- * zones (Australia/Adelaide) and 23/25-hour DST days (Europe/Berlin) stay correct.
+ * Effective windows are absolute UTC instants on the wire (docs/upstream.md, Commands); operators
+ * think in the site's wall clock. Every conversion between the two goes through @date-fns/tz so
+ * half-hour zones (Australia/Adelaide) and 23/25-hour DST days (Europe/Berlin) stay correct.
  */
 
 type Instant = Date | string | number;
@@ -164,7 +164,10 @@ export function formatWindowInZoneWithUtc(start: Instant, end: Instant, timeZone
   return `${formatWindowInZone(start, end, timeZone)} (${zoneLabel(timeZone)}), ${formatWindowUtc(start, end)}`;
 }
 
-/** `2026-11-21T01:00:00Z`: an instant as the wire carries it (spec 2.1), whole seconds. */
+/**
+ * `2026-11-21T01:00:00Z`: an instant as the wire carries it (docs/upstream.md, Commands), whole
+ * seconds.
+ */
 export function toUtcTimestamp(instant: Instant): string {
   return toDate(instant)
     .toISOString()

@@ -13,7 +13,7 @@ const command = {
 };
 
 describe('PowerControlSchema', () => {
-  it('requires at least one control property (spec 2.1)', () => {
+  it('requires at least one control property (docs/upstream.md, Commands)', () => {
     expect(PowerControlSchema.safeParse({}).success).toBe(false);
     expect(PowerControlSchema.safeParse({ chargeCutoffSocPercent: 90 }).success).toBe(true);
   });
@@ -61,7 +61,7 @@ describe('checkCapabilities', () => {
 
 describe('BatchRequestSchema', () => {
   const devices = (n: number) => Array.from({ length: n }, (_, i) => `BAT-${i}`);
-  it('allows 50 devices and refuses 51 (spec 8)', () => {
+  it('allows 50 devices and refuses 51 (docs/upstream.md, Batches)', () => {
     expect(BatchRequestSchema.safeParse({ devices: devices(50), command }).success).toBe(true);
     expect(BatchRequestSchema.safeParse({ devices: devices(51), command }).success).toBe(false);
   });
@@ -71,7 +71,7 @@ describe('BatchRequestSchema', () => {
   });
 });
 
-describe('history range (spec 8: at most 30 days)', () => {
+describe('history range (docs/upstream.md, History: at most 30 days)', () => {
   const start = Date.parse('2026-10-01T00:00:00Z');
   it('allows exactly 30 days and refuses 30 days plus one second', () => {
     expect(historyRangeProblem(start, start + MAX_HISTORY_RANGE_MS)).toBeNull();

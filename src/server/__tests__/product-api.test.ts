@@ -1,9 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemSchema } from '../../domain/errors.ts';
+import { createTestDatabase } from '../../../test/support/databases.ts';
 import { routeTable } from '../http/route-table.ts';
 import { PAGE_SIZE } from '../upstream/upstream-api.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import { oidcEnvFor } from './support/idp-sign-in.ts';
 import {
   startFakeUpstream,
   vendorCommand,
@@ -11,6 +13,15 @@ import {
   vendorSite,
   type FakeUpstream,
 } from './support/fake-upstream.ts';
+
+/** The parts of an OpenAPI document the tests read. */
+interface OpenApiDocument {
+  [key: string]: unknown;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, unknown>; tags?: string[]; security?: unknown }>
+  >;
+}
 
 let fake: FakeUpstream;
 let bff: TestBff;
@@ -382,28 +393,30 @@ describe('vendor refusals as product problems (decision 006, section 2)', () => 
 });
 
 describe("the product's OpenAPI document", () => {
+  /** A document's operations, `METHOD /path` each. */
+  const operationsOf = (document: OpenApiDocument) =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+  /** The router's routes of `app` as the document writes them, but the 405s and HEADs. */
+  const declaredRoutesOf = (app: TestBff['app']) =>
+    routeTable(app)
+      .filter((route) => !route.hidden && route.method !== 'HEAD')
+      .map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
+
   it('is valid OpenAPI 3.1 and holds every product route with its answers', async () => {
     const response = await bff.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(response.statusCode).toBe(200);
-    const document = response.json() as {
-      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-    };
+    const document = response.json() as OpenApiDocument;
     const validator = new Validator();
     const result = await validator.validate(structuredClone(document));
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
-    const declared = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-    );
-    // Every route of the router under the product's paths that is declared with a schema (all
-    // but the 405 answers of other methods) is in the document.
-    const withSchema = routeTable(bff.app)
-      .filter((route) => /^\/api\/(sites|devices|batches|ledger)/.test(route.url))
-      .map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`)
-      .filter((route) => !route.startsWith('HEAD '));
-    for (const route of declared) expect(withSchema).toContain(route);
-    expect(declared.sort()).toEqual(
-      [
+    // Every route of the router (the 405 answers of other methods aside) is in the document,
+    // and the document holds nothing else.
+    expect(operationsOf(document).sort()).toEqual(declaredRoutesOf(bff.app).sort());
+    expect(operationsOf(document)).toEqual(
+      expect.arrayContaining([
         'GET /api/sites',
         'POST /api/sites',
         'DELETE /api/sites/{siteId}',
@@ -416,11 +429,89 @@ describe("the product's OpenAPI document", () => {
         'POST /api/batches',
         'PUT /api/batches/{batchCommandId}/cancel',
         'GET /api/ledger',
-      ].sort(),
+        'POST /api/devices/{deviceId}/changes',
+        'GET /api/changes',
+        'GET /api/changes/{changeId}',
+        'DELETE /api/changes/{changeId}',
+      ]),
     );
     expect(Object.keys(document.paths['/api/batches']?.post?.responses ?? {})).toEqual(
       expect.arrayContaining(['202', '400', '401', '403', '409', '422', '429', '502']),
     );
+  });
+
+  it('holds every route of the BFF in company sign-in with the test routes, each with its answers', async () => {
+    const testDb = await createTestDatabase('pglite');
+    // Discovery waits for the first sign-in, so the issuer is never asked.
+    const teams = await buildTestBff(fake, {
+      database: await testDb.open(),
+      dataDir: testDb.dataDir,
+      oidc: oidcEnvFor('http://127.0.0.1:9'),
+      testRoutes: true,
+    });
+    try {
+      const document = (
+        await teams.app.inject({ method: 'GET', url: '/api/openapi.json' })
+      ).json() as OpenApiDocument;
+      expect((await new Validator().validate(structuredClone(document))).valid).toBe(true);
+      const operations = operationsOf(document);
+      expect(operations.sort()).toEqual(declaredRoutesOf(teams.app).sort());
+      expect(operations).toEqual(
+        expect.arrayContaining([
+          'POST /api/session',
+          'GET /api/session',
+          'DELETE /api/session',
+          'GET /api/session/mode',
+          'GET /api/session/oidc',
+          'GET /api/session/oidc/callback',
+          'GET /api/connections',
+          'GET /api/connections/{region}',
+          'PUT /api/connections/{region}',
+          'POST /api/connections/{region}/check',
+          'POST /api/fleet-jobs',
+          'GET /api/fleet-jobs',
+          'GET /api/fleet-jobs/{jobId}',
+          'POST /api/fleet-jobs/{jobId}/{action}',
+          'POST /api/fleet-plans',
+          'POST /api/fleet-plans/check',
+          'GET /api/events',
+          'GET /api/notifications',
+          'POST /api/notifications/read',
+          'POST /api/test/notifications',
+          'GET /api/openapi.json',
+          'GET /healthz',
+          'GET /readyz',
+        ]),
+      );
+      // Each declares its answers, problems included, and a route that needs no session says so.
+      for (const [path, methods] of Object.entries(document.paths))
+        for (const [method, operation] of Object.entries(methods)) {
+          expect(Object.keys(operation.responses).length, `${method} ${path}`).toBeGreaterThan(0);
+          expect(operation.tags?.length, `${method} ${path}`).toBeGreaterThan(0);
+        }
+      const operation = (path: string, method: string) => document.paths[path]?.[method];
+      expect(Object.keys(operation('/api/fleet-jobs', 'post')?.responses ?? {})).toEqual(
+        expect.arrayContaining(['202', '400', '401', '403', '413', '422', '503']),
+      );
+      expect(Object.keys(operation('/api/connections/{region}', 'put')?.responses ?? {})).toEqual(
+        expect.arrayContaining(['200', '400', '401', '403', '404', '422', '503']),
+      );
+      expect(operation('/api/events', 'get')?.responses['200']).toMatchObject({
+        content: { 'text/event-stream': {} },
+      });
+      expect(Object.keys(operation('/api/session/oidc', 'get')?.responses ?? {})).toContain('303');
+      for (const open of [
+        operation('/api/session', 'post'),
+        operation('/api/session/mode', 'get'),
+        operation('/api/session/oidc/callback', 'get'),
+        operation('/healthz', 'get'),
+      ])
+        expect(open?.security).toEqual([]);
+      expect(operation('/api/notifications', 'get')?.security).toBeUndefined();
+    } finally {
+      await teams.app.close();
+      await testDb.drop();
+    }
   });
 });
 

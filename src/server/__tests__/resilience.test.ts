@@ -77,14 +77,25 @@ describe('retries', () => {
     expect(calls('GET', '/sites')).toBe(MAX_ATTEMPTS);
   });
 
-  it('retries a cancel (idempotent) but never a submission', async () => {
+  // Each try spends one of the device's calls (docs/decisions/007-device-call-budget.md): a
+  // cancel, idempotent as it is, is sent once like a submission, and a 429 is never retried.
+  it('never retries a device control call, a cancel included', async () => {
     script = [{ status: 503 }];
     const cancel = await bff.app.inject({
       method: 'PUT',
       url: '/api/devices/BAT-1/commands/cmd_1/cancel',
       headers: { cookie, ...CSRF },
     });
-    expect(cancel.statusCode).toBe(200);
+    expect(cancel.statusCode).toBe(503);
+    expect(calls('PUT', '/devices/BAT-1/commands/cmd_1/cancel')).toBe(1);
+
+    script = [{ status: 429, retryAfter: '0' }];
+    const limited = await bff.app.inject({
+      method: 'PUT',
+      url: '/api/devices/BAT-1/commands/cmd_1/cancel',
+      headers: { cookie, ...CSRF },
+    });
+    expect(limited.statusCode).toBe(429);
     expect(calls('PUT', '/devices/BAT-1/commands/cmd_1/cancel')).toBe(2);
 
     script = [{ status: 503 }];

@@ -56,7 +56,7 @@ function expectOperatorWords(detail: string | undefined): void {
   expect(detail ?? '').not.toMatch(/\bBFF\b|\bspec \d|\d{4}-\d\d-\d\dT|command list/);
 }
 
-describe('renewal at the edge of a token life (spec 5 rule 4)', () => {
+describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () => {
   it('keeps using the cached token while it is valid when the token endpoint is down', async () => {
     fake.expiresInS = 30;
     await start();

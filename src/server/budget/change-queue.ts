@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../infra/database.ts';
 import { QUEUE_SCHEMA, queueDatabaseOf } from '../db/job-queue.ts';
 import { ChangeRunner, type SendStep } from './change-runner.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
-import { statusOf, type ChangeOwner } from './queued-change-rows.ts';
+import { statusOf, type ChangeOwner, type QueuedChangeRow } from './queued-change-rows.ts';
 import type { NewQueuedChange, QueuedChangeStore, QueueOutcome } from './queued-change-store.ts';
 
 /** The pg-boss queue of queued changes: one job runs the due steps of one change. */
@@ -81,6 +81,7 @@ export class ChangeQueue {
   readonly #upstreamNow: () => number;
   readonly #log: ChangeQueueLog;
   readonly #options: ChangeQueueOptions;
+  readonly #onChange: ((row: QueuedChangeRow) => void) | undefined;
   readonly #stopped = new AbortController();
   /** Told the ID of every change this instance wrote. */
   readonly #changed = new EventEmitter();
@@ -97,6 +98,9 @@ export class ChangeQueue {
   /**
    * @param options.send the product's sending of one step through the command ledger.
    * @param options.upstreamNow the upstream's clock, epoch ms (`buildServerApp`'s `upstreamClock`).
+   * @param options.onChange told every change of a change's row this instance wrote (queued,
+   *   planned anew, a step under way or answered, ended, withdrawn), once per write: the product
+   *   publishes events and notifications from it. Must not throw.
    */
   constructor(options: {
     handle: DatabaseHandle;
@@ -106,7 +110,9 @@ export class ChangeQueue {
     upstreamNow: () => number;
     log: ChangeQueueLog;
     options?: ChangeQueueOptions | undefined;
+    onChange?: ((row: QueuedChangeRow) => void) | undefined;
   }) {
+    this.#onChange = options.onChange;
     this.#handle = options.handle;
     this.#store = options.store;
     this.#budget = options.budget;
@@ -124,7 +130,7 @@ export class ChangeQueue {
       // A step under way is looked at again once pg-boss would have handed out its job again.
       leaseMs: expireMs + superviseMs,
       log: options.log,
-      onChange: (row) => this.#changed.emit(row.id, row),
+      onChange: (row) => this.#told(row),
     });
   }
 
@@ -143,7 +149,7 @@ export class ChangeQueue {
   async enqueue(change: Omit<NewQueuedChange, 'nowMs'>): Promise<QueueOutcome> {
     const outcome = await this.#store.create({ ...change, nowMs: this.#upstreamNow() });
     if (outcome.queued) {
-      this.#changed.emit(outcome.row.id, outcome.row);
+      this.#told(outcome.row);
       if ((outcome.row.nextAtMs ?? Infinity) <= this.#upstreamNow())
         await this.#wake([outcome.row.id]);
     }
@@ -167,8 +173,24 @@ export class ChangeQueue {
       this.#upstreamNow(),
       detail,
     );
-    if (withdrawn && row) this.#changed.emit(row.id, row);
+    if (withdrawn && row) this.#told(row);
     return { withdrawn, status: row ? statusOf(row) : undefined };
+  }
+
+  /** The owner's change made by a request with this `Idempotency-Key`, or undefined. */
+  async findByKey(
+    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
+    idempotencyKey: string,
+  ): Promise<QueuedChangeRow | undefined> {
+    return this.#store.findByKey(owner, idempotencyKey);
+  }
+
+  /** The owner's change as stored (its steps' calls, who made it), or undefined. */
+  row(
+    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
+    changeId: string,
+  ): Promise<QueuedChangeRow | undefined> {
+    return this.#store.findOwned(owner, changeId);
   }
 
   /** The owner's change as it stands, or undefined. */
@@ -191,16 +213,30 @@ export class ChangeQueue {
   /**
    * Waits at most `timeoutMs` (real time) for the owner's change to end, for a route that sends a
    * change due now and answers with its outcome; what it found when the time is up otherwise.
+   * With `untilWaiting`, it also stops at a change whose next step waits for a later slot (on
+   * the upstream clock) with none under way: a replace whose submission goes in a minute is
+   * answered queued once its cancel went, not after that minute.
    */
   async settled(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
     changeId: string,
     timeoutMs: number,
+    options: { untilWaiting?: boolean } = {},
   ): Promise<QueuedChangeStatus | undefined> {
     const deadline = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#stopped.signal]);
     for (;;) {
       const row = await this.#store.findOwned(owner, changeId);
-      if (!row || (row.state !== 'queued' && row.state !== 'sending') || deadline.aborted)
+      const waitsLater =
+        options.untilWaiting === true &&
+        row !== undefined &&
+        row.steps.every((step) => step.state !== 'sending') &&
+        (row.nextAtMs ?? Infinity) > this.#upstreamNow();
+      if (
+        !row ||
+        (row.state !== 'queued' && row.state !== 'sending') ||
+        waitsLater ||
+        deadline.aborted
+      )
         return row ? statusOf(row) : undefined;
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -249,6 +285,19 @@ export class ChangeQueue {
     if (this.#state !== 'ready') return;
     const { ids } = await this.#store.due(this.#upstreamNow());
     await this.#wake(ids.filter((id) => !this.#running.has(id)));
+  }
+
+  /** Tells this instance's waiters and the product's listener of a row this instance wrote. */
+  #told(row: QueuedChangeRow): void {
+    this.#changed.emit(row.id, row);
+    try {
+      this.#onChange?.(row);
+    } catch (error) {
+      this.#log.warn(
+        { changeId: row.id, reason: error instanceof Error ? error.message : String(error) },
+        'a queued change was written but its listener failed',
+      );
+    }
   }
 
   async #startUntilStopped(): Promise<void> {

@@ -83,7 +83,8 @@ export class ChangeRunner {
    * @param options.upstreamNow the upstream's clock, epoch ms.
    * @param options.leaseMs how long (upstream clock) a step under way may take before the change
    *   is looked at again, as if its BFF died.
-   * @param options.onChange told each change of a change's row this runner wrote.
+   * @param options.onChange told each change of a change's row this runner wrote (once per write;
+   *   never for a row it only read).
    */
   constructor(options: {
     store: QueuedChangeStore;
@@ -111,7 +112,8 @@ export class ChangeRunner {
   async run(changeId: string): Promise<number | undefined> {
     for (;;) {
       const start = await this.#store.startStep(changeId, this.#upstreamNow(), this.#leaseMs);
-      if (start.row) this.#onChange?.(start.row);
+      // Told what this runner wrote only: a change found ended was told when it ended.
+      if (start.row && (start.kind !== 'ended' || start.written)) this.#onChange?.(start.row);
       if (start.kind === 'ended') return undefined;
       if (start.kind === 'not_due') return start.atMs;
       const progress = start.row.steps[start.index];
@@ -126,13 +128,13 @@ export class ChangeRunner {
       });
       const answeredAtMs = this.#upstreamNow();
       await this.#budget.settle(start.slotIds, answeredAtMs);
-      const row = await this.#store.finishStep(
+      const { row, written } = await this.#store.finishStep(
         changeId,
         start.index,
         this.#endOf(result, (progress?.failures ?? 0) + 1, start.step, answeredAtMs),
         answeredAtMs,
       );
-      if (row) this.#onChange?.(row);
+      if (row && written) this.#onChange?.(row);
     }
   }
 

@@ -169,6 +169,15 @@ export class DeviceBudgetStore {
   }
 
   /**
+   * Gives back slots taken for a call that was never made (the ledger replayed a known answer, or
+   * refused before sending): the upstream counted nothing, so the budget counts nothing either.
+   */
+  async release(slotIds: readonly number[]): Promise<void> {
+    if (slotIds.length === 0) return;
+    await this.#db.delete(deviceCallSlots).where(inArray(deviceCallSlots.id, [...slotIds]));
+  }
+
+  /**
    * Marks devices busy until `untilMs` (upstream clock): the upstream answered 429 with
    * `Retry-After`, so another client of the account spent their budget. No slot of theirs is
    * granted before then; a later mark never shortens an earlier one. At most {@link MAX_BUSY_MS}

@@ -11,8 +11,10 @@ import {
   type QueuedChange,
   type QueuedChangeOperator,
   type QueuedChangeOutcome,
+  type ChangeStep,
   type QueuedChangeState,
   type QueuedChangeStatus,
+  type QueuedChangeStepStatus,
 } from '../../domain/queued-change.ts';
 import { RegionSchema, type Region } from '../../domain/token.ts';
 import type { queuedChanges } from '../db/schema.ts';
@@ -129,12 +131,36 @@ export function statusOf(row: QueuedChangeRow): QueuedChangeStatus {
         plannedAt: iso(progress.plannedAtMs),
         ...(progress.sentAtMs === undefined ? {} : { sentAt: iso(progress.sentAtMs) }),
         ...(progress.answer ? { answer: progress.answer } : {}),
+        idempotencyKey: step.idempotencyKey,
+        ...stepSubject(step),
       };
     }),
     ...(next ? { goesAt: iso(next.plannedAtMs) } : {}),
     ...(row.change.kind === 'undo' ? { undoOf: row.change.undoOf } : {}),
     ...(row.outcome ? { outcome: row.outcome } : {}),
+    ...(madeByOf(row.owner) ? { madeBy: madeByOf(row.owner) } : {}),
     createdAt: iso(row.createdAtMs),
     updatedAt: iso(row.updatedAtMs),
   };
+}
+
+/** What a step acts on, as the product's status of a change names it. */
+function stepSubject(
+  step: ChangeStep,
+): Pick<QueuedChangeStepStatus, 'commandId' | 'batchCommandId' | 'command'> {
+  switch (step.call) {
+    case 'submit':
+      return { command: step.command };
+    case 'cancel':
+      return { commandId: step.commandId };
+    case 'batch':
+      return { command: step.batch.command };
+    case 'batchCancel':
+      return { batchCommandId: step.batchCommandId };
+  }
+}
+
+/** Who made a change, in words: the person's display name, else the name typed at sign-in. */
+export function madeByOf(owner: ChangeOwner): string | undefined {
+  return owner.operator?.name ?? owner.operatorName ?? undefined;
 }

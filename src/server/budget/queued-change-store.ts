@@ -55,8 +55,11 @@ export type QueueOutcome =
 
 /** What {@link QueuedChangeStore.startStep} found. */
 export type StepStart =
-  /** The change has ended (sent, withdrawn, failed) or is gone: nothing to do. */
-  | { kind: 'ended'; row: QueuedChangeRow | undefined }
+  /**
+   * The change has ended (sent, withdrawn, failed) or is gone: nothing to do. `written` when this
+   * call ended it (planned anew past its deadline: failed `budget_too_tight`).
+   */
+  | { kind: 'ended'; row: QueuedChangeRow | undefined; written?: boolean }
   /** Its next step is not due, or its devices have no slot yet: look again at `atMs`. */
   | { kind: 'not_due'; row: QueuedChangeRow; atMs: number }
   /** Step `index` is under way: its slots are taken (`slotIds`); send it now. */
@@ -192,6 +195,24 @@ export class QueuedChangeStore {
     return row ? changeRowOf(row) : undefined;
   }
 
+  /** The owner's change made by a request with this `Idempotency-Key`, or undefined. */
+  async findByKey(
+    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
+    idempotencyKey: string,
+  ): Promise<QueuedChangeRow | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(queuedChanges)
+      .where(
+        and(
+          eq(queuedChanges.region, owner.region),
+          eq(queuedChanges.clientId, owner.clientId),
+          eq(queuedChanges.idempotencyKey, idempotencyKey),
+        ),
+      );
+    return row ? changeRowOf(row) : undefined;
+  }
+
   /** The owner's change, or undefined when there is none or it belongs to another client. */
   async findOwned(owner: Pick<ChangeOwner, 'region' | 'clientId'>, id: string) {
     const row = await this.find(id);
@@ -299,7 +320,7 @@ export class QueuedChangeStore {
         ),
       };
       const planned = await this.#replanIn(tx, waiting, nowMs, nowMs);
-      if (planned.kind === 'ended') return planned;
+      if (planned.kind === 'ended') return { ...planned, written: true };
       const atMs = planned.plan[0] as number;
       if (atMs > nowMs) return { kind: 'not_due', row: planned.row, atMs };
       const reservation = await this.#budget.reserveIn(tx, {
@@ -344,18 +365,21 @@ export class QueuedChangeStore {
    * it first): `sent` moves on to the next step (or ends the change `sent`), `refused` and
    * `given_up` end it `failed`, `again` plans the rest of it anew from `notBeforeMs` (and marks
    * its devices busy until `busyUntilMs` for a 429).
+   *
+   * @returns the change as it stands, and whether this call wrote it.
    */
   finishStep(
     id: string,
     index: number,
     end: StepEnd,
     nowMs: number,
-  ): Promise<QueuedChangeRow | undefined> {
+  ): Promise<{ row: QueuedChangeRow | undefined; written: boolean }> {
     return this.#db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       const row = await this.#lockRow(tx, id);
       const progress = row?.steps[index];
-      if (!row || progress?.state !== 'sending') return row;
+      if (!row || progress?.state !== 'sending') return { row, written: false };
+      const written = (change: QueuedChangeRow) => ({ row: change, written: true });
       const answer = 'answer' in end && end.answer ? { answer: end.answer } : {};
       switch (end.result) {
         case 'sent': {
@@ -363,28 +387,32 @@ export class QueuedChangeStore {
             i === index ? { ...step, state: 'sent' as const, sentAtMs: nowMs, ...answer } : step,
           );
           const following = steps[index + 1];
-          return this.#write(tx, row, {
-            state: following ? 'sending' : 'sent',
-            steps,
-            nextAtMs: following ? Math.max(following.plannedAtMs, nowMs) : undefined,
-            nowMs,
-          });
+          return written(
+            await this.#write(tx, row, {
+              state: following ? 'sending' : 'sent',
+              steps,
+              nextAtMs: following ? Math.max(following.plannedAtMs, nowMs) : undefined,
+              nowMs,
+            }),
+          );
         }
         case 'refused':
         case 'given_up': {
           const steps = row.steps.map((step, i) =>
             i === index ? { ...step, state: 'failed' as const, sentAtMs: nowMs, ...answer } : step,
           );
-          return this.#write(tx, row, {
-            state: 'failed',
-            steps,
-            nextAtMs: undefined,
-            outcome: {
-              failure: end.result === 'refused' ? 'refused' : 'not_sent',
-              detail: end.detail,
-            },
-            nowMs,
-          });
+          return written(
+            await this.#write(tx, row, {
+              state: 'failed',
+              steps,
+              nextAtMs: undefined,
+              outcome: {
+                failure: end.result === 'refused' ? 'refused' : 'not_sent',
+                detail: end.detail,
+              },
+              nowMs,
+            }),
+          );
         }
         case 'again': {
           const deviceIds = devicesOfStep(row.change.steps[index] as ChangeStep);
@@ -409,7 +437,7 @@ export class QueuedChangeStore {
             row.owner.region,
             remainingSteps(waiting).flatMap((step) => step.deviceIds),
           );
-          return (await this.#replanIn(tx, waiting, nowMs, end.notBeforeMs)).row;
+          return written((await this.#replanIn(tx, waiting, nowMs, end.notBeforeMs)).row);
         }
       }
     });

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { parseInput } from '../http/parse.ts';
-import { ProblemError, notSignedIn } from '../http/problem.ts';
+import { ProblemError } from '../http/problem.ts';
+import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
+import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
 import { retryHintMs, type AccountEvents } from './account-events.ts';
 import { personOf } from './people.ts';
@@ -29,11 +30,32 @@ export async function eventRoutes(
   options: { sessions: Sessions; events: AccountEvents | undefined },
 ): Promise<void> {
   const { sessions, events } = options;
-  app.get(
+  declaredRoutes(app).get(
     '/api/events',
     {
       // A HEAD would open a stream nobody reads.
       exposeHeadRoute: false,
+      preValidation: requirePerson(sessions, 'read'),
+      schema: {
+        tags: ['live updates'],
+        summary: 'The live updates of the signed-in account and person (server-sent events)',
+        querystring: EventsQuerySchema,
+        response: {
+          200: {
+            description:
+              'An endless `text/event-stream`: each event names what changed (`id` is its position, `event` its kind, `data` its JSON), with heartbeats between; resumable with `Last-Event-ID`.',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          400: problemResponse('The query failed its schema (`invalid_request`).'),
+          401: problemResponse('Not signed in (`not_signed_in`).'),
+          403: problemResponse(
+            'Another site asked (`csrf`), or the role may not read (`forbidden_role`).',
+          ),
+          503: problemResponse(
+            'No database: no live updates (`live_updates_unavailable`); or no vendor connection for the region (`no_connection`).',
+          ),
+        },
+      },
       // After the security headers' hook: proxies must neither cache nor compress the stream
       // (compressing buffers it), and nginx must not buffer it.
       onSend: (_request, reply, payload, done) => {
@@ -43,10 +65,9 @@ export async function eventRoutes(
       },
     },
     async (request, reply) => {
-      const signedIn = await sessions.current(request);
-      if (!signedIn) throw notSignedIn();
-      const session = await sessions.require(request, 'read');
-      const query = parseInput(EventsQuerySchema, request.query, 'query');
+      const signedIn = signedInOf(request);
+      const session = sessionOf(request);
+      const query = request.query;
       if (!events)
         throw new ProblemError(
           503,
@@ -68,7 +89,8 @@ export async function eventRoutes(
         retryMs: retryHintMs(),
       });
       reply.header('content-type', 'text/event-stream; charset=utf-8');
-      return reply.send(stream.body);
+      // A stream, never serialized: the reply as Fastify types it, not as the declared string.
+      return (reply as FastifyReply).send(stream.body);
     },
   );
   refuseOtherMethods(app, '/api/events', new Set(['GET']));

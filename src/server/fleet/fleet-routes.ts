@@ -2,15 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   FleetJobActionSchema,
+  FleetJobListSchema,
   FleetJobRequestSchema,
+  FleetJobSchema,
   FleetPlanCheckRequestSchema,
+  FleetPlanCheckSchema,
   FleetPlanRequestSchema,
+  type FleetJobList,
   type FleetPlanCheck,
 } from '../../domain/fleet-job.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
+import { COMMON_PROBLEMS, declaredRoutes, problemResponse } from '../http/route-declarations.ts';
+import { requireSession, sessionOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { FleetJobs } from './fleet-jobs.ts';
@@ -26,11 +31,20 @@ const JobParamsSchema = z.strictObject({ jobId: z.uuid() });
 const JobQuerySchema = z.strictObject({ refresh: z.literal('statuses').optional() });
 const ActionParamsSchema = z.strictObject({ jobId: z.uuid(), action: FleetJobActionSchema });
 
+const NOT_FOUND = problemResponse('No such job among your jobs (`fleet_job_not_found`).');
+const UNAVAILABLE = problemResponse(
+  'No database: no fleet jobs (`fleet_jobs_unavailable`); the job queue is still starting (`fleet_jobs_starting`, with `Retry-After`); or the circuit is open, or the token endpoint down.',
+);
+const REFUSED = problemResponse(
+  'Nothing was made: the selection or plan names what cannot be sent (`fleet_selection_refused`), or the Idempotency-Key was used for another job (`idempotency_key_reused`).',
+);
+
 /**
  * `/api/fleet-jobs` (docs/fleet-dispatch.md, BFF surface): create a job (202 with the job), list
- * the client's jobs, read one with its batches and devices, and pause, resume or cancel it. CSRF
- * and Origin are checked before these run, as for every state-changing call; the session next;
- * then the body or path, parsed with the domain schemas.
+ * the client's jobs, read one with its batches and devices, and pause, resume or cancel it; and
+ * `/api/fleet-plans`, a dispatch plan checked or sent as a job. CSRF and Origin are checked before
+ * these run, as for every state-changing call; the session next (`preValidation`); then the body,
+ * path and query, parsed with the domain schemas the routes declare.
  */
 export async function fleetRoutes(
   app: FastifyInstance,
@@ -45,30 +59,64 @@ export async function fleetRoutes(
       'This server runs without a database, so it cannot run fleet jobs. Send batches of up to 50 devices from the batch page instead.',
     );
   };
+  const routes = declaredRoutes(app);
+  const tags = ['fleet jobs'];
 
-  app.post('/api/fleet-jobs', { bodyLimit: FLEET_JOB_BODY_LIMIT_BYTES }, async (request, reply) => {
-    const session = await sessions.require(request, 'dispatch');
-    const body = parseInput(FleetJobRequestSchema, request.body, 'body');
-    const idempotencyKey = readIdempotencyKey(request.headers);
-    const job = await available().create(
-      session,
-      () => upstream.sites(session),
-      body,
-      idempotencyKey,
-    );
-    return reply.code(202).send(job);
-  });
-  app.post(
-    '/api/fleet-plans',
-    { bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES },
+  routes.post(
+    '/api/fleet-jobs',
+    {
+      bodyLimit: FLEET_JOB_BODY_LIMIT_BYTES,
+      preValidation: requireSession(sessions, 'dispatch'),
+      schema: {
+        tags,
+        summary: 'Send one device command to many devices in paced batches (a fleet job)',
+        body: FleetJobRequestSchema,
+        response: {
+          202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
+          413: problemResponse('The body is over 1 MiB (`body_too_large`).'),
+          422: REFUSED,
+          ...COMMON_PROBLEMS,
+          503: UNAVAILABLE,
+        },
+      },
+    },
     async (request, reply) => {
-      const session = await sessions.require(request, 'dispatch');
-      const body = parseInput(FleetPlanRequestSchema, request.body, 'body');
+      const session = sessionOf(request);
+      const idempotencyKey = readIdempotencyKey(request.headers);
+      const job = await available().create(
+        session,
+        () => upstream.sites(session),
+        request.body,
+        idempotencyKey,
+      );
+      return reply.code(202).send(job);
+    },
+  );
+  routes.post(
+    '/api/fleet-plans',
+    {
+      bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES,
+      preValidation: requireSession(sessions, 'dispatch'),
+      schema: {
+        tags,
+        summary: "Send a dispatch plan's rows, checked again, as a fleet job",
+        body: FleetPlanRequestSchema,
+        response: {
+          202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
+          413: problemResponse('The body is over 8 MiB (`body_too_large`).'),
+          422: REFUSED,
+          ...COMMON_PROBLEMS,
+          503: UNAVAILABLE,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
       const job = await available().createFromPlan(
         session,
         () => upstream.sites(session),
         (deviceId, query) => upstream.history(session, deviceId, query),
-        body,
+        request.body,
         readIdempotencyKey(request.headers),
       );
       return reply.code(202).send(job);
@@ -76,36 +124,87 @@ export async function fleetRoutes(
   );
   refuseOtherMethods(app, '/api/fleet-plans', new Set(['POST']));
   // The preview's check: the same rule as the send, nothing made or sent (POST for the body).
-  app.post(
+  routes.post(
     '/api/fleet-plans/check',
-    { bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES },
+    {
+      bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES,
+      preValidation: requireSession(sessions, 'dispatch'),
+      schema: {
+        tags,
+        summary: "Check a dispatch plan's rows: nothing is made or sent",
+        body: FleetPlanCheckRequestSchema,
+        response: {
+          200: FleetPlanCheckSchema,
+          413: problemResponse('The body is over 8 MiB (`body_too_large`).'),
+          ...COMMON_PROBLEMS,
+          503: UNAVAILABLE,
+        },
+      },
+    },
     async (request) => {
-      const session = await sessions.require(request, 'dispatch');
-      const { rows } = parseInput(FleetPlanCheckRequestSchema, request.body, 'body');
+      const session = sessionOf(request);
       const check: FleetPlanCheck = await available().checkPlanRows(
         () => upstream.sites(session),
         (deviceId, query) => upstream.history(session, deviceId, query),
-        rows,
+        request.body.rows,
       );
       return check;
     },
   );
   refuseOtherMethods(app, '/api/fleet-plans/check', new Set(['POST']));
-  app.get('/api/fleet-jobs', async (request) => {
-    const session = await sessions.require(request);
-    return { jobs: await available().list(session) };
-  });
-  app.get('/api/fleet-jobs/:jobId', async (request) => {
-    const session = await sessions.require(request);
-    const { jobId } = parseInput(JobParamsSchema, request.params, 'path');
-    const { refresh } = parseInput(JobQuerySchema, request.query, 'query');
-    return available().read(session, jobId, refresh === 'statuses');
-  });
-  app.post('/api/fleet-jobs/:jobId/:action', async (request) => {
-    const session = await sessions.require(request, 'dispatch');
-    const { jobId, action } = parseInput(ActionParamsSchema, request.params, 'path');
-    return available().act(session, jobId, action);
-  });
+  routes.get(
+    '/api/fleet-jobs',
+    {
+      preValidation: requireSession(sessions),
+      schema: {
+        tags,
+        summary: "The account's fleet jobs, newest first, without their batches",
+        response: { 200: FleetJobListSchema, ...COMMON_PROBLEMS, 503: UNAVAILABLE },
+      },
+    },
+    async (request) =>
+      ({ jobs: await available().list(sessionOf(request)) }) satisfies FleetJobList,
+  );
+  routes.get(
+    '/api/fleet-jobs/:jobId',
+    {
+      preValidation: requireSession(sessions),
+      schema: {
+        tags,
+        summary: 'A fleet job with its batches and their devices',
+        params: JobParamsSchema,
+        querystring: JobQuerySchema,
+        response: { 200: FleetJobSchema, 404: NOT_FOUND, ...COMMON_PROBLEMS, 503: UNAVAILABLE },
+      },
+    },
+    async (request) => {
+      const { jobId } = request.params;
+      const { refresh } = request.query;
+      return available().read(sessionOf(request), jobId, refresh === 'statuses');
+    },
+  );
+  routes.post(
+    '/api/fleet-jobs/:jobId/:action',
+    {
+      preValidation: requireSession(sessions, 'dispatch'),
+      schema: {
+        tags,
+        summary: 'Pause, resume or cancel a fleet job',
+        params: ActionParamsSchema,
+        response: {
+          200: FleetJobSchema,
+          404: NOT_FOUND,
+          409: problemResponse("The job's state does not allow it (`fleet_job_state`)."),
+          ...COMMON_PROBLEMS,
+          503: UNAVAILABLE,
+        },
+      },
+    },
+    async (request) => {
+      const { jobId, action } = request.params;
+      return available().act(sessionOf(request), jobId, action);
+    },
+  );
   refuseOtherMethods(app, '/api/fleet-jobs', new Set(['GET', 'HEAD', 'POST']));
   refuseOtherMethods(app, '/api/fleet-jobs/:jobId', new Set(['GET', 'HEAD']));
   refuseOtherMethods(app, '/api/fleet-jobs/:jobId/:action', new Set(['POST']));

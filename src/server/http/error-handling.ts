@@ -22,10 +22,10 @@ function codeForFrameworkError(error: FastifyError): { code: BffProblemCode; det
 }
 
 /**
- * One error handler for the app (fastify/demo): problems go out as they are; Fastify's 4xx
- * refusals become problems with a stable code; anything else is logged and answered as a 500
- * without its details (STYLE.md: hide 5xx details). Unknown paths: 404 problem on `/api`, and the
- * SPA's `index.html` for page navigations when a static directory is served.
+ * One error handler for the app (fastify/demo): problems go out as they are; Fastify's 4xx refusals
+ * become problems with a stable code; anything else is logged and answered as a 500 without its
+ * details (docs/architecture.md, BFF surface). Unknown paths: 404 problem on `/api`, and the SPA's
+ * `index.html` for page navigations when a static directory is served.
  */
 export function installErrorHandling(
   app: FastifyInstance,

@@ -1,7 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import type { Region } from '../../domain/token.ts';
+import { z } from 'zod';
+import { RegionSchema, type Region } from '../../domain/token.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { ProblemError } from './problem.ts';
+import { declaredRoutes, problemResponse } from './route-declarations.ts';
+
+const ReadinessSchema = z.object({
+  status: z.literal('ready'),
+  /** `none` without a database (sessions in memory, no ledger). */
+  database: z.enum(['pglite', 'postgres', 'none']),
+  circuits: z
+    .partialRecord(RegionSchema, z.string())
+    .describe("Each region's upstream circuit: `closed`, `open` or `halfOpen`"),
+  fleetJobs: z
+    .enum(['starting', 'ready', 'stopped', 'none'])
+    .describe('The fleet job queue; `none` without a database'),
+});
 
 /**
  * `GET /healthz`: the process answers (liveness). `GET /readyz`: the database is reachable and
@@ -16,7 +30,7 @@ export async function healthRoutes(
     /** The upstream circuit of each region: `closed`, `open` or `halfOpen`. */
     circuits: () => Record<Region, string>;
     /** The fleet job queue: `starting`, `ready`, `stopped`, or `none` without a database. */
-    fleetJobs: () => string;
+    fleetJobs: () => 'starting' | 'ready' | 'stopped' | 'none';
   },
 ): Promise<void> {
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -24,17 +38,45 @@ export async function healthRoutes(
     return payload;
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  const routes = declaredRoutes(app);
+  const tags = ['health'];
+  routes.get(
+    '/healthz',
+    {
+      schema: {
+        tags,
+        summary: 'The process answers (liveness)',
+        security: [],
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
-  app.get('/readyz', async () => {
-    const circuits = options.circuits();
-    const fleetJobs = options.fleetJobs();
-    if (!options.database) return { status: 'ready', database: 'none', circuits, fleetJobs };
-    try {
-      await options.database.db.execute('select 1');
-    } catch {
-      throw new ProblemError(503, 'not_ready', 'The database is not reachable.');
-    }
-    return { status: 'ready', database: options.database.driver, circuits, fleetJobs };
-  });
+  routes.get(
+    '/readyz',
+    {
+      schema: {
+        tags,
+        summary: 'The database answers; the circuits and the fleet job queue (readiness)',
+        security: [],
+        response: {
+          200: ReadinessSchema,
+          503: problemResponse('The database is not reachable (`not_ready`).'),
+        },
+      },
+    },
+    async () => {
+      const circuits = options.circuits();
+      const fleetJobs = options.fleetJobs();
+      if (!options.database)
+        return { status: 'ready' as const, database: 'none' as const, circuits, fleetJobs };
+      try {
+        await options.database.db.execute('select 1');
+      } catch {
+        throw new ProblemError(503, 'not_ready', 'The database is not reachable.');
+      }
+      return { status: 'ready' as const, database: options.database.driver, circuits, fleetJobs };
+    },
+  );
 }

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { ProblemError } from './problem.ts';
 
 /**
- * Parses request input with a domain schema (STYLE.md: every boundary is parsed).
+ * Parses request input with a domain schema (docs/architecture.md, BFF surface: every input is
+ * parsed).
  *
  * @param where `body`, `query` or `path`, named in the message with each field's problem.
  * @throws ProblemError 400 `invalid_request` whose detail names each offending field; values are

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 export interface RouteEntry {
   method: string;
   url: string;
+  /** Left out of the OpenAPI document (`schema.hide`): a path's 405 answer to other methods. */
+  hidden: boolean;
 }
 
 const tables = new WeakMap<FastifyInstance, RouteEntry[]>();
@@ -18,7 +20,8 @@ export function trackRoutes(app: FastifyInstance): void {
   tables.set(app, table);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) table.push({ method, url: route.url });
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    for (const method of methods) table.push({ method, url: route.url, hidden });
   });
 }
 

@@ -1,5 +1,16 @@
-import { BatchRequestSchema, type BatchSubmissionResponse } from '../../domain/batch.ts';
-import { DeviceCommandSchema, type StatusRecord } from '../../domain/command.ts';
+import {
+  BatchRequestSchema,
+  type BatchCancelResponse,
+  type BatchSubmissionResponse,
+} from '../../domain/batch.ts';
+import {
+  DeviceCommandSchema,
+  type CommandCancellation,
+  type StatusRecord,
+  type SubmissionResponse,
+} from '../../domain/command.ts';
+import type { Site } from '../../domain/device.ts';
+import { submittedRecord } from '../../domain/read-model.ts';
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
 import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -26,6 +37,9 @@ import {
   type LedgerStore,
 } from './ledger-store.ts';
 import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
+import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
+import { personOf } from '../events/people.ts';
+import type { Actor } from '../notifications/notification-rules.ts';
 
 /** What the ledger keeps of an accepted answer: the outcome, the answer, the IDs it names. */
 interface Acceptance {
@@ -109,6 +123,7 @@ export class Ledger {
   readonly #siteLookupWaitMs: number;
   readonly #log: LedgerLog;
   readonly #confirmations: BatchConfirmations;
+  readonly #recorder: DeviceCommandsRecorder | undefined;
 
   /**
    * @param options.upstream the upstream adapter: the history query reconciles unknown outcomes
@@ -117,6 +132,7 @@ export class Ledger {
    * @param options.now clock, epoch ms.
    * @param options.leaseMs how long an entry belongs to the call that wrote or claimed it, ms.
    * @param options.siteLookupWaitMs default {@link SITE_LOOKUP_WAIT_MS}.
+   * @param options.recorder the read model, told of every change the vendor accepted.
    */
   constructor(options: {
     store: LedgerStore;
@@ -127,7 +143,9 @@ export class Ledger {
     siteLookupWaitMs?: number | undefined;
     log: LedgerLog;
     hooks?: LedgerHooks | undefined;
+    recorder?: DeviceCommandsRecorder | undefined;
   }) {
+    this.#recorder = options.recorder;
     this.#store = options.store;
     this.#upstream = options.upstream;
     this.#sites = options.sites;
@@ -272,6 +290,30 @@ export class Ledger {
   }
 
   /**
+   * Checks that `undoOf` names one of the session operator's recorded changes, before a change
+   * that undoes it is queued (its steps run through {@link run} later, which checks it again).
+   *
+   * @throws ProblemError 400 `invalid_undo_of` as {@link run} does.
+   */
+  async checkUndoOf(session: Session, undoOf: string): Promise<void> {
+    await this.#undoTarget(actorOf(session), undoOf);
+  }
+
+  /**
+   * The devices of the session client's batch `batchCommandId`, as its ledger entry recorded them
+   * (a batch cancel spends a call of each); empty when the ledger does not know the batch.
+   */
+  async batchDevices(session: Session, batchCommandId: string): Promise<string[]> {
+    const row = await this.#store.findBatch(actorOf(session), batchCommandId);
+    return row?.deviceIds ?? [];
+  }
+
+  /** The session client's entry written under `idempotencyKey`, or undefined. */
+  entryByKey(session: Session, idempotencyKey: string): Promise<LedgerRow | undefined> {
+    return this.#store.findByKey(actorOf(session), idempotencyKey);
+  }
+
+  /**
    * The ID of the entry an undo names by its `Idempotency-Key`: one of `actor`'s entries, written
    * by the same operator (docs/architecture.md, Ledger).
    *
@@ -304,8 +346,12 @@ export class Ledger {
       if (!retryable) return { answer: replayOf(row, stored), replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
-    // Same fingerprint: the intent asks for what the entry recorded.
-    const submission = submissionOf(intent);
+    // Same fingerprint: the intent asks for what the entry recorded. An entry whose last try the
+    // upstream certainly did not act on (a 429, an open circuit) is sent again without reading
+    // the history first: that read would spend one of the device's calls of the minute for
+    // nothing (decision 007), and a submission an even earlier try carried out after all is
+    // refused by the upstream as overlapping itself, never made twice.
+    const submission = retryable ? undefined : submissionOf(intent);
     if (submission) {
       const settled = await this.#reconcile(row, intent.session, submission);
       if (settled) return { answer: settled, replayed: true };
@@ -380,6 +426,7 @@ export class Ledger {
       );
     }
     if (found.size === 0) return undefined;
+    await this.#recordFound(row, session, submission, found);
     const nowIso = new Date(this.#now()).toISOString();
     const commands = submission.deviceIds.flatMap((deviceId) => {
       const record = found.get(deviceId);
@@ -435,6 +482,7 @@ export class Ledger {
           )
         : {};
     const answer = await this.#settle(row, result, lateSite);
+    if (result.kind === 'accepted') await this.#record(row, intent, result.value.body);
     // A batch just accepted: its devices' commands are looked for at once, beside the answer.
     if (intent.kind === 'batch' && result.kind === 'accepted') {
       const settled = await this.#store.findById(row.id);
@@ -442,6 +490,113 @@ export class Ledger {
         void this.confirmBatch(settled, intent.session, { force: true }).catch(() => undefined);
     }
     return answer;
+  }
+
+  /**
+   * Tells the read model what the vendor accepted (docs/architecture.md, Read model), at once from
+   * the product's answer. Never fails the change: a failure is logged, and the device's next read
+   * brings the read model up to date.
+   */
+  async #record(row: LedgerRow, intent: LedgerIntent, body: unknown): Promise<void> {
+    const recorder = this.#recorder;
+    if (!recorder) return;
+    const account = { region: intent.session.region, clientId: intent.session.clientId };
+    const options = { madeBy: authorOf(intent.session) };
+    try {
+      switch (intent.kind) {
+        case 'submit':
+          await recorder.recordSubmitted(
+            account,
+            intent.deviceId,
+            submittedRecord(intent.deviceId, intent.command, body as SubmissionResponse),
+            options,
+          );
+          return;
+        case 'cancel':
+          await recorder.recordCancelled(account, body as CommandCancellation, options);
+          return;
+        case 'batch': {
+          const answer = body as BatchSubmissionResponse;
+          await recorder.recordBatchSent(
+            account,
+            {
+              ledgerEntryId: row.id,
+              batchCommandId: answer.batchCommandId,
+              deviceIds: intent.batch.devices,
+              command: intent.batch.command,
+              answeredAt: answer.timestamp,
+            },
+            options,
+          );
+          return;
+        }
+        case 'batchCancel':
+          await recorder.recordBatchCancelled(account, body as BatchCancelResponse, options);
+          return;
+        case 'bind': {
+          const site = body as Site;
+          await recorder.recordSiteBound(account, {
+            siteId: site.siteId,
+            deviceIds: site.devices.map((device) => device.deviceId),
+          });
+          return;
+        }
+        case 'unbind':
+          await recorder.recordSiteUnbound(account, intent.siteId);
+          return;
+        default:
+          return;
+      }
+    } catch (error) {
+      this.#log.warn(
+        {
+          ...(intent.requestId ? { reqId: intent.requestId } : {}),
+          kind: intent.kind,
+          reason: error instanceof Error ? error.message : String(error),
+        },
+        'read model not told of an accepted change; the device is read again later',
+      );
+    }
+  }
+
+  /**
+   * Tells the read model of the commands reconciliation found for an entry whose answer was lost:
+   * each found record as it is, and for a batch the devices still to be found.
+   */
+  async #recordFound(
+    row: LedgerRow,
+    session: Session,
+    submission: UnsettledSubmission,
+    found: ReadonlyMap<string, StatusRecord>,
+  ): Promise<void> {
+    const recorder = this.#recorder;
+    if (!recorder) return;
+    const account = { region: session.region, clientId: session.clientId };
+    const options = { madeBy: authorOf(session) };
+    try {
+      for (const [deviceId, record] of found)
+        await recorder.recordSubmitted(account, deviceId, record, options);
+      if (row.kind === 'batch' && found.size < submission.deviceIds.length)
+        await recorder.recordBatchSent(
+          account,
+          {
+            ledgerEntryId: row.id,
+            deviceIds: submission.deviceIds,
+            command: {
+              powerControl: submission.powerControl,
+              startTime: submission.startTime,
+              endTime: submission.endTime,
+            },
+            answeredAt: row.createdAt.toISOString(),
+          },
+          options,
+        );
+    } catch (error) {
+      this.#log.warn(
+        { kind: row.kind, reason: error instanceof Error ? error.message : String(error) },
+        'read model not told of a reconciled change; the device is read again later',
+      );
+    }
   }
 
   /**
@@ -573,6 +728,12 @@ function sameOperator(row: LedgerRow, actor: LedgerActor): boolean {
       row.operatorSubject === (actor.operator?.subject ?? null)
     );
   return (row.operatorName ?? undefined) === (actor.operatorName ?? undefined);
+}
+
+/** Who made a change, as the read model and notifications name people. */
+export function authorOf(session: Session): Actor {
+  const name = session.operator?.name ?? session.operatorName;
+  return { person: personOf(session), ...(name ? { name } : {}) };
 }
 
 function actorOf(session: Session): LedgerActor {

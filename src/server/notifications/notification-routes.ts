@@ -1,14 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
+  MarkNotificationsReadAnswerSchema,
   MarkNotificationsReadSchema,
   NotificationFactsSchema,
+  NotificationPageSchema,
   NotificationQuerySchema,
   type MarkNotificationsReadAnswer,
   type NotificationPage,
 } from '../../domain/notifications.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { parseInput } from '../http/parse.ts';
-import { ProblemError, notSignedIn } from '../http/problem.ts';
+import { ProblemError } from '../http/problem.ts';
+import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
+import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
 import { personOf, type Account, type Person } from '../events/people.ts';
 import type { NotifyInput } from './notification-rules.ts';
@@ -42,47 +46,105 @@ export async function notificationRoutes(
     );
   };
   /** The signed-in person and their account (for a company sign-in, the region's connection). */
-  const reader = async (request: FastifyRequest): Promise<{ account: Account; person: Person }> => {
-    const signedIn = await sessions.current(request);
-    if (!signedIn) throw notSignedIn();
-    const session = await sessions.require(request, 'read');
+  const reader = (request: FastifyRequest): { account: Account; person: Person } => {
+    const session = sessionOf(request);
     return {
       account: { region: session.region, clientId: session.clientId },
-      person: personOf(signedIn),
+      person: personOf(signedInOf(request)),
     };
   };
+  const routes = declaredRoutes(app);
+  const tags = ['notifications'];
+  const problems = {
+    401: problemResponse('Not signed in (`not_signed_in`).'),
+    403: problemResponse(
+      'CSRF proof missing (`csrf`), or the role may not read (`forbidden_role`).',
+    ),
+    503: problemResponse(
+      'No database: no notifications (`notifications_unavailable`); or no vendor connection for the region (`no_connection`).',
+    ),
+  };
 
-  app.get('/api/notifications', async (request) => {
-    const { account, person } = await reader(request);
-    const query = parseInput(NotificationQuerySchema, request.query, 'query');
-    return (await available().page(account, person, query)) satisfies NotificationPage;
-  });
+  routes.get(
+    '/api/notifications',
+    {
+      preValidation: requirePerson(sessions, 'read'),
+      schema: {
+        tags,
+        summary: "The signed-in person's notifications, newest first, with the unread count",
+        querystring: NotificationQuerySchema,
+        response: {
+          200: NotificationPageSchema,
+          400: problemResponse('The query failed its schema (`invalid_request`).'),
+          ...problems,
+        },
+      },
+    },
+    async (request) => {
+      const { account, person } = reader(request);
+      return (await available().page(account, person, request.query)) satisfies NotificationPage;
+    },
+  );
   refuseOtherMethods(app, '/api/notifications', new Set(['GET', 'HEAD']));
 
-  app.post('/api/notifications/read', async (request) => {
-    const { account, person } = await reader(request);
-    const body = parseInput(MarkNotificationsReadSchema, request.body, 'body');
-    return (await available().markRead(
-      account,
-      person,
-      body,
-    )) satisfies MarkNotificationsReadAnswer;
-  });
+  routes.post(
+    '/api/notifications/read',
+    {
+      preValidation: requirePerson(sessions, 'read'),
+      schema: {
+        tags,
+        summary: 'Mark some notifications read, by ID, or all of them',
+        body: MarkNotificationsReadSchema,
+        response: {
+          200: MarkNotificationsReadAnswerSchema,
+          400: problemResponse('The body failed its schema (`invalid_request`).'),
+          ...problems,
+        },
+      },
+    },
+    async (request) => {
+      const { account, person } = reader(request);
+      return (await available().markRead(
+        account,
+        person,
+        request.body,
+      )) satisfies MarkNotificationsReadAnswer;
+    },
+  );
   refuseOtherMethods(app, '/api/notifications/read', new Set(['POST']));
 
   if (!options.testRoutes) return;
-  app.post('/api/test/notifications', async (request, reply) => {
-    const { account, person } = await reader(request);
-    const facts = parseInput(NotificationFactsSchema, request.body, 'body');
-    const signedIn = await sessions.current(request);
-    const me = { person, name: signedIn?.operator?.name ?? signedIn?.operatorName };
-    const input: NotifyInput =
-      facts.kind === 'siteUnbound'
-        ? { account, ...facts, unboundBy: me }
-        : facts.kind === 'queuedChangeWithdrawn'
-          ? { account, ...facts, madeBy: person, withdrawnBy: undefined }
-          : { account, ...facts, madeBy: person };
-    const id = await available().notify(input);
-    return reply.code(201).send({ id: id ?? null });
-  });
+  routes.post(
+    '/api/test/notifications',
+    {
+      preValidation: requirePerson(sessions, 'read'),
+      schema: {
+        tags: ['test'],
+        summary:
+          'Browser tests only (`TEST_ROUTES=1`, loopback): notify as if the signed-in person had done what the facts say',
+        body: NotificationFactsSchema,
+        response: {
+          201: z
+            .object({ id: z.string().nullable() })
+            .describe('The notification made, or null when nobody is to be told'),
+          400: problemResponse('The body failed its schema (`invalid_request`).'),
+          ...problems,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { account, person } = reader(request);
+      const facts = request.body;
+      const signedIn = signedInOf(request);
+      const me = { person, name: signedIn.operator?.name ?? signedIn.operatorName };
+      const input: NotifyInput =
+        facts.kind === 'siteUnbound'
+          ? { account, ...facts, unboundBy: me }
+          : facts.kind === 'queuedChangeWithdrawn'
+            ? { account, ...facts, madeBy: person, withdrawnBy: undefined }
+            : { account, ...facts, madeBy: person };
+      const id = await available().notify(input);
+      return reply.code(201).send({ id: id ?? null });
+    },
+  );
 }

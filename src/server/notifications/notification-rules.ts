@@ -84,7 +84,16 @@ const CHANGE_WORDS: Record<QueuedChange, string> = {
   submit: 'command',
   cancel: 'cancellation',
   replace: 'window change',
+  undo: 'undo',
+  batch: 'batch',
+  batchCancel: 'batch cancellation',
 };
+
+/** `BAT-1`, or `BAT-1 and 4 more devices` for a change of several. */
+function devicesWords(deviceId: string, deviceCount: number | undefined): string {
+  const more = (deviceCount ?? 1) - 1;
+  return more > 0 ? `${deviceId} and ${more} more device${more === 1 ? '' : 's'}` : deviceId;
+}
 
 const WITHDRAWN_BODY: Record<Exclude<WithdrawalReason, 'operator'>, string> = {
   windowPassed:
@@ -138,11 +147,22 @@ export function planNotification(input: NotifyInput): NotificationPlan {
       };
     }
     case 'queuedChangeSent': {
-      const { kind, change, deviceId, commandId, siteId, timeZone, startTime, endTime } = input;
+      const { kind, change, deviceId, deviceCount, commandId, siteId, timeZone } = input;
+      const { startTime, endTime } = input;
       return {
         audience: { kind: 'person', person: input.madeBy },
-        facts: { kind, change, deviceId, commandId, siteId, timeZone, startTime, endTime },
-        title: `Queued ${CHANGE_WORDS[change]} for ${deviceId} sent`,
+        facts: {
+          kind,
+          change,
+          deviceId,
+          deviceCount,
+          commandId,
+          siteId,
+          timeZone,
+          startTime,
+          endTime,
+        },
+        title: `Queued ${CHANGE_WORDS[change]} for ${devicesWords(deviceId, deviceCount)} sent`,
         body: "It waited for the device's next free slot with the vendor and has now been sent.",
         link: deviceLink(siteId, deviceId),
         timeZone,
@@ -150,14 +170,24 @@ export function planNotification(input: NotifyInput): NotificationPlan {
       };
     }
     case 'queuedChangeWithdrawn': {
-      const { kind, change, deviceId, reason, siteId, timeZone, startTime, endTime } = input;
-      const { withdrawnBy } = input;
+      const { kind, change, deviceId, deviceCount, reason, siteId, timeZone } = input;
+      const { startTime, endTime, withdrawnBy } = input;
       const byThemselves =
         withdrawnBy !== undefined && samePerson(withdrawnBy.person, input.madeBy);
       return {
         audience: byThemselves ? { kind: 'nobody' } : { kind: 'person', person: input.madeBy },
-        facts: { kind, change, deviceId, reason, siteId, timeZone, startTime, endTime },
-        title: `Queued ${CHANGE_WORDS[change]} for ${deviceId} withdrawn`,
+        facts: {
+          kind,
+          change,
+          deviceId,
+          deviceCount,
+          reason,
+          siteId,
+          timeZone,
+          startTime,
+          endTime,
+        },
+        title: `Queued ${CHANGE_WORDS[change]} for ${devicesWords(deviceId, deviceCount)} withdrawn`,
         body:
           reason === 'operator'
             ? `${nameOf(withdrawnBy)} withdrew it before it was sent.`

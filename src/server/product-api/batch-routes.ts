@@ -7,7 +7,8 @@ import {
 } from '../../domain/batch.ts';
 import { BatchCommandIdSchema } from '../../domain/ids.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { answerChange } from './changes.ts';
+import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
+import { answerBudgetedChange } from './write-path.ts';
 import {
   COMMON_PROBLEMS,
   problemResponse,
@@ -26,6 +27,8 @@ const BatchParamsSchema = z.strictObject({ batchCommandId: BatchCommandIdSchema 
  */
 export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   const { sessions, upstream, ledger, statuses } = deps;
+  // A batch takes a call of each of its devices' budgets, all or none, or is queued.
+  const changes = { ledger, writePath: deps.writePath };
   const routes = productRoutes(app);
 
   routes.post(
@@ -35,11 +38,15 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
       schema: {
         tags: ['batches'],
         summary: 'Send one device command to up to 50 devices',
+        description:
+          "Takes a call of every device's budget, all or none: queued and answered 202 `{ queued: ... }` when one has none left now.",
         body: BatchRequestSchema,
         response: {
-          202: BatchSubmissionResponseSchema,
+          202: z.union([BatchSubmissionResponseSchema, QueuedAnswerSchema]),
           404: problemResponse('A device is not found or not bound (`unknown_or_unbound`).'),
-          409: problemResponse('The window overlaps a command of a device (`window_overlap`).'),
+          409: problemResponse(
+            "The window overlaps a command of a device (`window_overlap`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
+          ),
           422: problemResponse("A value outside a device's range (`capability_out_of_range`)."),
           429: problemResponse('A device is rate limited (`device_rate_limited`).'),
           ...COMMON_PROBLEMS,
@@ -49,7 +56,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request, reply) => {
       const session = sessionOf(request);
       const batch = request.body;
-      return answerChange(ledger, request, reply, {
+      return answerBudgetedChange(changes, request, reply, {
         kind: 'batch',
         session,
         batch,
@@ -69,6 +76,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
         params: BatchParamsSchema,
         response: {
           200: BatchCancelResponseSchema,
+          202: QueuedAnswerSchema,
           404: problemResponse('No such batch (`unknown_or_unbound`).'),
           409: problemResponse(
             'Every command of the batch has finished (`batch_not_cancellable`).',
@@ -80,8 +88,8 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request, reply) => {
       const session = sessionOf(request);
       const { batchCommandId } = request.params;
-      return answerChange(
-        ledger,
+      return answerBudgetedChange(
+        changes,
         request,
         reply,
         {

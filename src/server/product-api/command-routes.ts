@@ -10,7 +10,8 @@ import {
 import { HistoryQuerySchema, HistoryResponseSchema } from '../../domain/history.ts';
 import { CommandIdSchema, DeviceIdSchema } from '../../domain/ids.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { answerChange } from './changes.ts';
+import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
+import { answerBudgetedChange } from './write-path.ts';
 import {
   COMMON_PROBLEMS,
   problemResponse,
@@ -39,6 +40,8 @@ const RATE_LIMITED = problemResponse(
  */
 export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   const { sessions, upstream, ledger, statuses } = deps;
+  // Changes go through their device's budget of upstream calls when the BFF has one.
+  const changes = { ledger, writePath: deps.writePath };
   const routes = productRoutes(app);
 
   routes.get(
@@ -76,13 +79,15 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       schema: {
         tags: ['commands'],
         summary: 'Send a device command',
+        description:
+          "Goes through the device's budget of upstream calls (2 per rolling minute): when it has no call left now, or the vendor answers 429, the submission is queued and answered 202 `{ queued: { changeId, goesAt, reason, deviceIds } }` instead of the command (follow it at `GET /api/changes`). `Powerdeck-Device-Version` names the device's version the change was made against.",
         params: DeviceParamsSchema,
         body: DeviceCommandSchema,
         response: {
-          202: SubmissionResponseSchema,
+          202: z.union([SubmissionResponseSchema, QueuedAnswerSchema]),
           404: NOT_FOUND,
           409: problemResponse(
-            'The window overlaps another command (`window_overlap`), or an earlier try is still settling.',
+            "The window overlaps another command (`window_overlap`), an earlier try is still settling, another person changed the device since the version named (`device_changed`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
           ),
           422: problemResponse(
             "A value outside the device's range (`capability_out_of_range`), a control it lacks (`control_not_supported`), or a reused Idempotency-Key.",
@@ -96,7 +101,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       const session = sessionOf(request);
       const { deviceId } = request.params;
       const command = request.body;
-      return answerChange(ledger, request, reply, {
+      return answerBudgetedChange(changes, request, reply, {
         kind: 'submit',
         session,
         deviceId,
@@ -139,11 +144,16 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       schema: {
         tags: ['commands'],
         summary: 'Cancel a command that is waiting or running',
+        description:
+          "Goes through the device's budget of upstream calls: queued and answered 202 `{ queued: ... }` when it cannot go now.",
         params: CommandParamsSchema,
         response: {
           200: CommandCancellationSchema,
+          202: QueuedAnswerSchema,
           404: NOT_FOUND,
-          409: problemResponse('The command has finished (`not_cancellable`).'),
+          409: problemResponse(
+            'The command has finished (`not_cancellable`), or another person changed the device since the version named (`device_changed`).',
+          ),
           429: RATE_LIMITED,
           ...COMMON_PROBLEMS,
         },
@@ -152,8 +162,8 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     async (request, reply) => {
       const session = sessionOf(request);
       const ref = request.params;
-      return answerChange(
-        ledger,
+      return answerBudgetedChange(
+        changes,
         request,
         reply,
         {

@@ -1,7 +1,9 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { batchRoutes } from './batch-routes.ts';
+import { changeRoutes } from './change-routes.ts';
 import { commandRoutes } from './command-routes.ts';
 import { productValidatorCompiler, type ProductApiDeps } from './declare.ts';
 import { ledgerRoutes } from './ledger-routes.ts';
@@ -21,6 +23,7 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(productValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('productSession', null);
+  app.decorateRequest('signedInSession', null);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -28,7 +31,7 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
         title: 'powerdeck',
         version: '1.0.0',
         description:
-          "powerdeck's own API, in the product's terms: bound sites with their clocks, device commands, batches and the command ledger. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key` and `Powerdeck-Undo-Of`. Errors are `application/problem+json` with a stable `code`.",
+          "powerdeck's own API, in the product's terms: sign-in and the session, bound sites with their clocks, device commands, batches, the command ledger, queued changes, fleet jobs and dispatch plans, live updates and notifications, and in company sign-in the vendor connections. State-changing calls need `X-CSRF: 1` and the page's Origin, and may carry `Idempotency-Key`, `Powerdeck-Undo-Of` and `Powerdeck-Device-Version` (the device's version the change was made against). Every change goes through its devices' budget of upstream calls: one that cannot go now is queued and answered 202 `{ queued: { changeId, goesAt } }`. Errors are `application/problem+json` with a stable `code`.",
       },
       components: {
         securitySchemes: {
@@ -40,13 +43,32 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
     hideUntagged: true,
     transform: jsonSchemaTransform,
   });
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    OPENAPI_PATH,
+    {
+      schema: {
+        tags: ['meta'],
+        summary: "This document: the product's OpenAPI 3.1 description",
+        security: [],
+        response: {
+          200: z
+            .looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) })
+            .describe('The OpenAPI document'),
+        },
+      },
+    },
+    async () => app.swagger(),
+  );
 }
 
-/** The product routes (sites, commands, batches, ledger), declared with their zod schemas. */
+/**
+ * The product routes (sites, commands, batches, ledger, queued changes), declared with their zod
+ * schemas.
+ */
 export function productApiRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   siteRoutes(app, deps);
   commandRoutes(app, deps);
   batchRoutes(app, deps);
   ledgerRoutes(app, deps);
+  changeRoutes(app, deps);
 }

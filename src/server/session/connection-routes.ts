@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ConnectionCheckSchema,
+  VendorConnectionListSchema,
   VendorConnectionRequestSchema,
+  VendorConnectionSavedSchema,
+  VendorConnectionStateSchema,
   type ConnectionChange,
   type ConnectionCheck,
   type VendorConnectionList,
@@ -10,8 +14,9 @@ import {
 } from '../../domain/connections.ts';
 import { REGION_NAMES, RegionSchema, type Region } from '../../domain/token.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { parseInput } from '../http/parse.ts';
 import { ProblemError } from '../http/problem.ts';
+import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
+import { operatorOf, requireOperator } from './session-hooks.ts';
 import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';
 import type { OperatorIdentity } from './session-store.ts';
 import type { Sessions } from './sessions.ts';
@@ -79,97 +84,177 @@ export async function connectionRoutes(
   },
 ): Promise<void> {
   const { sessions, connections, audit } = options;
+  const routes = declaredRoutes(app);
+  const tags = ['connections'];
+  /** The problems of every connection route: before the route's own, its session and role. */
+  const problems = {
+    401: problemResponse('Not signed in (`not_signed_in`).'),
+    403: problemResponse(
+      'CSRF proof missing (`csrf`), or the role may not do this (`forbidden_role`).',
+    ),
+    404: problemResponse('Signed in with the credentials form: no connections (`not_found`).'),
+  };
 
-  app.get('/api/connections', async (request) => {
-    await sessions.requireOperator(request, 'administer');
-    return { connections: await connections.list() } satisfies VendorConnectionList;
-  });
-
-  app.get('/api/connections/:region', async (request) => {
-    await sessions.requireOperator(request, 'read');
-    const { region } = parseInput(RegionPathSchema, request.params, 'path');
-    return {
-      region,
-      registered: (await connections.get(region)) !== undefined,
-    } satisfies VendorConnectionState;
-  });
-
-  app.put('/api/connections/:region', async (request) => {
-    const { operator } = await sessions.requireOperator(request, 'administer');
-    const { region } = parseInput(RegionPathSchema, request.params, 'path');
-    const { saveUnchecked, ...credentials } = parseInput(
-      VendorConnectionRequestSchema,
-      request.body,
-      'body',
-    );
-    const previous = await connections.get(region);
-    const entry = await audit.begin({
-      region,
-      operator,
-      change: {
-        change: previous ? 'replace' : 'register',
-        clientId: credentials.clientId,
-        ...(previous ? { previousClientId: previous.clientId } : {}),
-        ...(saveUnchecked ? { saveUnchecked: true } : {}),
+  routes.get(
+    '/api/connections',
+    {
+      preValidation: requireOperator(sessions, 'administer'),
+      schema: {
+        tags,
+        summary: "The regions' vendor connections, never their secrets (administrators)",
+        response: { 200: VendorConnectionListSchema, ...problems },
       },
-    });
-    const context = { region, clientId: credentials.clientId };
-    let checked: boolean;
-    try {
-      await options.checkToken(region, credentials);
-      checked = true;
-    } catch (error) {
-      const refusal = checkRefusal(error, region, saveUnchecked === true);
-      if (refusal === 'save unchecked') checked = false;
-      else {
-        await entry.refused(
-          refusal ??
-            new ProblemError(500, 'internal_error', 'The check failed unexpectedly; see the log.'),
-        );
-        request.log.info(
-          { ...context, code: refusal?.problem.code ?? 'internal_error' },
-          'vendor connection not saved: its check failed',
-        );
-        throw refusal ?? error;
-      }
-    }
-    await connections.put(region, credentials, operator, options.now());
-    await entry.saved(checked);
-    request.log.info(
-      { ...context, checked, replaced: previous !== undefined },
-      'vendor connection registered',
-    );
-    return { checked } satisfies VendorConnectionSaved;
-  });
+    },
+    async () => ({ connections: await connections.list() }) satisfies VendorConnectionList,
+  );
 
-  app.post('/api/connections/:region/check', async (request) => {
-    await sessions.requireOperator(request, 'administer');
-    const { region } = parseInput(RegionPathSchema, request.params, 'path');
-    const connection = await connections.get(region);
-    if (!connection)
-      throw new ProblemError(
-        404,
-        'no_connection',
-        `No vendor connection is registered for ${REGION_NAMES[region]}. Add one first.`,
-        { title: 'No vendor connection' },
-      );
-    try {
-      const token = await options.checkToken(region, connection);
+  routes.get(
+    '/api/connections/:region',
+    {
+      preValidation: requireOperator(sessions, 'read'),
+      schema: {
+        tags,
+        summary: 'Whether the region has a vendor connection (every role)',
+        params: RegionPathSchema,
+        response: {
+          200: VendorConnectionStateSchema,
+          400: problemResponse('Not a region (`invalid_request`).'),
+          ...problems,
+        },
+      },
+    },
+    async (request) => {
+      const { region } = request.params;
       return {
-        ok: true,
-        ...(token.expiresInS === undefined ? {} : { expiresInS: token.expiresInS }),
-      } satisfies ConnectionCheck;
-    } catch (error) {
-      if (error instanceof InvalidCredentialsError)
+        region,
+        registered: (await connections.get(region)) !== undefined,
+      } satisfies VendorConnectionState;
+    },
+  );
+
+  routes.put(
+    '/api/connections/:region',
+    {
+      preValidation: requireOperator(sessions, 'administer'),
+      schema: {
+        tags,
+        summary:
+          "Register or replace the region's vendor connection, checked with a token request first",
+        params: RegionPathSchema,
+        body: VendorConnectionRequestSchema,
+        response: {
+          200: VendorConnectionSavedSchema,
+          400: problemResponse('The region or body failed its schema (`invalid_request`).'),
+          ...problems,
+          422: problemResponse(
+            'The token endpoint refused the client ID or secret; nothing saved (`connection_refused`).',
+          ),
+          503: problemResponse(
+            'The token endpoint could not be reached or failed; nothing saved unless `saveUnchecked` (`connection_unchecked`).',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const operator = operatorOf(request);
+      const { region } = request.params;
+      const { saveUnchecked, ...credentials } = request.body;
+      const previous = await connections.get(region);
+      const entry = await audit.begin({
+        region,
+        operator,
+        change: {
+          change: previous ? 'replace' : 'register',
+          clientId: credentials.clientId,
+          ...(previous ? { previousClientId: previous.clientId } : {}),
+          ...(saveUnchecked ? { saveUnchecked: true } : {}),
+        },
+      });
+      const context = { region, clientId: credentials.clientId };
+      let checked: boolean;
+      try {
+        await options.checkToken(region, credentials);
+        checked = true;
+      } catch (error) {
+        const refusal = checkRefusal(error, region, saveUnchecked === true);
+        if (refusal === 'save unchecked') checked = false;
+        else {
+          await entry.refused(
+            refusal ??
+              new ProblemError(
+                500,
+                'internal_error',
+                'The check failed unexpectedly; see the log.',
+              ),
+          );
+          request.log.info(
+            { ...context, code: refusal?.problem.code ?? 'internal_error' },
+            'vendor connection not saved: its check failed',
+          );
+          throw refusal ?? error;
+        }
+      }
+      await connections.put(region, credentials, operator, options.now());
+      await entry.saved(checked);
+      request.log.info(
+        { ...context, checked, replaced: previous !== undefined },
+        'vendor connection registered',
+      );
+      return { checked } satisfies VendorConnectionSaved;
+    },
+  );
+
+  routes.post(
+    '/api/connections/:region/check',
+    {
+      preValidation: requireOperator(sessions, 'administer'),
+      schema: {
+        tags,
+        summary: "Check the region's saved connection with a token request",
+        params: RegionPathSchema,
+        response: {
+          200: ConnectionCheckSchema,
+          400: problemResponse('Not a region (`invalid_request`).'),
+          ...problems,
+          404: problemResponse(
+            'No connection is registered for the region (`no_connection`), or signed in with the credentials form (`not_found`).',
+          ),
+          502: problemResponse(
+            "The token endpoint refused the saved connection's client ID or secret (`connection_refused`), or failed.",
+          ),
+          503: problemResponse('The token endpoint could not be reached.'),
+          504: problemResponse('The token endpoint did not answer in time.'),
+        },
+      },
+    },
+    async (request) => {
+      const { region } = request.params;
+      const connection = await connections.get(region);
+      if (!connection)
         throw new ProblemError(
-          502,
-          'connection_refused',
-          `The ${REGION_NAMES[region]} token endpoint did not accept this connection's client ID or secret. Replace the connection with the credentials the vendor issued.`,
-          { title: 'Connection refused' },
+          404,
+          'no_connection',
+          `No vendor connection is registered for ${REGION_NAMES[region]}. Add one first.`,
+          { title: 'No vendor connection' },
         );
-      throw error;
-    }
-  });
+      try {
+        const token = await options.checkToken(region, connection);
+        return {
+          ok: true,
+          ...(token.expiresInS === undefined ? {} : { expiresInS: token.expiresInS }),
+        } satisfies ConnectionCheck;
+      } catch (error) {
+        if (error instanceof InvalidCredentialsError)
+          throw new ProblemError(
+            502,
+            'connection_refused',
+            `The ${REGION_NAMES[region]} token endpoint did not accept this connection's client ID or secret. Replace the connection with the credentials the vendor issued.`,
+            { title: 'Connection refused' },
+          );
+        throw error;
+      }
+    },
+  );
 
   refuseOtherMethods(app, '/api/connections', new Set(['GET', 'HEAD']));
   refuseOtherMethods(app, '/api/connections/:region', new Set(['GET', 'HEAD', 'PUT']));

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { OidcRefusal } from '../../domain/session.ts';
 import { RegionSchema } from '../../domain/token.ts';
-import { parseInput } from '../http/parse.ts';
+import { declaredRoutes, problemResponse, redirectResponse } from '../http/route-declarations.ts';
 import {
   OIDC_CALLBACK_PATH,
   OIDC_POST_LOGOUT_PATH,
@@ -16,6 +16,26 @@ import type { SessionCookie } from './session-cookie.ts';
 import type { Sessions } from './sessions.ts';
 
 const StartQuerySchema = z.strictObject({ region: RegionSchema.default('eu') });
+
+/** A query parameter as the querystring parser gives it: once, or repeated. */
+const idpParameter = (description: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe(description);
+
+/**
+ * What the IdP sends back (OpenID Connect Core 1.0, 3.1.2.5 and 3.1.2.6; RFC 9207 `iss`), all
+ * read by openid-client from the URL itself, which checks them: the declaration refuses nothing,
+ * so a malformed answer ends on the refusal page as before.
+ */
+const CallbackQuerySchema = z.looseObject({
+  code: idpParameter('The authorization code'),
+  state: idpParameter("The attempt's state, checked against its cookie"),
+  iss: idpParameter("The IdP's issuer identifier (RFC 9207)"),
+  error: idpParameter("The IdP's refusal, such as `access_denied`"),
+  error_description: idpParameter("The IdP's words for its refusal"),
+});
 
 /** Associated data of the sealed attempt cookie: it opens as nothing else. */
 const TRANSACTION_AAD = 'oidc transaction';
@@ -137,46 +157,82 @@ export async function oidcRoutes(
 ): Promise<void> {
   const { sessions, oidc, box } = options;
   const attempt = transactionCookie(options.cookie);
+  const routes = declaredRoutes(app);
+  const tags = ['session'];
 
-  app.get('/api/session/oidc', async (request, reply) => {
-    const { region } = parseInput(StartQuerySchema, request.query, 'query');
-    let started;
-    try {
-      started = await oidc.start(region);
-    } catch (error) {
-      if (!(error instanceof OidcSignInError)) throw error;
-      return refuse(request, reply, error, { box, cookie: options.cookie });
-    }
-    reply.setCookie(
-      attempt.name,
-      box.seal(JSON.stringify(started.transaction), TRANSACTION_AAD),
-      attempt.options,
-    );
-    return reply.redirect(started.url.toString(), 303);
-  });
-
-  app.get(OIDC_CALLBACK_PATH, async (request: FastifyRequest, reply) => {
-    const sealed = request.cookies[attempt.name];
-    reply.clearCookie(attempt.name, { ...attempt.options, maxAge: 0 });
-    try {
-      const transaction = openTransaction(box, sealed);
-      const currentUrl = new URL(request.raw.url ?? '/', options.publicOrigin());
-      const { operator, idToken } = await oidc.finish(currentUrl, transaction);
-      await sessions.signInOperator(request, reply, {
-        region: transaction.region,
-        operator,
-        idToken,
-      });
-      request.log.info(
-        { issuer: operator.issuer, subject: operator.subject, role: operator.role },
-        'company sign-in',
+  routes.get(
+    '/api/session/oidc',
+    {
+      schema: {
+        tags,
+        summary: 'Start a company sign-in: to the IdP, with a fresh attempt sealed in a cookie',
+        security: [],
+        querystring: StartQuerySchema,
+        response: {
+          303: redirectResponse(
+            "To the IdP's authorization endpoint; or to `/sign-in?refused=<why>` when the IdP cannot be reached",
+          ),
+          400: problemResponse('The query failed its schema (`invalid_request`).'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { region } = request.query;
+      let started;
+      try {
+        started = await oidc.start(region);
+      } catch (error) {
+        if (!(error instanceof OidcSignInError)) throw error;
+        return refuse(request, reply, error, { box, cookie: options.cookie });
+      }
+      reply.setCookie(
+        attempt.name,
+        box.seal(JSON.stringify(started.transaction), TRANSACTION_AAD),
+        attempt.options,
       );
-      return reply.redirect('/', 303);
-    } catch (error) {
-      if (!(error instanceof OidcSignInError)) throw error;
-      return refuse(request, reply, error, { box, cookie: options.cookie });
-    }
-  });
+      return reply.redirect(started.url.toString(), 303);
+    },
+  );
+
+  routes.get(
+    OIDC_CALLBACK_PATH,
+    {
+      schema: {
+        tags,
+        summary:
+          "The IdP's answer to a company sign-in: the session starts, or the refusal says why",
+        security: [],
+        querystring: CallbackQuerySchema,
+        response: {
+          303: redirectResponse(
+            'Signed in: to `/`. Refused (no role, an answer that does not match the attempt, ...): to `/sign-in?refused=<why>`',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const sealed = request.cookies[attempt.name];
+      reply.clearCookie(attempt.name, { ...attempt.options, maxAge: 0 });
+      try {
+        const transaction = openTransaction(box, sealed);
+        const currentUrl = new URL(request.raw.url ?? '/', options.publicOrigin());
+        const { operator, idToken } = await oidc.finish(currentUrl, transaction);
+        await sessions.signInOperator(request, reply, {
+          region: transaction.region,
+          operator,
+          idToken,
+        });
+        request.log.info(
+          { issuer: operator.issuer, subject: operator.subject, role: operator.role },
+          'company sign-in',
+        );
+        return reply.redirect('/', 303);
+      } catch (error) {
+        if (!(error instanceof OidcSignInError)) throw error;
+        return refuse(request, reply, error, { box, cookie: options.cookie });
+      }
+    },
+  );
 }
 
 function openTransaction(box: SecretBox, sealed: string | undefined) {

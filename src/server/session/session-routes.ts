@@ -1,7 +1,15 @@
-import type { FastifyInstance } from 'fastify';
-import { SignInRequestSchema, type SignInMode, type SignOutAnswer } from '../../domain/session.ts';
-import { parseInput } from '../http/parse.ts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  SessionInfoSchema,
+  SignInModeSchema,
+  SignInRequestSchema,
+  SignOutAnswerSchema,
+  type SignInMode,
+  type SignOutAnswer,
+} from '../../domain/session.ts';
 import { isProblem, notSignedIn } from '../http/problem.ts';
+import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import {
   FailedSignInLimiter,
   perIpSignInLimit,
@@ -39,40 +47,112 @@ export async function sessionRoutes(
   const perIp = await perIpSignInLimit(app, options.limits);
   const failures = new FailedSignInLimiter(options.now, options.limits.failedPerClient);
 
-  app.post('/api/session', { onRequest: perIp }, async (request, reply) => {
-    const input = parseInput(SignInRequestSchema, request.body, 'body');
-    const clientKey = `${input.region} ${input.clientId}`;
-    failures.check(clientKey);
-    try {
-      return await sessions.signIn(request, reply, input);
-    } catch (error) {
-      if (isProblem(error, 'invalid_credentials')) failures.recordFailure(clientKey);
-      throw error;
-    }
-  });
+  const routes = declaredRoutes(app);
+  const tags = ['session'];
 
-  app.get('/api/session', async (request, reply) => {
-    const session = await sessions.current(request);
-    if (!session) {
-      if (request.cookies[cookie.name] !== undefined) clearSessionCookie(reply, cookie);
-      throw notSignedIn();
-    }
-    return sessionInfo(session);
-  });
+  routes.post(
+    '/api/session',
+    {
+      onRequest: perIp,
+      schema: {
+        tags,
+        summary: "Sign in with the partner's client ID and secret (the credentials form)",
+        security: [],
+        body: SignInRequestSchema,
+        response: {
+          200: SessionInfoSchema.describe('Signed in: the session cookie is set'),
+          400: problemResponse('The body failed its schema (`invalid_request`).'),
+          401: problemResponse(
+            "The region's token endpoint refused the client ID or secret (`invalid_credentials`).",
+          ),
+          403: problemResponse(
+            'CSRF proof missing (`csrf`), or company sign-in is configured and the credentials form is off (`credentials_sign_in_off`).',
+          ),
+          429: problemResponse(
+            'Too many sign-ins from this address, or too many refused for this client (`too_many_sign_ins`); `Retry-After` says when to try again.',
+          ),
+          502: problemResponse('The token endpoint failed or answered what could not be read.'),
+          503: problemResponse('The token endpoint could not be reached.'),
+          504: problemResponse('The token endpoint did not answer in time.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const clientKey = `${input.region} ${input.clientId}`;
+      failures.check(clientKey);
+      try {
+        return await sessions.signIn(request, reply, input);
+      } catch (error) {
+        if (isProblem(error, 'invalid_credentials')) failures.recordFailure(clientKey);
+        throw error;
+      }
+    },
+  );
 
-  app.get('/api/session/mode', async () => {
-    return { mode: options.oidc ? 'oidc' : 'credentials' } satisfies SignInMode;
-  });
+  routes.get(
+    '/api/session',
+    {
+      schema: {
+        tags,
+        summary: 'Who is signed in',
+        response: {
+          200: SessionInfoSchema,
+          401: problemResponse('Nobody is signed in (`not_signed_in`).'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await sessions.current(request);
+      if (!session) {
+        if (request.cookies[cookie.name] !== undefined) clearSessionCookie(reply, cookie);
+        throw notSignedIn();
+      }
+      return sessionInfo(session);
+    },
+  );
 
-  app.delete('/api/session', async (request, reply) => {
-    const ended = await sessions.signOut(request, reply);
-    if (!options.oidc) return reply.code(204).send();
-    const refusedHint = options.box
-      ? takeSignOutHint(request, reply, options.box, cookie)
-      : undefined;
-    const logout = await options.oidc.logoutUrl(ended?.idToken ?? refusedHint);
-    return reply
-      .code(200)
-      .send((logout ? { logoutUrl: logout.url, state: logout.state } : {}) satisfies SignOutAnswer);
-  });
+  routes.get(
+    '/api/session/mode',
+    {
+      schema: {
+        tags,
+        summary: 'How operators sign in here: the credentials form or their company account',
+        security: [],
+        response: { 200: SignInModeSchema },
+      },
+    },
+    async () => ({ mode: options.oidc ? 'oidc' : 'credentials' }) satisfies SignInMode,
+  );
+
+  routes.delete(
+    '/api/session',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out',
+        response: {
+          200: SignOutAnswerSchema.describe(
+            "Company sign-in: signed out of powerdeck; the IdP's logout URL and its state, when the IdP offers one",
+          ),
+          204: z.null().describe('Signed out (the credentials form)'),
+          403: problemResponse('CSRF proof missing (`csrf`).'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const ended = await sessions.signOut(request, reply);
+      // No body: the reply as Fastify types it, since the declared 204 has no payload to pass.
+      if (!options.oidc) return (reply as FastifyReply).code(204).send();
+      const refusedHint = options.box
+        ? takeSignOutHint(request, reply, options.box, cookie)
+        : undefined;
+      const logout = await options.oidc.logoutUrl(ended?.idToken ?? refusedHint);
+      return reply
+        .code(200)
+        .send(
+          (logout ? { logoutUrl: logout.url, state: logout.state } : {}) satisfies SignOutAnswer,
+        );
+    },
+  );
 }

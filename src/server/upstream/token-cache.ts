@@ -19,8 +19,9 @@ interface CachedToken {
 }
 
 /**
- * Renew this long before `expires_in` runs out (spec 5 rule 4): a fifth of the lifetime, at most a
- * minute, so a call never leaves with a token about to expire on the way.
+ * Renew this long before `expires_in` runs out (docs/upstream.md, Tokens: read `expires_in`;
+ * docs/architecture.md, Regions and tokens: Renewal): a fifth of the lifetime, at most a minute,
+ * so a call never leaves with a token about to expire on the way.
  */
 export function renewalMarginMs(expiresInS: number): number {
   return Math.min(60_000, (expiresInS * 1000) / 5);

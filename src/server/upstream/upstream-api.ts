@@ -90,8 +90,9 @@ export type DeviceLookup = (
  * the vendor's schemas (vendor-schemas.ts) and mapped into the domain model (vendor-mapping.ts),
  * each refusal into a product problem (upstream-problem.ts). Lists are read to their last page.
  * State-changing calls never throw: they return a {@link CallResult} for the ledger. All go
- * through {@link UpstreamClient}: the caller's bearer token, one renewal on 401, retries for GET
- * and PUT, the region's circuit breaker. `requestId` is sent as `X-Request-Id`.
+ * through {@link UpstreamClient}: the caller's bearer token, one renewal on 401, retries for reads
+ * (never for a device control call: each try spends a call of the device's budget, decision 007),
+ * the region's circuit breaker. `requestId` is sent as `X-Request-Id`.
  */
 export class UpstreamApi {
   readonly #client: UpstreamClient;
@@ -328,7 +329,15 @@ export class UpstreamApi {
     requestId?: string,
   ): Promise<CallResult<CommandCancellation>> {
     return settleCall(
-      () => this.#send(caller, { method: 'PUT', path: VENDOR_PATHS.cancel(ref), requestId }),
+      // Sent once: each try spends a call of the device's budget, and a 429 is never retried blind
+      // (docs/decisions/007-device-call-budget.md, section 1); an unknown outcome is the ledger's.
+      () =>
+        this.#send(caller, {
+          method: 'PUT',
+          path: VENDOR_PATHS.cancel(ref),
+          requestId,
+          retry: false,
+        }),
       (answer) => {
         const parsed = VendorCancelSchema.safeParse(answer ?? {});
         if (!parsed.success) return undefined;
@@ -422,10 +431,12 @@ export class UpstreamApi {
   ): Promise<CallResult<BatchCancelResponse>> {
     return settleCall(
       () =>
+        // Sent once, as a cancel is: a try spends a call of each device's budget.
         this.#send(caller, {
           method: 'PUT',
           path: VENDOR_PATHS.batchCancel(batchCommandId),
           requestId,
+          retry: false,
         }),
       (answer) => {
         const parsed = VendorBatchCancelSchema.safeParse(answer);

@@ -6,7 +6,10 @@ import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-ht
 import type { UpstreamResilience } from './resilience.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 
-/** A call on the upstream API, relative to the region's base URL (spec 4). */
+/**
+ * A call on the upstream API, relative to the region's base URL (docs/upstream.md, Sources and
+ * base paths).
+ */
 export interface UpstreamCall {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path built from validated parts only, e.g. `/devices/BAT-1/commands/cmd_1`. */
@@ -16,18 +19,20 @@ export interface UpstreamCall {
   body?: unknown;
   requestId?: string;
   /**
-   * `false` sends a GET or PUT once, without retries: for reads whose failure costs only a
-   * detail (the site directory's lookups), so they add no retries to a failing region.
+   * `false` sends a GET or PUT once, without retries: for device control calls (a cancel, a batch
+   * cancel: every try spends a call of the device's budget, and a 429 is never retried blind,
+   * docs/decisions/007-device-call-budget.md, section 1), and for reads whose failure costs only
+   * a detail (the site directory's lookups), so they add no retries to a failing region.
    */
   retry?: boolean;
 }
 
 /**
  * Calls the upstream API for a session: picks the session's region, attaches its bearer token
- * (spec 5 rule 3), and after a 401 gets a new token and tries exactly once more (a token can be
- * revoked or expire early upstream; a second 401 is the upstream's problem, not a loop). The
- * browser's own headers (cookie, authorization, forwarding) are never copied: each upstream
- * request is built from scratch.
+ * (docs/upstream.md, Sources and base paths), and after a 401 gets a new token and tries exactly
+ * once more (a token can be revoked or expire early upstream; a second 401 is the upstream's
+ * problem, not a loop). The browser's own headers (cookie, authorization, forwarding) are never
+ * copied: each upstream request is built from scratch.
  */
 export class UpstreamClient {
   readonly #upstreams: Record<Region, UpstreamRegion>;

@@ -89,7 +89,10 @@ export class UpstreamClient {
     return this.call('DELETE', `/sites/${segment(siteId)}`);
   }
 
-  /** The spec's unbind, `DELETE /sites` with a JSON body. */
+  /**
+   * The other unbind the sandbox takes, `DELETE /sites` with a JSON body (docs/upstream.md,
+   * Decisions).
+   */
   unbindSiteByBody(siteId: string) {
     return this.call('DELETE', '/sites', { json: { siteId } });
   }

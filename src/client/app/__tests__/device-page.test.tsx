@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '../../../domain/command.ts';
+import type { DeviceCommand, StatusRecord } from '../../../domain/command.ts';
 import type { Site } from '../../../domain/device.ts';
+import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
@@ -45,15 +46,41 @@ const completed: StatusRecord = {
   completedAt: '2026-11-20T21:00:00Z',
 };
 
-/** A signed-in fake BFF holding the device's commands; `cmd_late` completes when cancelled. */
-function fakeBff(initial: StatusRecord[] = []) {
+/**
+ * A signed-in fake BFF holding the device's commands; `cmd_late` completes when cancelled. With
+ * `queueSubmissions`, the device's budget of upstream calls is spent: a submission is queued to
+ * go at `GOES_AT` (202 `{ queued }`), listed as a waiting change until withdrawn.
+ */
+function fakeBff(initial: StatusRecord[] = [], { queueSubmissions = false } = {}) {
   const commands = [...initial];
+  const changes: QueuedChangeStatus[] = [];
   let next = 1;
   const requests = stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
     if (route === 'GET /api/session') return json(200, { region: 'au', clientId: 'demo-au' });
     if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
     if (route === 'GET /api/devices/BAT-AU-001-A/commands') return json(200, { commands });
+    if (route === 'GET /api/changes')
+      return json(200, { changes: changes.filter((c) => c.state === 'queued') });
+    if (route === 'POST /api/devices/BAT-AU-001-A/commands' && queueSubmissions) {
+      const command = request.body as DeviceCommand;
+      const change = queuedSubmission(`chg_${next++}`, command);
+      changes.push(change);
+      return json(202, {
+        queued: {
+          changeId: change.id,
+          goesAt: GOES_AT,
+          reason: 'no_slot',
+          deviceIds: ['BAT-AU-001-A'],
+        },
+      });
+    }
+    const withdraw = /^DELETE \/api\/changes\/([\w-]+)$/.exec(route);
+    const withdrawn = changes.find((c) => c.id === withdraw?.[1]);
+    if (withdrawn) {
+      withdrawn.state = 'withdrawn';
+      return json(200, { change: withdrawn });
+    }
     if (route === 'POST /api/devices/BAT-AU-001-A/commands') {
       const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
       const id = `cmd_${next++}`;
@@ -79,7 +106,32 @@ function fakeBff(initial: StatusRecord[] = []) {
     if (polled) return json(200, polled);
     return problem(404, 'not_found', `no route ${route}`);
   });
-  return { requests, commands };
+  return { requests, commands, changes };
+}
+
+/** When a queued change goes in these tests: a minute and 20 s after `NOW`. */
+const GOES_AT = '2026-11-21T00:53:20Z';
+
+function queuedSubmission(id: string, command: DeviceCommand): QueuedChangeStatus {
+  return {
+    id,
+    kind: 'submit',
+    state: 'queued',
+    deviceIds: ['BAT-AU-001-A'],
+    steps: [
+      {
+        call: 'submit',
+        deviceIds: ['BAT-AU-001-A'],
+        state: 'waiting',
+        plannedAt: GOES_AT,
+        command,
+      },
+    ],
+    goesAt: GOES_AT,
+    madeBy: 'Dana Operator',
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
 }
 
 describe('device page', () => {
@@ -155,6 +207,45 @@ describe('device page', () => {
       Date.parse(history?.search.get('endTime') ?? '') -
       Date.parse(history?.search.get('startTime') ?? '');
     expect(rangeMs).toBe(30 * 24 * 3600_000);
+  });
+
+  it('says when a submission the budget queued goes, lists it, and withdraws it after confirmation', async () => {
+    const { requests } = fakeBff([], { queueSubmissions: true });
+    const user = userEvent.setup();
+    renderApp(PATH);
+    expect(await screen.findByText(/No change is waiting/)).toBeTruthy();
+
+    await user.type(field('Target battery power (W)'), '-3000');
+    await user.click(await screen.findByRole('button', { name: 'Submit command' }));
+
+    const status = await screen.findByText(/^Command not sent yet\./);
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.textContent).toContain(
+      'it goes at 2026-11-21 11:23 (Australia/Adelaide), UTC 2026-11-21 00:53',
+    );
+    expect(status.textContent).toContain(
+      "the device's calls to the vendor for this minute are spent",
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    const list = await screen.findByRole('list', { name: 'Queued changes' });
+    const item = within(list).getByRole('listitem');
+    expect(item.textContent).toContain('New command: send 3 kW charge');
+    expect(item.textContent).toContain('Goes at 2026-11-21 11:23 (Australia/Adelaide)');
+    expect(item.textContent).toContain('Made by Dana Operator.');
+
+    // Backing out of the confirmation withdraws nothing.
+    await user.click(within(item).getByRole('button', { name: 'Withdraw' }));
+    await user.click(await screen.findByRole('button', { name: 'Keep change' }));
+    expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+
+    await user.click(within(item).getByRole('button', { name: 'Withdraw' }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw change' }));
+    expect(await screen.findByText('Withdrawn: nothing of that change was sent.')).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/api/changes/chg_1',
+    ]);
+    expect(await screen.findByText(/No change is waiting/)).toBeTruthy();
   });
 
   it('cancels after confirmation and shows the reason in words', async () => {

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
 import { prefetchDeviceHistory } from '../../commands/api/get-command-history.ts';
+import { QueuedChangeList } from '../../commands/components/queued-change-list.tsx';
 import { DeviceCommandForm } from '../../features/device-commands/components/device-command-form.tsx';
 import { CommandTable } from '../../features/device-commands/components/command-table.tsx';
 import { deviceCommandsRange } from '../../features/device-commands/lib/history-range.ts';
@@ -58,6 +59,15 @@ function DeviceRoute() {
             ) : (
               <p className="notice">{dispatch.why}</p>
             )}
+          </section>
+          <section className="device-section" aria-labelledby="queued-changes-heading">
+            <h2 id="queued-changes-heading">Queued changes</h2>
+            <QueuedChangeList
+              key={device.deviceId}
+              deviceId={device.deviceId}
+              timeZoneOf={() => timeZone}
+              canWithdraw={dispatch.allowed}
+            />
           </section>
           <section className="device-section" aria-labelledby="commands-heading">
             <h2 id="commands-heading">Commands</h2>

@@ -22,6 +22,7 @@ const NAVIGATION = [
   { to: '/sites', label: 'Sites' },
   { to: '/timeline', label: 'Timeline' },
   { to: '/batches', label: 'Batches' },
+  { to: '/changes', label: 'Queued changes' },
   { to: '/audit', label: 'Audit' },
   { to: '/fleet-jobs', label: 'Fleet jobs' },
 ] as const;

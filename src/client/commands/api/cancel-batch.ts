@@ -1,20 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { BatchCancelResponseSchema, type BatchCancelResponse } from '../../../domain/batch.ts';
+import { QueuedAnswerSchema, type QueuedAnswer } from '../../../domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
  * `PUT /api/batches/{batchCommandId}/cancel`: one result per device, successes and failures
- * mixed (docs/upstream.md, Batches). A 200 does not mean every device was cancelled.
+ * mixed (docs/upstream.md, Batches). A 200 does not mean every device was cancelled. 202
+ * `{ queued }` when a device's budget of upstream calls cannot carry it now.
  */
 export function cancelBatch(
   batchCommandId: string,
   intent?: IntentHeaders,
-): Promise<BatchCancelResponse> {
+): Promise<BatchCancelResponse | QueuedAnswer> {
   return apiRequest(
     `/batches/${encodeURIComponent(batchCommandId)}/cancel`,
-    BatchCancelResponseSchema,
+    QueuedAnswerSchema.or(BatchCancelResponseSchema),
     { method: 'PUT', idempotencyKey: intent?.idempotencyKey, undoOf: intent?.undoOf },
   );
 }

@@ -5,6 +5,11 @@ import {
   type CommandCancellation,
   type StatusRecord,
 } from '../../../domain/command.ts';
+import {
+  QueuedAnswerSchema,
+  isQueuedAnswer,
+  type QueuedAnswer,
+} from '../../../domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands, writeStatusIntoHistory } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
@@ -12,17 +17,18 @@ import { commandStatusQueryOptions } from './get-command-status.ts';
 
 /**
  * `PUT /api/devices/{deviceId}/commands/{commandId}/cancel`: what the cancel did (the command is
- * cancelled by an operator, and when). Rejects with `not_cancellable` (409) once the command is
- * final (docs/upstream.md, Lifecycle).
+ * cancelled by an operator, and when), or 202 `{ queued }` when the device's budget of upstream
+ * calls cannot carry it now. Rejects with `not_cancellable` (409) once the command is final
+ * (docs/upstream.md, Lifecycle).
  */
 export function cancelCommand(
   deviceId: string,
   commandId: string,
   intent?: IntentHeaders,
-): Promise<CommandCancellation> {
+): Promise<CommandCancellation | QueuedAnswer> {
   return apiRequest(
     `/devices/${encodeURIComponent(deviceId)}/commands/${encodeURIComponent(commandId)}/cancel`,
-    CommandCancellationSchema,
+    QueuedAnswerSchema.or(CommandCancellationSchema),
     { method: 'PUT', idempotencyKey: intent?.idempotencyKey, undoOf: intent?.undoOf },
   );
 }
@@ -45,6 +51,7 @@ export function useCancelCommand() {
     mutationFn: ({ deviceId, commandId, ...intent }: CommandCancel & IntentHeaders) =>
       cancelCommand(deviceId, commandId, intent),
     onSuccess: (cancellation) => {
+      if (isQueuedAnswer(cancellation)) return;
       const { queryKey } = commandStatusQueryOptions(cancellation.deviceId, cancellation.commandId);
       const held = queryClient.getQueryData<StatusRecord>(queryKey);
       if (!held) return;

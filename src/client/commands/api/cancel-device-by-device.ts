@@ -1,8 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import type { BatchCancelResult } from '../../../domain/batch.ts';
+import { isQueuedAnswer } from '../../../domain/queued-change.ts';
 import { useCancelCommand } from './cancel-command.ts';
+import { queuedWords } from '../lib/queued.ts';
 import { ApiError } from '../../lib/api-error.ts';
 import { problemWords } from '../../lib/problem-words.ts';
+
+/** The code of a device's result whose cancel waits in the queue of changes. */
+export const QUEUED_CODE = 'queued';
 
 /** One device command of a batch to cancel. */
 export interface DeviceCommandRef {
@@ -24,8 +29,16 @@ export function useCancelDeviceByDevice() {
       const results: BatchCancelResult[] = [];
       for (const { deviceId, commandId } of commands) {
         try {
-          await cancel.mutateAsync({ deviceId, commandId });
-          results.push({ deviceId, commandId, success: true, status: 'cancelled' });
+          const answer = await cancel.mutateAsync({ deviceId, commandId });
+          // A cancel queued for the device's budget has cancelled nothing yet: not a success.
+          if (isQueuedAnswer(answer))
+            results.push({
+              deviceId,
+              commandId,
+              success: false,
+              error: { code: QUEUED_CODE, message: `Not sent yet. ${queuedWords(answer, 'UTC')}` },
+            });
+          else results.push({ deviceId, commandId, success: true, status: 'cancelled' });
         } catch (error) {
           const refusal =
             error instanceof ApiError

@@ -1,5 +1,6 @@
 import type { TimeRangeMs } from '../../../domain/history.ts';
 import type { LedgerQuery } from '../../../domain/ledger.ts';
+import type { QueuedChangeQuery } from '../../../domain/queued-change.ts';
 
 /**
  * Query keys of device commands, generic to specific, one root per BFF path:
@@ -12,6 +13,9 @@ import type { LedgerQuery } from '../../../domain/ledger.ts';
  *   page of it. Batches, batch cancels and who sent a command are all ledger pages.
  * - `fleetJobs()`: the client's fleet jobs (`GET /api/fleet-jobs`); `fleetJob(id)` one job with
  *   its batches and devices (`GET /api/fleet-jobs/{jobId}`).
+ * - `changes()`: the account's queued changes (`GET /api/changes`), waiting for their devices'
+ *   budget of upstream calls; `changesPage(query)` one filtered page of them, `change(id)` one
+ *   of them (`GET /api/changes/{changeId}`).
  */
 export const commandKeys = {
   all: ['commands'] as const,
@@ -27,4 +31,7 @@ export const commandKeys = {
   ledgerPage: (query: LedgerQuery) => [...commandKeys.ledger(), query] as const,
   fleetJobs: () => [...commandKeys.all, 'fleet-jobs'] as const,
   fleetJob: (jobId: string) => [...commandKeys.fleetJobs(), jobId] as const,
+  changes: () => [...commandKeys.all, 'changes'] as const,
+  changesPage: (query: QueuedChangeQuery) => [...commandKeys.changes(), 'page', query] as const,
+  change: (changeId: string) => [...commandKeys.changes(), changeId] as const,
 };

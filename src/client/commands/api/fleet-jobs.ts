@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import {
+  FleetJobListSchema,
   FleetJobSchema,
   isFinalJobState,
   type FleetJob,
@@ -13,8 +13,6 @@ import { commandKeys } from './command-keys.ts';
 
 /** How often an open job page reads its job while the job still sends or cancels. */
 export const FLEET_JOB_POLL_MS = 2_000;
-
-const FleetJobListSchema = z.object({ jobs: z.array(FleetJobSchema) });
 
 /** `GET /api/fleet-jobs` (docs/fleet-dispatch.md): the client's jobs, newest first. */
 export function getFleetJobs(signal?: AbortSignal): Promise<FleetJob[]> {

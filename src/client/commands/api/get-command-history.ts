@@ -16,8 +16,8 @@ import { commandKeys } from './command-keys.ts';
 
 /**
  * `GET /api/devices/{deviceId}/commands?startTime=&endTime=&status=`: the device's commands whose
- * window intersects the range, at most 30 days (spec 4, 8; docs/architecture.md, Upstream
- * contract: History). Rejects with ApiError, e.g. 403 `site_not_bound`.
+ * window intersects the range, at most 30 days (docs/upstream.md, History). Rejects with ApiError,
+ * e.g. 403 `site_not_bound`.
  */
 export function getCommandHistory(
   deviceId: string,

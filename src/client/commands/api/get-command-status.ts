@@ -6,8 +6,8 @@ import { nextStatusPollMs, STATUS_POLL_MS } from '../lib/status-polling.ts';
 import { commandKeys } from './command-keys.ts';
 
 /**
- * `GET /api/devices/{deviceId}/commands/{commandId}`: the status record (spec 2.4). Rejects with
- * ApiError, e.g. 404 `not_found` for an unknown command.
+ * `GET /api/devices/{deviceId}/commands/{commandId}`: the status record (docs/upstream.md, Status
+ * record). Rejects with ApiError, e.g. 404 `not_found` for an unknown command.
  */
 export function getCommandStatus(
   deviceId: string,
@@ -22,10 +22,10 @@ export function getCommandStatus(
 }
 
 /**
- * One command's status, polled while received or executing (spec 6: progress is read by
- * polling). Polling pauses in background tabs (TanStack Query's `refetchIntervalInBackground:
- * false`) and resumes on focus. Each answer is also written into the device's cached history
- * slots, so every screen shows the status the last poll learnt.
+ * One command's status, polled while received or executing (docs/upstream.md, Status record:
+ * progress is polled). Polling pauses in background tabs (TanStack Query's
+ * `refetchIntervalInBackground: false`) and resumes on focus. Each answer is also written into the
+ * device's cached history slots, so every screen shows the status the last poll learnt.
  */
 export const commandStatusQueryOptions = (deviceId: string, commandId: string) =>
   queryOptions({

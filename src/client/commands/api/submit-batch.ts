@@ -4,6 +4,7 @@ import {
   type BatchRequest,
   type BatchSubmissionResponse,
 } from '../../../domain/batch.ts';
+import { QueuedAnswerSchema, type QueuedAnswer } from '../../../domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
@@ -13,13 +14,14 @@ import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts'
  * device commands found so far in the devices' histories and the devices not confirmed yet (the
  * ledger's entry of the batch names the others as they are found). The whole batch is refused
  * (problem+json) for more than 50 devices, a repeat, an unknown or unbound device, or a value out
- * of some device's range.
+ * of some device's range. 202 `{ queued }` when a device's budget of upstream calls cannot carry it
+ * now: it goes at `queued.goesAt`, to all its devices at once.
  */
 export function submitBatch(
   request: BatchRequest,
   intent?: IntentHeaders,
-): Promise<BatchSubmissionResponse> {
-  return apiRequest('/batches', BatchSubmissionResponseSchema, {
+): Promise<BatchSubmissionResponse | QueuedAnswer> {
+  return apiRequest('/batches', QueuedAnswerSchema.or(BatchSubmissionResponseSchema), {
     method: 'POST',
     body: request,
     idempotencyKey: intent?.idempotencyKey,

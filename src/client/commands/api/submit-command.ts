@@ -4,20 +4,26 @@ import {
   type DeviceCommand,
   type SubmissionResponse,
 } from '../../../domain/command.ts';
+import { QueuedAnswerSchema, type QueuedAnswer } from '../../../domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
+/** A submission's answer: the command sent, or the change queued for the device's next call. */
+export const SubmitAnswerSchema = QueuedAnswerSchema.or(SubmissionResponseSchema);
+
 /**
- * `POST /api/devices/{deviceId}/commands`: 202 with the command ID.
- * Rejects with ApiError `window_overlap` (409) or `capability_out_of_range` (422) among others.
+ * `POST /api/devices/{deviceId}/commands`: 202 with the command ID, or 202 `{ queued }` when the
+ * device's budget of upstream calls cannot carry it now (it goes at `queued.goesAt`, by itself;
+ * `isQueuedAnswer` tells them apart). Rejects with ApiError `window_overlap` (409) or
+ * `capability_out_of_range` (422) among others.
  */
 export function submitCommand(
   deviceId: string,
   command: DeviceCommand,
   intent?: IntentHeaders,
-): Promise<SubmissionResponse> {
-  return apiRequest(`/devices/${encodeURIComponent(deviceId)}/commands`, SubmissionResponseSchema, {
+): Promise<SubmissionResponse | QueuedAnswer> {
+  return apiRequest(`/devices/${encodeURIComponent(deviceId)}/commands`, SubmitAnswerSchema, {
     method: 'POST',
     body: command,
     idempotencyKey: intent?.idempotencyKey,

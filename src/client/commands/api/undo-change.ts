@@ -3,7 +3,10 @@ import { useCallback } from 'react';
 import { showToast } from '../../components/toast.tsx';
 import { isApiError } from '../../lib/api-error.ts';
 import { problemWords } from '../../lib/problem-words.ts';
+import type { StatusRecord } from '../../../domain/command.ts';
+import { isQueuedAnswer, type DeviceChangeRequest } from '../../../domain/queued-change.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
+import { queuedWords } from '../lib/queued.ts';
 import {
   batchUndoRefusal,
   sameCommand,
@@ -14,10 +17,9 @@ import {
   type UndoableChange,
 } from '../lib/undo.ts';
 import { cancelBatch } from './cancel-batch.ts';
-import { cancelCommand } from './cancel-command.ts';
 import { getLedgerPage } from './get-ledger.ts';
 import { getCommandStatus } from './get-command-status.ts';
-import { submitCommand } from './submit-command.ts';
+import { changeDevice } from './device-changes.ts';
 
 /**
  * How an undo ended, in words for a toast. A batch undo that did not end the batch names the batch
@@ -44,14 +46,15 @@ const UNDO_OFFER_MS = 10_000;
 
 /**
  * Undoes one schedule change ({@link UndoableChange}): reads the status of the command it acts on
- * first and says why when undo is no longer possible ({@link undoRefusal}); else cancels or sends
- * again with `Powerdeck-Undo-Of` naming the change's key, and a key of its own, so the ledger
- * records the undo as its own entry. A resent command gets a new ID, and the overlap rule still
- * applies to it. Never throws.
+ * first and says why when undo is no longer possible ({@link undoRefusal}); else asks the BFF for
+ * the undo as one change (`POST /api/devices/{deviceId}/changes`, {@link changeDevice}), which
+ * plans all its steps with the device's budget of upstream calls before the first goes, records
+ * each in the ledger with `undoOf` naming the change's key, and answers it sent or queued for the
+ * device's next call. A resent command gets a new ID, and the overlap rule still applies to it.
+ * Never throws.
  */
 async function runUndo(change: SingleChange, timeZone: string): Promise<UndoOutcome> {
   const target = undoTarget(change);
-  const undo = { undoOf: change.key };
   try {
     const current =
       change.kind === 'cancel'
@@ -59,40 +62,53 @@ async function runUndo(change: SingleChange, timeZone: string): Promise<UndoOutc
         : await getCommandStatus(target.deviceId, target.commandId);
     const refusal = undoRefusal(change, current, Date.now());
     if (refusal) return { ok: false, words: refusal };
+    const answer = await changeDevice(target.deviceId, undoRequest(change, current), {
+      idempotencyKey: crypto.randomUUID(),
+    });
+    if (answer.queued)
+      return {
+        ok: true,
+        words: `Undo not sent yet. ${queuedWords({ queued: answer.queued }, timeZone, answer.change.state === 'queued')}`,
+      };
     switch (change.kind) {
       case 'submit':
-        await cancelCommand(target.deviceId, target.commandId, {
-          ...undo,
-          idempotencyKey: crypto.randomUUID(),
-        });
         return { ok: true, words: `Undone: command ${target.commandId} is cancelled.` };
-      case 'cancel': {
-        const sent = await submitCommand(change.record.deviceId, sameCommand(change.record), {
-          ...undo,
-          idempotencyKey: crypto.randomUUID(),
-        });
+      case 'cancel':
         return {
           ok: true,
-          words: `Undone: command ${change.record.id} is sent again as ${sent.id}, same window.`,
+          words: `Undone: command ${change.record.id} is sent again as ${answer.submitted?.id ?? 'a new command'}, same window.`,
         };
-      }
-      case 'replace': {
-        await cancelCommand(target.deviceId, target.commandId, {
-          ...undo,
-          idempotencyKey: crypto.randomUUID(),
-        });
-        const sent = await submitCommand(change.old.deviceId, sameCommand(change.old), {
-          ...undo,
-          idempotencyKey: crypto.randomUUID(),
-        });
+      case 'replace':
         return {
           ok: true,
-          words: `Undone: command ${target.commandId} is cancelled and the old window is back as ${sent.id}.`,
+          words: `Undone: command ${target.commandId} is cancelled and the old window is back as ${answer.submitted?.id ?? 'a new command'}.`,
         };
-      }
     }
   } catch (error) {
     return failedUndo(error, timeZone);
+  }
+}
+
+/** The BFF's change that undoes `change`; `current` is its target's status (not for a cancel). */
+function undoRequest(change: SingleChange, current: StatusRecord | undefined): DeviceChangeRequest {
+  switch (change.kind) {
+    case 'submit':
+      return {
+        kind: 'undoSubmit',
+        undoOf: change.key,
+        commandId: change.commandId,
+        // The cancel must go before the command starts: undo never stops a started command.
+        startTime: current?.startTime ?? new Date().toISOString(),
+      };
+    case 'cancel':
+      return { kind: 'undoCancel', undoOf: change.key, command: sameCommand(change.record) };
+    case 'replace':
+      return {
+        kind: 'undoReplace',
+        undoOf: change.key,
+        commandId: change.next.commandId,
+        command: sameCommand(change.old),
+      };
   }
 }
 
@@ -140,6 +156,11 @@ async function runBatchUndo(
       undoOf: change.key,
       idempotencyKey: crypto.randomUUID(),
     });
+    if (isQueuedAnswer(answer))
+      return {
+        ok: true,
+        words: `Undo of batch ${batchCommandId} not sent yet. ${queuedWords(answer, timeZone)}`,
+      };
     const failed = answer.results.filter((r) => !r.success).length;
     return failed === 0
       ? {

@@ -29,7 +29,7 @@ export interface CapabilityCheck {
   inputRange: (property: PowerControlProperty) => CapabilityRange | undefined;
   /** The range line under the control's field. */
   hint: (property: PowerControlProperty) => string;
-  /** The typed controls that would be refused (spec 2.2), each with words naming why. */
+  /** The typed controls that would be refused (docs/upstream.md, Commands), each with words why. */
   refusals: (powerControl: PowerControl) => CapabilityRefusal[];
 }
 
@@ -54,9 +54,10 @@ function deviceRangeWords(property: PowerControlProperty, range: CapabilityRange
 }
 
 /**
- * The check for one device: its capability ranges by the domain's `checkCapabilities` (spec 2.2:
- * a value the schema allows is still refused outside the device's range; spec 7: a control the
- * device lacks would end `notSupported`). Each refusal names the range and the value entered.
+ * The check for one device: its capability ranges by the domain's `checkCapabilities`
+ * (docs/upstream.md, Commands: a value the schema allows is still refused outside the device's
+ * range; Lifecycle: a control the device lacks would end `notSupported`). Each refusal names the
+ * range and the value entered.
  */
 export function deviceCapabilityCheck(capabilities: Capabilities): CapabilityCheck {
   return {
@@ -96,9 +97,9 @@ function combinedHint({ property, common, envelope, supporting, lacking }: Combi
 /**
  * The check for a batch: each control against every selected device that supports it
  * ({@link CombinedRange}). A value outside some devices' ranges names those devices, because the
- * upstream refuses the whole batch for one of them (spec 2.2; docs/architecture.md, Upstream
- * contract: Batch). A control some
- * devices lack is no refusal here: the batch pre-check flags it (`notSupported` ahead, spec 7).
+ * upstream refuses the whole batch for one of them (docs/upstream.md, Batches). A control some
+ * devices lack is no refusal here: the batch pre-check flags it (`notSupported` ahead,
+ * docs/upstream.md, Lifecycle).
  */
 export function combinedCapabilityCheck(
   combined: Record<PowerControlProperty, CombinedRange>,

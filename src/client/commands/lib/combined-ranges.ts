@@ -16,16 +16,18 @@ export interface CombinedRange {
   envelope: CapabilityRange | null;
   /** Devices that support the control. */
   supporting: Device[];
-  /** Devices without the control: a command setting it ends `notSupported` there (spec 7). */
+  /**
+   * Devices without the control: a command setting it ends `notSupported` there
+   * (docs/upstream.md, Lifecycle).
+   */
   lacking: Device[];
 }
 
 /**
  * Capability ranges of each power control combined over the selected devices. A value inside
  * `common` fits every device that supports the control; outside it, {@link devicesRefusing} names
- * the devices whose range it leaves (the upstream refuses the whole batch then, spec 2.2;
- * docs/architecture.md, Upstream contract: Batch). Controls a device lacks are not range errors
- * but a `notSupported` pre-check.
+ * the devices whose range it leaves (the upstream refuses the whole batch then, docs/upstream.md,
+ * Batches). Controls a device lacks are not range errors but a `notSupported` pre-check.
  */
 export function combineRanges(
   devices: readonly Device[],

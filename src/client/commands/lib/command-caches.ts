@@ -27,7 +27,7 @@ export function writeStatusIntoHistory(queryClient: QueryClient, record: StatusR
 
 /**
  * After a submission, a cancel, a batch or a batch cancel: everything cached of the devices it
- * touched (history slots, status records) and the ledger is read again, by every screen that
+ * touched (history slots, status records), the ledger and the queued changes are read again, by every screen that
  * shows them now and by the others when they next show them. Resolves once the screens on view
  * have their new data.
  */
@@ -40,6 +40,8 @@ export async function invalidateDeviceCommands(
       queryClient.invalidateQueries({ queryKey: commandKeys.device(deviceId) }),
     ),
     queryClient.invalidateQueries({ queryKey: commandKeys.ledger() }),
+    // A change may have been queued for its devices' budget of upstream calls instead of sent.
+    queryClient.invalidateQueries({ queryKey: commandKeys.changes() }),
   ]);
 }
 
@@ -53,7 +55,7 @@ const STATUS_RANK: Record<CommandStatus, number> = {
 /**
  * Merges the records of several history slots (a window crossing a slot border is in both), one
  * per command ID; when two copies differ the later lifecycle status wins, since status only
- * moves forward (spec 3.1). Sorted by start time.
+ * moves forward (docs/upstream.md, Lifecycle). Sorted by start time.
  */
 export function mergeRecords(lists: Iterable<readonly StatusRecord[]>): StatusRecord[] {
   const byId = new Map<string, StatusRecord>();

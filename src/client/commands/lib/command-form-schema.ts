@@ -19,7 +19,8 @@ export interface CommandFormContext {
   now: () => number;
   /**
    * A further check of a window that is otherwise valid (e.g. the timeline's overlap with an
-   * active command, spec 3.1 rule 2): words of the refusal, reported on the start, or `null`.
+   * active command, docs/upstream.md, Lifecycle): words of the refusal, reported on the start,
+   * or `null`.
    */
   windowCheck?: ((window: WindowMs) => string | null) | undefined;
 }
@@ -27,13 +28,13 @@ export interface CommandFormContext {
 const MINUTE_MS = 60_000;
 
 /**
- * The command form's schema, for one device and for a batch alike: parses the typed
- * values into a {@link DeviceCommand} and reports every problem on its field at once: not a whole
- * number, outside the schema bounds (`PowerControlSchema`), refused by the capability check (one
- * device's ranges, or naming the devices of a batch it does not fit, spec 2.2), no control set
- * (spec 2.1; reported on `powerControl`), a start or end not given (the date-time field is
- * empty or partly typed), a start in the past, an end not after the start (spec 2.1), then
- * `windowCheck`. The result passes `DeviceCommandSchema`.
+ * The command form's schema, for one device and for a batch alike: parses the typed values into a
+ * {@link DeviceCommand} and reports every problem on its field at once: not a whole number, outside
+ * the schema bounds (`PowerControlSchema`), refused by the capability check (one device's ranges,
+ * or naming the devices of a batch it does not fit, docs/upstream.md, Commands), no control set
+ * (Commands; reported on `powerControl`), a start or end not given (the date-time field is empty or
+ * partly typed), a start in the past, an end not after the start (Commands), then `windowCheck`.
+ * The result passes `DeviceCommandSchema`.
  */
 export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: CommandFormContext) {
   const field = z.string().optional();

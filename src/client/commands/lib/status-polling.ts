@@ -1,12 +1,16 @@
 import { isFinalStatus, type CommandStatus } from '../../../domain/command.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 
-/** How often a command that is not final is polled (spec 6: progress is read by polling). */
+/**
+ * How often a command that is not final is polled (docs/upstream.md, Status record: progress is
+ * polled).
+ */
 export const STATUS_POLL_MS = 2_000;
 
 /**
- * Next poll of a command, or `false` to stop: a final status never changes again (spec 3.1), and
- * a refusal (4xx but 429: unbound site, unknown command) will not pass by asking again.
+ * Next poll of a command, or `false` to stop: a final status never changes again (docs/upstream.md,
+ * Lifecycle), and a refusal (4xx but 429: unbound site, unknown command) will not pass by asking
+ * again.
  */
 export function nextStatusPollMs(
   status: CommandStatus | undefined,

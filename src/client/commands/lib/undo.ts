@@ -67,7 +67,8 @@ export function undoDevices(change: UndoableChange): string[] {
  * Why `change` can no longer be undone, in words, or null when it can. `current` is the status
  * now of {@link undoTarget}'s command (unused for a cancel). A started command is never stopped
  * by an undo: cancelling it is a decision of its own. A window that has started cannot be sent
- * again (the upstream refuses a start in the past, spec 2.1).
+ * again (a start in the past is refused before sending: the vendor would start it at once, not
+ * when chosen, or refuse it once ended; docs/upstream.md, Commands).
  */
 export function undoRefusal(
   change: SingleChange,

@@ -6,7 +6,7 @@ import {
 } from '../power-control-words.ts';
 
 describe('battery power in words', () => {
-  it('says charge or discharge instead of a sign (spec 2.2)', () => {
+  it('says charge or discharge instead of a sign (docs/upstream.md, Commands)', () => {
     expect(formatBatteryPowerW(-2000)).toBe('2 kW charge');
     expect(formatBatteryPowerW(800)).toBe('800 W discharge');
     expect(formatBatteryPowerW(2500)).toBe('2.5 kW discharge');
@@ -21,7 +21,7 @@ describe('battery power in words', () => {
 });
 
 describe('a power control in short form', () => {
-  it('says whether the battery charges or discharges, never a bare sign (spec 2.2)', () => {
+  it('says whether the battery charges or discharges, never a bare sign (docs/upstream.md, Commands)', () => {
     expect(describePowerControl({ targetBatteryPowerW: -2000, chargeCutoffSocPercent: 90 })).toBe(
       '2 kW charge, stop charging at 90%',
     );

@@ -95,6 +95,70 @@ describe('problemWords', () => {
     expect(problemWords(own)).toBe(own.detail);
   });
 
+  it('words a change the budget cannot send in time with the earliest start it allows, on the site clock', () => {
+    const words = problemWords(
+      refusal(409, 'budget_too_tight', {
+        deviceIds: ['BAT-1'],
+        lastCallAt: '2026-11-21T10:00:40Z',
+        earliestStart: '2026-11-21T10:02:40Z',
+      }),
+      'Europe/Berlin',
+    );
+    expect(words).toBe(
+      'Nothing was sent: BAT-1 has no call to the vendor left before 2026-11-21 11:00 (Europe/Berlin), UTC 2026-11-21 10:00 (two per device per minute), and a change must reach the vendor 2 minutes before its window starts. Choose a start at 2026-11-21 11:02 (Europe/Berlin), UTC 2026-11-21 10:02 or later, or try again in a minute.',
+    );
+    for (const internal of INTERNALS) expect(words).not.toMatch(internal);
+  });
+
+  it('words what another person changed on the device since it was opened, and what to do', () => {
+    const words = problemWords(
+      refusal(409, 'device_changed', {
+        deviceId: 'BAT-1',
+        sinceVersion: 3,
+        version: 5,
+        complete: true,
+        changes: [
+          {
+            version: 4,
+            kind: 'commandAdded',
+            deviceId: 'BAT-1',
+            commandId: 'cmd_7',
+            startTime: '2026-11-21T12:00:00Z',
+            endTime: '2026-11-21T13:00:00Z',
+            at: '2026-11-21T10:00:00Z',
+            madeBy: 'Kim',
+          },
+          {
+            version: 5,
+            kind: 'commandCancelled',
+            deviceId: 'BAT-1',
+            commandId: 'cmd_2',
+            startTime: '2026-11-21T14:00:00Z',
+            endTime: '2026-11-21T15:00:00Z',
+            at: '2026-11-21T10:01:00Z',
+            cancelReason: 'deviceFault',
+          },
+        ],
+      }),
+      'Europe/Berlin',
+    );
+    expect(words).toMatch(/^Nothing was sent: BAT-1 changed since you opened it\. /);
+    expect(words).toContain('Command cmd_7 (2026-11-21 13:00–14:00 (Europe/Berlin)');
+    expect(words).toContain('was added by Kim.');
+    expect(words).toContain('was cancelled: a device fault prevented or stopped execution.');
+    expect(words).toMatch(/make your change again if it still applies\.$/);
+    for (const internal of INTERNALS) expect(words).not.toMatch(internal);
+  });
+
+  it('keeps the server’s words for a budget or device refusal whose details it cannot read', () => {
+    expect(problemWords(refusal(409, 'budget_too_tight'))).toBe(
+      "The server's words for budget_too_tight",
+    );
+    expect(problemWords(refusal(409, 'device_changed', { changes: [] }))).toBe(
+      "The server's words for device_changed",
+    );
+  });
+
   it('names no conflicting command when the problem does not', () => {
     expect(overlapConflict(refusal(409, 'window_overlap'))).toBeUndefined();
   });

@@ -7,7 +7,12 @@ export const ORIGIN = 'http://127.0.0.1:8080';
 /** Headers a same-origin SPA request that changes something carries. */
 export const CSRF = { 'x-csrf': '1', origin: ORIGIN } as const;
 
-/** A BFF over a fake upstream, with a clock the test moves. */
+/**
+ * A BFF over a fake upstream, with a clock the test moves: the BFF's and the upstream's (on which
+ * the budget of upstream calls counts). The budget allows 1000 calls per device and minute unless
+ * the test sets `deviceCallsPerMinute`: tests of other things make several calls on one device
+ * without moving the clock; the budget's own tests set the vendor's 2.
+ */
 export interface TestBff {
   app: FastifyInstance;
   clock: { nowMs: number };
@@ -23,6 +28,8 @@ export async function buildTestBff(
     upstreams: { eu: region, au: region },
     publicOrigin: ORIGIN,
     now: () => clock.nowMs,
+    upstreamClock: () => clock.nowMs,
+    deviceCallsPerMinute: { eu: 1000, au: 1000 },
     ...overrides,
   });
   return { app, clock };

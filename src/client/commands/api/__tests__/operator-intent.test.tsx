@@ -94,12 +94,12 @@ describe('a device command submission is one operator intent', () => {
     act(() => result.current.mutate({ deviceId: 'BAT-1', command: COMMAND }));
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     act(() => result.current.mutate({ deviceId: 'BAT-1', command: COMMAND }));
-    await waitFor(() => expect(result.current.data?.id).toBe('cmd_2'));
+    await waitFor(() => expect(result.current.data).toMatchObject({ id: 'cmd_2' }));
     act(() => result.current.mutate({ deviceId: 'BAT-1', command: LATER }));
     await waitFor(() => expect(result.current.isError).toBe(true));
     // The refusal decided that attempt; once the operator fixed its cause, a new one is sent.
     act(() => result.current.mutate({ deviceId: 'BAT-1', command: LATER }));
-    await waitFor(() => expect(result.current.data?.id).toBe('cmd_3'));
+    await waitFor(() => expect(result.current.data).toMatchObject({ id: 'cmd_3' }));
 
     const keys = changes().map(keyOf);
     expect(keys).toHaveLength(4);
@@ -126,7 +126,7 @@ describe('batches and cancels are keyed the same way', () => {
     act(() => result.current.mutate({ devices: ['BAT-1'], command: COMMAND }));
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     act(() => result.current.mutate({ devices: ['BAT-1'], command: LATER }));
-    await waitFor(() => expect(result.current.data?.batchCommandId).toBe('batch_2'));
+    await waitFor(() => expect(result.current.data).toMatchObject({ batchCommandId: 'batch_2' }));
 
     const [first, retry, next] = changes().map(keyOf);
     expect(first).toBeTruthy();
@@ -162,5 +162,37 @@ describe('batches and cancels are keyed the same way', () => {
     expect(batchTry).toBeTruthy();
     expect(batchRetry).toBe(batchTry);
     expect(batchTry).not.toBe(cancelTry);
+  });
+});
+
+describe('a change the budget of upstream calls cannot carry now', () => {
+  const QUEUED = {
+    queued: {
+      changeId: 'chg_1',
+      goesAt: '2026-11-21T00:51:20Z',
+      reason: 'no_slot',
+      deviceIds: ['BAT-1'],
+    },
+  };
+
+  it('is answered queued, not refused, and is not sent again', async () => {
+    const { changes } = bff([() => json(202, QUEUED)]);
+    const { result } = renderHook(() => useSubmitCommand(), { wrapper: wrapper() });
+
+    act(() => result.current.mutate({ deviceId: 'BAT-1', command: COMMAND }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+
+    expect(result.current.data).toEqual(QUEUED);
+    expect(changes()).toHaveLength(1);
+  });
+
+  it('is a queued cancel, not a cancellation, for a cancel', async () => {
+    bff([() => json(202, QUEUED)]);
+    const { result } = renderHook(() => useCancelCommand(), { wrapper: wrapper() });
+
+    act(() => result.current.mutate({ deviceId: 'BAT-1', commandId: 'cmd_1' }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+
+    expect(result.current.data).toEqual(QUEUED);
   });
 });

@@ -37,22 +37,41 @@ function wrapper({ children }: { children: ReactNode }) {
   return <QueryClientProvider client={createTestQueryClient()}>{children}</QueryClientProvider>;
 }
 
+/** A planned change as `POST /api/devices/{id}/changes` answers it: sent, or queued to go at `goesAt`. */
+function plannedUndo(goesAt?: string) {
+  const step = {
+    deviceIds: ['BAT-1'],
+    state: goesAt ? 'waiting' : 'sent',
+    plannedAt: iso(Date.now()),
+  };
+  return {
+    change: {
+      id: 'chg_1',
+      kind: 'undo',
+      state: goesAt ? 'queued' : 'sent',
+      deviceIds: ['BAT-1'],
+      steps: [
+        { ...step, call: 'cancel', commandId: 'cmd_new', idempotencyKey: 'k/1' },
+        { ...step, call: 'submit', idempotencyKey: 'k/2' },
+      ],
+      undoOf: 'replace-submit-key',
+      ...(goesAt ? { goesAt } : {}),
+      createdAt: iso(Date.now()),
+      updatedAt: iso(Date.now()),
+    },
+    ...(goesAt
+      ? { queued: { changeId: 'chg_1', goesAt, reason: 'no_slot', deviceIds: ['BAT-1'] } }
+      : { submitted: { id: 'cmd_back', message: 'ok', timestamp: iso(Date.now()) } }),
+  };
+}
+
 describe('undo of a replace', () => {
-  it('cancels the new command and sends the old window again, each naming the replace it undoes', async () => {
+  it('asks for the cancel of the new command and the old window again as one change, naming the replace it undoes', async () => {
     const requests = stubFetch((request) => {
       const route = `${request.method} ${request.path}`;
       if (route === 'GET /api/devices/BAT-1/commands/cmd_new') return json(200, NEXT);
-      if (route === 'PUT /api/devices/BAT-1/commands/cmd_new/cancel')
-        return json(200, {
-          deviceId: 'BAT-1',
-          commandId: 'cmd_new',
-          status: 'cancelled',
-          cancelledAt: iso(Date.now()),
-          cancelReason: 'manuallyCancel',
-        });
-      if (route === 'POST /api/devices/BAT-1/commands')
-        return json(202, { id: 'cmd_back', message: 'ok', timestamp: iso(Date.now()) });
-      return json(200, { commands: [], entries: [] });
+      if (route === 'POST /api/devices/BAT-1/changes') return json(200, plannedUndo());
+      return json(200, { commands: [], entries: [], changes: [] });
     });
     const { result } = renderHook(() => useUndo(), { wrapper });
 
@@ -62,20 +81,36 @@ describe('undo of a replace', () => {
       ok: true,
       words: 'Undone: command cmd_new is cancelled and the old window is back as cmd_back.',
     });
+    // One request: the BFF plans both calls with the device's budget before the first goes.
     const changes = requests.filter((r) => r.method !== 'GET');
     expect(changes.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'PUT /api/devices/BAT-1/commands/cmd_new/cancel',
-      'POST /api/devices/BAT-1/commands',
+      'POST /api/devices/BAT-1/changes',
     ]);
-    for (const change of changes) {
-      expect(change.headers.get('Powerdeck-Undo-Of')).toBe('replace-submit-key');
-      expect(change.headers.get('Idempotency-Key')).toBeTruthy();
-    }
-    expect(changes[1]?.body).toEqual({
-      powerControl: OLD.powerControl,
-      startTime: OLD.startTime,
-      endTime: OLD.endTime,
+    expect(changes[0]?.headers.get('Idempotency-Key')).toBeTruthy();
+    expect(changes[0]?.body).toEqual({
+      kind: 'undoReplace',
+      undoOf: 'replace-submit-key',
+      commandId: 'cmd_new',
+      command: { powerControl: OLD.powerControl, startTime: OLD.startTime, endTime: OLD.endTime },
     });
+  });
+
+  it('says when a queued undo goes, on the site clock with UTC at hand', async () => {
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/devices/BAT-1/commands/cmd_new') return json(200, NEXT);
+      if (route === 'POST /api/devices/BAT-1/changes')
+        return json(202, plannedUndo('2026-11-21T13:03:20Z'));
+      return json(200, { commands: [], entries: [], changes: [] });
+    });
+    const { result } = renderHook(() => useUndo(), { wrapper });
+
+    const outcome = await result.current.undo(REPLACE, 'Europe/Berlin');
+
+    expect(outcome.ok).toBe(true);
+    expect(outcome.words).toMatch(
+      /^Undo not sent yet\. Queued: it goes at 2026-11-21 14:03 \(Europe\/Berlin\), UTC 2026-11-21 13:03/,
+    );
   });
 
   it('sends nothing and says why once the new command has started', async () => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '../../../../domain/batch.ts';
 import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { Site } from '../../../../domain/device.ts';
+import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useSubmitBatch } from '../../../commands/api/submit-batch.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
@@ -10,6 +11,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
 import {
@@ -86,13 +88,15 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
   // Whichever try got the answer, the batch is offered for undo under the intent's one key; a
   // batch whose batch ID was not learnt (its answer lost, found in the histories) cannot be.
   const onAccepted = (
-    response: BatchSubmissionResponse,
+    response: BatchSubmissionResponse | QueuedAnswer,
     {
       idempotencyKey,
       devices,
       command,
     }: { idempotencyKey: string; devices: readonly string[]; command: DeviceCommand },
   ) => {
+    // A queued batch has no batch ID yet: the page stays, saying when it goes.
+    if (isQueuedAnswer(response)) return;
     // A batch found in the histories after its answer was lost has no ID: no batch to undo.
     const { batchCommandId } = response;
     if (batchCommandId)
@@ -218,7 +222,9 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
               devices={selectedDevices}
               draft={draft}
               onDrop={remove}
-              batchCommandId={submit.data?.batchCommandId}
+              batchCommandId={
+                submit.data && !isQueuedAnswer(submit.data) ? submit.data.batchCommandId : undefined
+              }
             />
           )}
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
@@ -232,7 +238,16 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
             submit.mutate({ devices: [...selected], command }, { onSuccess: onAccepted })
           }
         />
-        {submit.isSuccess ? (
+        {submit.isSuccess && isQueuedAnswer(submit.data) ? (
+          <div role="status" className="notice">
+            <p>Batch not sent yet. {queuedWords(submit.data, timeZone)}</p>
+            <p>
+              It goes to all {submit.data.queued.deviceIds.length} devices at once;{' '}
+              <Link to="/batches">the batches</Link> list it once it is sent.
+            </p>
+          </div>
+        ) : null}
+        {submit.isSuccess && !isQueuedAnswer(submit.data) ? (
           <div role="status" className="notice notice-success">
             <p>
               {submit.data.batchCommandId ? (

@@ -1,16 +1,21 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
 import { isCancellable } from '../../../../domain/command.ts';
 import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
 import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { downloadFile } from '../../../lib/download-file.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
-import { useCancelDeviceByDevice } from '../../../commands/api/cancel-device-by-device.ts';
+import {
+  QUEUED_CODE,
+  useCancelDeviceByDevice,
+} from '../../../commands/api/cancel-device-by-device.ts';
 import { batchDevicesCsv } from '../lib/batch-csv.ts';
 import { cancelFailureWords, countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import {
@@ -93,6 +98,7 @@ export function BatchPage({
   const cancelling = batchCancel.isPending || deviceCancel.isPending;
   const [confirming, setConfirming] = useState(false);
   const [results, setResults] = useState<BatchCancelResult[]>();
+  const [queuedCancel, setQueuedCancel] = useState<QueuedAnswer>();
   const [resultsHidden, setResultsHidden] = useState(false);
   // Opened later (from the batch list), the page shows the ledger's latest cancel instead.
   const pastCancel = useLatestBatchCancel(record.batchCommandId);
@@ -140,11 +146,14 @@ export function BatchPage({
       return next;
     });
   const recordFor = (deviceId: string) => views.find((v) => v.device.deviceId === deviceId)?.record;
+  // A cancel queued for the device's next call to the vendor says when it goes, not why it failed.
   const failureWords = (result: BatchCancelResult) =>
-    cancelFailureWords(
-      { ...result, status: result.status ?? recordFor(result.deviceId)?.status },
-      recordFor(result.deviceId)?.cancelReason,
-    );
+    result.error?.code === QUEUED_CODE
+      ? result.error.message
+      : cancelFailureWords(
+          { ...result, status: result.status ?? recordFor(result.deviceId)?.status },
+          recordFor(result.deviceId)?.cancelReason,
+        );
   const rowWords: BatchDeviceWords[] = views.map((view) => {
     const index = recordOf.get(view.device.deviceId);
     const status = index === undefined ? undefined : statuses[index];
@@ -170,6 +179,7 @@ export function BatchPage({
 
   const sendCancel = () => {
     setConfirming(false);
+    setQueuedCancel(undefined);
     const onSuccess = (answer: BatchCancelResult[]) => {
       setResults(answer);
       setResultsHidden(false);
@@ -177,7 +187,12 @@ export function BatchPage({
     if (record.batchCommandId)
       batchCancel.mutate(
         { batchCommandId: record.batchCommandId, deviceIds: record.deviceIds },
-        { onSuccess: (answer) => onSuccess(answer.results) },
+        {
+          onSuccess: (answer) => {
+            if (isQueuedAnswer(answer)) return setQueuedCancel(answer);
+            onSuccess(answer.results);
+          },
+        },
       );
     else
       deviceCancel.mutate(
@@ -256,6 +271,11 @@ export function BatchPage({
         ) : (
           <p className="field-hint">{dispatchRefusal}</p>
         )}
+        {queuedCancel ? (
+          <p role="status" className="notice">
+            The batch cancel is not sent yet. {queuedWords(queuedCancel, timeZone)}
+          </p>
+        ) : null}
         {batchCancel.isError ? (
           <ErrorAlert error={batchCancel.error} what="The batch cancel was not carried out." />
         ) : null}

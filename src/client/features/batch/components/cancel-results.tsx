@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
+import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { formatInZone, zoneLabel } from '../../../lib/time.ts';
+import { QUEUED_CODE } from '../../../commands/api/cancel-device-by-device.ts';
 import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
 
 interface CancelResultsProps {
@@ -26,10 +29,13 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
   const recordOf = (deviceId: string) => records.find((r) => r?.deviceId === deviceId);
   // Cancellable by its latest status, else by the one the cancel met; unknown: not offered.
   const retryable = (result: BatchCancelResult) => {
+    // A queued cancel goes by itself; a retry would only queue a second one.
+    if (result.error?.code === QUEUED_CODE) return false;
     const status = recordOf(result.deviceId)?.status ?? result.status;
     return status !== undefined && isCancellable(status);
   };
-  const [retried, setRetried] = useState<ReadonlySet<string>>(new Set());
+  // Each retried device's outcome in words: cancelled, or queued for the device's budget.
+  const [retried, setRetried] = useState<ReadonlyMap<string, string>>(new Map());
   // Results of a cancel just sent are its outcome: focus goes to them, not back to the page.
   const headingRef = useRef<HTMLHeadingElement>(null);
   const fresh = recorded === undefined;
@@ -83,13 +89,14 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                 return (
                   <li key={deviceId}>
                     <span className="mono">{deviceId}</span>:{' '}
-                    {retried.has(deviceId)
-                      ? 'cancelled on retry.'
-                      : // The vendor's result may not say the status: the command's record does.
-                        cancelFailureWords(
-                          { ...r, status: r.status ?? recordOf(deviceId)?.status },
-                          recordOf(deviceId)?.cancelReason,
-                        )}
+                    {retried.get(deviceId) ??
+                      (r.error?.code === QUEUED_CODE
+                        ? r.error.message
+                        : // The vendor's result may not say the status: the command's record does.
+                          cancelFailureWords(
+                            { ...r, status: r.status ?? recordOf(deviceId)?.status },
+                            recordOf(deviceId)?.cancelReason,
+                          ))}
                     {commandId !== undefined && retryable(r) && !retried.has(deviceId) ? (
                       <>
                         {' '}
@@ -100,7 +107,15 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                             retry.mutate(
                               { deviceId, commandId },
                               {
-                                onSuccess: () => setRetried((done) => new Set([...done, deviceId])),
+                                onSuccess: (answer) =>
+                                  setRetried((done) =>
+                                    new Map(done).set(
+                                      deviceId,
+                                      isQueuedAnswer(answer)
+                                        ? `not sent yet. ${queuedWords(answer, 'UTC')}`
+                                        : 'cancelled on retry.',
+                                    ),
+                                  ),
                               },
                             )
                           }

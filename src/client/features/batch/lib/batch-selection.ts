@@ -16,11 +16,11 @@ export interface SelectionChange {
 }
 
 /**
- * Adds `deviceIds` to `selected` in order, keeping the batch rules of spec 2.5 and 8: at most
- * {@link MAX_BATCH_DEVICES} devices, each once. An ID outside `known` (the devices of the bound
- * sites) is refused as `unknown`: the upstream would refuse the whole batch for it
- * (docs/architecture.md, Upstream contract: Batch).
- * A device already selected is `duplicate`, one past the cap is `full`. Never mutates `selected`.
+ * Adds `deviceIds` to `selected` in order, keeping the batch rules of docs/upstream.md, Batches: at
+ * most {@link MAX_BATCH_DEVICES} devices, each once. An ID outside `known` (the devices of the
+ * bound sites) is refused as `unknown`: the upstream would refuse the whole batch for it
+ * (docs/architecture.md, Upstream contract: Batch). A device already selected is `duplicate`, one
+ * past the cap is `full`. Never mutates `selected`.
  */
 export function addDevices(
   selected: readonly string[],

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { applyCancellation, type StatusRecord } from '../../../../domain/command.ts';
 import { commandWords } from '../../../commands/lib/command-words.ts';
+import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -22,7 +24,10 @@ function newestFirst(a: StatusRecord, b: StatusRecord): number {
   );
 }
 
-/** Why a cancel failed, in words; a conflict means the command is final (spec 3.1 rule 1). */
+/**
+ * Why a cancel failed, in words; a conflict means the command is final (docs/upstream.md,
+ * Commands: cancel).
+ */
 function CancelError({ commandId, error }: { commandId: string; error: ApiError }) {
   const conflict = error.code === 'not_cancellable' || error.status === 409;
   return (
@@ -127,9 +132,16 @@ export function CommandTable({
         <CancelError commandId={cancel.variables.commandId} error={cancel.error} />
       ) : null}
       {cancel.isSuccess ? (
-        <p role="status" className="notice notice-success">
-          Command {cancel.data.commandId} is {cancel.data.status}.
-        </p>
+        isQueuedAnswer(cancel.data) ? (
+          <p role="status" className="notice">
+            Cancel of command {cancel.variables.commandId} not sent yet.{' '}
+            {queuedWords(cancel.data, timeZone)}
+          </p>
+        ) : (
+          <p role="status" className="notice notice-success">
+            Command {cancel.data.commandId} is {cancel.data.status}.
+          </p>
+        )
       ) : null}
       {body}
       {cancelTarget && canCancel ? (
@@ -143,7 +155,9 @@ export function CommandTable({
             cancel.mutate(
               { deviceId, commandId: target.id },
               {
-                onSuccess: (cancellation, { idempotencyKey }) =>
+                onSuccess: (cancellation, { idempotencyKey }) => {
+                  // A queued cancel has cancelled nothing yet; withdrawing it is its undo.
+                  if (isQueuedAnswer(cancellation)) return;
                   offerUndo(
                     {
                       kind: 'cancel',
@@ -152,7 +166,8 @@ export function CommandTable({
                     },
                     `${commandWords(target, deviceName, timeZone)} cancelled`,
                     timeZone,
-                  ),
+                  );
+                },
               },
             );
             setCancelTarget(null);

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { isActiveStatus } from '../../../../domain/command.ts';
+import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import type { Device } from '../../../../domain/device.ts';
 import { commandWords } from '../../../commands/lib/command-words.ts';
 import { commandStatusQueryOptions } from '../../../commands/api/get-command-status.ts';
@@ -10,6 +11,7 @@ import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { overlapConflict } from '../../../lib/problem-words.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
@@ -76,16 +78,18 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
           {
             onSuccess: (response, { idempotencyKey }) => {
               statusRef.current?.focus();
-              offerUndo(
-                {
-                  kind: 'submit',
-                  deviceId: device.deviceId,
-                  commandId: response.id,
-                  key: idempotencyKey,
-                },
-                `${commandWords(command, device.name, timeZone)} scheduled`,
-                timeZone,
-              );
+              // A queued submission has no command yet to undo; withdrawing it is its undo.
+              if (!isQueuedAnswer(response))
+                offerUndo(
+                  {
+                    kind: 'submit',
+                    deviceId: device.deviceId,
+                    commandId: response.id,
+                    key: idempotencyKey,
+                  },
+                  `${commandWords(command, device.name, timeZone)} scheduled`,
+                  timeZone,
+                );
               const endMs = Date.parse(command.endTime);
               form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
             },
@@ -94,7 +98,11 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
       }
       status={
         <p ref={statusRef} role="status" className="submit-status" tabIndex={-1}>
-          {submit.isSuccess ? `Command submitted: ${submit.data.id}` : ''}
+          {submit.isSuccess
+            ? isQueuedAnswer(submit.data)
+              ? `Command not sent yet. ${queuedWords(submit.data, timeZone)}`
+              : `Command submitted: ${submit.data.id}`
+            : ''}
         </p>
       }
     >

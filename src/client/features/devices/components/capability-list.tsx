@@ -2,7 +2,10 @@ import type { Capabilities } from '../../../../domain/device.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../../lib/power-control-words.ts';
 
-/** What the device accepts: the range of each supported control, and which it lacks (spec 2.2). */
+/**
+ * What the device accepts: the range of each supported control, and which it lacks
+ * (docs/upstream.md, Commands).
+ */
 export function CapabilityList({ capabilities }: { capabilities: Capabilities }) {
   return (
     <dl className="facts capabilities">

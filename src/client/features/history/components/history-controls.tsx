@@ -22,8 +22,9 @@ interface HistoryControlsProps {
 }
 
 /**
- * Range (presets or a custom range on the site's clock, at most 30 days, spec 8), status and
- * cancellation-reason filters. Every choice goes to the URL through `onChange`.
+ * Range (presets or a custom range on the site's clock, at most 30 days: docs/upstream.md,
+ * History), status and cancellation-reason filters. Every choice goes to the URL through
+ * `onChange`.
  */
 export function HistoryControls({ search, timeZone, shownRange, onChange }: HistoryControlsProps) {
   return (

@@ -209,8 +209,8 @@ export function PowerChart(props: {
                   activeIndex={activeIndex}
                 />
                 <AxisTitles
-                  // The watt ticks say which way the power flows (spec 2.2); the limits are
-                  // drawn on the side of the battery power they bound (SERIES_SIGN).
+                  // The watt ticks say which way the power flows (docs/upstream.md, Commands); the
+                  // limits are drawn on the side of the battery power they bound (SERIES_SIGN).
                   left={wattAxis ? 'Power' : 'SoC cut-off (%)'}
                   right={wattAxis && hasPercent ? 'SoC cut-off (%)' : undefined}
                   bottom={`Site time (${zoneLabel(timeZone)}), 24-hour`}

@@ -7,7 +7,7 @@ export const reasonFilterApplies = (status: HistorySearch['status']) =>
 
 /**
  * The commands the view shows: those of the status filter and, when a cancellation reason is
- * chosen, only the commands cancelled for that reason (spec 3.2).
+ * chosen, only the commands cancelled for that reason (docs/upstream.md, Status record).
  */
 export function filterCommands(
   commands: readonly StatusRecord[],

@@ -7,7 +7,10 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-/** A range the view may query, or the reason it may not (spec 8: at most 30 days). */
+/**
+ * A range the view may query, or the reason it may not (docs/upstream.md, History: at most 30
+ * days).
+ */
 export type ResolvedHistoryRange =
   | { ok: true; startMs: number; endMs: number; query: HistoryQuery }
   | { ok: false; problem: string };
@@ -31,9 +34,9 @@ export function describeDuration(durationMs: number): string {
 const toWire = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
- * Checks a range against spec 8 (end after start, at most exactly 30 days: 30 days is allowed,
- * 30 days and 1 s is not) and words the refusal with the range's real length, which differs from
- * its count of calendar days when a DST change falls inside it.
+ * Checks a range against docs/upstream.md, History (end after start, at most exactly 30 days: 30
+ * days is allowed, 30 days and 1 s is not) and words the refusal with the range's real length,
+ * which differs from its count of calendar days when a DST change falls inside it.
  */
 export function checkHistoryRange(startMs: number, endMs: number): ResolvedHistoryRange {
   const problem = historyRangeProblem(startMs, endMs);
@@ -73,7 +76,7 @@ export type CustomRangeInput =
 /**
  * Reads the custom range's two date-time fields (ISO UTC instants, `''` while a field is empty or
  * partly typed; the fields read the site's wall clock, across a clock change too) and refuses a
- * range over 30 days (spec 8), measured in real time, not in calendar days.
+ * range over 30 days (docs/upstream.md, History), measured in real time, not in calendar days.
  */
 export function customRangeFromFields(fromValue: string, toValue: string): CustomRangeInput {
   const from = parseInstant(fromValue);

@@ -8,9 +8,9 @@ import {
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 
 /**
- * Outcome categories of the per-day chart: the two live states, completed, and cancelled split
- * by cancellation reason (spec 3.1, 3.2). A cancelled record without a reason counts as
- * `cancelled:unknown`.
+ * Outcome categories of the per-day chart: the two live states, completed, and cancelled split by
+ * cancellation reason (docs/upstream.md, Status record). A cancelled record without a reason counts
+ * as `cancelled:unknown`.
  */
 export const OUTCOME_KEYS = [
   'received',

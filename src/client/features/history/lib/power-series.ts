@@ -7,10 +7,10 @@ import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
 export type PowerChartSeriesKey = PowerControlProperty;
 
 /**
- * Sign of each series on the chart. Battery power keeps its own sign (spec 2.2: positive
- * discharges, above the axis; negative charges, below). The export limit caps power leaving the
- * site, so it sits above the axis; the import limit caps power entering it, so it is drawn below
- * (negated), and each limit reads as a bound on the battery-power line's side.
+ * Sign of each series on the chart. Battery power keeps its own sign (docs/upstream.md, Commands:
+ * positive discharges, above the axis; negative charges, below). The export limit caps power
+ * leaving the site, so it sits above the axis; the import limit caps power entering it, so it is
+ * drawn below (negated), and each limit reads as a bound on the battery-power line's side.
  */
 export const SERIES_SIGN: Record<PowerChartSeriesKey, 1 | -1> = {
   targetBatteryPowerW: 1,

@@ -23,9 +23,9 @@ interface BindSiteFormProps {
 }
 
 /**
- * Binds a site by its Plant ID (spec 2.7, 5 rule 6); the upstream's refusal is shown in its words
- * and takes focus. An outcome belongs to one attempt: typing or a new attempt clears the last one
- * (the mutation's `reset()`, src/client/README.md), so an old refusal never sits beside a new
+ * Binds a site by its Plant ID (docs/upstream.md, Sites); the upstream's refusal is shown in its
+ * words and takes focus. An outcome belongs to one attempt: typing or a new attempt clears the last
+ * one (the mutation's `reset()`, src/client/README.md), so an old refusal never sits beside a new
  * problem.
  */
 export function BindSiteForm({ onBound }: BindSiteFormProps) {

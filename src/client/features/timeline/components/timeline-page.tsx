@@ -12,17 +12,23 @@ import type { Device, Site } from '../../../../domain/device.ts';
 import type { PowerControl } from '../../../../domain/power-control.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import { commandWords } from '../../../commands/lib/command-words.ts';
-import { cancelCommand, useCancelCommand } from '../../../commands/api/cancel-command.ts';
-import { getCommandStatus } from '../../../commands/api/get-command-status.ts';
-import { submitCommand, useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { BudgetTooTightDetailsSchema } from '../../../../domain/errors.ts';
+import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
+import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import {
+  afterDeviceChange,
+  changeDevice,
+  submissionKeyOf,
+} from '../../../commands/api/device-changes.ts';
+import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
-import type { UndoableChange } from '../../../commands/lib/undo.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
+import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
 import type { MenuAction } from '../../../components/menu.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { useUndoKey } from '../hooks/use-undo-key.ts';
-import { invalidateDeviceCommands } from '../../../commands/lib/command-caches.ts';
 import { useFillViewport } from '../hooks/use-fill-viewport.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
 import type { Bar } from '../lib/bars.ts';
@@ -35,12 +41,6 @@ import {
   type CopiedWindow,
 } from '../lib/copy-windows.ts';
 import { editLock, editLockWords } from '../lib/edit-lock.ts';
-import {
-  replaceCommand,
-  restoreCommand,
-  type ReplaceOutcome,
-  type ReplaceStep,
-} from '../lib/replace-sequence.ts';
 import { withoutCancelled } from '../lib/shown-bars.ts';
 import { submitErrorWords } from '../lib/submit-error-words.ts';
 import {
@@ -56,6 +56,7 @@ import { DetailPanel } from './detail-panel.tsx';
 import { DuplicateDialog } from './duplicate-dialog.tsx';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { TimelineView } from './timeline-view.tsx';
+import { isApiError } from '../../../lib/api-error.ts';
 import { problemWords } from '../../../lib/problem-words.ts';
 
 /** What a viewer is told when a drag, a key or a paste would change something. */
@@ -73,13 +74,24 @@ type FormState = {
 /** A window and its row: what a menu action or a confirmation is about. */
 type WindowOfRow = { target: RowTarget; record: StatusRecord };
 
-const REPLACE_STEP_WORDS: Record<ReplaceStep, string> = {
-  cancelling: 'Step 1 of 3: cancelling the current command…',
-  waiting: 'Step 2 of 3: waiting until it is cancelled…',
-  submitting: 'Step 3 of 3: submitting the new command…',
-};
+/**
+ * The new window moved to the earliest start the device's budget of upstream calls allows, same
+ * length, after a `budget_too_tight` refusal; undefined for any other error. Rounded up to the
+ * minute, as the form takes times.
+ */
+function laterWindow(error: unknown, next: DeviceCommand): WindowMs | undefined {
+  if (!isApiError(error) || error.code !== 'budget_too_tight') return undefined;
+  const details = BudgetTooTightDetailsSchema.safeParse(error.details);
+  if (!details.success) return undefined;
+  const startMs = Math.ceil(Date.parse(details.data.earliestStart) / 60_000) * 60_000;
+  return {
+    startMs,
+    endMs: startMs + Date.parse(next.endTime) - Date.parse(next.startTime),
+  };
+}
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const REPLACING_WORDS =
+  'Replacing: the current command is cancelled, then the new one submitted (powerdeck plans both before the first goes)…';
 
 /**
  * The timeline editor page: bound sites' devices as rows, command windows as bars,
@@ -122,11 +134,13 @@ export function TimelinePage({
   const [duplicating, setDuplicating] = useState<WindowOfRow>();
   const [copied, setCopied] = useState<CopiedWindow>();
   const [notice, setNotice] = useState<string>();
-  const [replaceStep, setReplaceStep] = useState<ReplaceStep>();
+  const [replacing, setReplacing] = useState(false);
   const [replaceFailure, setReplaceFailure] = useState<{
     old: StatusRecord;
+    next: DeviceCommand;
     target: RowTarget;
-    outcome: Extract<ReplaceOutcome, { ok: false }>;
+    error: unknown;
+    oldCancelled: boolean;
   }>();
 
   const pageRef = useRef<HTMLElement>(null);
@@ -192,6 +206,11 @@ export function TimelinePage({
       {
         onSuccess: (response, { idempotencyKey }) => {
           setForm(undefined);
+          // A queued submission has no command yet to undo; withdrawing it is its undo.
+          if (isQueuedAnswer(response))
+            return setNotice(
+              `Command for ${device.name} not sent yet. ${queuedWords(response, timeZone)}`,
+            );
           setNotice(`Command ${response.id} submitted for ${device.name}.`);
           changed(
             {
@@ -213,6 +232,10 @@ export function TimelinePage({
       { deviceId: record.deviceId, commandId: record.id },
       {
         onSuccess: (cancellation, { idempotencyKey }) => {
+          if (isQueuedAnswer(cancellation))
+            return setNotice(
+              `Cancel of command ${record.id} not sent yet. ${queuedWords(cancellation, timeZone)}`,
+            );
           setNotice(`Command ${cancellation.commandId} cancelled.`);
           changed(
             {
@@ -248,26 +271,37 @@ export function TimelinePage({
     );
     const changes: UndoableChange[] = [];
     const sent: { label: string; id: string }[] = [];
+    const queued: string[] = [];
     const failed: string[] = [];
     outcomes.forEach((outcome, i) => {
       const copy = copies[i];
       const key = keys[i];
       if (!copy || !key) return;
-      if (outcome.status === 'fulfilled') {
-        sent.push({ label: copy.label, id: outcome.value.id });
-        changes.push({
-          kind: 'submit',
-          deviceId: copy.target.device.deviceId,
-          commandId: outcome.value.id,
-          key,
-        });
-      } else failed.push(`${copy.label}: ${submitErrorWords(outcome.reason, timeZone)}`);
+      if (outcome.status === 'rejected') {
+        failed.push(`${copy.label}: ${submitErrorWords(outcome.reason, timeZone)}`);
+        return;
+      }
+      const answer = outcome.value;
+      // A queued copy has no command yet to undo; withdrawing it is its undo.
+      if (isQueuedAnswer(answer)) {
+        queued.push(`${copy.label}: ${queuedWords(answer, timeZone)}`);
+        return;
+      }
+      sent.push({ label: copy.label, id: answer.id });
+      changes.push({
+        kind: 'submit',
+        deviceId: copy.target.device.deviceId,
+        commandId: answer.id,
+        key,
+      });
     });
     const notSent = [...refused.map((copy) => `${copy.label}: ${copy.refusal ?? ''}`), ...failed];
     setNotice(
       `${sent.length} ${sent.length === 1 ? 'copy' : 'copies'} sent${
         sent.length ? `: ${sent.map((copy) => `${copy.id} for ${copy.label}`).join(', ')}` : ''
-      }.${notSent.length ? ` Not sent: ${notSent.join(' ')}` : ''}`,
+      }.${queued.length ? ` Not sent yet: ${queued.join(' ')}` : ''}${
+        notSent.length ? ` Not sent: ${notSent.join(' ')}` : ''
+      }`,
     );
     if (changes.length === 0) return;
     setLastChanges({ changes, timeZone });
@@ -292,46 +326,53 @@ export function TimelinePage({
     setForm(undefined);
     setReplaceFailure(undefined);
     setNotice(undefined);
-    // One intent, two changes: each keeps its own key for every try of this replace.
-    const cancelKey = crypto.randomUUID();
-    const submitKey = crypto.randomUUID();
-    const outcome = await replaceCommand(
-      old,
-      next,
-      {
-        // The cancel answers what it did; the sequence goes on with the old record so changed.
-        cancel: async (deviceId, commandId) =>
-          applyCancellation(
-            old,
-            await cancelCommand(deviceId, commandId, { idempotencyKey: cancelKey }),
-          ),
-        status: (deviceId, commandId) => getCommandStatus(deviceId, commandId),
-        submit: (deviceId, command) =>
-          submitCommand(deviceId, command, { idempotencyKey: submitKey }),
-        pause,
-      },
-      setReplaceStep,
-    );
-    setReplaceStep(undefined);
-    // The replace ran its own calls, so the device is read again here, on every screen.
-    await invalidateDeviceCommands(queryClient, [old.deviceId]);
-    if (outcome.ok) {
-      setSelected(undefined);
-      setNotice(`Command ${old.id} replaced by ${outcome.submitted.id} on ${target.device.name}.`);
-      changed(
-        {
-          kind: 'replace',
-          old,
-          next: { deviceId: old.deviceId, commandId: outcome.submitted.id },
-          key: submitKey,
-        },
-        `Command ${old.id} replaced by ${outcome.submitted.id}`,
-        target.site.timeZone,
+    setReplacing(true);
+    const timeZone = target.site.timeZone;
+    try {
+      // One change planned as a whole by powerdeck: both calls get their slot of the device's
+      // budget before the first goes, so a replace is never left half done by a refused second
+      // call (docs/decisions/007-device-call-budget.md, section 2).
+      const answer = await changeDevice(
+        old.deviceId,
+        { kind: 'replace', commandId: old.id, command: next },
+        { idempotencyKey: crypto.randomUUID() },
       );
-    } else setReplaceFailure({ old, target, outcome });
+      setSelected(undefined);
+      if (answer.queued) {
+        // The cancel may have gone already, the new window waiting for the device's next call.
+        const firstWent = answer.change.state !== 'queued';
+        return setNotice(
+          `${firstWent ? `Command ${old.id} on ${target.device.name} is cancelled; its new window is not sent yet.` : `Replace of command ${old.id} on ${target.device.name} not sent yet.`} ${queuedWords({ queued: answer.queued }, timeZone, !firstWent)}`,
+        );
+      }
+      const submitted = answer.submitted;
+      const key = submissionKeyOf(answer);
+      setNotice(
+        `Command ${old.id} replaced${submitted ? ` by ${submitted.id}` : ''} on ${target.device.name}.`,
+      );
+      if (submitted && key)
+        changed(
+          {
+            kind: 'replace',
+            old,
+            next: { deviceId: old.deviceId, commandId: submitted.id },
+            key,
+          },
+          `Command ${old.id} replaced by ${submitted.id}`,
+          timeZone,
+        );
+    } catch (error) {
+      // Only a refused second call leaves the old command cancelled; any other refusal sent nothing.
+      const oldCancelled = isApiError(error) && error.code === 'change_incomplete';
+      setReplaceFailure({ old, next, target, error, oldCancelled });
+    } finally {
+      setReplacing(false);
+      // The replace ran its own calls, so the device is read again here, on every screen.
+      await afterDeviceChange(queryClient, old.deviceId);
+    }
   };
 
-  const noticeText = `${replaceStep ? REPLACE_STEP_WORDS[replaceStep] : (notice ?? '')}${
+  const noticeText = `${replacing ? REPLACING_WORDS : (notice ?? '')}${
     failedSlots > 0 ? ` Some history could not be loaded (${failedSlots}); retrying.` : ''
   }`;
 
@@ -518,19 +559,19 @@ export function TimelinePage({
       {clockNotice}
       {replaceFailure ? (
         <div role="alert" className="notice notice-error">
-          {replaceFailure.outcome.oldCancelled ? (
+          {replaceFailure.oldCancelled ? (
             <>
               <p>
                 The new command was refused:{' '}
-                {submitErrorWords(replaceFailure.outcome.error, zoneOf(replaceFailure.target))} The
-                old command {replaceFailure.old.id} is already cancelled.
+                {submitErrorWords(replaceFailure.error, zoneOf(replaceFailure.target))} The old
+                command {replaceFailure.old.id} is already cancelled.
               </p>
               <button
                 type="button"
                 onClick={() => {
                   const { old, target } = replaceFailure;
                   setReplaceFailure(undefined);
-                  submitFor(target.device, restoreCommand(old), target.site.timeZone);
+                  submitFor(target.device, sameCommand(old), target.site.timeZone);
                 }}
               >
                 Restore the old command
@@ -539,10 +580,24 @@ export function TimelinePage({
           ) : (
             <p>
               The change was not made:{' '}
-              {submitErrorWords(replaceFailure.outcome.error, zoneOf(replaceFailure.target))} The
-              old command {replaceFailure.old.id} is unchanged.
+              {submitErrorWords(replaceFailure.error, zoneOf(replaceFailure.target))} The old
+              command {replaceFailure.old.id} is unchanged.
             </p>
           )}
+          {laterWindow(replaceFailure.error, replaceFailure.next) ? (
+            <button
+              type="button"
+              onClick={() => {
+                const { old, next, target, error } = replaceFailure;
+                const later = laterWindow(error, next);
+                setReplaceFailure(undefined);
+                if (later)
+                  setForm({ target, ...later, powerControl: next.powerControl, replacing: old });
+              }}
+            >
+              Choose a later window
+            </button>
+          ) : null}
           <button type="button" onClick={() => setReplaceFailure(undefined)}>
             Dismiss
           </button>

@@ -50,10 +50,11 @@ export type OverlapIndexOf = (deviceId: string) => DeviceOverlapIndex | undefine
 
 /**
  * Checks every copy before anything is sent, in order: the power control against the target
- * device's capability ranges (spec 2.2; a control it lacks would end `notSupported`, spec 7), the
- * drag rule (`dragRefusal`: not empty, not in the past or within the lead time, no overlap with an
- * active command of the device, spec 3.1 rule 2), and no overlap with an earlier copy for the same
- * device that passed (both would be sent). `timeZoneOf` gives the clock a refusal is worded on.
+ * device's capability ranges (docs/upstream.md, Commands; a control it lacks would end
+ * `notSupported`, Lifecycle), the drag rule (`dragRefusal`: not empty, not in the past or within
+ * the lead time, no overlap with an active command of the device, Lifecycle), and no overlap with
+ * an earlier copy for the same device that passed (both would be sent). `timeZoneOf` gives the
+ * clock a refusal is worded on.
  */
 export function checkCopies(
   copies: readonly WindowCopy[],

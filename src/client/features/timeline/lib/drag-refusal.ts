@@ -11,10 +11,11 @@ export type DragRefusal =
 
 /**
  * The live verdict on a window drawn, moved, pasted or copied on the timeline: empty (end not
- * after start, spec 2.1), starting in the past (the device could never begin it in time, spec 3.2
- * `startTimeExpire`), starting within the lead time a command needs to reach the device
- * (`EDIT_LEAD_TIME_MS`, lib/edit-lock.ts), or overlapping an active command of the device (spec
- * 3.1 rule 2; the upstream would answer 409). O(log n).
+ * after start, docs/upstream.md, Commands), starting in the past (it could never begin when
+ * drawn: the vendor starts a window already begun at once and refuses one already ended,
+ * Commands), starting within the lead time a command needs to reach the device
+ * (`EDIT_LEAD_TIME_MS`, lib/edit-lock.ts), or overlapping an active command of the device
+ * (docs/upstream.md, Lifecycle; the upstream would answer 409). O(log n).
  */
 export function dragRefusal(
   window: WindowMs,

@@ -1,21 +1,17 @@
 import type { CommandStatus } from '../../../../domain/command.ts';
+import { CHANGE_LEAD_TIME_MS, CHANGE_LEAD_TIME_WORDS } from '../../../../domain/lead-time.ts';
 import { clockTime } from './window-words.ts';
 
 /**
  * How long before its start a window stops being editable, and how far ahead a window sent from
- * the timeline must start: 2 minutes. A command must reach the device before its window starts,
- * and a change from the timeline is up to three calls on one device (a replace: cancel, a
- * status read, submit). The vendor takes two calls per device per rolling minute
- * (docs/decisions/006-vendor-adapter-and-product-api.md, Context), and the BFF queues what that
- * budget cannot carry now until the device's next free slot (docs/architecture.md, BFF surface),
- * so the last call of a change may leave up to a minute after the first. The second minute covers
- * the replace's wait until the old command reads cancelled (`REPLACE_WAIT`, up to 10 s) and the
- * way from the vendor to the device.
+ * the timeline must start: the lead time of every change (domain `CHANGE_LEAD_TIME_MS`,
+ * src/domain/lead-time.ts), the same rule by which the BFF refuses a replace or an undo whose last
+ * call its device's budget would send too late (409 `budget_too_tight`).
  */
-export const EDIT_LEAD_TIME_MS = 2 * 60_000;
+export const EDIT_LEAD_TIME_MS = CHANGE_LEAD_TIME_MS;
 
 /** `2 minutes`: the lead time in words. */
-export const EDIT_LEAD_TIME_WORDS = `${EDIT_LEAD_TIME_MS / 60_000} minutes`;
+export const EDIT_LEAD_TIME_WORDS = CHANGE_LEAD_TIME_WORDS;
 
 /**
  * Why a command's window can no longer be moved, resized or replaced: it has ended (`final`:
@@ -30,8 +26,8 @@ export type EditLock =
 /**
  * The lock at `nowMs` on the window of a command in `status` starting at `startMs` (epoch ms, a
  * bar's), or null while it may be changed: only a received command whose start is at least
- * {@link EDIT_LEAD_TIME_MS} ahead (spec 3.1: once executing, the command is effective on the
- * device).
+ * {@link EDIT_LEAD_TIME_MS} ahead (docs/upstream.md, Lifecycle: a window is changed only while
+ * received; once executing, the command is effective on the device).
  */
 export function editLock(
   window: { status: CommandStatus; startMs: number },

@@ -11,7 +11,8 @@ export interface IndexedWindow extends WindowMs {
  * Active (received or executing) windows of one device, sorted by start, with the running
  * maximum of their ends. Answers the drag feedback's question "does this window overlap an active
  * command?" by binary search: O(log n) when active windows do not overlap each other (the
- * upstream refuses that, spec 3.1 rule 2), never worse than linear when stale data says they do.
+ * upstream refuses that, docs/upstream.md, Lifecycle), never worse than linear when stale data
+ * says they do.
  * Same semantics as the domain's `findActiveOverlap`: half-open windows, touching allowed, only
  * active statuses block.
  */

@@ -10,7 +10,7 @@ const custom = (from: string, to: string) => ({
   to,
 });
 
-describe('history range rules (spec 8)', () => {
+describe('history range rules (docs/upstream.md, History)', () => {
   it('allows exactly 30 days', () => {
     const range = resolveHistoryRange(custom('2026-10-01T00:00:00Z', '2026-10-31T00:00:00Z'), 0);
     expect(range.ok).toBe(true);

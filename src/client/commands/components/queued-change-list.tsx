@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { queuedChangesQueryOptions, useWithdrawChange } from '../api/queued-changes.ts';
+import { queuedChangeWhen, queuedChangeWords } from '../lib/queued.ts';
+
+interface QueuedChangeListProps {
+  /** Only this device's changes; every device's of the account without it. */
+  deviceId?: string | undefined;
+  /**
+   * The zone a change's times are shown on, from its devices (IANA or a fixed offset; `UTC` for
+   * devices of sites in several zones): times on that clock, UTC beside.
+   */
+  timeZoneOf: (deviceIds: readonly string[]) => string;
+  /** Whether the operator may withdraw a change (the dispatch permission). */
+  canWithdraw: boolean;
+}
+
+/**
+ * The changes of one device, or of every device of the account, still waiting for their devices'
+ * budget of upstream calls (two per minute, docs/decisions/007-device-call-budget.md, section 2):
+ * what each sends, when it goes on the site's clock, who made it, and a withdraw (after a
+ * confirmation) until its first call starts. Read from the BFF's own queue, so it survives a
+ * reload; pushed events keep it current.
+ */
+export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedChangeListProps) {
+  const changes = useQuery(
+    queuedChangesQueryOptions(deviceId ? { waiting: 'true', deviceId } : { waiting: 'true' }),
+  );
+  const withdraw = useWithdrawChange();
+  const [target, setTarget] = useState<QueuedChangeStatus>();
+
+  if (changes.isPending) return <Loading what="queued changes" />;
+  if (changes.isError)
+    return (
+      <ErrorAlert
+        error={changes.error}
+        what="The queued changes could not be read."
+        onRetry={() => void changes.refetch()}
+      />
+    );
+  const waiting = changes.data.changes;
+
+  return (
+    <div className="stack">
+      {withdraw.isSuccess ? (
+        <p role="status" className="notice notice-success">
+          Withdrawn: nothing of that change was sent.
+        </p>
+      ) : null}
+      {withdraw.isError ? (
+        <ErrorAlert
+          error={withdraw.error}
+          what="The change was not withdrawn."
+          timeZone={timeZoneOf(withdraw.variables.deviceIds)}
+        />
+      ) : null}
+      {waiting.length === 0 ? (
+        <p className="empty-state">
+          No change is waiting. A change goes at once while its devices have calls to the vendor
+          left this minute (two per device per minute); else it waits here until its turn.
+        </p>
+      ) : (
+        <ul aria-label="Queued changes" className="stack">
+          {waiting.map((change) => (
+            <li key={change.id}>
+              <p>
+                {queuedChangeWords(change, timeZoneOf(change.deviceIds))}.{' '}
+                {queuedChangeWhen(change, timeZoneOf(change.deviceIds))}
+                {change.madeBy ? ` Made by ${change.madeBy}.` : ''}
+              </p>
+              {canWithdraw && change.state === 'queued' ? (
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={withdraw.isPending}
+                  onClick={() => setTarget(change)}
+                >
+                  Withdraw
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {target ? (
+        <ConfirmDialog
+          title="Withdraw this change?"
+          confirmLabel="Withdraw change"
+          dismissLabel="Keep change"
+          onDismiss={() => setTarget(undefined)}
+          onConfirm={() => {
+            withdraw.mutate(target);
+            setTarget(undefined);
+          }}
+        >
+          <p>{queuedChangeWords(target, timeZoneOf(target.deviceIds))}.</p>
+          <p>
+            Nothing of it is sent. If it is already being sent when the withdraw arrives, it goes on
+            and you are told so.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import type {
+  QueuedAnswer,
+  QueuedChangeStatus,
+  QueuedChangeStepStatus,
+  QueuedReason,
+} from '../../../domain/queued-change.ts';
+import { describePowerControl } from '../../lib/power-control-words.ts';
+import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../lib/time.ts';
+
+const WHY: Record<QueuedReason, string> = {
+  no_slot: "the device's calls to the vendor for this minute are spent",
+  device_busy: 'the vendor said the device is busy',
+  changes_waiting: 'changes queued before it on the same devices go first',
+};
+
+/**
+ * A change the BFF queued for its devices' budget of upstream calls, in words: `Queued: it goes at
+ * 2026-11-21 14:03 (Europe/Berlin), UTC 2026-11-21 13:03, because the device's calls to the vendor
+ * for this minute are spent.` (docs/decisions/007-device-call-budget.md, section 2), then that it
+ * can be withdrawn under Queued changes (the page of that name) until then; or, for a change of
+ * two calls whose first went already (`withdrawable` false), that it no longer can.
+ *
+ * @param timeZone the zone of the site the change is for (IANA or a fixed offset); `UTC` when the
+ *   devices are in several.
+ */
+export function queuedWords(
+  { queued }: QueuedAnswer,
+  timeZone: string,
+  withdrawable = true,
+): string {
+  return `Queued: it goes at ${formatInZoneWithUtc(queued.goesAt, timeZone)}, because ${WHY[queued.reason]}. ${
+    withdrawable
+      ? 'Until then you can withdraw it under Queued changes.'
+      : 'Its first call went, so it can no longer be withdrawn.'
+  }`;
+}
+
+const KIND_WORDS: Record<QueuedChangeStatus['kind'], string> = {
+  submit: 'New command',
+  cancel: 'Cancel',
+  replace: 'Replace',
+  undo: 'Undo',
+  batch: 'Batch',
+  batchCancel: 'Batch cancel',
+};
+
+/** One step of a queued change in words: what it sends, windows on `timeZone` with UTC at hand. */
+function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
+  switch (step.call) {
+    case 'submit':
+    case 'batch': {
+      const what = step.command
+        ? `${describePowerControl(step.command.powerControl)}, ${formatWindowInZoneWithUtc(step.command.startTime, step.command.endTime, timeZone)}`
+        : 'a command';
+      return step.call === 'batch'
+        ? `send ${what} to ${step.deviceIds.length} devices`
+        : `send ${what}`;
+    }
+    case 'cancel':
+      return step.commandId ? `cancel command ${step.commandId}` : 'cancel a command';
+    case 'batchCancel':
+      return step.batchCommandId ? `cancel batch ${step.batchCommandId}` : 'cancel a batch';
+  }
+}
+
+/**
+ * A queued change in words for the list of changes: `Replace: cancel command cmd_1, then send
+ * Charge 5 kW, …`, its steps in sending order.
+ */
+export function queuedChangeWords(change: QueuedChangeStatus, timeZone: string): string {
+  return `${KIND_WORDS[change.kind]}: ${change.steps.map((step) => stepWords(step, timeZone)).join(', then ')}`;
+}
+
+/** Where a waiting change stands: when it goes, or that it is being sent now. */
+export function queuedChangeWhen(change: QueuedChangeStatus, timeZone: string): string {
+  if (change.state === 'sending') return 'Being sent now; it can no longer be withdrawn.';
+  return change.goesAt
+    ? `Goes at ${formatInZoneWithUtc(change.goesAt, timeZone)}.`
+    : 'Goes at its device’s next free call.';
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ProblemSchema } from '../../domain/errors.ts';
+import { parseInput } from './parse.ts';
+import { PROBLEM_CONTENT_TYPE } from './problem.ts';
+
+/**
+ * How every route of the BFF is declared (docs/decisions/006, section 3): params, query, body and
+ * every answer, problems included, with the domain's zod schemas, through
+ * `fastify-type-provider-zod`; `@fastify/swagger` publishes them at `GET /api/openapi.json`
+ * (`product-api/product-api.ts`). A route's own checks that come before its input (the session and
+ * role) run in its `preValidation` hook, so the request order of src/server/README.md holds.
+ */
+
+const PARTS: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'headers',
+};
+
+/**
+ * Validates a declared route's params, query and body with its zod schemas, as `parseInput`
+ * parses any input: a failure is 400 `invalid_request` naming each field, never a value.
+ */
+export const productValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema, httpPart }) =>
+  (data) => {
+    try {
+      return { value: parseInput(schema, data, PARTS[httpPart ?? 'body'] ?? 'body') };
+    } catch (error) {
+      return { error: error as Error };
+    }
+  };
+
+/** A problem answer as the OpenAPI document declares it. */
+export const problemResponse = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
+});
+
+/**
+ * An answer without a body that sends the browser elsewhere (`Location`), such as a 303 of the
+ * company sign-in.
+ */
+export const redirectResponse = (description: string) => z.null().describe(description);
+
+/** The problem answers every product route may give, besides its own. */
+export const COMMON_PROBLEMS = {
+  400: problemResponse('The path, query or body failed its schema (`invalid_request`).'),
+  401: problemResponse('Not signed in (`not_signed_in`).'),
+  403: problemResponse(
+    'CSRF proof missing (`csrf`), or the role may not do this (`forbidden_role`).',
+  ),
+  502: problemResponse('The vendor failed or answered what could not be read (`upstream_*`).'),
+  503: problemResponse("The region's circuit is open, or the token endpoint is down."),
+  504: problemResponse('The vendor did not answer in time (`upstream_timeout`).'),
+} as const;
+
+/** The routes of `app`, typed by their zod schemas. */
+export function declaredRoutes(app: FastifyInstance) {
+  return app.withTypeProvider<ZodTypeProvider>();
+}

@@ -1,0 +1,130 @@
+import type { QueuedChange as NotifiedChange } from '../../domain/notifications.ts';
+import { MAX_EVENT_DEVICE_IDS } from '../../domain/account-events.ts';
+import {
+  devicesOfChange,
+  type QueuedChange,
+  type QueuedChangeState,
+} from '../../domain/queued-change.ts';
+import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
+import type { AccountEvents } from '../events/account-events.ts';
+import { personOf } from '../events/people.ts';
+import type { Notifications } from '../notifications/notifications.ts';
+import { changeCallerId } from './queued-step-sender.ts';
+
+/** What a notification about a queued change says it was and acts on. */
+export interface NotifiedSubject {
+  change: NotifiedChange;
+  deviceId: string;
+  deviceCount?: number | undefined;
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+}
+
+/**
+ * A queued change as a notification names it: its kind, its first device (and how many), and the
+ * window it sends, when it sends one.
+ */
+export function notificationChangeOf(change: QueuedChange): NotifiedSubject {
+  const deviceIds = devicesOfChange(change);
+  const submitted = change.steps.find((step) => step.call === 'submit' || step.call === 'batch');
+  const command =
+    submitted?.call === 'submit'
+      ? submitted.command
+      : submitted?.call === 'batch'
+        ? submitted.batch.command
+        : undefined;
+  return {
+    change: change.kind,
+    deviceId: deviceIds[0] as string,
+    ...(deviceIds.length > 1 ? { deviceCount: deviceIds.length } : {}),
+    ...(command ? { startTime: command.startTime, endTime: command.endTime } : {}),
+  };
+}
+
+/** Where the listener writes what it could not do (pino's logger fits). */
+interface ListenerLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The queue of changes' listener (`ChangeQueue`'s `onChange`): every change of a queued change's
+ * state or planned time this instance wrote is an account event `queuedChangeChanged`, so every
+ * open browser of the account reads its changes (and, once a step went, the devices' commands)
+ * again; a change that waited for a slot and was then sent tells the person who made it
+ * (`queuedChangeSent`), and one that the budget could no longer send before its window tells
+ * them it was withdrawn (`queuedChangeWithdrawn`, `windowPassed`). An operator's withdrawal is
+ * notified by its route, which knows who withdrew it. The token cache forgets an ended change's
+ * caller.
+ */
+export function queuedChangeListener(options: {
+  events: AccountEvents | undefined;
+  notifications: Notifications | undefined;
+  forgetCaller: (callerId: string) => void;
+  log: ListenerLog;
+}): (row: QueuedChangeRow) => void {
+  const { events, notifications, forgetCaller, log } = options;
+  /** What this instance published last of each change still waiting: state and planned time. */
+  const published = new Map<string, string>();
+  const failed = (what: string, row: QueuedChangeRow) => (error: unknown) =>
+    log.warn(
+      { changeId: row.id, reason: error instanceof Error ? error.message : String(error) },
+      `queued change ${what} could not be written`,
+    );
+  return (row) => {
+    const ended = !WAITING.has(row.state);
+    const mark = `${row.state} ${row.nextAtMs ?? ''}`;
+    if (published.get(row.id) === mark) return;
+    if (ended) {
+      published.delete(row.id);
+      forgetCaller(changeCallerId(row.id));
+    } else published.set(row.id, mark);
+    const account = { region: row.owner.region, clientId: row.owner.clientId };
+    void events
+      ?.publish(account, {
+        type: 'queuedChangeChanged',
+        data: {
+          changeId: row.id,
+          state: row.state,
+          deviceIds: devicesOfChange(row.change).slice(0, MAX_EVENT_DEVICE_IDS),
+        },
+      })
+      .catch(failed('event', row));
+    if (!notifications) return;
+    const madeBy = personOf(row.owner);
+    if (row.state === 'sent' && waited(row)) {
+      const submitted = row.steps.findLast((step) => step.answer?.status === 202)?.answer?.body as
+        { id?: unknown } | undefined;
+      void notifications
+        .notify({
+          account,
+          kind: 'queuedChangeSent',
+          ...notificationChangeOf(row.change),
+          ...(typeof submitted?.id === 'string' && submitted.id ? { commandId: submitted.id } : {}),
+          madeBy,
+        })
+        .catch(failed('notification', row));
+    }
+    if (row.state === 'failed' && row.outcome?.failure === 'budget_too_tight')
+      void notifications
+        .notify({
+          account,
+          kind: 'queuedChangeWithdrawn',
+          ...notificationChangeOf(row.change),
+          reason: 'windowPassed',
+          madeBy,
+          withdrawnBy: undefined,
+        })
+        .catch(failed('notification', row));
+  };
+}
+
+const WAITING: ReadonlySet<QueuedChangeState> = new Set(['queued', 'sending']);
+
+/**
+ * True when the change waited for a slot: its first step went later than it was made. A change
+ * sent at once was answered to the operator who made it, who needs no notification.
+ */
+function waited(row: QueuedChangeRow): boolean {
+  const first = row.steps[0];
+  return first !== undefined && first.plannedAtMs > row.createdAtMs;
+}
