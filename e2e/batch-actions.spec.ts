@@ -115,6 +115,8 @@ test('a partial cancel and a resend on a batch', async ({ page, baseURL }) => {
   // Once the blocking command is cancelled (here through the product API, as another operator
   // might), the resend's pre-check is clear and the new batch goes out.
   await page.goBack();
+  // The device takes two calls a minute (its budget): a fresh minute for the cancel.
+  await sandboxAdmin.advanceClock(MINUTE_MS);
   const cancelled = await page.request.put(`/api/devices/${BLOCKED}/commands/${blockerId}/cancel`, {
     headers,
   });
@@ -123,6 +125,7 @@ test('a partial cancel and a resend on a batch', async ({ page, baseURL }) => {
   await expect(row(BLOCKED)).toContainText('Its window overlapped another command');
   await expect(await resend()).toContainText('checked: no overlap', { timeout: 10_000 });
   await expectOperatorWords(page);
+  await sandboxAdmin.advanceClock(MINUTE_MS);
   await page.getByRole('button', { name: 'Submit batch to 1 device' }).click();
   await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
   expect(new URL(page.url()).pathname).not.toBe(firstBatch);
