@@ -296,7 +296,7 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   await expect(secondRow).toContainText('Cancelled by an operator');
   await sandboxAdmin.advanceClock(60_000);
   await page
-    .getByRole('alertdialog', { name: `Done: Command ${secondId} cancelled` })
+    .getByRole('alertdialog', { name: /^Done: 1\.5 kW discharge on .+ cancelled$/ })
     .getByRole('button', { name: 'Undo', exact: true })
     .click();
   const resent = page.getByText(new RegExp(`Undone: command ${secondId} is sent again as cmd_`));
@@ -326,7 +326,7 @@ test('undo of a batch just sent cancels it, recorded as an undo; once its comman
   await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
   const batchId = new URL(page.url()).pathname.split('/').pop() ?? '';
 
-  const offer = page.getByRole('alertdialog', { name: `Done: Batch ${batchId} submitted` });
+  const offer = page.getByRole('alertdialog', { name: /^Done: Batch sent to 3 devices: / });
   const undoButton = offer.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
   await page.keyboard.press('F6');
@@ -357,7 +357,8 @@ test('undo of a batch just sent cancels it, recorded as an undo; once its comman
   await expect(page).toHaveURL(new RegExp(`/batches/(?!new$|${batchId}$)[^/]+$`));
   const secondId = new URL(page.url()).pathname.split('/').pop() ?? '';
   const secondUndo = page
-    .getByRole('alertdialog', { name: `Done: Batch ${secondId} submitted` })
+    .getByRole('alertdialog', { name: /^Done: Batch sent to 3 devices: / })
+    .last()
     .getByRole('button', { name: 'Undo', exact: true });
   await secondUndo.focus(); // a focused toast stays while the commands start
   await sandboxAdmin.advanceClock(15 * 60_000);

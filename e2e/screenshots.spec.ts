@@ -433,3 +433,54 @@ for (const colorScheme of ['light', 'dark'] as const)
           .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       ).toEqual([]);
     });
+
+for (const colorScheme of ['light', 'dark'] as const)
+  for (const viewport of VIEWPORTS)
+    test(`a batch with a partial cancel and a resend, ${colorScheme}, ${viewport.width}x${viewport.height}`, async ({
+      page,
+      baseURL,
+    }) => {
+      test.setTimeout(90_000);
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await signIn(page);
+      await bindSite(page, 'PLANT-EU-001');
+      // A command in the way of BAT-EU-001-A: its batch command is cancelled at once.
+      const blocker = await page.request.post('/api/devices/BAT-EU-001-A/commands', {
+        headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },
+        data: {
+          powerControl: { targetBatteryPowerW: 1000 },
+          startTime: utcMinute(Date.now() + 2 * MINUTE_MS),
+          endTime: utcMinute(Date.now() + 3 * HOUR_MS),
+        },
+      });
+      expect(blocker.status()).toBe(202);
+      await page.goto('/batches/new');
+      await page.getByLabel('Site', { exact: true }).selectOption({ value: 'PLANT-EU-001' });
+      await page.getByRole('button', { name: 'Select all visible (3)' }).click();
+      await page.getByLabel('Target battery power (W)').fill('-2000');
+      await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
+      await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
+      const row = (deviceId: string) => page.locator(`tr[data-device="${deviceId}"]`);
+      await expect(row('BAT-EU-001-A')).toContainText('Its window overlapped', { timeout: 15_000 });
+      await expect(row('BAT-EU-001-B')).toContainText('Received (pending)', { timeout: 15_000 });
+      await page.getByRole('checkbox', { name: 'Select BAT-EU-001-B' }).check();
+      await page.getByRole('button', { name: 'Cancel selected (1)…' }).click();
+      await page.getByRole('button', { name: 'Cancel 1 device command' }).click();
+      await expect(page.getByText('All 1 selected device commands were cancelled.')).toBeVisible();
+      await expect(row('BAT-EU-001-B')).toContainText('Cancelled by an operator');
+      await page.getByRole('button', { name: 'Select failed (1)' }).click();
+      await page
+        .getByRole('button', { name: 'Dismiss' })
+        .first()
+        .click({ timeout: 2000 })
+        .catch(() => undefined);
+      await page.getByRole('heading', { name: 'Devices' }).scrollIntoViewIfNeeded();
+      const suffix = colorScheme === 'dark' ? '-dark' : '';
+      await shot(page, `batch-actions${suffix}`);
+      await page.getByRole('button', { name: 'Resend to selected failed (1)…' }).click();
+      const precheck = page.getByRole('region', { name: 'Pre-check' });
+      await expect(precheck).toContainText('flagged', { timeout: 10_000 });
+      await precheck.scrollIntoViewIfNeeded();
+      await shot(page, `batch-resend${suffix}`);
+    });

@@ -261,7 +261,7 @@ export class FleetJobs {
       throw new ProblemError(
         422,
         'idempotency_key_reused',
-        'This Idempotency-Key was already used for a different fleet job. Use a new key for a new job.',
+        'This form already started a fleet job with other values, so no second job was started. Reload the page to start a new one.',
       );
     return this.read(session, earlier.job.id);
   }

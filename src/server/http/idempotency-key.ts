@@ -17,7 +17,7 @@ export function readIdempotencyKey(headers: IncomingHttpHeaders): string | undef
     throw new ProblemError(
       400,
       'invalid_idempotency_key',
-      'The Idempotency-Key header must be 1-255 printable characters, e.g. a UUID.',
+      'This change came with a malformed retry token, so it was not sent. Reload the page and make the change again.',
     );
   return key;
 }

@@ -48,7 +48,7 @@ export function inProgress(remainingMs: number): ProblemError {
   return new ProblemError(
     409,
     'idempotency_in_progress',
-    'A request with this Idempotency-Key is still under way. Retry after a moment.',
+    'This change is still being sent. Wait a moment: its outcome shows once it is known.',
     { headers: { 'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))) } },
   );
 }

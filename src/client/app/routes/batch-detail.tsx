@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { Site } from '../../../domain/device.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
@@ -8,7 +8,7 @@ import { useBatch, useBatchByEntry } from '../../features/batch/api/batch-record
 import { BatchPage } from '../../features/batch/components/batch-page.tsx';
 import type { BatchRecord } from '../../features/batch/lib/ledger-batches.ts';
 import { useSites } from '../../features/sites/api/get-sites.ts';
-import { deviceHistoryPath } from '../../lib/device-paths.ts';
+import { deviceHistoryPath, devicePath } from '../../lib/device-paths.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
@@ -70,6 +70,7 @@ function BatchDetail({
   const askCancel = ConfirmSchema.safeParse(searchParams.get('confirm')).success;
   const dispatch = usePermission('dispatch');
   const sites = useSites();
+  const navigate = useNavigate();
   const heading = (
     <h1>
       Batch <span className="mono">{name}</span>
@@ -123,6 +124,23 @@ function BatchDetail({
             const site = siteOf(deviceId);
             return site ? deviceHistoryPath(site.siteId, deviceId) : undefined;
           }}
+          devicePathOf={(deviceId) => {
+            const site = siteOf(deviceId);
+            return site ? devicePath(site.siteId, deviceId) : undefined;
+          }}
+          onResend={(deviceIds, command) =>
+            void navigate('/batches/new', {
+              state: {
+                resend: {
+                  from: batch.data?.batchCommandId
+                    ? `batch ${batch.data.batchCommandId}`
+                    : 'this batch',
+                  deviceIds,
+                  command,
+                },
+              },
+            })
+          }
         />
       )}
     </>

@@ -1,15 +1,30 @@
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { MAX_BATCH_DEVICES } from '../../../domain/batch.ts';
+import { DeviceCommandSchema } from '../../../domain/command.ts';
+import { DeviceIdSchema } from '../../../domain/ids.ts';
 import { BatchComposer } from '../../features/batch/components/batch-composer.tsx';
 import { usePermission } from './use-permission.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
 
+/** What a batch page leaves in the history entry it opens: a resend to its failed devices. */
+const ResendSchema = z.object({
+  resend: z.object({
+    from: z.string().max(200),
+    deviceIds: z.array(DeviceIdSchema).min(1).max(MAX_BATCH_DEVICES),
+    command: DeviceCommandSchema,
+  }),
+});
+
 /**
  * `/batches/new`: the batch composer over the devices of every bound site; an accepted batch
- * opens its page, which reads it from the ledger.
+ * opens its page, which reads it from the ledger. Opened from a batch page's resend, the composer
+ * starts with its failed devices and its command.
  */
 export function BatchNewRoute() {
   const navigate = useNavigate();
   const dispatch = usePermission('dispatch');
+  const resend = ResendSchema.safeParse(useLocation().state).data?.resend;
   return (
     <>
       <title>New batch · powerdeck</title>
@@ -23,6 +38,7 @@ export function BatchNewRoute() {
           dispatch.allowed ? (
             <BatchComposer
               sites={sites}
+              resend={resend}
               onSubmitted={(batchCommandId) =>
                 void navigate(
                   batchCommandId ? `/batches/${encodeURIComponent(batchCommandId)}` : '/batches',

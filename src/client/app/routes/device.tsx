@@ -74,6 +74,7 @@ function DeviceRoute() {
             <CommandTable
               key={device.deviceId}
               deviceId={device.deviceId}
+              deviceName={device.name}
               timeZone={timeZone}
               canCancel={dispatch.allowed}
             />

@@ -171,6 +171,7 @@ export function FleetJobDetailRoute() {
   });
   const sites = useSites();
   const dispatch = usePermission('dispatch');
+  const navigate = useNavigate();
   return (
     <>
       <title>{`Fleet job ${jobId.slice(0, 8)} · powerdeck`}</title>
@@ -197,6 +198,11 @@ export function FleetJobDetailRoute() {
         <FleetJobView
           job={job.data}
           readAtMs={job.dataUpdatedAt}
+          onResend={(deviceIds, command) =>
+            void navigate('/batches/new', {
+              state: { resend: { from: `fleet job ${jobId.slice(0, 8)}`, deviceIds, command } },
+            })
+          }
           {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
           timeZone={jobTimeZone(job.data, sites.data?.sites)}
           clockNotice={

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '../../../../domain/batch.ts';
+import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { Site } from '../../../../domain/device.ts';
 import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useSubmitBatch } from '../../../commands/api/submit-batch.ts';
@@ -11,7 +12,8 @@ import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
 import { queuedWords } from '../../../commands/lib/queued.ts';
-import { defaultCommandWindow } from '../../../lib/time.ts';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
 import {
   addDevices,
   canSubmitBatch,
@@ -19,6 +21,7 @@ import {
   parseDeviceIdList,
   removeDevices,
 } from '../lib/batch-selection.ts';
+import { resendWindow } from '../lib/device-actions.ts';
 import { batchTimeZone, indexDevices, type SiteDevice } from '../lib/device-directory.ts';
 import { DevicePicker } from './device-picker.tsx';
 import { PrecheckPanel } from './precheck-panel.tsx';
@@ -31,6 +34,19 @@ interface BatchComposerProps {
    * one when the answer was lost and the batch was found in the devices' histories.
    */
   onSubmitted: (batchCommandId: string | undefined) => void;
+  /**
+   * A resend from a batch's page: the devices that failed there and the batch's command, which
+   * the composer opens with (the window moved on when it has begun), pre-checked as any batch.
+   */
+  resend?: ResendDraft | undefined;
+}
+
+/** What a batch page hands the composer to send its command again to some of its devices. */
+export interface ResendDraft {
+  /** The batch it comes from, in words (`batch b_1`, or `this batch`). */
+  from: string;
+  deviceIds: readonly string[];
+  command: DeviceCommand;
 }
 
 /**
@@ -39,11 +55,13 @@ interface BatchComposerProps {
  * is accepted it cannot be sent again from here: submit stays off, and the pre-check leaves the
  * batch's own commands out (they are the batch, not in its way).
  */
-export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
+export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps) {
   const directory = useMemo(() => indexDevices(sites), [sites]);
   const known = useMemo(() => new Set(directory.keys()), [directory]);
-  const [selected, setSelected] = useState<readonly string[]>([]);
-  const [notices, setNotices] = useState<string[]>([]);
+  // A resend opens with its devices chosen; one no longer in a bound site is named, not added.
+  const [opening] = useState(() => addDevices([], resend?.deviceIds ?? [], known));
+  const [selected, setSelected] = useState<readonly string[]>(opening.selected);
+  const [notices, setNotices] = useState<string[]>(() => describeRefusals(opening.refused));
   const selectedSet = useMemo(() => new Set(selected), [selected]);
   const selectedDevices = useMemo(
     () => selected.flatMap((id) => (directory.has(id) ? [directory.get(id) as SiteDevice] : [])),
@@ -54,7 +72,13 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
     [selectedDevices],
   );
   const [initialWindow] = useState(() => {
-    const { start, end } = defaultCommandWindow(Date.now());
+    const nowMs = Date.now();
+    const { start, end } = defaultCommandWindow(nowMs);
+    if (resend)
+      return {
+        ...resendWindow(resend.command, nowMs, start.getTime()),
+        powerControl: resend.command.powerControl,
+      };
     return { startMs: start.getTime(), endMs: end.getTime() };
   });
   const { timeZone, mixed } = batchTimeZone(selectedDevices);
@@ -65,7 +89,11 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   // batch whose batch ID was not learnt (its answer lost, found in the histories) cannot be.
   const onAccepted = (
     response: BatchSubmissionResponse | QueuedAnswer,
-    { idempotencyKey }: { idempotencyKey: string },
+    {
+      idempotencyKey,
+      devices,
+      command,
+    }: { idempotencyKey: string; devices: readonly string[]; command: DeviceCommand },
   ) => {
     // A queued batch has no batch ID yet: the page stays, saying when it goes.
     if (isQueuedAnswer(response)) return;
@@ -79,7 +107,7 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
           commands: response.commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
           key: idempotencyKey,
         },
-        `Batch ${batchCommandId} submitted`,
+        `Batch sent to ${devices.length} device${devices.length === 1 ? '' : 's'}: ${describePowerControl(command.powerControl)}, ${formatWindowInZone(command.startTime, command.endTime, timeZone)} (${zoneLabel(timeZone)})`,
         timeZone,
       );
     onSubmitted(batchCommandId);
@@ -103,6 +131,13 @@ export function BatchComposer({ sites, onSubmitted }: BatchComposerProps) {
   const count = selected.length;
   return (
     <div className="batch-composer stack">
+      {resend ? (
+        <p className="notice">
+          Sending the command of {resend.from} again, as a new batch, to the{' '}
+          {resend.deviceIds.length} device{resend.deviceIds.length === 1 ? '' : 's'} that failed
+          there. Check the window and the pre-check below before submitting.
+        </p>
+      ) : null}
       {/* Keyboard users reach the command without tabbing past a site of 60 device checkboxes. */}
       <a className="skip-link" href="#batch-command-heading">
         Skip to the command

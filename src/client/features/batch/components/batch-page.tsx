@@ -2,38 +2,35 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
-import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { isCancellable } from '../../../../domain/command.ts';
 import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
 import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { downloadFile } from '../../../lib/download-file.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../../lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
-import { useCancelDeviceByDevice } from '../api/cancel-device-by-device.ts';
-import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import {
-  batchDevices,
-  CONFIRMING_REFRESH_MS,
-  type BatchDeviceState,
-  type BatchRecord,
-} from '../lib/ledger-batches.ts';
+  QUEUED_CODE,
+  useCancelDeviceByDevice,
+} from '../../../commands/api/cancel-device-by-device.ts';
+import { batchDevicesCsv } from '../lib/batch-csv.ts';
+import { cancelFailureWords, countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
+import {
+  batchDeviceWords,
+  hasFailed,
+  planCancel,
+  planResend,
+  type BatchDeviceView,
+  type BatchDeviceWords,
+} from '../lib/device-actions.ts';
+import { batchDevices, CONFIRMING_REFRESH_MS, type BatchRecord } from '../lib/ledger-batches.ts';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
 import { problemWords } from '../../../lib/problem-words.ts';
-
-function statusWords(record: StatusRecord | undefined): string {
-  if (!record) return 'Not read yet';
-  return COMMAND_STATUS_WORDS[record.status];
-}
-
-function reasonWords(record: StatusRecord | undefined): string {
-  if (!record?.cancelReason) return '';
-  return `${CANCELLATION_REASON_WORDS[record.cancelReason]} (${record.cancelReason})`;
-}
 
 /** The batch's name in a sentence: its batch ID, or "this batch" when none was learnt. */
 const batchName = (record: BatchRecord) =>
@@ -57,6 +54,8 @@ export function BatchPage({
   dispatchRefusal,
   clockNotice,
   historyPathOf,
+  devicePathOf,
+  onResend,
 }: {
   record: BatchRecord;
   /** Opened by the composer right after sending: say so, and take focus (the outcome). */
@@ -71,6 +70,14 @@ export function BatchPage({
   clockNotice?: ReactNode;
   /** Where a device's command history is, when its site is bound. */
   historyPathOf?: ((deviceId: string) => string | undefined) | undefined;
+  /** Where a device's page is, when its site is bound. */
+  devicePathOf?: ((deviceId: string) => string | undefined) | undefined;
+  /**
+   * Sends the batch's command again to `deviceIds` (devices that failed) as a new batch: the
+   * page hands them to the batch composer, whose pre-check runs before anything is sent. Without
+   * it, no resend is offered.
+   */
+  onResend?: ((deviceIds: string[], command: BatchRecord['command']) => void) | undefined;
 }) {
   const canCancel = dispatchRefusal === undefined;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -114,6 +121,61 @@ export function BatchPage({
   }, [askCancel, onCancelAsked]);
   const { command, timeZone } = record;
   const total = devices.length;
+
+  // The devices the operator chose for a cancel or a resend, and the outcome of each device's
+  // cancel (each its own call: one refusal never stops the others).
+  const views: BatchDeviceView[] = devices.map((device) => {
+    const index = recordOf.get(device.deviceId);
+    return { device, record: index === undefined ? undefined : records[index] };
+  });
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [rowOutcomes, setRowOutcomes] = useState<ReadonlyMap<string, BatchCancelResult>>(new Map());
+  const [confirmingChosen, setConfirmingChosen] = useState(false);
+  const chosenCancel = planCancel(views, chosen);
+  const chosenResend = planResend(views, chosen);
+  const failedIds = views.filter(hasFailed).map((view) => view.device.deviceId);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  const [outcomeShown, setOutcomeShown] = useState(false);
+  useEffect(() => {
+    if (outcomeShown) outcomeRef.current?.focus();
+  }, [outcomeShown]);
+  const toggle = (deviceId: string) =>
+    setChosen((now) => {
+      const next = new Set(now);
+      if (!next.delete(deviceId)) next.add(deviceId);
+      return next;
+    });
+  const recordFor = (deviceId: string) => views.find((v) => v.device.deviceId === deviceId)?.record;
+  // A cancel queued for the device's next call to the vendor says when it goes, not why it failed.
+  const failureWords = (result: BatchCancelResult) =>
+    result.error?.code === QUEUED_CODE
+      ? result.error.message
+      : cancelFailureWords(
+          { ...result, status: result.status ?? recordFor(result.deviceId)?.status },
+          recordFor(result.deviceId)?.cancelReason,
+        );
+  const rowWords: BatchDeviceWords[] = views.map((view) => {
+    const index = recordOf.get(view.device.deviceId);
+    const status = index === undefined ? undefined : statuses[index];
+    return batchDeviceWords(
+      view,
+      rowOutcomes.get(view.device.deviceId),
+      failureWords,
+      status?.isError ? problemWords(status.error) : undefined,
+    );
+  });
+  const sendChosenCancel = () => {
+    setConfirmingChosen(false);
+    setOutcomeShown(false);
+    deviceCancel.mutate(chosenCancel.toCancel, {
+      onSuccess: (answer) => {
+        setRowOutcomes(new Map(answer.map((result) => [result.deviceId, result])));
+        setOutcomeShown(true);
+      },
+    });
+  };
+  const lastOutcomes = [...rowOutcomes.values()];
+  const lastCancelled = lastOutcomes.filter((r) => r.success).length;
 
   const sendCancel = () => {
     setConfirming(false);
@@ -233,34 +295,155 @@ export function BatchPage({
       ) : null}
       <section className="card stack" aria-labelledby="batch-devices-heading">
         <h2 id="batch-devices-heading">Devices</h2>
+        <div className="actions" role="group" aria-label="Choose devices">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setChosen(new Set(devices.map((d) => d.deviceId)))}
+          >
+            Select all ({total})
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={chosen.size === 0}
+            onClick={() => setChosen(new Set())}
+          >
+            Select none
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={failedIds.length === 0}
+            onClick={() => setChosen(new Set(failedIds))}
+          >
+            Select failed ({failedIds.length})
+          </button>
+          <p role="status" className="batch-counter" aria-live="polite">
+            <strong>{chosen.size}</strong> of {total} devices selected
+          </p>
+        </div>
+        {canCancel ? (
+          <div className="actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={chosenCancel.toCancel.length === 0 || cancelling}
+              onClick={() => setConfirmingChosen(true)}
+            >
+              {deviceCancel.isPending
+                ? 'Cancelling…'
+                : `Cancel selected (${chosenCancel.toCancel.length})…`}
+            </button>
+            {onResend ? (
+              <button
+                type="button"
+                disabled={chosenResend.length === 0}
+                onClick={() => onResend(chosenResend, command)}
+              >
+                Resend to selected failed ({chosenResend.length})…
+              </button>
+            ) : null}
+            <p className="field-hint">
+              Cancel stops the chosen devices&apos; own commands, each on its own. Resend sends the
+              batch&apos;s command again, as a new batch, to the chosen devices that failed
+              (cancelled by the vendor, or never found in their history), after the pre-check.
+            </p>
+          </div>
+        ) : null}
+        {lastOutcomes.length > 0 ? (
+          <p
+            ref={outcomeRef}
+            tabIndex={-1}
+            role="status"
+            className={
+              lastCancelled === lastOutcomes.length
+                ? 'notice notice-success'
+                : 'notice notice-warning'
+            }
+          >
+            {lastCancelled === lastOutcomes.length
+              ? `All ${lastOutcomes.length} selected device commands were cancelled.`
+              : `${lastCancelled} of ${lastOutcomes.length} selected device commands cancelled, ${lastOutcomes.length - lastCancelled} not cancelled: each row says why.`}
+          </p>
+        ) : null}
+        {deviceCancel.isError ? (
+          <ErrorAlert
+            error={deviceCancel.error}
+            what="The cancel of the chosen devices did not finish."
+          />
+        ) : null}
         <div className="table-scroll">
           <table>
             <caption className="visually-hidden">Device commands of the batch</caption>
             <thead>
               <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Selected</span>
+                </th>
                 <th scope="col">Device</th>
                 <th scope="col">Command</th>
                 <th scope="col">Status</th>
                 <th scope="col">Reason</th>
+                {lastOutcomes.length > 0 ? <th scope="col">Last cancel</th> : null}
               </tr>
             </thead>
             <tbody>
-              {devices.map((device) => {
-                const index = recordOf.get(device.deviceId);
-                const status = index === undefined ? undefined : statuses[index];
-                return (
-                  <DeviceRow
-                    key={device.deviceId}
-                    device={device}
-                    status={status}
-                    historyPath={historyPathOf?.(device.deviceId)}
-                  />
-                );
-              })}
+              {views.map((view, i) => (
+                <DeviceRow
+                  key={view.device.deviceId}
+                  view={view}
+                  words={rowWords[i] as BatchDeviceWords}
+                  chosen={chosen.has(view.device.deviceId)}
+                  onToggle={() => toggle(view.device.deviceId)}
+                  showOutcome={lastOutcomes.length > 0}
+                  devicePath={devicePathOf?.(view.device.deviceId)}
+                  historyPath={historyPathOf?.(view.device.deviceId)}
+                />
+              ))}
             </tbody>
           </table>
         </div>
+        <div className="actions">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              downloadFile(
+                batchDevicesCsv(rowWords),
+                `batch-${record.batchCommandId ?? `entry-${record.ledgerId}`}.csv`,
+                'text/csv',
+              )
+            }
+          >
+            Download devices (CSV)
+          </button>
+        </div>
       </section>
+      {confirmingChosen && canCancel ? (
+        <ConfirmDialog
+          title={`Cancel ${chosenCancel.toCancel.length} device command${chosenCancel.toCancel.length === 1 ? '' : 's'}?`}
+          confirmLabel={`Cancel ${chosenCancel.toCancel.length} device command${chosenCancel.toCancel.length === 1 ? '' : 's'}`}
+          dismissLabel="Keep them"
+          onDismiss={() => setConfirmingChosen(false)}
+          onConfirm={sendChosenCancel}
+        >
+          <p>
+            Cancelled, each device on its own:{' '}
+            <span className="mono">{chosenCancel.toCancel.map((c) => c.deviceId).join(', ')}</span>.
+          </p>
+          {chosenCancel.untouched.length > 0 ? (
+            <p>
+              Left as they are:{' '}
+              {chosenCancel.untouched.map((u) => `${u.deviceId} (${u.why})`).join(', ')}.
+            </p>
+          ) : null}
+          <p>
+            Each device succeeds or fails on its own; its row says which. A command already
+            executing stops now, and a cancel cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       {confirming && canCancel ? (
         <ConfirmDialog
           title={`Cancel ${batchName(record)}?`}
@@ -290,62 +473,61 @@ function cancelWords(record: BatchRecord, found: number, confirming: number): st
   return `${cancellable} of the ${total} device commands are still received or executing (or not read or confirmed yet) and are cancelled; the other ${total - cancellable} already ended or were not found and stay as they are.`;
 }
 
-/** One device of the batch: its command and status once found, else where the search stands. */
+/**
+ * One device of the batch: a checkbox to choose it, its ID linking to its page and history, and
+ * the words of {@link batchDeviceWords} (the same as its CSV row).
+ */
 function DeviceRow({
-  device,
-  status,
+  view,
+  words,
+  chosen,
+  onToggle,
+  showOutcome,
+  devicePath,
   historyPath,
 }: {
-  device: BatchDeviceState;
-  status: ReturnType<typeof useCommandStatuses>[number] | undefined;
+  view: BatchDeviceView;
+  words: BatchDeviceWords;
+  chosen: boolean;
+  onToggle: () => void;
+  showOutcome: boolean;
+  devicePath: string | undefined;
   historyPath: string | undefined;
 }) {
-  const data = status?.data;
-  const history = historyPath ? (
-    <Link to={historyPath}>Check the history of {device.deviceId}</Link>
-  ) : (
-    `Check the history of ${device.deviceId}`
-  );
+  const { device, record } = view;
   return (
     <tr data-device={device.deviceId}>
-      <th scope="row" className="mono">
-        {device.deviceId}
+      <td>
+        <input
+          type="checkbox"
+          checked={chosen}
+          onChange={onToggle}
+          aria-label={`Select ${device.deviceId}`}
+        />
+      </td>
+      <th scope="row">
+        {devicePath ? (
+          <Link className="mono" to={devicePath}>
+            {device.deviceId}
+          </Link>
+        ) : (
+          <span className="mono">{device.deviceId}</span>
+        )}
+        {historyPath ? (
+          <>
+            {' '}
+            <Link to={historyPath} aria-label={`History of ${device.deviceId}`}>
+              History
+            </Link>
+          </>
+        ) : null}
       </th>
-      {device.kind === 'found' ? (
-        <>
-          <td className="mono">{device.commandId}</td>
-          <td>
-            <span className={data ? `status status-${data.status}` : 'status'}>
-              {statusWords(data)}
-            </span>
-          </td>
-          <td>
-            {status?.isError && !data
-              ? `Could not read its status: ${problemWords(status.error)}`
-              : reasonWords(data)}
-          </td>
-        </>
-      ) : device.kind === 'confirming' ? (
-        <>
-          <td>Not confirmed yet</td>
-          <td>
-            <span className="status">Looking for it in the device&apos;s history</span>
-          </td>
-          <td />
-        </>
-      ) : (
-        <>
-          <td>Not found in the device&apos;s history</td>
-          <td>
-            <span className="status">No command</span>
-          </td>
-          <td>
-            The window has ended and the device&apos;s history holds no command of this batch: the
-            device most likely never got it. {history} before sending it again, so it does not get
-            the command twice.
-          </td>
-        </>
-      )}
+      <td className={device.kind === 'found' ? 'mono' : undefined}>{words.command}</td>
+      <td>
+        <span className={record ? `status status-${record.status}` : 'status'}>{words.status}</span>
+      </td>
+      <td>{words.reason}</td>
+      {showOutcome ? <td>{words.outcome}</td> : null}
     </tr>
   );
 }

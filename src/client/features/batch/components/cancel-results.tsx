@@ -6,7 +6,7 @@ import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { formatInZone, zoneLabel } from '../../../lib/time.ts';
-import { QUEUED_CODE } from '../api/cancel-device-by-device.ts';
+import { QUEUED_CODE } from '../../../commands/api/cancel-device-by-device.ts';
 import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
 
 interface CancelResultsProps {

@@ -27,14 +27,14 @@ function findingWords(finding: PrecheckFinding, timeZone: string): string {
   switch (finding.kind) {
     case 'overlap': {
       const { command } = finding;
-      return `Overlaps command ${command.id} (${COMMAND_STATUS_WORDS[command.status]}, ${formatWindowInZone(command.startTime, command.endTime, timeZone)}): its batch command will be cancelled at once, "${CANCELLATION_REASON_WORDS.timeWindowOverlap}" (timeWindowOverlap).`;
+      return `Overlaps command ${command.id} (${COMMAND_STATUS_WORDS[command.status]}, ${formatWindowInZone(command.startTime, command.endTime, timeZone)}): its batch command will be cancelled at once, "${CANCELLATION_REASON_WORDS.timeWindowOverlap}".`;
     }
     case 'notSupported':
-      return `Lacks ${finding.properties.map((p) => POWER_CONTROL_WORDS[p].name).join(', ')}: its command will end cancelled, "${CANCELLATION_REASON_WORDS.notSupported}" (notSupported).`;
+      return `Lacks ${finding.properties.map((p) => POWER_CONTROL_WORDS[p].name).join(', ')}: its command will end cancelled, "${CANCELLATION_REASON_WORDS.notSupported}".`;
     case 'offline':
-      return `Offline: unless it comes back before the start, its command will end cancelled, "${CANCELLATION_REASON_WORDS.startTimeExpire}" (startTimeExpire).`;
+      return `Offline: unless it comes back before the start, its command will end cancelled, "${CANCELLATION_REASON_WORDS.startTimeExpire}".`;
     case 'faulted':
-      return `Faulted: the vendor reports a fault on it; unless it is cleared, its command may end cancelled, "${CANCELLATION_REASON_WORDS.deviceFault}" (deviceFault).`;
+      return `Faulted: the vendor reports a fault on it; unless it is cleared, its command may end cancelled, "${CANCELLATION_REASON_WORDS.deviceFault}".`;
   }
 }
 

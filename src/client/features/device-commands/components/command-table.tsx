@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { applyCancellation, type StatusRecord } from '../../../../domain/command.ts';
+import { commandWords } from '../../../commands/lib/command-words.ts';
 import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
@@ -51,10 +52,13 @@ function CancelError({ commandId, error }: { commandId: string; error: ApiError 
  */
 export function CommandTable({
   deviceId,
+  deviceName = deviceId,
   timeZone,
   canCancel = true,
 }: {
   deviceId: string;
+  /** The device's name, as toasts name it; its ID when not given. */
+  deviceName?: string;
   timeZone: string;
   /** False when the operator's role may not cancel: no Cancel (nor its Undo) is offered. */
   canCancel?: boolean;
@@ -160,7 +164,7 @@ export function CommandTable({
                       record: applyCancellation(target, cancellation),
                       key: idempotencyKey,
                     },
-                    `Command ${cancellation.commandId} cancelled`,
+                    `${commandWords(target, deviceName, timeZone)} cancelled`,
                     timeZone,
                   );
                 },
@@ -172,8 +176,10 @@ export function CommandTable({
           <p>
             {describePowerControl(cancelTarget.powerControl)},{' '}
             {formatWindowInZone(cancelTarget.startTime, cancelTarget.endTime, timeZone)} (site
-            time). Right after, Undo sends the same command again (with a new ID) while its window
-            is still ahead.
+            time).{' '}
+            {cancelTarget.status === 'executing'
+              ? 'It is executing now: it stops at once, and a cancel of a running command cannot be undone.'
+              : 'Right after, Undo sends the same command again (with a new ID) while its window is still ahead.'}
           </p>
         </ConfirmDialog>
       ) : null}

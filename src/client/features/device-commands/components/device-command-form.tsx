@@ -3,6 +3,7 @@ import { useMemo, useRef, useState } from 'react';
 import { isActiveStatus } from '../../../../domain/command.ts';
 import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import type { Device } from '../../../../domain/device.ts';
+import { commandWords } from '../../../commands/lib/command-words.ts';
 import { commandStatusQueryOptions } from '../../../commands/api/get-command-status.ts';
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
@@ -86,7 +87,7 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
                     commandId: response.id,
                     key: idempotencyKey,
                   },
-                  `Command ${response.id} submitted`,
+                  `${commandWords(command, device.name, timeZone)} scheduled`,
                   timeZone,
                 );
               const endMs = Date.parse(command.endTime);

@@ -1,13 +1,9 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
-import {
-  isFinalJobState,
-  progressOverTime,
-  type FleetBatch,
-  type FleetDeviceOutcome,
-  type FleetJob,
-} from '../../../../domain/fleet-job.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { isFinalJobState, progressOverTime, type FleetJob } from '../../../../domain/fleet-job.ts';
+import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
+import { useCancelDeviceByDevice } from '../../../commands/api/cancel-device-by-device.ts';
 import { useFleetJobAction } from '../../../commands/api/fleet-jobs.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -20,36 +16,16 @@ import {
   formatWindowInZone,
   formatWindowInZoneWithUtc,
 } from '../../../lib/time.ts';
-import { countUnconfirmed, fleetDeviceConfirmation } from '../lib/fleet-confirmation.ts';
+import { countUnconfirmed } from '../lib/fleet-confirmation.ts';
 import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
-import { FLEET_BATCH_STATE_WORDS, FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
+import { fleetFailedDevices, planFleetCancel } from '../lib/fleet-device-actions.ts';
+import {
+  deviceStatusWords,
+  FLEET_BATCH_STATE_WORDS,
+  FLEET_JOB_STATE_WORDS,
+} from '../lib/fleet-words.ts';
 import { FleetProgressChart } from './fleet-progress-chart.tsx';
 import './fleet.css';
-
-function deviceStatusWords(
-  device: FleetDeviceOutcome,
-  batch: FleetBatch,
-  job: FleetJob,
-  nowMs: number,
-): string {
-  switch (fleetDeviceConfirmation(device, batch, job, nowMs)) {
-    case 'failed':
-      return 'Failed';
-    case 'notSent':
-      return 'Not sent';
-    case 'confirming':
-      return "Sent, not confirmed yet: its command is looked for in the device's history";
-    case 'notFound':
-      return "Not found in the device's history: the window has ended without its command. Check the device's history before sending again";
-    case 'found':
-      break;
-  }
-  if (!device.status) return 'Sent';
-  const words = COMMAND_STATUS_WORDS[device.status];
-  return device.cancelReason
-    ? `${words}: ${CANCELLATION_REASON_WORDS[device.cancelReason]}`
-    : words;
-}
 
 /**
  * One fleet job (docs/fleet-dispatch.md): its command and rollout, progress counted per device
@@ -67,8 +43,15 @@ export function FleetJobView({
   readAtMs,
   controlRefusal,
   clockNotice,
+  onResend,
 }: {
   job: FleetJob;
+  /**
+   * Sends the job's command again to `deviceIds` (devices that failed) as a new batch, through the
+   * batch composer and its pre-check. Without it, or for a dispatch plan (one command per
+   * batch), no resend is offered.
+   */
+  onResend?: ((deviceIds: string[], command: FleetJob['command']) => void) | undefined;
   timeZone: string;
   /** The clock notice of the job's sites, from the page (features stay independent). */
   clockNotice?: ReactNode;
@@ -91,6 +74,26 @@ export function FleetJobView({
   const nowMs = readAtMs ?? Date.parse(job.updatedAt);
   const samples = useMemo(() => progressOverTime(job, nowMs), [job, nowMs]);
   const unconfirmed = countUnconfirmed(job, nowMs);
+
+  // The devices the operator chose, and each one's outcome of the last cancel of chosen devices.
+  const allDevices = [...new Set(job.batches.flatMap((b) => b.devices.map((d) => d.deviceId)))];
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [confirmingChosen, setConfirmingChosen] = useState(false);
+  const [outcomes, setOutcomes] = useState<ReadonlyMap<string, BatchCancelResult>>(new Map());
+  const deviceCancel = useCancelDeviceByDevice();
+  const chosenCancel = planFleetCancel(job, chosen, nowMs);
+  const failedIds = fleetFailedDevices(job, nowMs);
+  const chosenResend = failedIds.filter((id) => chosen.has(id));
+  const resendLimit = 50;
+  const toggle = (deviceId: string) =>
+    setChosen((now) => {
+      const next = new Set(now);
+      if (!next.delete(deviceId)) next.add(deviceId);
+      return next;
+    });
+  const lastOutcomes = [...outcomes.values()];
+  const lastCancelled = lastOutcomes.filter((r) => r.success).length;
+  const plural = (n: number) => `${n} device command${n === 1 ? '' : 's'}`;
 
   return (
     <div className="stack">
@@ -155,7 +158,7 @@ export function FleetJobView({
         <button
           type="button"
           onClick={() =>
-            downloadFile(fleetOutcomesCsv(job), `fleet-job-${job.jobId}.csv`, 'text/csv')
+            downloadFile(fleetOutcomesCsv(job, nowMs), `fleet-job-${job.jobId}.csv`, 'text/csv')
           }
         >
           Download outcomes (CSV)
@@ -221,6 +224,115 @@ export function FleetJobView({
       </section>
       <section className="card stack fleet-batches" aria-labelledby="fleet-batches-heading">
         <h2 id="fleet-batches-heading">Batches</h2>
+        <div className="actions" role="group" aria-label="Choose devices">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setChosen(new Set(allDevices))}
+          >
+            Select all ({allDevices.length})
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={chosen.size === 0}
+            onClick={() => setChosen(new Set())}
+          >
+            Select none
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={failedIds.length === 0}
+            onClick={() => setChosen(new Set(failedIds))}
+          >
+            Select failed ({failedIds.length})
+          </button>
+          <p aria-live="polite">
+            <strong>{chosen.size}</strong> of {allDevices.length} devices selected
+          </p>
+        </div>
+        {controlRefusal ? null : (
+          <div className="actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={chosenCancel.toCancel.length === 0 || deviceCancel.isPending}
+              onClick={() => setConfirmingChosen(true)}
+            >
+              {deviceCancel.isPending
+                ? 'Cancelling…'
+                : `Cancel selected (${chosenCancel.toCancel.length})…`}
+            </button>
+            {onResend && !planned ? (
+              <button
+                type="button"
+                disabled={chosenResend.length === 0 || chosenResend.length > resendLimit}
+                onClick={() => onResend(chosenResend, job.command)}
+              >
+                Resend to selected failed ({chosenResend.length})…
+              </button>
+            ) : null}
+            <p className="hint">
+              Cancel stops the chosen devices&apos; own commands, each on its own. Resend sends the
+              job&apos;s command again, as a new batch of at most {resendLimit} devices, to the
+              chosen devices that failed, after the batch pre-check. The devices are listed under
+              each batch.
+            </p>
+          </div>
+        )}
+        {lastOutcomes.length > 0 ? (
+          <p
+            role="status"
+            className={
+              lastCancelled === lastOutcomes.length
+                ? 'notice notice-success'
+                : 'notice notice-warning'
+            }
+          >
+            {lastCancelled === lastOutcomes.length
+              ? `All ${lastOutcomes.length} selected device commands were cancelled.`
+              : `${lastCancelled} of ${lastOutcomes.length} selected device commands cancelled, ${lastOutcomes.length - lastCancelled} not cancelled: each device says why.`}
+          </p>
+        ) : null}
+        {deviceCancel.isError ? (
+          <ErrorAlert
+            error={deviceCancel.error}
+            what="The cancel of the chosen devices did not finish."
+          />
+        ) : null}
+        {confirmingChosen ? (
+          <ConfirmDialog
+            title={`Cancel ${plural(chosenCancel.toCancel.length)}?`}
+            confirmLabel={`Cancel ${plural(chosenCancel.toCancel.length)}`}
+            dismissLabel="Keep them"
+            onDismiss={() => setConfirmingChosen(false)}
+            onConfirm={() => {
+              setConfirmingChosen(false);
+              deviceCancel.mutate(chosenCancel.toCancel, {
+                onSuccess: (answer) => setOutcomes(new Map(answer.map((r) => [r.deviceId, r]))),
+              });
+            }}
+          >
+            <p>
+              Cancelled, each device on its own:{' '}
+              <span className="mono">
+                {chosenCancel.toCancel.map((c) => c.deviceId).join(', ')}
+              </span>
+              .
+            </p>
+            {chosenCancel.untouched.length > 0 ? (
+              <p>
+                Left as they are:{' '}
+                {chosenCancel.untouched.map((u) => `${u.deviceId} (${u.why})`).join(', ')}.
+              </p>
+            ) : null}
+            <p>
+              Each device succeeds or fails on its own. A command already executing stops now, and a
+              cancel cannot be undone.
+            </p>
+          </ConfirmDialog>
+        ) : null}
         <div className="table-scroll">
           <table>
             <thead>
@@ -274,9 +386,20 @@ export function FleetJobView({
                       <ul className="fleet-devices">
                         {batch.devices.map((device) => (
                           <li key={device.deviceId}>
+                            <input
+                              type="checkbox"
+                              checked={chosen.has(device.deviceId)}
+                              onChange={() => toggle(device.deviceId)}
+                              aria-label={`Select ${device.deviceId}`}
+                            />
                             <span className="mono">{device.deviceId}</span>:{' '}
                             {deviceStatusWords(device, batch, job, nowMs)}
                             {device.failure ? ` (${device.failure})` : ''}
+                            {outcomes.has(device.deviceId)
+                              ? outcomes.get(device.deviceId)?.success
+                                ? '. Last cancel: cancelled.'
+                                : `. Last cancel: not cancelled, ${outcomes.get(device.deviceId)?.error?.message ?? 'its status says why'}.`
+                              : ''}
                           </li>
                         ))}
                       </ul>

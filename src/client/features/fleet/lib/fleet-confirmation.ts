@@ -1,3 +1,4 @@
+import { isFinalStatus } from '../../../../domain/command.ts';
 import {
   isFinalJobState,
   type FleetBatch,
@@ -48,10 +49,23 @@ export function countUnconfirmed(
 /** How often a finished job whose devices are not all confirmed yet is read again, in ms. */
 export const CONFIRMING_JOB_REFRESH_MS = 5000;
 
+/** True while a device's command is known but not final: its outcome may still change. */
+const anyCommandLive = (job: Pick<FleetJob, 'batches'>) =>
+  job.batches.some((batch) =>
+    batch.devices.some(
+      (device) =>
+        device.commandId !== undefined &&
+        device.status !== undefined &&
+        !isFinalStatus(device.status),
+    ),
+  );
+
 /**
  * When to read a job again: every `pollMs` while it sends or cancels; once it is final, every
  * {@link CONFIRMING_JOB_REFRESH_MS} while a device of a sent batch is not confirmed yet (the BFF
- * still looks for its command in the device's history); else never.
+ * still looks for its command in the device's history) or a device's command is not final yet
+ * (each read lets the BFF refresh the statuses, src/server/fleet/fleet-refresh.ts); else never,
+ * so the page's outcomes stay live until every device is final.
  */
 export function fleetJobRefetchMs(
   job: FleetJob | undefined,
@@ -60,5 +74,7 @@ export function fleetJobRefetchMs(
 ): number | false {
   if (!job) return pollMs;
   if (!isFinalJobState(job.state)) return pollMs;
-  return countUnconfirmed(job, nowMs).confirming > 0 ? CONFIRMING_JOB_REFRESH_MS : false;
+  return countUnconfirmed(job, nowMs).confirming > 0 || anyCommandLive(job)
+    ? CONFIRMING_JOB_REFRESH_MS
+    : false;
 }

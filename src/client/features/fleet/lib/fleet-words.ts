@@ -1,4 +1,11 @@
-import type { FleetBatchState } from '../../../../domain/fleet-job.ts';
+import type {
+  FleetBatch,
+  FleetBatchState,
+  FleetDeviceOutcome,
+  FleetJob,
+} from '../../../../domain/fleet-job.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { fleetDeviceConfirmation } from './fleet-confirmation.ts';
 
 /** A job's state in words: one home, shared with the overview. */
 export { FLEET_JOB_STATE_WORDS } from '../../../../domain/words.ts';
@@ -10,3 +17,33 @@ export const FLEET_BATCH_STATE_WORDS: Record<FleetBatchState, string> = {
   failed: 'Failed',
   skipped: 'Not sent',
 };
+
+/**
+ * What the job page says of one device, and its CSV too: failed, not sent, not confirmed yet, not
+ * found in its history, or its command's status with the cancellation reason in words. `nowMs`
+ * is when the job was read.
+ */
+export function deviceStatusWords(
+  device: FleetDeviceOutcome,
+  batch: FleetBatch,
+  job: FleetJob,
+  nowMs: number,
+): string {
+  switch (fleetDeviceConfirmation(device, batch, job, nowMs)) {
+    case 'failed':
+      return 'Failed';
+    case 'notSent':
+      return 'Not sent';
+    case 'confirming':
+      return "Sent, not confirmed yet: its command is looked for in the device's history";
+    case 'notFound':
+      return "Not found in the device's history: the window has ended without its command. Check the device's history before sending again";
+    case 'found':
+      break;
+  }
+  if (!device.status) return 'Sent';
+  const words = COMMAND_STATUS_WORDS[device.status];
+  return device.cancelReason
+    ? `${words}: ${CANCELLATION_REASON_WORDS[device.cancelReason]}`
+    : words;
+}

@@ -25,7 +25,9 @@ export function CancelConfirm(props: {
       <p>
         {record.id} on {props.deviceName},{' '}
         {windowInZone(Date.parse(record.startTime), Date.parse(record.endTime), props.timeZone)}.{' '}
-        {record.status === 'executing' ? 'It is executing now and stops at once.' : ''}
+        {record.status === 'executing'
+          ? 'It is executing now: it stops at once, and a cancel of a running command cannot be undone.'
+          : 'Right after, Undo sends the same command again while its window is still ahead.'}
       </p>
     </ConfirmDialog>
   );

@@ -11,6 +11,7 @@ import {
 import type { Device, Site } from '../../../../domain/device.ts';
 import type { PowerControl } from '../../../../domain/power-control.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
+import { commandWords } from '../../../commands/lib/command-words.ts';
 import { BudgetTooTightDetailsSchema } from '../../../../domain/errors.ts';
 import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
@@ -184,7 +185,15 @@ export function TimelinePage({
   };
   const onUndoKey = useUndoKey(
     useCallback(() => {
-      if (!lastChanges) return;
+      if (!lastChanges) {
+        showToast({
+          title: 'Nothing to undo',
+          description:
+            'Ctrl+Z undoes the last change made on this timeline; none is left to undo here.',
+          tone: 'info',
+        });
+        return;
+      }
       setLastChanges(undefined);
       for (const change of lastChanges.changes) void undo(change, lastChanges.timeZone);
     }, [lastChanges, undo]),
@@ -210,7 +219,7 @@ export function TimelinePage({
               commandId: response.id,
               key: idempotencyKey,
             },
-            `Command ${response.id} submitted`,
+            `${commandWords(command, device.name, timeZone)} scheduled`,
             timeZone,
           );
         },
@@ -218,7 +227,7 @@ export function TimelinePage({
     );
 
   const cancel = useCancelCommand();
-  const cancelRecord = (record: StatusRecord, timeZone: string) =>
+  const cancelRecord = (record: StatusRecord, deviceName: string, timeZone: string) =>
     cancel.mutate(
       { deviceId: record.deviceId, commandId: record.id },
       {
@@ -234,7 +243,7 @@ export function TimelinePage({
               record: applyCancellation(record, cancellation),
               key: idempotencyKey,
             },
-            `Command ${cancellation.commandId} cancelled`,
+            `${commandWords(record, deviceName, timeZone)} cancelled`,
             timeZone,
           );
         },
@@ -299,7 +308,7 @@ export function TimelinePage({
     const [only] = changes;
     const [first] = sent;
     if (changes.length === 1 && only && first)
-      offerUndo(only, `Command ${first.id} sent for ${first.label}`, timeZone);
+      offerUndo(only, `Copy sent for ${first.label}`, timeZone);
     else
       showToast({
         title: `${changes.length} copies sent`,
@@ -654,7 +663,9 @@ export function TimelinePage({
               ? editLockWords(selectedRecord.id, selectedLock, zoneOf(selected.target))
               : undefined
           }
-          onCancel={() => cancelRecord(selectedRecord, selected.target.site.timeZone)}
+          onCancel={() =>
+            cancelRecord(selectedRecord, selected.target.device.name, selected.target.site.timeZone)
+          }
           onChange={() => openReplace({ target: selected.target, record: selectedRecord })}
           onClose={() => setSelected(undefined)}
         />
@@ -667,7 +678,11 @@ export function TimelinePage({
           onDismiss={() => setConfirmCancel(undefined)}
           onConfirm={() => {
             setConfirmCancel(undefined);
-            cancelRecord(confirmCancel.record, confirmCancel.target.site.timeZone);
+            cancelRecord(
+              confirmCancel.record,
+              confirmCancel.target.device.name,
+              confirmCancel.target.site.timeZone,
+            );
           }}
         />
       ) : null}

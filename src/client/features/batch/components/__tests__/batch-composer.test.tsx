@@ -135,4 +135,31 @@ describe('BatchComposer', () => {
     await user.type(field('Target battery power (W)'), '0');
     expect(refusal()).toBeNull();
   });
+
+  it('opens a resend with the failed devices and the command, pre-checked', async () => {
+    stubFetch(() => json(200, { commands: [] }));
+    renderWithProviders(
+      <BatchComposer
+        sites={[site]}
+        onSubmitted={vi.fn()}
+        resend={{
+          from: 'batch b_1',
+          deviceIds: ['BAT-EU-100-03', 'BAT-EU-100-07', 'GONE-1'],
+          command: {
+            powerControl: { targetBatteryPowerW: 3000 },
+            startTime: '2020-01-01T10:00:00Z',
+            endTime: '2020-01-01T12:00:00Z',
+          },
+        }}
+      />,
+    );
+    expect(screen.getByText(/Sending the command of batch b_1 again/).textContent).toContain(
+      'to the 3 devices that failed there',
+    );
+    expect(screen.getByText('2 of 50')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('GONE-1 not added');
+    expect((field('Target battery power (W)') as HTMLInputElement).value).toBe('3000');
+    expect(screen.getByRole('region', { name: 'Pre-check' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Submit batch to 2 devices' })).toBeTruthy();
+  });
 });

@@ -79,9 +79,10 @@ describe('BatchPage, while its devices are being confirmed', () => {
     expect(row('BAT-3').textContent).toContain(
       "The window has ended and the device's history holds no command of this batch",
     );
-    expect(
-      within(row('BAT-3')).getByRole('link', { name: 'Check the history of BAT-3' }),
-    ).toHaveProperty('href', expect.stringContaining('/sites/PLANT-1/devices/BAT-3/history'));
+    expect(within(row('BAT-3')).getByRole('link', { name: 'History of BAT-3' })).toHaveProperty(
+      'href',
+      expect.stringContaining('/sites/PLANT-1/devices/BAT-3/history'),
+    );
 
     const progress = screen.getByRole('region', { name: 'Progress' });
     expect(within(progress).getByRole('status').textContent).toBe(

@@ -225,4 +225,45 @@ describe('FleetJobView', () => {
       "BAT-2: Not found in the device's history: the window has ended without its command. Check the device's history before sending again",
     );
   });
+
+  it('cancels chosen devices one by one after naming them, and resends to the chosen failed ones', async () => {
+    const user = userEvent.setup();
+    const requests = stubFetch(() =>
+      json(200, {
+        deviceId: 'BAT-1',
+        commandId: 'CMD-1',
+        status: 'cancelled',
+        cancelledAt: '2030-01-01T12:05:00Z',
+        cancelReason: 'manuallyCancel',
+      }),
+    );
+    const resent: unknown[] = [];
+    renderWithProviders(
+      <FleetJobView
+        job={job()}
+        timeZone="Europe/Berlin"
+        readAtMs={Date.parse('2030-01-01T12:01:00Z')}
+        onResend={(deviceIds) => resent.push(deviceIds)}
+      />,
+    );
+    expect(screen.getByText(/devices selected$/).textContent).toBe('0 of 4 devices selected');
+    await user.click(screen.getByRole('button', { name: 'Select all (4)' }));
+    expect(screen.getByText(/devices selected$/).textContent).toBe('4 of 4 devices selected');
+    await user.click(screen.getByRole('button', { name: 'Cancel selected (1)…' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Cancel 1 device command?' });
+    expect(dialog.textContent).toContain('Cancelled, each device on its own: BAT-1.');
+    expect(dialog.textContent).toContain('BAT-2 (its command is already cancelled)');
+    expect(dialog.textContent).toContain('a cancel cannot be undone');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel 1 device command' }));
+    expect(await screen.findByText('All 1 selected device commands were cancelled.')).toBeTruthy();
+    expect(
+      screen.getByRole('checkbox', { name: 'Select BAT-1' }).closest('li')?.textContent,
+    ).toContain('Last cancel: cancelled.');
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual([
+      '/api/devices/BAT-1/commands/CMD-1/cancel',
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Resend to selected failed (1)…' }));
+    expect(resent).toEqual([['BAT-2']]);
+  });
 });

@@ -46,4 +46,21 @@ describe("a fleet job's devices being confirmed", () => {
     expect(fleetJobRefetchMs(sent, BEFORE_END_MS, 2000)).toBe(5000);
     expect(fleetJobRefetchMs(sent, AFTER_END_MS, 2000)).toBe(false);
   });
+
+  it("reads a finished job again while a device's command is not final, so its outcomes stay live", () => {
+    const live = (status: 'executing' | 'completed') =>
+      testFleetJob({
+        state: 'completed',
+        batches: [
+          {
+            index: 0,
+            state: 'sent',
+            attempts: 1,
+            devices: [{ deviceId: 'BAT-2', commandId: 'CMD-2', status }],
+          },
+        ],
+      });
+    expect(fleetJobRefetchMs(live('executing'), AFTER_END_MS, 2000)).toBe(5000);
+    expect(fleetJobRefetchMs(live('completed'), AFTER_END_MS, 2000)).toBe(false);
+  });
 });

@@ -4,7 +4,7 @@ import { testFleetJob } from '../../../../testing/fleet-jobs.ts';
 import { fleetOutcomesCsv } from '../fleet-csv.ts';
 
 describe('fleetOutcomesCsv', () => {
-  it('has one row per device with its batch, command, status, reason and failure', () => {
+  it("has one row per device with its batch, command, status in the page's words and failure", () => {
     const csv = fleetOutcomesCsv(
       testFleetJob({
         state: 'completed',
@@ -41,14 +41,15 @@ describe('fleetOutcomesCsv', () => {
           },
         ],
       }),
+      Date.parse('2026-01-01T00:00:00Z'),
     );
     const rows = Papa.parse<Record<string, string>>(csv, { header: true }).data;
-    expect(rows.map((r) => [r.batch, r.deviceId, r.commandId, r.status, r.cancelReason])).toEqual([
-      ['1', 'D-1', 'C-1', 'Received (pending)', ''],
-      ['1', 'D-2', 'C-2', 'Cancelled', 'notSupported'],
-      ['2', 'D-3', '', 'Failed', ''],
+    expect(rows.map((r) => [r.Batch, r.Device, r.Command, r.Status])).toEqual([
+      ['1', 'D-1', 'C-1', 'Received (pending)'],
+      ['1', 'D-2', 'C-2', 'Cancelled: The device does not support a requested control'],
+      ['2', 'D-3', '', 'Failed'],
     ]);
     // A failure text that starts like a formula is escaped for spreadsheets.
-    expect(rows[2]?.failure).toBe("'=refused");
+    expect(rows[2]?.Failure).toBe("'=refused");
   });
 });

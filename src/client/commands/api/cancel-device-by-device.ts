@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
-import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
-import { queuedWords } from '../../../commands/lib/queued.ts';
-import { ApiError } from '../../../lib/api-error.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+import type { BatchCancelResult } from '../../../domain/batch.ts';
+import { isQueuedAnswer } from '../../../domain/queued-change.ts';
+import { useCancelCommand } from './cancel-command.ts';
+import { queuedWords } from '../lib/queued.ts';
+import { ApiError } from '../../lib/api-error.ts';
+import { problemWords } from '../../lib/problem-words.ts';
 
 /** The code of a device's result whose cancel waits in the queue of changes. */
 export const QUEUED_CODE = 'queued';

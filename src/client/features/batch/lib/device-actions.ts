@@ -1,0 +1,159 @@
+import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import {
+  isCancellable,
+  type DeviceCommand,
+  type StatusRecord,
+} from '../../../../domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import type { BatchDeviceState } from './ledger-batches.ts';
+
+/** One device of a batch page with what the page knows of it: its state and its latest record. */
+export interface BatchDeviceView {
+  device: BatchDeviceState;
+  /** The latest status record of its command, once read. */
+  record?: StatusRecord | undefined;
+}
+
+/** One device command to cancel. */
+export interface DeviceCommandRef {
+  deviceId: string;
+  commandId: string;
+}
+
+/** What cancelling the chosen devices will do, before it is confirmed. */
+export interface CancelPlan {
+  /** Commands that are cancelled, one by one: received, executing, or not read yet. */
+  toCancel: DeviceCommandRef[];
+  /** Chosen devices that stay as they are, each with why, in the product's words. */
+  untouched: { deviceId: string; why: string }[];
+}
+
+/**
+ * Splits the chosen devices (in page order) into the commands a cancel sends and those it leaves:
+ * a command already completed or cancelled cannot be cancelled (docs/upstream.md, Lifecycle), and
+ * a device whose command is not found (yet) has nothing to cancel. A command whose status is not
+ * read yet is sent: the vendor answers for it.
+ */
+export function planCancel(
+  devices: readonly BatchDeviceView[],
+  chosen: ReadonlySet<string>,
+): CancelPlan {
+  const plan: CancelPlan = { toCancel: [], untouched: [] };
+  for (const { device, record } of devices) {
+    if (!chosen.has(device.deviceId)) continue;
+    if (device.kind === 'confirming')
+      plan.untouched.push({ deviceId: device.deviceId, why: 'its command is not confirmed yet' });
+    else if (device.kind === 'notFound')
+      plan.untouched.push({ deviceId: device.deviceId, why: 'it never got the command' });
+    else if (record && !isCancellable(record.status))
+      plan.untouched.push({
+        deviceId: device.deviceId,
+        why: `its command is already ${COMMAND_STATUS_WORDS[record.status].toLowerCase()}`,
+      });
+    else plan.toCancel.push({ deviceId: device.deviceId, commandId: device.commandId });
+  }
+  return plan;
+}
+
+/**
+ * True when the device failed to carry out the batch's command and may get it again: the vendor
+ * cancelled it (an overlap, an expired start, a fault, a control it lacks; not an operator's
+ * cancel), or its window ended without the command in its history.
+ */
+export function hasFailed({ device, record }: BatchDeviceView): boolean {
+  if (device.kind === 'notFound') return true;
+  return (
+    device.kind === 'found' &&
+    record?.status === 'cancelled' &&
+    record.cancelReason !== undefined &&
+    record.cancelReason !== 'manuallyCancel'
+  );
+}
+
+/** The chosen devices (in page order) that failed and can be sent the command again. */
+export function planResend(
+  devices: readonly BatchDeviceView[],
+  chosen: ReadonlySet<string>,
+): string[] {
+  return devices
+    .filter((view) => chosen.has(view.device.deviceId) && hasFailed(view))
+    .map((view) => view.device.deviceId);
+}
+
+/**
+ * The window a resend opens with: the batch's own when it still starts more than `leadMs` from
+ * now, else the same length from `fallbackStartMs` (the form's default start), so the operator
+ * starts from a window the vendor can take. Epoch ms.
+ */
+export function resendWindow(
+  command: Pick<DeviceCommand, 'startTime' | 'endTime'>,
+  nowMs: number,
+  fallbackStartMs: number,
+  leadMs = 60_000,
+): { startMs: number; endMs: number } {
+  const startMs = Date.parse(command.startTime);
+  const endMs = Date.parse(command.endTime);
+  if (startMs - nowMs > leadMs) return { startMs, endMs };
+  return { startMs: fallbackStartMs, endMs: fallbackStartMs + (endMs - startMs) };
+}
+
+/** Each chosen device's outcome after a cancel of chosen devices, by device ID. */
+export type RowOutcomes = ReadonlyMap<string, BatchCancelResult>;
+
+/** The words of one device row, the same on the page and in its CSV. */
+export interface BatchDeviceWords {
+  device: string;
+  command: string;
+  status: string;
+  reason: string;
+  /** The last cancel of chosen devices, for this device: done, or why not. */
+  outcome: string;
+}
+
+/**
+ * What the page says of one device: its command ID, its status and cancellation reason in words,
+ * where the search for its command stands when not found, and the outcome of the last cancel
+ * of chosen devices (`failureWords` words a refusal). `statusError` is why its status could not be
+ * read, when that is all there is.
+ */
+export function batchDeviceWords(
+  { device, record }: BatchDeviceView,
+  outcome: BatchCancelResult | undefined,
+  failureWords: (result: BatchCancelResult) => string,
+  statusError?: string,
+): BatchDeviceWords {
+  const outcomeWords = !outcome
+    ? ''
+    : outcome.success
+      ? 'Cancelled'
+      : `Not cancelled: ${failureWords(outcome)}`;
+  if (device.kind === 'confirming')
+    return {
+      device: device.deviceId,
+      command: 'Not confirmed yet',
+      status: "Looking for it in the device's history",
+      reason: '',
+      outcome: outcomeWords,
+    };
+  if (device.kind === 'notFound')
+    return {
+      device: device.deviceId,
+      command: "Not found in the device's history",
+      status: 'No command',
+      reason:
+        "The window has ended and the device's history holds no command of this batch: the device most likely never got it. Check its history before sending it again, so it does not get the command twice.",
+      outcome: outcomeWords,
+    };
+  return {
+    device: device.deviceId,
+    command: device.commandId,
+    status: record ? COMMAND_STATUS_WORDS[record.status] : 'Not read yet',
+    reason:
+      statusError && !record
+        ? `Could not read its status: ${statusError}`
+        : record?.cancelReason
+          ? CANCELLATION_REASON_WORDS[record.cancelReason]
+          : '',
+    outcome: outcomeWords,
+  };
+}
