@@ -50,6 +50,7 @@ describe('command states (spec 3.1)', () => {
     expect(ms(record.startTime)).toBe(ms(window.startTime));
     expect(ms(record.endTime)).toBe(ms(window.endTime));
     expect(record.startedAt).toBeUndefined();
+    await target.nextMinute();
     expect(await historyIds(deviceId, 'received')).toContain(id);
   });
 
@@ -63,6 +64,7 @@ describe('command states (spec 3.1)', () => {
     expect(record.status).toBe('executing');
     expect(record.startedAt).toBeDefined();
     expect(await historyIds(deviceId, 'executing')).toEqual([id]);
+    await target.nextMinute();
     expect(await historyIds(deviceId, 'received')).not.toContain(id);
   });
 
@@ -83,6 +85,7 @@ describe('command states (spec 3.1)', () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     expect((await target.upstream.cancelCommand(deviceId, id)).status).toBe(200);
+    await target.nextMinute();
     const record = await statusOf(target, deviceId, id);
     expect(record.status).toBe('cancelled');
     expect(record.cancellReason).toBeDefined();
@@ -142,6 +145,7 @@ describe('transitions (spec 3.1)', () => {
     expect(response.status).toBe(200);
     const answer = CancelAnswerSchema.parse(response.body);
     expect(answer).toMatchObject({ message: 'Command cancelled', commandId: id });
+    await target.nextMinute();
     const record = await statusOf(target, deviceId, id);
     expect(record).toMatchObject({ id, status: 'cancelled', cancellReason: 'manuallyCancel' });
     expect(ms(record.cancelledAt)).toBe(ms(answer.timestamp));
@@ -175,6 +179,7 @@ describe('rules (spec 3.1)', () => {
     await admin.setClock(window.endTime);
     expect((await statusOf(target, deviceId, id)).status).toBe('completed');
     expectError(await target.upstream.cancelCommand(deviceId, id), 409, 'COMMAND_NOT_CANCELLABLE');
+    await target.nextMinute();
     expect((await statusOf(target, deviceId, id)).status).toBe('completed');
   });
 
@@ -182,6 +187,7 @@ describe('rules (spec 3.1)', () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     expect((await target.upstream.cancelCommand(deviceId, id)).status).toBe(200);
+    await target.nextMinute();
     expectError(await target.upstream.cancelCommand(deviceId, id), 409, 'COMMAND_NOT_CANCELLABLE');
   });
 
@@ -190,6 +196,7 @@ describe('rules (spec 3.1)', () => {
     const window = target.window(0, 2 * HOUR_MS);
     const existing = await submit(target, deviceId, window);
     const before = await statusOf(target, deviceId, existing);
+    await target.nextMinute();
     const overlapping = target.window(HOUR_MS, 2 * HOUR_MS);
     const refused = await target.upstream.submitCommand(deviceId, {
       powerControl: { targetBatteryPowerW: 1000 },
@@ -199,8 +206,10 @@ describe('rules (spec 3.1)', () => {
     expect(error.message).toContain(existing);
     expect(await statusOf(target, deviceId, existing)).toEqual(before);
 
+    await target.nextMinute();
     expect((await target.upstream.cancelCommand(deviceId, existing)).status).toBe(200);
     const replacement = await submit(target, deviceId, overlapping, { targetBatteryPowerW: 1000 });
+    await target.nextMinute();
     expect((await statusOf(target, deviceId, replacement)).status).toBe('received');
   });
 
@@ -239,6 +248,7 @@ describe('cancellation reasons, spelled cancellReason (spec 3.2)', () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     await target.upstream.cancelCommand(deviceId, id);
+    await target.nextMinute();
     expect(await statusOf(target, deviceId, id)).toMatchObject({
       status: 'cancelled',
       cancellReason: 'manuallyCancel',
@@ -255,6 +265,7 @@ describe('cancellation reasons, spelled cancellReason (spec 3.2)', () => {
     const window = target.window(0, HOUR_MS);
     const existing = await submit(target, deviceId, window);
     const batch = await submitBatch(target, [deviceId, secondDeviceId], window);
+    await target.nextMinute();
     // The single command has the same window and was received moments earlier: leave it out.
     const [clashing] = (await batchCommandsOf(target, deviceId, window, batch)).filter(
       (command) => command.id !== existing,
