@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../src/infra/database.ts';
 import { loggerOptions } from '../../src/infra/logger.ts';
-import { buildSandboxApp } from '../../src/sandbox/app.ts';
+import { buildSandboxApp, type SandboxApp } from '../../src/sandbox/app.ts';
 import { buildServerApp, type ServerOptions } from '../../src/server/app.ts';
 import { createTestDatabase, type DatabaseKind } from './databases.ts';
 import { BrowserClient } from './http-client.ts';
@@ -62,7 +62,7 @@ export interface Stack {
   /** `http://127.0.0.1:<port>` of the sandbox (regions under `/eu` and `/au`). */
   sandboxUrl: string;
   bff: FastifyInstance;
-  sandbox: FastifyInstance;
+  sandbox: SandboxApp;
   database: DatabaseHandle;
   dataDir: string;
   admin: SandboxAdmin;
@@ -102,6 +102,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstreams: { eu: upstream('eu'), au: upstream('au') },
     dataDir,
     database,
+    // The budget counts on the sandbox's clock, as `npm start` wires it: tests move it, never sleep.
+    upstreamClock: () => sandbox.sandboxNow(),
     ...(options.captureLogs
       ? {
           logger: {
