@@ -55,6 +55,14 @@ const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') 
     LOG_LEVEL: 'warn',
     // The test-only route that makes a notification (e2e/live-updates.spec.ts); loopback only.
     TEST_ROUTES: '1',
+    // The browser tests walk an operator's flows at test speed: a submission, its cancel, an undo
+    // and a replace of one device within seconds, more than the vendor's 2 calls per device and
+    // minute. The sandbox and the BFF's budget run as for an account with a limit of 30, so a
+    // test waits for nothing; queueing under the vendor's 2 is tested in test/integration
+    // (read-model-budget, change queue) and by the timeline's replace tests, which move the clock.
+    SANDBOX_RATE_LIMIT_PER_MINUTE: '30',
+    EU_DEVICE_CALLS_PER_MINUTE: '30',
+    AU_DEVICE_CALLS_PER_MINUTE: '30',
   },
 });
 

@@ -8,23 +8,24 @@ import { z } from 'zod';
 import { openDatabase } from '../src/infra/database.ts';
 import { loggerOptions } from '../src/infra/logger.ts';
 import { buildSandboxApp } from '../src/sandbox/app.ts';
+import { parseSandboxEnv } from '../src/sandbox/env.ts';
 import { buildServerApp } from '../src/server/app.ts';
 import { parseServerEnv } from '../src/server/env.ts';
 import { buildSpaIfNeeded } from './build-spa-if-needed.ts';
-import { followSandboxClock } from './sandbox-clock.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const SandboxEnvSchema = z.object({
-  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
-  SANDBOX_FIXTURE: z.enum(['demo', 'large']).default('demo'),
+const LogEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const env = parseServerEnv(process.env);
-  const sandboxEnv = SandboxEnvSchema.parse(process.env);
+  // The sandbox's own variables (src/sandbox/README.md); it listens on 127.0.0.1 with its admin
+  // API whatever SANDBOX_HOST says, and shares the BFF's database.
+  const sandboxEnv = parseSandboxEnv(process.env);
+  const { LOG_LEVEL: logLevel } = LogEnvSchema.parse(process.env);
   const staticDir = path.join(root, 'dist', 'client');
 
   if (await buildSpaIfNeeded(root, staticDir)) console.log('Built the SPA into dist/client.');
@@ -40,15 +41,18 @@ async function main(): Promise<void> {
       dataDir: env.dataDir,
       databaseUrl: env.databaseUrl,
       database,
-      fixture: sandboxEnv.SANDBOX_FIXTURE,
+      fixture: sandboxEnv.fixture,
       adminEnabled: true,
       // A reset sandbox has forgotten the calls the BFF spent of its devices' budget; so does the BFF.
       onReset: () => forgetUpstream(),
-      logger: loggerOptions('sandbox', sandboxEnv.LOG_LEVEL),
+      dialect: sandboxEnv.dialect,
+      deviceRateLimitPerMinute: sandboxEnv.deviceRateLimitPerMinute,
+      logger: loggerOptions('sandbox', logLevel),
     });
-    // The BFF's budget of upstream calls counts on the sandbox's clock, as the vendor's limit does.
-    upstreamClock = await followSandboxClock(sandbox);
-    await sandbox.listen({ host: '127.0.0.1', port: sandboxEnv.SANDBOX_PORT });
+    // The BFF's budget of upstream calls counts on the sandbox's clock, as the vendor's limit does
+    // (docs/decisions/007-device-call-budget.md, section 1); the BFF never imports the sandbox.
+    upstreamClock = () => sandbox.sandboxNow();
+    await sandbox.listen({ host: '127.0.0.1', port: sandboxEnv.port });
     closers.push(() => sandbox.close());
   }
 
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
     staticDir,
     database,
     upstreamClock,
-    logger: loggerOptions('bff', sandboxEnv.LOG_LEVEL),
+    logger: loggerOptions('bff', logLevel),
   });
   forgetUpstream = () => bff.forgetUpstream();
   await bff.listen({ host: env.host, port: env.port });
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
     `powerdeck is ready at ${env.publicOrigin} (${readyMs} ms)`,
     env.usesSandbox
       ? [
-          `Sandbox upstream: http://127.0.0.1:${sandboxEnv.SANDBOX_PORT}/eu and /au (fixture ${sandboxEnv.SANDBOX_FIXTURE})`,
+          `Sandbox upstream: http://127.0.0.1:${sandboxEnv.port}/eu and /au (fixture ${sandboxEnv.fixture}; rate limit ${sandboxEnv.deviceRateLimitPerMinute === 0 ? 'off' : `${sandboxEnv.deviceRateLimitPerMinute} requests per device per minute`})`,
           'Demo credentials:',
           '  Europe     client ID demo-eu  secret demo-eu-secret  (sites PLANT-EU-001, PLANT-EU-002, PLANT-EU-100)',
           '  Australia  client ID demo-au  secret demo-au-secret  (site PLANT-AU-001)',

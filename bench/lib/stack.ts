@@ -32,6 +32,10 @@ async function startBff(
     AU_BASE_URL: `${sandboxOrigin}/au/api/openapi/v1`,
     STATIC_DIR: spaDir,
     LOG_LEVEL: 'warn',
+    // As the sandbox's limit is off (bench/servers/sandbox.ts), the BFF's budget of device calls
+    // is wide: the figures are of the BFF's own cost per request, not of waiting for the budget.
+    EU_DEVICE_CALLS_PER_MINUTE: '1000',
+    AU_DEVICE_CALLS_PER_MINUTE: '1000',
     ...extraEnv,
   });
   await waitForOutput(bff, /READY \d+/, 120_000);

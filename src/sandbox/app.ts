@@ -44,7 +44,24 @@ export interface SandboxOptions {
    * just forgot them (src/sandbox/README.md, Admin API).
    */
   onReset?: () => Promise<void>;
+  /**
+   * The vendor's rate limit at start and after every reset: requests per device per rolling
+   * minute of the sandbox clock, 0 = off (`SANDBOX_RATE_LIMIT_PER_MINUTE`; docs/upstream.md, Rate
+   * limit). Default 2, the vendor's.
+   */
+  deviceRateLimitPerMinute?: number | undefined;
 }
+
+/** The sandbox app, with its clock for whoever builds it. */
+export type SandboxApp = FastifyInstance & {
+  /**
+   * The sandbox clock, epoch ms: the wall clock plus the offset the admin API moves
+   * (`POST /_sandbox/clock`, back to the wall clock on `reset`). The vendor's rate limit counts
+   * on it, so `npm start` gives it to the BFF as `upstreamClock` for its budget of calls
+   * (docs/decisions/007-device-call-budget.md, section 1).
+   */
+  sandboxNow(): number;
+};
 
 /**
  * Builds the sandbox upstream, the vendor as docs/upstream.md describes it: Europe under `/eu`,
@@ -53,9 +70,9 @@ export interface SandboxOptions {
  * the database's `sandbox` schema (migrations applied here); the database is closed on
  * `app.close()` when this app opened it, never when it was given (`database`). The first start on
  * an empty database seeds the fixture. Not listening: `main.ts` listens, tests use `inject()` or
- * listen on 127.0.0.1 port 0.
+ * listen on 127.0.0.1 port 0. The app carries its clock, `app.sandboxNow()`.
  */
-export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyInstance> {
+export async function buildSandboxApp(options: SandboxOptions): Promise<SandboxApp> {
   const clock = new SandboxClock(options.wallNow);
   const app = Fastify({
     logger: options.logger ?? false,
@@ -88,6 +105,7 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
     persistence,
     fixtureName: fixtureSeedName(options.fixture),
     history: (nowMs) => fixture.history(catalog, nowMs),
+    deviceCallsPerMinute: options.deviceRateLimitPerMinute,
   });
   const faults = new FaultInjector();
   const dialect = new SandboxDialect(options.dialect ?? PUBLISHED_DIALECT);
@@ -109,5 +127,5 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<FastifyI
     enabled: options.adminEnabled,
     onReset: options.onReset,
   });
-  return app;
+  return app.decorate('sandboxNow', () => clock.now()) as SandboxApp;
 }

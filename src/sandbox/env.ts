@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FIXTURE_NAMES } from './fixtures/fixtures.ts';
+import { DEFAULT_DEVICE_CALLS_PER_MINUTE } from './state/device-call-limit.ts';
 import { parseDialectVariable, type Dialect } from './vendor/dialect.ts';
 
 const SandboxEnvSchema = z.object({
@@ -11,6 +12,12 @@ const SandboxEnvSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   SANDBOX_ADMIN: z.enum(['0', '1']).optional(),
   SANDBOX_DIALECT: z.string().optional(),
+  // Digits only: coercing would read an empty value as 0, which turns the limit off.
+  SANDBOX_RATE_LIMIT_PER_MINUTE: z
+    .string()
+    .regex(/^[0-9]+$/, { error: 'requests per device per minute, a whole number (0 = off)' })
+    .transform(Number)
+    .default(DEFAULT_DEVICE_CALLS_PER_MINUTE),
 });
 
 /** Settings of `npm run sandbox`, from the environment (src/sandbox/README.md). */
@@ -24,6 +31,11 @@ export interface SandboxEnv {
   adminEnabled: boolean;
   /** The dialect to start with, from `SANDBOX_DIALECT` (docs/upstream.md, Dialects). */
   dialect: Dialect;
+  /**
+   * The vendor's rate limit to start with: requests per device per rolling minute, 0 = off
+   * (`SANDBOX_RATE_LIMIT_PER_MINUTE`, default 2; docs/upstream.md, Rate limit).
+   */
+  deviceRateLimitPerMinute: number;
 }
 
 /** True for `localhost` and the IPv4/IPv6 loopback addresses. */
@@ -47,5 +59,6 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxEnv {
     databaseUrl: parsed.DATABASE_URL,
     adminEnabled: parsed.SANDBOX_ADMIN === '1' || isLoopback(parsed.SANDBOX_HOST),
     dialect: parseDialectVariable(parsed.SANDBOX_DIALECT),
+    deviceRateLimitPerMinute: parsed.SANDBOX_RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -14,13 +14,14 @@ const app = await buildSandboxApp({
   fixture: env.fixture,
   adminEnabled: env.adminEnabled,
   dialect: env.dialect,
+  deviceRateLimitPerMinute: env.deviceRateLimitPerMinute,
   logger: loggerOptions('sandbox', process.env.LOG_LEVEL ?? 'warn'),
 });
 await app.listen({ host: env.host, port: env.port });
 const { port } = app.server.address() as AddressInfo;
 const host = env.host.includes(':') ? `[${env.host}]` : env.host;
 console.log(
-  `Sandbox upstream listening on http://${host}:${port} (Europe /eu/api/openapi/v1, Australia /au/api/openapi/v1, tokens at /{eu,au}/api/auth/oauth2/token; fixture ${env.fixture}; admin API ${env.adminEnabled ? 'on' : 'off'})`,
+  `Sandbox upstream listening on http://${host}:${port} (Europe /eu/api/openapi/v1, Australia /au/api/openapi/v1, tokens at /{eu,au}/api/auth/oauth2/token; fixture ${env.fixture}; rate limit ${env.deviceRateLimitPerMinute === 0 ? 'off' : `${env.deviceRateLimitPerMinute} requests per device per minute`}; admin API ${env.adminEnabled ? 'on' : 'off'})`,
 );
 
 let stopping = false;

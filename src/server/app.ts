@@ -142,7 +142,7 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * The upstream's clock, epoch ms, on which the vendor counts its limit of calls per device and
      * so the BFF its budget of them (docs/decisions/007-device-call-budget.md, section 1). Default
      * `Date.now`; `npm start` passes the sandbox's clock when it runs the sandbox, which its admin
-     * API moves (`scripts/sandbox-clock.ts`).
+     * API moves (`sandboxNow()` of the sandbox app, wired in `scripts/start.ts`).
      */
     upstreamClock?: (() => number) | undefined;
     /**

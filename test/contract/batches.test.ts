@@ -75,6 +75,8 @@ describe('batch submission (docs/upstream.md, Batches)', () => {
   it("a batch with targetBatteryPowerW beyond one device's kW data is refused with 422 and creates no command", async () => {
     const deviceId = target.config.deviceId;
     const historyBefore = await historyIds(target, deviceId);
+    // The refused batch spends a slot of the device too (docs/upstream.md, Rate limit).
+    await target.nextMinute();
     expectError(
       await target.upstream.submitBatch({
         devices: [deviceId],
@@ -94,6 +96,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
     const batch = await submitBatch(target, devices, window);
     const response = await target.upstream.cancelBatch(batch.batchCommandId);
     expect(response.status).toBe(200);
+    await target.nextMinute();
     const answer = BatchCancelAnswerSchema.parse(response.body);
     expect(answer.batchCommandId).toBe(batch.batchCommandId);
     expect(answer.results.map((result) => result.deviceId).sort()).toEqual([...devices].sort());
@@ -111,6 +114,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
     const window = target.window(0, HOUR_MS);
     const batch = await submitBatch(target, [deviceId, secondDeviceId], window);
     const [first] = await batchCommandsOf(target, deviceId, window, batch);
+    await target.nextMinute();
     expect((await target.upstream.cancelCommand(deviceId, first?.id ?? '')).status).toBe(200);
     const response = await target.upstream.cancelBatch(batch.batchCommandId);
     expect(response.status).toBe(200);
@@ -129,6 +133,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
     const window = target.window(0, HOUR_MS);
     await submit(target, deviceId, window);
     const batch = await submitBatch(target, [deviceId, secondDeviceId], window);
+    await target.nextMinute();
     const { results } = BatchCancelAnswerSchema.parse(
       (await target.upstream.cancelBatch(batch.batchCommandId)).body,
     );
@@ -153,6 +158,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
   it('cancelling a batch twice answers 409 BATCH_NOT_CANCELLABLE the second time', async () => {
     const batch = await submitBatch(target, [target.config.deviceId], target.window(0, HOUR_MS));
     expect((await target.upstream.cancelBatch(batch.batchCommandId)).status).toBe(200);
+    await target.nextMinute();
     expectError(
       await target.upstream.cancelBatch(batch.batchCommandId),
       409,

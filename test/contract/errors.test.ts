@@ -51,12 +51,14 @@ describe('the refusals the product must handle, as the vendor answers them', () 
     const deviceId = target.config.deviceId;
     const existing = await submit(target, deviceId, target.window(0, 2 * HOUR_MS));
     const before = await statusOf(target, deviceId, existing);
+    await target.nextMinute();
     const historyBefore = await historyIds(target, deviceId);
     const refused = await target.upstream.submitCommand(deviceId, {
       powerControl: { targetBatteryPowerW: 2000 },
       ...target.window(-HOUR_MS, 2 * HOUR_MS),
     });
     expect(expectError(refused, 409, 'TIME_WINDOW_OVERLAP').message).toContain(existing);
+    await target.nextMinute();
     expect(await statusOf(target, deviceId, existing)).toEqual(before);
     expect(historyBefore).toContain(existing);
     expect(await historyIds(target, deviceId)).toEqual(historyBefore);
@@ -69,6 +71,7 @@ describe('the refusals the product must handle, as the vendor answers them', () 
     const minW = -Math.round(device.maxChargePowerKw * 1000);
     const historyBefore = await historyIds(target, device.id);
     for (const watts of [maxW + 1, minW - 1]) {
+      await target.nextMinute();
       const refused = await target.upstream.submitCommand(device.id, {
         powerControl: { targetBatteryPowerW: watts },
         ...target.window(0, HOUR_MS),
@@ -79,6 +82,7 @@ describe('the refusals the product must handle, as the vendor answers them', () 
     }
     expect(await historyIds(target, device.id)).toEqual(historyBefore);
     // The range is inclusive: its bounds themselves are accepted.
+    await target.nextMinute();
     await submit(target, device.id, target.window(0, HOUR_MS), { targetBatteryPowerW: maxW });
     await submit(target, device.id, target.window(HOUR_MS, HOUR_MS), { targetBatteryPowerW: minW });
   });

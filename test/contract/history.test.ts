@@ -16,6 +16,7 @@ describe('command history (docs/upstream.md, History)', () => {
     const deviceId = target.config.deviceId;
     const later = await submit(target, deviceId, target.window(2 * HOUR_MS, HOUR_MS));
     const earlier = await submit(target, deviceId, target.window(0, HOUR_MS));
+    await target.nextMinute();
     const response = await target.upstream.queryHistory(deviceId, {
       startTime: iso(target.baseMs),
       endTime: iso(target.baseMs + 4 * HOUR_MS),
@@ -32,16 +33,20 @@ describe('command history (docs/upstream.md, History)', () => {
   it('pages the history: size per page, total over all pages', async () => {
     const deviceId = target.config.deviceId;
     const ids = [];
-    for (let i = 0; i < 3; i += 1)
+    for (let i = 0; i < 3; i += 1) {
+      await target.nextMinute();
       ids.push(await submit(target, deviceId, target.window(i * HOUR_MS, HOUR_MS)));
+    }
     const range = { startTime: iso(target.baseMs), endTime: iso(target.baseMs + 3 * HOUR_MS) };
     const pages = [];
-    for (const page of ['1', '2', '3'])
+    for (const page of ['1', '2', '3']) {
+      await target.nextMinute();
       pages.push(
         HistoryPageSchema.parse(
           (await target.upstream.queryHistory(deviceId, { ...range, page, size: '1' })).body,
         ),
       );
+    }
     expect(pages.map((page) => [page.total, page.page, page.size, page.commands.length])).toEqual([
       [3, 1, 1, 1],
       [3, 2, 1, 1],

@@ -49,6 +49,7 @@ describe('command states (docs/upstream.md, Status record)', () => {
     expect(ms(record.startTime)).toBe(ms(window.startTime));
     expect(ms(record.endTime)).toBe(ms(window.endTime));
     expect(record.startedAt).toBeUndefined();
+    await target.nextMinute();
     expect(await historyIds(deviceId, 'received')).toContain(id);
   });
 
@@ -62,6 +63,7 @@ describe('command states (docs/upstream.md, Status record)', () => {
     expect(record.status).toBe('executing');
     expect(record.startedAt).toBeDefined();
     expect(await historyIds(deviceId, 'executing')).toEqual([id]);
+    await target.nextMinute();
     expect(await historyIds(deviceId, 'received')).not.toContain(id);
   });
 
@@ -82,6 +84,7 @@ describe('command states (docs/upstream.md, Status record)', () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     expect((await target.upstream.cancelCommand(deviceId, id)).status).toBe(200);
+    await target.nextMinute();
     const record = await statusOf(target, deviceId, id);
     expect(record.status).toBe('cancelled');
     expect(record.cancellReason).toBeDefined();
@@ -141,6 +144,7 @@ describe('transitions (docs/upstream.md, Lifecycle)', () => {
     expect(response.status).toBe(200);
     const answer = CancelAnswerSchema.parse(response.body);
     expect(answer).toMatchObject({ message: 'Command cancelled', commandId: id });
+    await target.nextMinute();
     const record = await statusOf(target, deviceId, id);
     expect(record).toMatchObject({ id, status: 'cancelled', cancellReason: 'manuallyCancel' });
     expect(ms(record.cancelledAt)).toBe(ms(answer.timestamp));
@@ -174,6 +178,7 @@ describe('rules (docs/upstream.md, Lifecycle)', () => {
     await admin.setClock(window.endTime);
     expect((await statusOf(target, deviceId, id)).status).toBe('completed');
     expectError(await target.upstream.cancelCommand(deviceId, id), 409, 'COMMAND_NOT_CANCELLABLE');
+    await target.nextMinute();
     expect((await statusOf(target, deviceId, id)).status).toBe('completed');
   });
 
@@ -181,6 +186,7 @@ describe('rules (docs/upstream.md, Lifecycle)', () => {
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     expect((await target.upstream.cancelCommand(deviceId, id)).status).toBe(200);
+    await target.nextMinute();
     expectError(await target.upstream.cancelCommand(deviceId, id), 409, 'COMMAND_NOT_CANCELLABLE');
   });
 
@@ -189,6 +195,7 @@ describe('rules (docs/upstream.md, Lifecycle)', () => {
     const window = target.window(0, 2 * HOUR_MS);
     const existing = await submit(target, deviceId, window);
     const before = await statusOf(target, deviceId, existing);
+    await target.nextMinute();
     const overlapping = target.window(HOUR_MS, 2 * HOUR_MS);
     const refused = await target.upstream.submitCommand(deviceId, {
       powerControl: { targetBatteryPowerW: 1000 },
@@ -198,8 +205,10 @@ describe('rules (docs/upstream.md, Lifecycle)', () => {
     expect(error.message).toContain(existing);
     expect(await statusOf(target, deviceId, existing)).toEqual(before);
 
+    await target.nextMinute();
     expect((await target.upstream.cancelCommand(deviceId, existing)).status).toBe(200);
     const replacement = await submit(target, deviceId, overlapping, { targetBatteryPowerW: 1000 });
+    await target.nextMinute();
     expect((await statusOf(target, deviceId, replacement)).status).toBe('received');
   });
 
@@ -238,6 +247,7 @@ describe('cancellation reasons, spelled cancellReason (docs/upstream.md, Status 
     const deviceId = target.config.deviceId;
     const id = await submit(target, deviceId, target.window(0, HOUR_MS));
     await target.upstream.cancelCommand(deviceId, id);
+    await target.nextMinute();
     expect(await statusOf(target, deviceId, id)).toMatchObject({
       status: 'cancelled',
       cancellReason: 'manuallyCancel',
@@ -254,6 +264,7 @@ describe('cancellation reasons, spelled cancellReason (docs/upstream.md, Status 
     const window = target.window(0, HOUR_MS);
     const existing = await submit(target, deviceId, window);
     const batch = await submitBatch(target, [deviceId, secondDeviceId], window);
+    await target.nextMinute();
     // The single command has the same window and was received moments earlier: leave it out.
     const [clashing] = (await batchCommandsOf(target, deviceId, window, batch)).filter(
       (command) => command.id !== existing,

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../src/infra/database.ts';
 import { loggerOptions } from '../../src/infra/logger.ts';
-import { buildSandboxApp } from '../../src/sandbox/app.ts';
+import { buildSandboxApp, type SandboxApp } from '../../src/sandbox/app.ts';
 import { buildServerApp, type ServerOptions } from '../../src/server/app.ts';
 import { createTestDatabase, type DatabaseKind } from './databases.ts';
 import { BrowserClient } from './http-client.ts';
@@ -23,7 +23,6 @@ import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
-import { followSandboxClock } from '../../scripts/sandbox-clock.ts';
 
 /** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract). */
 export const DEMO_EU = {
@@ -57,7 +56,7 @@ export interface StackOptions {
   fleetJobsStarting?: boolean;
   /**
    * Give the BFF the sandbox's clock as the upstream's, as `npm start` does
-   * (`scripts/sandbox-clock.ts`): the device budget and the read model's reads then follow
+   * (the sandbox app's `sandboxNow`): the device budget and the read model's reads then follow
    * `admin.advanceClock`.
    */
   followSandboxClock?: boolean;
@@ -75,7 +74,7 @@ export interface Stack {
   /** `http://127.0.0.1:<port>` of the sandbox (regions under `/eu` and `/au`). */
   sandboxUrl: string;
   bff: FastifyInstance;
-  sandbox: FastifyInstance;
+  sandbox: SandboxApp;
   database: DatabaseHandle;
   dataDir: string;
   admin: SandboxAdmin;
@@ -117,7 +116,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     fixture: options.fixture ?? 'demo',
     adminEnabled: true,
   });
-  const upstreamClock = options.followSandboxClock ? await followSandboxClock(sandbox) : undefined;
+  const upstreamClock = options.followSandboxClock ? () => sandbox.sandboxNow() : undefined;
   await sandbox.listen({ host: '127.0.0.1', port: 0 });
   const sandboxUrl = originOf(sandbox);
 

@@ -74,6 +74,16 @@ describe('admin clock (our choice)', () => {
   });
 });
 
+describe('the sandbox clock for whoever builds the app', () => {
+  it('reads as the sandbox clock: moved by the admin API, back to the wall clock on reset', async () => {
+    expect(sandbox.app.sandboxNow()).toBe(WALL_MS);
+    await sandbox.admin('POST', '/clock', { advanceMs: HOUR_MS + 60_000 });
+    expect(sandbox.app.sandboxNow()).toBe(WALL_MS + HOUR_MS + 60_000);
+    await sandbox.admin('POST', '/reset');
+    expect(sandbox.app.sandboxNow()).toBe(WALL_MS);
+  });
+});
+
 describe('admin devices', () => {
   it('reports the new condition and shows it in the site list; 404 for an unknown device', async () => {
     const token = await sandbox.boundToken('PLANT-EU-002');
@@ -171,6 +181,8 @@ describe('admin faults and stats (stats are our addition)', () => {
         'eu GET /sites': 2,
         'eu GET /devices/:deviceId/commands/:commandId': 1,
       },
+      // The device's site is not bound to this client: a 404 spends none of its rate limit.
+      byDevice: {},
     });
     expect((await sandbox.admin('DELETE', '/stats')).body).toMatchObject({ requests: 0 });
   });

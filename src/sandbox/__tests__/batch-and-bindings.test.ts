@@ -8,7 +8,7 @@ import {
   HistoryPageSchema,
   type CommandRequest,
 } from '../vendor/schemas.ts';
-import { ALPHA, BETA, openSmallState, START_MS } from './support/state-harness.ts';
+import { ALPHA, BETA, nextMinute, openSmallState, START_MS } from './support/state-harness.ts';
 import { EU, startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
 
 const HOUR_MS = 3_600_000;
@@ -94,6 +94,7 @@ describe('batch submission (docs/upstream.md, Batches)', () => {
       cancelledAtMs: START_MS,
     });
     expect(commands[1]?.status).toBe('received');
+    await nextMinute(state);
     expect((await state.status(ALPHA, 'DEV-A', existing.id)).status).toBe('received');
   });
 
@@ -135,6 +136,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
       command: command(),
     });
     await state.cancel(ALPHA, 'DEV-B', commands[1]?.id ?? '');
+    await nextMinute(state);
     const outcome = await state.cancelBatch(ALPHA, batch.id);
     expect(outcome.batchCommandId).toBe(batch.id);
     expect(outcome.results.map((r) => [r.deviceId, r.commandId, r.status])).toEqual([
@@ -165,6 +167,7 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
       devices: ['DEV-A', 'DEV-B'],
       command: command(3 * HOUR_MS),
     });
+    await nextMinute(state);
     expect((await state.cancelBatch(ALPHA, second.batch.id)).cancelledCount).toBe(2);
     expect((await refusal(state.cancelBatch(ALPHA, second.batch.id))).code).toBe(
       'BATCH_NOT_CANCELLABLE',
@@ -231,6 +234,7 @@ describe('batch over HTTP', () => {
     const second = await send(['BAT-EU-001-A', 'BAT-EU-001-B']);
     const accepted = BatchAcceptedSchema.parse(second.body);
     expect(accepted.message).toContain('timeWindowOverlap): BAT-EU-001-A');
+    await sandbox.nextMinute();
     const history = await sandbox.call(
       'GET',
       `${EU}/device/BAT-EU-001-A/commands?startTime=${body([]).command.startTime}&endTime=${body([]).command.endTime}`,

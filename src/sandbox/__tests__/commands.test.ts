@@ -74,10 +74,12 @@ describe('error messages', () => {
     await submit(window(0, HOUR_MS));
     const answers = [
       await submitRaw({ powerControl: CHARGE, ...window(0, HOUR_MS) }),
-      await submitRaw({
-        powerControl: { targetBatteryPowerW: 900_000 },
-        ...window(HOUR_MS, HOUR_MS),
-      }),
+      await sandbox.nextMinute().then(() =>
+        submitRaw({
+          powerControl: { targetBatteryPowerW: 900_000 },
+          ...window(HOUR_MS, HOUR_MS),
+        }),
+      ),
       await submitRaw({ powerControl: {}, ...window(HOUR_MS, HOUR_MS) }),
       await submitRaw({ powerControl: CHARGE, ...window(HOUR_MS, HOUR_MS) }, 'BAT-EU-002-A'),
       await sandbox.call('GET', `${EU}/sites`),
@@ -124,12 +126,14 @@ describe('submit (docs/upstream.md, Commands)', () => {
       'message',
       'timestamp',
     ]);
+    await sandbox.nextMinute();
     expect((await status(existing)).status).toBe('received');
   });
 
   it('accepts touching windows and windows on other devices', async () => {
     await submit(window(0, HOUR_MS));
     await submit(window(HOUR_MS, HOUR_MS));
+    await sandbox.nextMinute();
     await submit(window(-HOUR_MS / 2, HOUR_MS / 2));
     await submit(window(0, HOUR_MS), CHARGE, 'BAT-EU-001-B');
   });
@@ -137,6 +141,7 @@ describe('submit (docs/upstream.md, Commands)', () => {
   it('accepts a window overlapping only a cancelled command', async () => {
     const first = await submit();
     expect((await cancel(first)).status).toBe(200);
+    await sandbox.nextMinute();
     await submit();
   });
 
@@ -150,6 +155,7 @@ describe('submit (docs/upstream.md, Commands)', () => {
       expect(message).toContain(`targetBatteryPowerW ${watts}`);
       expect(message).toContain('-5000 to 5000');
     }
+    await sandbox.nextMinute();
     await submit(window(0, HOUR_MS), { targetBatteryPowerW: -5000 });
     await submit(window(HOUR_MS, HOUR_MS), { targetBatteryPowerW: 5000 });
   });
@@ -322,6 +328,7 @@ describe('submit (docs/upstream.md, Commands)', () => {
 describe('status and cancel (docs/upstream.md, Commands, Status record)', () => {
   it('answers 404 for an unknown command and for a command of another device', async () => {
     const id = await submit();
+    await sandbox.nextMinute();
     for (const [deviceId, commandId] of [
       [DEVICE, 'cmd_unknown'],
       ['BAT-EU-001-B', id],
@@ -344,6 +351,7 @@ describe('status and cancel (docs/upstream.md, Commands, Status record)', () => 
     expect(response.status).toBe(200);
     const answer = CancelAnswerSchema.parse(response.body);
     expect(answer).toMatchObject({ message: 'Command cancelled', commandId: id });
+    await sandbox.nextMinute();
     const record = await status(id);
     expect(record).toMatchObject({
       id,
@@ -369,6 +377,7 @@ describe('status and cancel (docs/upstream.md, Commands, Status record)', () => 
   it('refuses to cancel a completed or cancelled command with 409 COMMAND_NOT_CANCELLABLE and says why', async () => {
     const completed = await submit();
     const cancelled = await submit(window(HOUR_MS, HOUR_MS));
+    await sandbox.nextMinute();
     await cancel(cancelled);
     await setClock(baseMs + HOUR_MS);
     expect(refusal(await cancel(completed), 409, 'COMMAND_NOT_CANCELLABLE')).toContain(
@@ -483,8 +492,10 @@ describe('history (docs/upstream.md, History)', () => {
   it('lists commands whose window intersects the range, by start time, filtered by status', async () => {
     const later = await submit(window(2 * HOUR_MS, HOUR_MS));
     const earlier = await submit(window(0, HOUR_MS));
+    await sandbox.nextMinute();
     const far = await submit(window(30 * HOUR_MS, HOUR_MS));
     await cancel(later);
+    await sandbox.nextMinute();
     const all = await history(range);
     expect(all.status).toBe(200);
     const page = HistoryPageSchema.parse(all.body);
@@ -497,6 +508,7 @@ describe('history (docs/upstream.md, History)', () => {
     expect(HistoryPageSchema.parse(cancelled.body).commands[0]?.cancellReason).toBe(
       'manuallyCancel',
     );
+    await sandbox.nextMinute();
     const touching = await history({
       startTime: iso(baseMs + HOUR_MS),
       endTime: iso(baseMs + 2 * HOUR_MS),
@@ -506,9 +518,13 @@ describe('history (docs/upstream.md, History)', () => {
 
   it('pages the history: size per page, total over all pages, an empty page past the end', async () => {
     const ids = [];
-    for (let i = 0; i < 5; i += 1) ids.push(await submit(window(i * HOUR_MS, HOUR_MS)));
+    for (let i = 0; i < 5; i += 1) {
+      await sandbox.nextMinute();
+      ids.push(await submit(window(i * HOUR_MS, HOUR_MS)));
+    }
     const pages = [];
     for (const page of ['1', '2', '3', '4']) {
+      await sandbox.nextMinute();
       const response = await history({ ...range, page, size: '2' });
       pages.push(HistoryPageSchema.parse(response.body));
     }

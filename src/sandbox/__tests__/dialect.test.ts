@@ -33,7 +33,7 @@ const form = {
 };
 const window = { startTime: iso(WALL_MS + HOUR_MS), endTime: iso(WALL_MS + 2 * HOUR_MS) };
 
-/** A cancelled command of BAT-EU-001-A, and the token that reads it. */
+/** A cancelled command of BAT-EU-001-A, and the token that reads it, a minute later. */
 async function cancelledCommand(): Promise<{ token: string; url: string }> {
   const token = await sandbox.boundToken('PLANT-EU-001');
   const submitted = await sandbox.call('POST', `${EU}/device/BAT-EU-001-A/commands`, {
@@ -43,6 +43,8 @@ async function cancelledCommand(): Promise<{ token: string; url: string }> {
   const { id } = SubmissionAnswerSchema.parse(submitted.body);
   const url = `${EU}/devices/BAT-EU-001-A/commands/${id}`;
   await sandbox.call('PUT', `${url}/cancel`, { token });
+  // Two calls about the device so far: a minute on, the test's reads have the slots back.
+  await sandbox.nextMinute();
   return { token, url };
 }
 

@@ -3,7 +3,7 @@ import { isLoopback, parseSandboxEnv } from '../env.ts';
 import { PUBLISHED_DIALECT } from '../vendor/dialect.ts';
 
 describe('sandbox environment (our choices)', () => {
-  it('defaults to 127.0.0.1:8090, demo, ./data, admin on, the published dialect', () => {
+  it('defaults to 127.0.0.1:8090, demo, ./data, admin on, the published dialect, the vendor rate limit', () => {
     expect(parseSandboxEnv({})).toEqual({
       port: 8090,
       host: '127.0.0.1',
@@ -12,7 +12,21 @@ describe('sandbox environment (our choices)', () => {
       databaseUrl: undefined,
       adminEnabled: true,
       dialect: PUBLISHED_DIALECT,
+      deviceRateLimitPerMinute: 2,
     });
+  });
+
+  it('reads the rate limit from SANDBOX_RATE_LIMIT_PER_MINUTE, 0 = off, and refuses anything else', () => {
+    expect(parseSandboxEnv({ SANDBOX_RATE_LIMIT_PER_MINUTE: '5' }).deviceRateLimitPerMinute).toBe(
+      5,
+    );
+    expect(parseSandboxEnv({ SANDBOX_RATE_LIMIT_PER_MINUTE: '0' }).deviceRateLimitPerMinute).toBe(
+      0,
+    );
+    for (const bad of ['', '-1', '1.5', 'off'])
+      expect(() => parseSandboxEnv({ SANDBOX_RATE_LIMIT_PER_MINUTE: bad })).toThrow(
+        /requests per device per minute/,
+      );
   });
 
   it('reads the start dialect from SANDBOX_DIALECT and refuses a bad one', () => {

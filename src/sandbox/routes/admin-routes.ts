@@ -4,6 +4,7 @@ import { UtcTimestampSchema } from '../../domain/time.ts';
 import { FaultSettingsSchema, type FaultInjector } from '../http/faults.ts';
 import { parse } from '../http/parse.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { DEVICE_CALL_WINDOW_MS } from '../state/device-call-limit.ts';
 import type { SandboxState } from '../state/sandbox-state.ts';
 import { DialectSettingsSchema, type SandboxDialect } from '../vendor/dialect.ts';
 import { DeviceIdSchema } from '../vendor/schemas.ts';
@@ -24,10 +25,16 @@ const DeviceConditionSchema = z.strictObject({
 
 const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });
 
+/** Body of `PUT /_sandbox/rate-limit`: requests per device per rolling minute, 0 = off. */
+const RateLimitSettingSchema = z.strictObject({
+  perDevicePerMinute: z.number().int().min(0).max(10_000),
+});
+
 /**
  * The sandbox admin API (src/sandbox/README.md, Admin API), never part of the vendor contract:
- * reset, clock, device condition, faults, the dialect (docs/upstream.md, Dialects) and the
- * request counters `GET|DELETE /_sandbox/stats`. Refused with 403 `FORBIDDEN` unless `enabled`.
+ * reset, clock, device condition, faults, the vendor's rate limit (docs/upstream.md, Rate
+ * limit), the dialect (docs/upstream.md, Dialects) and the request counters
+ * `GET|DELETE /_sandbox/stats`. Refused with 403 `FORBIDDEN` unless `enabled`.
  */
 export async function adminRoutes(
   app: FastifyInstance,
@@ -82,6 +89,20 @@ export async function adminRoutes(
     return faults.current;
   });
 
+  const rateLimit = () => ({
+    perDevicePerMinute: state.deviceCalls.perMinute,
+    windowSeconds: DEVICE_CALL_WINDOW_MS / 1000,
+  });
+
+  app.get('/rate-limit', async () => rateLimit());
+
+  app.put('/rate-limit', async (request) => {
+    state.deviceCalls.set(
+      parse(RateLimitSettingSchema, request.body ?? {}, 'body').perDevicePerMinute,
+    );
+    return rateLimit();
+  });
+
   app.get('/dialect', async () => dialect.current);
 
   app.put('/dialect', async (request) => {
@@ -89,10 +110,13 @@ export async function adminRoutes(
     return dialect.current;
   });
 
-  app.get('/stats', async () => faults.stats());
+  const stats = () => ({ ...faults.stats(), byDevice: state.deviceCalls.stats() });
+
+  app.get('/stats', async () => stats());
 
   app.delete('/stats', async () => {
     faults.clearStats();
-    return faults.stats();
+    state.deviceCalls.clearStats();
+    return stats();
   });
 }

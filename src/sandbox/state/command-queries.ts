@@ -2,13 +2,15 @@ import type { CommandEntity } from '../model/command-entity.ts';
 import { notFoundOrNotYours } from '../sandbox-error.ts';
 import type { HistoryQuery } from '../vendor/schemas.ts';
 import type { ClientIdentity } from './client-identity.ts';
-import { accessibleDevice } from './device-access.ts';
+import { deviceForCall } from './device-access.ts';
 import type { StateMemory } from './state-memory.ts';
 
 /**
  * A command of a device, active from memory, final from the store. A command of another device
- * is unknown (docs/upstream.md, Status record).
- * @throws SandboxError 404 `NOT_FOUND` for a device or command not found or not yours.
+ * is unknown (docs/upstream.md, Status record). Takes a slot of the device's rate limit (status
+ * and cancel; docs/upstream.md, Rate limit).
+ * @throws SandboxError 404 `NOT_FOUND` for a device or command not found or not yours;
+ *   RateLimitError 429 when the device (found and yours) has no slot left.
  */
 export async function findClientCommand(
   memory: StateMemory,
@@ -16,7 +18,7 @@ export async function findClientCommand(
   deviceId: string,
   commandId: string,
 ): Promise<CommandEntity> {
-  accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
+  deviceForCall(memory, client, deviceId);
   const command = memory.active.get(commandId) ?? (await memory.persistence.findCommand(commandId));
   if (!command || command.deviceId !== deviceId)
     throw notFoundOrNotYours(`Command ${commandId} of device ${deviceId}`);
@@ -32,8 +34,10 @@ export interface HistorySlice {
 /**
  * The page `query.page` (of `query.size`) of the commands of a device whose window intersects
  * the half-open range `[startTime, endTime)`, by start time, optionally of one status
- * (docs/upstream.md, History); read from the store, which every earlier change has reached.
- * @throws SandboxError 404 `NOT_FOUND` for a device not found or not yours.
+ * (docs/upstream.md, History); read from the store, which every earlier change has reached. Takes
+ * a slot of the device's rate limit (docs/upstream.md, Rate limit).
+ * @throws SandboxError 404 `NOT_FOUND` for a device not found or not yours; RateLimitError 429
+ *   when it has no slot left.
  */
 export async function commandHistory(
   memory: StateMemory,
@@ -41,7 +45,7 @@ export async function commandHistory(
   deviceId: string,
   query: HistoryQuery,
 ): Promise<HistorySlice> {
-  accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
+  deviceForCall(memory, client, deviceId);
   const all = await memory.persistence.history({
     deviceId,
     startMs: Date.parse(query.startTime),

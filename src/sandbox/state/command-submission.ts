@@ -2,7 +2,7 @@ import type { CommandEntity } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { CommandRequest } from '../vendor/schemas.ts';
 import type { ClientIdentity } from './client-identity.ts';
-import { accessibleDevice } from './device-access.ts';
+import { deviceForCall } from './device-access.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 import { newCommand, refuseEndedWindow, refuseOutOfRange } from './submission-rules.ts';
@@ -11,11 +11,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Accepts one command as `received` and records it in `change` (docs/upstream.md, Commands).
- * Checks, in this order: device (404, not found or not yours), ended window (400), capability
- * range (422), then overlap with a received or executing command of the device: refused at once,
- * never replaced (docs/upstream.md, Decisions).
- * @throws SandboxError 404 `NOT_FOUND`, 400 `INVALID_REQUEST`, 422 `CAPABILITY_EXCEEDED`, 409
- *   `TIME_WINDOW_OVERLAP` whose message names the command in the way and its window.
+ * Checks, in this order: device (404, not found or not yours), the device's rate limit (429,
+ * docs/upstream.md, Rate limit), ended window (400), capability range (422), then overlap with a
+ * received or executing command of the device: refused at once, never replaced
+ * (docs/upstream.md, Decisions).
+ * @throws SandboxError 404 `NOT_FOUND`, RateLimitError 429, 400 `INVALID_REQUEST`, 422
+ *   `CAPABILITY_EXCEEDED`, 409 `TIME_WINDOW_OVERLAP` whose message names the command in the way
+ *   and its window.
  */
 export function submitCommand(
   memory: StateMemory,
@@ -24,7 +26,7 @@ export function submitCommand(
   command: CommandRequest,
   change: StateChange,
 ): CommandEntity {
-  const device = accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
+  const device = deviceForCall(memory, client, deviceId);
   const nowMs = memory.clock.now();
   refuseEndedWindow(command, nowMs);
   refuseOutOfRange(device, command);

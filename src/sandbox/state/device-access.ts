@@ -3,6 +3,7 @@ import type { FixtureDevice, FixtureSite } from '../fixtures/fixture-types.ts';
 import { notFoundOrNotYours } from '../sandbox-error.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import type { SiteBindings } from './site-bindings.ts';
+import type { StateMemory } from './state-memory.ts';
 
 /** The device when it is known in the client's region and its site is bound to the client. */
 export function deviceIfYours(
@@ -28,6 +29,23 @@ export function accessibleDevice(
 ): FixtureDevice {
   const device = deviceIfYours(catalog, bindings, client, deviceId);
   if (!device) throw notFoundOrNotYours(`Device ${deviceId}`);
+  return device;
+}
+
+/**
+ * The device of a call about it (submit, status, cancel, history), with one of its slots of the
+ * vendor's rate limit taken (docs/upstream.md, Rate limit). A device that is not found or not
+ * yours is refused first and spends nothing, so no client spends another partner's budget.
+ * @throws SandboxError 404 `NOT_FOUND` as {@link accessibleDevice}; RateLimitError 429 when the
+ *   device has no slot left.
+ */
+export function deviceForCall(
+  memory: StateMemory,
+  client: ClientIdentity,
+  deviceId: string,
+): FixtureDevice {
+  const device = accessibleDevice(memory.catalog, memory.bindings, client, deviceId);
+  memory.deviceCalls.takeOne(client.region, deviceId, memory.clock.now());
   return device;
 }
 

@@ -21,11 +21,11 @@ import { cancelCommand } from './cancellation.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import { commandHistory, findClientCommand, type HistorySlice } from './command-queries.ts';
 import { submitCommand } from './command-submission.ts';
+import type { DeviceCallLimit } from './device-call-limit.ts';
 import { advanceDueCommands } from './due-transitions.ts';
 import {
   emptyChange,
   isEmptyChange,
-  type BatchEntity,
   type BindingEntity,
   type FixtureSeed,
   type SandboxPersistence,
@@ -47,6 +47,11 @@ export interface SandboxStateOptions {
   fixtureName: string;
   /** The fixture's generated history for a fresh start at `nowMs` (none for `demo`). */
   history: (nowMs: number) => CommandEntity[];
+  /**
+   * The rate limit at start and after a reset: requests per device per rolling minute, 0 = off
+   * (docs/upstream.md, Rate limit). Default 2, the vendor's.
+   */
+  deviceCallsPerMinute?: number | undefined;
 }
 
 /**
@@ -60,8 +65,10 @@ export interface SandboxStateOptions {
  * sequences and persists them.
  *
  * Errors are thrown as `SandboxError`: 404 `NOT_FOUND` for a site, device, command or batch that
- * is unknown in the caller's region or not the caller's (the same answer for both); 409, 422 and
- * 400 as each operation says.
+ * is unknown in the caller's region or not the caller's (the same answer for both); 429
+ * `RATE_LIMIT_EXCEEDED` (`RateLimitError`) for a call about a device with no slot of the vendor's
+ * rate limit left (submit, status, cancel, history, batch, batch cancel; docs/upstream.md, Rate
+ * limit); 409, 422 and 400 as each operation says.
  */
 export class SandboxState {
   private readonly queue = new SerialQueue();
@@ -71,7 +78,12 @@ export class SandboxState {
   private readonly fixtureHistory: (nowMs: number) => CommandEntity[];
 
   private constructor(options: SandboxStateOptions) {
-    this.memory = emptyStateMemory(options.catalog, options.clock, options.persistence);
+    this.memory = emptyStateMemory(
+      options.catalog,
+      options.clock,
+      options.persistence,
+      options.deviceCallsPerMinute,
+    );
     this.persistence = options.persistence;
     this.fixtureName = options.fixtureName;
     this.fixtureHistory = options.history;
@@ -155,10 +167,10 @@ export class SandboxState {
 
   /**
    * Accepts a command as `received`.
-   * @throws SandboxError 404 (device not found or not yours), 400 when the window has already
-   *   ended, 422 for a `targetBatteryPowerW` outside the device's range, 409
-   *   `TIME_WINDOW_OVERLAP` when the window overlaps a received or executing command of the
-   *   device.
+   * @throws SandboxError 404 (device not found or not yours), RateLimitError 429 (no slot of the
+   *   device's rate limit left), 400 when the window has already ended, 422 for a
+   *   `targetBatteryPowerW` outside the device's range, 409 `TIME_WINDOW_OVERLAP` when the window
+   *   overlaps a received or executing command of the device.
    */
   submit(
     client: ClientIdentity,
@@ -168,14 +180,15 @@ export class SandboxState {
     return this.mutate((change) => submitCommand(this.memory, client, deviceId, command, change));
   }
 
-  /** A command of a device. @throws SandboxError 404. */
+  /** A command of a device. @throws SandboxError 404, RateLimitError 429. */
   status(client: ClientIdentity, deviceId: string, commandId: string): Promise<CommandEntity> {
     return this.mutate(() => findClientCommand(this.memory, client, deviceId, commandId));
   }
 
   /**
    * Cancels a received or executing command with `manuallyCancel`.
-   * @throws SandboxError 404, 409 `COMMAND_NOT_CANCELLABLE` when completed or already cancelled.
+   * @throws SandboxError 404, RateLimitError 429, 409 `COMMAND_NOT_CANCELLABLE` when completed or
+   *   already cancelled.
    */
   cancel(client: ClientIdentity, deviceId: string, commandId: string): Promise<CommandEntity> {
     return this.mutate((change) => cancelCommand(this.memory, client, deviceId, commandId, change));
@@ -183,7 +196,7 @@ export class SandboxState {
 
   /**
    * One page of the commands of a device whose window intersects the query range, by start
-   * time, optionally of one status. @throws SandboxError 404.
+   * time, optionally of one status. @throws SandboxError 404, RateLimitError 429.
    */
   history(client: ClientIdentity, deviceId: string, query: HistoryQuery): Promise<HistorySlice> {
     return this.mutate(() => commandHistory(this.memory, client, deviceId, query));
@@ -192,23 +205,21 @@ export class SandboxState {
   // ---- batches (docs/upstream.md, Batches) ----
 
   /**
-   * Sends one command to every listed device. A device not found or not yours (404), an ended
-   * window (400) or an out-of-range value (422) refuses the whole batch; otherwise each device
-   * succeeds or fails on its own (an overlapping window gets a command cancelled at once with
-   * `timeWindowOverlap`). The batch and its commands are written in one transaction.
+   * Sends one command to every listed device. A device not found or not yours (404), every device
+   * over the rate limit (429), an ended window (400) or an out-of-range value (422) refuses the
+   * whole batch; otherwise each device succeeds or fails on its own (one over the rate limit is
+   * left out, an overlapping window gets a command cancelled at once with `timeWindowOverlap`).
+   * The batch and its commands are written in one transaction.
    */
-  submitBatch(
-    client: ClientIdentity,
-    request: BatchRequest,
-  ): Promise<{ batch: BatchEntity; commands: CommandEntity[] }> {
+  submitBatch(client: ClientIdentity, request: BatchRequest): Promise<batches.BatchSubmission> {
     return this.mutate((change) => batches.submitBatch(this.memory, client, request, change));
   }
 
   /**
    * Cancels every command of a batch that can be cancelled; one result per device, cancelled
-   * and failed mixed.
-   * @throws SandboxError 404 when the batch is unknown to the client, 409 when every command of
-   *   the batch is already final.
+   * and failed mixed (a device over the rate limit fails).
+   * @throws SandboxError 404 when the batch is unknown to the client, RateLimitError 429 when
+   *   every device is over the rate limit, 409 when every command of the batch is already final.
    */
   cancelBatch(client: ClientIdentity, batchCommandId: string): Promise<batches.BatchCancellation> {
     return this.mutate((change) =>
@@ -217,6 +228,11 @@ export class SandboxState {
   }
 
   // ---- admin (src/sandbox/README.md, Admin API) ----
+
+  /** The vendor's rate limit as enforced (docs/upstream.md, Rate limit); its own state is in memory. */
+  get deviceCalls(): DeviceCallLimit {
+    return this.memory.deviceCalls;
+  }
 
   /**
    * Back to the fixture: no bindings but other partners', no commands but the fixture's history,
@@ -250,6 +266,7 @@ export class SandboxState {
 
   private async startOver(): Promise<void> {
     this.memory.clock.reset();
+    this.memory.deviceCalls.reset();
     const bindings: BindingEntity[] = this.memory.catalog.fixture.bindings.map((binding, i) => ({
       ...binding,
       seq: i + 1,

@@ -1,6 +1,7 @@
 import type { SandboxClock } from '../clock.ts';
 import type { Catalog } from '../fixtures/catalog.ts';
 import { ActiveCommands } from './active-commands.ts';
+import { DeviceCallLimit } from './device-call-limit.ts';
 import { DeviceConditions } from './device-conditions.ts';
 import type { BatchEntity, PersistedState, SandboxPersistence } from './persistence.ts';
 import { SiteBindings } from './site-bindings.ts';
@@ -21,13 +22,19 @@ export interface StateMemory {
   readonly tokens: TokenStore;
   /** Batches by ID; their commands are in {@link ActiveCommands} or the store. */
   readonly batches: Map<string, BatchEntity>;
+  /** The vendor's rate limit per device; never persisted. */
+  readonly deviceCalls: DeviceCallLimit;
 }
 
-/** An empty memory over the fixture's catalog, the clock and the store. */
+/**
+ * An empty memory over the fixture's catalog, the clock and the store; `deviceCallsPerMinute` is
+ * the rate limit's start value (docs/upstream.md, Rate limit; 0 = off).
+ */
 export function emptyStateMemory(
   catalog: Catalog,
   clock: SandboxClock,
   persistence: SandboxPersistence,
+  deviceCallsPerMinute?: number,
 ): StateMemory {
   return {
     catalog,
@@ -38,6 +45,7 @@ export function emptyStateMemory(
     conditions: new DeviceConditions(),
     tokens: new TokenStore(),
     batches: new Map(),
+    deviceCalls: new DeviceCallLimit(deviceCallsPerMinute),
   };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
 import { externalConfig, isExternalTarget, sandboxConfig, type ContractConfig } from './config.ts';
 import { ContractHttp } from './contract-http.ts';
+import { DevicePacer } from './device-pacer.ts';
 import { OpenApiResponseValidator } from './openapi-response-validator.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 import { UpstreamClient } from './upstream-client.ts';
@@ -41,6 +42,20 @@ export interface ContractTarget {
   baseMs: number;
   /** A window `offsetMs` after {@link baseMs}, lasting `durationMs`. */
   window(offsetMs: number, durationMs: number): Window;
+  /**
+   * Gives every device its slots of the vendor's rate limit back (2 requests per device per
+   * rolling minute; docs/upstream.md, Rate limit): a test calls it before a third call about a
+   * device within a minute. With an admin API it moves the target's clock a minute on; against a
+   * real vendor it does nothing, as every call there waits for its devices' slots
+   * ({@link DevicePacer}).
+   */
+  nextMinute(): Promise<void>;
+  /**
+   * A signed-in client of the same credentials whose calls never wait for the vendor's slots, to
+   * meet the rate limit on purpose; `deviceIds` have every slot free when it is returned (against
+   * a real vendor it waits for that; the sandbox was reset before the test).
+   */
+  rateLimitProbe(deviceIds: readonly string[]): Promise<UpstreamClient>;
   /** Remembers a command so it is cancelled after the test on a target that cannot reset. */
   track(deviceId: string, commandId: string): void;
   /** Remembers a batch so it is cancelled after the test on a target that cannot reset. */
@@ -88,15 +103,35 @@ export function useContractTarget(): ContractTarget {
       otherAuth: config.otherRegion?.authUrl,
     });
     admin = config.adminUrl ? new SandboxAdmin(http) : undefined;
+    // Without an admin API the clock cannot be moved: every client waits for the vendor's slots.
+    const pacer = admin ? undefined : new DevicePacer();
+    const paced = pacer && { pacer, wait: true };
     const credentials = { clientId: config.clientId, clientSecret: config.clientSecret };
+    const servers = { auth: 'auth', base: 'base' } as const;
     Object.assign(target, {
       config,
       http,
-      upstream: new UpstreamClient(http, credentials),
-      newClient: () => new UpstreamClient(http, credentials),
+      upstream: new UpstreamClient(http, credentials, servers, paced),
+      newClient: () => new UpstreamClient(http, credentials, servers, paced),
       otherRegionClient: () =>
         config.otherRegion &&
-        new UpstreamClient(http, config.otherRegion, { auth: 'otherAuth', base: 'otherBase' }),
+        new UpstreamClient(
+          http,
+          config.otherRegion,
+          { auth: 'otherAuth', base: 'otherBase' },
+          paced,
+        ),
+      async rateLimitProbe(deviceIds: readonly string[]) {
+        await pacer?.untilFree(deviceIds);
+        const probe = new UpstreamClient(
+          http,
+          credentials,
+          servers,
+          pacer && { pacer, wait: false },
+        );
+        await probe.signIn();
+        return probe;
+      },
       requireAdmin(context: TestContext, why: string) {
         if (!admin) {
           context.skip(`needs the sandbox admin API (CONTRACT_ADMIN_URL) to ${why}`);
@@ -110,6 +145,9 @@ export function useContractTarget(): ContractTarget {
           throw new Error('unreachable');
         }
         return value;
+      },
+      async nextMinute() {
+        if (admin) await admin.advanceClock(MINUTE_MS);
       },
       window(offsetMs: number, durationMs: number): Window {
         const startMs = target.baseMs + offsetMs;

@@ -1,12 +1,15 @@
 import type { ContractHttp, ContractResponse, ServerKind } from './contract-http.ts';
-import { TokenAnswerSchema } from '../../../src/sandbox/vendor/schemas.ts';
+import type { DevicePacer } from './device-pacer.ts';
+import { BatchAcceptedSchema, TokenAnswerSchema } from '../../../src/sandbox/vendor/schemas.ts';
 
 const segment = encodeURIComponent;
 
 /**
  * The vendor's operations (docs/upstream.md), one method each, with the vendor's paths relative
  * to the region's base URL. Bodies are `unknown` so tests can send malformed ones; every response
- * has already been checked against the OpenAPI document by {@link ContractHttp}.
+ * has already been checked against the OpenAPI document by {@link ContractHttp}. With a
+ * {@link DevicePacer} (a real vendor), each call about devices first waits for their slots of the
+ * vendor's rate limit, or, with `wait: false`, is only counted.
  */
 export class UpstreamClient {
   /** The token sent with every call but the token request; set by {@link signIn}. */
@@ -19,6 +22,7 @@ export class UpstreamClient {
       auth: 'auth',
       base: 'base',
     },
+    private readonly pacing?: { pacer: DevicePacer; wait: boolean },
   ) {}
 
   /** `POST {auth}/api/auth/oauth2/token` with the given form (docs/upstream.md, Tokens). */
@@ -57,11 +61,21 @@ export class UpstreamClient {
     return { accessToken: token.access_token, expiresInS: token.expires_in };
   }
 
-  private call(
+  private async call(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
-    options: { json?: unknown; query?: Record<string, string>; token?: string } = {},
+    options: {
+      json?: unknown;
+      query?: Record<string, string>;
+      token?: string;
+      /** The devices the call is about, each spending a slot of the vendor's rate limit. */
+      devices?: readonly string[];
+    } = {},
   ): Promise<ContractResponse> {
+    if (options.devices && this.pacing) {
+      if (this.pacing.wait) await this.pacing.pacer.before(options.devices);
+      else this.pacing.pacer.record(options.devices);
+    }
     return this.http.send({
       server: this.servers.base,
       method,
@@ -109,32 +123,47 @@ export class UpstreamClient {
   submitCommand(deviceId: string, command: unknown, options?: { token?: string }) {
     return this.call('POST', `/device/${segment(deviceId)}/commands`, {
       json: command,
+      devices: [deviceId],
       ...options,
     });
   }
 
   queryStatus(deviceId: string, commandId: string, options?: { token?: string }) {
-    return this.call(
-      'GET',
-      `/devices/${segment(deviceId)}/commands/${segment(commandId)}`,
-      options,
-    );
+    return this.call('GET', `/devices/${segment(deviceId)}/commands/${segment(commandId)}`, {
+      devices: [deviceId],
+      ...options,
+    });
   }
 
   cancelCommand(deviceId: string, commandId: string) {
-    return this.call('PUT', `/devices/${segment(deviceId)}/commands/${segment(commandId)}/cancel`);
+    return this.call('PUT', `/devices/${segment(deviceId)}/commands/${segment(commandId)}/cancel`, {
+      devices: [deviceId],
+    });
   }
 
   /** `GET /device/{deviceId}/commands` (singular `device`). */
   queryHistory(deviceId: string, query: Record<string, string>) {
-    return this.call('GET', `/device/${segment(deviceId)}/commands`, { query });
+    return this.call('GET', `/device/${segment(deviceId)}/commands`, {
+      query,
+      devices: [deviceId],
+    });
   }
 
-  submitBatch(batch: unknown) {
-    return this.call('POST', '/devices/commands', { json: batch });
+  /** `POST /devices/commands`; a batch counts once per device (docs/upstream.md, Rate limit). */
+  async submitBatch(batch: unknown) {
+    const listed = (batch as { devices?: unknown } | null)?.devices;
+    const devices = Array.isArray(listed)
+      ? listed.filter((id): id is string => typeof id === 'string')
+      : [];
+    const response = await this.call('POST', '/devices/commands', { json: batch, devices });
+    const accepted = BatchAcceptedSchema.safeParse(response.body);
+    if (accepted.success) this.pacing?.pacer.rememberBatch(accepted.data.batchCommandId, devices);
+    return response;
   }
 
   cancelBatch(batchCommandId: string) {
-    return this.call('PUT', `/devices/commands/${segment(batchCommandId)}/cancel`);
+    return this.call('PUT', `/devices/commands/${segment(batchCommandId)}/cancel`, {
+      devices: this.pacing?.pacer.devicesOf(batchCommandId) ?? [],
+    });
   }
 }

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { buildSandboxApp, type SandboxOptions } from '../../app.ts';
+import { buildSandboxApp, type SandboxApp, type SandboxOptions } from '../../app.ts';
 
 /** A response as the tests read it. */
 export interface HarnessResponse {
@@ -12,7 +11,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The sandbox over `inject()`, state in memory, with helpers for tokens, calls and admin. */
 export interface SandboxHarness {
-  app: FastifyInstance;
+  app: SandboxApp;
   /** A request to any path; `json` is sent as a JSON body. */
   call(
     method: Method,
@@ -27,6 +26,12 @@ export interface SandboxHarness {
   boundToken(siteId: string, client?: 'demo-eu' | 'demo-au'): Promise<string>;
   admin(method: Method, path: string, json?: unknown): Promise<HarnessResponse>;
   nowMs(): Promise<number>;
+  /**
+   * Moves the sandbox clock a minute on: every device has its slots of the rate limit back (2
+   * requests per device per rolling minute; docs/upstream.md, Rate limit). Tests that make more
+   * calls about one device call it between them, never sleep.
+   */
+  nextMinute(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -104,6 +109,10 @@ export async function startHarness(options: Partial<SandboxOptions> = {}): Promi
     async nowMs() {
       const response = await call('GET', '/_sandbox/clock');
       return Date.parse((response.body as { now: string }).now);
+    },
+    async nextMinute() {
+      const moved = await call('POST', '/_sandbox/clock', { json: { advanceMs: MINUTE_MS } });
+      if (moved.status !== 200) throw new Error(`clock: ${moved.status}`);
     },
     close: () => app.close(),
   };

@@ -46,13 +46,27 @@ export const ALPHA: ClientIdentity = { clientId: 'alpha', region: 'eu' };
 export const BETA: ClientIdentity = { clientId: 'beta', region: 'eu' };
 export const START_MS = Date.parse('2030-01-01T00:00:00.000Z');
 
-/** A sandbox state in memory on a frozen wall clock at {@link START_MS}. */
-export async function openSmallState(): Promise<SandboxState> {
+/**
+ * Moves the state's clock a minute on: every device has its slots of the rate limit back (2
+ * requests per device per rolling minute; docs/upstream.md, Rate limit).
+ */
+export async function nextMinute(state: SandboxState): Promise<void> {
+  await state.moveClock(state.nowMs() + 60_000);
+}
+
+/**
+ * A sandbox state in memory on a frozen wall clock at {@link START_MS}, with the vendor's rate
+ * limit (2 requests per device per minute) unless `deviceCallsPerMinute` says otherwise (0 = off).
+ */
+export async function openSmallState(
+  options: { deviceCallsPerMinute?: number } = {},
+): Promise<SandboxState> {
   return SandboxState.open({
     catalog: new Catalog(SMALL_FIXTURE),
     clock: new SandboxClock(() => START_MS),
     persistence: new MemoryPersistence(),
     fixtureName: 'small',
     history: () => [],
+    deviceCallsPerMinute: options.deviceCallsPerMinute,
   });
 }
