@@ -174,7 +174,9 @@ describe('browsers polling a device read the read model, not the vendor', () => 
       const deviceReads = deviceCalls.filter((call) => call.method === 'GET').length;
       expect(deviceReads).toBeLessThanOrEqual(2 * (Math.floor((step * STEP_MS) / MINUTE_MS) + 1));
       expect(deviceCalls.length).toBeGreaterThanOrEqual(3);
-      expect(busiestMinute).toBe(2);
+      // Saturated, the reads took one call of each minute: a read never takes a device's last
+      // free call, which is kept for a change (callsKeptForChanges).
+      expect(busiestMinute).toBe(1);
       // What the relay saw is what the sandbox counted.
       expect((await deviceCallsCounted()) - countedBefore).toBe(calls.length);
     } finally {
