@@ -338,6 +338,13 @@ test('undo of a batch just sent cancels it, recorded as an undo; once its comman
   const offer = page.getByRole('alertdialog', { name: /^Done: Batch sent to 3 devices: / });
   const undoButton = offer.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
+  // Undo waits until every device's command is confirmed, since an unconfirmed one may have
+  // started: the read model finds them in its first read after the batch, a few seconds on,
+  // within the offer's 10 s.
+  for (const deviceId of ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-001-C'])
+    await expect(page.locator(`tr[data-device="${deviceId}"] td`).nth(1)).toHaveText(/^cmd_/, {
+      timeout: 9_000,
+    });
   await page.keyboard.press('F6');
   for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
     await page.keyboard.press('Tab');
