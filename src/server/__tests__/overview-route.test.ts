@@ -144,6 +144,13 @@ describe('GET /api/overview', () => {
     expect(refused?.refusal).toMatch(/overlap/i);
   });
 
+  it('leaves out a command the upstream forgot (a sandbox reset), though the ledger holds it', async () => {
+    await submit('BAT-1');
+    expect((await overview()).upcoming.map((line) => line.commandId)).toEqual(['cmd_1']);
+    await bff.app.forgetUpstream();
+    expect((await overview()).upcoming).toEqual([]);
+  });
+
   it('lists offline and faulted devices, and reads no device of the vendor per view', async () => {
     await submit('BAT-1');
     fake.seen.length = 0;

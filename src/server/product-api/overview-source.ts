@@ -98,7 +98,15 @@ export class LedgerOverviewSource implements OverviewSource {
         }
       );
     });
-    return { commands, batches, fleetJobs: jobs, sites: sitesList };
+    // With a read model every accepted command is in it from the vendor's answer on: one the
+    // ledger holds but the read model does not is one the upstream forgot (the sandbox's reset),
+    // never one to show. Refusals have no command and stay.
+    const known = read
+      ? commands.filter(
+          (c) => c.commandId === undefined || read.has(`${c.deviceId} ${c.commandId}`),
+        )
+      : commands;
+    return { commands: known, batches, fleetJobs: jobs, sites: sitesList };
   }
 }
 
