@@ -77,12 +77,11 @@ export class LedgerOverviewSource implements OverviewSource {
     const nowMs = now();
     const entries = rows.map((row) => toLedgerEntry(row, nowMs));
     // The read model knows every command's state; without one, what browsers last polled. The
-    // commands the ledger names are gathered first, so the read model is asked once.
-    const refs: { deviceId: string; commandId: string }[] = [];
-    factsFromLedger(entries, (deviceId, commandId) => {
-      refs.push({ deviceId, commandId });
-      return undefined;
-    });
+    // commands the ledger names (cancelled ones too) are gathered first, so the read model is
+    // asked once.
+    const refs = factsFromLedger(entries, () => undefined).commands.flatMap((c) =>
+      c.commandId === undefined ? [] : [{ deviceId: c.deviceId, commandId: c.commandId }],
+    );
     const read = readModel
       ? await readModel.commands({ region: session.region, clientId: session.clientId }, refs)
       : undefined;
