@@ -118,3 +118,40 @@ export async function submitDistinctCommands(
     );
   return commands;
 }
+
+/**
+ * Waits until the BFF of `session` knows every one of `commands`, which the bench put straight
+ * into the sandbox: the BFF answers device commands from its read model (docs/architecture.md,
+ * Read model), which learns a command sent outside it at the device's next read. Asking for each
+ * device's history over the commands' windows makes it read them; this polls those pages until
+ * each device lists its commands.
+ *
+ * @throws Error when a device's commands are not known within `timeoutMs`.
+ */
+export async function awaitKnownToBff(
+  session: BffSession,
+  commands: readonly BenchCommand[],
+  timeoutMs = 120_000,
+): Promise<void> {
+  const byDevice = new Map<string, Set<string>>();
+  for (const c of commands)
+    byDevice.set(c.deviceId, (byDevice.get(c.deviceId) ?? new Set()).add(c.commandId));
+  const range = new URLSearchParams({
+    startTime: iso(Date.now() - HOUR_MS),
+    endTime: iso(Date.now() + 29 * 24 * HOUR_MS),
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (const [deviceId, wanted] of byDevice)
+    for (;;) {
+      const page = (await bffCall(
+        session,
+        'GET',
+        `/api/devices/${deviceId}/commands?${range.toString()}`,
+      )) as { commands?: { id: string }[] };
+      const known = new Set((page.commands ?? []).map((c) => c.id));
+      if ([...wanted].every((id) => known.has(id))) break;
+      if (Date.now() > deadline)
+        throw new Error(`the BFF did not learn ${deviceId}'s bench commands in ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+}

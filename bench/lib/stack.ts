@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { BenchOptions, Stack } from './context.ts';
-import { submitBenchCommands, submitDistinctCommands } from './fixture.ts';
+import { awaitKnownToBff, submitBenchCommands, submitDistinctCommands } from './fixture.ts';
 import { sandboxToken, signIn, vendorPath } from './http.ts';
 import { freePort, startTsx, waitForOutput, type Started } from './processes.ts';
 
@@ -102,6 +102,8 @@ export async function startStack(
     await sandboxToken(sandboxOrigin),
     options.smoke ? DISTINCT_BATCHES.smoke : DISTINCT_BATCHES.full,
   );
+  const bareSession = await signIn(bare.origin);
+  await awaitKnownToBff(bareSession, distinct);
   return {
     sandboxOrigin,
     bffOrigin,
@@ -109,7 +111,7 @@ export async function startStack(
     commands,
     bare: {
       bffOrigin: bare.origin,
-      session: await signIn(bare.origin),
+      session: bareSession,
       commands: distinct,
       ...(bare.process.child.pid === undefined ? {} : { pid: bare.process.child.pid }),
       ...(profileFile ? { profiled: bare.process } : {}),
