@@ -41,6 +41,11 @@ export interface StackOptions {
   bff?: Partial<ServerOptions>;
   /** Sandbox fixture; default `demo`. */
   fixture?: 'demo' | 'large';
+  /**
+   * The vendor's rate limit the sandbox enforces, requests per device per rolling minute (0 =
+   * off); default the vendor's 2.
+   */
+  sandboxRateLimitPerMinute?: number;
   /** Database both run on; default `pglite` (see `DATABASE_KINDS` for what this machine offers). */
   database?: DatabaseKind;
   /** Relay the BFF's token requests through a {@link TokenTap} that remembers the tokens. */
@@ -115,6 +120,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     database,
     fixture: options.fixture ?? 'demo',
     adminEnabled: true,
+    deviceRateLimitPerMinute: options.sandboxRateLimitPerMinute,
   });
   const upstreamClock = options.followSandboxClock ? () => sandbox.sandboxNow() : undefined;
   await sandbox.listen({ host: '127.0.0.1', port: 0 });
