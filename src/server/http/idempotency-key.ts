@@ -17,7 +17,7 @@ export function readIdempotencyKey(headers: IncomingHttpHeaders): string | undef
     throw new ProblemError(
       400,
       'invalid_idempotency_key',
-      'The Idempotency-Key header must be 1-255 printable characters, e.g. a UUID.',
+      'The request carried an unreadable resend key. Reload the page and send it again.',
     );
   return key;
 }

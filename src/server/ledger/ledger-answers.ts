@@ -35,7 +35,7 @@ export function unknownOutcome(problem: ProblemError): ProblemError {
   return new ProblemError(
     problem.problem.status,
     'outcome_unknown',
-    `${problem.message} Whether the upstream carried it out is not known yet; the command history is checked before anything else is sent for this window. Retry with the same Idempotency-Key in a few seconds to get the settled answer.`,
+    `${problem.message} Whether the vendor carried it out is not known yet; its command history is checked before anything else is sent for this window. Send the same change again in a few seconds for the settled answer: it is recognised, never sent twice.`,
     {
       ...(problem.problem.upstream === undefined ? {} : { upstream: problem.problem.upstream }),
       headers: problem.headers,

@@ -294,7 +294,7 @@ export class Ledger {
       throw new ProblemError(
         422,
         'idempotency_key_reused',
-        'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+        'This change reuses the resend key of a different change, so it was not sent. Reload the page and send it again.',
       );
     const nowMs = this.#now();
     const leaseMs = row.leaseUntil?.getTime() ?? 0;
