@@ -52,6 +52,26 @@ describe('admin clock (our choice)', () => {
     });
   });
 
+  it('adds up advances asked for at once, on a clock that runs: none lands in the past of another', async () => {
+    // A wall clock that runs (1 ms per reading), as a real one does between two requests.
+    let wallMs = WALL_MS;
+    const running = await startHarness({ wallNow: () => (wallMs += 1) });
+    try {
+      const moves = await Promise.all(
+        [180_000, 120_000, 60_000].map((advanceMs) =>
+          running.admin('POST', '/clock', { advanceMs }),
+        ),
+      );
+      expect(moves.map((move) => move.status)).toEqual([200, 200, 200]);
+      const { now } = (await running.admin('GET', '/clock')).body as { now: string };
+      // Each reading of the wall clock in between moved it 1 ms: the three moves added up.
+      expect(Date.parse(now) - wallMs).toBeGreaterThan(360_000 - 20);
+      expect(Date.parse(now) - wallMs).toBeLessThanOrEqual(360_000);
+    } finally {
+      await running.close();
+    }
+  });
+
   it.each([{}, { advanceMs: -1 }, { advanceMs: 1, now: iso(WALL_MS) }, { now: 'tomorrow' }])(
     'answers 400 for the clock body %j',
     async (body) => {

@@ -70,9 +70,8 @@ export async function adminRoutes(
 
   app.post('/clock', async (request) => {
     const body = parse(ClockMoveSchema, request.body, 'body');
-    const targetMs =
-      body.now !== undefined ? Date.parse(body.now) : state.nowMs() + (body.advanceMs ?? 0);
-    await state.moveClock(targetMs);
+    if (body.now !== undefined) await state.moveClock(Date.parse(body.now));
+    else await state.advanceClock(body.advanceMs ?? 0);
     return clock();
   });
 

@@ -251,6 +251,16 @@ export class SandboxState {
   }
 
   /**
+   * Moves the clock forward by `advanceMs` from where it stands when the move runs, so two moves
+   * asked for at once add up rather than the second landing in the past of the first.
+   */
+  advanceClock(advanceMs: number): Promise<number> {
+    return this.mutate((change) =>
+      admin.moveClock(this.memory, this.memory.clock.now() + advanceMs, change),
+    );
+  }
+
+  /**
    * Takes a device offline or online, faults it or clears the fault (any region). Due
    * transitions run first under the old condition, then those the new one causes.
    * @throws SandboxError 404 for an unknown device.
