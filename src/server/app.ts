@@ -21,6 +21,7 @@ import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { LedgerConnectionAudit } from './ledger/connection-audit.ts';
 import { FleetJobs } from './fleet/fleet-jobs.ts';
+import { JobQueueHost } from './db/job-queue.ts';
 import { FleetQueue, type FleetQueueOptions } from './fleet/fleet-queue.ts';
 import { FleetOutcomes } from './fleet/fleet-outcomes.ts';
 import { fleetRoutes } from './fleet/fleet-routes.ts';
@@ -62,6 +63,7 @@ import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 import { ChangeQueue, type ChangeQueueOptions } from './budget/change-queue.ts';
+import { budgetedHistory } from './budget/budgeted-history.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
 import { QueuedChangeStore } from './budget/queued-change-store.ts';
 import { queuedChangeListener } from './product-api/change-events.ts';
@@ -329,12 +331,21 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
+  // Every upstream call about a device goes through its budget (docs/decisions/007-device-call-
+  // budget.md, section 1), the ledger's reads that settle an unknown outcome among them.
+  const budget = storage
+    ? new DeviceBudgetStore(
+        storage.handle.db,
+        deviceBudgetsOf(options.deviceCallsPerMinute ?? { eu: 2, au: 2 }),
+      )
+    : undefined;
   const deviceCommands: DeviceCommandsRecorder = readModel ?? new MemoryDeviceCommands();
   const ledger = ledgerStore
     ? new Ledger({
         recorder: deviceCommands,
         store: ledgerStore,
         upstream: api,
+        ...(budget ? { history: budgetedHistory({ budget, upstream: api, upstreamNow }) } : {}),
         sites,
         now,
         leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
@@ -344,6 +355,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       })
     : undefined;
 
+  // One pg-boss for both queues (fleet job steps, queued changes): two instances starting at once
+  // on PGlite's one connection would interleave their transactions.
+  const superviseIntervals = [options.fleetQueue, options.changeQueue].flatMap((queue) =>
+    queue?.superviseIntervalSeconds === undefined ? [] : [queue.superviseIntervalSeconds],
+  );
+  const jobQueues = storage
+    ? new JobQueueHost(storage.handle, app.log, {
+        superviseIntervalSeconds:
+          superviseIntervals.length > 0 ? Math.min(...superviseIntervals) : undefined,
+      })
+    : undefined;
   const fleetStore = storage ? new FleetStore(storage.handle.db) : undefined;
   const fleetQueue =
     storage && ledger && box && fleetStore
@@ -360,7 +382,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
             retryWaitCapMs: options.fleetRetryWaitCapMs,
           }),
           app.log,
-          options.fleetQueue,
+          { ...options.fleetQueue, host: jobQueues },
         )
       : undefined;
   const fleetJobs =
@@ -384,19 +406,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
               : undefined,
         })
       : undefined;
-  // Every change to a device goes through its budget of upstream calls; what cannot go now waits
-  // in the durable queue of changes, sent through the ledger when its devices have a slot
-  // (docs/decisions/007-device-call-budget.md, sections 1 and 2).
-  const budget = storage
-    ? new DeviceBudgetStore(
-        storage.handle.db,
-        deviceBudgetsOf(options.deviceCallsPerMinute ?? { eu: 2, au: 2 }),
-      )
-    : undefined;
+  // The durable queue of changes: what the budget cannot carry now waits there, sent through the
+  // ledger when its devices have a slot (docs/decisions/007-device-call-budget.md, section 2).
   const changeQueue =
     storage && budget && ledger && box
       ? new ChangeQueue({
           handle: storage.handle,
+          host: jobQueues,
           store: new QueuedChangeStore(storage.handle.db, budget),
           budget,
           send: queuedStepSender({ ledger, upstream: api, box, now }),
@@ -495,6 +511,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     notifications?.stopPruning();
     await fleetQueue?.stop();
     await changeQueue?.stop();
+    await jobQueues?.stop();
     await http.close();
     if (storage?.owned) await storage.handle.close();
   });

@@ -1,9 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { PgBoss } from 'pg-boss';
 import type { QueuedChangeStatus } from '../../domain/queued-change.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
-import { QUEUE_SCHEMA, queueDatabaseOf } from '../db/job-queue.ts';
+import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
 import { ChangeRunner, type SendStep } from './change-runner.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import { statusOf, type ChangeOwner, type QueuedChangeRow } from './queued-change-rows.ts';
@@ -12,10 +10,6 @@ import type { NewQueuedChange, QueuedChangeStore, QueueOutcome } from './queued-
 /** The pg-boss queue of queued changes: one job runs the due steps of one change. */
 export const CHANGE_QUEUE = 'queued-change';
 
-/** First wait before the queue's start is tried again after a failure, ms; doubles per failure. */
-const START_RETRY_FIRST_MS = 1_000;
-/** Longest wait between two tries of the queue's start, ms. */
-const START_RETRY_MAX_MS = 30_000;
 /** How often the budget's old rows are pruned, in re-checks. */
 const PRUNE_EVERY_RECHECKS = 60;
 /** How often {@link ChangeQueue.settled} reads a change another instance may be sending, ms. */
@@ -74,7 +68,9 @@ interface JobData {
  * are sent once it runs.
  */
 export class ChangeQueue {
-  readonly #handle: DatabaseHandle;
+  readonly #host: JobQueueHost;
+  /** Whether the host is the queue's own, stopped with it. */
+  readonly #ownsHost: boolean;
   readonly #store: QueuedChangeStore;
   readonly #runner: ChangeRunner;
   readonly #budget: DeviceBudgetStore;
@@ -87,7 +83,6 @@ export class ChangeQueue {
   readonly #changed = new EventEmitter();
   /** Changes this instance is running now; the re-check leaves them to their job. */
   readonly #running = new Set<string>();
-  #boss: PgBoss | undefined;
   #workerId: string | undefined;
   #state: ChangeQueueState = 'starting';
   #starting: Promise<void> | undefined;
@@ -104,6 +99,11 @@ export class ChangeQueue {
    */
   constructor(options: {
     handle: DatabaseHandle;
+    /**
+     * The BFF's one pg-boss, shared with its other queues and stopped by the BFF; default one of
+     * the queue's own, stopped with it.
+     */
+    host?: JobQueueHost | undefined;
     store: QueuedChangeStore;
     budget: DeviceBudgetStore;
     send: SendStep;
@@ -113,7 +113,12 @@ export class ChangeQueue {
     onChange?: ((row: QueuedChangeRow) => void) | undefined;
   }) {
     this.#onChange = options.onChange;
-    this.#handle = options.handle;
+    this.#ownsHost = options.host === undefined;
+    this.#host =
+      options.host ??
+      new JobQueueHost(options.handle, options.log, {
+        superviseIntervalSeconds: options.options?.superviseIntervalSeconds,
+      });
     this.#store = options.store;
     this.#budget = options.budget;
     this.#upstreamNow = options.upstreamNow;
@@ -274,7 +279,7 @@ export class ChangeQueue {
     clearTimeout(this.#recheckTimer);
     await this.#starting;
     await this.#rechecking;
-    await this.#boss?.stop({ graceful: true, close: false, timeout: timeoutMs });
+    if (this.#ownsHost) await this.#host.stop(timeoutMs);
   }
 
   /**
@@ -301,78 +306,44 @@ export class ChangeQueue {
   }
 
   async #startUntilStopped(): Promise<void> {
-    const stopped = this.#stopped.signal;
-    for (let attempt = 1; !stopped.aborted; attempt += 1) {
-      try {
-        await this.#startOnce();
-        if (attempt > 1 && this.#state === 'ready')
-          this.#log.info({ attempt }, 'queued change queue started after failed tries');
-        return;
-      } catch (error) {
-        if (stopped.aborted) return;
-        const waitMs = Math.min(START_RETRY_MAX_MS, START_RETRY_FIRST_MS * 2 ** (attempt - 1));
+    const attempt = await startUntilStopped(
+      () => this.#startOnce(),
+      this.#stopped.signal,
+      ({ attempt: failed, retryInMs, reason }) =>
         this.#log.error(
-          {
-            attempt,
-            retryInMs: waitMs,
-            reason: error instanceof Error ? error.message : String(error),
-          },
+          { attempt: failed, retryInMs, reason },
           'queued change queue did not start; queued changes wait until it does; trying again',
-        );
-        try {
-          await sleep(waitMs, undefined, { signal: stopped });
-        } catch {
-          return;
-        }
-      }
-    }
+        ),
+    );
+    if (attempt !== undefined && attempt > 1 && this.#state === 'ready')
+      this.#log.info({ attempt }, 'queued change queue started after failed tries');
   }
 
   async #startOnce(): Promise<void> {
-    const boss = (this.#boss ??= await this.#makeBoss());
-    await boss.start();
-    if (this.#stopped.signal.aborted) return;
-    await boss.createQueue(CHANGE_QUEUE, {
-      policy: 'stately',
-      expireInSeconds: this.#options.stepExpireSeconds ?? 120,
-      // The re-check wakes a change again whatever pg-boss gave up; these retries only make a job
-      // whose BFF died run again sooner.
-      retryLimit: 10,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 30,
+    await this.#host.withStarted(async (boss) => {
+      if (this.#stopped.signal.aborted) return;
+      await boss.createQueue(CHANGE_QUEUE, {
+        policy: 'stately',
+        expireInSeconds: this.#options.stepExpireSeconds ?? 120,
+        // The re-check wakes a change again whatever pg-boss gave up; these retries only make a
+        // job whose BFF died run again sooner.
+        retryLimit: 10,
+        retryDelay: 1,
+        retryBackoff: true,
+        retryDelayMax: 30,
+      });
+      if (this.#stopped.signal.aborted) return;
+      this.#workerId = await boss.work<JobData>(
+        CHANGE_QUEUE,
+        { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) await this.#run(job.data.changeId);
+        },
+      );
     });
-    if (this.#stopped.signal.aborted) return;
-    this.#workerId = await boss.work<JobData>(
-      CHANGE_QUEUE,
-      { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-      async (jobs) => {
-        for (const job of jobs) await this.#run(job.data.changeId);
-      },
-    );
+    if (this.#workerId === undefined) return;
     if (this.#state === 'starting') this.#state = 'ready';
     this.#scheduleRecheck(0);
-  }
-
-  /** pg-boss and its dependencies load here, off the start path. */
-  async #makeBoss(): Promise<PgBoss> {
-    const { PgBoss: Boss, fromPglite } = await import('pg-boss');
-    const handle = this.#handle;
-    const boss = new Boss({
-      db: queueDatabaseOf(handle, fromPglite),
-      schema: QUEUE_SCHEMA,
-      ...(handle.driver === 'pglite' ? { backend: 'pglite' as const } : {}),
-      schedule: false,
-      superviseIntervalSeconds: this.#options.superviseIntervalSeconds ?? 10,
-      monitorIntervalSeconds: this.#options.superviseIntervalSeconds ?? 10,
-    });
-    boss.on('error', (error: unknown) =>
-      this.#log.error(
-        { reason: error instanceof Error ? error.message : String(error) },
-        'queued change queue error',
-      ),
-    );
-    return boss;
   }
 
   /** The next re-check in `delayMs`, at most the interval (real time). */
@@ -411,7 +382,7 @@ export class ChangeQueue {
 
   /** Asks for a job for each change (one waits per change at most) and wakes the local worker. */
   async #wake(changeIds: readonly string[]): Promise<void> {
-    const boss = this.#boss;
+    const boss = this.#host.boss;
     if (!boss || this.#workerId === undefined || changeIds.length === 0) return;
     for (const changeId of changeIds)
       await boss.send(CHANGE_QUEUE, { changeId } satisfies JobData, { singletonKey: changeId });

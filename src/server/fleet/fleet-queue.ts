@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../../infra/database.ts';
-import { QUEUE_SCHEMA, queueDatabaseOf } from '../db/job-queue.ts';
+import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';
 
@@ -11,10 +11,6 @@ export const FLEET_STEP_QUEUE = 'fleet-job-step';
 /** How far ahead a running step waits for the job's next step itself rather than queueing it, ms. */
 const HOLD_MS = 5_000;
 
-/** First wait before the queue's start is tried again after a failure, ms; doubles per failure. */
-const START_RETRY_FIRST_MS = 1_000;
-/** Longest wait between two tries of the queue's start, ms. */
-const START_RETRY_MAX_MS = 30_000;
 /** `Retry-After` of a refusal while the queue starts, s: a start on an existing schema takes ~1 s. */
 const STARTING_RETRY_AFTER_S = 2;
 
@@ -38,6 +34,11 @@ export interface FleetQueueOptions {
    * {@link FleetQueue.stop} begins), or fail it.
    */
   beforeWorker?: ((stopped: AbortSignal) => Promise<void>) | undefined;
+  /**
+   * The BFF's one pg-boss, shared with its other queues and stopped by the BFF; default one of
+   * the queue's own, stopped with it.
+   */
+  host?: JobQueueHost | undefined;
 }
 
 /** Where the queue writes its failures (pino's logger fits). */
@@ -66,13 +67,14 @@ interface StepData {
  * is refused with {@link FleetQueue.requireReady}.
  */
 export class FleetQueue {
-  readonly #handle: DatabaseHandle;
+  readonly #host: JobQueueHost;
+  /** Whether the host is the queue's own, stopped with it. */
+  readonly #ownsHost: boolean;
   readonly #runner: FleetRunner;
   readonly #log: FleetQueueLog;
   readonly #options: FleetQueueOptions;
   readonly #stepExpireSeconds: number;
   readonly #stopped = new AbortController();
-  #boss: PgBoss | undefined;
   #state: FleetQueueState = 'starting';
   #failedStarts = 0;
   #nextTryAtMs: number | undefined;
@@ -86,7 +88,10 @@ export class FleetQueue {
     log: FleetQueueLog,
     options: FleetQueueOptions = {},
   ) {
-    this.#handle = handle;
+    this.#ownsHost = options.host === undefined;
+    this.#host =
+      options.host ??
+      new JobQueueHost(handle, log, { superviseIntervalSeconds: options.superviseIntervalSeconds });
     this.#runner = runner;
     this.#log = log;
     this.#options = options;
@@ -137,82 +142,47 @@ export class FleetQueue {
   }
 
   async #startUntilStopped(): Promise<void> {
-    const stopped = this.#stopped.signal;
-    for (let attempt = 1; !stopped.aborted; attempt += 1) {
-      try {
-        await this.#startOnce();
-        if (this.#failedStarts > 0 && this.#state === 'ready')
-          this.#log.info({ attempt }, 'fleet job queue started after failed tries');
-        return;
-      } catch (error) {
-        if (stopped.aborted) return;
+    const attempt = await startUntilStopped(
+      () => this.#startOnce(),
+      this.#stopped.signal,
+      ({ attempt: failed, retryInMs, reason }) => {
         this.#failedStarts += 1;
-        // The same backoff as pg-boss's own start retries, but over the queue and worker too, and
-        // cut short by stop() so a close never waits out a retry.
-        const waitMs = Math.min(START_RETRY_MAX_MS, START_RETRY_FIRST_MS * 2 ** (attempt - 1));
-        this.#nextTryAtMs = Date.now() + waitMs;
+        this.#nextTryAtMs = Date.now() + retryInMs;
         this.#log.error(
-          {
-            attempt,
-            retryInMs: waitMs,
-            reason: error instanceof Error ? error.message : String(error),
-          },
+          { attempt: failed, retryInMs, reason },
           'fleet job queue did not start; fleet jobs are refused until it does; trying again',
         );
-        try {
-          await sleep(waitMs, undefined, { signal: stopped });
-        } catch {
-          return;
-        }
-      }
-    }
+      },
+    );
+    if (attempt !== undefined && this.#failedStarts > 0 && this.#state === 'ready')
+      this.#log.info({ attempt }, 'fleet job queue started after failed tries');
   }
 
   async #startOnce(): Promise<void> {
     // pg-boss may be started again after a failed start (its own start retries do the same).
-    const boss = (this.#boss ??= await this.#makeBoss());
-    await boss.start();
+    await this.#host.withStarted(async () => undefined);
     await this.#options.beforeWorker?.(this.#stopped.signal);
     if (this.#stopped.signal.aborted) return;
-    await boss.createQueue(FLEET_STEP_QUEUE, {
-      policy: 'stately',
-      expireInSeconds: this.#stepExpireSeconds,
-      retryLimit: 1000,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 30,
+    await this.#host.withStarted(async (boss) => {
+      if (this.#stopped.signal.aborted) return;
+      await boss.createQueue(FLEET_STEP_QUEUE, {
+        policy: 'stately',
+        expireInSeconds: this.#stepExpireSeconds,
+        retryLimit: 1000,
+        retryDelay: 1,
+        retryBackoff: true,
+        retryDelayMax: 30,
+      });
+      if (this.#stopped.signal.aborted) return;
+      this.#workerId = await boss.work<StepData>(
+        FLEET_STEP_QUEUE,
+        { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) await this.#run(job.data.jobId);
+        },
+      );
     });
-    if (this.#stopped.signal.aborted) return;
-    this.#workerId = await boss.work<StepData>(
-      FLEET_STEP_QUEUE,
-      { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-      async (jobs) => {
-        for (const job of jobs) await this.#run(job.data.jobId);
-      },
-    );
-    if (this.#state === 'starting') this.#state = 'ready';
-  }
-
-  /** pg-boss and its dependencies load here, off the start path (about 0.2 s of module loading). */
-  async #makeBoss(): Promise<PgBoss> {
-    const { PgBoss: Boss, fromPglite } = await import('pg-boss');
-    const handle = this.#handle;
-    const options = this.#options;
-    const boss = new Boss({
-      db: queueDatabaseOf(handle, fromPglite),
-      schema: QUEUE_SCHEMA,
-      ...(handle.driver === 'pglite' ? { backend: 'pglite' as const } : {}),
-      schedule: false,
-      superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
-      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
-    });
-    boss.on('error', (error: unknown) =>
-      this.#log.error(
-        { reason: error instanceof Error ? error.message : String(error) },
-        'job queue error',
-      ),
-    );
-    return boss;
+    if (this.#state === 'starting' && this.#workerId !== undefined) this.#state = 'ready';
   }
 
   /**
@@ -221,7 +191,8 @@ export class FleetQueue {
    * @throws ProblemError 503 `fleet_jobs_starting` before the worker ran.
    */
   #started(): PgBoss {
-    if (this.#boss && this.#workerId !== undefined) return this.#boss;
+    const boss = this.#host.boss;
+    if (boss && this.#workerId !== undefined) return boss;
     this.requireReady();
     throw new Error('the fleet job queue is ready without a worker');
   }
@@ -244,15 +215,16 @@ export class FleetQueue {
   }
 
   /**
-   * Stops the worker; a step under way finishes first (at most `timeoutMs`). Mid-start, the try
-   * under way is let finish (pg-boss cannot be interrupted) and a waiting retry is dropped, then
-   * what was started is stopped. The database stays open (it is the BFF's).
+   * Stops the queue's start and wake-ups. Mid-start, the try under way is let finish (pg-boss
+   * cannot be interrupted) and a waiting retry is dropped. With a host of its own, pg-boss is
+   * then stopped, a step under way finishing first (at most `timeoutMs`); a shared host is
+   * stopped by its owner once every queue stopped. The database stays open (it is the BFF's).
    */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#state = 'stopped';
     this.#stopped.abort();
     await this.#starting;
-    await this.#boss?.stop({ graceful: true, close: false, timeout: timeoutMs });
+    if (this.#ownsHost) await this.#host.stop(timeoutMs);
   }
 
   async #run(jobId: string): Promise<void> {
