@@ -13,10 +13,11 @@ import type { Site } from '../../domain/device.ts';
 import { submittedRecord } from '../../domain/read-model.ts';
 import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
 import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
-import { ProblemError } from '../http/problem.ts';
+import { isProblem, ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import type { HistoryReader } from '../budget/budgeted-history.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
 import {
@@ -115,7 +116,6 @@ export const SITE_LOOKUP_WAIT_MS = 1_000;
  */
 export class Ledger {
   readonly #store: LedgerStore;
-  readonly #upstream: UpstreamApi;
   readonly #now: () => number;
   readonly #leaseMs: number;
   readonly #hooks: LedgerHooks;
@@ -123,6 +123,7 @@ export class Ledger {
   readonly #siteLookupWaitMs: number;
   readonly #log: LedgerLog;
   readonly #recorder: DeviceCommandsRecorder | undefined;
+  readonly #history: HistoryReader;
 
   /**
    * @param options.upstream the upstream adapter: the history query reconciles unknown outcomes
@@ -132,6 +133,9 @@ export class Ledger {
    * @param options.leaseMs how long an entry belongs to the call that wrote or claimed it, ms.
    * @param options.siteLookupWaitMs default {@link SITE_LOOKUP_WAIT_MS}.
    * @param options.recorder the read model, told of every change the vendor accepted.
+   * @param options.history how reconciliation reads a device's history: the product's reader
+   *   that spends the device's budget of upstream calls (decision 007); default the upstream's
+   *   own `history`, unbudgeted.
    */
   constructor(options: {
     store: LedgerStore;
@@ -143,10 +147,13 @@ export class Ledger {
     log: LedgerLog;
     hooks?: LedgerHooks | undefined;
     recorder?: DeviceCommandsRecorder | undefined;
+    history?: HistoryReader | undefined;
   }) {
     this.#recorder = options.recorder;
+    this.#history =
+      options.history ??
+      ((caller, deviceId, query) => options.upstream.history(caller, deviceId, query));
     this.#store = options.store;
-    this.#upstream = options.upstream;
     this.#sites = options.sites;
     this.#now = options.now;
     this.#leaseMs = options.leaseMs;
@@ -358,12 +365,13 @@ export class Ledger {
     let found;
     try {
       found = await findSubmittedCommands(
-        (deviceId, range) => this.#upstream.history(session, deviceId, range),
+        (deviceId, range) => this.#history(session, deviceId, range),
         submission,
         row.createdAt.getTime(),
         (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId, row.id),
       );
     } catch (error) {
+      if (isProblem(error, 'device_rate_limited')) throw unsettledUntilNextCall(error);
       // The cause's code, not its words: those may be the vendor's own message.
       const cause = error instanceof ProblemError ? ` (${error.problem.code})` : '';
       throw new ProblemError(
@@ -720,4 +728,22 @@ function submissionOfRow(row: LedgerRow): UnsettledSubmission | undefined {
     return { deviceIds: batch.data.devices, ...batch.data.command, batch: true };
   }
   return undefined;
+}
+
+/**
+ * 429 `device_rate_limited` for a retry whose earlier try has an unknown outcome, while the
+ * device has no call left to read its history and settle it: the browser tries again after the
+ * same `Retry-After` (the device's next call), and nothing new was sent.
+ */
+function unsettledUntilNextCall(cause: ProblemError): ProblemError {
+  const waitS = Math.max(1, Number(cause.headers['retry-after']) || 60);
+  return new ProblemError(
+    429,
+    'device_rate_limited',
+    `An earlier try of this change has an unknown outcome, and checking the device's commands waits for its next call (the vendor allows two per device per minute), in ${waitS} second${waitS === 1 ? '' : 's'}. Nothing new was sent.`,
+    {
+      ...(cause.problem.details ? { details: cause.problem.details } : {}),
+      headers: { 'retry-after': String(waitS) },
+    },
+  );
 }

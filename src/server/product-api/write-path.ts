@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  BudgetTooTightDetailsSchema,
-  DeviceRateLimitedDetailsSchema,
-  ProblemSchema,
-} from '../../domain/errors.ts';
+import { BudgetTooTightDetailsSchema, ProblemSchema } from '../../domain/errors.ts';
 import { CHANGE_LEAD_TIME_MS } from '../../domain/lead-time.ts';
 import {
   devicesOfChange,
@@ -17,6 +13,7 @@ import {
   type QueuedReason,
 } from '../../domain/queued-change.ts';
 import { siteClockWords } from '../../domain/time.ts';
+import { budgetSpent, busyUntilMs } from '../budget/budgeted-history.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { statusOf, type ChangeOwner, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
@@ -40,8 +37,6 @@ import { readDeviceVersion, type DeviceVersions } from './device-version.ts';
 export const SETTLE_WAIT_MS = 15_000;
 /** How long the words of a refusal wait for the site's clock before using UTC, ms. */
 const SITE_ZONE_WAIT_MS = 500;
-/** How long a device the vendor answered 429 without `Retry-After` for is left alone, ms. */
-const BUSY_WITHOUT_RETRY_AFTER_MS = 60_000;
 
 /** The sealing context of a queued change's client secret: only that change's row opens it. */
 export function changeSealingContext(changeId: string): string {
@@ -272,7 +267,7 @@ export class WritePath {
         await this.#budget.markBusy(
           region,
           deviceIds,
-          retryAtOf(result.problem, answeredAtMs),
+          busyUntilMs(result.problem, answeredAtMs),
           answeredAtMs,
         );
       return result;
@@ -679,40 +674,6 @@ function notSentProblem(status: QueuedChangeStatus): ProblemError {
     status.outcome?.detail ??
       "The change could not be sent: the vendor's service kept failing. Nothing was sent; try again in a moment.",
     { details: { change: status } },
-  );
-}
-
-/**
- * 429 `device_rate_limited` for a call the budget had no slot for when the ledger was about to
- * send it again: nothing was sent (the ledger may send it again under the same key).
- */
-function budgetSpent(deviceIds: readonly string[], nextFreeAtMs: number, nowMs: number) {
-  const waitS = Math.max(1, Math.ceil((nextFreeAtMs - nowMs) / 1000));
-  const deviceId = deviceIds.length === 1 ? deviceIds[0] : undefined;
-  return new ProblemError(
-    429,
-    'device_rate_limited',
-    `${deviceId ?? 'A device of this change'} has had all its calls for this minute (the vendor allows two per device per minute). It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`,
-    {
-      details: DeviceRateLimitedDetailsSchema.parse({
-        ...(deviceId ? { deviceId } : {}),
-        retryAt: new Date(nextFreeAtMs).toISOString(),
-      }),
-      headers: { 'retry-after': String(waitS) },
-    },
-  );
-}
-
-/**
- * Until when a 429 said the devices are busy: its `Retry-After` from the answer's time (upstream
- * clock; the problem's `details.retryAt` is on the BFF's clock, which a test's sandbox moves
- * apart), else a minute on.
- */
-function retryAtOf(problem: ProblemError, answeredAtMs: number): number {
-  const waitS = Number(problem.headers['retry-after']);
-  return (
-    answeredAtMs +
-    (Number.isFinite(waitS) && waitS > 0 ? waitS * 1000 : BUSY_WITHOUT_RETRY_AFTER_MS)
   );
 }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { StatusRecord } from '../../domain/command.ts';
 import { MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
 import { liveSlotsOf, slotsToRead, type ReadReason } from '../../domain/refresh-policy.ts';
+import { busyUntilMs } from '../budget/budgeted-history.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
 import { SESSION_ABSOLUTE_TIMEOUT_MS } from '../session/session-store.ts';
@@ -18,8 +19,6 @@ export const READS_AT_ONCE = 4;
 export const READ_LEASE_MS = 2 * 60_000;
 /** A read that failed is tried again after 15 s, doubling to at most this, ms. */
 export const MAX_READ_BACKOFF_MS = 10 * 60_000;
-/** Without a `Retry-After`, a 429 keeps the device busy this long, ms. */
-const BUSY_WITHOUT_RETRY_AFTER_MS = 60_000;
 /** An account whose sealed secret cannot be opened is looked at again after this, ms. */
 const NO_CALLER_WAIT_MS = 5 * 60_000;
 /** How often (real time) an instance prunes old changes and idle accounts' secrets, ms. */
@@ -275,8 +274,7 @@ export class DeviceReads {
     if (isProblem(error, 'device_rate_limited')) {
       // Another client of the account spent the device's calls: busy until the vendor said.
       this.counts.rateLimited += 1;
-      const waitS = Number(error.headers['retry-after']);
-      const untilMs = nowMs + (Number.isFinite(waitS) ? waitS * 1000 : BUSY_WITHOUT_RETRY_AFTER_MS);
+      const untilMs = busyUntilMs(error, nowMs);
       await this.#budget.markBusy(account.region, [deviceId], untilMs, nowMs);
       await this.#model.releaseRead(account, deviceId, { atMs: untilMs });
       return;

@@ -1,0 +1,108 @@
+import type { StatusRecord } from '../../domain/command.ts';
+import { DeviceRateLimitedDetailsSchema } from '../../domain/errors.ts';
+import type { HistoryQuery } from '../../domain/history.ts';
+import { isProblem, ProblemError } from '../http/problem.ts';
+import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
+import type { DeviceBudgetStore } from './device-budget-store.ts';
+
+/** How long a device the vendor answered 429 without `Retry-After` for is left alone, ms. */
+export const BUSY_WITHOUT_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Until when a 429 said the devices are busy, epoch ms on the upstream's clock: its
+ * `Retry-After` from the answer's time `answeredAtMs` (the problem's `details.retryAt` is on the
+ * BFF's clock, which a test's sandbox moves apart), else {@link BUSY_WITHOUT_RETRY_AFTER_MS} on.
+ */
+export function busyUntilMs(problem: ProblemError, answeredAtMs: number): number {
+  const waitS = Number(problem.headers['retry-after']);
+  return (
+    answeredAtMs +
+    (Number.isFinite(waitS) && waitS > 0 ? waitS * 1000 : BUSY_WITHOUT_RETRY_AFTER_MS)
+  );
+}
+
+/**
+ * 429 `device_rate_limited` for a call the device budget had no slot for: nothing was sent, and
+ * `Retry-After` (whole seconds, at least 1) says when the first device's next call is free.
+ *
+ * @param nextFreeAtMs when the call may go, epoch ms on the upstream's clock.
+ * @param nowMs the upstream's clock now, epoch ms.
+ */
+export function budgetSpent(
+  deviceIds: readonly string[],
+  nextFreeAtMs: number,
+  nowMs: number,
+): ProblemError {
+  const waitS = Math.max(1, Math.ceil((nextFreeAtMs - nowMs) / 1000));
+  const deviceId = deviceIds.length === 1 ? deviceIds[0] : undefined;
+  return new ProblemError(
+    429,
+    'device_rate_limited',
+    `${deviceId ?? 'A device of this change'} has had all its calls for this minute (the vendor allows two per device per minute). It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`,
+    {
+      details: DeviceRateLimitedDetailsSchema.parse({
+        ...(deviceId ? { deviceId } : {}),
+        retryAt: new Date(nextFreeAtMs).toISOString(),
+      }),
+      headers: { 'retry-after': String(waitS) },
+    },
+  );
+}
+
+/** Reads every page of a device's history over a range (the ledger's `history`). */
+export type HistoryReader = (
+  caller: UpstreamCaller,
+  deviceId: string,
+  query: HistoryQuery,
+) => Promise<StatusRecord[]>;
+
+/**
+ * A device history reader that spends the device's budget of upstream calls
+ * (docs/decisions/007-device-call-budget.md, section 1): each page takes a slot as a control
+ * call, since it serves a change (settling a submission whose outcome is unknown) rather than a
+ * screen. A page with no slot is not read: 429 `device_rate_limited` with the device's wait
+ * ({@link budgetSpent}). A 429 of the vendor marks the device busy until its `Retry-After` and is
+ * thrown as it came, never retried.
+ *
+ * @throws ProblemError: 429 `device_rate_limited`, or the upstream's refusal of a page.
+ */
+export function budgetedHistory(options: {
+  budget: DeviceBudgetStore;
+  upstream: Pick<UpstreamApi, 'historyPage'>;
+  upstreamNow: () => number;
+}): HistoryReader {
+  const { budget, upstream, upstreamNow } = options;
+  return async (caller, deviceId, query) => {
+    const records: StatusRecord[] = [];
+    for (let page = 1; ; page += 1) {
+      const nowMs = upstreamNow();
+      const reservation = await budget.reserve({
+        region: caller.region,
+        deviceIds: [deviceId],
+        kind: 'control',
+        nowMs,
+      });
+      if (!reservation.granted) throw budgetSpent([deviceId], reservation.nextFreeAtMs, nowMs);
+      let answer;
+      try {
+        answer = await upstream.historyPage(caller, deviceId, query, page);
+      } catch (error) {
+        if (isProblem(error, 'device_rate_limited')) {
+          const answeredAtMs = upstreamNow();
+          await budget.markBusy(
+            caller.region,
+            [deviceId],
+            busyUntilMs(error, answeredAtMs),
+            answeredAtMs,
+          );
+        }
+        throw error;
+      } finally {
+        await budget.settle(reservation.slotIds, upstreamNow());
+      }
+      records.push(...answer.commands);
+      if (!answer.more) return records;
+    }
+  };
+}
