@@ -3,11 +3,23 @@
  * that resets connections, on PGlite and (with TEST_DATABASE_URL) PostgreSQL: latency beyond the
  * timeout, 5xx bursts, 429 storms, token expiry mid-session, connection resets. Each case
  * reports its counts and asserts that no submission was duplicated or lost.
+ *
+ * The budget is in play (docs/decisions/007-device-call-budget.md): the sandbox enforces the
+ * vendor's 2 calls per device per minute, the BFF spends its own 2 on the sandbox's clock, and a
+ * change the budget cannot carry is queued (202 `queued`). A browser here does what the SPA does:
+ * it retries a refused call with the same key once its device's next call is free (the test
+ * moves the sandbox clock to then, never sleeps a minute), and follows a queued change until it
+ * was sent, which must happen exactly once.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import {
+  QueuedAnswerSchema,
+  type QueuedChangeStatus,
+  QueuedChangeStatusSchema,
+} from '../../src/domain/queued-change.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import type { BrowserClient, TestResponse } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
@@ -16,6 +28,9 @@ const MINUTE_MS = 60_000;
 /** Answers a browser retries (with the same Idempotency-Key), honouring `Retry-After`. */
 const TRANSIENT = new Set([409, 429, 502, 503, 504]);
 const MAX_TRIES = 40;
+/** Reads of a queued change while it waits for its job (each 100 ms of real time, after the
+ * clock was moved to its slot): the queue looks for due changes every second. */
+const MAX_QUEUED_READS = 150;
 
 interface Intent {
   deviceId: string;
@@ -26,6 +41,8 @@ interface Intent {
     endTime: string;
   };
   final?: TestResponse;
+  /** The queued change the submission became, once it ended. */
+  queued?: QueuedChangeStatus;
   tries: number;
 }
 
@@ -38,6 +55,7 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     stack = await startStack({
       database: kind,
       relay: true,
+      followSandboxClock: true,
       bff: {
         upstreamTimeoutMs: 400,
         ledgerLeaseMs: 1_500,
@@ -60,7 +78,8 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-100' })).status).toBe(201);
     // The site's devices are read once when bound: done before any fault is switched on.
     await stack.bff.readModel?.reads.runDue();
-    baseMs = Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 10 * MINUTE_MS;
+    // Far enough ahead that the minutes the retries move the clock on keep the lead time.
+    baseMs = Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 90 * MINUTE_MS;
   });
 
   const intents = (count: number, firstDevice = 1): Intent[] =>
@@ -85,17 +104,54 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     });
   };
 
-  /** Submits like a browser that retries with the same key until it gets a final answer. */
+  /**
+   * Submits like a browser that retries with the same key until it gets a final answer: after a
+   * budget refusal (429 `device_rate_limited`) at its device's next free call, reached by moving
+   * the sandbox clock; after other transient answers, once `Retry-After` (at most 2 s) passed. A
+   * submission answered `queued` is followed until its change ended.
+   */
   async function settle(intent: Intent): Promise<TestResponse> {
     for (;;) {
       const response = await submitOnce(intent);
+      const retryAfterS = Number(response.headers['retry-after'] ?? 0);
       if (!TRANSIENT.has(response.status) || intent.tries >= MAX_TRIES) {
         intent.final = response;
+        const queued = QueuedAnswerSchema.safeParse(response.json());
+        if (response.status === 202 && queued.success)
+          intent.queued = await followQueued(queued.data.queued.changeId);
         return response;
       }
-      const retryAfterS = Number(response.headers['retry-after'] ?? 0);
-      await sleep(Math.min(2_000, Math.max(50, retryAfterS * 1000)));
+      if (
+        response.status === 429 &&
+        response.json<{ code?: string }>().code === 'device_rate_limited'
+      )
+        await stack.admin.advanceClock(Math.max(1, retryAfterS) * 1000);
+      else await sleep(Math.min(2_000, Math.max(50, retryAfterS * 1000)));
     }
+  }
+
+  /** Reads a queued change until it was sent, failed or withdrawn, moving the clock to its slot. */
+  async function followQueued(changeId: string): Promise<QueuedChangeStatus> {
+    for (let read = 0; read < MAX_QUEUED_READS; read += 1) {
+      const status = QueuedChangeStatusSchema.parse(
+        (await browser.get(`/api/changes/${changeId}`)).json(),
+      );
+      if (!['queued', 'sending'].includes(status.state)) return status;
+      const waitMs = status.goesAt ? Date.parse(status.goesAt) - (await stack.admin.nowMs()) : 0;
+      if (waitMs > 0) await stack.admin.advanceClock(waitMs);
+      else await sleep(100);
+    }
+    throw new Error(`queued change ${changeId} was not sent in time`);
+  }
+
+  /** The command a submission made: from its answer, or from its queued change's sent step. */
+  function commandIdOf(intent: Intent): string | undefined {
+    if (intent.final?.status !== 202) return undefined;
+    if (intent.queued) {
+      const body = intent.queued.steps.find((step) => step.call === 'submit')?.answer?.body;
+      return (body as { id?: string } | undefined)?.id;
+    }
+    return intent.final.json<{ id: string }>().id;
   }
 
   /**
@@ -112,10 +168,7 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
         (c) => c.powerControl.targetBatteryPowerW === intent.body.powerControl.targetBatteryPowerW,
       );
       duplicates += Math.max(0, matching.length - 1);
-      const answeredId =
-        intent.final?.status === 202
-          ? (intent.final.json<{ id: string }>().id as string)
-          : undefined;
+      const answeredId = commandIdOf(intent);
       const ledger = LedgerPageSchema.parse(
         (await browser.get(`/api/ledger?deviceId=${intent.deviceId}&kind=submit`)).json(),
       ).entries;
@@ -125,6 +178,14 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
       if (answeredId && matching.length === 0) lost += 1;
     }
     return { duplicates, lost };
+  }
+
+  /** Submissions the sandbox was asked for (`POST .../commands`), by its own count. */
+  async function submitCalls(): Promise<number> {
+    const { byRoute } = (await stack.admin.stats()) as { byRoute: Record<string, number> };
+    return Object.entries(byRoute)
+      .filter(([route]) => route === 'eu POST /device/:deviceId/commands')
+      .reduce((sum, [, count]) => sum + count, 0);
   }
 
   async function report(fault: string, all: Intent[], extra: Record<string, number> = {}) {
@@ -197,13 +258,33 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     expect(after - before).toBe(8);
 
     const all = intents(2, 20);
+    // The vendor says the devices are busy: each submission waits for them, queued under its
+    // key, instead of being refused or retried blind (decision 007, section 1).
     const refused = await Promise.all(all.map(submitOnce));
-    expect(refused.map((r) => r.status)).toEqual([429, 429]);
-    // The storm passes (a minute of sandbox time), the browsers retry with the same keys.
-    await stack.admin.advanceClock(MINUTE_MS);
+    expect(refused.map((r) => r.status)).toEqual([202, 202]);
+    const queued = refused.map((r) => QueuedAnswerSchema.parse(r.json()).queued);
+    expect(queued.map((q) => q.reason)).toEqual(['device_busy', 'device_busy']);
+    const submitsBefore = await submitCalls();
+    // The storm passes; each queued change goes at its devices' next call (the clock is moved).
     await stack.admin.setFaults({});
-    const finals = await Promise.all(all.map(settle));
-    expect(finals.map((r) => r.status)).toEqual([202, 202]);
+    await Promise.all(
+      all.map(async (intent, i) => {
+        intent.final = refused[i];
+        intent.queued = await followQueued(queued[i]?.changeId ?? '');
+      }),
+    );
+    expect(all.map((intent) => intent.queued?.state)).toEqual(['sent', 'sent']);
+    // No retry amplification: each change reached the vendor at most once more than it was
+    // accepted (a call the vendor's own limit refused is waited out, per its Retry-After).
+    const sentCalls = (await submitCalls()) - submitsBefore;
+    expect(sentCalls).toBeGreaterThanOrEqual(all.length);
+    expect(sentCalls).toBeLessThanOrEqual(2 * all.length);
+    // A browser that sends the same key again is answered the command its change made, and
+    // nothing reaches the vendor.
+    const again = await Promise.all(all.map(submitOnce));
+    expect(again.map((r) => r.status)).toEqual([202, 202]);
+    expect(again.map((r) => r.json<{ id?: string }>().id)).toEqual(all.map(commandIdOf));
+    expect((await submitCalls()) - submitsBefore).toBe(sentCalls);
     const counts = await report('429 storm', all, { limited: limited.length });
     expect(counts.duplicates).toBe(0);
     expect(counts.lost).toBe(0);

@@ -100,7 +100,9 @@ export interface Stack {
   /**
    * The commands the sandbox holds for `deviceId` whose window meets the range, read from the
    * vendor's own history (every page), not through the BFF: the truth fault and crash tests
-   * compare the BFF's answers with. Each page counts as a vendor call in the sandbox's stats.
+   * compare the BFF's answers with. Each page counts as a vendor call in the sandbox's stats and
+   * in the vendor's limit: a page refused for the limit is read again after its `Retry-After`,
+   * reached by moving the sandbox clock.
    */
   vendorHistory(
     deviceId: string,
@@ -204,6 +206,46 @@ async function readVendorHistory(
   range: { startTime: string; endTime: string },
   credentials: { region: 'eu' | 'au'; clientId: string; clientSecret: string },
 ): Promise<VendorHistoryCommand[]> {
+  const commands: VendorHistoryCommand[] = [];
+  const size = 100;
+  for (let page = 1; page <= 100; page += 1) {
+    const query = new URLSearchParams({
+      startTime: range.startTime,
+      endTime: range.endTime,
+      page: String(page),
+      size: String(size),
+    });
+    const url = `${sandboxUrl}/${credentials.region}${VENDOR_API_BASE_PATH}/device/${deviceId}/commands?${query}`;
+    // A token per read: moving the clock may outlive one (the fault suite's short tokens).
+    const read = async () =>
+      fetch(url, {
+        headers: {
+          authorization: `Bearer ${await vendorToken(sandboxUrl, credentials)}`,
+          accept: 'application/json',
+        },
+      });
+    let answer = await read();
+    // The vendor's limit counts these reads too: wait for the device's next call as its partner
+    // would, by moving the sandbox clock (never sleeping).
+    for (let waited = 0; answer.status === 429 && waited < 3; waited += 1) {
+      const retryAfterS = Math.max(1, Number(answer.headers.get('retry-after') ?? 60));
+      await new SandboxAdmin(sandboxUrl).advanceClock(retryAfterS * 1000);
+      answer = await read();
+    }
+    if (!answer.ok) throw new Error(`the sandbox refused the history read: ${answer.status}`);
+    const body = unwrap(await answer.json()) as { commands?: VendorHistoryCommand[] | null };
+    const pageCommands = body.commands ?? [];
+    commands.push(...pageCommands);
+    if (pageCommands.length < size) break;
+  }
+  return commands;
+}
+
+/** A fresh access token of the vendor's token endpoint (either token dialect). */
+async function vendorToken(
+  sandboxUrl: string,
+  credentials: { region: 'eu' | 'au'; clientId: string; clientSecret: string },
+): Promise<string> {
   const tokenAnswer = await fetch(`${sandboxUrl}/${credentials.region}/api/auth/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -217,24 +259,5 @@ async function readVendorHistory(
   const accessToken = token.access_token ?? token.accessToken;
   if (!tokenAnswer.ok || !accessToken)
     throw new Error(`the sandbox gave no token: ${tokenAnswer.status}`);
-  const commands: VendorHistoryCommand[] = [];
-  const size = 100;
-  for (let page = 1; page <= 100; page += 1) {
-    const query = new URLSearchParams({
-      startTime: range.startTime,
-      endTime: range.endTime,
-      page: String(page),
-      size: String(size),
-    });
-    const answer = await fetch(
-      `${sandboxUrl}/${credentials.region}${VENDOR_API_BASE_PATH}/device/${deviceId}/commands?${query}`,
-      { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
-    );
-    if (!answer.ok) throw new Error(`the sandbox refused the history read: ${answer.status}`);
-    const body = unwrap(await answer.json()) as { commands?: VendorHistoryCommand[] | null };
-    const pageCommands = body.commands ?? [];
-    commands.push(...pageCommands);
-    if (pageCommands.length < size) break;
-  }
-  return commands;
+  return accessToken;
 }
