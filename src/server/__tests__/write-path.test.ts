@@ -126,6 +126,10 @@ describe.each(DATABASE_KINDS)(
         'queued_changes',
         'device_call_slots',
         'device_call_busy',
+        // The read model too: each test starts at version 0 of its devices.
+        'device_commands',
+        'device_read_state',
+        'device_command_changes',
       ])
         await database.db.execute(`delete from bff.${table}`);
       fake.seen.length = 0;
