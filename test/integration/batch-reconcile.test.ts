@@ -161,6 +161,9 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     expect((await submit(batch, key)).status).toBe(502);
 
     skewMs += LEASE_MS + 1_000;
+    // A minute on the vendor's clock, as a browser waits: the first device's budget then has a
+    // call for the history read that settles the batch and one for the submission.
+    await stack.admin.advanceClock(MINUTE_MS);
     // A single submission on the batch's first device and window, with another power: the BFF
     // settles the batch first, then sends it; the upstream refuses it for the batch's command.
     const single = await browser.request({
@@ -194,6 +197,9 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     expect(first.json()).toMatchObject({ code: 'outcome_unknown' });
 
     skewMs += LEASE_MS + 1_000;
+    // The devices' budgets spent a call on the lost try: a minute on, the retry has one for the
+    // history read that finds it absent and one to send it again.
+    await stack.admin.advanceClock(MINUTE_MS);
     const sent = await submit(batch, key);
     expect(sent.status).toBe(202);
     expect(sent.headers['idempotent-replayed']).toBeUndefined();
