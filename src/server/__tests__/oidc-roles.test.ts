@@ -261,6 +261,8 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
           'DELETE /api/sites/:siteId/time-zone',
           'POST /api/devices/:deviceId/commands',
           'PUT /api/devices/:deviceId/commands/:commandId/cancel',
+          'POST /api/devices/:deviceId/changes',
+          'DELETE /api/changes/:changeId',
           'POST /api/batches',
           'PUT /api/batches/:batchCommandId/cancel',
           'PUT /api/connections/:region',
@@ -271,7 +273,9 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
           'POST /api/fleet-plans/check',
         ].sort(),
       );
-      expect(fake.seen).toHaveLength(0);
+      // Nothing sent on the viewer's behalf; the read model's own refresh reads (of the command
+      // the dispatcher sent before) may run meanwhile.
+      expect(fake.seen.filter((request) => request.method !== 'GET')).toEqual([]);
     });
 
     it('refuses a dispatcher site bindings and connections, and lets an administrator bind', async () => {
