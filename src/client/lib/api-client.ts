@@ -120,12 +120,25 @@ function withQuery(path: string, query: RequestOptions['query']): string {
   return search ? `${path}?${search}` : path;
 }
 
+/**
+ * `Retry-After` in ms: whole seconds or an HTTP date (RFC 9110, section 10.2.3); undefined when
+ * absent or unreadable, never below 0.
+ */
+export function retryAfterMs(header: string | null, nowMs = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const atMs = Date.parse(header);
+  return Number.isNaN(atMs) ? undefined : Math.max(0, atMs - nowMs);
+}
+
 /** Reads an error answer: problem+json when the BFF sent one, else words from the status. */
 export async function problemToError(response: Response): Promise<ApiError> {
+  const wait = retryAfterMs(response.headers.get('Retry-After'));
   const problem = ProblemSchema.safeParse(await response.json().catch(() => undefined));
   if (problem.success) {
     const { status, code, title, detail, details, upstream } = problem.data;
-    return new ApiError({ status, code, title, detail, details, upstream });
+    return new ApiError({ status, code, title, detail, details, upstream, retryAfterMs: wait });
   }
   const statusText = response.statusText ? ` ${response.statusText}` : '';
   return new ApiError({
@@ -133,5 +146,6 @@ export async function problemToError(response: Response): Promise<ApiError> {
     code: CLIENT_ERROR_CODES.unexpectedResponse,
     title: `HTTP ${response.status}${statusText}`,
     detail: `The server answered HTTP ${response.status}${statusText} without an explanation. Try again in a moment.`,
+    retryAfterMs: wait,
   });
 }

@@ -22,6 +22,8 @@ export class ApiError extends Error {
   readonly details: unknown;
   /** The vendor's own error body, for support. */
   readonly upstream: unknown;
+  /** How long the server asked to wait before the same request again, ms (its `Retry-After`). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: {
     status: number;
@@ -30,6 +32,7 @@ export class ApiError extends Error {
     detail?: string | undefined;
     details?: unknown;
     upstream?: unknown;
+    retryAfterMs?: number | undefined;
   }) {
     super(init.detail ?? init.title);
     this.status = init.status;
@@ -38,6 +41,7 @@ export class ApiError extends Error {
     this.detail = init.detail ?? init.title;
     this.details = init.details;
     this.upstream = init.upstream;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

@@ -38,6 +38,7 @@ export function submitBatch(
 export function useSubmitBatch() {
   const queryClient = useQueryClient();
   return useKeyedMutation({
+    untilDecided: true,
     mutationFn: ({ devices, command, ...intent }: BatchRequest & IntentHeaders) =>
       submitBatch({ devices, command }, intent),
     onSettled: (_response, _error, request) => {

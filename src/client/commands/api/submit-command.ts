@@ -40,11 +40,14 @@ export interface CommandSubmission {
 /**
  * Submits a command as one operator intent (one `Idempotency-Key` for all its tries); whatever
  * the answer (a lost one may still have taken effect), the device's history and statuses and the
- * ledger are read again, on every screen that shows them.
+ * ledger are read again, on every screen that shows them. An open outcome is checked until it is
+ * decided (`untilDecided`, the default; the screen shows `outcomeChecking`); with `false`, two
+ * quick retries, then the error.
  */
-export function useSubmitCommand() {
+export function useSubmitCommand({ untilDecided = true }: { untilDecided?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useKeyedMutation({
+    untilDecided,
     mutationFn: ({ deviceId, command, ...intent }: CommandSubmission & IntentHeaders) =>
       submitCommand(deviceId, command, intent),
     onSettled: (_response, _error, { deviceId }) =>

@@ -1,6 +1,6 @@
 import { useMutation, type MutateOptions } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ApiError } from '../../lib/api-error.ts';
+import { ApiError } from '../../lib/api-error.ts';
 
 /**
  * The headers that tie a change to one operator intent (docs/architecture.md, Ledger): its
@@ -52,6 +52,40 @@ export function retryWhileOutcomeOpen(failureCount: number, error: ApiError): bo
   return failureCount < MAX_INTENT_RETRIES && isOutcomeOpen(error);
 }
 
+/** The first wait before checking an open outcome again, ms; it doubles up to the longest. */
+export const FIRST_CHECK_DELAY_MS = 2_000;
+/** The longest wait between two checks of an open outcome, ms. */
+export const LONGEST_CHECK_DELAY_MS = 30_000;
+
+/**
+ * TanStack Query's `retryDelay` for a change whose outcome is open: the server's `Retry-After`
+ * when it gave one (the device's next call, a lease running out), else 2 s doubling to 30 s.
+ * `failureCount` is TanStack Query's (0 on the first failure).
+ */
+export function outcomeCheckDelayMs(failureCount: number, error: ApiError): number {
+  if (error.retryAfterMs !== undefined) return Math.max(1_000, error.retryAfterMs);
+  return Math.min(FIRST_CHECK_DELAY_MS * 2 ** failureCount, LONGEST_CHECK_DELAY_MS);
+}
+
+/** The code of the error a try ends with once the operator stopped checking its outcome. */
+export const CHECKING_STOPPED = 'checking_stopped';
+
+const checkingStopped = () =>
+  new ApiError({
+    status: 0,
+    code: CHECKING_STOPPED,
+    title: 'Stopped checking',
+    detail: 'You stopped checking the outcome of this change; it was not sent again.',
+  });
+
+/**
+ * TanStack Query's `retry` for a change checked until its outcome is decided: again while it is
+ * open, with no limit of tries, until the operator stops checking.
+ */
+export function retryUntilDecided(_failureCount: number, error: ApiError): boolean {
+  return error.code !== CHECKING_STOPPED && isOutcomeOpen(error);
+}
+
 function fingerprint(variables: object): string {
   return JSON.stringify({ ...variables, idempotencyKey: undefined });
 }
@@ -98,6 +132,12 @@ export class IntentKeys {
 export type KeyedVariables<TVariables> = TVariables & IntentHeaders;
 
 interface KeyedMutationOptions<TData, TVariables> {
+  /**
+   * Check an open outcome until it is decided ({@link retryUntilDecided}), waiting
+   * {@link outcomeCheckDelayMs} between tries, instead of two quick retries. The screen then
+   * shows {@link OutcomeChecking} and offers to stop.
+   */
+  untilDecided?: boolean;
   mutationFn: (variables: KeyedVariables<TVariables>) => Promise<TData>;
   onSuccess?: (data: TData, variables: KeyedVariables<TVariables>) => unknown;
   onSettled?: (
@@ -108,32 +148,78 @@ interface KeyedMutationOptions<TData, TVariables> {
 }
 
 /**
+ * Where an `untilDecided` change stands while its outcome is open: `checking` while it waits for
+ * the next try (`nextTryAtMs`, epoch ms) or makes it, `stopped` once the operator stopped
+ * checking (the form keeps its values; submitting them again checks the same intent first).
+ */
+export type OutcomeChecking =
+  { state: 'idle' } | { state: 'checking'; nextTryAtMs: number | undefined } | { state: 'stopped' };
+
+/**
  * A mutation that changes commands on behalf of one operator intent: each `mutate` gets its
  * `Idempotency-Key` from {@link IntentKeys}, and TanStack Query retries it while its outcome is
- * open ({@link retryWhileOutcomeOpen}); both repeat the same key, so a double click, a retry after
- * a lost answer or the operator's "Try again" (`mutate(mutation.variables)`) never makes a second
- * command or batch.
+ * open ({@link retryWhileOutcomeOpen}, or {@link retryUntilDecided} with `untilDecided`); every
+ * try repeats the same key, so a double click, a retry after a lost answer or the operator's
+ * "Try again" (`mutate(mutation.variables)`) never makes a second command or batch.
+ *
+ * Besides TanStack Query's mutation it returns `outcomeChecking` ({@link OutcomeChecking}) and
+ * `stopChecking()`, which lets the current intent go: no further try is sent (one already under
+ * way still lands, and its answer still refreshes the histories), the mutation is reset, and the
+ * intent's key stays open for the next submission of the same values.
  */
 export function useKeyedMutation<TData, TVariables extends object>(
   options: KeyedMutationOptions<TData, TVariables>,
 ) {
   const [keys] = useState(() => new IntentKeys());
-  const { onSettled } = options;
+  // The tries the operator stopped checking, by the variables object TanStack Query hands each.
+  const [stoppedRuns] = useState(() => new WeakSet<object>());
+  const [stopped, setStopped] = useState(false);
+  const [nextTryAtMs, setNextTryAtMs] = useState<number>();
+  const { onSettled, mutationFn, untilDecided = false } = options;
   const mutation = useMutation({
-    mutationFn: options.mutationFn,
-    retry: retryWhileOutcomeOpen,
+    mutationFn: (variables: KeyedVariables<TVariables>) =>
+      stoppedRuns.has(variables) ? Promise.reject(checkingStopped()) : mutationFn(variables),
+    retry: untilDecided ? retryUntilDecided : retryWhileOutcomeOpen,
+    ...(untilDecided
+      ? {
+          retryDelay: (failureCount: number, error: ApiError) => {
+            const delayMs = outcomeCheckDelayMs(failureCount, error);
+            if (error.code !== CHECKING_STOPPED) setNextTryAtMs(Date.now() + delayMs);
+            return delayMs;
+          },
+        }
+      : {}),
     ...(options.onSuccess ? { onSuccess: options.onSuccess } : {}),
     onSettled: (data: TData | undefined, error: ApiError | null, variables) => {
-      keys.settle(variables.idempotencyKey, error);
+      // A stopped intent is still open: the next submission of the same values keeps its key.
+      if (error?.code !== CHECKING_STOPPED) keys.settle(variables.idempotencyKey, error);
       return onSettled?.(data, error, variables);
     },
   });
-  const keyed = (variables: TVariables & Keyed): KeyedVariables<TVariables> => ({
-    ...variables,
-    idempotencyKey: keys.keyFor(variables),
-  });
+  const keyed = (variables: TVariables & Keyed): KeyedVariables<TVariables> => {
+    setStopped(false);
+    setNextTryAtMs(undefined);
+    return { ...variables, idempotencyKey: keys.keyFor(variables) };
+  };
+  const open =
+    mutation.isPending && mutation.failureReason !== null && isOutcomeOpen(mutation.failureReason);
+  const outcomeChecking: OutcomeChecking = stopped
+    ? { state: 'stopped' }
+    : untilDecided && open
+      ? { state: 'checking', nextTryAtMs }
+      : { state: 'idle' };
   return {
     ...mutation,
+    outcomeChecking,
+    stopChecking: () => {
+      if (mutation.variables) stoppedRuns.add(mutation.variables);
+      mutation.reset();
+      setStopped(true);
+    },
+    reset: () => {
+      mutation.reset();
+      setStopped(false);
+    },
     mutate: (
       variables: TVariables & Keyed,
       callbacks?: MutateOptions<TData, ApiError, KeyedVariables<TVariables>>,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { apiRequest, apiRequestWithStatus } from '../api-client.ts';
+import { apiRequest, apiRequestWithStatus, retryAfterMs } from '../api-client.ts';
 import { ApiError } from '../api-error.ts';
 import { json, noContent, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import '../../testing/render.tsx';
@@ -99,5 +99,42 @@ describe('apiRequest', () => {
     const init = (globalThis.fetch as unknown as { mock: { calls: [string, RequestInit][] } }).mock
       .calls[0]?.[1];
     expect(init?.credentials).toBe('same-origin');
+  });
+});
+
+describe('Retry-After', () => {
+  it('is read from a refusal into retryAfterMs', async () => {
+    stubFetch(
+      () =>
+        new Response(
+          JSON.stringify({
+            title: 'Busy',
+            status: 429,
+            code: 'device_rate_limited',
+            detail: 'Later.',
+          }),
+          {
+            status: 429,
+            headers: { 'content-type': 'application/problem+json', 'retry-after': '17' },
+          },
+        ),
+    );
+    const error = await rejection(apiRequest('/things', ThingSchema));
+    expect(error.retryAfterMs).toBe(17_000);
+  });
+
+  it('is absent when the answer has none', async () => {
+    stubFetch(() => problem(503, 'outcome_unknown', 'Not known yet.'));
+    const error = await rejection(apiRequest('/things', ThingSchema));
+    expect(error.retryAfterMs).toBeUndefined();
+  });
+
+  it('reads seconds or a date, and nothing from words', () => {
+    const nowMs = Date.parse('2026-11-21T00:50:00Z');
+    expect(retryAfterMs('5', nowMs)).toBe(5_000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 00:50:30 GMT', nowMs)).toBe(30_000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 00:49:00 GMT', nowMs)).toBe(0);
+    expect(retryAfterMs('soon', nowMs)).toBeUndefined();
+    expect(retryAfterMs(null, nowMs)).toBeUndefined();
   });
 });

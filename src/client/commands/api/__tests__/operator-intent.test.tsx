@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceCommand } from '../../../../domain/command.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../../testing/fake-fetch.ts';
 import { createTestQueryClient } from '../../../testing/render.tsx';
@@ -41,6 +41,13 @@ const networkError = () => {
 };
 const unavailable = () => problem(503, 'upstream_unavailable', 'The vendor did not answer.');
 
+/** Lets the hooks' waits between checks pass at once (fake timers; no real waiting). */
+const passChecks = () => act(() => vi.advanceTimersByTimeAsync(60_000));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 function wrapper() {
   const queryClient = createTestQueryClient();
   // Retries of a change come from the hooks themselves; the test does not wait between them.
@@ -55,21 +62,26 @@ function wrapper() {
 
 describe('a device command submission is one operator intent', () => {
   it('sends an Idempotency-Key and repeats it when TanStack Query retries after a lost answer', async () => {
+    vi.useFakeTimers();
     const { changes } = bff([networkError, unavailable, () => json(202, ACCEPTED)]);
     const { result } = renderHook(() => useSubmitCommand(), { wrapper: wrapper() });
 
     act(() => result.current.mutate({ deviceId: 'BAT-1', command: COMMAND }));
 
-    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    await passChecks();
+    expect(result.current.isSuccess).toBe(true);
     const keys = changes().map(keyOf);
     expect(keys).toHaveLength(3);
     expect(keys[0]).toMatch(/^[\w-]{8,}$/);
     expect(new Set(keys).size).toBe(1);
   });
 
-  it('repeats the key when the operator tries again after the retries gave up', async () => {
+  it('repeats the key when the operator tries again after the quick retries gave up', async () => {
     const { changes } = bff([unavailable, unavailable, unavailable, () => json(202, ACCEPTED)]);
-    const { result } = renderHook(() => useSubmitCommand(), { wrapper: wrapper() });
+    // The timeline's way: two quick retries, then the operator's own try.
+    const { result } = renderHook(() => useSubmitCommand({ untilDecided: false }), {
+      wrapper: wrapper(),
+    });
 
     act(() => result.current.mutate({ deviceId: 'BAT-1', command: COMMAND }));
     await waitFor(() => expect(result.current.isError).toBe(true));
@@ -121,12 +133,15 @@ describe('batches and cancels are keyed the same way', () => {
       () => json(202, accepted),
       () => json(202, { ...accepted, batchCommandId: 'batch_2' }),
     ]);
+    vi.useFakeTimers();
     const { result } = renderHook(() => useSubmitBatch(), { wrapper: wrapper() });
 
     act(() => result.current.mutate({ devices: ['BAT-1'], command: COMMAND }));
-    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    await passChecks();
+    expect(result.current.isSuccess).toBe(true);
     act(() => result.current.mutate({ devices: ['BAT-1'], command: LATER }));
-    await waitFor(() => expect(result.current.data).toMatchObject({ batchCommandId: 'batch_2' }));
+    await passChecks();
+    expect(result.current.data).toMatchObject({ batchCommandId: 'batch_2' });
 
     const [first, retry, next] = changes().map(keyOf);
     expect(first).toBeTruthy();

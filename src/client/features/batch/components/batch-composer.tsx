@@ -10,7 +10,7 @@ import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
-import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
+import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
@@ -238,6 +238,11 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
             submit.mutate({ devices: [...selected], command }, { onSuccess: onAccepted })
           }
         />
+        <OutcomeCheckingStatus
+          checking={submit.outcomeChecking}
+          what="the batch"
+          onStop={submit.stopChecking}
+        />
         {submit.isSuccess && isQueuedAnswer(submit.data) ? (
           <div role="status" className="notice">
             <p>Batch not sent yet. {queuedWords(submit.data, timeZone)}</p>
@@ -281,11 +286,6 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
             error={submit.error}
             what="The batch was not accepted; no device got it."
             timeZone={timeZone}
-            onRetry={
-              isOutcomeOpen(submit.error) && submit.variables
-                ? () => submit.mutate(submit.variables, { onSuccess: onAccepted })
-                : undefined
-            }
           />
         ) : null}
       </section>

@@ -10,7 +10,7 @@ import { useUndo } from '../../../commands/api/undo-change.ts';
 import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
-import { isOutcomeOpen } from '../../../commands/lib/operator-intent.ts';
+import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { overlapConflict } from '../../../lib/problem-words.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
@@ -106,6 +106,11 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
         </p>
       }
     >
+      <OutcomeCheckingStatus
+        checking={submit.outcomeChecking}
+        what="the command"
+        onStop={submit.stopChecking}
+      />
       {submit.isSuccess ? (
         <p className="field-hint">
           The window above now follows on from it, ready for a next command.
@@ -125,11 +130,6 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
             what="The command was not accepted."
             timeZone={timeZone}
             focusOnShow
-            onRetry={
-              isOutcomeOpen(submit.error) && submit.variables
-                ? () => submit.mutate(submit.variables)
-                : undefined
-            }
           />
           {windowSubmitHint[submit.error.code] ? (
             <p className="field-hint">{windowSubmitHint[submit.error.code]}</p>

@@ -199,7 +199,8 @@ export function TimelinePage({
     }, [lastChanges, undo]),
   );
 
-  const submit = useSubmitCommand();
+  // The timeline's dialogs and copies show no outcome check yet: two quick retries, then words.
+  const submit = useSubmitCommand({ untilDecided: false });
   const submitFor = (device: Device, command: DeviceCommand, timeZone: string) =>
     submit.mutate(
       { deviceId: device.deviceId, command },
@@ -252,7 +253,7 @@ export function TimelinePage({
 
   // Copies (a paste, a duplicate) go through a submission hook of their own: each is its own
   // intent with its own key, and the form's pending state and error stay the form's.
-  const copySubmit = useSubmitCommand();
+  const copySubmit = useSubmitCommand({ untilDecided: false });
   const sendCopies = async (
     copies: readonly CheckedCopy[],
     powerControl: PowerControl,
