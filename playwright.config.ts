@@ -33,6 +33,14 @@ export const E2E_PRISM_BFF_PORT = 48080 + portOffset;
 export const E2E_PRISM_MOCK_PORT = 48010 + portOffset;
 export const E2E_PRISM_TOKEN_PORT = 48011 + portOffset;
 
+/**
+ * Ports of a fifth stack, started (and restarted) by the tests under `e2e/budget/` themselves:
+ * `npm start`'s sandbox and BFF at the vendor's real limit of 2 calls per device and minute on
+ * both sides (e2e/support/budget-stack.ts).
+ */
+export const E2E_BUDGET_BFF_PORT = 58080 + portOffset;
+export const E2E_BUDGET_SANDBOX_PORT = 58090 + portOffset;
+
 const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
 
 /**
@@ -40,6 +48,8 @@ const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
  * against the whole path, so a checkout in a folder named `prism` would match every spec.
  */
 const PRISM_SPECS = /[\\/]e2e[\\/]prism[\\/][^\\/]+\.spec\.ts$/;
+/** The specs under `e2e/budget/`, for the same reason. */
+const BUDGET_SPECS = /[\\/]e2e[\\/]budget[\\/][^\\/]+\.spec\.ts$/;
 
 const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') => ({
   command: 'npx tsx scripts/start.ts',
@@ -97,6 +107,8 @@ const PROJECT_STACKS = {
   'company-sign-in': { folder: 'company-sign-in', stacks: ['teams'] },
   // Its spec starts its own stack (e2e/support/prism-stack.ts).
   prism: { folder: 'prism', stacks: [] },
+  // Its spec starts its own stack, and restarts its BFF (e2e/support/budget-stack.ts).
+  budget: { folder: 'budget', stacks: [] },
 } as const;
 const running = projectsToRun(
   process.argv,
@@ -135,7 +147,7 @@ export default defineConfig({
   projects: [
     {
       name: 'demo',
-      testIgnore: ['large/**', 'company-sign-in/**', 'firefox/**', PRISM_SPECS],
+      testIgnore: ['large/**', 'company-sign-in/**', 'firefox/**', PRISM_SPECS, BUDGET_SPECS],
       use: { baseURL: `http://127.0.0.1:${E2E_BFF_PORT}` },
     },
     {
@@ -162,6 +174,14 @@ export default defineConfig({
       name: 'prism',
       testMatch: PRISM_SPECS,
       use: { baseURL: `http://127.0.0.1:${E2E_PRISM_BFF_PORT}` },
+    },
+    {
+      // The vendor's real limit, 2 calls per device and minute, on the sandbox and in the BFF's
+      // budget: queued changes, and their life across a restart of the BFF, a stack the spec
+      // starts and restarts itself.
+      name: 'budget',
+      testMatch: BUDGET_SPECS,
+      use: { baseURL: `http://127.0.0.1:${E2E_BUDGET_BFF_PORT}` },
     },
   ],
   webServer: (['demo', 'large', 'teams'] as const).flatMap((name) =>

@@ -2,15 +2,17 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
+import {
+  AXIS_HEIGHT_PX,
+  DEVICE_ROW_PX,
+  LABEL_WIDTH_PX,
+  SITE_ROW_PX,
+  drag,
+  pointOf,
+} from './support/timeline.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-// Geometry of the canvas (src/client/features/timeline/lib/draw.ts and rows.ts).
-const LABEL_WIDTH_PX = 200;
-const AXIS_HEIGHT_PX = 44;
-const SITE_ROW_PX = 26;
-const DEVICE_ROW_PX = 34;
-
 /** Opens the timeline with PLANT-EU-001 bound: row 1 is BAT-EU-001-A, row 2 -B, row 3 -C. */
 async function openTimeline(page: Page): Promise<void> {
   await signIn(page);
@@ -18,35 +20,6 @@ async function openTimeline(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'Timeline' }).click();
   await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
   await expect(page.getByRole('rowheader', { name: /BAT-EU-001-A/ })).toBeAttached();
-}
-
-/** Page coordinates of instant `ms` on device row `deviceRow` (0 = first device of the site). */
-async function pointOf(page: Page, deviceRow: number, ms: number) {
-  const canvas = page.getByTestId('timeline-canvas');
-  const box = await canvas.boundingBox();
-  if (!box) throw new Error('timeline canvas not visible');
-  const originMs = Number(await canvas.getAttribute('data-origin-ms'));
-  const msPerPx = Number(await canvas.getAttribute('data-ms-per-px'));
-  const scrollTop = Number(await canvas.getAttribute('data-scroll-top'));
-  return {
-    x: box.x + LABEL_WIDTH_PX + (ms - originMs) / msPerPx,
-    y:
-      box.y +
-      AXIS_HEIGHT_PX +
-      SITE_ROW_PX +
-      DEVICE_ROW_PX * deviceRow +
-      DEVICE_ROW_PX / 2 -
-      scrollTop,
-  };
-}
-
-async function drag(page: Page, deviceRow: number, fromMs: number, toMs: number, release = true) {
-  const from = await pointOf(page, deviceRow, fromMs);
-  const to = await pointOf(page, deviceRow, toMs);
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(to.x, to.y, { steps: 8 });
-  if (release) await page.mouse.up();
 }
 
 /** Drag-creates a window on a row and submits it with a battery power; returns the command id. */

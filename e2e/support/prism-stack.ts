@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChild, stopChild, waitForAnswer } from './child-process.ts';
 import {
   E2E_PRISM_BFF_PORT,
   E2E_PRISM_MOCK_PORT,
@@ -43,10 +42,6 @@ export function moveStory(document: string, shiftMs: number): string {
 
 /** How long the stack may take to answer: Prism parses the document, the BFF opens PGlite. */
 const START_TIMEOUT_MS = 120_000;
-/** How long a child may take to exit after SIGTERM before it is killed. */
-const STOP_TIMEOUT_MS = 10_000;
-/** Lines of each child's output kept for the message of a failed start. */
-const KEPT_LINES = 200;
 
 /**
  * The token answer's example each region's token requests ask Prism for: the partner guide's
@@ -86,75 +81,6 @@ export interface PrismStack {
   violations(): string[];
   /** Stops the BFF, Prism and the relay, and removes the BFF's data folder. */
   stop(): Promise<void>;
-}
-
-/** A child process with the last lines of its output. */
-interface Child {
-  name: string;
-  process: ChildProcess;
-  lines: string[];
-  exited: Promise<void>;
-}
-
-/** Starts `node args` (the Node running the tests: the project's 24) in the repository. */
-function startChild(
-  name: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  onLine: (line: string) => void = () => {},
-): Child {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    const added = chunk.toString('utf8').split('\n').filter(Boolean);
-    added.forEach(onLine);
-    lines.push(...added);
-    lines.splice(0, Math.max(0, lines.length - KEPT_LINES));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = once(child, 'exit').then(() => undefined);
-  return { name, process: child, lines, exited };
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
-  child.process.kill('SIGTERM');
-  const timer = setTimeout(() => child.process.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await child.exited;
-  clearTimeout(timer);
-}
-
-/**
- * Waits until `url` answers at all (any status) while every child runs.
- *
- * @throws Error with the children's last output when one exits or the time runs out.
- */
-async function waitForAnswer(
-  url: string,
-  children: Child[],
-  deadline: number,
-  headers: Record<string, string> = {},
-): Promise<void> {
-  for (;;) {
-    const dead = children.find((c) => c.process.exitCode !== null || c.process.signalCode !== null);
-    if (dead) throw new Error(`${dead.name} exited while starting:\n${dead.lines.join('\n')}`);
-    if (Date.now() > deadline)
-      throw new Error(
-        `${url} did not answer in ${START_TIMEOUT_MS} ms:\n` +
-          children.map((c) => `--- ${c.name}\n${c.lines.join('\n')}`).join('\n'),
-      );
-    try {
-      await fetch(url, { headers, signal: AbortSignal.timeout(2_000) });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {

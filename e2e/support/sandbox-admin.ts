@@ -22,6 +22,13 @@ export function sandboxAdminAt(port: number) {
     setClock: (now: Date) => call(port, 'POST', '/clock', { now: now.toISOString() }),
     /** Current sandbox time. */
     now: async () => new Date(((await call(port, 'GET', '/clock')) as { now: string }).now),
+    /**
+     * The vendor routes' request counts since the start, a reset or {@link clearStats}: `byRoute`
+     * keyed `region METHOD route`, e.g. `eu PUT /devices/:deviceId/commands/:commandId/cancel`.
+     */
+    stats: async () => (await call(port, 'GET', '/stats')) as { byRoute: Record<string, number> },
+    /** Counts from zero again. */
+    clearStats: () => call(port, 'DELETE', '/stats'),
     /** Takes a device offline or faults it. */
     setDevice: (deviceId: string, state: { online?: boolean; fault?: boolean }) =>
       call(port, 'PUT', `/devices/${deviceId}`, state),

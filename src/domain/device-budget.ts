@@ -133,6 +133,39 @@ export function planCalls(
 }
 
 /**
+ * Plans the steps of one change (a replace: cancel, then submit) to go together: at the first
+ * moment the budget lets every step follow the one before at once, all of them at that moment
+ * (docs/decisions/007-device-call-budget.md, section 2). A replace whose first call went while its
+ * second waited would leave the device with its old window cancelled and the new one not sent for
+ * up to a minute, across a restart of the BFF, or for good should another change take the new
+ * window meanwhile; the old command stays in force until the new one can follow it.
+ *
+ * @returns each step's time, epoch ms on the upstream clock, all equal; as {@link planCalls} when
+ *   a device has more calls in the change than its budget's limit.
+ * @throws RangeError on an invalid `budget` or a step naming no device.
+ */
+export function planTogether(
+  devices: ReadonlyMap<string, DeviceCalls>,
+  steps: readonly (readonly string[])[],
+  budget: DeviceCallBudget,
+  fromMs: number,
+): number[] {
+  let plan = planCalls(devices, steps, budget, fromMs);
+  const callsOf = new Map<string, number>();
+  for (const deviceId of steps.flat()) callsOf.set(deviceId, (callsOf.get(deviceId) ?? 0) + 1);
+  // More calls of one device than its window holds can never go together.
+  if ([...callsOf.values()].some((count) => count > budget.limit)) return plan;
+  // Each round starts where the last step of the round before could go; slots only free with
+  // time, so this ends once every call spent before has left its window, at the latest.
+  for (;;) {
+    const firstMs = plan[0] as number;
+    const lastMs = plan[plan.length - 1] as number;
+    if (firstMs === lastMs) return plan;
+    plan = planCalls(devices, steps, budget, lastMs);
+  }
+}
+
+/**
  * Plans `count` calls one after another on one device (a replace: 2, an undo of a replace: 2).
  *
  * @throws RangeError on an invalid `budget`.

@@ -89,3 +89,14 @@ export const BudgetTooTightDetailsSchema = z.object({
   earliestStart: z.iso.datetime(),
 });
 export type BudgetTooTightDetails = z.infer<typeof BudgetTooTightDetailsSchema>;
+
+/**
+ * Details of a 409 `change_would_wait` (docs/decisions/007-device-call-budget.md, section 2): a
+ * change asked to go only at once (`ifLater=refuse`) that the device's budget would queue; when
+ * its first call would go, ISO 8601 UTC. Nothing was sent or queued.
+ */
+export const ChangeWouldWaitDetailsSchema = z.object({
+  deviceIds: z.array(DeviceIdSchema),
+  goesAt: z.iso.datetime(),
+});
+export type ChangeWouldWaitDetails = z.infer<typeof ChangeWouldWaitDetailsSchema>;

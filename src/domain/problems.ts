@@ -144,6 +144,11 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       "A replace or an undo whose last call the device's budget of upstream calls (2 per rolling minute) would send later than the lead time before the new window starts; nothing was sent; `details.earliestStart` is the earliest window start the budget allows.",
   },
+  change_would_wait: {
+    status: [409],
+    meaning:
+      "A replace or an undo sent with `ifLater=refuse` whose first call the device's budget of upstream calls would queue; nothing was sent or queued; `details.goesAt` is when it would go.",
+  },
   device_changed: {
     status: [409],
     meaning:

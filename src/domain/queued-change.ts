@@ -314,6 +314,16 @@ export const DeviceChangeRequestSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type DeviceChangeRequest = z.infer<typeof DeviceChangeRequestSchema>;
+
+/**
+ * `POST /api/devices/{deviceId}/changes?ifLater=`: what to do with a change the device's budget
+ * cannot send at once. `queue` (the default) queues it; `refuse` writes and sends nothing and
+ * answers 409 `change_would_wait` with when it would go, so a screen can ask the operator first.
+ */
+export const DeviceChangeQuerySchema = z.strictObject({
+  ifLater: z.enum(['queue', 'refuse']).optional(),
+});
+export type DeviceChangeQuery = z.infer<typeof DeviceChangeQuerySchema>;
 export type DeviceChangeKind = DeviceChangeRequest['kind'];
 
 /**

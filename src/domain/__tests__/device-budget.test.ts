@@ -7,6 +7,7 @@ import {
   planBatchAtMs,
   planCalls,
   planDeviceSequence,
+  planTogether,
   type DeviceCallBudget,
   type DeviceCalls,
 } from '../device-budget.ts';
@@ -98,6 +99,24 @@ describe('plans', () => {
   it('goes no earlier than a busy device allows', () => {
     expect(earliestCallAtMs({ spentAtMs: [], busyUntilMs: s(25) }, BUDGET, T)).toBe(s(25));
     expect(earliestCallAtMs({ spentAtMs: [], busyUntilMs: s(-5) }, BUDGET, T)).toBe(T);
+  });
+
+  it("holds a replace's cancel until its submission can follow at once, one slot left", () => {
+    const device = new Map([['BAT-1', { spentAtMs: [s(-30)] }]]);
+    expect(planTogether(device, [['BAT-1'], ['BAT-1']], BUDGET, T)).toEqual([s(30), s(30)]);
+  });
+
+  it('sends the steps of a change together at once when the slots are free', () => {
+    expect(planTogether(new Map(), [['BAT-1'], ['BAT-1']], BUDGET, T)).toEqual([T, T]);
+  });
+
+  it('plans a change of more calls than the window holds one after another', () => {
+    const device = new Map([['BAT-1', NONE]]);
+    expect(planTogether(device, [['BAT-1'], ['BAT-1'], ['BAT-1']], BUDGET, T)).toEqual([
+      T,
+      T,
+      s(60),
+    ]);
   });
 
   it('refuses a step with no device', () => {

@@ -291,7 +291,7 @@ describe.each(DATABASE_KINDS)(
 
     it('refuses a replace on a device with one call left when the window is too near, before anything is sent', async () => {
       expect((await submit(ada, 'k1', command(1))).statusCode).toBe(202);
-      // Cancel now (the last call), submit when the first frees at +60 s: a window starting at
+      // Cancel and submit together when the first call frees at +60 s: a window starting at
       // +150 s would need its last call by +30 s.
       const tooNear = { powerControl: { targetBatteryPowerW: 5 }, ...window(2.5) };
       const refused = await change(ada, 'r1', {
@@ -313,7 +313,7 @@ describe.each(DATABASE_KINDS)(
       expect(calls('POST')).toBe(1);
     });
 
-    it('queues a replace with time to spare, sends its cancel now and its submission at the next slot', async () => {
+    it('queues a replace with time to spare, holding its cancel until its submission can follow at once', async () => {
       expect((await submit(ada, 'k1', command(1))).statusCode).toBe(202);
       const next = command(7, 30);
       const answer = await change(ada, 'r2', {
@@ -323,14 +323,16 @@ describe.each(DATABASE_KINDS)(
       });
       expect(answer.statusCode).toBe(202);
       const body = DeviceChangeAnswerSchema.parse(answer.json());
+      // One call is left now, but the cancel waits for the submission: the old window stays.
       expect(body.change.steps.map((s) => [s.call, s.state])).toEqual([
-        ['cancel', 'sent'],
+        ['cancel', 'waiting'],
         ['submit', 'waiting'],
       ]);
       expect(body.queued?.goesAt).toBe(new Date(T0 + MINUTE).toISOString());
-      expect(calls('PUT')).toBe(1);
+      expect(calls('PUT')).toBe(0);
       const sent = await advanceUntil(MINUTE, body.change.id, (c) => c.state === 'sent');
       expect(sent.steps.map((s) => s.idempotencyKey)).toEqual(['r2/1', 'r2/2']);
+      expect(calls('PUT')).toBe(1);
       expect(calls('POST')).toBe(2);
 
       // Its undo names the submission's key and restores the old window, both steps linked to it.
@@ -341,9 +343,13 @@ describe.each(DATABASE_KINDS)(
         commandId: (sent.steps[1]?.answer?.body as { id: string }).id,
         command: command(1),
       });
-      expect(undo.statusCode).toBe(200);
-      const undone = DeviceChangeAnswerSchema.parse(undo.json());
-      expect(undone.submitted?.id).toMatch(/^cmd_/);
+      const undoAnswer = DeviceChangeAnswerSchema.parse(undo.json());
+      // A read of the device may take one of its two calls first: the undo then waits, whole.
+      const undone =
+        undoAnswer.change.state === 'sent'
+          ? undoAnswer.change
+          : await advanceUntil(MINUTE, undoAnswer.change.id, (c) => c.state === 'sent');
+      expect((undone.steps[1]?.answer?.body as { id: string }).id).toMatch(/^cmd_/);
       const ledger = LedgerPageSchema.parse(
         (
           await bff.app.inject({ method: 'GET', url: '/api/ledger', headers: { cookie: ada } })
@@ -416,6 +422,30 @@ describe.each(DATABASE_KINDS)(
       const sent = await advanceUntil(MINUTE, queued.changeId, (c) => c.state === 'sent');
       expect(sent.steps[0]?.answer?.status).toBe(202);
       expect(calls('POST')).toBe(3);
+    });
+
+    it('asked to go only at once, refuses a replace that would wait, queueing and sending nothing', async () => {
+      expect((await submit(ada, 'k1', command(1))).statusCode).toBe(202);
+      const refused = await bff.app.inject({
+        method: 'POST',
+        url: '/api/devices/BAT-1/changes?ifLater=refuse',
+        headers: { cookie: ada, ...CSRF, 'idempotency-key': 'r4' },
+        payload: { kind: 'replace', commandId: 'cmd_1', command: command(7, 30) },
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        code: 'change_would_wait',
+        details: { deviceIds: ['BAT-1'], goesAt: new Date(T0 + MINUTE).toISOString() },
+      });
+      expect(refused.json().detail).toContain('12:01:00 site time');
+      const changes = await bff.app.inject({
+        method: 'GET',
+        url: '/api/changes',
+        headers: { cookie: ada },
+      });
+      expect(changes.json()).toEqual({ changes: [] });
+      expect(calls('PUT')).toBe(0);
+      expect(calls('POST')).toBe(1);
     });
   },
 );

@@ -5,6 +5,7 @@ import {
   callsKeptForChanges,
   deviceBudgetAt,
   planCalls,
+  planTogether,
   type DeviceBudgetNow,
   type DeviceCallBudget,
   type DeviceCalls,
@@ -130,7 +131,7 @@ export class DeviceBudgetStore {
     // planned as the read and then that change, it goes when the change's call would be free too.
     const kept = request.kind === 'read' ? callsKeptForChanges(this.budgetOf(region)) : 0;
     const steps = Array.from({ length: 1 + kept }, () => deviceIds);
-    const { plan } = await this.#planAfter(tx, region, steps, nowMs, waiting);
+    const { plan } = await this.#planAfter(tx, region, steps, nowMs, waiting, false);
     const atMs = plan[plan.length - 1] as number;
     if (waiting.length > 0)
       return {
@@ -279,7 +280,8 @@ export class DeviceBudgetStore {
    * Plans `steps` (each the devices of one call, in sending order) inside `tx`, after every
    * queued change of their devices that waits ahead (`beforeSeq`; all waiting changes when
    * absent): the calls they have spent, the waiting changes' planned steps, and no step before
-   * the last of those. Call it holding the devices' locks ({@link DeviceBudgetStore.lockDevices})
+   * the last of those; the steps go together ({@link planTogether}: a replace's cancel waits
+   * until its submission can follow at once). Call it holding the devices' locks ({@link DeviceBudgetStore.lockDevices})
    * for a plan no other instance can change before it is written.
    */
   async planIn(
@@ -291,7 +293,7 @@ export class DeviceBudgetStore {
   ): Promise<{ plan: number[]; waiting: QueuedChangeRow[] }> {
     const deviceIds = [...new Set(steps.flat())];
     const waiting = await this.waitingChangesIn(tx, region, deviceIds, beforeSeq);
-    return this.#planAfter(tx, region, steps, nowMs, waiting);
+    return this.#planAfter(tx, region, steps, nowMs, waiting, true);
   }
 
   async #planAfter(
@@ -300,6 +302,8 @@ export class DeviceBudgetStore {
     steps: readonly (readonly string[])[],
     nowMs: number,
     waiting: readonly QueuedChangeRow[],
+    /** The steps of one change, sent together ({@link planTogether}); else each when it can. */
+    together: boolean,
   ): Promise<{ plan: number[]; waiting: QueuedChangeRow[] }> {
     const deviceIds = [...new Set(steps.flat())];
     const known = await this.callsIn(tx, region, deviceIds, nowMs);
@@ -324,7 +328,7 @@ export class DeviceBudgetStore {
         for (const id of step.deviceIds) calls.get(id)?.spentAtMs.push(atMs);
       }
     return {
-      plan: planCalls(calls, steps, this.budgetOf(region), fromMs),
+      plan: (together ? planTogether : planCalls)(calls, steps, this.budgetOf(region), fromMs),
       waiting: [...waiting],
     };
   }

@@ -37,6 +37,8 @@ export interface NewQueuedChange {
   /** The request's `Idempotency-Key` and fingerprint: the same key answers the same change. */
   idempotencyKey?: string | undefined;
   requestHash?: string | undefined;
+  /** Write it only when its first step can go at once (`ifLater=refuse`); default queue it. */
+  onlyIfNow?: boolean | undefined;
   /** Upstream clock, epoch ms. */
   nowMs: number;
 }
@@ -51,7 +53,9 @@ export type QueueOutcome =
    * Not written: its last step would go after the lead time before its window
    * (decision 007, section 2: 409 `budget_too_tight`); the plan, and the earliest start it allows.
    */
-  | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number };
+  | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number }
+  /** Not written: asked to go only at once (`onlyIfNow`), its first step would wait; the plan. */
+  | { queued: false; reason: 'would_wait'; plan: number[] };
 
 /** What {@link QueuedChangeStore.startStep} found. */
 export type StepStart =
@@ -151,6 +155,8 @@ export class QueuedChangeStore {
             earliestStartMs: check.earliestStartMs,
           };
       }
+      if (input.onlyIfNow && (plan[0] as number) > nowMs)
+        return { queued: false, reason: 'would_wait', plan };
       const now = new Date(nowMs);
       const steps: StepProgress[] = plan.map((plannedAtMs) => ({
         state: 'waiting',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DeviceIdSchema } from '../../domain/ids.ts';
 import {
   DeviceChangeAnswerSchema,
+  DeviceChangeQuerySchema,
   DeviceChangeRequestSchema,
   QueuedChangePageSchema,
   QueuedChangeQuerySchema,
@@ -63,15 +64,16 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
         tags: ['changes'],
         summary: "A replace or an undo of a device's command, planned as a whole",
         description:
-          "Every step (a cancel, a submission) gets its slot of the device's budget of upstream calls (2 per rolling minute) before the first is sent. When the last would go later than the lead time (2 minutes) before the new window starts, nothing is sent: 409 `budget_too_tight` with `details.earliestStart`. Else the change is sent now (200 once every step was sent, `cancelled` and `submitted` from their answers) or queued (202 with `queued.goesAt`). Each step is its own ledger entry under `Idempotency-Key` + `/1`, `/2` (one step: the key itself); an undo's steps name `undoOf`. `Powerdeck-Device-Version` names the device's version the change was made against.",
+          "Every step (a cancel, a submission) gets its slot of the device's budget of upstream calls (2 per rolling minute) before the first is sent. When the last would go later than the lead time (2 minutes) before the new window starts, nothing is sent: 409 `budget_too_tight` with `details.earliestStart`. Else the change is sent now (200 once every step was sent, `cancelled` and `submitted` from their answers) or queued (202 with `queued.goesAt`); with `ifLater=refuse` a change that would wait is neither queued nor sent: 409 `change_would_wait` with `details.goesAt`, for a screen to ask first. Each step is its own ledger entry under `Idempotency-Key` + `/1`, `/2` (one step: the key itself); an undo's steps name `undoOf`. `Powerdeck-Device-Version` names the device's version the change was made against.",
         params: DeviceParamsSchema,
+        querystring: DeviceChangeQuerySchema,
         body: DeviceChangeRequestSchema,
         response: {
           200: DeviceChangeAnswerSchema,
           202: DeviceChangeAnswerSchema,
           404: problemResponse('The device or command is not found (`unknown_or_unbound`).'),
           409: problemResponse(
-            "The budget cannot send it before the window's lead time (`budget_too_tight`); another person changed the device since the version named (`device_changed`); the first step was sent and the second refused (`change_incomplete`); or a step was refused (`window_overlap`, `not_cancellable`).",
+            "The budget cannot send it before the window's lead time (`budget_too_tight`); another person changed the device since the version named (`device_changed`); `ifLater=refuse` and it would wait (`change_would_wait`, `details.goesAt`); the first step was sent and the second refused (`change_incomplete`); or a step was refused (`window_overlap`, `not_cancellable`).",
           ),
           422: problemResponse(
             "A value outside the device's range (`capability_out_of_range`), or a reused Idempotency-Key.",
@@ -88,6 +90,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
         sessionOf(request),
         request.params.deviceId,
         request.body,
+        request.query.ifLater,
       ),
   );
   // GET and HEAD stay with the device's commands; this path takes changes only.

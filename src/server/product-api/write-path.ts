@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BudgetTooTightDetailsSchema, ProblemSchema } from '../../domain/errors.ts';
+import {
+  BudgetTooTightDetailsSchema,
+  ChangeWouldWaitDetailsSchema,
+  ProblemSchema,
+} from '../../domain/errors.ts';
 import { CHANGE_LEAD_TIME_MS } from '../../domain/lead-time.ts';
 import {
   devicesOfChange,
@@ -189,10 +193,12 @@ export class WritePath {
   /**
    * Answers `POST /api/devices/{deviceId}/changes` (see the class): plans the change's steps with
    * the device's budget, refuses it when it cannot go in time, else queues it and, when its first
-   * step is due now, waits for it to be sent.
+   * step is due now, waits for it to be sent. With `ifLater` `refuse`, a change whose first step
+   * would wait is neither queued nor sent: 409 `change_would_wait` with when it would go, so the
+   * operator hears it before anything is sent.
    *
-   * @throws ProblemError: 400 `invalid_undo_of`, 409 `device_changed` or `budget_too_tight`, 422
-   *   `idempotency_key_reused`.
+   * @throws ProblemError: 400 `invalid_undo_of`, 409 `device_changed`, `budget_too_tight` or
+   *   `change_would_wait`, 422 `idempotency_key_reused`.
    */
   async planned(
     request: FastifyRequest,
@@ -200,6 +206,7 @@ export class WritePath {
     session: Session,
     deviceId: string,
     body: DeviceChangeRequest,
+    ifLater: 'queue' | 'refuse' = 'queue',
   ): Promise<FastifyReply> {
     const key = readIdempotencyKey(request.headers) ?? `powerdeck:${randomUUID()}`;
     await this.#checkVersion(request, session, deviceId);
@@ -214,9 +221,12 @@ export class WritePath {
       deadline,
       idempotencyKey: key,
       requestHash: requestFingerprint('deviceChange', `/devices/${deviceId}/changes`, body),
+      onlyIfNow: ifLater === 'refuse',
     });
     if (!outcome.queued && outcome.reason === 'budget_too_tight')
       throw await this.#tooTight(session, [deviceId], outcome.plan, outcome.earliestStartMs);
+    if (!outcome.queued && outcome.reason === 'would_wait')
+      throw await this.#wouldWait(session, [deviceId], outcome.plan[0] as number);
     if (!outcome.queued && !outcome.sameRequest) throw keyReused();
     let row = outcome.row;
     if (outcome.queued && (row.nextAtMs ?? Infinity) <= this.#upstreamNow()) {
@@ -380,6 +390,27 @@ export class WritePath {
     if (states.some((state) => state.waitingChangeIds.some((id) => id !== status.id)))
       return 'changes_waiting';
     return 'no_slot';
+  }
+
+  /** 409 `change_would_wait`, worded with when its first call would go on the site's clock. */
+  async #wouldWait(
+    session: Session,
+    deviceIds: readonly string[],
+    goesAtMs: number,
+  ): Promise<ProblemError> {
+    const timeZone = await this.#zoneOf(session, deviceIds);
+    const their = deviceIds.length === 1 ? "the device's" : "the devices'";
+    return new ProblemError(
+      409,
+      'change_would_wait',
+      `Not sent: ${their} calls to the vendor this minute are spent (two per device per minute), so this change would wait until ${siteClockWords(goesAtMs, timeZone)}. Nothing was sent or queued; send it again to queue it.`,
+      {
+        details: ChangeWouldWaitDetailsSchema.parse({
+          deviceIds,
+          goesAt: new Date(goesAtMs).toISOString(),
+        }),
+      },
+    );
   }
 
   /** 409 `budget_too_tight`, worded with the earliest start on the site's clock. */

@@ -4,7 +4,9 @@ import {
   type DeviceChangeAnswer,
   type DeviceChangeRequest,
 } from '../../../domain/queued-change.ts';
+import { ChangeWouldWaitDetailsSchema } from '../../../domain/errors.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { isApiError } from '../../lib/api-error.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import type { IntentHeaders } from '../lib/operator-intent.ts';
 
@@ -17,17 +19,28 @@ import type { IntentHeaders } from '../lib/operator-intent.ts';
  * earliest start the budget allows), `device_changed` (409), `change_incomplete` (409: the old
  * window is cancelled and the new one refused), `window_overlap`, `invalid_undo_of` among others.
  * One `Idempotency-Key` for the whole change: its steps' keys are made from it (`/1`, `/2`).
+ * With `ifLater` `refuse`, a change the budget would queue is neither queued nor sent: ApiError
+ * `change_would_wait` (409, `details.goesAt`), so the screen asks the operator first.
  */
 export function changeDevice(
   deviceId: string,
   change: DeviceChangeRequest,
   intent: Pick<IntentHeaders, 'idempotencyKey'>,
+  ifLater: 'queue' | 'refuse' = 'queue',
 ): Promise<DeviceChangeAnswer> {
   return apiRequest(`/devices/${encodeURIComponent(deviceId)}/changes`, DeviceChangeAnswerSchema, {
     method: 'POST',
     body: change,
+    query: { ifLater },
     idempotencyKey: intent.idempotencyKey,
   });
+}
+
+/** When a change refused `change_would_wait` would go, ISO 8601 UTC; undefined for any other error. */
+export function wouldWaitUntil(error: unknown): string | undefined {
+  if (!isApiError(error) || error.code !== 'change_would_wait') return undefined;
+  const details = ChangeWouldWaitDetailsSchema.safeParse(error.details);
+  return details.success ? details.data.goesAt : undefined;
 }
 
 /**

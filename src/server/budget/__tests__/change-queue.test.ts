@@ -1,18 +1,17 @@
 /**
  * The queue of changes on pg-boss (docs/decisions/007-device-call-budget.md, section 2), on
- * PGlite and, with TEST_DATABASE_URL, PostgreSQL: a change due now goes at once, a later step
- * when the upstream clock (which the test moves) reaches it, a queued change survives a restart
+ * PGlite and, with TEST_DATABASE_URL, PostgreSQL: a replace waits until the upstream clock (which
+ * the test moves) lets both its calls go, a queued change survives a restart
  * of its BFF, and two instances on one PostgreSQL send each step once between them.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   DATABASE_KINDS,
   createTestDatabase,
   type TestDatabase,
 } from '../../../../test/support/databases.ts';
-import type { QueuedChange, QueuedChangeStatus } from '../../../domain/queued-change.ts';
+import type { QueuedChange } from '../../../domain/queued-change.ts';
 import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { ChangeQueue } from '../change-queue.ts';
@@ -51,22 +50,6 @@ const replace = (deviceId: string): QueuedChange => {
     ],
   };
 };
-
-/** Reads the change until `done` holds (at most `tries` reads, 100 ms apart). */
-async function waitForChange(
-  queue: ChangeQueue,
-  id: string,
-  done: (status: QueuedChangeStatus) => boolean,
-  tries = 300,
-): Promise<QueuedChangeStatus> {
-  let status: QueuedChangeStatus | undefined;
-  for (let i = 0; i < tries; i += 1) {
-    status = await queue.status(OWNER, id);
-    if (status && done(status)) return status;
-    await sleep(100);
-  }
-  throw new Error(`change ${id} did not get there: ${JSON.stringify(status)}`);
-}
 
 describe.each(DATABASE_KINDS)('the queue of changes on %s', { timeout: 120_000 }, (kind) => {
   let testDb: TestDatabase;
@@ -113,16 +96,22 @@ describe.each(DATABASE_KINDS)('the queue of changes on %s', { timeout: 120_000 }
     return outcome.row;
   }
 
-  it('sends a step due now at once and the next when the upstream clock reaches it', async () => {
+  it('holds a replace until both its calls can go on the upstream clock, then sends both', async () => {
     nowMs = s(0);
     const { queue, budget } = await startQueue();
     const id = device();
     await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-20) });
     const row = await enqueue(queue, replace(id));
-    const first = await waitForChange(queue, row.id, (c) => c.steps[0]?.state === 'sent');
-    expect(first).toMatchObject({ state: 'sending', goesAt: new Date(s(40)).toISOString() });
-    // However long real time passes, the submit waits for the upstream clock.
-    expect(await queue.settled(OWNER, row.id, 500)).toMatchObject({ state: 'sending' });
+    expect(await queue.status(OWNER, row.id)).toMatchObject({
+      state: 'queued',
+      goesAt: new Date(s(40)).toISOString(),
+    });
+    // However long real time passes, the change waits for the upstream clock: nothing is sent.
+    expect(await queue.settled(OWNER, row.id, 500)).toMatchObject({ state: 'queued' });
+    expect(row.change.steps.map((step) => sent.get(step.idempotencyKey))).toEqual([
+      undefined,
+      undefined,
+    ]);
     nowMs = s(40);
     const done = await queue.settled(OWNER, row.id, 30_000);
     expect(done?.state).toBe('sent');
@@ -136,7 +125,7 @@ describe.each(DATABASE_KINDS)('the queue of changes on %s', { timeout: 120_000 }
     await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(990) });
     await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(995) });
     const row = await enqueue(first.queue, replace(id));
-    expect((await first.queue.status(OWNER, row.id))?.goesAt).toBe(new Date(s(1050)).toISOString());
+    expect((await first.queue.status(OWNER, row.id))?.goesAt).toBe(new Date(s(1055)).toISOString());
     await first.queue.stop();
 
     const { queue } = await startQueue();

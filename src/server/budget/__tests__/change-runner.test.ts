@@ -120,19 +120,20 @@ describe('queued changes, step by step', () => {
     expect(status.goesAt).toBeUndefined();
   });
 
-  it('plans the submit of a replace where a slot frees and sends it then', async () => {
+  it("holds a replace's cancel until its submit can follow at once, then sends both", async () => {
     nowMs = s(0);
     const id = device();
     await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-30) });
     const { runner, tries } = runnerWith();
     const row = await enqueue(replace(id));
-    expect(row.steps.map((step) => step.plannedAtMs)).toEqual([s(0), s(30)]);
+    // One slot is free now, but the cancel does not take it: the old window stays until then.
+    expect(row.steps.map((step) => step.plannedAtMs)).toEqual([s(30), s(30)]);
     expect(await runner.run(row.id)).toBe(s(30));
     nowMs = s(29);
     expect(await runner.run(row.id)).toBe(s(30));
-    expect(tries).toHaveLength(1);
+    expect(tries).toHaveLength(0);
     const waiting = await statusOfChange(row.id);
-    expect(waiting).toMatchObject({ state: 'sending', goesAt: new Date(s(30)).toISOString() });
+    expect(waiting).toMatchObject({ state: 'queued', goesAt: new Date(s(30)).toISOString() });
     nowMs = s(30);
     expect(await runner.run(row.id)).toBeUndefined();
     expect(tries.map((t) => t.step.call)).toEqual(['cancel', 'submit']);
@@ -162,8 +163,11 @@ describe('queued changes, step by step', () => {
   it('refuses to withdraw a change whose first step went', async () => {
     nowMs = s(0);
     const id = device();
-    await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-30) });
-    const { runner } = runnerWith();
+    let calls = 0;
+    // The cancel goes; the vendor calls the device busy at the submit, which waits.
+    const { runner } = runnerWith(() =>
+      calls++ === 0 ? accepted : { result: 'busy', retryAfterMs: 45_000 },
+    );
     const row = await enqueue(replace(id));
     await runner.run(row.id);
     const { withdrawn, row: after } = await store.withdraw(OWNER, row.id, s(1));
@@ -185,7 +189,7 @@ describe('queued changes, step by step', () => {
     expect(outcome).toEqual({
       queued: false,
       reason: 'budget_too_tight',
-      plan: [s(0), s(50)],
+      plan: [s(50), s(50)],
       earliestStartMs: s(110),
     });
     expect(await store.list(OWNER, { deviceId: id })).toEqual([]);

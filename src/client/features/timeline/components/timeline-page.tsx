@@ -19,6 +19,7 @@ import {
   afterDeviceChange,
   changeDevice,
   submissionKeyOf,
+  wouldWaitUntil,
 } from '../../../commands/api/device-changes.ts';
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
@@ -51,6 +52,7 @@ import {
 } from '../lib/timeline-search.ts';
 import { windowLengthWords } from '../lib/window-words.ts';
 import { CancelConfirm } from './cancel-confirm.tsx';
+import { ReplaceLaterConfirm } from './replace-later-confirm.tsx';
 import { CommandFormDialog } from './command-form-dialog.tsx';
 import { DetailPanel } from './detail-panel.tsx';
 import { DuplicateDialog } from './duplicate-dialog.tsx';
@@ -131,6 +133,13 @@ export function TimelinePage({
   const [selected, setSelected] = useState<WindowOfRow>();
   const [form, setForm] = useState<FormState>();
   const [confirmCancel, setConfirmCancel] = useState<WindowOfRow>();
+  /** A replace that would wait for the device's calls, asked about before it is queued. */
+  const [replaceLater, setReplaceLater] = useState<{
+    target: RowTarget;
+    old: StatusRecord;
+    next: DeviceCommand;
+    goesAt: string;
+  }>();
   const [duplicating, setDuplicating] = useState<WindowOfRow>();
   const [copied, setCopied] = useState<CopiedWindow>();
   const [notice, setNotice] = useState<string>();
@@ -323,7 +332,17 @@ export function TimelinePage({
       });
   };
 
-  const runReplace = async (target: RowTarget, old: StatusRecord, next: DeviceCommand) => {
+  /**
+   * Replaces `old` by `next`. First only if it can go at once (`ifLater` `refuse`): a replace the
+   * device's budget would queue is asked about first, nothing sent ({@link ReplaceLaterConfirm});
+   * the operator's yes sends it again to be queued.
+   */
+  const runReplace = async (
+    target: RowTarget,
+    old: StatusRecord,
+    next: DeviceCommand,
+    ifLater: 'queue' | 'refuse' = 'refuse',
+  ) => {
     setForm(undefined);
     setReplaceFailure(undefined);
     setNotice(undefined);
@@ -331,12 +350,13 @@ export function TimelinePage({
     const timeZone = target.site.timeZone;
     try {
       // One change planned as a whole by powerdeck: both calls get their slot of the device's
-      // budget before the first goes, so a replace is never left half done by a refused second
-      // call (docs/decisions/007-device-call-budget.md, section 2).
+      // budget before the first goes, and go together, so a replace is never left half done
+      // (docs/decisions/007-device-call-budget.md, section 2).
       const answer = await changeDevice(
         old.deviceId,
         { kind: 'replace', commandId: old.id, command: next },
         { idempotencyKey: crypto.randomUUID() },
+        ifLater,
       );
       setSelected(undefined);
       if (answer.queued) {
@@ -363,6 +383,8 @@ export function TimelinePage({
           timeZone,
         );
     } catch (error) {
+      const goesAt = wouldWaitUntil(error);
+      if (goesAt) return setReplaceLater({ target, old, next, goesAt });
       // Only a refused second call leaves the old command cancelled; any other refusal sent nothing.
       const oldCancelled = isApiError(error) && error.code === 'change_incomplete';
       setReplaceFailure({ old, next, target, error, oldCancelled });
@@ -669,6 +691,23 @@ export function TimelinePage({
           }
           onChange={() => openReplace({ target: selected.target, record: selectedRecord })}
           onClose={() => setSelected(undefined)}
+        />
+      ) : null}
+      {replaceLater ? (
+        <ReplaceLaterConfirm
+          oldId={replaceLater.old.id}
+          deviceName={replaceLater.target.device.name}
+          goesAt={replaceLater.goesAt}
+          timeZone={zoneOf(replaceLater.target)}
+          onDismiss={() => {
+            setReplaceLater(undefined);
+            setNotice(`Command ${replaceLater.old.id} kept as it is; nothing was sent.`);
+          }}
+          onConfirm={() => {
+            setReplaceLater(undefined);
+            const { target, old, next } = replaceLater;
+            void runReplace(target, old, next, 'queue');
+          }}
         />
       ) : null}
       {confirmCancel ? (

@@ -1,0 +1,35 @@
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { formatInZoneWithUtc } from '../../../lib/time.ts';
+
+/**
+ * The question before a replace that would wait for its device's calls to the vendor is queued
+ * (docs/decisions/007-device-call-budget.md, section 2): nothing is sent yet; when it goes, on
+ * `timeZone` with UTC at hand, and that the current command stays in force until then.
+ */
+export function ReplaceLaterConfirm(props: {
+  oldId: string;
+  deviceName: string;
+  /** When its calls go, ISO 8601 UTC. */
+  goesAt: string;
+  timeZone: string;
+  onConfirm: () => void;
+  onDismiss: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title="Replace when the device can take it?"
+      confirmLabel="Queue the replace"
+      dismissLabel="Keep the command"
+      onDismiss={props.onDismiss}
+      onConfirm={props.onConfirm}
+    >
+      <p>
+        {props.deviceName} has no calls to the vendor left this minute for a replace (a cancel and a
+        new submission; two calls per device per minute). Nothing is sent yet. Queued, the replace
+        goes at {formatInZoneWithUtc(props.goesAt, props.timeZone)}: command {props.oldId} stays as
+        it is until then, and is cancelled right before its new window is sent. Until then you can
+        withdraw it under Queued changes.
+      </p>
+    </ConfirmDialog>
+  );
+}
