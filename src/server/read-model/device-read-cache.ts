@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { accountKey, type Account } from '../events/people.ts';
-import type { DeviceStateRow, KnownCommand } from './read-model-store.ts';
+import type { deviceReadState } from '../db/schema.ts';
 
 /** Devices whose state is kept in memory; the least recently read are dropped first. */
 export const DEVICE_READ_CACHE_DEVICES = 20_000;
@@ -18,16 +18,21 @@ export const DEVICE_READ_CACHE_TTL_MS = 10_000;
  * of its state row is kept (whether it is bound, its next read), so writes of only those need not
  * drop it.
  */
-export type KeptDeviceState = Pick<DeviceStateRow, 'version' | 'readAt'>;
+export type KeptDeviceState = Pick<typeof deviceReadState.$inferSelect, 'version' | 'readAt'>;
+
+/** What is kept of a command: the store's row of it (`KnownCommand`), by its record's ID. */
+interface KeptCommand {
+  record: { id: string };
+}
 
 interface DeviceEntry {
   state: KeptDeviceState | undefined;
 }
 
-interface CommandEntry {
+interface CommandEntry<Command> {
   /** The device entry it was read under: valid only while that entry is the device's. */
   device: DeviceEntry;
-  command: KnownCommand;
+  command: Command;
 }
 
 /**
@@ -42,12 +47,14 @@ interface CommandEntry {
  * Dropping a device drops its command records with it: each holds the device entry it was read
  * under.
  */
-export class DeviceReadCache {
+export class DeviceReadCache<Command extends KeptCommand> {
   readonly #devices = new LRUCache<string, DeviceEntry>({
     max: DEVICE_READ_CACHE_DEVICES,
     ttl: DEVICE_READ_CACHE_TTL_MS,
   });
-  readonly #commands = new LRUCache<string, CommandEntry>({ max: DEVICE_READ_CACHE_COMMANDS });
+  readonly #commands = new LRUCache<string, CommandEntry<Command>>({
+    max: DEVICE_READ_CACHE_COMMANDS,
+  });
   /** Grows at each drop; a fill that saw another value at its start is not kept. */
   #epoch = 0;
 
@@ -56,7 +63,7 @@ export class DeviceReadCache {
     account: Account,
     deviceId: string,
     commandId: string,
-  ): { state: KeptDeviceState | undefined; command: KnownCommand } | undefined {
+  ): { state: KeptDeviceState | undefined; command: Command } | undefined {
     const key = deviceKey(account, deviceId);
     const device = this.#devices.get(key);
     if (!device) return undefined;
@@ -79,7 +86,7 @@ export class DeviceReadCache {
     account: Account,
     deviceId: string,
     state: KeptDeviceState | undefined,
-    command: KnownCommand,
+    command: Command,
   ): void {
     if (epoch !== this.#epoch) return;
     const key = deviceKey(account, deviceId);

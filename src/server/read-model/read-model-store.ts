@@ -64,7 +64,7 @@ const OPEN_STATUSES: CommandStatus[] = ['received', 'executing'];
 export class ReadModelStore {
   readonly db: Database;
   /** The rows status polls read, in memory; dropped as this store writes them (see below). */
-  readonly cache = new DeviceReadCache();
+  readonly cache = new DeviceReadCache<KnownCommand>();
   /** The devices each open {@link transaction} wrote, dropped from the cache once it ends. */
   readonly #written = new WeakMap<object, Map<string, { account: Account; deviceId: string }>>();
 

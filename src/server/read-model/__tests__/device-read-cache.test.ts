@@ -48,7 +48,7 @@ describe('the device read cache', () => {
   const other: Account = { region: 'eu', clientId: 'c2' };
 
   it('keeps a fill, and drops the device with its commands', () => {
-    const cache = new DeviceReadCache();
+    const cache = new DeviceReadCache<KnownCommand>();
     cache.fill(cache.epoch, account, 'BAT-1', state(1), known('cmd_1'));
     expect(cache.get(account, 'BAT-1', 'cmd_1')?.command.record.id).toBe('cmd_1');
     expect(cache.get(other, 'BAT-1', 'cmd_1')).toBeUndefined();
@@ -61,7 +61,7 @@ describe('the device read cache', () => {
   });
 
   it('does not keep a read that started before a change', () => {
-    const cache = new DeviceReadCache();
+    const cache = new DeviceReadCache<KnownCommand>();
     const before = cache.epoch;
     cache.invalidate(account, ['BAT-9']);
     cache.fill(before, account, 'BAT-1', state(1), known('cmd_1'));
@@ -69,7 +69,7 @@ describe('the device read cache', () => {
   });
 
   it("drops every device of an account, only that account's, when no device is named", () => {
-    const cache = new DeviceReadCache();
+    const cache = new DeviceReadCache<KnownCommand>();
     cache.fill(cache.epoch, account, 'BAT-1', state(1), known('cmd_1'));
     cache.fill(cache.epoch, other, 'BAT-1', state(1), known('cmd_1'));
     cache.invalidate(account);
@@ -80,7 +80,7 @@ describe('the device read cache', () => {
   });
 
   it("never takes a device's version back", () => {
-    const cache = new DeviceReadCache();
+    const cache = new DeviceReadCache<KnownCommand>();
     cache.fill(cache.epoch, account, 'BAT-1', state(3), known('cmd_1'));
     cache.fill(cache.epoch, account, 'BAT-1', state(2), known('cmd_2'));
     expect(cache.get(account, 'BAT-1', 'cmd_2')?.state?.version).toBe(3);
