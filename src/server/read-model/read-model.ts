@@ -124,8 +124,13 @@ export class ReadModel implements DeviceCommandsRecorder {
     // Changes other instances made drop the devices kept in memory (this instance's own drop them
     // as their transactions end).
     this.#events?.onDevicesChanged((changed, deviceIds) => {
-      if (changed) this.store.cache.invalidate(changed, deviceIds);
-      else this.store.cache.clear();
+      if (!changed) this.store.cache.clear();
+      else if (!deviceIds) this.store.cache.dropAccount(changed);
+      else
+        this.store.cache.drop(
+          changed,
+          deviceIds.map((deviceId) => ({ kind: 'device', deviceId })),
+        );
     });
   }
 
@@ -280,14 +285,22 @@ export class ReadModel implements DeviceCommandsRecorder {
     account = accountOf(account);
     // Polled by every open tab: from memory while nothing of the device changed (see the cache).
     const { cache } = this.store;
-    const kept = cache.get(account, deviceId, commandId);
-    if (kept) return { record: kept.command.record, device: readStateOf(kept.state) };
     const epoch = cache.epoch;
-    const known = await this.store.commandsByIds(this.store.db, account, deviceId, [commandId]);
-    const command = known.get(commandId);
-    if (!command) return undefined;
-    const state = await this.store.stateOf(account, deviceId);
-    cache.fill(epoch, account, deviceId, state, command);
+    let command = cache.command(account, deviceId, commandId);
+    if (!command) {
+      command = (await this.store.commandsByIds(this.store.db, account, deviceId, [commandId])).get(
+        commandId,
+      );
+      if (!command) return undefined;
+      cache.keepCommand(epoch, account, deviceId, command);
+    }
+    let kept = cache.state(account, deviceId);
+    if (!kept) {
+      const read = await this.store.stateOf(account, deviceId);
+      cache.keepState(epoch, account, deviceId, read);
+      kept = { state: read };
+    }
+    const state = kept.state;
     return { record: command.record, device: readStateOf(state) };
   }
 

@@ -46,44 +46,65 @@ const state = (version: number) => ({ version, readAt: null });
 describe('the device read cache', () => {
   const account: Account = { region: 'eu', clientId: 'c1' };
   const other: Account = { region: 'eu', clientId: 'c2' };
+  const keep = (cache: DeviceReadCache<KnownCommand>, epoch: number, c: KnownCommand) => {
+    cache.keepState(epoch, account, 'BAT-1', state(1));
+    cache.keepCommand(epoch, account, 'BAT-1', c);
+  };
 
-  it('keeps a fill, and drops the device with its commands', () => {
+  it("keeps what was read, drops a written command or state alone, and a device's everything", () => {
     const cache = new DeviceReadCache<KnownCommand>();
-    cache.fill(cache.epoch, account, 'BAT-1', state(1), known('cmd_1'));
-    expect(cache.get(account, 'BAT-1', 'cmd_1')?.command.record.id).toBe('cmd_1');
-    expect(cache.get(other, 'BAT-1', 'cmd_1')).toBeUndefined();
-    cache.invalidate(account, ['BAT-1']);
-    expect(cache.get(account, 'BAT-1', 'cmd_1')).toBeUndefined();
-    // Filled again under a new device entry: the command of the old one is not served.
-    cache.fill(cache.epoch, account, 'BAT-1', state(2), known('cmd_2'));
-    expect(cache.get(account, 'BAT-1', 'cmd_1')).toBeUndefined();
-    expect(cache.get(account, 'BAT-1', 'cmd_2')?.state?.version).toBe(2);
+    keep(cache, cache.epoch, known('cmd_1'));
+    cache.keepCommand(cache.epoch, account, 'BAT-1', known('cmd_2'));
+    expect(cache.command(account, 'BAT-1', 'cmd_1')?.record.id).toBe('cmd_1');
+    expect(cache.command(other, 'BAT-1', 'cmd_1')).toBeUndefined();
+    cache.drop(account, [{ kind: 'command', deviceId: 'BAT-1', commandId: 'cmd_1' }]);
+    expect(cache.command(account, 'BAT-1', 'cmd_1')).toBeUndefined();
+    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeDefined();
+    cache.drop(account, [{ kind: 'state', deviceId: 'BAT-1' }]);
+    expect(cache.state(account, 'BAT-1')).toBeUndefined();
+    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeDefined();
+    cache.keepState(cache.epoch, account, 'BAT-1', state(2));
+    cache.drop(account, [{ kind: 'device', deviceId: 'BAT-1' }]);
+    expect(cache.state(account, 'BAT-1')).toBeUndefined();
+    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeUndefined();
   });
 
-  it('does not keep a read that started before a change', () => {
+  it('does not keep a read that started before a drop of what it read', () => {
     const cache = new DeviceReadCache<KnownCommand>();
     const before = cache.epoch;
-    cache.invalidate(account, ['BAT-9']);
-    cache.fill(before, account, 'BAT-1', state(1), known('cmd_1'));
-    expect(cache.get(account, 'BAT-1', 'cmd_1')).toBeUndefined();
+    cache.drop(account, [{ kind: 'command', deviceId: 'BAT-1', commandId: 'cmd_1' }]);
+    keep(cache, before, known('cmd_1'));
+    expect(cache.command(account, 'BAT-1', 'cmd_1')).toBeUndefined();
+    // The state was not dropped: it is kept.
+    expect(cache.state(account, 'BAT-1')?.state?.version).toBe(1);
+    const later = cache.epoch;
+    cache.drop(account, [{ kind: 'device', deviceId: 'BAT-1' }]);
+    keep(cache, later, known('cmd_2'));
+    expect(cache.state(account, 'BAT-1')).toBeUndefined();
+    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeUndefined();
   });
 
   it("drops every device of an account, only that account's, when no device is named", () => {
     const cache = new DeviceReadCache<KnownCommand>();
-    cache.fill(cache.epoch, account, 'BAT-1', state(1), known('cmd_1'));
-    cache.fill(cache.epoch, other, 'BAT-1', state(1), known('cmd_1'));
-    cache.invalidate(account);
-    expect(cache.get(account, 'BAT-1', 'cmd_1')).toBeUndefined();
-    expect(cache.get(other, 'BAT-1', 'cmd_1')).toBeDefined();
+    keep(cache, cache.epoch, known('cmd_1'));
+    cache.keepCommand(cache.epoch, other, 'BAT-1', known('cmd_1'));
+    cache.dropAccount(account);
+    expect(cache.command(account, 'BAT-1', 'cmd_1')).toBeUndefined();
+    expect(cache.state(account, 'BAT-1')).toBeUndefined();
+    expect(cache.command(other, 'BAT-1', 'cmd_1')).toBeDefined();
     cache.clear();
-    expect(cache.get(other, 'BAT-1', 'cmd_1')).toBeUndefined();
+    expect(cache.command(other, 'BAT-1', 'cmd_1')).toBeUndefined();
   });
 
-  it("never takes a device's version back", () => {
+  it("never takes a device's version or a command's status back", () => {
     const cache = new DeviceReadCache<KnownCommand>();
-    cache.fill(cache.epoch, account, 'BAT-1', state(3), known('cmd_1'));
-    cache.fill(cache.epoch, account, 'BAT-1', state(2), known('cmd_2'));
-    expect(cache.get(account, 'BAT-1', 'cmd_2')?.state?.version).toBe(3);
+    const epoch = cache.epoch;
+    cache.keepState(epoch, account, 'BAT-1', state(3));
+    cache.keepState(epoch, account, 'BAT-1', state(2));
+    expect(cache.state(account, 'BAT-1')?.state?.version).toBe(3);
+    cache.keepCommand(epoch, account, 'BAT-1', known('cmd_1', { status: 'cancelled' }));
+    cache.keepCommand(epoch, account, 'BAT-1', known('cmd_1'));
+    expect(cache.command(account, 'BAT-1', 'cmd_1')?.record.status).toBe('cancelled');
   });
 });
 
