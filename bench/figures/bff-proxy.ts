@@ -1,7 +1,9 @@
 /**
  * The BFF's proxy figures, added latency and throughput, measured on the BFF started with
- * `STATUS_REUSE_MS=0` and on distinct command IDs, so every BFF request reaches the sandbox as
- * every direct and reference-proxy request does. Both are judged against the reference
+ * `STATUS_REUSE_MS=0` and on 2,000 distinct commands its read model knows (`awaitKnownToBff`):
+ * it answers them from the read model (decision 007, section 3), so no BFF request reaches the
+ * sandbox, while every direct and reference-proxy request does; the throughput budget asks for
+ * at least 2x the pass-through proxy for that reason. Both are judged against the reference
  * pass-through proxy (`bench/servers/reference-proxy.ts`) in the same run; the BFF's added
  * milliseconds are reported too, not judged, because they swing with the machine's load
  * (`docs/architecture.md`, "Budgets"). The BFF as configured for production (1 s status reuse per
@@ -29,7 +31,7 @@ export const PROXY_FIGURES = {
   addedP99Ratio: { name: 'bff.added_p99_ratio_vs_reference', unit: 'x', budget: 1.5 },
   addedP50: { name: 'bff.added_p50_ms', unit: 'ms', budget: null },
   addedP99: { name: 'bff.added_p99_ms', unit: 'ms', budget: null },
-  throughput: { name: 'bff.throughput_ratio_vs_reference', unit: 'x', budget: 0.8, kind: 'min' },
+  throughput: { name: 'bff.throughput_ratio_vs_reference', unit: 'x', budget: 2, kind: 'min' },
 } satisfies Record<string, JudgedFigure | ReportedFigure>;
 
 /**

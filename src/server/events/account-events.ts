@@ -43,6 +43,12 @@ export function retryHintMs(random: () => number = Math.random): number {
   return 2000 + Math.floor(random() * 3000);
 }
 
+/** See {@link AccountEvents.onDevicesChanged}. */
+export type DevicesChangedListener = (
+  account: Account | undefined,
+  deviceIds: readonly string[] | undefined,
+) => void;
+
 /** What {@link AccountEvents} needs. */
 export interface AccountEventsOptions {
   handle: DatabaseHandle;
@@ -78,6 +84,7 @@ export class AccountEvents {
   readonly #listener: ChannelListener;
   readonly #byAccount = new Map<string, Set<EventStream>>();
   readonly #bySession = new Map<string, Set<EventStream>>();
+  readonly #deviceListeners: DevicesChangedListener[] = [];
   #chain: Promise<void> = Promise.resolve();
   #heartbeatTimer: NodeJS.Timeout | undefined;
   #pruneTimer: NodeJS.Timeout | undefined;
@@ -94,7 +101,12 @@ export class AccountEvents {
       options.handle,
       {
         onPayload: (payload) => this.#enqueue(() => this.#onPayload(payload)),
-        onResumed: () => this.#enqueue(() => this.#catchUp()),
+        onResumed: () =>
+          this.#enqueue(() => {
+            // Announcements may have been missed while the connection was down.
+            for (const listener of this.#deviceListeners) listener(undefined, undefined);
+            return this.#catchUp();
+          }),
         onLost: (error, retryInMs) =>
           this.#log.warn(
             { err: error, retryInMs },
@@ -103,6 +115,17 @@ export class AccountEvents {
       },
       options.listener,
     );
+  }
+
+  /**
+   * Calls `listener` with every change of device commands any instance announces (this one
+   * included), before the event reaches this instance's streams, so a browser told of it reads
+   * after the listener ran (the read model's cache drops the devices). `deviceIds` undefined:
+   * any device of the account may have changed; `account` undefined too: announcements may have
+   * been missed, any device of any account.
+   */
+  onDevicesChanged(listener: DevicesChangedListener): void {
+    this.#deviceListeners.push(listener);
   }
 
   /** Listens for events and starts the heartbeat and pruning timers. */
@@ -252,6 +275,16 @@ export class AccountEvents {
     if (!message) return;
     if (message.kind === 'sessionEnded') return this.#endSession(message.sessionHash);
     const account = message.kind === 'event' ? message.stored.account : message.account;
+    if (this.#deviceListeners.length > 0) {
+      const event = message.kind === 'event' ? message.stored.event : undefined;
+      // An event too large for the channel is not read here: any device may have changed.
+      if (!event || event.type === 'deviceCommandsChanged')
+        for (const listener of this.#deviceListeners)
+          listener(
+            account,
+            event?.type === 'deviceCommandsChanged' ? event.data.deviceIds : undefined,
+          );
+    }
     const streams = this.#byAccount.get(accountKey(account));
     if (!streams || streams.size === 0) return;
     const stored = message.kind === 'event' ? message.stored : await this.store.byId(message.id);

@@ -15,6 +15,7 @@ import {
 } from '../db/schema.ts';
 import type { Queryable } from '../events/event-store.ts';
 import type { Account, Person } from '../events/people.ts';
+import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
 
 /** A device's row of `bff.device_read_state`. */
 export type DeviceStateRow = typeof deviceReadState.$inferSelect;
@@ -62,9 +63,41 @@ const OPEN_STATUSES: CommandStatus[] = ['received', 'executing'];
  */
 export class ReadModelStore {
   readonly db: Database;
+  /** The rows status polls read, in memory; dropped as this store writes them (see below). */
+  readonly cache = new DeviceReadCache<KnownCommand>();
+  /** What each open {@link transaction} wrote, dropped from the cache once it ends. */
+  readonly #written = new WeakMap<object, { account: Account; drop: CacheDrop }[]>();
 
   constructor(db: Database) {
     this.db = db;
+  }
+
+  /**
+   * A transaction whose writes of devices ({@link updateState}, {@link writeCommand}) are dropped
+   * from {@link cache} once it ends, committed or not: a poll after the commit reads the database
+   * again. Every transaction that writes devices goes through here.
+   */
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const written: { account: Account; drop: CacheDrop }[] = [];
+    try {
+      return await this.db.transaction((tx) => {
+        this.#written.set(tx, written);
+        return work(tx);
+      });
+    } finally {
+      for (const { account, drop } of written) this.cache.drop(account, [drop]);
+    }
+  }
+
+  /**
+   * Notes that `tx` wrote this: dropped from the cache when its {@link transaction} ends, or now
+   * when `tx` is no transaction of this store (a write that committed on its own).
+   */
+  #wrote(tx: Queryable, account: Account, drop: CacheDrop): void {
+    const written = this.#written.get(tx);
+    if (written)
+      written.push({ account: { region: account.region, clientId: account.clientId }, drop });
+    else this.cache.drop(account, [drop]);
   }
 
   /**
@@ -73,11 +106,15 @@ export class ReadModelStore {
    * vendor.
    */
   async forgetAll(): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.delete(deviceCommandChanges);
-      await tx.delete(deviceCommands);
-      await tx.delete(deviceReadState);
-    });
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx.delete(deviceCommandChanges);
+        await tx.delete(deviceCommands);
+        await tx.delete(deviceReadState);
+      });
+    } finally {
+      this.cache.clear();
+    }
   }
 
   /**
@@ -105,6 +142,8 @@ export class ReadModelStore {
       .orderBy(asc(deviceReadState.deviceId))
       .for('update');
     for (const row of rows) states.set(row.deviceId, row);
+    // A row may have been created: its state is read again after the transaction.
+    for (const deviceId of ids) this.#wrote(tx, account, { kind: 'state', deviceId });
     return states;
   }
 
@@ -144,6 +183,7 @@ export class ReadModelStore {
       .update(deviceReadState)
       .set(changes)
       .where(and(ofAccount(account), eq(deviceReadState.deviceId, deviceId)));
+    this.#wrote(tx, account, { kind: 'state', deviceId });
   }
 
   /** The commands of a device with these IDs, by ID. */
@@ -267,6 +307,7 @@ export class ReadModelStore {
           madeByName: sql`coalesce(${deviceCommands.madeByName}, excluded.made_by_name)`,
         },
       });
+    this.#wrote(tx, account, { kind: 'command', deviceId: record.deviceId, commandId: record.id });
   }
 
   /** A device's commands that are not final, as the refresh policy needs them. */
@@ -461,7 +502,7 @@ export class ReadModelStore {
    * them meanwhile (`FOR UPDATE SKIP LOCKED`, then the lease).
    */
   async claimDue(nowMs: number, leaseUntilMs: number, limit: number): Promise<ClaimedDevice[]> {
-    return this.db.transaction(async (tx) => {
+    return this.transaction(async (tx) => {
       const now = new Date(nowMs);
       const rows = await tx
         .select()

@@ -44,6 +44,7 @@ import {
   type DeviceStateRow,
   type KnownCommand,
 } from './read-model-store.ts';
+import type { KeptDeviceState } from './device-read-cache.ts';
 
 /** What changed in the read model, told to listeners after it committed (the fleet's outcomes). */
 export interface ReadModelChange {
@@ -120,6 +121,17 @@ export class ReadModel implements DeviceCommandsRecorder {
     this.#settings = options.settings ?? DEFAULT_REFRESH_SETTINGS;
     this.#log = options.log;
     this.#box = options.box;
+    // Changes other instances made drop the devices kept in memory (this instance's own drop them
+    // as their transactions end).
+    this.#events?.onDevicesChanged((changed, deviceIds) => {
+      if (!changed) this.store.cache.clear();
+      else if (!deviceIds) this.store.cache.dropAccount(changed);
+      else
+        this.store.cache.drop(
+          changed,
+          deviceIds.map((deviceId) => ({ kind: 'device', deviceId })),
+        );
+    });
   }
 
   get settings(): RefreshSettings {
@@ -271,13 +283,25 @@ export class ReadModel implements DeviceCommandsRecorder {
     commandId: string,
   ): Promise<{ record: StatusRecord; device: DeviceReadState } | undefined> {
     account = accountOf(account);
-    const known = await this.store.commandsByIds(this.store.db, account, deviceId, [commandId]);
-    const command = known.get(commandId);
-    if (!command) return undefined;
-    return {
-      record: command.record,
-      device: readStateOf(await this.store.stateOf(account, deviceId)),
-    };
+    // Polled by every open tab: from memory while nothing of the device changed (see the cache).
+    const { cache } = this.store;
+    const epoch = cache.epoch;
+    let command = cache.command(account, deviceId, commandId);
+    if (!command) {
+      command = (await this.store.commandsByIds(this.store.db, account, deviceId, [commandId])).get(
+        commandId,
+      );
+      if (!command) return undefined;
+      cache.keepCommand(epoch, account, deviceId, command);
+    }
+    let kept = cache.state(account, deviceId);
+    if (!kept) {
+      const read = await this.store.stateOf(account, deviceId);
+      cache.keepState(epoch, account, deviceId, read);
+      kept = { state: read };
+    }
+    const state = kept.state;
+    return { record: command.record, device: readStateOf(state) };
   }
 
   /** Where a device stands; undefined when the read model has never heard of it. */
@@ -394,7 +418,7 @@ export class ReadModel implements DeviceCommandsRecorder {
     account = accountOf(account);
     const nowMs = this.#now();
     const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
-    await this.store.db.transaction(async (tx) => {
+    await this.store.transaction(async (tx) => {
       const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
       const learnt: Learnt[] = read.records.map((record) => ({ record }));
       const confirmations = await this.store.confirmationsOf(tx, account, deviceId);
@@ -494,7 +518,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   ): Promise<void> {
     account = accountOf(account);
     const nowMs = this.#now();
-    await this.store.db.transaction(async (tx) => {
+    await this.store.transaction(async (tx) => {
       const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
       await this.store.updateState(tx, account, deviceId, {
         leaseUntil: null,
@@ -519,7 +543,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   ): Promise<DeviceVersion> {
     const nowMs = this.#now();
     const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
-    const version = await this.store.db.transaction(async (tx) => {
+    const version = await this.store.transaction(async (tx) => {
       const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
       const learning = await this.#learn(tx, account, deviceId, state, learnt, nowMs);
       change.records = learning.records;
@@ -709,7 +733,7 @@ export class ReadModel implements DeviceCommandsRecorder {
     slots: readonly number[],
   ): Promise<DeviceStateRow | undefined> {
     const nowMs = this.#now();
-    await this.store.db.transaction(async (tx) => {
+    await this.store.transaction(async (tx) => {
       const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
       const slotsRequested = [...new Set([...state.slotsRequested, ...slots])].sort(
         (a, b) => a - b,
@@ -730,7 +754,7 @@ export class ReadModel implements DeviceCommandsRecorder {
     allBound: boolean,
   ): Promise<void> {
     const nowMs = this.#now();
-    await this.store.db.transaction(async (tx) => {
+    await this.store.transaction(async (tx) => {
       const added = await this.store.markBound(tx, account, sites, nowMs, allBound);
       for (const deviceId of added) {
         const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
@@ -747,7 +771,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   async #addConfirmations(account: Account, rows: ConfirmationRow[]): Promise<void> {
     if (rows.length === 0) return;
     const nowMs = this.#now();
-    await this.store.db.transaction(async (tx) => {
+    await this.store.transaction(async (tx) => {
       const states = await this.store.lockDevices(
         tx,
         account,
@@ -892,7 +916,7 @@ interface Learning {
   capabilitiesChanged: boolean;
 }
 
-function readStateOf(state: DeviceStateRow | undefined): DeviceReadState {
+function readStateOf(state: KeptDeviceState | undefined): DeviceReadState {
   return {
     version: state?.version ?? 0,
     ...(state?.readAt ? { readAt: state.readAt.toISOString() } : {}),

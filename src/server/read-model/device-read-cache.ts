@@ -1,0 +1,182 @@
+import { LRUCache } from 'lru-cache';
+import { isFinalStatus, type CommandStatus } from '../../domain/command.ts';
+import type { deviceReadState } from '../db/schema.ts';
+import { accountKey, type Account } from '../events/people.ts';
+
+/** Devices whose state is kept in memory; the least recently read are dropped first. */
+export const DEVICE_READ_CACHE_DEVICES = 20_000;
+/** Command records kept in memory, over all devices. */
+export const DEVICE_READ_CACHE_COMMANDS = 200_000;
+/**
+ * How long a device's state is kept at most, ms. Changes of commands are announced to every
+ * instance (`deviceCommandsChanged`) and drop them at once; this bounds what is not announced: the
+ * time of a device's last read made by another instance.
+ */
+export const DEVICE_READ_CACHE_TTL_MS = 10_000;
+/** Drops remembered one by one (see {@link DeviceReadCache.epoch}); older ones fold into one. */
+const REMEMBERED_DROPS = 100_000;
+
+/**
+ * What a status read answers of a device, as last read: its version and last read. Nothing else
+ * of its state row is kept (whether it is bound, its next read), so writes of only those need not
+ * drop it.
+ */
+export type KeptDeviceState = Pick<typeof deviceReadState.$inferSelect, 'version' | 'readAt'>;
+
+/** What is kept of a command: the store's row of it (`KnownCommand`), by its record's ID. */
+interface KeptCommand {
+  record: { id: string; status: CommandStatus };
+}
+
+interface CommandEntry<Command> {
+  /** The device's commands generation it was read under: valid only while it is the device's. */
+  generation: object;
+  command: Command;
+}
+
+/** A write to drop from the cache: a device's state, one command, or everything of a device. */
+export type CacheDrop =
+  | { kind: 'state'; deviceId: string }
+  | { kind: 'command'; deviceId: string; commandId: string }
+  | { kind: 'device'; deviceId: string };
+
+/**
+ * The read model's rows that status polls read (docs/architecture.md, Read model; decision 007,
+ * section 3), kept in memory so a poll costs no database round trip: each device's state (version,
+ * last read) and the records of its commands asked for, by account and device.
+ *
+ * Correctness over hits: this instance drops a state or a command after the transaction that
+ * wrote it commits (`ReadModelStore.transaction`), and every command and the state of a device
+ * another instance announces a change of; a fill whose read started before a drop of what it
+ * read is not kept ({@link epoch}), so what is kept is never older than the last change this
+ * instance committed or heard of, and an answer never goes backwards.
+ */
+export class DeviceReadCache<Command extends KeptCommand> {
+  readonly #states = new LRUCache<string, { state: KeptDeviceState | undefined }>({
+    max: DEVICE_READ_CACHE_DEVICES,
+    ttl: DEVICE_READ_CACHE_TTL_MS,
+  });
+  readonly #commands = new LRUCache<string, CommandEntry<Command>>({
+    max: DEVICE_READ_CACHE_COMMANDS,
+  });
+  /** Each device's commands generation: replaced to drop all of its commands at once. */
+  readonly #generations = new LRUCache<string, object>({ max: DEVICE_READ_CACHE_DEVICES });
+  /** The counter of drops; a fill compares it with the drops of what it read. */
+  #counter = 0;
+  /** When each key was last dropped (counter value). */
+  readonly #drops = new LRUCache<string, number>({
+    max: REMEMBERED_DROPS,
+    // A forgotten drop counts as one of everything at its time: fills older than it are refused.
+    dispose: (at, _key, reason) => {
+      if (reason === 'evict') this.#floor = Math.max(this.#floor, at);
+    },
+  });
+  /** Fills that started before this are not kept (a drop of everything, or a forgotten one). */
+  #floor = 0;
+
+  /** The position to hand to the fills: take it before reading the database. */
+  get epoch(): number {
+    return this.#counter;
+  }
+
+  /** The kept state of the device (`{ state: undefined }`: known to have no row), or undefined. */
+  state(account: Account, deviceId: string): { state: KeptDeviceState | undefined } | undefined {
+    return this.#states.get(deviceKey(account, deviceId));
+  }
+
+  /** The kept command, or undefined. */
+  command(account: Account, deviceId: string, commandId: string): Command | undefined {
+    const key = deviceKey(account, deviceId);
+    const entry = this.#commands.get(`${key} ${commandId}`);
+    if (!entry || entry.generation !== this.#generations.get(key)) return undefined;
+    return entry.command;
+  }
+
+  /** Keeps the device's state read since `epoch`, unless it was dropped since. */
+  keepState(
+    epoch: number,
+    account: Account,
+    deviceId: string,
+    state: KeptDeviceState | undefined,
+  ): void {
+    const key = deviceKey(account, deviceId);
+    if (this.#droppedSince(epoch, `s ${key}`, `d ${key}`)) return;
+    // Two reads of one epoch may end in either order (another instance wrote in between).
+    const kept = this.#states.get(key)?.state;
+    if (kept && state && isNewerState(kept, state)) return;
+    this.#states.set(key, { state: state && { version: state.version, readAt: state.readAt } });
+  }
+
+  /** Keeps a command read since `epoch`, unless it was dropped since. */
+  keepCommand(epoch: number, account: Account, deviceId: string, command: Command): void {
+    const key = deviceKey(account, deviceId);
+    const commandKey = `${key} ${command.record.id}`;
+    if (this.#droppedSince(epoch, `c ${commandKey}`, `d ${key}`)) return;
+    let generation = this.#generations.get(key);
+    if (!generation) {
+      generation = {};
+      this.#generations.set(key, generation);
+    }
+    const kept = this.#commands.get(commandKey);
+    if (kept?.generation === generation && stageOf(kept.command) > stageOf(command)) return;
+    this.#commands.set(commandKey, { generation, command });
+  }
+
+  /** Drops what these writes of the account changed. */
+  drop(account: Account, drops: Iterable<CacheDrop>): void {
+    for (const drop of drops) {
+      const key = deviceKey(account, drop.deviceId);
+      this.#counter += 1;
+      if (drop.kind === 'command') {
+        const commandKey = `${key} ${drop.commandId}`;
+        this.#commands.delete(commandKey);
+        this.#drops.set(`c ${commandKey}`, this.#counter);
+        continue;
+      }
+      this.#states.delete(key);
+      this.#drops.set(`${drop.kind === 'state' ? 's' : 'd'} ${key}`, this.#counter);
+      if (drop.kind === 'device') this.#generations.delete(key);
+    }
+  }
+
+  /** Drops every device of the account. */
+  dropAccount(account: Account): void {
+    this.#counter += 1;
+    this.#floor = this.#counter;
+    const prefix = deviceKey(account, '');
+    for (const key of [...this.#states.keys()])
+      if (key.startsWith(prefix)) this.#states.delete(key);
+    for (const key of [...this.#generations.keys()])
+      if (key.startsWith(prefix)) this.#generations.delete(key);
+  }
+
+  /** Drops everything (announcements may have been missed, or every row was deleted). */
+  clear(): void {
+    this.#counter += 1;
+    this.#floor = this.#counter;
+    this.#states.clear();
+    this.#commands.clear();
+    this.#generations.clear();
+  }
+
+  #droppedSince(epoch: number, ...keys: string[]): boolean {
+    if (this.#floor > epoch) return true;
+    return keys.some((key) => (this.#drops.get(key) ?? 0) > epoch);
+  }
+}
+
+/** Whether `kept` is later than `read`: a higher version, or the same one read later. */
+function isNewerState(kept: KeptDeviceState, read: KeptDeviceState): boolean {
+  if (kept.version !== read.version) return kept.version > read.version;
+  return (kept.readAt?.getTime() ?? 0) > (read.readAt?.getTime() ?? 0);
+}
+
+/** How far a command got: waiting, running, final (a status never goes back). */
+function stageOf(command: KeptCommand): number {
+  const { status } = command.record;
+  return isFinalStatus(status) ? 2 : status === 'executing' ? 1 : 0;
+}
+
+function deviceKey(account: Account, deviceId: string): string {
+  return `${accountKey(account)} ${deviceId}`;
+}
