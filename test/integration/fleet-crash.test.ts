@@ -26,14 +26,17 @@ const FAST_QUEUE = {
 
 describe.each(DATABASE_KINDS)(
   'fleet jobs across BFF processes on %s',
-  { timeout: 180_000 },
+  { timeout: 300_000 },
   (kind) => {
     let stack: Stack;
     let bffDatabase: TestDatabase;
     const children: BffChild[] = [];
 
     beforeAll(async () => {
-      stack = await startStack({ database: kind });
+      // As in the fleet job suite: an account with 30 calls per device and minute, the sandbox's
+      // limit and the BFF's budget alike, since the BFF processes here run on the wall clock and
+      // the read model must confirm every device of the job within the test.
+      stack = await startStack({ database: kind, sandboxRateLimitPerMinute: 30 });
     });
     afterAll(() => stack.close());
     afterEach(async () => {
@@ -52,6 +55,7 @@ describe.each(DATABASE_KINDS)(
         upstreams: { eu: region('eu'), au: region('au') },
         ledgerLeaseMs: 1_500,
         fleetQueue: FAST_QUEUE,
+        deviceCallsPerMinute: { eu: 30, au: 30 },
         ...extra,
       });
       children.push(child);
@@ -97,7 +101,13 @@ describe.each(DATABASE_KINDS)(
 
       const second = await start();
       const browser = await signedIn(second, firstBrowser);
-      const done = await waitForJob(browser, jobId, (job) => job.state === 'completed', 480);
+      // Completed once every batch went; sent once the read model found each device's command.
+      const done = await waitForJob(
+        browser,
+        jobId,
+        (job) => job.state === 'completed' && job.progress.sent + job.progress.failed === 60,
+        720,
+      );
       const deviceIds = done.batches.flatMap((b) => b.devices.map((d) => d.deviceId));
       const held = await commandsPerDevice(stack, deviceIds, command);
       const batchPosts = ((await stack.admin.stats()).byRoute as Record<string, number>)[

@@ -21,6 +21,8 @@ export interface BffProcessConfig {
    */
   crashAfterFleetBatch?: number;
   fleetQueue?: FleetQueueOptions;
+  /** The device budget of upstream calls per region, calls per rolling minute (default 2). */
+  deviceCallsPerMinute?: { eu: number; au: number };
 }
 
 const config = JSON.parse(process.env.BFF_PROCESS_CONFIG ?? '{}') as BffProcessConfig;
@@ -31,6 +33,7 @@ const app = await buildServerApp({
   ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   ...(config.ledgerLeaseMs ? { ledgerLeaseMs: config.ledgerLeaseMs } : {}),
   ...(config.fleetQueue ? { fleetQueue: config.fleetQueue } : {}),
+  ...(config.deviceCallsPerMinute ? { deviceCallsPerMinute: config.deviceCallsPerMinute } : {}),
   ledgerHooks: {
     afterUpstreamAnswer: (kind: string) => {
       if (kind === 'submit' && config.crashAfterUpstreamAnswer)
