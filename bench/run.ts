@@ -4,7 +4,7 @@
  * in the same run, stops everything it started, writes `bench/results.json` and prints the same
  * as a table.
  * `--smoke`: one iteration, small counts, budgets not enforced (CI runs it so the harness cannot rot).
- * `--only <group>[,<group>]` (bff, fleet, bundle, page, timeline, start): runs only those groups; the
+ * `--only <group>[,<group>]` (bff, fleet, bundle, page, budget, timeline, start): runs only those groups; the
  * other figures are written with `ok: null`, reason "not run (--only)".
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import type { Browser } from '@playwright/test';
 import { findChromium } from '../scripts/find-chromium.ts';
 import { measureAddedLatency, measureThroughput } from './figures/bff-proxy.ts';
 import { BFF_FIGURES, measurePolling, measureTokenBurst } from './figures/bff.ts';
+import { BUDGET_FIGURES, measureBudget } from './figures/budget.ts';
 import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
 import { FLEET_FIGURES, measureFleet } from './figures/fleet.ts';
 import { PAGE_FIGURES, measurePage } from './figures/page.ts';
@@ -57,6 +58,7 @@ const ALL_FIGURES: Figure[] = [
   ...Object.values(TIMELINE_FIGURES),
   ...Object.values(BFF_FIGURES),
   ...Object.values(FLEET_FIGURES),
+  ...Object.values(BUDGET_FIGURES),
   ...Object.values(START_FIGURES),
 ];
 
@@ -193,6 +195,15 @@ async function main(): Promise<void> {
       }
       await stopAll();
     }
+
+    if (!wants('budget')) {
+      // not asked for
+    } else if (!bffBuilt || !sandboxBuilt)
+      missing(Object.values(BUDGET_FIGURES), 'sandbox or BFF not built yet');
+    else
+      await group(Object.values(BUDGET_FIGURES), 'device call budget (vendor limit on)', () =>
+        measureBudget(options, spaDir),
+      );
 
     if (!wants('timeline')) {
       // not asked for

@@ -2,7 +2,15 @@
  * Command-line options of `npm run bench`: `--smoke` and `--only <group>[,<group>]`.
  * Groups run in the order of `BENCH_GROUPS` whatever order `--only` names them in.
  */
-export const BENCH_GROUPS = ['bff', 'fleet', 'bundle', 'page', 'timeline', 'start'] as const;
+export const BENCH_GROUPS = [
+  'bff',
+  'fleet',
+  'bundle',
+  'page',
+  'budget',
+  'timeline',
+  'start',
+] as const;
 export type BenchGroup = (typeof BENCH_GROUPS)[number];
 
 export interface BenchArgs {

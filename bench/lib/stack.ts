@@ -12,7 +12,12 @@ import { freePort, startTsx, waitForOutput, type Started } from './processes.ts'
 /** Distinct commands for the proxy figures: 40 batches of 50 (4 in the smoke). */
 const DISTINCT_BATCHES = { full: 40, smoke: 4 };
 
-async function startBff(
+/**
+ * Starts a BFF process on a free port against `sandboxOrigin`, configured like production, with a
+ * wide budget of device calls (1000 per minute) unless `extraEnv` sets another; `extraEnv` wins
+ * over every default (e.g. `EU_BASE_URL` through a relay). Resolves once it printed `READY`.
+ */
+export async function startBff(
   name: string,
   options: BenchOptions,
   sandboxOrigin: string,
@@ -40,6 +45,31 @@ async function startBff(
   });
   await waitForOutput(bff, /READY \d+/, 120_000);
   return { origin, process: bff };
+}
+
+/**
+ * Starts a sandbox process on a free port with `fixture` and the vendor's per-device limit
+ * `rateLimitPerMinute` (0 = off), its data in its own directory of the run. Resolves once it
+ * printed `READY`.
+ */
+export async function startSandbox(
+  options: BenchOptions,
+  {
+    name,
+    fixture,
+    rateLimitPerMinute,
+  }: { name: string; fixture: 'demo' | 'large'; rateLimitPerMinute: number },
+): Promise<{ origin: string; process: Started }> {
+  const port = await freePort();
+  const sandbox = startTsx(name, path.join(options.root, 'bench/servers/sandbox.ts'), {
+    SANDBOX_PORT: String(port),
+    SANDBOX_FIXTURE: fixture,
+    SANDBOX_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    DATA_DIR: path.join(options.tmpDir, `${name.replace(/\W+/g, '-')}-data`),
+    LOG_LEVEL: 'warn',
+  });
+  await waitForOutput(sandbox, /READY \d+/, 240_000);
+  return { origin: `http://127.0.0.1:${port}`, process: sandbox };
 }
 
 /** The reference pass-through proxy (`bench/servers/reference-proxy.ts`) to the EU sandbox. */
@@ -76,16 +106,12 @@ export async function startStack(
   spaDir: string,
   { bareBff }: { bareBff: boolean },
 ): Promise<Stack> {
-  const sandboxPort = await freePort();
-  const sandbox = startTsx('sandbox', path.join(options.root, 'bench/servers/sandbox.ts'), {
-    SANDBOX_PORT: String(sandboxPort),
-    // The smoke only proves the path works; generating the large history would double its time.
-    SANDBOX_FIXTURE: options.smoke ? 'demo' : 'large',
-    DATA_DIR: path.join(options.tmpDir, 'sandbox-data'),
-    LOG_LEVEL: 'warn',
+  // The smoke only proves the path works; generating the large history would double its time.
+  const { origin: sandboxOrigin } = await startSandbox(options, {
+    name: 'sandbox',
+    fixture: options.smoke ? 'demo' : 'large',
+    rateLimitPerMinute: 0,
   });
-  await waitForOutput(sandbox, /READY \d+/, 240_000);
-  const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
   const { origin: bffOrigin } = await startBff('BFF', options, sandboxOrigin, spaDir, {});
   const session = await signIn(bffOrigin);
   const commands = await submitBenchCommands(session, 20);
