@@ -12,6 +12,7 @@
  * });
  * ```
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -61,10 +62,32 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     drop: async () => {
       if (handle) await (await handle).close();
       if (name && process.env.TEST_DATABASE_URL)
-        await admin(process.env.TEST_DATABASE_URL, `drop database if exists ${name} with (force)`);
+        await dropDatabase(process.env.TEST_DATABASE_URL, name);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Tries of a drop that met a backend it may not end, and the wait between them, ms. */
+const DROP_TRIES = 5;
+const DROP_RETRY_MS = 500;
+
+/**
+ * Drops a test database, its connections ended. An autovacuum worker on it is a backend the
+ * test role may not end (42501, `pg_signal_backend`): it finishes within moments, so the drop is
+ * tried again a few times.
+ */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await admin(serverUrl, `drop database if exists ${name} with (force)`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== '42501' || attempt >= DROP_TRIES) throw error;
+      await sleep(DROP_RETRY_MS);
+    }
+  }
 }
 
 async function admin(serverUrl: string, statement: string): Promise<void> {
