@@ -103,8 +103,9 @@ declare module 'fastify' {
     upstreamNow(): number;
     /**
      * Forgets what the BFF learnt of the upstream's devices: the calls it spent of each device's
-     * budget, its busy marks and the read model's commands. For an upstream that has just forgotten them itself (the
-     * sandbox's admin reset beside `npm start`); nothing without a database.
+     * budget, its busy marks, the read model's commands, and the changes queued for them. For an
+     * upstream that has just forgotten them itself (the sandbox's admin reset beside `npm start`);
+     * nothing without a database.
      */
     forgetUpstream(): Promise<void>;
     /**
@@ -408,12 +409,14 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       : undefined;
   // The durable queue of changes: what the budget cannot carry now waits there, sent through the
   // ledger when its devices have a slot (docs/decisions/007-device-call-budget.md, section 2).
+  const queuedChanges =
+    storage && budget ? new QueuedChangeStore(storage.handle.db, budget) : undefined;
   const changeQueue =
-    storage && budget && ledger && box
+    storage && budget && ledger && box && queuedChanges
       ? new ChangeQueue({
           handle: storage.handle,
           host: jobQueues,
-          store: new QueuedChangeStore(storage.handle.db, budget),
+          store: queuedChanges,
           budget,
           send: queuedStepSender({ ledger, upstream: api, box, now }),
           upstreamNow,
@@ -471,6 +474,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       : undefined;
   app.decorate('upstreamNow', upstreamNow);
   app.decorate('forgetUpstream', async () => {
+    await queuedChanges?.forgetAll();
     await budget?.forgetAll();
     await readModel?.store.forgetAll();
   });

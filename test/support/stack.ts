@@ -173,6 +173,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         'device_command_changes',
         'device_call_slots',
         'device_call_busy',
+        'queued_change_devices',
+        'queued_changes',
       ])
         await database.db.execute(`delete from bff.${table}`);
     },

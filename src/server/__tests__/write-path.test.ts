@@ -224,6 +224,31 @@ describe.each(DATABASE_KINDS)(
       expect(calls('POST')).toBe(3);
     });
 
+    it("forgets the queued changes with the upstream's reset: none is sent to the fresh account", async () => {
+      expect((await submit(ada, 'f1', command(1))).statusCode).toBe(202);
+      expect((await submit(ada, 'f2', command(2, 120))).statusCode).toBe(202);
+      const third = await submit(ada, 'f3', command(3, 180));
+      expect(QueuedAnswerSchema.safeParse(third.json()).success).toBe(true);
+      const waiting = async () =>
+        QueuedChangePageSchema.parse(
+          (
+            await bff.app.inject({
+              method: 'GET',
+              url: '/api/changes?waiting=true',
+              headers: { cookie: ada },
+            })
+          ).json(),
+        ).changes;
+      expect(await waiting()).toHaveLength(1);
+
+      await bff.app.forgetUpstream();
+      expect(await waiting()).toEqual([]);
+      bff.clock.nowMs += 2 * MINUTE;
+      await bff.app.changeQueue?.recheck();
+      await sleep(300);
+      expect(calls('POST')).toBe(2);
+    });
+
     it('withdraws a queued change before it is sent, and says when it can no longer be', async () => {
       await submit(ada, 'k1', command(1));
       await submit(ada, 'k2', command(2, 120));

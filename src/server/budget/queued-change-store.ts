@@ -110,6 +110,18 @@ export class QueuedChangeStore {
   }
 
   /**
+   * Forgets every queued change, waiting or ended (their devices go with them): the sandbox's
+   * reset made a fresh vendor account, and a change planned against the old one must not be
+   * sent to it, nor hold up the reads of its devices. Never called in production.
+   */
+  async forgetAll(): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.delete(queuedChangeDevices);
+      await tx.delete(queuedChanges);
+    });
+  }
+
+  /**
    * Plans and writes a change, after every change of its devices queued before it; refused
    * without writing when its deadline cannot be kept. A second request with the owner's same
    * `Idempotency-Key` gets the change the first made.
