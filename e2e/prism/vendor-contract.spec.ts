@@ -66,8 +66,11 @@ async function signIn(page: Page, region: 'Europe' | 'Australia'): Promise<void>
   await page.getByLabel('Client ID').fill(`partner-${region.toLowerCase()}`);
   await page.getByLabel('Client secret').fill('any-secret');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  // Signed in, the product opens on the region's overview.
+  // Signed in, the product opens on the region's overview; the story goes on from the sites.
   await expect(page.getByRole('heading', { name: `Overview: ${region}`, level: 1 })).toBeVisible();
+  await expectNoErrorShown(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
+  await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
 }
 
 /**
