@@ -122,15 +122,15 @@ test("Europe, with the partner guide's token: every page, a command sent and can
   await expect(row).toContainText('3 kW charge');
 
   // The cancel's answer is the example's, for this command: the product says it is cancelled and
-  // offers Undo. The device's history is read again after a change, and its example still lists
-  // the command received, so the row reads received again (against the vendor it reads
-  // "Cancelled by an operator").
+  // offers Undo. The read model records the cancellation from that answer, so the row reads as it
+  // would against the vendor, though the mock's history example still lists it received.
   await row.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Cancel command' }).click();
+  // The toast names the command by its words (the example's 3 kW charge), not its ID.
   await expect(
-    page.getByRole('alertdialog', { name: `Done: Command ${EXAMPLE_COMMAND} cancelled` }),
+    page.getByRole('alertdialog', { name: /^Done: 3 kW charge on .+ cancelled$/ }),
   ).toBeVisible();
-  await expect(row).toContainText('received');
+  await expect(row).toContainText('Cancelled by an operator');
   await expectNoErrorShown(page);
 
   // The history page shows the last 7 days: of the example's three commands, the one that
@@ -148,7 +148,9 @@ test("Europe, with the partner guide's token: every page, a command sent and can
   await page.goto('/timeline');
   await expect(page.getByRole('grid', { name: 'Command timeline' })).toBeVisible();
   await expect(
-    page.getByRole('gridcell', { name: /^Hall A battery: 3 kW charge, .*Received/ }),
+    page.getByRole('gridcell', {
+      name: /^Hall A battery: 3 kW charge, .*Cancelled \(by operator\)$/,
+    }),
   ).toBeAttached();
   await expectNoErrorShown(page);
 

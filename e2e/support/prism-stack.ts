@@ -190,6 +190,11 @@ export async function startPrismStack(): Promise<PrismStack> {
       EU_BASE_URL: mockOrigin,
       AU_AUTH_URL: `${relayOrigin}/au`,
       AU_BASE_URL: mockOrigin,
+      // A static mock has no limit, and its story (bind, history reads, a submission, a cancel)
+      // spends more than the vendor's 2 calls of the example device in a minute: the budget the
+      // other browser stacks run with lets the cancel go at once instead of queued.
+      EU_DEVICE_CALLS_PER_MINUTE: '30',
+      AU_DEVICE_CALLS_PER_MINUTE: '30',
     },
   );
   const children = [prism, bff];
