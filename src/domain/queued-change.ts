@@ -4,6 +4,7 @@ import {
   CommandCancellationSchema,
   DeviceCommandSchema,
   SubmissionResponseSchema,
+  type DeviceCommand,
 } from './command.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema } from './ids.ts';
 import { RoleSchema } from './roles.ts';
@@ -352,3 +353,56 @@ export type QueuedChangeQuery = z.infer<typeof QueuedChangeQuerySchema>;
 /** `GET /api/changes`: the account's queued changes, newest first. */
 export const QueuedChangePageSchema = z.object({ changes: z.array(QueuedChangeStatusSchema) });
 export type QueuedChangePage = z.infer<typeof QueuedChangePageSchema>;
+
+/**
+ * What a waiting change will still do to one device, step by step: a window it will submit (a
+ * submission, a replace's new window, a batch's window on each of its devices) or a command it
+ * will cancel. `goesAt` is when that step goes (its planned time, UTC); `withdrawable` while the
+ * change has not started sending (only then may it be withdrawn).
+ */
+export type PendingDeviceChange =
+  | {
+      call: 'submit';
+      changeId: string;
+      deviceId: string;
+      command: DeviceCommand;
+      goesAt: string;
+      withdrawable: boolean;
+    }
+  | {
+      call: 'cancel';
+      changeId: string;
+      deviceId: string;
+      commandId: string;
+      goesAt: string;
+      withdrawable: boolean;
+    };
+
+/**
+ * The steps of `changes` not sent yet, per device, in the changes' order: a change that ended
+ * (sent, withdrawn, failed) has none, nor has a step already sent or failed (a replace whose
+ * cancel went leaves only its new window). A batch cancel names its batch, not the device's
+ * command, so it is left out (the batch's page shows it). docs/decisions/007-device-call-budget.md,
+ * section 2.
+ */
+export function pendingDeviceChanges(
+  changes: readonly QueuedChangeStatus[],
+): PendingDeviceChange[] {
+  const pending: PendingDeviceChange[] = [];
+  for (const change of changes) {
+    if (!(WAITING_CHANGE_STATES as readonly string[]).includes(change.state)) continue;
+    const withdrawable = change.state === 'queued';
+    for (const step of change.steps) {
+      if (step.state === 'sent' || step.state === 'failed') continue;
+      const base = { changeId: change.id, goesAt: step.plannedAt, withdrawable };
+      if ((step.call === 'submit' || step.call === 'batch') && step.command) {
+        for (const deviceId of step.deviceIds)
+          pending.push({ ...base, call: 'submit', deviceId, command: step.command });
+      } else if (step.call === 'cancel' && step.commandId) {
+        for (const deviceId of step.deviceIds)
+          pending.push({ ...base, call: 'cancel', deviceId, commandId: step.commandId });
+      }
+    }
+  }
+  return pending;
+}

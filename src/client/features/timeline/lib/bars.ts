@@ -5,6 +5,8 @@ import {
 } from '../../../../domain/command.ts';
 import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { siteClockWords } from '../../../../domain/time.ts';
+import type { QueuedMark } from './ghosts.ts';
 import { windowInZone } from './window-words.ts';
 
 /**
@@ -18,6 +20,8 @@ export interface Bar {
   status: StatusRecord['status'];
   label: string;
   record: StatusRecord;
+  /** Set while a queued change waits to cancel this command (lib/queued-windows.ts). */
+  queuedCancel?: QueuedMark;
 }
 
 const REASON_SHORT: Record<CancellationReason, string> = {
@@ -79,7 +83,8 @@ const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string;
 /**
  * Accessible name of a bar: device, control, window in the site's zone, status (a cancelled
  * one's with its reason, the text alternative of the canvas's hatching).
- * E.g. `BAT-EU-001-A: 3 kW charge, stop charging at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`.
+ * E.g. `BAT-EU-001-A: 3 kW charge, stop charging at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`,
+ * then, while a queued change waits to cancel it, `, cancel queued, goes at 14:05:20 site time (13:05:20 UTC)`.
  * Remembered per bar and zone: the accessible layer names every bar in view on each render while
  * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
  */
@@ -92,7 +97,11 @@ export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string
     bar.startMs,
     bar.endMs,
     timeZone,
-  )}, ${status}`;
+  )}, ${status}${
+    bar.queuedCancel
+      ? `, cancel queued, goes at ${siteClockWords(bar.queuedCancel.goesAtMs, timeZone)}`
+      : ''
+  }`;
   accessibleNames.set(bar, { deviceName, timeZone, name });
   return name;
 }

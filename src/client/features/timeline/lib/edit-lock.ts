@@ -54,3 +54,11 @@ export function editLockWords(id: string, lock: EditLock, timeZone: string): str
       return `Command ${id} starts at ${clockTime(lock.startMs, timeZone)}, within ${EDIT_LEAD_TIME_WORDS} of now: a change could not reach the device before it starts. Cancel it if it must not run.`;
   }
 }
+
+/**
+ * Why the window of a queued change (one waiting for its device's budget of upstream calls,
+ * docs/decisions/007-device-call-budget.md) cannot be moved or resized: it is not a command yet,
+ * and what it sends was fixed when it was queued.
+ */
+export const QUEUED_LOCK_WORDS =
+  'it cannot be moved or resized until it is sent: withdraw it (its menu, or Queued changes) and schedule the window again.';

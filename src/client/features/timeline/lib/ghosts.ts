@@ -1,5 +1,7 @@
 import type { PowerControl } from '../../../../domain/power-control.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { siteClockWords } from '../../../../domain/time.ts';
+import { QUEUED_LOCK_WORDS } from './edit-lock.ts';
 import { windowInZone } from './window-words.ts';
 
 /**
@@ -18,6 +20,22 @@ export interface GhostWindow {
   powerControl?: PowerControl;
   /** Why it would not be sent, in the operator's words; absent: it can be sent. */
   refusal?: string;
+  /**
+   * Set for the window of a change queued for its device's budget of upstream calls
+   * (lib/queued-windows.ts): it goes by itself at `goesAtMs` and cannot be moved until it is sent.
+   */
+  queued?: QueuedMark;
+}
+
+/**
+ * A change waiting for its device's budget of upstream calls (docs/decisions/007-device-call-budget.md):
+ * its ID (to withdraw it), when its step goes (epoch ms) and whether it may still be withdrawn
+ * (not once its first call went).
+ */
+export interface QueuedMark {
+  changeId: string;
+  goesAtMs: number;
+  withdrawable: boolean;
 }
 
 /** Prefix of every ghost ID, so a focused ghost is never taken for a command's bar. */
@@ -43,10 +61,19 @@ export function ghostLabel(ghost: GhostWindow): string {
  * Accessible name of a ghost bar, the text alternative of its dashed (or refused) drawing: device,
  * what it is, control, window on `timeZone`'s clock, and whether it can be sent or why not. E.g.
  * `Battery A: Plan line 3, not sent yet, -3 kW, Tue 24 Nov 18:00–19:00 Europe/Berlin, refused:
- * its window overlaps a command of this device that is waiting to start`.
+ * its window overlaps a command of this device that is waiting to start`. A queued change's
+ * window says when it goes and why it cannot be moved: `Battery A: queued change, not sent yet,
+ * -3 kW, Tue 24 Nov 18:00–19:00 Europe/Berlin, goes at 17:40:05 site time (16:40:05 UTC); it
+ * cannot be moved…`.
  */
 export function ghostAccessibleName(deviceName: string, ghost: GhostWindow, timeZone: string) {
   const control = ghost.powerControl ? `${describePowerControl(ghost.powerControl)}, ` : '';
+  if (ghost.queued)
+    return `${deviceName}: queued change, not sent yet, ${control}${windowInZone(
+      ghost.startMs,
+      ghost.endMs,
+      timeZone,
+    )}, goes at ${siteClockWords(ghost.queued.goesAtMs, timeZone)}; ${QUEUED_LOCK_WORDS}`;
   const verdict = ghost.refusal ? `refused: ${ghost.refusal}` : 'can be sent';
   return `${deviceName}: ${ghost.name}, not sent yet, ${control}${windowInZone(
     ghost.startMs,

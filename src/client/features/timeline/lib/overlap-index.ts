@@ -1,10 +1,13 @@
 import { isActiveStatus, type CommandStatus } from '../../../../domain/command.ts';
 import { windowsOverlap, type WindowMs } from '../../../../domain/time-window.ts';
+import type { QueuedMark } from './ghosts.ts';
 
 /** An active window as the index keeps it. */
 export interface IndexedWindow extends WindowMs {
   id: string;
   status: CommandStatus;
+  /** Set for the window of a queued change (lib/queued-windows.ts): taken whatever its status. */
+  queued?: QueuedMark;
 }
 
 /**
@@ -14,7 +17,8 @@ export interface IndexedWindow extends WindowMs {
  * upstream refuses that, docs/upstream.md, Lifecycle), never worse than linear when stale data
  * says they do.
  * Same semantics as the domain's `findActiveOverlap`: half-open windows, touching allowed, only
- * active statuses block.
+ * active statuses block; and a queued change's window blocks too (docs/decisions/007-device-call-budget.md:
+ * it will be sent, so a window over it would be refused then, or refuse it).
  */
 export class DeviceOverlapIndex {
   private readonly windows: IndexedWindow[];
@@ -22,7 +26,7 @@ export class DeviceOverlapIndex {
 
   constructor(commands: Iterable<IndexedWindow>) {
     this.windows = [...commands]
-      .filter((command) => isActiveStatus(command.status))
+      .filter((command) => command.queued !== undefined || isActiveStatus(command.status))
       .sort((a, b) => a.startMs - b.startMs);
     this.maxEndMs = new Float64Array(this.windows.length);
     let max = -Infinity;

@@ -1,0 +1,123 @@
+import type { QueuedChangeStatus } from '../../../../domain/queued-change.ts';
+import { pendingDeviceChanges } from '../../../../domain/queued-change.ts';
+import { siteClockWords } from '../../../../domain/time.ts';
+import type { Bar } from './bars.ts';
+import { ghostId, type GhostWindow, type QueuedMark } from './ghosts.ts';
+import type { IndexedWindow } from './overlap-index.ts';
+import { clockTimeWithSeconds } from './window-words.ts';
+
+/**
+ * What the timeline draws of the changes waiting for their devices' budget of upstream calls
+ * (docs/decisions/007-device-call-budget.md, section 2): the windows they will submit, as queued
+ * ghost bars by device ID (each list sorted by start), and the commands they will cancel, by
+ * command ID.
+ */
+export interface QueuedWindows {
+  ghostsByDevice: Map<string, GhostWindow[]>;
+  cancelsByCommand: Map<string, QueuedMark>;
+}
+
+/** `Queued, goes at 14:05:20`: a queued window's name, on the clock of `timeZone`. */
+export function queuedWindowName(goesAtMs: number, timeZone: string): string {
+  return `Queued, goes at ${clockTimeWithSeconds(goesAtMs, timeZone)}`;
+}
+
+/**
+ * The queued windows and cancels of `changes` (the product's list of queued changes, any state:
+ * ended ones and steps already sent are left out by the domain's `pendingDeviceChanges`). A
+ * batch's window is one ghost on each of its devices. `timeZoneOf` gives the clock a device's
+ * times are written on (its site's, or UTC). Ghost IDs name the change and the device, so they
+ * are unique in the view.
+ */
+export function queuedWindowsOf(
+  changes: readonly QueuedChangeStatus[],
+  timeZoneOf: (deviceId: string) => string,
+): QueuedWindows {
+  const ghostsByDevice = new Map<string, GhostWindow[]>();
+  const cancelsByCommand = new Map<string, QueuedMark>();
+  for (const pending of pendingDeviceChanges(changes)) {
+    const mark: QueuedMark = {
+      changeId: pending.changeId,
+      goesAtMs: Date.parse(pending.goesAt),
+      withdrawable: pending.withdrawable,
+    };
+    if (pending.call === 'cancel') {
+      cancelsByCommand.set(pending.commandId, mark);
+      continue;
+    }
+    const list = ghostsByDevice.get(pending.deviceId) ?? [];
+    list.push({
+      id: ghostId(`queued-${pending.changeId}-${pending.deviceId}`),
+      startMs: Date.parse(pending.command.startTime),
+      endMs: Date.parse(pending.command.endTime),
+      name: queuedWindowName(mark.goesAtMs, timeZoneOf(pending.deviceId)),
+      powerControl: pending.command.powerControl,
+      queued: mark,
+    });
+    ghostsByDevice.set(pending.deviceId, list);
+  }
+  for (const list of ghostsByDevice.values()) list.sort((a, b) => a.startMs - b.startMs);
+  return { ghostsByDevice, cancelsByCommand };
+}
+
+/** `cancel queued, goes at 14:05:20`: the words a command's bar gets while its cancel waits. */
+export function queuedCancelWords(mark: QueuedMark, timeZone: string): string {
+  return `cancel queued, goes at ${clockTimeWithSeconds(mark.goesAtMs, timeZone)}`;
+}
+
+/**
+ * Each device's bars with those whose cancel is queued marked (`queuedCancel`, and the words in
+ * their label); a device none of whose bars is concerned keeps its array, so its drawing state
+ * and overlap index are not rebuilt.
+ */
+export function withQueuedCancels(
+  barsByDevice: ReadonlyMap<string, readonly Bar[]>,
+  cancelsByCommand: ReadonlyMap<string, QueuedMark>,
+  timeZoneOf: (deviceId: string) => string,
+): Map<string, readonly Bar[]> {
+  const shown = new Map<string, readonly Bar[]>(barsByDevice);
+  if (cancelsByCommand.size === 0) return shown;
+  for (const [deviceId, bars] of barsByDevice) {
+    if (!bars.some((bar) => cancelsByCommand.has(bar.id))) continue;
+    shown.set(
+      deviceId,
+      bars.map((bar) => {
+        const mark = cancelsByCommand.get(bar.id);
+        return mark
+          ? {
+              ...bar,
+              label: `${bar.label} · ${queuedCancelWords(mark, timeZoneOf(deviceId))}`,
+              queuedCancel: mark,
+            }
+          : bar;
+      }),
+    );
+  }
+  return shown;
+}
+
+/**
+ * A device's queued windows as the overlap index takes them: taken like an active command's, so
+ * a window drawn, moved or pasted onto one is refused before anything is sent (the queued change
+ * would be refused by the vendor, or refuse the new one, when its turn comes).
+ */
+export function queuedIndexedWindows(ghosts: readonly GhostWindow[]): IndexedWindow[] {
+  return ghosts.flatMap((ghost) =>
+    ghost.queued
+      ? [
+          {
+            id: ghost.id,
+            startMs: ghost.startMs,
+            endMs: ghost.endMs,
+            status: 'received' as const,
+            queued: ghost.queued,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The words of a refusal on a queued window: when its change goes, on `timeZone`'s clock. */
+export function queuedConflictWords(mark: QueuedMark, timeZone: string): string {
+  return `a queued change that goes at ${siteClockWords(mark.goesAtMs, timeZone)}`;
+}
