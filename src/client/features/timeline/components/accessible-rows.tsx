@@ -10,7 +10,10 @@ export interface AccessibleRowsProps {
   first: number;
   last: number;
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
-  /** Windows not sent yet (a dispatch plan's rows), named after the device's commands. */
+  /**
+   * Windows not sent yet (a dispatch plan's rows, or queued changes' windows), named after the
+   * device's commands; a queued one says when it goes and is read-only.
+   */
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
   range: { startMs: number; endMs: number };
   utc: boolean;
@@ -71,7 +74,8 @@ export function AccessibleRows(props: AccessibleRowsProps) {
             key={ghost.id}
             id={`tl-bar-${ghost.id}`}
             aria-selected={false}
-            data-ghost={ghost.refusal ? 'refused' : 'accepted'}
+            aria-readonly={ghost.queued ? true : undefined}
+            data-ghost={ghost.queued ? 'queued' : ghost.refusal ? 'refused' : 'accepted'}
           >
             {ghostAccessibleName(row.device.name, ghost, zone)}
           </div>

@@ -1,12 +1,17 @@
 import type { FocusEvent, PointerEvent, RefObject } from 'react';
 import { Menu, type MenuAction } from '../../../components/menu.tsx';
 import type { Bar } from '../lib/bars.ts';
+import type { GhostWindow } from '../lib/ghosts.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';
 
-/** The window a bar menu acts on, with its row. */
-export interface BarMenuSubject extends RowTarget {
-  bar: Bar;
-  rowIndex: number;
+/** The window a bar menu acts on, with its row: a command's bar, or a queued change's window. */
+export type BarMenuSubject = RowTarget & { rowIndex: number } & (
+    { bar: Bar; ghost?: undefined } | { ghost: GhostWindow; bar?: undefined }
+  );
+
+/** The window of a menu's subject: its ID and times. */
+export function menuWindow(subject: BarMenuSubject): { id: string; endMs: number } {
+  return subject.bar ?? subject.ghost;
 }
 
 /** Width and height of the menu button in CSS pixels (timeline.css, `.timeline-bar-menu`). */
@@ -46,7 +51,11 @@ export function BarMenu({
     >
       <Menu
         label="⋯"
-        aria-label={`Actions for command ${subject.bar.id} on ${subject.device.name}`}
+        aria-label={
+          subject.bar
+            ? `Actions for command ${subject.bar.id} on ${subject.device.name}`
+            : `Actions for the queued change on ${subject.device.name} (${subject.ghost.name})`
+        }
         caret={false}
         buttonClassName="timeline-bar-menu-button"
         placement="bottom start"

@@ -1,4 +1,6 @@
 import type { Device } from '../../../../domain/device.ts';
+import { siteClockWords } from '../../../../domain/time.ts';
+import { QUEUED_LOCK_WORDS } from '../lib/edit-lock.ts';
 import type { Bar } from '../lib/bars.ts';
 import type { GhostWindow } from '../lib/ghosts.ts';
 import type { ShownCard } from '../lib/shown-card.ts';
@@ -30,6 +32,12 @@ function BarTooltip(props: {
     <TooltipCard {...props}>
       <strong>{props.device.name}</strong>
       <StatusRecordList record={props.bar.record} timeZone={props.timeZone} />
+      {props.bar.queuedCancel ? (
+        <p>
+          Cancel queued: it goes at{' '}
+          {siteClockWords(props.bar.queuedCancel.goesAtMs, props.timeZone)}.
+        </p>
+      ) : null}
     </TooltipCard>
   );
 }
@@ -71,12 +79,21 @@ function GhostTooltip(props: {
             <dd>{windowInZone(ghost.startMs, ghost.endMs, 'UTC')}</dd>
           </div>
         )}
-        <div>
-          <dt>Check</dt>
-          <dd className={ghost.refusal ? 'ghost-refusal' : undefined}>
-            {ghost.refusal ? `Refused: ${ghost.refusal}` : 'Can be sent'}
-          </dd>
-        </div>
+        {ghost.queued ? (
+          <div>
+            <dt>Queued</dt>
+            <dd>
+              Goes at {siteClockWords(ghost.queued.goesAtMs, props.timeZone)}; {QUEUED_LOCK_WORDS}
+            </dd>
+          </div>
+        ) : (
+          <div>
+            <dt>Check</dt>
+            <dd className={ghost.refusal ? 'ghost-refusal' : undefined}>
+              {ghost.refusal ? `Refused: ${ghost.refusal}` : 'Can be sent'}
+            </dd>
+          </div>
+        )}
       </dl>
     </TooltipCard>
   );

@@ -28,7 +28,7 @@ import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { windowReadout } from '../lib/window-words.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
-import { BAR_MENU_BUTTON_PX, BarMenu, type BarMenuSubject } from './bar-menu.tsx';
+import { BAR_MENU_BUTTON_PX, BarMenu, menuWindow, type BarMenuSubject } from './bar-menu.tsx';
 import { WindowCard } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 // The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
@@ -81,6 +81,11 @@ export interface TimelineViewProps {
    * right-click on it, Shift+F10 or the context-menu key. Absent: no menu.
    */
   barMenuActions?: (target: RowTarget, bar: Bar) => readonly MenuAction[];
+  /**
+   * The choices of a queued change's window's menu (a ghost with `queued`), opened as a bar's
+   * is. Absent: queued windows have no menu.
+   */
+  ghostMenuActions?: (target: RowTarget, ghost: GhostWindow) => readonly MenuAction[];
   /** Ctrl/Cmd+C on a focused window. */
   onCopyBar?: (target: RowTarget, bar: Bar) => void;
   /**
@@ -267,6 +272,12 @@ export function TimelineView(props: TimelineViewProps) {
     onOpenMenu: props.barMenuActions
       ? (target, bar) => openMenu(target, bar, focusedRow)
       : undefined,
+    onOpenGhostMenu: props.ghostMenuActions
+      ? (target, ghost) => {
+          setKeyboardLast(true);
+          setMenu({ ...target, ghost, rowIndex: focusedRow });
+        }
+      : undefined,
     onCopyBar: props.onCopyBar,
     onPaste: props.onPaste,
   });
@@ -370,21 +381,45 @@ export function TimelineView(props: TimelineViewProps) {
         };
   }
 
+  // Only a queued change's window among the ghosts has a menu (a plan's rows have none).
+  const menuGhost = (ghost: GhostWindow | undefined) =>
+    ghost?.queued && props.ghostMenuActions ? ghost : undefined;
+  const focusedMenuGhost = menuGhost(focusedGhost);
   const focusedSubject: BarMenuSubject | undefined =
-    (gridFocused || menuButtonFocused) && focusedTarget && focusedBar
-      ? { ...focusedTarget, bar: focusedBar, rowIndex: focusedRow }
+    (gridFocused || menuButtonFocused) && focusedTarget
+      ? focusedBar && props.barMenuActions
+        ? { ...focusedTarget, bar: focusedBar, rowIndex: focusedRow }
+        : focusedMenuGhost
+          ? { ...focusedTarget, ghost: focusedMenuGhost, rowIndex: focusedRow }
+          : undefined
       : undefined;
-  const menuSubject =
-    props.barMenuActions && !drag && !shownMoving
-      ? (menu ?? (hover && !keyboardLast ? hover : undefined) ?? focusedSubject)
-      : undefined;
+  const hoverMenuGhost = keyboardLast ? undefined : menuGhost(hoverGhost?.ghost);
+  const hoverSubject: BarMenuSubject | undefined =
+    hoverGhost && hoverMenuGhost
+      ? {
+          site: hoverGhost.site,
+          device: hoverGhost.device,
+          ghost: hoverMenuGhost,
+          rowIndex: rows.findIndex(
+            (row) => row.kind === 'device' && row.device.deviceId === hoverGhost.device.deviceId,
+          ),
+        }
+      : hover && !keyboardLast && props.barMenuActions
+        ? hover
+        : undefined;
+  const menuSubject = !drag && !shownMoving ? (menu ?? hoverSubject ?? focusedSubject) : undefined;
+  const menuActions = menuSubject
+    ? menuSubject.bar
+      ? props.barMenuActions?.(menuSubject, menuSubject.bar)
+      : props.ghostMenuActions?.(menuSubject, menuSubject.ghost)
+    : undefined;
   const menuTopPx = menuSubject
     ? rowTopPx(menuSubject.rowIndex, scrollTop) +
       ((rows[menuSubject.rowIndex]?.height ?? BAR_MENU_BUTTON_PX) - BAR_MENU_BUTTON_PX) / 2
     : 0;
   const menuShown =
     menuSubject &&
-    props.barMenuActions &&
+    menuActions?.length &&
     menuTopPx >= AXIS_HEIGHT_PX &&
     menuTopPx + BAR_MENU_BUTTON_PX <= canvasHeight;
 
@@ -511,21 +546,21 @@ export function TimelineView(props: TimelineViewProps) {
             boundsHeightPx={size.height}
           />
         ) : null}
-        {menuShown && menuSubject && props.barMenuActions ? (
+        {menuShown && menuSubject && menuActions ? (
           <BarMenu
-            key={menuSubject.bar.id}
+            key={menuWindow(menuSubject).id}
             subject={menuSubject}
             leftPx={Math.min(
               size.width - BAR_MENU_BUTTON_PX - 4,
               Math.max(
                 LABEL_WIDTH_PX + 2,
-                LABEL_WIDTH_PX + timeToX(scale, menuSubject.bar.endMs) + 2,
+                LABEL_WIDTH_PX + timeToX(scale, menuWindow(menuSubject).endMs) + 2,
               ),
             )}
             topPx={menuTopPx}
-            actions={props.barMenuActions(menuSubject, menuSubject.bar)}
+            actions={menuActions}
             note={props.changeRefusal}
-            isOpen={menu?.bar.id === menuSubject.bar.id}
+            isOpen={menu !== undefined && menuWindow(menu).id === menuWindow(menuSubject).id}
             onOpenChange={(open) => setMenu(open ? menuSubject : undefined)}
             wrapRef={menuWrapRef}
             onPointerLeave={(event) => {

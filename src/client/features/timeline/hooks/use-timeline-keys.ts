@@ -1,8 +1,9 @@
 import type { RefObject } from 'react';
+import { siteClockWords } from '../../../../domain/time.ts';
 import type { WindowMs } from '../../../../domain/time-window.ts';
 import type { Bar } from '../lib/bars.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';
-import { editLock, editLockWords } from '../lib/edit-lock.ts';
+import { editLock, editLockWords, QUEUED_LOCK_WORDS } from '../lib/edit-lock.ts';
 import type { GhostWindow } from '../lib/ghosts.ts';
 import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import { refusalWords } from '../lib/refusal-words.ts';
@@ -68,6 +69,8 @@ export interface TimelineKeyOptions {
   onNewCommand: (target: RowTarget, atMs: number) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   onOpenMenu?: ((target: RowTarget, bar: Bar) => void) | undefined;
+  /** Shift+F10 on a queued change's window: its menu (withdraw, open queued changes). */
+  onOpenGhostMenu?: ((target: RowTarget, ghost: GhostWindow) => void) | undefined;
   onCopyBar?: ((target: RowTarget, bar: Bar) => void) | undefined;
   onPaste?: ((targets: RowTarget[], atMs: number) => string | undefined) | undefined;
 }
@@ -218,12 +221,23 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
       if (!options.onPaste) return;
       paste(focusedBar);
     } else if ((key === 'F10' && event.shiftKey) || key === 'ContextMenu') {
-      if (!options.onOpenMenu) return;
-      if (target && focusedBar) options.onOpenMenu(target, focusedBar);
+      if (!options.onOpenMenu && !options.onOpenGhostMenu) return;
+      const focusedQueued = ghosts.find((g) => g.id === options.focusedBarId && g.queued);
+      if (target && focusedBar && options.onOpenMenu) options.onOpenMenu(target, focusedBar);
+      else if (target && focusedQueued && options.onOpenGhostMenu)
+        options.onOpenGhostMenu(target, focusedQueued);
       else
         options.say('Choose a window with the arrow keys first: Shift+F10 opens its menu.', false);
     } else if ((key === ' ' || letter === 'm') && !command && !event.altKey && focusedBar) {
       liftBar(focusedBar);
+    } else if ((key === ' ' || letter === 'm') && !command && !event.altKey && target) {
+      // A queued change's window is not a command yet: say why it stays where it is.
+      const queued = ghosts.find((g) => g.id === options.focusedBarId)?.queued;
+      if (queued)
+        options.say(
+          `This queued change goes at ${siteClockWords(queued.goesAtMs, zoneOf(target))}; ${QUEUED_LOCK_WORDS}`,
+          true,
+        );
     } else if ((key === 'ArrowDown' || key === 'ArrowUp') && event.shiftKey) {
       const next = nextDeviceRow(rows, focusedRow, key === 'ArrowDown' ? 1 : -1);
       const selection = rowsBetween(rows, options.selection?.anchorRow ?? focusedRow, next);

@@ -709,7 +709,7 @@ function drawGhost(
 
 /**
  * A window not sent yet: translucent with a dashed outline in the accent colour when it can be
- * sent; when refused, in the danger colour with a cross hatching and a ✕ mark, so refusal does
+ * sent (a queued change's also hatched one way, its label saying when it goes); when refused, in the danger colour with a cross hatching and a ✕ mark, so refusal does
  * not rest on colour alone. The label is the longest of its texts that fits inside, never cut.
  */
 function drawGhostWindow(
@@ -742,6 +742,24 @@ function drawGhostWindow(
       ctx.lineTo(hx + h, y);
       ctx.moveTo(hx, y);
       ctx.lineTo(hx + h, y + h);
+    }
+    ctx.stroke();
+    ctx.restore();
+  }
+  if (ghost.queued) {
+    // A queued change's window: hatched one way, so it reads as "not sent yet, but coming"
+    // apart from a plan's ghost (plain) and a refused one (cross-hatched), not by colour alone.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x0, y, w, h);
+    ctx.clip();
+    ctx.globalAlpha = 0.35;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let hx = x0 - h; hx < x0 + w; hx += 8) {
+      ctx.moveTo(hx, y + h);
+      ctx.lineTo(hx + h, y);
     }
     ctx.stroke();
     ctx.restore();

@@ -3,7 +3,7 @@ import { pendingDeviceChanges } from '../../../../domain/queued-change.ts';
 import { siteClockWords } from '../../../../domain/time.ts';
 import type { Bar } from './bars.ts';
 import { ghostId, type GhostWindow, type QueuedMark } from './ghosts.ts';
-import type { IndexedWindow } from './overlap-index.ts';
+import { DeviceOverlapIndex, type IndexedWindow } from './overlap-index.ts';
 import { clockTimeWithSeconds } from './window-words.ts';
 
 /**
@@ -115,6 +115,27 @@ export function queuedIndexedWindows(ghosts: readonly GhostWindow[]): IndexedWin
         ]
       : [],
   );
+}
+
+/** Indexes built per device's queued windows (one data version), with the bars they were built with. */
+const indexes = new WeakMap<
+  readonly GhostWindow[],
+  { bars: readonly Bar[] | undefined; index: DeviceOverlapIndex }
+>();
+
+/**
+ * The overlap index of a device that has queued windows: its commands' bars and its queued
+ * windows together (see {@link queuedIndexedWindows}). Built once per data version of either.
+ */
+export function overlapIndexWithQueued(
+  bars: readonly Bar[] | undefined,
+  ghosts: readonly GhostWindow[],
+): DeviceOverlapIndex {
+  const known = indexes.get(ghosts);
+  if (known?.bars === bars && known) return known.index;
+  const index = new DeviceOverlapIndex([...(bars ?? []), ...queuedIndexedWindows(ghosts)]);
+  indexes.set(ghosts, { bars, index });
+  return index;
 }
 
 /** The words of a refusal on a queued window: when its change goes, on `timeZone`'s clock. */

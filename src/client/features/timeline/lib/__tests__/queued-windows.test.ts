@@ -4,8 +4,7 @@ import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 import { barAccessibleName, toBar } from '../bars.ts';
 import { dragRefusal } from '../drag-refusal.ts';
 import { ghostAccessibleName } from '../ghosts.ts';
-import { DeviceOverlapIndex } from '../overlap-index.ts';
-import { queuedIndexedWindows, queuedWindowsOf, withQueuedCancels } from '../queued-windows.ts';
+import { overlapIndexWithQueued, queuedWindowsOf, withQueuedCancels } from '../queued-windows.ts';
 import { refusalWords } from '../refusal-words.ts';
 
 const NOW = '2026-11-21T09:00:00Z';
@@ -184,7 +183,14 @@ describe('queued windows in words', () => {
 describe('overlap with a queued window', () => {
   const nowMs = Date.parse(NOW);
   const ghosts = queuedWindowsOf([SUBMIT], BERLIN).ghostsByDevice.get(DEVICE) ?? [];
-  const index = new DeviceOverlapIndex([toBar(RECEIVED_RECORD), ...queuedIndexedWindows(ghosts)]);
+  const bars = [toBar(RECEIVED_RECORD)];
+  const index = overlapIndexWithQueued(bars, ghosts);
+
+  it('holds the active commands and the queued windows, built once per data version', () => {
+    expect(index.size).toBe(2);
+    expect(overlapIndexWithQueued(bars, ghosts)).toBe(index);
+    expect(overlapIndexWithQueued([], ghosts).size).toBe(1);
+  });
 
   it('refuses a window drawn over a queued one before anything is sent, saying so', () => {
     const refusal = dragRefusal(
