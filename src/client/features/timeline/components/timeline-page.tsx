@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import {
   applyCancellation,
@@ -16,6 +16,10 @@ import { BudgetTooTightDetailsSchema } from '../../../../domain/errors.ts';
 import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import {
+  queuedChangesQueryOptions,
+  useWithdrawChange,
+} from '../../../commands/api/queued-changes.ts';
+import {
   afterDeviceChange,
   changeDevice,
   submissionKeyOf,
@@ -25,6 +29,7 @@ import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import type { MenuAction } from '../../../components/menu.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
@@ -43,6 +48,13 @@ import {
 } from '../lib/copy-windows.ts';
 import { editLock, editLockWords } from '../lib/edit-lock.ts';
 import { withoutCancelled } from '../lib/shown-bars.ts';
+import {
+  overlapIndexWithQueued,
+  queuedWindowsOf,
+  withQueuedCancels,
+} from '../lib/queued-windows.ts';
+import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
+import { ghostLabel, type GhostWindow } from '../lib/ghosts.ts';
 import { submitErrorWords } from '../lib/submit-error-words.ts';
 import {
   firstViewOf,
@@ -50,7 +62,7 @@ import {
   viewSearch,
   type TimelineSearch,
 } from '../lib/timeline-search.ts';
-import { windowLengthWords } from '../lib/window-words.ts';
+import { windowInZone, windowLengthWords } from '../lib/window-words.ts';
 import { CancelConfirm } from './cancel-confirm.tsx';
 import { ReplaceLaterConfirm } from './replace-later-confirm.tsx';
 import { CommandFormDialog } from './command-form-dialog.tsx';
@@ -165,10 +177,45 @@ export function TimelinePage({
     () => sites.filter((site) => !hiddenSites.has(site.siteId)),
     [sites, hiddenSites],
   );
-  const { barsByDevice, overlapIndex, failedSlots } = useTimelineBars(viewport);
+  const { barsByDevice, overlapIndex: commandIndex, failedSlots } = useTimelineBars(viewport);
+  // The changes waiting for their devices' budget of upstream calls (the /changes page's query):
+  // their windows drawn as queued, the commands they will cancel marked, both until they are sent.
+  const waitingChanges = useQuery(queuedChangesQueryOptions({ waiting: 'true' }));
+  const withdraw = useWithdrawChange();
+  const [confirmWithdraw, setConfirmWithdraw] = useState<{
+    target: RowTarget;
+    ghost: GhostWindow;
+  }>();
+  /** The clock a device's times are written on: its site's, or UTC with the UTC switch on. */
+  const zoneOfDevice = useMemo(() => {
+    const zones = new Map(
+      sites.flatMap((site) => site.devices.map((d) => [d.deviceId, site.timeZone] as const)),
+    );
+    return (deviceId: string) => (utc ? 'UTC' : (zones.get(deviceId) ?? 'UTC'));
+  }, [sites, utc]);
+  const queued = useMemo(
+    () => queuedWindowsOf(waitingChanges.data?.changes ?? [], zoneOfDevice),
+    [waitingChanges.data, zoneOfDevice],
+  );
   const shownBars = useMemo(
-    () => (showCancelled ? barsByDevice : withoutCancelled(barsByDevice)),
-    [barsByDevice, showCancelled],
+    () =>
+      withQueuedCancels(
+        showCancelled ? barsByDevice : withoutCancelled(barsByDevice),
+        queued.cancelsByCommand,
+        zoneOfDevice,
+      ),
+    [barsByDevice, showCancelled, queued, zoneOfDevice],
+  );
+  // A queued window is taken like an active command's: drawing, moving, pasting or the form onto
+  // it is refused before anything is sent.
+  const overlapIndex = useCallback(
+    (deviceId: string): DeviceOverlapIndex | undefined => {
+      const ghosts = queued.ghostsByDevice.get(deviceId);
+      return ghosts?.length
+        ? overlapIndexWithQueued(barsByDevice.get(deviceId), ghosts)
+        : commandIndex(deviceId);
+    },
+    [commandIndex, barsByDevice, queued],
   );
   const zoneOf = (target: RowTarget) => (utc ? 'UTC' : target.site.timeZone);
 
@@ -498,6 +545,46 @@ export function TimelinePage({
     ];
   };
 
+  /** Every device of the queued change `ghost` is a window of (a batch's: all of its devices). */
+  const queuedDevicesOf = (ghost: GhostWindow, target: RowTarget): string[] =>
+    waitingChanges.data?.changes.find((change) => change.id === ghost.queued?.changeId)
+      ?.deviceIds ?? [target.device.deviceId];
+
+  /** The menu of a queued change's window: withdraw it (after a confirmation), or see the list. */
+  const queuedMenuActions = (target: RowTarget, ghost: GhostWindow): readonly MenuAction[] => {
+    const openList: MenuAction = {
+      id: 'queued-changes',
+      label: 'Open queued changes',
+      onAction: () => void navigate('/changes'),
+    };
+    if (!ghost.queued || !canChange) return [openList];
+    const { withdrawable } = ghost.queued;
+    return [
+      {
+        id: 'withdraw',
+        label: withdrawable ? 'Withdraw…' : 'Withdraw (no longer: its first call went)',
+        tone: 'danger',
+        isDisabled: !withdrawable || withdraw.isPending,
+        onAction: () => setConfirmWithdraw({ target, ghost }),
+      },
+      openList,
+    ];
+  };
+
+  const withdrawQueued = ({ target, ghost }: { target: RowTarget; ghost: GhostWindow }) => {
+    if (!ghost.queued) return;
+    const change = { id: ghost.queued.changeId, deviceIds: queuedDevicesOf(ghost, target) };
+    setNotice(undefined);
+    withdraw.mutate(change, {
+      onSuccess: () =>
+        setNotice(`Withdrawn on ${target.device.name}: nothing of that change was sent.`),
+      onError: (error) =>
+        setNotice(
+          `Not withdrawn: ${isApiError(error) ? problemWords(error, zoneOf(target)) : 'the request failed; try again.'}`,
+        ),
+    });
+  };
+
   const selectedLock =
     selected && selectedRecord
       ? editLock(
@@ -652,6 +739,8 @@ export function TimelinePage({
         onViewMoved={(view) => onSearchChange(viewSearch(view))}
         changeRefusal={canChange ? undefined : VIEWER_REFUSAL_WORDS}
         barMenuActions={barMenuActions}
+        ghostsByDevice={queued.ghostsByDevice}
+        ghostMenuActions={queuedMenuActions}
         onCopyBar={copyWindow}
         onPaste={paste}
         onCreateWindow={openCreate}
@@ -725,6 +814,39 @@ export function TimelinePage({
             );
           }}
         />
+      ) : null}
+      {confirmWithdraw ? (
+        <ConfirmDialog
+          title="Withdraw this queued change?"
+          confirmLabel="Withdraw change"
+          dismissLabel="Keep change"
+          onDismiss={() => setConfirmWithdraw(undefined)}
+          onConfirm={() => {
+            setConfirmWithdraw(undefined);
+            withdrawQueued(confirmWithdraw);
+          }}
+        >
+          <p>
+            {confirmWithdraw.target.device.name}: {ghostLabel(confirmWithdraw.ghost)},{' '}
+            {windowInZone(
+              confirmWithdraw.ghost.startMs,
+              confirmWithdraw.ghost.endMs,
+              zoneOf(confirmWithdraw.target),
+            )}
+            .
+          </p>
+          {queuedDevicesOf(confirmWithdraw.ghost, confirmWithdraw.target).length > 1 ? (
+            <p>
+              It is one change for{' '}
+              {queuedDevicesOf(confirmWithdraw.ghost, confirmWithdraw.target).length} devices: it is
+              withdrawn on all of them.
+            </p>
+          ) : null}
+          <p>
+            Nothing of it is sent. If it is already being sent when the withdraw arrives, it goes on
+            and you are told so.
+          </p>
+        </ConfirmDialog>
       ) : null}
       {!selected && cancel.isError ? (
         <div role="alert" className="notice notice-error">
