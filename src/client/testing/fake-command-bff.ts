@@ -2,6 +2,7 @@ import { isActiveStatus, type StatusRecord } from '../../domain/command.ts';
 import type { Site } from '../../domain/device.ts';
 import { historyRangeProblem } from '../../domain/history.ts';
 import type { LedgerEntry } from '../../domain/ledger.ts';
+import type { QueuedChangeStatus } from '../../domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from './fake-fetch.ts';
 
 interface FakeCommandBffOptions {
@@ -14,6 +15,11 @@ interface FakeCommandBffOptions {
   nowIso: string;
   /** What `GET /api/session` answers; a credentials sign-in of `demo-eu` unless given. */
   session?: object;
+  /**
+   * The queued changes `GET /api/changes` lists (`waiting=true`: those queued or sending); a
+   * `DELETE /api/changes/{id}` of a queued one marks it withdrawn.
+   */
+  changes?: QueuedChangeStatus[];
 }
 
 const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
@@ -24,7 +30,8 @@ const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
  * query answers the commands whose window meets its range (at most 30 days, else 400), a
  * submission adds a received command, a cancel cancels it (`manuallyCancel`) and answers the
  * cancellation, a batch cancel cancels the batch's active commands and answers one result per
- * command, a status query answers the record. Every request is recorded.
+ * command, a status query answers the record; the queued changes are listed and withdrawn.
+ * Every request is recorded.
  */
 export function fakeCommandBff({
   sites,
@@ -32,7 +39,9 @@ export function fakeCommandBff({
   ledger = [],
   nowIso,
   session = { region: 'eu', clientId: 'demo-eu' },
+  changes = [],
 }: FakeCommandBffOptions) {
+  const queued = changes.map((change) => ({ ...change }));
   // Copies: a cancel changes the held record, never the caller's fixture another test reuses.
   const held = commands.map((command) => ({ ...command }));
   let next = 1;
@@ -47,6 +56,20 @@ export function fakeCommandBff({
     if (route === 'GET /api/session') return json(200, session);
     if (route === 'GET /api/sites') return json(200, { sites });
     if (route === 'GET /api/ledger') return json(200, { entries: ledger });
+    if (route === 'GET /api/changes') {
+      const waiting = request.search.get('waiting') === 'true';
+      return json(200, {
+        changes: queued.filter((c) => !waiting || c.state === 'queued' || c.state === 'sending'),
+      });
+    }
+    const withdrawn = /^DELETE \/api\/changes\/([\w-]+)$/.exec(route);
+    if (withdrawn) {
+      const change = queued.find((c) => c.id === withdrawn[1]);
+      if (change?.state !== 'queued')
+        return problem(409, 'change_not_withdrawable', 'It has started sending.');
+      Object.assign(change, { state: 'withdrawn', goesAt: undefined });
+      return json(200, { change });
+    }
 
     const history = /^GET \/api\/devices\/([\w-]+)\/commands$/.exec(route);
     if (history) {
@@ -97,5 +120,5 @@ export function fakeCommandBff({
     if (polled) return json(200, polled);
     return problem(404, 'not_found', `no route ${route}`);
   });
-  return { requests, commands: held };
+  return { requests, commands: held, changes: queued };
 }

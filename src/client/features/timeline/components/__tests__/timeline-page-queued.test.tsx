@@ -1,0 +1,85 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts';
+import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
+import { renderApp } from '../../../../testing/render.tsx';
+import { harbourPlant } from '../../../../testing/test-devices.ts';
+// Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
+import '../timeline-page.tsx';
+
+const NOW = '2026-11-21T10:00:00Z';
+const DEVICE = 'BAT-EU-001-A';
+/** A submission to Battery A waiting for the device's next call, at 10:00:40 UTC. */
+const QUEUED_SUBMIT: QueuedChangeStatus = {
+  id: 'chg_1',
+  kind: 'submit',
+  state: 'queued',
+  deviceIds: [DEVICE],
+  steps: [
+    {
+      call: 'submit',
+      deviceIds: [DEVICE],
+      state: 'waiting',
+      plannedAt: '2026-11-21T10:00:40Z',
+      command: {
+        powerControl: { targetBatteryPowerW: 1000 },
+        startTime: '2026-11-21T13:00:00Z',
+        endTime: '2026-11-21T14:00:00Z',
+      },
+    },
+  ],
+  goesAt: '2026-11-21T10:00:40Z',
+  createdAt: NOW,
+  updatedAt: NOW,
+};
+const CELL_ID = `tl-bar-ghost-queued-chg_1-${DEVICE}`;
+
+describe('the timeline page and queued changes', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(NOW));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('draws a queued submission on its row until it is withdrawn from its menu, after a confirmation', async () => {
+    const { requests } = fakeCommandBff({
+      sites: [harbourPlant()],
+      nowIso: NOW,
+      changes: [QUEUED_SUBMIT],
+    });
+    const user = userEvent.setup();
+    renderApp('/timeline');
+    const cell = await waitFor(
+      () => {
+        const found = document.getElementById(CELL_ID);
+        if (!found) throw new Error('no queued window on the timeline');
+        return found;
+      },
+      { timeout: 5000 },
+    );
+    expect(cell.textContent).toMatch(
+      /^Battery A: queued change, not sent yet, 1 kW discharge, Sat 21 Nov 14:00–15:00 Europe\/Berlin, goes at 11:00:40 site time \(10:00:40 UTC\)/,
+    );
+
+    const grid = screen.getByRole('grid', { name: 'Command timeline' });
+    act(() => grid.focus());
+    await user.keyboard('{ArrowRight}');
+    expect(grid.getAttribute('aria-activedescendant')).toBe(CELL_ID);
+    await user.keyboard('{Shift>}{F10}{/Shift}');
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Open queued changes' })).toBeTruthy();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Withdraw…' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Withdraw this queued change?' });
+    expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw change' }));
+
+    expect(
+      await screen.findByText('Withdrawn on Battery A: nothing of that change was sent.'),
+    ).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/api/changes/chg_1',
+    ]);
+    await waitFor(() => expect(document.getElementById(CELL_ID)).toBeNull());
+  });
+});
