@@ -27,7 +27,7 @@ import {
 } from '../../../commands/api/device-changes.ts';
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { queuedChangeWords, queuedWords } from '../../../commands/lib/queued.ts';
 import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import type { MenuAction } from '../../../components/menu.tsx';
@@ -54,7 +54,7 @@ import {
   withQueuedCancels,
 } from '../lib/queued-windows.ts';
 import type { DeviceOverlapIndex } from '../lib/overlap-index.ts';
-import { ghostLabel, type GhostWindow } from '../lib/ghosts.ts';
+import type { GhostWindow, QueuedMark } from '../lib/ghosts.ts';
 import { submitErrorWords } from '../lib/submit-error-words.ts';
 import {
   firstViewOf,
@@ -62,7 +62,7 @@ import {
   viewSearch,
   type TimelineSearch,
 } from '../lib/timeline-search.ts';
-import { windowInZone, windowLengthWords } from '../lib/window-words.ts';
+import { windowLengthWords } from '../lib/window-words.ts';
 import { CancelConfirm } from './cancel-confirm.tsx';
 import { ReplaceLaterConfirm } from './replace-later-confirm.tsx';
 import { CommandFormDialog } from './command-form-dialog.tsx';
@@ -182,10 +182,8 @@ export function TimelinePage({
   // their windows drawn as queued, the commands they will cancel marked, both until they are sent.
   const waitingChanges = useQuery(queuedChangesQueryOptions({ waiting: 'true' }));
   const withdraw = useWithdrawChange();
-  const [confirmWithdraw, setConfirmWithdraw] = useState<{
-    target: RowTarget;
-    ghost: GhostWindow;
-  }>();
+  /** A queued change to withdraw once the operator confirms: its mark and the row it was chosen on. */
+  const [confirmWithdraw, setConfirmWithdraw] = useState<{ target: RowTarget; mark: QueuedMark }>();
   /** The clock a device's times are written on: its site's, or UTC with the UTC switch on. */
   const zoneOfDevice = useMemo(() => {
     const zones = new Map(
@@ -455,7 +453,14 @@ export function TimelinePage({
 
   /** Opens the replace form of `record`, or says why its window may no longer change. */
   const openReplace = ({ target, record }: WindowOfRow) => {
-    const lock = editLock({ status: record.status, startMs: Date.parse(record.startTime) }, nowMs);
+    const lock = editLock(
+      {
+        status: record.status,
+        startMs: Date.parse(record.startTime),
+        queuedCancel: queued.cancelsByCommand.get(record.id),
+      },
+      nowMs,
+    );
     if (lock)
       return showToast({
         title: `Command ${record.id} not replaced`,
@@ -515,6 +520,14 @@ export function TimelinePage({
       onAction: () => copyWindow(target, bar),
     };
     if (!canChange) return [copy, history];
+    // Its cancel waits for the device's budget: withdrawing that cancel is what can be done.
+    if (bar.queuedCancel)
+      return [
+        copy,
+        withdrawAction(target, bar.queuedCancel, 'Withdraw queued cancel…'),
+        openQueuedChanges,
+        history,
+      ];
     return [
       copy,
       ...(isActiveStatus(record.status)
@@ -545,50 +558,57 @@ export function TimelinePage({
     ];
   };
 
-  /** Every device of the queued change `ghost` is a window of (a batch's: all of its devices). */
-  const queuedDevicesOf = (ghost: GhostWindow, target: RowTarget): string[] =>
-    waitingChanges.data?.changes.find((change) => change.id === ghost.queued?.changeId)
-      ?.deviceIds ?? [target.device.deviceId];
+  /** The waiting change `mark` names, as the list of queued changes holds it now. */
+  const waitingChange = (mark: QueuedMark) =>
+    waitingChanges.data?.changes.find((change) => change.id === mark.changeId);
+
+  /** Withdraw of a queued change, asked to confirm first; disabled once its first call went. */
+  const withdrawAction = (target: RowTarget, mark: QueuedMark, label: string): MenuAction => ({
+    id: 'withdraw',
+    label: mark.withdrawable ? label : `${label.replace('…', '')} (no longer: its first call went)`,
+    tone: 'danger',
+    isDisabled: !mark.withdrawable || withdraw.isPending,
+    onAction: () => setConfirmWithdraw({ target, mark }),
+  });
+
+  const openQueuedChanges: MenuAction = {
+    id: 'queued-changes',
+    label: 'Open queued changes',
+    onAction: () => void navigate('/changes'),
+  };
 
   /** The menu of a queued change's window: withdraw it (after a confirmation), or see the list. */
-  const queuedMenuActions = (target: RowTarget, ghost: GhostWindow): readonly MenuAction[] => {
-    const openList: MenuAction = {
-      id: 'queued-changes',
-      label: 'Open queued changes',
-      onAction: () => void navigate('/changes'),
-    };
-    if (!ghost.queued || !canChange) return [openList];
-    const { withdrawable } = ghost.queued;
-    return [
-      {
-        id: 'withdraw',
-        label: withdrawable ? 'Withdraw…' : 'Withdraw (no longer: its first call went)',
-        tone: 'danger',
-        isDisabled: !withdrawable || withdraw.isPending,
-        onAction: () => setConfirmWithdraw({ target, ghost }),
-      },
-      openList,
-    ];
-  };
+  const queuedMenuActions = (target: RowTarget, ghost: GhostWindow): readonly MenuAction[] =>
+    ghost.queued && canChange
+      ? [withdrawAction(target, ghost.queued, 'Withdraw…'), openQueuedChanges]
+      : [openQueuedChanges];
 
-  const withdrawQueued = ({ target, ghost }: { target: RowTarget; ghost: GhostWindow }) => {
-    if (!ghost.queued) return;
-    const change = { id: ghost.queued.changeId, deviceIds: queuedDevicesOf(ghost, target) };
+  const withdrawQueued = ({ target, mark }: { target: RowTarget; mark: QueuedMark }) => {
+    // Every device of the change (a batch's: all of them) has its commands read again.
+    const deviceIds = waitingChange(mark)?.deviceIds ?? [target.device.deviceId];
     setNotice(undefined);
-    withdraw.mutate(change, {
-      onSuccess: () =>
-        setNotice(`Withdrawn on ${target.device.name}: nothing of that change was sent.`),
-      onError: (error) =>
-        setNotice(
-          `Not withdrawn: ${isApiError(error) ? problemWords(error, zoneOf(target)) : 'the request failed; try again.'}`,
-        ),
-    });
+    withdraw.mutate(
+      { id: mark.changeId, deviceIds },
+      {
+        onSuccess: () =>
+          setNotice(`Withdrawn on ${target.device.name}: nothing of that change was sent.`),
+        onError: (error) =>
+          setNotice(
+            `Not withdrawn: ${isApiError(error) ? problemWords(error, zoneOf(target)) : 'the request failed; try again.'}`,
+          ),
+      },
+    );
   };
+  const withdrawing = confirmWithdraw && waitingChange(confirmWithdraw.mark);
 
   const selectedLock =
     selected && selectedRecord
       ? editLock(
-          { status: selectedRecord.status, startMs: Date.parse(selectedRecord.startTime) },
+          {
+            status: selectedRecord.status,
+            startMs: Date.parse(selectedRecord.startTime),
+            queuedCancel: queued.cancelsByCommand.get(selectedRecord.id),
+          },
           nowMs,
         )
       : null;
@@ -827,19 +847,14 @@ export function TimelinePage({
           }}
         >
           <p>
-            {confirmWithdraw.target.device.name}: {ghostLabel(confirmWithdraw.ghost)},{' '}
-            {windowInZone(
-              confirmWithdraw.ghost.startMs,
-              confirmWithdraw.ghost.endMs,
-              zoneOf(confirmWithdraw.target),
-            )}
-            .
+            {withdrawing
+              ? `${queuedChangeWords(withdrawing, zoneOf(confirmWithdraw.target))}.`
+              : `The queued change on ${confirmWithdraw.target.device.name}.`}
           </p>
-          {queuedDevicesOf(confirmWithdraw.ghost, confirmWithdraw.target).length > 1 ? (
+          {withdrawing && withdrawing.deviceIds.length > 1 ? (
             <p>
-              It is one change for{' '}
-              {queuedDevicesOf(confirmWithdraw.ghost, confirmWithdraw.target).length} devices: it is
-              withdrawn on all of them.
+              It is one change for {withdrawing.deviceIds.length} devices: it is withdrawn on all of
+              them.
             </p>
           ) : null}
           <p>

@@ -1,6 +1,6 @@
 import type { CommandStatus } from '../../../../domain/command.ts';
 import { CHANGE_LEAD_TIME_MS, CHANGE_LEAD_TIME_WORDS } from '../../../../domain/lead-time.ts';
-import { clockTime } from './window-words.ts';
+import { clockTime, clockTimeWithSeconds } from './window-words.ts';
 
 /**
  * How long before its start a window stops being editable, and how far ahead a window sent from
@@ -20,6 +20,7 @@ export const EDIT_LEAD_TIME_WORDS = CHANGE_LEAD_TIME_WORDS;
  */
 export type EditLock =
   | { kind: 'final'; status: 'completed' | 'cancelled' }
+  | { kind: 'cancelQueued'; goesAtMs: number }
   | { kind: 'started'; startMs: number; running: boolean }
   | { kind: 'soon'; startMs: number };
 
@@ -27,14 +28,17 @@ export type EditLock =
  * The lock at `nowMs` on the window of a command in `status` starting at `startMs` (epoch ms, a
  * bar's), or null while it may be changed: only a received command whose start is at least
  * {@link EDIT_LEAD_TIME_MS} ahead (docs/upstream.md, Lifecycle: a window is changed only while
- * received; once executing, the command is effective on the device).
+ * received; once executing, the command is effective on the device). A command whose cancel is
+ * queued (`queuedCancel`, docs/decisions/007-device-call-budget.md) is locked too
+ * (`cancelQueued`): a replace would cancel it a second time.
  */
 export function editLock(
-  window: { status: CommandStatus; startMs: number },
+  window: { status: CommandStatus; startMs: number; queuedCancel?: { goesAtMs: number } },
   nowMs: number,
 ): EditLock | null {
   const { status, startMs } = window;
   if (status === 'completed' || status === 'cancelled') return { kind: 'final', status };
+  if (window.queuedCancel) return { kind: 'cancelQueued', goesAtMs: window.queuedCancel.goesAtMs };
   if (status === 'executing' || startMs <= nowMs)
     return { kind: 'started', startMs, running: status === 'executing' };
   if (startMs < nowMs + EDIT_LEAD_TIME_MS) return { kind: 'soon', startMs };
@@ -50,6 +54,8 @@ export function editLockWords(id: string, lock: EditLock, timeZone: string): str
       return lock.running
         ? `Command ${id} started at ${clockTime(lock.startMs, timeZone)} and is running: it can no longer be moved. Cancel it if it must stop.`
         : `Command ${id} was due to start at ${clockTime(lock.startMs, timeZone)}: it can no longer be moved. Cancel it if it must not run.`;
+    case 'cancelQueued':
+      return `Command ${id} is being cancelled: its cancel is queued and goes at ${clockTimeWithSeconds(lock.goesAtMs, timeZone)}. Withdraw the cancel (the window's menu, or Queued changes) to change its window instead.`;
     case 'soon':
       return `Command ${id} starts at ${clockTime(lock.startMs, timeZone)}, within ${EDIT_LEAD_TIME_WORDS} of now: a change could not reach the device before it starts. Cancel it if it must not run.`;
   }

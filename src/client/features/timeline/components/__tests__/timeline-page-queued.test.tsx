@@ -71,6 +71,9 @@ describe('the timeline page and queued changes', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Open queued changes' })).toBeTruthy();
     await user.click(within(menu).getByRole('menuitem', { name: 'Withdraw…' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Withdraw this queued change?' });
+    expect(dialog.textContent).toContain(
+      'New command: send 1 kW discharge, 2026-11-21 14:00–15:00 (Europe/Berlin)',
+    );
     expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Withdraw change' }));
 
@@ -81,5 +84,68 @@ describe('the timeline page and queued changes', () => {
       '/api/changes/chg_1',
     ]);
     await waitFor(() => expect(document.getElementById(CELL_ID)).toBeNull());
+  });
+
+  it('marks a command whose cancel is queued: it may not be replaced, and its menu withdraws the cancel', async () => {
+    const cancel: QueuedChangeStatus = {
+      ...QUEUED_SUBMIT,
+      id: 'chg_2',
+      kind: 'cancel',
+      steps: [
+        {
+          call: 'cancel',
+          deviceIds: [DEVICE],
+          state: 'waiting',
+          plannedAt: '2026-11-21T10:00:40Z',
+          commandId: 'cmd_9',
+        },
+      ],
+    };
+    fakeCommandBff({
+      sites: [harbourPlant()],
+      nowIso: NOW,
+      commands: [
+        {
+          id: 'cmd_9',
+          deviceId: DEVICE,
+          powerControl: { targetBatteryPowerW: 1000 },
+          startTime: '2026-11-21T13:00:00Z',
+          endTime: '2026-11-21T14:00:00Z',
+          status: 'received',
+          receivedAt: NOW,
+        },
+      ],
+      changes: [cancel],
+    });
+    const user = userEvent.setup();
+    renderApp('/timeline');
+    await waitFor(
+      () =>
+        expect(document.getElementById('tl-bar-cmd_9')?.textContent).toMatch(
+          /Received \(pending\), cancel queued, goes at 11:00:40 site time \(10:00:40 UTC\)$/,
+        ),
+      { timeout: 5000 },
+    );
+    const grid = screen.getByRole('grid', { name: 'Command timeline' });
+    act(() => grid.focus());
+    await user.keyboard('{ArrowRight}');
+    await user.keyboard(' ');
+    expect(
+      await screen.findByText(
+        /^Command cmd_9 is being cancelled: its cancel is queued and goes at 11:00:40\. Withdraw the cancel/,
+      ),
+    ).toBeTruthy();
+    await user.keyboard('{Shift>}{F10}{/Shift}');
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Copy window (Ctrl+C)',
+      'Withdraw queued cancel…',
+      'Open queued changes',
+      'Open history',
+    ]);
   });
 });

@@ -25,6 +25,15 @@ describe('editLock', () => {
     });
   });
 
+  it('locks a window whose cancel is queued, saying when the cancel goes and what undoes it', () => {
+    const goesAtMs = Date.parse('2026-11-21T09:00:30Z');
+    const lock = editLock({ ...RECEIVED, queuedCancel: { goesAtMs } }, START - 3_600_000);
+    expect(lock).toEqual({ kind: 'cancelQueued', goesAtMs });
+    expect(lock && editLockWords('cmd_1', lock, 'Europe/Berlin')).toBe(
+      "Command cmd_1 is being cancelled: its cancel is queued and goes at 10:00:30. Withdraw the cancel (the window's menu, or Queued changes) to change its window instead.",
+    );
+  });
+
   it('locks a final window whatever the time', () => {
     expect(editLock({ ...RECEIVED, status: 'cancelled' }, 0)).toEqual({
       kind: 'final',
