@@ -236,6 +236,12 @@ export function TimelineView(props: TimelineViewProps) {
       onSelectBar: props.onSelectBar,
       onMoveBar: props.onMoveBar,
       onBarContextMenu: props.barMenuActions ? openMenu : undefined,
+      onGhostContextMenu: props.ghostMenuActions
+        ? (target, ghost, rowIndex) => {
+            setKeyboardLast(true);
+            setMenu({ ...target, ghost, rowIndex });
+          }
+        : undefined,
     });
   const { onKeyDown, newCommandForFocus } = useTimelineKeys({
     rows,

@@ -107,6 +107,9 @@ export interface PointerGestureOptions {
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   /** A right-click on a bar: its menu opens (the browser's own menu elsewhere). */
   onBarContextMenu?: ((target: RowTarget, bar: Bar, rowIndex: number) => void) | undefined;
+  /** A right-click on a queued change's window (a ghost with `queued`): its menu opens. */
+  onGhostContextMenu?:
+    ((target: RowTarget, ghost: GhostWindow, rowIndex: number) => void) | undefined;
 }
 
 /**
@@ -372,7 +375,12 @@ export function usePointerGestures(options: PointerGestureOptions) {
       endMs: Math.max(gesture.anchorMs, gesture.endMs),
     };
     if (!gesture.moved) {
-      // A click on an empty part of a row: the keyboard's time goes there (a paste lands there).
+      // A click on a ghost window focuses it (its card, its menu with Shift+F10); on an empty
+      // part of a row the keyboard's time goes there (a paste lands there).
+      if (hoverGhost && hoverGhost.device.deviceId === target.device.deviceId) {
+        options.setFocusedBarId(hoverGhost.ghost.id);
+        return;
+      }
       options.setFocusedBarId(undefined);
       options.setCursorMs(gesture.anchorMs);
       return;
@@ -391,7 +399,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
   };
 
   const onContextMenu = (event: React.MouseEvent<HTMLCanvasElement>) => {
-    if (!options.onBarContextMenu || gestureRef.current) return;
+    if ((!options.onBarContextMenu && !options.onGhostContextMenu) || gestureRef.current) return;
     const rect = event.currentTarget.getBoundingClientRect();
     const x = event.clientX - rect.left;
     const y = event.clientY - rect.top;
@@ -399,10 +407,27 @@ export function usePointerGestures(options: PointerGestureOptions) {
     const rowIndex = rowIndexAtY(rows, y - AXIS_HEIGHT_PX + scrollTopRef.current);
     const target = rowTarget(rows, rowIndex);
     const ms = xToTime(scaleRef.current, x - LABEL_WIDTH_PX);
+    const ghosts = target ? dataRef.current.ghostsByDevice?.get(target.device.deviceId) : undefined;
+    const row = rows[rowIndex];
+    // Ghosts take a row's lower half (lib/draw.ts): there a queued change's window has a menu.
+    if (
+      ghosts?.length &&
+      row &&
+      y - AXIS_HEIGHT_PX + scrollTopRef.current >= row.y + row.height / 2
+    ) {
+      const ghost = ghostAt(ghosts, ms);
+      if (!target || !ghost?.queued || !options.onGhostContextMenu) return;
+      event.preventDefault();
+      options.gridRef.current?.focus({ preventScroll: true });
+      options.setFocusedRow(rowIndex);
+      options.setFocusedBarId(ghost.id);
+      options.onGhostContextMenu(target, ghost, rowIndex);
+      return;
+    }
     const bar = target
       ? barAt(dataRef.current.barsByDevice.get(target.device.deviceId) ?? [], ms)
       : undefined;
-    if (!target || !bar) return;
+    if (!target || !bar || !options.onBarContextMenu) return;
     event.preventDefault();
     options.gridRef.current?.focus({ preventScroll: true });
     options.setFocusedRow(rowIndex);

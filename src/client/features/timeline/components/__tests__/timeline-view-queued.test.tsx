@@ -15,6 +15,16 @@ import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 
 afterEach(cleanup);
 
+/*
+ * As in timeline-view-editing.test.tsx: the canvas is 1000 px wide, 800 px of time showing the Day
+ * preset from 04:00 UTC, 108 s per pixel; Battery A's row is 34 px under the axis (44) and the
+ * Berlin site (26). A row holding ghosts draws its bars in its upper half, ghosts in its lower.
+ */
+const ORIGIN = Date.parse('2026-11-21T04:00:00Z');
+const xOf = (iso: string) => 200 + (Date.parse(iso) - ORIGIN) / (86_400_000 / 800);
+const UPPER_A_Y = 44 + 26 + 8;
+const LOWER_A_Y = 44 + 26 + 26;
+
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const DEVICE = RECEIVED_RECORD.deviceId;
 const AT = '2026-11-21T10:00:00Z';
@@ -134,5 +144,40 @@ describe('queued changes on the timeline', () => {
     fireEvent.keyDown(document.activeElement ?? menu, { key: 'Enter' });
     fireEvent.keyUp(document.activeElement ?? menu, { key: 'Enter' });
     expect(withdraw).toHaveBeenCalledOnce();
+  });
+
+  it('refuses a window drawn over the queued one, beside the pointer, and sends nothing', () => {
+    const { props } = renderView();
+    const canvas = screen.getByTestId('timeline-canvas');
+    const at = (iso: string) => ({
+      clientX: xOf(iso),
+      clientY: UPPER_A_Y,
+      button: 0,
+      pointerId: 1,
+    });
+    fireEvent.pointerDown(canvas, at('2026-11-21T14:30:00Z'));
+    fireEvent.pointerMove(canvas, at('2026-11-21T15:00:00Z'));
+    fireEvent.pointerMove(canvas, at('2026-11-21T15:30:00Z'));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Refused: overlaps a queued change that goes at 11:01:00 site time (10:01:00 UTC) (Sat 21 Nov 16:00–17:00 Europe/Berlin). Withdraw it first, or choose a window that only touches it.',
+    );
+    fireEvent.pointerUp(canvas, at('2026-11-21T15:30:00Z'));
+    expect(props.onCreateWindow).not.toHaveBeenCalled();
+  });
+
+  it("opens the queued window's menu on a right-click in the row's lower half, the command's above", async () => {
+    const ghostMenuActions = vi.fn(() => [
+      { id: 'queued-changes', label: 'Open queued changes', onAction: vi.fn() },
+    ]);
+    const barMenuActions = vi.fn(() => [{ id: 'copy', label: 'Copy window', onAction: vi.fn() }]);
+    renderView({ ghostMenuActions, barMenuActions });
+    const canvas = screen.getByTestId('timeline-canvas');
+    fireEvent.contextMenu(canvas, { clientX: xOf('2026-11-21T15:30:00Z'), clientY: LOWER_A_Y });
+    expect(await screen.findByRole('menuitem', { name: 'Open queued changes' })).toBeTruthy();
+    expect(ghostMenuActions).toHaveBeenLastCalledWith(
+      expect.objectContaining({ device: expect.objectContaining({ deviceId: DEVICE }) }),
+      expect.objectContaining({ queued: expect.objectContaining({ changeId: 'chg_7' }) }),
+    );
+    expect(barMenuActions).not.toHaveBeenCalled();
   });
 });
