@@ -395,6 +395,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           queue: fleetQueue,
           box,
           now,
+          ...(budget ? { budgetOf: budget.budgetOf.bind(budget) } : {}),
           outcomes:
             ledgerStore && readModel
               ? new FleetOutcomes({
