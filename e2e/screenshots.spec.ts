@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+import { followFleetJobToEnd, startShortFleetJob } from './support/fleet-job.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 /*
@@ -484,3 +485,36 @@ for (const colorScheme of ['light', 'dark'] as const)
       await precheck.scrollIntoViewIfNeeded();
       await shot(page, `batch-resend${suffix}`);
     });
+
+/**
+ * A fleet job over PLANT-EU-001 and PLANT-EU-100 (63 devices) whose window has passed: every
+ * device completed, as the page learns by itself; one job, pictured light and dark at both sizes.
+ */
+test('a fleet job with every device final, light and dark, at both sizes', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(VIEWPORTS[0]);
+  await signIn(page);
+  const sites = ['PLANT-EU-001', 'PLANT-EU-100'];
+  for (const siteId of sites) await bindSite(page, siteId);
+  const { jobId, endTime } = await startShortFleetJob(page, sites);
+  await page.goto(`/fleet-jobs/${jobId}`);
+  await followFleetJobToEnd(page, 63, endTime);
+  await expect(page.getByRole('figure', { name: 'Devices over time' })).toContainText(
+    'completed 63',
+  );
+  await page.mouse.move(0, 0);
+  for (const colorScheme of ['light', 'dark'] as const)
+    for (const viewport of VIEWPORTS) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await page.evaluate('window.scrollTo(0, 0)');
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, colorScheme === 'dark' ? 'fleet-job-final-dark' : 'fleet-job-final');
+    }
+  const scan = await new AxeBuilder({ page }).analyze();
+  expect(
+    scan.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+});

@@ -8,6 +8,7 @@ import {
   type CancellationReason,
   type StatusRecord,
 } from './command.ts';
+import { planCalls, type DeviceCallBudget, type DeviceCalls } from './device-budget.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
 
@@ -156,9 +157,73 @@ export const FleetJobSchema = z.object({
   /** Operator words for why the job stopped short (abort rule, ended sign-in). */
   stopReason: z.string().optional(),
   progress: FleetProgressSchema,
+  /**
+   * When the last batch still to send is expected to go ({@link expectedSendingEndMs}); absent
+   * when none is pending or the job is not running.
+   */
+  sendingEndsAt: UtcTimestampSchema.optional(),
   batches: z.array(FleetBatchSchema),
 });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
+
+/**
+ * When a running job's last pending batch is expected to go, epoch ms: the batches go in order,
+ * one interval of the rollout's rate apart, after the last one sent (docs/fleet-dispatch.md, Job
+ * model), and each no sooner than its devices' budget of upstream calls lets all of them take
+ * another (docs/decisions/007-device-call-budget.md, section 1): a device in several batches (a
+ * dispatch plan's rows on one device) takes at most `budget.limit` of them in any
+ * `budget.windowMs`. The calls others make on the devices are not known here, so this is the
+ * earliest the job can finish sending, not a promise.
+ *
+ * @param nowMs the clock now, epoch ms; the batches' `sentAt` are on the same clock.
+ * @returns undefined when the job is not running or no batch is pending.
+ */
+export function expectedSendingEndMs(
+  job: {
+    state: FleetJobState;
+    rollout: Pick<FleetRollout, 'batchesPerMinute'>;
+    batches: readonly {
+      state: FleetBatchState;
+      sentAt?: string | undefined;
+      devices: readonly { deviceId: string }[];
+    }[];
+  },
+  nowMs: number,
+  budget: DeviceCallBudget,
+): number | undefined {
+  if (job.state !== 'running') return undefined;
+  const pending = job.batches.filter((batch) => batch.state === 'pending');
+  if (pending.length === 0) return undefined;
+  const intervalMs = 60_000 / job.rollout.batchesPerMinute;
+  // The devices' calls this job made within the last window count against its next batches.
+  const calls = new Map<string, DeviceCalls>();
+  const spend = (deviceIds: readonly string[], atMs: number) => {
+    for (const deviceId of deviceIds) {
+      const spentAtMs = [...(calls.get(deviceId)?.spentAtMs ?? []), atMs];
+      calls.set(deviceId, { spentAtMs });
+    }
+  };
+  let lastSentMs: number | undefined;
+  for (const batch of job.batches) {
+    if (!batch.sentAt) continue;
+    const sentMs = Date.parse(batch.sentAt);
+    lastSentMs = Math.max(lastSentMs ?? sentMs, sentMs);
+    if (sentMs > nowMs - budget.windowMs)
+      spend(
+        batch.devices.map((d) => d.deviceId),
+        sentMs,
+      );
+  }
+  let atMs = lastSentMs === undefined ? nowMs : Math.max(nowMs, lastSentMs + intervalMs);
+  for (const [i, batch] of pending.entries()) {
+    const deviceIds = batch.devices.map((d) => d.deviceId);
+    if (deviceIds.length === 0) continue;
+    const fromMs = i === 0 ? atMs : atMs + intervalMs;
+    [atMs = fromMs] = planCalls(calls, [deviceIds], budget, fromMs);
+    spend(deviceIds, atMs);
+  }
+  return atMs;
+}
 
 /** Body of `GET /api/fleet-jobs`: the client's jobs, newest first, without their batches. */
 export const FleetJobListSchema = z.object({ jobs: z.array(FleetJobSchema) });

@@ -234,9 +234,9 @@ export const BFF_PROBLEM_CODES = {
       "The region's upstream failed several times in a row, so calls fail fast for a few seconds; nothing was sent.",
   },
   reconciliation_pending: {
-    status: [503],
+    status: [429, 503],
     meaning:
-      'An unknown outcome on the same device and window could not be checked in the command history yet; nothing was sent.',
+      "An unknown outcome on the same device and window could not be checked in the command history yet (429: the device's calls are used up until `Retry-After`); nothing was sent.",
   },
   ledger_unavailable: {
     status: [503],

@@ -381,6 +381,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
             forgetCaller: (callerId) => tokens.drop(callerId),
             hooks: options.fleetHooks,
             retryWaitCapMs: options.fleetRetryWaitCapMs,
+            budget,
+            upstreamNow,
           }),
           app.log,
           { ...options.fleetQueue, host: jobQueues },
@@ -393,6 +395,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           queue: fleetQueue,
           box,
           now,
+          ...(budget ? { budgetOf: budget.budgetOf.bind(budget) } : {}),
           outcomes:
             ledgerStore && readModel
               ? new FleetOutcomes({

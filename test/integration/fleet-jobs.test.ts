@@ -322,7 +322,12 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
       command,
       rollout: { batchSize: 10, batchesPerMinute: 2 },
     });
-    await waitForJob(browser, job.jobId, (j) => j.batches[0]?.state === 'sent');
+    const running = await waitForJob(browser, job.jobId, (j) => j.batches[0]?.state === 'sent');
+    // Its 6 batches go 30 s apart: the last, at the earliest, 5 intervals after the first.
+    expect(running.batches).toHaveLength(6);
+    expect(Date.parse(running.sendingEndsAt ?? '')).toBe(
+      Date.parse(running.batches[0]?.sentAt ?? '') + 5 * 30_000,
+    );
     const cancelled = await browser.post(`/api/fleet-jobs/${job.jobId}/cancel`, {});
     expect(cancelled.status).toBe(200);
     const sentAtCancel = routeCount(await stack.admin.stats(), BATCH_ROUTE);

@@ -3,6 +3,7 @@ import {
   FleetJobRequestSchema,
   breaksAbortRule,
   deviceOutcomeOfRecord,
+  expectedSendingEndMs,
   progressOf,
   progressOverTime,
   splitIntoBatches,
@@ -173,5 +174,51 @@ describe('progressOverTime', () => {
   it('ends at the last change once the job is over', () => {
     const samples = progressOverTime({ ...job, state: 'completed' }, Date.parse(at('17:00')));
     expect(samples.at(-1)?.atMs).toBe(Date.parse(at('16:50')));
+  });
+});
+
+describe('expectedSendingEndMs', () => {
+  const NOW = Date.parse('2030-01-01T12:00:00Z');
+  const VENDOR = { limit: 2, windowMs: 60_000 };
+  const pending = (...deviceIds: string[]) => ({
+    state: 'pending' as const,
+    devices: deviceIds.map((deviceId) => ({ deviceId })),
+  });
+  const sent = (secondsAgo: number, ...deviceIds: string[]) => ({
+    state: 'sent' as const,
+    sentAt: new Date(NOW - secondsAgo * 1000).toISOString(),
+    devices: deviceIds.map((deviceId) => ({ deviceId })),
+  });
+  const job = (
+    batchesPerMinute: number,
+    batches: Parameters<typeof expectedSendingEndMs>[0]['batches'],
+  ) => ({
+    state: 'running' as const,
+    rollout: { batchesPerMinute },
+    batches,
+  });
+
+  it("goes one interval of the rollout's rate apart after the last batch sent", () => {
+    const running = job(2, [sent(10, 'A'), pending('B'), pending('C'), pending('D')]);
+    // The next goes 30 s after the one sent 10 s ago, then two more 30 s apart.
+    expect(expectedSendingEndMs(running, NOW, VENDOR)).toBe(NOW + 20_000 + 60_000);
+    expect(expectedSendingEndMs(job(2, [pending('B')]), NOW, VENDOR)).toBe(NOW);
+  });
+
+  it("waits for a device's budget when it is in more batches than its calls of a minute", () => {
+    // A dispatch plan's three rows on one device at 60 batches a minute: the third waits for the
+    // first's call to leave the device's rolling minute.
+    const plan = job(60, [pending('A'), pending('A'), pending('A')]);
+    expect(expectedSendingEndMs(plan, NOW, VENDOR)).toBe(NOW + 60_000);
+    // A call this job made 10 s ago counts too, under a limit of one.
+    const afterOne = job(60, [sent(10, 'A'), pending('A')]);
+    expect(expectedSendingEndMs(afterOne, NOW, { limit: 1, windowMs: 60_000 })).toBe(NOW + 50_000);
+  });
+
+  it('says nothing of a job that is not running or has nothing left to send', () => {
+    expect(expectedSendingEndMs({ ...job(2, [pending('A')]), state: 'paused' }, NOW, VENDOR)).toBe(
+      undefined,
+    );
+    expect(expectedSendingEndMs(job(2, [sent(5, 'A')]), NOW, VENDOR)).toBe(undefined);
   });
 });

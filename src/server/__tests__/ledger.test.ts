@@ -8,7 +8,7 @@ import {
 import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
-import { CSRF, buildTestBff, type TestBff } from './support/bff.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import {
   startFakeUpstream,
   vendorError,
@@ -76,7 +76,9 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     await testDb.drop();
   });
   beforeEach(async () => {
-    await database.db.execute('delete from bff.ledger_entries');
+    // The device budget's slots too: a test at the vendor's limit starts with none spent.
+    for (const table of ['ledger_entries', 'device_call_slots', 'device_call_busy'])
+      await database.db.execute(`delete from bff.${table}`);
     stored = [];
     mode = 'accept';
     crash = false;
@@ -232,6 +234,32 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     expect(retry.json()).toMatchObject({ id: 'cmd_1' });
     expect(posts()).toBe(1);
     expect(stored).toHaveLength(1);
+  });
+
+  it("answers a retry whose check has no call left as still unsettled, with the device's wait", async () => {
+    // At the vendor's one call per minute, the lost submission spent the device's only slot.
+    await bff.app.close();
+    bff = await buildTestBff(fake, {
+      database,
+      ledgerLeaseMs: 5_000,
+      deviceCallsPerMinute: { eu: 1, au: 1 },
+    });
+    cookie = await signIn(bff.app);
+    mode = 'acceptThen500';
+    await submit('k-8');
+    mode = 'accept';
+    bff.clock.nowMs += 6_000;
+    const waiting = await submit('k-8');
+    expect(waiting.statusCode).toBe(429);
+    // Not `device_rate_limited`, which says nothing was sent at all: the device may hold it.
+    expect(waiting.json().code).toBe('reconciliation_pending');
+    expect(Number(waiting.headers['retry-after'])).toBe(54);
+    expect(waiting.json().detail).toMatch(/unknown outcome.*in 54 seconds/);
+    bff.clock.nowMs += 54_000;
+    const settled = await submit('k-8');
+    expect(settled.statusCode).toBe(202);
+    expect(settled.json()).toMatchObject({ id: 'cmd_1' });
+    expect(posts()).toBe(1);
   });
 
   it('treats an acceptance that names no command as unknown, and settles it from the history', async () => {

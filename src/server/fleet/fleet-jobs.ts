@@ -3,7 +3,9 @@ import type { DeviceCommand } from '../../domain/command.ts';
 import { checkCapabilities, describeViolation, type SiteList } from '../../domain/device.ts';
 import type { StatusRecord } from '../../domain/command.ts';
 import { checkPlan, groupPlanIntoBatches, type PlanCheck } from '../../domain/dispatch-plan.ts';
+import type { DeviceCallBudget } from '../../domain/device-budget.ts';
 import type { HistoryQuery } from '../../domain/history.ts';
+import type { Region } from '../../domain/token.ts';
 import {
   splitIntoBatches,
   type FleetPlanRequest,
@@ -24,6 +26,7 @@ import { sealingContext } from './fleet-runner.ts';
 import {
   FleetJobOperatorSchema,
   toFleetJob,
+  type FleetJobRow,
   type FleetOwner,
   type FleetStore,
 } from './fleet-store.ts';
@@ -47,6 +50,7 @@ export class FleetJobs {
   readonly #box: SecretBox;
   readonly #now: () => number;
   readonly #outcomes: FleetOutcomes | undefined;
+  readonly #budgetOf: ((region: Region) => DeviceCallBudget) | undefined;
 
   constructor(options: {
     store: FleetStore;
@@ -54,8 +58,11 @@ export class FleetJobs {
     box: SecretBox;
     now: () => number;
     outcomes?: FleetOutcomes | undefined;
+    /** Each region's budget of calls per device: a job's answer says when it ends sending. */
+    budgetOf?: ((region: Region) => DeviceCallBudget) | undefined;
   }) {
     this.#outcomes = options.outcomes;
+    this.#budgetOf = options.budgetOf;
     this.#store = options.store;
     this.#queue = options.queue;
     this.#box = options.box;
@@ -278,7 +285,12 @@ export class FleetJobs {
     if (!snapshot) throw notFound();
     if (refresh && this.#outcomes && (await this.#outcomes.sync(snapshot.job, snapshot.batches)))
       snapshot = (await this.#store.snapshot(ownerOf(session), jobId)) ?? snapshot;
-    return toFleetJob(snapshot.job, snapshot.batches);
+    return toFleetJob(snapshot.job, snapshot.batches, this.#sending(snapshot.job));
+  }
+
+  /** What `toFleetJob` needs to say when `job` ends sending; undefined without a budget. */
+  #sending(job: FleetJobRow): { nowMs: number; budget: DeviceCallBudget } | undefined {
+    return this.#budgetOf ? { nowMs: this.#now(), budget: this.#budgetOf(job.region) } : undefined;
   }
 
   /** The session's client's jobs, newest first, without their batches' devices. */
@@ -286,7 +298,7 @@ export class FleetJobs {
     const jobs = await this.#store.list(ownerOf(session));
     return Promise.all(
       jobs.map(async (job) => {
-        const full = toFleetJob(job, await this.#store.batches(job.id));
+        const full = toFleetJob(job, await this.#store.batches(job.id), this.#sending(job));
         return { ...full, batches: [] };
       }),
     );

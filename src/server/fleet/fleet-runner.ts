@@ -13,6 +13,9 @@ import {
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
+import { budgetedSend } from '../budget/budgeted-send.ts';
+import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
@@ -68,6 +71,8 @@ export class FleetRunner {
   readonly #forgetCaller: (callerId: string) => void;
   readonly #hooks: FleetRunnerHooks;
   readonly #retryWaitCapMs: number;
+  readonly #budget: DeviceBudgetStore | undefined;
+  readonly #upstreamNow: () => number;
 
   constructor(options: {
     store: FleetStore;
@@ -80,6 +85,13 @@ export class FleetRunner {
     hooks?: FleetRunnerHooks | undefined;
     /** The longest wait between two tries of one batch, ms (default 30 s; tests shorten it). */
     retryWaitCapMs?: number | undefined;
+    /**
+     * The devices' budget of upstream calls: each batch and cancel spends a slot of each of its
+     * devices, as a person's change does (docs/decisions/007-device-call-budget.md, section 1).
+     */
+    budget?: DeviceBudgetStore | undefined;
+    /** The upstream's clock, epoch ms, that the budget counts on (default `now`). */
+    upstreamNow?: (() => number) | undefined;
   }) {
     this.#store = options.store;
     this.#ledger = options.ledger;
@@ -89,6 +101,24 @@ export class FleetRunner {
     this.#forgetCaller = options.forgetCaller;
     this.#hooks = options.hooks ?? {};
     this.#retryWaitCapMs = options.retryWaitCapMs ?? MAX_RETRY_WAIT_MS;
+    this.#budget = options.budget;
+    this.#upstreamNow = options.upstreamNow ?? options.now;
+  }
+
+  /** `call` spending a slot of each of `deviceIds`' budget (see `budget`), as the ledger's send. */
+  #budgeted<T>(
+    caller: Session,
+    deviceIds: readonly string[],
+    call: () => Promise<CallResult<T>>,
+  ): () => Promise<CallResult<T>> {
+    if (!this.#budget) return call;
+    return budgetedSend({
+      budget: this.#budget,
+      region: caller.region,
+      deviceIds,
+      upstreamNow: this.#upstreamNow,
+      call,
+    }).send;
   }
 
   /** Runs one step of job `jobId`; see the class. */
@@ -106,8 +136,8 @@ export class FleetRunner {
       return undefined;
     }
     if (job.state === 'cancelling') {
-      await this.#cancelSent(job, caller, await this.#store.batches(jobId));
-      return undefined;
+      const retryAtMs = await this.#cancelSent(job, caller, await this.#store.batches(jobId));
+      return retryAtMs === undefined ? undefined : { atMs: retryAtMs };
     }
     const { batch: next, lastSentMs } = await this.#store.nextToSend(jobId);
     if (!next) {
@@ -165,14 +195,14 @@ export class FleetRunner {
         session: caller,
         batch: request,
         idempotencyKey: batchKey(job.id, batch.index),
-        send: () => this.#upstream.batch(caller, request),
+        send: this.#budgeted(caller, request.devices, () => this.#upstream.batch(caller, request)),
       }));
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
       // Refusals that name a wait (the key or window still settling): the same batch later.
       const waitS = Number(error.headers['retry-after']);
       const settling = SETTLING_CODES.has(error.problem.code);
-      if (Number.isFinite(waitS) && attempts < maxAttempts(settling))
+      if (Number.isFinite(waitS) && attempts < maxAttempts(settling || busy(error.problem.code)))
         return later(this.#now() + Math.min(this.#retryWaitCapMs, waitS * 1000));
       await this.#failBatch(
         batch,
@@ -207,8 +237,9 @@ export class FleetRunner {
     }
     const problem = ProblemSchema.safeParse(answer.body);
     const settling = problem.success && SETTLING_CODES.has(problem.data.code);
+    const patient = settling || (problem.success && busy(problem.data.code));
     // 429 and answers whose outcome is not known yet: the same key again later.
-    if ((answer.status === 429 || answer.status >= 500) && attempts < maxAttempts(settling)) {
+    if ((answer.status === 429 || answer.status >= 500) && attempts < maxAttempts(patient)) {
       const waitS = Number(answer.headers?.['retry-after']);
       const backoffMs = Math.min(this.#retryWaitCapMs, 1000 * 2 ** (attempts - 1));
       return later(
@@ -240,12 +271,28 @@ export class FleetRunner {
     });
   }
 
-  /** Cancels every sent batch (batch cancel, docs/upstream.md, Batches), records the results, ends the job. */
-  async #cancelSent(job: FleetJobRow, caller: Session, batches: FleetBatchRow[]): Promise<void> {
+  /**
+   * Cancels every sent batch (batch cancel, docs/upstream.md, Batches), records the results, ends
+   * the job. A cancel whose devices have no call left waits for them: the job stays cancelling.
+   *
+   * @returns when to try again (the cancels done are replayed under their keys, never resent),
+   *   or undefined once the job ended.
+   */
+  async #cancelSent(
+    job: FleetJobRow,
+    caller: Session,
+    batches: FleetBatchRow[],
+  ): Promise<number | undefined> {
+    let retryAtMs: number | undefined;
+    const waitFor = (answer: StoredAnswer) => {
+      const waitS = Number(answer.headers?.['retry-after']);
+      const atMs = this.#now() + Math.min(this.#retryWaitCapMs, (waitS || 1) * 1000);
+      retryAtMs = Math.max(retryAtMs ?? 0, atMs);
+    };
     for (const batch of batches) {
       if (batch.state !== 'sent') continue;
       if (!batch.batchCommandId) {
-        await this.#cancelEach(job, caller, batch);
+        await this.#cancelEach(job, caller, batch, waitFor);
         continue;
       }
       const batchCommandId = batch.batchCommandId;
@@ -254,8 +301,16 @@ export class FleetRunner {
         session: caller,
         batchCommandId,
         idempotencyKey: batchCancelKey(job.id, batch.index),
-        send: () => this.#upstream.batchCancel(caller, batchCommandId),
+        send: this.#budgeted(
+          caller,
+          batch.devices.map((d) => d.deviceId),
+          () => this.#upstream.batchCancel(caller, batchCommandId),
+        ),
       });
+      if (answer.status === 429) {
+        waitFor(answer);
+        continue;
+      }
       const results = BatchCancelResponseSchema.safeParse(answer.body);
       if (answer.status !== 200 || !results.success)
         throw new Error(`batch cancel of ${batchCommandId} answered ${answer.status}`);
@@ -279,14 +334,22 @@ export class FleetRunner {
         }),
       });
     }
+    if (retryAtMs !== undefined) return retryAtMs;
     await this.#end(job, 'cancelled', undefined, ['cancelling']);
+    return undefined;
   }
 
   /**
    * Cancels a sent batch that has no batch ID (found in the histories after its answer was lost)
-   * device by device, each command through the ledger under its own key.
+   * device by device, each command through the ledger under its own key; a device with no call
+   * left is passed to `waitFor` and tried again at the next step.
    */
-  async #cancelEach(job: FleetJobRow, caller: Session, batch: FleetBatchRow): Promise<void> {
+  async #cancelEach(
+    job: FleetJobRow,
+    caller: Session,
+    batch: FleetBatchRow,
+    waitFor: (answer: StoredAnswer) => void,
+  ): Promise<void> {
     const devices: FleetDeviceOutcome[] = [];
     for (const device of batch.devices) {
       if (!device.commandId || (device.status && isFinalStatus(device.status))) {
@@ -299,8 +362,9 @@ export class FleetRunner {
         session: caller,
         ...ref,
         idempotencyKey: `${batchCancelKey(job.id, batch.index)}:${device.deviceId}`,
-        send: () => this.#upstream.cancel(caller, ref),
+        send: this.#budgeted(caller, [device.deviceId], () => this.#upstream.cancel(caller, ref)),
       });
+      if (answer.status === 429) waitFor(answer);
       devices.push(
         answer.status === 200
           ? {
@@ -372,7 +436,18 @@ const SETTLING_CODES: ReadonlySet<string> = new Set([
   'idempotency_in_progress',
 ]);
 
-const maxAttempts = (settling: boolean) => (settling ? MAX_SETTLING_ATTEMPTS : MAX_BATCH_ATTEMPTS);
+/**
+ * How often a batch is tried: as long as {@link MAX_SETTLING_ATTEMPTS} while it may have reached
+ * its devices or while they are only busy, else {@link MAX_BATCH_ATTEMPTS}.
+ */
+const maxAttempts = (patient: boolean) => (patient ? MAX_SETTLING_ATTEMPTS : MAX_BATCH_ATTEMPTS);
+
+/**
+ * True for `device_rate_limited`: a device's calls are used up for the minute (its budget, or the
+ * vendor's 429), nothing was sent, and the batch waits for the next slot like a person's change
+ * would rather than failing devices that are merely busy.
+ */
+const busy = (code: string) => code === 'device_rate_limited';
 
 const OUTCOME_NOT_KNOWN =
   "Whether this batch reached the device is not known: an earlier try may have been carried out, and the command history could not be read to confirm it. Check the device's command history before sending to it again.";

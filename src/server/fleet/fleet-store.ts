@@ -6,6 +6,7 @@ import {
   FleetDeviceOutcomeSchema,
   FleetJobStateSchema,
   FleetRolloutSchema,
+  expectedSendingEndMs,
   progressOf,
   type FleetBatch,
   type FleetBatchState,
@@ -14,6 +15,7 @@ import {
   type FleetJobState,
   type FleetRollout,
 } from '../../domain/fleet-job.ts';
+import type { DeviceCallBudget } from '../../domain/device-budget.ts';
 import { RoleSchema } from '../../domain/roles.ts';
 import { OperatorSchema } from '../../domain/session.ts';
 import { RegionSchema, type Region } from '../../domain/token.ts';
@@ -346,8 +348,15 @@ export class FleetStore {
   }
 }
 
-/** A job with its batches as the BFF answers it. */
-export function toFleetJob(job: FleetJobRow, batches: readonly FleetBatchRow[]): FleetJob {
+/**
+ * A job with its batches as the BFF answers it; with `sending`, when its last pending batch is
+ * expected to go (`expectedSendingEndMs`, at `sending.nowMs` and under the devices' budget).
+ */
+export function toFleetJob(
+  job: FleetJobRow,
+  batches: readonly FleetBatchRow[],
+  sending?: { nowMs: number; budget: DeviceCallBudget },
+): FleetJob {
   const answered: FleetBatch[] = batches.map((batch) => ({
     index: batch.index,
     state: batch.state,
@@ -357,6 +366,13 @@ export function toFleetJob(job: FleetJobRow, batches: readonly FleetBatchRow[]):
     attempts: batch.attempts,
     devices: batch.devices,
   }));
+  const sendingEndMs = sending
+    ? expectedSendingEndMs(
+        { state: job.state, rollout: job.rollout, batches: answered },
+        sending.nowMs,
+        sending.budget,
+      )
+    : undefined;
   return {
     jobId: job.id,
     state: job.state,
@@ -367,6 +383,7 @@ export function toFleetJob(job: FleetJobRow, batches: readonly FleetBatchRow[]):
     ...(job.operatorName ? { operatorName: job.operatorName } : {}),
     ...(job.stopReason ? { stopReason: job.stopReason } : {}),
     progress: progressOf(answered),
+    ...(sendingEndMs === undefined ? {} : { sendingEndsAt: new Date(sendingEndMs).toISOString() }),
     batches: answered,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import fastJson, { type Schema as JsonSchema } from 'fast-json-stringify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ProblemSchema } from '../../domain/errors.ts';
@@ -33,6 +34,19 @@ export const productValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
       return { error: error as Error };
     }
   };
+
+/**
+ * The `serializerCompiler` of a route polled at a high rate (a command's status): each of its
+ * declared zod answer schemas, problems included, is turned into JSON Schema once (zod's
+ * `toJSONSchema`, the answer's side, as the OpenAPI document shows it) and compiled by
+ * fast-json-stringify. The answer keeps its declared shape (only declared fields, every
+ * required one present, or the answer fails), without the zod parse per answer that
+ * `fastify-type-provider-zod`'s serializer makes: about three times the time (bench CPU profile).
+ */
+export function precompiledSerializerCompiler({ schema }: { schema: unknown }) {
+  if (!(schema instanceof z.ZodType)) throw new Error('a declared answer is not a zod schema');
+  return fastJson(z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as JsonSchema);
+}
 
 /** A problem answer as the OpenAPI document declares it. */
 export const problemResponse = (description: string) => ({

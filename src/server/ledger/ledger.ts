@@ -213,7 +213,8 @@ export class Ledger {
    *   fresh or replayed; the caller sends it as it is.
    * @throws ProblemError when nothing was sent: 400 `invalid_undo_of`; 422
    *   `idempotency_key_reused` (also for the same key with another `undoOf`); 409
-   *   `idempotency_in_progress` or `window_unsettled`; 503 `reconciliation_pending`.
+   *   `idempotency_in_progress` or `window_unsettled`; 503 `reconciliation_pending` (429 when
+   *   the device has no call left to read its history).
    */
   async run(intent: LedgerIntent): Promise<LedgerAnswer> {
     const actor = actorOf(intent.session);
@@ -731,16 +732,18 @@ function submissionOfRow(row: LedgerRow): UnsettledSubmission | undefined {
 }
 
 /**
- * 429 `device_rate_limited` for a retry whose earlier try has an unknown outcome, while the
- * device has no call left to read its history and settle it: the browser tries again after the
- * same `Retry-After` (the device's next call), and nothing new was sent.
+ * 429 `reconciliation_pending` for a retry whose earlier try has an unknown outcome, while the
+ * device has no call left to read its history and settle it: the caller tries again after the
+ * same `Retry-After` (the device's next call), and nothing new was sent. Not
+ * `device_rate_limited`: that code says nothing was sent at all, so a fleet job or a queued change
+ * could report the device refused when it may hold the command.
  */
 function unsettledUntilNextCall(cause: ProblemError): ProblemError {
   const waitS = Math.max(1, Number(cause.headers['retry-after']) || 60);
   return new ProblemError(
     429,
-    'device_rate_limited',
-    `An earlier try of this change has an unknown outcome, and checking the device's commands waits for its next call (the vendor allows two per device per minute), in ${waitS} second${waitS === 1 ? '' : 's'}. Nothing new was sent.`,
+    'reconciliation_pending',
+    `An earlier try of this change has an unknown outcome, and checking the device's commands waits for its next call to the vendor, in ${waitS} second${waitS === 1 ? '' : 's'}. Nothing new was sent.`,
     {
       ...(cause.problem.details ? { details: cause.problem.details } : {}),
       headers: { 'retry-after': String(waitS) },

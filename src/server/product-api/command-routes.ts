@@ -16,6 +16,7 @@ import type { Session } from '../session/session-store.ts';
 import { answerBudgetedChange } from './write-path.ts';
 import {
   COMMON_PROBLEMS,
+  precompiledSerializerCompiler,
   problemResponse,
   productRoutes,
   requireSession,
@@ -143,6 +144,8 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     '/api/devices/:deviceId/commands/:commandId',
     {
       preValidation: reader,
+      // Polled by every open tab: its answer's serializer is compiled once.
+      serializerCompiler: precompiledSerializerCompiler,
       schema: {
         tags: ['commands'],
         summary: "A command's status record, with where its device stands",

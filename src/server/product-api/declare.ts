@@ -14,6 +14,7 @@ import type { Notifications } from '../notifications/notifications.ts';
 export {
   COMMON_PROBLEMS,
   declaredRoutes as productRoutes,
+  precompiledSerializerCompiler,
   problemResponse,
   productValidatorCompiler,
 } from '../http/route-declarations.ts';

@@ -17,7 +17,7 @@ import {
   type QueuedReason,
 } from '../../domain/queued-change.ts';
 import { siteClockWords } from '../../domain/time.ts';
-import { budgetSpent, busyUntilMs } from '../budget/budgeted-history.ts';
+import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { statusOf, type ChangeOwner, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
@@ -250,42 +250,18 @@ export class WritePath {
     deviceIds: readonly string[],
     slotIds?: number[],
   ): Promise<LedgerAnswer> {
-    const { region } = intent.session;
-    let slots = slotIds;
-    let sent = false;
-    const send = async (): Promise<CallResult<unknown>> => {
-      if (deviceIds.length > 0 && !slots) {
-        const nowMs = this.#upstreamNow();
-        const reservation = await this.#budget.reserve({
-          region,
-          deviceIds,
-          kind: 'control',
-          nowMs,
-        });
-        if (!reservation.granted)
-          return {
-            kind: 'refused',
-            problem: budgetSpent(deviceIds, reservation.nextFreeAtMs, nowMs),
-          };
-        slots = reservation.slotIds;
-      }
-      sent = true;
-      const result = (await intent.send()) as CallResult<unknown>;
-      const answeredAtMs = this.#upstreamNow();
-      if (slots) await this.#budget.settle(slots, answeredAtMs);
-      if (result.kind === 'refused' && result.status === 429 && deviceIds.length > 0)
-        await this.#budget.markBusy(
-          region,
-          deviceIds,
-          busyUntilMs(result.problem, answeredAtMs),
-          answeredAtMs,
-        );
-      return result;
-    };
+    const call = budgetedSend({
+      budget: this.#budget,
+      region: intent.session.region,
+      deviceIds,
+      upstreamNow: this.#upstreamNow,
+      call: intent.send as () => Promise<CallResult<unknown>>,
+      slotIds,
+    });
     try {
-      return await this.#ledger.run({ ...intent, send } as LedgerIntent);
+      return await this.#ledger.run({ ...intent, send: call.send } as LedgerIntent);
     } finally {
-      if (!sent && slots && slotIds) await this.#budget.release(slots);
+      await call.release();
     }
   }
 

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { isFinalStatus, type CommandStatus } from '../../domain/command.ts';
+import type { DeviceReadState } from '../../domain/read-model.ts';
 import type { deviceReadState } from '../db/schema.ts';
 import { accountKey, type Account } from '../events/people.ts';
 
@@ -22,6 +23,23 @@ const REMEMBERED_DROPS = 100_000;
  * drop it.
  */
 export type KeptDeviceState = Pick<typeof deviceReadState.$inferSelect, 'version' | 'readAt'>;
+
+/**
+ * A kept device state (`state` undefined: known to have no row) with what a status answer says of
+ * it (`view`), made once when kept rather than on every poll.
+ */
+export interface KeptState {
+  state: KeptDeviceState | undefined;
+  view: DeviceReadState;
+}
+
+/** Where a device stands as a status answer says it: its version and when it was last read. */
+export function deviceReadStateOf(state: KeptDeviceState | undefined): DeviceReadState {
+  return {
+    version: state?.version ?? 0,
+    ...(state?.readAt ? { readAt: state.readAt.toISOString() } : {}),
+  };
+}
 
 /** What is kept of a command: the store's row of it (`KnownCommand`), by its record's ID. */
 interface KeptCommand {
@@ -52,7 +70,7 @@ export type CacheDrop =
  * instance committed or heard of, and an answer never goes backwards.
  */
 export class DeviceReadCache<Command extends KeptCommand> {
-  readonly #states = new LRUCache<string, { state: KeptDeviceState | undefined }>({
+  readonly #states = new LRUCache<string, KeptState>({
     max: DEVICE_READ_CACHE_DEVICES,
     ttl: DEVICE_READ_CACHE_TTL_MS,
   });
@@ -79,8 +97,8 @@ export class DeviceReadCache<Command extends KeptCommand> {
     return this.#counter;
   }
 
-  /** The kept state of the device (`{ state: undefined }`: known to have no row), or undefined. */
-  state(account: Account, deviceId: string): { state: KeptDeviceState | undefined } | undefined {
+  /** The kept state of the device (`state` undefined: known to have no row), or undefined. */
+  state(account: Account, deviceId: string): KeptState | undefined {
     return this.#states.get(deviceKey(account, deviceId));
   }
 
@@ -102,9 +120,10 @@ export class DeviceReadCache<Command extends KeptCommand> {
     const key = deviceKey(account, deviceId);
     if (this.#droppedSince(epoch, `s ${key}`, `d ${key}`)) return;
     // Two reads of one epoch may end in either order (another instance wrote in between).
-    const kept = this.#states.get(key)?.state;
-    if (kept && state && isNewerState(kept, state)) return;
-    this.#states.set(key, { state: state && { version: state.version, readAt: state.readAt } });
+    const before = this.#states.get(key)?.state;
+    if (before && state && isNewerState(before, state)) return;
+    const kept = state && { version: state.version, readAt: state.readAt };
+    this.#states.set(key, { state: kept, view: deviceReadStateOf(kept) });
   }
 
   /** Keeps a command read since `epoch`, unless it was dropped since. */

@@ -44,7 +44,7 @@ import {
   type DeviceStateRow,
   type KnownCommand,
 } from './read-model-store.ts';
-import type { KeptDeviceState } from './device-read-cache.ts';
+import { deviceReadStateOf } from './device-read-cache.ts';
 
 /** What changed in the read model, told to listeners after it committed (the fleet's outcomes). */
 export interface ReadModelChange {
@@ -94,7 +94,13 @@ export class ReadModel implements DeviceCommandsRecorder {
   readonly #log: FastifyBaseLogger;
   readonly #box: SecretBox | undefined;
   readonly #listeners: ((change: ReadModelChange) => Promise<void>)[] = [];
-  readonly #remembered = new Map<string, { secretHash: string; atMs: number }>();
+  /**
+   * The secret each account's sign-in was last kept with, and when. The secret itself, not a hash
+   * of it: this is asked on every product request, and a sha256 per request was about 4% of the
+   * BFF's CPU on status polls (bench CPU profile); the session cache holds the same secret in
+   * memory already.
+   */
+  readonly #remembered = new Map<string, { secret: string; atMs: number }>();
   readonly #syncedSites = new Map<string, string>();
   /** Woken when a device became due sooner (the refresher's `wake`). */
   onDue: (() => void) | undefined;
@@ -271,7 +277,7 @@ export class ReadModel implements DeviceCommandsRecorder {
     return {
       deviceId,
       commands,
-      ...readStateOf(state),
+      ...deviceReadStateOf(state),
       ...(unread.length > 0 ? { historyPending: true } : {}),
     };
   }
@@ -294,14 +300,13 @@ export class ReadModel implements DeviceCommandsRecorder {
       if (!command) return undefined;
       cache.keepCommand(epoch, account, deviceId, command);
     }
-    let kept = cache.state(account, deviceId);
-    if (!kept) {
+    let device = cache.state(account, deviceId)?.view;
+    if (!device) {
       const read = await this.store.stateOf(account, deviceId);
       cache.keepState(epoch, account, deviceId, read);
-      kept = { state: read };
+      device = deviceReadStateOf(read);
     }
-    const state = kept.state;
-    return { record: command.record, device: readStateOf(state) };
+    return { record: command.record, device };
   }
 
   /** Where a device stands; undefined when the read model has never heard of it. */
@@ -353,21 +358,26 @@ export class ReadModel implements DeviceCommandsRecorder {
   /**
    * Keeps `caller`'s client secret, sealed, for the refresher to read the account's devices
    * under (docs/security.md): written again when it changed or a while has passed, so `seen_at`
-   * says the account is in use. Never throws: reads go on under the last one kept.
+   * says the account is in use. Never throws: reads go on under the last one kept. Asked on every
+   * product request, so when nothing is to be written it answers at once, without a promise.
    */
-  async rememberCaller(caller: UpstreamCaller): Promise<void> {
-    if (!this.#box) return;
+  rememberCaller(caller: UpstreamCaller): Promise<void> | undefined {
+    if (!this.#box) return undefined;
     const account = { region: caller.region, clientId: caller.clientId };
     const key = accountKeyOf(account);
-    const secretHash = createHash('sha256').update(caller.clientSecret).digest('base64');
+    const secret = caller.clientSecret;
     const nowMs = Date.now();
     const kept = this.#remembered.get(key);
-    if (kept && kept.secretHash === secretHash && nowMs - kept.atMs < REMEMBER_EVERY_MS) return;
-    this.#remembered.set(key, { secretHash, atMs: nowMs });
+    if (kept && kept.secret === secret && nowMs - kept.atMs < REMEMBER_EVERY_MS) return undefined;
+    this.#remembered.set(key, { secret, atMs: nowMs });
+    return this.#keepSecret(this.#box, account, key, secret);
+  }
+
+  async #keepSecret(box: SecretBox, account: Account, key: string, secret: string): Promise<void> {
     try {
       await this.store.rememberAccount(
         account,
-        this.#box.seal(caller.clientSecret, sealingContext(account)),
+        box.seal(secret, sealingContext(account)),
         this.#now(),
       );
     } catch (error) {
@@ -914,13 +924,6 @@ interface Learning {
   records: StatusRecord[];
   changes: DeviceCommandChange[];
   capabilitiesChanged: boolean;
-}
-
-function readStateOf(state: KeptDeviceState | undefined): DeviceReadState {
-  return {
-    version: state?.version ?? 0,
-    ...(state?.readAt ? { readAt: state.readAt.toISOString() } : {}),
-  };
 }
 
 function actorOf(command: KnownCommand): Actor | undefined {

@@ -18,7 +18,8 @@ declare module 'fastify' {
 
 /** Who keeps the account's sign-in for reads made without a request (the read model). */
 export interface SignInKeeper {
-  rememberCaller(session: Session): Promise<void>;
+  /** Undefined when there was nothing to keep (the common case: no promise per request). */
+  rememberCaller(session: Session): Promise<void> | undefined;
 }
 
 /**
@@ -31,7 +32,8 @@ export interface SignInKeeper {
 export function requireSession(sessions: Sessions, permission?: Permission, keeper?: SignInKeeper) {
   return async (request: FastifyRequest): Promise<void> => {
     request.productSession = await sessions.require(request, permission);
-    await keeper?.rememberCaller(request.productSession);
+    const keeping = keeper?.rememberCaller(request.productSession);
+    if (keeping) await keeping;
   };
 }
 

@@ -76,6 +76,10 @@ describe('leaving the signed-in pages', () => {
     const { requests, endSession } = fakeBff();
     const app = renderApp('/batches');
     await screen.findByRole('button', { name: /^Notifications/ });
+    await screen.findByRole('heading', { name: 'Batches', level: 1 });
+    // The page's own reads are done (its code and queries may come after the header under load):
+    // only what the app asks after the session ended counts below.
+    await waitFor(() => expect(app.queryClient.isFetching()).toBe(0));
     endSession();
     const ended = requests.length - 1;
     (await openedEventSource()).send({ type: 'sessionEnded' });

@@ -21,7 +21,8 @@ export function getFleetJobs(signal?: AbortSignal): Promise<FleetJob[]> {
 
 /**
  * `GET /api/fleet-jobs/{jobId}?refresh=statuses`: one job with its batches and each device's
- * outcome; the BFF first reads at most one status per sent batch from the upstream.
+ * outcome; the BFF first brings the devices' outcomes up to date from its read model (no upstream
+ * call; src/server/fleet/fleet-outcomes.ts).
  */
 export function getFleetJob(jobId: string, signal?: AbortSignal): Promise<FleetJob> {
   return apiRequest(`/fleet-jobs/${encodeURIComponent(jobId)}`, FleetJobSchema, {
@@ -39,7 +40,7 @@ export const fleetJobsQueryOptions = () =>
 
 /**
  * One job, read again every {@link FLEET_JOB_POLL_MS} while it is not final and the tab is
- * shown; each read costs at most one upstream status call per sent batch.
+ * shown; a read costs no upstream call (the read model answers).
  */
 export const fleetJobQueryOptions = (jobId: string) =>
   queryOptions({

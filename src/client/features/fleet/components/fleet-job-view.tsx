@@ -105,6 +105,14 @@ export function FleetJobView({
       >
         <strong>{FLEET_JOB_STATE_WORDS[job.state]}.</strong> {tried} of {job.batches.length} batches
         sent or tried.
+        {job.sendingEndsAt ? (
+          <>
+            {' '}
+            At the earliest, the last batch goes at{' '}
+            {formatInZoneWithUtc(job.sendingEndsAt, timeZone)}, given the rollout&apos;s rate and
+            the calls each device may take a minute.
+          </>
+        ) : null}
         {job.stopReason ? <> {job.stopReason}</> : null}
       </p>
       {clockNotice}

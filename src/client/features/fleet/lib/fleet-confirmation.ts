@@ -64,7 +64,8 @@ const anyCommandLive = (job: Pick<FleetJob, 'batches'>) =>
  * When to read a job again: every `pollMs` while it sends or cancels; once it is final, every
  * {@link CONFIRMING_JOB_REFRESH_MS} while a device of a sent batch is not confirmed yet (the BFF
  * still looks for its command in the device's history) or a device's command is not final yet
- * (each read lets the BFF refresh the statuses, src/server/fleet/fleet-refresh.ts); else never,
+ * (each read brings the job's outcomes up to date from the read model,
+ * src/server/fleet/fleet-outcomes.ts); else never,
  * so the page's outcomes stay live until every device is final.
  */
 export function fleetJobRefetchMs(

@@ -74,6 +74,18 @@ describe('FleetJobView', () => {
     expect(rows[2]?.textContent).toContain('Waiting');
   });
 
+  it('says when the last batch goes at the earliest, on the site clock with UTC', () => {
+    renderWithProviders(
+      <FleetJobView
+        job={job({ sendingEndsAt: '2030-01-01T12:00:07.000Z' })}
+        timeZone="Europe/Berlin"
+      />,
+    );
+    const state = screen.getByRole('status').textContent ?? '';
+    expect(state).toMatch(/At the earliest, the last batch goes at .*13:00 \(Europe\/Berlin\)/);
+    expect(state).toContain('UTC 2030-01-01 12:00');
+  });
+
   it('charts devices over time with a summary and a table of the same counts', async () => {
     const user = userEvent.setup();
     const sent = job().batches[0];
