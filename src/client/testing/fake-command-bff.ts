@@ -20,6 +20,11 @@ interface FakeCommandBffOptions {
    * `DELETE /api/changes/{id}` of a queued one marks it withdrawn.
    */
   changes?: QueuedChangeStatus[];
+  /**
+   * How many submissions first answer 503 `outcome_unknown` (an outage: nothing stored, a
+   * `Retry-After` of 1 s), before they are taken as usual.
+   */
+  lostSubmissions?: number;
 }
 
 const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
@@ -40,7 +45,9 @@ export function fakeCommandBff({
   nowIso,
   session = { region: 'eu', clientId: 'demo-eu' },
   changes = [],
+  lostSubmissions = 0,
 }: FakeCommandBffOptions) {
+  let toLose = lostSubmissions;
   const queued = changes.map((change) => ({ ...change }));
   // Copies: a cancel changes the held record, never the caller's fixture another test reuses.
   const held = commands.map((command) => ({ ...command }));
@@ -84,6 +91,12 @@ export function fakeCommandBff({
 
     const submit = /^POST \/api\/devices\/([\w-]+)\/commands$/.exec(route);
     if (submit?.[1]) {
+      if (toLose > 0) {
+        toLose -= 1;
+        const lost = problem(503, 'outcome_unknown', 'The vendor did not answer in time.');
+        lost.headers.set('retry-after', '1');
+        return lost;
+      }
       const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
       const id = `cmd_${next++}`;
       held.push({ ...body, id, deviceId: submit[1], status: 'received', receivedAt: nowIso });

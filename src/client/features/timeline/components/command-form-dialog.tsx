@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { Device, Site } from '../../../../domain/device.ts';
 import type { PowerControl } from '../../../../domain/power-control.ts';
@@ -25,6 +25,8 @@ export interface CommandFormDialogProps {
   replacingId?: string;
   submitLabel: string;
   busy: boolean;
+  /** Where a sent submission stands while its outcome is open (an outage): shown above `error`. */
+  status?: ReactNode;
   error: string | undefined;
   onSubmit: (command: DeviceCommand) => void;
   onDismiss: () => void;
@@ -78,6 +80,7 @@ export function CommandFormDialog(props: CommandFormDialogProps) {
         onCancel={props.onDismiss}
         cancelLabel="Close"
       >
+        {props.status}
         {props.error ? (
           <p role="alert" className="field-error">
             {props.error}

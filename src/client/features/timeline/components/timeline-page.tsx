@@ -26,6 +26,7 @@ import {
   wouldWaitUntil,
 } from '../../../commands/api/device-changes.ts';
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
+import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { queuedChangeWords, queuedWords } from '../../../commands/lib/queued.ts';
 import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
@@ -253,8 +254,9 @@ export function TimelinePage({
     }, [lastChanges, undo]),
   );
 
-  // The timeline's dialogs and copies show no outcome check yet: two quick retries, then words.
-  const submit = useSubmitCommand({ untilDecided: false });
+  // The form's submission is checked until decided, as on the device page: an outage shows
+  // "outcome not known yet" in the dialog, never a refusal.
+  const submit = useSubmitCommand();
   const submitFor = (device: Device, command: DeviceCommand, timeZone: string) =>
     submit.mutate(
       { deviceId: device.deviceId, command },
@@ -306,7 +308,8 @@ export function TimelinePage({
     );
 
   // Copies (a paste, a duplicate) go through a submission hook of their own: each is its own
-  // intent with its own key, and the form's pending state and error stay the form's.
+  // intent with its own key, and the form's pending state and error stay the form's. Sent many
+  // at once, each gets two quick retries and then its words in the summary, not a check to show.
   const copySubmit = useSubmitCommand({ untilDecided: false });
   const sendCopies = async (
     copies: readonly CheckedCopy[],
@@ -898,6 +901,13 @@ export function TimelinePage({
           overlapIndex={overlapIndex(form.target.device.deviceId)}
           submitLabel={form.replacing ? 'Replace command' : 'Submit command'}
           busy={submit.isPending}
+          status={
+            <OutcomeCheckingStatus
+              checking={submit.outcomeChecking}
+              what="the command"
+              onStop={submit.stopChecking}
+            />
+          }
           error={submit.isError ? submitErrorWords(submit.error, zoneOf(form.target)) : undefined}
           onDismiss={() => setForm(undefined)}
           onSubmit={(command) => {
