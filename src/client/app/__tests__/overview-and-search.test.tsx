@@ -105,6 +105,55 @@ describe('the overview', () => {
   });
 });
 
+describe("the overview's batches", () => {
+  it("folds a batch's device commands of a section into one line that opens to them", async () => {
+    const batchLine = (deviceId: string, status?: 'received') => ({
+      ...place,
+      deviceId,
+      deviceName: undefined,
+      commandId: `cmd_${deviceId}`,
+      batchCommandId: 'BATCH-7',
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: '2026-03-10T14:00:00.000Z',
+      endTime: '2026-03-10T15:00:00.000Z',
+      ...(status ? { status } : {}),
+    });
+    const upcoming = [
+      batchLine('BAT-EU-100-01', 'received'),
+      { ...OVERVIEW.executing[0], commandId: 'cmd_9', status: 'received' as const },
+      batchLine('BAT-EU-100-02', 'received'),
+      batchLine('BAT-EU-100-03'),
+    ];
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+      if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+      if (route === 'GET /api/overview')
+        return json(200, { ...OVERVIEW, upcoming, counts: { ...OVERVIEW.counts, upcoming: 4 } });
+      return problem(404, 'not_found', `no route ${route}`);
+    });
+    renderApp('/overview');
+    const section = await screen.findByRole('region', { name: /^Starts in the next 6 hours/ });
+    const entries = [...(section.querySelector('ul')?.children ?? [])];
+    // The batch where its first line was, then the other device's own line.
+    expect(entries).toHaveLength(2);
+    const [batch, single] = entries as HTMLElement[];
+    expect(
+      within(batch as HTMLElement)
+        .getAllByRole('link')[0]
+        ?.getAttribute('href'),
+    ).toBe('/batches/BATCH-7');
+    expect(batch?.textContent).toContain('Batch BATCH-7');
+    expect(batch?.textContent).toContain('3 devices · Harbour plant');
+    expect(batch?.textContent).toContain('1 kW discharge');
+    expect(batch?.textContent).toContain('Waiting for its start: 3');
+    const fold = batch?.querySelector('details');
+    expect(fold?.querySelector('summary')?.textContent).toBe('Its 3 devices');
+    expect(fold?.querySelectorAll('li')).toHaveLength(3);
+    expect(single?.textContent).toContain('Battery A (BAT-EU-001-A)');
+  });
+});
+
 describe('the search across sites and devices', () => {
   it('opens with Ctrl+K, filters as one types, goes with Enter, and closes with Escape', async () => {
     fakeBff();

@@ -17,6 +17,7 @@ import {
   sitePath,
   troubleWords,
 } from '../lib/overview-words.ts';
+import { foldBatchLines } from '../lib/batch-folds.ts';
 import './overview.css';
 
 /** A site's zone the browser can show, else UTC (the line then says UTC only). */
@@ -38,11 +39,10 @@ export function OverviewView({ overview }: { overview: Overview }) {
         shown={overview.executing.length}
         empty="No device command is in its window now."
       >
-        {overview.executing.map((line) => (
-          <CommandLine key={lineKey(line)} line={line}>
-            {activeStatusWords(line, 'executing')}
-          </CommandLine>
-        ))}
+        <CommandLines
+          lines={overview.executing}
+          wordsOf={(line) => activeStatusWords(line, 'executing')}
+        />
       </Section>
       <Section
         id="upcoming"
@@ -51,11 +51,10 @@ export function OverviewView({ overview }: { overview: Overview }) {
         shown={overview.upcoming.length}
         empty={`No device command starts in the next ${overview.upcomingHours} hours.`}
       >
-        {overview.upcoming.map((line) => (
-          <CommandLine key={lineKey(line)} line={line}>
-            {activeStatusWords(line, 'upcoming')}
-          </CommandLine>
-        ))}
+        <CommandLines
+          lines={overview.upcoming}
+          wordsOf={(line) => activeStatusWords(line, 'upcoming')}
+        />
       </Section>
       <Section
         id="ended"
@@ -64,17 +63,24 @@ export function OverviewView({ overview }: { overview: Overview }) {
         shown={overview.ended.length}
         empty={`Nothing failed or was cancelled in the last ${overview.recentHours} hours.`}
       >
-        {overview.ended.map((line) => {
-          const { what, why } = endedWords(line);
-          return (
-            <CommandLine key={lineKey(line)} line={line}>
-              <strong>{what}</strong>
-              {line.endedAt
-                ? ` ${formatInZoneWithUtc(line.endedAt, zoneOf(line.timeZone))}`
-                : ''}: {why}
-            </CommandLine>
-          );
-        })}
+        <CommandLines
+          lines={overview.ended}
+          wordsOf={(line) => {
+            const { what, why } = endedWords(line);
+            // A refusal's words name its own device; a cancellation reason is the batch's words.
+            return line.refusal === undefined ? `${what}, ${why.toLowerCase()}` : what;
+          }}
+          detailOf={(line) => {
+            const { what, why } = endedWords(line);
+            return (
+              <>
+                <strong>{what}</strong>
+                {line.endedAt ? ` ${formatInZoneWithUtc(line.endedAt, zoneOf(line.timeZone))}` : ''}
+                : {why}
+              </>
+            );
+          }}
+        />
       </Section>
       <Section
         id="batches"
@@ -174,6 +180,86 @@ export function OverviewView({ overview }: { overview: Overview }) {
         })}
       </Section>
     </div>
+  );
+}
+
+/**
+ * A command section's lines, each batch's folded into one entry ({@link foldBatchLines}) that
+ * says how many of its devices stand where (`wordsOf`) and opens to their lines.
+ *
+ * @param wordsOf a line's state in a few words, counted on a batch's entry.
+ * @param detailOf a line's own words (default: `wordsOf`).
+ */
+function CommandLines({
+  lines,
+  wordsOf,
+  detailOf = wordsOf,
+}: {
+  lines: readonly OverviewCommand[];
+  wordsOf: (line: OverviewCommand) => string;
+  detailOf?: (line: OverviewCommand) => ReactNode;
+}) {
+  return foldBatchLines(lines).map((entry) =>
+    entry.kind === 'line' ? (
+      <CommandLine key={lineKey(entry.line)} line={entry.line}>
+        {detailOf(entry.line)}
+      </CommandLine>
+    ) : (
+      <BatchFold
+        key={`batch ${entry.batchCommandId}`}
+        batchCommandId={entry.batchCommandId}
+        lines={entry.lines}
+        wordsOf={wordsOf}
+        detailOf={detailOf}
+      />
+    ),
+  );
+}
+
+/** A batch's device command lines of one section, as one line that opens to them. */
+function BatchFold({
+  batchCommandId,
+  lines,
+  wordsOf,
+  detailOf,
+}: {
+  batchCommandId: string;
+  lines: readonly OverviewCommand[];
+  wordsOf: (line: OverviewCommand) => string;
+  detailOf: (line: OverviewCommand) => ReactNode;
+}) {
+  const [first] = lines;
+  if (!first) return null;
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(wordsOf(line), (counts.get(wordsOf(line)) ?? 0) + 1);
+  const sites = new Set(lines.map((line) => line.siteName ?? 'site not bound'));
+  const zone = zoneOf(first.timeZone);
+  return (
+    <li className="overview-line">
+      <Link to={`/batches/${encodeURIComponent(batchCommandId)}`}>Batch {batchCommandId}</Link>{' '}
+      <span className="secondary">
+        {plural(lines.length, 'device')} · {[...sites].join(', ')}
+      </span>
+      <p className="overview-detail">
+        {first.powerControl ? `${describePowerControl(first.powerControl)}, ` : ''}
+        {first.startTime && first.endTime
+          ? formatWindowInZoneWithUtc(first.startTime, first.endTime, zone)
+          : 'window not known'}
+      </p>
+      <p className="overview-detail">
+        {[...counts].map(([words, count]) => `${words}: ${count}`).join(' · ')}
+      </p>
+      <details className="overview-fold">
+        <summary>Its {plural(lines.length, 'device')}</summary>
+        <ul className="overview-lines">
+          {lines.map((line) => (
+            <CommandLine key={lineKey(line)} line={line}>
+              {detailOf(line)}
+            </CommandLine>
+          ))}
+        </ul>
+      </details>
+    </li>
   );
 }
 
