@@ -82,8 +82,13 @@ test('a replace with one call left asks first, waits queued across a BFF restart
       hasText: `Replace of command ${oldId} on Hall A battery not sent yet. Queued: it goes at`,
     }),
   ).toBeVisible();
-  // Queued whole: the old window is still in force, nothing reached the vendor.
-  await expect(bar(page, /^Hall A battery: 3 kW charge, .*Received/)).toHaveText(oldText);
+  // Queued whole: the old window is still in force, marked with its queued cancel, and the new
+  // window is drawn as queued beside it; nothing reached the vendor.
+  const stillInForce = bar(page, /^Hall A battery: 3 kW charge, .*Received/);
+  await expect(stillInForce).toContainText(oldText);
+  await expect(stillInForce).toContainText(/, cancel queued, goes at /);
+  const queuedWindow = bar(page, /^Hall A battery: queued change, not sent yet, 3 kW charge/);
+  await expect(queuedWindow).toBeAttached();
   expect(await vendorWrites()).toEqual({ cancels: 0, submissions: 0 });
 
   // The BFF restarts on its database; after a reload the change is still waiting.
@@ -115,6 +120,8 @@ test('a replace with one call left asks first, waits queued across a BFF restart
   const newBar = bar(page, /^Hall A battery: 3 kW charge, .*Received/);
   await expect(newBar).toBeAttached();
   await expect(newBar).not.toHaveText(oldText);
+  await expect(newBar).not.toContainText('cancel queued');
+  await expect(queuedWindow).toHaveCount(0);
   await expect(page.getByRole('alert').filter({ hasText: /Refused|not sent|failed/i })).toHaveCount(
     0,
   );
