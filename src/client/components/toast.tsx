@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, type RefObject } from 'react';
 import { Link } from 'react-router';
 import {
   Button,
@@ -112,22 +112,85 @@ const TONE_WORDS: Record<ToastTone, string> = {
   danger: 'Problem',
 };
 
+/** Gap kept between the toasts and what the page shows above them, in CSS px (`--space-4`). */
+const STRIP_GAP_PX = 16;
+
 /**
- * Where toasts show: rendered once, in the signed-in layout, bottom right above everything else,
- * as a landmark region named by the number of toasts. Each toast has its title, description, link,
- * action and a Dismiss button. When it leaves (sign-out, an expired session), the toasts go with
- * it, so no outcome of one session shows to whoever signs in next.
+ * Makes the window's bottom strip, where the toasts are, room the page does not use (the product's
+ * rule: a toast never covers a control). While toasts show,
+ * `--toast-reserve` on the root element is the strip's height in px (the toasts' height and a gap
+ * above and below), kept current as toasts come, go and wrap, and `data-toasts` is set on it: the
+ * shell's CSS then scrolls the page (header and main) in a box that ends above the strip, and
+ * drawers and dialogs end above it too, so nothing is drawn under a toast at any scroll position.
+ * The page's scroll position moves between the window and that box, so nothing jumps.
+ *
+ * @returns a callback ref for the toast region; React calls its cleanup when the last toast goes.
  */
-export function ToastRegion() {
+function useToastStrip(pageRef: RefObject<HTMLElement | null> | undefined) {
+  return useCallback(
+    (region: HTMLElement | null) => {
+      if (!region) return;
+      const root = document.documentElement;
+      const fit = () => {
+        const reservePx = Math.ceil(window.innerHeight - region.getBoundingClientRect().top);
+        root.style.setProperty('--toast-reserve', `${reservePx + STRIP_GAP_PX}px`);
+      };
+      fit();
+      const scrolledPx = window.scrollY;
+      root.setAttribute('data-toasts', '');
+      if (pageRef?.current) pageRef.current.scrollTop = scrolledPx;
+      const observer = new ResizeObserver(fit);
+      observer.observe(region);
+      window.addEventListener('resize', fit);
+      return () => {
+        observer.disconnect();
+        window.removeEventListener('resize', fit);
+        const pageScrolledPx = pageRef?.current?.scrollTop ?? 0;
+        root.removeAttribute('data-toasts');
+        root.style.removeProperty('--toast-reserve');
+        if (pageRef?.current) window.scrollTo(0, pageScrolledPx);
+      };
+    },
+    [pageRef],
+  );
+}
+
+/**
+ * A toast that offers an action (Undo, for a few seconds) or says something went wrong
+ * interrupts (`role="alert"`); any other outcome is said politely (`role="status"`), after what
+ * the screen reader is reading. The toast itself stays an `alertdialog` (React Aria sets that role
+ * after the props given, so it cannot be changed here; react-aria-components 1.22.1).
+ */
+const announcedAs = (content: QueuedContent) =>
+  content.action || content.tone === 'warning' || content.tone === 'danger' ? 'alert' : 'status';
+
+export interface ToastRegionProps {
+  /**
+   * The element holding the page (header and main) that scrolls while toasts show, above their
+   * strip (see `styles.css`, `[data-toasts]`); without it the strip is still reserved.
+   */
+  pageRef?: RefObject<HTMLElement | null> | undefined;
+}
+
+/**
+ * Where toasts show: rendered once, in the signed-in layout, in a strip along the window's bottom
+ * edge that the page makes room for while toasts show (so none covers a control, at any window
+ * size or scroll position), newest on the right, as a landmark region named by the number of
+ * toasts. Each toast has its title, description, link, action and a Dismiss button. When it
+ * leaves (sign-out, an expired session), the toasts go with it, so no outcome of one session
+ * shows to whoever signs in next.
+ */
+export function ToastRegion({ pageRef }: ToastRegionProps = {}) {
   useEffect(() => () => queue.clear(), []);
+  const stripRef = useToastStrip(pageRef);
   return (
     // No aria-label: React Aria names the region by its count ("2 notifications."), and a fixed
     // name would keep the region out of F6 landmark navigation, which registers it when the name
     // changes (react-aria 3.53.1).
-    <AriaToastRegion queue={queue} className="toast-region">
+    <AriaToastRegion queue={queue} className="toast-region" ref={stripRef}>
       {({ toast }) => (
         <AriaToast toast={toast} className={`toast toast-${toast.content.tone}`}>
-          <AriaToastContent className="toast-content">
+          <AriaToastContent className="toast-content" role={announcedAs(toast.content)}>
             <Text slot="title" className="toast-title">
               <span className="visually-hidden">{TONE_WORDS[toast.content.tone]}: </span>
               {toast.content.title}

@@ -43,7 +43,7 @@ const NAVIGATION = [
  * `site-search.tsx`), the live updates indicator and the notification bell, who is
  * signed in and sign-out; then the page, as wide as its route asks (`usePageWidth`), or in its
  * place the empty state of a region without a vendor connection (`ConnectionGate`); and the one
- * toast region, where `showToast` outcomes appear.
+ * toast region, where `showToast` outcomes appear in a strip the page makes room for.
  *
  * It holds the page's one push stream (docs/architecture.md, Live updates): each event makes
  * stale what it changed (`push-updates.ts`), and the stream's state is given to the pages
@@ -59,6 +59,7 @@ export function SignedInLayout() {
   const pushApplier = useMemo(() => createPushApplier(queryClient), [queryClient]);
   useEffect(() => () => pushApplier.cancel(), [pushApplier]);
   const here = useRef(location);
+  const pageRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     here.current = location;
   });
@@ -91,51 +92,54 @@ export function SignedInLayout() {
       : NAVIGATION;
   return (
     <PushStateContext value={pushState}>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="app-header">
-        <Link to="/overview" className="brand">
-          powerdeck
-        </Link>
-        <nav aria-label="Main" className="app-nav">
-          <ul>
-            {navigation.map(({ to, label }) => (
-              <li key={to}>
-                <NavLink to={to}>{label}</NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <button
-          type="button"
-          className="header-search"
-          aria-keyshortcuts="Control+K Meta+K"
-          onClick={() => setSearching(true)}
-        >
-          Search <kbd>Ctrl K</kbd>
-        </button>
-        <div className="header-live">
-          <LiveUpdatesIndicator state={pushState} />
-          <NotificationBell />
-        </div>
-        <SessionBar
-          onSignedOut={(logoutUrl) =>
-            // After a company sign-in the IdP's session ends too; it sends the browser back to
-            // the sign-in page.
-            void leave('/sign-in').then(() => {
-              if (logoutUrl) window.location.assign(logoutUrl);
-            })
-          }
-        />
-      </header>
-      <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
-        <ConnectionGate>
-          <Outlet />
-        </ConnectionGate>
-      </main>
+      {/* While toasts show, this box scrolls the page and ends above their strip (toast.tsx). */}
+      <div className="app-page" ref={pageRef}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="app-header">
+          <Link to="/overview" className="brand">
+            powerdeck
+          </Link>
+          <nav aria-label="Main" className="app-nav">
+            <ul>
+              {navigation.map(({ to, label }) => (
+                <li key={to}>
+                  <NavLink to={to}>{label}</NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <button
+            type="button"
+            className="header-search"
+            aria-keyshortcuts="Control+K Meta+K"
+            onClick={() => setSearching(true)}
+          >
+            Search <kbd>Ctrl K</kbd>
+          </button>
+          <div className="header-live">
+            <LiveUpdatesIndicator state={pushState} />
+            <NotificationBell />
+          </div>
+          <SessionBar
+            onSignedOut={(logoutUrl) =>
+              // After a company sign-in the IdP's session ends too; it sends the browser back to
+              // the sign-in page.
+              void leave('/sign-in').then(() => {
+                if (logoutUrl) window.location.assign(logoutUrl);
+              })
+            }
+          />
+        </header>
+        <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
+          <ConnectionGate>
+            <Outlet />
+          </ConnectionGate>
+        </main>
+      </div>
       <Suspense fallback={null}>
-        <ToastRegion />
+        <ToastRegion pageRef={pageRef} />
       </Suspense>
       {searching ? (
         <Suspense fallback={null}>

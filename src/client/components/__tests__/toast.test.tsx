@@ -68,6 +68,39 @@ describe('toasts', () => {
     expect(document.activeElement).toBe(submit);
   });
 
+  it('says a plain outcome politely and interrupts for an Undo offer or a problem', async () => {
+    renderPage();
+    act(() => {
+      showToast({ title: 'Site PLANT-EU-001 bound', tone: 'success' });
+      showToast({ title: 'Command cmd_1 not replaced', tone: 'warning' });
+      showToast({
+        title: 'Command cmd_2 submitted',
+        tone: 'success',
+        action: { label: 'Undo', onAction: () => undefined },
+      });
+    });
+    const region = await screen.findByRole('region', { name: /notification/ });
+    expect(within(region).getByRole('status').textContent).toContain('PLANT-EU-001 bound');
+    const alerts = within(region)
+      .getAllByRole('alert')
+      .map((alert) => alert.textContent);
+    expect(alerts.join(' ')).toContain('cmd_1 not replaced');
+    expect(alerts.join(' ')).toContain('cmd_2 submitted');
+  });
+
+  it('reserves the strip it shows in while toasts show, and gives it back', async () => {
+    renderPage();
+    act(() => {
+      showToast({ title: 'Site PLANT-EU-001 bound', tone: 'success' });
+    });
+    await screen.findByRole('region', { name: /notification/ });
+    expect(document.documentElement.hasAttribute('data-toasts')).toBe(true);
+    expect(document.documentElement.style.getPropertyValue('--toast-reserve')).toMatch(/^\d+px$/);
+    act(() => clearToasts());
+    expect(document.documentElement.hasAttribute('data-toasts')).toBe(false);
+    expect(document.documentElement.style.getPropertyValue('--toast-reserve')).toBe('');
+  });
+
   it('goes by itself after its timeout', async () => {
     vi.useFakeTimers();
     renderPage();
