@@ -84,6 +84,50 @@ const historyRange = new URLSearchParams({
   endTime: iso(Date.now() + 14 * 24 * HOUR_MS),
 }).toString();
 
+/** A read of the BFF's refresher, as `bench/servers/bff.ts` prints it (`DEVICE READ {json}`). */
+const DeviceReadLineSchema = z.object({
+  deviceId: z.string(),
+  reason: z.string(),
+  outcome: z.string(),
+  calls: z.number(),
+  atMs: z.number(),
+});
+type DeviceReadLine = z.infer<typeof DeviceReadLineSchema>;
+
+/** Collects the `DEVICE READ` lines a process prints on its standard output. */
+function collectDeviceReads(stdout: NodeJS.ReadableStream | null | undefined): DeviceReadLine[] {
+  const reads: DeviceReadLine[] = [];
+  let rest = '';
+  stdout?.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const at = line.indexOf('DEVICE READ ');
+      if (at < 0) continue;
+      try {
+        const read = DeviceReadLineSchema.safeParse(JSON.parse(line.slice(at + 12)));
+        if (read.success) reads.push(read.data);
+      } catch {
+        // Not a whole line of ours: ignored.
+      }
+    }
+  });
+  return reads;
+}
+
+/** Reads by why they were due and how they ended, with their calls: `idle read 1 (1 call)`. */
+function readsByReason(reads: readonly DeviceReadLine[]): string {
+  const byKey = new Map<string, { reads: number; calls: number }>();
+  for (const read of reads) {
+    const key = `${read.reason} ${read.outcome}`;
+    const sum = byKey.get(key) ?? { reads: 0, calls: 0 };
+    byKey.set(key, { reads: sum.reads + 1, calls: sum.calls + read.calls });
+  }
+  return (
+    [...byKey].map(([key, sum]) => `${key} ${sum.reads} (${sum.calls} calls)`).join(', ') || 'none'
+  );
+}
+
 const SandboxDeviceStatsSchema = z.object({
   byDevice: z.record(z.string(), z.object({ calls: z.number(), refused: z.number() })),
 });
@@ -424,9 +468,11 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     const bffStarting = startBff('budget BFF', options, relay.origin, spaDir, {
       EU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
       AU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
+      BENCH_PRINT_DEVICE_READS: '1',
     });
     // Both are tracked by the run (stopAll), so one failing to start leaves nothing behind.
     [sandbox, bff] = await Promise.all([sandboxStarting, bffStarting]);
+    const deviceReads = collectDeviceReads(bff.process.child.stdout);
     relay.forwardTo(sandbox.origin);
     options.log(`  sandbox and BFF ready in ${Math.round(performance.now() - setUpAt)} ms`);
     const origin = bff.origin;
@@ -512,6 +558,12 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     const fromPolls = calls.filter(
       (c) => c.atMs >= startedAtMs && c.deviceIds.some((d) => UNTOUCHED.includes(d)),
     );
+    const untouchedReads = deviceReads.filter(
+      (read) => read.atMs >= startedAtMs && UNTOUCHED.includes(read.deviceId),
+    );
+    const untouchedBeforeStart = deviceReads.filter(
+      (read) => read.atMs < startedAtMs && UNTOUCHED.includes(read.deviceId),
+    );
     const statusReads = calls.filter(
       (c) => c.atMs >= startedAtMs && c.route.startsWith('GET /devices/:deviceId/commands/'),
     ).length;
@@ -533,7 +585,17 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
         reason: `vendor calls refused by the sandbox's limit of ${DEFAULT_DEVICE_CALLS_PER_MINUTE}/device/min (its per-device stats); the relay saw ${calls.filter((c) => c.status === 429).length} answered 429`,
       }),
       judged(BUDGET_FIGURES.fromPolls, fromPolls.length, {
-        reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted); the BFF logged ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}${
+        reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted); the BFF logged ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}; the BFF's reads of the untouched devices by why they were due: before the start ${readsByReason(untouchedBeforeStart)}, after ${readsByReason(untouchedReads)}${
+          untouchedReads.length > 0
+            ? ` (first: ${untouchedReads
+                .slice(0, 3)
+                .map(
+                  (read) =>
+                    `${read.deviceId} ${read.reason} +${Math.round((read.atMs - startedAtMs) / 1000)} s`,
+                )
+                .join(', ')})`
+            : ''
+        }; all its reads after the start ${readsByReason(deviceReads.filter((read) => read.atMs >= startedAtMs))}${
           fromPolls.length > 0
             ? `; first: ${fromPolls
                 .slice(0, 5)
