@@ -11,7 +11,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { z } from 'zod';
 import { isFinalStatus, SubmissionResponseSchema } from '../../src/domain/command.ts';
-import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../../src/domain/device-budget.ts';
+import {
+  DEFAULT_DEVICE_CALLS_PER_WINDOW,
+  DEVICE_CALL_WINDOW_MS,
+} from '../../src/domain/device-budget.ts';
 import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import {
   DeviceChangeAnswerSchema,
@@ -495,22 +498,30 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     while (!untouchedRead() && Date.now() < boundBy) await sleep(250);
     const firstReadsSeen = untouchedRead();
     // Each browser opens its page: a 30-day slot of history the bind's read did not cover is read
-    // once, by design (the read model reads a range the first time a page asks for it). Those reads are waited for and reported, so the window below counts what
-    // repeated polls cause.
+    // once, by design (the read model reads a range the first time a page asks for it). Those
+    // reads are waited for and reported, so the window below counts what repeated polls cause.
+    // They wait for the budget: a read leaves one of the device's calls free for a change
+    // (`callsKeptForChanges`), so after the bind's read it goes only once that call has left
+    // the vendor's window, a minute after it was answered; the wait allows that and half a
+    // minute more.
     const firstViewFrom = relay.calls.length;
-    const viewedBy = Date.now() + 30_000;
-    for (const deviceId of UNTOUCHED)
-      while (Date.now() < viewedBy) {
-        const page = HistoryResponseSchema.safeParse(
-          (await call(operator, 'GET', `/api/devices/${deviceId}/commands?${historyRange}`)).body,
-        );
-        // `readAt`: the BFF's read of the device's present completed (a read that failed, e.g.
-        // timed out under load, is tried again later and would land in the window).
-        if (page.success && !page.data.historyPending && page.data.readAt) break;
-        await sleep(250);
-      }
-    const failedReads = () =>
-      (bff?.process.output().match(/reading a device history failed/g) ?? []).length;
+    const viewedBy = Date.now() + DEVICE_CALL_WINDOW_MS + 30_000;
+    const viewed = await Promise.all(
+      UNTOUCHED.map(async (deviceId) => {
+        while (Date.now() < viewedBy) {
+          const page = HistoryResponseSchema.safeParse(
+            (await call(operator, 'GET', `/api/devices/${deviceId}/commands?${historyRange}`)).body,
+          );
+          // `readAt`: the BFF's read of the device's present completed (a read that failed, e.g.
+          // timed out under load, is tried again later and would land in the window).
+          if (page.success && !page.data.historyPending && page.data.readAt) return true;
+          await sleep(1_000);
+        }
+        return false;
+      }),
+    );
+    const firstViewsNotRead = viewed.filter((done) => !done).length;
+    const failedReads = () => deviceReads.filter((read) => read.outcome === 'failed').length;
     const failedBeforeStart = failedReads();
     const firstViewReads = relay.calls
       .slice(firstViewFrom)
@@ -585,9 +596,10 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
         reason: `vendor calls refused by the sandbox's limit of ${DEFAULT_DEVICE_CALLS_PER_MINUTE}/device/min (its per-device stats); the relay saw ${calls.filter((c) => c.status === 429).length} answered 429`,
       }),
       judged(BUDGET_FIGURES.fromPolls, fromPolls.length, {
-        reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted); the BFF logged ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}; the BFF's reads of the untouched devices by why they were due: before the start ${readsByReason(untouchedBeforeStart)}, after ${readsByReason(untouchedReads)}${
-          untouchedReads.length > 0
-            ? ` (first: ${untouchedReads
+        reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted${firstViewsNotRead > 0 ? `; ${firstViewsNotRead} devices not read within ${Math.round((DEVICE_CALL_WINDOW_MS + 30_000) / 1000)} s` : ''}); the BFF had ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}; the BFF's reads of the untouched devices by why they were due: before the start ${readsByReason(untouchedBeforeStart)}, after ${readsByReason(untouchedReads)}${
+          untouchedReads.some((read) => read.calls > 0)
+            ? ` (first calling: ${untouchedReads
+                .filter((read) => read.calls > 0)
                 .slice(0, 3)
                 .map(
                   (read) =>
