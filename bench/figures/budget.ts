@@ -11,7 +11,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { z } from 'zod';
 import { isFinalStatus, SubmissionResponseSchema } from '../../src/domain/command.ts';
-import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../../src/domain/device-budget.ts';
+import {
+  DEFAULT_DEVICE_CALLS_PER_WINDOW,
+  DEVICE_CALL_WINDOW_MS,
+} from '../../src/domain/device-budget.ts';
 import { HistoryResponseSchema } from '../../src/domain/history.ts';
 import {
   DeviceChangeAnswerSchema,
@@ -83,6 +86,50 @@ const historyRange = new URLSearchParams({
   startTime: iso(Date.now() - 24 * HOUR_MS),
   endTime: iso(Date.now() + 14 * 24 * HOUR_MS),
 }).toString();
+
+/** A read of the BFF's refresher, as `bench/servers/bff.ts` prints it (`DEVICE READ {json}`). */
+const DeviceReadLineSchema = z.object({
+  deviceId: z.string(),
+  reason: z.string(),
+  outcome: z.string(),
+  calls: z.number(),
+  atMs: z.number(),
+});
+type DeviceReadLine = z.infer<typeof DeviceReadLineSchema>;
+
+/** Collects the `DEVICE READ` lines a process prints on its standard output. */
+function collectDeviceReads(stdout: NodeJS.ReadableStream | null | undefined): DeviceReadLine[] {
+  const reads: DeviceReadLine[] = [];
+  let rest = '';
+  stdout?.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const at = line.indexOf('DEVICE READ ');
+      if (at < 0) continue;
+      try {
+        const read = DeviceReadLineSchema.safeParse(JSON.parse(line.slice(at + 12)));
+        if (read.success) reads.push(read.data);
+      } catch {
+        // Not a whole line of ours: ignored.
+      }
+    }
+  });
+  return reads;
+}
+
+/** Reads by why they were due and how they ended, with their calls: `idle read 1 (1 call)`. */
+function readsByReason(reads: readonly DeviceReadLine[]): string {
+  const byKey = new Map<string, { reads: number; calls: number }>();
+  for (const read of reads) {
+    const key = `${read.reason} ${read.outcome}`;
+    const sum = byKey.get(key) ?? { reads: 0, calls: 0 };
+    byKey.set(key, { reads: sum.reads + 1, calls: sum.calls + read.calls });
+  }
+  return (
+    [...byKey].map(([key, sum]) => `${key} ${sum.reads} (${sum.calls} calls)`).join(', ') || 'none'
+  );
+}
 
 const SandboxDeviceStatsSchema = z.object({
   byDevice: z.record(z.string(), z.object({ calls: z.number(), refused: z.number() })),
@@ -424,9 +471,11 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     const bffStarting = startBff('budget BFF', options, relay.origin, spaDir, {
       EU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
       AU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
+      BENCH_PRINT_DEVICE_READS: '1',
     });
     // Both are tracked by the run (stopAll), so one failing to start leaves nothing behind.
     [sandbox, bff] = await Promise.all([sandboxStarting, bffStarting]);
+    const deviceReads = collectDeviceReads(bff.process.child.stdout);
     relay.forwardTo(sandbox.origin);
     options.log(`  sandbox and BFF ready in ${Math.round(performance.now() - setUpAt)} ms`);
     const origin = bff.origin;
@@ -449,22 +498,30 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     while (!untouchedRead() && Date.now() < boundBy) await sleep(250);
     const firstReadsSeen = untouchedRead();
     // Each browser opens its page: a 30-day slot of history the bind's read did not cover is read
-    // once, by design (the read model reads a range the first time a page asks for it). Those reads are waited for and reported, so the window below counts what
-    // repeated polls cause.
+    // once, by design (the read model reads a range the first time a page asks for it). Those
+    // reads are waited for and reported, so the window below counts what repeated polls cause.
+    // They wait for the budget: a read leaves one of the device's calls free for a change
+    // (`callsKeptForChanges`), so after the bind's read it goes only once that call has left
+    // the vendor's window, a minute after it was answered; the wait allows that and half a
+    // minute more.
     const firstViewFrom = relay.calls.length;
-    const viewedBy = Date.now() + 30_000;
-    for (const deviceId of UNTOUCHED)
-      while (Date.now() < viewedBy) {
-        const page = HistoryResponseSchema.safeParse(
-          (await call(operator, 'GET', `/api/devices/${deviceId}/commands?${historyRange}`)).body,
-        );
-        // `readAt`: the BFF's read of the device's present completed (a read that failed, e.g.
-        // timed out under load, is tried again later and would land in the window).
-        if (page.success && !page.data.historyPending && page.data.readAt) break;
-        await sleep(250);
-      }
-    const failedReads = () =>
-      (bff?.process.output().match(/reading a device history failed/g) ?? []).length;
+    const viewedBy = Date.now() + DEVICE_CALL_WINDOW_MS + 30_000;
+    const viewed = await Promise.all(
+      UNTOUCHED.map(async (deviceId) => {
+        while (Date.now() < viewedBy) {
+          const page = HistoryResponseSchema.safeParse(
+            (await call(operator, 'GET', `/api/devices/${deviceId}/commands?${historyRange}`)).body,
+          );
+          // `readAt`: the BFF's read of the device's present completed (a read that failed, e.g.
+          // timed out under load, is tried again later and would land in the window).
+          if (page.success && !page.data.historyPending && page.data.readAt) return true;
+          await sleep(1_000);
+        }
+        return false;
+      }),
+    );
+    const firstViewsNotRead = viewed.filter((done) => !done).length;
+    const failedReads = () => deviceReads.filter((read) => read.outcome === 'failed').length;
     const failedBeforeStart = failedReads();
     const firstViewReads = relay.calls
       .slice(firstViewFrom)
@@ -512,6 +569,12 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     const fromPolls = calls.filter(
       (c) => c.atMs >= startedAtMs && c.deviceIds.some((d) => UNTOUCHED.includes(d)),
     );
+    const untouchedReads = deviceReads.filter(
+      (read) => read.atMs >= startedAtMs && UNTOUCHED.includes(read.deviceId),
+    );
+    const untouchedBeforeStart = deviceReads.filter(
+      (read) => read.atMs < startedAtMs && UNTOUCHED.includes(read.deviceId),
+    );
     const statusReads = calls.filter(
       (c) => c.atMs >= startedAtMs && c.route.startsWith('GET /devices/:deviceId/commands/'),
     ).length;
@@ -533,7 +596,18 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
         reason: `vendor calls refused by the sandbox's limit of ${DEFAULT_DEVICE_CALLS_PER_MINUTE}/device/min (its per-device stats); the relay saw ${calls.filter((c) => c.status === 429).length} answered 429`,
       }),
       judged(BUDGET_FIGURES.fromPolls, fromPolls.length, {
-        reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted); the BFF logged ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}${
+        reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted${firstViewsNotRead > 0 ? `; ${firstViewsNotRead} devices not read within ${Math.round((DEVICE_CALL_WINDOW_MS + 30_000) / 1000)} s` : ''}); the BFF had ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}; the BFF's reads of the untouched devices by why they were due: before the start ${readsByReason(untouchedBeforeStart)}, after ${readsByReason(untouchedReads)}${
+          untouchedReads.some((read) => read.calls > 0)
+            ? ` (first calling: ${untouchedReads
+                .filter((read) => read.calls > 0)
+                .slice(0, 3)
+                .map(
+                  (read) =>
+                    `${read.deviceId} ${read.reason} +${Math.round((read.atMs - startedAtMs) / 1000)} s`,
+                )
+                .join(', ')})`
+            : ''
+        }; all its reads after the start ${readsByReason(deviceReads.filter((read) => read.atMs >= startedAtMs))}${
           fromPolls.length > 0
             ? `; first: ${fromPolls
                 .slice(0, 5)

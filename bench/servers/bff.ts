@@ -5,6 +5,8 @@
  * `BENCH_CPU_PROFILE_FILE` set: SIGUSR2 starts the V8 CPU profiler, the next SIGUSR2 stops it and
  * writes the profile there (prints `PROFILE WRITTEN`), so a profile covers only the load the
  * bench chooses, not the start (database creation) or idle time.
+ * `BENCH_PRINT_DEVICE_READS=1`: prints `DEVICE READ {json}` after each read of the read model's
+ * refresher (device, why it was due, outcome, calls, `atMs` wall clock).
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -24,6 +26,11 @@ const app = await buildServerApp({
   database,
   logger: loggerOptions('bff', 'warn'),
 });
+// The budget group attributes vendor calls to what planned them: each device read, one line.
+const deviceReads = app.readModel?.reads;
+if (process.env.BENCH_PRINT_DEVICE_READS === '1' && deviceReads)
+  deviceReads.onRead = (read) =>
+    console.log(`DEVICE READ ${JSON.stringify({ ...read, atMs: Date.now() })}`);
 const profileFile = process.env.BENCH_CPU_PROFILE_FILE;
 if (profileFile) {
   const inspector = new Session();

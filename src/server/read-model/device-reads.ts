@@ -39,6 +39,17 @@ export interface ReadCounts {
   byReason: Partial<Record<ReadReason | 'unknown', number>>;
 }
 
+/** One device read as it ended, for whoever watches the refresher (the bench, tests). */
+export interface DeviceReadOutcome {
+  deviceId: string;
+  /** Why the device was due (`unknown`: planned before reasons were kept). */
+  reason: ReadReason | 'unknown';
+  /** `read`: it read at least one page; `deferred`: its budget had no slot; `failed`. */
+  outcome: 'read' | 'deferred' | 'failed';
+  /** Upstream calls this read made (one per page). */
+  calls: number;
+}
+
 /**
  * The refresher (docs/architecture.md, Read model): each BFF instance looks every second for the
  * devices due a read on the upstream clock (`device_read_state.next_read_at`), takes up to
@@ -76,6 +87,8 @@ export class DeviceReads {
     failed: 0,
     byReason: {},
   };
+  /** Called after each device read (read, deferred or failed); never for the product API. */
+  onRead: ((read: DeviceReadOutcome) => void) | undefined = undefined;
 
   /**
    * @param options.now the upstream's clock, epoch ms.
@@ -215,6 +228,10 @@ export class DeviceReads {
     const completeSlots: number[] = [];
     let readAtMs: number | undefined;
     let notBeforeMs: number | undefined;
+    const reason = (state.nextReadReason ?? 'unknown') as ReadReason | 'unknown';
+    let calls = 0;
+    const tell = (outcome: DeviceReadOutcome['outcome']) =>
+      this.onRead?.({ deviceId, reason, outcome, calls });
     try {
       read: for (const slot of slots) {
         const range = {
@@ -235,6 +252,7 @@ export class DeviceReads {
           }
           readAtMs ??= atMs;
           this.counts.calls += 1;
+          calls += 1;
           let answer;
           try {
             answer = await this.#upstream.historyPage(caller, deviceId, range, page);
@@ -247,17 +265,19 @@ export class DeviceReads {
         completeSlots.push(slot);
       }
     } catch (error) {
+      tell('failed');
       await this.#failed(device, error);
       return;
     }
     if (readAtMs === undefined) {
+      tell('deferred');
       this.counts.deferred += 1;
       await this.#model.releaseRead(account, deviceId, { atMs: notBeforeMs ?? nowMs });
       return;
     }
     if (notBeforeMs !== undefined) this.counts.deferred += 1;
     this.counts.reads += 1;
-    const reason = (state.nextReadReason ?? 'unknown') as ReadReason | 'unknown';
+    tell('read');
     this.counts.byReason[reason] = (this.counts.byReason[reason] ?? 0) + 1;
     await this.#model.applyRead(account, deviceId, {
       readAtMs,
