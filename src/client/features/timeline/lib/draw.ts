@@ -512,20 +512,7 @@ function drawBar(
     // Hatching whose spacing says the reason, and a stripe in the reason's colour.
     const reason = bar.record.cancelReason;
     const spacing = reason ? REASON_HATCH_PX[reason] : 8;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(x0, y, w, h);
-    ctx.clip();
-    ctx.strokeStyle = colours.text;
-    ctx.globalAlpha = 0.35 * alpha;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let hx = x0 - h; hx < x0 + w; hx += spacing) {
-      ctx.moveTo(hx, y + h);
-      ctx.lineTo(hx + h, y);
-    }
-    ctx.stroke();
-    ctx.restore();
+    hatch(ctx, { x0, y, w, h }, colours.text, 0.35 * alpha, spacing, false);
     if (reason) {
       ctx.fillStyle = tokens.reason[reason];
       ctx.fillRect(x0, y, Math.min(4, w), h);
@@ -712,6 +699,39 @@ function drawGhost(
  * sent (a queued change's also hatched one way, its label saying when it goes); when refused, in the danger colour with a cross hatching and a ✕ mark, so refusal does
  * not rest on colour alone. The label is the longest of its texts that fits inside, never cut.
  */
+/**
+ * Hatches a rectangle with 1 px lines rising to the right every `spacingPx` (and falling too
+ * when `cross`), clipped to it: the pattern beside the colour that tells a state apart.
+ */
+function hatch(
+  ctx: CanvasRenderingContext2D,
+  rect: { x0: number; y: number; w: number; h: number },
+  colour: string,
+  alpha: number,
+  spacingPx: number,
+  cross: boolean,
+): void {
+  const { x0, y, w, h } = rect;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x0, y, w, h);
+  ctx.clip();
+  ctx.globalAlpha = alpha;
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let hx = x0 - h; hx < x0 + w; hx += spacingPx) {
+    ctx.moveTo(hx, y + h);
+    ctx.lineTo(hx + h, y);
+    if (cross) {
+      ctx.moveTo(hx, y);
+      ctx.lineTo(hx + h, y + h);
+    }
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
 function drawGhostWindow(
   ctx: CanvasRenderingContext2D,
   ghost: GhostWindow,
@@ -728,42 +748,10 @@ function drawGhostWindow(
   ctx.globalAlpha = 0.18;
   ctx.fillStyle = colour;
   ctx.fillRect(x0, y, w, h);
-  if (ghost.refusal) {
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(x0, y, w, h);
-    ctx.clip();
-    ctx.globalAlpha = 0.45;
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let hx = x0 - h; hx < x0 + w; hx += 6) {
-      ctx.moveTo(hx, y + h);
-      ctx.lineTo(hx + h, y);
-      ctx.moveTo(hx, y);
-      ctx.lineTo(hx + h, y + h);
-    }
-    ctx.stroke();
-    ctx.restore();
-  }
-  if (ghost.queued) {
-    // A queued change's window: hatched one way, so it reads as "not sent yet, but coming"
-    // apart from a plan's ghost (plain) and a refused one (cross-hatched), not by colour alone.
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(x0, y, w, h);
-    ctx.clip();
-    ctx.globalAlpha = 0.35;
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let hx = x0 - h; hx < x0 + w; hx += 8) {
-      ctx.moveTo(hx, y + h);
-      ctx.lineTo(hx + h, y);
-    }
-    ctx.stroke();
-    ctx.restore();
-  }
+  if (ghost.refusal) hatch(ctx, { x0, y, w, h }, colour, 0.45, 6, true);
+  // A queued change's window: hatched one way, so it reads as "not sent yet, but coming" apart
+  // from a plan's ghost (plain) and a refused one (cross-hatched), not by colour alone.
+  if (ghost.queued) hatch(ctx, { x0, y, w, h }, colour, 0.35, 8, false);
   ctx.globalAlpha = 1;
   ctx.setLineDash([4, 3]);
   ctx.strokeStyle = colour;
