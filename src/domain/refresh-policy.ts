@@ -105,7 +105,10 @@ export function nextReadOf(
   settings: RefreshSettings = DEFAULT_REFRESH_SETTINGS,
 ): NextRead | undefined {
   const candidates: NextRead[] = [];
-  const { lastReadAtMs } = device;
+  // A last read later than now (the upstream's clock went back: the sandbox's reset does that)
+  // saw nothing after now: it counts as made now, so the moments ahead are read again.
+  const lastReadAtMs =
+    device.lastReadAtMs === undefined ? undefined : Math.min(device.lastReadAtMs, nowMs);
   const readSince = (atMs: number) => lastReadAtMs !== undefined && lastReadAtMs >= atMs;
   if (lastReadAtMs === undefined) candidates.push({ atMs: nowMs, reason: 'backfill' });
   if (device.requestedSlots.length > 0)

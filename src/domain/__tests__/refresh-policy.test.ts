@@ -100,6 +100,16 @@ describe('when a device is read next', () => {
     );
   });
 
+  it('takes a last read later than now as made now, when the upstream clock went back', () => {
+    // Read 9 minutes ahead, then the clock went back (the sandbox's reset): a batch sent now is
+    // looked for just after it, not after a read that would come 9 minutes on.
+    const batch = { sentAtMs: T, startMs: T + 5 * MIN, endMs: T + 20 * MIN };
+    expect(nextReadOf(device({ lastReadAtMs: T + 9 * MIN, confirmations: [batch] }), T)).toEqual({
+      atMs: T + allowanceMs,
+      reason: 'batchConfirmation',
+    });
+  });
+
   it('never answers a time before now', () => {
     const overdue = nextReadOf(device({ lastReadAtMs: T - 2 * idleEveryMs }), T);
     expect(overdue).toEqual({ atMs: T, reason: 'idle' });
