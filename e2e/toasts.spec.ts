@@ -14,13 +14,19 @@ const DEVICE = 'BAT-EU-001-A';
 const HOUR_MS = 3_600_000;
 
 /**
- * The controls a toast covers: every enabled button, link and field whose visible part (its box
- * cut by the window and by every box that clips it, such as a scrolled page or drawer body)
- * meets the toast region's box. Returns their names, for the failure message.
+ * The controls a toast covers, as the next painted frame shows them: every enabled button, link
+ * and field whose visible part (its box cut by the window and by every box that clips it, such as
+ * a scrolled page or drawer body) meets the toast region's box. Returns their names, for the
+ * failure message.
+ *
+ * It measures after two animation frames: a toast that has just come is laid out at once, but the
+ * strip the page gives up follows in the same frame's resize observation, before anything is
+ * painted. Measured between the two, a control looks covered though no frame ever showed it so.
  */
 async function controlsUnderToasts(page: Page): Promise<string[]> {
   // Page-side code as text: this file is typed for Node, without the DOM's names.
-  return page.evaluate<string[]>(`(() => {
+  return page.evaluate<string[]>(`(async () => {
+    await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
     const cut = (a, b) => ({
       left: Math.max(a.left, b.left),
       top: Math.max(a.top, b.top),
