@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { queuedChangesQueryOptions, useWithdrawChange } from '../api/queued-changes.ts';
 import { queuedChangeWhen, queuedChangeWords } from '../lib/queued.ts';
+import { WithdrawChangeDialog } from './withdraw-change-dialog.tsx';
 
 interface QueuedChangeListProps {
   /** Only this device's changes; every device's of the account without it. */
@@ -87,22 +87,16 @@ export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedCh
         </ul>
       )}
       {target ? (
-        <ConfirmDialog
-          title="Withdraw this change?"
-          confirmLabel="Withdraw change"
-          dismissLabel="Keep change"
+        <WithdrawChangeDialog
+          change={target}
+          deviceName={target.deviceIds[0] ?? ''}
+          timeZone={timeZoneOf(target.deviceIds)}
           onDismiss={() => setTarget(undefined)}
           onConfirm={() => {
             withdraw.mutate(target);
             setTarget(undefined);
           }}
-        >
-          <p>{queuedChangeWords(target, timeZoneOf(target.deviceIds))}.</p>
-          <p>
-            Nothing of it is sent. If it is already being sent when the withdraw arrives, it goes on
-            and you are told so.
-          </p>
-        </ConfirmDialog>
+        />
       ) : null}
     </div>
   );

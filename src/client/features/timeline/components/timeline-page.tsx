@@ -28,9 +28,9 @@ import {
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
 import { useUndo } from '../../../commands/api/undo-change.ts';
-import { queuedChangeWords, queuedWords } from '../../../commands/lib/queued.ts';
+import { queuedWords } from '../../../commands/lib/queued.ts';
 import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
 import type { MenuAction } from '../../../components/menu.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { deviceHistoryPath } from '../../../lib/device-paths.ts';
@@ -839,32 +839,16 @@ export function TimelinePage({
         />
       ) : null}
       {confirmWithdraw ? (
-        <ConfirmDialog
-          title="Withdraw this queued change?"
-          confirmLabel="Withdraw change"
-          dismissLabel="Keep change"
+        <WithdrawChangeDialog
+          change={withdrawing}
+          deviceName={confirmWithdraw.target.device.name}
+          timeZone={zoneOf(confirmWithdraw.target)}
           onDismiss={() => setConfirmWithdraw(undefined)}
           onConfirm={() => {
             setConfirmWithdraw(undefined);
             withdrawQueued(confirmWithdraw);
           }}
-        >
-          <p>
-            {withdrawing
-              ? `${queuedChangeWords(withdrawing, zoneOf(confirmWithdraw.target))}.`
-              : `The queued change on ${confirmWithdraw.target.device.name}.`}
-          </p>
-          {withdrawing && withdrawing.deviceIds.length > 1 ? (
-            <p>
-              It is one change for {withdrawing.deviceIds.length} devices: it is withdrawn on all of
-              them.
-            </p>
-          ) : null}
-          <p>
-            Nothing of it is sent. If it is already being sent when the withdraw arrives, it goes on
-            and you are told so.
-          </p>
-        </ConfirmDialog>
+        />
       ) : null}
       {!selected && cancel.isError ? (
         <div role="alert" className="notice notice-error">
