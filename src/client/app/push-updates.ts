@@ -61,17 +61,36 @@ export function invalidationsOf(message: PushEnvelope): InvalidateQueryFilters[]
 export const PUSH_BATCH_MS = 50;
 
 /**
- * Applies stream messages to the query cache: each event's invalidations, gathered for
- * {@link PUSH_BATCH_MS} so a burst (a replay after a reconnect, a fleet job's batches) refetches
- * each query once instead of cancelling and restarting it per event; `resync` (events were
- * missed that cannot be replayed) makes everything stale.
+ * The shortest time between two runs of gathered invalidations, ms. A trickle of events (the
+ * read model's first reads of a newly bound site of 60 devices, one every few hundred ms) would
+ * otherwise refetch the site list and the overview several times a second for minutes; spaced,
+ * each refetches at most once a second, and a lone event after a quiet second still shows within
+ * {@link PUSH_BATCH_MS}.
  */
-export function createPushApplier(queryClient: QueryClient, batchMs = PUSH_BATCH_MS) {
+export const PUSH_SPACING_MS = 1000;
+
+/**
+ * Applies stream messages to the query cache: each event's invalidations, gathered for
+ * {@link PUSH_BATCH_MS} and run at most once per {@link PUSH_SPACING_MS}, so a burst (a replay
+ * after a reconnect, a fleet job's batches) or a trickle refetches each query once per run
+ * instead of cancelling and restarting it per event; `resync` (events were missed that cannot be
+ * replayed) makes everything stale.
+ *
+ * @param batchMs gathering time, ms (tests pass 0).
+ * @param spacingMs shortest time between two runs, ms (tests pass 0).
+ */
+export function createPushApplier(
+  queryClient: QueryClient,
+  batchMs = PUSH_BATCH_MS,
+  spacingMs = PUSH_SPACING_MS,
+) {
   let pending = new Map<string, InvalidateQueryFilters>();
   let everything = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastRunMs = Number.NEGATIVE_INFINITY;
   const flush = () => {
     timer = undefined;
+    lastRunMs = Date.now();
     const filters = [...pending.values()];
     const all = everything;
     pending = new Map();
@@ -86,7 +105,7 @@ export function createPushApplier(queryClient: QueryClient, batchMs = PUSH_BATCH
         for (const filter of invalidationsOf(message))
           pending.set(JSON.stringify([filter.queryKey, filter.exact ?? false]), filter);
       if (!everything && pending.size === 0) return;
-      timer ??= setTimeout(flush, batchMs);
+      timer ??= setTimeout(flush, Math.max(batchMs, lastRunMs + spacingMs - Date.now()));
     },
     /** Drops what is gathered (the layout unmounts). */
     cancel(): void {

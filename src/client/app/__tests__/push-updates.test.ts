@@ -5,7 +5,13 @@ import { overviewKeys } from '../../features/overview/api/overview-keys.ts';
 import { commandKeys } from '../../commands/api/command-keys.ts';
 import { notificationKeys } from '../../features/notifications/api/notification-keys.ts';
 import { siteKeys } from '../../features/sites/api/site-keys.ts';
-import { PUSH_INVALIDATIONS, createPushApplier, invalidationsOf } from '../push-updates.ts';
+import {
+  PUSH_BATCH_MS,
+  PUSH_INVALIDATIONS,
+  PUSH_SPACING_MS,
+  createPushApplier,
+  invalidationsOf,
+} from '../push-updates.ts';
 
 const jobId = '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b';
 const slot = { startMs: 0, endMs: 1 };
@@ -49,7 +55,7 @@ describe('what each pushed event makes stale', () => {
     ['notificationsRead', { all: true }, ['inbox']],
   ])('%s invalidates only what it changed', async (type, data, expected) => {
     const { queryClient, stale } = seededClient();
-    const applier = createPushApplier(queryClient, 0);
+    const applier = createPushApplier(queryClient, 0, 0);
     applier.apply(message(type, data));
     // Gathered first, then applied together.
     expect(stale()).toEqual([]);
@@ -63,14 +69,14 @@ describe('what each pushed event makes stale', () => {
 
   it('makes everything stale on resync', async () => {
     const { queryClient, stale } = seededClient();
-    createPushApplier(queryClient, 0).apply({ type: 'resync', id: '9' });
+    createPushApplier(queryClient, 0, 0).apply({ type: 'resync', id: '9' });
     await vi.waitFor(() => expect(stale()).toHaveLength(9));
   });
 
   it('invalidates a query once for a burst of events about it', async () => {
     const { queryClient } = seededClient();
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
-    const applier = createPushApplier(queryClient, 0);
+    const applier = createPushApplier(queryClient, 0, 0);
     for (let i = 0; i < 30; i++)
       applier.apply(message('deviceCommandsChanged', { deviceIds: ['BAT-1', `BAT-${i % 3}`] }));
     await vi.waitFor(() => expect(invalidate).toHaveBeenCalled());
@@ -80,5 +86,36 @@ describe('what each pushed event makes stale', () => {
       overviewKeys.all,
       commandKeys.device('BAT-2'),
     ]);
+  });
+
+  it('refetches a trickle of events about one query at most once per spacing, the first at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { queryClient } = seededClient();
+      const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+      const applier = createPushApplier(queryClient);
+      const runsOfSites = () =>
+        invalidate.mock.calls.filter(([filter]) => filter?.queryKey === siteKeys.all).length;
+      // A newly bound site's devices read one by one: an event every 200 ms for 3 s.
+      applier.apply(message('deviceCapabilitiesChanged', { deviceIds: ['BAT-0'] }));
+      await vi.advanceTimersByTimeAsync(PUSH_BATCH_MS);
+      expect(runsOfSites()).toBe(1);
+      for (let i = 1; i <= 15; i++) {
+        await vi.advanceTimersByTimeAsync(200);
+        applier.apply(message('deviceCapabilitiesChanged', { deviceIds: [`BAT-${i}`] }));
+      }
+      await vi.advanceTimersByTimeAsync(PUSH_SPACING_MS);
+      // 16 events over 3 s, spaced by a second: runs at 0.05, 1.05, 2.05, 3.05 and (for the
+      // event at 3.05 s, not lost) 4.05 s; five, not sixteen.
+      expect(runsOfSites()).toBe(5);
+      // After a quiet second, a lone event runs within the gathering time again.
+      await vi.advanceTimersByTimeAsync(PUSH_SPACING_MS);
+      applier.apply(message('deviceCapabilitiesChanged', { deviceIds: ['BAT-1'] }));
+      await vi.advanceTimersByTimeAsync(PUSH_BATCH_MS);
+      expect(runsOfSites()).toBe(6);
+      applier.cancel();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
