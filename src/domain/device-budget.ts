@@ -34,6 +34,37 @@ export function callsKeptForChanges(budget: DeviceCallBudget): number {
   return budget.limit > 1 ? 1 : 0;
 }
 
+const SMALL_NUMBER_WORDS = [
+  'no',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+];
+
+/**
+ * A device budget in an operator's words, e.g. "two per device per minute" for the vendor's 2
+ * calls per 60,000 ms, "12 per device per 30 seconds" for a configured one. Every refusal and
+ * explanation that names the limit takes it from here, so a region configured otherwise is
+ * described as it is.
+ */
+export function deviceBudgetWords(budget: DeviceCallBudget): string {
+  const count = SMALL_NUMBER_WORDS[budget.limit] ?? String(budget.limit);
+  const seconds = Math.round(budget.windowMs / 1000);
+  const per =
+    budget.windowMs === DEVICE_CALL_WINDOW_MS
+      ? 'minute'
+      : seconds % 60 === 0
+        ? `${seconds / 60} minutes`
+        : `${seconds} seconds`;
+  return `${count} per device per ${per}`;
+}
+
 /** What is known of one device's recent calls. */
 export interface DeviceCalls {
   /** When each call still within a window was made (any order; older ones are ignored). */

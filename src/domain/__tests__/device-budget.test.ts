@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkPlanDeadline,
   deviceBudgetAt,
+  deviceBudgetWords,
   earliestCallAtMs,
   planBatchAtMs,
   planCalls,
@@ -232,5 +233,16 @@ describe('plan properties', () => {
         expect(state.freesAtMs).toHaveLength(budget.limit - state.freeNow);
       }),
     );
+  });
+});
+
+describe('deviceBudgetWords', () => {
+  it.each([
+    [{ limit: 2, windowMs: 60_000 }, 'two per device per minute'],
+    [{ limit: 1, windowMs: 60_000 }, 'one per device per minute'],
+    [{ limit: 12, windowMs: 30_000 }, '12 per device per 30 seconds'],
+    [{ limit: 3, windowMs: 120_000 }, 'three per device per 2 minutes'],
+  ])('words %o as "%s"', (budget, words) => {
+    expect(deviceBudgetWords(budget)).toBe(words);
   });
 });

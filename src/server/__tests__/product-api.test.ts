@@ -125,8 +125,9 @@ beforeAll(async () => {
       .header('retry-after', '37')
       .send({
         code: 'RATE_LIMIT_EXCEEDED',
-        message: 'Rate limit exceeded: 2 requests per minute per device.',
-        details: { deviceId: 'BAT-6', limit: 2, windowSeconds: 60 },
+        // A limit other than the documented 2: the refusal's words follow the vendor's.
+        message: 'Rate limit exceeded: 3 requests per minute per device.',
+        details: { deviceId: 'BAT-6', limit: 3, windowSeconds: 60 },
         timestamp: '2026-05-01T10:00:00Z',
       }),
   );
@@ -341,6 +342,7 @@ describe('vendor refusals as product problems (decision 006, section 2)', () => 
       retryAt: new Date(bff.clock.nowMs + 37_000).toISOString(),
     });
     expect(response.json().detail).toContain('in 37 seconds');
+    expect(response.json().detail).toContain('the vendor allows three per device per minute');
   });
 
   it.each([false, true])(

@@ -1,5 +1,6 @@
 import type { StatusRecord } from '../../domain/command.ts';
 import { DeviceRateLimitedDetailsSchema } from '../../domain/errors.ts';
+import { deviceBudgetWords, type DeviceCallBudget } from '../../domain/device-budget.ts';
 import type { HistoryQuery } from '../../domain/history.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
@@ -26,11 +27,13 @@ export function busyUntilMs(problem: ProblemError, answeredAtMs: number): number
  * 429 `device_rate_limited` for a call the device budget had no slot for: nothing was sent, and
  * `Retry-After` (whole seconds, at least 1) says when the first device's next call is free.
  *
+ * @param budget the region's device budget, named in the words.
  * @param nextFreeAtMs when the call may go, epoch ms on the upstream's clock.
  * @param nowMs the upstream's clock now, epoch ms.
  */
 export function budgetSpent(
   deviceIds: readonly string[],
+  budget: DeviceCallBudget,
   nextFreeAtMs: number,
   nowMs: number,
 ): ProblemError {
@@ -39,7 +42,7 @@ export function budgetSpent(
   return new ProblemError(
     429,
     'device_rate_limited',
-    `${deviceId ?? 'A device of this change'} has had all its calls for this minute (the vendor allows two per device per minute). It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`,
+    `${deviceId ?? 'A device of this change'} has had all its calls for this minute (the vendor allows ${deviceBudgetWords(budget)}). It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`,
     {
       details: DeviceRateLimitedDetailsSchema.parse({
         ...(deviceId ? { deviceId } : {}),
@@ -83,7 +86,13 @@ export function budgetedHistory(options: {
         kind: 'control',
         nowMs,
       });
-      if (!reservation.granted) throw budgetSpent([deviceId], reservation.nextFreeAtMs, nowMs);
+      if (!reservation.granted)
+        throw budgetSpent(
+          [deviceId],
+          budget.budgetOf(caller.region),
+          reservation.nextFreeAtMs,
+          nowMs,
+        );
       let answer;
       try {
         answer = await upstream.historyPage(caller, deviceId, query, page);

@@ -43,7 +43,12 @@ export function budgetedSend<T>(options: {
         if (!reservation.granted)
           return {
             kind: 'refused',
-            problem: budgetSpent(deviceIds, reservation.nextFreeAtMs, nowMs),
+            problem: budgetSpent(
+              deviceIds,
+              budget.budgetOf(region),
+              reservation.nextFreeAtMs,
+              nowMs,
+            ),
           };
         slots = reservation.slotIds;
       }

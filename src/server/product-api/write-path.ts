@@ -6,6 +6,7 @@ import {
   ProblemSchema,
 } from '../../domain/errors.ts';
 import { CHANGE_LEAD_TIME_MS } from '../../domain/lead-time.ts';
+import { deviceBudgetWords } from '../../domain/device-budget.ts';
 import {
   devicesOfChange,
   stepIdempotencyKey,
@@ -379,7 +380,7 @@ export class WritePath {
     return new ProblemError(
       409,
       'change_would_wait',
-      `Not sent: ${their} calls to the vendor this minute are spent (two per device per minute), so this change would wait until ${siteClockWords(goesAtMs, timeZone)}. Nothing was sent or queued; send it again to queue it.`,
+      `Not sent: ${their} calls to the vendor this minute are spent (${deviceBudgetWords(this.#budget.budgetOf(session.region))}), so this change would wait until ${siteClockWords(goesAtMs, timeZone)}. Nothing was sent or queued; send it again to queue it.`,
       {
         details: ChangeWouldWaitDetailsSchema.parse({
           deviceIds,
@@ -402,7 +403,7 @@ export class WritePath {
     return new ProblemError(
       409,
       'budget_too_tight',
-      `${who} can take the change at ${siteClockWords(lastCallAtMs, timeZone)} at the earliest: ${deviceIds.length === 1 ? 'its' : 'their'} calls to the vendor this minute are spent (two per device per minute). A window starting before ${siteClockWords(earliestStartMs, timeZone)} cannot be sent in time, so nothing was sent. Choose a later start, or try again in a minute.`,
+      `${who} can take the change at ${siteClockWords(lastCallAtMs, timeZone)} at the earliest: ${deviceIds.length === 1 ? 'its' : 'their'} calls to the vendor this minute are spent (${deviceBudgetWords(this.#budget.budgetOf(session.region))}). A window starting before ${siteClockWords(earliestStartMs, timeZone)} cannot be sent in time, so nothing was sent. Choose a later start, or try again in a minute.`,
       {
         details: BudgetTooTightDetailsSchema.parse({
           deviceIds,

@@ -1,3 +1,8 @@
+import {
+  DEFAULT_DEVICE_CALLS_PER_WINDOW,
+  DEVICE_CALL_WINDOW_MS,
+  deviceBudgetWords,
+} from '../../domain/device-budget.ts';
 import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
 import type { PowerControlProperty } from '../../domain/power-control.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
@@ -233,10 +238,18 @@ function rateLimited(
     waitS === undefined
       ? 'It takes the next one within a minute.'
       : `It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`;
+  // The vendor names its limit in the refusal's details (docs/upstream.md, Rate limit); the
+  // words follow it, and the documented 2 per minute only when it names none.
+  const limit = Number(error?.details?.limit);
+  const windowS = Number(error?.details?.windowSeconds);
+  const allowed = deviceBudgetWords({
+    limit: Number.isInteger(limit) && limit > 0 ? limit : DEFAULT_DEVICE_CALLS_PER_WINDOW,
+    windowMs: Number.isInteger(windowS) && windowS > 0 ? windowS * 1000 : DEVICE_CALL_WINDOW_MS,
+  });
   return make(
     429,
     'device_rate_limited',
-    `${who} has had all its calls for this minute (the vendor allows two per device per minute). ${when}`,
+    `${who} has had all its calls for this minute (the vendor allows ${allowed}). ${when}`,
     { ...(deviceId ? { deviceId } : {}), ...(retryAt ? { retryAt } : {}) },
   );
 }

@@ -57,6 +57,7 @@ describe('a history read that spends the device budget', () => {
     expect((refused as ProblemError).problem).toMatchObject({
       status: 429,
       code: 'device_rate_limited',
+      detail: expect.stringContaining('the vendor allows two per device per minute'),
     });
     // The two slots were taken at T: the next frees a minute later, 50 s from now.
     expect((refused as ProblemError).headers['retry-after']).toBe('50');
@@ -85,5 +86,28 @@ describe('a history read that spends the device budget', () => {
     expect(
       await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: T + 1_000 }),
     ).toMatchObject({ granted: false, nextFreeAtMs: T + 30_000 });
+  });
+});
+
+describe("a refusal for want of a slot names the region's configured budget", () => {
+  it('says three per device per minute where three are configured', async () => {
+    const testDb = await createTestDatabase('pglite');
+    try {
+      const handle = await testDb.open();
+      await openBffStorage({ database: handle });
+      const budget = new DeviceBudgetStore(handle.db, deviceBudgetsOf({ eu: 3, au: 2 }));
+      const read = budgetedHistory({
+        budget,
+        upstreamNow: () => T,
+        upstream: { historyPage: async () => ({ commands: [], more: true }) },
+      });
+      const refused = await read(caller, device(), query).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ProblemError);
+      expect((refused as ProblemError).problem.detail).toContain(
+        'the vendor allows three per device per minute',
+      );
+    } finally {
+      await testDb.drop();
+    }
   });
 });
