@@ -341,12 +341,15 @@ export const DeviceChangeAnswerSchema = z.object({
 });
 export type DeviceChangeAnswer = z.infer<typeof DeviceChangeAnswerSchema>;
 
+/** Most changes one `GET /api/changes` answers. */
+export const QUEUED_CHANGE_LIST_MAX = 200;
+
 /** `GET /api/changes`: which changes to list. */
 export const QueuedChangeQuerySchema = z.strictObject({
   /** Only the changes still waiting or being sent (`true`); default all, recent first. */
   waiting: z.enum(['true', 'false']).optional(),
   deviceId: DeviceIdSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(QUEUED_CHANGE_LIST_MAX).optional(),
 });
 export type QueuedChangeQuery = z.infer<typeof QueuedChangeQuerySchema>;
 

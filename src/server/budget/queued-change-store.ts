@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { checkPlanDeadline } from '../../domain/device-budget.ts';
 import {
+  QUEUED_CHANGE_LIST_MAX,
   WAITING_CHANGE_STATES,
   devicesOfChange,
   devicesOfStep,
@@ -241,7 +242,10 @@ export class QueuedChangeStore {
 
   /**
    * The owner's changes, newest first, at most `limit`: those still waiting only with `waiting`,
-   * those about one device only with `deviceId`.
+   * those about one device only with `deviceId`. By default at most 50, and
+   * `QUEUED_CHANGE_LIST_MAX` (200) of those still waiting: the timeline draws every waiting change's
+   * window and counts it in its overlap check, so a fleet's 60 queued changes must all be listed,
+   * the ones going soonest (the oldest) included.
    */
   async list(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
@@ -272,7 +276,7 @@ export class QueuedChangeStore {
         ),
       )
       .orderBy(desc(queuedChanges.seq))
-      .limit(options.limit ?? 50);
+      .limit(options.limit ?? (options.waiting ? QUEUED_CHANGE_LIST_MAX : 50));
     return rows.map(changeRowOf);
   }
 

@@ -333,6 +333,25 @@ describe('queued changes, step by step', () => {
     });
   });
 
+  it("lists all of a fleet's 60 waiting changes, the oldest included, not the newest 50", async () => {
+    nowMs = s(0);
+    const owner = { ...OWNER, clientId: `fleet-${randomUUID().slice(0, 8)}` };
+    const made: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const outcome = await store.create({
+        id: randomUUID(),
+        owner,
+        change: submit(device()),
+        nowMs,
+      });
+      if (!outcome.queued) throw new Error(`not queued: ${outcome.reason}`);
+      made.push(outcome.row.id);
+    }
+    const listed = (await store.list(owner, { waiting: true })).map((row) => row.id);
+    expect(listed).toHaveLength(60);
+    expect(listed).toContain(made[0]);
+  });
+
   it('answers an Idempotency-Key used before with the change it made', async () => {
     nowMs = s(0);
     const change = submit(device());
