@@ -3,25 +3,21 @@
  * (docs/decisions/007-device-call-budget.md, section 1): a batch whose devices have no call left
  * waits for their next slot, sends nothing meanwhile, and is not reported failed for it.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../budget/device-budget-store.ts';
 import { openBffStorage } from '../db/storage.ts';
-import { FleetRunner, MAX_BATCH_ATTEMPTS, sealingContext } from '../fleet/fleet-runner.ts';
+import { FleetRunner, MAX_BATCH_ATTEMPTS } from '../fleet/fleet-runner.ts';
 import { FleetStore } from '../fleet/fleet-store.ts';
 import { jsonAnswer, problemAnswer, type LedgerAnswer } from '../ledger/ledger-answers.ts';
 import type { LedgerIntent } from '../ledger/ledger-intent.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { SecretBox } from '../session/secret-box.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import { createTwoDeviceJob } from './support/fleet-job.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 
-const command = {
-  powerControl: { targetBatteryPowerW: 3000 },
-  startTime: '2026-12-01T10:00:00Z',
-  endTime: '2026-12-01T11:00:00Z',
-};
 const T = Date.parse('2026-12-01T09:00:00Z');
 
 describe("a fleet batch within its devices' budget of upstream calls", () => {
@@ -69,16 +65,7 @@ describe("a fleet batch within its devices' budget of upstream calls", () => {
   } as unknown as UpstreamApi;
 
   it('waits for the next slot of a device whose calls are spent, then sends the batch once', async () => {
-    const id = randomUUID();
-    await store.create({
-      id,
-      owner: { region: 'eu', clientId: 'demo-eu' },
-      secretCiphertext: box.seal('demo-eu-secret', sealingContext(id)),
-      command,
-      rollout: { batchSize: 50, batchesPerMinute: 60, abortPercent: 100 },
-      batches: [{ deviceIds: ['BAT-1', 'BAT-2'] }],
-      nowMs,
-    });
+    const id = await createTwoDeviceJob(store, box, nowMs);
     // Someone else spent BAT-1's two calls of this minute.
     for (let call = 0; call < 2; call += 1)
       expect(

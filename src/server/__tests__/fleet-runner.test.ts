@@ -4,28 +4,18 @@
  * is tried again for longer than a batch the upstream plainly failed, and when it is given up its
  * devices are told that their outcome is not known rather than that the upstream refused them.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { ProblemError } from '../http/problem.ts';
 import { openBffStorage } from '../db/storage.ts';
-import {
-  FleetRunner,
-  MAX_BATCH_ATTEMPTS,
-  MAX_SETTLING_ATTEMPTS,
-  sealingContext,
-} from '../fleet/fleet-runner.ts';
+import { FleetRunner, MAX_BATCH_ATTEMPTS, MAX_SETTLING_ATTEMPTS } from '../fleet/fleet-runner.ts';
 import { FleetStore } from '../fleet/fleet-store.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { problemAnswer, unknownOutcome, type LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { SecretBox } from '../session/secret-box.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-
-const command = {
-  powerControl: { targetBatteryPowerW: 3000 },
-  startTime: '2026-12-01T10:00:00Z',
-  endTime: '2026-12-01T11:00:00Z',
-};
+import { createTwoDeviceJob } from './support/fleet-job.ts';
 
 describe('a fleet batch whose earlier try is not settled', () => {
   let testDb: TestDatabase;
@@ -43,16 +33,7 @@ describe('a fleet batch whose earlier try is not settled', () => {
 
   /** A job of one batch of two devices, and a runner whose ledger always answers `run`. */
   async function jobWhoseLedger(run: () => Promise<LedgerAnswer>) {
-    const id = randomUUID();
-    await store.create({
-      id,
-      owner: { region: 'eu', clientId: 'demo-eu' },
-      secretCiphertext: box.seal('demo-eu-secret', sealingContext(id)),
-      command,
-      rollout: { batchSize: 50, batchesPerMinute: 60, abortPercent: 100 },
-      batches: [{ deviceIds: ['BAT-1', 'BAT-2'] }],
-      nowMs,
-    });
+    const id = await createTwoDeviceJob(store, box, nowMs);
     let tries = 0;
     const ledger = {
       run: () => {
