@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
-import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
+import { timelineViewProps } from './support/view-props.ts';
 
 afterEach(cleanup);
 
@@ -36,22 +36,7 @@ const bars = new Map<string, Bar[]>([
 ]);
 
 function renderView(overrides: Partial<TimelineViewProps> = {}) {
-  const props: TimelineViewProps = {
-    sites: TWO_ZONE_SITES,
-    filter: '',
-    barsByDevice: bars,
-    overlapIndex: (id) => new DeviceOverlapIndex(bars.get(id) ?? []),
-    nowMs: NOW,
-    utc: false,
-    snapMs: 300_000,
-    selectedBarId: undefined,
-    onViewportChange: vi.fn(),
-    onCreateWindow: vi.fn(),
-    onSelectBar: vi.fn(),
-    onMoveBar: vi.fn(),
-    onNewCommand: vi.fn(),
-    ...overrides,
-  };
+  const props = timelineViewProps(TWO_ZONE_SITES, bars, NOW, overrides);
   render(<TimelineView {...props} />);
   const grid = screen.getByRole('grid', { name: 'Command timeline' });
   const canvas = screen.getByTestId('timeline-canvas');

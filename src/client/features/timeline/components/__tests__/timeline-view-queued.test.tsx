@@ -12,6 +12,7 @@ import {
   withQueuedCancels,
 } from '../../lib/queued-windows.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
+import { timelineViewProps } from './support/view-props.ts';
 
 afterEach(cleanup);
 
@@ -66,27 +67,15 @@ function renderView(overrides: Partial<TimelineViewProps> = {}) {
     queued.cancelsByCommand,
     () => 'Europe/Berlin',
   );
-  const props: TimelineViewProps = {
-    sites: TWO_ZONE_SITES,
-    filter: '',
-    barsByDevice: bars,
+  const props = timelineViewProps(TWO_ZONE_SITES, bars, NOW, {
     overlapIndex: (id) =>
       new DeviceOverlapIndex([
         ...(bars.get(id) ?? []),
         ...queuedIndexedWindows(queued.ghostsByDevice.get(id) ?? []),
       ]),
-    nowMs: NOW,
-    utc: false,
-    snapMs: 300_000,
-    selectedBarId: undefined,
-    onViewportChange: vi.fn(),
-    onCreateWindow: vi.fn(),
-    onSelectBar: vi.fn(),
-    onMoveBar: vi.fn(),
-    onNewCommand: vi.fn(),
     ghostsByDevice: queued.ghostsByDevice,
     ...overrides,
-  };
+  });
   render(<TimelineView {...props} />);
   const grid = screen.getByRole('grid', { name: 'Command timeline' });
   return { grid, props };

@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 
 afterEach(cleanup);
 import { toBar, type Bar } from '../../lib/bars.ts';
 import { ghostId, ghostsByDevice } from '../../lib/ghosts.ts';
-import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
+import { timelineViewProps } from './support/view-props.ts';
 import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
 import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
 
@@ -15,22 +15,7 @@ const record = RECEIVED_RECORD;
 const bars = new Map<string, Bar[]>([['BAT-EU-001-A', [toBar(record)]]]);
 
 function renderView(overrides: Partial<TimelineViewProps> = {}) {
-  const props: TimelineViewProps = {
-    sites,
-    filter: '',
-    barsByDevice: bars,
-    overlapIndex: (id) => new DeviceOverlapIndex(bars.get(id) ?? []),
-    nowMs: NOW,
-    utc: false,
-    snapMs: 300_000,
-    selectedBarId: undefined,
-    onViewportChange: vi.fn(),
-    onCreateWindow: vi.fn(),
-    onSelectBar: vi.fn(),
-    onMoveBar: vi.fn(),
-    onNewCommand: vi.fn(),
-    ...overrides,
-  };
+  const props = timelineViewProps(sites, bars, NOW, overrides);
   render(<TimelineView {...props} />);
   return props;
 }
