@@ -1,20 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite, DEMO_EU } from './support/fixtures.ts';
+import { seriousViolations } from './support/axe.ts';
 
 /*
  * axe on the sign-in, sites and device pages, light and dark, with each dialog and popover of
  * those pages open: no serious or critical violation. The combobox's suggestion list is scanned
  * closed (docs/decisions/003-component-kit.md, axe in e2e).
  */
-
-/** The serious and critical violations of the page as it is, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const scan = await new AxeBuilder({ page }).analyze();
-  return scan.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme} theme`, () => {

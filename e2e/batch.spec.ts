@@ -1,20 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 
 const SITE = 'PLANT-EU-100';
 const OVERLAPPED = 'BAT-EU-100-01';
 const MINUTE_MS = 60_000;
-
-/** Fails on any serious or critical axe violation of the page as it stands. */
-async function expectNoSeriousAxeViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
 
 test('compose a 50-device batch, see the pre-check, watch it run, cancel it with mixed results', async ({
   page,

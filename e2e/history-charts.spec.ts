@@ -1,10 +1,10 @@
 import { copyFile, readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { bindSite, expect, signIn, test } from './support/fixtures.ts';
 import { chartSvg, expectNoOverlap, expectTextsInside, type Box } from './support/charts.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 
 // The history page's charts on the demo fixture, at fixed instants so every expected time can
 // be written out: the sandbox clock is moved to T0 (forward only; each test resets it), the
@@ -315,15 +315,6 @@ test.describe('in a browser on New York time', () => {
     await expect(page.locator('#history-count')).toContainText(/commands? between/);
   });
 });
-
-/** Fails on any serious or critical axe violation of the page as it stands. */
-async function expectNoSeriousAxeViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
 
 test('no serious axe violation with a tooltip shown, light and dark', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import { followFleetJobToEnd, startShortFleetJob } from './support/fleet-job.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 
 /*
  * The pages at the two window sizes operators use, as docs/screenshots/<page>-<width>x<height>.png
@@ -201,12 +201,7 @@ test.describe('dark', () => {
       );
       expect((red ?? 255) + (green ?? 255) + (blue ?? 255)).toBeLessThan(3 * 80);
       await shot(page, 'timeline-dark');
-      const scan = await new AxeBuilder({ page }).analyze();
-      expect(
-        scan.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      await expectNoSeriousAxeViolations(page);
     });
 });
 
@@ -343,12 +338,7 @@ for (const viewport of VIEWPORTS)
       await expect(opener).toBeFocused();
       await expect(opener).toHaveText('Change the time zone');
       await expect(page.getByText('Adelaide Depot: times now on Australia/Adelaide')).toBeVisible();
-      const scan = await new AxeBuilder({ page }).analyze();
-      expect(
-        scan.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      await expectNoSeriousAxeViolations(page);
 
       // Back to the vendor's offset, so the next run starts from it.
       await opener.click();
@@ -427,12 +417,7 @@ for (const colorScheme of ['light', 'dark'] as const)
       expect(await fitsWidth(page)).toBe(true);
       await page.mouse.move(0, 0);
       await shot(page, colorScheme === 'dark' ? 'overview-dark' : 'overview');
-      const scan = await new AxeBuilder({ page }).analyze();
-      expect(
-        scan.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      await expectNoSeriousAxeViolations(page);
     });
 
 for (const colorScheme of ['light', 'dark'] as const)
@@ -511,10 +496,5 @@ test('a fleet job with every device final, light and dark, at both sizes', async
       expect(await fitsWidth(page)).toBe(true);
       await shot(page, colorScheme === 'dark' ? 'fleet-job-final-dark' : 'fleet-job-final');
     }
-  const scan = await new AxeBuilder({ page }).analyze();
-  expect(
-    scan.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  await expectNoSeriousAxeViolations(page);
 });

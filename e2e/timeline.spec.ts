@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
@@ -10,6 +9,7 @@ import {
   drag,
   pointOf,
 } from './support/timeline.ts';
+import { expectNoSeriousAxeViolations, seriousViolations } from './support/axe.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -59,11 +59,7 @@ test('drag-create a window and submit it; an overlapping drag is refused with th
   await expect(page.getByRole('dialog', { name: 'New command' })).toBeVisible();
   await page.getByRole('button', { name: 'Close', exact: true }).click();
 
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  await expectNoSeriousAxeViolations(page);
 });
 
 test('replace a received command by dragging it', async ({ page }) => {
@@ -512,14 +508,6 @@ test('the two-tier time header never overlaps its labels, at every preset and zo
     await check(`zoom in ${i + 1}`);
   }
 });
-
-/** The serious and critical axe violations of the page as it is, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const scan = await new AxeBuilder({ page }).analyze();
-  return scan.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** `HH:mm` of `ms` on the Berlin clock, the demo sites' zone. */
 const berlinTime = (ms: number) =>
