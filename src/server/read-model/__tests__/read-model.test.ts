@@ -159,6 +159,36 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     ]);
   });
 
+  it('answers the first poll of a command it just learnt from memory, as committed', async () => {
+    await model.recordSubmitted(account, 'BAT-1', record('cmd_1'), { madeBy: ada });
+    clock.nowMs = T + 10 * MIN + 5000;
+    await read([record('cmd_1', { status: 'executing', startedAt: iso(T + 10 * MIN) })]);
+    const store = model.store;
+    const reads: string[][] = [];
+    const commandsByIds = store.commandsByIds.bind(store);
+    store.commandsByIds = (tx, owner, deviceId, ids) => {
+      reads.push([...ids]);
+      return commandsByIds(tx, owner, deviceId, ids);
+    };
+    try {
+      expect((await model.status(account, 'BAT-1', 'cmd_1'))?.record.status).toBe('executing');
+      expect(reads).toEqual([]);
+      // Who sent it stays as first learnt: the row as it stands, not as the read wrote it.
+      expect(store.cache.command(account, 'BAT-1', 'cmd_1')?.madeByName).toBe('Ada');
+
+      // A transaction that rolls back keeps nothing of what it wrote.
+      const rolledBack = store.transaction(async (tx) => {
+        await store.writeCommand(tx, account, record('cmd_1', { status: 'completed' }), T);
+        throw new Error('rolled back');
+      });
+      await expect(rolledBack).rejects.toThrow('rolled back');
+      expect((await model.status(account, 'BAT-1', 'cmd_1'))?.record.status).toBe('executing');
+      expect(reads).toEqual([['cmd_1']]);
+    } finally {
+      store.commandsByIds = commandsByIds;
+    }
+  });
+
   it('answers history from what it holds and asks for the ranges never read', async () => {
     await model.recordSubmitted(account, 'BAT-1', record('cmd_1'));
     const now = slotOf(T);
