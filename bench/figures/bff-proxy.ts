@@ -32,6 +32,7 @@ export const PROXY_FIGURES = {
   addedP50: { name: 'bff.added_p50_ms', unit: 'ms', budget: null },
   addedP99: { name: 'bff.added_p99_ms', unit: 'ms', budget: null },
   throughput: { name: 'bff.throughput_ratio_vs_reference', unit: 'x', budget: 2, kind: 'min' },
+  floorThroughput: { name: 'bff.fastify_floor_ratio_vs_reference', unit: 'x', budget: null },
 } satisfies Record<string, JudgedFigure | ReportedFigure>;
 
 /**
@@ -301,6 +302,7 @@ export async function measureThroughput(
   const ratios: number[] = [];
   const references: number[] = [];
   const cachedRatios: number[] = [];
+  const floorRatios: number[] = [];
   let bad = 0;
   let bffTotal = 0;
   let bffUpstream = 0;
@@ -328,8 +330,12 @@ export async function measureThroughput(
     cpu.ref += refRun.cpuMs;
     refTotal += ref.total;
     const cached = await cannon(stack.bffOrigin, cachedHeaders, cachedCommands, seconds);
+    const floor = stack.floorOrigin
+      ? await cannon(stack.floorOrigin, {}, bare.commands, seconds)
+      : undefined;
     if (!bff) throw new Error('autocannon gave no result');
-    bad += bff.bad + ref.bad + cached.bad;
+    bad += bff.bad + ref.bad + cached.bad + (floor?.bad ?? 0);
+    if (floor) floorRatios.push(floor.rps / ref.rps);
     bffTotal += bff.total;
     ratios.push(bff.rps / ref.rps);
     references.push(ref.rps);
@@ -356,5 +362,16 @@ export async function measureThroughput(
     result.ok = false;
     result.reason = `${bad} non-2xx, errors or timeouts under load; ${result.reason}`;
   }
-  return [result];
+  if (floorRatios.length === 0) return [result];
+  const floorRatio = median(floorRatios);
+  return [
+    result,
+    reported(PROXY_FIGURES.floorThroughput, floorRatio, {
+      reference,
+      why: 'context for the throughput ratio: the most any Fastify BFF could reach here',
+      reason:
+        `a Fastify server that only answers the status path with the BFF's bytes (bench/servers/fastify-floor.ts): ${Math.round(floorRatio * reference)} req/s,` +
+        ` ${floorRatio.toFixed(2)}x the reference; the BFF reaches ${(ratio / floorRatio).toFixed(2)} of it. What the framework and the socket cost on this machine bounds the BFF's ratio`,
+    }),
+  ];
 }

@@ -47,4 +47,9 @@ export interface Stack {
     /** Its process ID, for its CPU time. */
     pid?: number;
   };
+  /**
+   * The Fastify floor (`bench/servers/fastify-floor.ts`): Fastify answering the status path with
+   * a fixed body, what the framework and the socket cost alone. Started with `bare`.
+   */
+  floorOrigin?: string;
 }

@@ -4,9 +4,10 @@
  * that every status GET reaches the sandbox, and the reference pass-through proxy.
  */
 import path from 'node:path';
-import type { BenchOptions, Stack } from './context.ts';
+import { request } from 'undici';
+import type { BenchCommand, BenchOptions, Stack } from './context.ts';
 import { awaitKnownToBff, submitBenchCommands, submitDistinctCommands } from './fixture.ts';
-import { sandboxToken, signIn, vendorPath } from './http.ts';
+import { sandboxToken, signIn, vendorPath, type BffSession } from './http.ts';
 import { freePort, startTsx, waitForOutput, type Started } from './processes.ts';
 
 /** Distinct commands for the proxy figures: 40 batches of 50 (4 in the smoke). */
@@ -94,6 +95,35 @@ async function startReferenceProxy(
 }
 
 /**
+ * The Fastify floor (`bench/servers/fastify-floor.ts`), answering every status GET with the bytes
+ * the BFF answers for `command`, read through `session`.
+ */
+async function startFastifyFloor(
+  options: BenchOptions,
+  session: BffSession,
+  command: BenchCommand,
+): Promise<{ origin: string; process: Started }> {
+  const answer = await request(
+    `${session.origin}/api/devices/${command.deviceId}/commands/${command.commandId}`,
+    { headers: { cookie: session.cookie } },
+  );
+  const body = await answer.body.text();
+  if (answer.statusCode !== 200)
+    throw new Error(`status of the floor's body: ${answer.statusCode}`);
+  const port = await freePort();
+  const floor = startTsx(
+    'Fastify floor',
+    path.join(options.root, 'bench/servers/fastify-floor.ts'),
+    {
+      PORT: String(port),
+      BODY: body,
+    },
+  );
+  await waitForOutput(floor, /READY \d+/, 30_000);
+  return { origin: `http://127.0.0.1:${port}`, process: floor };
+}
+
+/**
  * Starts the sandbox and the BFF, signs in, binds PLANT-EU-100 and submits the 20 bench commands.
  * With `bareBff`, also starts the BFF without status reuse and the reference proxy, and submits
  * the distinct commands the proxy figures read (straight to the sandbox: they need no ledger
@@ -130,6 +160,9 @@ export async function startStack(
   );
   const bareSession = await signIn(bare.origin);
   await awaitKnownToBff(bareSession, distinct);
+  const firstDistinct = distinct[0];
+  if (!firstDistinct) throw new Error('no distinct command');
+  const floor = await startFastifyFloor(options, bareSession, firstDistinct);
   return {
     sandboxOrigin,
     bffOrigin,
@@ -146,5 +179,6 @@ export async function startStack(
       origin: reference.origin,
       ...(reference.process.child.pid === undefined ? {} : { pid: reference.process.child.pid }),
     },
+    floorOrigin: floor.origin,
   };
 }
