@@ -156,7 +156,10 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
       expect(refused.json().detail).toBe(refusals[0]?.json().detail);
       expect(refused.json().detail).not.toMatch(/\bBFF\b|\bspec \d|\d{4}-\d\d-\d\dT/);
     }
-    expect(fake.seen).toHaveLength(0);
+    // Nothing was sent: no submission or cancel. The read model may read a device's history in
+    // the background after the submissions above (under load that read fell in here once); a
+    // read sends nothing.
+    expect(fake.seen.filter((request) => request.method !== 'GET')).toEqual([]);
     expect((await entries()).map((e) => e.kind)).toEqual(['submit']);
   });
 
