@@ -1,10 +1,5 @@
 import { and, asc, eq, gt, inArray, isNotNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
-import {
-  isFinalStatus,
-  StatusRecordSchema,
-  type CommandStatus,
-  type StatusRecord,
-} from '../../domain/command.ts';
+import { StatusRecordSchema, type CommandStatus, type StatusRecord } from '../../domain/command.ts';
 import type { PowerControl } from '../../domain/power-control.ts';
 import type { DeviceCommandChange } from '../../domain/read-model.ts';
 import type { OpenCommand, PendingConfirmation } from '../../domain/refresh-policy.ts';
@@ -89,8 +84,8 @@ export class ReadModelStore {
 
   /**
    * A transaction whose writes of devices ({@link updateState}, {@link writeCommand}) are dropped
-   * from {@link cache} once it ends, committed or not, and whose open commands, once committed,
-   * are kept there as written: the first poll of a command the read model just learnt is answered
+   * from {@link cache} once it ends, committed or not, and whose commands, once committed, are
+   * kept there as written: the first poll of a command the read model just learnt is answered
    * from memory, not from a database round trip (about 2 ms on PGlite, the bench's
    * `bff.added_p50_ratio_vs_reference`). Every transaction that writes devices goes through here.
    *
@@ -308,17 +303,13 @@ export class ReadModelStore {
     return found;
   }
 
-  /**
-   * Writes a command's record (new or changed); `madeBy` only for one first learnt; `before`, the
-   * command as read under the device's lock in this transaction, when it was known.
-   */
+  /** Writes a command's record (new or changed); `madeBy` only for one first learnt. */
   async writeCommand(
     tx: Queryable,
     account: Account,
     record: StatusRecord,
     nowMs: number,
     madeBy?: { person: Person; name?: string | undefined },
-    before?: KnownCommand,
   ): Promise<void> {
     const fields = {
       status: record.status,
@@ -328,7 +319,7 @@ export class ReadModelStore {
       record,
       updatedAt: new Date(nowMs),
     };
-    await tx
+    const [row] = await tx
       .insert(deviceCommands)
       .values({
         ...account,
@@ -352,26 +343,14 @@ export class ReadModelStore {
           madeBy: sql`coalesce(${deviceCommands.madeBy}, excluded.made_by)`,
           madeByName: sql`coalesce(${deviceCommands.madeByName}, excluded.made_by_name)`,
         },
-      });
-    // An open command is what browsers poll: kept as the row now stands (who sent it as learnt
-    // first, as the coalesce above keeps it). Final ones are not polled on; a backfill's
-    // thousands of them would only push polled ones out of the cache.
-    const kept: KnownCommand | undefined = isFinalStatus(record.status)
-      ? undefined
-      : {
-          record,
-          ...((before?.madeBy ?? madeBy?.person)
-            ? { madeBy: before?.madeBy ?? madeBy?.person }
-            : {}),
-          ...((before?.madeByName ?? madeBy?.name)
-            ? { madeByName: before?.madeByName ?? madeBy?.name }
-            : {}),
-        };
+      })
+      // The row as it stands after the write (who sent it may be the one learnt before).
+      .returning();
     this.#wrote(
       tx,
       account,
       { kind: 'command', deviceId: record.deviceId, commandId: record.id },
-      kept,
+      row ? knownOf(row) : undefined,
     );
   }
 

@@ -599,7 +599,7 @@ export class ReadModel implements DeviceCommandsRecorder {
       const before = known.get(item.record.id);
       const merged = mergeStatusRecord(before?.record, { ...item.record, deviceId });
       if (before && JSON.stringify(before.record) === JSON.stringify(merged)) continue;
-      await this.store.writeCommand(tx, account, merged, nowMs, item.madeBy, before);
+      await this.store.writeCommand(tx, account, merged, nowMs, item.madeBy);
       records.push(merged);
       const kind = changeKindOf(before?.record, merged);
       // Who sent the command; who made this change: a new command its sender, an operator's
