@@ -7,6 +7,11 @@ import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.ts';
 /**
  * Offset added to every port of the browser tests' stacks (`E2E_PORT_OFFSET`, default 0), so two
  * checkouts on one machine can run their browser suites at the same time.
+ *
+ * Every port below sits under 32768, outside Linux's default range of ephemeral ports
+ * (32768-60999, `net.ipv4.ip_local_port_range`): a stack started mid-run on a port in that range
+ * can find it taken as the local end of one of the run's own outgoing connections (a clean-clone
+ * run's budget stack once failed with EADDRINUSE on 58090 that way).
  */
 const portOffset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 /** Ports of the demo-fixture stack the browser tests start, away from the `npm start` defaults. */
@@ -20,26 +25,26 @@ export const E2E_LARGE_SANDBOX_PORT = 28090 + portOffset;
  * Ports of a third stack in company sign-in mode (OIDC) with the test identity provider, for the
  * tests under `e2e/company-sign-in/`.
  */
-export const E2E_TEAMS_BFF_PORT = 38080 + portOffset;
-export const E2E_TEAMS_SANDBOX_PORT = 38090 + portOffset;
-export const E2E_TEAMS_IDP_PORT = 38070 + portOffset;
+export const E2E_TEAMS_BFF_PORT = 18180 + portOffset;
+export const E2E_TEAMS_SANDBOX_PORT = 18190 + portOffset;
+export const E2E_TEAMS_IDP_PORT = 18170 + portOffset;
 
 /**
  * Ports of a fourth stack, started by the tests under `e2e/prism/` themselves (only when they
  * run): a BFF without the sandbox, whose upstream is a Prism mock of docs/upstream.openapi.yaml,
  * and the relay that picks each region's token example (e2e/support/prism-stack.ts).
  */
-export const E2E_PRISM_BFF_PORT = 48080 + portOffset;
-export const E2E_PRISM_MOCK_PORT = 48010 + portOffset;
-export const E2E_PRISM_TOKEN_PORT = 48011 + portOffset;
+export const E2E_PRISM_BFF_PORT = 28180 + portOffset;
+export const E2E_PRISM_MOCK_PORT = 28110 + portOffset;
+export const E2E_PRISM_TOKEN_PORT = 28111 + portOffset;
 
 /**
  * Ports of a fifth stack, started (and restarted) by the tests under `e2e/budget/` themselves:
  * `npm start`'s sandbox and BFF at the vendor's real limit of 2 calls per device and minute on
  * both sides (e2e/support/budget-stack.ts).
  */
-export const E2E_BUDGET_BFF_PORT = 58080 + portOffset;
-export const E2E_BUDGET_SANDBOX_PORT = 58090 + portOffset;
+export const E2E_BUDGET_BFF_PORT = 18280 + portOffset;
+export const E2E_BUDGET_SANDBOX_PORT = 18290 + portOffset;
 
 const runDir = path.join(os.tmpdir(), `powerdeck-e2e-${process.pid}`);
 
