@@ -81,12 +81,16 @@ export type DeviceRateLimitedDetails = z.infer<typeof DeviceRateLimitedDetailsSc
 /**
  * `details` of a 409 `budget_too_tight`: the devices whose budget of upstream calls cannot carry
  * the change in time, when its last call could go, and the earliest start of the new window the
- * budget allows (that moment plus the lead time, src/domain/lead-time.ts), ISO 8601 UTC.
+ * budget allows (that moment plus the lead time, src/domain/lead-time.ts), ISO 8601 UTC; and the
+ * budget in force (`limit` calls per `windowSeconds`, src/domain/device-budget.ts), which the
+ * region's configuration sets (the vendor's is 2 per 60).
  */
 export const BudgetTooTightDetailsSchema = z.object({
   deviceIds: z.array(DeviceIdSchema),
   lastCallAt: z.iso.datetime(),
   earliestStart: z.iso.datetime(),
+  limit: z.int().min(1).optional(),
+  windowSeconds: z.int().min(1).optional(),
 });
 export type BudgetTooTightDetails = z.infer<typeof BudgetTooTightDetailsSchema>;
 

@@ -5,6 +5,11 @@ import {
   ControlNotSupportedDetailsSchema,
   DeviceRateLimitedDetailsSchema,
 } from '../../domain/errors.ts';
+import {
+  DEFAULT_DEVICE_CALLS_PER_WINDOW,
+  DEVICE_CALL_WINDOW_MS,
+  deviceBudgetWords,
+} from '../../domain/device-budget.ts';
 import { CHANGE_LEAD_TIME_WORDS } from '../../domain/lead-time.ts';
 import { DeviceCommandChangesSchema, type DeviceCommandChange } from '../../domain/read-model.ts';
 import { CANCELLATION_REASON_WORDS } from '../../domain/words.ts';
@@ -69,12 +74,17 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
     case 'budget_too_tight': {
       const tight = BudgetTooTightDetailsSchema.safeParse(error.details);
       if (!tight.success) return undefined;
-      const { deviceIds, lastCallAt, earliestStart } = tight.data;
+      const { deviceIds, lastCallAt, earliestStart, limit, windowSeconds } = tight.data;
       const who =
         deviceIds.length === 1
           ? `${deviceIds[0] ?? 'The device'} has`
           : `${deviceIds.join(', ')} have`;
-      return `Nothing was sent: ${who} no call to the vendor left before ${formatInZoneWithUtc(lastCallAt, timeZone)} (two per device per minute), and a change must reach the vendor ${CHANGE_LEAD_TIME_WORDS} before its window starts. Choose a start at ${formatInZoneWithUtc(earliestStart, timeZone)} or later, or try again in a minute.`;
+      // The budget the BFF named; an older BFF named none, and the vendor's own is 2 a minute.
+      const budget = deviceBudgetWords({
+        limit: limit ?? DEFAULT_DEVICE_CALLS_PER_WINDOW,
+        windowMs: windowSeconds === undefined ? DEVICE_CALL_WINDOW_MS : windowSeconds * 1000,
+      });
+      return `Nothing was sent: ${who} no call to the vendor left before ${formatInZoneWithUtc(lastCallAt, timeZone)} (${budget}), and a change must reach the vendor ${CHANGE_LEAD_TIME_WORDS} before its window starts. Choose a start at ${formatInZoneWithUtc(earliestStart, timeZone)} or later, or try again in a minute.`;
     }
     case 'device_changed': {
       const since = DeviceCommandChangesSchema.safeParse(error.details);

@@ -331,6 +331,8 @@ describe.each(DATABASE_KINDS)(
           deviceIds: ['BAT-1'],
           lastCallAt: new Date(T0 + MINUTE).toISOString(),
           earliestStart: new Date(T0 + 3 * MINUTE).toISOString(),
+          limit: 2,
+          windowSeconds: 60,
         },
       });
       expect(refused.json().detail).toContain('12:01:00 site time');

@@ -400,15 +400,18 @@ export class WritePath {
     const timeZone = await this.#zoneOf(session, deviceIds);
     const lastCallAtMs = plan.at(-1) ?? earliestStartMs - CHANGE_LEAD_TIME_MS;
     const who = deviceIds.length === 1 ? 'This device' : 'These devices';
+    const budget = this.#budget.budgetOf(session.region);
     return new ProblemError(
       409,
       'budget_too_tight',
-      `${who} can take the change at ${siteClockWords(lastCallAtMs, timeZone)} at the earliest: ${deviceIds.length === 1 ? 'its' : 'their'} calls to the vendor this minute are spent (${deviceBudgetWords(this.#budget.budgetOf(session.region))}). A window starting before ${siteClockWords(earliestStartMs, timeZone)} cannot be sent in time, so nothing was sent. Choose a later start, or try again in a minute.`,
+      `${who} can take the change at ${siteClockWords(lastCallAtMs, timeZone)} at the earliest: ${deviceIds.length === 1 ? 'its' : 'their'} calls to the vendor this minute are spent (${deviceBudgetWords(budget)}). A window starting before ${siteClockWords(earliestStartMs, timeZone)} cannot be sent in time, so nothing was sent. Choose a later start, or try again in a minute.`,
       {
         details: BudgetTooTightDetailsSchema.parse({
           deviceIds,
           lastCallAt: new Date(lastCallAtMs).toISOString(),
           earliestStart: new Date(earliestStartMs).toISOString(),
+          limit: budget.limit,
+          windowSeconds: Math.round(budget.windowMs / 1000),
         }),
       },
     );

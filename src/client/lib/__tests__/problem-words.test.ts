@@ -110,6 +110,22 @@ describe('problemWords', () => {
     for (const internal of INTERNALS) expect(words).not.toMatch(internal);
   });
 
+  it('names the budget the refusal gives, not the vendor default, when the region is configured otherwise', () => {
+    const words = problemWords(
+      refusal(409, 'budget_too_tight', {
+        deviceIds: ['BAT-1', 'BAT-2'],
+        lastCallAt: '2026-11-21T10:00:40Z',
+        earliestStart: '2026-11-21T10:02:40Z',
+        limit: 3,
+        windowSeconds: 60,
+      }),
+      'UTC',
+    );
+    expect(words).toContain('BAT-1, BAT-2 have no call to the vendor left');
+    expect(words).toContain('(three per device per minute)');
+    expect(words).not.toContain('two per device');
+  });
+
   it('words what another person changed on the device since it was opened, and what to do', () => {
     const words = problemWords(
       refusal(409, 'device_changed', {
