@@ -26,11 +26,17 @@ export async function signInToOverview(page: Page, credentials = DEMO_EU): Promi
   ).toBeVisible();
 }
 
-/** Binds a site by its Plant ID from the sites page. */
+/**
+ * Binds a site by its Plant ID from the sites page, and waits until the bind has ended: the site
+ * shows before the list is read again, and the form clears its field only then, so a next
+ * bind typed at once could lose its ID (a clean-clone run bound an empty field that way).
+ */
 export async function bindSite(page: Page, siteId: string): Promise<void> {
   await page.getByLabel('Site ID').fill(siteId);
   await page.getByRole('button', { name: 'Bind', exact: true }).click();
   await expect(page.getByRole('region', { name: new RegExp(siteId) })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Bind', exact: true })).toBeEnabled();
+  await expect(page.getByLabel('Site ID')).toHaveValue('');
 }
 
 /** Every browser test starts from the sandbox fixture: no bindings, no commands, wall clock. */
