@@ -19,14 +19,16 @@ const HOUR_MS = 3_600_000;
  * a scrolled page or drawer body) meets the toast region's box. Returns their names, for the
  * failure message.
  *
- * It measures after two animation frames: a toast that has just come is laid out at once, but the
- * strip the page gives up follows in the same frame's resize observation, before anything is
- * painted. Measured between the two, a control looks covered though no frame ever showed it so.
+ * It measures once the next frame has been drawn: a toast that has just come is laid out at once,
+ * but the strip the page gives up follows in that frame's resize observation, which runs after the
+ * frame's animation callbacks and before it is painted. Measured in between (in an animation
+ * callback, or right after a toast came in a task of its own), a control looks covered though no
+ * frame ever showed it so.
  */
 async function controlsUnderToasts(page: Page): Promise<string[]> {
   // Page-side code as text: this file is typed for Node, without the DOM's names.
   return page.evaluate<string[]>(`(async () => {
-    await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
+    await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
     const cut = (a, b) => ({
       left: Math.max(a.left, b.left),
       top: Math.max(a.top, b.top),
@@ -108,6 +110,9 @@ for (const { width, height, colorScheme } of [
       await newest.getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel command' }).click();
       await expect(newest).toContainText('Cancelled by an operator');
+      // The row may say so first (the read model's push can come before the cancel's own answer):
+      // measure with the cancel's toast in, not while it is still to come.
+      await expect(page.locator('.toast-region').getByText(/ cancelled$/)).toBeVisible();
       await expectNoControlUnderToasts(page);
       await page.screenshot({ path: `/tmp/pw-toasts/device-${width}-${colorScheme}.png` });
     });
