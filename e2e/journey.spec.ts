@@ -13,6 +13,24 @@ test('wrong credentials are refused with an alert and no cookie', async ({ page,
   expect(await context.cookies()).toEqual([]);
 });
 
+test('the sign-in page asks how operators sign in while its scripts load, and once', async ({
+  page,
+}) => {
+  const events: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/session/mode')) events.push('mode asked');
+  });
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() === 'script') events.push('script loaded');
+  });
+  await page.goto('/sign-in');
+  await expect(page.getByText('Use the client ID and secret')).toBeVisible();
+  // Asked for from the page's answer (its preload), not by the scripts once they ran; the
+  // scripts' own read takes that answer (a preload it did not match would be asked for twice).
+  expect(events.filter((event) => event === 'mode asked')).toHaveLength(1);
+  expect(events.indexOf('mode asked')).toBeLessThan(events.lastIndexOf('script loaded'));
+});
+
 test('sign in, bind a site, schedule a command and watch it complete, cancel another, sign out', async ({
   page,
   context,

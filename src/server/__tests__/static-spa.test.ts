@@ -58,6 +58,24 @@ describe('the SPA', () => {
     }
   });
 
+  it("has the sign-in page's browser ask for the sign-in mode while its scripts load, and only that page", async () => {
+    const signIn = await bff.app.inject({
+      method: 'GET',
+      url: '/sign-in?next=%2Fsites',
+      headers: { accept: 'text/html' },
+    });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.headers.link).toBe('</api/session/mode>; rel=preload; as=fetch; crossorigin');
+    // The preloaded route answers as the page's own read does.
+    const mode = await bff.app.inject({ method: 'GET', url: '/api/session/mode' });
+    expect(mode.json()).toEqual({ mode: 'credentials' });
+    for (const url of ['/', '/sites', '/sign-in/x']) {
+      const page = await bff.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers.link).toBeUndefined();
+    }
+  });
+
   it('serves hashed assets as immutable', async () => {
     const response = await bff.app.inject({ method: 'GET', url: '/assets/app-1a2b.js' });
     expect(response.statusCode).toBe(200);

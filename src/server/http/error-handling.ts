@@ -22,6 +22,18 @@ function codeForFrameworkError(error: FastifyError): { code: BffProblemCode; det
 }
 
 /**
+ * What a page reads before it can show its content, as a `Link` preload header on the page's
+ * answer: the browser asks for it while the page's scripts load, instead of after them, and the
+ * page's own read is answered from that (same URL, CORS mode and credentials: `crossorigin` is
+ * `fetch()`'s default, `same-origin` credentials). The sign-in page's words depend on how operators
+ * sign in, so its largest text waited for that read, a round trip after the scripts (bench
+ * `page.lcp_ms`, docs/architecture.md, Budgets).
+ */
+const PAGE_PRELOADS: Readonly<Record<string, string>> = {
+  '/sign-in': '</api/session/mode>; rel=preload; as=fetch; crossorigin',
+};
+
+/**
  * One error handler for the app (fastify/demo): problems go out as they are; Fastify's 4xx refusals
  * become problems with a stable code; anything else is logged and answered as a 500 without its
  * details (docs/architecture.md, BFF surface). Unknown paths: 404 problem on `/api`, and the SPA's
@@ -63,8 +75,11 @@ export function installErrorHandling(
       !isApiPath(url) &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage)
+    if (wantsPage) {
+      const preload = PAGE_PRELOADS[url.split('?', 1)[0] ?? url];
+      if (preload) reply.header('link', preload);
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
     return sendProblem(
       reply,
       new ProblemError(
