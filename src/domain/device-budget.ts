@@ -65,6 +65,19 @@ export function deviceBudgetWords(budget: DeviceCallBudget): string {
   return `${count} per device per ${per}`;
 }
 
+/**
+ * The budget as the BFF's answers say it (`limit` calls per `windowSeconds`, in a session's answer
+ * and a `budget_too_tight` refusal), in ms; a part absent (an older BFF) is the vendor's.
+ */
+export function deviceCallBudgetOf(
+  said: { limit?: number | undefined; windowSeconds?: number | undefined } | undefined,
+): DeviceCallBudget {
+  return {
+    limit: said?.limit ?? DEFAULT_DEVICE_CALLS_PER_WINDOW,
+    windowMs: said?.windowSeconds === undefined ? DEVICE_CALL_WINDOW_MS : said.windowSeconds * 1000,
+  };
+}
+
 /** What is known of one device's recent calls. */
 export interface DeviceCalls {
   /** When each call still within a window was made (any order; older ones are ignored). */

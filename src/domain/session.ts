@@ -34,6 +34,13 @@ export type Operator = z.infer<typeof OperatorSchema>;
  */
 export const SessionInfoSchema = z.object({
   region: RegionSchema,
+  /**
+   * The region's budget of upstream calls per device (src/domain/device-budget.ts): `limit` calls
+   * in any rolling `windowSeconds`, as the BFF is configured (the vendor's is 2 per 60). The pages
+   * that explain queuing word it from here; absent from a BFF older than this field, read as the
+   * vendor's.
+   */
+  deviceCallBudget: z.object({ limit: z.int().min(1), windowSeconds: z.int().min(1) }).optional(),
   clientId: z.string().optional(),
   operatorName: z.string().optional(),
   operator: OperatorSchema.optional(),

@@ -33,6 +33,7 @@ import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
 import { DeviceReads } from './read-model/device-reads.ts';
 import { ReadModel } from './read-model/read-model.ts';
 import { ReadModelStore } from './read-model/read-model-store.ts';
+import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../domain/device-budget.ts';
 import { DEFAULT_REFRESH_SETTINGS } from '../domain/refresh-policy.ts';
 import { AccountEvents } from './events/account-events.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
@@ -334,12 +335,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
 
   // Every upstream call about a device goes through its budget (docs/decisions/007-device-call-
   // budget.md, section 1), the ledger's reads that settle an unknown outcome among them.
-  const budget = storage
-    ? new DeviceBudgetStore(
-        storage.handle.db,
-        deviceBudgetsOf(options.deviceCallsPerMinute ?? { eu: 2, au: 2 }),
-      )
-    : undefined;
+  const deviceBudgets = deviceBudgetsOf(
+    options.deviceCallsPerMinute ?? {
+      eu: DEFAULT_DEVICE_CALLS_PER_WINDOW,
+      au: DEFAULT_DEVICE_CALLS_PER_WINDOW,
+    },
+  );
+  const budget = storage ? new DeviceBudgetStore(storage.handle.db, deviceBudgets) : undefined;
   const deviceCommands: DeviceCommandsRecorder = readModel ?? new MemoryDeviceCommands();
   const ledger = ledgerStore
     ? new Ledger({
@@ -536,6 +538,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     now,
     oidc,
     box,
+    deviceBudgets,
   });
   if (oidc && box && connections && ledger) {
     await app.register(oidcRoutes, { sessions, oidc, box, cookie: cookieSettings, publicOrigin });

@@ -5,11 +5,7 @@ import {
   ControlNotSupportedDetailsSchema,
   DeviceRateLimitedDetailsSchema,
 } from '../../domain/errors.ts';
-import {
-  DEFAULT_DEVICE_CALLS_PER_WINDOW,
-  DEVICE_CALL_WINDOW_MS,
-  deviceBudgetWords,
-} from '../../domain/device-budget.ts';
+import { deviceBudgetWords, deviceCallBudgetOf } from '../../domain/device-budget.ts';
 import { CHANGE_LEAD_TIME_WORDS } from '../../domain/lead-time.ts';
 import { DeviceCommandChangesSchema, type DeviceCommandChange } from '../../domain/read-model.ts';
 import { CANCELLATION_REASON_WORDS } from '../../domain/words.ts';
@@ -80,10 +76,7 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
           ? `${deviceIds[0] ?? 'The device'} has`
           : `${deviceIds.join(', ')} have`;
       // The budget the BFF named; an older BFF named none, and the vendor's own is 2 a minute.
-      const budget = deviceBudgetWords({
-        limit: limit ?? DEFAULT_DEVICE_CALLS_PER_WINDOW,
-        windowMs: windowSeconds === undefined ? DEVICE_CALL_WINDOW_MS : windowSeconds * 1000,
-      });
+      const budget = deviceBudgetWords(deviceCallBudgetOf({ limit, windowSeconds }));
       return `Nothing was sent: ${who} no call to the vendor left before ${formatInZoneWithUtc(lastCallAt, timeZone)} (${budget}), and a change must reach the vendor ${CHANGE_LEAD_TIME_WORDS} before its window starts. Choose a start at ${formatInZoneWithUtc(earliestStart, timeZone)} or later, or try again in a minute.`;
     }
     case 'device_changed': {

@@ -106,6 +106,8 @@ describe('company sign-in through OpenID Connect', () => {
       },
       operatorName: 'Dan Dispatcher',
       role: 'dispatcher',
+      // The test BFF's budget (support/bff.ts), not the vendor's.
+      deviceCallBudget: { limit: 1000, windowSeconds: 60 },
       csrfHeader: 'X-CSRF',
     });
 

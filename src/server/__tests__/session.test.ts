@@ -35,6 +35,8 @@ describe('POST /api/session', () => {
     expect(SessionInfoSchema.parse(response.json())).toEqual({
       region: 'eu',
       clientId: 'client',
+      // The test BFF's budget (support/bff.ts), not the vendor's.
+      deviceCallBudget: { limit: 1000, windowSeconds: 60 },
       csrfHeader: 'X-CSRF',
     });
     expect(response.body).not.toContain('secret');
@@ -113,6 +115,25 @@ describe('POST /api/session', () => {
 });
 
 describe('GET and DELETE /api/session', () => {
+  it("says the signed-in region's budget of calls per device, as configured", async () => {
+    bff = await buildTestBff(fake, { deviceCallsPerMinute: { eu: 3, au: 2 } });
+    const signedIn = await signInWith('client', 'secret');
+    expect(SessionInfoSchema.parse(signedIn.json()).deviceCallBudget).toEqual({
+      limit: 3,
+      windowSeconds: 60,
+    });
+    const cookie = cookieHeader(signedIn);
+    const answer = await bff.app.inject({
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie },
+    });
+    expect(SessionInfoSchema.parse(answer.json()).deviceCallBudget).toEqual({
+      limit: 3,
+      windowSeconds: 60,
+    });
+  });
+
   it('answers 401 not_signed_in without a session', async () => {
     bff = await buildTestBff(fake);
     const response = await bff.app.inject({ method: 'GET', url: '/api/session' });

@@ -5,9 +5,11 @@ import {
   SignInModeSchema,
   SignInRequestSchema,
   SignOutAnswerSchema,
+  type SessionInfo,
   type SignInMode,
   type SignOutAnswer,
 } from '../../domain/session.ts';
+import type { DeviceBudgets } from '../budget/device-budget-store.ts';
 import { isProblem, notSignedIn } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import {
@@ -41,9 +43,20 @@ export async function sessionRoutes(
     oidc?: OidcClient | undefined;
     /** With `oidc`: opens the sign-out hint a refused sign-in left. */
     box?: SecretBox | undefined;
+    /** Each region's budget of upstream calls per device, said in the session's answer. */
+    deviceBudgets?: DeviceBudgets | undefined;
   },
 ): Promise<void> {
-  const { sessions, cookie } = options;
+  const { sessions, cookie, deviceBudgets } = options;
+  /** The session's answer with its region's device budget, for the pages that word it. */
+  const withBudget = (info: SessionInfo): SessionInfo => {
+    const budget = deviceBudgets?.[info.region];
+    if (!budget) return info;
+    return {
+      ...info,
+      deviceCallBudget: { limit: budget.limit, windowSeconds: Math.round(budget.windowMs / 1000) },
+    };
+  };
   const perIp = await perIpSignInLimit(app, options.limits);
   const failures = new FailedSignInLimiter(options.now, options.limits.failedPerClient);
 
@@ -82,7 +95,7 @@ export async function sessionRoutes(
       const clientKey = `${input.region} ${input.clientId}`;
       failures.check(clientKey);
       try {
-        return await sessions.signIn(request, reply, input);
+        return withBudget(await sessions.signIn(request, reply, input));
       } catch (error) {
         if (isProblem(error, 'invalid_credentials')) failures.recordFailure(clientKey);
         throw error;
@@ -108,7 +121,7 @@ export async function sessionRoutes(
         if (request.cookies[cookie.name] !== undefined) clearSessionCookie(reply, cookie);
         throw notSignedIn();
       }
-      return sessionInfo(session);
+      return withBudget(sessionInfo(session));
     },
   );
 

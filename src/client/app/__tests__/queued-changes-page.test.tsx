@@ -103,4 +103,25 @@ describe('queued changes page', () => {
     await user.click(await screen.findByRole('button', { name: 'Withdraw change' }));
     expect(await screen.findByText('Withdrawn: nothing of that change was sent.')).toBeTruthy();
   });
+
+  it('words the budget the session says, and the vendor’s when it says none', async () => {
+    for (const [said, words] of [
+      [{ limit: 3, windowSeconds: 60 }, 'three per device per minute'],
+      [undefined, 'two per device per minute'],
+    ] as const) {
+      stubFetch((request) => {
+        const route = `${request.method} ${request.path}`;
+        if (route === 'GET /api/session')
+          return json(200, { region: 'au', clientId: 'demo-au', deviceCallBudget: said });
+        if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+        if (route === 'GET /api/changes') return json(200, { changes: [] });
+        return problem(404, 'not_found', `no route ${route}`);
+      });
+      const { unmount } = renderApp('/changes');
+      const empty = await screen.findByText(/No change is waiting/);
+      expect(empty.textContent).toContain(`(${words})`);
+      expect(screen.getByText(/Calls to the vendor go at most/).textContent).toContain(words);
+      unmount();
+    }
+  });
 });

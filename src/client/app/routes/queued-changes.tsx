@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { QueuedChangeList } from '../../commands/components/queued-change-list.tsx';
 import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { useDeviceBudgetWords } from '../../lib/device-budget.ts';
 import { usePermission } from './use-permission.ts';
 
 /**
@@ -10,6 +11,7 @@ import { usePermission } from './use-permission.ts';
  */
 export function QueuedChangesRoute() {
   const dispatch = usePermission('dispatch');
+  const budgetWords = useDeviceBudgetWords();
   const sites = useQuery(sitesQueryOptions());
   const zoneOfDevice = new Map(
     (sites.data?.sites ?? []).flatMap((site) =>
@@ -27,9 +29,8 @@ export function QueuedChangesRoute() {
       <title>Queued changes · powerdeck</title>
       <h1>Queued changes</h1>
       <p className="lead">
-        The vendor takes two calls per device per minute. A change that finds its devices&apos;
-        calls spent waits here and goes by itself at the time shown; until it starts, it can be
-        withdrawn.
+        Calls to the vendor go at most {budgetWords}. A change that finds its devices&apos; calls
+        spent waits here and goes by itself at the time shown; until it starts, it can be withdrawn.
       </p>
       {dispatch.allowed ? null : <p className="notice">{dispatch.why}</p>}
       <QueuedChangeList timeZoneOf={timeZoneOf} canWithdraw={dispatch.allowed} />

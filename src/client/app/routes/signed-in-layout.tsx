@@ -4,6 +4,8 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
+import { deviceCallBudgetOf } from '../../../domain/device-budget.ts';
+import { DeviceBudgetContext } from '../../lib/device-budget.ts';
 import { PushStateContext, usePushStream } from '../../lib/push-stream.ts';
 import { forgetLeftSignedInPages, startLeavingSignedInPages } from '../leave-signed-in.ts';
 import { createPushApplier } from '../push-updates.ts';
@@ -48,7 +50,8 @@ const NAVIGATION = [
  * It holds the page's one push stream (docs/architecture.md, Live updates): each event makes
  * stale what it changed (`push-updates.ts`), and the stream's state is given to the pages
  * (`usePushState`). A session ended elsewhere (signed out in another tab) sends the operator to
- * sign in at once.
+ * sign in at once. The region's budget of calls per device, as the session says it, is given to
+ * the pages that word it (`useDeviceBudgetWords`).
  */
 export function SignedInLayout() {
   const queryClient = useQueryClient();
@@ -57,6 +60,11 @@ export function SignedInLayout() {
   const pageWidth = usePageWidth();
   const session = useSession();
   const pushApplier = useMemo(() => createPushApplier(queryClient), [queryClient]);
+  const said = session.data?.deviceCallBudget;
+  const deviceBudget = useMemo(
+    () => deviceCallBudgetOf({ limit: said?.limit, windowSeconds: said?.windowSeconds }),
+    [said?.limit, said?.windowSeconds],
+  );
   useEffect(() => () => pushApplier.cancel(), [pushApplier]);
   const here = useRef(location);
   const pageRef = useRef<HTMLDivElement>(null);
@@ -92,60 +100,62 @@ export function SignedInLayout() {
       : NAVIGATION;
   return (
     <PushStateContext value={pushState}>
-      {/* While toasts show, this box scrolls the page and ends above their strip (toast.tsx). */}
-      <div className="app-page" ref={pageRef}>
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
-        <header className="app-header">
-          <Link to="/overview" className="brand">
-            powerdeck
-          </Link>
-          <nav aria-label="Main" className="app-nav">
-            <ul>
-              {navigation.map(({ to, label }) => (
-                <li key={to}>
-                  <NavLink to={to}>{label}</NavLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <button
-            type="button"
-            className="header-search"
-            aria-keyshortcuts="Control+K Meta+K"
-            onClick={() => setSearching(true)}
-          >
-            Search <kbd>Ctrl K</kbd>
-          </button>
-          <div className="header-live">
-            <LiveUpdatesIndicator state={pushState} />
-            <NotificationBell />
-          </div>
-          <SessionBar
-            onSignedOut={(logoutUrl) =>
-              // After a company sign-in the IdP's session ends too; it sends the browser back to
-              // the sign-in page.
-              void leave('/sign-in').then(() => {
-                if (logoutUrl) window.location.assign(logoutUrl);
-              })
-            }
-          />
-        </header>
-        <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
-          <ConnectionGate>
-            <Outlet />
-          </ConnectionGate>
-        </main>
-      </div>
-      <Suspense fallback={null}>
-        <ToastRegion pageRef={pageRef} />
-      </Suspense>
-      {searching ? (
+      <DeviceBudgetContext value={deviceBudget}>
+        {/* While toasts show, this box scrolls the page and ends above their strip (toast.tsx). */}
+        <div className="app-page" ref={pageRef}>
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
+          <header className="app-header">
+            <Link to="/overview" className="brand">
+              powerdeck
+            </Link>
+            <nav aria-label="Main" className="app-nav">
+              <ul>
+                {navigation.map(({ to, label }) => (
+                  <li key={to}>
+                    <NavLink to={to}>{label}</NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <button
+              type="button"
+              className="header-search"
+              aria-keyshortcuts="Control+K Meta+K"
+              onClick={() => setSearching(true)}
+            >
+              Search <kbd>Ctrl K</kbd>
+            </button>
+            <div className="header-live">
+              <LiveUpdatesIndicator state={pushState} />
+              <NotificationBell />
+            </div>
+            <SessionBar
+              onSignedOut={(logoutUrl) =>
+                // After a company sign-in the IdP's session ends too; it sends the browser back to
+                // the sign-in page.
+                void leave('/sign-in').then(() => {
+                  if (logoutUrl) window.location.assign(logoutUrl);
+                })
+              }
+            />
+          </header>
+          <main id="main" className={`app-main page-${pageWidth}`} tabIndex={-1}>
+            <ConnectionGate>
+              <Outlet />
+            </ConnectionGate>
+          </main>
+        </div>
         <Suspense fallback={null}>
-          <SiteSearch onClose={() => setSearching(false)} />
+          <ToastRegion pageRef={pageRef} />
         </Suspense>
-      ) : null}
+        {searching ? (
+          <Suspense fallback={null}>
+            <SiteSearch onClose={() => setSearching(false)} />
+          </Suspense>
+        ) : null}
+      </DeviceBudgetContext>
     </PushStateContext>
   );
 }

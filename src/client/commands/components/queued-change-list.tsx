@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
+import { useDeviceBudgetWords } from '../../lib/device-budget.ts';
 import { queuedChangesQueryOptions, useWithdrawChange } from '../api/queued-changes.ts';
 import { queuedChangeWhen, queuedChangeWords } from '../lib/queued.ts';
 import { WithdrawChangeDialog } from './withdraw-change-dialog.tsx';
@@ -31,6 +32,7 @@ export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedCh
     queuedChangesQueryOptions(deviceId ? { waiting: 'true', deviceId } : { waiting: 'true' }),
   );
   const withdraw = useWithdrawChange();
+  const budgetWords = useDeviceBudgetWords();
   const [target, setTarget] = useState<QueuedChangeStatus>();
 
   if (changes.isPending) return <Loading what="queued changes" />;
@@ -61,7 +63,7 @@ export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedCh
       {waiting.length === 0 ? (
         <p className="empty-state">
           No change is waiting. A change goes at once while its devices have calls to the vendor
-          left this minute (two per device per minute); else it waits here until its turn.
+          left ({budgetWords}); else it waits here until its turn.
         </p>
       ) : (
         <ul aria-label="Queued changes" className="stack">

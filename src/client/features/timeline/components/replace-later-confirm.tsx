@@ -1,4 +1,5 @@
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useDeviceBudgetWords } from '../../../lib/device-budget.ts';
 import { formatInZoneWithUtc } from '../../../lib/time.ts';
 
 /**
@@ -15,6 +16,7 @@ export function ReplaceLaterConfirm(props: {
   onConfirm: () => void;
   onDismiss: () => void;
 }) {
+  const budgetWords = useDeviceBudgetWords();
   return (
     <ConfirmDialog
       title="Replace when the device can take it?"
@@ -24,10 +26,10 @@ export function ReplaceLaterConfirm(props: {
       onConfirm={props.onConfirm}
     >
       <p>
-        {props.deviceName} has no calls to the vendor left this minute for a replace (a cancel and a
-        new submission; two calls per device per minute). Nothing is sent yet. Queued, the replace
-        goes at {formatInZoneWithUtc(props.goesAt, props.timeZone)}: command {props.oldId} stays as
-        it is until then, and is cancelled right before its new window is sent. Until then you can
+        {props.deviceName} has no calls to the vendor left now for a replace (a cancel and a new
+        submission; {budgetWords}). Nothing is sent yet. Queued, the replace goes at{' '}
+        {formatInZoneWithUtc(props.goesAt, props.timeZone)}: command {props.oldId} stays as it is
+        until then, and is cancelled right before its new window is sent. Until then you can
         withdraw it under Queued changes.
       </p>
     </ConfirmDialog>
