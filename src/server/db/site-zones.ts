@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Region } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
+import { accountKey } from '../events/people.ts';
 import { siteTimeZones } from './schema.ts';
 
 /** A zone an administrator set for a site, with who set it and when (ISO 8601 UTC). */
@@ -95,7 +96,7 @@ export class MemorySiteZones implements SiteZones {
   readonly #zones = new Map<string, Map<string, StoredSiteZone>>();
 
   zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>> {
-    return Promise.resolve(this.#zones.get(JSON.stringify([region, clientId])) ?? new Map());
+    return Promise.resolve(this.#zones.get(accountKey({ region, clientId })) ?? new Map());
   }
 
   set(
@@ -104,7 +105,7 @@ export class MemorySiteZones implements SiteZones {
     by: ZoneSetter,
     nowMs: number,
   ): Promise<void> {
-    const client = JSON.stringify([key.region, key.clientId]);
+    const client = accountKey(key);
     const zones = this.#zones.get(client) ?? new Map<string, StoredSiteZone>();
     zones.set(key.siteId, {
       timeZone,
@@ -116,7 +117,7 @@ export class MemorySiteZones implements SiteZones {
   }
 
   clear(key: { region: Region; clientId: string; siteId: string }): Promise<void> {
-    this.#zones.get(JSON.stringify([key.region, key.clientId]))?.delete(key.siteId);
+    this.#zones.get(accountKey(key))?.delete(key.siteId);
     return Promise.resolve();
   }
 }

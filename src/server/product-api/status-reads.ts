@@ -4,6 +4,7 @@ import {
   type CommandCancellation,
   type StatusRecord,
 } from '../../domain/command.ts';
+import { accountKey } from '../events/people.ts';
 import type { CommandRef } from '../upstream/upstream-api.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import { Coalescer } from './coalescer.ts';
@@ -104,7 +105,7 @@ function clientPrefix(caller: UpstreamCaller): string {
   let prefix = known.get(caller.clientId);
   if (prefix === undefined) {
     // JSON keeps the parts apart whatever characters a client ID holds.
-    prefix = `${JSON.stringify([caller.region, caller.clientId])} `;
+    prefix = `${accountKey(caller)} `;
     if (known.size >= 10_000) known.clear();
     known.set(caller.clientId, prefix);
   }

@@ -24,7 +24,7 @@ import {
 } from '../../domain/refresh-policy.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { personKey, personOf, type Account, type Person } from '../events/people.ts';
+import { accountKey, personKey, personOf, type Account, type Person } from '../events/people.ts';
 import {
   madeByName,
   type BoundSite,
@@ -228,7 +228,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   async recordSiteUnbound(account: Account, siteId: string): Promise<void> {
     account = accountOf(account);
     await this.store.markSiteUnbound(account, siteId, this.#now());
-    this.#syncedSites.delete(accountKeyOf(account));
+    this.#syncedSites.delete(accountKey(account));
   }
 
   async versionOf(account: Account, deviceId: string): Promise<DeviceVersion> {
@@ -292,7 +292,8 @@ export class ReadModel implements DeviceCommandsRecorder {
     // Polled by every open tab: from memory while nothing of the device changed (see the cache).
     const { cache } = this.store;
     const epoch = cache.epoch;
-    let command = cache.command(account, deviceId, commandId);
+    const kept = cache.status(account, deviceId, commandId);
+    let command = kept.command;
     if (!command) {
       command = (await this.store.commandsByIds(this.store.db, account, deviceId, [commandId])).get(
         commandId,
@@ -300,7 +301,7 @@ export class ReadModel implements DeviceCommandsRecorder {
       if (!command) return undefined;
       cache.keepCommand(epoch, account, deviceId, command);
     }
-    let device = cache.state(account, deviceId)?.view;
+    let device = kept.state?.view;
     if (!device) {
       const read = await this.store.stateOf(account, deviceId);
       cache.keepState(epoch, account, deviceId, read);
@@ -336,7 +337,7 @@ export class ReadModel implements DeviceCommandsRecorder {
       deviceIds: site.devices.map((device) => device.deviceId),
     }));
     const fingerprint = createHash('sha256').update(JSON.stringify(sites)).digest('base64');
-    const key = accountKeyOf(account);
+    const key = accountKey(account);
     if (this.#syncedSites.get(key) === fingerprint) return;
     await this.#markBound(account, sites, true);
     if (this.#syncedSites.size > 10_000) this.#syncedSites.clear();
@@ -364,7 +365,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   rememberCaller(caller: UpstreamCaller): Promise<void> | undefined {
     if (!this.#box) return undefined;
     const account = { region: caller.region, clientId: caller.clientId };
-    const key = accountKeyOf(account);
+    const key = accountKey(account);
     const secret = caller.clientSecret;
     const nowMs = Date.now();
     const kept = this.#remembered.get(key);
@@ -946,10 +947,6 @@ function addTo(
 /** Only the account of `account` (a session or caller passes as one, with its secret). */
 function accountOf(account: Account): Account {
   return { region: account.region, clientId: account.clientId };
-}
-
-function accountKeyOf(account: Account): string {
-  return JSON.stringify([account.region, account.clientId]);
 }
 
 /** Associated data the sealed secret of an account is bound to. */

@@ -177,8 +177,8 @@ export class Sessions {
       throw new ProblemError(403, 'forbidden_role', refusalFor(session.operator.role, permission), {
         title: 'Not allowed for your role',
       });
-    if (session.clientId !== undefined && session.clientSecret !== undefined)
-      return { ...session, clientId: session.clientId, clientSecret: session.clientSecret };
+    // The request's own copy of the stored session (`current`): no second copy on every poll.
+    if (hasOwnCredentials(session)) return session;
     const connection = await this.#connections?.get(session.region);
     if (!connection) {
       const region = REGION_NAMES[session.region];
@@ -269,4 +269,9 @@ export class Sessions {
     this.#tokens.drop(id);
     await this.#store.destroy(id);
   }
+}
+
+/** A credentials form's session: it acts upstream with its own client credentials. */
+function hasOwnCredentials(session: StoredSession): session is Session {
+  return session.clientId !== undefined && session.clientSecret !== undefined;
 }

@@ -1,4 +1,5 @@
 import type { Device, SiteList } from '../../domain/device.ts';
+import { accountKey } from '../events/people.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
 /** Reads a caller's site list (the adapter's `sites`); `retry` as the client's. */
@@ -122,11 +123,11 @@ export class SiteDirectory {
 
   /** Drops the caller's kept list (after a bind or unbind): the next lookup asks again. */
   forget(caller: UpstreamCaller): void {
-    this.#entries.delete(keyOf(caller));
+    this.#entries.delete(accountKey(caller));
   }
 
   #list(caller: UpstreamCaller, retry: boolean): Entry['list'] {
-    const key = keyOf(caller);
+    const key = accountKey(caller);
     const nowMs = this.#now();
     const kept = this.#entries.get(key);
     if (kept && nowMs - kept.fetchedAtMs < this.#ttlMs) return kept.list;
@@ -138,10 +139,6 @@ export class SiteDirectory {
     });
     return entry.list;
   }
-}
-
-function keyOf(caller: UpstreamCaller): string {
-  return JSON.stringify([caller.region, caller.clientId]);
 }
 
 function index(list: SiteList): Awaited<Entry['list']> {

@@ -84,6 +84,26 @@ describe('the device read cache', () => {
     expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeUndefined();
   });
 
+  it('answers a command and its device state only for the account and device it was kept for', () => {
+    const cache = new DeviceReadCache<KnownCommand>();
+    keep(cache, cache.epoch, known('cmd_1'));
+    expect(cache.status(account, 'BAT-1', 'cmd_1')).toMatchObject({
+      command: { record: { id: 'cmd_1' } },
+      state: { state: { version: 1 } },
+    });
+    expect(cache.status(account, 'BAT-2', 'cmd_1')).toEqual({
+      command: undefined,
+      state: undefined,
+    });
+    expect(cache.status(other, 'BAT-1', 'cmd_1').command).toBeUndefined();
+    // The same ID kept for another account: each answers its own or none, never the other's.
+    cache.keepCommand(cache.epoch, other, 'BAT-1', known('cmd_1', { status: 'executing' }));
+    expect(cache.status(other, 'BAT-1', 'cmd_1').command?.record.status).toBe('executing');
+    expect(cache.status(account, 'BAT-1', 'cmd_1').command).toBeUndefined();
+    cache.drop(account, [{ kind: 'command', deviceId: 'BAT-1', commandId: 'cmd_1' }]);
+    expect(cache.status(other, 'BAT-1', 'cmd_1').command?.record.status).toBe('executing');
+  });
+
   it("drops every device of an account, only that account's, when no device is named", () => {
     const cache = new DeviceReadCache<KnownCommand>();
     keep(cache, cache.epoch, known('cmd_1'));
