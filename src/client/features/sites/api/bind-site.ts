@@ -32,6 +32,8 @@ export function useBindSite() {
         list ? { sites: [...list.sites.filter((s) => s.siteId !== site.siteId), site] } : list,
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+    // Not returned: the answer is in the list already, so the bind is done when it comes, not
+    // when the refetch does (a returned promise would keep the mutation pending until then).
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: siteKeys.all }),
   });
 }

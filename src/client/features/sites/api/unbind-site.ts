@@ -21,6 +21,7 @@ export function useUnbindSite() {
         list ? { sites: list.sites.filter((s) => s.siteId !== siteId) } : list,
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+    // Not returned, as for a bind: the unbind is done when its answer comes, not its refetch.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: siteKeys.all }),
   });
 }
