@@ -142,7 +142,7 @@ export const BFF_PROBLEM_CODES = {
   budget_too_tight: {
     status: [409],
     meaning:
-      "A replace or an undo whose last call the device's budget of upstream calls (2 per rolling minute) would send later than the lead time before the new window starts; nothing was sent; `details.earliestStart` is the earliest window start the budget allows.",
+      "A replace or an undo whose last call the device's budget of upstream calls (the region's calls per device and rolling minute, the vendor's 2 by default) would send later than the lead time before the new window starts; nothing was sent; `details.earliestStart` is the earliest window start the budget allows.",
   },
   change_would_wait: {
     status: [409],

@@ -108,7 +108,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
         tags: ['commands'],
         summary: 'Send a device command',
         description:
-          "Goes through the device's budget of upstream calls (2 per rolling minute): when it has no call left now, or the vendor answers 429, the submission is queued and answered 202 `{ queued: { changeId, goesAt, reason, deviceIds } }` instead of the command (follow it at `GET /api/changes`). `Powerdeck-Device-Version` names the device's version the change was made against.",
+          "Goes through the device's budget of upstream calls (the vendor's 2 per rolling minute unless the region is configured otherwise; `GET /api/session` says the budget in force): when it has no call left now, or the vendor answers 429, the submission is queued and answered 202 `{ queued: { changeId, goesAt, reason, deviceIds } }` instead of the command (follow it at `GET /api/changes`). `Powerdeck-Device-Version` names the device's version the change was made against.",
         params: DeviceParamsSchema,
         body: DeviceCommandSchema,
         response: {
