@@ -34,7 +34,14 @@ export interface BudgetStack {
 function startProcess(dataDir: string): Child {
   return startChild(
     'powerdeck',
-    ['--max-semi-space-size=16', '--import', 'tsx', 'scripts/start.ts'],
+    [
+      '--max-semi-space-size=16',
+      '--import',
+      './scripts/package-scope-hints.mjs',
+      '--import',
+      'tsx',
+      'scripts/start.ts',
+    ],
     {
       ...process.env,
       PORT: String(E2E_BUDGET_BFF_PORT),
