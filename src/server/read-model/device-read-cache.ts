@@ -105,17 +105,10 @@ export class DeviceReadCache<Command extends KeptCommand> {
     return this.#counter;
   }
 
-  /** The kept state of the device (`state` undefined: known to have no row), or undefined. */
-  state(account: Account, deviceId: string): KeptState | undefined {
-    return this.#states.get(deviceKey(account, deviceId));
-  }
-
-  /** The kept command, or undefined. */
-  command(account: Account, deviceId: string, commandId: string): Command | undefined {
-    return this.#command(deviceKey(account, deviceId), commandId);
-  }
-
-  /** What a status answer reads: the kept command and its device's kept state, each or undefined. */
+  /**
+   * What a status answer reads: the kept command (undefined when not kept) and its device's kept
+   * state (`state.state` undefined: known to have no row; undefined: not kept).
+   */
   status(
     account: Account,
     deviceId: string,

@@ -55,18 +55,18 @@ describe('the device read cache', () => {
     const cache = new DeviceReadCache<KnownCommand>();
     keep(cache, cache.epoch, known('cmd_1'));
     cache.keepCommand(cache.epoch, account, 'BAT-1', known('cmd_2'));
-    expect(cache.command(account, 'BAT-1', 'cmd_1')?.record.id).toBe('cmd_1');
-    expect(cache.command(other, 'BAT-1', 'cmd_1')).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').command?.record.id).toBe('cmd_1');
+    expect(cache.status(other, 'BAT-1', 'cmd_1').command).toBeUndefined();
     cache.drop(account, [{ kind: 'command', deviceId: 'BAT-1', commandId: 'cmd_1' }]);
-    expect(cache.command(account, 'BAT-1', 'cmd_1')).toBeUndefined();
-    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeDefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').command).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_2').command).toBeDefined();
     cache.drop(account, [{ kind: 'state', deviceId: 'BAT-1' }]);
-    expect(cache.state(account, 'BAT-1')).toBeUndefined();
-    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeDefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').state).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_2').command).toBeDefined();
     cache.keepState(cache.epoch, account, 'BAT-1', state(2));
     cache.drop(account, [{ kind: 'device', deviceId: 'BAT-1' }]);
-    expect(cache.state(account, 'BAT-1')).toBeUndefined();
-    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').state).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_2').command).toBeUndefined();
   });
 
   it('does not keep a read that started before a drop of what it read', () => {
@@ -74,14 +74,14 @@ describe('the device read cache', () => {
     const before = cache.epoch;
     cache.drop(account, [{ kind: 'command', deviceId: 'BAT-1', commandId: 'cmd_1' }]);
     keep(cache, before, known('cmd_1'));
-    expect(cache.command(account, 'BAT-1', 'cmd_1')).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').command).toBeUndefined();
     // The state was not dropped: it is kept.
-    expect(cache.state(account, 'BAT-1')?.state?.version).toBe(1);
+    expect(cache.status(account, 'BAT-1', 'cmd_1').state?.state?.version).toBe(1);
     const later = cache.epoch;
     cache.drop(account, [{ kind: 'device', deviceId: 'BAT-1' }]);
     keep(cache, later, known('cmd_2'));
-    expect(cache.state(account, 'BAT-1')).toBeUndefined();
-    expect(cache.command(account, 'BAT-1', 'cmd_2')).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').state).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_2').command).toBeUndefined();
   });
 
   it('answers a command and its device state only for the account and device it was kept for', () => {
@@ -109,11 +109,11 @@ describe('the device read cache', () => {
     keep(cache, cache.epoch, known('cmd_1'));
     cache.keepCommand(cache.epoch, other, 'BAT-1', known('cmd_1'));
     cache.dropAccount(account);
-    expect(cache.command(account, 'BAT-1', 'cmd_1')).toBeUndefined();
-    expect(cache.state(account, 'BAT-1')).toBeUndefined();
-    expect(cache.command(other, 'BAT-1', 'cmd_1')).toBeDefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').command).toBeUndefined();
+    expect(cache.status(account, 'BAT-1', 'cmd_1').state).toBeUndefined();
+    expect(cache.status(other, 'BAT-1', 'cmd_1').command).toBeDefined();
     cache.clear();
-    expect(cache.command(other, 'BAT-1', 'cmd_1')).toBeUndefined();
+    expect(cache.status(other, 'BAT-1', 'cmd_1').command).toBeUndefined();
   });
 
   it("never takes a device's version or a command's status back", () => {
@@ -121,10 +121,10 @@ describe('the device read cache', () => {
     const epoch = cache.epoch;
     cache.keepState(epoch, account, 'BAT-1', state(3));
     cache.keepState(epoch, account, 'BAT-1', state(2));
-    expect(cache.state(account, 'BAT-1')?.state?.version).toBe(3);
+    expect(cache.status(account, 'BAT-1', 'cmd_1').state?.state?.version).toBe(3);
     cache.keepCommand(epoch, account, 'BAT-1', known('cmd_1', { status: 'cancelled' }));
     cache.keepCommand(epoch, account, 'BAT-1', known('cmd_1'));
-    expect(cache.command(account, 'BAT-1', 'cmd_1')?.record.status).toBe('cancelled');
+    expect(cache.status(account, 'BAT-1', 'cmd_1').command?.record.status).toBe('cancelled');
   });
 });
 

@@ -174,7 +174,7 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
       expect((await model.status(account, 'BAT-1', 'cmd_1'))?.record.status).toBe('executing');
       expect(reads).toEqual([]);
       // Who sent it stays as first learnt: the row as it stands, not as the read wrote it.
-      expect(store.cache.command(account, 'BAT-1', 'cmd_1')?.madeByName).toBe('Ada');
+      expect(store.cache.status(account, 'BAT-1', 'cmd_1').command?.madeByName).toBe('Ada');
 
       // A transaction that rolls back keeps nothing of what it wrote.
       const rolledBack = store.transaction(async (tx) => {
