@@ -54,12 +54,3 @@ export function problem(status: number, code: string, detail: string, title = 'R
 
 /** An answer without a body. */
 export const noContent = (): Response => new Response(null, { status: 204 });
-
-/** A wait a test ends by hand (`open`): a fake answer held on `passed` comes when it is opened. */
-export function gate(): { passed: Promise<unknown>; open: () => void } {
-  let open = () => {};
-  const passed = new Promise((resolve) => {
-    open = () => resolve(undefined);
-  });
-  return { passed, open };
-}

@@ -11,8 +11,6 @@ interface FakeSitesBffOptions {
   nowIso: string;
   /** Who the BFF records as having set a zone. */
   operatorName?: string;
-  /** Once a zone was changed, the site list and the ledger answer only after it settles. */
-  readsAfterChange?: Promise<unknown>;
 }
 
 /**
@@ -27,14 +25,10 @@ export function fakeSitesBff({
   session = { region: 'au', clientId: 'demo-au' },
   nowIso,
   operatorName = 'demo-au',
-  readsAfterChange,
 }: FakeSitesBffOptions) {
   const held = sites.map((site) => ({ ...site }));
-  let changed = false;
-  const requests = stubFetch(async (request: RecordedRequest) => {
+  const requests = stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
-    if (changed && readsAfterChange && /^GET \/api\/(sites|ledger)$/.test(route))
-      await readsAfterChange;
     if (route === 'GET /api/session') return json(200, session);
     if (route === 'GET /api/sites') return json(200, { sites: held });
     if (route === 'GET /api/ledger') return json(200, { entries: [] });
@@ -75,7 +69,6 @@ export function fakeSitesBff({
         };
       }
       held[index] = next;
-      changed = true;
       return json(200, next);
     }
     return problem(404, 'not_found', `no route ${route}`);

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Site } from '../../../domain/device.ts';
-import { gate, json, problem, stubFetch } from '../../testing/fake-fetch.ts';
+import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { harbourPlant } from '../../testing/test-devices.ts';
 
@@ -109,75 +109,6 @@ describe('sites page', () => {
     await user.click(screen.getByRole('button', { name: 'Bind' }));
     const heading = await screen.findByRole('heading', { name: /PLANT-EU-001/ });
     await waitFor(() => expect(document.activeElement).toBe(heading));
-  });
-
-  it('is done binding when the answer comes, and keeps an ID typed while it waited', async () => {
-    const bff = fakeBff([]);
-    const held = { post: gate(), list: gate() };
-    let posts = 0;
-    let listHeldBy: Promise<unknown> | undefined;
-    stubFetch(async (request) => {
-      const route = `${request.method} ${request.path}`;
-      if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
-      if (route === 'GET /api/sites') {
-        if (listHeldBy) await listHeldBy;
-        return json(200, { sites: bff.bound });
-      }
-      if (route === 'POST /api/sites') {
-        posts += 1;
-        const { siteId } = request.body as { siteId: string };
-        if (siteId === SMALL.siteId) await held.post.passed;
-        const site = [SMALL, LARGE].find((s) => s.siteId === siteId);
-        if (!site) return problem(404, 'not_found', `Site ${siteId} does not exist.`);
-        bff.bound = [...bff.bound.filter((s) => s.siteId !== siteId), site];
-        // The list read the answer sets off is slow to come.
-        listHeldBy = held.list.passed;
-        return json(201, site);
-      }
-      if (route === 'DELETE /api/sites/PLANT-EU-001') {
-        bff.bound = bff.bound.filter((s) => s.siteId !== SMALL.siteId);
-        return new Response(null, { status: 204 });
-      }
-      return problem(404, 'not_found', `no route ${route}`);
-    });
-    const user = userEvent.setup();
-    renderApp('/sites');
-    const siteId = await screen.findByLabelText('Site ID');
-
-    // Bound while the list read it set off is still under way: done, focus on the site.
-    await user.type(siteId, 'PLANT-EU-100');
-    await user.click(screen.getByRole('button', { name: 'Bind' }));
-    const large = await screen.findByRole('heading', { name: /PLANT-EU-100/ });
-    await waitFor(() => expect(document.activeElement).toBe(large));
-    expect(screen.getByRole('button', { name: 'Bind' })).toHaveProperty('disabled', false);
-    expect(screen.getByText('Bound PLANT-EU-100 (Leipzig Solar Park).')).toBeTruthy();
-    expect((siteId as HTMLInputElement).value).toBe('');
-
-    // An ID typed while the answer to the one before is awaited is the next attempt: it stays,
-    // with its focus; the earlier one's site still comes into the list.
-    await user.type(siteId, 'PLANT-EU-001');
-    await user.click(screen.getByRole('button', { name: 'Bind' }));
-    expect(screen.getByRole('button', { name: 'Binding…' })).toBeTruthy();
-    await user.clear(siteId);
-    await user.type(siteId, 'PLANT-EU-7');
-    expect(screen.getByRole('button', { name: 'Bind' })).toHaveProperty('disabled', false);
-    held.post.open();
-    expect(await screen.findByRole('heading', { name: /PLANT-EU-001/ })).toBeTruthy();
-    expect((siteId as HTMLInputElement).value).toBe('PLANT-EU-7');
-    expect(document.activeElement).toBe(siteId);
-    expect(screen.queryByText(/Bound PLANT-EU-001/)).toBeNull();
-    expect(posts).toBe(2);
-
-    // An unbind, as well, is done when its answer comes.
-    const unbound = gate();
-    listHeldBy = unbound.passed;
-    const harbour = screen.getByRole('region', { name: /PLANT-EU-001/ });
-    await user.click(within(harbour).getByRole('button', { name: 'Unbind' }));
-    await user.click(await screen.findByRole('button', { name: 'Unbind site' }));
-    expect(await screen.findByText(/^Unbound PLANT-EU-001\./)).toBeTruthy();
-    expect(screen.queryByRole('region', { name: /PLANT-EU-001/ })).toBeNull();
-    held.list.open();
-    unbound.open();
   });
 
   it('keeps the list when a refresh fails and says since when it is shown', async () => {

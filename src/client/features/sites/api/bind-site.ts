@@ -32,8 +32,6 @@ export function useBindSite() {
         list ? { sites: [...list.sites.filter((s) => s.siteId !== site.siteId), site] } : list,
       );
     },
-    // Not returned: the answer is in the list already, so the bind is done when it comes, not
-    // when the refetch does (a returned promise would keep the mutation pending until then).
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: siteKeys.all }),
   });
 }

@@ -46,10 +46,10 @@ export function useSetSiteTimeZone() {
         list ? { sites: list.sites.map((s) => (s.siteId === site.siteId ? site : s)) } : list,
       );
     },
-    // Not returned, as for a bind: saved when the answer comes, not when the reads do.
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: siteKeys.all });
-      void queryClient.invalidateQueries({ queryKey: commandKeys.ledger() });
-    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+        queryClient.invalidateQueries({ queryKey: commandKeys.ledger() }),
+      ]),
   });
 }

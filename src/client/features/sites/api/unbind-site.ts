@@ -21,7 +21,6 @@ export function useUnbindSite() {
         list ? { sites: list.sites.filter((s) => s.siteId !== siteId) } : list,
       );
     },
-    // Not returned, as for a bind: the unbind is done when its answer comes, not its refetch.
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: siteKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: siteKeys.all }),
   });
 }
