@@ -592,7 +592,8 @@ export class ReadModelStore {
   /**
    * Marks the devices bound (a bind, or the site list) under `siteId`; devices of the account
    * listed under no bound site any more are marked unbound when `allBound` lists the account's
-   * every bound device (a whole site list). Returns the devices new to the read model.
+   * every bound device (a whole site list). Returns the devices that became bound: new to the
+   * read model, or unbound until now (a site bound again, whose devices were read no more).
    */
   async markBound(
     tx: Queryable,
@@ -617,6 +618,21 @@ export class ReadModelStore {
             .values(rows)
             .onConflictDoNothing()
             .returning({ deviceId: deviceReadState.deviceId });
+    const listedIds = rows.map((row) => row.deviceId);
+    // Unbinding cleared their next read: bound again, they are read as a new device is.
+    const boundAgain =
+      listedIds.length === 0
+        ? []
+        : await tx
+            .select({ deviceId: deviceReadState.deviceId })
+            .from(deviceReadState)
+            .where(
+              and(
+                ofAccount(account),
+                inArray(deviceReadState.deviceId, listedIds),
+                eq(deviceReadState.bound, false),
+              ),
+            );
     for (const site of sites)
       if (site.deviceIds.length > 0)
         await tx
@@ -632,8 +648,7 @@ export class ReadModelStore {
               ),
             ),
           );
-    if (allBound) {
-      const listed = rows.map((row) => row.deviceId);
+    if (allBound)
       await tx
         .update(deviceReadState)
         .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
@@ -641,11 +656,10 @@ export class ReadModelStore {
           and(
             ofAccount(account),
             eq(deviceReadState.bound, true),
-            listed.length > 0 ? notInArray(deviceReadState.deviceId, listed) : undefined,
+            listedIds.length > 0 ? notInArray(deviceReadState.deviceId, listedIds) : undefined,
           ),
         );
-    }
-    return inserted.map((row) => row.deviceId);
+    return [...inserted, ...boundAgain].map((row) => row.deviceId);
   }
 
   /** Marks the devices of a site unbound: they are read no more. */

@@ -228,6 +228,44 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     expect(state?.nextReadAt?.getTime()).toBe(T + 10 * MIN + DEFAULT_REFRESH_SETTINGS.allowanceMs);
   });
 
+  it('reads the devices of a site bound again: unbinding stopped their reads, binding plans them', async () => {
+    const site = { siteId: 'PLANT-1', deviceIds: ['BAT-1'] };
+    const list = (bound: boolean) => ({
+      sites: bound
+        ? [
+            {
+              siteId: 'PLANT-1',
+              name: 'p',
+              timeZone: 'UTC',
+              clock: { source: 'offset' as const },
+              devices: [{ deviceId: 'BAT-1', name: 'b', model: 'm', capabilities: {} }],
+            },
+          ]
+        : [],
+    });
+    await model.recordSiteBound(account, site);
+    await model.recordSubmitted(account, 'BAT-1', record('cmd_1'));
+    await read([record('cmd_1')]);
+    const planned = T + DEFAULT_REFRESH_SETTINGS.openEveryMs;
+    expect((await model.stateOf(account, 'BAT-1'))?.nextReadAt?.getTime()).toBe(planned);
+
+    // Unbound through the BFF, then bound again through it.
+    await model.recordSiteUnbound(account, 'PLANT-1');
+    expect(await model.stateOf(account, 'BAT-1')).toMatchObject({ bound: false, nextReadAt: null });
+    await model.recordSiteBound(account, site);
+    let state = await model.stateOf(account, 'BAT-1');
+    expect(state?.bound).toBe(true);
+    expect(state?.nextReadAt?.getTime()).toBe(planned);
+
+    // Unbound and bound again elsewhere, as the site list tells it.
+    await model.syncSites(account, list(false));
+    expect(await model.stateOf(account, 'BAT-1')).toMatchObject({ bound: false, nextReadAt: null });
+    await model.syncSites(account, list(true));
+    state = await model.stateOf(account, 'BAT-1');
+    expect(state?.bound).toBe(true);
+    expect(state?.nextReadAt?.getTime()).toBe(planned);
+  });
+
   it("confirms a batch's device commands from the reads, and tells its sender of failed ones", async () => {
     const { row } = await ledger.begin({
       kind: 'batch',
