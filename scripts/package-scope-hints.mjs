@@ -3,8 +3,9 @@
  * Loaded by `npm start` before tsx (`--import`): resolves the relative imports of the packages in
  * {@link ESM_PACKAGES} without Node's lookup of their package scope, which was the larger part of
  * the server's module loading on Node 24. Plain JavaScript, so Node loads it without its
- * TypeScript stripper (a WebAssembly module: about 90 MB more resident, `bench --only start`);
- * its types are in `package-scope-hints.d.mts`.
+ * TypeScript stripper, a WebAssembly module that held 83 MB more resident (`start.rss_mb` 382
+ * against 298.6, two runs of `npm run bench -- --only start`); its types are in
+ * `package-scope-hints.d.mts`.
  *
  * Node 22 and later, resolving an ES module file, look up the package.json of its scope for the
  * file's module type, and every lookup parses that package.json's whole `exports` map again

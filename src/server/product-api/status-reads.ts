@@ -94,24 +94,11 @@ export class StatusReads {
   }
 }
 
-/** Prefixes already made, by client ID per region: one JSON.stringify per client, not per poll. */
-const prefixes: Record<UpstreamCaller['region'], Map<string, string>> = {
-  eu: new Map(),
-  au: new Map(),
-};
-
+/** The start of every key of the caller's client; {@link accountKey} keeps the parts apart. */
 function clientPrefix(caller: UpstreamCaller): string {
-  const known = prefixes[caller.region];
-  let prefix = known.get(caller.clientId);
-  if (prefix === undefined) {
-    // JSON keeps the parts apart whatever characters a client ID holds.
-    prefix = `${accountKey(caller)} `;
-    if (known.size >= 10_000) known.clear();
-    known.set(caller.clientId, prefix);
-  }
-  return prefix;
+  return `${accountKey(caller)} `;
 }
 
 function statusKey(caller: UpstreamCaller, ref: CommandRef): string {
-  return `${clientPrefix(caller)}${ref.deviceId} ${ref.commandId}`;
+  return `${accountKey(caller)} ${ref.deviceId} ${ref.commandId}`;
 }
