@@ -29,6 +29,8 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
   let batchPosts: RelayAction[] = [];
   /** What the relay does with the next batch POSTs; then it passes them. */
   let nextBatchActions: RelayAction[] = [];
+  /** Devices whose history reads the relay breaks before the upstream sees them. */
+  let unreadable = new Set<string>();
 
   beforeAll(async () => {
     stack = await startStack({
@@ -45,10 +47,18 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     await stack.forgetUpstream();
     batchPosts = [];
     nextBatchActions = [];
+    // Each case moves the BFF past a lease from the wall clock, as the reset sets the sandbox's
+    // clock back to it: skews left by earlier cases would add up past the ledger's clock
+    // allowance, and a batch would no longer match its own commands.
+    skewMs = 0;
     const relay = stack.relay;
     if (!relay) throw new Error('this suite needs the relay');
+    unreadable = new Set();
     relay.plan = (method, path) => {
-      if (method !== 'POST' || path.split('?')[0] !== BATCH_PATH) return 'pass';
+      const [route = ''] = path.split('?');
+      const history = /\/device\/([^/]+)\/commands$/.exec(route);
+      if (method === 'GET' && history?.[1] && unreadable.has(history[1])) return 'resetBefore';
+      if (method !== 'POST' || route !== BATCH_PATH) return 'pass';
       const action = nextBatchActions.shift() ?? 'pass';
       batchPosts.push(action);
       return action;
@@ -152,6 +162,45 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     const again = await submit(batch, key);
     expect(BatchSubmissionResponseSchema.parse(again.json())).toEqual(answer);
     expect(batchPosts).toHaveLength(1);
+  });
+
+  it("reset after the upstream acted, one device's history unreadable: settled from the others", async () => {
+    const batch = batchOf(10, 1150);
+    const [unread = '', ...read] = batch.devices;
+    const key = randomUUID();
+    nextBatchActions = ['resetAfter'];
+    expect((await submit(batch, key)).status).toBe(502);
+
+    // One command found says the upstream carried the batch out: the device whose history could
+    // not be read is not sent to again, and is looked for as a batch's devices are.
+    unreadable = new Set([unread]);
+    skewMs += LEASE_MS + 1_000;
+    await stack.admin.advanceClock(MINUTE_MS);
+    const settled = await submit(batch, key);
+    expect(settled.status, settled.text).toBe(202);
+    const answer = BatchSubmissionResponseSchema.parse(settled.json());
+    const created = await upstreamCommands(batch);
+    expect(created.map((c) => c.deviceId)).toEqual(batch.devices);
+    expect(answer.commands).toEqual(
+      created
+        .filter((c) => read.includes(c.deviceId))
+        .map(({ deviceId, id }) => ({ deviceId, id })),
+    );
+    expect(answer.confirmation).toBe('confirming');
+    expect(batchPosts).toEqual(['resetAfter']);
+
+    // Readable again: the read model finds its command.
+    unreadable = new Set();
+    await stack.admin.advanceClock(MINUTE_MS);
+    await stack.bff.readModel?.reads.runDue();
+    expect(await ledgerEntry(batch)).toMatchObject({
+      state: 'succeeded',
+      outcome: {
+        reconciled: 'found',
+        confirmation: 'confirmed',
+        commands: expect.arrayContaining(created.map(({ deviceId, id }) => ({ deviceId, id }))),
+      },
+    });
   });
 
   it('settled before another submission for one of its devices and window is sent', async () => {

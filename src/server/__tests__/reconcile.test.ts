@@ -33,17 +33,18 @@ const idsOf = (found: Map<string, StatusRecord>) =>
 
 describe("finding a submission's device commands in the histories (no batch IDs on records)", () => {
   it('finds each device its command with the same window and power control', async () => {
-    const found = await findSubmittedCommands(
+    const { found, unread } = await findSubmittedCommands(
       historyOf([record('c1', 'BAT-1'), record('c2', 'BAT-2')]),
       batch(['BAT-1', 'BAT-2', 'BAT-3']),
       SENT_MS,
       nothingKnown,
     );
     expect(idsOf(found)).toEqual({ 'BAT-1': 'c1', 'BAT-2': 'c2' });
+    expect(unread).toEqual([]);
   });
 
   it('passes over another window, another power control, and commands received before the batch', async () => {
-    const found = await findSubmittedCommands(
+    const { found } = await findSubmittedCommands(
       historyOf([
         { ...record('other-window', 'BAT-1'), endTime: '2026-05-01T12:30:00Z' },
         { ...record('other-control', 'BAT-1'), powerControl: { targetBatteryPowerW: 1 } },
@@ -57,7 +58,7 @@ describe("finding a submission's device commands in the histories (no batch IDs 
   });
 
   it('leaves out commands other ledger entries hold, and takes the one received closest to the batch', async () => {
-    const found = await findSubmittedCommands(
+    const { found } = await findSubmittedCommands(
       historyOf([
         record('taken', 'BAT-1', '2026-05-01T10:00:00Z'),
         record('late', 'BAT-1', '2026-05-01T10:30:00Z'),
@@ -89,6 +90,34 @@ describe("finding a submission's device commands in the histories (no batch IDs 
     expect(asked.sort()).toEqual(devices.slice(2).sort());
     expect(most).toBeLessThanOrEqual(3);
     expect(ranges.size).toBe(1);
+  });
+
+  it("settles a batch from one device's command though another history cannot be read", async () => {
+    const readable = historyOf([record('c2', 'BAT-2')]);
+    const { found, unread } = await findSubmittedCommands(
+      (deviceId, range) =>
+        deviceId === 'BAT-1' ? Promise.reject(new Error('unreadable')) : readable(deviceId, range),
+      batch(['BAT-1', 'BAT-2', 'BAT-3']),
+      SENT_MS,
+      nothingKnown,
+    );
+    expect(idsOf(found)).toEqual({ 'BAT-2': 'c2' });
+    expect(unread).toEqual(['BAT-1']);
+  });
+
+  it('fails when nothing was found and a history could not be read: that device may hold it', async () => {
+    const readable = historyOf([]);
+    await expect(
+      findSubmittedCommands(
+        (deviceId, range) =>
+          deviceId === 'BAT-3'
+            ? Promise.reject(new Error('unreadable'))
+            : readable(deviceId, range),
+        batch(['BAT-1', 'BAT-2', 'BAT-3']),
+        SENT_MS,
+        nothingKnown,
+      ),
+    ).rejects.toThrow('unreadable');
   });
 
   it('fails when a history cannot be read', async () => {

@@ -363,14 +363,14 @@ export class Ledger {
     session: Session,
     submission: UnsettledSubmission,
   ): Promise<StoredAnswer | undefined> {
-    let found;
+    let found, unread;
     try {
-      found = await findSubmittedCommands(
+      ({ found, unread } = await findSubmittedCommands(
         (deviceId, range) => this.#history(session, deviceId, range),
         submission,
         row.createdAt.getTime(),
         (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId, row.id),
-      );
+      ));
     } catch (error) {
       if (isProblem(error, 'device_rate_limited')) throw unsettledUntilNextCall(error);
       // The cause's code, not its words: those may be the vendor's own message.
@@ -391,18 +391,28 @@ export class Ledger {
     });
     if (row.kind === 'batch') {
       const windowEnded = this.#now() >= Date.parse(submission.endTime);
+      // A device whose history was not read is not known to lack its command: the read model
+      // goes on looking for it, as for one whose window has not ended.
+      const unreadDevices = new Set(unread);
       const unconfirmed = submission.deviceIds
         .filter((deviceId) => !found.has(deviceId))
         .map((deviceId) => ({
           deviceId,
-          state: windowEnded ? ('notFound' as const) : ('confirming' as const),
+          state:
+            windowEnded && !unreadDevices.has(deviceId)
+              ? ('notFound' as const)
+              : ('confirming' as const),
         }));
       const outcome: LedgerOutcome = {
         status: 202,
         commands,
         unconfirmed,
         confirmation:
-          unconfirmed.length === 0 ? 'confirmed' : windowEnded ? 'incomplete' : 'confirming',
+          unconfirmed.length === 0
+            ? 'confirmed'
+            : unconfirmed.some((device) => device.state === 'confirming')
+              ? 'confirming'
+              : 'incomplete',
         reconciled: 'found',
       };
       return this.#complete(row, {

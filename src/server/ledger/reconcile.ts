@@ -23,6 +23,14 @@ export type ReadHistory = (deviceId: string, range: TimeWindow) => Promise<Statu
  */
 export const CLOCK_ALLOWANCE_MS = 2 * 60_000;
 
+/** What {@link findSubmittedCommands} learnt from the devices' histories. */
+export interface SubmittedCommands {
+  /** The command found per device; devices without one are left out. */
+  found: Map<string, StatusRecord>;
+  /** The devices whose history could not be read: whether they hold one is not known. */
+  unread: string[];
+}
+
 /**
  * The device commands of a submission or batch found in the devices' histories (docs/decisions/006,
  * section 5; docs/architecture.md, Ledger): per device, a command with the same effective window
@@ -30,11 +38,17 @@ export const CLOCK_ALLOWANCE_MS = 2 * 60_000;
  * {@link CLOCK_ALLOWANCE_MS}), and not attributed to another ledger entry. Of several, the one
  * received closest to the entry's writing. Never sends anything.
  *
+ * One command found settles a batch: the upstream carried it out, and the read model looks for the
+ * other devices' commands. So a history that cannot be read does not end the search; it matters
+ * only when nothing was found, since that device may hold the command.
+ *
  * @param sentAtMs when it was sent, epoch ms: the vendor's time of its answer when there was
  *   one, else when its ledger entry was written.
  * @param known command IDs per device that other ledger entries hold.
- * @returns the record found per device (devices without one are left out).
- * @throws ProblemError when a history cannot be read.
+ * @returns `found`, the record found per device (devices without one are left out), and
+ *   `unread`, the devices whose history could not be read.
+ * @throws the first failure to read a history (a ProblemError from the upstream) when no command
+ *   was found.
  */
 export async function findSubmittedCommands(
   readHistory: ReadHistory,
@@ -43,19 +57,27 @@ export async function findSubmittedCommands(
   known: (deviceId: string) => Promise<Set<string>>,
   deviceIds: readonly string[] = submission.deviceIds,
   concurrency = 4,
-): Promise<Map<string, StatusRecord>> {
+): Promise<SubmittedCommands> {
   const found = new Map<string, StatusRecord>();
+  const unread: string[] = [];
   const range = historyRange(submission);
   const queue = [...deviceIds];
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
     for (let deviceId = queue.shift(); deviceId !== undefined; deviceId = queue.shift()) {
-      const [records, taken] = await Promise.all([readHistory(deviceId, range), known(deviceId)]);
-      const match = matchSubmittedCommand(records, submission, sentAtMs, taken);
-      if (match) found.set(deviceId, match);
+      try {
+        const [records, taken] = await Promise.all([readHistory(deviceId, range), known(deviceId)]);
+        const match = matchSubmittedCommand(records, submission, sentAtMs, taken);
+        if (match) found.set(deviceId, match);
+      } catch (error) {
+        unread.push(deviceId);
+        failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-  return found;
+  if (found.size === 0 && failure) throw failure.error;
+  return { found, unread };
 }
 
 /**
