@@ -57,11 +57,32 @@ export async function signInDemo(ui: UiDriver): Promise<void> {
   await ui.heading('Sites');
 }
 
-/** Binds a site from the sites page and waits for its section. */
+/**
+ * What the bind form shows: its field's value, its button, and its refusal or confirmation, one
+ * part each (a failed wait for a bound site says this rather than only what was not found).
+ */
+const BIND_FORM_TEXT = `[...document.querySelectorAll(
+  '.bind-site-form input, .bind-site-form button, .bind-site-form [role=alert], .bind-site-form [role=status]'
+)].map((e) => e.localName + ': ' + (e.localName === 'input' ? JSON.stringify(e.value) : e.textContent)).join('; ')`;
+
+/**
+ * Binds a site from the sites page, waits for its section and for the form to be ready for the
+ * next site (its button says Bind again, as `bindSite` of fixtures.ts waits).
+ *
+ * @throws when the section does not show, with what the bind form says.
+ */
 export async function bindDemoSite(ui: UiDriver, siteId: string): Promise<void> {
   await ui.fill('Site ID', siteId);
   await ui.click('button', 'Bind');
-  await ui.see('region', new RegExp(siteId));
+  try {
+    await ui.see('region', new RegExp(siteId));
+  } catch (error) {
+    const form = await ui.evaluate<string>(BIND_FORM_TEXT);
+    throw new Error(`${siteId} is not shown after Bind. The bind form shows: ${form}`, {
+      cause: error,
+    });
+  }
+  await ui.see('button', 'Bind');
 }
 
 /**
