@@ -77,10 +77,11 @@ export type SignOutAnswer = z.infer<typeof SignOutAnswerSchema>;
  * - `no_role`: signed in at the IdP, but the roles claim holds no powerdeck role.
  * - `access_denied`: the person cancelled at the IdP, or the IdP refused them powerdeck.
  * - `invalid_client`: the token endpoint refused powerdeck's client ID or secret (or the way it
- *   was sent).
+ *   was sent), also when it said so with `unauthorized_client` (Glewlwyd).
  * - `invalid_grant`: the one-time code had expired, was used twice or belonged to another
  *   attempt (PKCE).
- * - `unauthorized_client`: the IdP does not let powerdeck's client use the authorization code.
+ * - `unauthorized_client`: the authorization endpoint does not let powerdeck's client use the
+ *   authorization code.
  * - `request_refused`: the IdP refused the request itself (`invalid_request`, `invalid_scope`,
  *   `unsupported_grant_type`, `unsupported_response_type`): its set-up for powerdeck differs.
  * - `client_auth_unsupported`: the provider lists no client authentication powerdeck can use.

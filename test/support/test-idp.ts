@@ -79,6 +79,13 @@ export async function startTestIdp(options: {
    */
   basicAuthRefused?: boolean;
   /**
+   * Answers a refused client authentication at the token endpoint with 403
+   * `unauthorized_client` instead of 401 `invalid_client`, as Glewlwyd 2.7.5 does with its
+   * default client settings (a wrong secret, or a Basic header whose secret form-encoding
+   * changed).
+   */
+  clientAuthRefusedAsUnauthorized?: boolean;
+  /**
    * Sends the browser back to the post-logout redirect URI only when the logout request carries
    * a `state`, as Glewlwyd does; without one its logout ends on its own "signed out" page.
    */
@@ -154,6 +161,16 @@ export async function startTestIdp(options: {
     options.basicAuthRefused === true ||
     (options.clientAuthMethods !== undefined &&
       !options.clientAuthMethods.includes('client_secret_basic'));
+  if (options.clientAuthRefusedAsUnauthorized)
+    provider.use(async (ctx, next) => {
+      await next();
+      const body = ctx.body as { error?: unknown } | undefined;
+      if (ctx.path === '/token' && ctx.status === 401 && body?.error === 'invalid_client') {
+        ctx.remove('www-authenticate');
+        ctx.status = 403;
+        ctx.body = { error: 'unauthorized_client', error_description: 'Invalid client' };
+      }
+    });
   if (refusesBasic)
     provider.use(async (ctx, next) => {
       if (ctx.path === '/token' && /^basic /i.test(ctx.get('authorization'))) {

@@ -175,6 +175,40 @@ describe('a provider that lists client_secret_basic but refuses it (Glewlwyd)', 
   });
 });
 
+describe('a provider that refuses a client authentication with 403 unauthorized_client (Glewlwyd 2.7.5)', () => {
+  it('signs in with client_secret_post after Basic was refused that way', async () => {
+    const { bff, tokens } = await stack({
+      basicAuthRefused: true,
+      clientAuthRefusedAsUnauthorized: true,
+    });
+    const { response, cookie } = await finishAtBff(
+      bff.app,
+      await signInAtIdp(bff.app, 'dispatcher'),
+    );
+    expect(response.headers.location).toBe('/');
+    expect(cookie).not.toBe('');
+    expect(tokens.map((token) => (token.authorization ? 'basic' : 'post'))).toEqual([
+      'basic',
+      'post',
+    ]);
+  });
+
+  it('words a wrong secret as the client ID or secret to check, not as a flow to allow', async () => {
+    const { bff, tokens, logLines } = await stack(
+      { basicAuthRefused: true, clientAuthRefusedAsUnauthorized: true },
+      { clientSecret: 'wrong' },
+    );
+    const { response } = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'viewer'));
+    expect(response.headers.location).toBe(refusedWith('invalid_client'));
+    expect(tokens).toHaveLength(2);
+    expect(logLines.find((line) => line.msg === 'company sign-in refused')).toMatchObject({
+      refusal: 'invalid_client',
+      reason: 'unauthorized_client',
+      status: 403,
+    });
+  });
+});
+
 describe('token endpoint refusals', () => {
   it('says invalid_client for a wrong client secret, and logs why', async () => {
     const { bff, logLines } = await stack({}, { clientSecret: 'not-the-secret' });
@@ -221,6 +255,19 @@ describe('token endpoint refusals', () => {
       oidc: oidcEnvFor(issuer),
     });
     open.push(bff.app);
+    const start = await bff.app.inject({ method: 'GET', url: '/api/session/oidc?region=eu' });
+    expect(start.statusCode).toBe(303);
+    expect(start.headers.location).toBe(refusedWith('idp_unreachable'));
+  });
+});
+
+describe('a provider that goes down while the BFF runs', () => {
+  it('says it cannot be reached before sending the browser there', async () => {
+    const { idp, bff } = await stack({});
+    const first = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'viewer'));
+    expect(first.cookie).not.toBe('');
+    open.splice(open.indexOf(idp), 1);
+    await idp.close();
     const start = await bff.app.inject({ method: 'GET', url: '/api/session/oidc?region=eu' });
     expect(start.statusCode).toBe(303);
     expect(start.headers.location).toBe(refusedWith('idp_unreachable'));

@@ -38,6 +38,9 @@ export type OidcTransaction = z.infer<typeof OidcTransactionSchema>;
 /** How long an operator may take at the IdP before the attempt is refused, ms. */
 export const OIDC_TRANSACTION_MAX_AGE_MS = 10 * 60 * 1000;
 
+/** How long a sign-in waits for the IdP to answer before sending the browser there, ms. */
+export const OIDC_REACHABLE_TIMEOUT_MS = 3000;
+
 /** A company sign-in the BFF refused, with what went wrong for the log (never a token). */
 export class OidcSignInError extends Error {
   override readonly name = 'OidcSignInError';
@@ -159,7 +162,11 @@ export class OidcClient {
   async start(
     region: OidcTransaction['region'],
   ): Promise<{ url: URL; transaction: OidcTransaction }> {
+    const discoveredBefore = this.#discovered !== undefined;
     const config = await this.#config();
+    // Discovery is read once; an IdP that went down since would leave the browser on its own
+    // "can't be reached" page, so a sign-in that did not just discover asks the IdP first.
+    if (discoveredBefore) await this.#ensureReachable();
     const codeVerifier = client.randomPKCECodeVerifier();
     const transaction: OidcTransaction = {
       state: client.randomState(),
@@ -322,6 +329,46 @@ export class OidcClient {
     } finally {
       this.#jwks = client.getJwksCache(config) ?? this.#jwks;
     }
+  }
+
+  /**
+   * Asks the issuer's discovery document again (at most {@link OIDC_REACHABLE_TIMEOUT_MS}),
+   * before the browser is sent to the provider.
+   *
+   * @throws OidcSignInError `idp_unreachable` when the provider does not answer,
+   *   `idp_unavailable` when it answers with a server error.
+   */
+  async #ensureReachable(): Promise<void> {
+    const url = new URL(
+      '.well-known/openid-configuration',
+      `${this.#env.issuer.replace(/\/$/, '')}/`,
+    );
+    const fetchFn = this.#options.fetch ?? fetch;
+    let status: number;
+    try {
+      const response = await fetchFn(url.toString(), {
+        method: 'GET',
+        body: undefined,
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(OIDC_REACHABLE_TIMEOUT_MS),
+      });
+      status = response.status;
+      await response.body?.cancel();
+    } catch (error) {
+      throw new OidcSignInError(
+        'idp_unreachable',
+        'the identity provider did not answer before the sign-in',
+        error instanceof Error ? error.message : String(error),
+      );
+    }
+    if (status >= 500)
+      throw new OidcSignInError(
+        'idp_unavailable',
+        'the identity provider answered a server error before the sign-in',
+        undefined,
+        { status },
+      );
   }
 
   /**
@@ -491,7 +538,13 @@ export function tokenRefusal(error: string | undefined, status: number): OidcRef
     case 'invalid_grant':
       return 'invalid_grant';
     case 'unauthorized_client':
-      return 'unauthorized_client';
+      // RFC 6749 5.2 means a grant type the client may not use, but the code being exchanged
+      // was issued to this client by the provider's own authorization endpoint, which refuses
+      // such a client before any code. Glewlwyd 2.7.5 answers a refused client authentication
+      // (a wrong secret, or a Basic header whose form-encoded secret it does not decode) with
+      // 403 `unauthorized_client`: it is a refused client authentication, and is tried once with
+      // the other method like `invalid_client`.
+      return 'invalid_client';
     case 'invalid_request':
     case 'invalid_scope':
     case 'unsupported_grant_type':
