@@ -86,6 +86,11 @@ export interface DeviceRefreshState {
   confirmations: readonly PendingConfirmation[];
   /** History ranges a page asked for that are not read yet (slot starts, ms). */
   requestedSlots: readonly number[];
+  /**
+   * History ranges read to their last page (slot starts, ms), the one read longest ago first
+   * ({@link slotsReadAfter}); absent: none. Decides which open range a read takes first.
+   */
+  slotsRead?: readonly number[] | undefined;
 }
 
 /** The next read of a device: when and why. */
@@ -194,16 +199,39 @@ export function liveSlotsOf(device: DeviceRefreshState, nowMs: number): number[]
 
 /**
  * The history ranges one read of the device covers, in the order they are read: its live slots
- * first ({@link liveSlotsOf}), then the slots pages asked for, newest first, so pages paging back
- * through old history never hold up the reads that move its commands' states on (each page of a
- * read takes one of the device's calls).
+ * first ({@link liveSlotsOf}), the one never read or read longest ago first (`slotsRead`), then
+ * the slots pages asked for, newest first, so pages paging back through old history never hold up
+ * the reads that move its commands' states on.
+ *
+ * Each page of a read takes one of the device's calls, and a read never takes a device's last
+ * free call of the minute (`callsKeptForChanges` in `device-budget.ts`): at the vendor's 2 calls
+ * a minute one read reads one page, and a read that stops for the budget starts again at the top
+ * of this list. Taking the range read longest ago first makes every open range of a device read
+ * within as many of its reads as it has open ranges (docs/architecture.md, Read model, "Every
+ * open range in turn"); taken in time order, a range after the first would never be read while
+ * the first is open.
  */
 export function slotsToRead(device: DeviceRefreshState, nowMs: number): number[] {
-  const live = liveSlotsOf(device, nowMs);
+  const read = device.slotsRead ?? [];
+  // Never read: before every range read (-1), earliest first as the stable sort keeps them.
+  const live = liveSlotsOf(device, nowMs).sort((a, b) => read.indexOf(a) - read.indexOf(b));
   const asked = [...new Set(device.requestedSlots)]
     .filter((slot) => !live.includes(slot))
     .sort((a, b) => b - a);
   return [...live, ...asked];
+}
+
+/**
+ * The ranges read to their last page after a read finished `completeSlots` (in the order it read
+ * them): those move to the end of `slotsRead`, the others keep their order, so the list stays
+ * ordered from the range read longest ago to the last one read ({@link slotsToRead}).
+ */
+export function slotsReadAfter(
+  slotsRead: readonly number[],
+  completeSlots: readonly number[],
+): number[] {
+  const finished = [...new Set(completeSlots)];
+  return [...slotsRead.filter((slot) => !finished.includes(slot)), ...finished];
 }
 
 /** The slot start of the 30-day history range holding `atMs`. */

@@ -2,11 +2,15 @@
  * The read model within the vendor's limit (docs/decisions/007-device-call-budget.md, sections 1,
  * 3 and 4), BFF + sandbox over real HTTP, the BFF on the sandbox's clock: however many browsers
  * poll a device's commands, the vendor sees at most 2 calls of that device in any rolling minute,
- * the statuses still follow the lifecycle, and each change is pushed to an open events stream.
+ * the statuses still follow the lifecycle, and each change is pushed to an open events stream;
+ * and a device with commands in two 30-day history ranges has each of them read in turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
 import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
 import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../src/domain/history.ts';
+import { LedgerPageSchema } from '../../src/domain/ledger.ts';
 import {
   openEventStream,
   type ServerSentMessage,
@@ -183,4 +187,111 @@ describe('browsers polling a device read the read model, not the vendor', () => 
       stream.close();
     }
   }, 180_000);
+});
+
+// Bounded: 9 steps of 20 s of sandbox time, one ledger read each.
+describe('a device with commands in two history ranges', () => {
+  it("reads them in turn: a batch's command in the next range is confirmed within 3 minutes, though a waiting command keeps the present range open", async () => {
+    await stack.admin.reset();
+    await stack.forgetUpstream();
+    const relay = stack.relay;
+    if (!relay) throw new Error('the stack was started with a relay');
+    // The range of each history read of the device, by its start, in the order sent.
+    const rangesRead: number[] = [];
+    relay.plan = (method, path) => {
+      const [route = '', query = ''] = path.split('?');
+      const startTime = new URLSearchParams(query).get('startTime');
+      if (method === 'GET' && deviceOf(route) === DEVICE && startTime)
+        rangesRead.push(Date.parse(startTime));
+      return 'pass';
+    };
+    const reads = stack.bff.readModel?.reads;
+    if (!reads) throw new Error('the stack runs with a database: the read model is there');
+
+    // Two hours before the end of the present 30-day range (ranges are counted from the epoch,
+    // domain historyRangeSlots): the waiting command lies in it, the batch in the next one.
+    const wallMs = await stack.admin.nowMs();
+    let boundaryMs = (Math.floor(wallMs / MAX_HISTORY_RANGE_MS) + 1) * MAX_HISTORY_RANGE_MS;
+    if (boundaryMs - wallMs < 3 * 60 * MINUTE_MS) boundaryMs += MAX_HISTORY_RANGE_MS;
+    await stack.admin.setClock(new Date(boundaryMs - 2 * 60 * MINUTE_MS));
+
+    const browser = stack.browser();
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    await reads.runDue();
+
+    const nowMs = await stack.admin.nowMs();
+    const waitingStartMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
+    const waiting = await browser.post(`/api/devices/${DEVICE}/commands`, {
+      powerControl: { targetBatteryPowerW: -2000 },
+      startTime: new Date(waitingStartMs).toISOString(),
+      endTime: new Date(waitingStartMs + 30 * MINUTE_MS).toISOString(),
+    });
+    expect(waiting.status).toBe(202);
+    const waitingId = SubmissionResponseSchema.parse(waiting.json()).id;
+    await reads.runDue();
+    // The device's calls of this minute are spent: the batch goes in the next one.
+    await stack.admin.advanceClock(MINUTE_MS);
+    await reads.runDue();
+
+    const devices = [DEVICE, 'BAT-EU-001-B'];
+    const batchCommand = {
+      powerControl: { targetBatteryPowerW: 1500 },
+      startTime: new Date(boundaryMs + 10 * MINUTE_MS).toISOString(),
+      endTime: new Date(boundaryMs + 40 * MINUTE_MS).toISOString(),
+    };
+    const sent = await browser.request({
+      method: 'POST',
+      path: '/api/batches',
+      json: { devices, command: batchCommand },
+      headers: { 'idempotency-key': `"${randomUUID()}"` },
+    });
+    expect(sent.status).toBe(202);
+    const { batchCommandId } = BatchSubmissionResponseSchema.parse(sent.json());
+    if (!batchCommandId) throw new Error('the batch was answered at once: it has its ID');
+
+    const batchEntry = async () => {
+      const page = LedgerPageSchema.parse(
+        (await browser.get(`/api/ledger?batchCommandId=${batchCommandId}&kind=batch`)).json(),
+      );
+      expect(page.entries).toHaveLength(1);
+      return page.entries[0]?.outcome;
+    };
+    const commandOf = async (deviceId: string) =>
+      (await batchEntry())?.commands?.find((command) => command.deviceId === deviceId);
+
+    // The vendor's 2 calls a minute, a read never taking the last: one read of the device a
+    // minute, so three minutes of sandbox time give it two reads, one per range at least.
+    const readsBefore = rangesRead.length;
+    let confirmedAfterMs: number | undefined;
+    for (let elapsedMs = STEP_MS; elapsedMs <= 3 * MINUTE_MS; elapsedMs += STEP_MS) {
+      await stack.admin.advanceClock(STEP_MS);
+      await reads.runDue();
+      if (await commandOf(DEVICE)) {
+        confirmedAfterMs = elapsedMs;
+        break;
+      }
+    }
+    console.info(
+      `read model fairness report ${JSON.stringify({ confirmedAfterMs, rangesReadAfterBatch: rangesRead.slice(readsBefore).map((ms) => (ms === boundaryMs ? 'next' : 'present')) })}`,
+    );
+    const outcome = await batchEntry();
+    expect({
+      confirmedWithin3Minutes: confirmedAfterMs !== undefined,
+      unconfirmed: outcome?.unconfirmed,
+    }).toEqual({
+      confirmedWithin3Minutes: true,
+      unconfirmed: [],
+    });
+    expect(outcome?.confirmation).toBe('confirmed');
+    // The first read after the batch took the range never read, not the present one again.
+    expect(rangesRead.slice(readsBefore, readsBefore + 1)).toEqual([boundaryMs]);
+
+    // The waiting command, which keeps the present range open, is still waiting.
+    const status = await browser.get(`/api/devices/${DEVICE}/commands/${waitingId}`);
+    expect(StatusRecordSchema.parse(status.json()).status).toBe('received');
+    // The command confirmed is the one the vendor holds.
+    const held = await stack.vendorHistory(DEVICE, batchCommand);
+    expect(held.map((command) => command.id)).toEqual([(await commandOf(DEVICE))?.id]);
+  }, 60_000);
 });

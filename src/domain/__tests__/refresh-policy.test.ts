@@ -5,6 +5,7 @@ import {
   nextReadOf,
   liveSlotsOf,
   slotOf,
+  slotsReadAfter,
   slotsToRead,
   type DeviceRefreshState,
 } from '../refresh-policy.ts';
@@ -151,5 +152,62 @@ describe('which history ranges one read covers', () => {
       slot - MAX_HISTORY_RANGE_MS,
       slot - 3 * MAX_HISTORY_RANGE_MS,
     ]);
+  });
+
+  it('reads first the open range read longest ago (one never read before all), whatever its place in time', () => {
+    const slot = slotOf(T);
+    const next = slot + MAX_HISTORY_RANGE_MS;
+    const waiting = { status: 'received', startMs: T + 30 * MIN, endMs: T + 60 * MIN } as const;
+    const batch = { sentAtMs: T, startMs: next + 10 * MIN, endMs: next + 40 * MIN };
+    const asked = [slot - MAX_HISTORY_RANGE_MS];
+    const state = (slotsRead: number[]) =>
+      device({
+        openCommands: [waiting],
+        confirmations: [batch],
+        requestedSlots: asked,
+        slotsRead,
+      });
+    // The next range was never read: it goes before the present one, read at the backfill.
+    expect(slotsToRead(state([slot]), T)).toEqual([next, slot, ...asked]);
+    expect(slotsToRead(state([slot, next]), T)).toEqual([slot, next, ...asked]);
+    expect(slotsToRead(state([next, slot]), T)).toEqual([next, slot, ...asked]);
+    // Ranges read that are no longer open change nothing.
+    expect(slotsToRead(state([next, slot - 5 * MAX_HISTORY_RANGE_MS, slot]), T)).toEqual([
+      next,
+      slot,
+      ...asked,
+    ]);
+  });
+
+  it('visits every open range in turn when each read carries only one range', () => {
+    const slots = [0, 1, 2].map((i) => slotOf(T) + i * MAX_HISTORY_RANGE_MS);
+    const openCommands = slots.map(
+      (slot) => ({ status: 'received', startMs: slot + MIN, endMs: slot + 2 * MIN }) as const,
+    );
+    let slotsRead = [slots[0] as number];
+    const visited: number[] = [];
+    for (let read = 0; read < 6; read += 1) {
+      // A read the budget lets take one call: the first range to read, to its last page.
+      const [first] = slotsToRead(device({ openCommands, slotsRead }), T);
+      if (first === undefined) throw new Error('a device with open commands has ranges to read');
+      visited.push(first);
+      slotsRead = slotsReadAfter(slotsRead, [first]);
+    }
+    expect(visited).toEqual([slots[1], slots[2], slots[0], slots[1], slots[2], slots[0]]);
+  });
+});
+
+describe('which history ranges were read, longest ago first', () => {
+  it('moves the ranges a read finished to the end, in the order read, and keeps the rest', () => {
+    const [a, b, c, d] = [0, 1, 2, 3].map((i) => i * MAX_HISTORY_RANGE_MS) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    expect(slotsReadAfter([a, b, c], [a])).toEqual([b, c, a]);
+    expect(slotsReadAfter([a, b, c], [d, b])).toEqual([a, c, d, b]);
+    expect(slotsReadAfter([a, b], [])).toEqual([a, b]);
+    expect(slotsReadAfter([], [c, c])).toEqual([c]);
   });
 });

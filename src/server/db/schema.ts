@@ -425,6 +425,8 @@ export const deviceCommands = bff.table(
  * domain `read-model.ts`), when its history was last read and when it is read next (upstream
  * clock, with why), whether it has commands not final yet, which 30-day history ranges were read
  * and which a page asked for (slot starts, epoch ms), and the lease of the instance reading it.
+ * `slots_read` holds the ranges read in the order they were last read, longest ago first: the
+ * next read takes the open range read longest ago first (domain `slotsToRead`).
  */
 export const deviceReadState = bff.table(
   'device_read_state',

@@ -219,6 +219,7 @@ export class DeviceReads {
       openCommands,
       confirmations: confirmations.map(ReadModelStore.pendingOf),
       requestedSlots: state.slotsRequested,
+      slotsRead: state.slotsRead,
     };
     const slots = slotsToRead(refreshState, nowMs);
     // The read tells the device's present once its live slots are in, whatever asked-for history

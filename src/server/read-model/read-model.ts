@@ -20,6 +20,7 @@ import {
   DEFAULT_REFRESH_SETTINGS,
   nextReadOf,
   slotOf,
+  slotsReadAfter,
   type RefreshSettings,
 } from '../../domain/refresh-policy.ts';
 import type { AccountEvents } from '../events/account-events.ts';
@@ -493,9 +494,8 @@ export class ReadModel implements DeviceCommandsRecorder {
         )
           await this.#batchSettled(tx, account, confirmed.row, confirmed.outcome);
       }
-      const slotsRead = [...new Set([...state.slotsRead, ...read.completeSlots])].sort(
-        (a, b) => a - b,
-      );
+      // Kept in the order read, so the next read takes first the open range read longest ago.
+      const slotsRead = slotsReadAfter(state.slotsRead, read.completeSlots);
       const slotsRequested = state.slotsRequested.filter(
         (slot) => !read.completeSlots.includes(slot),
       );
