@@ -4,6 +4,7 @@ import type {
   QueuedChangeStepStatus,
   QueuedReason,
 } from '../../../domain/queued-change.ts';
+import { QUEUED_CHANGE_KIND_WORDS } from '../../../domain/words.ts';
 import { describePowerControl } from '../../lib/power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../lib/time.ts';
 
@@ -35,15 +36,6 @@ export function queuedWords(
   }`;
 }
 
-const KIND_WORDS: Record<QueuedChangeStatus['kind'], string> = {
-  submit: 'New command',
-  cancel: 'Cancel',
-  replace: 'Replace',
-  undo: 'Undo',
-  batch: 'Batch',
-  batchCancel: 'Batch cancel',
-};
-
 /** One step of a queued change in words: what it sends, windows on `timeZone` with UTC at hand. */
 function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
   switch (step.call) {
@@ -68,7 +60,7 @@ function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
  * Charge 5 kW, …`, its steps in sending order.
  */
 export function queuedChangeWords(change: QueuedChangeStatus, timeZone: string): string {
-  return `${KIND_WORDS[change.kind]}: ${change.steps.map((step) => stepWords(step, timeZone)).join(', then ')}`;
+  return `${QUEUED_CHANGE_KIND_WORDS[change.kind]}: ${change.steps.map((step) => stepWords(step, timeZone)).join(', then ')}`;
 }
 
 /** Where a waiting change stands: when it goes, or that it is being sent now. */
