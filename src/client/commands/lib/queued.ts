@@ -6,7 +6,11 @@ import type {
 } from '../../../domain/queued-change.ts';
 import { QUEUED_CHANGE_KIND_WORDS } from '../../../domain/words.ts';
 import { describePowerControl } from '../../lib/power-control-words.ts';
-import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../lib/time.ts';
+import {
+  clockTimeWithSeconds,
+  formatInZoneWithUtc,
+  formatWindowInZoneWithUtc,
+} from '../../lib/time.ts';
 
 const WHY: Record<QueuedReason, string> = {
   no_slot: "the device's calls to the vendor for this minute are spent",
@@ -69,4 +73,13 @@ export function queuedChangeWhen(change: QueuedChangeStatus, timeZone: string): 
   return change.goesAt
     ? `Goes at ${formatInZoneWithUtc(change.goesAt, timeZone)}.`
     : 'Goes at its device’s next free call.';
+}
+
+/**
+ * `cancel queued, goes at 14:05:20`: a command whose cancel waits for its device's next call to
+ * the vendor, when it goes on the clock of `timeZone` (the site's), to the second. The timeline's
+ * bar and the device page's command row say it alike.
+ */
+export function queuedCancelWords(goesAt: string | number, timeZone: string): string {
+  return `cancel queued, goes at ${clockTimeWithSeconds(goesAt, timeZone)}`;
 }
