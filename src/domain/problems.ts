@@ -154,6 +154,11 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       "The change was made against an older view of the device (`Powerdeck-Device-Version`), and another person's change (a new command or a cancellation) landed on it since; nothing was sent; `details.changes` names what changed.",
   },
+  change_already_queued: {
+    status: [409],
+    meaning:
+      'A change of a command (a cancel, a replace, an undo) while a queued change will cancel that command already: a command has at most one queued change, and the vendor would refuse the later one; nothing was sent or queued; `details` names the queued change and when it goes (withdraw it first).',
+  },
   change_incomplete: {
     status: [409],
     meaning:

@@ -409,3 +409,48 @@ export function pendingDeviceChanges(
   }
   return pending;
 }
+
+/** The waiting change that will still cancel a command, as {@link queuedCancelOf} finds it. */
+export interface QueuedCancel {
+  /** The change: a cancel, a replace (its first step), or an undo of the command's submission. */
+  change: QueuedChangeStatus;
+  /** When its cancel of the command goes (the step's planned time), ISO 8601 UTC. */
+  goesAt: string;
+  /** While the change has not started sending: only then may it be withdrawn. */
+  withdrawable: boolean;
+}
+
+/**
+ * The waiting change of `changes` that will still cancel command `commandId`, or undefined. A
+ * command has at most one: while one waits, the BFF refuses another change of the command (a
+ * second cancel, a replace, an undo) with 409 `change_already_queued`, since the vendor would
+ * refuse the later one and it would spend a call of the device for nothing; the screens offer to
+ * withdraw the queued one instead of cancelling again. docs/decisions/007-device-call-budget.md,
+ * section 2.
+ */
+export function queuedCancelOf(
+  changes: readonly QueuedChangeStatus[],
+  commandId: string,
+): QueuedCancel | undefined {
+  for (const change of changes) {
+    const pending = pendingDeviceChanges([change]).find(
+      (step) => step.call === 'cancel' && step.commandId === commandId,
+    );
+    if (pending) return { change, goesAt: pending.goesAt, withdrawable: pending.withdrawable };
+  }
+  return undefined;
+}
+
+/**
+ * Details of a 409 `change_already_queued` (see {@link queuedCancelOf}): the command of
+ * `deviceId` a queued change (`changeId`, of `kind`) will cancel at `goesAt`, ISO 8601 UTC.
+ * Nothing was sent or queued.
+ */
+export const ChangeAlreadyQueuedDetailsSchema = z.object({
+  deviceId: DeviceIdSchema,
+  commandId: CommandIdSchema,
+  changeId: z.string(),
+  kind: z.enum(QUEUED_CHANGE_KINDS),
+  goesAt: UtcTimestampSchema,
+});
+export type ChangeAlreadyQueuedDetails = z.infer<typeof ChangeAlreadyQueuedDetailsSchema>;

@@ -1,5 +1,6 @@
 import type { CancellationReason, CommandStatus } from './command.ts';
 import type { FleetJobState } from './fleet-job.ts';
+import type { QueuedChangeKind } from './queued-change.ts';
 
 /** A cancellation reason in words an operator understands (docs/upstream.md, Status record). */
 export const CANCELLATION_REASON_WORDS: Record<CancellationReason, string> = {
@@ -27,4 +28,17 @@ export const FLEET_JOB_STATE_WORDS: Record<FleetJobState, string> = {
   cancelled: 'Cancelled',
   aborted: 'Stopped by its abort rule',
   failed: 'Stopped',
+};
+
+/**
+ * A queued change's kind in words (docs/decisions/007-device-call-budget.md, section 2): the
+ * lists of queued changes and the refusal of a second change of a command.
+ */
+export const QUEUED_CHANGE_KIND_WORDS: Record<QueuedChangeKind, string> = {
+  submit: 'New command',
+  cancel: 'Cancel',
+  replace: 'Replace',
+  undo: 'Undo',
+  batch: 'Batch',
+  batchCancel: 'Batch cancel',
 };

@@ -56,6 +56,14 @@ export function formatInZone(instant: Instant, timeZone: string): string {
   return format(toDate(instant), DISPLAY_PATTERN, { in: tz(timeZone) });
 }
 
+/**
+ * The time of day with seconds on the wall clock of `timeZone`: `14:05:20`. A queued change goes
+ * to the second (the budget of upstream calls frees slots to the second).
+ */
+export function clockTimeWithSeconds(instant: Instant, timeZone: string): string {
+  return format(toDate(instant), 'HH:mm:ss', { in: tz(timeZone) });
+}
+
 /** `UTC 2026-11-21 01:00`: the instant in UTC, labelled. */
 export function formatUtc(instant: Instant): string {
   return `UTC ${formatInZone(instant, 'UTC')}`;

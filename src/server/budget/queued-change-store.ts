@@ -5,6 +5,7 @@ import {
   WAITING_CHANGE_STATES,
   devicesOfChange,
   devicesOfStep,
+  queuedCancelOf,
   type ChangeStep,
   type QueuedChange,
   type QueuedChangeOutcome,
@@ -17,6 +18,7 @@ import type { DeviceBudgetStore } from './device-budget-store.ts';
 import {
   changeRowOf,
   remainingSteps,
+  statusOf,
   type ChangeOwner,
   type QueuedChangeRow,
   type StepProgress,
@@ -56,7 +58,20 @@ export type QueueOutcome =
    */
   | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number }
   /** Not written: asked to go only at once (`onlyIfNow`), its first step would wait; the plan. */
-  | { queued: false; reason: 'would_wait'; plan: number[] };
+  | { queued: false; reason: 'would_wait'; plan: number[] }
+  /**
+   * Not written: it would cancel command `commandId` of `deviceId`, which the owner's queued
+   * change `waiting` will cancel already at `goesAtMs` (a command has at most one queued change;
+   * domain `queuedCancelOf`).
+   */
+  | {
+      queued: false;
+      reason: 'already_queued';
+      deviceId: string;
+      commandId: string;
+      waiting: QueuedChangeRow;
+      goesAtMs: number;
+    };
 
 /** What {@link QueuedChangeStore.startStep} found. */
 export type StepStart =
@@ -152,6 +167,8 @@ export class QueuedChangeStore {
             sameRequest: known.requestHash === (input.requestHash ?? null),
           };
       }
+      const already = await this.#queuedCancelIn(tx, owner, change);
+      if (already) return already;
       const { plan } = await this.#budget.planIn(
         tx,
         owner.region,
@@ -547,6 +564,42 @@ export class QueuedChangeStore {
       nowMs,
     });
     return { kind: 'planned', row: planned, plan };
+  }
+
+  /**
+   * The refusal of a change that would cancel a command the owner's waiting change will cancel
+   * already, or undefined. Read holding the devices' locks, so two requests racing on one command
+   * queue one change; the vendor would refuse the later cancel, after it spent a call.
+   */
+  async #queuedCancelIn(
+    tx: Database,
+    owner: ChangeOwner,
+    change: QueuedChange,
+  ): Promise<Extract<QueueOutcome, { reason: 'already_queued' }> | undefined> {
+    const cancels = change.steps.flatMap((step) => (step.call === 'cancel' ? [step] : []));
+    if (cancels.length === 0) return undefined;
+    const rows = (
+      await this.#budget.waitingChangesIn(
+        tx,
+        owner.region,
+        cancels.map((step) => step.deviceId),
+      )
+    ).filter((row) => row.owner.clientId === owner.clientId);
+    const statuses = rows.map(statusOf);
+    for (const step of cancels) {
+      const queued = queuedCancelOf(statuses, step.commandId);
+      const waiting = queued && rows.find((row) => row.id === queued.change.id);
+      if (queued && waiting)
+        return {
+          queued: false,
+          reason: 'already_queued',
+          deviceId: step.deviceId,
+          commandId: step.commandId,
+          waiting,
+          goesAtMs: Date.parse(queued.goesAt),
+        };
+    }
+    return undefined;
   }
 
   async #lockRow(tx: Database, id: string): Promise<QueuedChangeRow | undefined> {

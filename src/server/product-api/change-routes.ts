@@ -73,7 +73,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
           202: DeviceChangeAnswerSchema,
           404: problemResponse('The device or command is not found (`unknown_or_unbound`).'),
           409: problemResponse(
-            "The budget cannot send it before the window's lead time (`budget_too_tight`); another person changed the device since the version named (`device_changed`); `ifLater=refuse` and it would wait (`change_would_wait`, `details.goesAt`); the first step was sent and the second refused (`change_incomplete`); or a step was refused (`window_overlap`, `not_cancellable`).",
+            "The budget cannot send it before the window's lead time (`budget_too_tight`); another person changed the device since the version named (`device_changed`); `ifLater=refuse` and it would wait (`change_would_wait`, `details.goesAt`); the first step was sent and the second refused (`change_incomplete`); a queued change will cancel the command already (`change_already_queued`, `details.goesAt`: withdraw it first); or a step was refused (`window_overlap`, `not_cancellable`).",
           ),
           422: problemResponse(
             "A value outside the device's range (`capability_out_of_range`), or a reused Idempotency-Key.",

@@ -189,7 +189,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
           202: QueuedAnswerSchema,
           404: NOT_FOUND,
           409: problemResponse(
-            'The command has finished (`not_cancellable`), or another person changed the device since the version named (`device_changed`).',
+            'The command has finished (`not_cancellable`), another person changed the device since the version named (`device_changed`), or a queued change will cancel the command already (`change_already_queued`, `details.goesAt`: withdraw it first).',
           ),
           429: RATE_LIMITED,
           ...COMMON_PROBLEMS,

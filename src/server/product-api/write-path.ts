@@ -8,6 +8,7 @@ import {
 import { CHANGE_LEAD_TIME_MS } from '../../domain/lead-time.ts';
 import { deviceBudgetWords } from '../../domain/device-budget.ts';
 import {
+  ChangeAlreadyQueuedDetailsSchema,
   devicesOfChange,
   stepIdempotencyKey,
   type DeviceChangeAnswer,
@@ -18,6 +19,7 @@ import {
   type QueuedReason,
 } from '../../domain/queued-change.ts';
 import { siteClockWords } from '../../domain/time.ts';
+import { QUEUED_CHANGE_KIND_WORDS } from '../../domain/words.ts';
 import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
@@ -31,6 +33,7 @@ import { isSuccess, type LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { fingerprintOf, type LedgerIntent } from '../ledger/ledger-intent.ts';
 import { mayResend } from '../ledger/ledger-store.ts';
 import type { Ledger } from '../ledger/ledger.ts';
+import type { QueueOutcome } from '../budget/queued-change-store.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
@@ -228,6 +231,8 @@ export class WritePath {
       throw await this.#tooTight(session, [deviceId], outcome.plan, outcome.earliestStartMs);
     if (!outcome.queued && outcome.reason === 'would_wait')
       throw await this.#wouldWait(session, [deviceId], outcome.plan[0] as number);
+    if (!outcome.queued && outcome.reason === 'already_queued')
+      throw alreadyQueued(outcome, await this.#zoneOf(session, [deviceId]));
     if (!outcome.queued && !outcome.sameRequest) throw keyReused();
     let row = outcome.row;
     if (outcome.queued && (row.nextAtMs ?? Infinity) <= this.#upstreamNow()) {
@@ -301,6 +306,8 @@ export class WritePath {
     if (outcome.queued) return queuedAnswerOf(outcome.row, reason);
     if (outcome.reason === 'budget_too_tight')
       throw await this.#tooTight(intent.session, deviceIds, outcome.plan, outcome.earliestStartMs);
+    if (outcome.reason === 'already_queued')
+      throw alreadyQueued(outcome, await this.#zoneOf(intent.session, deviceIds));
     return undefined;
   }
 
@@ -710,5 +717,33 @@ function deviceChanged(
     'device_changed',
     `${deviceId} changed since you opened it: ${words}${more}. Nothing was sent. Look at its commands again, then make your change if it still applies.`,
     { details: since },
+  );
+}
+
+/**
+ * 409 `change_already_queued`: a change of a command that a queued change will cancel already
+ * (a command has at most one queued change, domain `queuedCancelOf`), worded with when that one
+ * goes on the site's clock (`timeZone`; UTC when not known) and how to make another instead.
+ */
+function alreadyQueued(
+  outcome: Extract<QueueOutcome, { reason: 'already_queued' }>,
+  timeZone: string | undefined,
+): ProblemError {
+  const { kind } = outcome.waiting.change;
+  const what = QUEUED_CHANGE_KIND_WORDS[kind].toLowerCase();
+  const article = /^[aeiou]/.test(what) ? 'An' : 'A';
+  return new ProblemError(
+    409,
+    'change_already_queued',
+    `${article} ${what} of command ${outcome.commandId} is already queued: it goes at ${siteClockWords(outcome.goesAtMs, timeZone)}. Nothing more was sent or queued. To change the command another way, withdraw that ${what} first (under Queued changes).`,
+    {
+      details: ChangeAlreadyQueuedDetailsSchema.parse({
+        deviceId: outcome.deviceId,
+        commandId: outcome.commandId,
+        changeId: outcome.waiting.id,
+        kind,
+        goesAt: new Date(outcome.goesAtMs).toISOString(),
+      }),
+    },
   );
 }

@@ -48,12 +48,20 @@ const completed: StatusRecord = {
 
 /**
  * A signed-in fake BFF holding the device's commands; `cmd_late` completes when cancelled. With
- * `queueSubmissions`, the device's budget of upstream calls is spent: a submission is queued to
- * go at `GOES_AT` (202 `{ queued }`), listed as a waiting change until withdrawn.
+ * `queueSubmissions` (`queueCancels`), the device's budget of upstream calls is spent: a
+ * submission (a cancel) is queued to go at `GOES_AT` (202 `{ queued }`), listed as a waiting
+ * change until withdrawn; `changes` are waiting already when the page opens.
  */
-function fakeBff(initial: StatusRecord[] = [], { queueSubmissions = false } = {}) {
+function fakeBff(
+  initial: StatusRecord[] = [],
+  {
+    queueSubmissions = false,
+    queueCancels = false,
+    changes: waiting = [],
+  }: { queueSubmissions?: boolean; queueCancels?: boolean; changes?: QueuedChangeStatus[] } = {},
+) {
   const commands = [...initial];
-  const changes: QueuedChangeStatus[] = [];
+  const changes: QueuedChangeStatus[] = [...waiting];
   let next = 1;
   const requests = stubFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.path}`;
@@ -89,6 +97,18 @@ function fakeBff(initial: StatusRecord[] = [], { queueSubmissions = false } = {}
     }
     const cancel = /^PUT \/api\/devices\/BAT-AU-001-A\/commands\/([\w-]+)\/cancel$/.exec(route);
     const command = commands.find((c) => c.id === cancel?.[1]);
+    if (cancel && command && queueCancels) {
+      const change = queuedCancel(`chg_${next++}`, command.id);
+      changes.push(change);
+      return json(202, {
+        queued: {
+          changeId: change.id,
+          goesAt: GOES_AT,
+          reason: 'no_slot',
+          deviceIds: ['BAT-AU-001-A'],
+        },
+      });
+    }
     if (cancel && command) {
       if (command.id === 'cmd_late') {
         Object.assign(command, { status: 'completed', completedAt: NOW });
@@ -133,6 +153,38 @@ function queuedSubmission(id: string, command: DeviceCommand): QueuedChangeStatu
     updatedAt: NOW,
   };
 }
+
+function queuedCancel(id: string, commandId: string): QueuedChangeStatus {
+  return {
+    id,
+    kind: 'cancel',
+    state: 'queued',
+    deviceIds: ['BAT-AU-001-A'],
+    steps: [
+      {
+        call: 'cancel',
+        deviceIds: ['BAT-AU-001-A'],
+        state: 'waiting',
+        plannedAt: GOES_AT,
+        commandId,
+      },
+    ],
+    goesAt: GOES_AT,
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+/** A command waiting for its window, in the future of `NOW`. */
+const open: StatusRecord = {
+  id: 'cmd_open',
+  deviceId: 'BAT-AU-001-A',
+  powerControl: { targetBatteryPowerW: 1000 },
+  startTime: '2026-11-21T03:00:00Z',
+  endTime: '2026-11-21T04:00:00Z',
+  status: 'received',
+  receivedAt: '2026-11-20T19:00:00Z',
+};
 
 describe('device page', () => {
   beforeEach(() => {
@@ -275,6 +327,37 @@ describe('device page', () => {
     await waitFor(() => expect(within(openRow).getByText('cancelled')).toBeTruthy());
     expect(openRow.textContent).toContain('Cancelled by an operator');
     expect(within(openRow).queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('says in its row when a queued cancel goes, and offers to withdraw it instead of cancelling again', async () => {
+    const { requests } = fakeBff([open], { queueCancels: true });
+    const user = userEvent.setup();
+    renderApp(PATH);
+    const row = await screen.findByRole('row', { name: /cmd_open/ });
+
+    await user.click(within(row).getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel command' }));
+    // On the site's clock, as the timeline's bar says it.
+    await waitFor(() => expect(row.textContent).toContain('Cancel queued, goes at 11:23:20'));
+    expect(within(row).queryByRole('button', { name: 'Cancel' })).toBeNull();
+
+    await user.click(within(row).getByRole('button', { name: 'Withdraw' }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw change' }));
+    await waitFor(() => expect(within(row).getByRole('button', { name: 'Cancel' })).toBeTruthy());
+    expect(row.textContent).not.toContain('Cancel queued');
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/api/changes/chg_1',
+    ]);
+  });
+
+  it('shows a cancel queued before the page opened in its command’s row', async () => {
+    fakeBff([open], { changes: [queuedCancel('chg_elsewhere', 'cmd_open')] });
+    renderApp(PATH);
+    const row = await screen.findByRole('row', { name: /cmd_open/ });
+    await waitFor(() => expect(row.textContent).toContain('Cancel queued, goes at 11:23:20'));
+    expect(within(row).getByRole('button', { name: 'Withdraw' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
   it('explains that a completed command cannot be cancelled when cancel meets a conflict', async () => {

@@ -4,8 +4,13 @@ import type {
   QueuedChangeStepStatus,
   QueuedReason,
 } from '../../../domain/queued-change.ts';
+import { QUEUED_CHANGE_KIND_WORDS } from '../../../domain/words.ts';
 import { describePowerControl } from '../../lib/power-control-words.ts';
-import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../lib/time.ts';
+import {
+  clockTimeWithSeconds,
+  formatInZoneWithUtc,
+  formatWindowInZoneWithUtc,
+} from '../../lib/time.ts';
 
 const WHY: Record<QueuedReason, string> = {
   no_slot: "the device's calls to the vendor for this minute are spent",
@@ -35,15 +40,6 @@ export function queuedWords(
   }`;
 }
 
-const KIND_WORDS: Record<QueuedChangeStatus['kind'], string> = {
-  submit: 'New command',
-  cancel: 'Cancel',
-  replace: 'Replace',
-  undo: 'Undo',
-  batch: 'Batch',
-  batchCancel: 'Batch cancel',
-};
-
 /** One step of a queued change in words: what it sends, windows on `timeZone` with UTC at hand. */
 function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
   switch (step.call) {
@@ -68,7 +64,7 @@ function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
  * Charge 5 kW, …`, its steps in sending order.
  */
 export function queuedChangeWords(change: QueuedChangeStatus, timeZone: string): string {
-  return `${KIND_WORDS[change.kind]}: ${change.steps.map((step) => stepWords(step, timeZone)).join(', then ')}`;
+  return `${QUEUED_CHANGE_KIND_WORDS[change.kind]}: ${change.steps.map((step) => stepWords(step, timeZone)).join(', then ')}`;
 }
 
 /** Where a waiting change stands: when it goes, or that it is being sent now. */
@@ -77,4 +73,13 @@ export function queuedChangeWhen(change: QueuedChangeStatus, timeZone: string): 
   return change.goesAt
     ? `Goes at ${formatInZoneWithUtc(change.goesAt, timeZone)}.`
     : 'Goes at its device’s next free call.';
+}
+
+/**
+ * `cancel queued, goes at 14:05:20`: a command whose cancel waits for its device's next call to
+ * the vendor, when it goes on the clock of `timeZone` (the site's), to the second. The timeline's
+ * bar and the device page's command row say it alike.
+ */
+export function queuedCancelWords(goesAt: string | number, timeZone: string): string {
+  return `cancel queued, goes at ${clockTimeWithSeconds(goesAt, timeZone)}`;
 }

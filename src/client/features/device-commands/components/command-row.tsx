@@ -1,8 +1,10 @@
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
+import type { QueuedCancel } from '../../../../domain/queued-change.ts';
 import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
+import { formatInZoneWithUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
 import { useCommandStatus } from '../../../commands/api/get-command-status.ts';
+import { queuedCancelWords } from '../../../commands/lib/queued.ts';
 import { problemWords } from '../../../lib/problem-words.ts';
 
 interface CommandRowProps {
@@ -13,14 +15,32 @@ interface CommandRowProps {
   cancelling: boolean;
   /** Asks to cancel; absent when the operator may not cancel, and no Cancel shows. */
   onCancel?: (() => void) | undefined;
+  /**
+   * The queued change that will cancel the command, while one waits for the device's next call
+   * to the vendor: the row says when it goes and offers Withdraw instead of Cancel.
+   */
+  queuedCancel?: QueuedCancel | undefined;
+  /** Asks to withdraw `queuedCancel`; absent when the operator may not, and no Withdraw shows. */
+  onWithdraw?: (() => void) | undefined;
+  withdrawing?: boolean | undefined;
 }
 
 /**
  * One command: ID, window on the site's clock (UTC below and on hover), control in short form,
- * status word (with the cancellation reason in words), and Cancel while received or executing.
- * A command that is not final is polled here until it is.
+ * status word (with the cancellation reason in words), and Cancel while received or executing;
+ * while a cancel of it is queued, when that goes and Withdraw instead (a second cancel would be
+ * refused). A command that is not final is polled here until it is.
  */
-export function CommandRow({ record, timeZone, knownAtMs, cancelling, onCancel }: CommandRowProps) {
+export function CommandRow({
+  record,
+  timeZone,
+  knownAtMs,
+  cancelling,
+  onCancel,
+  queuedCancel,
+  onWithdraw,
+  withdrawing = false,
+}: CommandRowProps) {
   const status = useCommandStatus(record, knownAtMs);
   const idCellId = `command-${record.id}`;
   const utcWindow = formatWindowUtc(record.startTime, record.endTime);
@@ -41,12 +61,34 @@ export function CommandRow({ record, timeZone, knownAtMs, cancelling, onCancel }
         {record.status === 'cancelled' && record.cancelReason ? (
           <span className="status-reason">{CANCELLATION_REASON_WORDS[record.cancelReason]}</span>
         ) : null}
+        {queuedCancel ? (
+          <span className="status-reason">
+            <time
+              dateTime={queuedCancel.goesAt}
+              title={formatInZoneWithUtc(queuedCancel.goesAt, timeZone)}
+            >
+              {sentenceStart(queuedCancelWords(queuedCancel.goesAt, timeZone))}
+            </time>
+          </span>
+        ) : null}
         {status.isError ? (
           <span className="status-reason">Status not refreshed: {problemWords(status.error)}</span>
         ) : null}
       </td>
       <td>
-        {onCancel && isCancellable(record.status) ? (
+        {queuedCancel ? (
+          onWithdraw && queuedCancel.withdrawable ? (
+            <button
+              type="button"
+              className="small"
+              aria-describedby={idCellId}
+              disabled={withdrawing}
+              onClick={onWithdraw}
+            >
+              {withdrawing ? 'Withdrawing…' : 'Withdraw'}
+            </button>
+          ) : null
+        ) : onCancel && isCancellable(record.status) ? (
           <button
             type="button"
             className="small"
@@ -60,4 +102,9 @@ export function CommandRow({ record, timeZone, knownAtMs, cancelling, onCancel }
       </td>
     </tr>
   );
+}
+
+/** `Cancel queued, …`: words made to follow others, starting a line of their own. */
+function sentenceStart(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,10 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { applyCancellation, type StatusRecord } from '../../../../domain/command.ts';
 import { commandWords } from '../../../commands/lib/command-words.ts';
-import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
+import {
+  isQueuedAnswer,
+  queuedCancelOf,
+  type QueuedChangeStatus,
+} from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
 import { useUndo } from '../../../commands/api/undo-change.ts';
 import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
+import {
+  queuedChangesQueryOptions,
+  useWithdrawChange,
+} from '../../../commands/api/queued-changes.ts';
+import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -14,7 +24,7 @@ import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
 import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
-import { problemSupportDetail } from '../../../lib/problem-words.ts';
+import { problemSupportDetail, problemWords } from '../../../lib/problem-words.ts';
 
 /** Newest first: by time received, then by start of the window. */
 function newestFirst(a: StatusRecord, b: StatusRecord): number {
@@ -28,15 +38,25 @@ function newestFirst(a: StatusRecord, b: StatusRecord): number {
  * Why a cancel failed, in words; a conflict means the command is final (docs/upstream.md,
  * Commands: cancel).
  */
-function CancelError({ commandId, error }: { commandId: string; error: ApiError }) {
+function CancelError({
+  commandId,
+  error,
+  timeZone,
+}: {
+  commandId: string;
+  error: ApiError;
+  timeZone: string;
+}) {
   const conflict = error.code === 'not_cancellable' || error.status === 409;
   return (
     <div role="alert" className="notice notice-error">
       <p>
         <strong>Command {commandId} was not cancelled.</strong>{' '}
-        {conflict
-          ? 'It has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.'
-          : 'Try again in a moment.'}
+        {error.code === 'change_already_queued'
+          ? problemWords(error, timeZone)
+          : conflict
+            ? 'It has already reached a final status: a completed command cannot be cancelled, and a cancelled one stays cancelled.'
+            : 'Try again in a moment.'}
       </p>
       <details className="support-detail">
         <summary>Details for support</summary>
@@ -68,6 +88,12 @@ export function CommandTable({
   const cancel = useCancelCommand();
   const { offerUndo } = useUndo();
   const [cancelTarget, setCancelTarget] = useState<StatusRecord | null>(null);
+  // The device's waiting changes, the same query as its list of queued changes (pushed events
+  // and polling keep it current): a command whose cancel waits offers Withdraw, not Cancel.
+  const waiting = useQuery(queuedChangesQueryOptions({ waiting: 'true', deviceId }));
+  const withdraw = useWithdrawChange();
+  const [withdrawTarget, setWithdrawTarget] = useState<QueuedChangeStatus>();
+  const waitingChanges = waiting.data?.changes ?? [];
 
   const rangeWords = `${formatInZone(range.startMs, timeZone)} to ${formatInZone(range.endMs, timeZone)}`;
 
@@ -107,16 +133,28 @@ export function CommandTable({
             </tr>
           </thead>
           <tbody>
-            {[...history.data.commands].sort(newestFirst).map((record) => (
-              <CommandRow
-                key={record.id}
-                record={record}
-                timeZone={timeZone}
-                knownAtMs={history.dataUpdatedAt}
-                cancelling={cancel.isPending && cancel.variables.commandId === record.id}
-                onCancel={canCancel ? () => setCancelTarget(record) : undefined}
-              />
-            ))}
+            {[...history.data.commands].sort(newestFirst).map((record) => {
+              const queuedCancel = queuedCancelOf(waitingChanges, record.id);
+              return (
+                <CommandRow
+                  key={record.id}
+                  record={record}
+                  timeZone={timeZone}
+                  knownAtMs={history.dataUpdatedAt}
+                  cancelling={cancel.isPending && cancel.variables.commandId === record.id}
+                  onCancel={canCancel ? () => setCancelTarget(record) : undefined}
+                  queuedCancel={queuedCancel}
+                  onWithdraw={
+                    canCancel && queuedCancel
+                      ? () => setWithdrawTarget(queuedCancel.change)
+                      : undefined
+                  }
+                  withdrawing={
+                    withdraw.isPending && withdraw.variables.id === queuedCancel?.change.id
+                  }
+                />
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -129,7 +167,23 @@ export function CommandTable({
         until final.
       </p>
       {cancel.isError ? (
-        <CancelError commandId={cancel.variables.commandId} error={cancel.error} />
+        <CancelError
+          commandId={cancel.variables.commandId}
+          error={cancel.error}
+          timeZone={timeZone}
+        />
+      ) : null}
+      {withdraw.isSuccess ? (
+        <p role="status" className="notice notice-success">
+          Withdrawn: nothing of that change was sent.
+        </p>
+      ) : null}
+      {withdraw.isError ? (
+        <ErrorAlert
+          error={withdraw.error}
+          what="The cancel was not withdrawn."
+          timeZone={timeZone}
+        />
       ) : null}
       {cancel.isSuccess ? (
         isQueuedAnswer(cancel.data) ? (
@@ -144,6 +198,21 @@ export function CommandTable({
         )
       ) : null}
       {body}
+      {withdrawTarget && canCancel ? (
+        <WithdrawChangeDialog
+          change={withdrawTarget}
+          deviceName={deviceName}
+          timeZone={timeZone}
+          onDismiss={() => setWithdrawTarget(undefined)}
+          onConfirm={() => {
+            withdraw.mutate(withdrawTarget);
+            // The notice of the cancel it withdraws no longer holds ("not sent yet").
+            if (isQueuedAnswer(cancel.data) && cancel.data.queued.changeId === withdrawTarget.id)
+              cancel.reset();
+            setWithdrawTarget(undefined);
+          }}
+        />
+      ) : null}
       {cancelTarget && canCancel ? (
         <ConfirmDialog
           title={`Cancel command ${cancelTarget.id}?`}

@@ -1,6 +1,7 @@
 import type { CommandStatus } from '../../../../domain/command.ts';
 import { CHANGE_LEAD_TIME_MS, CHANGE_LEAD_TIME_WORDS } from '../../../../domain/lead-time.ts';
-import { clockTime, clockTimeWithSeconds } from './window-words.ts';
+import { clockTimeWithSeconds } from '../../../lib/time.ts';
+import { clockTime } from './window-words.ts';
 
 /**
  * How long before its start a window stops being editable, and how far ahead a window sent from

@@ -4,7 +4,8 @@ import { siteClockWords } from '../../../../domain/time.ts';
 import type { Bar } from './bars.ts';
 import { ghostId, type GhostWindow, type QueuedMark } from './ghosts.ts';
 import { DeviceOverlapIndex, type IndexedWindow } from './overlap-index.ts';
-import { clockTimeWithSeconds } from './window-words.ts';
+import { queuedCancelWords } from '../../../commands/lib/queued.ts';
+import { clockTimeWithSeconds } from '../../../lib/time.ts';
 
 /**
  * What the timeline draws of the changes waiting for their devices' budget of upstream calls
@@ -60,11 +61,6 @@ export function queuedWindowsOf(
   return { ghostsByDevice, cancelsByCommand };
 }
 
-/** `cancel queued, goes at 14:05:20`: the words a command's bar gets while its cancel waits. */
-export function queuedCancelWords(mark: QueuedMark, timeZone: string): string {
-  return `cancel queued, goes at ${clockTimeWithSeconds(mark.goesAtMs, timeZone)}`;
-}
-
 /**
  * Each device's bars with those whose cancel is queued marked (`queuedCancel`, and the words in
  * their label); a device none of whose bars is concerned keeps its array, so its drawing state
@@ -86,7 +82,7 @@ export function withQueuedCancels(
         return mark
           ? {
               ...bar,
-              label: `${bar.label} · ${queuedCancelWords(mark, timeZoneOf(deviceId))}`,
+              label: `${bar.label} · ${queuedCancelWords(mark.goesAtMs, timeZoneOf(deviceId))}`,
               queuedCancel: mark,
             }
           : bar;

@@ -23,14 +23,6 @@ export function clockTime(ms: number, timeZone: string): string {
   return format(new TZDate(ms, timeZone), 'HH:mm');
 }
 
-/**
- * The time of day with seconds on the wall clock of `timeZone`: `14:05:20`. A queued change goes
- * to the second (the budget of upstream calls frees slots to the second).
- */
-export function clockTimeWithSeconds(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), 'HH:mm:ss');
-}
-
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
