@@ -79,15 +79,11 @@ describe('sectionOf', () => {
   });
 
   it('says which lines need attention: refusals, faults, partial batch failures', () => {
-    expect(needsAttention({ deviceId: 'A', refusal: 'No.' })).toBe(true);
-    expect(needsAttention({ deviceId: 'A', notFound: true })).toBe(true);
-    expect(
-      needsAttention({ deviceId: 'A', status: 'cancelled', cancelReason: 'deviceFault' }),
-    ).toBe(true);
-    expect(
-      needsAttention({ deviceId: 'A', status: 'cancelled', cancelReason: 'manuallyCancel' }),
-    ).toBe(false);
-    expect(needsAttention({ deviceId: 'A', status: 'executing' })).toBe(false);
+    expect(needsAttention({ refusal: 'No.' })).toBe(true);
+    expect(needsAttention({ notFound: true })).toBe(true);
+    expect(needsAttention({ status: 'cancelled', cancelReason: 'deviceFault' })).toBe(true);
+    expect(needsAttention({ status: 'cancelled', cancelReason: 'manuallyCancel' })).toBe(false);
+    expect(needsAttention({ status: 'executing' })).toBe(false);
   });
 });
 
