@@ -4,8 +4,8 @@ import { sandboxAdmin } from './support/sandbox-admin.ts';
 /**
  * The overview (docs/architecture.md, Overview) follows the vendor's clock and the account's
  * changes on an open page: the sandbox clock moves a command from "starts soon" to "executing
- * now", and a cancel moves it to "failed or cancelled" with its reason in words, without a
- * reload.
+ * now", and a cancel moves it to the operators' cancels, apart from what needs attention and
+ * with its reason in words, without a reload.
  */
 
 const MINUTE_MS = 60_000;
@@ -35,7 +35,7 @@ test('the overview updates without reload when a command changes state', async (
   await expect(page.getByRole('heading', { name: 'Overview: Europe', level: 1 })).toBeVisible();
   const executing = page.getByRole('region', { name: /^Executing now/ });
   const upcoming = page.getByRole('region', { name: /^Starts in the next 6 hours/ });
-  const ended = page.getByRole('region', { name: /^Failed or cancelled/ });
+  const ended = page.getByRole('region', { name: /^Needs attention/ });
   // This test's command (1 kW, the space perhaps a no-break one): the ledger keeps what earlier
   // tests refused on the device, which the overview lists for 24 hours whatever the sandbox's
   // reset forgot.
@@ -64,6 +64,11 @@ test('the overview updates without reload when a command changes state', async (
     headers,
   });
   expect(cancelled.ok(), await cancelled.text()).toBe(true);
+  // An operator's cancel needs no attention: it is listed when asked for.
+  const operatorCancels = ended.getByRole('radio', { name: /^Cancelled by an operator/ });
+  await expect(operatorCancels).toHaveText(/\((?!0\))\d+\)/);
+  await expect(line(ended)).toHaveCount(0);
+  await operatorCancels.click();
   await expect(line(ended)).toContainText('Cancelled by an operator');
   await expect(executing.getByText('No device command is in its window now.')).toBeVisible();
 

@@ -17,15 +17,15 @@ import { RegionSchema } from './token.ts';
 
 /**
  * The overview (docs/architecture.md, Overview): what an account's devices do now, what starts
- * soon, what failed or was cancelled lately, the batches and fleet jobs under way, and the sites
- * and devices offline or faulted. Built from facts the BFF already holds (never one vendor call
+ * soon, what ended lately (what needs attention apart from what operators cancelled), the
+ * batches and fleet jobs under way, and the sites and devices offline or faulted. Built from facts the BFF already holds (never one vendor call
  * per device per view: the vendor allows 2 calls per device per minute, docs/upstream.md, Rate
  * limit), by the pure rules below.
  */
 
 /** How far ahead "starts soon" looks, hours. */
 export const OVERVIEW_UPCOMING_HOURS = 6;
-/** How far back "failed or cancelled" looks, hours. */
+/** How far back the ended commands (needing attention or cancelled by an operator) go, hours. */
 export const OVERVIEW_RECENT_HOURS = 24;
 /** Most lines one section answers; `counts` holds the full number. */
 export const OVERVIEW_SECTION_LIMIT = 100;
@@ -35,7 +35,9 @@ const HOUR_MS = 3_600_000;
 /**
  * One device command as a source knows it. `status` is the vendor's last known status (absent:
  * not read since it was sent); `refusal` says, in operator words, why the vendor refused it (it
- * was never created); `endedAt` when it was cancelled or refused.
+ * was never created); `notFound` that it is a batch's device command that was never found in the
+ * device's history once the batch's window had ended (docs/decisions/006-vendor-adapter-and-product-api.md);
+ * `endedAt` when it was cancelled or refused, or the window ended without it.
  */
 export interface CommandFact {
   deviceId: string;
@@ -49,6 +51,7 @@ export interface CommandFact {
   status?: CommandStatus | undefined;
   cancelReason?: CancellationReason | undefined;
   refusal?: string | undefined;
+  notFound?: true | undefined;
   endedAt?: string | undefined;
 }
 
@@ -110,6 +113,8 @@ export const OverviewCommandSchema = PlaceSchema.extend({
   cancelReason: CancellationReasonSchema.optional(),
   /** Why the vendor refused it, in operator words. */
   refusal: z.string().optional(),
+  /** A batch's device command never found in the device's history after the window ended. */
+  notFound: z.literal(true).optional(),
   endedAt: UtcTimestampSchema.optional(),
 });
 export type OverviewCommand = z.infer<typeof OverviewCommandSchema>;
@@ -164,7 +169,10 @@ export const OverviewSchema = z.object({
   recentHours: z.number(),
   executing: z.array(OverviewCommandSchema),
   upcoming: z.array(OverviewCommandSchema),
-  ended: z.array(OverviewCommandSchema),
+  /** Ended lately against the operators' will, newest first ({@link needsAttention}). */
+  attention: z.array(OverviewCommandSchema),
+  /** Cancelled lately by an operator on purpose (cancel, undo, replace, abort), newest first. */
+  cancelledByOperator: z.array(OverviewCommandSchema),
   batches: z.array(OverviewBatchSchema),
   fleetJobs: z.array(OverviewFleetJobSchema),
   trouble: z.array(OverviewTroubleSchema),
@@ -172,7 +180,8 @@ export const OverviewSchema = z.object({
   counts: z.object({
     executing: z.int(),
     upcoming: z.int(),
-    ended: z.int(),
+    attention: z.int(),
+    cancelledByOperator: z.int(),
     batches: z.int(),
     fleetJobs: z.int(),
     trouble: z.int(),
@@ -183,21 +192,41 @@ export type Overview = z.infer<typeof OverviewSchema>;
 // ---- the rules ----
 
 /** The section a command belongs to at `nowMs`, or none (completed, ended long ago, far off). */
-export type CommandSection = 'executing' | 'upcoming' | 'ended';
+export type CommandSection = 'executing' | 'upcoming' | 'attention' | 'cancelledByOperator';
 
 /**
- * Where a command goes: refused or cancelled within {@link OVERVIEW_RECENT_HOURS} is `ended`;
- * completed goes nowhere; `executing` when the vendor said so while its window lasts, or, its
+ * Whether a command that ended without running its window needs an operator's attention: a
+ * refusal, a batch's device command never found, and a cancellation for any reason but
+ * `manuallyCancel` (device command API, section 3.2: a device fault, a control not supported, a
+ * start time that expired, a batch command's window that overlapped another, or a reason not
+ * known). `manuallyCancel` is an operator's cancel, and so are an undo, a replace's cancel and
+ * a fleet job's abort, which cancel the same way (docs/upstream.md, Lifecycle): wanted, so it is
+ * no alarm. False for a command that has not ended.
+ */
+export function needsAttention(
+  command: Pick<CommandFact, 'refusal' | 'notFound' | 'status' | 'cancelReason'>,
+): boolean {
+  if (command.refusal !== undefined || command.notFound === true) return true;
+  return command.status === 'cancelled' && command.cancelReason !== 'manuallyCancel';
+}
+
+/**
+ * Where a command goes: refused, not found or cancelled within {@link OVERVIEW_RECENT_HOURS} is
+ * `attention` ({@link needsAttention}) or `cancelledByOperator`; completed goes nowhere; `executing` when the vendor said so while its window lasts, or, its
  * status not read (or still received: the vendor starts it at its start time, docs/upstream.md,
  * Lifecycle), while `nowMs` is inside its window; `upcoming` when it starts within
  * {@link OVERVIEW_UPCOMING_HOURS}. Windows are `[startTime, endTime)`.
  */
 export function sectionOf(command: CommandFact, nowMs: number): CommandSection | undefined {
-  if (command.refusal !== undefined || command.status === 'cancelled') {
+  if (
+    command.refusal !== undefined ||
+    command.notFound === true ||
+    command.status === 'cancelled'
+  ) {
     const endedMs = Date.parse(command.endedAt ?? '');
-    return Number.isFinite(endedMs) && nowMs - endedMs <= OVERVIEW_RECENT_HOURS * HOUR_MS
-      ? 'ended'
-      : undefined;
+    if (!Number.isFinite(endedMs) || nowMs - endedMs > OVERVIEW_RECENT_HOURS * HOUR_MS)
+      return undefined;
+    return needsAttention(command) ? 'attention' : 'cancelledByOperator';
   }
   if (command.status === 'completed') return undefined;
   const startMs = Date.parse(command.startTime ?? '');
@@ -210,7 +239,7 @@ export function sectionOf(command: CommandFact, nowMs: number): CommandSection |
 /**
  * The device commands, batches and cancellations of ledger entries (`GET /api/ledger`'s shape),
  * as facts: a submission's command (or its refusal in the product's words), a batch's device
- * commands found, a cancel or batch cancel's effect on the command it cancelled (cancelled by an
+ * commands found and those never found (`notFound`, ended with the window), a cancel or batch cancel's effect on the command it cancelled (cancelled by an
  * operator, when the cancel succeeded). `knownStatus` adds what the vendor last said of a
  * command, when the BFF holds it.
  */
@@ -268,6 +297,18 @@ export function factsFromLedger(
           endTime,
         });
       const unconfirmed = entry.outcome?.unconfirmed ?? [];
+      for (const device of unconfirmed)
+        if (device.state === 'notFound')
+          commands.set(`entry ${entry.id} ${device.deviceId}`, {
+            deviceId: device.deviceId,
+            batchCommandId: entry.batchCommandId,
+            ledgerEntryId: entry.id,
+            powerControl,
+            startTime,
+            endTime,
+            notFound: true,
+            endedAt: endTime,
+          });
       if (startTime && endTime)
         batches.push({
           ledgerEntryId: entry.id,
@@ -352,7 +393,8 @@ export function buildOverview(
   const sections: Record<CommandSection, CommandFact[]> = {
     executing: [],
     upcoming: [],
-    ended: [],
+    attention: [],
+    cancelledByOperator: [],
   };
   for (const command of facts.commands) {
     const section = sectionOf(command, nowMs);
@@ -365,7 +407,8 @@ export function buildOverview(
   };
   sections.executing.sort(byMs((command) => command.endTime));
   sections.upcoming.sort(byMs((command) => command.startTime));
-  sections.ended.sort(byMs((command) => command.endedAt, -1));
+  sections.attention.sort(byMs((command) => command.endedAt, -1));
+  sections.cancelledByOperator.sort(byMs((command) => command.endedAt, -1));
 
   const batches = facts.batches
     .filter((batch) => !batch.cancelled && Date.parse(batch.endTime) > nowMs)
@@ -425,14 +468,16 @@ export function buildOverview(
     recentHours: OVERVIEW_RECENT_HOURS,
     executing: limit(sections.executing).map(placed),
     upcoming: limit(sections.upcoming).map(placed),
-    ended: limit(sections.ended).map(placed),
+    attention: limit(sections.attention).map(placed),
+    cancelledByOperator: limit(sections.cancelledByOperator).map(placed),
     batches: limit(batches),
     fleetJobs: limit(fleetJobs),
     trouble: limit(trouble),
     counts: {
       executing: sections.executing.length,
       upcoming: sections.upcoming.length,
-      ended: sections.ended.length,
+      attention: sections.attention.length,
+      cancelledByOperator: sections.cancelledByOperator.length,
       batches: batches.length,
       fleetJobs: fleetJobs.length,
       trouble: trouble.length,

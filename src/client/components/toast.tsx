@@ -138,7 +138,14 @@ function useToastStrip(pageRef: RefObject<HTMLElement | null> | undefined) {
       fit();
       const scrolledPx = window.scrollY;
       root.setAttribute('data-toasts', '');
-      if (pageRef?.current) pageRef.current.scrollTop = scrolledPx;
+      if (pageRef?.current) {
+        // The window's offset goes to the page's box, in this task, before a frame is drawn.
+        // Chromium keeps the window's offset under `overflow: hidden` though the page's box is
+        // now no taller than the window: left there, it would draw the box above the window's top
+        // and the page blank below its top line while the toasts show.
+        window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+        pageRef.current.scrollTop = scrolledPx;
+      }
       const observer = new ResizeObserver(fit);
       observer.observe(region);
       window.addEventListener('resize', fit);

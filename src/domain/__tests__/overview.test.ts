@@ -5,6 +5,7 @@ import type { LedgerEntry } from '../ledger.ts';
 import {
   buildOverview,
   factsFromLedger,
+  needsAttention,
   OVERVIEW_SECTION_LIMIT,
   sectionOf,
   type CommandFact,
@@ -43,9 +44,46 @@ describe('sectionOf', () => {
   it('keeps cancelled and refused commands for 24 hours after they ended', () => {
     const cancelled = (agoH: number) =>
       command(1, 2, { status: 'cancelled', endedAt: iso(NOW - agoH * HOUR) });
-    expect(sectionOf(cancelled(24), NOW)).toBe('ended');
+    expect(sectionOf(cancelled(24), NOW)).toBe('attention');
     expect(sectionOf(cancelled(24.01), NOW)).toBeUndefined();
-    expect(sectionOf(command(1, 2, { refusal: 'No.', endedAt: iso(NOW) }), NOW)).toBe('ended');
+    expect(sectionOf(command(1, 2, { refusal: 'No.', endedAt: iso(NOW) }), NOW)).toBe('attention');
+  });
+
+  it("sets an operator's cancel apart from what ended against the operator's will", () => {
+    const ended = { status: 'cancelled' as const, endedAt: iso(NOW - HOUR) };
+    // Cancel, undo, a replace's cancel and a fleet job's abort all end `manuallyCancel`.
+    expect(sectionOf(command(1, 2, { ...ended, cancelReason: 'manuallyCancel' }), NOW)).toBe(
+      'cancelledByOperator',
+    );
+    for (const cancelReason of [
+      'deviceFault',
+      'notSupported',
+      'startTimeExpire',
+      'timeWindowOverlap',
+    ] as const)
+      expect(sectionOf(command(1, 2, { ...ended, cancelReason }), NOW), cancelReason).toBe(
+        'attention',
+      );
+    // A reason not known: nothing says an operator wanted it.
+    expect(sectionOf(command(1, 2, ended), NOW)).toBe('attention');
+    expect(sectionOf(command(1, 2, { refusal: 'It overlaps.', endedAt: ended.endedAt }), NOW)).toBe(
+      'attention',
+    );
+  });
+
+  it("needs attention for a batch's device whose command was never found, for 24 hours", () => {
+    const missing = (agoH: number) =>
+      command(-3, -agoH, { notFound: true, endedAt: iso(NOW - agoH * HOUR) });
+    expect(sectionOf(missing(1), NOW)).toBe('attention');
+    expect(sectionOf(missing(24.01), NOW)).toBeUndefined();
+  });
+
+  it('says which lines need attention: refusals, faults, partial batch failures', () => {
+    expect(needsAttention({ refusal: 'No.' })).toBe(true);
+    expect(needsAttention({ notFound: true })).toBe(true);
+    expect(needsAttention({ status: 'cancelled', cancelReason: 'deviceFault' })).toBe(true);
+    expect(needsAttention({ status: 'cancelled', cancelReason: 'manuallyCancel' })).toBe(false);
+    expect(needsAttention({ status: 'executing' })).toBe(false);
   });
 });
 
@@ -140,6 +178,35 @@ describe('factsFromLedger', () => {
     expect(batches).toMatchObject([{ found: 1, confirming: 1, notFound: 1, cancelled: false }]);
   });
 
+  it('makes a line of each batch device whose command was never found, ended with the window', () => {
+    const { commands } = factsFromLedger([
+      entry(1, {
+        kind: 'batch',
+        deviceIds: ['A', 'B', 'C'],
+        batchCommandId: 'B1',
+        ...window,
+        request: { devices: ['A', 'B', 'C'], command: { powerControl, ...window } },
+        outcome: {
+          commands: [{ deviceId: 'A', id: 'ca' }],
+          unconfirmed: [
+            { deviceId: 'B', state: 'confirming' },
+            { deviceId: 'C', state: 'notFound' },
+          ],
+        },
+      }),
+    ]);
+    expect(commands.find((c) => c.deviceId === 'B')).toBeUndefined();
+    expect(commands.find((c) => c.deviceId === 'C')).toEqual({
+      deviceId: 'C',
+      batchCommandId: 'B1',
+      ledgerEntryId: '1',
+      powerControl,
+      ...window,
+      notFound: true,
+      endedAt: window.endTime,
+    });
+  });
+
   it('takes the status the BFF last read from the vendor, with its cancellation reason', () => {
     const { commands } = factsFromLedger(
       [entry(1, { deviceId: 'BAT-1', commandId: 'c1', ...window })],
@@ -192,6 +259,18 @@ describe('buildOverview', () => {
           command(1, 4, { commandId: 'sooner', deviceId: 'BAT-9' }),
           command(1, 2, { status: 'cancelled', endedAt: iso(NOW - HOUR), commandId: 'old' }),
           command(1, 2, { status: 'cancelled', endedAt: iso(NOW), commandId: 'new' }),
+          command(1, 2, {
+            status: 'cancelled',
+            cancelReason: 'manuallyCancel',
+            endedAt: iso(NOW - 2 * HOUR),
+            commandId: 'undone',
+          }),
+          command(1, 2, {
+            status: 'cancelled',
+            cancelReason: 'manuallyCancel',
+            endedAt: iso(NOW),
+            commandId: 'replaced',
+          }),
         ],
         batches: [],
         fleetJobs: [],
@@ -202,7 +281,9 @@ describe('buildOverview', () => {
     );
     expect(overview.executing.map((c) => c.commandId)).toEqual(['early-end', 'late-end']);
     expect(overview.upcoming.map((c) => c.commandId)).toEqual(['sooner', 'later']);
-    expect(overview.ended.map((c) => c.commandId)).toEqual(['new', 'old']);
+    expect(overview.attention.map((c) => c.commandId)).toEqual(['new', 'old']);
+    expect(overview.cancelledByOperator.map((c) => c.commandId)).toEqual(['replaced', 'undone']);
+    expect(overview.counts).toMatchObject({ attention: 2, cancelledByOperator: 2 });
     expect(overview.executing[0]).toMatchObject({
       deviceName: 'Hall A',
       siteId: 'PLANT-1',

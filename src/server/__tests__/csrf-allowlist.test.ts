@@ -196,6 +196,7 @@ describe('the allowlist', () => {
       payload: JSON.stringify({ siteId: 'x'.repeat(100_000) }),
     });
     expect(huge.statusCode).toBe(413);
+    expect(huge.json().detail).toBe('The request body is larger than 64 KiB.');
     const broken = await bff.app.inject({
       method: 'POST',
       url: '/api/sites',

@@ -130,17 +130,19 @@ describe('GET /api/overview', () => {
     await bff.app.readModel?.reads.runDue();
     bff.clock.nowMs = Date.parse('2026-05-01T10:21:00Z');
     await bff.app.readModel?.reads.runDue();
-    const { ended, upcoming } = await overview();
+    const { attention, cancelledByOperator, upcoming } = await overview();
     expect(upcoming).toEqual([]);
-    expect(ended).toHaveLength(2);
-    expect(ended).toContainEqual(
+    // Neither was an operator's wish: both need attention.
+    expect(cancelledByOperator).toEqual([]);
+    expect(attention).toHaveLength(2);
+    expect(attention).toContainEqual(
       expect.objectContaining({
         commandId: 'cmd_1',
         status: 'cancelled',
         cancelReason: 'deviceFault',
       }),
     );
-    const refused = ended.find((line) => line.deviceId === 'BAT-2');
+    const refused = attention.find((line) => line.deviceId === 'BAT-2');
     expect(refused?.refusal).toMatch(/overlap/i);
   });
 

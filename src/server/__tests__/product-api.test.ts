@@ -443,7 +443,7 @@ describe("the product's OpenAPI document", () => {
     );
   });
 
-  it('holds every route of the BFF in company sign-in with the test routes, each with its answers', async () => {
+  it('holds every route of the BFF in company sign-in with the test routes, each with its answers, those to bad bodies too', async () => {
     const testDb = await createTestDatabase('pglite');
     // Discovery waits for the first sign-in, so the issuer is never asked.
     const teams = await buildTestBff(fake, {
@@ -511,6 +511,39 @@ describe("the product's OpenAPI document", () => {
       ])
         expect(open?.security).toEqual([]);
       expect(operation('/api/notifications', 'get')?.security).toBeUndefined();
+
+      // A sweep of bad bodies: every operation that takes one answers too large a body (over the
+      // largest limit, a dispatch plan's 8 MiB) and one of another type than JSON with a status
+      // it declares.
+      const tooLarge = JSON.stringify({ pad: 'x'.repeat(8 * 1024 * 1024) });
+      const undeclared: string[] = [];
+      let swept = 0;
+      for (const [path, methods] of Object.entries(document.paths))
+        for (const [method, { responses }] of Object.entries(methods)) {
+          if (!['post', 'put', 'patch', 'delete'].includes(method)) continue;
+          swept++;
+          for (const [contentType, payload] of [
+            ['application/json', tooLarge],
+            ['text/plain', 'siteId=PLANT-1'],
+          ] as const) {
+            const response = await teams.app.inject({
+              method: method.toUpperCase() as 'POST',
+              url: path.replace(/\{\w+\}/g, 'x1'),
+              headers: { ...CSRF, 'content-type': contentType },
+              payload,
+            });
+            if (!(String(response.statusCode) in responses))
+              undeclared.push(`${method} ${path} ${contentType}: ${response.statusCode}`);
+            // The refusal names the route's own limit, not the app's.
+            if (path === '/api/fleet-plans' && contentType === 'application/json')
+              expect(response.json()).toMatchObject({
+                code: 'body_too_large',
+                detail: 'The request body is larger than 8 MiB.',
+              });
+          }
+        }
+      expect(swept).toBeGreaterThanOrEqual(20);
+      expect(undeclared).toEqual([]);
     } finally {
       await teams.app.close();
       await testDb.drop();

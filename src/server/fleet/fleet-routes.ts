@@ -73,7 +73,6 @@ export async function fleetRoutes(
         body: FleetJobRequestSchema,
         response: {
           202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
-          413: problemResponse('The body is over 1 MiB (`body_too_large`).'),
           422: REFUSED,
           ...COMMON_PROBLEMS,
           503: UNAVAILABLE,
@@ -103,7 +102,6 @@ export async function fleetRoutes(
         body: FleetPlanRequestSchema,
         response: {
           202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
-          413: problemResponse('The body is over 8 MiB (`body_too_large`).'),
           422: REFUSED,
           ...COMMON_PROBLEMS,
           503: UNAVAILABLE,
@@ -135,7 +133,6 @@ export async function fleetRoutes(
         body: FleetPlanCheckRequestSchema,
         response: {
           200: FleetPlanCheckSchema,
-          413: problemResponse('The body is over 8 MiB (`body_too_large`).'),
           ...COMMON_PROBLEMS,
           503: UNAVAILABLE,
         },

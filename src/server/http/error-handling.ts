@@ -1,10 +1,17 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { BffProblemCode } from '../../domain/problems.ts';
 import { ProblemError, sendProblem } from './problem.ts';
+import { bodyLimitWords } from './route-declarations.ts';
 import { isApiPath } from './request-guards.ts';
 
-/** Stable codes for Fastify's own 4xx refusals (body parsing, size, media type). */
-function codeForFrameworkError(error: FastifyError): { code: BffProblemCode; detail: string } {
+/**
+ * Stable codes for Fastify's own 4xx refusals (body parsing, size, media type); `bodyLimitBytes`
+ * is the route's limit (a fleet job's or plan's is larger than the app's).
+ */
+function codeForFrameworkError(
+  error: FastifyError,
+  bodyLimitBytes: number,
+): { code: BffProblemCode; detail: string } {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
@@ -12,7 +19,10 @@ function codeForFrameworkError(error: FastifyError): { code: BffProblemCode; det
         detail: 'Send the body as application/json.',
       };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: 'body_too_large', detail: 'The request body is larger than 64 KiB.' };
+      return {
+        code: 'body_too_large',
+        detail: `The request body is larger than ${bodyLimitWords(bodyLimitBytes)}.`,
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { code: 'invalid_json', detail: 'The request body is not valid JSON.' };
@@ -51,7 +61,7 @@ export function installErrorHandling(
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const { code, detail } = codeForFrameworkError(error);
+      const { code, detail } = codeForFrameworkError(error, request.routeOptions.bodyLimit);
       return sendProblem(reply, new ProblemError(status, code, detail));
     }
     request.log.error({ err: error }, 'unexpected error');

@@ -72,6 +72,47 @@ export const COMMON_PROBLEMS = {
   504: problemResponse('The vendor did not answer in time (`upstream_timeout`).'),
 } as const;
 
+/** The methods whose body Fastify reads (when the request says it has one), so may refuse. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A body limit in words: `64 KiB`, `8 MiB`. */
+export function bodyLimitWords(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * The problem answers every route whose method takes a body may give before any check of its
+ * own: Fastify reads the body before the route's hooks and refuses it as too large (over the
+ * route's `bodyLimit`, else the app's) or of another type than JSON. `bodyLimitBytes` is the
+ * route's limit.
+ */
+export const bodyProblems = (bodyLimitBytes: number) => ({
+  413: problemResponse(`The body is over ${bodyLimitWords(bodyLimitBytes)} (\`body_too_large\`).`),
+  415: problemResponse(
+    'The body is not JSON (`unsupported_media_type`): send it as `application/json`.',
+  ),
+});
+
+/**
+ * Declares, on every route registered from now on with a schema, the answers common to all
+ * routes that it can give though it does not list them itself: {@link bodyProblems} on a method
+ * that takes a body. One declaration, so no route's OpenAPI entry leaves out an answer it gives;
+ * a route's own description of the same status stays. Call it before `@fastify/swagger` and the
+ * routes are registered.
+ */
+export function declareCommonAnswers(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide === true) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => BODY_METHODS.has(method))) return;
+    const bodyLimitBytes = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
+    const declared = (route.schema.response ?? {}) as Record<string, unknown>;
+    route.schema.response = { ...bodyProblems(bodyLimitBytes), ...declared };
+  });
+}
+
 /** The routes of `app`, typed by their zod schemas. */
 export function declaredRoutes(app: FastifyInstance) {
   return app.withTypeProvider<ZodTypeProvider>();

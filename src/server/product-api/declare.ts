@@ -13,6 +13,7 @@ import type { Notifications } from '../notifications/notifications.ts';
 // the session hooks every route that needs one (`session/session-hooks.ts`).
 export {
   COMMON_PROBLEMS,
+  declareCommonAnswers,
   declaredRoutes as productRoutes,
   precompiledSerializerCompiler,
   problemResponse,

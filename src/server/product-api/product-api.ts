@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { batchRoutes } from './batch-routes.ts';
 import { changeRoutes } from './change-routes.ts';
 import { commandRoutes } from './command-routes.ts';
-import { productValidatorCompiler, type ProductApiDeps } from './declare.ts';
+import { declareCommonAnswers, productValidatorCompiler, type ProductApiDeps } from './declare.ts';
 import { ledgerRoutes } from './ledger-routes.ts';
 import { siteRoutes } from './site-routes.ts';
 
@@ -15,11 +15,14 @@ export const OPENAPI_PATH = '/api/openapi.json';
 /**
  * Sets up the product API (docs/decisions/006, section 3; docs/architecture.md, BFF surface):
  * zod validation and serialisation of the routes declared with schemas, and the OpenAPI document
- * generated from those declarations (`@fastify/swagger`), served at {@link OPENAPI_PATH}. Call it
+ * generated from those declarations (`@fastify/swagger`), served at {@link OPENAPI_PATH}, with the
+ * answers common to all routes added to each (`declareCommonAnswers`). Call it
  * before any route is registered, so the document sees them all; {@link productApiRoutes} adds
  * the routes.
  */
 export async function installProductApi(app: FastifyInstance): Promise<void> {
+  // Before the document's own hook, so it reads every route with its common answers.
+  declareCommonAnswers(app);
   app.setValidatorCompiler(productValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('productSession', null);

@@ -33,7 +33,7 @@ const OVERVIEW: Overview = {
     },
   ],
   upcoming: [],
-  ended: [
+  attention: [
     {
       ...place,
       commandId: 'cmd_0',
@@ -44,6 +44,7 @@ const OVERVIEW: Overview = {
       endedAt: '2026-03-10T09:00:00.000Z',
     },
   ],
+  cancelledByOperator: [],
   batches: [],
   fleetJobs: [],
   trouble: [
@@ -57,7 +58,15 @@ const OVERVIEW: Overview = {
       faulted: false,
     },
   ],
-  counts: { executing: 1, upcoming: 0, ended: 1, batches: 0, fleetJobs: 0, trouble: 1 },
+  counts: {
+    executing: 1,
+    upcoming: 0,
+    attention: 1,
+    cancelledByOperator: 0,
+    batches: 0,
+    fleetJobs: 0,
+    trouble: 1,
+  },
 };
 
 function fakeBff() {
@@ -90,7 +99,7 @@ describe('the overview', () => {
     );
     expect(line.textContent).toContain('Executing');
 
-    const ended = screen.getByRole('region', { name: /^Failed or cancelled/ });
+    const ended = screen.getByRole('region', { name: /^Needs attention/ });
     expect(ended.textContent).toContain(
       'The start time passed before the device could begin (device offline?)',
     );
@@ -102,6 +111,65 @@ describe('the overview', () => {
     expect(screen.getByRole('region', { name: /^Batches under way/ }).textContent).toContain(
       'No batch is under way.',
     );
+  });
+});
+
+describe("the overview's ended commands", () => {
+  it("shows what needs attention, and an operator's cancels only when asked for", async () => {
+    const cancelled = (commandId: string, endedAt: string) => ({
+      ...place,
+      commandId,
+      startTime: '2026-03-10T13:00:00.000Z',
+      endTime: '2026-03-10T14:00:00.000Z',
+      status: 'cancelled' as const,
+      cancelReason: 'manuallyCancel' as const,
+      endedAt,
+    });
+    const fault = {
+      ...place,
+      commandId: 'cmd_fault',
+      startTime: '2026-03-10T11:00:00.000Z',
+      endTime: '2026-03-10T12:30:00.000Z',
+      status: 'cancelled' as const,
+      cancelReason: 'deviceFault' as const,
+      endedAt: '2026-03-10T11:40:00.000Z',
+    };
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/session') return json(200, { region: 'eu', clientId: 'demo-eu' });
+      if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
+      if (route === 'GET /api/overview')
+        return json(200, {
+          ...OVERVIEW,
+          attention: [fault],
+          cancelledByOperator: [
+            cancelled('cmd_undone', '2026-03-10T11:50:00.000Z'),
+            cancelled('cmd_replaced', '2026-03-10T11:45:00.000Z'),
+          ],
+          counts: { ...OVERVIEW.counts, attention: 1, cancelledByOperator: 2 },
+        });
+      return problem(404, 'not_found', `no route ${request.method} ${request.path}`);
+    });
+    const user = userEvent.setup();
+    renderApp('/overview');
+    const section = await screen.findByRole('region', { name: /^Needs attention/ });
+    expect(within(section).getByRole('heading').textContent).toBe(
+      'Needs attention in the last 24 hours 1',
+    );
+    const lines = () => within(section).getAllByRole('listitem');
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]?.textContent).toContain('A device fault prevented or stopped execution');
+    expect(section.textContent).not.toContain('Cancelled by an operator:');
+
+    const filter = within(section).getByRole('radiogroup', { name: 'Show' });
+    const shown = (name: RegExp) => within(filter).getByRole('radio', { name });
+    expect(shown(/^Needs attention/).getAttribute('aria-checked')).toBe('true');
+    await user.click(shown(/^Cancelled by an operator \(2\)/));
+    expect(lines()).toHaveLength(2);
+    expect(lines().every((line) => line.textContent.includes('Cancelled by an operator'))).toBe(
+      true,
+    );
+    expect(section.textContent).not.toContain('A device fault');
   });
 });
 

@@ -64,11 +64,20 @@ function emptyOverview() {
     recentHours: 24,
     executing: [],
     upcoming: [],
-    ended: [],
+    attention: [],
+    cancelledByOperator: [],
     batches: [],
     fleetJobs: [],
     trouble: [],
-    counts: { executing: 0, upcoming: 0, ended: 0, batches: 0, fleetJobs: 0, trouble: 0 },
+    counts: {
+      executing: 0,
+      upcoming: 0,
+      attention: 0,
+      cancelledByOperator: 0,
+      batches: 0,
+      fleetJobs: 0,
+      trouble: 0,
+    },
   };
 }
 

@@ -16,7 +16,7 @@ import {
 import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
 import { isFixedOffset, toUtcTimestamp, utcOffsetLabel, zoneLabel } from '../../lib/time.ts';
 import { DateTimeField } from '../../components/date-time-field.tsx';
-import { Field } from '../../components/field.tsx';
+import { Field, keepValueOnWheel } from '../../components/field.tsx';
 import './command-form.css';
 
 /** What a caller may do to the form once a command is accepted. */
@@ -172,6 +172,7 @@ export function CommandForm(props: CommandFormProps) {
                     {...controlProps}
                     {...register(`powerControl.${property}`, { disabled: !range })}
                     type="number"
+                    onWheel={keepValueOnWheel}
                     step={1}
                     min={range?.min}
                     max={range?.max}

@@ -1,6 +1,11 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { ToggleButton, ToggleButtonGroup } from 'react-aria-components';
 import { Link } from 'react-router';
-import type { Overview, OverviewCommand } from '../../../../domain/overview.ts';
+import {
+  needsAttention,
+  type Overview,
+  type OverviewCommand,
+} from '../../../../domain/overview.ts';
 import { FLEET_JOB_STATE_WORDS } from '../../../../domain/words.ts';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import {
@@ -24,12 +29,17 @@ import './overview.css';
 const zoneOf = (timeZone: string | undefined) =>
   timeZone && isKnownTimeZone(timeZone) ? timeZone : 'UTC';
 
+/** Which ended commands the "Needs attention" section shows. */
+type EndedFilter = 'attention' | 'cancelledByOperator';
+
 /**
  * The overview (docs/architecture.md, Overview): six sections, each a list of lines that link to
  * the page they concern, times on the site's clock with UTC beside them, and an empty state.
  */
 export function OverviewView({ overview }: { overview: Overview }) {
   const { counts } = overview;
+  const [endedFilter, setEndedFilter] = useState<EndedFilter>('attention');
+  const ended = overview[endedFilter];
   return (
     <div className="overview">
       <Section
@@ -58,23 +68,52 @@ export function OverviewView({ overview }: { overview: Overview }) {
       </Section>
       <Section
         id="ended"
-        title={`Failed or cancelled in the last ${overview.recentHours} hours`}
-        count={counts.ended}
-        shown={overview.ended.length}
-        empty={`Nothing failed or was cancelled in the last ${overview.recentHours} hours.`}
+        title={`Needs attention in the last ${overview.recentHours} hours`}
+        count={counts.attention}
+        alarm={counts.attention > 0}
+        listed={counts[endedFilter]}
+        shown={ended.length}
+        controls={
+          // An operator's own cancels (and undo's, replace's, abort's) are wanted: listed only
+          // when asked for, so a refusal or a fault is not lost among them.
+          <ToggleButtonGroup
+            aria-label="Show"
+            className="overview-filter"
+            selectionMode="single"
+            disallowEmptySelection
+            selectedKeys={[endedFilter]}
+            onSelectionChange={(keys) => {
+              const [key] = keys;
+              if (key === 'attention' || key === 'cancelledByOperator') setEndedFilter(key);
+            }}
+          >
+            <ToggleButton id="attention">Needs attention ({counts.attention})</ToggleButton>
+            <ToggleButton id="cancelledByOperator">
+              Cancelled by an operator ({counts.cancelledByOperator})
+            </ToggleButton>
+          </ToggleButtonGroup>
+        }
+        empty={
+          endedFilter === 'attention'
+            ? `Nothing needs attention: no command was refused, stopped by a fault or otherwise ended against an operator's will in the last ${overview.recentHours} hours.`
+            : `No operator cancelled a command in the last ${overview.recentHours} hours.`
+        }
       >
         <CommandLines
-          lines={overview.ended}
+          lines={ended}
           wordsOf={(line) => {
             const { what, why } = endedWords(line);
-            // A refusal's words name its own device; a cancellation reason is the batch's words.
+            // A refusal's words name its own device; a cancellation reason (or a command not
+            // found) is the batch's words.
             return line.refusal === undefined ? `${what}, ${why.toLowerCase()}` : what;
           }}
           detailOf={(line) => {
             const { what, why } = endedWords(line);
             return (
               <>
-                <strong>{what}</strong>
+                <strong className={needsAttention(line) ? 'overview-alarm' : undefined}>
+                  {what}
+                </strong>
                 {line.endedAt ? ` ${formatInZoneWithUtc(line.endedAt, zoneOf(line.timeZone))}` : ''}
                 : {why}
               </>
@@ -267,35 +306,52 @@ function lineKey(line: OverviewCommand): string {
   return `${line.deviceId} ${line.commandId ?? ''} ${line.ledgerEntryId ?? ''}`;
 }
 
+/**
+ * One section of the overview: its title with `count`, `controls` under it (a filter), and the
+ * lines or, when none is listed, `empty`.
+ *
+ * @param count the number in the heading (`alarm`: drawn as an alarm, something needs attention).
+ * @param listed how many lines there are to list (default `count`), of which `shown` came.
+ */
 function Section({
   id,
   title,
   count,
+  alarm = false,
+  listed = count,
   shown,
+  controls,
   empty,
   children,
 }: {
   id: string;
   title: string;
   count: number;
+  alarm?: boolean;
+  listed?: number;
   shown: number;
+  controls?: ReactNode;
   empty: string;
   children: ReactNode;
 }) {
   const headingId = `overview-${id}`;
   return (
-    <section className="card overview-section" aria-labelledby={headingId}>
+    <section
+      className={`card overview-section${alarm ? ' is-alarm' : ''}`}
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId}>
         {title} <span className="overview-count">{count}</span>
       </h2>
-      {count === 0 ? (
+      {controls}
+      {listed === 0 ? (
         <p className="empty-state">{empty}</p>
       ) : (
         <>
           <ul className="overview-lines">{children}</ul>
-          {count > shown ? (
+          {listed > shown ? (
             <p className="secondary">
-              The first {shown} of {count} are shown.
+              The first {shown} of {listed} are shown.
             </p>
           ) : null}
         </>

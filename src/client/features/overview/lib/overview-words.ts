@@ -30,9 +30,14 @@ export function activeStatusWords(line: OverviewCommand, section: 'executing' | 
     : 'In its window (status not read since it was sent)';
 }
 
-/** Why a command of "Failed or cancelled" ended, in words. */
+/** Why an ended command (needing attention or cancelled by an operator) ended, in words. */
 export function endedWords(line: OverviewCommand): { what: string; why: string } {
   if (line.refusal !== undefined) return { what: 'Refused', why: line.refusal };
+  if (line.notFound)
+    return {
+      what: 'Not found',
+      why: "The batch's window has ended and the device's history holds no command of it: the device most likely never got it",
+    };
   return {
     what: 'Cancelled',
     why: line.cancelReason ? CANCELLATION_REASON_WORDS[line.cancelReason] : 'No reason given',
