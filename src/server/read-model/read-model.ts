@@ -442,7 +442,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   /**
    * Applies one read of a device's history: its records merged in (versions bumped for new
    * commands and cancellations), the batches looked for on it confirmed or given up, what it
-   * learnt notified, and its next read planned.
+   * learnt notified, and its next read planned. A read of a device no longer bound is dropped.
    */
   async applyRead(account: Account, deviceId: string, read: ReadOutcome): Promise<void> {
     account = accountOf(account);
@@ -450,6 +450,12 @@ export class ReadModel implements DeviceCommandsRecorder {
     const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
     await this.store.transaction(async (tx) => {
       const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
+      // Its site was unbound while the read was under way: the client may no longer know what
+      // it brought (docs/security.md, Unbinding), so nothing of it is kept, pushed or notified.
+      if (!state.bound) {
+        await this.store.updateState(tx, account, deviceId, { leaseUntil: null });
+        return;
+      }
       const learnt: Learnt[] = read.records.map((record) => ({ record }));
       const confirmations = await this.store.confirmationsOf(tx, account, deviceId);
       const found = new Map<number, Map<string, string>>();
