@@ -235,6 +235,42 @@ describe('a command on the sandbox clock', () => {
   });
 });
 
+describe('an unbound site', () => {
+  it('answers nothing of its devices at once: a command the read model knows is not found, as its history is; bound again, it is answered', async () => {
+    const browser = await signedIn();
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    await runReads();
+    await stack.admin.advanceClock(MINUTE_MS);
+    const nowMs = await stack.admin.nowMs();
+    const submitted = await browser.post('/api/devices/BAT-EU-001-B/commands', {
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: new Date(nowMs + 10 * MINUTE_MS).toISOString(),
+      endTime: new Date(nowMs + 20 * MINUTE_MS).toISOString(),
+    });
+    expect(submitted.status).toBe(202);
+    const { id } = SubmissionResponseSchema.parse(submitted.json());
+    const statusPath = `/api/devices/BAT-EU-001-B/commands/${id}`;
+    // The read model knows the command (and the poll keeps it in memory).
+    expect((await browser.get(statusPath)).status).toBe(200);
+
+    expect((await browser.delete('/api/sites/PLANT-EU-001')).status).toBe(204);
+
+    const status = await browser.get(statusPath);
+    const history = await browser.get(
+      `/api/devices/BAT-EU-001-B/commands?startTime=${new Date(nowMs).toISOString()}&endTime=${new Date(nowMs + 30 * MINUTE_MS).toISOString()}`,
+    );
+    for (const answer of [status, history]) {
+      expect(answer.status).toBe(404);
+      expect(ProblemSchema.parse(answer.json())).toMatchObject({ code: 'unknown_or_unbound' });
+    }
+    expect(status.text).not.toContain(id);
+
+    // Bound again, its devices are the client's again: the poll answers at once.
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    expect(StatusRecordSchema.parse((await browser.get(statusPath)).json()).id).toBe(id);
+  });
+});
+
 describe('batches and the ledger', () => {
   it('records a batch and its cancel, and finds them by batch and by site', async () => {
     const browser = stack.browser();

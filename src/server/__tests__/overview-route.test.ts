@@ -18,15 +18,18 @@ import {
 /** The test BFF's clock starts at 10:00 UTC; this window starts 20 minutes later (the session's idle timeout is 30). */
 const window = { startTime: '2026-05-01T10:20:00Z', endTime: '2026-05-01T11:20:00Z' };
 const command = { powerControl: { targetBatteryPowerW: -3000 }, ...window };
-const SITES = vendorPage('sites', [
-  vendorSite('PLANT-1', [], {
-    devices: [
-      vendorDevice('BAT-1', 'PLANT-1', { name: 'Hall A' }),
-      vendorDevice('BAT-2', 'PLANT-1', { online: false }),
-    ],
-  }),
-  vendorSite('PLANT-2', [], { devices: [vendorDevice('BAT-3', 'PLANT-2', { faultStatus: true })] }),
-]);
+const PLANT_1 = vendorSite('PLANT-1', [], {
+  devices: [
+    vendorDevice('BAT-1', 'PLANT-1', { name: 'Hall A' }),
+    vendorDevice('BAT-2', 'PLANT-1', { online: false }),
+  ],
+});
+const PLANT_2 = vendorSite('PLANT-2', [], {
+  devices: [vendorDevice('BAT-3', 'PLANT-2', { faultStatus: true })],
+});
+const SITES = vendorPage('sites', [PLANT_1, PLANT_2]);
+/** The site list once PLANT-1 is unbound. */
+const SITES_AFTER_UNBIND = vendorPage('sites', [PLANT_2]);
 
 describe('GET /api/overview', () => {
   let fake: FakeUpstream;
@@ -35,13 +38,18 @@ describe('GET /api/overview', () => {
   let bff: TestBff;
   let cookie: string;
   let cancelReason: string | undefined;
+  let plant1Unbound = false;
 
   beforeAll(async () => {
     fake = await startFakeUpstream();
     testDb = await createTestDatabase('pglite');
     database = await testDb.open();
     await openBffStorage({ database });
-    fake.on('GET', '/sites', () => SITES);
+    fake.on('GET', '/sites', () => (plant1Unbound ? SITES_AFTER_UNBIND : SITES));
+    fake.on('DELETE', '/sites/PLANT-1', () => {
+      plant1Unbound = true;
+      return { message: 'offboarding success' };
+    });
     fake.on('POST', '/device/BAT-1/commands', (_request, reply: FastifyReply) =>
       reply.code(202).send({ id: 'cmd_1', message: 'ok', timestamp: '2026-05-01T10:00:00Z' }),
     );
@@ -73,6 +81,7 @@ describe('GET /api/overview', () => {
   beforeEach(async () => {
     await database.db.execute('delete from bff.ledger_entries');
     cancelReason = undefined;
+    plant1Unbound = false;
     bff = await buildTestBff(fake, { database, logger: false });
     // Each test meets a vendor account the read model knows nothing of.
     await bff.app.forgetUpstream();
@@ -151,6 +160,26 @@ describe('GET /api/overview', () => {
     expect((await overview()).upcoming.map((line) => line.commandId)).toEqual(['cmd_1']);
     await bff.app.forgetUpstream();
     expect((await overview()).upcoming).toEqual([]);
+  });
+
+  it('shows nothing of the devices of a site unbound since, though the ledger keeps what was sent', async () => {
+    await submit('BAT-1');
+    await bff.app.readModel?.reads.runDue();
+    expect((await overview()).upcoming.map((line) => line.commandId)).toEqual(['cmd_1']);
+    const unbind = await bff.app.inject({
+      method: 'DELETE',
+      url: '/api/sites/PLANT-1',
+      headers: { cookie, ...CSRF },
+    });
+    expect(unbind.statusCode).toBe(204);
+    const after = await overview();
+    expect(JSON.stringify(after)).not.toMatch(/BAT-1|BAT-2|PLANT-1|cmd_1/);
+    expect(after.trouble.map((line) => line.deviceId)).toEqual(['BAT-3']);
+    // The audit still says who sent what, and the unbind itself.
+    const ledger = await bff.app.inject({ method: 'GET', url: '/api/ledger', headers: { cookie } });
+    expect(
+      (ledger.json() as { entries: { kind: string }[] }).entries.map((entry) => entry.kind),
+    ).toEqual(['unbind', 'submit']);
   });
 
   it('lists offline and faulted devices, and reads no device of the vendor per view', async () => {

@@ -118,11 +118,11 @@ export class AccountEvents {
   }
 
   /**
-   * Calls `listener` with every change of device commands any instance announces (this one
-   * included), before the event reaches this instance's streams, so a browser told of it reads
-   * after the listener ran (the read model's cache drops the devices). `deviceIds` undefined:
-   * any device of the account may have changed; `account` undefined too: announcements may have
-   * been missed, any device of any account.
+   * Calls `listener` with every change of device commands or site bindings any instance announces
+   * (this one included), before the event reaches this instance's streams, so a browser told of it
+   * reads after the listener ran (the read model's cache drops the devices). `deviceIds`
+   * undefined: any device of the account may have changed (a binding change names none);
+   * `account` undefined too: announcements may have been missed, any device of any account.
    */
   onDevicesChanged(listener: DevicesChangedListener): void {
     this.#deviceListeners.push(listener);
@@ -277,8 +277,9 @@ export class AccountEvents {
     const account = message.kind === 'event' ? message.stored.account : message.account;
     if (this.#deviceListeners.length > 0) {
       const event = message.kind === 'event' ? message.stored.event : undefined;
-      // An event too large for the channel is not read here: any device may have changed.
-      if (!event || event.type === 'deviceCommandsChanged')
+      // An event too large for the channel is not read here: any device may have changed. A
+      // binding changed: any device of the account may have become unbound (or bound again).
+      if (!event || event.type === 'deviceCommandsChanged' || event.type === 'siteBindingsChanged')
         for (const listener of this.#deviceListeners)
           listener(
             account,

@@ -164,11 +164,13 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       const session = sessionOf(request);
       const ref = request.params;
       if (!readModel) return statuses.fetch(session, ref, () => upstream.status(session, ref));
+      // One binding check before either answer: a record the read model holds of a device whose
+      // site was unbound is no more the client's to read than a command it never held.
+      await requireBound(deps, session, ref.deviceId);
       const account = { region: session.region, clientId: session.clientId };
       const known = await readModel.status(account, ref.deviceId, ref.commandId);
       if (known) return { ...known.record, device: known.device };
-      // Not known: the device's first read is still to come, or its site is not bound.
-      await requireBound(deps, session, ref.deviceId);
+      // Not known yet: the device's first read is still to come.
       throw unknownCommand(ref.deviceId);
     },
   );
@@ -223,9 +225,11 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
 }
 
 /**
- * Checks that `deviceId` is on one of the session's bound sites as the read model knows it;
- * a device it does not know (bound before it existed, or bound again) is looked up in the site
- * list (kept 30 s) and adopted: its first read is planned.
+ * Checks that `deviceId` is on one of the session's bound sites as the read model knows it (from
+ * memory: status polls ask it every time); a device it does not know as bound (bound before it
+ * existed, or bound again outside powerdeck) is looked up in the site list (kept 30 s, forgotten
+ * at an unbind) and adopted: its first read is planned. After an unbind nothing of the site's
+ * devices is answered (docs/security.md, Unbinding; the vendor's spec, section 4).
  *
  * @throws ProblemError 404 `unknown_or_unbound` when no bound site holds it.
  */
@@ -233,8 +237,7 @@ async function requireBound(deps: ProductApiDeps, session: Session, deviceId: st
   const { readModel, sites } = deps;
   if (!readModel) return;
   const account = { region: session.region, clientId: session.clientId };
-  const state = await readModel.stateOf(account, deviceId);
-  if (state?.bound) return;
+  if (await readModel.isBound(account, deviceId)) return;
   const { siteId } = await sites.siteOf(session, [deviceId]);
   if (!siteId) throw unknownCommand(deviceId);
   await readModel.adoptDevice(account, deviceId, siteId);

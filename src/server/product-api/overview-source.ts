@@ -18,12 +18,15 @@ import type { StatusReads } from './status-reads.ts';
  * list, which the site directory keeps for 30 s per client.
  *
  * The contract, for a later implementation (the read model of every device's commands):
+ * - Nothing of a device on no bound site (its site unbound since, docs/security.md, Unbinding):
+ *   the client may no longer reach it.
  * - `commands`: the account's device commands whose window ends after `sinceMs` or that were
  *   refused or cancelled after it, each with its last known vendor status when one is known
  *   (absent: the overview places it by its window), a cancellation's reason, and a refusal in
  *   operator words. Commands sent outside powerdeck may be included; completed ones may be left
  *   out.
- * - `batches`: the account's batches whose window ends after `sinceMs`, with their device counts.
+ * - `batches`: the account's batches whose window ends after `sinceMs`, with their device counts
+ *   (one whose every device's site was unbound is left out).
  * - `fleetJobs`: the account's fleet jobs (the overview keeps those not final).
  * - `sites`: the bound sites with their devices as the vendor last listed them (names, zones,
  *   `online` and `faulted`).
@@ -105,7 +108,17 @@ export class LedgerOverviewSource implements OverviewSource {
           (c) => c.commandId === undefined || read.has(`${c.deviceId} ${c.commandId}`),
         )
       : commands;
-    return { commands: known, batches, fleetJobs: jobs, sites: sitesList };
+    // The ledger keeps what was sent to a site's devices after the site is unbound (the audit);
+    // the overview shows only devices the client can still reach: those its site list names.
+    const reachable = new Set(
+      sitesList.flatMap((site) => site.devices.map((device) => device.deviceId)),
+    );
+    return {
+      commands: known.filter((c) => reachable.has(c.deviceId)),
+      batches: batches.filter((b) => b.deviceIds.some((deviceId) => reachable.has(deviceId))),
+      fleetJobs: jobs,
+      sites: sitesList,
+    };
   }
 }
 

@@ -18,11 +18,15 @@ export const DEVICE_READ_CACHE_TTL_MS = 10_000;
 const REMEMBERED_DROPS = 100_000;
 
 /**
- * What a status read answers of a device, as last read: its version and last read. Nothing else
- * of its state row is kept (whether it is bound, its next read), so writes of only those need not
- * drop it.
+ * What a status read needs of a device, as last read: whether it is bound (nothing of a device
+ * whose site is unbound is answered, docs/security.md), its version and last read. Nothing else of
+ * its state row is kept (its next read, its lease), so writes of only those need not drop it; a
+ * change of its binding does (`ReadModelStore.markBound`, `markSiteUnbound`).
  */
-export type KeptDeviceState = Pick<typeof deviceReadState.$inferSelect, 'version' | 'readAt'>;
+export type KeptDeviceState = Pick<
+  typeof deviceReadState.$inferSelect,
+  'bound' | 'version' | 'readAt'
+>;
 
 /**
  * A kept device state (`state` undefined: known to have no row) with what a status answer says of
@@ -118,6 +122,11 @@ export class DeviceReadCache<Command extends KeptCommand> {
     return { command: this.#command(key, commandId), state: this.#states.get(key) };
   }
 
+  /** The device's kept state (`state` undefined: known to have no row; undefined: not kept). */
+  state(account: Account, deviceId: string): KeptState | undefined {
+    return this.#states.get(deviceKey(account, deviceId));
+  }
+
   #command(key: string, commandId: string): Command | undefined {
     const entry = this.#commands.get(commandId);
     if (entry?.device !== key || entry.generation !== this.#generations.get(key)) return undefined;
@@ -136,7 +145,7 @@ export class DeviceReadCache<Command extends KeptCommand> {
     // Two reads of one epoch may end in either order (another instance wrote in between).
     const before = this.#states.get(key)?.state;
     if (before && state && isNewerState(before, state)) return;
-    const kept = state && { version: state.version, readAt: state.readAt };
+    const kept = state && { bound: state.bound, version: state.version, readAt: state.readAt };
     this.#states.set(key, { state: kept, view: deviceReadStateOf(kept) });
   }
 

@@ -592,8 +592,10 @@ export class ReadModelStore {
   /**
    * Marks the devices bound (a bind, or the site list) under `siteId`; devices of the account
    * listed under no bound site any more are marked unbound when `allBound` lists the account's
-   * every bound device (a whole site list). Returns the devices that became bound: new to the
-   * read model, or unbound until now (a site bound again, whose devices were read no more).
+   * every bound device (a whole site list). Returns the devices that became bound (`added`: new to
+   * the read model, or unbound until now, a site bound again whose devices were read no more) and
+   * whether any device's binding or site changed (`changed`). Devices whose binding changed are
+   * dropped from the cache: status polls check it there (docs/security.md).
    */
   async markBound(
     tx: Queryable,
@@ -601,7 +603,7 @@ export class ReadModelStore {
     sites: readonly { siteId: string; deviceIds: readonly string[] }[],
     nowMs: number,
     allBound: boolean,
-  ): Promise<string[]> {
+  ): Promise<{ added: string[]; changed: boolean }> {
     const rows = sites.flatMap((site) =>
       site.deviceIds.map((deviceId) => ({
         ...account,
@@ -633,41 +635,69 @@ export class ReadModelStore {
                 eq(deviceReadState.bound, false),
               ),
             );
+    const changed = [...inserted];
     for (const site of sites)
       if (site.deviceIds.length > 0)
-        await tx
+        changed.push(
+          ...(await tx
+            .update(deviceReadState)
+            .set({ siteId: site.siteId, bound: true, updatedAt: new Date(nowMs) })
+            .where(
+              and(
+                ofAccount(account),
+                inArray(deviceReadState.deviceId, [...site.deviceIds]),
+                or(
+                  eq(deviceReadState.bound, false),
+                  sql`${deviceReadState.siteId} is distinct from ${site.siteId}`,
+                ),
+              ),
+            )
+            .returning({ deviceId: deviceReadState.deviceId })),
+        );
+    if (allBound)
+      changed.push(
+        ...(await tx
           .update(deviceReadState)
-          .set({ siteId: site.siteId, bound: true, updatedAt: new Date(nowMs) })
+          .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
           .where(
             and(
               ofAccount(account),
-              inArray(deviceReadState.deviceId, [...site.deviceIds]),
-              or(
-                eq(deviceReadState.bound, false),
-                sql`${deviceReadState.siteId} is distinct from ${site.siteId}`,
-              ),
+              eq(deviceReadState.bound, true),
+              listedIds.length > 0 ? notInArray(deviceReadState.deviceId, listedIds) : undefined,
             ),
-          );
-    if (allBound)
-      await tx
-        .update(deviceReadState)
-        .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
-        .where(
-          and(
-            ofAccount(account),
-            eq(deviceReadState.bound, true),
-            listedIds.length > 0 ? notInArray(deviceReadState.deviceId, listedIds) : undefined,
-          ),
-        );
-    return [...inserted, ...boundAgain].map((row) => row.deviceId);
+          )
+          .returning({ deviceId: deviceReadState.deviceId })),
+      );
+    for (const { deviceId } of changed) this.#wrote(tx, account, { kind: 'state', deviceId });
+    return {
+      added: [...inserted, ...boundAgain].map((row) => row.deviceId),
+      changed: changed.length > 0,
+    };
   }
 
-  /** Marks the devices of a site unbound: they are read no more. */
-  async markSiteUnbound(account: Account, siteId: string, nowMs: number): Promise<void> {
-    await this.db
+  /**
+   * Marks the devices of a site unbound: they are read no more, and nothing of them is answered
+   * (dropped from the cache, where status polls check it). Returns the devices it unbound.
+   */
+  async markSiteUnbound(
+    tx: Queryable,
+    account: Account,
+    siteId: string,
+    nowMs: number,
+  ): Promise<string[]> {
+    const rows = await tx
       .update(deviceReadState)
       .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
-      .where(and(ofAccount(account), eq(deviceReadState.siteId, siteId)));
+      .where(
+        and(
+          ofAccount(account),
+          eq(deviceReadState.siteId, siteId),
+          eq(deviceReadState.bound, true),
+        ),
+      )
+      .returning({ deviceId: deviceReadState.deviceId });
+    for (const { deviceId } of rows) this.#wrote(tx, account, { kind: 'state', deviceId });
+    return rows.map((row) => row.deviceId);
   }
 
   /** Remembers that `deviceId` does not support `control` (learnt from `commandId`). */

@@ -45,7 +45,7 @@ import {
   type DeviceStateRow,
   type KnownCommand,
 } from './read-model-store.ts';
-import { deviceReadStateOf } from './device-read-cache.ts';
+import { deviceReadStateOf, type KeptState } from './device-read-cache.ts';
 
 /** What changed in the read model, told to listeners after it committed (the fleet's outcomes). */
 export interface ReadModelChange {
@@ -226,9 +226,17 @@ export class ReadModel implements DeviceCommandsRecorder {
     await this.#markBound(account, [site], false);
   }
 
+  /**
+   * The site's devices are read no more and nothing of them is answered from here on
+   * (docs/security.md, Unbinding): this instance's status polls at once, every other instance's
+   * once it hears of the `siteBindingsChanged` published here (their caches drop the account).
+   */
   async recordSiteUnbound(account: Account, siteId: string): Promise<void> {
     account = accountOf(account);
-    await this.store.markSiteUnbound(account, siteId, this.#now());
+    await this.store.transaction(async (tx) => {
+      await this.store.markSiteUnbound(tx, account, siteId, this.#now());
+      await this.#bindingsChanged(tx, account, [siteId]);
+    });
     this.#syncedSites.delete(accountKey(account));
   }
 
@@ -283,7 +291,10 @@ export class ReadModel implements DeviceCommandsRecorder {
     };
   }
 
-  /** One command's record, with where its device stands; undefined when not known. */
+  /**
+   * One command's record, with where its device stands; undefined when not known. It does not
+   * check the device's binding: callers answer a browser only after {@link isBound}.
+   */
   async status(
     account: Account,
     deviceId: string,
@@ -302,13 +313,21 @@ export class ReadModel implements DeviceCommandsRecorder {
       if (!command) return undefined;
       cache.keepCommand(epoch, account, deviceId, command);
     }
-    let device = kept.state?.view;
-    if (!device) {
-      const read = await this.store.stateOf(account, deviceId);
-      cache.keepState(epoch, account, deviceId, read);
-      device = deviceReadStateOf(read);
-    }
+    const device = (kept.state ?? (await this.#keptState(account, deviceId))).view;
     return { record: command.record, device };
+  }
+
+  /**
+   * Whether the device is on a site bound to the account as the read model knows it (its bind,
+   * the site list, or the vendor refusing a read of it): false too when it never heard of the
+   * device. From memory while nothing of the device changed, so every status poll can ask it
+   * (docs/security.md, Unbinding).
+   */
+  async isBound(account: Account, deviceId: string): Promise<boolean> {
+    account = accountOf(account);
+    const kept =
+      this.store.cache.state(account, deviceId) ?? (await this.#keptState(account, deviceId));
+    return kept.state?.bound ?? false;
   }
 
   /** Where a device stands; undefined when the read model has never heard of it. */
@@ -424,7 +443,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   /**
    * Applies one read of a device's history: its records merged in (versions bumped for new
    * commands and cancellations), the batches looked for on it confirmed or given up, what it
-   * learnt notified, and its next read planned.
+   * learnt notified, and its next read planned. A read of a device no longer bound is dropped.
    */
   async applyRead(account: Account, deviceId: string, read: ReadOutcome): Promise<void> {
     account = accountOf(account);
@@ -432,6 +451,12 @@ export class ReadModel implements DeviceCommandsRecorder {
     const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
     await this.store.transaction(async (tx) => {
       const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
+      // Its site was unbound while the read was under way: the client may no longer know what
+      // it brought (docs/security.md, Unbinding), so nothing of it is kept, pushed or notified.
+      if (!state.bound) {
+        await this.store.updateState(tx, account, deviceId, { leaseUntil: null });
+        return;
+      }
       const learnt: Learnt[] = read.records.map((record) => ({ record }));
       const confirmations = await this.store.confirmationsOf(tx, account, deviceId);
       const found = new Map<number, Map<string, string>>();
@@ -759,6 +784,29 @@ export class ReadModel implements DeviceCommandsRecorder {
     return this.store.stateOf(account, deviceId);
   }
 
+  /** The device's state read from the database and kept in the cache. */
+  async #keptState(account: Account, deviceId: string): Promise<KeptState> {
+    const { cache } = this.store;
+    const epoch = cache.epoch;
+    const read = await this.store.stateOf(account, deviceId);
+    cache.keepState(epoch, account, deviceId, read);
+    const state = read && { bound: read.bound, version: read.version, readAt: read.readAt };
+    return { state, view: deviceReadStateOf(state) };
+  }
+
+  /**
+   * Tells every instance and browser of the account that sites were bound or unbound, in `tx`:
+   * other instances drop the account's devices from their caches (their bindings changed), open
+   * pages read the site list again.
+   */
+  async #bindingsChanged(tx: Queryable, account: Account, siteIds: string[]): Promise<void> {
+    await this.#events?.publish(
+      account,
+      { type: 'siteBindingsChanged', data: siteIds.length > 0 ? { siteIds } : {} },
+      { tx },
+    );
+  }
+
   async #markBound(
     account: Account,
     sites: readonly { siteId: string; deviceIds: readonly string[] }[],
@@ -766,7 +814,7 @@ export class ReadModel implements DeviceCommandsRecorder {
   ): Promise<void> {
     const nowMs = this.#now();
     await this.store.transaction(async (tx) => {
-      const added = await this.store.markBound(tx, account, sites, nowMs, allBound);
+      const { added, changed } = await this.store.markBound(tx, account, sites, nowMs, allBound);
       for (const deviceId of added) {
         const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
         await this.#plan(tx, account, deviceId, {
@@ -776,6 +824,9 @@ export class ReadModel implements DeviceCommandsRecorder {
           set: {},
         });
       }
+      // A whole site list names no site: any may have been bound or unbound.
+      if (changed)
+        await this.#bindingsChanged(tx, account, allBound ? [] : sites.map((site) => site.siteId));
     });
   }
 

@@ -41,7 +41,7 @@ const record = (id: string, overrides: Partial<StatusRecord> = {}): StatusRecord
 });
 const known = (id: string, overrides: Partial<StatusRecord> = {}): KnownCommand =>
   ({ record: record(id, overrides) }) as KnownCommand;
-const state = (version: number) => ({ version, readAt: null });
+const state = (version: number) => ({ bound: true, version, readAt: null });
 
 describe('the device read cache', () => {
   const account: Account = { region: 'eu', clientId: 'c1' };
@@ -198,6 +198,23 @@ describe.each(DATABASE_KINDS)('status reads from the cache on %s', (kind) => {
       complete: true,
     });
     expect((await model.status(account, 'BAT-1', 'cmd_2'))?.device.readAt).toBe(iso(clock.nowMs));
+  });
+
+  it('knows an unbound device as unbound at once, and every other instance once it heard of it', async () => {
+    const a = await instance(handle);
+    const b = await instance(handle);
+    await a.recordSiteBound(account, { siteId: 'PLANT-1', deviceIds: ['BAT-1'] });
+    await a.recordSubmitted(account, 'BAT-1', record('cmd_1'));
+    // Both keep the device as bound (polled twice: the second answer is from memory).
+    for (const model of [a, b, a, b]) expect(await model.isBound(account, 'BAT-1')).toBe(true);
+    await a.recordSiteUnbound(account, 'PLANT-1');
+    expect(await a.isBound(account, 'BAT-1')).toBe(false);
+    // Well before the cache's own expiry (10 s): the announcement drops it.
+    await expect.poll(() => b.isBound(account, 'BAT-1'), { timeout: 2_000 }).toBe(false);
+    expect(await a.isBound(account, 'BAT-UNKNOWN')).toBe(false);
+    await b.recordSiteBound(account, { siteId: 'PLANT-1', deviceIds: ['BAT-1'] });
+    expect(await b.isBound(account, 'BAT-1')).toBe(true);
+    await expect.poll(() => a.isBound(account, 'BAT-1'), { timeout: 2_000 }).toBe(true);
   });
 
   it('answers a change another instance announced, and never the older record after it', async () => {

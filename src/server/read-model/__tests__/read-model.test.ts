@@ -364,6 +364,33 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     ).toHaveLength(1);
   });
 
+  it("learns, pushes and notifies nothing of a read that ends after its device's site was unbound", async () => {
+    await model.recordSiteBound(account, { siteId: 'PLANT-1', deviceIds: ['BAT-1'] });
+    await model.recordSubmitted(account, 'BAT-1', record('cmd_1'), { madeBy: ada });
+    const pushed = (await events.store.after(account, undefined, 0, 100)).length;
+    // The read was sent before the unbind; its answer comes after it.
+    await model.recordSiteUnbound(account, 'PLANT-1');
+    const unbindPushes = (await events.store.after(account, undefined, 0, 100)).length;
+    expect(unbindPushes).toBe(pushed + 1);
+    clock.nowMs = T + 10 * MIN + 5000;
+    await read([
+      record('cmd_1', {
+        status: 'cancelled',
+        cancelledAt: iso(T + 10 * MIN),
+        cancelReason: 'deviceFault',
+      }),
+      record('cmd_2', { startTime: iso(T + 80 * MIN), endTime: iso(T + 90 * MIN) }),
+    ]);
+    expect(await events.store.after(account, undefined, 0, 100)).toHaveLength(unbindPushes);
+    expect((await notifications.page(account, ada.person, { limit: 10 })).notifications).toEqual(
+      [],
+    );
+    expect(await model.versionOf(account, 'BAT-1')).toBe(1);
+    expect((await model.status(account, 'BAT-1', 'cmd_1'))?.record.status).toBe('received');
+    expect(await model.status(account, 'BAT-1', 'cmd_2')).toBeUndefined();
+    expect(await model.stateOf(account, 'BAT-1')).toMatchObject({ bound: false, leaseUntil: null });
+  });
+
   it('lets two instances share the due devices: each device read once', async () => {
     const other =
       kind === 'postgres'
