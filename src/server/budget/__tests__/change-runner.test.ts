@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases.ts';
-import type { QueuedChange } from '../../../domain/queued-change.ts';
+import { devicesOfStep, type QueuedChange } from '../../../domain/queued-change.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import {
   ChangeRunner,
@@ -19,6 +19,7 @@ import {
 import { DeviceBudgetStore, deviceBudgetsOf } from '../device-budget-store.ts';
 import { statusOf } from '../queued-change-rows.ts';
 import { QueuedChangeStore } from '../queued-change-store.ts';
+import { StepCalls } from '../step-calls.ts';
 
 const T = Date.parse('2026-11-25T14:00:00Z');
 const s = (seconds: number) => T + seconds * 1000;
@@ -382,6 +383,13 @@ describe('queued changes, step by step', () => {
       owner: row.owner,
       secretCiphertext: null,
       attempt: 1,
+      calls: new StepCalls({
+        budget,
+        region: row.owner.region,
+        change: { id: row.id, seq: row.seq },
+        deviceIds: devicesOfStep(start.step),
+        slotIds: start.slotIds,
+      }),
     });
     const cancelKey = start.step.idempotencyKey;
     expect((await store.due(s(1))).ids).not.toContain(row.id);
