@@ -23,6 +23,7 @@ import { queuedChanges } from '../../src/server/db/schema.ts';
 import { changeRowOf } from '../../src/server/budget/queued-change-rows.ts';
 import type { RelayAction } from '../support/flaky-relay.ts';
 import type { BrowserClient } from '../support/http-client.ts';
+import { seededRandom } from '../../src/sandbox/fixtures/seeded-random.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;
@@ -91,13 +92,32 @@ function submission(baseMs: number, offsetMinutes: number, powerW: number) {
   };
 }
 
-function submit(body: ReturnType<typeof submission>) {
+function submit(body: ReturnType<typeof submission>, deviceId = DEVICE, key = randomUUID()) {
   return browser.request({
     method: 'POST',
-    path: `/api/devices/${DEVICE}/commands`,
+    path: `/api/devices/${deviceId}/commands`,
     json: body,
-    headers: { 'idempotency-key': `"${randomUUID()}"` },
+    headers: { 'idempotency-key': `"${key}"` },
   });
+}
+
+/** Answers a browser sends again with the same key, as the SPA does. */
+const TRANSIENT = new Set([409, 429, 502, 503, 504]);
+
+/**
+ * Submits like a browser that sends the same key again until it has a final answer: after a 429
+ * at the device's next free call (the sandbox clock is moved there), after the other transient
+ * answers once their `Retry-After` (at most a second) passed; at most 40 times.
+ */
+async function submitUntilAnswered(body: ReturnType<typeof submission>, deviceId: string) {
+  const key = randomUUID();
+  for (let tries = 1; ; tries += 1) {
+    const answer = await submit(body, deviceId, key);
+    if (!TRANSIENT.has(answer.status) || tries >= 40) return answer;
+    const retryAfterS = Number(answer.headers['retry-after'] ?? 0);
+    if (answer.status === 429) await stack.admin.advanceClock(Math.max(1, retryAfterS) * 1000);
+    else await sleep(Math.min(1000, Math.max(50, retryAfterS * 1000)));
+  }
 }
 
 /** The change's step progress as the queue keeps it (tries counted against it). */
@@ -135,17 +155,7 @@ async function queueAndLose(lost: RelayAction) {
   const { changeId, body } = queued;
   nextSubmission = lost;
 
-  const seen: QueuedChangeStatus[] = [];
-  const untilMs = Date.now() + FOLLOW_MS;
-  let status: QueuedChangeStatus | undefined;
-  while (Date.now() < untilMs) {
-    status = QueuedChangeStatusSchema.parse((await browser.get(`/api/changes/${changeId}`)).json());
-    seen.push(status);
-    if (!['queued', 'sending'].includes(status.state)) break;
-    const waitMs = status.goesAt ? Date.parse(status.goesAt) - (await stack.admin.nowMs()) : 0;
-    if (waitMs > 0) await stack.admin.advanceClock(waitMs);
-    else await sleep(100);
-  }
+  const { seen, final: status } = await follow(changeId);
   const lostCall = calls.find((call) => call.action === lost);
   if (!lostCall)
     throw new Error(
@@ -154,23 +164,49 @@ async function queueAndLose(lost: RelayAction) {
   return { changeId, body, seen, final: status, lostCall };
 }
 
+/**
+ * Reads a queued change until it ended, moving the sandbox clock to each time it goes, for at most
+ * {@link FOLLOW_MS}: every status seen, and the last.
+ */
+async function follow(changeId: string) {
+  const seen: QueuedChangeStatus[] = [];
+  const untilMs = Date.now() + FOLLOW_MS;
+  let final: QueuedChangeStatus | undefined;
+  while (Date.now() < untilMs) {
+    final = QueuedChangeStatusSchema.parse((await browser.get(`/api/changes/${changeId}`)).json());
+    seen.push(final);
+    if (!['queued', 'sending'].includes(final.state)) break;
+    const waitMs = final.goesAt ? Date.parse(final.goesAt) - (await stack.admin.nowMs()) : 0;
+    if (waitMs > 0) await stack.admin.advanceClock(waitMs);
+    else await sleep(100);
+  }
+  return { seen, final };
+}
+
 /** The commands the vendor holds for `body`'s window and power. */
-async function vendorCommandsOf(body: ReturnType<typeof submission>): Promise<string[]> {
-  return (await stack.vendorHistory(DEVICE, body))
+async function vendorCommandsOf(
+  body: ReturnType<typeof submission>,
+  deviceId = DEVICE,
+): Promise<string[]> {
+  return (await stack.vendorHistory(deviceId, body))
     .filter((c) => c.powerControl.targetBatteryPowerW === body.powerControl.targetBatteryPowerW)
     .map((c) => c.id);
 }
 
 /** The device's commands as the BFF's device view lists them (its read model). */
-async function listedCommandIds(body: ReturnType<typeof submission>): Promise<string[]> {
+async function listedCommandIds(
+  body: ReturnType<typeof submission>,
+  deviceId = DEVICE,
+): Promise<string[]> {
   const answer = await browser.get(
-    `/api/devices/${DEVICE}/commands?startTime=${body.startTime}&endTime=${body.endTime}`,
+    `/api/devices/${deviceId}/commands?startTime=${body.startTime}&endTime=${body.endTime}`,
   );
   expect(answer.status).toBe(200);
   return HistoryResponseSchema.parse(answer.json()).commands.map((c) => c.id);
 }
 
 function commandIdOf(status: QueuedChangeStatus | undefined): string | undefined {
+  if (status?.state !== 'sent') return undefined;
   const body = status?.steps[0]?.answer?.body as { id?: unknown } | undefined;
   return typeof body?.id === 'string' ? body.id : undefined;
 }
@@ -212,4 +248,56 @@ describe('a queued change whose answer was lost', () => {
     expect(await listedCommandIds(body)).toContain(held[0]);
     expect(await failuresOf(changeId)).toBeLessThanOrEqual(1);
   }, 60_000);
+});
+
+describe('a lossy wire with the budget on', () => {
+  it('settles every change: four submissions on each of two devices, a seeded share of their calls and reads lost', async () => {
+    const relay = stack.relay;
+    if (!relay) throw new Error('the stack was started with a relay');
+    // The wire drops a seeded share of the devices' submissions, after the vendor acted or before
+    // it saw them, and of the history reads that settle them. The first submission of a device
+    // goes at once, the others are queued behind it (two calls a minute, binding read each device
+    // once), so queued changes lose answers too.
+    const random = seededRandom('lossy wire');
+    relay.plan = (method, path) => {
+      if (!/\/device\/[^/]+\/commands/.test(path)) return 'pass';
+      const roll = random();
+      if (method === 'POST') return roll < 0.3 ? 'resetAfter' : roll < 0.4 ? 'resetBefore' : 'pass';
+      return roll < 0.1 ? 'resetBefore' : 'pass';
+    };
+    round += 1;
+    const nowMs = await stack.admin.nowMs();
+    const baseMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + (round * 24 * 60 + 120) * MINUTE_MS;
+    const all = ['BAT-EU-001-A', 'BAT-EU-001-B'].flatMap((deviceId, d) =>
+      [0, 1, 2, 3].map((i) => ({
+        deviceId,
+        body: submission(baseMs, i * 30, 100 * (d * 4 + i + 1)),
+      })),
+    );
+    const answers = await Promise.all(
+      all.map(async ({ deviceId, body }) => {
+        const answer = await submitUntilAnswered(body, deviceId);
+        const queued = QueuedAnswerSchema.safeParse(answer.json());
+        if (!queued.success) return { answer, commandId: answer.json<{ id?: string }>().id };
+        const { seen, final } = await follow(queued.data.queued.changeId);
+        return { answer, final, seen, commandId: commandIdOf(final) };
+      }),
+    );
+    relay.plan = () => 'pass';
+    expect(relay.resets).toBeGreaterThan(0);
+    expect(answers.map((a) => a.answer.status)).toEqual(all.map(() => 202));
+    const queued = answers.filter((a) => a.final);
+    expect(queued.length).toBeGreaterThan(0);
+    // Every queued change sent; none ever said "not sent" or ended unsettled.
+    expect(queued.map((a) => [a.final?.state, a.final?.outcome])).toEqual(
+      queued.map(() => ['sent', undefined]),
+    );
+    expect(queued.flatMap((a) => a.seen ?? []).filter((s) => s.outcome)).toEqual([]);
+    // The vendor holds each change exactly once: the command the product answered, listed.
+    for (const [i, { deviceId, body }] of all.entries()) {
+      const held = await vendorCommandsOf(body, deviceId);
+      expect(held).toEqual([answers[i]?.commandId]);
+      expect(await listedCommandIds(body, deviceId)).toContain(held[0]);
+    }
+  }, 120_000);
 });
