@@ -275,6 +275,28 @@ describe('queued changes, step by step', () => {
     });
   });
 
+  it('never reports a step whose outcome stayed unknown as not sent, and counts no wait of its own making', async () => {
+    nowMs = s(0);
+    // Two waits of the change's own making (an earlier try still settling), then tries whose
+    // outcome is unknown and whose history cannot be read.
+    const { runner, tries } = runnerWith(({ attempt }) =>
+      attempt <= 2
+        ? { result: 'wait', retryAfterMs: 1_000 }
+        : { result: 'retry', outcomeUnknown: true },
+    );
+    const row = await enqueue(submit(device()));
+    let next = await runner.run(row.id);
+    while (next !== undefined) {
+      nowMs = next;
+      next = await runner.run(row.id);
+    }
+    expect(tries).toHaveLength(2 + MAX_STEP_ATTEMPTS);
+    expect(await statusOfChange(row.id)).toMatchObject({
+      state: 'failed',
+      outcome: { failure: 'outcome_unknown' },
+    });
+  });
+
   it('sends changes of one device in the order they were queued, reads after them', async () => {
     nowMs = s(0);
     const id = device();
