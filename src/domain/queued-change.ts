@@ -188,6 +188,11 @@ export const QUEUED_CHANGE_FAILURES = [
   'budget_too_tight',
   /** A step could not be sent after every try (the upstream kept failing). */
   'not_sent',
+  /**
+   * A try of a step may have reached the upstream (its answer was lost) and its history could not
+   * be read to settle whether it was carried out: never reported as not sent.
+   */
+  'outcome_unknown',
 ] as const;
 export const QueuedChangeFailureSchema = z.enum(QUEUED_CHANGE_FAILURES);
 export type QueuedChangeFailure = z.infer<typeof QueuedChangeFailureSchema>;

@@ -423,7 +423,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           host: jobQueues,
           store: queuedChanges,
           budget,
-          send: queuedStepSender({ ledger, upstream: api, box, now }),
+          send: queuedStepSender({ ledger, upstream: api, box, now, budget, upstreamNow }),
           upstreamNow,
           log: app.log,
           options: options.changeQueue,

@@ -6,6 +6,7 @@ import { isProblem, ProblemError } from '../http/problem.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
+import type { TakeSlots } from './step-calls.ts';
 
 /** How long a device the vendor answered 429 without `Retry-After` for is left alone, ms. */
 export const BUSY_WITHOUT_RETRY_AFTER_MS = 60_000;
@@ -68,24 +69,30 @@ export type HistoryReader = (
  * ({@link budgetSpent}). A 429 of the vendor marks the device busy until its `Retry-After` and is
  * thrown as it came, never retried.
  *
+ * @param options.take how each page takes its slot: a queued change's step gives its own
+ *   ({@link StepCalls}), so the read that settles the step's unknown outcome goes in the change's
+ *   place; default a reservation behind every queued change of the device.
  * @throws ProblemError: 429 `device_rate_limited`, or the upstream's refusal of a page.
  */
 export function budgetedHistory(options: {
   budget: DeviceBudgetStore;
   upstream: Pick<UpstreamApi, 'historyPage'>;
   upstreamNow: () => number;
+  take?: TakeSlots | undefined;
 }): HistoryReader {
-  const { budget, upstream, upstreamNow } = options;
+  const { budget, upstream, upstreamNow, take } = options;
   return async (caller, deviceId, query) => {
     const records: StatusRecord[] = [];
     for (let page = 1; ; page += 1) {
       const nowMs = upstreamNow();
-      const reservation = await budget.reserve({
-        region: caller.region,
-        deviceIds: [deviceId],
-        kind: 'control',
-        nowMs,
-      });
+      const reservation = take
+        ? await take([deviceId], nowMs)
+        : await budget.reserve({
+            region: caller.region,
+            deviceIds: [deviceId],
+            kind: 'control',
+            nowMs,
+          });
       if (!reservation.granted)
         throw budgetSpent(
           [deviceId],

@@ -2,6 +2,7 @@ import type { Region } from '../../domain/token.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { budgetSpent, busyUntilMs } from './budgeted-history.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
+import type { TakeSlots } from './step-calls.ts';
 
 /** A control call (submit, cancel, batch, batch cancel) made to spend the devices' budget. */
 export interface BudgetedSend<T> {
@@ -22,6 +23,8 @@ export interface BudgetedSend<T> {
  * and the fleet runner's batches and cancels alike.
  *
  * @param options.slotIds slots the caller reserved already (the route that answered "goes now").
+ * @param options.take how the call takes its slots when none were reserved: a queued change's
+ *   step gives its own ({@link StepCalls}); default a reservation as a call straight from a route.
  * @param options.upstreamNow the upstream's clock, epoch ms: what the budget counts on.
  */
 export function budgetedSend<T>(options: {
@@ -31,15 +34,18 @@ export function budgetedSend<T>(options: {
   upstreamNow: () => number;
   call: () => Promise<CallResult<T>>;
   slotIds?: number[] | undefined;
+  take?: TakeSlots | undefined;
 }): BudgetedSend<T> {
-  const { budget, region, deviceIds, upstreamNow, call } = options;
+  const { budget, region, deviceIds, upstreamNow, call, take } = options;
   let slots = options.slotIds;
   let sent = false;
   return {
     send: async () => {
       if (deviceIds.length > 0 && !slots) {
         const nowMs = upstreamNow();
-        const reservation = await budget.reserve({ region, deviceIds, kind: 'control', nowMs });
+        const reservation = take
+          ? await take(deviceIds, nowMs)
+          : await budget.reserve({ region, deviceIds, kind: 'control', nowMs });
         if (!reservation.granted)
           return {
             kind: 'refused',

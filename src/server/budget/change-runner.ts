@@ -1,6 +1,12 @@
-import type { ChangeStep, QueuedChange, StepAnswer } from '../../domain/queued-change.ts';
+import {
+  devicesOfStep,
+  type ChangeStep,
+  type QueuedChange,
+  type StepAnswer,
+} from '../../domain/queued-change.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import type { ChangeOwner, QueuedChangeRow } from './queued-change-rows.ts';
+import { StepCalls } from './step-calls.ts';
 import type { QueuedChangeStore, StepEnd } from './queued-change-store.ts';
 
 /** One step handed to {@link SendStep}: the call, its key, and whose change it is. */
@@ -17,6 +23,12 @@ export interface StepToSend {
   secretCiphertext: string | null;
   /** Which try this is, from 1 (a try after a crash counts). */
   attempt: number;
+  /**
+   * The try's upstream calls: the slots the queue reserved for the step, then new ones in the
+   * change's place. Every call of the try takes its slots here (the read that settles an earlier
+   * try's unknown outcome first of all), and gives back the reserved ones it did not spend.
+   */
+  calls: StepCalls;
 }
 
 /** How a step's call came out, as the product's `send` tells it. */
@@ -31,16 +43,30 @@ export type StepResult =
    */
   | { result: 'busy'; retryAfterMs: number; answer?: StepAnswer | undefined }
   /**
-   * Not done, to be tried again under the same key (a 5xx, a timeout, an open circuit, the ledger
-   * still settling an earlier try): after `retryAfterMs`, else a back-off. `notSent` when the call
-   * certainly never reached the upstream.
+   * Not done, to be tried again under the same key (a 5xx, a timeout, an open circuit, the
+   * device's history unreadable): after `retryAfterMs`, else a back-off; counted towards giving
+   * up. `notSent` when the call certainly never reached the upstream; `outcomeUnknown` while a
+   * try may have reached it and whether the vendor carried it out is not known.
    */
   | {
       result: 'retry';
       retryAfterMs?: number | undefined;
       notSent?: boolean | undefined;
+      outcomeUnknown?: boolean | undefined;
       answer?: StepAnswer | undefined;
       detail?: string | undefined;
+    }
+  /**
+   * Not done, waiting for something of the change's own making: an earlier try of it still under
+   * way or being settled, or its devices' next free call in the change's place (the read that
+   * settles an unknown outcome, or the call sent again after it). Tried again after
+   * `retryAfterMs`; never counted towards giving up, and the upstream is not marked busy.
+   */
+  | {
+      result: 'wait';
+      retryAfterMs: number;
+      notSent?: boolean | undefined;
+      answer?: StepAnswer | undefined;
     };
 
 /**
@@ -50,7 +76,10 @@ export type StepResult =
  */
 export type SendStep = (step: StepToSend) => Promise<StepResult>;
 
-/** Failed tries of one step before its change fails `not_sent`. */
+/**
+ * Failed tries of one step before its change fails: `not_sent`, or `outcome_unknown` when a try
+ * may have reached the upstream and its outcome could not be settled.
+ */
 export const MAX_STEP_ATTEMPTS = 6;
 /** First wait before a step is tried again after a failure, ms; doubles per try. */
 const RETRY_FIRST_MS = 2_000;
@@ -125,6 +154,13 @@ export class ChangeRunner {
         owner: start.row.owner,
         secretCiphertext: start.row.secretCiphertext,
         attempt: progress?.attempts ?? 1,
+        calls: new StepCalls({
+          budget: this.#budget,
+          region: start.row.owner.region,
+          change: { id: start.row.id, seq: start.row.seq },
+          deviceIds: [...new Set(devicesOfStep(start.step))],
+          slotIds: start.slotIds,
+        }),
       });
       const answeredAtMs = this.#upstreamNow();
       await this.#budget.settle(start.slotIds, answeredAtMs);
@@ -171,7 +207,22 @@ export class ChangeRunner {
           failed: false,
           answer: result.answer,
         };
+      case 'wait':
+        return {
+          result: 'again',
+          notBeforeMs: nowMs + result.retryAfterMs,
+          notSent: result.notSent ?? false,
+          failed: false,
+          answer: result.answer,
+        };
       case 'retry': {
+        if (failures >= MAX_STEP_ATTEMPTS && result.outcomeUnknown)
+          return {
+            result: 'given_up',
+            outcomeUnknown: true,
+            answer: result.answer,
+            detail: `The vendor may have carried out its ${CALL_WORDS[step.call]}: an answer was lost, and after ${failures} tries the device's commands could not be read to tell. It was not sent again; the device's commands show it once they are read, if it was carried out.`,
+          };
         if (failures >= MAX_STEP_ATTEMPTS)
           return {
             result: 'given_up',
@@ -184,7 +235,7 @@ export class ChangeRunner {
         return {
           result: 'again',
           notBeforeMs: nowMs + Math.max(result.retryAfterMs ?? 0, backoffMs),
-          notSent: result.notSent ?? false,
+          notSent: (result.notSent ?? false) && !result.outcomeUnknown,
           failed: true,
           answer: result.answer,
         };

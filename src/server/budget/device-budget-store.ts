@@ -60,7 +60,10 @@ export interface ReserveRequest {
 
 /** What {@link DeviceBudgetStore.reserve} answers. */
 export type Reservation =
-  /** The slots are taken (rows written); make the call now. */
+  /**
+   * The slots are taken (rows written); make the call now. `slotIds` in the order of the
+   * request's devices, each device once.
+   */
   | { granted: true; slotIds: number[]; atMs: number }
   /** A device has no free slot: the call may go at `nextFreeAtMs` (upstream clock). */
   | { granted: false; reason: 'no_slot'; nextFreeAtMs: number }
@@ -153,9 +156,14 @@ export class DeviceBudgetStore {
           changeId: request.change?.id ?? null,
         })),
       )
-      .returning({ id: deviceCallSlots.id });
+      .returning({ id: deviceCallSlots.id, deviceId: deviceCallSlots.deviceId });
     await this.#pruneDevices(tx, region, deviceIds, nowMs);
-    return { granted: true, slotIds: rows.map((row) => row.id), atMs: nowMs };
+    const slotOf = new Map(rows.map((row) => [row.deviceId, row.id]));
+    return {
+      granted: true,
+      slotIds: deviceIds.map((deviceId) => slotOf.get(deviceId) as number),
+      atMs: nowMs,
+    };
   }
 
   /**

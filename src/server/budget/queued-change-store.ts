@@ -103,7 +103,16 @@ export type StepEnd =
       failed: boolean;
       answer?: StepAnswer | undefined;
     }
-  | { result: 'given_up'; detail: string; answer?: StepAnswer | undefined };
+  /**
+   * The step was tried too often: the change fails `not_sent`, or `outcome_unknown` when a try may
+   * have reached the upstream and whether it was carried out is not known.
+   */
+  | {
+      result: 'given_up';
+      detail: string;
+      outcomeUnknown?: boolean | undefined;
+      answer?: StepAnswer | undefined;
+    };
 
 /** The words of a change refused for its budget, with the earliest start it allows. */
 export function budgetTooTightDetail(earliestStartMs: number): string {
@@ -446,7 +455,12 @@ export class QueuedChangeStore {
               steps,
               nextAtMs: undefined,
               outcome: {
-                failure: end.result === 'refused' ? 'refused' : 'not_sent',
+                failure:
+                  end.result === 'refused'
+                    ? 'refused'
+                    : 'outcomeUnknown' in end && end.outcomeUnknown
+                      ? 'outcome_unknown'
+                      : 'not_sent',
                 detail: end.detail,
               },
               nowMs,

@@ -8,6 +8,7 @@ import type { ConnectionChange } from '../../domain/connections.ts';
 import type { Site } from '../../domain/device.ts';
 import type { LedgerKind } from '../../domain/ledger.ts';
 import type { TimeWindow } from '../../domain/time-window.ts';
+import type { HistoryReader } from '../budget/budgeted-history.ts';
 import type { Session } from '../session/session-store.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { requestFingerprint } from './idempotency.ts';
@@ -25,6 +26,12 @@ interface IntentBase {
   undoOf?: string | undefined;
   /** The request's ID, for log lines about this call. */
   requestId?: string | undefined;
+  /**
+   * How this call reads a device's history to settle an unknown outcome before it sends: a queued
+   * change's step reads it with its own slots, in the change's place (decision 007, section 2);
+   * default the ledger's reader.
+   */
+  history?: HistoryReader | undefined;
 }
 
 /**

@@ -228,7 +228,7 @@ export class Ledger {
     // Looked up while the blocking entries are settled; never rejects.
     const site = this.#siteOfIntent(intent, actor);
     const submission = submissionOf(intent);
-    if (submission) await this.#settleBlocking(actor, intent.session, submission);
+    if (submission) await this.#settleBlocking(actor, intent, submission);
     const subject = { ...subjectOf(intent), ...(await site) };
     const nowMs = this.#now();
     const { created, row } = await this.#store.begin({
@@ -309,7 +309,7 @@ export class Ledger {
     // refused by the upstream as overlapping itself, never made twice.
     const submission = retryable ? undefined : submissionOf(intent);
     if (submission) {
-      const settled = await this.#reconcile(row, intent.session, submission);
+      const settled = await this.#reconcile(row, intent, submission);
       if (settled) return { answer: settled, replayed: true };
     }
     if (!(await this.#store.claim(row, nowMs, nowMs + this.#leaseMs))) throw inProgress(1000);
@@ -319,7 +319,7 @@ export class Ledger {
   /** Settles every unsettled submission on the devices and window of `submission`. */
   async #settleBlocking(
     actor: LedgerActor,
-    session: Session,
+    intent: LedgerIntent,
     submission: UnsettledSubmission,
   ): Promise<void> {
     const rows = await this.#store.unsettled(actor, submission.deviceIds, submission);
@@ -337,7 +337,7 @@ export class Ledger {
     for (const row of rows) {
       const rowSubmission = submissionOfRow(row);
       if (!rowSubmission) continue;
-      const settled = await this.#reconcile(row, session, rowSubmission);
+      const settled = await this.#reconcile(row, intent, rowSubmission);
       if (!settled)
         await this.#complete(row, {
           state: 'failed',
@@ -354,19 +354,23 @@ export class Ledger {
    * Looks the submission up in the histories (docs/decisions/006, section 5); when found,
    * completes the entry and returns the answer it now replays: a submission its command, a batch
    * the commands found (the others go on being looked for; a batch settled so has no batch ID).
-   * Undefined when nothing was found (nothing written).
+   * Undefined when nothing was found (nothing written). The histories are read as the intent
+   * says (`intent.history`: a queued change's step spends its own slots), else with the ledger's
+   * reader.
    *
    * @throws ProblemError 503 `reconciliation_pending` when a history cannot be read.
    */
   async #reconcile(
     row: LedgerRow,
-    session: Session,
+    intent: LedgerIntent,
     submission: UnsettledSubmission,
   ): Promise<StoredAnswer | undefined> {
+    const { session } = intent;
+    const history = intent.history ?? this.#history;
     let found, unread;
     try {
       ({ found, unread } = await findSubmittedCommands(
-        (deviceId, range) => this.#history(session, deviceId, range),
+        (deviceId, range) => history(session, deviceId, range),
         submission,
         row.createdAt.getTime(),
         (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId, row.id),

@@ -1,6 +1,10 @@
 import { ProblemSchema } from '../../domain/errors.ts';
-import type { ChangeStep, StepAnswer } from '../../domain/queued-change.ts';
+import { devicesOfStep, type ChangeStep, type StepAnswer } from '../../domain/queued-change.ts';
+import { budgetedHistory } from '../budget/budgeted-history.ts';
+import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { SendStep, StepResult, StepToSend } from '../budget/change-runner.ts';
+import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import type { StepCalls } from '../budget/step-calls.ts';
 import type { ChangeOwner } from '../budget/queued-change-rows.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
@@ -10,17 +14,8 @@ import type { Ledger } from '../ledger/ledger.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import type { CallResult } from '../upstream/upstream-answers.ts';
 import { changeSealingContext } from './write-path.ts';
-
-/**
- * The ledger's refusals that name a wait and leave the step to be tried again under its key: an
- * earlier try of it still under way or not settled (docs/architecture.md, Ledger).
- */
-const TRY_AGAIN_CODES: ReadonlySet<string> = new Set([
-  'idempotency_in_progress',
-  'window_unsettled',
-  'reconciliation_pending',
-]);
 
 /** How long a 429 without `Retry-After` leaves the devices alone, ms. */
 const BUSY_DEFAULT_MS = 60_000;
@@ -29,49 +24,84 @@ const BUSY_DEFAULT_MS = 60_000;
  * The queue of changes' `send` (src/server/budget, {@link SendStep}): runs one step of a queued
  * change through the command ledger under the step's `Idempotency-Key`, as the person who made the
  * change (their sign-in's client secret, sealed with the change), an undo's steps with the key of
- * the change they undo. The step's slots were taken by the queue before it is handed here, so the
- * call goes straight to the adapter. The ledger's answer says what came of it: sent, refused for
- * good, busy (a 429, never retried blind) or to be tried again (an unknown outcome, an earlier try
- * still settling).
+ * the change they undo. Every upstream call of the try takes its slots from the step's
+ * (`toSend.calls`): the slots the queue reserved go to the first call about each device, which is
+ * the read of the history that settles an earlier try's unknown outcome when there was one, so
+ * that read goes at the device's next free call in the change's place (decision 007, section 2);
+ * the slots no call spent are given back. The ledger's answer says what came of it: sent, refused
+ * for good, busy (a 429, never retried blind), waiting for something of the change's own making
+ * (never counted as a failed try), or to be tried again (a failure of the upstream).
  */
 export function queuedStepSender(options: {
   ledger: Ledger;
   upstream: UpstreamApi;
   box: SecretBox;
   now: () => number;
+  budget: DeviceBudgetStore;
+  /** The upstream's clock, epoch ms: what the budget counts on. */
+  upstreamNow: () => number;
 }): SendStep {
-  const { ledger, upstream, box, now } = options;
+  const { ledger, upstream, box, now, budget, upstreamNow } = options;
   return async (toSend: StepToSend): Promise<StepResult> => {
-    const caller = callerOf(toSend, box, now());
-    if (!caller) {
-      const problem = new ProblemError(
-        401,
-        'not_signed_in',
-        'The sign-in this change was made under can no longer be used, so it was not sent. Sign in and make the change again.',
-      );
-      return { result: 'refused', answer: answerOf(problem), detail: problem.message };
-    }
-    const { step, change } = toSend;
+    const { step, change, calls } = toSend;
     try {
+      const caller = callerOf(toSend, box, now());
+      if (!caller) {
+        const problem = new ProblemError(
+          401,
+          'not_signed_in',
+          'The sign-in this change was made under can no longer be used, so it was not sent. Sign in and make the change again.',
+        );
+        return { result: 'refused', answer: answerOf(problem), detail: problem.message };
+      }
+      const send = <T>(call: () => Promise<CallResult<T>>) =>
+        budgetedSend({
+          budget,
+          region: caller.region,
+          deviceIds: devicesOfStep(step),
+          upstreamNow,
+          call,
+          take: calls.take,
+        }).send();
       const { answer } = await ledger.run({
-        ...intentOf(step, caller, upstream),
+        ...intentOf(step, caller, upstream, send),
         idempotencyKey: step.idempotencyKey,
         ...(change.kind === 'undo' ? { undoOf: change.undoOf } : {}),
+        history: budgetedHistory({ budget, upstream, upstreamNow, take: calls.take }),
       } as LedgerIntent);
-      return resultOf(answer, now());
+      return resultOf(answer, now(), calls, upstreamNow());
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
-      const waitS = Number(error.headers['retry-after']);
-      if (TRY_AGAIN_CODES.has(error.problem.code))
-        return {
-          result: 'retry',
-          ...(Number.isFinite(waitS) ? { retryAfterMs: waitS * 1000 } : {}),
-          notSent: true,
-          answer: answerOf(error),
-        };
-      return { result: 'refused', answer: answerOf(error), detail: error.message };
+      return problemResultOf(error);
+    } finally {
+      await calls.releaseUnspent();
     }
   };
+}
+
+/** What a problem the ledger threw before sending means for the queue. */
+function problemResultOf(error: ProblemError): StepResult {
+  const waitS = Number(error.headers['retry-after']);
+  const retryAfterMs = Number.isFinite(waitS) ? Math.max(1, waitS) * 1000 : undefined;
+  const answer = answerOf(error);
+  switch (error.problem.code) {
+    // An earlier try of the step still under way, or its unknown outcome still being settled
+    // within the ledger's lease: the change's own doing.
+    case 'idempotency_in_progress':
+      return { result: 'wait', retryAfterMs: retryAfterMs ?? 1000, answer };
+    case 'reconciliation_pending':
+      // 429: the read that settles its earlier try waits for the device's next free call in the
+      // change's place (changes queued before it go first); 503: the vendor did not let the
+      // history be read, a failure of the upstream, counted.
+      return error.problem.status === 429
+        ? { result: 'wait', retryAfterMs: retryAfterMs ?? 1000, answer }
+        : { result: 'retry', retryAfterMs, outcomeUnknown: true, answer };
+    // Another submission for the device and window is under way: nothing of this step was sent.
+    case 'window_unsettled':
+      return { result: 'retry', retryAfterMs, notSent: true, answer };
+    default:
+      return { result: 'refused', answer, detail: error.message };
+  }
 }
 
 /** The caller token-cache ID of a queued change: apart from every session's and fleet job's. */
@@ -79,8 +109,16 @@ export function changeCallerId(changeId: string): string {
   return `queued-change:${changeId}`;
 }
 
-/** The ledger intent of one step, its call through the adapter as `caller`. */
-function intentOf(step: ChangeStep, caller: Session, upstream: UpstreamApi): Change {
+/**
+ * The ledger intent of one step, its call through the adapter as `caller`, made through `send`
+ * (which takes the call's slots).
+ */
+function intentOf(
+  step: ChangeStep,
+  caller: Session,
+  upstream: UpstreamApi,
+  send: <T>(call: () => Promise<CallResult<T>>) => Promise<CallResult<T>>,
+): Change {
   switch (step.call) {
     case 'submit':
       return {
@@ -88,7 +126,7 @@ function intentOf(step: ChangeStep, caller: Session, upstream: UpstreamApi): Cha
         session: caller,
         deviceId: step.deviceId,
         command: step.command,
-        send: () => upstream.submit(caller, step.deviceId, step.command),
+        send: () => send(() => upstream.submit(caller, step.deviceId, step.command)),
       };
     case 'cancel': {
       const ref = { deviceId: step.deviceId, commandId: step.commandId };
@@ -96,7 +134,7 @@ function intentOf(step: ChangeStep, caller: Session, upstream: UpstreamApi): Cha
         kind: 'cancel',
         session: caller,
         ...ref,
-        send: () => upstream.cancel(caller, ref),
+        send: () => send(() => upstream.cancel(caller, ref)),
       };
     }
     case 'batch':
@@ -104,26 +142,42 @@ function intentOf(step: ChangeStep, caller: Session, upstream: UpstreamApi): Cha
         kind: 'batch',
         session: caller,
         batch: step.batch,
-        send: () => upstream.batch(caller, step.batch),
+        send: () => send(() => upstream.batch(caller, step.batch)),
       };
     case 'batchCancel':
       return {
         kind: 'batchCancel',
         session: caller,
         batchCommandId: step.batchCommandId,
-        send: () => upstream.batchCancel(caller, step.batchCommandId),
+        send: () => send(() => upstream.batchCancel(caller, step.batchCommandId)),
       };
   }
 }
 
-/** What the ledger's answer to a step means for the queue. */
-function resultOf(answer: StoredAnswer, nowMs: number): StepResult {
+/**
+ * What the ledger's answer to a step means for the queue. `calls` says whether the answer is the
+ * step's own call refused for want of a slot (its devices' next free call in the change's place,
+ * after the read that settled an earlier try found it not carried out): a wait, not a busy device.
+ */
+function resultOf(
+  answer: StoredAnswer,
+  nowMs: number,
+  calls: StepCalls,
+  upstreamNowMs: number,
+): StepResult {
   const stepAnswer: StepAnswer = { status: answer.status, body: answer.body };
   if (answer.status >= 200 && answer.status < 300) return { result: 'sent', answer: stepAnswer };
   const problem = ProblemSchema.safeParse(answer.body);
   // The ledger stores `Retry-After` as whole seconds (the problems it keeps write it so).
   const waitS = Number(answer.headers?.['retry-after']);
   const retryAfterMs = Number.isFinite(waitS) ? waitS * 1000 : undefined;
+  if (answer.status === 429 && calls.refusedUntilMs !== undefined)
+    return {
+      result: 'wait',
+      retryAfterMs: Math.max(1000, calls.refusedUntilMs - upstreamNowMs),
+      notSent: true,
+      answer: stepAnswer,
+    };
   if (answer.status === 429) {
     const retryAt = (problem.success ? problem.data.details : undefined) as
       { retryAt?: string } | undefined;
@@ -140,6 +194,9 @@ function resultOf(answer: StoredAnswer, nowMs: number): StepResult {
     return {
       result: 'retry',
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(problem.success && problem.data.code === 'outcome_unknown'
+        ? { outcomeUnknown: true }
+        : {}),
       answer: stepAnswer,
       ...(problem.success && problem.data.detail ? { detail: problem.data.detail } : {}),
     };

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases.ts';
-import type { QueuedChange } from '../../../domain/queued-change.ts';
+import { devicesOfStep, type QueuedChange } from '../../../domain/queued-change.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import {
   ChangeRunner,
@@ -19,6 +19,7 @@ import {
 import { DeviceBudgetStore, deviceBudgetsOf } from '../device-budget-store.ts';
 import { statusOf } from '../queued-change-rows.ts';
 import { QueuedChangeStore } from '../queued-change-store.ts';
+import { StepCalls } from '../step-calls.ts';
 
 const T = Date.parse('2026-11-25T14:00:00Z');
 const s = (seconds: number) => T + seconds * 1000;
@@ -274,6 +275,28 @@ describe('queued changes, step by step', () => {
     });
   });
 
+  it('never reports a step whose outcome stayed unknown as not sent, and counts no wait of its own making', async () => {
+    nowMs = s(0);
+    // Two waits of the change's own making (an earlier try still settling), then tries whose
+    // outcome is unknown and whose history cannot be read.
+    const { runner, tries } = runnerWith(({ attempt }) =>
+      attempt <= 2
+        ? { result: 'wait', retryAfterMs: 1_000 }
+        : { result: 'retry', outcomeUnknown: true },
+    );
+    const row = await enqueue(submit(device()));
+    let next = await runner.run(row.id);
+    while (next !== undefined) {
+      nowMs = next;
+      next = await runner.run(row.id);
+    }
+    expect(tries).toHaveLength(2 + MAX_STEP_ATTEMPTS);
+    expect(await statusOfChange(row.id)).toMatchObject({
+      state: 'failed',
+      outcome: { failure: 'outcome_unknown' },
+    });
+  });
+
   it('sends changes of one device in the order they were queued, reads after them', async () => {
     nowMs = s(0);
     const id = device();
@@ -382,6 +405,13 @@ describe('queued changes, step by step', () => {
       owner: row.owner,
       secretCiphertext: null,
       attempt: 1,
+      calls: new StepCalls({
+        budget,
+        region: row.owner.region,
+        change: { id: row.id, seq: row.seq },
+        deviceIds: devicesOfStep(start.step),
+        slotIds: start.slotIds,
+      }),
     });
     const cancelKey = start.step.idempotencyKey;
     expect((await store.due(s(1))).ids).not.toContain(row.id);
