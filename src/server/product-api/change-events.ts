@@ -5,7 +5,7 @@ import {
   type QueuedChange,
   type QueuedChangeState,
 } from '../../domain/queued-change.ts';
-import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
+import { madeByOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import { personOf } from '../events/people.ts';
 import type { Notifications } from '../notifications/notifications.ts';
@@ -52,7 +52,9 @@ interface ListenerLog {
  * open browser of the account reads its changes (and, once a step went, the devices' commands)
  * again; a change that waited for a slot and was then sent tells the person who made it
  * (`queuedChangeSent`), and one that the budget could no longer send before its window tells
- * them it was withdrawn (`queuedChangeWithdrawn`, `windowPassed`). An operator's withdrawal is
+ * them it was withdrawn (`queuedChangeWithdrawn`, `windowPassed`); one that went and was refused
+ * by the vendor, or could not be sent after every try, tells everyone of the account why
+ * (`queuedChangeFailed`: every screen that showed it queued promised it). An operator's withdrawal is
  * notified by its route, which knows who withdrew it. The token cache forgets an ended change's
  * caller.
  */
@@ -104,7 +106,21 @@ export function queuedChangeListener(options: {
         })
         .catch(failed('notification', row));
     }
-    if (row.state === 'failed' && row.outcome?.failure === 'budget_too_tight')
+    const failure = row.outcome?.failure;
+    if (row.state === 'failed' && (failure === 'refused' || failure === 'not_sent')) {
+      const name = madeByOf(row.owner);
+      void notifications
+        .notify({
+          account,
+          kind: 'queuedChangeFailed',
+          ...notificationChangeOf(row.change),
+          failure,
+          detail: detailOf(row),
+          madeBy: { person: madeBy, ...(name ? { name } : {}) },
+        })
+        .catch(failed('notification', row));
+    }
+    if (row.state === 'failed' && failure === 'budget_too_tight')
       void notifications
         .notify({
           account,
@@ -116,6 +132,15 @@ export function queuedChangeListener(options: {
         })
         .catch(failed('notification', row));
   };
+}
+
+/** Most characters of a reason a notification keeps (domain `NotificationFactsSchema`). */
+const MAX_DETAIL = 1000;
+
+/** Why a change failed, in words (its outcome's, as the vendor's refusal was worded by the product). */
+function detailOf(row: QueuedChangeRow): string {
+  const detail = row.outcome?.detail.trim() || 'The vendor refused it.';
+  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL - 1)}…` : detail;
 }
 
 const WAITING: ReadonlySet<QueuedChangeState> = new Set(['queued', 'sending']);
