@@ -131,6 +131,10 @@ describe('a queued change the vendor refuses when it goes', () => {
         expect(refused, JSON.stringify(inbox.notifications)).toBeDefined();
         expect(refused?.title).toBe(`Queued command for ${DEVICE} refused by the vendor`);
         expect(refused?.body).toContain(reason);
+        // It links the device's page and shows the window on the site's clock.
+        expect(refused?.link).toBe(`/sites/PLANT-EU-001/devices/${DEVICE}`);
+        expect(refused?.timeZone).toBe('Europe/Berlin');
+        expect(refused?.window).toEqual(third);
         expect(refused?.readAt).toBeUndefined();
       }
     } finally {

@@ -41,6 +41,21 @@ export function notificationChangeOf(change: QueuedChange): NotifiedSubject {
   };
 }
 
+/** The site of a change's devices and its zone, as far as they are known. */
+export interface ChangeSite {
+  siteId?: string | undefined;
+  timeZone?: string | undefined;
+}
+
+/**
+ * The step of `row` that ended it failed (the last one tried), or undefined: its ledger entry
+ * names the site of its devices and the site's zone.
+ */
+export function failedStepKey(row: QueuedChangeRow): string | undefined {
+  const index = row.steps.findLastIndex((step) => step.state === 'failed');
+  return index < 0 ? undefined : row.change.steps[index]?.idempotencyKey;
+}
+
 /** Where the listener writes what it could not do (pino's logger fits). */
 interface ListenerLog {
   warn(details: Record<string, unknown>, message: string): void;
@@ -56,15 +71,17 @@ interface ListenerLog {
  * by the vendor, or could not be sent after every try, tells everyone of the account why
  * (`queuedChangeFailed`: every screen that showed it queued promised it). An operator's withdrawal is
  * notified by its route, which knows who withdrew it. The token cache forgets an ended change's
- * caller.
+ * caller. `siteOf` finds the site of a failed change's devices (the ledger entry of its failed
+ * step), for the notification's link and clock.
  */
 export function queuedChangeListener(options: {
   events: AccountEvents | undefined;
   notifications: Notifications | undefined;
   forgetCaller: (callerId: string) => void;
   log: ListenerLog;
+  siteOf?: ((row: QueuedChangeRow) => Promise<ChangeSite>) | undefined;
 }): (row: QueuedChangeRow) => void {
-  const { events, notifications, forgetCaller, log } = options;
+  const { events, notifications, forgetCaller, log, siteOf } = options;
   /** What this instance published last of each change still waiting: state and planned time. */
   const published = new Map<string, string>();
   const failed = (what: string, row: QueuedChangeRow) => (error: unknown) =>
@@ -109,15 +126,24 @@ export function queuedChangeListener(options: {
     const failure = row.outcome?.failure;
     if (row.state === 'failed' && (failure === 'refused' || failure === 'not_sent')) {
       const name = madeByOf(row.owner);
-      void notifications
-        .notify({
-          account,
-          kind: 'queuedChangeFailed',
-          ...notificationChangeOf(row.change),
-          failure,
-          detail: detailOf(row),
-          madeBy: { person: madeBy, ...(name ? { name } : {}) },
-        })
+      // The site links the notification to the device's page and gives its clock; without it
+      // the notification still goes, linking to the sites.
+      const site: Promise<ChangeSite> = siteOf
+        ? siteOf(row).catch((): ChangeSite => ({}))
+        : Promise.resolve({});
+      void site
+        .then((where) =>
+          notifications.notify({
+            account,
+            kind: 'queuedChangeFailed',
+            ...notificationChangeOf(row.change),
+            ...(where.siteId ? { siteId: where.siteId } : {}),
+            ...(where.timeZone ? { timeZone: where.timeZone } : {}),
+            failure,
+            detail: detailOf(row),
+            madeBy: { person: madeBy, ...(name ? { name } : {}) },
+          }),
+        )
         .catch(failed('notification', row));
     }
     if (row.state === 'failed' && failure === 'budget_too_tight')
