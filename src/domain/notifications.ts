@@ -39,6 +39,14 @@ export type QueuedChange = z.infer<typeof QueuedChangeSchema>;
 export const WithdrawalReasonSchema = z.enum(['windowPassed', 'operator', 'siteUnbound']);
 export type WithdrawalReason = z.infer<typeof WithdrawalReasonSchema>;
 
+/**
+ * Why a queued change that went ended without all its steps sent (domain `queued-change.ts`,
+ * `QUEUED_CHANGE_FAILURES`): the vendor refused a step (`refused`), or a step could not be sent
+ * after every try (`not_sent`).
+ */
+export const QueuedChangeFailedReasonSchema = z.enum(['refused', 'not_sent']);
+export type QueuedChangeFailedReason = z.infer<typeof QueuedChangeFailedReasonSchema>;
+
 const windowFields = {
   startTime: UtcTimestampSchema.optional(),
   endTime: UtcTimestampSchema.optional(),
@@ -87,6 +95,17 @@ export const NotificationFactsSchema = z.discriminatedUnion('kind', [
     deviceId: DeviceIdSchema,
     deviceCount: z.int().min(1).optional(),
     reason: WithdrawalReasonSchema,
+    ...siteFields,
+    ...windowFields,
+  }),
+  z.strictObject({
+    kind: z.literal('queuedChangeFailed'),
+    change: QueuedChangeSchema,
+    deviceId: DeviceIdSchema,
+    deviceCount: z.int().min(1).optional(),
+    failure: QueuedChangeFailedReasonSchema,
+    /** Why, in the operator's words: the vendor's refusal as the product words it. */
+    detail: z.string().min(1).max(1000),
     ...siteFields,
     ...windowFields,
   }),

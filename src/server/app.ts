@@ -67,7 +67,7 @@ import { ChangeQueue, type ChangeQueueOptions } from './budget/change-queue.ts';
 import { budgetedHistory } from './budget/budgeted-history.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
 import { QueuedChangeStore } from './budget/queued-change-store.ts';
-import { queuedChangeListener } from './product-api/change-events.ts';
+import { failedStepKey, queuedChangeListener } from './product-api/change-events.ts';
 import { queuedStepSender } from './product-api/queued-step-sender.ts';
 import { WritePath } from './product-api/write-path.ts';
 
@@ -432,6 +432,11 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
             notifications,
             forgetCaller: (callerId) => tokens.drop(callerId),
             log: app.log,
+            siteOf: async (row) => {
+              const key = failedStepKey(row);
+              const entry = key ? await ledger.store.findByKey(row.owner, key) : undefined;
+              return { siteId: entry?.siteId ?? undefined, timeZone: entry?.timeZone ?? undefined };
+            },
           }),
         })
       : undefined;

@@ -263,3 +263,31 @@ async function vendorToken(
     throw new Error(`the sandbox gave no token: ${tokenAnswer.status}`);
   return accessToken;
 }
+
+/**
+ * Submits a device command straight to the vendor (the sandbox), as another client of the partner
+ * account would: the BFF neither sends it nor knows of it until it reads the device's history. It
+ * counts as a vendor call of the device in the sandbox's limit.
+ *
+ * @returns the vendor's status and body.
+ */
+export async function vendorSubmit(
+  sandboxUrl: string,
+  deviceId: string,
+  command: { powerControl: Record<string, unknown>; startTime: string; endTime: string },
+  credentials: { region: 'eu' | 'au'; clientId: string; clientSecret: string } = DEMO_EU,
+): Promise<{ status: number; body: unknown }> {
+  const answer = await fetch(
+    `${sandboxUrl}/${credentials.region}${VENDOR_API_BASE_PATH}/device/${deviceId}/commands`,
+    {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await vendorToken(sandboxUrl, credentials)}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify(command),
+    },
+  );
+  return { status: answer.status, body: unwrap(await answer.json()) };
+}

@@ -25,6 +25,12 @@ interface FakeCommandBffOptions {
    * `Retry-After` of 1 s), before they are taken as usual.
    */
   lostSubmissions?: number;
+  /**
+   * Submissions are queued, as when the device's calls are spent: each answers 202 `queued` and
+   * adds a queued change (`chg_1`, `chg_2`, …) that `GET /api/changes/{id}` answers as it stands
+   * (the test changes it through the returned `changes`).
+   */
+  queueSubmissions?: boolean;
 }
 
 const windowMeets = (record: StatusRecord, startMs: number, endMs: number) =>
@@ -46,6 +52,7 @@ export function fakeCommandBff({
   session = { region: 'eu', clientId: 'demo-eu' },
   changes = [],
   lostSubmissions = 0,
+  queueSubmissions = false,
 }: FakeCommandBffOptions) {
   let toLose = lostSubmissions;
   const queued = changes.map((change) => ({ ...change }));
@@ -69,6 +76,9 @@ export function fakeCommandBff({
         changes: queued.filter((c) => !waiting || c.state === 'queued' || c.state === 'sending'),
       });
     }
+    const one = /^GET \/api\/changes\/([\w-]+)$/.exec(route);
+    const found = queued.find((c) => c.id === one?.[1]);
+    if (one) return found ? json(200, found) : problem(404, 'change_not_found', 'No such change.');
     const withdrawn = /^DELETE \/api\/changes\/([\w-]+)$/.exec(route);
     if (withdrawn) {
       const change = queued.find((c) => c.id === withdrawn[1]);
@@ -98,6 +108,31 @@ export function fakeCommandBff({
         return lost;
       }
       const body = request.body as Pick<StatusRecord, 'powerControl' | 'startTime' | 'endTime'>;
+      if (queueSubmissions) {
+        const changeId = `chg_${queued.length + 1}`;
+        const goesAt = new Date(Date.parse(nowIso) + 40_000).toISOString();
+        queued.push({
+          id: changeId,
+          kind: 'submit',
+          state: 'queued',
+          deviceIds: [submit[1]],
+          steps: [
+            {
+              call: 'submit',
+              deviceIds: [submit[1]],
+              state: 'waiting',
+              plannedAt: goesAt,
+              command: body,
+            },
+          ],
+          goesAt,
+          createdAt: nowIso,
+          updatedAt: nowIso,
+        });
+        return json(202, {
+          queued: { changeId, goesAt, reason: 'no_slot', deviceIds: [submit[1]] },
+        });
+      }
       const id = `cmd_${next++}`;
       held.push({ ...body, id, deviceId: submit[1], status: 'received', receivedAt: nowIso });
       return json(202, { id, message: 'accepted', timestamp: nowIso });

@@ -114,6 +114,42 @@ describe('who receives which notification', () => {
     expect(plan.title).toBe('Queued window change for BAT-1 sent');
   });
 
+  it('a queued change refused by the vendor or not sent goes to everyone of the account, with the reason in words', () => {
+    const detail =
+      'The window overlaps another command of BAT-1, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
+    const refused = expectValidNotification({
+      account,
+      kind: 'queuedChangeFailed',
+      change: 'submit',
+      deviceId: 'BAT-1',
+      siteId: 'PLANT-1',
+      failure: 'refused',
+      detail,
+      ...window,
+      madeBy: { person: alice, name: 'Alice' },
+    });
+    expect(refused.audience).toEqual({ kind: 'everyone' });
+    expect(refused.title).toBe('Queued command for BAT-1 refused by the vendor');
+    expect(refused.body).toBe(
+      `It waited for the device's next free slot with the vendor, which refused it when it went. ${detail} Made by Alice.`,
+    );
+    expect(refused.link).toBe('/sites/PLANT-1/devices/BAT-1');
+
+    const notSent = expectValidNotification({
+      account,
+      kind: 'queuedChangeFailed',
+      change: 'batch',
+      deviceId: 'BAT-1',
+      deviceCount: 3,
+      failure: 'not_sent',
+      detail: 'Its batch submission did not go through after 6 tries, so the change stopped there.',
+      madeBy: { person: { kind: 'client' } },
+    });
+    expect(notSent.audience).toEqual({ kind: 'everyone' });
+    expect(notSent.title).toBe('Queued batch for BAT-1 and 2 more devices not sent');
+    expect(notSent.body).not.toMatch(/Made by/);
+  });
+
   it('a queued change withdrawn goes to the person who made it unless they withdrew it themselves', () => {
     const byPowerdeck = expectValidNotification({
       account,

@@ -142,7 +142,9 @@ export async function notificationRoutes(
           ? { account, ...facts, unboundBy: me }
           : facts.kind === 'queuedChangeWithdrawn'
             ? { account, ...facts, madeBy: person, withdrawnBy: undefined }
-            : { account, ...facts, madeBy: person };
+            : facts.kind === 'queuedChangeFailed'
+              ? { account, ...facts, madeBy: me }
+              : { account, ...facts, madeBy: person };
       const id = await available().notify(input);
       return reply.code(201).send({ id: id ?? null });
     },

@@ -2,6 +2,7 @@ import type {
   NotificationFacts,
   NotifiedCancellationReason,
   QueuedChange,
+  QueuedChangeFailedReason,
   WithdrawalReason,
 } from '../../domain/notifications.ts';
 import { personKey, type Account, type Person } from '../events/people.ts';
@@ -17,12 +18,16 @@ import { personKey, type Account, type Person } from '../events/people.ts';
  * | `fleetJobDevicesFailed` | the person who made the fleet job                                            |
  * | `queuedChangeSent`      | the person who made the change                                               |
  * | `queuedChangeWithdrawn` | the person who made the change, unless they withdrew it themselves          |
+ * | `queuedChangeFailed`    | everyone of the account, the person who made the change too                  |
  * | `siteUnbound`           | everyone of the account but the person who unbound it                        |
  *
  * A person is told what happened to their own changes when they may not be looking; what
  * changes everyone's work (a site gone) goes to everyone, except who did it, who saw it happen.
  * A command cancelled because an operator cancelled it or because its window overlapped is not
- * notified: the operator saw the answer when they acted.
+ * notified: the operator saw the answer when they acted. A queued change that went and was refused
+ * by the vendor (or could not be sent after every try) was promised on every screen that showed it
+ * queued, to whoever watched its devices: everyone of the account hears that it did not happen, and
+ * why, the person who made it included.
  */
 
 /** Who did something, with their name in words at that time (display name or typed name). */
@@ -44,6 +49,7 @@ export type NotifyInput = { account: Account } & (
   | (Facts<'fleetJobDevicesFailed'> & { madeBy: Person })
   | (Facts<'queuedChangeSent'> & { madeBy: Person })
   | (Facts<'queuedChangeWithdrawn'> & { madeBy: Person; withdrawnBy: Actor | undefined })
+  | (Facts<'queuedChangeFailed'> & { madeBy: Actor })
   | (Facts<'siteUnbound'> & { unboundBy: Actor })
 );
 
@@ -99,6 +105,17 @@ const WITHDRAWN_BODY: Record<Exclude<WithdrawalReason, 'operator'>, string> = {
   windowPassed:
     'Its window began before the device had a free slot with the vendor, so it was not sent. Schedule it again with a later window.',
   siteUnbound: 'Its site was unbound before it could be sent, so it was not sent.',
+};
+
+const FAILED_TITLE: Record<QueuedChangeFailedReason, string> = {
+  refused: 'refused by the vendor',
+  not_sent: 'not sent',
+};
+
+const FAILED_BODY: Record<QueuedChangeFailedReason, string> = {
+  refused:
+    "It waited for the device's next free slot with the vendor, which refused it when it went.",
+  not_sent: "It waited for the device's next free slot with the vendor, then could not be sent.",
 };
 
 /** True when `a` and `b` are the same person. */
@@ -197,6 +214,30 @@ export function planNotification(input: NotifyInput): NotificationPlan {
         window: windowOf(startTime, endTime),
       };
     }
+    case 'queuedChangeFailed': {
+      const { kind, change, deviceId, deviceCount, failure, detail, siteId, timeZone } = input;
+      const { startTime, endTime } = input;
+      return {
+        audience: { kind: 'everyone' },
+        facts: {
+          kind,
+          change,
+          deviceId,
+          deviceCount,
+          failure,
+          detail,
+          siteId,
+          timeZone,
+          startTime,
+          endTime,
+        },
+        title: `Queued ${CHANGE_WORDS[change]} for ${devicesWords(deviceId, deviceCount)} ${FAILED_TITLE[failure]}`,
+        body: `${FAILED_BODY[failure]} ${detail}${madeByWords(input.madeBy)}`,
+        link: deviceLink(siteId, deviceId),
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
     case 'siteUnbound': {
       const { kind, siteId, siteName } = input;
       const site = siteName ? `${siteName} (${siteId})` : siteId;
@@ -228,6 +269,12 @@ function windowOf(
   endTime: string | undefined,
 ): { startTime: string; endTime: string } | undefined {
   return startTime && endTime ? { startTime, endTime } : undefined;
+}
+
+/** ` Made by Ada.` when the maker has a name, else nothing: everyone of the account reads it. */
+function madeByWords(actor: Actor): string {
+  const name = actor.name ?? (actor.person.kind === 'named' ? actor.person.name : undefined);
+  return name ? ` Made by ${name}.` : '';
 }
 
 /** Who did it, in words: their name, else words for an unnamed sign-in or powerdeck itself. */

@@ -5,7 +5,7 @@ import {
   type QueuedChange,
   type QueuedChangeState,
 } from '../../domain/queued-change.ts';
-import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
+import { madeByOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import { personOf } from '../events/people.ts';
 import type { Notifications } from '../notifications/notifications.ts';
@@ -41,6 +41,21 @@ export function notificationChangeOf(change: QueuedChange): NotifiedSubject {
   };
 }
 
+/** The site of a change's devices and its zone, as far as they are known. */
+export interface ChangeSite {
+  siteId?: string | undefined;
+  timeZone?: string | undefined;
+}
+
+/**
+ * The step of `row` that ended it failed (the last one tried), or undefined: its ledger entry
+ * names the site of its devices and the site's zone.
+ */
+export function failedStepKey(row: QueuedChangeRow): string | undefined {
+  const index = row.steps.findLastIndex((step) => step.state === 'failed');
+  return index < 0 ? undefined : row.change.steps[index]?.idempotencyKey;
+}
+
 /** Where the listener writes what it could not do (pino's logger fits). */
 interface ListenerLog {
   warn(details: Record<string, unknown>, message: string): void;
@@ -52,17 +67,21 @@ interface ListenerLog {
  * open browser of the account reads its changes (and, once a step went, the devices' commands)
  * again; a change that waited for a slot and was then sent tells the person who made it
  * (`queuedChangeSent`), and one that the budget could no longer send before its window tells
- * them it was withdrawn (`queuedChangeWithdrawn`, `windowPassed`). An operator's withdrawal is
+ * them it was withdrawn (`queuedChangeWithdrawn`, `windowPassed`); one that went and was refused
+ * by the vendor, or could not be sent after every try, tells everyone of the account why
+ * (`queuedChangeFailed`: every screen that showed it queued promised it). An operator's withdrawal is
  * notified by its route, which knows who withdrew it. The token cache forgets an ended change's
- * caller.
+ * caller. `siteOf` finds the site of a failed change's devices (the ledger entry of its failed
+ * step), for the notification's link and clock.
  */
 export function queuedChangeListener(options: {
   events: AccountEvents | undefined;
   notifications: Notifications | undefined;
   forgetCaller: (callerId: string) => void;
   log: ListenerLog;
+  siteOf?: ((row: QueuedChangeRow) => Promise<ChangeSite>) | undefined;
 }): (row: QueuedChangeRow) => void {
-  const { events, notifications, forgetCaller, log } = options;
+  const { events, notifications, forgetCaller, log, siteOf } = options;
   /** What this instance published last of each change still waiting: state and planned time. */
   const published = new Map<string, string>();
   const failed = (what: string, row: QueuedChangeRow) => (error: unknown) =>
@@ -104,7 +123,30 @@ export function queuedChangeListener(options: {
         })
         .catch(failed('notification', row));
     }
-    if (row.state === 'failed' && row.outcome?.failure === 'budget_too_tight')
+    const failure = row.outcome?.failure;
+    if (row.state === 'failed' && (failure === 'refused' || failure === 'not_sent')) {
+      const name = madeByOf(row.owner);
+      // The site links the notification to the device's page and gives its clock; without it
+      // the notification still goes, linking to the sites.
+      const site: Promise<ChangeSite> = siteOf
+        ? siteOf(row).catch((): ChangeSite => ({}))
+        : Promise.resolve({});
+      void site
+        .then((where) =>
+          notifications.notify({
+            account,
+            kind: 'queuedChangeFailed',
+            ...notificationChangeOf(row.change),
+            ...(where.siteId ? { siteId: where.siteId } : {}),
+            ...(where.timeZone ? { timeZone: where.timeZone } : {}),
+            failure,
+            detail: detailOf(row),
+            madeBy: { person: madeBy, ...(name ? { name } : {}) },
+          }),
+        )
+        .catch(failed('notification', row));
+    }
+    if (row.state === 'failed' && failure === 'budget_too_tight')
       void notifications
         .notify({
           account,
@@ -116,6 +158,15 @@ export function queuedChangeListener(options: {
         })
         .catch(failed('notification', row));
   };
+}
+
+/** Most characters of a reason a notification keeps (domain `NotificationFactsSchema`). */
+const MAX_DETAIL = 1000;
+
+/** Why a change failed, in words (its outcome's, as the vendor's refusal was worded by the product). */
+function detailOf(row: QueuedChangeRow): string {
+  const detail = row.outcome?.detail.trim() || 'The vendor refused it.';
+  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL - 1)}…` : detail;
 }
 
 const WAITING: ReadonlySet<QueuedChangeState> = new Set(['queued', 'sending']);

@@ -48,6 +48,35 @@ export const queuedChangesQueryOptions = (query: QueuedChangeQuery) =>
         : false,
   });
 
+/** `GET /api/changes/{changeId}`: one queued change as it stands. Rejects with ApiError. */
+export function getQueuedChange(
+  changeId: string,
+  signal?: AbortSignal,
+): Promise<QueuedChangeStatus> {
+  return apiRequest(`/changes/${encodeURIComponent(changeId)}`, QueuedChangeStatusSchema, {
+    signal,
+  });
+}
+
+/**
+ * One queued change, followed to its end: pushed events (`queuedChangeChanged`, under
+ * `commandKeys.changes()`) make it stale at once; while it waits it is also read again every
+ * {@link WAITING_REFRESH_MS}, the fallback when the event stream is down. An ended change (sent,
+ * withdrawn, failed) does not change again.
+ */
+export const queuedChangeQueryOptions = (changeId: string) =>
+  queryOptions({
+    queryKey: commandKeys.change(changeId),
+    queryFn: ({ signal }) => getQueuedChange(changeId, signal),
+    staleTime: 5_000,
+    refetchInterval: (q) =>
+      q.state.data === undefined ||
+      q.state.data.state === 'queued' ||
+      q.state.data.state === 'sending'
+        ? WAITING_REFRESH_MS
+        : false,
+  });
+
 const WithdrawnSchema = z.object({ change: QueuedChangeStatusSchema });
 
 /**

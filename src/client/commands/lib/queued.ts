@@ -83,3 +83,64 @@ export function queuedChangeWhen(change: QueuedChangeStatus, timeZone: string): 
 export function queuedCancelWords(goesAt: string | number, timeZone: string): string {
   return `cancel queued, goes at ${clockTimeWithSeconds(goesAt, timeZone)}`;
 }
+
+/**
+ * What a screen said when its change was queued, to follow that change to its end: `what` names
+ * the change in the screen's words (`Command`, `Batch`, `Replace of command cmd_1 on Battery A`),
+ * `queued` is the BFF's queued answer, `timeZone` the site's clock. `waitingWords` replaces the
+ * opening `<what> not sent yet.` while it waits; `withdrawable` as {@link queuedWords}.
+ */
+export interface QueuedLine {
+  what: string;
+  queued: QueuedAnswer['queued'];
+  timeZone: string;
+  withdrawable?: boolean | undefined;
+  waitingWords?: string | undefined;
+}
+
+/**
+ * The line of a queued change as it stands (docs/decisions/007-device-call-budget.md, sections 2
+ * and 4): while it waits (or before it was read), `Command not sent yet. Queued: it goes at …`;
+ * once it went, that it was sent (with the new command's ID when it made one); refused by the
+ * vendor, not sent, or withdrawn, with the reason in words as the BFF gave it.
+ *
+ * @param change the change as last read (`GET /api/changes/{changeId}`), undefined before.
+ */
+export function queuedLineWords(line: QueuedLine, change: QueuedChangeStatus | undefined): string {
+  const { what, queued, timeZone } = line;
+  const detail = change?.outcome?.detail;
+  switch (change?.state) {
+    case undefined:
+    case 'queued':
+    case 'sending': {
+      const goesAt = change?.goesAt ?? queued.goesAt;
+      const withdrawable = change ? change.state === 'queued' : (line.withdrawable ?? true);
+      return `${line.waitingWords ?? `${what} not sent yet.`} ${queuedWords({ queued: { ...queued, goesAt } }, timeZone, withdrawable)}`;
+    }
+    case 'sent': {
+      const sentAt = change.steps.findLast((step) => step.sentAt)?.sentAt;
+      return `${what} sent${sentAsWords(change)}${
+        sentAt ? ` at ${formatInZoneWithUtc(sentAt, timeZone)}` : ''
+      }, after waiting for the device's next free call.`;
+    }
+    case 'failed':
+      return change.outcome?.failure === 'refused'
+        ? `${what} refused by the vendor when it went. ${detail ?? 'The vendor gave no reason.'}`
+        : `${what} not sent. ${detail ?? 'It could not be sent.'}`;
+    case 'withdrawn':
+      return `${what} not sent. ${detail ?? 'It was withdrawn before it was sent.'}`;
+  }
+}
+
+/** What a sent change's last submission made, in words: `as command cmd_1`, `as batch b_1`. */
+function sentAsWords(change: QueuedChangeStatus): string {
+  const step = change.steps.findLast(
+    (candidate) => (candidate.call === 'submit' || candidate.call === 'batch') && candidate.answer,
+  );
+  const body = step?.answer?.body as { id?: unknown; batchCommandId?: unknown } | undefined;
+  if (step?.call === 'submit' && typeof body?.id === 'string' && body.id)
+    return ` as command ${body.id}`;
+  if (step?.call === 'batch' && typeof body?.batchCommandId === 'string' && body.batchCommandId)
+    return ` as batch ${body.batchCommandId}`;
+  return '';
+}

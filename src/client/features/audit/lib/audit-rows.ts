@@ -79,6 +79,16 @@ function connectionChange(
   };
 }
 
+/**
+ * Where an entry stands, in words; a refused one with why, as the BFF worded the refusal (the
+ * vendor's answer in the product's words, `outcome.error.message`), so the audit says why a
+ * change (a queued one that went too) did not happen.
+ */
+function stateWords(entry: LedgerEntry): string {
+  const reason = entry.state === 'failed' ? entry.outcome?.error?.message.trim() : undefined;
+  return reason ? `${STATE_WORDS.failed}: ${reason}` : STATE_WORDS[entry.state];
+}
+
 /** An entry as the audit shows it. */
 export function auditRow(entry: LedgerEntry): AuditRow {
   const about = [
@@ -101,7 +111,7 @@ export function auditRow(entry: LedgerEntry): AuditRow {
           ? `Set a site's time zone to ${zoneLabel(entry.timeZone)}`
           : "Cleared a site's time zone: the vendor's offset again"
         : KIND_WORDS[entry.kind],
-    state: STATE_WORDS[entry.state],
+    state: stateWords(entry),
     about,
     createdAtUtc: entry.createdAt,
     createdAtSite: entry.timeZone ? formatInZone(entry.createdAt, entry.timeZone) : undefined,

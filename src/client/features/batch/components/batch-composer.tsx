@@ -11,7 +11,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
 import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
 import { describePowerControl } from '../../../lib/power-control-words.ts';
 import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
 import {
@@ -245,7 +245,9 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
         />
         {submit.isSuccess && isQueuedAnswer(submit.data) ? (
           <div role="status" className="notice">
-            <p>Batch not sent yet. {queuedWords(submit.data, timeZone)}</p>
+            <p>
+              <QueuedChangeLine what="Batch" queued={submit.data.queued} timeZone={timeZone} />
+            </p>
             <p>
               It goes to all {submit.data.queued.deviceIds.length} devices at once;{' '}
               <Link to="/batches">the batches</Link> list it once it is sent.

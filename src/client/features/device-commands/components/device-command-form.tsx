@@ -11,7 +11,7 @@ import { CommandForm } from '../../../commands/components/command-form.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
 import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
 import { overlapConflict } from '../../../lib/problem-words.ts';
 import { defaultCommandWindow } from '../../../lib/time.ts';
 import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
@@ -98,11 +98,15 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
       }
       status={
         <p ref={statusRef} role="status" className="submit-status" tabIndex={-1}>
-          {submit.isSuccess
-            ? isQueuedAnswer(submit.data)
-              ? `Command not sent yet. ${queuedWords(submit.data, timeZone)}`
-              : `Command submitted: ${submit.data.id}`
-            : ''}
+          {submit.isSuccess ? (
+            isQueuedAnswer(submit.data) ? (
+              <QueuedChangeLine what="Command" queued={submit.data.queued} timeZone={timeZone} />
+            ) : (
+              `Command submitted: ${submit.data.id}`
+            )
+          ) : (
+            ''
+          )}
         </p>
       }
     >

@@ -28,7 +28,8 @@ import {
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
 import { useUndo } from '../../../commands/api/undo-change.ts';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { queuedWords, type QueuedLine } from '../../../commands/lib/queued.ts';
+import { useQueuedLineWords } from '../../../commands/components/queued-change-line.tsx';
 import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
 import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
 import type { MenuAction } from '../../../components/menu.tsx';
@@ -155,7 +156,9 @@ export function TimelinePage({
   }>();
   const [duplicating, setDuplicating] = useState<WindowOfRow>();
   const [copied, setCopied] = useState<CopiedWindow>();
-  const [notice, setNotice] = useState<string>();
+  // A queued change's line follows the change live (sent, refused, withdrawn).
+  const [notice, setNotice] = useState<string | QueuedLine>();
+  const queuedNotice = useQueuedLineWords(typeof notice === 'object' ? notice : undefined);
   const [replacing, setReplacing] = useState(false);
   const [replaceFailure, setReplaceFailure] = useState<{
     old: StatusRecord;
@@ -265,9 +268,11 @@ export function TimelinePage({
           setForm(undefined);
           // A queued submission has no command yet to undo; withdrawing it is its undo.
           if (isQueuedAnswer(response))
-            return setNotice(
-              `Command for ${device.name} not sent yet. ${queuedWords(response, timeZone)}`,
-            );
+            return setNotice({
+              what: `Command for ${device.name}`,
+              queued: response.queued,
+              timeZone,
+            });
           setNotice(`Command ${response.id} submitted for ${device.name}.`);
           changed(
             {
@@ -290,9 +295,11 @@ export function TimelinePage({
       {
         onSuccess: (cancellation, { idempotencyKey }) => {
           if (isQueuedAnswer(cancellation))
-            return setNotice(
-              `Cancel of command ${record.id} not sent yet. ${queuedWords(cancellation, timeZone)}`,
-            );
+            return setNotice({
+              what: `Cancel of command ${record.id}`,
+              queued: cancellation.queued,
+              timeZone,
+            });
           setNotice(`Command ${cancellation.commandId} cancelled.`);
           changed(
             {
@@ -410,9 +417,17 @@ export function TimelinePage({
       if (answer.queued) {
         // The cancel may have gone already, the new window waiting for the device's next call.
         const firstWent = answer.change.state !== 'queued';
-        return setNotice(
-          `${firstWent ? `Command ${old.id} on ${target.device.name} is cancelled; its new window is not sent yet.` : `Replace of command ${old.id} on ${target.device.name} not sent yet.`} ${queuedWords({ queued: answer.queued }, timeZone, !firstWent)}`,
-        );
+        return setNotice({
+          what: `Replace of command ${old.id} on ${target.device.name}`,
+          queued: answer.queued,
+          timeZone,
+          withdrawable: !firstWent,
+          ...(firstWent
+            ? {
+                waitingWords: `Command ${old.id} on ${target.device.name} is cancelled; its new window is not sent yet.`,
+              }
+            : {}),
+        });
       }
       const submitted = answer.submitted;
       const key = submissionKeyOf(answer);
@@ -443,7 +458,7 @@ export function TimelinePage({
     }
   };
 
-  const noticeText = `${replacing ? REPLACING_WORDS : (notice ?? '')}${
+  const noticeText = `${replacing ? REPLACING_WORDS : ((typeof notice === 'string' ? notice : queuedNotice) ?? '')}${
     failedSlots > 0 ? ` Some history could not be loaded (${failedSlots}); retrying.` : ''
   }`;
 

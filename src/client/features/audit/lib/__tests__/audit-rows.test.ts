@@ -52,6 +52,19 @@ describe('the audit rows', () => {
     );
   });
 
+  it('say why a change was refused, in the words the BFF gave it', () => {
+    const reason =
+      'The window overlaps another command of BAT-EU-001-A, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
+    const refused: LedgerEntry = {
+      ...entry,
+      state: 'failed',
+      commandId: undefined,
+      outcome: { status: 409, error: { code: 'window_overlap', message: reason } },
+    };
+    expect(auditRow(refused).state).toBe(`refused: ${reason}`);
+    expect(auditRow({ ...refused, outcome: undefined }).state).toBe('refused');
+  });
+
   it('fall back to the typed name, then the client ID, without a company sign-in', () => {
     const typed: LedgerEntry = { ...entry, operator: undefined };
     expect(auditRow(typed).who).toBe('Dan Dispatcher');

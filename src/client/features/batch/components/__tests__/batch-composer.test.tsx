@@ -6,8 +6,10 @@ import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { field } from '../../../../testing/form-fields.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import { BatchComposer } from '../batch-composer.tsx';
+import { invalidationsOf } from '../../../../app/push-updates.ts';
 
 const range = { min: -5000, max: 5000 };
+const GOES_AT = '2026-11-21T13:03:20Z';
 const site: Site = {
   siteId: 'PLANT-EU-100',
   name: 'Plant 100',
@@ -109,6 +111,61 @@ describe('BatchComposer', () => {
     const precheck = screen.getByRole('region', { name: 'Pre-check' });
     await vi.waitFor(() => expect(precheck.textContent).toContain('All 1 devices checked'));
     expect(precheck.textContent).not.toMatch(/flagged/);
+  });
+
+  it('follows a queued batch: its "not sent yet" line says refused, with the reason, once the vendor refused it', async () => {
+    const device = 'BAT-EU-100-01';
+    const queuedChange = {
+      id: 'chg_b',
+      kind: 'batch',
+      state: 'queued',
+      deviceIds: [device],
+      steps: [{ call: 'batch', deviceIds: [device], state: 'waiting', plannedAt: GOES_AT }],
+      goesAt: GOES_AT,
+      createdAt: '2026-11-21T13:02:40Z',
+      updatedAt: '2026-11-21T13:02:40Z',
+    };
+    let change: object = queuedChange;
+    stubFetch((request) => {
+      if (request.method === 'POST')
+        return json(202, {
+          queued: { changeId: 'chg_b', goesAt: GOES_AT, reason: 'no_slot', deviceIds: [device] },
+        });
+      if (request.path === '/api/changes/chg_b') return json(200, change);
+      return json(200, { commands: [] });
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(
+      <BatchComposer sites={[site]} onSubmitted={vi.fn()} />,
+    );
+    await user.click(screen.getByRole('checkbox', { name: `Include ${device}` }));
+    await user.type(field('Target battery power (W)'), '-2000');
+    await user.click(screen.getByRole('button', { name: 'Submit batch to 1 device' }));
+    await vi.waitFor(() =>
+      expect(screen.getByText(/^Batch not sent yet\. Queued: it goes at/)).toBeTruthy(),
+    );
+
+    const reason =
+      'The batch window overlaps a command of BAT-EU-100-01, which is waiting or running.';
+    change = {
+      ...queuedChange,
+      state: 'failed',
+      goesAt: undefined,
+      steps: [{ ...queuedChange.steps[0], state: 'failed' }],
+      outcome: { failure: 'refused', detail: reason },
+    };
+    // The BFF pushes the change's new state; the stream makes its queries stale.
+    for (const filters of invalidationsOf({
+      id: '9',
+      type: 'queuedChangeChanged',
+      data: { changeId: 'chg_b', state: 'failed', deviceIds: [device] },
+      createdAt: '2026-11-21T13:03:21Z',
+    }))
+      await queryClient.invalidateQueries(filters);
+    await vi.waitFor(() =>
+      expect(screen.getByText(`Batch refused by the vendor when it went. ${reason}`)).toBeTruthy(),
+    );
+    expect(screen.queryByText(/not sent yet/)).toBeNull();
   });
 
   it('drops a refusal when the selection or a value changes: it belonged to that attempt', async () => {

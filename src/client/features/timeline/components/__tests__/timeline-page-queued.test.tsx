@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts';
+import { invalidationsOf } from '../../../../app/push-updates.ts';
 import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
 import { renderApp } from '../../../../testing/render.tsx';
 import { harbourPlant } from '../../../../testing/test-devices.ts';
@@ -147,5 +148,47 @@ describe('the timeline page and queued changes', () => {
       'Open queued changes',
       'Open history',
     ]);
+  });
+
+  it("follows a submission it queued: the toolbar's line says refused, with the reason, once the vendor refused it", async () => {
+    vi.useRealTimers();
+    const bff = fakeCommandBff({
+      sites: [harbourPlant()],
+      nowIso: new Date().toISOString(),
+      queueSubmissions: true,
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderApp('/timeline');
+    const grid = await screen.findByRole('grid', { name: 'Command timeline' });
+    act(() => grid.focus());
+    await user.keyboard('{ArrowDown}');
+    await user.click(await screen.findByRole('button', { name: 'New command for Battery A' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New command' });
+    await user.type(within(dialog).getByLabelText('Target battery power (W)'), '1000');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit command' }));
+    const line = await screen.findByText(
+      /^Command for Battery A not sent yet\. Queued: it goes at/,
+    );
+
+    const reason =
+      'The window overlaps another command of BAT-EU-001-A, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).';
+    Object.assign(bff.changes[0] ?? {}, {
+      state: 'failed',
+      goesAt: undefined,
+      outcome: { failure: 'refused', detail: reason },
+    });
+    // The BFF pushes the change's new state; the stream makes its queries stale.
+    for (const filters of invalidationsOf({
+      id: '3',
+      type: 'queuedChangeChanged',
+      data: { changeId: 'chg_1', state: 'failed', deviceIds: [DEVICE] },
+      createdAt: new Date().toISOString(),
+    }))
+      await queryClient.invalidateQueries(filters);
+    await waitFor(() =>
+      expect(line.textContent).toBe(
+        `Command for Battery A refused by the vendor when it went. ${reason}`,
+      ),
+    );
   });
 });
