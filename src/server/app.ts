@@ -458,6 +458,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           upstreamNow,
           // A change naming a device version is checked against the read model (decision 007, 5).
           versions: deviceCommands,
+          // A new window is checked against the commands it knows before it is sent or queued.
+          knownCommands,
           settleWaitMs: options.changeSettleWaitMs,
         })
       : undefined;
