@@ -22,7 +22,7 @@ const known = StatusRecordSchema.parse({
   status: 'received',
   receivedAt: at(0),
 });
-const submit = (startMin: number, endMin: number): ChangeStep => ({
+const submit = (startMin: number, endMin: number): Extract<ChangeStep, { call: 'submit' }> => ({
   call: 'submit',
   deviceId: 'BAT-1',
   command: {
