@@ -86,6 +86,11 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       'The effective window overlaps another command of the device that is waiting or running; nothing was sent.',
   },
+  window_ended: {
+    status: [422],
+    meaning:
+      'The effective window has already ended (on the upstream clock), so the change was refused before it was sent or queued, or a queued change whose window ended while it waited was not sent.',
+  },
   not_cancellable: {
     status: [409],
     meaning: 'The command has completed or was cancelled already, so it cannot be cancelled.',

@@ -152,6 +152,15 @@ export function devicesOfStep(step: ChangeStep): string[] {
   }
 }
 
+/** The device command a change sends (its submission's or its batch's), if it sends one. */
+export function commandOfChange(change: QueuedChange): DeviceCommand | undefined {
+  for (const step of change.steps) {
+    if (step.call === 'submit') return step.command;
+    if (step.call === 'batch') return step.batch.command;
+  }
+  return undefined;
+}
+
 /** Every device a change acts on, each once, in the order its steps name them. */
 export function devicesOfChange(change: QueuedChange): string[] {
   return [...new Set(change.steps.flatMap(devicesOfStep))];

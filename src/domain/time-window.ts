@@ -31,6 +31,20 @@ export function endAfterStart(window: TimeWindow): boolean {
   return Date.parse(window.endTime) > Date.parse(window.startTime);
 }
 
+/**
+ * True when the window has ended at `nowMs` (epoch ms, the upstream's clock): its end at or before
+ * now. The vendor refuses such a window (docs/upstream.md, Commands: 400 `INVALID_REQUEST`), so
+ * the sandbox refuses it with this rule and the BFF checks it before sending or queueing a change;
+ * a window that began but has not ended is accepted and starts at once.
+ */
+export function windowHasEnded(window: TimeWindow, nowMs: number): boolean {
+  return Date.parse(window.endTime) <= nowMs;
+}
+
+/** An operator's words for a change refused by {@link windowHasEnded}. */
+export const WINDOW_ENDED_WORDS =
+  'Nothing was sent: this window has already ended. Choose a window that ends later.';
+
 /** Schema of a bare effective window, end after start. */
 export const TimeWindowSchema = z
   .object({ startTime: UtcTimestampSchema, endTime: UtcTimestampSchema })

@@ -59,7 +59,7 @@ import {
 import { Sessions } from './session/sessions.ts';
 import { TokenCache } from './upstream/token-cache.ts';
 import { SiteDirectory } from './upstream/site-directory.ts';
-import { UpstreamApi } from './upstream/upstream-api.ts';
+import { UpstreamApi, type KnownCommandSource } from './upstream/upstream-api.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
@@ -284,6 +284,17 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
         })
       : undefined;
 
+  // What the BFF knows of a device's commands, which a new window is checked against and a
+  // vendor's overlap refusal is named from: never a call of the device outside its budget.
+  const knownCommands: KnownCommandSource | undefined = readModel
+    ? (caller, deviceId, range) =>
+        readModel.store.commandsMeeting(
+          { region: caller.region, clientId: caller.clientId },
+          deviceId,
+          range,
+        )
+    : undefined;
+
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
   );
@@ -323,6 +334,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     now,
     // A control a device turned out not to support leaves its capabilities (decision 006).
     unsupportedControls: readModel ? (caller) => readModel.unsupportedControls(caller) : undefined,
+    knownCommands,
   });
   // Every site list read tells the read model which devices are bound.
   const sites = new SiteDirectory(async (caller, { retry }) => {
@@ -451,6 +463,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
           upstreamNow,
           // A change naming a device version is checked against the read model (decision 007, 5).
           versions: deviceCommands,
+          // A new window is checked against the commands it knows before it is sent or queued.
+          knownCommands,
           settleWaitMs: options.changeSettleWaitMs,
         })
       : undefined;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FixtureDevice } from '../fixtures/fixture-types.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { targetBatteryPowerRangeW } from '../model/device-capability.ts';
+import { windowHasEnded } from '../../domain/time-window.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { CommandRequest } from '../vendor/schemas.ts';
 
@@ -19,7 +20,7 @@ export const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('b
  * @throws SandboxError 400 `INVALID_REQUEST` naming `endTime`.
  */
 export function refuseEndedWindow(command: CommandRequest, nowMs: number): void {
-  if (Date.parse(command.endTime) <= nowMs)
+  if (windowHasEnded(command, nowMs))
     throw new SandboxError(
       'INVALID_REQUEST',
       `Invalid body: endTime: the window ends at ${command.endTime}, which has already passed (sandbox time ${iso(nowMs)}); choose an endTime in the future`,

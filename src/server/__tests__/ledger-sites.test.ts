@@ -82,7 +82,14 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
     await testDb.drop();
   });
   beforeEach(async () => {
-    await database.db.execute('delete from bff.ledger_entries');
+    // The read model too, as the fake's commands start afresh: a new window is checked against it.
+    for (const table of [
+      'ledger_entries',
+      'device_commands',
+      'device_read_state',
+      'device_command_changes',
+    ])
+      await database.db.execute(`delete from bff.${table}`);
     sitesMode = 'list';
     fake.seen.length = 0;
     logLines = [];

@@ -85,14 +85,21 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
     await testDb.drop();
   });
   beforeEach(async () => {
-    await database.db.execute('delete from bff.ledger_entries');
+    // The read model too, as the fake's commands start afresh: a new window is checked against it.
+    for (const table of [
+      'ledger_entries',
+      'device_commands',
+      'device_read_state',
+      'device_command_changes',
+    ])
+      await database.db.execute(`delete from bff.${table}`);
     fake.seen.length = 0;
     bff = await buildTestBff(fake, { database });
     ada = await signInAs(bff.app, 'Ada');
     return () => bff.app.close();
   });
 
-  const submit = (cookie: string, key: string, undoOf?: string) =>
+  const submit = (cookie: string, key: string, undoOf?: string, payload: object = command) =>
     bff.app.inject({
       method: 'POST',
       url: '/api/devices/BAT-1/commands',
@@ -102,7 +109,7 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
         'idempotency-key': key,
         ...(undoOf === undefined ? {} : { 'powerdeck-undo-of': undoOf }),
       },
-      payload: command,
+      payload,
     });
   const cancel = (cookie: string, key: string, undoOf?: string | string[]) =>
     bff.app.inject({
@@ -179,7 +186,9 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
 
   it('counts the header in the request fingerprint: same key and header replays, another is 422', async () => {
     expect((await submit(ada, 'submit-1')).statusCode).toBe(202);
-    expect((await submit(ada, 'submit-2')).statusCode).toBe(202);
+    // A second window, after the first: the device holds both.
+    const later = { ...command, startTime: command.endTime, endTime: '2026-05-01T13:00:00Z' };
+    expect((await submit(ada, 'submit-2', undefined, later)).statusCode).toBe(202);
     expect((await cancel(ada, 'cancel-1', 'submit-1')).statusCode).toBe(200);
     expect(sent('PUT')).toBe(1);
 

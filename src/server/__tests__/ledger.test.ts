@@ -76,8 +76,16 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     await testDb.drop();
   });
   beforeEach(async () => {
-    // The device budget's slots too: a test at the vendor's limit starts with none spent.
-    for (const table of ['ledger_entries', 'device_call_slots', 'device_call_busy'])
+    // The device budget's slots too: a test at the vendor's limit starts with none spent; and the
+    // read model, as the fake's commands start afresh: a new window is checked against it.
+    for (const table of [
+      'ledger_entries',
+      'device_call_slots',
+      'device_call_busy',
+      'device_commands',
+      'device_read_state',
+      'device_command_changes',
+    ])
       await database.db.execute(`delete from bff.${table}`);
     stored = [];
     mode = 'accept';

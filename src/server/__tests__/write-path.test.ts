@@ -315,13 +315,14 @@ describe.each(DATABASE_KINDS)(
       });
 
     it('refuses a replace on a device with one call left when the window is too near, before anything is sent', async () => {
-      expect((await submit(ada, 'k1', command(1))).statusCode).toBe(202);
+      const first = await submit(ada, 'k1', command(1));
+      expect(first.statusCode).toBe(202);
       // Cancel and submit together when the first call frees at +60 s: a window starting at
       // +150 s would need its last call by +30 s.
       const tooNear = { powerControl: { targetBatteryPowerW: 5 }, ...window(2.5) };
       const refused = await change(ada, 'r1', {
         kind: 'replace',
-        commandId: 'cmd_1',
+        commandId: first.json().id,
         command: tooNear,
       });
       expect(refused.statusCode).toBe(409);
@@ -341,11 +342,12 @@ describe.each(DATABASE_KINDS)(
     });
 
     it('queues a replace with time to spare, holding its cancel until its submission can follow at once', async () => {
-      expect((await submit(ada, 'k1', command(1))).statusCode).toBe(202);
+      const first = await submit(ada, 'k1', command(1));
+      expect(first.statusCode).toBe(202);
       const next = command(7, 30);
       const answer = await change(ada, 'r2', {
         kind: 'replace',
-        commandId: 'cmd_1',
+        commandId: first.json().id,
         command: next,
       });
       expect(answer.statusCode).toBe(202);
@@ -452,12 +454,13 @@ describe.each(DATABASE_KINDS)(
     });
 
     it('asked to go only at once, refuses a replace that would wait, queueing and sending nothing', async () => {
-      expect((await submit(ada, 'k1', command(1))).statusCode).toBe(202);
+      const first = await submit(ada, 'k1', command(1));
+      expect(first.statusCode).toBe(202);
       const refused = await bff.app.inject({
         method: 'POST',
         url: '/api/devices/BAT-1/changes?ifLater=refuse',
         headers: { cookie: ada, ...CSRF, 'idempotency-key': 'r4' },
-        payload: { kind: 'replace', commandId: 'cmd_1', command: command(7, 30) },
+        payload: { kind: 'replace', commandId: first.json().id, command: command(7, 30) },
       });
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toMatchObject({

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { checkPlanDeadline } from '../../domain/device-budget.ts';
+import { WINDOW_ENDED_WORDS, windowHasEnded } from '../../domain/time-window.ts';
 import {
   QUEUED_CHANGE_LIST_MAX,
   WAITING_CHANGE_STATES,
+  commandOfChange,
   devicesOfChange,
   devicesOfStep,
   queuedCancelOf,
@@ -117,6 +119,12 @@ export type StepEnd =
 /** The words of a change refused for its budget, with the earliest start it allows. */
 export function budgetTooTightDetail(earliestStartMs: number): string {
   return `The devices' budget of upstream calls cannot send this change before its window starts. Nothing was sent. The earliest start it allows is ${new Date(earliestStartMs).toISOString()}.`;
+}
+
+/** True when the window `change` sends has ended at `nowMs` (domain `windowHasEnded`). */
+function windowEndedAt(change: QueuedChange, nowMs: number): boolean {
+  const command = commandOfChange(change);
+  return command !== undefined && windowHasEnded(command, nowMs);
 }
 
 /**
@@ -558,7 +566,10 @@ export class QueuedChangeStore {
           nextAtMs: undefined,
           outcome: {
             failure: 'budget_too_tight',
-            detail: budgetTooTightDetail(check.earliestStartMs),
+            // Past its window's end, not only its start: said so, as a change made now would be.
+            detail: windowEndedAt(row.change, nowMs)
+              ? WINDOW_ENDED_WORDS
+              : budgetTooTightDetail(check.earliestStartMs),
             earliestStart: new Date(check.earliestStartMs).toISOString(),
           },
           nowMs,

@@ -47,7 +47,9 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
           409: problemResponse(
             "The window overlaps a command of a device (`window_overlap`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
           ),
-          422: problemResponse("A value outside a device's range (`capability_out_of_range`)."),
+          422: problemResponse(
+            "A value outside a device's range (`capability_out_of_range`), or a window that has already ended (`window_ended`, nothing sent).",
+          ),
           429: problemResponse('A device is rate limited (`device_rate_limited`).'),
           ...COMMON_PROBLEMS,
         },

@@ -76,7 +76,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
             "The budget cannot send it before the window's lead time (`budget_too_tight`); another person changed the device since the version named (`device_changed`); `ifLater=refuse` and it would wait (`change_would_wait`, `details.goesAt`); the first step was sent and the second refused (`change_incomplete`); a queued change will cancel the command already (`change_already_queued`, `details.goesAt`: withdraw it first); or a step was refused (`window_overlap`, `not_cancellable`).",
           ),
           422: problemResponse(
-            "A value outside the device's range (`capability_out_of_range`), or a reused Idempotency-Key.",
+            "A value outside the device's range (`capability_out_of_range`), a window that has already ended (`window_ended`, nothing sent or queued), or a reused Idempotency-Key.",
           ),
           ...COMMON_PROBLEMS,
           503: UNAVAILABLE,

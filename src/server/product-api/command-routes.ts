@@ -115,10 +115,10 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
           202: z.union([SubmissionResponseSchema, QueuedAnswerSchema]),
           404: NOT_FOUND,
           409: problemResponse(
-            "The window overlaps another command (`window_overlap`), an earlier try is still settling, another person changed the device since the version named (`device_changed`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
+            "The window overlaps another command (`window_overlap`: refused before anything is sent or queued when the read model knows that command, which `details` then names), an earlier try is still settling, another person changed the device since the version named (`device_changed`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
           ),
           422: problemResponse(
-            "A value outside the device's range (`capability_out_of_range`), a control it lacks (`control_not_supported`), or a reused Idempotency-Key.",
+            "A value outside the device's range (`capability_out_of_range`), a control it lacks (`control_not_supported`), a window that has already ended (`window_ended`, nothing sent), or a reused Idempotency-Key.",
           ),
           429: RATE_LIMITED,
           ...COMMON_PROBLEMS,

@@ -10,6 +10,7 @@ import { deviceBudgetWords } from '../../domain/device-budget.ts';
 import {
   ChangeAlreadyQueuedDetailsSchema,
   devicesOfChange,
+  type ChangeStep,
   stepIdempotencyKey,
   type DeviceChangeAnswer,
   type DeviceChangeRequest,
@@ -37,7 +38,9 @@ import type { QueueOutcome } from '../budget/queued-change-store.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
+import type { KnownCommandSource } from '../upstream/upstream-api.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
+import { checkChangeSteps } from './change-checks.ts';
 import { answerChange, sendLedgerAnswer, type Change } from './changes.ts';
 import { readDeviceVersion, type DeviceVersions } from './device-version.ts';
 
@@ -83,6 +86,8 @@ export interface WritePathDeps {
   upstreamNow: () => number;
   /** Where a device's version and what changed since come from (the read model); none: no check. */
   versions?: DeviceVersions | undefined;
+  /** The commands the BFF knows (the read model), a new window is checked against; none: no check. */
+  knownCommands?: KnownCommandSource | undefined;
   /** How long a route waits for a change due now (default {@link SETTLE_WAIT_MS}). */
   settleWaitMs?: number | undefined;
 }
@@ -99,7 +104,10 @@ export interface WritePathDeps {
  *   before its first call, refused 409 `budget_too_tight` when its last call would miss the lead
  *   time before its window, else queued and, when due now, sent at once;
  * - a change made against an older version of its device (`Powerdeck-Device-Version`) is refused
- *   409 `device_changed` with what another person changed since.
+ *   409 `device_changed` with what another person changed since;
+ * - a new change is checked before it takes a slot or is queued (`checkChangeSteps`): a window
+ *   that has already ended, or that overlaps a command the read model knows, is refused at once
+ *   with no call, as it would be if the device had calls to spare.
  */
 export class WritePath {
   readonly #ledger: Ledger;
@@ -109,6 +117,7 @@ export class WritePath {
   readonly #sites: SiteDirectory;
   readonly #upstreamNow: () => number;
   readonly #versions: DeviceVersions | undefined;
+  readonly #known: KnownCommandSource | undefined;
   readonly #settleWaitMs: number;
 
   constructor(deps: WritePathDeps) {
@@ -119,6 +128,7 @@ export class WritePath {
     this.#sites = deps.sites;
     this.#upstreamNow = deps.upstreamNow;
     this.#versions = deps.versions;
+    this.#known = deps.knownCommands;
     this.#settleWaitMs = deps.settleWaitMs ?? SETTLE_WAIT_MS;
   }
 
@@ -131,8 +141,9 @@ export class WritePath {
    * ledger's (replayed or settled) or the queue's (where its change stands); a new one takes a
    * slot of each device and goes through the ledger, or is queued.
    *
-   * @throws ProblemError: 400 for a malformed header, 409 `device_changed`, the ledger's own
-   *   refusals (see `Ledger.run`).
+   * @throws ProblemError: 400 for a malformed header, 409 `device_changed`, `checkChangeSteps`'s
+   *   refusals (422 `window_ended`, 409 `window_overlap`), the ledger's own refusals (see
+   *   `Ledger.run`).
    */
   async single(
     request: FastifyRequest,
@@ -173,6 +184,9 @@ export class WritePath {
     if (entry && !mayResend(entry)) return run();
     const queued = await this.#queue.findByKey(ownerOf(session), key);
     if (queued) return this.#answerKnownQueued(reply, queued, fingerprintOf(intent));
+    // A new change: checked before it takes a slot or waits for one (a retry of a key sent
+    // before is the ledger's to answer, its own command being in the read model now).
+    await this.#check(session, singleChange(intent, deviceIds).steps);
     const reservation = await this.#budget.reserve({
       region: session.region,
       deviceIds,
@@ -201,8 +215,8 @@ export class WritePath {
    * would wait is neither queued nor sent: 409 `change_would_wait` with when it would go, so the
    * operator hears it before anything is sent.
    *
-   * @throws ProblemError: 400 `invalid_undo_of`, 409 `device_changed`, `budget_too_tight` or
-   *   `change_would_wait`, 422 `idempotency_key_reused`.
+   * @throws ProblemError: 400 `invalid_undo_of`, 409 `device_changed`, `budget_too_tight`,
+   *   `change_would_wait` or `window_overlap`, 422 `idempotency_key_reused` or `window_ended`.
    */
   async planned(
     request: FastifyRequest,
@@ -216,6 +230,9 @@ export class WritePath {
     await this.#checkVersion(request, session, deviceId);
     if (body.kind !== 'replace') await this.#ledger.checkUndoOf(session, body.undoOf);
     const { change, deadline } = plannedChange(deviceId, body, key);
+    // A new change is checked before it is queued; a retry of one queued before is answered.
+    if (!(await this.#queue.findByKey(ownerOf(session), key)))
+      await this.#check(session, change.steps);
     const id = randomUUID();
     const outcome = await this.#queue.enqueue({
       id,
@@ -422,6 +439,11 @@ export class WritePath {
         }),
       },
     );
+  }
+
+  /** {@link checkChangeSteps} on the upstream's clock, against the commands the BFF knows. */
+  #check(session: Session, steps: readonly ChangeStep[]): Promise<void> {
+    return checkChangeSteps(session, steps, { nowMs: this.#upstreamNow(), known: this.#known });
   }
 
   /**

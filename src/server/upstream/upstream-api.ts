@@ -8,16 +8,16 @@ import type {
 } from '../../domain/command.ts';
 import { checkCapabilities, type Device, type Site, type SiteList } from '../../domain/device.ts';
 import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
-import { historyRangeSlots, type HistoryQuery } from '../../domain/history.ts';
+import type { HistoryQuery } from '../../domain/history.ts';
 import { findActiveOverlap } from '../../domain/overlap.ts';
-import { toWindowMs } from '../../domain/time-window.ts';
+import { toWindowMs, type WindowMs } from '../../domain/time-window.ts';
 import type { Region } from '../../domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { readOkAnswer, settleCall, type CallResult } from './upstream-answers.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 import type { UpstreamClient, UpstreamCall } from './upstream-client.ts';
 import { MAX_PASS_THROUGH_BYTES, type UpstreamHttp } from './upstream-http.ts';
-import type { RefusalContext } from './upstream-problem.ts';
+import type { OverlapDetails, RefusalContext } from './upstream-problem.ts';
 import {
   TokenEndpoint,
   type IssuedToken,
@@ -86,6 +86,17 @@ export type UnsupportedControlSource = (
   caller: UpstreamCaller,
 ) => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
 
+/**
+ * The commands the BFF knows of a device of the caller's account whose window meets `range`
+ * (epoch ms): its read model's (docs/decisions/007-device-call-budget.md, section 3). An overlap
+ * refusal is named from these, as a call to the vendor would spend one of the device's budget.
+ */
+export type KnownCommandSource = (
+  caller: UpstreamCaller,
+  deviceId: string,
+  range: WindowMs,
+) => Promise<readonly StatusRecord[]>;
+
 /** The devices of a caller's bound sites by ID, for the ranges a 422 is worded with. */
 export type DeviceLookup = (
   caller: UpstreamCaller,
@@ -107,6 +118,7 @@ export class UpstreamApi {
   readonly #tokenEndpoint: TokenEndpoint;
   readonly #zones: SiteZoneSource | undefined;
   readonly #unsupported: UnsupportedControlSource | undefined;
+  readonly #known: KnownCommandSource | undefined;
   readonly #now: () => number;
   #devices: DeviceLookup | undefined;
 
@@ -115,6 +127,8 @@ export class UpstreamApi {
    * @param options.zones the zones administrators set (none: every site inferred or offset).
    * @param options.unsupportedControls the controls devices turned out not to support, left out
    *   of their capabilities.
+   * @param options.knownCommands the commands the BFF knows, which an overlap refusal is named
+   *   from (none: it names no command).
    */
   constructor(options: {
     client: UpstreamClient;
@@ -123,12 +137,14 @@ export class UpstreamApi {
     log: TokenLog;
     zones?: SiteZoneSource | undefined;
     unsupportedControls?: UnsupportedControlSource | undefined;
+    knownCommands?: KnownCommandSource | undefined;
     now?: () => number;
   }) {
     this.#client = options.client;
     this.#tokenEndpoint = new TokenEndpoint(options);
     this.#zones = options.zones;
     this.#unsupported = options.unsupportedControls;
+    this.#known = options.knownCommands;
     this.#now = options.now ?? Date.now;
   }
 
@@ -641,29 +657,22 @@ export class UpstreamApi {
 
   /**
    * The command in the way of a submission the vendor refused for overlap (its refusal does not
-   * name it): the device's active command whose window overlaps, read from its history (domain
-   * `findActiveOverlap`); undefined when the history cannot be read or holds none.
+   * name it): the device's active command whose window overlaps (domain `findActiveOverlap`)
+   * among the commands the BFF knows. Never read from the vendor: that read would be a call of
+   * the device outside its budget (docs/decisions/007-device-call-budget.md, section 1).
+   * Undefined when none is known (made outside powerdeck and not read yet).
    */
   async #overlapOf(
     caller: UpstreamCaller,
     deviceId: string,
     command: DeviceCommand,
-  ): Promise<{ conflictingCommandId: string; startTime: string; endTime: string } | undefined> {
+  ): Promise<OverlapDetails | undefined> {
+    if (!this.#known) return undefined;
     const window = toWindowMs(command);
-    for (const slot of historyRangeSlots(window.startMs, window.endMs)) {
-      const records = await this.history(caller, deviceId, {
-        startTime: new Date(slot.startMs).toISOString(),
-        endTime: new Date(slot.endMs).toISOString(),
-      });
-      const active = findActiveOverlap(window, records);
-      if (active)
-        return {
-          conflictingCommandId: active.id,
-          startTime: active.startTime,
-          endTime: active.endTime,
-        };
-    }
-    return undefined;
+    const active = findActiveOverlap(window, await this.#known(caller, deviceId, window));
+    return active
+      ? { conflictingCommandId: active.id, startTime: active.startTime, endTime: active.endTime }
+      : undefined;
   }
 
   async #unsupportedControls(

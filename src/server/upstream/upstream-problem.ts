@@ -31,8 +31,8 @@ export interface RefusalContext {
   siteId?: string | undefined;
   /** A 422's first value outside its device's range, worked out by the adapter. */
   outOfRange?: CapabilityOutOfRangeDetails | undefined;
-  /** A 409's command in the way, found by the adapter in the device's history. */
-  overlap?: { conflictingCommandId: string; startTime: string; endTime: string } | undefined;
+  /** A 409's command in the way, found by the adapter among the commands the BFF knows. */
+  overlap?: OverlapDetails | undefined;
   /** Now, epoch ms: when a rate limit lifts. */
   nowMs: number;
 }
@@ -50,6 +50,21 @@ const CONTROL_WORDS: Record<PowerControlProperty, { name: string; unit: string }
 export function outOfRangeWords(details: CapabilityOutOfRangeDetails): string {
   const { name, unit } = CONTROL_WORDS[details.property];
   return `The ${name} of ${details.value}${unit} is outside the range of ${details.deviceId} (${details.min}${unit} to ${details.max}${unit}). Choose a value inside it.`;
+}
+
+/** The command in the way of a window: its ID and its effective window. */
+export interface OverlapDetails {
+  conflictingCommandId: string;
+  startTime: string;
+  endTime: string;
+}
+
+/**
+ * Words for a window refused for overlap (`window_overlap`): the command in the way when it is
+ * known, whether the vendor refused the window or the BFF did before sending it.
+ */
+export function windowOverlapWords(device: string, overlap: OverlapDetails | undefined): string {
+  return `The window overlaps ${overlap ? `command ${overlap.conflictingCommandId}` : 'another command'} of ${device}, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).`;
 }
 
 /**
@@ -188,7 +203,7 @@ function conflict(make: Make, context: RefusalContext, code: string | undefined,
       return make(
         409,
         'window_overlap',
-        `The window overlaps ${context.overlap ? `command ${context.overlap.conflictingCommandId}` : 'another command'} of ${device}, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).`,
+        windowOverlapWords(device, context.overlap),
         context.overlap,
       );
     case 'cancel':
