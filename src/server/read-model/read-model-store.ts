@@ -662,6 +662,22 @@ export class ReadModelStore {
     return [...inserted, ...boundAgain].map((row) => row.deviceId);
   }
 
+  /** Which of `deviceIds` the read model holds as unbound (their site was unbound). */
+  async unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
+    if (deviceIds.length === 0) return new Set();
+    const rows = await this.db
+      .select({ deviceId: deviceReadState.deviceId })
+      .from(deviceReadState)
+      .where(
+        and(
+          ofAccount(account),
+          inArray(deviceReadState.deviceId, [...deviceIds]),
+          eq(deviceReadState.bound, false),
+        ),
+      );
+    return new Set(rows.map((row) => row.deviceId));
+  }
+
   /** Marks the devices of a site unbound: they are read no more. */
   async markSiteUnbound(account: Account, siteId: string, nowMs: number): Promise<void> {
     await this.db

@@ -317,6 +317,12 @@ export class ReadModel implements DeviceCommandsRecorder {
     return this.store.stateOf(account, deviceId);
   }
 
+  /** Which of `deviceIds` are of a site the account unbound: the read model reads them no more. */
+  unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
+    account = accountOf(account);
+    return this.store.unboundOf(account, deviceIds);
+  }
+
   /** Records of the account by device and command ID (key `deviceId commandId`). */
   commands(
     account: Account,

@@ -1,0 +1,70 @@
+/**
+ * A site unbound while a batch's devices there still wait (docs/architecture.md, Ledger:
+ * batches), BFF + sandbox over real HTTP on the sandbox's clock: the batch ends those devices as
+ * no longer followed, so it does not stay in progress for good.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
+import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+
+const MINUTE_MS = 60_000;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ followSandboxClock: true, bff: { readModelTickMs: 0 } });
+});
+afterAll(() => stack?.close());
+
+describe('a batch whose devices were in a site since unbound', () => {
+  it('ends those devices as no longer followed; the devices still bound follow their commands', async () => {
+    await stack.admin.reset();
+    const reads = stack.bff.readModel?.reads;
+    if (!reads) throw new Error('the stack runs with a database: the read model is there');
+    const browser = stack.browser();
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-002' })).status).toBe(201);
+    await reads.runDue();
+    await stack.admin.advanceClock(MINUTE_MS);
+
+    const nowMs = await stack.admin.nowMs();
+    const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
+    const sent = await browser.request({
+      method: 'POST',
+      path: '/api/batches',
+      json: {
+        devices: ['BAT-EU-001-A', 'BAT-EU-002-A'],
+        command: {
+          powerControl: { targetBatteryPowerW: 1500 },
+          startTime: new Date(startMs).toISOString(),
+          endTime: new Date(startMs + 20 * MINUTE_MS).toISOString(),
+        },
+      },
+      headers: { 'idempotency-key': `"${randomUUID()}"` },
+    });
+    expect(sent.status).toBe(202);
+    const { batchCommandId } = BatchSubmissionResponseSchema.parse(sent.json());
+    if (!batchCommandId) throw new Error('the batch was answered at once: it has its ID');
+    const outcome = async () => {
+      const page = LedgerPageSchema.parse(
+        (await browser.get(`/api/ledger?batchCommandId=${batchCommandId}&kind=batch`)).json(),
+      );
+      return page.entries[0]?.outcome;
+    };
+    // Both devices' commands are found in their histories (a read a minute each).
+    for (let i = 0; i < 4 && (await outcome())?.confirmation !== 'confirmed'; i += 1) {
+      await stack.admin.advanceClock(30_000);
+      await reads.runDue();
+    }
+    expect((await outcome())?.confirmation).toBe('confirmed');
+    expect((await outcome())?.unbound ?? []).toEqual([]);
+
+    expect((await browser.delete('/api/sites/PLANT-EU-002')).status).toBe(204);
+
+    expect((await outcome())?.unbound).toEqual([
+      { deviceId: 'BAT-EU-002-A', lastStatus: 'received' },
+    ]);
+  }, 60_000);
+});
