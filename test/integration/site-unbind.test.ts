@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
 import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { NotificationPageSchema } from '../../src/domain/notifications.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;
@@ -23,7 +24,10 @@ describe('a batch whose devices were in a site since unbound', () => {
     const reads = stack.bff.readModel?.reads;
     if (!reads) throw new Error('the stack runs with a database: the read model is there');
     const browser = stack.browser();
-    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.signIn({ ...DEMO_EU, operatorName: 'Ada Admin' })).status).toBe(200);
+    // Another operator of the same client, who did not unbind the site.
+    const other = stack.browser();
+    expect((await other.signIn({ ...DEMO_EU, operatorName: 'Otto Other' })).status).toBe(200);
     expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
     expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-002' })).status).toBe(201);
     await reads.runDue();
@@ -65,6 +69,18 @@ describe('a batch whose devices were in a site since unbound', () => {
 
     expect((await outcome())?.unbound).toEqual([
       { deviceId: 'BAT-EU-002-A', lastStatus: 'received' },
+    ]);
+
+    // Everyone else of the account is told who unbound which site, and what it left running.
+    const { notifications } = NotificationPageSchema.parse(
+      (await other.get('/api/notifications')).json(),
+    );
+    const told = notifications.filter((n) => n.kind === 'siteUnbound');
+    expect(told.map((n) => [n.title, n.body])).toEqual([
+      [
+        'Site PLANT-EU-002 unbound',
+        'Ada Admin unbound it, leaving 1 waiting or executing command on the vendor: it still runs there, and powerdeck can no longer follow or cancel it. Its devices and their commands are out of reach until the site is bound again on the Sites page.',
+      ],
     ]);
   }, 60_000);
 });

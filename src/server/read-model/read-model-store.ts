@@ -678,9 +678,33 @@ export class ReadModelStore {
     return new Set(rows.map((row) => row.deviceId));
   }
 
+  /** How many commands of the site's devices the read model holds as waiting or executing. */
+  async openCommandsOfSite(tx: Queryable, account: Account, siteId: string): Promise<number> {
+    const devices = tx
+      .select({ deviceId: deviceReadState.deviceId })
+      .from(deviceReadState)
+      .where(and(ofAccount(account), eq(deviceReadState.siteId, siteId)));
+    const [row] = await tx
+      .select({ open: sql<number>`count(*)::int` })
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          inArray(deviceCommands.deviceId, devices),
+          inArray(deviceCommands.status, OPEN_STATUSES),
+        ),
+      );
+    return row?.open ?? 0;
+  }
+
   /** Marks the devices of a site unbound: they are read no more. */
-  async markSiteUnbound(account: Account, siteId: string, nowMs: number): Promise<void> {
-    await this.db
+  async markSiteUnbound(
+    account: Account,
+    siteId: string,
+    nowMs: number,
+    tx: Queryable = this.db,
+  ): Promise<void> {
+    await tx
       .update(deviceReadState)
       .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
       .where(and(ofAccount(account), eq(deviceReadState.siteId, siteId)));

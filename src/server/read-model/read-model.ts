@@ -226,9 +226,24 @@ export class ReadModel implements DeviceCommandsRecorder {
     await this.#markBound(account, [site], false);
   }
 
-  async recordSiteUnbound(account: Account, siteId: string): Promise<void> {
+  async recordSiteUnbound(
+    account: Account,
+    siteId: string,
+    options: RecordOptions = {},
+  ): Promise<void> {
     account = accountOf(account);
-    await this.store.markSiteUnbound(account, siteId, this.#now());
+    const notifications = this.#notifications;
+    const unboundBy = options.madeBy;
+    await this.store.transaction(async (tx) => {
+      // What the unbind leaves on the vendor, counted before its devices are read no more.
+      const waitingCommands = await this.store.openCommandsOfSite(tx, account, siteId);
+      await this.store.markSiteUnbound(account, siteId, this.#now(), tx);
+      if (notifications && unboundBy)
+        await notifications.notify(
+          { account, kind: 'siteUnbound', siteId, waitingCommands, unboundBy },
+          { tx },
+        );
+    });
     this.#syncedSites.delete(accountKey(account));
   }
 
