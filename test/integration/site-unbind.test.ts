@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
 import { LedgerPageSchema } from '../../src/domain/ledger.ts';
 import { NotificationPageSchema } from '../../src/domain/notifications.ts';
+import { OverviewSchema } from '../../src/domain/overview.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;
@@ -82,5 +83,19 @@ describe('a batch whose devices were in a site since unbound', () => {
         'Ada Admin unbound it, leaving 1 waiting or executing command on the vendor: it still runs there, and powerdeck can no longer follow or cancel it. Its devices and their commands are out of reach until the site is bound again on the Sites page.',
       ],
     ]);
+
+    // The overview agrees with the batch page: under way while the bound device's command
+    // waits, no longer once it is cancelled too (the other device is over: site unbound).
+    const underWay = async () =>
+      OverviewSchema.parse((await browser.get('/api/overview')).json()).batches.map(
+        (b) => b.batchCommandId,
+      );
+    expect(await underWay()).toEqual([batchCommandId]);
+    const bound = (await outcome())?.commands?.find((c) => c.deviceId === 'BAT-EU-001-A');
+    if (!bound) throw new Error('the bound device’s command was found');
+    await stack.admin.advanceClock(MINUTE_MS);
+    const cancelled = await browser.put(`/api/devices/BAT-EU-001-A/commands/${bound.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(await underWay()).toEqual([]);
   }, 60_000);
 });
