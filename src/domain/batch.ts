@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DeviceCommandSchema, CommandStatusSchema } from './command.ts';
+import {
+  DeviceCommandSchema,
+  CommandStatusSchema,
+  isFinalStatus,
+  type CommandStatus,
+} from './command.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
 import { ErrorSummarySchema } from './errors.ts';
@@ -48,6 +53,41 @@ export const UnconfirmedDeviceSchema = z.object({
   state: z.enum(['confirming', 'notFound']),
 });
 export type UnconfirmedDevice = z.infer<typeof UnconfirmedDeviceSchema>;
+
+/**
+ * A device of a batch whose site was unbound before its command was final: powerdeck reads the
+ * device no more, so the batch follows it no more and counts it as final ("Site unbound: no
+ * longer followed"). Its command may still run on the vendor. `lastStatus` is the command's
+ * status when it was last read (absent: its command was never found in its history).
+ * docs/architecture.md, Ledger: batches.
+ */
+export const UnboundDeviceSchema = z.object({
+  deviceId: DeviceIdSchema,
+  lastStatus: CommandStatusSchema.optional(),
+});
+export type UnboundDevice = z.infer<typeof UnboundDeviceSchema>;
+
+/**
+ * The devices of a batch no longer followed because their site is unbound: each of `deviceIds`
+ * (in the order sent) in `unbound` whose command is not known final. A command that completed or
+ * was cancelled before the unbind keeps that outcome: its status is final and never changes
+ * (docs/upstream.md, Lifecycle).
+ *
+ * @param lastStatusOf the device's batch command's last read status; undefined when its command
+ *   was never found.
+ */
+export function unboundBatchDevices(
+  deviceIds: readonly string[],
+  unbound: ReadonlySet<string>,
+  lastStatusOf: (deviceId: string) => CommandStatus | undefined,
+): UnboundDevice[] {
+  return deviceIds.flatMap((deviceId) => {
+    if (!unbound.has(deviceId)) return [];
+    const lastStatus = lastStatusOf(deviceId);
+    if (lastStatus !== undefined && isFinalStatus(lastStatus)) return [];
+    return [{ deviceId, ...(lastStatus ? { lastStatus } : {}) }];
+  });
+}
 
 /**
  * Answer of `POST /api/batches`, 202 (docs/decisions/006, sections 4 and 5): the device commands

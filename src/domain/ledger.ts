@@ -4,6 +4,7 @@ import {
   BatchCommandSchema,
   BatchConfirmationSchema,
   UnconfirmedDeviceSchema,
+  UnboundDeviceSchema,
 } from './batch.ts';
 import { ErrorSummarySchema } from './errors.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
@@ -54,6 +55,11 @@ export const LedgerOutcomeSchema = z.object({
   confirmation: BatchConfirmationSchema.optional(),
   /** A batch: its devices whose command is not found (yet). */
   unconfirmed: z.array(UnconfirmedDeviceSchema).optional(),
+  /**
+   * A batch: its devices whose site is unbound while their command was not final, no longer
+   * followed (a final state of the batch). Worked out when the entry is read, never stored.
+   */
+  unbound: z.array(UnboundDeviceSchema).optional(),
   /** Per-device results of a batch cancel. */
   results: z.array(BatchCancelResultSchema).optional(),
   /** Why the call failed, as the product problem said it. */

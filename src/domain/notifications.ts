@@ -113,6 +113,8 @@ export const NotificationFactsSchema = z.discriminatedUnion('kind', [
     kind: z.literal('siteUnbound'),
     siteId: SiteIdSchema,
     siteName: z.string().max(200).optional(),
+    /** Commands of its devices left waiting or executing on the vendor (absent: not counted). */
+    waitingCommands: z.int().min(0).optional(),
   }),
 ]);
 export type NotificationFacts = z.infer<typeof NotificationFactsSchema>;

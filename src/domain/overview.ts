@@ -4,6 +4,7 @@ import {
   CancellationReasonSchema,
   CommandStatusSchema,
   DeviceCommandSchema,
+  isFinalStatus,
   type CancellationReason,
   type CommandStatus,
 } from './command.ts';
@@ -71,6 +72,11 @@ export interface BatchFact {
   notFound: number;
   /** A batch cancel of it succeeded. */
   cancelled: boolean;
+  /**
+   * Devices whose part in it is over, as its batch page counts them: their command known final,
+   * never found, or their site unbound (no longer followed). Absent: not counted.
+   */
+  over?: number | undefined;
 }
 
 /** Everything an {@link OverviewSource} answers; `buildOverview` makes the overview of it. */
@@ -249,6 +255,12 @@ export function factsFromLedger(
 ): Pick<OverviewFacts, 'commands' | 'batches'> {
   const commands = new Map<string, CommandFact>();
   const batches: BatchFact[] = [];
+  // Each batch's followed commands and its devices no longer followed, to count those over.
+  const batchFound: {
+    index: number;
+    found: { deviceId: string; id: string }[];
+    unbound: number;
+  }[] = [];
   const cancelledBatches = new Set<string>();
   const cancels: { deviceId: string; commandId: string; at: string }[] = [];
   const key = (deviceId: string, commandId: string) => `${deviceId} ${commandId}`;
@@ -309,6 +321,13 @@ export function factsFromLedger(
             notFound: true,
             endedAt: endTime,
           });
+      const unbound = new Set((entry.outcome?.unbound ?? []).map((device) => device.deviceId));
+      if (startTime && endTime)
+        batchFound.push({
+          index: batches.length,
+          found: found.filter((command) => !unbound.has(command.deviceId)),
+          unbound: unbound.size,
+        });
       if (startTime && endTime)
         batches.push({
           ledgerEntryId: entry.id,
@@ -347,6 +366,15 @@ export function factsFromLedger(
     const known = knownStatus(command.deviceId, command.commandId);
     if (known) commands.set(id, { ...command, ...known });
   }
+  for (const { index, found, unbound } of batchFound) {
+    const batch = batches[index];
+    if (!batch) continue;
+    const final = found.filter((command) => {
+      const status = commands.get(key(command.deviceId, command.id))?.status;
+      return status !== undefined && isFinalStatus(status);
+    }).length;
+    batch.over = final + unbound + batch.notFound;
+  }
   for (const batch of batches)
     if (batch.batchCommandId && cancelledBatches.has(batch.batchCommandId)) batch.cancelled = true;
   return { commands: [...commands.values()], batches };
@@ -362,8 +390,8 @@ export interface KnownStatus {
 
 /**
  * The overview of `facts` at `nowMs` (the vendor's clock): commands in their sections (executing
- * by end, upcoming by start, ended newest first), batches whose window has not ended and that
- * were not cancelled (by start), fleet jobs not final (newest first), sites and devices offline
+ * by end, upcoming by start, ended newest first), batches whose window has not ended, that
+ * were not cancelled and that have a device not over yet (by start), fleet jobs not final (newest first), sites and devices offline
  * or faulted (by site, site first). Each line carries its device's name, site and zone from
  * `facts.sites`.
  */
@@ -411,7 +439,12 @@ export function buildOverview(
   sections.cancelledByOperator.sort(byMs((command) => command.endedAt, -1));
 
   const batches = facts.batches
-    .filter((batch) => !batch.cancelled && Date.parse(batch.endTime) > nowMs)
+    .filter(
+      (batch) =>
+        !batch.cancelled &&
+        Date.parse(batch.endTime) > nowMs &&
+        (batch.over === undefined || batch.over < batch.deviceIds.length),
+    )
     .sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime))
     .map((batch): OverviewBatch => {
       const sites = new Set(batch.deviceIds.map((deviceId) => homes.get(deviceId)?.site));

@@ -294,6 +294,37 @@ describe('buildOverview', () => {
     expect(overview.upcoming[0]?.siteId).toBeUndefined();
   });
 
+  it('leaves out a batch whose every device is over: its command final, or its site unbound', () => {
+    const batchOf = (statusOfA: 'completed' | 'received') =>
+      factsFromLedger(
+        [
+          entry(1, {
+            kind: 'batch',
+            deviceIds: ['BAT-1', 'BAT-2'],
+            startTime: iso(NOW - HOUR),
+            endTime: iso(NOW + HOUR),
+            outcome: {
+              commands: [
+                { deviceId: 'BAT-1', id: 'c1' },
+                { deviceId: 'BAT-2', id: 'c2' },
+              ],
+              unbound: [{ deviceId: 'BAT-2', lastStatus: 'received' }],
+            },
+          }),
+        ],
+        (_deviceId, commandId) => ({ status: commandId === 'c1' ? statusOfA : 'received' }),
+      ).batches;
+    const underWay = (statusOfA: 'completed' | 'received') =>
+      buildOverview(
+        { commands: [], batches: batchOf(statusOfA), fleetJobs: [], sites: [site] },
+        NOW,
+        'eu',
+      ).batches.map((b) => b.ledgerEntryId);
+    // As its batch page says: finished, one completed and one no longer followed.
+    expect(underWay('completed')).toEqual([]);
+    expect(underWay('received')).toEqual(['1']);
+  });
+
   it('lists batches under way, not ended or cancelled ones, and fleet jobs not final', () => {
     const batch = (id: string, endH: number, cancelled = false) => ({
       ledgerEntryId: id,

@@ -200,4 +200,18 @@ describe('who receives which notification', () => {
     expect(plan.body).toMatch(/^Alice unbound it\./);
     expect(plan.link).toBe('/sites');
   });
+
+  it('a site unbound says how many of its commands were left waiting or executing on the vendor', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'siteUnbound',
+      siteId: 'PLANT-EU-002',
+      waitingCommands: 2,
+      unboundBy: { person: { kind: 'named', name: 'Alice' } },
+    });
+    expect(plan.body).toBe(
+      'Alice unbound it, leaving 2 waiting or executing commands on the vendor: they still run there, and powerdeck can no longer follow or cancel them. Its devices and their commands are out of reach until the site is bound again on the Sites page.',
+    );
+    expect(plan.facts).toMatchObject({ waitingCommands: 2 });
+  });
 });

@@ -69,8 +69,12 @@ export interface DeviceCommandsRecorder {
    */
   recordSiteBound(account: Account, site: BoundSite): Promise<void>;
 
-  /** A site unbound: its devices are read no more (the vendor answers 404 for them now). */
-  recordSiteUnbound(account: Account, siteId: string): Promise<void>;
+  /**
+   * A site unbound: its devices are read no more (the vendor answers 404 for them now), and
+   * everyone else of the account is told who unbound it (`options.madeBy`) and how many of its
+   * commands were left waiting or executing on the vendor.
+   */
+  recordSiteUnbound(account: Account, siteId: string, options?: RecordOptions): Promise<void>;
 
   /** The device's version now: 0 when nothing is known of it. */
   versionOf(account: Account, deviceId: string): Promise<DeviceVersion>;

@@ -508,7 +508,7 @@ export class Ledger {
           return;
         }
         case 'unbind':
-          await recorder.recordSiteUnbound(account, intent.siteId);
+          await recorder.recordSiteUnbound(account, intent.siteId, options);
           return;
         default:
           return;

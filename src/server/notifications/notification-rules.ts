@@ -239,17 +239,27 @@ export function planNotification(input: NotifyInput): NotificationPlan {
       };
     }
     case 'siteUnbound': {
-      const { kind, siteId, siteName } = input;
+      const { kind, siteId, siteName, waitingCommands } = input;
       const site = siteName ? `${siteName} (${siteId})` : siteId;
       return {
         audience: { kind: 'everyone', except: input.unboundBy.person },
-        facts: { kind, siteId, siteName },
+        facts: { kind, siteId, siteName, waitingCommands },
         title: `Site ${site} unbound`,
-        body: `${nameOf(input.unboundBy)} unbound it. Its devices and their commands are out of reach until the site is bound again on the Sites page.`,
+        body: `${nameOf(input.unboundBy)} unbound it${leftRunningWords(waitingCommands)}. Its devices and their commands are out of reach until the site is bound again on the Sites page.`,
         link: '/sites',
       };
     }
   }
+}
+
+/**
+ * `, leaving 2 waiting or executing commands on the vendor: ...` when an unbind left commands
+ * there (an unbind cancels nothing, docs/architecture.md, Ledger: batches); nothing otherwise.
+ */
+function leftRunningWords(waitingCommands: number | undefined): string {
+  if (!waitingCommands) return '';
+  const one = waitingCommands === 1;
+  return `, leaving ${waitingCommands} waiting or executing command${one ? '' : 's'} on the vendor: ${one ? 'it still runs' : 'they still run'} there, and powerdeck can no longer follow or cancel ${one ? 'it' : 'them'}`;
 }
 
 /** `3 of 10 devices failed`. */

@@ -3,6 +3,7 @@ import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '../../doma
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import { toLedgerEntry } from '../ledger/ledger-store.ts';
+import { withUnboundDevices } from './unbound-devices.ts';
 import { COMMON_PROBLEMS, problemResponse, productRoutes, type ProductApiDeps } from './declare.ts';
 
 /**
@@ -15,7 +16,7 @@ import { COMMON_PROBLEMS, problemResponse, productRoutes, type ProductApiDeps } 
  * never by listing the ledger.
  */
 export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, sites, ledger, now } = deps;
+  const { sessions, sites, ledger, now, readModel } = deps;
   productRoutes(app).get(
     '/api/ledger',
     {
@@ -47,7 +48,14 @@ export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
       // A batch's device commands are in its entry as the read model's reads found them.
       const rows = await ledger.store.list(reader, query, siteDevices);
       const nowMs = now();
-      return { entries: rows.map((row) => toLedgerEntry(row, nowMs)) } satisfies LedgerPage;
+      const entries = rows.map((row) => toLedgerEntry(row, nowMs));
+      // A batch's devices whose site is unbound are no longer followed: final for the batch.
+      // (A reader without a vendor connection yet has no client, so no devices.)
+      const { region, clientId } = reader;
+      if (clientId === undefined) return { entries } satisfies LedgerPage;
+      return {
+        entries: await withUnboundDevices(readModel, { region, clientId }, entries),
+      } satisfies LedgerPage;
     },
   );
   refuseOtherMethods(app, '/api/ledger', new Set(['GET', 'HEAD']));

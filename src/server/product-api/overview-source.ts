@@ -10,6 +10,7 @@ import type { ReadModel } from '../read-model/read-model.ts';
 import type { Session } from '../session/session-store.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { StatusReads } from './status-reads.ts';
+import { withUnboundDevices } from './unbound-devices.ts';
 
 /**
  * Where the overview's facts come from (docs/architecture.md, Overview). One call per view; an
@@ -78,7 +79,12 @@ export class LedgerOverviewSource implements OverviewSource {
       fleetJobs?.(session) ?? [],
     ]);
     const nowMs = now();
-    const entries = rows.map((row) => toLedgerEntry(row, nowMs));
+    // A batch's devices whose site is unbound are over for it, as on its batch page.
+    const entries = await withUnboundDevices(
+      readModel,
+      session,
+      rows.map((row) => toLedgerEntry(row, nowMs)),
+    );
     // The read model knows every command's state; without one, what browsers last polled. The
     // commands the ledger names (cancelled ones too) are gathered first, so the read model is
     // asked once.

@@ -675,6 +675,41 @@ export class ReadModelStore {
     };
   }
 
+  /** Which of `deviceIds` the read model holds as unbound (their site was unbound). */
+  async unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
+    if (deviceIds.length === 0) return new Set();
+    const rows = await this.db
+      .select({ deviceId: deviceReadState.deviceId })
+      .from(deviceReadState)
+      .where(
+        and(
+          ofAccount(account),
+          inArray(deviceReadState.deviceId, [...deviceIds]),
+          eq(deviceReadState.bound, false),
+        ),
+      );
+    return new Set(rows.map((row) => row.deviceId));
+  }
+
+  /** How many commands of the site's devices the read model holds as waiting or executing. */
+  async openCommandsOfSite(tx: Queryable, account: Account, siteId: string): Promise<number> {
+    const devices = tx
+      .select({ deviceId: deviceReadState.deviceId })
+      .from(deviceReadState)
+      .where(and(ofAccount(account), eq(deviceReadState.siteId, siteId)));
+    const [row] = await tx
+      .select({ open: sql<number>`count(*)::int` })
+      .from(deviceCommands)
+      .where(
+        and(
+          ofCommandsAccount(account),
+          inArray(deviceCommands.deviceId, devices),
+          inArray(deviceCommands.status, OPEN_STATUSES),
+        ),
+      );
+    return row?.open ?? 0;
+  }
+
   /**
    * Marks the devices of a site unbound: they are read no more, and nothing of them is answered
    * (dropped from the cache, where status polls check it). Returns the devices it unbound.

@@ -230,12 +230,27 @@ export class ReadModel implements DeviceCommandsRecorder {
    * The site's devices are read no more and nothing of them is answered from here on
    * (docs/security.md, Unbinding): this instance's status polls at once, every other instance's
    * once it hears of the `siteBindingsChanged` published here (their caches drop the account).
+   * Everyone else on the account is notified, with the waiting and executing commands the
+   * unbind leaves on the vendor.
    */
-  async recordSiteUnbound(account: Account, siteId: string): Promise<void> {
+  async recordSiteUnbound(
+    account: Account,
+    siteId: string,
+    options: RecordOptions = {},
+  ): Promise<void> {
     account = accountOf(account);
+    const notifications = this.#notifications;
+    const unboundBy = options.madeBy;
     await this.store.transaction(async (tx) => {
+      // What the unbind leaves on the vendor, counted before its devices are read no more.
+      const waitingCommands = await this.store.openCommandsOfSite(tx, account, siteId);
       await this.store.markSiteUnbound(tx, account, siteId, this.#now());
       await this.#bindingsChanged(tx, account, [siteId]);
+      if (notifications && unboundBy)
+        await notifications.notify(
+          { account, kind: 'siteUnbound', siteId, waitingCommands, unboundBy },
+          { tx },
+        );
     });
     this.#syncedSites.delete(accountKey(account));
   }
@@ -334,6 +349,12 @@ export class ReadModel implements DeviceCommandsRecorder {
   async stateOf(account: Account, deviceId: string): Promise<DeviceStateRow | undefined> {
     account = accountOf(account);
     return this.store.stateOf(account, deviceId);
+  }
+
+  /** Which of `deviceIds` are of a site the account unbound: the read model reads them no more. */
+  unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
+    account = accountOf(account);
+    return this.store.unboundOf(account, deviceIds);
   }
 
   /** Records of the account by device and command ID (key `deviceId commandId`). */

@@ -2,18 +2,21 @@ import { Link } from 'react-router';
 import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
 import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
-import { batchDevices, batchPath, type BatchRecord } from '../lib/ledger-batches.ts';
+import {
+  batchDevices,
+  batchPath,
+  followedCommands,
+  unfollowedCounts,
+  type BatchRecord,
+} from '../lib/ledger-batches.ts';
 import './batch.css';
 
 function BatchRow({ record }: { record: BatchRecord }) {
-  const statuses = useCommandStatuses(record.commands);
+  const statuses = useCommandStatuses(followedCommands(record));
   const devices = batchDevices(record);
   const counts = countStatuses(
     statuses.map((s) => s.data),
-    {
-      confirming: devices.filter((d) => d.kind === 'confirming').length,
-      notFound: devices.filter((d) => d.kind === 'notFound').length,
-    },
+    unfollowedCounts(devices),
   );
   return (
     <tr>
@@ -33,6 +36,7 @@ function BatchRow({ record }: { record: BatchRecord }) {
         {counts.unknown > 0 ? `, ${counts.unknown} not read yet` : ''}
         {counts.confirming > 0 ? `, ${counts.confirming} not confirmed yet` : ''}
         {counts.notFound > 0 ? `, ${counts.notFound} not found in their history` : ''}
+        {counts.unbound > 0 ? `, ${counts.unbound} no longer followed (site unbound)` : ''}
       </td>
       <td>{summarizeBatch(counts).words}</td>
     </tr>

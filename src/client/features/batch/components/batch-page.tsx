@@ -26,7 +26,13 @@ import {
   type BatchDeviceView,
   type BatchDeviceWords,
 } from '../lib/device-actions.ts';
-import { batchDevices, CONFIRMING_REFRESH_MS, type BatchRecord } from '../lib/ledger-batches.ts';
+import {
+  batchDevices,
+  CONFIRMING_REFRESH_MS,
+  followedCommands,
+  unfollowedCounts,
+  type BatchRecord,
+} from '../lib/ledger-batches.ts';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
@@ -85,13 +91,12 @@ export function BatchPage({
     if (justSubmitted) headingRef.current?.focus();
   }, [justSubmitted]);
   const devices = batchDevices(record);
-  const statuses = useCommandStatuses(record.commands);
+  // A device whose site is unbound is followed no more: its status is not read.
+  const followed = followedCommands(record);
+  const statuses = useCommandStatuses(followed);
   const records = statuses.map((s) => s.data);
-  const recordOf = new Map(record.commands.map((c, i) => [c.deviceId, i]));
-  const counts = countStatuses(records, {
-    confirming: devices.filter((d) => d.kind === 'confirming').length,
-    notFound: devices.filter((d) => d.kind === 'notFound').length,
-  });
+  const recordOf = new Map(followed.map((c, i) => [c.deviceId, i]));
+  const counts = countStatuses(records, unfollowedCounts(devices));
   const summary = summarizeBatch(counts);
   const batchCancel = useCancelBatch();
   const deviceCancel = useCancelDeviceByDevice();
@@ -104,7 +109,7 @@ export function BatchPage({
   const pastCancel = useLatestBatchCancel(record.batchCommandId);
   const recorded = results ? undefined : pastCancel.data;
   // A batch ID cancels every command of the batch, found or not; without it, only those found.
-  const cancellable = record.commands.filter((_command, i) => {
+  const cancellable = followed.filter((_command, i) => {
     const data = records[i];
     return data === undefined || isCancellable(data.status);
   });
@@ -522,7 +527,15 @@ function DeviceRow({
           </>
         ) : null}
       </th>
-      <td className={device.kind === 'found' ? 'mono' : undefined}>{words.command}</td>
+      <td
+        className={
+          device.kind === 'found' || (device.kind === 'unbound' && device.commandId)
+            ? 'mono'
+            : undefined
+        }
+      >
+        {words.command}
+      </td>
       <td>
         <span className={record ? `status status-${record.status}` : 'status'}>{words.status}</span>
       </td>

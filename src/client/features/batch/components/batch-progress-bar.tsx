@@ -1,6 +1,13 @@
-import { countedDevices, type BatchCounts } from '../lib/batch-progress.ts';
+import { countedDevices, finalDevices, type BatchCounts } from '../lib/batch-progress.ts';
 
-const SEGMENTS = ['received', 'executing', 'completed', 'cancelled', 'notFound'] as const;
+const SEGMENTS = [
+  'received',
+  'executing',
+  'completed',
+  'cancelled',
+  'unbound',
+  'notFound',
+] as const;
 const LABELS: Record<keyof BatchCounts, string> = {
   received: 'Received',
   executing: 'Executing',
@@ -9,9 +16,10 @@ const LABELS: Record<keyof BatchCounts, string> = {
   unknown: 'Not read yet',
   confirming: 'Not confirmed yet',
   notFound: 'Not found in history',
+  unbound: 'Site unbound',
 };
 /** Counts shown only when some device is there. */
-const WHEN_ANY = ['unknown', 'confirming', 'notFound'] as const;
+const WHEN_ANY = ['unknown', 'confirming', 'notFound', 'unbound'] as const;
 
 /**
  * The batch's progress over every device sent: a bar of final commands out of all (with
@@ -21,7 +29,7 @@ const WHEN_ANY = ['unknown', 'confirming', 'notFound'] as const;
  */
 export function BatchProgressBar({ counts }: { counts: BatchCounts }) {
   const total = countedDevices(counts);
-  const final = counts.completed + counts.cancelled;
+  const final = finalDevices(counts);
   return (
     <div className="stack">
       <div

@@ -8,9 +8,13 @@ import type { BatchCancelResult } from '../../../../domain/batch.ts';
 /**
  * How many devices of a batch stand where: their command's status once found (`unknown` while
  * not read yet), `confirming` while their command is not found in their history yet, `notFound`
- * once the window ended without it (docs/decisions/006, section 5).
+ * once the window ended without it (docs/decisions/006, section 5), `unbound` once their site
+ * was unbound before their command was final (no longer followed: final for the batch).
  */
-export type BatchCounts = Record<CommandStatus | 'unknown' | 'confirming' | 'notFound', number>;
+export type BatchCounts = Record<
+  CommandStatus | 'unknown' | 'confirming' | 'notFound' | 'unbound',
+  number
+>;
 
 /** The counts of nothing. */
 const noCounts = (): BatchCounts => ({
@@ -21,22 +25,35 @@ const noCounts = (): BatchCounts => ({
   unknown: 0,
   confirming: 0,
   notFound: 0,
+  unbound: 0,
 });
 
 /**
- * Counts the statuses of a batch's device commands (undefined: not read yet, or unreadable), and
- * the devices whose command is not confirmed yet or was not found.
+ * Counts the statuses of a batch's followed device commands (undefined: not read yet, or
+ * unreadable), and the devices whose command is not confirmed yet or was not found, or whose
+ * site is unbound.
  */
 export function countStatuses(
   records: readonly (StatusRecord | undefined)[],
-  unconfirmed: { confirming: number; notFound: number } = { confirming: 0, notFound: 0 },
+  others: { confirming: number; notFound: number; unbound?: number } = {
+    confirming: 0,
+    notFound: 0,
+  },
 ): BatchCounts {
   const counts = noCounts();
   for (const record of records) counts[record ? record.status : 'unknown'] += 1;
-  counts.confirming = unconfirmed.confirming;
-  counts.notFound = unconfirmed.notFound;
+  counts.confirming = others.confirming;
+  counts.notFound = others.notFound;
+  counts.unbound = others.unbound ?? 0;
   return counts;
 }
+
+/**
+ * The devices whose part in the batch is over: their command completed or was cancelled, or
+ * their site was unbound (no longer followed).
+ */
+export const finalDevices = (counts: BatchCounts): number =>
+  counts.completed + counts.cancelled + counts.unbound;
 
 /** Every device of the batch, whatever it stands at. */
 export const countedDevices = (counts: BatchCounts): number =>
@@ -46,7 +63,7 @@ const devicesWord = (n: number) => `${n} device${n === 1 ? '' : 's'}`;
 
 /**
  * One line that sums a batch up honestly, over every device sent: finished only when every
- * device's command is found and final, "all completed" only when none was cancelled, unreadable
+ * device's command is found and final (or its site unbound: no longer followed), "all completed" only when none was cancelled, unreadable
  * or not found. Devices not confirmed yet keep it in progress; devices whose command was never
  * found are said, with what to do. Partial failure is never success.
  */
@@ -56,7 +73,8 @@ export function summarizeBatch(counts: BatchCounts): {
 } {
   const total = countedDevices(counts);
   const active = counts.received + counts.executing;
-  const final = counts.completed + counts.cancelled;
+  const final = finalDevices(counts);
+  const unbound = counts.unbound > 0 ? `, ${counts.unbound} no longer followed (site unbound)` : '';
   const notFound =
     counts.notFound > 0
       ? ` ${devicesWord(counts.notFound)} had no command in ${counts.notFound === 1 ? 'its' : 'their'} history: check ${counts.notFound === 1 ? 'it' : 'them'} before sending again.`
@@ -79,13 +97,18 @@ export function summarizeBatch(counts: BatchCounts): {
   if (counts.notFound > 0)
     return {
       tone: 'warning',
-      words: `Finished without ${devicesWord(counts.notFound)}: ${counts.completed} of ${total} completed, ${counts.cancelled} cancelled.${notFound}`,
+      words: `Finished without ${devicesWord(counts.notFound)}: ${counts.completed} of ${total} completed, ${counts.cancelled} cancelled${unbound}.${notFound}`,
     };
-  if (counts.cancelled === 0)
+  if (counts.cancelled === 0 && counts.unbound === 0)
     return { tone: 'success', words: `Finished: all ${total} device commands completed.` };
+  if (counts.cancelled === 0)
+    return {
+      tone: 'warning',
+      words: `Finished: ${counts.completed} of ${total} completed${unbound}.`,
+    };
   return {
     tone: 'warning',
-    words: `Finished with cancellations: ${counts.completed} of ${total} completed, ${counts.cancelled} cancelled.`,
+    words: `Finished with cancellations: ${counts.completed} of ${total} completed, ${counts.cancelled} cancelled${unbound}.`,
   };
 }
 

@@ -45,6 +45,11 @@ export function planCancel(
       plan.untouched.push({ deviceId: device.deviceId, why: 'its command is not confirmed yet' });
     else if (device.kind === 'notFound')
       plan.untouched.push({ deviceId: device.deviceId, why: 'it never got the command' });
+    else if (device.kind === 'unbound')
+      plan.untouched.push({
+        deviceId: device.deviceId,
+        why: 'its site is unbound: powerdeck no longer reaches it',
+      });
     else if (record && !isCancellable(record.status))
       plan.untouched.push({
         deviceId: device.deviceId,
@@ -142,6 +147,14 @@ export function batchDeviceWords(
       status: 'No command',
       reason:
         "The window has ended and the device's history holds no command of this batch: the device most likely never got it. Check its history before sending it again, so it does not get the command twice.",
+      outcome: outcomeWords,
+    };
+  if (device.kind === 'unbound')
+    return {
+      device: device.deviceId,
+      command: device.commandId ?? 'Not confirmed',
+      status: 'Site unbound: no longer followed',
+      reason: `Its site was unbound, so powerdeck reads it no more; its command may still run on the vendor until the site is bound again.${device.lastStatus ? ` Last read: ${COMMAND_STATUS_WORDS[device.lastStatus]}.` : ''}`,
       outcome: outcomeWords,
     };
   return {

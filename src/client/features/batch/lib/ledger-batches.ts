@@ -2,9 +2,10 @@ import {
   BatchRequestSchema,
   type BatchCommand,
   type BatchConfirmation,
+  type UnboundDevice,
   type UnconfirmedDevice,
 } from '../../../../domain/batch.ts';
-import type { DeviceCommand } from '../../../../domain/command.ts';
+import type { CommandStatus, DeviceCommand } from '../../../../domain/command.ts';
 import type { LedgerEntry, LedgerPage } from '../../../../domain/ledger.ts';
 import { isKnownTimeZone } from '../../../lib/time.ts';
 
@@ -27,6 +28,11 @@ export interface BatchRecord {
   commands: BatchCommand[];
   /** The devices whose command is not found: not confirmed yet, or not found at all. */
   unconfirmed: UnconfirmedDevice[];
+  /**
+   * The devices whose site is unbound while their command was not final: no longer followed, a
+   * final state for the batch (their status is read no more).
+   */
+  unbound?: UnboundDevice[] | undefined;
   /** Where finding the device commands stands; an older entry that named them all: confirmed. */
   confirmation: BatchConfirmation;
   /** The bound site of its devices, when they all belong to one. */
@@ -68,6 +74,7 @@ export function batchRecordFromLedger(entry: LedgerEntry): BatchRecord | null {
     deviceIds: request.data.devices,
     commands,
     unconfirmed,
+    unbound: entry.outcome?.unbound ?? [],
     confirmation,
     siteId: entry.siteId,
     timeZone: recorded && entry.timeZone ? entry.timeZone : 'UTC',
@@ -91,9 +98,18 @@ export function batchPath(record: Pick<BatchRecord, 'batchCommandId' | 'ledgerId
     : `/batches/entry/${encodeURIComponent(record.ledgerId)}`;
 }
 
-/** How one device of a batch stands: its command found, or not (yet). */
+/**
+ * How one device of a batch stands: its command found, or not (yet); or no longer followed, its
+ * site unbound (with its command when found, and its status when last read).
+ */
 export type BatchDeviceState =
   | { kind: 'found'; deviceId: string; commandId: string }
+  | {
+      kind: 'unbound';
+      deviceId: string;
+      commandId?: string | undefined;
+      lastStatus?: CommandStatus | undefined;
+    }
   | { kind: 'confirming'; deviceId: string }
   | { kind: 'notFound'; deviceId: string };
 
@@ -101,16 +117,20 @@ export type BatchDeviceState =
  * Each device of the batch, in the order sent: its command when found, else whether it is still
  * looked for (`confirming`) or the window ended without it (`notFound`). A device the entry does
  * not mention either way counts as not confirmed yet while the batch is being confirmed, and as
- * not found once the search has ended.
+ * not found once the search has ended. A device whose site is unbound is no longer followed,
+ * whatever else the entry says of it.
  */
 export function batchDevices(
-  record: Pick<BatchRecord, 'deviceIds' | 'commands' | 'unconfirmed' | 'confirmation'>,
+  record: Pick<BatchRecord, 'deviceIds' | 'commands' | 'unconfirmed' | 'confirmation' | 'unbound'>,
 ): BatchDeviceState[] {
   const found = new Map(record.commands.map((c) => [c.deviceId, c.id]));
   const pending = new Map(record.unconfirmed.map((u) => [u.deviceId, u.state]));
+  const unbound = new Map((record.unbound ?? []).map((u) => [u.deviceId, u.lastStatus]));
   const ids = [...new Set([...record.deviceIds, ...found.keys()])];
   return ids.map((deviceId): BatchDeviceState => {
     const commandId = found.get(deviceId);
+    if (unbound.has(deviceId))
+      return { kind: 'unbound', deviceId, commandId, lastStatus: unbound.get(deviceId) };
     if (commandId !== undefined) return { kind: 'found', deviceId, commandId };
     const state = pending.get(deviceId);
     if (state === 'notFound') return { kind: 'notFound', deviceId };
@@ -118,6 +138,31 @@ export function batchDevices(
       return { kind: 'confirming', deviceId };
     return { kind: 'notFound', deviceId };
   });
+}
+
+/**
+ * The batch's device commands found whose device is still followed: not those of a site since
+ * unbound, whose status is read no more.
+ */
+export function followedCommands(
+  record: Pick<BatchRecord, 'commands' | 'unbound'>,
+): BatchRecord['commands'] {
+  const unbound = new Set((record.unbound ?? []).map((u) => u.deviceId));
+  return record.commands.filter((c) => !unbound.has(c.deviceId));
+}
+
+/** How many devices have no followed command: not confirmed yet, not found, or site unbound. */
+export function unfollowedCounts(devices: readonly BatchDeviceState[]): {
+  confirming: number;
+  notFound: number;
+  unbound: number;
+} {
+  const count = (kind: BatchDeviceState['kind']) => devices.filter((d) => d.kind === kind).length;
+  return {
+    confirming: count('confirming'),
+    notFound: count('notFound'),
+    unbound: count('unbound'),
+  };
 }
 
 /** How often a batch still being confirmed is read again from the ledger, in ms. */

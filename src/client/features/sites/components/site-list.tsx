@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Site } from '../../../../domain/device.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useUnbindSite } from '../api/unbind-site.ts';
 import {
   isFoldedByDefault,
@@ -9,6 +8,7 @@ import {
   type FoldChoices,
 } from '../lib/site-folding.ts';
 import { SiteSection } from './site-section.tsx';
+import { UnbindSiteDialog } from './unbind-site-dialog.tsx';
 import { problemWords } from '../../../lib/problem-words.ts';
 
 /** A request to move focus to a site's heading, e.g. right after it was bound. */
@@ -30,7 +30,8 @@ interface SiteListProps {
 
 /**
  * The bound sites, each foldable (remembered for the session; long sites start folded) and
- * unbindable after a confirmation; an empty state says how to begin. After an unbind, focus moves
+ * unbindable after a confirmation that lists its waiting and executing commands and offers to
+ * cancel them first; an empty state says how to begin. After an unbind, focus moves
  * to its outcome, since the site and its Unbind button are gone.
  */
 export function SiteList({
@@ -107,21 +108,14 @@ export function SiteList({
           ))
       )}
       {unbindTarget ? (
-        <ConfirmDialog
-          title={`Unbind ${unbindTarget.name} (${unbindTarget.siteId})?`}
-          confirmLabel="Unbind site"
-          dismissLabel="Keep site"
+        <UnbindSiteDialog
+          site={unbindTarget}
           onDismiss={() => setUnbindTarget(null)}
-          onConfirm={() => {
+          onUnbind={() => {
             unbindSite.mutate(unbindTarget.siteId);
             setUnbindTarget(null);
           }}
-        >
-          <p>
-            powerdeck will no longer reach its {unbindTarget.devices.length} devices or their
-            commands until the site is bound again.
-          </p>
-        </ConfirmDialog>
+        />
       ) : null}
     </div>
   );

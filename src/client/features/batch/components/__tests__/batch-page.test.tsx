@@ -151,3 +151,30 @@ describe('BatchPage, opened to cancel the batch', () => {
     expect(asked).toHaveBeenCalled();
   });
 });
+
+describe('BatchPage, with a device whose site was unbound', () => {
+  it('ends that device as no longer followed, counted final: the batch is finished, not in progress', async () => {
+    const waiting = status('BAT-2', 'cmd_2', { status: 'received' });
+    const requests = stubFetch((request) => {
+      if (request.path === '/api/ledger') return json(200, { entries: [] });
+      if (request.path === '/api/devices/BAT-1/commands/cmd_1') return json(200, statuses.cmd_1);
+      if (request.path === '/api/devices/BAT-2/commands/cmd_2') return json(200, waiting);
+      if (request.path === '/api/devices/BAT-3/commands/cmd_3') return json(200, statuses.cmd_3);
+      return problem(404, 'not_found', `no route ${request.path}`);
+    });
+    const unboundRecord = { ...record, unbound: [{ deviceId: 'BAT-2', lastStatus: 'received' }] };
+    renderWithProviders(<BatchPage record={unboundRecord as BatchRecord} />);
+
+    expect(
+      await screen.findByText(
+        'Finished with cancellations: 0 of 3 completed, 2 cancelled, 1 no longer followed (site unbound).',
+      ),
+    ).toBeTruthy();
+    const row = document.querySelector('tr[data-device="BAT-2"]') as HTMLElement;
+    expect(row.textContent).toContain('Site unbound: no longer followed');
+    expect(row.textContent).toContain('Last read: Received (pending).');
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('3 of 3 final');
+    // Its status is read no more: powerdeck follows it no more.
+    expect(requests.some((r) => r.path.includes('/BAT-2/'))).toBe(false);
+  });
+});

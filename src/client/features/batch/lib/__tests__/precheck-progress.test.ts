@@ -96,6 +96,7 @@ describe('batch progress', () => {
       unknown: 1,
       confirming: 0,
       notFound: 0,
+      unbound: 0,
     });
     expect(countStatuses([record({})], { confirming: 2, notFound: 1 })).toMatchObject({
       received: 1,
@@ -113,6 +114,7 @@ describe('batch progress', () => {
       unknown: 0,
       confirming: 0,
       notFound: 0,
+      unbound: 0,
     };
     expect(summarizeBatch({ ...base, completed: 3 }).tone).toBe('success');
     const mixed = summarizeBatch({ ...base, completed: 2, cancelled: 1 });
@@ -121,6 +123,14 @@ describe('batch progress', () => {
       words: 'Finished with cancellations: 2 of 3 completed, 1 cancelled.',
     });
     expect(summarizeBatch({ ...base, completed: 2, executing: 1 }).tone).toBe('info');
+    // A device whose site was unbound is final (no longer followed), and no success either.
+    expect(summarizeBatch({ ...base, completed: 2, unbound: 1 })).toEqual({
+      tone: 'warning',
+      words: 'Finished: 2 of 3 completed, 1 no longer followed (site unbound).',
+    });
+    expect(summarizeBatch({ ...base, completed: 1, received: 1, unbound: 1 }).words).toBe(
+      'In progress: 2 of 3 device commands are final.',
+    );
     expect(summarizeBatch({ ...base, completed: 2, unknown: 1 }).tone).toBe('warning');
   });
 
@@ -133,6 +143,7 @@ describe('batch progress', () => {
       unknown: 0,
       confirming: 0,
       notFound: 0,
+      unbound: 0,
     };
     expect(summarizeBatch({ ...base, completed: 3, confirming: 2 })).toEqual({
       tone: 'info',
@@ -205,6 +216,7 @@ describe('batches from the ledger', () => {
       deviceIds: ['BAT-1'],
       commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }],
       unconfirmed: [],
+      unbound: [],
       // An entry of an earlier version named every command: confirmed.
       confirmation: 'confirmed',
       siteId: undefined,

@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import type { Site } from '../../../../domain/device.ts';
+import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { useCancelDeviceByDevice } from '../../../commands/api/cancel-device-by-device.ts';
+import { Dialog } from '../../../components/dialog.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { formatWindowInZoneWithUtc } from '../../../lib/time.ts';
+import { useSiteWaitingCommands } from '../api/site-waiting-commands.ts';
+
+/**
+ * The confirmation of an unbind. An unbind cancels nothing: the site's waiting and executing
+ * commands stay on the vendor and run, out of powerdeck's reach until the site is bound again.
+ * So it lists them and offers to cancel them first (each through the normal cancel, within the
+ * device's budget of vendor calls, docs/decisions/007) or to leave them running. The site is
+ * unbound only once every cancel was carried out (or its command had ended meanwhile): a cancel
+ * queued for the device's next free call would be withdrawn by the unbind, so then the dialog says
+ * which wait and the site stays bound until the operator unbinds it again.
+ */
+export function UnbindSiteDialog({
+  site,
+  onDismiss,
+  onUnbind,
+}: {
+  site: Site;
+  onDismiss: () => void;
+  /** Unbinds the site (the dialog has closed or is closing). */
+  onUnbind: () => void;
+}) {
+  const [openedAtMs] = useState(() => Date.now());
+  const waiting = useSiteWaitingCommands(site, openedAtMs);
+  const cancel = useCancelDeviceByDevice();
+  const [notCancelled, setNotCancelled] = useState<BatchCancelResult[]>();
+  const commands = waiting.state === 'read' ? waiting.commands : [];
+  const count = commands.length;
+  const nameOf = (deviceId: string) =>
+    site.devices.find((device) => device.deviceId === deviceId)?.name;
+
+  const cancelThenUnbind = () => {
+    setNotCancelled(undefined);
+    cancel.mutate(
+      commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
+      {
+        onSuccess: (results) => {
+          // A command that ended meanwhile (completed or cancelled) leaves nothing behind.
+          const left = results.filter(
+            (r) => !r.success && r.status !== 'completed' && r.status !== 'cancelled',
+          );
+          if (left.length === 0) onUnbind();
+          else setNotCancelled(left);
+        },
+      },
+    );
+  };
+
+  const actions = (
+    <>
+      <button type="button" autoFocus onClick={onDismiss}>
+        Keep site
+      </button>
+      {count > 0 ? (
+        <>
+          <button type="button" className="danger" disabled={cancel.isPending} onClick={onUnbind}>
+            Leave them running and unbind
+          </button>
+          <button
+            type="button"
+            className="danger"
+            disabled={cancel.isPending}
+            onClick={cancelThenUnbind}
+          >
+            {cancel.isPending ? 'Cancelling…' : 'Cancel them, then unbind'}
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="danger"
+          disabled={waiting.state === 'loading'}
+          onClick={onUnbind}
+        >
+          Unbind site
+        </button>
+      )}
+    </>
+  );
+
+  return (
+    <Dialog
+      title={`Unbind ${site.name} (${site.siteId})?`}
+      role="alertdialog"
+      size={count > 0 ? 'medium' : 'small'}
+      onClose={onDismiss}
+      actions={actions}
+    >
+      <p>
+        powerdeck will no longer reach its {site.devices.length} devices or their commands until the
+        site is bound again.
+      </p>
+      {waiting.state === 'loading' ? (
+        <p role="status">Looking for its waiting and executing commands…</p>
+      ) : null}
+      {waiting.state === 'unreadable' ? (
+        <p className="notice notice-warning">
+          Its waiting and executing commands could not be read: any it has stay on the devices after
+          the unbind and run as scheduled, and powerdeck can no longer cancel them.
+        </p>
+      ) : null}
+      {count > 0 ? (
+        <>
+          <p>
+            An unbind cancels nothing: {count === 1 ? 'this command' : `these ${count} commands`}{' '}
+            stay on the devices and run as scheduled, and powerdeck can no longer follow or cancel{' '}
+            {count === 1 ? 'it' : 'them'} until the site is bound again.
+          </p>
+          <ul aria-label="Waiting and executing commands">
+            {commands.map((c) => (
+              <li key={`${c.deviceId} ${c.id}`}>
+                <span className="mono">{c.deviceId}</span>
+                {nameOf(c.deviceId) ? ` (${nameOf(c.deviceId)})` : ''}:{' '}
+                {describePowerControl(c.powerControl)},{' '}
+                {formatWindowInZoneWithUtc(c.startTime, c.endTime, site.timeZone)},{' '}
+                {COMMAND_STATUS_WORDS[c.status]}
+              </li>
+            ))}
+          </ul>
+          <p className="field-hint">
+            Cancel them, then unbind: each is cancelled as from its device&apos;s page, within the
+            device&apos;s calls to the vendor; the site is unbound once all are cancelled.
+          </p>
+        </>
+      ) : null}
+      {notCancelled ? (
+        <div role="alert" className="notice notice-warning">
+          <p>
+            The site is still bound: {notCancelled.length} of {count} commands are not cancelled
+            yet. Unbind it once they are (a cancel waiting for its device&apos;s next call is sent
+            then, and the bell says so), or leave them running and unbind.
+          </p>
+          <ul>
+            {notCancelled.map((r) => (
+              <li key={`${r.deviceId} ${r.commandId ?? ''}`}>
+                <span className="mono">{r.deviceId}</span>: {r.error?.message ?? 'not cancelled.'}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {cancel.isError ? (
+        <ErrorAlert
+          error={cancel.error}
+          what="The cancels did not finish; the site is still bound."
+        />
+      ) : null}
+    </Dialog>
+  );
+}

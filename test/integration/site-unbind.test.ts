@@ -1,0 +1,101 @@
+/**
+ * A site unbound while a batch's devices there still wait (docs/architecture.md, Ledger:
+ * batches), BFF + sandbox over real HTTP on the sandbox's clock: the batch ends those devices as
+ * no longer followed, so it does not stay in progress for good.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
+import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { NotificationPageSchema } from '../../src/domain/notifications.ts';
+import { OverviewSchema } from '../../src/domain/overview.ts';
+import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
+
+const MINUTE_MS = 60_000;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ followSandboxClock: true, bff: { readModelTickMs: 0 } });
+});
+afterAll(() => stack?.close());
+
+describe('a batch whose devices were in a site since unbound', () => {
+  it('ends those devices as no longer followed; the devices still bound follow their commands', async () => {
+    await stack.admin.reset();
+    const reads = stack.bff.readModel?.reads;
+    if (!reads) throw new Error('the stack runs with a database: the read model is there');
+    const browser = stack.browser();
+    expect((await browser.signIn({ ...DEMO_EU, operatorName: 'Ada Admin' })).status).toBe(200);
+    // Another operator of the same client, who did not unbind the site.
+    const other = stack.browser();
+    expect((await other.signIn({ ...DEMO_EU, operatorName: 'Otto Other' })).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-002' })).status).toBe(201);
+    await reads.runDue();
+    await stack.admin.advanceClock(MINUTE_MS);
+
+    const nowMs = await stack.admin.nowMs();
+    const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
+    const sent = await browser.request({
+      method: 'POST',
+      path: '/api/batches',
+      json: {
+        devices: ['BAT-EU-001-A', 'BAT-EU-002-A'],
+        command: {
+          powerControl: { targetBatteryPowerW: 1500 },
+          startTime: new Date(startMs).toISOString(),
+          endTime: new Date(startMs + 20 * MINUTE_MS).toISOString(),
+        },
+      },
+      headers: { 'idempotency-key': `"${randomUUID()}"` },
+    });
+    expect(sent.status).toBe(202);
+    const { batchCommandId } = BatchSubmissionResponseSchema.parse(sent.json());
+    if (!batchCommandId) throw new Error('the batch was answered at once: it has its ID');
+    const outcome = async () => {
+      const page = LedgerPageSchema.parse(
+        (await browser.get(`/api/ledger?batchCommandId=${batchCommandId}&kind=batch`)).json(),
+      );
+      return page.entries[0]?.outcome;
+    };
+    // Both devices' commands are found in their histories (a read a minute each).
+    for (let i = 0; i < 4 && (await outcome())?.confirmation !== 'confirmed'; i += 1) {
+      await stack.admin.advanceClock(30_000);
+      await reads.runDue();
+    }
+    expect((await outcome())?.confirmation).toBe('confirmed');
+    expect((await outcome())?.unbound ?? []).toEqual([]);
+
+    expect((await browser.delete('/api/sites/PLANT-EU-002')).status).toBe(204);
+
+    expect((await outcome())?.unbound).toEqual([
+      { deviceId: 'BAT-EU-002-A', lastStatus: 'received' },
+    ]);
+
+    // Everyone else of the account is told who unbound which site, and what it left running.
+    const { notifications } = NotificationPageSchema.parse(
+      (await other.get('/api/notifications')).json(),
+    );
+    const told = notifications.filter((n) => n.kind === 'siteUnbound');
+    expect(told.map((n) => [n.title, n.body])).toEqual([
+      [
+        'Site PLANT-EU-002 unbound',
+        'Ada Admin unbound it, leaving 1 waiting or executing command on the vendor: it still runs there, and powerdeck can no longer follow or cancel it. Its devices and their commands are out of reach until the site is bound again on the Sites page.',
+      ],
+    ]);
+
+    // The overview agrees with the batch page: under way while the bound device's command
+    // waits, no longer once it is cancelled too (the other device is over: site unbound).
+    const underWay = async () =>
+      OverviewSchema.parse((await browser.get('/api/overview')).json()).batches.map(
+        (b) => b.batchCommandId,
+      );
+    expect(await underWay()).toEqual([batchCommandId]);
+    const bound = (await outcome())?.commands?.find((c) => c.deviceId === 'BAT-EU-001-A');
+    if (!bound) throw new Error('the bound device’s command was found');
+    await stack.admin.advanceClock(MINUTE_MS);
+    const cancelled = await browser.put(`/api/devices/BAT-EU-001-A/commands/${bound.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(await underWay()).toEqual([]);
+  }, 60_000);
+});
