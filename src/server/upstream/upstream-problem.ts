@@ -4,7 +4,7 @@ import {
   deviceBudgetWords,
 } from '../../domain/device-budget.ts';
 import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
-import type { PowerControlProperty } from '../../domain/power-control.ts';
+import { POWER_CONTROL_WORDS } from '../../domain/power-control.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 import { readVendorError } from './vendor-schemas.ts';
@@ -37,19 +37,11 @@ export interface RefusalContext {
   nowMs: number;
 }
 
-/** Names and units of the controls, for a refusal's words. */
-const CONTROL_WORDS: Record<PowerControlProperty, { name: string; unit: string }> = {
-  targetBatteryPowerW: { name: 'battery power', unit: ' W' },
-  chargeCutoffSocPercent: { name: 'charge cut-off', unit: ' %' },
-  dischargeCutoffSocPercent: { name: 'discharge cut-off', unit: ' %' },
-  siteImportLimitW: { name: 'site import limit', unit: ' W' },
-  siteExportLimitW: { name: 'site export limit', unit: ' W' },
-};
-
 /** Words for a value outside its device's range: which value, and the range. */
 export function outOfRangeWords(details: CapabilityOutOfRangeDetails): string {
-  const { name, unit } = CONTROL_WORDS[details.property];
-  return `The ${name} of ${details.value}${unit} is outside the range of ${details.deviceId} (${details.min}${unit} to ${details.max}${unit}). Choose a value inside it.`;
+  const { inSentence, unit } = POWER_CONTROL_WORDS[details.property];
+  const gap = unit === '%' ? '' : ' ';
+  return `The ${inSentence} of ${details.value}${gap}${unit} is outside the range of ${details.deviceId} (${details.min}${gap}${unit} to ${details.max}${gap}${unit}). Choose a value inside it.`;
 }
 
 /**

@@ -168,13 +168,14 @@ export function CommandForm(props: CommandFormProps) {
                 error={errors.powerControl?.[property]?.message}
               >
                 {(controlProps) => (
+                  // Text, not a number input: a number input drops what it cannot read ("5 kW"
+                  // became 5, "abc" nothing) where the schema reads kW and refuses the rest aloud.
                   <input
                     {...controlProps}
                     {...register(`powerControl.${property}`, { disabled: !range })}
-                    type="number"
-                    step={1}
-                    min={range?.min}
-                    max={range?.max}
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
                   />
                 )}
               </Field>
