@@ -1,9 +1,15 @@
+import { z } from 'zod';
 import {
   DEFAULT_DEVICE_CALLS_PER_WINDOW,
   DEVICE_CALL_WINDOW_MS,
   deviceBudgetWords,
 } from '../../domain/device-budget.ts';
-import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
+import {
+  UnknownDevicesDetailsSchema,
+  unknownDevicesWords,
+  type CapabilityOutOfRangeDetails,
+  type UnknownDevicesDetails,
+} from '../../domain/errors.ts';
 import { POWER_CONTROL_WORDS } from '../../domain/power-control.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
@@ -48,7 +54,8 @@ export function outOfRangeWords(details: CapabilityOutOfRangeDetails): string {
  * Turns a vendor refusal into the product problem of decision 006 (section 2, its table): a code
  * of the product's, words that say what to change, the vendor's own body in `upstream` for
  * support, and `Retry-After` where the vendor sent one. Errors are read in all three of the
- * vendor's shapes (`readVendorError`).
+ * vendor's shapes (`readVendorError`). A batch refused for devices not found names them in words
+ * and in `details` (`UnknownDevicesDetailsSchema`), read from the vendor's message.
  */
 export function refusalProblem(
   statusCode: number,
@@ -100,8 +107,13 @@ export function refusalProblem(
         'not_signed_in',
         "The vendor's service no longer accepts this account's access. Sign in again.",
       );
-    case 404:
-      return make(404, 'unknown_or_unbound', notFoundWords(context));
+    case 404: {
+      const unknown =
+        context.operation === 'batch' ? unknownBatchDevices(error?.message, context) : undefined;
+      return unknown
+        ? make(404, 'unknown_or_unbound', unknownDevicesWords(unknown), unknown)
+        : make(404, 'unknown_or_unbound', notFoundWords(context));
+    }
     case 409:
       return conflict(make, context, code, thisDevice);
     case 422:
@@ -259,6 +271,31 @@ function notFoundWords(context: RefusalContext): string {
     default:
       return `${context.deviceId ?? 'The device'} or this command was not found, or its site is not bound to this account. Check the device; if its site was unbound, bind it again on the sites page.`;
   }
+}
+
+/**
+ * The vendor's 404 of a batch names every device it refused, as
+ * `devices: BAT-1, BAT-2 are not found, or their sites are not bound to this client; ...`
+ * (docs/upstream.openapi.yaml, the batch's 404). Only IDs of the batch sent are kept, so a
+ * changed message can never name a device the operator did not pick.
+ */
+const VendorUnknownDevicesSchema = z
+  .string()
+  .max(20_000)
+  .transform((message) => /^devices: (.+?) (?:is|are) not found\b/.exec(message)?.[1] ?? '')
+  .transform((list) => list.split(/,\s*/).filter((id) => id.length > 0));
+
+function unknownBatchDevices(
+  message: string | undefined,
+  context: RefusalContext,
+): UnknownDevicesDetails | undefined {
+  const named = VendorUnknownDevicesSchema.safeParse(message);
+  if (!named.success) return undefined;
+  const sent = new Set(context.deviceIds ?? []);
+  const details = UnknownDevicesDetailsSchema.safeParse({
+    deviceIds: [...new Set(named.data.filter((id) => sent.has(id)))],
+  });
+  return details.success ? details.data : undefined;
 }
 
 /** Seconds of a `Retry-After` (delta-seconds or HTTP date), or undefined. */
