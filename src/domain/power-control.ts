@@ -107,6 +107,18 @@ export const CONTROL_TEXT_HINT: Record<PowerControlWords['unit'], string> = {
 export const NO_CONTROL_SET_WORDS =
   'Set at least one power control: target battery power, a SoC cut-off or a site limit';
 
+/**
+ * True when `message` is one of this module's refusals, which name the control in the product's
+ * words already (`Charge cut-off SoC must be…`, {@link NO_CONTROL_SET_WORDS}): a reader need not
+ * prefix the field's path.
+ */
+export function namesItsControl(message: string): boolean {
+  return (
+    message === NO_CONTROL_SET_WORDS ||
+    POWER_CONTROL_PROPERTIES.some((p) => message.startsWith(`${POWER_CONTROL_WORDS[p].name} `))
+  );
+}
+
 const POWER_TEXT = /^([+-]?)(\d+(?:\.\d+)?|\.\d+)\s*(w|kw)?$/i;
 const PERCENT_TEXT = /^([+-]?)(\d+(?:\.\d+)?|\.\d+)\s*%?$/;
 
