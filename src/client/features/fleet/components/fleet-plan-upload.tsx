@@ -7,7 +7,10 @@ import {
   type FleetPlanCheck,
   type FleetRollout,
 } from '../../../../domain/fleet-job.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
+import {
+  parsePowerControlValue,
+  POWER_CONTROL_PROPERTIES,
+} from '../../../../domain/power-control.ts';
 import { newIntentId } from '../../../commands/api/fleet-jobs.ts';
 import { useCheckFleetPlan, useCreateFleetPlanJob } from '../../../commands/api/fleet-plans.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -297,18 +300,19 @@ function sendPlan(
 }
 
 /**
- * The controls of a refused row in the product's words: a number in its unit and direction
- * (`3 kW discharge`, `stop charging at 90%`), anything else named by its control and quoted as the
- * file wrote it, since the refusal may be that very cell.
+ * The controls of a refused row in the product's words: a value read as the plan check reads it
+ * (`parsePowerControlValue`), in its unit and direction (`3 kW discharge`, `stop charging at
+ * 90%`), anything else named by its control and quoted as the file wrote it, since the refusal
+ * may be that very cell.
  */
 function writtenControlsInWords(controls: PlanRowInput['controls']): string {
   return POWER_CONTROL_PROPERTIES.flatMap((property) => {
     const cell = controls[property]?.trim();
     if (cell === undefined || cell === '') return [];
-    const value = Number(cell);
+    const read = parsePowerControlValue(property, cell);
     return [
-      Number.isFinite(value)
-        ? describePowerControl({ [property]: value })
+      'value' in read
+        ? describePowerControl({ [property]: read.value })
         : `${POWER_CONTROL_WORDS[property].name} “${cell}”`,
     ];
   }).join(', ');
