@@ -6,7 +6,7 @@ import { test, expect, signIn, bindSite } from './support/fixtures.ts';
  * down the device page moves nothing of the page and blanks none of it (Chromium once kept the
  * window's scroll offset while the page moved into its own scrolling box, and drew the page's
  * box above the window's top: everything below the submit button was blank), and the wheel
- * scrolls the page rather than changing a focused number field's value.
+ * scrolls the page rather than changing a focused power field's value.
  */
 
 const SITE = 'PLANT-EU-001';

@@ -27,6 +27,12 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   await page.getByLabel('Target battery power (W)').fill('3000');
   await page.screenshot({ path: 'docs/screenshots/fleet-job-new-1440x900.png', fullPage: true });
   await page.getByRole('button', { name: 'Start fleet job for 100 devices' }).click();
+  // Nothing goes before the operator confirms the devices, window and pace.
+  const confirm = page.getByRole('alertdialog', { name: 'Start a fleet job for 100 devices?' });
+  await expect(confirm).toContainText('100 devices: BAT-');
+  await expect(confirm).toContainText('2 batches of up to 50 devices, 60 a minute');
+  await expect(confirm).toContainText('It never stops by itself');
+  await confirm.getByRole('button', { name: 'Start sending to 100 devices' }).click();
 
   await expect(page.getByRole('heading', { name: /Fleet job / })).toBeVisible();
   const state = page.getByRole('status').filter({ hasText: 'batches sent or tried' });
@@ -146,6 +152,10 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
   await page.getByLabel('Batches per minute').fill('120');
   await page.getByLabel('Stop when failed or cancelled exceeds (%)').fill('50');
   await page.getByRole('button', { name: 'Drop 2 refused and send 2 rows' }).click();
+  const confirmPlan = page.getByRole('alertdialog', { name: 'Send 2 rows of this plan?' });
+  await expect(confirmPlan).toContainText('120 a minute');
+  await expect(confirmPlan).toContainText('more than 50% of the devices sent so far');
+  await confirmPlan.getByRole('button', { name: 'Send 2 rows now' }).click();
 
   await expect(page.getByRole('heading', { name: /Fleet job / })).toBeVisible();
   await expect(page.getByText('120 batches per minute, stopped when more than 50%')).toBeVisible();

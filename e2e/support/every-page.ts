@@ -150,6 +150,10 @@ export async function visitEveryPage(
   await ui.click('checkbox', /^PLANT-EU-001/);
   await ui.fill('Target battery power (W)', '1000');
   await ui.click('button', /^Start fleet job for/);
+  // Nothing goes before the operator confirms the devices, window and pace.
+  await ui.see('alertdialog', /^Start a fleet job for/);
+  await visited('new fleet job, confirmation open');
+  await ui.click('button', /^Start sending to/);
   await shown('fleet job', 'Fleet job ');
   await ui.goto('/fleet-jobs');
   await shown('fleet jobs', 'Fleet jobs');

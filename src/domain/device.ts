@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { SiteClockSchema } from './site-clock.ts';
 import {
+  controlRangeWords,
   POWER_CONTROL_PROPERTIES,
   POWER_CONTROL_SCHEMA_BOUNDS,
+  POWER_CONTROL_WORDS,
   type PowerControl,
   type PowerControlProperty,
 } from './power-control.ts';
@@ -87,12 +89,16 @@ export function checkCapabilities(
   return violations;
 }
 
-/** Words for a violation, naming the property, the value and the allowed range. */
+/**
+ * Words for a violation in the product's names (`POWER_CONTROL_WORDS`): the control, the device's
+ * range with its unit and the value asked, or the control the device does not support.
+ */
 export function describeViolation(violation: CapabilityViolation): string {
-  if (violation.kind === 'unsupported')
-    return `${violation.property} is not supported by this device`;
+  const words = POWER_CONTROL_WORDS[violation.property];
+  if (violation.kind === 'unsupported') return `This device does not support a ${words.inSentence}`;
   const { property, value, range } = violation;
-  return `${property} ${value} is outside the device's range ${range.min} to ${range.max}`;
+  const asked = words.unit === '%' ? `${value}%` : `${value} W`;
+  return `${words.name} must be ${controlRangeWords(property, range)} on this device (${asked} asked)`;
 }
 
 /**

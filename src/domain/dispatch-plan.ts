@@ -4,7 +4,9 @@ import { checkCapabilities, describeViolation, type Capabilities } from './devic
 import { DeviceIdSchema } from './ids.ts';
 import { findActiveOverlap, type WindowedCommand } from './overlap.ts';
 import {
+  parsePowerControlValue,
   POWER_CONTROL_PROPERTIES,
+  POWER_CONTROL_WORDS,
   PowerControlSchema,
   type PowerControl,
 } from './power-control.ts';
@@ -69,7 +71,8 @@ export interface PlanCheck {
 /**
  * Checks every row of a dispatch plan before anything is sent (docs/fleet-dispatch.md, Dispatch
  * plans), with the project's one rule of each kind: the device among the bound sites and its ID
- * valid (ids.ts), controls valid for the schema (power-control.ts, docs/upstream.md, Commands)
+ * valid (ids.ts), each control cell read as the forms read it (`5 kW`, `80 %`;
+ * `parsePowerControlValue`), controls valid for the schema (power-control.ts, docs/upstream.md, Commands)
  * and inside the device's capability ranges with every control supported (device.ts; Commands,
  * Lifecycle), end after start (Commands), a start not in the past, not already held by the device
  * (a plan sent again), no overlap with an active command of the device (overlap.ts;
@@ -100,16 +103,22 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
     if (Number.isNaN(startMs)) refuse(row, `start "${row.start}" is not a date and time`);
     if (Number.isNaN(endMs)) refuse(row, `end "${row.end}" is not a date and time`);
     const values: Record<string, number> = {};
+    let cellsUnread = 0;
     for (const property of POWER_CONTROL_PROPERTIES) {
       const cell = row.controls[property]?.trim();
       if (!cell) continue;
-      const value = Number(cell);
-      if (Number.isFinite(value)) values[property] = value;
-      else refuse(row, `${property} "${cell}" is not a number`);
+      const read = parsePowerControlValue(property, cell);
+      if ('value' in read) values[property] = read.value;
+      else {
+        cellsUnread += 1;
+        refuse(row, `${POWER_CONTROL_WORDS[property].name} "${cell}": ${lowerFirst(read.problem)}`);
+      }
     }
     const control = PowerControlSchema.safeParse(values);
     if (!control.success)
-      for (const issue of control.error.issues.slice(0, 3)) refuse(row, issue.message);
+      for (const issue of control.error.issues.slice(0, 3))
+        // A cell that could not be read already says so; "no control set" would only repeat it.
+        if (issue.path.length > 0 || cellsUnread === 0) refuse(row, issue.message);
     if (refused.has(row.line) || !control.success) continue;
     if (endMs <= startMs) refuse(row, 'end must be after start');
     else if (startMs < context.nowMs) refuse(row, 'its window starts in the past');
@@ -161,6 +170,11 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
   }
   accepted.sort((a, b) => a.line - b.line);
   return { accepted, refused: [...refused.values()].sort((a, b) => a.line - b.line) };
+}
+
+/** `type a power…` from `Type a power…`: a sentence continued after a colon. */
+function lowerFirst(words: string): string {
+  return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
 /** True when `command` is active with exactly `window` and `powerControl` (a row sent before). */

@@ -69,6 +69,26 @@ export const ControlNotSupportedDetailsSchema = z.object({
 export type ControlNotSupportedDetails = z.infer<typeof ControlNotSupportedDetailsSchema>;
 
 /**
+ * `details` of a 404 `unknown_or_unbound` for a batch: the devices the vendor did not find or
+ * found in no site bound to the account (docs/upstream.md, Batches: it refuses the whole batch
+ * and names them all). The adapter reads them from the vendor's message.
+ */
+export const UnknownDevicesDetailsSchema = z.object({
+  deviceIds: z.array(DeviceIdSchema).min(1),
+});
+export type UnknownDevicesDetails = z.infer<typeof UnknownDevicesDetailsSchema>;
+
+/**
+ * Words for a batch refused for devices not found or not bound (docs/upstream.md, Batches):
+ * nothing was sent, and which devices to remove, each named.
+ */
+export function unknownDevicesWords({ deviceIds }: UnknownDevicesDetails): string {
+  const one = deviceIds.length === 1;
+  const named = one ? (deviceIds[0] ?? '') : deviceIds.join(', ');
+  return `Nothing was sent: ${named} ${one ? 'is' : 'are'} not found, or ${one ? 'its site is' : 'their sites are'} not bound to this account, and the vendor refuses the whole batch for ${one ? 'it' : 'them'}. Remove ${one ? 'it' : 'them'} from the batch, or bind ${one ? 'its site' : 'their sites'} first.`;
+}
+
+/**
  * `details` of a 429 `device_rate_limited`: the device whose calls are used up (when the vendor
  * named it) and from when it takes the next one, ISO 8601 UTC.
  */

@@ -30,14 +30,27 @@ export const FleetSelectionSchema = z
 export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
 
 /**
+ * The rollout a fleet job or a dispatch plan starts with (docs/fleet-dispatch.md, Rollout): full
+ * batches, 10 a minute (a failing command shows before most of a large fleet got it), stopped once
+ * more than 10% of the devices sent so far failed or were cancelled. The forms start here and the
+ * API fills a field left out from here, so a rollout nobody chose protects the fleet.
+ */
+export const DEFAULT_FLEET_ROLLOUT = {
+  batchSize: MAX_BATCH_DEVICES,
+  batchesPerMinute: 10,
+  abortPercent: 10,
+} as const;
+
+/**
  * How a fleet job is rolled out: batches of `batchSize` devices (at most 50, docs/upstream.md,
  * Batches), sent at most `batchesPerMinute`, and stopped once more than `abortPercent` percent of
- * the devices sent so far failed or were cancelled (100 never stops).
+ * the devices sent so far failed or were cancelled (100 never stops). Defaults:
+ * {@link DEFAULT_FLEET_ROLLOUT}.
  */
 export const FleetRolloutSchema = z.strictObject({
-  batchSize: z.int().min(1).max(MAX_BATCH_DEVICES).default(MAX_BATCH_DEVICES),
-  batchesPerMinute: z.number().min(0.1).max(600).default(60),
-  abortPercent: z.number().min(0).max(100).default(100),
+  batchSize: z.int().min(1).max(MAX_BATCH_DEVICES).default(DEFAULT_FLEET_ROLLOUT.batchSize),
+  batchesPerMinute: z.number().min(0.1).max(600).default(DEFAULT_FLEET_ROLLOUT.batchesPerMinute),
+  abortPercent: z.number().min(0).max(100).default(DEFAULT_FLEET_ROLLOUT.abortPercent),
 });
 export type FleetRollout = z.infer<typeof FleetRolloutSchema>;
 
@@ -45,11 +58,7 @@ export type FleetRollout = z.infer<typeof FleetRolloutSchema>;
 export const FleetJobRequestSchema = z.strictObject({
   selection: FleetSelectionSchema,
   command: DeviceCommandSchema,
-  rollout: FleetRolloutSchema.default({
-    batchSize: MAX_BATCH_DEVICES,
-    batchesPerMinute: 60,
-    abortPercent: 100,
-  }),
+  rollout: FleetRolloutSchema.default(DEFAULT_FLEET_ROLLOUT),
 });
 export type FleetJobRequest = z.infer<typeof FleetJobRequestSchema>;
 
@@ -248,11 +257,7 @@ export const FleetPlanRequestSchema = z.strictObject({
     )
     .min(1, { error: 'a plan needs at least one row' })
     .max(MAX_PLAN_ROWS, { error: `a plan may hold at most ${MAX_PLAN_ROWS} rows` }),
-  rollout: FleetRolloutSchema.default({
-    batchSize: MAX_BATCH_DEVICES,
-    batchesPerMinute: 60,
-    abortPercent: 100,
-  }),
+  rollout: FleetRolloutSchema.default(DEFAULT_FLEET_ROLLOUT),
 });
 export type FleetPlanRequest = z.infer<typeof FleetPlanRequestSchema>;
 

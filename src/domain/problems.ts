@@ -107,7 +107,7 @@ export const BFF_PROBLEM_CODES = {
   unknown_or_unbound: {
     status: [404],
     meaning:
-      'The site, device, command or batch is not found, or its site is not bound to this account (the vendor does not tell the two apart).',
+      'The site, device, command or batch is not found, or its site is not bound to this account (the vendor does not tell the two apart). A batch refused for its devices names them in `details.deviceIds`.',
   },
   device_rate_limited: {
     status: [429],

@@ -331,6 +331,28 @@ describe('batches and the ledger', () => {
   });
 });
 
+describe('a batch the vendor refuses for a device it does not know', () => {
+  it('names each device to remove, in words and in details', async () => {
+    const browser = await signedIn();
+    await browser.post('/api/sites', { siteId: 'PLANT-EU-001' });
+    const nowMs = await stack.admin.nowMs();
+    const refused = await browser.post('/api/batches', {
+      devices: ['BAT-EU-001-A', 'BAT-XX-998', 'BAT-XX-999'],
+      command: {
+        powerControl: { dischargeCutoffSocPercent: 20 },
+        startTime: new Date(nowMs + 10 * MINUTE_MS).toISOString(),
+        endTime: new Date(nowMs + 20 * MINUTE_MS).toISOString(),
+      },
+    });
+    expect(refused.status).toBe(404);
+    const problem = ProblemSchema.parse(refused.json());
+    expect(problem.code).toBe('unknown_or_unbound');
+    expect(problem.details).toEqual({ deviceIds: ['BAT-XX-998', 'BAT-XX-999'] });
+    expect(problem.detail).toContain('BAT-XX-998, BAT-XX-999');
+    expect(problem.detail).not.toContain('BAT-EU-001-A');
+  });
+});
+
 describe('sign-out', () => {
   it('destroys the session: the old cookie no longer works', async () => {
     const browser = await signedIn();

@@ -1,4 +1,4 @@
-import type { ReactNode, WheelEvent } from 'react';
+import type { ReactNode } from 'react';
 
 /** The attributes a field's control needs so its label, hints and error reach assistive tech. */
 export interface FieldControlProps {
@@ -68,23 +68,4 @@ export function Field({
       ) : null}
     </div>
   );
-}
-
-/**
- * `onWheel` for a native number input (`<input type="number">`): the wheel scrolls the page and
- * leaves the value. Chromium steps a focused number input's value when the wheel turns over it,
- * so an operator scrolling past the power field they had typed in changed the command (-700 W
- * became -703 W); React Aria's NumberField has `isWheelDisabled` for this, a native input has no
- * such switch. Chromium steps only an editable input: the input is read-only for the rest of this
- * wheel event (its default action, the scroll, runs in the same task), and keeps its focus.
- *
- * @example <input type="number" onWheel={keepValueOnWheel} />
- */
-export function keepValueOnWheel(event: WheelEvent<HTMLInputElement>): void {
-  const input = event.currentTarget;
-  if (input.readOnly || input.ownerDocument.activeElement !== input) return;
-  input.readOnly = true;
-  setTimeout(() => {
-    input.readOnly = false;
-  }, 0);
 }

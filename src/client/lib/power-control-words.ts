@@ -1,37 +1,12 @@
 import {
   POWER_CONTROL_PROPERTIES,
+  POWER_CONTROL_WORDS,
   type PowerControl,
   type PowerControlProperty,
 } from '../../domain/power-control.ts';
 
-interface PropertyWords {
-  /** Label of the form field, with the unit (the accessible name e2e tests use). */
-  label: string;
-  /** Name without the unit, for sentences. */
-  name: string;
-  unit: 'W' | '%';
-}
-
-/** How each power-control property is named on screen (docs/upstream.md, Commands). */
-export const POWER_CONTROL_WORDS: Record<PowerControlProperty, PropertyWords> = {
-  targetBatteryPowerW: {
-    label: 'Target battery power (W)',
-    name: 'Target battery power',
-    unit: 'W',
-  },
-  chargeCutoffSocPercent: {
-    label: 'Charge cut-off SoC (%)',
-    name: 'Charge cut-off SoC',
-    unit: '%',
-  },
-  dischargeCutoffSocPercent: {
-    label: 'Discharge cut-off SoC (%)',
-    name: 'Discharge cut-off SoC',
-    unit: '%',
-  },
-  siteImportLimitW: { label: 'Site import limit (W)', name: 'Site import limit', unit: 'W' },
-  siteExportLimitW: { label: 'Site export limit (W)', name: 'Site export limit', unit: 'W' },
-};
+/** How each power-control property is named on screen: its one home is the domain's. */
+export { POWER_CONTROL_WORDS };
 
 /** `800 W`, `-3 kW`, `2.5 kW`: watts in the unit an operator reads at a glance. */
 export function formatPowerW(watts: number): string {

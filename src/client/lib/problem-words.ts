@@ -4,6 +4,8 @@ import {
   CapabilityOutOfRangeDetailsSchema,
   ControlNotSupportedDetailsSchema,
   DeviceRateLimitedDetailsSchema,
+  UnknownDevicesDetailsSchema,
+  unknownDevicesWords,
 } from '../../domain/errors.ts';
 import { deviceBudgetWords, deviceCallBudgetOf } from '../../domain/device-budget.ts';
 import { CHANGE_LEAD_TIME_WORDS } from '../../domain/lead-time.ts';
@@ -56,8 +58,12 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
       return 'Every command of this batch has finished, so there is nothing left to cancel.';
     case 'site_bound_elsewhere':
       return 'This site is bound to another partner account: a site belongs to one account at a time. Ask the other account to unbind it, or the vendor’s support.';
-    case 'unknown_or_unbound':
+    case 'unknown_or_unbound': {
+      // A batch refused for devices the vendor does not know: the BFF names them all.
+      const unknown = UnknownDevicesDetailsSchema.safeParse(error.details);
+      if (unknown.success) return unknownDevicesWords(unknown.data);
       return 'Not found, or its site is not bound to this account. Check the ID; if the site was unbound, bind it again on the sites page.';
+    }
     case 'device_rate_limited': {
       const limit = DeviceRateLimitedDetailsSchema.safeParse(error.details);
       const who = limit.success && limit.data.deviceId ? limit.data.deviceId : 'The device';

@@ -78,17 +78,50 @@ describe('checkPlan', () => {
     const reasons = Object.fromEntries(check.refused.map((r) => [r.line, r.reasons.join('; ')]));
     expect(reasons[3]).toContain('overlaps line 2');
     expect(reasons[5]).toContain('overlaps a command of this device that is waiting to start');
-    expect(reasons[6]).toContain('outside the device');
+    expect(reasons[6]).toContain(
+      'Target battery power must be between -1000 and 1000 W on this device',
+    );
     expect(reasons[7]).toContain('not in a bound site');
     expect(reasons[8]).toContain('in the past');
     expect(reasons[9]).toContain('not a date and time');
-    expect(reasons[9]).toContain('not a number');
-    expect(reasons[10]).toContain('not supported');
+    expect(reasons[9]).toContain(
+      'Target battery power "x": type a power in W or kW, like 5000 or 5 kW',
+    );
+    // A cell not read is not also reported as no control set.
+    expect(reasons[9]).not.toContain('Set at least one');
+    expect(reasons[10]).toContain('does not support a site export limit');
+    // Every reason in the product's words: no field names of the API.
+    for (const reason of Object.values(reasons))
+      expect(reason).not.toMatch(/[a-z](Battery|Cutoff|Limit|Control)/);
     expect(check.accepted[0]?.command).toEqual({
       powerControl: { targetBatteryPowerW: 2000 },
       startTime: '2030-01-01T10:00:00.000Z',
       endTime: '2030-01-01T11:00:00.000Z',
     });
+  });
+});
+
+describe('checkPlan on values', () => {
+  it('reads powers in kW and words schema refusals with the range and unit', () => {
+    const check = checkPlan(
+      [
+        { ...row(2, 'D-1', '10:00', '11:00'), controls: { targetBatteryPowerW: '2.5 kW' } },
+        { ...row(3, 'D-2', '12:00', '13:00'), controls: { chargeCutoffSocPercent: '101' } },
+        { ...row(4, 'D-2', '14:00', '15:00'), controls: {} },
+      ],
+      context,
+    );
+    expect(check.accepted[0]?.command.powerControl).toEqual({ targetBatteryPowerW: 2500 });
+    expect(check.refused).toEqual([
+      { line: 3, deviceId: 'D-2', reasons: ['Charge cut-off SoC must be between 5% and 100%'] },
+      {
+        line: 4,
+        deviceId: 'D-2',
+        reasons: [
+          'Set at least one power control: target battery power, a SoC cut-off or a site limit',
+        ],
+      },
+    ]);
   });
 });
 

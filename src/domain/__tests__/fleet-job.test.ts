@@ -71,9 +71,17 @@ describe('progressOf', () => {
 });
 
 describe('FleetJobRequestSchema', () => {
-  it('fills the rollout with 50 devices a batch, 60 batches a minute, no abort', () => {
+  it('fills a rollout left out with one that protects the fleet: 10 batches a minute, stop at 10%', () => {
     const parsed = FleetJobRequestSchema.parse({ selection: { siteIds: ['S-1'] }, command });
-    expect(parsed.rollout).toEqual({ batchSize: 50, batchesPerMinute: 60, abortPercent: 100 });
+    expect(parsed.rollout).toEqual({ batchSize: 50, batchesPerMinute: 10, abortPercent: 10 });
+    // A field left out of a rollout given is filled the same way.
+    expect(
+      FleetJobRequestSchema.parse({
+        selection: { siteIds: ['S-1'] },
+        command,
+        rollout: { batchSize: 5 },
+      }).rollout,
+    ).toEqual({ batchSize: 5, batchesPerMinute: 10, abortPercent: 10 });
     expect(parsed.selection).toEqual({ siteIds: ['S-1'], models: [], deviceIds: [] });
   });
 

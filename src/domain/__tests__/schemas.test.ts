@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCancellation, DeviceCommandSchema } from '../command.ts';
-import { PowerControlSchema } from '../power-control.ts';
-import { capabilitiesOf, checkCapabilities } from '../device.ts';
+import { PowerControlSchema, parsePowerControlValue } from '../power-control.ts';
+import { capabilitiesOf, checkCapabilities, describeViolation } from '../device.ts';
 import { BatchRequestSchema } from '../batch.ts';
 import { HistoryQuerySchema, historyRangeProblem, MAX_HISTORY_RANGE_MS } from '../history.ts';
 import { ID_PATTERN } from '../ids.ts';
@@ -21,6 +21,66 @@ describe('PowerControlSchema', () => {
     expect(PowerControlSchema.safeParse({ targetPowerW: 1 }).success).toBe(false);
     const result = PowerControlSchema.safeParse({ chargeCutoffSocPercent: 101 });
     expect(result.error?.issues[0]?.path).toEqual(['chargeCutoffSocPercent']);
+  });
+  it("words each refusal in the product's names, with the range and its unit", () => {
+    const messages = (control: unknown) =>
+      PowerControlSchema.safeParse(control).error?.issues.map((issue) => issue.message);
+    expect(messages({ chargeCutoffSocPercent: 101 })).toEqual([
+      'Charge cut-off SoC must be between 5% and 100%',
+    ]);
+    expect(messages({ siteImportLimitW: 70_000, siteExportLimitW: -1 })).toEqual([
+      'Site import limit must be between 0 and 65535 W',
+      'Site export limit must be between 0 and 65535 W',
+    ]);
+    expect(messages({ targetBatteryPowerW: 2.5 })).toEqual([
+      'Target battery power must be a whole number of W',
+    ]);
+    expect(messages({})).toEqual([
+      'Set at least one power control: target battery power, a SoC cut-off or a site limit',
+    ]);
+  });
+});
+
+describe('parsePowerControlValue', () => {
+  it('reads a power in W or kW and never changes a value silently', () => {
+    expect(parsePowerControlValue('siteImportLimitW', '5 kW')).toEqual({ value: 5000 });
+    expect(parsePowerControlValue('siteImportLimitW', '5000')).toEqual({ value: 5000 });
+    expect(parsePowerControlValue('targetBatteryPowerW', '-2.5kw')).toEqual({ value: -2500 });
+    expect(parsePowerControlValue('targetBatteryPowerW', '800 W')).toEqual({ value: 800 });
+    expect(parsePowerControlValue('targetBatteryPowerW', '−3 kW')).toEqual({ value: -3000 });
+    for (const text of ['abc', '5 MW', '5,000', '1e3', '5 %', ''])
+      expect(parsePowerControlValue('siteImportLimitW', text)).toEqual({
+        problem: 'Type a power in W or kW, like 5000 or 5 kW',
+      });
+    expect(parsePowerControlValue('targetBatteryPowerW', '1.2345 kW')).toEqual({
+      problem: 'Target battery power must be a whole number of W',
+    });
+  });
+  it('reads a SoC in percent, with or without the sign', () => {
+    expect(parsePowerControlValue('chargeCutoffSocPercent', '80')).toEqual({ value: 80 });
+    expect(parsePowerControlValue('chargeCutoffSocPercent', '80 %')).toEqual({ value: 80 });
+    expect(parsePowerControlValue('dischargeCutoffSocPercent', '50.5')).toEqual({
+      problem: 'Discharge cut-off SoC must be a whole number of %',
+    });
+    expect(parsePowerControlValue('dischargeCutoffSocPercent', '5 kW')).toEqual({
+      problem: 'Type a percentage, like 80 or 80 %',
+    });
+  });
+});
+
+describe('describeViolation', () => {
+  it("names the control, the value and the device's range in the product's words", () => {
+    expect(
+      describeViolation({
+        kind: 'outOfRange',
+        property: 'targetBatteryPowerW',
+        value: 9000,
+        range: { min: -5000, max: 5000 },
+      }),
+    ).toBe('Target battery power must be between -5000 and 5000 W on this device (9000 W asked)');
+    expect(describeViolation({ kind: 'unsupported', property: 'siteExportLimitW' })).toBe(
+      'This device does not support a site export limit',
+    );
   });
 });
 

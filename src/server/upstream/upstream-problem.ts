@@ -1,10 +1,16 @@
+import { z } from 'zod';
 import {
   DEFAULT_DEVICE_CALLS_PER_WINDOW,
   DEVICE_CALL_WINDOW_MS,
   deviceBudgetWords,
 } from '../../domain/device-budget.ts';
-import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
-import type { PowerControlProperty } from '../../domain/power-control.ts';
+import {
+  UnknownDevicesDetailsSchema,
+  unknownDevicesWords,
+  type CapabilityOutOfRangeDetails,
+  type UnknownDevicesDetails,
+} from '../../domain/errors.ts';
+import { POWER_CONTROL_WORDS } from '../../domain/power-control.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 import { readVendorError } from './vendor-schemas.ts';
@@ -37,19 +43,11 @@ export interface RefusalContext {
   nowMs: number;
 }
 
-/** Names and units of the controls, for a refusal's words. */
-const CONTROL_WORDS: Record<PowerControlProperty, { name: string; unit: string }> = {
-  targetBatteryPowerW: { name: 'battery power', unit: ' W' },
-  chargeCutoffSocPercent: { name: 'charge cut-off', unit: ' %' },
-  dischargeCutoffSocPercent: { name: 'discharge cut-off', unit: ' %' },
-  siteImportLimitW: { name: 'site import limit', unit: ' W' },
-  siteExportLimitW: { name: 'site export limit', unit: ' W' },
-};
-
 /** Words for a value outside its device's range: which value, and the range. */
 export function outOfRangeWords(details: CapabilityOutOfRangeDetails): string {
-  const { name, unit } = CONTROL_WORDS[details.property];
-  return `The ${name} of ${details.value}${unit} is outside the range of ${details.deviceId} (${details.min}${unit} to ${details.max}${unit}). Choose a value inside it.`;
+  const { inSentence, unit } = POWER_CONTROL_WORDS[details.property];
+  const gap = unit === '%' ? '' : ' ';
+  return `The ${inSentence} of ${details.value}${gap}${unit} is outside the range of ${details.deviceId} (${details.min}${gap}${unit} to ${details.max}${gap}${unit}). Choose a value inside it.`;
 }
 
 /** The command in the way of a window: its ID and its effective window. */
@@ -71,7 +69,8 @@ export function windowOverlapWords(device: string, overlap: OverlapDetails | und
  * Turns a vendor refusal into the product problem of decision 006 (section 2, its table): a code
  * of the product's, words that say what to change, the vendor's own body in `upstream` for
  * support, and `Retry-After` where the vendor sent one. Errors are read in all three of the
- * vendor's shapes (`readVendorError`).
+ * vendor's shapes (`readVendorError`). A batch refused for devices not found names them in words
+ * and in `details` (`UnknownDevicesDetailsSchema`), read from the vendor's message.
  */
 export function refusalProblem(
   statusCode: number,
@@ -123,8 +122,13 @@ export function refusalProblem(
         'not_signed_in',
         "The vendor's service no longer accepts this account's access. Sign in again.",
       );
-    case 404:
-      return make(404, 'unknown_or_unbound', notFoundWords(context));
+    case 404: {
+      const unknown =
+        context.operation === 'batch' ? unknownBatchDevices(error?.message, context) : undefined;
+      return unknown
+        ? make(404, 'unknown_or_unbound', unknownDevicesWords(unknown), unknown)
+        : make(404, 'unknown_or_unbound', notFoundWords(context));
+    }
     case 409:
       return conflict(make, context, code, thisDevice);
     case 422:
@@ -282,6 +286,31 @@ function notFoundWords(context: RefusalContext): string {
     default:
       return `${context.deviceId ?? 'The device'} or this command was not found, or its site is not bound to this account. Check the device; if its site was unbound, bind it again on the sites page.`;
   }
+}
+
+/**
+ * The vendor's 404 of a batch names every device it refused, as
+ * `devices: BAT-1, BAT-2 are not found, or their sites are not bound to this client; ...`
+ * (docs/upstream.openapi.yaml, the batch's 404). Only IDs of the batch sent are kept, so a
+ * changed message can never name a device the operator did not pick.
+ */
+const VendorUnknownDevicesSchema = z
+  .string()
+  .max(20_000)
+  .transform((message) => /^devices: (.+?) (?:is|are) not found\b/.exec(message)?.[1] ?? '')
+  .transform((list) => list.split(/,\s*/).filter((id) => id.length > 0));
+
+function unknownBatchDevices(
+  message: string | undefined,
+  context: RefusalContext,
+): UnknownDevicesDetails | undefined {
+  const named = VendorUnknownDevicesSchema.safeParse(message);
+  if (!named.success) return undefined;
+  const sent = new Set(context.deviceIds ?? []);
+  const details = UnknownDevicesDetailsSchema.safeParse({
+    deviceIds: [...new Set(named.data.filter((id) => sent.has(id)))],
+  });
+  return details.success ? details.data : undefined;
 }
 
 /** Seconds of a `Retry-After` (delta-seconds or HTTP date), or undefined. */

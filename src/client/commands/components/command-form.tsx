@@ -16,7 +16,7 @@ import {
 import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
 import { isFixedOffset, toUtcTimestamp, utcOffsetLabel, zoneLabel } from '../../lib/time.ts';
 import { DateTimeField } from '../../components/date-time-field.tsx';
-import { Field, keepValueOnWheel } from '../../components/field.tsx';
+import { Field } from '../../components/field.tsx';
 import './command-form.css';
 
 /** What a caller may do to the form once a command is accepted. */
@@ -168,14 +168,14 @@ export function CommandForm(props: CommandFormProps) {
                 error={errors.powerControl?.[property]?.message}
               >
                 {(controlProps) => (
+                  // Text, not a number input: a number input drops what it cannot read ("5 kW"
+                  // became 5, "abc" nothing) where the schema reads kW and refuses the rest aloud.
                   <input
                     {...controlProps}
                     {...register(`powerControl.${property}`, { disabled: !range })}
-                    type="number"
-                    onWheel={keepValueOnWheel}
-                    step={1}
-                    min={range?.min}
-                    max={range?.max}
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
                   />
                 )}
               </Field>

@@ -4,6 +4,7 @@ import {
   type CapabilityRange,
 } from '../../../domain/device.ts';
 import {
+  controlRangeWords,
   POWER_CONTROL_PROPERTIES,
   type PowerControl,
   type PowerControlProperty,
@@ -47,10 +48,7 @@ function deviceRangeHint(property: PowerControlProperty, range: CapabilityRange)
 }
 
 function deviceRangeWords(property: PowerControlProperty, range: CapabilityRange): string {
-  const { name, unit } = POWER_CONTROL_WORDS[property];
-  return unit === '%'
-    ? `${name} must be between ${range.min}% and ${range.max}% on this device`
-    : `${name} must be between ${range.min} and ${range.max} W on this device`;
+  return `${POWER_CONTROL_WORDS[property].name} must be ${controlRangeWords(property, range)} on this device`;
 }
 
 /**

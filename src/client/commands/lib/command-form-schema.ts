@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeviceCommandSchema, type DeviceCommand } from '../../../domain/command.ts';
 import {
+  parsePowerControlValue,
   POWER_CONTROL_PROPERTIES,
   PowerControlSchema,
   type PowerControl,
@@ -8,7 +9,6 @@ import {
 } from '../../../domain/power-control.ts';
 import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CapabilityCheck } from './capability-checks.ts';
-import { POWER_CONTROL_WORDS } from '../../lib/power-control-words.ts';
 import { parseInstant, toUtcTimestamp } from '../../lib/time.ts';
 
 /** What the command form is checked against. */
@@ -29,9 +29,11 @@ const MINUTE_MS = 60_000;
 
 /**
  * The command form's schema, for one device and for a batch alike: parses the typed values into a
- * {@link DeviceCommand} and reports every problem on its field at once: not a whole number, outside
- * the schema bounds (`PowerControlSchema`), refused by the capability check (one device's ranges,
- * or naming the devices of a batch it does not fit, docs/upstream.md, Commands), no control set
+ * {@link DeviceCommand} and reports every problem on its field at once: text that is not a value
+ * of the control's unit (`parsePowerControlValue`: `5 kW` and `5000` alike, never read as another
+ * value) or not a whole number, refused by the capability check (one device's ranges, or naming
+ * the devices of a batch it does not fit, docs/upstream.md, Commands), outside the schema bounds
+ * (`PowerControlSchema`, for a control the capability check let through), no control set
  * (Commands; reported on `powerControl`), a start or end not given (the date-time field is empty or
  * partly typed), a start in the past, an end not after the start (Commands), then `windowCheck`.
  * The result passes `DeviceCommandSchema`.
@@ -60,12 +62,9 @@ export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: Co
       for (const property of POWER_CONTROL_PROPERTIES) {
         const text = values.powerControl[property]?.trim();
         if (!text) continue;
-        const value = Number(text);
-        const { name, unit } = POWER_CONTROL_WORDS[property];
-        if (!Number.isFinite(value)) issue(['powerControl', property], `Enter ${name} in ${unit}`);
-        else if (!Number.isInteger(value))
-          issue(['powerControl', property], `${name} must be a whole number of ${unit}`);
-        else powerControl[property] = value;
+        const read = parsePowerControlValue(property, text);
+        if ('value' in read) powerControl[property] = read.value;
+        else issue(['powerControl', property], read.problem);
       }
 
       if (!POWER_CONTROL_PROPERTIES.some((p) => values.powerControl[p]?.trim()))
@@ -74,14 +73,18 @@ export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: Co
           'Set at least one power control: a command without one is refused.',
         );
 
+      // The capability refusal first: it names the device's own range (a field shows its first
+      // problem), which is inside the schema bounds.
+      const refusals = capabilityCheck.refusals(powerControl);
+      for (const refusal of refusals) issue(['powerControl', refusal.property], refusal.message);
+      const refused = new Set(refusals.map((refusal) => refusal.property));
       const bounds = PowerControlSchema.safeParse(powerControl);
       if (!bounds.success)
-        for (const problem of bounds.error.issues)
-          if (problem.path.length === 1)
-            issue(['powerControl', ...problem.path.map(String)], problem.message);
-
-      for (const refusal of capabilityCheck.refusals(powerControl))
-        issue(['powerControl', refusal.property], refusal.message);
+        for (const problem of bounds.error.issues) {
+          const property = problem.path[0];
+          if (problem.path.length === 1 && !refused.has(property as PowerControlProperty))
+            issue(['powerControl', String(property)], problem.message);
+        }
 
       const start = parseInstant(values.start);
       const end = parseInstant(values.end);

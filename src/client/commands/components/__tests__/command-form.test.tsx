@@ -87,6 +87,58 @@ describe('CommandForm', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  it('takes a power in kW or W and refuses text it cannot read, never changing a value', async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({});
+    await user.type(field('Target battery power (W)'), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(describedText(field('Target battery power (W)'))).toContain(
+        'Type a power in W or kW, like 5000 or 5 kW',
+      ),
+    );
+    // What was typed stays on screen: nothing was emptied or changed.
+    expect(field('Target battery power (W)')).toHaveProperty('value', 'abc');
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    await user.clear(field('Target battery power (W)'));
+    await user.type(field('Target battery power (W)'), '-2 kW');
+    expect(field('Target battery power (W)')).toHaveProperty('value', '-2 kW');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
+      powerControl: { targetBatteryPowerW: -2000 },
+    });
+  });
+
+  it("words a value outside the device's range with the range and unit, never a field name", async () => {
+    const user = userEvent.setup();
+    const { onSubmit } = renderForm({
+      capabilityCheck: deviceCapabilityCheck({
+        chargeCutoffSocPercent: { min: 50, max: 100 },
+        siteImportLimitW: { min: 0, max: 65_535 },
+        siteExportLimitW: { min: 0, max: 65_535 },
+      }),
+    });
+    await user.type(field('Charge cut-off SoC (%)'), '101');
+    await user.type(field('Site import limit (W)'), '70000');
+    await user.type(field('Site export limit (W)'), '-1');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(describedText(field('Charge cut-off SoC (%)'))).toContain(
+        'Charge cut-off SoC must be between 50% and 100% on this device (you entered 101)',
+      ),
+    );
+    expect(describedText(field('Site import limit (W)'))).toContain(
+      'Site import limit must be between 0 and 65535 W on this device (you entered 70000)',
+    );
+    expect(describedText(field('Site export limit (W)'))).toContain(
+      'Site export limit must be between 0 and 65535 W on this device (you entered -1)',
+    );
+    expect(document.body.textContent).not.toMatch(/Percent|LimitW|must be at (most|least)/);
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
   it('opens prefilled, focuses the first control, shows pending and closes', async () => {
     const user = userEvent.setup();
     const onCancel = vi.fn();

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { DeviceCommand } from '../../../../domain/command.ts';
 import type { Site } from '../../../../domain/device.ts';
 import { splitIntoBatches } from '../../../../domain/fleet-job.ts';
 import { newIntentId, useCreateFleetJob } from '../../../commands/api/fleet-jobs.ts';
@@ -16,14 +17,16 @@ import {
   resolvePick,
   sharedTimeZone,
 } from '../lib/fleet-selection.ts';
-import { RolloutFields, useRollout } from './rollout-fields.tsx';
+import { FleetSendConfirm } from './fleet-send-confirm.tsx';
+import { DEFAULT_ROLLOUT_TEXT, RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
 
 /**
  * The form of a new fleet job (docs/fleet-dispatch.md): devices by site, model or a pasted list
  * (joined, each once), the one command (the command form, with the ranges combined over the
  * picked devices), and the rollout: devices per batch (at most 50), batches per minute, and the
- * share of failed or cancelled devices that stops the job.
+ * share of failed or cancelled devices that stops the job (`DEFAULT_FLEET_ROLLOUT` to start);
+ * nothing is sent until the operator confirmed the devices, window and pace ({@link FleetSendConfirm}).
  */
 export function FleetJobForm({
   sites,
@@ -37,10 +40,7 @@ export function FleetJobForm({
   const [pasted, setPasted] = useState('');
   const [intent] = useState(newIntentId);
   const create = useCreateFleetJob(intent);
-  const rollout = useRollout(
-    { batchSize: '50', batchesPerMinute: '10', abortPercent: '10' },
-    create.reset,
-  );
+  const rollout = useRollout(DEFAULT_ROLLOUT_TEXT, create.reset);
   const parsedRollout = rollout.rollout;
   const picked = useMemo(
     () => resolvePick(sites, { siteIds, models, pasted }),
@@ -65,6 +65,9 @@ export function FleetJobForm({
         ).length
       : 0;
   const minutes = parsedRollout && batches > 1 ? (batches - 1) / parsedRollout.batchesPerMinute : 0;
+  const startLabel = `Start fleet job for ${count} device${count === 1 ? '' : 's'}`;
+  /** The command the operator submitted, while the confirmation asks. */
+  const [confirming, setConfirming] = useState<DeviceCommand>();
 
   const toggle = (set: ReadonlySet<string>, value: string, on: boolean) => {
     const next = new Set(set);
@@ -183,25 +186,12 @@ export function FleetJobForm({
           }
           powerControlHelp="The same command goes to every picked device. Set at least one control; controls left empty keep each device's current settings."
           initial={initialWindow}
-          submitLabel={`Start fleet job for ${count} device${count === 1 ? '' : 's'}`}
+          submitLabel={startLabel}
           pendingLabel="Starting…"
           canSubmit={count > 0 && picked.unknown.length === 0 && parsedRollout !== undefined}
           pending={create.isPending}
-          onSubmit={(command) => {
-            if (!parsedRollout) return;
-            create.mutate(
-              {
-                selection: {
-                  siteIds: [...siteIds],
-                  models: [...models],
-                  deviceIds: pastedDeviceIds(pasted),
-                },
-                command,
-                rollout: parsedRollout,
-              },
-              { onSuccess: (job) => onCreated(job.jobId) },
-            );
-          }}
+          // Nothing is sent from here: the confirmation names what would go.
+          onSubmit={(command) => setConfirming(command)}
         >
           {create.isError ? (
             <ErrorAlert
@@ -210,6 +200,38 @@ export function FleetJobForm({
             />
           ) : null}
         </CommandForm>
+        {confirming && parsedRollout ? (
+          <FleetSendConfirm
+            title={`Start a fleet job for ${count} device${count === 1 ? '' : 's'}?`}
+            plan={{
+              deviceIds: picked.devices.map(({ device }) => device.deviceId),
+              span: {
+                startMs: Date.parse(confirming.startTime),
+                endMs: Date.parse(confirming.endTime),
+              },
+              timeZone: zone,
+              batchCount: batches,
+              rollout: parsedRollout,
+            }}
+            confirmLabel={`Start sending to ${count} device${count === 1 ? '' : 's'}`}
+            onDismiss={() => setConfirming(undefined)}
+            onConfirm={() => {
+              setConfirming(undefined);
+              create.mutate(
+                {
+                  selection: {
+                    siteIds: [...siteIds],
+                    models: [...models],
+                    deviceIds: pastedDeviceIds(pasted),
+                  },
+                  command: confirming,
+                  rollout: parsedRollout,
+                },
+                { onSuccess: (job) => onCreated(job.jobId) },
+              );
+            }}
+          />
+        ) : null}
       </section>
     </div>
   );

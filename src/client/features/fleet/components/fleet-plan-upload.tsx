@@ -1,8 +1,16 @@
 import { useState, type ReactNode } from 'react';
 import { Button, FileTrigger } from 'react-aria-components';
 import type { Site } from '../../../../domain/device.ts';
-import type { FleetPlanCheck } from '../../../../domain/fleet-job.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
+import { groupPlanIntoBatches } from '../../../../domain/dispatch-plan.ts';
+import {
+  splitIntoBatches,
+  type FleetPlanCheck,
+  type FleetRollout,
+} from '../../../../domain/fleet-job.ts';
+import {
+  parsePowerControlValue,
+  POWER_CONTROL_PROPERTIES,
+} from '../../../../domain/power-control.ts';
 import { newIntentId } from '../../../commands/api/fleet-jobs.ts';
 import { useCheckFleetPlan, useCreateFleetPlanJob } from '../../../commands/api/fleet-plans.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -17,11 +25,9 @@ import {
   readPlanFile,
   type PlanFile,
 } from '../lib/plan-file.ts';
-import { RolloutFields, useRollout } from './rollout-fields.tsx';
+import { FleetSendConfirm, type FleetSendPlan } from './fleet-send-confirm.tsx';
+import { DEFAULT_ROLLOUT_TEXT, RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
-
-/** A plan's rollout until the operator changes it: full batches, one a second, never stopped early. */
-const PLAN_ROLLOUT_TEXT = { batchSize: '50', batchesPerMinute: '60', abortPercent: '100' };
 
 /** A row of a plan after its check, in file order. */
 export interface CheckedPlanRow {
@@ -48,7 +54,8 @@ function rowsWord(count: number): string {
  * own overlaps), then by the server against the commands the devices hold (active overlaps, rows
  * already sent); the checked rows are listed, refused ones with their reasons; the refused rows
  * are dropped and the rest sent as one durable job, with the rollout the operator chooses (the
- * fleet job form's fields).
+ * fleet job form's fields, starting at `DEFAULT_FLEET_ROLLOUT`), once the operator confirmed the
+ * devices, window and pace ({@link FleetSendConfirm}).
  */
 export function FleetPlanUpload({
   sites,
@@ -66,7 +73,8 @@ export function FleetPlanUpload({
   const [intent] = useState(newIntentId);
   const check = useCheckFleetPlan();
   const create = useCreateFleetPlanJob(intent);
-  const rollout = useRollout(PLAN_ROLLOUT_TEXT, create.reset);
+  const rollout = useRollout(DEFAULT_ROLLOUT_TEXT, create.reset);
+  const [confirming, setConfirming] = useState(false);
   const zoneOf = new Map(
     sites.flatMap((site) => site.devices.map((d) => [d.deviceId, site.timeZone])),
   );
@@ -120,6 +128,10 @@ export function FleetPlanUpload({
 
   const accepted = (rows ?? []).filter((row) => row.command);
   const refusedCount = (rows?.length ?? 0) - accepted.length;
+  const sendLabel =
+    refusedCount > 0
+      ? `Drop ${refusedCount} refused and send ${rowsWord(accepted.length)}`
+      : `Send ${rowsWord(accepted.length)}`;
 
   return (
     <section aria-labelledby="plan-heading" className="fleet-plan">
@@ -215,27 +227,37 @@ export function FleetPlanUpload({
             </section>
           ) : null}
           {accepted.length > 0 ? (
-            <Button
-              className="primary"
-              isDisabled={create.isPending || !rollout.rollout}
-              onPress={() => {
-                // The button is disabled while the rollout breaks its rule.
-                if (!rollout.rollout) return;
-                create.mutate(
-                  {
-                    rows: accepted.flatMap(({ line, deviceId, command }) =>
-                      command ? [{ line, deviceId, command }] : [],
-                    ),
-                    rollout: rollout.rollout,
-                  },
-                  { onSuccess: (job) => onCreated(job.jobId) },
-                );
-              }}
-            >
-              {refusedCount > 0
-                ? `Drop ${refusedCount} refused and send ${rowsWord(accepted.length)}`
-                : `Send ${rowsWord(accepted.length)}`}
-            </Button>
+            <>
+              <Button
+                className="primary"
+                isDisabled={create.isPending || !rollout.rollout}
+                // Nothing is sent from here: the confirmation names what would go.
+                onPress={() => setConfirming(true)}
+              >
+                {sendLabel}
+              </Button>
+              {confirming && rollout.rollout ? (
+                <FleetSendConfirm
+                  title={`Send ${rowsWord(accepted.length)} of this plan?`}
+                  plan={sendPlan(accepted, zoneOf, rollout.rollout)}
+                  confirmLabel={`Send ${rowsWord(accepted.length)} now`}
+                  onDismiss={() => setConfirming(false)}
+                  onConfirm={() => {
+                    setConfirming(false);
+                    if (!rollout.rollout) return;
+                    create.mutate(
+                      {
+                        rows: accepted.flatMap(({ line, deviceId, command }) =>
+                          command ? [{ line, deviceId, command }] : [],
+                        ),
+                        rollout: rollout.rollout,
+                      },
+                      { onSuccess: (job) => onCreated(job.jobId) },
+                    );
+                  }}
+                />
+              ) : null}
+            </>
           ) : (
             <p className="empty-state">No row of this plan can be sent.</p>
           )}
@@ -246,18 +268,51 @@ export function FleetPlanUpload({
 }
 
 /**
- * The controls of a refused row in the product's words: a number in its unit and direction
- * (`3 kW discharge`, `stop charging at 90%`), anything else named by its control and quoted as the
- * file wrote it, since the refusal may be that very cell.
+ * What the rows to send amount to, for the confirmation: their devices in plan order (a device
+ * with several rows once), the span of their windows, the zone they share, and the batches the
+ * server will make (rows sharing a command grouped, split by the rollout's batch size; the
+ * domain's `groupPlanIntoBatches`, as src/server/fleet/fleet-jobs.ts does).
+ */
+function sendPlan(
+  rows: readonly CheckedPlanRow[],
+  zoneOf: ReadonlyMap<string, string>,
+  rollout: FleetRollout,
+): FleetSendPlan {
+  const planRows = rows.flatMap(({ line, deviceId, command }) =>
+    command ? [{ line, deviceId, command }] : [],
+  );
+  const batchCount = groupPlanIntoBatches(planRows).reduce(
+    (sum, batch) => sum + splitIntoBatches(batch.deviceIds, rollout.batchSize).length,
+    0,
+  );
+  const windows = rows.flatMap((row) => (row.window ? [row.window] : []));
+  const zones = new Set(rows.map((row) => zoneOf.get(row.deviceId) ?? 'UTC'));
+  return {
+    deviceIds: [...new Set(rows.map((row) => row.deviceId))],
+    span: {
+      startMs: Math.min(...windows.map((w) => w.startMs)),
+      endMs: Math.max(...windows.map((w) => w.endMs)),
+    },
+    timeZone: zones.size === 1 ? [...zones][0] : undefined,
+    batchCount,
+    rollout,
+  };
+}
+
+/**
+ * The controls of a refused row in the product's words: a value read as the plan check reads it
+ * (`parsePowerControlValue`), in its unit and direction (`3 kW discharge`, `stop charging at
+ * 90%`), anything else named by its control and quoted as the file wrote it, since the refusal
+ * may be that very cell.
  */
 function writtenControlsInWords(controls: PlanRowInput['controls']): string {
   return POWER_CONTROL_PROPERTIES.flatMap((property) => {
     const cell = controls[property]?.trim();
     if (cell === undefined || cell === '') return [];
-    const value = Number(cell);
+    const read = parsePowerControlValue(property, cell);
     return [
-      Number.isFinite(value)
-        ? describePowerControl({ [property]: value })
+      'value' in read
+        ? describePowerControl({ [property]: read.value })
         : `${POWER_CONTROL_WORDS[property].name} “${cell}”`,
     ];
   }).join(', ');

@@ -1,5 +1,9 @@
 import { useState } from 'react';
-import { FleetRolloutSchema, type FleetRollout } from '../../../../domain/fleet-job.ts';
+import {
+  DEFAULT_FLEET_ROLLOUT,
+  FleetRolloutSchema,
+  type FleetRollout,
+} from '../../../../domain/fleet-job.ts';
 import { Field } from '../../../components/field.tsx';
 
 /** The rollout fields as typed: text, read with `FleetRolloutSchema` on every change. */
@@ -8,6 +12,13 @@ export interface RolloutText {
   batchesPerMinute: string;
   abortPercent: string;
 }
+
+/** The rollout fields as they open: the domain's default rollout, which protects a fleet. */
+export const DEFAULT_ROLLOUT_TEXT: RolloutText = {
+  batchSize: String(DEFAULT_FLEET_ROLLOUT.batchSize),
+  batchesPerMinute: String(DEFAULT_FLEET_ROLLOUT.batchesPerMinute),
+  abortPercent: String(DEFAULT_FLEET_ROLLOUT.abortPercent),
+};
 
 /** What a field that breaks the rollout schema says, in the product's words. */
 const ROLLOUT_WORDS: Record<keyof RolloutText, string> = {

@@ -193,6 +193,34 @@ describe('BatchComposer', () => {
     expect(refusal()).toBeNull();
   });
 
+  it('names each device to remove when the vendor refuses the batch for devices it does not know', async () => {
+    stubFetch((request) =>
+      request.method === 'POST'
+        ? new Response(
+            JSON.stringify({
+              title: 'Not found',
+              status: 404,
+              code: 'unknown_or_unbound',
+              detail: 'This batch, or one of its devices, was not found.',
+              details: { deviceIds: ['BAT-EU-100-02'] },
+            }),
+            { status: 404, headers: { 'content-type': 'application/problem+json' } },
+          )
+        : json(200, { commands: [] }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<BatchComposer sites={[site]} onSubmitted={() => {}} />);
+    await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-01' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Include BAT-EU-100-02' }));
+    await user.type(field('Target battery power (W)'), '-2000');
+    await user.click(screen.getByRole('button', { name: 'Submit batch to 2 devices' }));
+    const refusal = await screen.findByText(/The batch was not accepted/);
+    const alert = refusal.closest('[role="alert"]')?.textContent ?? '';
+    expect(alert).toContain('Nothing was sent: BAT-EU-100-02 is not found');
+    expect(alert).toContain('Remove it from the batch');
+    expect(alert).not.toContain('BAT-EU-100-01');
+  });
+
   it('opens a resend with the failed devices and the command, pre-checked', async () => {
     stubFetch(() => json(200, { commands: [] }));
     renderWithProviders(

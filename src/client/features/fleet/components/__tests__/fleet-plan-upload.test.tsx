@@ -107,12 +107,88 @@ describe('FleetPlanUpload', () => {
     await user.clear(abort);
     await user.type(abort, '20');
     await user.click(send);
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', {
+        name: 'Send 1 row now',
+      }),
+    );
     const sent = requests.find((request) => request.path === '/api/fleet-plans');
     expect((sent?.body as FleetPlanRequest).rollout).toEqual({
       batchSize: 50,
       batchesPerMinute: 5,
       abortPercent: 20,
     });
+  });
+
+  it('starts with a rollout that protects the fleet, and asks before sending: devices, window and pace', async () => {
+    const user = userEvent.setup();
+    const requests = stubFetch((request) => {
+      if (request.path !== '/api/fleet-plans/check') return json(500, {});
+      const { rows } = request.body as Pick<FleetPlanRequest, 'rows'>;
+      return json(200, { accepted: rows, refused: [] });
+    });
+    const many: Site[] = [
+      {
+        siteId: 'PLANT-1',
+        name: 'Plant 1',
+        timeZone: 'Europe/Berlin',
+        clock: { source: 'inferred', vendorOffset: '+01:00' },
+        devices: Array.from({ length: 7 }, (_, i) => testDevice(`BAT-${i + 1}`, RANGE)),
+      },
+    ];
+    const { container } = renderWithProviders(<FleetPlanUpload sites={many} onCreated={vi.fn()} />);
+    const csv = [
+      'deviceId,start_utc,end_utc,targetBatteryPowerW',
+      ...Array.from(
+        { length: 7 },
+        (_, i) => `BAT-${i + 1},2030-01-10 17:00Z,2030-01-10 18:${i === 6 ? '30' : '00'}Z,3000`,
+      ),
+    ].join('\n');
+    const input = container.querySelector<HTMLInputElement>('input[type=file]');
+    if (!input) throw new Error('no file input');
+    await user.upload(input, new File([csv], 'plan.csv', { type: 'text/csv' }));
+    const send = await screen.findByRole('button', { name: 'Send 7 rows' });
+    // A stop threshold by default, and a pace an operator can follow.
+    expect(screen.getByLabelText('Stop when failed or cancelled exceeds (%)')).toHaveProperty(
+      'value',
+      '10',
+    );
+    expect(screen.getByLabelText('Batches per minute')).toHaveProperty('value', '10');
+    const batchSize = screen.getByLabelText('Devices per batch');
+    await user.clear(batchSize);
+    await user.type(batchSize, '3');
+
+    await user.click(send);
+    const dialog = await screen.findByRole('alertdialog');
+    const text = dialog.textContent ?? '';
+    expect(text).toContain('7 devices');
+    expect(text).toContain('BAT-1, BAT-2, BAT-3, BAT-4, BAT-5 and 2 more');
+    // The window on the site clock (Berlin is UTC+1 in January), UTC at hand.
+    expect(text).toContain('2030-01-10 18:00–19:30 (Europe/Berlin)');
+    expect(text).toContain('UTC 2030-01-10 17:00–18:30');
+    expect(text).toContain('3 batches of up to 3 devices, 10 a minute');
+    expect(text).toContain('more than 10% of the devices sent so far failed or were cancelled');
+    // Focus is in the dialog, on the button that sends nothing.
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(document.activeElement?.textContent).toBe('Keep editing');
+    // Escape backs out: nothing is sent.
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(requests.some((request) => request.path === '/api/fleet-plans')).toBe(false);
+
+    await user.click(send);
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', {
+        name: 'Send 7 rows now',
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(requests.filter((request) => request.path === '/api/fleet-plans')).toHaveLength(1),
+    );
+    expect(
+      (requests.find((request) => request.path === '/api/fleet-plans')?.body as FleetPlanRequest)
+        .rollout,
+    ).toEqual({ batchSize: 3, batchesPerMinute: 10, abortPercent: 10 });
   });
 
   it('says what a file lacks when it is not a plan', async () => {
