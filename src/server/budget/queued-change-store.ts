@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { checkPlanDeadline } from '../../domain/device-budget.ts';
+import { siteClockWords } from '../../domain/time.ts';
 import { WINDOW_ENDED_WORDS, windowHasEnded } from '../../domain/time-window.ts';
 import {
   QUEUED_CHANGE_LIST_MAX,
@@ -118,7 +119,7 @@ export type StepEnd =
 
 /** The words of a change refused for its budget, with the earliest start it allows. */
 export function budgetTooTightDetail(earliestStartMs: number): string {
-  return `The devices' budget of upstream calls cannot send this change before its window starts. Nothing was sent. The earliest start it allows is ${new Date(earliestStartMs).toISOString()}.`;
+  return `The devices' calls to the vendor cannot carry this change before its window starts. Nothing was sent. The earliest start it allows is ${siteClockWords(earliestStartMs, undefined)}.`;
 }
 
 /** True when the window `change` sends has ended at `nowMs` (domain `windowHasEnded`). */

@@ -231,6 +231,11 @@ describe('queued changes, step by step', () => {
       outcome: { failure: 'budget_too_tight', earliestStart: new Date(s(120)).toISOString() },
     });
     expect(status.outcome?.detail).toMatch(/Nothing was sent/);
+    // The operator reads the earliest start as a clock time, never as an ISO timestamp.
+    const earliest = new Date(s(120));
+    const clock = earliest.toISOString().slice(11, 19);
+    expect(status.outcome?.detail).toContain(`The earliest start it allows is ${clock} UTC.`);
+    expect(status.outcome?.detail).not.toContain(earliest.toISOString());
   });
 
   it('stops a replace whose cancel is refused: the new window is not sent', async () => {
