@@ -2,7 +2,9 @@ import { z } from 'zod';
 import {
   DeviceCommandSchema,
   CommandStatusSchema,
+  CancellationReasonSchema,
   isFinalStatus,
+  type CancellationReason,
   type CommandStatus,
 } from './command.ts';
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema } from './ids.ts';
@@ -55,37 +57,57 @@ export const UnconfirmedDeviceSchema = z.object({
 export type UnconfirmedDevice = z.infer<typeof UnconfirmedDeviceSchema>;
 
 /**
- * A device of a batch whose site was unbound before its command was final: powerdeck reads the
- * device no more, so the batch follows it no more and counts it as final ("Site unbound: no
- * longer followed"). Its command may still run on the vendor. `lastStatus` is the command's
- * status when it was last read (absent: its command was never found in its history).
- * docs/architecture.md, Ledger: batches.
+ * A device of a batch whose site was unbound since: powerdeck reads the device no more, so the
+ * batch follows it no more and counts it as final. `lastStatus` (with `lastCancelReason` when
+ * cancelled) is its command's status when it was last read; absent: its command was never found
+ * in its history. A last status that is final is how its command ended before the unbind (a final
+ * status never changes, docs/upstream.md, Lifecycle): the batch shows it so. Any other is "Site
+ * unbound: no longer followed": its command may still run on the vendor. docs/architecture.md,
+ * Ledger: batches.
  */
 export const UnboundDeviceSchema = z.object({
   deviceId: DeviceIdSchema,
   lastStatus: CommandStatusSchema.optional(),
+  lastCancelReason: CancellationReasonSchema.optional(),
 });
 export type UnboundDevice = z.infer<typeof UnboundDeviceSchema>;
 
 /**
- * The devices of a batch no longer followed because their site is unbound: each of `deviceIds`
- * (in the order sent) in `unbound` whose command is not known final. A command that completed or
- * was cancelled before the unbind keeps that outcome: its status is final and never changes
- * (docs/upstream.md, Lifecycle).
+ * True when the device's command ended (completed or cancelled) before its site was unbound: the
+ * batch keeps that outcome; otherwise the device is no longer followed.
+ */
+export const endedBeforeUnbind = (device: UnboundDevice): boolean =>
+  device.lastStatus !== undefined && isFinalStatus(device.lastStatus);
+
+/**
+ * The devices of a batch whose site is unbound, each of `deviceIds` (in the order sent) in
+ * `unbound`, with its command's last read status (and cancellation reason). Every one is in:
+ * one whose command was final before the unbind keeps that outcome ({@link endedBeforeUnbind}),
+ * the others end as no longer followed; none is read again (the BFF answers nothing of an unbound
+ * site's devices, docs/security.md, Unbinding).
  *
- * @param lastStatusOf the device's batch command's last read status; undefined when its command
- *   was never found.
+ * @param lastOf the device's batch command's last read status and cancellation reason;
+ *   undefined when its command was never found.
  */
 export function unboundBatchDevices(
   deviceIds: readonly string[],
   unbound: ReadonlySet<string>,
-  lastStatusOf: (deviceId: string) => CommandStatus | undefined,
+  lastOf: (
+    deviceId: string,
+  ) => { status: CommandStatus; cancelReason?: CancellationReason | undefined } | undefined,
 ): UnboundDevice[] {
   return deviceIds.flatMap((deviceId) => {
     if (!unbound.has(deviceId)) return [];
-    const lastStatus = lastStatusOf(deviceId);
-    if (lastStatus !== undefined && isFinalStatus(lastStatus)) return [];
-    return [{ deviceId, ...(lastStatus ? { lastStatus } : {}) }];
+    const last = lastOf(deviceId);
+    return [
+      {
+        deviceId,
+        ...(last ? { lastStatus: last.status } : {}),
+        ...(last?.status === 'cancelled' && last.cancelReason
+          ? { lastCancelReason: last.cancelReason }
+          : {}),
+      },
+    ];
   });
 }
 

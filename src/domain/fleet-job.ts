@@ -103,6 +103,13 @@ export const FleetDeviceOutcomeSchema = z.object({
   /** Operator words for why this device got no command. */
   failure: z.string().optional(),
   /**
+   * True once its site was unbound before its command ended: "Site unbound: no longer followed",
+   * a final state of its own (not a failure: the abort rule does not count it). `status` is then
+   * the last one read, and `outcomeAt` when the BFF learnt of the unbind. docs/fleet-dispatch.md,
+   * Progress.
+   */
+  unbound: z.literal(true).optional(),
+  /**
    * When the device's outcome became final, UTC: its command completed or was cancelled (the
    * upstream's `completedAt` or `cancelledAt`, else when the BFF learnt it), or it failed (when
    * the BFF gave up on it). Absent while live, and on jobs recorded before it was kept.
@@ -129,6 +136,32 @@ export function deviceOutcomeOfRecord(
   };
 }
 
+/**
+ * A job's device as its site's binding makes it (docs/fleet-dispatch.md, Progress): once the site
+ * is unbound (`siteUnbound`), powerdeck reads the device no more, so a device whose command is not
+ * final ends as no longer followed (`unbound`, `outcomeAt` `nowMs` the first time); an outcome
+ * reached before (a final command, a failure) stands. Bound again, a device no longer followed is
+ * followed again (live, without `unbound` and `outcomeAt`).
+ */
+export function withSiteBinding(
+  device: FleetDeviceOutcome,
+  siteUnbound: boolean,
+  nowMs: number,
+): FleetDeviceOutcome {
+  const { unbound, ...followed } = device;
+  const ended =
+    device.failure !== undefined || (device.status !== undefined && isFinalStatus(device.status));
+  if (ended) return followed;
+  if (siteUnbound)
+    return {
+      ...followed,
+      unbound: true,
+      outcomeAt: unbound && device.outcomeAt ? device.outcomeAt : new Date(nowMs).toISOString(),
+    };
+  if (unbound) delete followed.outcomeAt;
+  return followed;
+}
+
 /** One batch of a job as `GET /api/fleet-jobs/{jobId}` answers it. */
 export const FleetBatchSchema = z.object({
   index: z.int().min(0),
@@ -150,6 +183,8 @@ export const FleetProgressSchema = z.object({
   executing: z.int(),
   completed: z.int(),
   cancelled: z.partialRecord(CancellationReasonSchema, z.int()),
+  /** Devices whose site was unbound before their command ended: no longer followed, final. */
+  unbound: z.int(),
   failed: z.int(),
 });
 export type FleetProgress = z.infer<typeof FleetProgressSchema>;
@@ -312,7 +347,32 @@ export function breaksAbortRule(
   return (counts.failedOrCancelled / counts.sentSoFar) * 100 > abortPercent;
 }
 
-/** Counts devices by where they stand, for the job's progress. */
+/**
+ * What the abort rule counts of a job's batches tried so far (sent or failed): every device of
+ * them, and those that failed or whose command was cancelled. A device whose site was unbound
+ * since is tried, never failed: it is not a failure of the command (docs/fleet-dispatch.md, Abort
+ * rule).
+ */
+export function abortRuleCounts(batches: readonly Pick<FleetBatch, 'state' | 'devices'>[]): {
+  sentSoFar: number;
+  failedOrCancelled: number;
+} {
+  let sentSoFar = 0;
+  let failedOrCancelled = 0;
+  for (const batch of batches) {
+    if (batch.state !== 'sent' && batch.state !== 'failed') continue;
+    for (const device of batch.devices) {
+      sentSoFar += 1;
+      if (device.failure || device.status === 'cancelled') failedOrCancelled += 1;
+    }
+  }
+  return { sentSoFar, failedOrCancelled };
+}
+
+/**
+ * Counts devices by where they stand, for the job's progress; a device whose site was unbound
+ * since counts as `unbound` (final), whatever status it was last read at.
+ */
 export function progressOf(batches: readonly Pick<FleetBatch, 'devices'>[]): FleetProgress {
   const progress: FleetProgress = {
     total: 0,
@@ -321,14 +381,17 @@ export function progressOf(batches: readonly Pick<FleetBatch, 'devices'>[]): Fle
     executing: 0,
     completed: 0,
     cancelled: {},
+    unbound: 0,
     failed: 0,
   };
   for (const batch of batches)
     for (const device of batch.devices) {
       progress.total += 1;
       if (device.failure) progress.failed += 1;
+      if (device.unbound) progress.unbound += 1;
       if (!device.commandId) continue;
       progress.sent += 1;
+      if (device.unbound) continue;
       if (device.status === 'received') progress.received += 1;
       else if (device.status === 'executing') progress.executing += 1;
       else if (device.status === 'completed') progress.completed += 1;

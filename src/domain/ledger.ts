@@ -56,8 +56,9 @@ export const LedgerOutcomeSchema = z.object({
   /** A batch: its devices whose command is not found (yet). */
   unconfirmed: z.array(UnconfirmedDeviceSchema).optional(),
   /**
-   * A batch: its devices whose site is unbound while their command was not final, no longer
-   * followed (a final state of the batch). Worked out when the entry is read, never stored.
+   * A batch: its devices whose site is unbound, each with its command's last read status (final:
+   * it ended so before the unbind; else no longer followed, a final state of the batch). Worked
+   * out when the entry is read, never stored.
    */
   unbound: z.array(UnboundDeviceSchema).optional(),
   /** Per-device results of a batch cancel. */

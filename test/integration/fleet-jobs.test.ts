@@ -371,6 +371,52 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(1);
   });
 
+  it('ends the devices of a site unbound since as no longer followed: final, and no failure', async () => {
+    const job = await create({
+      selection: { deviceIds: ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-100-01'] },
+      command,
+      rollout: { batchSize: 50, batchesPerMinute: 600, abortPercent: 0 },
+    });
+    const sent = await waitForJob(
+      browser,
+      job.jobId,
+      (j) => j.state === 'completed' && j.batches.every((b) => b.devices.every((d) => d.commandId)),
+    );
+    const commandOf = (deviceId: string) =>
+      sent.batches.flatMap((b) => b.devices).find((d) => d.deviceId === deviceId)?.commandId;
+    // One device's command is cancelled before its site is unbound: that outcome stands.
+    expect(
+      (await browser.put(`/api/devices/BAT-EU-001-B/commands/${commandOf('BAT-EU-001-B')}/cancel`))
+        .status,
+    ).toBe(200);
+    expect((await browser.delete('/api/sites/PLANT-EU-001')).status).toBe(204);
+
+    // The job page's poll brings the outcomes up to date.
+    const read = FleetJobSchema.parse(
+      (await browser.get(`/api/fleet-jobs/${job.jobId}?refresh=statuses`)).json(),
+    );
+    const devices = new Map(read.batches.flatMap((b) => b.devices).map((d) => [d.deviceId, d]));
+    expect(devices.get('BAT-EU-001-A')).toMatchObject({ status: 'received', unbound: true });
+    expect(devices.get('BAT-EU-001-A')?.outcomeAt).toBeDefined();
+    expect(devices.get('BAT-EU-001-B')).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'manuallyCancel',
+    });
+    expect(devices.get('BAT-EU-001-B')?.unbound).toBeUndefined();
+    expect(devices.get('BAT-EU-100-01')).toMatchObject({ status: 'received' });
+    expect(devices.get('BAT-EU-100-01')?.unbound).toBeUndefined();
+    expect(read.progress).toMatchObject({
+      total: 3,
+      sent: 3,
+      received: 1,
+      completed: 0,
+      cancelled: { manuallyCancel: 1 },
+      unbound: 1,
+      failed: 0,
+    });
+    expect(read.state).toBe('completed');
+  });
+
   it('holds while paused and goes on when resumed', async () => {
     const job = await create({
       selection: { siteIds: ['PLANT-EU-100'] },

@@ -99,3 +99,79 @@ describe('a batch whose devices were in a site since unbound', () => {
     expect(await underWay()).toEqual([]);
   }, 60_000);
 });
+
+describe('a batch whose device command ended before its site was unbound', () => {
+  it('ends that device with its last known final status, and its status is answered no more', async () => {
+    await stack.admin.reset();
+    const reads = stack.bff.readModel?.reads;
+    if (!reads) throw new Error('the stack runs with a database: the read model is there');
+    const browser = stack.browser();
+    expect((await browser.signIn({ ...DEMO_EU, operatorName: 'Ada Admin' })).status).toBe(200);
+    for (const siteId of ['PLANT-EU-001', 'PLANT-EU-002'])
+      expect([200, 201]).toContain((await browser.post('/api/sites', { siteId })).status);
+    await reads.runDue();
+    await stack.admin.advanceClock(MINUTE_MS);
+
+    const nowMs = await stack.admin.nowMs();
+    const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
+    const sent = await browser.request({
+      method: 'POST',
+      path: '/api/batches',
+      json: {
+        devices: ['BAT-EU-001-A', 'BAT-EU-002-A'],
+        command: {
+          powerControl: { targetBatteryPowerW: 1200 },
+          startTime: new Date(startMs).toISOString(),
+          endTime: new Date(startMs + 20 * MINUTE_MS).toISOString(),
+        },
+      },
+      headers: { 'idempotency-key': `"${randomUUID()}"` },
+    });
+    expect(sent.status).toBe(202);
+    const { batchCommandId } = BatchSubmissionResponseSchema.parse(sent.json());
+    if (!batchCommandId) throw new Error('the batch was answered at once: it has its ID');
+    const outcome = async () => {
+      const page = LedgerPageSchema.parse(
+        (await browser.get(`/api/ledger?batchCommandId=${batchCommandId}&kind=batch`)).json(),
+      );
+      return page.entries[0]?.outcome;
+    };
+    for (let i = 0; i < 4 && (await outcome())?.confirmation !== 'confirmed'; i += 1) {
+      await stack.admin.advanceClock(30_000);
+      await reads.runDue();
+    }
+    expect((await outcome())?.confirmation).toBe('confirmed');
+    const commandOf = async (deviceId: string) => {
+      const found = (await outcome())?.commands?.find((c) => c.deviceId === deviceId);
+      if (!found) throw new Error(`the command of ${deviceId} was found`);
+      return found.id;
+    };
+    // The Hamburg device's command is cancelled by an operator, then its site is unbound.
+    const hamburg = await commandOf('BAT-EU-002-A');
+    await stack.admin.advanceClock(MINUTE_MS);
+    expect((await browser.put(`/api/devices/BAT-EU-002-A/commands/${hamburg}/cancel`)).status).toBe(
+      200,
+    );
+    expect((await browser.delete('/api/sites/PLANT-EU-002')).status).toBe(204);
+
+    // Its status route answers nothing of it now; the batch says how it ended instead.
+    expect((await browser.get(`/api/devices/BAT-EU-002-A/commands/${hamburg}`)).status).toBe(404);
+    expect((await outcome())?.unbound).toEqual([
+      { deviceId: 'BAT-EU-002-A', lastStatus: 'cancelled', lastCancelReason: 'manuallyCancel' },
+    ]);
+
+    // The overview counts it over, as before: the batch is under way while the bound device's
+    // command waits, and no longer once that one is cancelled too.
+    const underWay = async () =>
+      OverviewSchema.parse((await browser.get('/api/overview')).json()).batches.map(
+        (b) => b.batchCommandId,
+      );
+    expect(await underWay()).toEqual([batchCommandId]);
+    await stack.admin.advanceClock(MINUTE_MS);
+    const munich = await commandOf('BAT-EU-001-A');
+    expect((await browser.put(`/api/devices/BAT-EU-001-A/commands/${munich}/cancel`)).status).toBe(
+      200,
+    );
+    expect(await underWay()).toEqual([]);
+  }, 60_000);
+});

@@ -27,6 +27,7 @@ export function testFleetJob(overrides: Partial<FleetJob> = {}): FleetJob {
       executing: 0,
       completed: 0,
       cancelled: {},
+      unbound: 0,
       failed: 0,
     },
     batches: [{ index: 0, state: 'pending', attempts: 0, devices: [{ deviceId: 'BAT-1' }] }],

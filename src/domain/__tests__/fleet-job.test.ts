@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   FleetJobRequestSchema,
+  abortRuleCounts,
   breaksAbortRule,
   deviceOutcomeOfRecord,
   expectedSendingEndMs,
   progressOf,
   progressOverTime,
   splitIntoBatches,
+  withSiteBinding,
 } from '../fleet-job.ts';
 
 const command = {
@@ -65,8 +67,81 @@ describe('progressOf', () => {
       executing: 0,
       completed: 1,
       cancelled: { timeWindowOverlap: 1 },
+      unbound: 0,
       failed: 1,
     });
+  });
+
+  it('counts the devices of a site unbound since apart, as final: neither waiting nor failed', () => {
+    const progress = progressOf([
+      {
+        devices: [
+          { deviceId: 'A', commandId: 'c1', status: 'received', unbound: true },
+          { deviceId: 'B', commandId: 'c2', status: 'executing', unbound: true },
+          { deviceId: 'C', unbound: true },
+          { deviceId: 'D', commandId: 'c4', status: 'completed' },
+        ],
+      },
+    ]);
+    expect(progress).toEqual({
+      total: 4,
+      sent: 3,
+      received: 0,
+      executing: 0,
+      completed: 1,
+      cancelled: {},
+      unbound: 3,
+      failed: 0,
+    });
+  });
+});
+
+describe('withSiteBinding', () => {
+  const nowMs = Date.parse('2030-01-01T17:30:00Z');
+  const live = { deviceId: 'A', commandId: 'c1', status: 'executing' as const };
+
+  it('ends a device whose command is not final as no longer followed once its site is unbound', () => {
+    const ended = withSiteBinding(live, true, nowMs);
+    expect(ended).toEqual({ ...live, unbound: true, outcomeAt: '2030-01-01T17:30:00.000Z' });
+    // Read again later, it keeps when it ended.
+    expect(withSiteBinding(ended, true, nowMs + 60_000)).toEqual(ended);
+  });
+
+  it('keeps an outcome reached before the unbind: a final command or a failure', () => {
+    const completed = {
+      deviceId: 'A',
+      commandId: 'c1',
+      status: 'completed' as const,
+      outcomeAt: '2030-01-01T17:10:00.000Z',
+    };
+    expect(withSiteBinding(completed, true, nowMs)).toEqual(completed);
+    const failed = { deviceId: 'B', failure: 'refused', outcomeAt: '2030-01-01T17:10:00.000Z' };
+    expect(withSiteBinding(failed, true, nowMs)).toEqual(failed);
+  });
+
+  it('follows the device again once its site is bound again', () => {
+    expect(withSiteBinding(withSiteBinding(live, true, nowMs), false, nowMs)).toEqual(live);
+    expect(withSiteBinding(live, false, nowMs)).toEqual(live);
+  });
+});
+
+describe('abortRuleCounts', () => {
+  it('counts failures and cancellations, never a device whose site was unbound', () => {
+    expect(
+      abortRuleCounts([
+        {
+          state: 'sent',
+          devices: [
+            { deviceId: 'A', commandId: 'c1', status: 'received', unbound: true },
+            { deviceId: 'B', unbound: true },
+            { deviceId: 'C', commandId: 'c3', status: 'cancelled', cancelReason: 'deviceFault' },
+            { deviceId: 'D', commandId: 'c4', status: 'completed' },
+          ],
+        },
+        { state: 'failed', devices: [{ deviceId: 'E', failure: 'refused' }] },
+        { state: 'pending', devices: [{ deviceId: 'F' }] },
+      ]),
+    ).toEqual({ sentSoFar: 5, failedOrCancelled: 2 });
   });
 });
 

@@ -243,6 +243,7 @@ const job = (state: FleetJob['state'], createdAt: string): FleetJob =>
       executing: 0,
       completed: 0,
       cancelled: {},
+      unbound: 0,
       failed: 0,
     },
     batches: [],

@@ -1,7 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StatusRecord } from '../../domain/command.ts';
 import { isFinalStatus } from '../../domain/command.ts';
-import { isFinalJobState, type FleetDeviceOutcome } from '../../domain/fleet-job.ts';
+import {
+  isFinalJobState,
+  withSiteBinding,
+  type FleetDeviceOutcome,
+} from '../../domain/fleet-job.ts';
 import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import { personOf, type Account } from '../events/people.ts';
@@ -18,10 +22,11 @@ const BATCH_KEY = /^fleet-job:([0-9a-f-]{36}):batch:\d+$/;
  * Keeps each fleet job's device outcomes live from the read model (docs/fleet-dispatch.md,
  * Progress), without an upstream call: a sent batch's device commands come from its ledger entry
  * (found by the read model's reads of the devices), each command's status from the read model,
- * which reads the devices while any command is not final. Run when the read model changes a
- * job's command or batch (then `fleetJobChanged` is published, so the job page updates) and when
- * the job page reads the job. Once a job sends nothing more and every device is settled, its
- * maker is told of its failed devices, once.
+ * which reads the devices while any command is not final; a device of a site since unbound, which
+ * it reads no more, ends as no longer followed (domain `withSiteBinding`). Run when the read
+ * model changes a job's command or batch (then `fleetJobChanged` is published, so the job page
+ * updates) and when the job page reads the job. Once a job sends nothing more and every device is
+ * settled, its maker is told of its failed devices, once.
  */
 export class FleetOutcomes {
   readonly #store: FleetStore;
@@ -57,6 +62,14 @@ export class FleetOutcomes {
    */
   async sync(job: FleetJobRow, batches: readonly FleetBatchRow[]): Promise<boolean> {
     const account: Account = { region: job.region, clientId: job.clientId };
+    // The devices of a site the account unbound are read no more: those not ended end so.
+    const unbound = await this.#readModel.unboundOf(account, [
+      ...new Set(
+        batches
+          .filter((batch) => batch.state === 'sent')
+          .flatMap((batch) => batch.devices.map((device) => device.deviceId)),
+      ),
+    ]);
     let changed = false;
     for (const batch of batches) {
       if (batch.state !== 'sent') continue;
@@ -81,7 +94,7 @@ export class FleetOutcomes {
       changed =
         (await this.#store.updateBatchDevices(job.id, batch.index, (devices) =>
           devicesOfBatch(devices, answer, byDevice, nowMs).map((device, i) =>
-            keepSettled(devices[i], device),
+            keepSettled(devices[i], withSiteBinding(device, unbound.has(device.deviceId), nowMs)),
           ),
         )) || changed;
     }
@@ -117,8 +130,8 @@ export class FleetOutcomes {
   }
 
   /**
-   * Once `job` sends nothing more and every device it sent to is settled (a final command or a
-   * failure), its maker is told how many failed (no command found, refused, or cancelled at once
+   * Once `job` sends nothing more and every device it sent to is settled (a final command, a
+   * failure, or no longer followed since its site was unbound), its maker is told how many failed (no command found, refused, or cancelled at once
    * for overlap), once (`read_model_notices`).
    */
   async #tellFailures(job: FleetJobRow): Promise<void> {
@@ -157,16 +170,24 @@ export class FleetOutcomes {
 }
 
 /** True once a device's outcome never changes: it failed, or its command is final. */
-function settled(device: FleetDeviceOutcome): boolean {
+function ended(device: FleetDeviceOutcome): boolean {
   return (
     device.failure !== undefined || (device.status !== undefined && isFinalStatus(device.status))
   );
 }
 
-/** A device settled before (a batch cancel's result, a failure) stays as it was. */
+/**
+ * True once a device's outcome is final: ended, or no longer followed since its site was unbound
+ * (final until the site is bound again).
+ */
+function settled(device: FleetDeviceOutcome): boolean {
+  return ended(device) || device.unbound === true;
+}
+
+/** A device ended before (a batch cancel's result, a failure) stays as it was. */
 function keepSettled(
   before: FleetDeviceOutcome | undefined,
   after: FleetDeviceOutcome,
 ): FleetDeviceOutcome {
-  return before && settled(before) ? before : after;
+  return before && ended(before) ? before : after;
 }

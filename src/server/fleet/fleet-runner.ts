@@ -6,6 +6,7 @@ import {
 import { ProblemSchema } from '../../domain/errors.ts';
 import { isFinalStatus, type StatusRecord } from '../../domain/command.ts';
 import {
+  abortRuleCounts,
   breaksAbortRule,
   deviceOutcomeOfRecord,
   type FleetDeviceOutcome,
@@ -502,15 +503,7 @@ function failureWords(detail: string | undefined): string {
 
 /** Operator words for a broken abort rule, or undefined while it holds. */
 function abortReason(job: FleetJobRow, batches: readonly FleetBatchRow[]): string | undefined {
-  let sentSoFar = 0;
-  let failedOrCancelled = 0;
-  for (const batch of batches) {
-    if (batch.state !== 'sent' && batch.state !== 'failed') continue;
-    for (const device of batch.devices) {
-      sentSoFar += 1;
-      if (device.failure || device.status === 'cancelled') failedOrCancelled += 1;
-    }
-  }
+  const { sentSoFar, failedOrCancelled } = abortRuleCounts(batches);
   if (!breaksAbortRule({ sentSoFar, failedOrCancelled }, job.rollout.abortPercent))
     return undefined;
   return `Stopped: ${failedOrCancelled} of the ${sentSoFar} devices tried so far failed or were cancelled, more than the ${job.rollout.abortPercent}% this job allows. Nothing more was sent.`;

@@ -5,9 +5,10 @@ import type { ReadModel } from '../read-model/read-model.ts';
 
 /**
  * The ledger entries with each accepted batch's devices no longer followed because their site is
- * unbound (`outcome.unbound`, domain `unboundBatchDevices`), worked out from the read model when
- * read (docs/architecture.md, Ledger: batches): the batch pages and the overview then count them
- * as final instead of waiting for good on a status the read model reads no more. Bound again, a
+ * unbound (`outcome.unbound`, domain `unboundBatchDevices`), each with its command's last read
+ * status, worked out from the read model when read (docs/architecture.md, Ledger: batches): the
+ * batch pages and the overview then count them as final (as their command ended before the
+ * unbind, else no longer followed) instead of asking for a status the BFF answers no more. Bound again, a
  * site's devices are followed again. Without a read model (no database) the entries are as they
  * are. Two queries for the whole page, none per entry.
  */
@@ -34,7 +35,7 @@ export async function withUnboundDevices(
     const commandOf = new Map((entry.outcome?.commands ?? []).map((c) => [c.deviceId, c.id]));
     const ended = unboundBatchDevices(entry.deviceIds ?? [], unbound, (deviceId) => {
       const commandId = commandOf.get(deviceId);
-      return commandId === undefined ? undefined : records.get(`${deviceId} ${commandId}`)?.status;
+      return commandId === undefined ? undefined : records.get(`${deviceId} ${commandId}`);
     });
     return ended.length === 0 ? entry : { ...entry, outcome: { ...entry.outcome, unbound: ended } };
   });

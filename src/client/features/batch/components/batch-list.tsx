@@ -6,6 +6,7 @@ import {
   batchDevices,
   batchPath,
   followedCommands,
+  endedBeforeUnbindStatuses,
   unfollowedCounts,
   type BatchRecord,
 } from '../lib/ledger-batches.ts';
@@ -15,7 +16,7 @@ function BatchRow({ record }: { record: BatchRecord }) {
   const statuses = useCommandStatuses(followedCommands(record));
   const devices = batchDevices(record);
   const counts = countStatuses(
-    statuses.map((s) => s.data),
+    [...statuses.map((s) => s.data), ...endedBeforeUnbindStatuses(devices)],
     unfollowedCounts(devices),
   );
   return (

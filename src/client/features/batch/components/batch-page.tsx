@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import { endedBeforeUnbind, type BatchCancelResult } from '../../../../domain/batch.ts';
 import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
 import { isCancellable } from '../../../../domain/command.ts';
 import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
@@ -30,6 +30,7 @@ import {
   batchDevices,
   CONFIRMING_REFRESH_MS,
   followedCommands,
+  endedBeforeUnbindStatuses,
   unfollowedCounts,
   type BatchRecord,
 } from '../lib/ledger-batches.ts';
@@ -96,7 +97,11 @@ export function BatchPage({
   const statuses = useCommandStatuses(followed);
   const records = statuses.map((s) => s.data);
   const recordOf = new Map(followed.map((c, i) => [c.deviceId, i]));
-  const counts = countStatuses(records, unfollowedCounts(devices));
+  // A device whose command ended before its site was unbound counts as it ended.
+  const counts = countStatuses(
+    [...records, ...endedBeforeUnbindStatuses(devices)],
+    unfollowedCounts(devices),
+  );
   const summary = summarizeBatch(counts);
   const batchCancel = useCancelBatch();
   const deviceCancel = useCancelDeviceByDevice();
@@ -500,6 +505,12 @@ function DeviceRow({
   historyPath: string | undefined;
 }) {
   const { device, record } = view;
+  // A command that ended before its site was unbound shows as it ended.
+  const shownStatus =
+    record?.status ??
+    (device.kind === 'unbound' && device.lastStatus && endedBeforeUnbind(device)
+      ? device.lastStatus
+      : undefined);
   return (
     <tr data-device={device.deviceId}>
       <td>
@@ -537,7 +548,9 @@ function DeviceRow({
         {words.command}
       </td>
       <td>
-        <span className={record ? `status status-${record.status}` : 'status'}>{words.status}</span>
+        <span className={shownStatus ? `status status-${shownStatus}` : 'status'}>
+          {words.status}
+        </span>
       </td>
       <td>{words.reason}</td>
       {showOutcome ? <td>{words.outcome}</td> : null}

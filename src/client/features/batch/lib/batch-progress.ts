@@ -9,7 +9,8 @@ import type { BatchCancelResult } from '../../../../domain/batch.ts';
  * How many devices of a batch stand where: their command's status once found (`unknown` while
  * not read yet), `confirming` while their command is not found in their history yet, `notFound`
  * once the window ended without it (docs/decisions/006, section 5), `unbound` once their site
- * was unbound before their command was final (no longer followed: final for the batch).
+ * was unbound before their command was final (no longer followed: final for the batch; one whose
+ * command ended before the unbind counts as it ended).
  */
 export type BatchCounts = Record<
   CommandStatus | 'unknown' | 'confirming' | 'notFound' | 'unbound',
@@ -34,7 +35,7 @@ const noCounts = (): BatchCounts => ({
  * site is unbound.
  */
 export function countStatuses(
-  records: readonly (StatusRecord | undefined)[],
+  records: readonly (Pick<StatusRecord, 'status'> | undefined)[],
   others: { confirming: number; notFound: number; unbound?: number } = {
     confirming: 0,
     notFound: 0,

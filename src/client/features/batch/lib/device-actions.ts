@@ -1,4 +1,4 @@
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import { endedBeforeUnbind, type BatchCancelResult } from '../../../../domain/batch.ts';
 import {
   isCancellable,
   type DeviceCommand,
@@ -147,6 +147,15 @@ export function batchDeviceWords(
       status: 'No command',
       reason:
         "The window has ended and the device's history holds no command of this batch: the device most likely never got it. Check its history before sending it again, so it does not get the command twice.",
+      outcome: outcomeWords,
+    };
+  if (device.kind === 'unbound' && device.lastStatus && endedBeforeUnbind(device))
+    // Its command ended before the unbind: that outcome stands (a final status never changes).
+    return {
+      device: device.deviceId,
+      command: device.commandId ?? 'Not confirmed',
+      status: COMMAND_STATUS_WORDS[device.lastStatus],
+      reason: `${device.lastCancelReason ? `${CANCELLATION_REASON_WORDS[device.lastCancelReason]}. ` : ''}Its site was unbound since: powerdeck reads it no more.`,
       outcome: outcomeWords,
     };
   if (device.kind === 'unbound')

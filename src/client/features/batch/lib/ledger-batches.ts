@@ -1,11 +1,16 @@
 import {
   BatchRequestSchema,
+  endedBeforeUnbind,
   type BatchCommand,
   type BatchConfirmation,
   type UnboundDevice,
   type UnconfirmedDevice,
 } from '../../../../domain/batch.ts';
-import type { CommandStatus, DeviceCommand } from '../../../../domain/command.ts';
+import type {
+  CancellationReason,
+  CommandStatus,
+  DeviceCommand,
+} from '../../../../domain/command.ts';
 import type { LedgerEntry, LedgerPage } from '../../../../domain/ledger.ts';
 import { isKnownTimeZone } from '../../../lib/time.ts';
 
@@ -29,8 +34,9 @@ export interface BatchRecord {
   /** The devices whose command is not found: not confirmed yet, or not found at all. */
   unconfirmed: UnconfirmedDevice[];
   /**
-   * The devices whose site is unbound while their command was not final: no longer followed, a
-   * final state for the batch (their status is read no more).
+   * The devices whose site is unbound, with their command's last read status: final for the
+   * batch, as their command ended before the unbind, else no longer followed (their status is
+   * read no more).
    */
   unbound?: UnboundDevice[] | undefined;
   /** Where finding the device commands stands; an older entry that named them all: confirmed. */
@@ -99,8 +105,9 @@ export function batchPath(record: Pick<BatchRecord, 'batchCommandId' | 'ledgerId
 }
 
 /**
- * How one device of a batch stands: its command found, or not (yet); or no longer followed, its
- * site unbound (with its command when found, and its status when last read).
+ * How one device of a batch stands: its command found, or not (yet); or its site unbound (with
+ * its command when found, and its status and cancellation reason when last read): ended as it
+ * was when that status is final, else no longer followed.
  */
 export type BatchDeviceState =
   | { kind: 'found'; deviceId: string; commandId: string }
@@ -109,6 +116,7 @@ export type BatchDeviceState =
       deviceId: string;
       commandId?: string | undefined;
       lastStatus?: CommandStatus | undefined;
+      lastCancelReason?: CancellationReason | undefined;
     }
   | { kind: 'confirming'; deviceId: string }
   | { kind: 'notFound'; deviceId: string };
@@ -125,12 +133,19 @@ export function batchDevices(
 ): BatchDeviceState[] {
   const found = new Map(record.commands.map((c) => [c.deviceId, c.id]));
   const pending = new Map(record.unconfirmed.map((u) => [u.deviceId, u.state]));
-  const unbound = new Map((record.unbound ?? []).map((u) => [u.deviceId, u.lastStatus]));
+  const unbound = new Map((record.unbound ?? []).map((u) => [u.deviceId, u]));
   const ids = [...new Set([...record.deviceIds, ...found.keys()])];
   return ids.map((deviceId): BatchDeviceState => {
     const commandId = found.get(deviceId);
-    if (unbound.has(deviceId))
-      return { kind: 'unbound', deviceId, commandId, lastStatus: unbound.get(deviceId) };
+    const last = unbound.get(deviceId);
+    if (last)
+      return {
+        kind: 'unbound',
+        deviceId,
+        commandId,
+        lastStatus: last.lastStatus,
+        lastCancelReason: last.lastCancelReason,
+      };
     if (commandId !== undefined) return { kind: 'found', deviceId, commandId };
     const state = pending.get(deviceId);
     if (state === 'notFound') return { kind: 'notFound', deviceId };
@@ -151,7 +166,25 @@ export function followedCommands(
   return record.commands.filter((c) => !unbound.has(c.deviceId));
 }
 
-/** How many devices have no followed command: not confirmed yet, not found, or site unbound. */
+/**
+ * The last statuses of the devices whose command ended (completed or cancelled) before their site
+ * was unbound: counted as they ended, though their status is read no more.
+ */
+export function endedBeforeUnbindStatuses(
+  devices: readonly BatchDeviceState[],
+): { status: CommandStatus }[] {
+  return devices.flatMap((device) =>
+    device.kind === 'unbound' && device.lastStatus && endedBeforeUnbind(device)
+      ? [{ status: device.lastStatus }]
+      : [],
+  );
+}
+
+/**
+ * How many devices have no followed command: not confirmed yet, not found, or site unbound
+ * before their command ended (those whose command ended before are counted as it ended:
+ * {@link endedBeforeUnbindStatuses}).
+ */
 export function unfollowedCounts(devices: readonly BatchDeviceState[]): {
   confirming: number;
   notFound: number;
@@ -161,7 +194,7 @@ export function unfollowedCounts(devices: readonly BatchDeviceState[]): {
   return {
     confirming: count('confirming'),
     notFound: count('notFound'),
-    unbound: count('unbound'),
+    unbound: devices.filter((d) => d.kind === 'unbound' && !endedBeforeUnbind(d)).length,
   };
 }
 

@@ -202,6 +202,9 @@ export function FleetJobView({
               ['Completed', progress.completed],
               ['Cancelled', cancelledTotal],
               ['Failed', progress.failed],
+              ...(progress.unbound > 0
+                ? [['No longer followed (site unbound)', progress.unbound] as const]
+                : []),
               ...(unconfirmed.confirming > 0
                 ? [['Not confirmed yet', unconfirmed.confirming] as const]
                 : []),

@@ -11,9 +11,11 @@ import {
  * vendor's batch answer names no device command, so the BFF finds each in the device's history.
  * `found`: its command is known; `confirming`: its batch was sent and the command is not found
  * yet; `notFound`: the window has ended without it in the history; `failed`: the BFF gave up on
- * it (its `failure` says why); `notSent`: its batch is not sent.
+ * it (its `failure` says why); `notSent`: its batch is not sent; `unbound`: its site was unbound
+ * before its command ended, so it is followed no more (final, not a failure).
  */
-export type FleetDeviceConfirmation = 'found' | 'confirming' | 'notFound' | 'failed' | 'notSent';
+export type FleetDeviceConfirmation =
+  'found' | 'confirming' | 'notFound' | 'failed' | 'notSent' | 'unbound';
 
 /**
  * The confirmation of `device` of `batch`, the window's end being that of the batch's own command
@@ -26,6 +28,7 @@ export function fleetDeviceConfirmation(
   nowMs: number,
 ): FleetDeviceConfirmation {
   if (device.failure) return 'failed';
+  if (device.unbound) return 'unbound';
   if (device.commandId) return 'found';
   if (batch.state !== 'sent') return 'notSent';
   const endMs = Date.parse((batch.command ?? job.command).endTime);
@@ -49,12 +52,16 @@ export function countUnconfirmed(
 /** How often a finished job whose devices are not all confirmed yet is read again, in ms. */
 export const CONFIRMING_JOB_REFRESH_MS = 5000;
 
-/** True while a device's command is known but not final: its outcome may still change. */
+/**
+ * True while a device's command is known but not final, and its site bound: its outcome may
+ * still change.
+ */
 const anyCommandLive = (job: Pick<FleetJob, 'batches'>) =>
   job.batches.some((batch) =>
     batch.devices.some(
       (device) =>
         device.commandId !== undefined &&
+        !device.unbound &&
         device.status !== undefined &&
         !isFinalStatus(device.status),
     ),

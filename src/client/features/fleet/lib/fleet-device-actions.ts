@@ -14,7 +14,7 @@ export interface FleetCancelPlan {
 /**
  * Splits the chosen devices of `job` (in batch order) into the device commands a cancel sends and
  * the devices it leaves: one without a command (not sent, failed, not confirmed yet or not found)
- * has nothing to cancel, and a completed or cancelled command cannot be (docs/upstream.md,
+ * has nothing to cancel, one whose site is unbound is out of reach, and a completed or cancelled command cannot be (docs/upstream.md,
  * Lifecycle). `nowMs` is when the job was read.
  */
 export function planFleetCancel(
@@ -27,7 +27,12 @@ export function planFleetCancel(
     for (const device of batch.devices) {
       if (!chosen.has(device.deviceId)) continue;
       const { deviceId, commandId, status } = device;
-      if (commandId === undefined)
+      if (device.unbound)
+        plan.untouched.push({
+          deviceId,
+          why: 'its site is unbound: powerdeck no longer reaches it',
+        });
+      else if (commandId === undefined)
         plan.untouched.push({
           deviceId,
           why:

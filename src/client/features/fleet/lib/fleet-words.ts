@@ -20,7 +20,8 @@ export const FLEET_BATCH_STATE_WORDS: Record<FleetBatchState, string> = {
 
 /**
  * What the job page says of one device, and its CSV too: failed, not sent, not confirmed yet, not
- * found in its history, or its command's status with the cancellation reason in words. `nowMs`
+ * found in its history, no longer followed (its site unbound), or its command's status with the
+ * cancellation reason in words. `nowMs`
  * is when the job was read.
  */
 export function deviceStatusWords(
@@ -38,6 +39,8 @@ export function deviceStatusWords(
       return "Sent, not confirmed yet: its command is looked for in the device's history";
     case 'notFound':
       return "Not found in the device's history: the window has ended without its command. Check the device's history before sending again";
+    case 'unbound':
+      return `Site unbound: no longer followed. Its command may still run on the vendor until the site is bound again${device.status ? `. Last read: ${COMMAND_STATUS_WORDS[device.status]}` : ''}`;
     case 'found':
       break;
   }

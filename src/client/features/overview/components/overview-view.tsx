@@ -182,6 +182,9 @@ export function OverviewView({ overview }: { overview: Overview }) {
                 {progress.sent} sent, {progress.executing} executing, {progress.completed} completed
                 {cancelled > 0 ? `, ${cancelled} cancelled` : ''}
                 {progress.failed > 0 ? `, ${progress.failed} failed` : ''}
+                {progress.unbound > 0
+                  ? `, ${progress.unbound} no longer followed (site unbound)`
+                  : ''}
               </p>
             </li>
           );

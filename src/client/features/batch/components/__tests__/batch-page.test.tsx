@@ -178,3 +178,52 @@ describe('BatchPage, with a device whose site was unbound', () => {
     expect(requests.some((r) => r.path.includes('/BAT-2/'))).toBe(false);
   });
 });
+
+describe('BatchPage, with a device whose command ended before its site was unbound', () => {
+  const fakeUnbound = () =>
+    stubFetch((request) => {
+      if (request.path === '/api/ledger') return json(200, { entries: [] });
+      if (request.path === '/api/devices/BAT-1/commands/cmd_1') return json(200, statuses.cmd_1);
+      if (request.path === '/api/devices/BAT-3/commands/cmd_3') return json(200, statuses.cmd_3);
+      // What the BFF answers of a device whose site is unbound.
+      return problem(404, 'unknown_or_unbound', 'Unknown device or command, or site unbound.');
+    });
+
+  it('shows it completed, its site unbound since, counted final; its status is never read', async () => {
+    const requests = fakeUnbound();
+    const unboundRecord: BatchRecord = {
+      ...record,
+      unbound: [{ deviceId: 'BAT-2', lastStatus: 'completed' }],
+    };
+    renderWithProviders(<BatchPage record={unboundRecord} />);
+
+    expect(
+      await screen.findByText('Finished with cancellations: 1 of 3 completed, 2 cancelled.'),
+    ).toBeTruthy();
+    const row = document.querySelector('tr[data-device="BAT-2"]') as HTMLElement;
+    expect(row.textContent).toContain('Completed');
+    expect(row.textContent).toContain('Its site was unbound since');
+    expect(row.textContent).not.toContain('no longer followed');
+    expect(row.textContent).not.toContain('Could not read its status');
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('3 of 3 final');
+    expect(requests.some((r) => r.path.includes('/BAT-2/'))).toBe(false);
+  });
+
+  it('shows it cancelled with its reason, its site unbound since', async () => {
+    const requests = fakeUnbound();
+    const unboundRecord: BatchRecord = {
+      ...record,
+      unbound: [{ deviceId: 'BAT-2', lastStatus: 'cancelled', lastCancelReason: 'deviceFault' }],
+    };
+    renderWithProviders(<BatchPage record={unboundRecord} />);
+
+    expect(
+      await screen.findByText('Finished with cancellations: 0 of 3 completed, 3 cancelled.'),
+    ).toBeTruthy();
+    const row = document.querySelector('tr[data-device="BAT-2"]') as HTMLElement;
+    expect(row.textContent).toContain('Cancelled');
+    expect(row.textContent).toContain('A device fault prevented or stopped execution');
+    expect(row.textContent).toContain('Its site was unbound since');
+    expect(requests.some((r) => r.path.includes('/BAT-2/'))).toBe(false);
+  });
+});

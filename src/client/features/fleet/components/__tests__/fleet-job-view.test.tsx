@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { FleetJob } from '../../../../../domain/fleet-job.ts';
+import { progressOf, type FleetJob } from '../../../../../domain/fleet-job.ts';
 import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { TEST_FLEET_JOB_ID, testFleetJob } from '../../../../testing/fleet-jobs.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
+import { fleetJobRefetchMs } from '../../lib/fleet-confirmation.ts';
 import { FleetJobView } from '../fleet-job-view.tsx';
 
 const JOB_ID = TEST_FLEET_JOB_ID;
@@ -20,6 +21,7 @@ function job(overrides: Partial<FleetJob> = {}): FleetJob {
       executing: 0,
       completed: 0,
       cancelled: { timeWindowOverlap: 1 },
+      unbound: 0,
       failed: 0,
     },
     batches: [
@@ -277,5 +279,56 @@ describe('FleetJobView', () => {
 
     await user.click(screen.getByRole('button', { name: 'Resend to selected failed (1)…' }));
     expect(resent).toEqual([['BAT-2']]);
+  });
+});
+
+describe('FleetJobView, with devices on a site since unbound', () => {
+  it('ends them as no longer followed, counted apart and final: not failed, not looked for, not read again', () => {
+    const batches: FleetJob['batches'] = [
+      {
+        index: 0,
+        state: 'sent',
+        batchCommandId: 'BATCH-1',
+        sentAt: '2030-01-01T12:00:01.000Z',
+        attempts: 1,
+        devices: [
+          {
+            deviceId: 'BAT-1',
+            commandId: 'CMD-1',
+            status: 'received',
+            unbound: true,
+            outcomeAt: '2030-01-01T12:05:00.000Z',
+          },
+          { deviceId: 'BAT-2', unbound: true, outcomeAt: '2030-01-01T12:05:00.000Z' },
+          {
+            deviceId: 'BAT-3',
+            commandId: 'CMD-3',
+            status: 'completed',
+            outcomeAt: '2030-01-01T19:00:00.000Z',
+          },
+        ],
+      },
+    ];
+    const unbound = job({ state: 'completed', batches, progress: progressOf(batches) });
+    const readAtMs = Date.parse('2030-01-01T19:30:00Z');
+    renderWithProviders(<FleetJobView job={unbound} timeZone="UTC" readAtMs={readAtMs} />);
+
+    const progress = screen.getByRole('region', { name: 'Progress' });
+    const count = (label: string) =>
+      within(progress).queryByText(label, { selector: 'dt' })?.nextSibling?.textContent;
+    expect(count('No longer followed (site unbound)')).toBe('2');
+    expect(count('Received')).toBe('0');
+    expect(count('Failed')).toBe('0');
+    expect(count('Not found in history')).toBeUndefined();
+    const devices = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole(
+      'listitem',
+    );
+    expect(devices.map((li) => li.textContent)).toEqual([
+      'BAT-1: Site unbound: no longer followed. Its command may still run on the vendor until the site is bound again. Last read: Received (pending)',
+      'BAT-2: Site unbound: no longer followed. Its command may still run on the vendor until the site is bound again',
+      'BAT-3: Completed',
+    ]);
+    // Every device is final: the page reads the job no more.
+    expect(fleetJobRefetchMs(unbound, readAtMs, 2000)).toBe(false);
   });
 });

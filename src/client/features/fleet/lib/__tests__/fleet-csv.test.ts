@@ -15,6 +15,7 @@ describe('fleetOutcomesCsv', () => {
           executing: 0,
           completed: 0,
           cancelled: {},
+          unbound: 0,
           failed: 1,
         },
         batches: [
