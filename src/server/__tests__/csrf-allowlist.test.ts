@@ -222,7 +222,9 @@ describe('the allowlist', () => {
       },
     });
     expect(command.statusCode).toBe(400);
-    expect(command.json().detail).toContain('powerControl');
+    // Says what to change in the product's words, not the field's name.
+    expect(command.json().detail).toContain('Set at least one power control');
+    expect(command.json().detail).not.toContain('powerControl');
     expect(fake.seen).toHaveLength(0);
   });
 });
