@@ -9,12 +9,31 @@
  * half-open window `[x, x + windowMs)` ever holds more than `limit` calls of a device. A `429`
  * with `Retry-After` (another client of the account spent the budget) holds every slot until
  * `busyUntilMs`.
+ *
+ * The vendor counts a call when it arrives, which a slow wire puts anywhere between the moment
+ * the call was sent and its answer: `t` is the latest moment the call could have arrived. Until
+ * the answer that is not known, so a call on its way counts from {@link unansweredCallCountsFromMs};
+ * once answered, from the answer.
  */
 
 /** Calls the vendor allows per device in one window, unless configured otherwise. */
 export const DEFAULT_DEVICE_CALLS_PER_WINDOW = 2;
 /** The vendor's window: one rolling minute, ms. */
 export const DEVICE_CALL_WINDOW_MS = 60_000;
+
+/**
+ * When a call taken at `takenAtMs` and not answered yet counts from, epoch ms, upstream clock:
+ * one window later, as though it arrived at the vendor the last moment a call answered within a
+ * window could have (the upstream timeout, 10 s by default, and the retries of one call keep it
+ * well within one). Its slot is thus held until two windows after it was taken, or a window after
+ * its answer once that comes, so a call slow on its way in never lets a later call of the device
+ * into the vendor's rolling window with it (docs/decisions/007-device-call-budget.md, section 1).
+ * Not later than one window: a slot counted from further ahead is taken for one written before
+ * the upstream clock went back, and dropped.
+ */
+export function unansweredCallCountsFromMs(takenAtMs: number, budget: DeviceCallBudget): number {
+  return takenAtMs + budget.windowMs;
+}
 
 /** A device's budget: at most `limit` calls in any rolling `windowMs`. */
 export interface DeviceCallBudget {

@@ -6,6 +6,9 @@ import { send, type TestResponse } from './http-client.ts';
  */
 export interface SandboxFaults {
   latencyMs?: number;
+  /** Each request waits `latencyMs` plus up to this, drawn from a PRNG seeded with `latencySeed`. */
+  latencyJitterMs?: number;
+  latencySeed?: string;
   errorRate?: number;
   errorStatus?: number;
   rateLimitPerMinute?: number;

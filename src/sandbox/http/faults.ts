@@ -1,10 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { randomInt, seededRandom } from '../fixtures/seeded-random.ts';
 import { RateLimitError, SandboxError } from '../sandbox-error.ts';
 
 /** Body of `PUT /_sandbox/faults` (src/sandbox/README.md, Admin API); `{}` clears every fault. */
 export const FaultSettingsSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(60_000).optional(),
+  /**
+   * A slow wire that varies: each request waits `latencyMs` plus a share of this, drawn in turn
+   * from a PRNG seeded with `latencySeed` (the same seed, the same sequence of waits).
+   */
+  latencyJitterMs: z.number().int().min(0).max(60_000).optional(),
+  latencySeed: z.string().max(100).optional(),
   errorRate: z.number().min(0).max(1).optional(),
   errorStatus: z.number().int().min(500).max(599).optional(),
   rateLimitPerMinute: z.number().int().min(1).optional(),
@@ -47,6 +54,8 @@ function injected(status: number, message: string): SandboxError {
  */
 export class FaultInjector {
   private settings: FaultSettings = {};
+  /** The waits of `latencyJitterMs`, seeded anew by each `set`. */
+  private latencyRandom: () => number = seededRandom('');
   private windows = new Map<string, { startMs: number; count: number }>();
   private counters: SandboxStats = emptyStats();
 
@@ -59,6 +68,7 @@ export class FaultInjector {
   /** Replaces the settings; rate windows start afresh. */
   set(settings: FaultSettings): void {
     this.settings = { ...settings };
+    this.latencyRandom = seededRandom(settings.latencySeed ?? '');
     this.windows.clear();
   }
 
@@ -96,12 +106,15 @@ export class FaultInjector {
   }
 
   /**
-   * Waits the injected latency, then throws the injected error for a share `errorRate` of
-   * requests (status `errorStatus`, default 503).
+   * Waits the injected latency (`latencyMs`, plus up to `latencyJitterMs`), before the request is
+   * counted against any rate limit: a slow wire on the way in, so the limit counts the request
+   * when it arrives. Then throws the injected error for a share `errorRate` of requests (status
+   * `errorStatus`, default 503).
    */
   async beforeRequest(): Promise<void> {
-    const { latencyMs, errorRate } = this.settings;
-    if (latencyMs) await sleep(latencyMs);
+    const { errorRate } = this.settings;
+    const waitMs = this.nextLatencyMs();
+    if (waitMs > 0) await sleep(waitMs);
     if (errorRate && this.random() < errorRate) {
       this.counters.faultsInjected += 1;
       const status = this.settings.errorStatus ?? 503;
@@ -110,6 +123,14 @@ export class FaultInjector {
         `Injected fault: the sandbox answers ${status} to a share ${errorRate} of requests (PUT /_sandbox/faults {} clears it)`,
       );
     }
+  }
+
+  /** The next request's wait, ms: `latencyMs` plus its draw of `latencyJitterMs`. */
+  nextLatencyMs(): number {
+    const { latencyMs = 0, latencyJitterMs = 0 } = this.settings;
+    return (
+      latencyMs + (latencyJitterMs > 0 ? randomInt(this.latencyRandom, 0, latencyJitterMs) : 0)
+    );
   }
 
   /**

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import { answeredCall } from '../budget/__tests__/support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../budget/device-budget-store.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { FleetRunner, MAX_BATCH_ATTEMPTS } from '../fleet/fleet-runner.ts';
@@ -66,10 +67,15 @@ describe("a fleet batch within its devices' budget of upstream calls", () => {
 
   it('waits for the next slot of a device whose calls are spent, then sends the batch once', async () => {
     const id = await createTwoDeviceJob(store, box, nowMs);
-    // Someone else spent BAT-1's two calls of this minute.
+    // Someone else spent BAT-1's two calls of this minute, answered at once.
     for (let call = 0; call < 2; call += 1)
       expect(
-        await budget.reserve({ region: 'eu', deviceIds: ['BAT-1'], kind: 'control', nowMs: T }),
+        await answeredCall(budget, {
+          region: 'eu',
+          deviceIds: ['BAT-1'],
+          kind: 'control',
+          nowMs: T,
+        }),
       ).toMatchObject({ granted: true });
     const runner = new FleetRunner({
       store,

@@ -9,6 +9,7 @@ import {
   type DeviceBudgetNow,
   type DeviceCallBudget,
   type DeviceCalls,
+  unansweredCallCountsFromMs,
 } from '../../domain/device-budget.ts';
 import { WAITING_CHANGE_STATES } from '../../domain/queued-change.ts';
 import { REGIONS, type Region } from '../../domain/token.ts';
@@ -144,7 +145,9 @@ export class DeviceBudgetStore {
         nextFreeAtMs: atMs,
       };
     if (atMs > nowMs) return { granted: false, reason: 'no_slot', nextFreeAtMs: atMs };
-    const spentAt = new Date(nowMs);
+    // The call is not on its way yet, let alone answered: it counts from the latest moment it
+    // could arrive until settle() knows better.
+    const spentAt = new Date(unansweredCallCountsFromMs(nowMs, this.budgetOf(region)));
     const rows = await tx
       .insert(deviceCallSlots)
       .values(
@@ -167,19 +170,18 @@ export class DeviceBudgetStore {
   }
 
   /**
-   * Moves the time taken slots count from to when their call was answered (upstream clock): the
-   * upstream counted the request somewhere between the reservation and the answer, so the slot
-   * is held until a window after the answer. Never moves a slot earlier.
+   * Moves the time taken slots count from to when their call was answered, or given up (upstream
+   * clock): the upstream counted the request when it arrived, somewhere between the reservation
+   * and the answer, so the slot is held until a window after the answer. A slot counts from a
+   * window after its reservation until then ({@link unansweredCallCountsFromMs}), so this mostly
+   * moves it earlier: a slot is held as long as its call may still arrive, no longer.
    */
   async settle(slotIds: readonly number[], answeredAtMs: number): Promise<void> {
     if (slotIds.length === 0) return;
-    const answeredAt = new Date(answeredAtMs);
     await this.#db
       .update(deviceCallSlots)
-      .set({ spentAt: answeredAt })
-      .where(
-        and(inArray(deviceCallSlots.id, [...slotIds]), lt(deviceCallSlots.spentAt, answeredAt)),
-      );
+      .set({ spentAt: new Date(answeredAtMs) })
+      .where(inArray(deviceCallSlots.id, [...slotIds]));
   }
 
   /**

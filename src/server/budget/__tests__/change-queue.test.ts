@@ -16,6 +16,7 @@ import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { ChangeQueue } from '../change-queue.ts';
 import type { StepResult, StepToSend } from '../change-runner.ts';
+import { answeredCall } from './support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../device-budget-store.ts';
 import { QueuedChangeStore } from '../queued-change-store.ts';
 
@@ -100,7 +101,7 @@ describe.each(DATABASE_KINDS)('the queue of changes on %s', { timeout: 120_000 }
     nowMs = s(0);
     const { queue, budget } = await startQueue();
     const id = device();
-    await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-20) });
+    await answeredCall(budget, { region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-20) });
     const row = await enqueue(queue, replace(id));
     expect(await queue.status(OWNER, row.id)).toMatchObject({
       state: 'queued',
@@ -122,8 +123,18 @@ describe.each(DATABASE_KINDS)('the queue of changes on %s', { timeout: 120_000 }
     nowMs = s(1000);
     const first = await startQueue();
     const id = device();
-    await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(990) });
-    await first.budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(995) });
+    await answeredCall(first.budget, {
+      region: 'eu',
+      deviceIds: [id],
+      kind: 'control',
+      nowMs: s(990),
+    });
+    await answeredCall(first.budget, {
+      region: 'eu',
+      deviceIds: [id],
+      kind: 'control',
+      nowMs: s(995),
+    });
     const row = await enqueue(first.queue, replace(id));
     expect((await first.queue.status(OWNER, row.id))?.goesAt).toBe(new Date(s(1055)).toISOString());
     await first.queue.stop();

@@ -16,6 +16,7 @@ import {
   type StepResult,
   type StepToSend,
 } from '../change-runner.ts';
+import { answeredCall } from './support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../device-budget-store.ts';
 import { statusOf } from '../queued-change-rows.ts';
 import { QueuedChangeStore } from '../queued-change-store.ts';
@@ -124,7 +125,7 @@ describe('queued changes, step by step', () => {
   it("holds a replace's cancel until its submit can follow at once, then sends both", async () => {
     nowMs = s(0);
     const id = device();
-    await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-30) });
+    await answeredCall(budget, { region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-30) });
     const { runner, tries } = runnerWith();
     const row = await enqueue(replace(id));
     // One slot is free now, but the cancel does not take it: the old window stays until then.
@@ -143,8 +144,8 @@ describe('queued changes, step by step', () => {
   it('withdraws a change until its first step starts, and never sends it', async () => {
     nowMs = s(0);
     const id = device();
-    await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-10) });
-    await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-5) });
+    await answeredCall(budget, { region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-10) });
+    await answeredCall(budget, { region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-5) });
     const { runner, tries } = runnerWith();
     const row = await enqueue(submit(id));
     const other = await store.withdraw({ region: 'eu', clientId: 'someone-else' }, row.id, s(1));
@@ -179,7 +180,7 @@ describe('queued changes, step by step', () => {
   it('refuses a replace the budget cannot finish by the lead time, writing nothing', async () => {
     nowMs = s(0);
     const id = device();
-    await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-10) });
+    await answeredCall(budget, { region: 'eu', deviceIds: [id], kind: 'read', nowMs: s(-10) });
     const outcome = await store.create({
       id: randomUUID(),
       owner: OWNER,

@@ -14,6 +14,7 @@ import {
 } from '../../../../test/support/databases.ts';
 import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
+import { answeredCall } from './support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf, MAX_BUSY_MS } from '../device-budget-store.ts';
 import { QueuedChangeStore } from '../queued-change-store.ts';
 
@@ -43,8 +44,9 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
   });
   afterAll(() => testDb.drop());
 
+  // A call made with each slot is answered at once, unless a test says otherwise.
   const reserve = (deviceIds: string[], nowMs: number, kind: 'control' | 'read' = 'control') =>
-    budget.reserve({ region: 'eu', deviceIds, kind, nowMs });
+    answeredCall(budget, { region: 'eu', deviceIds, kind, nowMs });
 
   it('grants a device its limit in a window, then says when the next slot frees', async () => {
     const id = device();
@@ -125,6 +127,37 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
         change: { id: changeId, seq },
       }),
     ).toMatchObject({ granted: true });
+  });
+
+  it('holds the slot of a call not answered yet as though it arrived a window later, then from its answer', async () => {
+    const id = device();
+    // A slow call taken at s(0), on its way still; a second one answered at once at s(10).
+    const slow = await budget.reserve({
+      region: 'eu',
+      deviceIds: [id],
+      kind: 'control',
+      nowMs: s(0),
+    });
+    await reserve([id], s(10));
+    // A window after the slow one was taken it may not have arrived yet: it holds its slot
+    // (counted from s(60), the latest it can arrive), so the next call waits for s(10)'s.
+    expect(
+      await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'control', nowMs: s(60) }),
+    ).toEqual({
+      granted: false,
+      reason: 'no_slot',
+      nextFreeAtMs: s(70),
+    });
+    expect((await budget.stateOf('eu', [id], s(61)))[0]).toMatchObject({
+      freesAtMs: [s(70), s(120)],
+    });
+    // Answered at s(63): it arrived by then, and holds its slot until s(123).
+    await budget.settle(slow.granted ? slow.slotIds : [], s(63));
+    expect((await budget.stateOf('eu', [id], s(64)))[0]).toMatchObject({
+      freesAtMs: [s(70), s(123)],
+    });
+    expect(await reserve([id], s(70))).toMatchObject({ granted: true });
+    expect(await reserve([id], s(122))).toMatchObject({ granted: false, nextFreeAtMs: s(123) });
   });
 
   it('holds a device the upstream answered 429 for until its Retry-After, never shorter', async () => {

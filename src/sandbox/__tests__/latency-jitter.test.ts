@@ -1,0 +1,46 @@
+/**
+ * The jittered latency fault (src/sandbox/README.md, Admin API): each request waits `latencyMs`
+ * plus a draw of up to `latencyJitterMs` from a PRNG seeded with `latencySeed`, so a fault test
+ * over a slow wire that varies is repeatable.
+ */
+import { describe, expect, it } from 'vitest';
+import { FaultInjector, FaultSettingsSchema } from '../http/faults.ts';
+
+const waits = (injector: FaultInjector, count: number) =>
+  Array.from({ length: count }, () => injector.nextLatencyMs());
+
+describe('jittered latency', () => {
+  it('waits between latencyMs and latencyMs + latencyJitterMs, the same sequence for the same seed', () => {
+    const settings = FaultSettingsSchema.parse({
+      latencyMs: 300,
+      latencyJitterMs: 2_700,
+      latencySeed: 'slow wire',
+    });
+    const one = new FaultInjector();
+    one.set(settings);
+    const drawn = waits(one, 200);
+    expect(Math.min(...drawn)).toBeGreaterThanOrEqual(300);
+    expect(Math.max(...drawn)).toBeLessThanOrEqual(3_000);
+    // It varies across the range, not a fixed wait.
+    expect(new Set(drawn).size).toBeGreaterThan(150);
+    expect(drawn.filter((ms) => ms < 1_000).length).toBeGreaterThan(20);
+    expect(drawn.filter((ms) => ms > 2_300).length).toBeGreaterThan(20);
+
+    const again = new FaultInjector();
+    again.set(settings);
+    expect(waits(again, 200)).toEqual(drawn);
+    // Each PUT starts the sequence afresh; another seed gives another one.
+    one.set(settings);
+    expect(waits(one, 5)).toEqual(drawn.slice(0, 5));
+    one.set({ ...settings, latencySeed: 'another wire' });
+    expect(waits(one, 5)).not.toEqual(drawn.slice(0, 5));
+  });
+
+  it('waits latencyMs alone without jitter, and nothing without latency', () => {
+    const injector = new FaultInjector();
+    injector.set({ latencyMs: 250 });
+    expect(waits(injector, 3)).toEqual([250, 250, 250]);
+    injector.set({});
+    expect(waits(injector, 3)).toEqual([0, 0, 0]);
+  });
+});
