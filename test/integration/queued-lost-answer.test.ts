@@ -107,13 +107,15 @@ const TRANSIENT = new Set([409, 429, 502, 503, 504]);
 /**
  * Submits like a browser that sends the same key again until it has a final answer: after a 429
  * at the device's next free call (the sandbox clock is moved there), after the other transient
- * answers once their `Retry-After` (at most a second) passed; at most 40 times.
+ * answers once their `Retry-After` (at most a second) passed; at most 150 times. A retry of an
+ * unknown outcome reads the device's history behind every change queued for it (decision 007),
+ * so on a loaded machine one browser needed over 40 tries while the queue worked through them.
  */
 async function submitUntilAnswered(body: ReturnType<typeof submission>, deviceId: string) {
   const key = randomUUID();
   for (let tries = 1; ; tries += 1) {
     const answer = await submit(body, deviceId, key);
-    if (!TRANSIENT.has(answer.status) || tries >= 40) return answer;
+    if (!TRANSIENT.has(answer.status) || tries >= 150) return answer;
     const retryAfterS = Number(answer.headers['retry-after'] ?? 0);
     if (answer.status === 429) await stack.admin.advanceClock(Math.max(1, retryAfterS) * 1000);
     else await sleep(Math.min(1000, Math.max(50, retryAfterS * 1000)));
