@@ -30,6 +30,15 @@ export const E2E_TEAMS_SANDBOX_PORT = 18190 + portOffset;
 export const E2E_TEAMS_IDP_PORT = 18170 + portOffset;
 
 /**
+ * Ports of the same company sign-in stack against Glewlwyd (Debian's `glewlwyd`, set up by
+ * scripts/glewlwyd-dev.ts) for the same specs in the project `company-sign-in-glewlwyd`: its
+ * pages and API on E2E_GLEWLWYD_PORT, Glewlwyd itself on the port after it.
+ */
+export const E2E_GLEWLWYD_PORT = 18160 + portOffset;
+export const E2E_GLEWLWYD_BFF_PORT = 18380 + portOffset;
+export const E2E_GLEWLWYD_SANDBOX_PORT = 18390 + portOffset;
+
+/**
  * Ports of a fourth stack, started by the tests under `e2e/prism/` themselves (only when they
  * run): a BFF without the sandbox, whose upstream is a Prism mock of docs/upstream.openapi.yaml,
  * and the relay that picks each region's token example (e2e/support/prism-stack.ts).
@@ -102,6 +111,35 @@ const teamsStack = {
   },
 };
 
+const glewlwydOrigin = `http://127.0.0.1:${E2E_GLEWLWYD_BFF_PORT}`;
+/** A secret with `-` and `/`, which Glewlwyd refuses as HTTP Basic (docs/decisions/004). */
+const GLEWLWYD_CLIENT_SECRET = 'powerdeck-e2e/glewlwyd-secret';
+const glewlwydIdp = {
+  command: 'npx tsx scripts/glewlwyd-dev.ts',
+  url: `http://127.0.0.1:${E2E_GLEWLWYD_PORT}/api/oidc/.well-known/openid-configuration`,
+  timeout: 60_000,
+  reuseExistingServer: false,
+  stdout: 'pipe' as const,
+  // SIGTERM, not Playwright's default SIGKILL, so the script removes Glewlwyd's throwaway folder.
+  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  env: {
+    GLEWLWYD_PORT: String(E2E_GLEWLWYD_PORT),
+    GLEWLWYD_REDIRECT_ORIGIN: glewlwydOrigin,
+    GLEWLWYD_CLIENT_SECRET,
+  },
+};
+const glewlwydStack = {
+  ...stack(E2E_GLEWLWYD_BFF_PORT, E2E_GLEWLWYD_SANDBOX_PORT, 'demo'),
+  env: {
+    ...stack(E2E_GLEWLWYD_BFF_PORT, E2E_GLEWLWYD_SANDBOX_PORT, 'demo').env,
+    DATA_DIR: path.join(runDir, 'glewlwyd'),
+    PUBLIC_ORIGIN: glewlwydOrigin,
+    OIDC_ISSUER: `http://127.0.0.1:${E2E_GLEWLWYD_PORT}/api/oidc`,
+    OIDC_CLIENT_ID: 'powerdeck',
+    OIDC_CLIENT_SECRET: GLEWLWYD_CLIENT_SECRET,
+  },
+};
+
 const testDir = path.join(import.meta.dirname, 'e2e');
 const specs = specFilesByFolder(testDir);
 /** Each project's spec folder under e2e/ (`''`: the files directly in it) and its stacks. */
@@ -110,6 +148,7 @@ const PROJECT_STACKS = {
   large: { folder: 'large', stacks: ['large'] },
   firefox: { folder: 'firefox', stacks: ['demo'] },
   'company-sign-in': { folder: 'company-sign-in', stacks: ['teams'] },
+  'company-sign-in-glewlwyd': { folder: 'company-sign-in', stacks: ['glewlwyd'] },
   // Its spec starts its own stack (e2e/support/prism-stack.ts).
   prism: { folder: 'prism', stacks: [] },
   // Its spec starts its own stack, and restarts its BFF (e2e/support/budget-stack.ts).
@@ -129,10 +168,11 @@ const stacksNeeded = new Set(
 );
 type WebServer = Extract<PlaywrightTestConfig['webServer'], readonly unknown[]>[number];
 /** The test stacks, each started only when a project that runs needs it (e2e-projects.ts). */
-const STACKS: Record<'demo' | 'large' | 'teams', WebServer[]> = {
+const STACKS: Record<'demo' | 'large' | 'teams' | 'glewlwyd', WebServer[]> = {
   demo: [stack(E2E_BFF_PORT, E2E_SANDBOX_PORT, 'demo')],
   large: [stack(E2E_LARGE_BFF_PORT, E2E_LARGE_SANDBOX_PORT, 'large')],
   teams: [teamsIdp, teamsStack],
+  glewlwyd: [glewlwydIdp, glewlwydStack],
 };
 
 export default defineConfig({
@@ -174,6 +214,12 @@ export default defineConfig({
       use: { baseURL: teamsOrigin },
     },
     {
+      // The same specs against Glewlwyd, whose pages differ (e2e/support/idp-pages.ts).
+      name: 'company-sign-in-glewlwyd',
+      testMatch: 'company-sign-in/**/*.spec.ts',
+      use: { baseURL: glewlwydOrigin },
+    },
+    {
       // The product against the vendor's contract as published: a BFF whose upstream is a Prism
       // mock of docs/upstream.openapi.yaml, a stack the spec starts itself.
       name: 'prism',
@@ -189,7 +235,7 @@ export default defineConfig({
       use: { baseURL: `http://127.0.0.1:${E2E_BUDGET_BFF_PORT}` },
     },
   ],
-  webServer: (['demo', 'large', 'teams'] as const).flatMap((name) =>
+  webServer: (['demo', 'large', 'teams', 'glewlwyd'] as const).flatMap((name) =>
     stacksNeeded.has(name) ? STACKS[name] : [],
   ),
 });

@@ -1,8 +1,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { idpPages, type IdpPerson } from '../support/idp-pages.ts';
 
 /**
- * Company sign-in end to end (README, Sign-in for teams): three people sign in through the test
- * identity provider (oidc-provider), an administrator registers the vendor connection and binds
+ * Company sign-in end to end (README, Sign-in for teams): three people sign in through the
+ * identity provider (oidc-provider, and Glewlwyd in its own project), an administrator registers the vendor connection and binds
  * a site, a dispatcher schedules a command through it, and a viewer reads in the audit page who
  * did what. Each person has a browser of their own, as on three desks.
  */
@@ -14,7 +15,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
  */
 async function signIn(
   browser: Browser,
-  login: string,
+  login: IdpPerson,
   heading = 'Overview: Europe',
 ): Promise<Page> {
   const context = await browser.newContext();
@@ -22,9 +23,7 @@ async function signIn(
   await page.goto('/sign-in');
   await page.getByLabel('Region').selectOption('eu');
   await page.getByRole('link', { name: 'Sign in with your company account' }).click();
-  await page.getByPlaceholder('Enter any login').fill(login);
-  await page.getByPlaceholder('and password').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await idpPages().signIn(page, login);
   await expect(page).toHaveURL(/\/overview$/);
   await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
   if (heading.startsWith('Overview')) {
@@ -61,7 +60,7 @@ test('three people sign in through the IdP; the audit page shows who did what', 
   // Sign-out ends the IdP's session too and comes back to powerdeck's sign-in page, which
   // checks the state the IdP brings back.
   await admin.getByRole('button', { name: 'Sign out' }).click();
-  await admin.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await idpPages().confirmSignOut(admin);
   await expect(admin).toHaveURL(/\/sign-in$/);
   await expect(admin.getByRole('status')).toHaveText(
     'You are signed out of powerdeck and of your company account.',
