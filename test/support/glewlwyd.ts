@@ -340,10 +340,11 @@ export async function startGlewlwyd(options: {
       post_logout_redirect_uris: [`${origin}/sign-in`],
       authorization_type: ['code', 'refresh_token'],
       // Without this list the token endpoint refuses every secret (403 unauthorized_client). The
-      // admin page proposes `client_secret_basic` alone, but Glewlwyd compares the HTTP Basic
-      // credentials without form-decoding them (RFC 6749 2.3.1), so a secret with `/` sent by the
-      // book is refused and powerdeck falls back to `client_secret_post` (docs/decisions/004).
-      token_endpoint_auth_method: ['client_secret_basic', 'client_secret_post'],
+      // admin page proposes `client_secret_basic` alone, kept here: Glewlwyd compares the HTTP
+      // Basic credentials without form-decoding them (RFC 6749 2.3.1), and powerdeck sends them
+      // as they are when decoding would not change them, so the secret's `/` passes
+      // (docs/decisions/004).
+      token_endpoint_auth_method: ['client_secret_basic'],
       scope: [],
     });
     for (const [username, account] of Object.entries(GLEWLWYD_ACCOUNTS)) {

@@ -85,6 +85,14 @@ export async function startTestIdp(options: {
    * changed).
    */
   clientAuthRefusedAsUnauthorized?: boolean;
+  /** powerdeck's client secret at this IdP (default {@link TEST_IDP_CLIENT}'s). */
+  clientSecret?: string;
+  /**
+   * Compares the HTTP Basic credentials at the token endpoint as sent, without form-decoding
+   * them (RFC 6749 2.3.1 says to), as Glewlwyd 2.7.5 does: a secret that form-encoding changes
+   * (`/`, `+`) is refused with 403 `unauthorized_client` when it comes form-encoded.
+   */
+  basicCredentialsNotDecoded?: boolean;
   /**
    * Sends the browser back to the post-logout redirect URI only when the logout request carries
    * a `state`, as Glewlwyd does; without one its logout ends on its own "signed out" page.
@@ -104,7 +112,7 @@ export async function startTestIdp(options: {
     clients: [
       {
         client_id: TEST_IDP_CLIENT.clientId,
-        client_secret: TEST_IDP_CLIENT.clientSecret,
+        client_secret: options.clientSecret ?? TEST_IDP_CLIENT.clientSecret,
         token_endpoint_auth_method: options.clientAuthMethods?.[0] ?? 'client_secret_basic',
         grant_types: ['authorization_code'],
         response_types: ['code'],
@@ -161,6 +169,24 @@ export async function startTestIdp(options: {
     options.basicAuthRefused === true ||
     (options.clientAuthMethods !== undefined &&
       !options.clientAuthMethods.includes('client_secret_basic'));
+  if (options.basicCredentialsNotDecoded)
+    provider.use(async (ctx, next) => {
+      const basic = /^basic (.+)$/i.exec(ctx.get('authorization'));
+      if (ctx.path === '/token' && basic?.[1]) {
+        const credentials = Buffer.from(basic[1], 'base64').toString('utf8');
+        const colon = credentials.indexOf(':');
+        const [id, secret] = [credentials.slice(0, colon), credentials.slice(colon + 1)];
+        if (secret !== (options.clientSecret ?? TEST_IDP_CLIENT.clientSecret)) {
+          ctx.status = 403;
+          ctx.body = { error: 'unauthorized_client', error_description: 'Invalid client' };
+          return;
+        }
+        // Accepted as sent; handed on form-encoded, as oidc-provider decodes it.
+        const encoded = `${encodeURIComponent(id)}:${encodeURIComponent(secret)}`;
+        ctx.req.headers.authorization = `Basic ${Buffer.from(encoded).toString('base64')}`;
+      }
+      await next();
+    });
   if (options.clientAuthRefusedAsUnauthorized)
     provider.use(async (ctx, next) => {
       await next();

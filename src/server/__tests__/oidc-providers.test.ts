@@ -209,6 +209,38 @@ describe('a provider that refuses a client authentication with 403 unauthorized_
   });
 });
 
+describe('a provider that compares HTTP Basic credentials without form-decoding them (Glewlwyd 2.7.5)', () => {
+  it('signs in with a secret holding - and / at a client registered for client_secret_basic alone', async () => {
+    const secret = 'powerdeck-test/idp-secret';
+    const { bff, tokens } = await stack(
+      {
+        clientAuthMethods: ['client_secret_basic'],
+        clientSecret: secret,
+        basicCredentialsNotDecoded: true,
+      },
+      { clientSecret: secret },
+    );
+    const { response, cookie } = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'viewer'));
+    expect(response.headers.location).toBe('/');
+    expect(cookie).not.toBe('');
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0]?.authorization).toBe(
+      `Basic ${Buffer.from(`${TEST_IDP_CLIENT.clientId}:${secret}`).toString('base64')}`,
+    );
+  });
+
+  it('still form-encodes a secret whose decoding would change it (+ or %)', async () => {
+    const secret = 'powerdeck+test%2Fsecret';
+    const { bff, tokens } = await stack(
+      { clientAuthMethods: ['client_secret_basic'], clientSecret: secret },
+      { clientSecret: secret },
+    );
+    const { response } = await finishAtBff(bff.app, await signInAtIdp(bff.app, 'viewer'));
+    expect(response.headers.location).toBe('/');
+    expect(tokens).toHaveLength(1);
+  });
+});
+
 describe('token endpoint refusals', () => {
   it('says invalid_client for a wrong client secret, and logs why', async () => {
     const { bff, logLines } = await stack({}, { clientSecret: 'not-the-secret' });

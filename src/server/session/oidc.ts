@@ -415,7 +415,7 @@ export class OidcClient {
       },
       clientAuth === 'client_secret_post'
         ? client.ClientSecretPost(this.#env.clientSecret)
-        : client.ClientSecretBasic(this.#env.clientSecret),
+        : clientSecretBasic(this.#env.clientSecret),
     );
     this.#secure(config);
     if (this.#jwks) client.setJwksCache(config, this.#jwks);
@@ -492,6 +492,28 @@ export class OidcClient {
       throw error;
     });
   }
+}
+
+/**
+ * HTTP Basic client authentication (RFC 6749 2.3.1) that a provider reads alike whether or not
+ * it form-decodes the credentials: sent as they are when decoding leaves them unchanged (printable
+ * ASCII without `%` or `+`, and no `:` in the client ID), form-encoded by the book otherwise.
+ * Glewlwyd 2.7.5 compares the credentials without decoding them, so a secret with `/` sent
+ * form-encoded (`%2F`) was refused at a client registered, as its admin page proposes, for
+ * `client_secret_basic` alone; sent as it is, every provider reads the same secret.
+ */
+function clientSecretBasic(clientSecret: string): client.ClientAuth {
+  const byTheBook = client.ClientSecretBasic(clientSecret);
+  const decodesToItself = (value: string) => /^[\x20-\x7e]*$/.test(value) && !/[%+]/.test(value);
+  return (server, metadata, body, headers) => {
+    const clientId = metadata.client_id;
+    if (!decodesToItself(clientId) || clientId.includes(':') || !decodesToItself(clientSecret)) {
+      byTheBook(server, metadata, body, headers);
+      return;
+    }
+    const credentials = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+    headers.set('authorization', `Basic ${credentials}`);
+  };
 }
 
 /** An `error_description` as the log keeps it: at most 200 characters, or nothing. */
