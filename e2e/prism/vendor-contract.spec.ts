@@ -166,7 +166,10 @@ test("Europe, with the partner guide's token: every page, a command sent and can
     (response) =>
       response.request().method() === 'DELETE' && response.url().endsWith(`/api/sites/${SITE}`),
   );
-  await page.getByRole('button', { name: 'Unbind site' }).click();
+  // The dialog first looks for the site's waiting and executing commands; where the mock's
+  // history lists one, it offers to leave them running or to cancel them first.
+  await expect(page.getByText('Looking for its waiting and executing commands…')).toHaveCount(0);
+  await page.getByRole('button', { name: /^(Unbind site|Leave them running and unbind)$/ }).click();
   expect((await unbound).status()).toBe(204);
   // The mock lists the example site whatever was unbound, so the page shows it again.
   await expect(site).toBeVisible();
