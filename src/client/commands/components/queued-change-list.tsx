@@ -7,6 +7,7 @@ import { useDeviceBudgetWords } from '../../lib/device-budget.ts';
 import { queuedChangesQueryOptions, useWithdrawChange } from '../api/queued-changes.ts';
 import { queuedChangeWhen, queuedChangeWords } from '../lib/queued.ts';
 import { WithdrawChangeDialog } from './withdraw-change-dialog.tsx';
+import { WithdrawOutcome } from './withdraw-outcome.tsx';
 
 interface QueuedChangeListProps {
   /** Only this device's changes; every device's of the account without it. */
@@ -48,18 +49,11 @@ export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedCh
 
   return (
     <div className="stack">
-      {withdraw.isSuccess ? (
-        <p role="status" className="notice notice-success">
-          Withdrawn: nothing of that change was sent.
-        </p>
-      ) : null}
-      {withdraw.isError ? (
-        <ErrorAlert
-          error={withdraw.error}
-          what="The change was not withdrawn."
-          timeZone={timeZoneOf(withdraw.variables.deviceIds)}
-        />
-      ) : null}
+      <WithdrawOutcome
+        withdraw={withdraw}
+        what="The change was not withdrawn."
+        timeZone={withdraw.variables ? timeZoneOf(withdraw.variables.deviceIds) : undefined}
+      />
       {waiting.length === 0 ? (
         <p className="empty-state">
           No change is waiting. A change goes at once while its devices have calls to the vendor

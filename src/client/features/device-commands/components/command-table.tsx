@@ -15,6 +15,7 @@ import {
   useWithdrawChange,
 } from '../../../commands/api/queued-changes.ts';
 import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
+import { WithdrawOutcome } from '../../../commands/components/withdraw-outcome.tsx';
 import { queuedWords } from '../../../commands/lib/queued.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -173,18 +174,11 @@ export function CommandTable({
           timeZone={timeZone}
         />
       ) : null}
-      {withdraw.isSuccess ? (
-        <p role="status" className="notice notice-success">
-          Withdrawn: nothing of that change was sent.
-        </p>
-      ) : null}
-      {withdraw.isError ? (
-        <ErrorAlert
-          error={withdraw.error}
-          what="The cancel was not withdrawn."
-          timeZone={timeZone}
-        />
-      ) : null}
+      <WithdrawOutcome
+        withdraw={withdraw}
+        what="The cancel was not withdrawn."
+        timeZone={timeZone}
+      />
       {cancel.isSuccess ? (
         isQueuedAnswer(cancel.data) ? (
           <p role="status" className="notice">
