@@ -38,6 +38,15 @@ module.exports = {
       from: { path: '^src/client/(features|components|lib|commands|styles)/' },
       to: { path: '^src/client/app/' },
     },
+    {
+      name: 'no-shared-client-code-imports-features',
+      severity: 'error',
+      comment:
+        'src/client/lib and src/client/components are shared by every feature and know none of ' +
+        'them, nor the command entity layer above them (src/client/README.md).',
+      from: { path: '^src/client/(lib|components)/' },
+      to: { path: '^src/client/(features|commands)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -6,7 +6,7 @@ import {
 } from '../../../test/support/databases.ts';
 import { NotificationPageSchema } from '../../domain/notifications.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
-import type { Person } from '../events/people.ts';
+import type { Person } from '../../domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { NOTIFICATION_RETENTION_MS } from '../notifications/notifications.ts';
 import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';

@@ -202,7 +202,7 @@ export const accountEvents = bff.table(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
-    /** A person key (`src/server/events/people.ts`), or null for everyone of the account. */
+    /** A person key (`src/domain/account.ts`), or null for everyone of the account. */
     recipient: text('recipient'),
     type: text('type').notNull(),
     data: jsonb('data').notNull(),
@@ -399,7 +399,7 @@ export const deviceCommands = bff.table(
     windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
     batchCommandId: text('batch_command_id'),
     record: jsonb('record').notNull(),
-    /** Who sent it through powerdeck (a person, `src/server/events/people.ts`), when known. */
+    /** Who sent it through powerdeck (a person, `src/domain/account.ts`), when known. */
     madeBy: jsonb('made_by'),
     madeByName: text('made_by_name'),
     /** When the BFF first learnt of it, and last changed it, upstream clock. */
@@ -477,7 +477,7 @@ export const deviceCommandChanges = bff.table(
     cancelReason: text('cancel_reason'),
     batchCommandId: text('batch_command_id'),
     madeByName: text('made_by_name'),
-    /** A person key (`src/server/events/people.ts`) of who made it through powerdeck. */
+    /** A person key (`src/domain/account.ts`) of who made it through powerdeck. */
     madeByKey: text('made_by_key'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -507,7 +507,7 @@ export const batchConfirmations = bff.table(
     windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
     /** When the vendor answered the batch, its clock. */
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** Who sent the batch (a person, `src/server/events/people.ts`), and their name then. */
+    /** Who sent the batch (a person, `src/domain/account.ts`), and their name then. */
     madeBy: jsonb('made_by'),
     madeByName: text('made_by_name'),
   },

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Region } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
-import { accountKey } from '../events/people.ts';
+import { accountKey } from '../../domain/account.ts';
 import { siteTimeZones } from './schema.ts';
 
 /** A zone an administrator set for a site, with who set it and when (ISO 8601 UTC). */

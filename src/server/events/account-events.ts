@@ -16,7 +16,7 @@ import {
   type StoredEvent,
 } from './event-store.ts';
 import { EventStream, type StreamCloseReason } from './event-stream.ts';
-import { accountKey, personKey, type Account, type Person } from './people.ts';
+import { accountKey, personKey, type Account, type Person } from '../../domain/account.ts';
 import { readSessionDeadlines, sessionDeadlineMs } from './session-ends.ts';
 
 /**

@@ -3,7 +3,7 @@ import { AccountEventSchema, type AccountEvent } from '../../domain/account-even
 import { RegionSchema } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
 import { accountEvents } from '../db/schema.ts';
-import { accountKey, type Account } from './people.ts';
+import { accountKey, type Account } from '../../domain/account.ts';
 
 /**
  * How long account events are kept for a browser to resume from (docs/architecture.md, Live

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { PushControlType } from '../../domain/account-events.ts';
 import type { StoredEvent } from './event-store.ts';
-import { accountKey, type Account } from './people.ts';
+import { accountKey, type Account } from '../../domain/account.ts';
 
 /**
  * Most bytes one stream holds for a browser that reads slower than events come (a stalled tab, a
@@ -29,7 +29,7 @@ export class EventStream {
   readonly body = new PassThrough();
   readonly account: Account;
   readonly accountKey: string;
-  /** The person key of the signed-in person (`people.ts`). */
+  /** The person key of the signed-in person (`src/domain/account.ts`). */
   readonly person: string;
   /** SHA-256 of the session ID, base64url. */
   readonly sessionHash: string;

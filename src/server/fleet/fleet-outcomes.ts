@@ -8,7 +8,7 @@ import {
 } from '../../domain/fleet-job.ts';
 import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { personOf, type Account } from '../events/people.ts';
+import { personOf, type Account } from '../../domain/account.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { ReadModel, ReadModelChange } from '../read-model/read-model.ts';

@@ -1,7 +1,7 @@
 import type { BatchCancelResponse } from '../../domain/batch.ts';
 import type { CommandCancellation, DeviceCommand, StatusRecord } from '../../domain/command.ts';
 import type { DeviceCommandChanges, DeviceVersion } from '../../domain/read-model.ts';
-import type { Account, Person } from '../events/people.ts';
+import type { Account, Person } from '../../domain/account.ts';
 import type { Actor } from '../notifications/notification-rules.ts';
 
 /**

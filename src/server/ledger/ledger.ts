@@ -39,7 +39,7 @@ import {
 } from './ledger-store.ts';
 import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
 import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
-import { personOf } from '../events/people.ts';
+import { personOf } from '../../domain/account.ts';
 import type { Actor } from '../notifications/notification-rules.ts';
 
 /** What the ledger keeps of an accepted answer: the outcome, the answer, the IDs it names. */

@@ -11,7 +11,7 @@ import {
   type DeviceCommandChanges,
   type DeviceVersion,
 } from '../../domain/read-model.ts';
-import { accountKey, personKey, type Account, type Person } from '../events/people.ts';
+import { accountKey, personKey, type Account, type Person } from '../../domain/account.ts';
 import {
   madeByName,
   type BoundSite,

@@ -14,7 +14,7 @@ import { ProblemError } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
-import { personOf, type Account, type Person } from '../events/people.ts';
+import { personOf, type Account, type Person } from '../../domain/account.ts';
 import type { NotifyInput } from './notification-rules.ts';
 import type { Notifications } from './notifications.ts';
 

@@ -5,7 +5,7 @@ import type {
   QueuedChangeFailedReason,
   WithdrawalReason,
 } from '../../domain/notifications.ts';
-import { personKey, type Account, type Person } from '../events/people.ts';
+import { personKey, type Account, type Person } from '../../domain/account.ts';
 
 /**
  * Who receives which notification, and its words (docs/architecture.md, Live updates:

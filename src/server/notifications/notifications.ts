@@ -12,7 +12,7 @@ import type { Database } from '../../infra/database.ts';
 import { notificationReads, notifications } from '../db/schema.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { personKey, type Account, type Person } from '../events/people.ts';
+import { personKey, type Account, type Person } from '../../domain/account.ts';
 import { planNotification, type NotifyInput } from './notification-rules.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
 } from '../../domain/queued-change.ts';
 import { madeByOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { personOf } from '../events/people.ts';
+import { personOf } from '../../domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { changeCallerId } from './queued-step-sender.ts';
 

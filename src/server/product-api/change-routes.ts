@@ -11,7 +11,7 @@ import {
   type QueuedChangePage,
   type QueuedChangeStatus,
 } from '../../domain/queued-change.ts';
-import { personOf } from '../events/people.ts';
+import { personOf } from '../../domain/account.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import { madeByOf } from '../budget/queued-change-rows.ts';

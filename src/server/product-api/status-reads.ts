@@ -4,7 +4,7 @@ import {
   type CommandCancellation,
   type StatusRecord,
 } from '../../domain/command.ts';
-import { accountKey } from '../events/people.ts';
+import { accountKey } from '../../domain/account.ts';
 import type { CommandRef } from '../upstream/upstream-api.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import { Coalescer } from './coalescer.ts';

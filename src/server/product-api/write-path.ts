@@ -25,7 +25,7 @@ import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { statusOf, type ChangeOwner, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
-import { personOf } from '../events/people.ts';
+import { personOf } from '../../domain/account.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import { readUndoOf } from '../http/undo-of.ts';

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { isFinalStatus, type CommandStatus } from '../../domain/command.ts';
 import type { DeviceReadState } from '../../domain/read-model.ts';
 import type { deviceReadState } from '../db/schema.ts';
-import { accountKey, type Account } from '../events/people.ts';
+import { accountKey, type Account } from '../../domain/account.ts';
 
 /** Devices whose state is kept in memory; the least recently read are dropped first. */
 export const DEVICE_READ_CACHE_DEVICES = 20_000;

@@ -14,7 +14,7 @@ import {
   unsupportedControls,
 } from '../db/schema.ts';
 import type { Queryable } from '../events/event-store.ts';
-import type { Account, Person } from '../events/people.ts';
+import type { Account, Person } from '../../domain/account.ts';
 import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
 
 /** A device's row of `bff.device_read_state`. */

@@ -25,7 +25,13 @@ import {
 } from '../../domain/refresh-policy.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { accountKey, personKey, personOf, type Account, type Person } from '../events/people.ts';
+import {
+  accountKey,
+  personKey,
+  personOf,
+  type Account,
+  type Person,
+} from '../../domain/account.ts';
 import {
   madeByName,
   type BoundSite,

@@ -1,5 +1,5 @@
 import type { Device, SiteList } from '../../domain/device.ts';
-import { accountKey } from '../events/people.ts';
+import { accountKey } from '../../domain/account.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
 /** Reads a caller's site list (the adapter's `sites`); `retry` as the client's. */

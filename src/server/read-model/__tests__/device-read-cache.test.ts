@@ -19,7 +19,7 @@ import { slotOf } from '../../../domain/refresh-policy.ts';
 import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { AccountEvents } from '../../events/account-events.ts';
-import type { Account } from '../../events/people.ts';
+import type { Account } from '../../../domain/account.ts';
 import { LedgerStore } from '../../ledger/ledger-store.ts';
 import { SecretBox } from '../../session/secret-box.ts';
 import { DeviceReadCache } from '../device-read-cache.ts';

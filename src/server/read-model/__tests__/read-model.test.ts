@@ -22,7 +22,7 @@ import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../../budget/device-budget-store.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { AccountEvents } from '../../events/account-events.ts';
-import type { Account } from '../../events/people.ts';
+import type { Account } from '../../../domain/account.ts';
 import { LedgerStore } from '../../ledger/ledger-store.ts';
 import { jsonAnswer } from '../../ledger/ledger-answers.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from '../../ledger/batch-confirmation.ts';

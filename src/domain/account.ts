@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from './token.ts';
 
 /**
  * An account: one region and one partner client ID (docs/architecture.md, BFF surface). Every
