@@ -68,6 +68,11 @@ export const LedgerOutcomeSchema = z.object({
   /** Set when the history query settled an `unknown` outcome: the command was found or not. */
   reconciled: z.enum(['found', 'absent']).optional(),
   /**
+   * A batch whose outcome is still unknown: its devices whose history was read and showed no
+   * command of it. A later try reads only the others (docs/architecture.md, Ledger).
+   */
+  readWithoutCommand: z.array(DeviceIdSchema).optional(),
+  /**
    * A connection change: whether the token endpoint issued a token with the new credentials
    * before they were saved (false: saved unchecked, the endpoint could not be reached).
    */

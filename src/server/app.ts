@@ -337,10 +337,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     knownCommands,
   });
   // Every site list read tells the read model which devices are bound.
-  const sites = new SiteDirectory(async (caller, { retry }) => {
-    const list = await api.sites(caller, { retry });
-    await readModel?.syncSites(caller, list);
-    return list;
+  const sites = new SiteDirectory((caller, { retry }) => {
+    const read = () => api.sites(caller, { retry });
+    return readModel ? readModel.readSites(caller, read) : read();
   }, now);
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);

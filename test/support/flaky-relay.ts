@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * What the relay does with one request: pass it on; reset the connection before forwarding (the
- * upstream never sees it); or forward it, wait for the answer, and reset instead of relaying it
- * (the upstream acted, the caller cannot know).
+ * upstream never sees it); forward it, wait for the answer, and reset instead of relaying it
+ * (the upstream acted, the caller cannot know); or forward it and hold its answer until
+ * `answerAfter` settles (an answer that lands late, after later calls were answered).
  */
-export type RelayAction = 'pass' | 'resetBefore' | 'resetAfter';
+export type RelayAction = 'pass' | 'resetBefore' | 'resetAfter' | { answerAfter: Promise<unknown> };
 
 /**
  * A loopback HTTP relay in front of the sandbox that breaks connections on demand, for the
@@ -53,8 +54,12 @@ export async function startFlakyRelay(upstreamOrigin: string): Promise<FlakyRela
             incoming.socket.destroy();
             return;
           }
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          outgoing.end(Buffer.concat(chunks));
+          const relayAnswer = () => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            outgoing.end(Buffer.concat(chunks));
+          };
+          if (typeof action === 'object') void action.answerAfter.finally(relayAnswer);
+          else relayAnswer();
         });
       },
     );

@@ -554,6 +554,22 @@ export const readModelAccounts = bff.table(
   (table) => [primaryKey({ columns: [table.region, table.clientId] })],
 );
 
+/**
+ * Each account's site bindings generation: one more at every bind or unbind the read model
+ * records. A site list read takes it before asking the vendor and is applied only while it is
+ * unchanged, so an answer that predates a binding change never undoes it (docs/architecture.md,
+ * Read model). The row lock orders a list's write against a bind's or an unbind's.
+ */
+export const siteBindingGenerations = bff.table(
+  'site_binding_generations',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    generation: integer('generation').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.clientId] })],
+);
+
 /** Notifications the read model made once (a fleet job's failures): the key says what. */
 export const readModelNotices = bff.table('read_model_notices', {
   key: text('key').primaryKey(),

@@ -218,6 +218,31 @@ export class LedgerStore {
   }
 
   /**
+   * Remembers in an entry whose outcome is still unknown the devices whose history was read and
+   * showed no command of it (`outcome.readWithoutCommand`, with those already remembered): a
+   * later try of its settling reads only the others. Nothing is written once the entry is
+   * settled or taken back for a new attempt since `row` was read (its lease moved): reads made
+   * before a new attempt say nothing of it.
+   */
+  async rememberReadWithoutCommand(row: LedgerRow, deviceIds: readonly string[]): Promise<void> {
+    const outcome = LedgerOutcomeSchema.safeParse(row.outcome ?? {});
+    const before = outcome.success ? outcome.data : {};
+    const readWithoutCommand = [...new Set([...(before.readWithoutCommand ?? []), ...deviceIds])];
+    await this.#db
+      .update(ledgerEntries)
+      .set({ outcome: { ...before, readWithoutCommand } })
+      .where(
+        and(
+          eq(ledgerEntries.id, row.id),
+          inArray(ledgerEntries.state, ['unknown', 'pending']),
+          row.leaseUntil === null
+            ? isNull(ledgerEntries.leaseUntil)
+            : eq(ledgerEntries.leaseUntil, row.leaseUntil),
+        ),
+      );
+  }
+
+  /**
    * Replaces a settled entry's outcome and stored answer (a batch whose device commands were
    * found since), leaving its state and times as they are.
    */

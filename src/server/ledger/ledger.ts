@@ -367,15 +367,27 @@ export class Ledger {
   ): Promise<StoredAnswer | undefined> {
     const { session } = intent;
     const history = intent.history ?? this.#history;
+    // An earlier try's reads that showed no command are not made again: with a device's calls
+    // few (decision 007), a try that read every device anew could never read them all.
+    const remembered = new Set(LedgerOutcomeSchema.safeParse(row.outcome).data?.readWithoutCommand);
+    const read: string[] = [];
     let found, unread;
     try {
       ({ found, unread } = await findSubmittedCommands(
-        (deviceId, range) => history(session, deviceId, range),
+        async (deviceId, range) => {
+          const records = await history(session, deviceId, range);
+          read.push(deviceId);
+          return records;
+        },
         submission,
         row.createdAt.getTime(),
         (deviceId) => this.#store.knownCommandIds(actorOf(session), deviceId, row.id),
+        submission.deviceIds.filter((deviceId) => !remembered.has(deviceId)),
       ));
     } catch (error) {
+      // Thrown only when nothing was found: every device read showed no command.
+      if (row.kind === 'batch' && read.length > 0)
+        await this.#store.rememberReadWithoutCommand(row, read);
       if (isProblem(error, 'device_rate_limited')) throw unsettledUntilNextCall(error);
       // The cause's code, not its words: those may be the vendor's own message.
       const cause = error instanceof ProblemError ? ` (${error.problem.code})` : '';

@@ -40,10 +40,9 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     },
     async (request) => {
       const session = sessionOf(request);
-      const list = await upstream.sites(session, { requestId: request.id });
+      const read = () => upstream.sites(session, { requestId: request.id });
       // The read model learns which devices are bound (new ones are read once, soon).
-      await readModel?.syncSites(session, list);
-      return list;
+      return readModel ? readModel.readSites(session, read) : read();
     },
   );
 

@@ -11,6 +11,7 @@ import {
   deviceReadState,
   readModelAccounts,
   readModelNotices,
+  siteBindingGenerations,
   unsupportedControls,
 } from '../db/schema.ts';
 import type { Queryable } from '../events/event-store.ts';
@@ -675,6 +676,40 @@ export class ReadModelStore {
     };
   }
 
+  /**
+   * The account's site bindings generation (`bff.site_binding_generations`; 0 before its first
+   * bind or unbind): taken before a site list is read, compared by {@link lockBindings} when its
+   * answer is written.
+   */
+  async bindingsGeneration(account: Account): Promise<number> {
+    const [row] = await this.db
+      .select({ generation: siteBindingGenerations.generation })
+      .from(siteBindingGenerations)
+      .where(ofBindingsAccount(account));
+    return row?.generation ?? 0;
+  }
+
+  /**
+   * Locks the account's site bindings generation in `tx` and returns it, one more when `bump`
+   * (a bind or unbind is recorded). A site list written and a binding change are so ordered: a
+   * list read under an older generation than the locked one predates a change.
+   */
+  async lockBindings(tx: Queryable, account: Account, bump: boolean): Promise<number> {
+    const [row] = await tx
+      .insert(siteBindingGenerations)
+      .values({ ...account, generation: bump ? 1 : 0 })
+      .onConflictDoUpdate({
+        target: [siteBindingGenerations.region, siteBindingGenerations.clientId],
+        set: {
+          generation: bump
+            ? sql`${siteBindingGenerations.generation} + 1`
+            : sql`${siteBindingGenerations.generation}`,
+        },
+      })
+      .returning({ generation: siteBindingGenerations.generation });
+    return row?.generation ?? 0;
+  }
+
   /** Which of `deviceIds` the read model holds as unbound (their site was unbound). */
   async unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
     if (deviceIds.length === 0) return new Set();
@@ -869,6 +904,13 @@ function ofAccount(account: Account) {
   return and(
     eq(deviceReadState.region, account.region),
     eq(deviceReadState.clientId, account.clientId),
+  );
+}
+
+function ofBindingsAccount(account: Account) {
+  return and(
+    eq(siteBindingGenerations.region, account.region),
+    eq(siteBindingGenerations.clientId, account.clientId),
   );
 }
 

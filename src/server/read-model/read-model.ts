@@ -229,7 +229,7 @@ export class ReadModel implements DeviceCommandsRecorder {
 
   async recordSiteBound(account: Account, site: BoundSite): Promise<void> {
     account = accountOf(account);
-    await this.#markBound(account, [site], false);
+    await this.#markBound(account, [site], 'change');
   }
 
   /**
@@ -248,6 +248,8 @@ export class ReadModel implements DeviceCommandsRecorder {
     const notifications = this.#notifications;
     const unboundBy = options.madeBy;
     await this.store.transaction(async (tx) => {
+      // A site list read before this unbind lands after it in vain (see readSites).
+      await this.store.lockBindings(tx, account, true);
       // What the unbind leaves on the vendor, counted before its devices are read no more.
       const waitingCommands = await this.store.openCommandsOfSite(tx, account, siteId);
       await this.store.markSiteUnbound(tx, account, siteId, this.#now());
@@ -373,28 +375,38 @@ export class ReadModel implements DeviceCommandsRecorder {
   }
 
   /**
-   * The site list as the vendor answered it: its devices are bound (new ones read once, soon:
-   * their backfill), and the account's devices it no longer lists are read no more. Written only
-   * when the list differs from the last one this instance saw.
+   * Reads the account's site list with `read` (the vendor's `GET /sites`) and applies it: its
+   * devices are bound (new ones read once, soon: their backfill), and the account's devices it
+   * no longer lists are read no more. Written only when the list differs from the last one this
+   * instance applied, and only when no bind or unbind was recorded for the account, on any
+   * instance, since the read started: such an answer predates the change, and applying it would
+   * take a site just bound out of reach or bring a site just unbound back (docs/architecture.md,
+   * Read model). That list is left unapplied; the next read brings the bindings as they are.
+   *
+   * @returns the list as `read` answered it, applied or not.
+   * @throws whatever `read` throws (nothing is applied then).
    */
-  async syncSites(account: Account, list: SiteList): Promise<void> {
+  async readSites(account: Account, read: () => Promise<SiteList>): Promise<SiteList> {
     account = accountOf(account);
+    const generation = await this.store.bindingsGeneration(account);
+    const list = await read();
     const sites = list.sites.map((site) => ({
       siteId: site.siteId,
       deviceIds: site.devices.map((device) => device.deviceId),
     }));
     const fingerprint = createHash('sha256').update(JSON.stringify(sites)).digest('base64');
     const key = accountKey(account);
-    if (this.#syncedSites.get(key) === fingerprint) return;
-    await this.#markBound(account, sites, true);
+    if (this.#syncedSites.get(key) === fingerprint) return list;
+    if (!(await this.#markBound(account, sites, { listReadAt: generation }))) return list;
     if (this.#syncedSites.size > 10_000) this.#syncedSites.clear();
     this.#syncedSites.set(key, fingerprint);
+    return list;
   }
 
   /** A device of a bound site the read model did not know yet (its site just checked). */
   async adoptDevice(account: Account, deviceId: string, siteId: string): Promise<void> {
     account = accountOf(account);
-    await this.#markBound(account, [{ siteId, deviceIds: [deviceId] }], false);
+    await this.#markBound(account, [{ siteId, deviceIds: [deviceId] }], 'adopt');
   }
 
   /** The controls each device of the account turned out not to support. */
@@ -834,13 +846,30 @@ export class ReadModel implements DeviceCommandsRecorder {
     );
   }
 
+  /**
+   * Marks `sites`' devices bound, as `how` says: a bind recorded (`change`: the account's
+   * bindings generation moves on), a device adopted from a site list just checked (`adopt`), or a
+   * whole site list read under generation `listReadAt`, whose unlisted devices are unbound. Such
+   * a list is not applied when the generation moved on since (returns false).
+   */
   async #markBound(
     account: Account,
     sites: readonly { siteId: string; deviceIds: readonly string[] }[],
-    allBound: boolean,
-  ): Promise<void> {
+    how: 'change' | 'adopt' | { listReadAt: number },
+  ): Promise<boolean> {
     const nowMs = this.#now();
-    await this.store.transaction(async (tx) => {
+    const allBound = typeof how === 'object';
+    return this.store.transaction(async (tx) => {
+      if (how !== 'adopt') {
+        const generation = await this.store.lockBindings(tx, account, how === 'change');
+        if (allBound && generation !== how.listReadAt) {
+          this.#log.debug(
+            { region: account.region, clientId: account.clientId },
+            'read model: a site list read before a bind or unbind is not applied',
+          );
+          return false;
+        }
+      }
       const { added, changed } = await this.store.markBound(tx, account, sites, nowMs, allBound);
       for (const deviceId of added) {
         const state = await this.store.lockDevice(tx, account, deviceId, nowMs);
@@ -854,6 +883,7 @@ export class ReadModel implements DeviceCommandsRecorder {
       // A whole site list names no site: any may have been bound or unbound.
       if (changed)
         await this.#bindingsChanged(tx, account, allBound ? [] : sites.map((site) => site.siteId));
+      return true;
     });
   }
 

@@ -15,6 +15,7 @@ import {
   type TestDatabase,
 } from '../../../../test/support/databases.ts';
 import type { StatusRecord } from '../../../domain/command.ts';
+import type { SiteList } from '../../../domain/device.ts';
 import { MAX_HISTORY_RANGE_MS } from '../../../domain/history.ts';
 import { submittedRecord } from '../../../domain/read-model.ts';
 import { DEFAULT_REFRESH_SETTINGS, slotOf } from '../../../domain/refresh-policy.ts';
@@ -258,12 +259,60 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     expect(state?.nextReadAt?.getTime()).toBe(planned);
 
     // Unbound and bound again elsewhere, as the site list tells it.
-    await model.syncSites(account, list(false));
+    await model.readSites(account, async () => list(false));
     expect(await model.stateOf(account, 'BAT-1')).toMatchObject({ bound: false, nextReadAt: null });
-    await model.syncSites(account, list(true));
+    await model.readSites(account, async () => list(true));
     state = await model.stateOf(account, 'BAT-1');
     expect(state?.bound).toBe(true);
     expect(state?.nextReadAt?.getTime()).toBe(planned);
+  });
+
+  it('applies no site list read before a bind or unbind another instance recorded', async () => {
+    const other = build(handle).model;
+    const site = (siteId: string, deviceId: string) => ({
+      siteId,
+      name: siteId,
+      timeZone: 'UTC',
+      clock: { source: 'offset' as const },
+      devices: [{ deviceId, name: deviceId, model: 'm', capabilities: {} }],
+    });
+    /** A list read on `model` that is under way (the vendor asked) until `answer` is called. */
+    const slowRead = async (list: SiteList) => {
+      let answer = (): void => undefined;
+      const answered = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      let asked = (): void => undefined;
+      const underWay = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const done = model.readSites(account, async () => {
+        asked();
+        await answered;
+        return list;
+      });
+      await underWay;
+      return { answer, done };
+    };
+    await model.recordSiteBound(account, { siteId: 'PLANT-1', deviceIds: ['BAT-1'] });
+    // Read before the other instance binds PLANT-2: it lists PLANT-1 only.
+    const stale = await slowRead({ sites: [site('PLANT-1', 'BAT-1')] });
+    await other.recordSiteBound(account, { siteId: 'PLANT-2', deviceIds: ['BAT-2'] });
+    stale.answer();
+    expect((await stale.done).sites).toHaveLength(1);
+    expect(await model.stateOf(account, 'BAT-2')).toMatchObject({ bound: true });
+
+    // Read before the other instance unbinds PLANT-2: it still lists both.
+    const both = { sites: [site('PLANT-1', 'BAT-1'), site('PLANT-2', 'BAT-2')] };
+    const staleAgain = await slowRead(both);
+    await other.recordSiteUnbound(account, 'PLANT-2');
+    staleAgain.answer();
+    await staleAgain.done;
+    expect(await model.stateOf(account, 'BAT-2')).toMatchObject({ bound: false, nextReadAt: null });
+
+    // A list read after the changes is applied.
+    await model.readSites(account, async () => both);
+    expect(await model.stateOf(account, 'BAT-2')).toMatchObject({ bound: true });
   });
 
   it("confirms a batch's device commands from the reads, and tells its sender of failed ones", async () => {
@@ -401,7 +450,7 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
         : handle;
     try {
       const devices = Array.from({ length: 12 }, (_, i) => `BAT-${i}`);
-      await model.syncSites(account, {
+      await model.readSites(account, async () => ({
         sites: [
           {
             siteId: 'PLANT-1',
@@ -416,7 +465,7 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
             })),
           },
         ],
-      });
+      }));
       await model.rememberCaller({ id: 's', ...account, clientSecret: 'secret' });
       const calls: string[] = [];
       const upstream = {
