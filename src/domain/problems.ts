@@ -162,7 +162,7 @@ export const BFF_PROBLEM_CODES = {
   change_already_queued: {
     status: [409],
     meaning:
-      'A change of a command (a cancel, a replace, an undo) while a queued change will cancel that command already: a command has at most one queued change, and the vendor would refuse the later one; nothing was sent or queued; `details` names the queued change and when it goes (withdraw it first).',
+      'A change of a command (a cancel, a replace, an undo) while a queued change will cancel that command already, or a cancel of a batch while its batch cancel waits: a command, and a batch, has at most one queued change, and the later one would be refused or find nothing to cancel; nothing was sent or queued; `details` names the command or the batch, the queued change and when it goes (withdraw it first).',
   },
   change_incomplete: {
     status: [409],

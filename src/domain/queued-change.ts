@@ -426,7 +426,10 @@ export function pendingDeviceChanges(
 
 /** The waiting change that will still cancel a command, as {@link queuedCancelOf} finds it. */
 export interface QueuedCancel {
-  /** The change: a cancel, a replace (its first step), or an undo of the command's submission. */
+  /**
+   * The change: a cancel, a replace (its first step), or an undo of the command's submission; for
+   * a batch ({@link queuedBatchCancelOf}), a batch cancel or the undo of the batch's submission.
+   */
   change: QueuedChangeStatus;
   /** When its cancel of the command goes (the step's planned time), ISO 8601 UTC. */
   goesAt: string;
@@ -456,15 +459,43 @@ export function queuedCancelOf(
 }
 
 /**
- * Details of a 409 `change_already_queued` (see {@link queuedCancelOf}): the command of
- * `deviceId` a queued change (`changeId`, of `kind`) will cancel at `goesAt`, ISO 8601 UTC.
- * Nothing was sent or queued.
+ * The waiting change of `changes` that will still cancel batch `batchCommandId` (its batch cancel
+ * not sent yet), or undefined. A batch has at most one, as a command has ({@link queuedCancelOf}):
+ * while one waits, the BFF refuses another cancel of the batch with 409 `change_already_queued`,
+ * since the later one would find nothing left to cancel and spend a call of each of the batch's
+ * devices for nothing. docs/decisions/007-device-call-budget.md, section 2.
  */
-export const ChangeAlreadyQueuedDetailsSchema = z.object({
-  deviceId: DeviceIdSchema,
-  commandId: CommandIdSchema,
+export function queuedBatchCancelOf(
+  changes: readonly QueuedChangeStatus[],
+  batchCommandId: string,
+): QueuedCancel | undefined {
+  for (const change of changes) {
+    if (!(WAITING_CHANGE_STATES as readonly string[]).includes(change.state)) continue;
+    const step = change.steps.find(
+      (candidate) =>
+        candidate.call === 'batchCancel' &&
+        candidate.batchCommandId === batchCommandId &&
+        candidate.state !== 'sent' &&
+        candidate.state !== 'failed',
+    );
+    if (step) return { change, goesAt: step.plannedAt, withdrawable: change.state === 'queued' };
+  }
+  return undefined;
+}
+
+const AlreadyQueuedChangeSchema = z.object({
   changeId: z.string(),
   kind: z.enum(QUEUED_CHANGE_KINDS),
   goesAt: UtcTimestampSchema,
 });
+
+/**
+ * Details of a 409 `change_already_queued`: the command of `deviceId` ({@link queuedCancelOf}),
+ * or the batch `batchCommandId` ({@link queuedBatchCancelOf}), that a queued change (`changeId`,
+ * of `kind`) will cancel at `goesAt`, ISO 8601 UTC. Nothing was sent or queued.
+ */
+export const ChangeAlreadyQueuedDetailsSchema = z.union([
+  AlreadyQueuedChangeSchema.extend({ deviceId: DeviceIdSchema, commandId: CommandIdSchema }),
+  AlreadyQueuedChangeSchema.extend({ batchCommandId: BatchCommandIdSchema }),
+]);
 export type ChangeAlreadyQueuedDetails = z.infer<typeof ChangeAlreadyQueuedDetailsSchema>;

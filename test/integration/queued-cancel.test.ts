@@ -6,6 +6,7 @@
  * with when the queued one goes, nothing more is queued, and the vendor sees one cancel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
 import { SubmissionResponseSchema } from '../../src/domain/command.ts';
 import { ProblemSchema } from '../../src/domain/errors.ts';
 import {
@@ -108,5 +109,85 @@ describe('a command whose cancel is queued', () => {
       )
       .toBe('sent');
     expect(cancels).toEqual([expect.stringContaining(`/commands/${id}/cancel`)]);
+  }, 60_000);
+});
+
+describe('a batch whose cancel is queued', () => {
+  it('refuses a second cancel of the batch in words, queues nothing more, and the vendor sees one batch cancel', async () => {
+    await stack.admin.reset();
+    await stack.forgetUpstream();
+    const relay = stack.relay;
+    if (!relay) throw new Error('the stack was started with a relay');
+    const batchCancels: string[] = [];
+    relay.plan = (method, path) => {
+      // The vendor's batch cancel: PUT /devices/commands/{batchCommandId}/cancel.
+      if (method === 'PUT' && /\/devices\/commands\/[^/]+\/cancel/.test(path))
+        batchCancels.push(path);
+      return 'pass';
+    };
+    const browser: BrowserClient = stack.browser();
+    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+    expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
+    await stack.bff.readModel?.reads.runDue();
+    await stack.admin.advanceClock(MINUTE_MS);
+
+    const nowMs = await stack.admin.nowMs();
+    const window = (fromMin: number) => ({
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: new Date(nowMs + fromMin * MINUTE_MS).toISOString(),
+      endTime: new Date(nowMs + (fromMin + 10) * MINUTE_MS).toISOString(),
+    });
+    const devices = ['BAT-EU-001-A', DEVICE];
+    // The batch spends a call of each device, a submission to each the other.
+    const batch = await browser.post('/api/batches', { devices, command: window(30) });
+    expect(batch.status).toBe(202);
+    const { batchCommandId } = BatchSubmissionResponseSchema.parse(batch.json());
+    for (const deviceId of devices)
+      expect((await browser.post(`/api/devices/${deviceId}/commands`, window(60))).status).toBe(
+        202,
+      );
+
+    const cancel = (key: string) =>
+      browser.request({
+        method: 'PUT',
+        path: `/api/batches/${batchCommandId}/cancel`,
+        headers: { 'idempotency-key': key },
+      });
+    const queued = await cancel('batch-cancel-1');
+    expect(queued.status).toBe(202);
+    const { changeId, goesAt } = QueuedAnswerSchema.parse(queued.json()).queued;
+
+    // Another attempt at the batch's cancel: refused, in words, with when the queued one goes.
+    const again = await cancel('batch-cancel-2');
+    expect(again.status).toBe(409);
+    const refusal = ProblemSchema.parse(again.json());
+    expect(refusal.code).toBe('change_already_queued');
+    expect(refusal.detail).toContain(`A batch cancel of batch ${batchCommandId} is already queued`);
+    expect(refusal.detail).toMatch(/goes at \d\d:\d\d:\d\d site time \(\d\d:\d\d:\d\d UTC\)/);
+    expect(refusal.detail).toContain('withdraw');
+    expect(refusal.detail).not.toMatch(/batchCommandId|T\d\d:\d\d/);
+    expect(refusal.details).toMatchObject({ batchCommandId, changeId, goesAt });
+
+    const waiting = QueuedChangePageSchema.parse(
+      (await browser.get(`/api/changes?waiting=true&deviceId=${DEVICE}`)).json(),
+    );
+    expect(
+      waiting.changes.filter((change) => change.kind === 'batchCancel').map((c) => c.id),
+    ).toEqual([changeId]);
+
+    // The devices' next calls: the one queued batch cancel goes.
+    await stack.admin.advanceClock(MINUTE_MS);
+    await stack.bff.changeQueue?.recheck();
+    await expect
+      .poll(
+        async () =>
+          QueuedChangeStatusSchema.parse((await browser.get(`/api/changes/${changeId}`)).json())
+            .state,
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBe('sent');
+    expect(batchCancels).toEqual([
+      expect.stringContaining(`/devices/commands/${batchCommandId}/cancel`),
+    ]);
   }, 60_000);
 });

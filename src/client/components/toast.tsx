@@ -1,4 +1,4 @@
-import { useCallback, useEffect, type RefObject } from 'react';
+import { isValidElement, useCallback, useEffect, type ReactElement, type RefObject } from 'react';
 import { Link } from 'react-router';
 import {
   Button,
@@ -38,8 +38,11 @@ export interface ToastLink {
 export interface ToastOptions {
   /** The outcome in a few words, e.g. "Command cmd_1 submitted". */
   title: string;
-  /** One more sentence: what happens next, or why. */
-  description?: string | undefined;
+  /**
+   * One more sentence: what happens next, or why. An element when the sentence follows something
+   * that changes while the toast shows (a queued change's line, rendered in the app's providers).
+   */
+  description?: string | ReactElement | undefined;
   tone: ToastTone;
   action?: ToastAction | undefined;
   link?: ToastLink | undefined;
@@ -55,7 +58,9 @@ const DEFAULT_TIMEOUT_MS = 8000;
 
 const ToastOptionsSchema = z.object({
   title: z.string().trim().min(1),
-  description: z.string().optional(),
+  description: z
+    .union([z.string(), z.custom<ReactElement>((value) => isValidElement(value))])
+    .optional(),
   tone: z.enum(['success', 'info', 'warning', 'danger']),
   action: z
     .object({

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   QueuedChangeSchema,
   devicesOfChange,
+  queuedBatchCancelOf,
+  type QueuedChangeStatus,
   stepIdempotencyKey,
   type QueuedChange,
 } from '../queued-change.ts';
@@ -82,5 +84,43 @@ describe('stepIdempotencyKey', () => {
     expect(stepIdempotencyKey('abc', 0, 1)).toBe('abc');
     expect([0, 1].map((i) => stepIdempotencyKey('abc', i, 2))).toEqual(['abc/1', 'abc/2']);
     expect(() => stepIdempotencyKey('x'.repeat(254), 1, 2)).toThrow(RangeError);
+  });
+});
+
+describe('queuedBatchCancelOf', () => {
+  const batchCancel = (
+    state: QueuedChangeStatus['state'],
+    stepState: 'waiting' | 'sent' = 'waiting',
+  ): QueuedChangeStatus => ({
+    id: `chg_${state}`,
+    kind: 'batchCancel',
+    state,
+    deviceIds: ['BAT-1', 'BAT-2'],
+    steps: [
+      {
+        call: 'batchCancel',
+        batchCommandId: 'batch_1',
+        deviceIds: ['BAT-1', 'BAT-2'],
+        state: stepState,
+        plannedAt: '2026-12-01T09:01:00Z',
+      },
+    ],
+    createdAt: '2026-12-01T09:00:00Z',
+    updatedAt: '2026-12-01T09:00:00Z',
+  });
+
+  it('finds the waiting batch cancel of the batch, with when it goes and whether it may be withdrawn', () => {
+    expect(queuedBatchCancelOf([batchCancel('queued')], 'batch_1')).toEqual({
+      change: batchCancel('queued'),
+      goesAt: '2026-12-01T09:01:00Z',
+      withdrawable: true,
+    });
+    expect(queuedBatchCancelOf([batchCancel('sending')], 'batch_1')?.withdrawable).toBe(false);
+  });
+
+  it('finds none for another batch, or once the cancel went or ended', () => {
+    expect(queuedBatchCancelOf([batchCancel('queued')], 'batch_2')).toBeUndefined();
+    expect(queuedBatchCancelOf([batchCancel('sent', 'sent')], 'batch_1')).toBeUndefined();
+    expect(queuedBatchCancelOf([batchCancel('withdrawn')], 'batch_1')).toBeUndefined();
   });
 });

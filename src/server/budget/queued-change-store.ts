@@ -8,8 +8,10 @@ import {
   commandOfChange,
   devicesOfChange,
   devicesOfStep,
+  queuedBatchCancelOf,
   queuedCancelOf,
   type ChangeStep,
+  type QueuedCancel,
   type QueuedChange,
   type QueuedChangeOutcome,
   type QueuedChangeState,
@@ -63,18 +65,16 @@ export type QueueOutcome =
   /** Not written: asked to go only at once (`onlyIfNow`), its first step would wait; the plan. */
   | { queued: false; reason: 'would_wait'; plan: number[] }
   /**
-   * Not written: it would cancel command `commandId` of `deviceId`, which the owner's queued
-   * change `waiting` will cancel already at `goesAtMs` (a command has at most one queued change;
-   * domain `queuedCancelOf`).
+   * Not written: it would cancel command `commandId` of `deviceId`, or batch `batchCommandId`,
+   * which the owner's queued change `waiting` will cancel already at `goesAtMs` (a command, and a
+   * batch, has at most one queued change; domain `queuedCancelOf`, `queuedBatchCancelOf`).
    */
-  | {
+  | ({
       queued: false;
       reason: 'already_queued';
-      deviceId: string;
-      commandId: string;
       waiting: QueuedChangeRow;
       goesAtMs: number;
-    };
+    } & ({ deviceId: string; commandId: string } | { batchCommandId: string }));
 
 /** What {@link QueuedChangeStore.startStep} found. */
 export type StepStart =
@@ -603,27 +603,35 @@ export class QueuedChangeStore {
     change: QueuedChange,
   ): Promise<Extract<QueueOutcome, { reason: 'already_queued' }> | undefined> {
     const cancels = change.steps.flatMap((step) => (step.call === 'cancel' ? [step] : []));
-    if (cancels.length === 0) return undefined;
+    const batchCancels = change.steps.flatMap((step) =>
+      step.call === 'batchCancel' ? [step] : [],
+    );
+    if (cancels.length === 0 && batchCancels.length === 0) return undefined;
     const rows = (
-      await this.#budget.waitingChangesIn(
-        tx,
-        owner.region,
-        cancels.map((step) => step.deviceId),
-      )
+      await this.#budget.waitingChangesIn(tx, owner.region, [
+        ...cancels.map((step) => step.deviceId),
+        ...batchCancels.flatMap((step) => step.deviceIds),
+      ])
     ).filter((row) => row.owner.clientId === owner.clientId);
     const statuses = rows.map(statusOf);
-    for (const step of cancels) {
-      const queued = queuedCancelOf(statuses, step.commandId);
+    const refusal = (queued: QueuedCancel | undefined) => {
       const waiting = queued && rows.find((row) => row.id === queued.change.id);
-      if (queued && waiting)
-        return {
-          queued: false,
-          reason: 'already_queued',
-          deviceId: step.deviceId,
-          commandId: step.commandId,
-          waiting,
-          goesAtMs: Date.parse(queued.goesAt),
-        };
+      return queued && waiting
+        ? {
+            queued: false as const,
+            reason: 'already_queued' as const,
+            waiting,
+            goesAtMs: Date.parse(queued.goesAt),
+          }
+        : undefined;
+    };
+    for (const step of cancels) {
+      const found = refusal(queuedCancelOf(statuses, step.commandId));
+      if (found) return { ...found, deviceId: step.deviceId, commandId: step.commandId };
+    }
+    for (const step of batchCancels) {
+      const found = refusal(queuedBatchCancelOf(statuses, step.batchCommandId));
+      if (found) return { ...found, batchCommandId: step.batchCommandId };
     }
     return undefined;
   }

@@ -81,7 +81,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
           202: QueuedAnswerSchema,
           404: problemResponse('No such batch (`unknown_or_unbound`).'),
           409: problemResponse(
-            'Every command of the batch has finished (`batch_not_cancellable`).',
+            'Every command of the batch has finished (`batch_not_cancellable`), or a cancel of the batch is queued already (`change_already_queued`, `details.goesAt`: withdraw it first).',
           ),
           ...COMMON_PROBLEMS,
         },

@@ -743,9 +743,10 @@ function deviceChanged(
 }
 
 /**
- * 409 `change_already_queued`: a change of a command that a queued change will cancel already
- * (a command has at most one queued change, domain `queuedCancelOf`), worded with when that one
- * goes on the site's clock (`timeZone`; UTC when not known) and how to make another instead.
+ * 409 `change_already_queued`: a change of a command, or a cancel of a batch, that a queued change
+ * will cancel already (a command, and a batch, has at most one queued change; domain
+ * `queuedCancelOf`, `queuedBatchCancelOf`), worded with when that one goes on the site's clock
+ * (`timeZone`; UTC when not known) and how to make another instead.
  */
 function alreadyQueued(
   outcome: Extract<QueueOutcome, { reason: 'already_queued' }>,
@@ -754,14 +755,24 @@ function alreadyQueued(
   const { kind } = outcome.waiting.change;
   const what = QUEUED_CHANGE_KIND_WORDS[kind].toLowerCase();
   const article = /^[aeiou]/.test(what) ? 'An' : 'A';
+  const of =
+    'batchCommandId' in outcome
+      ? { subject: `batch ${outcome.batchCommandId}`, another: 'To cancel the batch again' }
+      : {
+          subject: `command ${outcome.commandId}`,
+          another: 'To change the command another way',
+        };
+  const target =
+    'batchCommandId' in outcome
+      ? { batchCommandId: outcome.batchCommandId }
+      : { deviceId: outcome.deviceId, commandId: outcome.commandId };
   return new ProblemError(
     409,
     'change_already_queued',
-    `${article} ${what} of command ${outcome.commandId} is already queued: it goes at ${siteClockWords(outcome.goesAtMs, timeZone)}. Nothing more was sent or queued. To change the command another way, withdraw that ${what} first (under Queued changes).`,
+    `${article} ${what} of ${of.subject} is already queued: it goes at ${siteClockWords(outcome.goesAtMs, timeZone)}. Nothing more was sent or queued. ${of.another}, withdraw that ${what} first (under Queued changes).`,
     {
       details: ChangeAlreadyQueuedDetailsSchema.parse({
-        deviceId: outcome.deviceId,
-        commandId: outcome.commandId,
+        ...target,
         changeId: outcome.waiting.id,
         kind,
         goesAt: new Date(outcome.goesAtMs).toISOString(),

@@ -7,6 +7,7 @@ import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
+import { invalidationsOf } from '../push-updates.ts';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
 // the device page (which uses it) is a lazy route.
 import '../routes/device.tsx';
@@ -70,6 +71,11 @@ function fakeBff(
     if (route === 'GET /api/devices/BAT-AU-001-A/commands') return json(200, { commands });
     if (route === 'GET /api/changes')
       return json(200, { changes: changes.filter((c) => c.state === 'queued') });
+    const one = /^GET \/api\/changes\/([\w-]+)$/.exec(route);
+    if (one) {
+      const change = changes.find((c) => c.id === one[1]);
+      return change ? json(200, change) : problem(404, 'change_not_found', 'No such change.');
+    }
     if (route === 'POST /api/devices/BAT-AU-001-A/commands' && queueSubmissions) {
       const command = request.body as DeviceCommand;
       const change = queuedSubmission(`chg_${next++}`, command);
@@ -349,6 +355,44 @@ describe('device page', () => {
     expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
       '/api/changes/chg_1',
     ]);
+  });
+
+  it("follows a cancel it queued: the line that said 'not sent yet' says sent once the cancel went", async () => {
+    const { changes, commands } = fakeBff([open], { queueCancels: true });
+    const user = userEvent.setup();
+    const { queryClient } = renderApp(PATH);
+    const row = await screen.findByRole('row', { name: /cmd_open/ });
+    await user.click(within(row).getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel command' }));
+    const line = await screen.findByText(
+      /^Cancel of command cmd_open not sent yet\. Queued: it goes at 2026-11-21 11:23/,
+    );
+
+    // The cancel goes at its slot: the vendor cancels the command, the BFF pushes the change.
+    const [change] = changes;
+    Object.assign(change ?? {}, {
+      state: 'sent',
+      goesAt: undefined,
+      steps: (change?.steps ?? []).map((step) => ({ ...step, state: 'sent', sentAt: GOES_AT })),
+    });
+    Object.assign(commands[0] ?? {}, {
+      status: 'cancelled',
+      cancelledAt: GOES_AT,
+      cancelReason: 'manuallyCancel',
+    });
+    for (const filters of invalidationsOf({
+      id: '5',
+      type: 'queuedChangeChanged',
+      data: { changeId: change?.id ?? '', state: 'sent', deviceIds: ['BAT-AU-001-A'] },
+      createdAt: GOES_AT,
+    }))
+      await queryClient.invalidateQueries(filters);
+    await waitFor(() =>
+      expect(line.textContent).toMatch(
+        /^Cancel of command cmd_open sent at 2026-11-21 11:23 \(Australia\/Adelaide\).*after waiting for the device's next free call\.$/,
+      ),
+    );
+    await waitFor(() => expect(row.textContent).toContain('Cancelled by an operator'));
   });
 
   it('shows a cancel queued before the page opened in its command’s row', async () => {

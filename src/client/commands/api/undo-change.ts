@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { createElement, useCallback } from 'react';
 import { showToast } from '../../components/toast.tsx';
 import { isApiError } from '../../lib/api-error.ts';
 import { problemWords } from '../../lib/problem-words.ts';
 import type { StatusRecord } from '../../../domain/command.ts';
 import { isQueuedAnswer, type DeviceChangeRequest } from '../../../domain/queued-change.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
-import { queuedWords } from '../lib/queued.ts';
+import { QueuedChangeLine } from '../components/queued-change-line.tsx';
+import { queuedLineWords, type QueuedLine } from '../lib/queued.ts';
 import {
   batchUndoRefusal,
   sameCommand,
@@ -24,10 +25,12 @@ import { changeDevice } from './device-changes.ts';
 /**
  * How an undo ended, in words for a toast. A batch undo that did not end the batch names the batch
  * in `batch`, so the toast leads to its page: with the cancel's confirmation open
- * (`offerCancel`) when undo was no longer possible, else to see which devices failed and why.
+ * (`offerCancel`) when undo was no longer possible, else to see which devices failed and why. An
+ * undo queued for its devices' next calls carries its line in `queued`, so the toast follows it
+ * to sent, refused or withdrawn ({@link QueuedChangeLine}); `words` are its words when queued.
  */
 export type UndoOutcome =
-  | { ok: true; words: string }
+  | { ok: true; words: string; queued?: QueuedLine }
   | {
       ok: false;
       words: string;
@@ -66,10 +69,12 @@ async function runUndo(change: SingleChange, timeZone: string): Promise<UndoOutc
       idempotencyKey: crypto.randomUUID(),
     });
     if (answer.queued)
-      return {
-        ok: true,
-        words: `Undo not sent yet. ${queuedWords({ queued: answer.queued }, timeZone, answer.change.state === 'queued')}`,
-      };
+      return queuedUndo({
+        what: 'Undo',
+        queued: answer.queued,
+        timeZone,
+        withdrawable: answer.change.state === 'queued',
+      });
     switch (change.kind) {
       case 'submit':
         return { ok: true, words: `Undone: command ${target.commandId} is cancelled.` };
@@ -110,6 +115,11 @@ function undoRequest(change: SingleChange, current: StatusRecord | undefined): D
         command: sameCommand(change.old),
       };
   }
+}
+
+/** An undo the BFF queued: its words while it waits, and its line to follow it by. */
+function queuedUndo(line: QueuedLine): UndoOutcome {
+  return { ok: true, words: queuedLineWords(line, undefined), queued: line };
 }
 
 function failedUndo(error: unknown, timeZone: string): UndoOutcome {
@@ -157,10 +167,11 @@ async function runBatchUndo(
       idempotencyKey: crypto.randomUUID(),
     });
     if (isQueuedAnswer(answer))
-      return {
-        ok: true,
-        words: `Undo of batch ${batchCommandId} not sent yet. ${queuedWords(answer, timeZone)}`,
-      };
+      return queuedUndo({
+        what: `Undo of batch ${batchCommandId}`,
+        queued: answer.queued,
+        timeZone,
+      });
     const failed = answer.results.filter((r) => !r.success).length;
     return failed === 0
       ? {
@@ -198,10 +209,14 @@ export function useUndo() {
           : await runUndo(change, timeZone);
       await invalidateDeviceCommands(queryClient, undoDevices(change));
       const batch = outcome.ok ? undefined : outcome.batch;
+      const queued = outcome.ok ? outcome.queued : undefined;
       showToast({
-        title: outcome.ok ? 'Change undone' : 'Not undone',
-        description: outcome.words,
-        tone: outcome.ok ? 'success' : 'warning',
+        title: queued ? 'Undo queued' : outcome.ok ? 'Change undone' : 'Not undone',
+        // A queued undo's toast follows it until it went, was refused or withdrawn, and stays
+        // until dismissed: it goes at the device's next free call, after a timed toast is gone.
+        description: queued ? createElement(QueuedChangeLine, queued) : outcome.words,
+        ...(queued ? { timeoutMs: null } : {}),
+        tone: queued ? 'info' : outcome.ok ? 'success' : 'warning',
         // The page's own cancel, with its confirmation, stops what is still waiting or running.
         link: batch
           ? batch.offerCancel

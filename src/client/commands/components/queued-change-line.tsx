@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { queuedChangeQueryOptions } from '../api/queued-changes.ts';
 import { queuedLineWords, type QueuedLine } from '../lib/queued.ts';
 
@@ -9,11 +9,21 @@ import { queuedLineWords, type QueuedLine } from '../lib/queued.ts';
  * vendor's reason in words) or withdrawn once it is. Undefined without a line.
  */
 export function useQueuedLineWords(line: QueuedLine | undefined): string | undefined {
-  const change = useQuery({
-    ...queuedChangeQueryOptions(line?.queued.changeId ?? ''),
-    enabled: line !== undefined,
+  return useQueuedLinesWords(line ? [line] : NO_LINES)[0];
+}
+
+const NO_LINES: readonly QueuedLine[] = [];
+
+/**
+ * The words of several queued changes' lines, in their order, each following its change live as
+ * {@link useQueuedLineWords} does: for a screen that queued several at once (the timeline's copies
+ * of a window, one change per copy).
+ */
+export function useQueuedLinesWords(lines: readonly QueuedLine[]): string[] {
+  return useQueries({
+    queries: lines.map((line) => queuedChangeQueryOptions(line.queued.changeId)),
+    combine: (changes) => lines.map((line, i) => queuedLineWords(line, changes[i]?.data)),
   });
-  return line ? queuedLineWords(line, change.data) : undefined;
 }
 
 /**

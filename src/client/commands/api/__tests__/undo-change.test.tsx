@@ -1,10 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { renderHook } from '@testing-library/react';
+import { renderHook, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { invalidationsOf } from '../../../app/push-updates.ts';
+import { ToastRegion } from '../../../components/toast.tsx';
 import type { StatusRecord } from '../../../../domain/command.ts';
 import { json, problem, stubFetch } from '../../../testing/fake-fetch.ts';
-import { createTestQueryClient } from '../../../testing/render.tsx';
+import { createTestQueryClient, renderWithProviders } from '../../../testing/render.tsx';
 import { useUndo } from '../undo-change.ts';
 
 const HOUR_MS = 3_600_000;
@@ -239,5 +242,146 @@ describe('undo of a batch submission', () => {
         'Batch b_1 is cancelled on 1 of 2 devices; 1 could not be cancelled. Its page says why.',
       batch: { batchCommandId: 'b_1', offerCancel: false },
     });
+  });
+});
+
+/** A button that undoes `change` through {@link useUndo}, next to the toasts it shows. */
+function UndoButton({ change }: { change: Parameters<ReturnType<typeof useUndo>['undo']>[0] }) {
+  const { undo } = useUndo();
+  return (
+    <button type="button" onClick={() => void undo(change, 'Europe/Berlin')}>
+      Undo now
+    </button>
+  );
+}
+
+/** Pushes `queuedChangeChanged` for `changeId`, as the BFF's stream does, and lets it read again. */
+async function pushChanged(
+  queryClient: ReturnType<typeof createTestQueryClient>,
+  changeId: string,
+  state: 'sent' | 'failed' | 'withdrawn',
+  deviceIds: string[],
+) {
+  for (const filters of invalidationsOf({
+    id: '7',
+    type: 'queuedChangeChanged',
+    data: { changeId, state, deviceIds },
+    createdAt: iso(Date.now()),
+  }))
+    await queryClient.invalidateQueries(filters);
+}
+
+describe('the toast of a queued undo', () => {
+  it('follows the undo: "not sent yet" gives way to sent, with the command it made', async () => {
+    const GOES_AT = '2026-11-21T13:03:20Z';
+    const planned = plannedUndo(GOES_AT);
+    let change: object = planned.change;
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/devices/BAT-1/commands/cmd_new') return json(200, NEXT);
+      if (route === 'POST /api/devices/BAT-1/changes') return json(202, planned);
+      if (route === 'GET /api/changes/chg_1') return json(200, change);
+      return json(200, { commands: [], entries: [], changes: [] });
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(
+      <>
+        <UndoButton change={REPLACE} />
+        <ToastRegion />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Undo now' }));
+    await screen.findByText(/^Undo not sent yet\. Queued: it goes at 2026-11-21 14:03/);
+    // Not "Change undone" while nothing is undone yet.
+    expect(screen.getByText(/Undo queued$/)).toBeTruthy();
+    expect(screen.queryByText(/Change undone/)).toBeNull();
+
+    const [cancelStep, submitStep] = planned.change.steps;
+    change = {
+      ...planned.change,
+      state: 'sent',
+      goesAt: undefined,
+      steps: [
+        { ...cancelStep, state: 'sent', sentAt: '2026-11-21T13:03:20Z' },
+        {
+          ...submitStep,
+          state: 'sent',
+          sentAt: '2026-11-21T13:03:21Z',
+          answer: { status: 202, body: { id: 'cmd_back' } },
+        },
+      ],
+    };
+    await pushChanged(queryClient, 'chg_1', 'sent', ['BAT-1']);
+    expect(
+      await screen.findByText(
+        /^Undo sent as command cmd_back at 2026-11-21 14:03 \(Europe\/Berlin\).*after waiting for the device's next free call\.$/,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/not sent yet/)).toBeNull();
+  });
+
+  it('follows a queued batch undo to its refusal, with the reason in words', async () => {
+    const GOES_AT = '2026-11-21T13:03:20Z';
+    const BATCH = {
+      kind: 'batch',
+      batchCommandId: 'batch_1',
+      commands: [{ deviceId: 'BAT-1', commandId: 'cmd_1' }],
+      key: 'batch-key',
+    } as const;
+    const waiting = {
+      id: 'chg_bc',
+      kind: 'batchCancel',
+      state: 'queued',
+      deviceIds: ['BAT-1'],
+      steps: [
+        {
+          call: 'batchCancel',
+          batchCommandId: 'batch_1',
+          deviceIds: ['BAT-1'],
+          state: 'waiting',
+          plannedAt: GOES_AT,
+        },
+      ],
+      goesAt: GOES_AT,
+      undoOf: 'batch-key',
+      createdAt: iso(Date.now()),
+      updatedAt: iso(Date.now()),
+    };
+    let change: object = waiting;
+    stubFetch((request) => {
+      const route = `${request.method} ${request.path}`;
+      if (route === 'GET /api/devices/BAT-1/commands/cmd_1')
+        return json(200, { ...NEXT, id: 'cmd_1' });
+      if (route === 'PUT /api/batches/batch_1/cancel')
+        return json(202, {
+          queued: { changeId: 'chg_bc', goesAt: GOES_AT, reason: 'no_slot', deviceIds: ['BAT-1'] },
+        });
+      if (route === 'GET /api/changes/chg_bc') return json(200, change);
+      return json(200, { commands: [], entries: [], changes: [] });
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(
+      <>
+        <UndoButton change={BATCH} />
+        <ToastRegion />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Undo now' }));
+    await screen.findByText(/^Undo of batch batch_1 not sent yet\. Queued: it goes at/);
+
+    const reason = 'The vendor no longer knows batch batch_1.';
+    change = {
+      ...waiting,
+      state: 'failed',
+      goesAt: undefined,
+      steps: [{ ...waiting.steps[0], state: 'failed' }],
+      outcome: { failure: 'refused', detail: reason },
+    };
+    await pushChanged(queryClient, 'chg_bc', 'failed', ['BAT-1']);
+    await vi.waitFor(() =>
+      expect(
+        screen.getByText(`Undo of batch batch_1 refused by the vendor when it went. ${reason}`),
+      ).toBeTruthy(),
+    );
   });
 });

@@ -5,7 +5,7 @@ import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-cha
 import { isCancellable } from '../../../../domain/command.ts';
 import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
 import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { downloadFile } from '../../../lib/download-file.ts';
@@ -283,7 +283,12 @@ export function BatchPage({
         )}
         {queuedCancel ? (
           <p role="status" className="notice">
-            The batch cancel is not sent yet. {queuedWords(queuedCancel, timeZone)}
+            <QueuedChangeLine
+              what="Batch cancel"
+              waitingWords="The batch cancel is not sent yet."
+              queued={queuedCancel.queued}
+              timeZone={timeZone}
+            />
           </p>
         ) : null}
         {batchCancel.isError ? (

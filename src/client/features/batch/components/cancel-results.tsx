@@ -3,7 +3,8 @@ import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
 import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
 import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
+import type { QueuedLine } from '../../../commands/lib/queued.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 import { QUEUED_CODE } from '../../../commands/api/cancel-device-by-device.ts';
@@ -34,8 +35,13 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
     const status = recordOf(result.deviceId)?.status ?? result.status;
     return status !== undefined && isCancellable(status);
   };
-  // Each retried device's outcome in words: cancelled, or queued for the device's budget.
-  const [retried, setRetried] = useState<ReadonlyMap<string, string>>(new Map());
+  // Each retried device's outcome: cancelled, or queued for the device's budget (its line then
+  // follows the queued cancel to sent, refused or withdrawn).
+  const [retried, setRetried] = useState<ReadonlyMap<string, string | QueuedLine>>(new Map());
+  const retriedWords = (deviceId: string) => {
+    const outcome = retried.get(deviceId);
+    return typeof outcome === 'object' ? <QueuedChangeLine {...outcome} /> : outcome;
+  };
   // Results of a cancel just sent are its outcome: focus goes to them, not back to the page.
   const headingRef = useRef<HTMLHeadingElement>(null);
   const fresh = recorded === undefined;
@@ -89,7 +95,7 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                 return (
                   <li key={deviceId}>
                     <span className="mono">{deviceId}</span>:{' '}
-                    {retried.get(deviceId) ??
+                    {retriedWords(deviceId) ??
                       (r.error?.code === QUEUED_CODE
                         ? r.error.message
                         : // The vendor's result may not say the status: the command's record does.
@@ -112,7 +118,11 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
                                     new Map(done).set(
                                       deviceId,
                                       isQueuedAnswer(answer)
-                                        ? `not sent yet. ${queuedWords(answer, 'UTC')}`
+                                        ? {
+                                            what: `Cancel of command ${commandId}`,
+                                            queued: answer.queued,
+                                            timeZone: 'UTC',
+                                          }
                                         : 'cancelled on retry.',
                                     ),
                                   ),

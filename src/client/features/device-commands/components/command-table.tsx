@@ -16,7 +16,7 @@ import {
 } from '../../../commands/api/queued-changes.ts';
 import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
 import { WithdrawOutcome } from '../../../commands/components/withdraw-outcome.tsx';
-import { queuedWords } from '../../../commands/lib/queued.ts';
+import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -182,8 +182,11 @@ export function CommandTable({
       {cancel.isSuccess ? (
         isQueuedAnswer(cancel.data) ? (
           <p role="status" className="notice">
-            Cancel of command {cancel.variables.commandId} not sent yet.{' '}
-            {queuedWords(cancel.data, timeZone)}
+            <QueuedChangeLine
+              what={`Cancel of command ${cancel.variables.commandId}`}
+              queued={cancel.data.queued}
+              timeZone={timeZone}
+            />
           </p>
         ) : (
           <p role="status" className="notice notice-success">

@@ -28,8 +28,8 @@ import {
 import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
 import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
 import { useUndo } from '../../../commands/api/undo-change.ts';
-import { queuedWords, type QueuedLine } from '../../../commands/lib/queued.ts';
-import { useQueuedLineWords } from '../../../commands/components/queued-change-line.tsx';
+import type { QueuedLine } from '../../../commands/lib/queued.ts';
+import { useQueuedLinesWords } from '../../../commands/components/queued-change-line.tsx';
 import { sameCommand, type UndoableChange } from '../../../commands/lib/undo.ts';
 import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
 import type { MenuAction } from '../../../components/menu.tsx';
@@ -110,6 +110,15 @@ const REPLACING_WORDS =
   'Replacing: the current command is cancelled, then the new one submitted (powerdeck plans both before the first goes)…';
 
 /**
+ * What the toolbar's notice says: plain words, or queued changes' lines (each following its change
+ * live) between optional words before and after them.
+ */
+type Notice =
+  string | { before?: string | undefined; lines: QueuedLine[]; after?: string | undefined };
+
+const NO_LINES: readonly QueuedLine[] = [];
+
+/**
  * The timeline editor page: bound sites' devices as rows, command windows as bars,
  * drag to schedule, details in a drawer with cancel, replace by drag or edit; each window's menu
  * (Copy, Replace, Duplicate, Cancel, Open history), copy and paste, cancelled windows shown or
@@ -157,8 +166,12 @@ export function TimelinePage({
   const [duplicating, setDuplicating] = useState<WindowOfRow>();
   const [copied, setCopied] = useState<CopiedWindow>();
   // A queued change's line follows the change live (sent, refused, withdrawn).
-  const [notice, setNotice] = useState<string | QueuedLine>();
-  const queuedNotice = useQueuedLineWords(typeof notice === 'object' ? notice : undefined);
+  const [notice, setNotice] = useState<Notice>();
+  const queuedLinesNow = useQueuedLinesWords(typeof notice === 'object' ? notice.lines : NO_LINES);
+  const noticeWords =
+    typeof notice === 'object'
+      ? [notice.before, ...queuedLinesNow, notice.after].filter(Boolean).join(' ')
+      : notice;
   const [replacing, setReplacing] = useState(false);
   const [replaceFailure, setReplaceFailure] = useState<{
     old: StatusRecord;
@@ -269,9 +282,7 @@ export function TimelinePage({
           // A queued submission has no command yet to undo; withdrawing it is its undo.
           if (isQueuedAnswer(response))
             return setNotice({
-              what: `Command for ${device.name}`,
-              queued: response.queued,
-              timeZone,
+              lines: [{ what: `Command for ${device.name}`, queued: response.queued, timeZone }],
             });
           setNotice(`Command ${response.id} submitted for ${device.name}.`);
           changed(
@@ -296,9 +307,9 @@ export function TimelinePage({
         onSuccess: (cancellation, { idempotencyKey }) => {
           if (isQueuedAnswer(cancellation))
             return setNotice({
-              what: `Cancel of command ${record.id}`,
-              queued: cancellation.queued,
-              timeZone,
+              lines: [
+                { what: `Cancel of command ${record.id}`, queued: cancellation.queued, timeZone },
+              ],
             });
           setNotice(`Command ${cancellation.commandId} cancelled.`);
           changed(
@@ -336,7 +347,7 @@ export function TimelinePage({
     );
     const changes: UndoableChange[] = [];
     const sent: { label: string; id: string }[] = [];
-    const queued: string[] = [];
+    const queued: QueuedLine[] = [];
     const failed: string[] = [];
     outcomes.forEach((outcome, i) => {
       const copy = copies[i];
@@ -349,7 +360,7 @@ export function TimelinePage({
       const answer = outcome.value;
       // A queued copy has no command yet to undo; withdrawing it is its undo.
       if (isQueuedAnswer(answer)) {
-        queued.push(`${copy.label}: ${queuedWords(answer, timeZone)}`);
+        queued.push({ what: `Copy for ${copy.label}`, queued: answer.queued, timeZone });
         return;
       }
       sent.push({ label: copy.label, id: answer.id });
@@ -361,13 +372,15 @@ export function TimelinePage({
       });
     });
     const notSent = [...refused.map((copy) => `${copy.label}: ${copy.refusal ?? ''}`), ...failed];
-    setNotice(
-      `${sent.length} ${sent.length === 1 ? 'copy' : 'copies'} sent${
-        sent.length ? `: ${sent.map((copy) => `${copy.id} for ${copy.label}`).join(', ')}` : ''
-      }.${queued.length ? ` Not sent yet: ${queued.join(' ')}` : ''}${
-        notSent.length ? ` Not sent: ${notSent.join(' ')}` : ''
-      }`,
-    );
+    const sentWords =
+      sent.length > 0 || queued.length === 0
+        ? `${sent.length} ${sent.length === 1 ? 'copy' : 'copies'} sent${
+            sent.length ? `: ${sent.map((copy) => `${copy.id} for ${copy.label}`).join(', ')}` : ''
+          }.`
+        : undefined;
+    const notSentWords = notSent.length ? `Not sent: ${notSent.join(' ')}` : undefined;
+    // Each queued copy's line follows its change (sent, refused, withdrawn) in the notice.
+    setNotice({ before: sentWords, lines: queued, after: notSentWords });
     if (changes.length === 0) return;
     setLastChanges({ changes, timeZone });
     const [only] = changes;
@@ -418,15 +431,19 @@ export function TimelinePage({
         // The cancel may have gone already, the new window waiting for the device's next call.
         const firstWent = answer.change.state !== 'queued';
         return setNotice({
-          what: `Replace of command ${old.id} on ${target.device.name}`,
-          queued: answer.queued,
-          timeZone,
-          withdrawable: !firstWent,
-          ...(firstWent
-            ? {
-                waitingWords: `Command ${old.id} on ${target.device.name} is cancelled; its new window is not sent yet.`,
-              }
-            : {}),
+          lines: [
+            {
+              what: `Replace of command ${old.id} on ${target.device.name}`,
+              queued: answer.queued,
+              timeZone,
+              withdrawable: !firstWent,
+              ...(firstWent
+                ? {
+                    waitingWords: `Command ${old.id} on ${target.device.name} is cancelled; its new window is not sent yet.`,
+                  }
+                : {}),
+            },
+          ],
         });
       }
       const submitted = answer.submitted;
@@ -458,7 +475,7 @@ export function TimelinePage({
     }
   };
 
-  const noticeText = `${replacing ? REPLACING_WORDS : ((typeof notice === 'string' ? notice : queuedNotice) ?? '')}${
+  const noticeText = `${replacing ? REPLACING_WORDS : (noticeWords ?? '')}${
     failedSlots > 0 ? ` Some history could not be loaded (${failedSlots}); retrying.` : ''
   }`;
 

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '../../../../../domain/command.ts';
 import type { LedgerEntry } from '../../../../../domain/ledger.ts';
@@ -6,6 +7,7 @@ import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import type { BatchRecord } from '../../lib/ledger-batches.ts';
 import { BatchPage } from '../batch-page.tsx';
+import { invalidationsOf } from '../../../../app/push-updates.ts';
 
 const command = {
   powerControl: { targetBatteryPowerW: -2000 },
@@ -225,5 +227,119 @@ describe('BatchPage, with a device whose command ended before its site was unbou
     expect(row.textContent).toContain('A device fault prevented or stopped execution');
     expect(row.textContent).toContain('Its site was unbound since');
     expect(requests.some((r) => r.path.includes('/BAT-2/'))).toBe(false);
+  });
+});
+
+describe('BatchPage, when its batch cancel is queued', () => {
+  const GOES_AT = '2026-11-21T10:31:20Z';
+  const queuedChange = {
+    id: 'chg_c',
+    kind: 'batchCancel',
+    state: 'queued',
+    deviceIds: record.deviceIds,
+    steps: [
+      {
+        call: 'batchCancel',
+        batchCommandId: 'batch_1',
+        deviceIds: record.deviceIds,
+        state: 'waiting',
+        plannedAt: GOES_AT,
+      },
+    ],
+    goesAt: GOES_AT,
+    createdAt: '2026-11-21T10:30:40Z',
+    updatedAt: '2026-11-21T10:30:40Z',
+  };
+
+  /** A BFF whose batch's commands wait, that queues the batch cancel as change `chg_c`. */
+  function fakeQueuingBff(change: () => object) {
+    return stubFetch((request) => {
+      if (request.path === '/api/ledger') return json(200, { entries: [] });
+      if (request.method === 'PUT' && request.path === '/api/batches/batch_1/cancel')
+        return json(202, {
+          queued: {
+            changeId: 'chg_c',
+            goesAt: GOES_AT,
+            reason: 'no_slot',
+            deviceIds: record.deviceIds,
+          },
+        });
+      if (request.path === '/api/changes/chg_c') return json(200, change());
+      const id = /^\/api\/devices\/[\w-]+\/commands\/([\w-]+)$/.exec(request.path)?.[1];
+      const found = id ? statuses[id] : undefined;
+      return found
+        ? json(200, { ...found, status: 'received', cancelReason: undefined })
+        : problem(404, 'not_found', `no route ${request.path}`);
+    });
+  }
+
+  it('follows it: "not sent yet" gives way to sent once it went, with when', async () => {
+    let change: object = queuedChange;
+    fakeQueuingBff(() => change);
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<BatchPage record={record} />);
+    const cancel = await screen.findByRole('button', { name: 'Cancel batch' });
+    await vi.waitFor(() => expect((cancel as HTMLButtonElement).disabled).toBe(false));
+    await user.click(cancel);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Cancel batch batch_1?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
+    await vi.waitFor(() =>
+      expect(
+        screen.getByText(/^The batch cancel is not sent yet\. Queued: it goes at/),
+      ).toBeTruthy(),
+    );
+
+    change = {
+      ...queuedChange,
+      state: 'sent',
+      goesAt: undefined,
+      steps: [{ ...queuedChange.steps[0], state: 'sent', sentAt: GOES_AT }],
+    };
+    for (const filters of invalidationsOf({
+      id: '9',
+      type: 'queuedChangeChanged',
+      data: { changeId: 'chg_c', state: 'sent', deviceIds: record.deviceIds },
+      createdAt: '2026-11-21T10:31:21Z',
+    }))
+      await queryClient.invalidateQueries(filters);
+    await vi.waitFor(() =>
+      expect(
+        screen.getByText(
+          /^Batch cancel sent at 2026-11-21 11:31 \(Europe\/Berlin\).*after waiting for the device's next free call\.$/,
+        ),
+      ).toBeTruthy(),
+    );
+    expect(screen.queryByText(/not sent yet/)).toBeNull();
+  });
+
+  it('follows it: says it was withdrawn, not sent, once an operator withdrew it', async () => {
+    let change: object = queuedChange;
+    fakeQueuingBff(() => change);
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<BatchPage record={record} />);
+    const cancel = await screen.findByRole('button', { name: 'Cancel batch' });
+    await vi.waitFor(() => expect((cancel as HTMLButtonElement).disabled).toBe(false));
+    await user.click(cancel);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Cancel batch batch_1?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
+    await screen.findByText(/^The batch cancel is not sent yet\./);
+
+    change = {
+      ...queuedChange,
+      state: 'withdrawn',
+      goesAt: undefined,
+    };
+    for (const filters of invalidationsOf({
+      id: '10',
+      type: 'queuedChangeChanged',
+      data: { changeId: 'chg_c', state: 'withdrawn', deviceIds: record.deviceIds },
+      createdAt: '2026-11-21T10:31:00Z',
+    }))
+      await queryClient.invalidateQueries(filters);
+    await vi.waitFor(() =>
+      expect(
+        screen.getByText('Batch cancel not sent. It was withdrawn before it was sent.'),
+      ).toBeTruthy(),
+    );
   });
 });

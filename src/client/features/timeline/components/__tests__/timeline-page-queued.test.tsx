@@ -5,7 +5,7 @@ import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts'
 import { invalidationsOf } from '../../../../app/push-updates.ts';
 import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
 import { renderApp } from '../../../../testing/render.tsx';
-import { harbourPlant } from '../../../../testing/test-devices.ts';
+import { BATTERY_A, harbourPlant } from '../../../../testing/test-devices.ts';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
 import '../timeline-page.tsx';
 
@@ -190,5 +190,90 @@ describe('the timeline page and queued changes', () => {
         `Command for Battery A refused by the vendor when it went. ${reason}`,
       ),
     );
+  });
+
+  it('follows each copy it queued: the notice says one sent and the other refused, with the reason, once they went', async () => {
+    vi.useRealTimers();
+    const nowMs = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const bff = fakeCommandBff({
+      sites: [
+        harbourPlant([BATTERY_A, { ...BATTERY_A, deviceId: 'BAT-EU-001-B', name: 'Battery B' }]),
+      ],
+      nowIso: new Date(nowMs).toISOString(),
+      commands: [
+        {
+          id: 'cmd_1',
+          deviceId: DEVICE,
+          powerControl: { targetBatteryPowerW: 1000 },
+          startTime: iso(Math.ceil(nowMs / 3_600_000) * 3_600_000 + 3_600_000),
+          endTime: iso(Math.ceil(nowMs / 3_600_000) * 3_600_000 + 7_200_000),
+          status: 'received',
+          receivedAt: new Date(nowMs).toISOString(),
+        },
+      ],
+      queueSubmissions: true,
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderApp('/timeline');
+    const grid = await screen.findByRole('grid', { name: 'Command timeline' });
+    await waitFor(
+      () => {
+        if (!document.querySelector('[id^="tl-bar-"][id*="cmd_1"]')) throw new Error('no bar yet');
+      },
+      { timeout: 5000 },
+    );
+    const active = () =>
+      document.getElementById(grid.getAttribute('aria-activedescendant') ?? '')?.textContent;
+    act(() => grid.focus());
+    expect(active()).toMatch(/^Battery A/);
+    await user.keyboard('{ArrowRight}');
+    expect(active()).toMatch(/Received \(pending\)$/);
+    await user.keyboard('{Shift>}{F10}{/Shift}');
+    await user.click(
+      await screen.findByRole('menuitem', { name: 'Duplicate to devices or days…' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: /^Duplicate command cmd_1/ });
+    await user.click(within(dialog).getByRole('checkbox', { name: /^Battery B/ }));
+    await user.click(within(dialog).getByRole('button', { name: /^Send 2 copies/ }));
+    const notice = await screen.findByText(
+      /Battery A, \+1 day.*Queued: it goes at .*Battery B, \+1 day.*Queued: it goes at/,
+    );
+
+    const reason =
+      'The window overlaps another command of BAT-EU-001-B, which is waiting or running.';
+    const [forA, forB] = bff.changes;
+    Object.assign(forA ?? {}, {
+      state: 'sent',
+      goesAt: undefined,
+      steps: (forA?.steps ?? []).map((step) => ({
+        ...step,
+        state: 'sent',
+        sentAt: forA?.goesAt,
+        answer: { status: 202, body: { id: 'cmd_9' } },
+      })),
+    });
+    Object.assign(forB ?? {}, {
+      state: 'failed',
+      goesAt: undefined,
+      outcome: { failure: 'refused', detail: reason },
+    });
+    for (const [changeId, state, deviceId] of [
+      [forA?.id ?? '', 'sent', DEVICE],
+      [forB?.id ?? '', 'failed', 'BAT-EU-001-B'],
+    ] as const)
+      for (const filters of invalidationsOf({
+        id: changeId,
+        type: 'queuedChangeChanged',
+        data: { changeId, state, deviceIds: [deviceId] },
+        createdAt: new Date().toISOString(),
+      }))
+        await queryClient.invalidateQueries(filters);
+    await waitFor(() =>
+      expect(notice.textContent).toMatch(
+        /^Copy for Battery A, \+1 day sent as command cmd_9 at .*\. Copy for Battery B, \+1 day refused by the vendor when it went\. The window overlaps/,
+      ),
+    );
+    expect(notice.textContent).not.toMatch(/not sent yet/);
   });
 });
