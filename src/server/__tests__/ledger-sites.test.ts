@@ -25,6 +25,9 @@ const SITES = vendorPage('sites', [
   vendorSite('PLANT-3', ['BAT-4'], { countryCode: 'AU', timezone: 'UTC+8:00' }),
 ]);
 
+/** How long a submission waits for the site list in these cases (the product waits 1 s). */
+const SITE_LOOKUP_WAIT_MS = 10_000;
+
 describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on %s', (kind) => {
   let fake: FakeUpstream;
   let testDb: TestDatabase;
@@ -34,6 +37,7 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
   let logLines: string[];
   /** How the fake answers `GET /sites`: the list, an unreadable body, or the list after a delay. */
   let sitesMode: 'list' | 'unreadable' | 'slow' = 'list';
+  let releaseSites: () => void = () => undefined;
   let serial = 0;
 
   beforeAll(async () => {
@@ -43,7 +47,8 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
     await openBffStorage({ database });
     fake.on('GET', '/sites', async (_request, reply: FastifyReply) => {
       if (sitesMode === 'unreadable') return reply.type('application/json').send('{"sites": [');
-      if (sitesMode === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // A slow site list answers only once the case lets it go.
+      if (sitesMode === 'slow') await new Promise<void>((resolve) => (releaseSites = resolve));
       return SITES;
     });
     fake.on('POST', '/sites', () => ({ message: 'onboarding success', siteId: 'PLANT-4' }));
@@ -93,14 +98,26 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
     sitesMode = 'list';
     fake.seen.length = 0;
     logLines = [];
-    bff = await buildTestBff(fake, {
+    bff = await start(SITE_LOOKUP_WAIT_MS);
+    return async () => {
+      releaseSites();
+      await bff.app.close();
+    };
+  });
+
+  /**
+   * A BFF on the shared database, signed in. The lookup waits for the site list far longer than
+   * the fake takes to answer, however loaded the machine, except where a case tests the wait.
+   */
+  const start = async (siteLookupWaitMs: number) => {
+    const started = await buildTestBff(fake, {
       database,
-      siteLookupWaitMs: 300,
+      siteLookupWaitMs,
       logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(line) } },
     });
-    cookie = await signIn(bff.app);
-    return () => bff.app.close();
-  });
+    cookie = await signIn(started.app);
+    return started;
+  };
 
   const call = (method: 'POST' | 'PUT', url: string, payload?: object) =>
     bff.app.inject({
@@ -169,11 +186,13 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
   });
 
   it('waits for a slow site list only as long as the lookup wait', async () => {
+    await bff.app.close();
+    bff = await start(300);
     sitesMode = 'slow';
-    const startedMs = performance.now();
     const response = await call('POST', '/api/devices/BAT-1/commands', command);
+    // Answered while the site list, asked for, has not answered: the wait gave up on it.
     expect(response.statusCode).toBe(202);
-    expect(performance.now() - startedMs).toBeLessThan(1_400);
+    expect(siteReads()).toBeGreaterThan(0);
     expect((await entries())[0]?.timeZone).toBeUndefined();
   });
 
