@@ -509,16 +509,24 @@ export async function measureBudget(
   let running = true;
   try {
     const sandboxStarting = startSandbox(options, {
-      name: 'budget sandbox',
+      // Each run its own data directories (named after the process): the slow run on the fast
+      // run's database would find the sites bound and the devices read already.
+      name: `budget sandbox${wire === 'slow' ? ' slow wire' : ''}`,
       fixture: 'demo',
       rateLimitPerMinute: DEFAULT_DEVICE_CALLS_PER_MINUTE,
     });
-    const bffStarting = startBff('budget BFF', options, relay.origin, spaDir, {
-      EU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
-      AU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
-      BENCH_PRINT_DEVICE_READS: '1',
-      BENCH_UPSTREAM_CLOCK_URL: `${relay.origin}/_sandbox/clock`,
-    });
+    const bffStarting = startBff(
+      `budget BFF${wire === 'slow' ? ' slow wire' : ''}`,
+      options,
+      relay.origin,
+      spaDir,
+      {
+        EU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
+        AU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
+        BENCH_PRINT_DEVICE_READS: '1',
+        BENCH_UPSTREAM_CLOCK_URL: `${relay.origin}/_sandbox/clock`,
+      },
+    );
     // Both are tracked by the run (stopAll), so one failing to start leaves nothing behind.
     [sandbox, bff] = await Promise.all([sandboxStarting, bffStarting]);
     const deviceReads = collectDeviceReads(bff.process.child.stdout);
