@@ -457,7 +457,7 @@ function pushLatencies(
  * The most calls of one device in any rolling minute (a call at `t` counts until `t + 60 s`), `t`
  * the call's answer on the sandbox's clock (`answeredAtMs`): when the vendor counted it.
  */
-function maxPerRollingMinute(calls: readonly RelayedDeviceCall[]): {
+export function maxPerRollingMinute(calls: readonly RelayedDeviceCall[]): {
   max: number;
   deviceId: string;
   closestThirdMs: number;
