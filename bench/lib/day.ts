@@ -100,10 +100,18 @@ export async function buildDay(
   log: (line: string) => void,
 ): Promise<DayDone> {
   const startedAt = performance.now();
+  // Where the build's time goes, for the log: each phase's seconds.
+  const phases: string[] = [];
+  let phaseAt = startedAt;
+  const phase = (name: string) => {
+    phases.push(`${name} ${Math.round((performance.now() - phaseAt) / 1000)} s`);
+    phaseAt = performance.now();
+  };
   const session = await signIn(origin);
   const admin = sandboxAdmin(sandboxOrigin);
   for (const siteId of size.siteIds)
     await bffCall(session, 'POST', '/api/sites', { siteId }, 200, 201);
+  phase('binding');
   const nowMs = await admin.nowMs();
   // Windows from the next whole hour on, one device in `hours` per hour, so every hour of the
   // day has commands that start, run and complete.
@@ -129,6 +137,7 @@ export async function buildDay(
         stepped++;
       }
     }
+  phase('device commands');
   for (const [i, devices] of size.batches.entries())
     await bffCall(
       session,
@@ -137,6 +146,7 @@ export async function buildDay(
       { devices, command: command(baseMs + (i % hours) * HOUR_MS + HOUR_MS / 2, 1500) },
       202,
     );
+  phase('batches');
   for (const [i, siteIds] of size.jobs.entries()) {
     let job = FleetJobSchema.parse(
       await bffCall(
@@ -161,11 +171,13 @@ export async function buildDay(
     if (job.state !== 'completed')
       throw new Error(`fleet job over ${siteIds.join(', ')} ended ${job.state}`);
   }
+  phase('fleet jobs');
   for (let hour = 0; hour < size.hours; hour++) {
     await admin.advanceClock(HOUR_MS);
     // The read model reads the devices whose commands started or ended; a pause lets it follow.
     await sleep(1_000);
   }
+  phase('clock');
   const done: DayDone = {
     sites: size.siteIds.length,
     commands: size.commandDevices.length,
@@ -176,7 +188,7 @@ export async function buildDay(
     stepped,
   };
   log(
-    `  a day built: ${done.sites} sites, ${done.commands} commands, ${done.batches} batches, ${done.jobs} fleet jobs (${done.stepped} commands moved on past an overlap), ${done.hours} h on the sandbox clock, ${Math.round(done.buildMs / 1000)} s`,
+    `  a day built: ${done.sites} sites, ${done.commands} commands, ${done.batches} batches, ${done.jobs} fleet jobs (${done.stepped} commands moved on past an overlap), ${done.hours} h on the sandbox clock, ${Math.round(done.buildMs / 1000)} s (${phases.join(', ')})`,
   );
   return done;
 }
