@@ -24,7 +24,7 @@ import {
 import { DEFAULT_DEVICE_CALLS_PER_MINUTE } from '../../src/sandbox/state/device-call-limit.ts';
 import type { BenchOptions } from '../lib/context.ts';
 import { openEventStream, type BenchEventStream } from '../lib/event-stream.ts';
-import { signIn, type BffSession } from '../lib/http.ts';
+import { sandboxAdmin, signIn, type BffSession } from '../lib/http.ts';
 import { judged, type BenchResult, type Figure } from '../lib/results.ts';
 import { startBff, startSandbox } from '../lib/stack.ts';
 import { percentile } from '../lib/stats.ts';
@@ -39,7 +39,41 @@ export const BUDGET_FIGURES = {
   rateLimited: { name: 'budget.upstream_429', unit: 'answers', budget: 0 },
   fromPolls: { name: 'budget.upstream_calls_from_polls', unit: 'calls', budget: 0 },
   pushP95: { name: 'budget.push_latency_p95_ms', unit: 'ms', budget: 2_000 },
+  perDeviceMinuteSlowWire: {
+    name: 'budget.upstream_calls_per_device_minute_max_slow_wire',
+    unit: 'calls',
+    budget: DEFAULT_DEVICE_CALLS_PER_WINDOW,
+  },
+  rateLimitedSlowWire: { name: 'budget.upstream_429_slow_wire', unit: 'answers', budget: 0 },
 } satisfies Record<string, Figure>;
+
+/** The figures of one run of {@link measureBudget}: the wire as it is, or slow. */
+export const BUDGET_FIGURES_BY_WIRE = {
+  fast: [
+    BUDGET_FIGURES.perDeviceMinute,
+    BUDGET_FIGURES.rateLimited,
+    BUDGET_FIGURES.fromPolls,
+    BUDGET_FIGURES.pushP95,
+  ],
+  slow: [BUDGET_FIGURES.perDeviceMinuteSlowWire, BUDGET_FIGURES.rateLimitedSlowWire],
+} satisfies Record<string, Figure[]>;
+export type BenchWire = keyof typeof BUDGET_FIGURES_BY_WIRE;
+
+/**
+ * The slow wire: every request to the sandbox waits 0.3 to 3 s on its way in, drawn from a seeded
+ * PRNG (the sandbox's fault options, src/sandbox/http/faults.ts), as in
+ * test/integration/slow-wire.test.ts.
+ */
+const SLOW_WIRE = { latencyMs: 300, latencyJitterMs: 2_700, latencySeed: 'bench-slow-wire' };
+
+/**
+ * How far the sandbox clock is moved once the bind's reads are answered: a window and 5 s, so
+ * the devices' budget (one call of two kept free for a change, `callsKeptForChanges`) has room for
+ * the first page views' reads at once, where the bench used to wait out the real minute.
+ */
+const CLOCK_MOVE_MS = DEVICE_CALL_WINDOW_MS + 5_000;
+/** How long the BFF is given to read the moved clock (`bench/servers/bff.ts` reads it every 100 ms). */
+const CLOCK_FOLLOW_MS = 500;
 
 /** The SPA's poll intervals (src/client: STATUS_POLL_MS, LIVE_POLL_MS, OVERVIEW_REFRESH_MS). */
 const STATUS_POLL_MS = 2_000;
@@ -419,8 +453,11 @@ function pushLatencies(
   return { latenciesMs, unseen };
 }
 
-/** The most calls of one device in any rolling minute (a call at `t` counts until `t + 60 s`). */
-function maxPerRollingMinute(calls: readonly RelayedDeviceCall[]): {
+/**
+ * The most calls of one device in any rolling minute (a call at `t` counts until `t + 60 s`), `t`
+ * the call's answer on the sandbox's clock (`answeredAtMs`): when the vendor counted it.
+ */
+export function maxPerRollingMinute(calls: readonly RelayedDeviceCall[]): {
   max: number;
   deviceId: string;
   closestThirdMs: number;
@@ -428,7 +465,7 @@ function maxPerRollingMinute(calls: readonly RelayedDeviceCall[]): {
   const byDevice = new Map<string, number[]>();
   for (const c of calls)
     for (const deviceId of c.deviceIds)
-      byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), c.atMs]);
+      byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), c.answeredAtMs]);
   let max = 0;
   let worst = '';
   let closestThirdMs = Number.POSITIVE_INFINITY;
@@ -448,10 +485,18 @@ function maxPerRollingMinute(calls: readonly RelayedDeviceCall[]): {
 
 /**
  * Starts its own sandbox (fixture `demo`, the vendor's limit on at 2) behind a relay that records
- * every device call, and a BFF on its default budget; binds Berlin and Leipzig; runs the browsers
- * and the operator for 5 minutes (12 s in the smoke); stops everything it started.
+ * every device call, and a BFF on its default budget that counts on the sandbox's clock; binds
+ * Berlin and Leipzig; once the bind's reads are answered moves the sandbox clock a minute on
+ * instead of waiting it out; runs the browsers and the operator for 5 minutes (12 s in the
+ * smoke); stops everything it started. `wire: 'slow'` injects 0.3 to 3 s of jittered latency
+ * before every request to the sandbox ({@link SLOW_WIRE}) and gives only the per-device and 429
+ * figures of that run.
  */
-export async function measureBudget(options: BenchOptions, spaDir: string): Promise<BenchResult[]> {
+export async function measureBudget(
+  options: BenchOptions,
+  spaDir: string,
+  wire: BenchWire = 'fast',
+): Promise<BenchResult[]> {
   const size = options.smoke ? SIZES.smoke : SIZES.full;
   const operated = OPERATED.slice(0, size.devices);
   const setUpAt = performance.now();
@@ -464,19 +509,30 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
   let running = true;
   try {
     const sandboxStarting = startSandbox(options, {
-      name: 'budget sandbox',
+      // Each run its own data directories (named after the process): the slow run on the fast
+      // run's database would find the sites bound and the devices read already.
+      name: `budget sandbox${wire === 'slow' ? ' slow wire' : ''}`,
       fixture: 'demo',
       rateLimitPerMinute: DEFAULT_DEVICE_CALLS_PER_MINUTE,
     });
-    const bffStarting = startBff('budget BFF', options, relay.origin, spaDir, {
-      EU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
-      AU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
-      BENCH_PRINT_DEVICE_READS: '1',
-    });
+    const bffStarting = startBff(
+      `budget BFF${wire === 'slow' ? ' slow wire' : ''}`,
+      options,
+      relay.origin,
+      spaDir,
+      {
+        EU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
+        AU_DEVICE_CALLS_PER_MINUTE: String(DEFAULT_DEVICE_CALLS_PER_WINDOW),
+        BENCH_PRINT_DEVICE_READS: '1',
+        BENCH_UPSTREAM_CLOCK_URL: `${relay.origin}/_sandbox/clock`,
+      },
+    );
     // Both are tracked by the run (stopAll), so one failing to start leaves nothing behind.
     [sandbox, bff] = await Promise.all([sandboxStarting, bffStarting]);
     const deviceReads = collectDeviceReads(bff.process.child.stdout);
     relay.forwardTo(sandbox.origin);
+    const admin = sandboxAdmin(sandbox.origin);
+    if (wire === 'slow') await admin.faults(SLOW_WIRE);
     options.log(`  sandbox and BFF ready in ${Math.round(performance.now() - setUpAt)} ms`);
     const origin = bff.origin;
     const sessions = await Promise.all(Array.from({ length: size.browsers }, () => signIn(origin)));
@@ -490,20 +546,29 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     for (const session of sessions) streams.push(await openEventStream(session));
     await Promise.all(streams.map((stream) => stream.ready(15_000)));
 
-    // The BFF reads each device of a newly bound site once; the untouched devices' reads are
-    // waited for, so that calls about them from here on can only come from the polls.
-    const boundBy = Date.now() + 30_000;
-    const untouchedRead = () =>
-      UNTOUCHED.every((d) => relay.calls.some((c) => c.deviceIds.includes(d)));
-    while (!untouchedRead() && Date.now() < boundBy) await sleep(250);
-    const firstReadsSeen = untouchedRead();
+    // The BFF reads each device of a newly bound site once; those reads are waited for (so that
+    // calls about the untouched devices from here on can only come from the polls), and for no
+    // call on its way, before the sandbox clock moves: a call answered while the BFF still reads
+    // the old clock would be counted a minute early.
+    const boundBy = Date.now() + (wire === 'slow' ? 90_000 : 30_000);
+    const readAll = (devices: readonly string[]) =>
+      devices.every((d) => relay.calls.some((c) => c.deviceIds.includes(d)));
+    const bound = [...OPERATED, ...UNTOUCHED];
+    while (!(readAll(bound) && relay.inFlight() === 0) && Date.now() < boundBy) await sleep(250);
+    const firstReadsSeen = readAll(UNTOUCHED);
+    options.log(
+      `  the bind's reads ${readAll(bound) ? 'answered' : 'NOT all answered'} ${Math.round((Date.now() - (boundBy - (wire === 'slow' ? 90_000 : 30_000))) / 1000)} s after the bind (${readsByReason(deviceReads)}); the sandbox clock moves ${CLOCK_MOVE_MS / 1000} s`,
+    );
+    await admin.advanceClock(CLOCK_MOVE_MS);
+    relay.clockMovedBy(CLOCK_MOVE_MS);
+    await sleep(CLOCK_FOLLOW_MS);
     // Each browser opens its page: a 30-day slot of history the bind's read did not cover is read
     // once, by design (the read model reads a range the first time a page asks for it). Those
     // reads are waited for and reported, so the window below counts what repeated polls cause.
     // They wait for the budget: a read leaves one of the device's calls free for a change
     // (`callsKeptForChanges`), so after the bind's read it goes only once that call has left
-    // the vendor's window, a minute after it was answered; the wait allows that and half a
-    // minute more.
+    // the vendor's window, a minute after it was answered: the clock moved above. The wait
+    // still allows a real minute and half a minute more, should the BFF not have followed.
     const firstViewFrom = relay.calls.length;
     const viewedBy = Date.now() + DEVICE_CALL_WINDOW_MS + 30_000;
     const viewed = await Promise.all(
@@ -584,17 +649,32 @@ export async function measureBudget(options: BenchOptions, spaDir: string): Prom
     for (const c of calls) bump(routes, c.route);
     const list = (map: Map<string | number, number>) =>
       [...map].map(([key, count]) => `${key}: ${count}`).join(', ') || 'none';
-    const setup = `${size.browsers} browsers, ${operated.length} devices of ${SITES.join(' and ')} (+${UNTOUCHED.length} untouched), ${Math.round(size.durationMs / 1000)} s, a change every ${size.paceMs / 1000} s`;
+    const wireSays =
+      wire === 'slow'
+        ? `, every request to the sandbox ${SLOW_WIRE.latencyMs / 1000} to ${(SLOW_WIRE.latencyMs + SLOW_WIRE.latencyJitterMs) / 1000} s late (seeded jitter)`
+        : '';
+    const setup = `${size.browsers} browsers, ${operated.length} devices of ${SITES.join(' and ')} (+${UNTOUCHED.length} untouched), ${Math.round(size.durationMs / 1000)} s, a change every ${size.paceMs / 1000} s${wireSays}`;
     options.log(
-      `  ${setup}; changes ${list(tally.changes)}; queued ${list(tally.queuedReasons)}; ${tally.polls} polls; vendor calls ${list(routes)}`,
+      `  ${wire === 'slow' ? 'slow wire: ' : ''}${setup}; changes ${list(tally.changes)}; queued ${list(tally.queuedReasons)}; ${tally.polls} polls; vendor calls ${list(routes)}`,
     );
-    return [
-      judged(BUDGET_FIGURES.perDeviceMinute, perMinute.max, {
-        reason: `most vendor calls of one device (${perMinute.deviceId || 'none'}) in any rolling 60 s, recorded by a relay before the sandbox (sandbox clock = wall clock, never moved); closest third call ${Number.isFinite(perMinute.closestThirdMs) ? `${Math.round(perMinute.closestThirdMs)} ms` : '-'} after the first; ${calls.length} device calls relayed, ${sandboxCalls} counted by the sandbox; ${setup}`,
-      }),
-      judged(BUDGET_FIGURES.rateLimited, refused, {
+    const perMinuteResult = judged(
+      wire === 'slow' ? BUDGET_FIGURES.perDeviceMinuteSlowWire : BUDGET_FIGURES.perDeviceMinute,
+      perMinute.max,
+      {
+        reason: `most vendor calls of one device (${perMinute.deviceId || 'none'}) in any rolling 60 s, each at its answer on the sandbox clock, recorded by a relay before the sandbox (the clock moved once by ${CLOCK_MOVE_MS / 1000} s after the bind's reads, the BFF counting on it); closest third call ${Number.isFinite(perMinute.closestThirdMs) ? `${Math.round(perMinute.closestThirdMs)} ms` : '-'} after the first; ${calls.length} device calls relayed, ${sandboxCalls} counted by the sandbox; ${setup}`,
+      },
+    );
+    const rateLimitedResult = judged(
+      wire === 'slow' ? BUDGET_FIGURES.rateLimitedSlowWire : BUDGET_FIGURES.rateLimited,
+      refused,
+      {
         reason: `vendor calls refused by the sandbox's limit of ${DEFAULT_DEVICE_CALLS_PER_MINUTE}/device/min (its per-device stats); the relay saw ${calls.filter((c) => c.status === 429).length} answered 429`,
-      }),
+      },
+    );
+    if (wire === 'slow') return [perMinuteResult, rateLimitedResult];
+    return [
+      perMinuteResult,
+      rateLimitedResult,
       judged(BUDGET_FIGURES.fromPolls, fromPolls.length, {
         reason: `vendor calls about the ${UNTOUCHED.length} bound devices never changed, which the browsers poll (history) and the BFF has nothing due for, after their first read when bound${firstReadsSeen ? '' : ' (not all seen within 30 s)'} and their first read of the range the pages show (${firstViewReads} reads, once per device and 30-day slot never read, not counted${firstViewsNotRead > 0 ? `; ${firstViewsNotRead} devices not read within ${Math.round((DEVICE_CALL_WINDOW_MS + 30_000) / 1000)} s` : ''}); the BFF had ${failedBeforeStart} failed device reads before the start and ${failedReads() - failedBeforeStart} after (each read again 15 s and more later); ${tally.polls} browser polls (${tally.pollsFailed.size > 0 ? `not 200: ${list(tally.pollsFailed)}` : 'all 200'}); vendor status reads (a poll's upstream shape) ${statusReads}; the BFF's reads of the untouched devices by why they were due: before the start ${readsByReason(untouchedBeforeStart)}, after ${readsByReason(untouchedReads)}${
           untouchedReads.some((read) => read.calls > 0)

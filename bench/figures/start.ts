@@ -8,6 +8,9 @@
  *   PGlite default; `start.rss_mb_postgres` the same with `DATABASE_URL` (a PostgreSQL server
  *   from `BENCH_DATABASE_URL` or `TEST_DATABASE_URL`, on a database of its own made and dropped
  *   here). The budget is for small virtual machines (`docs/architecture.md`, "Budgets").
+ * - `start.rss_mb_day`: the same after a restart on a day's data (fixture `large`, sites bound,
+ *   commands, batches and fleet jobs, hours on the sandbox clock), the data an operator's machine
+ *   holds at the end of a day.
  * - `start.rss_mb_first`: the same for the first start of a fresh clone, which also builds the
  *   SPA and creates the database; the same budget, since a small machine has to survive it.
  */
@@ -18,6 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { request } from 'undici';
 import type { BenchOptions } from '../lib/context.ts';
+import { buildDay, daySize, type DayDone } from '../lib/day.ts';
 import { processGroupMemory, type ProcessMemory } from '../lib/memory.ts';
 import { freePort, startProcess, type Started } from '../lib/processes.ts';
 import { judged, notMeasured, type BenchResult, type JudgedFigure } from '../lib/results.ts';
@@ -28,6 +32,7 @@ export const START_FIGURES = {
   rss: { name: 'start.rss_mb', unit: 'MB', budget: 300 },
   rssFirst: { name: 'start.rss_mb_first', unit: 'MB', budget: 300 },
   rssPostgres: { name: 'start.rss_mb_postgres', unit: 'MB', budget: 300 },
+  rssDay: { name: 'start.rss_mb_day', unit: 'MB', budget: 300 },
 } satisfies Record<string, JudgedFigure>;
 
 const TIMEOUT_MS = 120_000;
@@ -115,11 +120,21 @@ interface StartRun {
   memory: AtRest;
 }
 
-/** One `npm start`: until ready, then `idleS` seconds at rest, memory read, stopped. */
+/** Where a started `npm start` listens: the BFF's origin and its sandbox's. */
+export interface StartOrigins {
+  origin: string;
+  sandboxOrigin: string;
+}
+
+/**
+ * One `npm start`: until ready, then `work` (if any), then `idleS` seconds at rest, memory read,
+ * stopped. `env` adds to its environment (the sandbox's fixture).
+ */
 async function startOnce(
   dataDir: string,
   databaseUrl: string | undefined,
   idleS: number,
+  { env = {}, work }: { env?: NodeJS.ProcessEnv; work?: (at: StartOrigins) => Promise<void> } = {},
 ): Promise<StartRun> {
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const origin = `http://127.0.0.1:${port}`;
@@ -131,9 +146,11 @@ async function startOnce(
     LOG_LEVEL: 'warn',
     // Unset (Node leaves undefined out of a child's environment): the embedded default.
     DATABASE_URL: databaseUrl,
+    ...env,
   });
   try {
     const ready = await untilReady(proc, origin, startedAt);
+    if (work) await work({ origin, sandboxOrigin: `http://127.0.0.1:${sandboxPort}` });
     await sleep(idleS * 1000);
     return {
       readyMs: ready.ms,
@@ -226,6 +243,45 @@ export async function measureStart(options: BenchOptions): Promise<BenchResult[]
       reason: `${memoryReason(result, 'embedded PGlite', options.smoke)}; fixture demo`,
     }),
     firstStartResult(result),
+  ];
+}
+
+/**
+ * `start.rss_mb_day`: npm start (sandbox fixture `large`, the demo fixture in the smoke) on a data
+ * directory holding a day's work ({@link buildDay}, made through the product API on a first start),
+ * restarted on it: RSS at rest after ready, as {@link measureStart} reads it.
+ */
+export async function measureStartDay(options: BenchOptions): Promise<BenchResult[]> {
+  const dataDir = path.join(options.tmpDir, 'start-day-data');
+  const idleS = options.smoke ? IDLE_S.smoke : IDLE_S.full;
+  const fixture = options.smoke ? 'demo' : 'large';
+  const env = { SANDBOX_FIXTURE: fixture };
+  let day: DayDone | undefined;
+  const built = await startOnce(dataDir, undefined, idleS, {
+    env,
+    work: async ({ origin, sandboxOrigin }) => {
+      day = await buildDay(origin, sandboxOrigin, daySize(options.smoke), options.log);
+    },
+  });
+  if (!day) throw new Error('the day was not built');
+  const runs: StartRun[] = [];
+  for (let run = 0; run < (options.smoke ? 1 : 3); run++)
+    runs.push(await startOnce(dataDir, undefined, idleS, { env }));
+  const perRun = runs.map((r) => mb(r.memory.serverMb)).join(', ');
+  const median_ = (pick: (m: AtRest) => number) => median(runs.map((r) => pick(r.memory)));
+  return [
+    judged(
+      START_FIGURES.rssDay,
+      median_((m) => m.serverMb),
+      {
+        reason:
+          `RSS (VmRSS from /proc) of the process running ${START_SCRIPT}, ${idleS} s idle after ready, ` +
+          `median of ${runs.length} restarts (${perRun}) on a day's data: fixture ${fixture}, ${day.sites} sites bound, ` +
+          `${day.commands} device commands, ${day.batches} batches, ${day.jobs} fleet jobs, ${day.hours} h moved on the sandbox clock ` +
+          `(built in ${Math.round(day.buildMs / 1000)} s, ${mb(built.memory.serverMb)} at rest after it, peak ${mb(built.memory.peakMb)}); ` +
+          `peak during restart ${mb(median_((m) => m.peakMb))}; ready in ${Math.round(median(runs.map((r) => r.readyMs)))} ms`,
+      },
+    ),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import { z } from 'zod';
 import { TOKEN_PATH, TokenResponseSchema } from '../../src/domain/token.ts';
 import { API_BASE_PATH } from '../../src/sandbox/vendor/schemas.ts';
 
@@ -101,6 +102,9 @@ export interface SandboxStats {
   byRoute?: Record<string, number>;
 }
 
+/** `GET /_sandbox/clock`'s answer. */
+const SandboxClockSchema = z.object({ now: z.string() });
+
 /** The sandbox admin API (src/sandbox/README.md) as the bench drives it. */
 export function sandboxAdmin(sandboxOrigin: string) {
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
@@ -118,7 +122,14 @@ export function sandboxAdmin(sandboxOrigin: string) {
   return {
     stats: async () => (await call('GET', '/stats')) as SandboxStats,
     resetStats: () => call('DELETE', '/stats'),
-    faults: (faults: { tokenTtlS?: number; latencyMs?: number }) => call('PUT', '/faults', faults),
+    faults: (faults: {
+      tokenTtlS?: number;
+      latencyMs?: number;
+      latencyJitterMs?: number;
+      latencySeed?: string;
+    }) => call('PUT', '/faults', faults),
     advanceClock: (advanceMs: number) => call('POST', '/clock', { advanceMs }),
+    /** The sandbox clock, epoch ms. */
+    nowMs: async () => Date.parse(SandboxClockSchema.parse(await call('GET', '/clock')).now),
   };
 }

@@ -5,8 +5,15 @@ import { API_BASE_PATH } from '../../src/sandbox/vendor/schemas.ts';
 
 /** One vendor call about devices' commands, as the relay saw it. */
 export interface RelayedDeviceCall {
-  /** When the relay received it (`Date.now()`, ms): the sandbox's clock while it is not moved. */
+  /** When the relay received it (`Date.now()`, ms, wall clock). */
   atMs: number;
+  /**
+   * When the sandbox answered it, on the sandbox's clock (epoch ms: the wall clock plus what the
+   * bench moved it by, {@link VendorRelay.clockMovedBy}). The sandbox counts a call against its
+   * limit when the call arrives, after any latency it injects and just before it answers
+   * (src/sandbox/http/faults.ts), so on a slow wire this, not `atMs`, is when the vendor counted it.
+   */
+  answeredAtMs: number;
   method: string;
   /** The route, device and command IDs replaced (`GET /devices/:deviceId/commands/:commandId`). */
   route: string;
@@ -22,6 +29,14 @@ export interface VendorRelay {
   calls: RelayedDeviceCall[];
   /** Sets the sandbox to forward to; until then every request is answered 503. */
   forwardTo(sandboxOrigin: string): void;
+  /**
+   * Tells the relay the bench moved the sandbox clock forward by `advanceMs` (admin API), so the
+   * calls' `answeredAtMs` stay on the sandbox's clock. Call it right after the move, while no
+   * device call is on its way.
+   */
+  clockMovedBy(advanceMs: number): void;
+  /** Requests received and not yet answered. */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -78,7 +93,11 @@ async function readBody(incoming: IncomingMessage): Promise<Buffer> {
 export async function startVendorRelay(): Promise<VendorRelay> {
   const calls: RelayedDeviceCall[] = [];
   let sandboxOrigin: string | undefined;
+  let clockOffsetMs = 0;
+  let inFlight = 0;
   const server = createServer((incoming, outgoing) => {
+    inFlight++;
+    outgoing.once('close', () => inFlight--);
     void (async () => {
       const atMs = Date.now();
       const method = incoming.method ?? 'GET';
@@ -96,9 +115,17 @@ export async function startVendorRelay(): Promise<VendorRelay> {
           headers,
           body: body.length > 0 ? body : null,
         });
+        const answeredAtMs = Date.now() + clockOffsetMs;
         const text = Buffer.from(await answer.body.arrayBuffer());
         const call = deviceCallOf(method, path, body);
-        if (call) calls.push({ atMs, method, ...call, status: answer.statusCode });
+        if (call)
+          calls.push({
+            atMs,
+            answeredAtMs,
+            method,
+            ...call,
+            status: answer.statusCode,
+          });
         const forwarded: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers))
           if (
@@ -122,6 +149,10 @@ export async function startVendorRelay(): Promise<VendorRelay> {
     forwardTo: (origin) => {
       sandboxOrigin = origin;
     },
+    clockMovedBy: (advanceMs) => {
+      clockOffsetMs += advanceMs;
+    },
+    inFlight: () => inFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,9 +7,17 @@
  * bench chooses, not the start (database creation) or idle time.
  * `BENCH_PRINT_DEVICE_READS=1`: prints `DEVICE READ {json}` after each read of the read model's
  * refresher (device, why it was due, outcome, calls, `atMs` wall clock).
+ * `BENCH_UPSTREAM_CLOCK_URL=<sandbox>/_sandbox/clock`: the BFF's budget of upstream calls counts
+ * on the sandbox's clock, as under `npm start` (docs/decisions/007-device-call-budget.md, section
+ * 1), so a bench that moves that clock need not wait out real minutes. Read every 100 ms; the
+ * offset changes only when the clock moved by more than a second, so the few milliseconds a read
+ * takes never move it back and forth (a constant error delays nothing: each slot is counted and
+ * freed on the same clock).
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { request } from 'undici';
+import { z } from 'zod';
 import { openDatabase } from '../../src/infra/database.ts';
 import { loggerOptions } from '../../src/infra/logger.ts';
 import { buildServerApp } from '../../src/server/app.ts';
@@ -19,11 +27,33 @@ const env = parseServerEnv(process.env);
 const staticDir = process.env.STATIC_DIR;
 if (!staticDir) throw new Error('STATIC_DIR is required');
 
+/** Follows the sandbox's clock at `url`: wall clock plus an offset read from it. */
+function followClock(url: string): () => number {
+  let offsetMs = 0;
+  const ClockSchema = z.object({ now: z.string() });
+  const read = async () => {
+    try {
+      const sentAtMs = Date.now();
+      const answer = await request(url, { headersTimeout: 2_000, bodyTimeout: 2_000 });
+      const clock = ClockSchema.safeParse(await answer.body.json());
+      if (answer.statusCode !== 200 || !clock.success) return;
+      const measured = Date.parse(clock.data.now) - (sentAtMs + Date.now()) / 2;
+      if (Math.abs(measured - offsetMs) > 1_000) offsetMs = measured;
+    } catch {
+      // The sandbox is not reachable yet (the relay answers 503 until it is): read again.
+    }
+  };
+  setInterval(() => void read(), 100).unref();
+  return () => Date.now() + offsetMs;
+}
+
+const clockUrl = process.env.BENCH_UPSTREAM_CLOCK_URL;
 const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
 const app = await buildServerApp({
   ...env,
   staticDir,
   database,
+  ...(clockUrl ? { upstreamClock: followClock(clockUrl) } : {}),
   logger: loggerOptions('bff', 'warn'),
 });
 // The budget group attributes vendor calls to what planned them: each device read, one line.
