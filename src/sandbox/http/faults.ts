@@ -13,6 +13,11 @@ export const FaultSettingsSchema = z.strictObject({
   latencyJitterMs: z.number().int().min(0).max(60_000).optional(),
   latencySeed: z.string().max(100).optional(),
   errorRate: z.number().min(0).max(1).optional(),
+  /**
+   * Which requests `errorRate` fails is drawn in turn from a PRNG seeded with this (the same
+   * seed, the same requests failed), so a fault test takes the same path each run.
+   */
+  errorSeed: z.string().max(100).optional(),
   errorStatus: z.number().int().min(500).max(599).optional(),
   rateLimitPerMinute: z.number().int().min(1).optional(),
   tokenTtlS: z.number().int().min(1).optional(),
@@ -56,10 +61,10 @@ export class FaultInjector {
   private settings: FaultSettings = {};
   /** The waits of `latencyJitterMs`, seeded anew by each `set`. */
   private latencyRandom: () => number = seededRandom('');
+  /** The draws of `errorRate`, seeded anew by each `set`. */
+  private errorRandom: () => number = seededRandom('');
   private windows = new Map<string, { startMs: number; count: number }>();
   private counters: SandboxStats = emptyStats();
-
-  constructor(private readonly random: () => number = Math.random) {}
 
   get current(): FaultSettings {
     return { ...this.settings };
@@ -69,6 +74,7 @@ export class FaultInjector {
   set(settings: FaultSettings): void {
     this.settings = { ...settings };
     this.latencyRandom = seededRandom(settings.latencySeed ?? '');
+    this.errorRandom = seededRandom(settings.errorSeed ?? '');
     this.windows.clear();
   }
 
@@ -109,13 +115,13 @@ export class FaultInjector {
    * Waits the injected latency (`latencyMs`, plus up to `latencyJitterMs`), before the request is
    * counted against any rate limit: a slow wire on the way in, so the limit counts the request
    * when it arrives. Then throws the injected error for a share `errorRate` of requests (status
-   * `errorStatus`, default 503).
+   * `errorStatus`, default 503), drawn from the PRNG seeded with `errorSeed`.
    */
   async beforeRequest(): Promise<void> {
     const { errorRate } = this.settings;
     const waitMs = this.nextLatencyMs();
     if (waitMs > 0) await sleep(waitMs);
-    if (errorRate && this.random() < errorRate) {
+    if (errorRate && this.errorRandom() < errorRate) {
       this.counters.faultsInjected += 1;
       const status = this.settings.errorStatus ?? 503;
       throw injected(
