@@ -47,12 +47,13 @@ describe('jittered latency', () => {
 });
 
 describe('injected errors', () => {
-  /** Which of `count` requests the injector fails (true) and lets through (false). */
-  const failures = async (injector: FaultInjector, count: number) => {
+  const STATUS_ROUTE = 'eu GET /devices/:deviceId/commands/:commandId';
+  /** Which of `count` requests of `route` the injector fails (true) and lets through (false). */
+  const failures = async (injector: FaultInjector, count: number, route = STATUS_ROUTE) => {
     const failed: boolean[] = [];
     for (let i = 0; i < count; i += 1)
       failed.push(
-        await injector.beforeRequest().then(
+        await injector.beforeRequest(route).then(
           () => false,
           () => true,
         ),
@@ -82,6 +83,21 @@ describe('injected errors', () => {
     expect(await failures(one, 20)).toEqual(drawn.slice(0, 20));
     one.set({ ...settings, errorSeed: 'another wire' });
     expect(await failures(one, 20)).not.toEqual(drawn.slice(0, 20));
+  });
+
+  it("draws each route's failures apart, so requests of other routes in between change nothing", async () => {
+    const settings = { errorRate: 0.3, errorSeed: 'lossy wire' };
+    const alone = new FaultInjector();
+    alone.set(settings);
+    const drawn = await failures(alone, 40);
+    const interleaved = new FaultInjector();
+    interleaved.set(settings);
+    const failed: boolean[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      await failures(interleaved, i % 3, 'eu POST /devices/commands');
+      failed.push(...(await failures(interleaved, 1)));
+    }
+    expect(failed).toEqual(drawn);
   });
 
   it('fails the same requests without a seed, as for the seed ""', async () => {
