@@ -4,9 +4,10 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   test: {
     // Two test files at a time, whatever the cores: the default (cores - 1) ran one at a time on
-    // the 2-core CI machine, where most of a file's time is waiting (a database, a stack's HTTP
-    // round trips, a copied PGlite directory), so a second file fills that time: the database
-    // files ran a third faster and test/integration a quarter to a half faster with two.
+    // the 2-core CI machine, where most of a node file's time is waiting (a database, a stack's
+    // HTTP round trips, a copied PGlite directory), so a second file fills that time: the
+    // database files ran a third faster and test/integration a quarter to a half faster with two.
+    // The client project keeps one (below).
     maxWorkers: 2,
     projects: [
       {
@@ -18,6 +19,7 @@ export default defineConfig({
           include: ['src/domain/**/*.test.ts'],
           environment: 'node',
           isolate: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -25,6 +27,7 @@ export default defineConfig({
           name: 'node',
           include: ['src/{infra,server,sandbox}/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 1 },
           // Guards against a hang, not measures of speed (the bench measures speed): a stack starts
           // an embedded PostgreSQL, and on a loaded 2-core machine that took over 30 s.
           testTimeout: 60_000,
@@ -42,6 +45,11 @@ export default defineConfig({
           // (64 times, about 30 s of a 100-120 s run on 2 cores); this run takes 35-37 s. Not
           // `isolate: false`, which would share module state (query clients, stubs) across files.
           pool: 'vmThreads',
+          // One file at a time, before the node files: the client's time is the CPU's (rendering,
+          // typing, transforming lazily loaded pages in the one Vite server), not waiting, so a
+          // second file only slowed both, and a lazy page then took longer than a query waits.
+          maxWorkers: 1,
+          sequence: { groupOrder: 0 },
           setupFiles: ['src/client/testing/setup.ts'],
           // Vitest empties CSS imports; the design tokens are read as text by the tests of code
           // that reads them (testing/design-tokens.ts).
