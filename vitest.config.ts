@@ -3,12 +3,6 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
-    // Two test files at a time, whatever the cores: the default (cores - 1) ran one at a time on
-    // the 2-core CI machine, where most of a node file's time is waiting (a database, a stack's
-    // HTTP round trips, a copied PGlite directory), so a second file fills that time: the
-    // database files ran a third faster and test/integration a quarter to a half faster with two.
-    // The client project keeps one (below).
-    maxWorkers: 2,
     projects: [
       {
         test: {
