@@ -22,9 +22,6 @@ const FAST_QUEUE = {
   pollingIntervalSeconds: 0.5,
   stepExpireSeconds: 3,
   superviseIntervalSeconds: 1,
-  // A step that expired several times (3 s is short on a loaded machine) would wait up to 30 s
-  // before its next run; once it took a run 260 s where it takes 47.
-  stepRetryDelayMaxSeconds: 2,
 };
 
 describe.each(DATABASE_KINDS)(
@@ -58,9 +55,6 @@ describe.each(DATABASE_KINDS)(
         upstreams: { eu: region('eu'), au: region('au') },
         ledgerLeaseMs: 1_500,
         fleetQueue: FAST_QUEUE,
-        // As in the fleet job suite: the rule is the same at 2 s between a batch's tries as at
-        // the default 30 s, and a batch whose answer was lost to the kill is settled in seconds.
-        fleetRetryWaitCapMs: 2_000,
         deviceCallsPerMinute: { eu: 30, au: 30 },
         ...extra,
       });

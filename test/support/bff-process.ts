@@ -21,8 +21,6 @@ export interface BffProcessConfig {
    */
   crashAfterFleetBatch?: number;
   fleetQueue?: FleetQueueOptions;
-  /** The longest wait between two tries of one fleet batch, ms (default 30 s). */
-  fleetRetryWaitCapMs?: number;
   /** The device budget of upstream calls per region, calls per rolling minute (default 2). */
   deviceCallsPerMinute?: { eu: number; au: number };
 }
@@ -35,7 +33,6 @@ const app = await buildServerApp({
   ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   ...(config.ledgerLeaseMs ? { ledgerLeaseMs: config.ledgerLeaseMs } : {}),
   ...(config.fleetQueue ? { fleetQueue: config.fleetQueue } : {}),
-  ...(config.fleetRetryWaitCapMs ? { fleetRetryWaitCapMs: config.fleetRetryWaitCapMs } : {}),
   ...(config.deviceCallsPerMinute ? { deviceCallsPerMinute: config.deviceCallsPerMinute } : {}),
   ledgerHooks: {
     afterUpstreamAnswer: (kind: string) => {

@@ -29,12 +29,6 @@ export interface FleetQueueOptions {
    */
   superviseIntervalSeconds?: number | undefined;
   /**
-   * The longest wait before a step that failed or expired is run again, s: pg-boss doubles it from
-   * 1 s at each retry of the step. Default 30; tests shorten it, so a step that expired several
-   * times under load does not wait half a minute.
-   */
-  stepRetryDelayMaxSeconds?: number | undefined;
-  /**
    * Test-only: awaited in each try of the start once pg-boss has started, before the queue and
    * the worker are made; tests hold the start there (until `stopped`, which aborts when
    * {@link FleetQueue.stop} begins), or fail it.
@@ -177,7 +171,7 @@ export class FleetQueue {
         retryLimit: 1000,
         retryDelay: 1,
         retryBackoff: true,
-        retryDelayMax: this.#options.stepRetryDelayMaxSeconds ?? 30,
+        retryDelayMax: 30,
       });
       if (this.#stopped.signal.aborted) return;
       this.#workerId = await boss.work<StepData>(
