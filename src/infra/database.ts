@@ -57,11 +57,13 @@ PGlite.create(process.argv[2], { startParams: JSON.parse(process.argv[3]) }).the
  * instance that created it keeps that memory reachable while it is open: a process that created
  * its database held 650 to 760 MB at rest, one that opened an existing database 160 to 170 MB
  * (`bench/EVIDENCE.md`, "Memory at rest"). In a child process that memory goes when it exits;
- * creating takes as long either way.
+ * creating takes as long either way. Exported for the tests' copy of one empty database
+ * (test/support/databases.ts), so each test database need not run initdb anew.
  *
+ * @param dir an empty or missing directory; the database's files are written into it.
  * @throws when the child process fails; its error output is in the message.
  */
-async function createPgliteDatabase(dir: string): Promise<void> {
+export async function createPgliteDatabase(dir: string): Promise<void> {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const args = ['-e', CREATE_PGLITE_SCRIPT, entry, dir, JSON.stringify(PGLITE_START_PARAMS)];
   try {

@@ -249,7 +249,7 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
 
   it('5xx bursts: every submission lands exactly once; reads come back as problems, never raw', async () => {
     const all = intents(8, 10);
-    await stack.admin.setFaults({ errorRate: 0.5, errorStatus: 503 });
+    await stack.admin.setFaults({ errorRate: 0.5, errorStatus: 503, errorSeed: '5xx burst' });
     const reads = await Promise.all(Array.from({ length: 12 }, () => browser.get('/api/sites')));
     for (const read of reads) {
       expect([200, 503]).toContain(read.status);

@@ -9,7 +9,9 @@ export interface SandboxFaults {
   /** Each request waits `latencyMs` plus up to this, drawn from a PRNG seeded with `latencySeed`. */
   latencyJitterMs?: number;
   latencySeed?: string;
+  /** A share of requests answered `errorStatus`, drawn from a PRNG seeded with `errorSeed`. */
   errorRate?: number;
+  errorSeed?: string;
   errorStatus?: number;
   rateLimitPerMinute?: number;
   tokenTtlS?: number;

@@ -13,6 +13,12 @@ export const FaultSettingsSchema = z.strictObject({
   latencyJitterMs: z.number().int().min(0).max(60_000).optional(),
   latencySeed: z.string().max(100).optional(),
   errorRate: z.number().min(0).max(1).optional(),
+  /**
+   * Which requests `errorRate` fails is drawn in turn, for each route, from a PRNG seeded with
+   * this and the route (the same seed, the same requests of each route failed, however the
+   * requests of different routes interleave), so a fault test takes the same path each run.
+   */
+  errorSeed: z.string().max(100).optional(),
   errorStatus: z.number().int().min(500).max(599).optional(),
   rateLimitPerMinute: z.number().int().min(1).optional(),
   tokenTtlS: z.number().int().min(1).optional(),
@@ -56,10 +62,10 @@ export class FaultInjector {
   private settings: FaultSettings = {};
   /** The waits of `latencyJitterMs`, seeded anew by each `set`. */
   private latencyRandom: () => number = seededRandom('');
+  /** The draws of `errorRate` per route, seeded anew by each `set`. */
+  private errorRandoms = new Map<string, () => number>();
   private windows = new Map<string, { startMs: number; count: number }>();
   private counters: SandboxStats = emptyStats();
-
-  constructor(private readonly random: () => number = Math.random) {}
 
   get current(): FaultSettings {
     return { ...this.settings };
@@ -69,6 +75,7 @@ export class FaultInjector {
   set(settings: FaultSettings): void {
     this.settings = { ...settings };
     this.latencyRandom = seededRandom(settings.latencySeed ?? '');
+    this.errorRandoms.clear();
     this.windows.clear();
   }
 
@@ -109,13 +116,15 @@ export class FaultInjector {
    * Waits the injected latency (`latencyMs`, plus up to `latencyJitterMs`), before the request is
    * counted against any rate limit: a slow wire on the way in, so the limit counts the request
    * when it arrives. Then throws the injected error for a share `errorRate` of requests (status
-   * `errorStatus`, default 503).
+   * `errorStatus`, default 503), drawn from the PRNG of `route` seeded with `errorSeed`.
+   *
+   * @param route the request's route as the stats name it (`eu GET /devices/:deviceId`).
    */
-  async beforeRequest(): Promise<void> {
+  async beforeRequest(route: string): Promise<void> {
     const { errorRate } = this.settings;
     const waitMs = this.nextLatencyMs();
     if (waitMs > 0) await sleep(waitMs);
-    if (errorRate && this.random() < errorRate) {
+    if (errorRate && this.nextErrorDraw(route) < errorRate) {
       this.counters.faultsInjected += 1;
       const status = this.settings.errorStatus ?? 503;
       throw injected(
@@ -123,6 +132,15 @@ export class FaultInjector {
         `Injected fault: the sandbox answers ${status} to a share ${errorRate} of requests (PUT /_sandbox/faults {} clears it)`,
       );
     }
+  }
+
+  private nextErrorDraw(route: string): number {
+    let random = this.errorRandoms.get(route);
+    if (!random) {
+      random = seededRandom(`${this.settings.errorSeed ?? ''} ${route}`);
+      this.errorRandoms.set(route, random);
+    }
+    return random();
   }
 
   /** The next request's wait, ms: `latencyMs` plus its draw of `latencyJitterMs`. */

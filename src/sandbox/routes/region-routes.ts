@@ -27,8 +27,9 @@ export async function regionRoutes(app: FastifyInstance, context: RegionContext)
   const prefix = `/${context.region}`;
   app.addHook('onRequest', async (request) => {
     const route = statsRoute(prefix, request.routeOptions.url ?? '(unknown route)');
-    context.faults.count(`${context.region} ${request.method} ${route}`, route === TOKEN_PATH);
-    await context.faults.beforeRequest();
+    const key = `${context.region} ${request.method} ${route}`;
+    context.faults.count(key, route === TOKEN_PATH);
+    await context.faults.beforeRequest(key);
   });
   await tokenRoute(app, context);
   await app.register(
