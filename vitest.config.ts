@@ -26,6 +26,9 @@ export default defineConfig({
           // an embedded PostgreSQL, and on a loaded 2-core machine that took over 30 s.
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // `expect.poll` waits for a state the code reaches by itself (a fake's call arriving, a
+          // row written); at the default 1 s a loaded clean-clone run gave up before it came.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
