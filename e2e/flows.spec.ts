@@ -281,6 +281,9 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   // The offer is reachable from the keyboard: F6 moves into the toasts.
   const undoButton = page.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
+  // The pointer rests on the offer, which holds it (toasts pause while hovered): the picture and
+  // the accessibility check below can take longer than its 10 s on a loaded machine.
+  await submitted.hover();
   await page.screenshot({ path: screenshotPath('undo-offer.png') });
   await expectNoSeriousAxeViolations(page);
   await page.keyboard.press('F6');
@@ -340,11 +343,13 @@ test('undo of a batch just sent cancels it, recorded as an undo; once its comman
   const undoButton = offer.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
   // Undo waits until every device's command is confirmed, since an unconfirmed one may have
-  // started: the read model finds them in its first read after the batch, a few seconds on,
-  // within the offer's 10 s.
+  // started: the read model finds them in its first read after the batch, a few seconds on. The
+  // pointer rests on the offer meanwhile, which holds it (toasts pause while hovered): on a
+  // loaded machine that read can come after the offer's 10 s.
+  await offer.hover();
   for (const deviceId of ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-001-C'])
     await expect(page.locator(`tr[data-device="${deviceId}"] td`).nth(1)).toHaveText(/^cmd_/, {
-      timeout: 9_000,
+      timeout: 20_000,
     });
   await page.keyboard.press('F6');
   for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
