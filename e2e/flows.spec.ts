@@ -283,7 +283,7 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   await expect(undoButton).toBeVisible();
   // The pointer rests on the offer, which holds it (toasts pause while hovered): the picture and
   // the accessibility check below can take longer than its 10 s on a loaded machine.
-  await submitted.hover();
+  await page.getByRole('alertdialog').filter({ has: undoButton }).hover();
   await page.screenshot({ path: screenshotPath('undo-offer.png') });
   await expectNoSeriousAxeViolations(page);
   await page.keyboard.press('F6');
