@@ -320,6 +320,8 @@ test.describe('in a browser on New York time', () => {
 });
 
 test('no serious axe violation with a tooltip shown, light and dark', async ({ page }) => {
+  // Four accessibility checks of a page with two charts: over a minute on a loaded 2-core machine.
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await seed(page, THREE_COMMANDS);
   for (const colorScheme of ['light', 'dark'] as const) {
