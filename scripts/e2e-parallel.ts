@@ -5,9 +5,8 @@
  * One Playwright worker left the machine's second core idle while the tests waited on the page,
  * the BFF and the sandbox; two workers in one process would share one stack per project, whose
  * sandbox every test resets. So each shard gets its own `E2E_PORT_OFFSET` (the first shard the
- * offset this script is given, default 0, the second 100 more: at that step the two shards'
- * projects never share a port, see playwright.config.ts), its own output folder and, through its
- * own process id, its own data folders.
+ * offset this script is given, default 0, the second {@link SHARD_PORT_STEP} more), its own output
+ * folder and, through its own process id, its own data folders.
  *
  * Arguments are handed to both processes (`--reporter=line`, `--grep timeline`). Each line of
  * output starts with its shard; the run ends with each shard's time and fails when either did.
@@ -21,8 +20,15 @@ import { buildSpaIfNeeded } from './build-spa-if-needed.ts';
 import { planShards, specFilesByFolder } from './e2e-projects.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Ports between the shards' stacks (the ports' layout: playwright.config.ts). */
-const SHARD_PORT_STEP = 100;
+/**
+ * Ports between the shards' stacks. Not 100: the stacks' ports (playwright.config.ts) end in
+ * 10, 11, 60, 61, 70, 80 and 90 and some lie 100 apart (the demo BFF on 18080, company sign-in's
+ * on 18180, the budget stack's on 18280), so a shard 100 above another run's offset can take its
+ * ports, and checkouts share the machine at offsets a whole hundred apart. 50 above, the second
+ * shard's ports end in 10, 11, 20, 30, 40, 60 and 61 within blocks of a hundred no other stack of
+ * its own hundred uses, clear of the first shard's and of any run at a whole hundred's offset.
+ */
+const SHARD_PORT_STEP = 50;
 
 interface ShardResult {
   label: string;
@@ -86,11 +92,13 @@ async function main(): Promise<number> {
       }),
     };
   });
-  // Ctrl+C or CI's stop reaches both processes, so each stops its own stacks.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.on(signal, () => {
-      for (const { child } of children) if (child.exitCode === null) child.kill(signal);
-    });
+  // A stop (SIGTERM, as CI sends) reaches both processes, so each stops its own stacks. Ctrl+C
+  // reaches them from the terminal already, as the whole foreground group gets it (a second
+  // SIGINT would make Playwright quit without stopping its servers): this process only waits.
+  process.on('SIGTERM', () => {
+    for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
+  });
+  process.on('SIGINT', () => {});
 
   const results = await Promise.all(children.map((c) => c.result));
   for (const { label, code, signal, seconds } of results)

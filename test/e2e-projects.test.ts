@@ -78,7 +78,7 @@ describe('the two shards of a parallel browser test run', () => {
     expect(shards).toHaveLength(2);
     expect(shards[1]?.projects).toEqual(['demo', ...SECOND_SHARD.projects]);
     expect(shards[1]?.files).toContain('/repo/e2e/timeline.spec.ts');
-    expect(shards[0]?.projects).toEqual(['demo', 'large', 'firefox']);
+    expect(shards[0]?.projects).toEqual(['demo', 'large']);
     expect(shards[0]?.files).toEqual(
       expect.arrayContaining(['/repo/e2e/journey.spec.ts', '/repo/e2e/new.spec.ts']),
     );
