@@ -208,6 +208,9 @@ export default defineConfig({
       name: 'large',
       testMatch: 'large/**/*.spec.ts',
       use: { baseURL: `http://127.0.0.1:${E2E_LARGE_BFF_PORT}` },
+      // Pages right after binding two 50-device sites: beside a second browser test process on a
+      // loaded machine, the next page took over 10 s to open.
+      expect: { timeout: 20_000 },
     },
     {
       // The system Firefox (140 ESR) driven by Puppeteer over WebDriver BiDi on the demo stack:

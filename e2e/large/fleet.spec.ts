@@ -17,7 +17,9 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   for (const siteId of SITES) await bindSite(page, siteId);
 
   await page.getByRole('link', { name: 'Fleet jobs' }).click();
-  await expect(page.getByRole('heading', { name: 'Fleet jobs' })).toBeVisible();
+  // Right after a hundred devices were bound, beside a second browser test process on a loaded
+  // machine, the page's loading bar ran for over 20 s before it opened.
+  await expect(page.getByRole('heading', { name: 'Fleet jobs' })).toBeVisible({ timeout: 60_000 });
   await page.getByRole('link', { name: 'New fleet job' }).click();
   await expect(page.getByRole('heading', { name: 'New fleet job' })).toBeVisible();
   for (const siteId of SITES)
