@@ -1,7 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { projectsToRun, specFilesByFolder } from './scripts/e2e-projects.ts';
+import {
+  PROJECT_FOLDERS,
+  projectsToRun,
+  specFilesByFolder,
+  type ProjectName,
+} from './scripts/e2e-projects.ts';
 import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.ts';
 
 /**
@@ -142,27 +147,27 @@ const glewlwydStack = {
 
 const testDir = path.join(import.meta.dirname, 'e2e');
 const specs = specFilesByFolder(testDir);
-/** Each project's spec folder under e2e/ (`''`: the files directly in it) and its stacks. */
-const PROJECT_STACKS = {
-  demo: { folder: '', stacks: ['demo'] },
-  large: { folder: 'large', stacks: ['large'] },
-  firefox: { folder: 'firefox', stacks: ['demo'] },
-  'company-sign-in': { folder: 'company-sign-in', stacks: ['teams'] },
-  'company-sign-in-glewlwyd': { folder: 'company-sign-in', stacks: ['glewlwyd'] },
+/** Each project's stacks (its spec folder: PROJECT_FOLDERS of scripts/e2e-projects.ts). */
+const PROJECT_STACKS: Record<ProjectName, readonly ('demo' | 'large' | 'teams' | 'glewlwyd')[]> = {
+  demo: ['demo'],
+  large: ['large'],
+  firefox: ['demo'],
+  'company-sign-in': ['teams'],
+  'company-sign-in-glewlwyd': ['glewlwyd'],
   // Its spec starts its own stack (e2e/support/prism-stack.ts).
-  prism: { folder: 'prism', stacks: [] },
+  prism: [],
   // Its spec starts its own stack, and restarts its BFF (e2e/support/budget-stack.ts).
-  budget: { folder: 'budget', stacks: [] },
-} as const;
+  budget: [],
+};
 const running = projectsToRun(
   process.argv,
-  Object.entries(PROJECT_STACKS).map(([name, { folder }]) => ({
+  Object.entries(PROJECT_FOLDERS).map(([name, folder]) => ({
     name,
     files: specs.get(folder) ?? [],
   })),
 );
 const stacksNeeded = new Set(
-  Object.entries(PROJECT_STACKS).flatMap(([name, { stacks }]) =>
+  Object.entries(PROJECT_STACKS).flatMap(([name, stacks]) =>
     running.has(name) ? [...stacks] : [],
   ),
 );
@@ -186,7 +191,11 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
-    trace: 'retain-on-failure',
+    // No trace by default: 'retain-on-failure' records one for every test and throws it away when
+    // the test passes, a quarter of timeline.spec.ts's time on this 2-core machine. A failure keeps
+    // its screenshot; for its trace, run the spec again with `--trace=retain-on-failure`.
+    trace: 'off',
+    screenshot: 'only-on-failure',
     timezoneId: 'UTC',
   },
   projects: [
@@ -199,6 +208,9 @@ export default defineConfig({
       name: 'large',
       testMatch: 'large/**/*.spec.ts',
       use: { baseURL: `http://127.0.0.1:${E2E_LARGE_BFF_PORT}` },
+      // Pages right after binding two 50-device sites: beside a second browser test process on a
+      // loaded machine, the next page took over 10 s to open.
+      expect: { timeout: 20_000 },
     },
     {
       // The system Firefox (140 ESR) driven by Puppeteer over WebDriver BiDi on the demo stack:

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
+import { screenshotPath } from './support/screenshots.ts';
 
 /*
  * Operator flows across screens, as a new operator met them: what happens right after a batch
@@ -104,7 +105,7 @@ test("a batch's times are on its site's clock whatever the route or the browser'
     expect(Math.abs((term?.y ?? 0) - (value?.y ?? 1000)), label).toBeLessThan(12);
   }
   expect(await fact(page, 'Power control').textContent()).toMatch(/ (charge|discharge)\b/);
-  await page.screenshot({ path: 'docs/screenshots/batch-after-submit.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('batch-after-submit.png'), fullPage: true });
 
   // The same session in a browser on another continent, opened afresh.
   const elsewhere = await browser.newContext({
@@ -118,7 +119,7 @@ test("a batch's times are on its site's clock whatever the route or the browser'
     await expect(fact(there, 'Submitted')).toHaveText(submitted);
     await expect(fact(there, 'Effective window')).toHaveText(window);
     await there.screenshot({
-      path: 'docs/screenshots/batch-after-reload-new-york.png',
+      path: screenshotPath('batch-after-reload-new-york.png'),
       fullPage: true,
     });
 
@@ -280,7 +281,10 @@ test('undo after each schedule change: a submission is cancelled, a cancel is se
   // The offer is reachable from the keyboard: F6 moves into the toasts.
   const undoButton = page.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
-  await page.screenshot({ path: 'docs/screenshots/undo-offer.png' });
+  // The pointer rests on the offer, which holds it (toasts pause while hovered): the picture and
+  // the accessibility check below can take longer than its 10 s on a loaded machine.
+  await page.getByRole('alertdialog').filter({ has: undoButton }).hover();
+  await page.screenshot({ path: screenshotPath('undo-offer.png') });
   await expectNoSeriousAxeViolations(page);
   await page.keyboard.press('F6');
   for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)
@@ -339,11 +343,13 @@ test('undo of a batch just sent cancels it, recorded as an undo; once its comman
   const undoButton = offer.getByRole('button', { name: 'Undo', exact: true });
   await expect(undoButton).toBeVisible();
   // Undo waits until every device's command is confirmed, since an unconfirmed one may have
-  // started: the read model finds them in its first read after the batch, a few seconds on,
-  // within the offer's 10 s.
+  // started: the read model finds them in its first read after the batch, a few seconds on. The
+  // pointer rests on the offer meanwhile, which holds it (toasts pause while hovered): on a
+  // loaded machine that read can come after the offer's 10 s.
+  await offer.hover();
   for (const deviceId of ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-001-C'])
     await expect(page.locator(`tr[data-device="${deviceId}"] td`).nth(1)).toHaveText(/^cmd_/, {
-      timeout: 9_000,
+      timeout: 20_000,
     });
   await page.keyboard.press('F6');
   for (let i = 0; i < 4 && !(await undoButton.evaluate((b) => b.matches(':focus'))); i++)

@@ -1,10 +1,11 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { bindSite, expect, signIn, test } from './support/fixtures.ts';
 import { chartSvg, expectNoOverlap, expectTextsInside, type Box } from './support/charts.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
+import { SCREENSHOTS_DIR, screenshotPath } from './support/screenshots.ts';
 
 // The history page's charts on the demo fixture, at fixed instants so every expected time can
 // be written out: the sandbox clock is moved to T0 (forward only; each test resets it), the
@@ -214,7 +215,7 @@ test('each chart saves as a standalone SVG at its drawn size and as a PNG at twi
     const file = await openSvgFile(
       page,
       saved.path,
-      name === 'power' ? 'docs/screenshots/history-exported-power-chart.png' : undefined,
+      name === 'power' ? screenshotPath('history-exported-power-chart.png') : undefined,
     );
     expect(Math.abs(file.size.width - drawn.width)).toBeLessThanOrEqual(1);
     expect(Math.abs(file.chartSize.width - drawn.width)).toBeLessThanOrEqual(1);
@@ -236,8 +237,10 @@ test('each chart saves as a standalone SVG at its drawn size and as a PNG at twi
     const bytes = await readFile(png.path);
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(pngSize(bytes)).toEqual({ width: 2 * file.size.width, height: 2 * file.size.height });
-    if (name === 'power')
-      await copyFile(png.path, 'docs/screenshots/history-exported-power-chart.2x.png');
+    if (name === 'power') {
+      await mkdir(SCREENSHOTS_DIR, { recursive: true });
+      await copyFile(png.path, screenshotPath('history-exported-power-chart.2x.png'));
+    }
   }
 });
 
@@ -317,6 +320,8 @@ test.describe('in a browser on New York time', () => {
 });
 
 test('no serious axe violation with a tooltip shown, light and dark', async ({ page }) => {
+  // Four accessibility checks of a page with two charts: over a minute on a loaded 2-core machine.
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await seed(page, THREE_COMMANDS);
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -326,7 +331,7 @@ test('no serious axe violation with a tooltip shown, light and dark', async ({ p
     await mark.hover();
     await expect(page.getByRole('tooltip')).toContainText('Target battery power: 2 kW charge');
     if (colorScheme === 'light')
-      await page.screenshot({ path: 'docs/screenshots/history-charts.png', fullPage: true });
+      await page.screenshot({ path: screenshotPath('history-charts.png'), fullPage: true });
     await expectNoSeriousAxeViolations(page);
 
     await page.mouse.move(0, 0);

@@ -79,3 +79,73 @@ export function projectsToRun(
       : byName.filter((p) => p.files.some((file) => files.some((f) => fileMatcher(f).test(file))));
   return new Set(byFile.map((p) => p.name));
 }
+
+/**
+ * Each browser test project's spec folder under e2e/ (`''`: the files directly in it), the one
+ * home of that mapping for playwright.config.ts and scripts/e2e-parallel.ts.
+ */
+export const PROJECT_FOLDERS = {
+  demo: '',
+  large: 'large',
+  firefox: 'firefox',
+  'company-sign-in': 'company-sign-in',
+  'company-sign-in-glewlwyd': 'company-sign-in',
+  prism: 'prism',
+  budget: 'budget',
+} as const;
+export type ProjectName = keyof typeof PROJECT_FOLDERS;
+
+/** One Playwright process of a parallel browser test run: its projects and spec files. */
+export interface E2eShard {
+  projects: ProjectName[];
+  /** Absolute paths of the spec files it runs (every file of each of its projects but demo's). */
+  files: string[];
+}
+
+/**
+ * The second shard's share of the run: the projects on stacks of their own (company sign-in
+ * twice, Prism, the budget stack), Firefox on its demo stack, and some of the demo project's
+ * specs, by the file names of e2e/. Everything else, a new spec included, runs in the first
+ * shard, with the `large` project, so a spec is never left out.
+ *
+ * The split evens the two shards' wall time as measured on a full run, where the second shard
+ * also spends minutes starting its five servers one after another and the budget and Prism
+ * stacks: with Firefox in the first shard, the first took 1,670 s and the second 1,090 s, and the
+ * Firefox tour alone took 4 minutes. Move a spec between them when one shard ends much later
+ * than the other.
+ */
+export const SECOND_SHARD = {
+  projects: ['firefox', 'company-sign-in', 'company-sign-in-glewlwyd', 'prism', 'budget'],
+  demoSpecs: ['timeline.spec.ts', 'outage.spec.ts', 'seams.spec.ts', 'batch.spec.ts'],
+} as const satisfies { projects: ProjectName[]; demoSpecs: string[] };
+
+/**
+ * Splits the browser tests into two shards, each run by a Playwright process of its own with its
+ * own stacks (scripts/e2e-parallel.ts): {@link SECOND_SHARD}'s projects and demo specs, and the
+ * rest. Not Playwright's `--shard`, which would start every project's stacks in both processes
+ * (the `large` stack alone seeds 20,000 commands) and splits by test count, not by time.
+ *
+ * @param specsByFolder the spec files by folder, as {@link specFilesByFolder} gives them.
+ * @returns the two shards; every spec file of every project is in exactly one of them.
+ */
+export function planShards(specsByFolder: ReadonlyMap<string, readonly string[]>): E2eShard[] {
+  const filesOf = (project: ProjectName) => specsByFolder.get(PROJECT_FOLDERS[project]) ?? [];
+  const isSecond = (file: string) =>
+    (SECOND_SHARD.demoSpecs as readonly string[]).includes(path.basename(file));
+  const demoFiles = filesOf('demo');
+  const second: ProjectName[] = [...SECOND_SHARD.projects];
+  const first = (Object.keys(PROJECT_FOLDERS) as ProjectName[]).filter(
+    (name) => name !== 'demo' && !second.includes(name),
+  );
+  const shard = (projects: ProjectName[], demo: readonly string[]): E2eShard => ({
+    projects: demo.length > 0 ? ['demo', ...projects] : projects,
+    files: [...new Set([...demo, ...projects.flatMap(filesOf)])],
+  });
+  return [
+    shard(
+      first,
+      demoFiles.filter((file) => !isSecond(file)),
+    ),
+    shard(second, demoFiles.filter(isSecond)),
+  ];
+}

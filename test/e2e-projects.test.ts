@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { projectsToRun, type E2eProject } from '../scripts/e2e-projects.ts';
+import {
+  PROJECT_FOLDERS,
+  planShards,
+  projectsToRun,
+  SECOND_SHARD,
+  type E2eProject,
+} from '../scripts/e2e-projects.ts';
 
 const PROJECTS: E2eProject[] = [
   { name: 'demo', files: ['/repo/e2e/journey.spec.ts', '/repo/e2e/timeline.spec.ts'] },
@@ -38,5 +44,44 @@ describe('the browser test projects a command line runs', () => {
     // Playwright reads the name as a pattern over the paths: journey.spec.ts is in two projects.
     expect(run('test', 'journey.spec.ts')).toEqual(['demo', 'firefox']);
     expect(run('test', 'e2e/large/fleet.spec.ts', '--project=demo')).toEqual([]);
+  });
+});
+
+describe('the two shards of a parallel browser test run', () => {
+  const specs = new Map([
+    ['', ['/repo/e2e/journey.spec.ts', '/repo/e2e/timeline.spec.ts', '/repo/e2e/new.spec.ts']],
+    ['large', ['/repo/e2e/large/fleet.spec.ts']],
+    ['firefox', ['/repo/e2e/firefox/journey.spec.ts']],
+    ['company-sign-in', ['/repo/e2e/company-sign-in/roles.spec.ts']],
+    ['prism', ['/repo/e2e/prism/vendor-contract.spec.ts']],
+    ['budget', ['/repo/e2e/budget/queued-cancel.spec.ts']],
+  ]);
+  const shards = planShards(specs);
+  /** The (project, file) pairs a shard runs: Playwright runs each of its projects' files named. */
+  const runs = (shard: (typeof shards)[number]) =>
+    shard.projects.flatMap((project) =>
+      (specs.get(PROJECT_FOLDERS[project]) ?? [])
+        .filter((file) => shard.files.includes(file))
+        .map((file) => `${project} ${file}`),
+    );
+
+  it('run every spec of every project once between them', () => {
+    const all = Object.entries(PROJECT_FOLDERS).flatMap(([project, folder]) =>
+      (specs.get(folder) ?? []).map((file) => `${project} ${file}`),
+    );
+    const planned = shards.flatMap(runs);
+    expect(planned.toSorted()).toEqual(all.toSorted());
+    expect(new Set(planned).size).toBe(planned.length);
+  });
+
+  it('give the second the projects and demo specs named for it, a new spec to the first', () => {
+    expect(shards).toHaveLength(2);
+    expect(shards[1]?.projects).toEqual(['demo', ...SECOND_SHARD.projects]);
+    expect(shards[1]?.files).toContain('/repo/e2e/timeline.spec.ts');
+    expect(shards[0]?.projects).toEqual(['demo', 'large']);
+    expect(shards[0]?.files).toEqual(
+      expect.arrayContaining(['/repo/e2e/journey.spec.ts', '/repo/e2e/new.spec.ts']),
+    );
+    expect(shards[0]?.files).not.toContain('/repo/e2e/timeline.spec.ts');
   });
 });

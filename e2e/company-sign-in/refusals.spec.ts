@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { idpPages, type IdpPerson } from '../support/idp-pages.ts';
+import { screenshotPath } from '../support/screenshots.ts';
 
 /**
  * Company sign-in where it goes wrong (README, Sign-in for teams): a person without a powerdeck
@@ -15,7 +16,8 @@ const VIEWPORTS = [
 ] as const;
 
 /**
- * Each viewport's picture of the page as it is now: docs/screenshots/<name>-<w>x<h>.png, taken
+ * Each viewport's picture of the page as it is now: <name>-<w>x<h>.png of docs/screenshots/
+ * (e2e/support/screenshots.ts says when), taken
  * against one IdP only (the page is powerdeck's either way).
  */
 async function shots(page: Page, name: string): Promise<void> {
@@ -27,7 +29,7 @@ async function shots(page: Page, name: string): Promise<void> {
     ).toBe(true);
     await page.mouse.move(0, 0);
     await page.screenshot({
-      path: `docs/screenshots/${name}-${viewport.width}x${viewport.height}.png`,
+      path: screenshotPath(`${name}-${viewport.width}x${viewport.height}.png`),
     });
   }
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import Papa from 'papaparse';
 import { bindSite, signIn } from '../support/fixtures.ts';
+import { screenshotPath } from '../support/screenshots.ts';
 
 // The `large` fixture: PLANT-EU-201..220 with 50 devices each (src/sandbox/fixtures/large-fixture.ts).
 // This stack is never reset; binding is idempotent and each run has a data directory of its own.
@@ -16,7 +17,9 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   for (const siteId of SITES) await bindSite(page, siteId);
 
   await page.getByRole('link', { name: 'Fleet jobs' }).click();
-  await expect(page.getByRole('heading', { name: 'Fleet jobs' })).toBeVisible();
+  // Right after a hundred devices were bound, beside a second browser test process on a loaded
+  // machine, the page's loading bar ran for over 20 s before it opened.
+  await expect(page.getByRole('heading', { name: 'Fleet jobs' })).toBeVisible({ timeout: 60_000 });
   await page.getByRole('link', { name: 'New fleet job' }).click();
   await expect(page.getByRole('heading', { name: 'New fleet job' })).toBeVisible();
   for (const siteId of SITES)
@@ -25,7 +28,7 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   await page.getByLabel('Batches per minute').fill('60');
   await page.getByLabel('Stop when failed or cancelled exceeds (%)').fill('100');
   await page.getByLabel('Target battery power (W)').fill('3000');
-  await page.screenshot({ path: 'docs/screenshots/fleet-job-new-1440x900.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('fleet-job-new-1440x900.png'), fullPage: true });
   await page.getByRole('button', { name: 'Start fleet job for 100 devices' }).click();
   // Nothing goes before the operator confirms the devices, window and pace.
   const confirm = page.getByRole('alertdialog', { name: 'Start a fleet job for 100 devices?' });
@@ -52,7 +55,7 @@ test('a fleet job sends one command to every device of two sites, in batches of 
   // table say "at most 50 devices" too).
   await batches.getByText('50 devices', { exact: true }).first().click();
   await expect(batches.getByText('BAT-EU-202-001')).toBeVisible();
-  await page.screenshot({ path: 'docs/screenshots/fleet-job-1440x900.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('fleet-job-1440x900.png'), fullPage: true });
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -147,7 +150,7 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
   await expect(card).toContainText(
     'Refused: its window overlaps a command of this device that is waiting to start',
   );
-  await page.screenshot({ path: 'docs/screenshots/fleet-plan-1440x900.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('fleet-plan-1440x900.png'), fullPage: true });
   // The rollout is the operator's: a faster rate and an abort rule, as the job then says.
   await page.getByLabel('Batches per minute').fill('120');
   await page.getByLabel('Stop when failed or cancelled exceeds (%)').fill('50');

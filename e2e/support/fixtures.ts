@@ -34,7 +34,11 @@ export async function signInToOverview(page: Page, credentials = DEMO_EU): Promi
 export async function bindSite(page: Page, siteId: string): Promise<void> {
   await page.getByLabel('Site ID').fill(siteId);
   await page.getByRole('button', { name: 'Bind', exact: true }).click();
-  await expect(page.getByRole('region', { name: new RegExp(siteId) })).toBeVisible();
+  // A bind reads the site's devices and their histories first: a 50-device site of the `large`
+  // fixture took over 10 s with both browser test processes running on a loaded 2-core machine.
+  await expect(page.getByRole('region', { name: new RegExp(siteId) })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByRole('button', { name: 'Bind', exact: true })).toBeEnabled();
   await expect(page.getByLabel('Site ID')).toHaveValue('');
 }
