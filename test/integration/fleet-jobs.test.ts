@@ -48,14 +48,34 @@ function fleetStackOptions(kind: DatabaseKind): StackOptions {
   };
 }
 
+/** A command for the two sites' devices, its window starting 30 minutes on the sandbox's clock. */
+interface FleetCommand {
+  powerControl: { targetBatteryPowerW: number };
+  startTime: string;
+  endTime: string;
+}
+
+/** Signs a browser in to the demo account and binds the two sites the fleet cases send to. */
+async function signedInWithSites(
+  stack: Stack,
+): Promise<{ browser: BrowserClient; command: FleetCommand }> {
+  const browser = stack.browser();
+  expect((await browser.signIn(DEMO_EU)).status).toBe(200);
+  for (const siteId of ['PLANT-EU-100', 'PLANT-EU-001'])
+    expect((await browser.post('/api/sites', { siteId })).status).toBe(201);
+  const startMs = Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
+  const command = {
+    powerControl: { targetBatteryPowerW: 3000 },
+    startTime: new Date(startMs).toISOString(),
+    endTime: new Date(startMs + 60 * MINUTE_MS).toISOString(),
+  };
+  return { browser, command };
+}
+
 describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) => {
   let stack: Stack;
   let browser: BrowserClient;
-  let command: {
-    powerControl: { targetBatteryPowerW: number };
-    startTime: string;
-    endTime: string;
-  };
+  let command: FleetCommand;
 
   beforeAll(async () => {
     stack = await startStack(fleetStackOptions(kind));
@@ -66,16 +86,7 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     await stack.forgetUpstream();
     await stack.admin.setFaults({});
     if (stack.relay) stack.relay.plan = () => 'pass';
-    browser = stack.browser();
-    expect((await browser.signIn(DEMO_EU)).status).toBe(200);
-    for (const siteId of ['PLANT-EU-100', 'PLANT-EU-001'])
-      expect((await browser.post('/api/sites', { siteId })).status).toBe(201);
-    const startMs = Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
-    command = {
-      powerControl: { targetBatteryPowerW: 3000 },
-      startTime: new Date(startMs).toISOString(),
-      endTime: new Date(startMs + 60 * MINUTE_MS).toISOString(),
-    };
+    ({ browser, command } = await signedInWithSites(stack));
   });
 
   const create = async (body: unknown): Promise<FleetJob> => {
@@ -414,25 +425,11 @@ describe.each(DATABASE_KINDS)(
   (kind) => {
     let stack: Stack;
     let browser: BrowserClient;
-    let command: {
-      powerControl: { targetBatteryPowerW: number };
-      startTime: string;
-      endTime: string;
-    };
+    let command: FleetCommand;
 
     beforeAll(async () => {
       stack = await startStack(fleetStackOptions(kind));
-      browser = stack.browser();
-      expect((await browser.signIn(DEMO_EU)).status).toBe(200);
-      for (const siteId of ['PLANT-EU-100', 'PLANT-EU-001'])
-        expect((await browser.post('/api/sites', { siteId })).status).toBe(201);
-      const startMs =
-        Math.ceil((await stack.admin.nowMs()) / MINUTE_MS) * MINUTE_MS + 30 * MINUTE_MS;
-      command = {
-        powerControl: { targetBatteryPowerW: 3000 },
-        startTime: new Date(startMs).toISOString(),
-        endTime: new Date(startMs + 60 * MINUTE_MS).toISOString(),
-      };
+      ({ browser, command } = await signedInWithSites(stack));
     });
     afterAll(() => stack.close());
 
