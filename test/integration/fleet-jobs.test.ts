@@ -368,34 +368,6 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
     expect(again.status).toBe(409);
   });
 
-  it('stops by its abort rule when devices are cancelled at once for an overlap', async () => {
-    // An active command on PLANT-EU-001's devices: the job's commands there are cancelled at once.
-    for (const deviceId of ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-001-C']) {
-      const answer = await browser.post(`/api/devices/${deviceId}/commands`, {
-        powerControl: { targetBatteryPowerW: 1000 },
-        startTime: command.startTime,
-        endTime: command.endTime,
-      });
-      expect(answer.status).toBe(202);
-      // Sent, not queued: a queued one would reach the vendor after the job's batch.
-      expect(answer.json(), answer.text).toHaveProperty('id');
-    }
-    const job = await create({
-      selection: { siteIds: ['PLANT-EU-001', 'PLANT-EU-100'] },
-      command,
-      // 2 a minute: the read model reads a batch's devices about 5 s after its answer, so the
-      // rule sees the cancellations before the next batch is due (docs/fleet-dispatch.md); a
-      // clean-clone run under load at 6 a minute sent later batches first, and 3 cancelled of
-      // more devices tried no longer met the rule.
-      rollout: { batchSize: 3, batchesPerMinute: 2, abortPercent: 50 },
-    });
-    const done = await waitForJob(browser, job.jobId, (j) => j.state === 'aborted');
-    expect(done.stopReason).toContain('3 of the 3 devices');
-    expect(done.progress.cancelled.timeWindowOverlap).toBe(3);
-    expect(done.batches.slice(1).every((b) => b.state === 'skipped')).toBe(true);
-    expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(1);
-  });
-
   it('holds while paused and goes on when resumed', async () => {
     const job = await create({
       selection: { siteIds: ['PLANT-EU-100'] },
@@ -415,23 +387,56 @@ describe.each(DATABASE_KINDS)('fleet jobs on %s', { timeout: 240_000 }, (kind) =
 });
 
 /**
- * On a stack of its own: the suite above forgets the upstream between its cases by deleting the
- * read model's rows under a running BFF, whose kept device states then still know the earlier
- * cases' reads of these same devices; this case needs each device's command found by a first read.
+ * Each on a stack of its own: the suite above forgets the upstream between its cases by deleting
+ * the read model's rows under a running BFF, whose kept device states (and, after the fault case,
+ * the settling still under way) then still concern these same devices. These cases need each
+ * device's command found by a first read on time: a clean-clone run saw the unbind case wait a
+ * minute for commands never read, and the abort case's first batch's cancellations read after its
+ * second batch was due.
  */
 describe.each(DATABASE_KINDS)(
-  'a fleet job whose site is unbound, on %s',
+  'fleet jobs on a stack of their own, on %s',
   { timeout: 240_000 },
   (kind) => {
     let stack: Stack;
     let browser: BrowserClient;
     let command: FleetCommand;
 
-    beforeAll(async () => {
+    beforeEach(async () => {
       stack = await startStack(fleetStackOptions(kind));
       ({ browser, command } = await signedInWithSites(stack));
     });
-    afterAll(() => stack.close());
+    afterEach(() => stack.close());
+
+    it('stops by its abort rule when devices are cancelled at once for an overlap', async () => {
+      // An active command on PLANT-EU-001's devices: the job's commands there are cancelled at once.
+      for (const deviceId of ['BAT-EU-001-A', 'BAT-EU-001-B', 'BAT-EU-001-C']) {
+        const answer = await browser.post(`/api/devices/${deviceId}/commands`, {
+          powerControl: { targetBatteryPowerW: 1000 },
+          startTime: command.startTime,
+          endTime: command.endTime,
+        });
+        expect(answer.status).toBe(202);
+        // Sent, not queued: a queued one would reach the vendor after the job's batch.
+        expect(answer.json(), answer.text).toHaveProperty('id');
+      }
+      const created = await browser.post('/api/fleet-jobs', {
+        selection: { siteIds: ['PLANT-EU-001', 'PLANT-EU-100'] },
+        command,
+        // 2 a minute: the read model reads a batch's devices about 5 s after its answer, so the
+        // rule sees the cancellations before the next batch is due (docs/fleet-dispatch.md); a
+        // clean-clone run under load at 6 a minute sent later batches first, and 3 cancelled of
+        // more devices tried no longer met the rule.
+        rollout: { batchSize: 3, batchesPerMinute: 2, abortPercent: 50 },
+      });
+      expect(created.status, created.text).toBe(202);
+      const job = FleetJobSchema.parse(created.json());
+      const done = await waitForJob(browser, job.jobId, (j) => j.state === 'aborted');
+      expect(done.stopReason).toContain('3 of the 3 devices');
+      expect(done.progress.cancelled.timeWindowOverlap).toBe(3);
+      expect(done.batches.slice(1).every((b) => b.state === 'skipped')).toBe(true);
+      expect(routeCount(await stack.admin.stats(), BATCH_ROUTE)).toBe(1);
+    });
 
     it('ends the devices of a site unbound since as no longer followed: final, and no failure', async () => {
       const answer = await browser.post('/api/fleet-jobs', {
