@@ -78,9 +78,10 @@ test('a dispatch plan with an overlap inside it and one against a held command: 
   await signIn(page);
   await bindSite(page, 'PLANT-EU-204');
 
-  // A window 3 to 26 days ahead (after the fixture's seeded commands, and a day of its own per
-  // run: the stack is never reset), on a 5-minute boundary; ...-001 already holds a command there.
-  const days = 3 + Math.floor(Math.random() * 24);
+  // A window 3 days ahead (after the fixture's seeded commands), a day further for each retry, as
+  // a retry meets the same stack with the earlier try's commands; on a 5-minute boundary;
+  // ...-001 already holds a command there.
+  const days = 3 + test.info().retry;
   const startMs = Math.ceil((Date.now() + days * 86_400_000) / 300_000) * 300_000;
   const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16)}Z`;
   const held = await page.request.post('/api/devices/BAT-EU-204-001/commands', {
