@@ -54,6 +54,17 @@ async function viteBuild(root: string, outDir: string): Promise<void> {
 }
 
 /**
+ * Whether `outDir` holds a build of the SPA newer than every one of its sources (an mtime
+ * comparison, as make does).
+ */
+export async function spaBuildIsFresh(root: string, outDir: string): Promise<boolean> {
+  const built = await stat(path.join(outDir, 'index.html')).catch(() => undefined);
+  if (!built) return false;
+  const sourceTimes = await Promise.all(SOURCES.map((s) => newestMtimeMs(path.join(root, s))));
+  return Math.max(...sourceTimes) <= built.mtimeMs;
+}
+
+/**
  * Builds the SPA into `outDir` when it is missing or older than any of its sources, so
  * `npm start` works on a fresh clone and stays fast on later starts. The build runs in a child
  * process ({@link viteBuild}). Returns whether a build ran.
@@ -61,11 +72,7 @@ async function viteBuild(root: string, outDir: string): Promise<void> {
  * @throws Error when the build fails.
  */
 export async function buildSpaIfNeeded(root: string, outDir: string): Promise<boolean> {
-  const built = await stat(path.join(outDir, 'index.html')).catch(() => undefined);
-  if (built) {
-    const sourceTimes = await Promise.all(SOURCES.map((s) => newestMtimeMs(path.join(root, s))));
-    if (Math.max(...sourceTimes) <= built.mtimeMs) return false;
-  }
+  if (await spaBuildIsFresh(root, outDir)) return false;
   await viteBuild(root, outDir);
   return true;
 }
