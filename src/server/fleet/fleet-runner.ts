@@ -1,14 +1,9 @@
-import {
-  BatchCancelResponseSchema,
-  BatchSubmissionResponseSchema,
-  type BatchSubmissionResponse,
-} from '../../domain/batch.ts';
+import { BatchCancelResponseSchema, BatchSubmissionResponseSchema } from '../../domain/batch.ts';
 import { ProblemSchema } from '../../domain/errors.ts';
-import { isFinalStatus, type StatusRecord } from '../../domain/command.ts';
+import { isFinalStatus } from '../../domain/command.ts';
 import {
   abortRuleCounts,
   breaksAbortRule,
-  deviceOutcomeOfRecord,
   type FleetDeviceOutcome,
 } from '../../domain/fleet-job.ts';
 import { ProblemError } from '../http/problem.ts';
@@ -20,7 +15,10 @@ import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import { devicesOfBatch } from './fleet-batch-devices.ts';
 import type { FleetBatchRow, FleetJobRow, FleetStore } from './fleet-store.ts';
+
+export { COMMAND_NOT_FOUND, devicesOfBatch } from './fleet-batch-devices.ts';
 
 /**
  * How often a batch is tried before its devices are reported failed: enough to outlast a burst
@@ -452,47 +450,6 @@ const busy = (code: string) => code === 'device_rate_limited';
 
 const OUTCOME_NOT_KNOWN =
   "Whether this batch reached the device is not known: an earlier try may have been carried out, and the command history could not be read to confirm it. Check the device's command history before sending to it again.";
-
-/** Words for a device of a batch whose command its history never showed. */
-export const COMMAND_NOT_FOUND =
-  "The vendor accepted the batch, but this device's command history shows no command of it after its window ended: it may have refused the device. Check the device before sending to it again.";
-
-/**
- * A sent batch's devices as the fleet job keeps them: the commands found (with the status their
- * history record showed, else `received`), `notFound` devices failed, the others waiting to be
- * confirmed (no command yet).
- */
-export function devicesOfBatch(
-  devices: readonly FleetDeviceOutcome[],
-  answer: Pick<BatchSubmissionResponse, 'commands' | 'unconfirmed'>,
-  found: ReadonlyMap<string, StatusRecord> | undefined,
-  nowMs: number,
-): FleetDeviceOutcome[] {
-  const ids = new Map(answer.commands.map((c) => [c.deviceId, c.id]));
-  const missing = new Set(
-    answer.unconfirmed.filter((d) => d.state === 'notFound').map((d) => d.deviceId),
-  );
-  return devices.map((device) => {
-    const commandId = ids.get(device.deviceId) ?? device.commandId;
-    if (commandId) {
-      const record = found?.get(device.deviceId);
-      return {
-        ...device,
-        commandId,
-        ...(record
-          ? deviceOutcomeOfRecord(record, nowMs)
-          : { status: device.status ?? 'received' }),
-      };
-    }
-    if (missing.has(device.deviceId))
-      return {
-        deviceId: device.deviceId,
-        failure: COMMAND_NOT_FOUND,
-        outcomeAt: new Date(nowMs).toISOString(),
-      };
-    return { deviceId: device.deviceId };
-  });
-}
 
 const UNREADABLE =
   "The upstream accepted the batch with an answer that could not be read; check the devices' command history.";

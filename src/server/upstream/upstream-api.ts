@@ -1,77 +1,56 @@
 import type { z } from 'zod';
-import type { BatchCancelResponse, BatchCancelResult, BatchRequest } from '../../domain/batch.ts';
+import type { BatchCancelResponse, BatchRequest } from '../../domain/batch.ts';
 import type {
   CommandCancellation,
   DeviceCommand,
   StatusRecord,
   SubmissionResponse,
 } from '../../domain/command.ts';
-import { checkCapabilities, type Device, type Site, type SiteList } from '../../domain/device.ts';
-import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
+import type { Site, SiteList } from '../../domain/device.ts';
 import type { HistoryQuery } from '../../domain/history.ts';
-import { findActiveOverlap } from '../../domain/overlap.ts';
-import { toWindowMs, type WindowMs } from '../../domain/time-window.ts';
 import type { Region } from '../../domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { readOkAnswer, settleCall, type CallResult } from './upstream-answers.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 import type { UpstreamClient, UpstreamCall } from './upstream-client.ts';
-import { MAX_PASS_THROUGH_BYTES, type UpstreamHttp } from './upstream-http.ts';
-import type { OverlapDetails, RefusalContext } from './upstream-problem.ts';
+import type { UpstreamHttp } from './upstream-http.ts';
 import {
   TokenEndpoint,
   type IssuedToken,
   type TokenLog,
   type TokenPurpose,
 } from './token-endpoint.ts';
+import { refusalLookups, type DeviceLookup, type KnownCommandSource } from './refusal-lookups.ts';
 import type { StoredSiteZone } from '../db/site-zones.ts';
-import { toSite, toStatusRecord, toUtc } from './vendor-mapping.ts';
+import { toSite } from './vendor-mapping.ts';
+import type { VendorDevice } from './vendor-schemas.ts';
 import {
-  VendorBatchCancelSchema,
-  VendorBatchSchema,
-  VendorCancelSchema,
-  VendorCommandPageSchema,
-  VendorCommandSchema,
-  VendorDevicePageSchema,
-  VendorSitePageSchema,
-  VendorSiteSchema,
-  VendorSubmissionSchema,
-  type VendorCommand,
-  type VendorDevice,
-} from './vendor-schemas.ts';
+  MAX_PAGE_BYTES,
+  PAGE_SIZE,
+  VENDOR_OPERATIONS as VENDOR,
+  type ChangeOperation,
+  type CommandRef,
+  type ListOperation,
+  type ReadOperation,
+} from './vendor-operations.ts';
 
-/** One command of one device, as status and cancel name it. */
-export interface CommandRef {
-  deviceId: string;
-  commandId: string;
-}
+export { PAGE_SIZE, type CommandRef } from './vendor-operations.ts';
+export type { DeviceLookup, KnownCommandSource } from './refusal-lookups.ts';
 
-const id = encodeURIComponent;
-
-/**
- * Every path of the vendor's API under a region's base URL (`…/api/openapi/v1`), built from
- * validated IDs only (docs/upstream.md: Sites, Commands, History, Batches). Submission and history
- * are `/device/` (singular) as the vendor writes them; the rest use `/devices/`.
- */
-export const VENDOR_PATHS = {
-  sites: '/sites',
-  site: (siteId: string) => `/sites/${id(siteId)}`,
-  devices: '/devices',
-  submit: (deviceId: string) => `/device/${id(deviceId)}/commands`,
-  history: (deviceId: string) => `/device/${id(deviceId)}/commands`,
-  status: ({ deviceId, commandId }: CommandRef) =>
-    `/devices/${id(deviceId)}/commands/${id(commandId)}`,
-  cancel: (ref: CommandRef) => `${VENDOR_PATHS.status(ref)}/cancel`,
-  batch: '/devices/commands',
-  batchCancel: (batchCommandId: string) => `/devices/commands/${id(batchCommandId)}/cancel`,
-} as const;
-
-/** Items per page of every list the adapter reads: the vendor's largest (docs/upstream.md, Paging). */
-export const PAGE_SIZE = 500;
 /** Most pages of one list read: 100,000 items, far above any fleet. */
 const MAX_PAGES = 200;
-/** Largest page the BFF reads (the `large` fixture's 30-day history is about 1 MiB). */
-const MAX_PAGE_BYTES = MAX_PASS_THROUGH_BYTES;
+
+/** How one call is sent: its request ID (`X-Request-Id`), and `retry: false` to send it once. */
+interface CallOptions {
+  retry?: boolean | undefined;
+  requestId?: string | undefined;
+}
+
+/** Page `page` of a list, after `before` items of the pages before it. */
+interface PageOptions extends CallOptions {
+  page: number;
+  before: number;
+}
 
 /** The zones administrators set for a client's sites (the BFF's database: db/site-zones.ts). */
 export interface SiteZoneSource {
@@ -87,31 +66,15 @@ export type UnsupportedControlSource = (
 ) => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
 
 /**
- * The commands the BFF knows of a device of the caller's account whose window meets `range`
- * (epoch ms): its read model's (docs/decisions/007-device-call-budget.md, section 3). An overlap
- * refusal is named from these, as a call to the vendor would spend one of the device's budget.
- */
-export type KnownCommandSource = (
-  caller: UpstreamCaller,
-  deviceId: string,
-  range: WindowMs,
-) => Promise<readonly StatusRecord[]>;
-
-/** The devices of a caller's bound sites by ID, for the ranges a 422 is worded with. */
-export type DeviceLookup = (
-  caller: UpstreamCaller,
-  deviceIds: readonly string[],
-) => Promise<ReadonlyMap<string, Device>>;
-
-/**
  * The vendor's API behind one adapter (docs/decisions/006-vendor-adapter-and-product-api.md,
- * section 2): one typed call per vendor operation the product uses, each answer validated with
- * the vendor's schemas (vendor-schemas.ts) and mapped into the domain model (vendor-mapping.ts),
- * each refusal into a product problem (upstream-problem.ts). Lists are read to their last page.
- * State-changing calls never throw: they return a {@link CallResult} for the ledger. All go
- * through {@link UpstreamClient}: the caller's bearer token, one renewal on 401, retries for reads
- * (never for a device control call: each try spends a call of the device's budget, decision 007),
- * the region's circuit breaker. `requestId` is sent as `X-Request-Id`.
+ * section 2): one typed method per vendor operation the product uses, each an entry of the one
+ * table of them (vendor-operations.ts: path, method, the schema of the answer and what it maps to
+ * in the domain model) made by one call function, each refusal worded as a product problem
+ * (upstream-problem.ts). Lists are read to their last page. State-changing calls never throw:
+ * they return a {@link CallResult} for the ledger. All go through {@link UpstreamClient}: the
+ * caller's bearer token, one renewal on 401, retries for reads (never for a device control call:
+ * each try spends a call of the device's budget, decision 007), the region's circuit breaker.
+ * `requestId` is sent as `X-Request-Id`.
  */
 export class UpstreamApi {
   readonly #client: UpstreamClient;
@@ -178,26 +141,14 @@ export class UpstreamApi {
    * @throws ProblemError: the vendor's refusal, a transport problem, or 502 `upstream_error` for
    *   an unreadable page.
    */
-  async sites(
-    caller: UpstreamCaller,
-    options: { retry?: boolean; requestId?: string | undefined } = {},
-  ): Promise<SiteList> {
+  async sites(caller: UpstreamCaller, options: CallOptions = {}): Promise<SiteList> {
     const [vendorSites, stored, unsupported] = await Promise.all([
-      this.#allPages(
-        caller,
-        VENDOR_PATHS.sites,
-        new URLSearchParams({ includeDevices: 'true' }),
-        VendorSitePageSchema,
-        (page) => page.sites,
-        'site list',
-        { operation: 'sites' },
-        options,
-      ),
+      this.#allPages(caller, VENDOR.sites, undefined, options),
       this.#storedZones(caller),
       this.#unsupportedControls(caller),
     ]);
     const devicesBySite = vendorSites.some((site) => !site.devices)
-      ? groupBySite(await this.#allDevices(caller, options))
+      ? groupBySite(await this.#allPages(caller, VENDOR.devices, undefined, options))
       : new Map<string, VendorDevice[]>();
     const nowMs = this.#now();
     return {
@@ -220,17 +171,16 @@ export class UpstreamApi {
    * @throws ProblemError 404 `unknown_or_unbound`, other refusals, transport problems.
    */
   async site(caller: UpstreamCaller, siteId: string, requestId?: string): Promise<Site> {
-    const context = { operation: 'site', siteId, nowMs: this.#now() } as const;
     const [vendorSite, stored, unsupported] = await Promise.all([
-      this.#send(caller, { method: 'GET', path: VENDOR_PATHS.site(siteId), requestId }).then(
-        (response) => readOkAnswer(response, VendorSiteSchema, 'site', context),
-      ),
+      this.#call(caller, VENDOR.site, siteId, { requestId }),
       this.#storedZones(caller),
       this.#unsupportedControls(caller),
     ]);
     const devices = vendorSite.devices
       ? undefined
-      : (await this.#allDevices(caller, {})).filter((device) => device.siteId === siteId);
+      : (await this.#allPages(caller, VENDOR.devices, undefined, {})).filter(
+          (device) => device.siteId === siteId,
+        );
     return withoutUnsupported(
       toSite(vendorSite, {
         stored: stored.get(vendorSite.id),
@@ -251,7 +201,6 @@ export class UpstreamApi {
     siteId: string,
     requestId?: string,
   ): Promise<CallResult<Site>> {
-    const context = { operation: 'bind', siteId, nowMs: this.#now() } as const;
     try {
       const listed = (await this.sites(caller, { requestId })).sites.find(
         (site) => site.siteId === siteId,
@@ -261,17 +210,7 @@ export class UpstreamApi {
       if (error instanceof ProblemError) return { kind: 'refused', problem: error };
       throw error;
     }
-    const bound = await settleCall(
-      () =>
-        this.#send(caller, {
-          method: 'POST',
-          path: VENDOR_PATHS.sites,
-          body: { siteId },
-          requestId,
-        }),
-      (_answer, status) => ({ status, value: undefined }),
-      context,
-    );
+    const bound = await this.#call(caller, VENDOR.bind, siteId, { requestId });
     if (bound.kind !== 'accepted') return bound;
     try {
       return { kind: 'accepted', status: 201, value: await this.site(caller, siteId) };
@@ -292,11 +231,7 @@ export class UpstreamApi {
     siteId: string,
     requestId?: string,
   ): Promise<CallResult<undefined>> {
-    return settleCall(
-      () => this.#send(caller, { method: 'DELETE', path: VENDOR_PATHS.site(siteId), requestId }),
-      () => ({ status: 204, value: undefined }),
-      { operation: 'unbind', siteId, nowMs: this.#now() },
-    );
+    return this.#call(caller, VENDOR.unbind, siteId, { requestId });
   }
 
   /**
@@ -309,119 +244,44 @@ export class UpstreamApi {
     command: DeviceCommand,
     requestId?: string,
   ): Promise<CallResult<SubmissionResponse>> {
-    return settleCall(
-      () =>
-        this.#send(caller, {
-          method: 'POST',
-          path: VENDOR_PATHS.submit(deviceId),
-          body: command,
-          requestId,
-        }),
-      (answer) => {
-        const parsed = VendorSubmissionSchema.safeParse(answer);
-        if (!parsed.success) return undefined;
-        return {
-          status: 202,
-          value: {
-            id: parsed.data.id,
-            // Our words: the vendor's message may name its paths.
-            message: 'The device received the command.',
-            timestamp: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
-          },
-        };
-      },
-      { operation: 'submit', deviceId, nowMs: this.#now() },
-      async (status) =>
-        status === 422
-          ? { outOfRange: await this.#outOfRange(caller, [deviceId], command) }
-          : { overlap: await this.#overlapOf(caller, deviceId, command) },
-    );
+    return this.#call(caller, VENDOR.submit, { deviceId, command }, { requestId });
   }
 
   /**
-   * The status record of one command (`GET /devices/{deviceId}/commands/{commandId}`). Sent
-   * without a request ID: one answer may serve several browsers (status sharing).
+   * The status record of one command (`GET /devices/{deviceId}/commands/{commandId}`), sent
+   * once. Sent without a request ID: one answer may serve several browsers (status sharing).
    *
    * @throws ProblemError: the refusal (404 `unknown_or_unbound`...), 502 for an unreadable record.
    */
-  async status(caller: UpstreamCaller, ref: CommandRef): Promise<StatusRecord> {
-    // Sent once: each try costs one of the device's calls (docs/upstream.md, Rate limit).
-    const response = await this.#send(caller, {
-      method: 'GET',
-      path: VENDOR_PATHS.status(ref),
-      retry: false,
-    });
-    const command = await readOkAnswer(response, VendorCommandSchema, 'command status', {
-      operation: 'status',
-      deviceId: ref.deviceId,
-      nowMs: this.#now(),
-    });
-    const record = toStatusRecord(command, ref.deviceId);
-    if (!record) throw unreadable('command status');
-    return record;
+  status(caller: UpstreamCaller, ref: CommandRef): Promise<StatusRecord> {
+    return this.#call(caller, VENDOR.status, ref);
   }
 
   /**
-   * Cancels one command (`PUT /devices/{deviceId}/commands/{commandId}/cancel`): the product's
-   * CommandCancellation (cancelled now by an operator). 409 is `not_cancellable`.
+   * Cancels one command (`PUT /devices/{deviceId}/commands/{commandId}/cancel`), sent once: the
+   * product's CommandCancellation (cancelled now by an operator). 409 is `not_cancellable`.
    */
   cancel(
     caller: UpstreamCaller,
     ref: CommandRef,
     requestId?: string,
   ): Promise<CallResult<CommandCancellation>> {
-    return settleCall(
-      // Sent once: each try spends a call of the device's budget, and a 429 is never retried blind
-      // (docs/decisions/007-device-call-budget.md, section 1); an unknown outcome is the ledger's.
-      () =>
-        this.#send(caller, {
-          method: 'PUT',
-          path: VENDOR_PATHS.cancel(ref),
-          requestId,
-          retry: false,
-        }),
-      (answer) => {
-        const parsed = VendorCancelSchema.safeParse(answer ?? {});
-        if (!parsed.success) return undefined;
-        return {
-          status: 200,
-          value: {
-            deviceId: ref.deviceId,
-            commandId: ref.commandId,
-            status: 'cancelled',
-            cancelledAt: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
-            cancelReason: 'manuallyCancel',
-          },
-        };
-      },
-      { operation: 'cancel', deviceId: ref.deviceId, nowMs: this.#now() },
-    );
+    return this.#call(caller, VENDOR.cancel, ref, { requestId });
   }
 
   /**
    * The commands of `deviceId` whose window meets the range, at most 30 days
-   * (`GET /device/{deviceId}/commands`), every page read.
+   * (`GET /device/{deviceId}/commands`), every page read, each sent once.
    *
    * @throws ProblemError: the refusal, or 502 `upstream_error` for an unreadable page or record.
    */
-  async history(
+  history(
     caller: UpstreamCaller,
     deviceId: string,
     query: HistoryQuery,
     requestId?: string,
   ): Promise<StatusRecord[]> {
-    const commands = await this.#allPages(
-      caller,
-      VENDOR_PATHS.history(deviceId),
-      historyParams(query),
-      VendorCommandPageSchema,
-      (page) => page.commands,
-      'command history',
-      { operation: 'history', deviceId },
-      // Sent once: each try costs one of the device's calls (docs/upstream.md, Rate limit).
-      { requestId, retry: false },
-    );
-    return commands.map((command: VendorCommand) => toHistoryRecord(command, deviceId));
+    return this.#allPages(caller, VENDOR.history, { deviceId, query }, { requestId });
   }
 
   /**
@@ -438,22 +298,12 @@ export class UpstreamApi {
     query: HistoryQuery,
     page: number,
   ): Promise<{ commands: StatusRecord[]; more: boolean }> {
-    const { items, more } = await this.#page(
-      caller,
-      VENDOR_PATHS.history(deviceId),
-      historyParams(query),
-      VendorCommandPageSchema,
-      (answer) => answer.commands,
-      'command history',
-      { operation: 'history', deviceId },
-      { retry: false },
+    const params = { deviceId, query };
+    const { items, more } = await this.#call(caller, VENDOR.history, params, {
       page,
-      (page - 1) * PAGE_SIZE,
-    );
-    return {
-      commands: items.map((command: VendorCommand) => toHistoryRecord(command, deviceId)),
-      more,
-    };
+      before: (page - 1) * PAGE_SIZE,
+    });
+    return { commands: items.map((command) => VENDOR.history.maps(command, params)), more };
   }
 
   /**
@@ -465,214 +315,129 @@ export class UpstreamApi {
     request: BatchRequest,
     requestId?: string,
   ): Promise<CallResult<{ batchCommandId: string; timestamp: string }>> {
-    return settleCall(
-      () =>
-        this.#send(caller, { method: 'POST', path: VENDOR_PATHS.batch, body: request, requestId }),
-      (answer) => {
-        const parsed = VendorBatchSchema.safeParse(answer);
-        if (!parsed.success) return undefined;
-        return {
-          status: 202,
-          value: {
-            batchCommandId: parsed.data.batchCommandId,
-            timestamp: toUtc(parsed.data.timestamp) ?? new Date(this.#now()).toISOString(),
-          },
-        };
-      },
-      { operation: 'batch', deviceIds: request.devices, nowMs: this.#now() },
-      async (status) =>
-        status === 422
-          ? { outOfRange: await this.#outOfRange(caller, request.devices, request.command) }
-          : {},
-    );
+    return this.#call(caller, VENDOR.batch, request, { requestId });
   }
 
   /**
-   * Cancels a batch's commands (`PUT /devices/commands/{batchCommandId}/cancel`): one result per
-   * device, `success` for those cancelled. 409 is `batch_not_cancellable`.
+   * Cancels a batch's commands (`PUT /devices/commands/{batchCommandId}/cancel`), sent once: one
+   * result per device, `success` for those cancelled. 409 is `batch_not_cancellable`.
    */
   batchCancel(
     caller: UpstreamCaller,
     batchCommandId: string,
     requestId?: string,
   ): Promise<CallResult<BatchCancelResponse>> {
-    return settleCall(
-      () =>
-        // Sent once, as a cancel is: a try spends a call of each device's budget.
-        this.#send(caller, {
-          method: 'PUT',
-          path: VENDOR_PATHS.batchCancel(batchCommandId),
-          requestId,
-          retry: false,
-        }),
-      (answer) => {
-        const parsed = VendorBatchCancelSchema.safeParse(answer);
-        if (!parsed.success) return undefined;
-        return {
-          status: 200,
-          value: {
-            batchCommandId,
-            results: (parsed.data.results ?? []).map((result): BatchCancelResult =>
-              result.status === 'cancelled'
-                ? {
-                    deviceId: result.deviceId,
-                    ...(result.commandId ? { commandId: result.commandId } : {}),
-                    success: true,
-                    status: 'cancelled',
-                  }
-                : {
-                    deviceId: result.deviceId,
-                    ...(result.commandId ? { commandId: result.commandId } : {}),
-                    success: false,
-                    error: {
-                      code: 'not_cancellable',
-                      message: 'Not cancelled: the command has finished or could not be cancelled.',
-                    },
-                  },
-            ),
-          },
-        };
-      },
-      { operation: 'batchCancel', nowMs: this.#now() },
-    );
-  }
-
-  /** Every device of the caller's bound sites (`GET /devices`), every page read. */
-  #allDevices(
-    caller: UpstreamCaller,
-    options: { retry?: boolean; requestId?: string | undefined },
-  ): Promise<VendorDevice[]> {
-    return this.#allPages(
-      caller,
-      VENDOR_PATHS.devices,
-      new URLSearchParams(),
-      VendorDevicePageSchema,
-      (page) => page.devices,
-      'device list',
-      { operation: 'devices' },
-      options,
-    );
+    return this.#call(caller, VENDOR.batchCancel, batchCommandId, { requestId });
   }
 
   /**
    * Reads a vendor list to its last page, {@link PAGE_SIZE} items a page: until a page comes
-   * back short or empty, or `total` items are in (docs/upstream.md, Paging).
+   * back short or empty, or `total` items are in (docs/upstream.md, Paging); then maps its items.
    */
-  async #allPages<S extends z.ZodType, T>(
+  async #allPages<P, S extends z.ZodType, I, T>(
     caller: UpstreamCaller,
-    path: string,
-    query: URLSearchParams,
-    schema: S,
-    itemsOf: (page: z.output<S>) => T[] | null | undefined,
-    what: string,
-    context: Omit<RefusalContext, 'nowMs'>,
-    options: { retry?: boolean; requestId?: string | undefined },
+    operation: ListOperation<P, S, I, T>,
+    params: P,
+    options: CallOptions,
   ): Promise<T[]> {
-    const items: T[] = [];
+    const items: I[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await this.#page(
-        caller,
-        path,
-        query,
-        schema,
-        itemsOf,
-        what,
-        context,
-        options,
+      const answer = await this.#call(caller, operation, params, {
+        retry: options.retry,
+        // The first page carries the request's ID.
+        requestId: page === 1 ? options.requestId : undefined,
         page,
-        items.length,
-      );
+        before: items.length,
+      });
       items.push(...answer.items);
       if (!answer.more) break;
     }
-    return items;
+    return items.map((item) => operation.maps(item, params));
   }
 
   /**
-   * Page `page` of a vendor list, and whether another follows: not when it came back short or
-   * empty, or when `total` items are in with the `before` of earlier pages (docs/upstream.md,
-   * Paging).
+   * Makes one call of the vendor's operation `operation` (vendor-operations.ts) with `params`:
+   * - a read: its answer validated and mapped; a refusal or unreadable answer thrown;
+   * - a page of a list: its items, and whether another follows (not when it came back short or
+   *   empty, or when `total` items are in with the `before` of earlier pages; docs/upstream.md,
+   *   Paging);
+   * - a change: what it came to, never thrown (upstream-answers.ts, `settleCall`).
    */
-  async #page<S extends z.ZodType, T>(
+  #call<P, S extends z.ZodType, T>(
     caller: UpstreamCaller,
-    path: string,
-    query: URLSearchParams,
-    schema: S,
-    itemsOf: (page: z.output<S>) => T[] | null | undefined,
-    what: string,
-    context: Omit<RefusalContext, 'nowMs'>,
-    options: { retry?: boolean; requestId?: string | undefined },
-    page: number,
-    before: number,
-  ): Promise<{ items: T[]; more: boolean }> {
-    const pageQuery = new URLSearchParams(query);
-    pageQuery.set('page', String(page));
-    pageQuery.set('size', String(PAGE_SIZE));
-    const response = await this.#send(caller, {
-      method: 'GET',
-      path,
-      query: pageQuery,
-      ...(options.retry === false ? { retry: false } : {}),
-      ...(page === 1 && options.requestId ? { requestId: options.requestId } : {}),
-    });
+    operation: ReadOperation<P, S, T>,
+    params: P,
+    options?: CallOptions,
+  ): Promise<T>;
+  #call<P, S extends z.ZodType, I, T>(
+    caller: UpstreamCaller,
+    operation: ListOperation<P, S, I, T>,
+    params: P,
+    options: PageOptions,
+  ): Promise<{ items: I[]; more: boolean }>;
+  #call<P, S extends z.ZodType, T>(
+    caller: UpstreamCaller,
+    operation: ChangeOperation<P, S, T>,
+    params: P,
+    options?: CallOptions,
+  ): Promise<CallResult<T>>;
+  async #call<P, S extends z.ZodType>(
+    caller: UpstreamCaller,
+    operation:
+      | ReadOperation<P, S, unknown>
+      | ListOperation<P, S, unknown, unknown>
+      | ChangeOperation<P, S, unknown>,
+    params: P,
+    options: CallOptions & Partial<PageOptions> = {},
+  ): Promise<unknown> {
+    const { page = 1, before = 0, requestId } = options;
+    let query: URLSearchParams | undefined;
+    if (operation.kind === 'list') {
+      query = new URLSearchParams(operation.query(params));
+      query.set('page', String(page));
+      query.set('size', String(PAGE_SIZE));
+    }
+    const call: UpstreamCall = {
+      method: operation.method,
+      path: operation.path(params),
+      ...(query ? { query } : {}),
+      ...(operation.kind === 'change' && operation.body ? { body: operation.body(params) } : {}),
+      ...(requestId ? { requestId } : {}),
+      ...(operation.once || options.retry === false ? { retry: false } : {}),
+    };
+    if (operation.kind === 'change') {
+      const { refine } = operation;
+      return settleCall(
+        () => this.#client.send(caller, call),
+        (answer, status) => {
+          const parsed = operation.answer.safeParse(answer);
+          if (!parsed.success) return undefined;
+          return operation.maps(parsed.data, params, status, this.#now());
+        },
+        { ...operation.about(params), nowMs: this.#now() },
+        refine &&
+          ((status) =>
+            refine(
+              status,
+              params,
+              refusalLookups(caller, { devices: this.#devices, known: this.#known }),
+            )),
+      );
+    }
+    const response = await this.#client.send(caller, call);
     const answer = await readOkAnswer(
       response,
-      schema,
-      what,
-      { ...context, nowMs: this.#now() },
-      MAX_PAGE_BYTES,
+      operation.answer,
+      operation.what,
+      { ...operation.about(params), nowMs: this.#now() },
+      operation.kind === 'list' ? MAX_PAGE_BYTES : undefined,
     );
-    const items = itemsOf(answer) ?? [];
+    if (operation.kind === 'read') return operation.maps(answer, params);
+    const items = operation.items(answer) ?? [];
     const total = (answer as { total?: number | null }).total;
     const more =
       items.length >= PAGE_SIZE && !(typeof total === 'number' && before + items.length >= total);
     return { items, more: more && page < MAX_PAGES };
-  }
-
-  /** The first value outside its device's range among `deviceIds`, when the ranges are known. */
-  async #outOfRange(
-    caller: UpstreamCaller,
-    deviceIds: readonly string[],
-    command: DeviceCommand,
-  ): Promise<CapabilityOutOfRangeDetails | undefined> {
-    if (!this.#devices) return undefined;
-    const devices = await this.#devices(caller, deviceIds);
-    for (const deviceId of deviceIds) {
-      const device = devices.get(deviceId);
-      if (!device) continue;
-      const violation = checkCapabilities(command.powerControl, device.capabilities).find(
-        (v) => v.kind === 'outOfRange',
-      );
-      if (violation?.kind === 'outOfRange')
-        return {
-          deviceId,
-          property: violation.property,
-          value: violation.value,
-          min: violation.range.min,
-          max: violation.range.max,
-        };
-    }
-    return undefined;
-  }
-
-  /**
-   * The command in the way of a submission the vendor refused for overlap (its refusal does not
-   * name it): the device's active command whose window overlaps (domain `findActiveOverlap`)
-   * among the commands the BFF knows. Never read from the vendor: that read would be a call of
-   * the device outside its budget (docs/decisions/007-device-call-budget.md, section 1).
-   * Undefined when none is known (made outside powerdeck and not read yet).
-   */
-  async #overlapOf(
-    caller: UpstreamCaller,
-    deviceId: string,
-    command: DeviceCommand,
-  ): Promise<OverlapDetails | undefined> {
-    if (!this.#known) return undefined;
-    const window = toWindowMs(command);
-    const active = findActiveOverlap(window, await this.#known(caller, deviceId, window));
-    return active
-      ? { conflictingCommandId: active.id, startTime: active.startTime, endTime: active.endTime }
-      : undefined;
   }
 
   async #unsupportedControls(
@@ -683,14 +448,6 @@ export class UpstreamApi {
 
   async #storedZones(caller: UpstreamCaller): Promise<ReadonlyMap<string, StoredSiteZone>> {
     return this.#zones ? this.#zones.zones(caller.region, caller.clientId) : new Map();
-  }
-
-  #send(
-    caller: UpstreamCaller,
-    call: Omit<UpstreamCall, 'requestId'> & { requestId?: string | undefined },
-  ) {
-    const { requestId, ...rest } = call;
-    return this.#client.send(caller, requestId ? { ...rest, requestId } : rest);
   }
 }
 
@@ -715,20 +472,6 @@ function withoutUnsupported(
   };
 }
 
-function historyParams(query: HistoryQuery): URLSearchParams {
-  return new URLSearchParams({
-    startTime: query.startTime,
-    endTime: query.endTime,
-    ...(query.status ? { status: query.status } : {}),
-  });
-}
-
-function toHistoryRecord(command: VendorCommand, deviceId: string): StatusRecord {
-  const record = toStatusRecord(command, deviceId);
-  if (!record) throw unreadable('command history');
-  return record;
-}
-
 function groupBySite(devices: readonly VendorDevice[]): Map<string, VendorDevice[]> {
   const bySite = new Map<string, VendorDevice[]>();
   for (const device of devices) {
@@ -736,12 +479,4 @@ function groupBySite(devices: readonly VendorDevice[]): Map<string, VendorDevice
     bySite.set(device.siteId, [...(bySite.get(device.siteId) ?? []), device]);
   }
   return bySite;
-}
-
-function unreadable(what: string): ProblemError {
-  return new ProblemError(
-    502,
-    'upstream_error',
-    `The vendor's ${what} was unreadable. Try again in a moment; if it persists, report it to the vendor's support.`,
-  );
 }

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { endedBeforeUnbind, type BatchCancelResult } from '../../../../domain/batch.ts';
+import type { BatchCancelResult } from '../../../../domain/batch.ts';
 import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
 import { isCancellable } from '../../../../domain/command.ts';
 import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
@@ -34,6 +33,7 @@ import {
   unfollowedCounts,
   type BatchRecord,
 } from '../lib/ledger-batches.ts';
+import { BatchDeviceRow } from './batch-device-row.tsx';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
@@ -405,7 +405,7 @@ export function BatchPage({
             </thead>
             <tbody>
               {views.map((view, i) => (
-                <DeviceRow
+                <BatchDeviceRow
                   key={view.device.deviceId}
                   view={view}
                   words={rowWords[i] as BatchDeviceWords}
@@ -486,79 +486,4 @@ function cancelWords(record: BatchRecord, found: number, confirming: number): st
   if (cancellable === total)
     return `All ${total} device commands are still received or executing, or not confirmed yet; each is cancelled.`;
   return `${cancellable} of the ${total} device commands are still received or executing (or not read or confirmed yet) and are cancelled; the other ${total - cancellable} already ended or were not found and stay as they are.`;
-}
-
-/**
- * One device of the batch: a checkbox to choose it, its ID linking to its page and history, and
- * the words of {@link batchDeviceWords} (the same as its CSV row).
- */
-function DeviceRow({
-  view,
-  words,
-  chosen,
-  onToggle,
-  showOutcome,
-  devicePath,
-  historyPath,
-}: {
-  view: BatchDeviceView;
-  words: BatchDeviceWords;
-  chosen: boolean;
-  onToggle: () => void;
-  showOutcome: boolean;
-  devicePath: string | undefined;
-  historyPath: string | undefined;
-}) {
-  const { device, record } = view;
-  // A command that ended before its site was unbound shows as it ended.
-  const shownStatus =
-    record?.status ??
-    (device.kind === 'unbound' && device.lastStatus && endedBeforeUnbind(device)
-      ? device.lastStatus
-      : undefined);
-  return (
-    <tr data-device={device.deviceId}>
-      <td>
-        <input
-          type="checkbox"
-          checked={chosen}
-          onChange={onToggle}
-          aria-label={`Select ${device.deviceId}`}
-        />
-      </td>
-      <th scope="row">
-        {devicePath ? (
-          <Link className="mono" to={devicePath}>
-            {device.deviceId}
-          </Link>
-        ) : (
-          <span className="mono">{device.deviceId}</span>
-        )}
-        {historyPath ? (
-          <>
-            {' '}
-            <Link to={historyPath} aria-label={`History of ${device.deviceId}`}>
-              History
-            </Link>
-          </>
-        ) : null}
-      </th>
-      <td
-        className={
-          device.kind === 'found' || (device.kind === 'unbound' && device.commandId)
-            ? 'mono'
-            : undefined
-        }
-      >
-        {words.command}
-      </td>
-      <td>
-        <span className={shownStatus ? `status status-${shownStatus}` : 'status'}>
-          {words.status}
-        </span>
-      </td>
-      <td>{words.reason}</td>
-      {showOutcome ? <td>{words.outcome}</td> : null}
-    </tr>
-  );
 }

@@ -1,3 +1,4 @@
+// Over 500 lines on purpose: one canvas view whose gestures, keys, cards and menu all read the same render's values; its parts already live in hooks (docs/decisions/001-timeline-rendering.md).
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { MenuAction } from '../../../components/menu.tsx';
 import type { Site } from '../../../../domain/device.ts';

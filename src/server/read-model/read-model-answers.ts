@@ -1,0 +1,147 @@
+import type { CommandStatus, StatusRecord } from '../../domain/command.ts';
+import { historyRangeSlots } from '../../domain/history.ts';
+import type { DeviceCommandsView, DeviceReadState } from '../../domain/read-model.ts';
+import type { Account } from '../../domain/account.ts';
+import type { DeviceStateRow } from './read-model-store.ts';
+import { deviceReadStateOf, type KeptState } from './device-read-cache.ts';
+import { accountOf, type ReadModelCore } from './read-model-core.ts';
+
+/**
+ * What browsers read of device commands, answered from the read model (docs/architecture.md,
+ * Read model): a device's commands in a range, one command's status, whether a device is bound,
+ * the controls a device turned out not to support. Status polls are answered from memory while
+ * nothing of the device changed (`device-read-cache.ts`). A part of `ReadModel` (`read-model.ts`),
+ * which is what others import.
+ */
+export class ReadModelAnswers {
+  readonly #core: ReadModelCore;
+
+  constructor(core: ReadModelCore) {
+    this.#core = core;
+  }
+
+  /**
+   * A device's commands whose window meets `range`, as the read model holds them, with where it
+   * stands. Ranges of it never read (its backfill, or older history the page asks for) are read
+   * soon: the answer says so (`historyPending`), and the read pushes what it finds.
+   *
+   * @param siteId the device's site, when the caller has just checked it is bound.
+   */
+  async history(
+    account: Account,
+    deviceId: string,
+    range: { startMs: number; endMs: number },
+    status?: CommandStatus,
+  ): Promise<DeviceCommandsView> {
+    account = accountOf(account);
+    const slots = historyRangeSlots(range.startMs, range.endMs).map((slot) => slot.startMs);
+    let state = await this.#core.store.stateOf(account, deviceId);
+    const unread = slots.filter((slot) => !state?.slotsRead.includes(slot));
+    const unasked = unread.filter((slot) => !state?.slotsRequested.includes(slot));
+    if (unasked.length > 0) state = await this.#requestSlots(account, deviceId, unasked);
+    const commands = await this.#core.store.commandsMeeting(account, deviceId, range, status);
+    return {
+      deviceId,
+      commands,
+      ...deviceReadStateOf(state),
+      ...(unread.length > 0 ? { historyPending: true } : {}),
+    };
+  }
+
+  /**
+   * One command's record, with where its device stands; undefined when not known. It does not
+   * check the device's binding: callers answer a browser only after {@link isBound}.
+   */
+  async status(
+    account: Account,
+    deviceId: string,
+    commandId: string,
+  ): Promise<{ record: StatusRecord; device: DeviceReadState } | undefined> {
+    account = accountOf(account);
+    // Polled by every open tab: from memory while nothing of the device changed (see the cache).
+    const { cache } = this.#core.store;
+    const epoch = cache.epoch;
+    const kept = cache.status(account, deviceId, commandId);
+    let command = kept.command;
+    if (!command) {
+      command = (
+        await this.#core.store.commandsByIds(this.#core.store.db, account, deviceId, [commandId])
+      ).get(commandId);
+      if (!command) return undefined;
+      cache.keepCommand(epoch, account, deviceId, command);
+    }
+    const device = (kept.state ?? (await this.#keptState(account, deviceId))).view;
+    return { record: command.record, device };
+  }
+
+  /**
+   * Whether the device is on a site bound to the account as the read model knows it (its bind,
+   * the site list, or the vendor refusing a read of it): false too when it never heard of the
+   * device. From memory while nothing of the device changed, so every status poll can ask it
+   * (docs/security.md, Unbinding).
+   */
+  async isBound(account: Account, deviceId: string): Promise<boolean> {
+    account = accountOf(account);
+    const kept =
+      this.#core.store.cache.state(account, deviceId) ?? (await this.#keptState(account, deviceId));
+    return kept.state?.bound ?? false;
+  }
+
+  /** Where a device stands; undefined when the read model has never heard of it. */
+  async stateOf(account: Account, deviceId: string): Promise<DeviceStateRow | undefined> {
+    account = accountOf(account);
+    return this.#core.store.stateOf(account, deviceId);
+  }
+
+  /** Which of `deviceIds` are of a site the account unbound: the read model reads them no more. */
+  unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
+    account = accountOf(account);
+    return this.#core.store.unboundOf(account, deviceIds);
+  }
+
+  /** Records of the account by device and command ID (key `deviceId commandId`). */
+  commands(
+    account: Account,
+    refs: readonly { deviceId: string; commandId: string }[],
+  ): Promise<Map<string, StatusRecord>> {
+    account = accountOf(account);
+    return this.#core.store.commandsOf(account, refs);
+  }
+
+  /** The controls each device of the account turned out not to support. */
+  unsupportedControls(account: Account): Promise<Map<string, Set<string>>> {
+    account = accountOf(account);
+    return this.#core.store.unsupportedOf(account);
+  }
+
+  async #requestSlots(
+    account: Account,
+    deviceId: string,
+    slots: readonly number[],
+  ): Promise<DeviceStateRow | undefined> {
+    const nowMs = this.#core.now();
+    await this.#core.store.transaction(async (tx) => {
+      const state = await this.#core.store.lockDevice(tx, account, deviceId, nowMs);
+      const slotsRequested = [...new Set([...state.slotsRequested, ...slots])].sort(
+        (a, b) => a - b,
+      );
+      await this.#core.plan(tx, account, deviceId, {
+        nowMs,
+        readAtMs: state.readAt?.getTime(),
+        slotsRequested,
+        set: { slotsRequested },
+      });
+    });
+    return this.#core.store.stateOf(account, deviceId);
+  }
+
+  /** The device's state read from the database and kept in the cache. */
+  async #keptState(account: Account, deviceId: string): Promise<KeptState> {
+    const { cache } = this.#core.store;
+    const epoch = cache.epoch;
+    const read = await this.#core.store.stateOf(account, deviceId);
+    cache.keepState(epoch, account, deviceId, read);
+    const state = read && { bound: read.bound, version: read.version, readAt: read.readAt };
+    return { state, view: deviceReadStateOf(state) };
+  }
+}

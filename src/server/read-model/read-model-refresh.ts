@@ -1,0 +1,305 @@
+import type { StatusRecord } from '../../domain/command.ts';
+import { slotOf, slotsReadAfter } from '../../domain/refresh-policy.ts';
+import { accountKey, personOf, type Account } from '../../domain/account.ts';
+import type { LedgerRow } from '../ledger/ledger-store.ts';
+import { matchSubmittedCommand } from '../ledger/reconcile.ts';
+import type { SecretBox } from '../session/secret-box.ts';
+import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
+import type { ConfirmationRow } from './read-model-store.ts';
+import {
+  accountOf,
+  type Learnt,
+  type ReadModelChange,
+  type ReadModelCore,
+} from './read-model-core.ts';
+
+/** What one read of a device's history brought (the refresher's, `device-reads.ts`). */
+export interface ReadOutcome {
+  /** When the read was sent, upstream clock. */
+  readAtMs: number;
+  records: StatusRecord[];
+  /** Slot starts of the 30-day ranges read to their last page. */
+  completeSlots: number[];
+  /**
+   * The ranges that tell the device's present (domain `liveSlotsOf`) were all read: its `readAt`
+   * moves. Asked-for older history may still wait for the budget.
+   */
+  complete: boolean;
+  /** The rest waits for the budget: read again no earlier than this (upstream clock). */
+  notBeforeMs?: number | undefined;
+}
+
+/** How long an account's sealed secret is written again at most, ms (its `seen_at` kept fresh). */
+const REMEMBER_EVERY_MS = 10 * 60_000;
+
+/**
+ * What the refresher (`device-reads.ts`) reads devices under and what its reads bring
+ * (docs/decisions/007-device-call-budget.md, sections 3 to 5; docs/architecture.md, Read model):
+ * the account's sign-in kept sealed, the batches still confirming adopted, and each read of a
+ * device's history applied (its records merged in, the batches looked for on it confirmed or
+ * given up) or released. A part of `ReadModel` (`read-model.ts`), which is what others import.
+ */
+export class ReadModelRefresh {
+  readonly #core: ReadModelCore;
+  /**
+   * The secret each account's sign-in was last kept with, and when. The secret itself, not a hash
+   * of it: this is asked on every product request, and a sha256 per request was about 4% of the
+   * BFF's CPU on status polls (bench CPU profile); the session cache holds the same secret in
+   * memory already.
+   */
+  readonly #remembered = new Map<string, { secret: string; atMs: number }>();
+
+  constructor(core: ReadModelCore) {
+    this.#core = core;
+  }
+
+  /**
+   * Keeps `caller`'s client secret, sealed, for the refresher to read the account's devices
+   * under (docs/security.md): written again when it changed or a while has passed, so `seen_at`
+   * says the account is in use. Never throws: reads go on under the last one kept. Asked on every
+   * product request, so when nothing is to be written it answers at once, without a promise.
+   */
+  rememberCaller(caller: UpstreamCaller): Promise<void> | undefined {
+    if (!this.#core.box) return undefined;
+    const account = { region: caller.region, clientId: caller.clientId };
+    const key = accountKey(account);
+    const secret = caller.clientSecret;
+    const nowMs = Date.now();
+    const kept = this.#remembered.get(key);
+    if (kept && kept.secret === secret && nowMs - kept.atMs < REMEMBER_EVERY_MS) return undefined;
+    this.#remembered.set(key, { secret, atMs: nowMs });
+    return this.#keepSecret(this.#core.box, account, key, secret);
+  }
+
+  async #keepSecret(box: SecretBox, account: Account, key: string, secret: string): Promise<void> {
+    try {
+      await this.#core.store.rememberAccount(
+        account,
+        box.seal(secret, sealingContext(account)),
+        this.#core.now(),
+      );
+    } catch (error) {
+      this.#remembered.delete(key);
+      this.#core.log.warn(
+        { err: error },
+        'read model: the sign-in to read devices under was not kept',
+      );
+    }
+  }
+
+  /** The sign-in the refresher reads an account's devices under, from its sealed secret. */
+  callerOf(account: Account, secretCiphertext: string): UpstreamCaller | undefined {
+    if (!this.#core.box) return undefined;
+    try {
+      return {
+        id: `read-model:${account.region}:${account.clientId}`,
+        ...account,
+        clientSecret: this.#core.box.open(secretCiphertext, sealingContext(account)),
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Adopts the batch entries still confirming that the read model does not look for yet
+   * (written before it existed, or whose recording failed): their devices are read soon.
+   */
+  async adoptConfirmingBatches(): Promise<number> {
+    const looked = await this.#core.store.confirmedEntryIds();
+    let adopted = 0;
+    for (const row of await this.#core.ledger.confirmingBatches()) {
+      if (looked.has(row.id)) continue;
+      const rows = confirmationsOfEntry(row, this.#core.now());
+      if (rows.length === 0) continue;
+      await this.#core.addConfirmations(
+        { region: row.region, clientId: row.clientId } as Account,
+        rows,
+      );
+      adopted += 1;
+    }
+    return adopted;
+  }
+
+  /**
+   * Applies one read of a device's history: its records merged in (versions bumped for new
+   * commands and cancellations), the batches looked for on it confirmed or given up, what it
+   * learnt notified, and its next read planned. A read of a device no longer bound is dropped.
+   */
+  async applyRead(account: Account, deviceId: string, read: ReadOutcome): Promise<void> {
+    account = accountOf(account);
+    const nowMs = this.#core.now();
+    const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
+    await this.#core.store.transaction(async (tx) => {
+      const state = await this.#core.store.lockDevice(tx, account, deviceId, nowMs);
+      // Its site was unbound while the read was under way: the client may no longer know what
+      // it brought (docs/security.md, Unbinding), so nothing of it is kept, pushed or notified.
+      if (!state.bound) {
+        await this.#core.store.updateState(tx, account, deviceId, { leaseUntil: null });
+        return;
+      }
+      const learnt: Learnt[] = read.records.map((record) => ({ record }));
+      const confirmations = await this.#core.store.confirmationsOf(tx, account, deviceId);
+      const found = new Map<number, Map<string, string>>();
+      const notFound = new Map<number, Set<string>>();
+      const matched = new Set<string>();
+      for (const confirmation of confirmations) {
+        const slot = slotOf(Date.parse(confirmation.startTime));
+        const taken = await this.#core.ledger.knownCommandIds(
+          account,
+          deviceId,
+          confirmation.ledgerEntryId,
+          tx,
+        );
+        for (const id of matched) taken.add(id);
+        const match = matchSubmittedCommand(
+          read.records,
+          confirmation,
+          confirmation.sentAtMs,
+          taken,
+        );
+        if (match) {
+          matched.add(match.id);
+          const index = learnt.findIndex((item) => item.record.id === match.id);
+          const record: StatusRecord = {
+            ...match,
+            ...(confirmation.batchCommandId ? { batchCommandId: confirmation.batchCommandId } : {}),
+          };
+          learnt[index] = {
+            record,
+            madeBy: confirmation.madeBy
+              ? { person: confirmation.madeBy, name: confirmation.madeByName }
+              : undefined,
+            sentByUs: true,
+          };
+          addTo(found, confirmation.ledgerEntryId, deviceId, match.id);
+        } else if (
+          read.completeSlots.includes(slot) &&
+          read.readAtMs >= Date.parse(confirmation.endTime)
+        ) {
+          const devices = notFound.get(confirmation.ledgerEntryId) ?? new Set<string>();
+          devices.add(deviceId);
+          notFound.set(confirmation.ledgerEntryId, devices);
+        } else continue;
+        await this.#core.store.dropConfirmation(tx, confirmation.ledgerEntryId, deviceId);
+      }
+      const learning = await this.#core.learn(tx, account, deviceId, state, learnt, nowMs);
+      change.records = learning.records;
+      for (const entryId of new Set([...found.keys(), ...notFound.keys()])) {
+        const confirmed = await this.#core.ledger.confirmBatchIn(
+          tx,
+          entryId,
+          found.get(entryId) ?? new Map(),
+          notFound.get(entryId) ?? new Set(),
+        );
+        if (!confirmed) continue;
+        change.ledgerEntries.push(confirmed.row);
+        if (
+          confirmed.before.confirmation === 'confirming' &&
+          confirmed.outcome.confirmation !== 'confirming'
+        )
+          await this.#core.batchSettled(tx, account, confirmed.row, confirmed.outcome);
+      }
+      // Kept in the order read, so the next read takes first the open range read longest ago.
+      const slotsRead = slotsReadAfter(state.slotsRead, read.completeSlots);
+      const slotsRequested = state.slotsRequested.filter(
+        (slot) => !read.completeSlots.includes(slot),
+      );
+      const readAtMs = read.complete ? read.readAtMs : state.readAt?.getTime();
+      await this.#core.plan(tx, account, deviceId, {
+        nowMs,
+        readAtMs,
+        slotsRequested,
+        notBeforeMs: read.notBeforeMs,
+        set: {
+          ...(read.complete ? { readAt: new Date(read.readAtMs) } : {}),
+          slotsRead,
+          slotsRequested,
+          failures: 0,
+          leaseUntil: null,
+        },
+      });
+      await this.#core.publish(tx, account, deviceId, learning, change.ledgerEntries);
+    });
+    await this.#core.tell(change);
+  }
+
+  /**
+   * Ends a read that could not be made or failed: the device's lease is released and its next
+   * read set (`atMs`, upstream clock), or it is read no more (`unbound`).
+   */
+  async releaseRead(
+    account: Account,
+    deviceId: string,
+    outcome: { atMs?: number; failed?: boolean; unbound?: boolean },
+  ): Promise<void> {
+    account = accountOf(account);
+    const nowMs = this.#core.now();
+    await this.#core.store.transaction(async (tx) => {
+      const state = await this.#core.store.lockDevice(tx, account, deviceId, nowMs);
+      await this.#core.store.updateState(tx, account, deviceId, {
+        leaseUntil: null,
+        updatedAt: new Date(nowMs),
+        ...(outcome.unbound ? { bound: false, nextReadAt: null } : {}),
+        ...(outcome.atMs !== undefined && !outcome.unbound
+          ? { nextReadAt: new Date(Math.max(outcome.atMs, nowMs)) }
+          : {}),
+        ...(outcome.failed ? { failures: state.failures + 1 } : {}),
+      });
+    });
+  }
+}
+
+function addTo(
+  map: Map<number, Map<string, string>>,
+  entryId: number,
+  deviceId: string,
+  commandId: string,
+): void {
+  const devices = map.get(entryId) ?? new Map<string, string>();
+  devices.set(deviceId, commandId);
+  map.set(entryId, devices);
+}
+
+/** Associated data the sealed secret of an account is bound to. */
+function sealingContext(account: Account): string {
+  return `read-model:${account.region}:${account.clientId}`;
+}
+
+/** The devices of a confirming batch entry still looked for, as confirmation rows. */
+function confirmationsOfEntry(row: LedgerRow, nowMs: number): ConfirmationRow[] {
+  const request = row.request as {
+    devices?: unknown;
+    command?: { powerControl?: unknown; startTime?: unknown; endTime?: unknown };
+  } | null;
+  const outcome = row.outcome as { unconfirmed?: { deviceId: string; state: string }[] } | null;
+  const command = request?.command;
+  if (
+    !command ||
+    typeof command.startTime !== 'string' ||
+    typeof command.endTime !== 'string' ||
+    typeof command.powerControl !== 'object'
+  )
+    return [];
+  const answered = (row.response as { body?: { timestamp?: unknown } } | null)?.body?.timestamp;
+  const sentAtMs = typeof answered === 'string' ? Date.parse(answered) : row.createdAt.getTime();
+  const madeBy = personOf({
+    ...(row.operatorIssuer && row.operatorSubject
+      ? { operator: { issuer: row.operatorIssuer, subject: row.operatorSubject } }
+      : {}),
+    operatorName: row.operatorName,
+  });
+  return (outcome?.unconfirmed ?? [])
+    .filter((device) => device.state === 'confirming')
+    .map((device) => ({
+      ledgerEntryId: row.id,
+      deviceId: device.deviceId,
+      batchCommandId: row.batchCommandId,
+      powerControl: command.powerControl as ConfirmationRow['powerControl'],
+      startTime: command.startTime as string,
+      endTime: command.endTime as string,
+      sentAtMs: Number.isNaN(sentAtMs) ? nowMs : sentAtMs,
+      madeBy,
+      ...(row.operatorName ? { madeByName: row.operatorName } : {}),
+    }));
+}

@@ -1,0 +1,301 @@
+import { z } from 'zod';
+import type { BatchCancelResponse, BatchCancelResult, BatchRequest } from '../../domain/batch.ts';
+import type {
+  CommandCancellation,
+  DeviceCommand,
+  StatusRecord,
+  SubmissionResponse,
+} from '../../domain/command.ts';
+import type { HistoryQuery } from '../../domain/history.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { UpstreamCall } from './upstream-client.ts';
+import { MAX_PASS_THROUGH_BYTES } from './upstream-http.ts';
+import type { RefusalContext } from './upstream-problem.ts';
+import type { RefusalLookups } from './refusal-lookups.ts';
+import { toStatusRecord, toUtc } from './vendor-mapping.ts';
+import {
+  VendorBatchCancelSchema,
+  VendorBatchSchema,
+  VendorCancelSchema,
+  VendorCommandPageSchema,
+  VendorCommandSchema,
+  VendorDevicePageSchema,
+  VendorSitePageSchema,
+  VendorSiteChangeSchema,
+  VendorSiteSchema,
+  VendorSubmissionSchema,
+  type VendorCommand,
+  type VendorDevice,
+  type VendorSite,
+} from './vendor-schemas.ts';
+
+/** One command of one device, as status and cancel name it. */
+export interface CommandRef {
+  deviceId: string;
+  commandId: string;
+}
+
+/** Items per page of every list the adapter reads: the vendor's largest (docs/upstream.md, Paging). */
+export const PAGE_SIZE = 500;
+/** Largest page the BFF reads (the `large` fixture's 30-day history is about 1 MiB). */
+export const MAX_PAGE_BYTES = MAX_PASS_THROUGH_BYTES;
+
+/** What a refusal is about, for its words; the call adds the clock. */
+type RefusalAbout = Omit<RefusalContext, 'nowMs'>;
+
+interface OperationBase<P> {
+  method: UpstreamCall['method'];
+  /**
+   * Path under a region's base URL (`…/api/openapi/v1`), built from validated IDs only. Submission
+   * and history are `/device/` (singular) as the vendor writes them; the rest use `/devices/`.
+   */
+  path: (params: P) => string;
+  /**
+   * Sent once, without retries: each try of a device's call spends one of its budget, and a 429
+   * is never retried blind (docs/decisions/007-device-call-budget.md, section 1).
+   */
+  once?: boolean;
+  about: (params: P) => RefusalAbout;
+}
+
+/** A read of one answer: validated with `answer`, mapped by `maps`; a refusal is thrown. */
+export interface ReadOperation<P, S extends z.ZodType, T> extends OperationBase<P> {
+  kind: 'read';
+  answer: S;
+  /** Words for the answer when it is unreadable, e.g. `site`. */
+  what: string;
+  maps: (answer: z.output<S>, params: P) => T;
+}
+
+/**
+ * A list read a page of {@link PAGE_SIZE} at a time (docs/upstream.md, Paging): each page
+ * validated with `answer`, its items taken by `items`, each mapped by `maps` once all are in.
+ */
+export interface ListOperation<P, S extends z.ZodType, I, T> extends OperationBase<P> {
+  kind: 'list';
+  query: (params: P) => URLSearchParams;
+  answer: S;
+  what: string;
+  items: (page: z.output<S>) => I[] | null | undefined;
+  maps: (item: I, params: P) => T;
+}
+
+/**
+ * A state-changing call: it never throws, its outcome a `CallResult` for the ledger
+ * (upstream-answers.ts, `settleCall`). An accepted answer that does not fit `answer` is an
+ * unknown outcome.
+ */
+export interface ChangeOperation<P, S extends z.ZodType, T> extends OperationBase<P> {
+  kind: 'change';
+  body?: (params: P) => unknown;
+  answer: S;
+  /** The product's answer and status from the vendor's; `nowMs` stands in for a missing time. */
+  maps: (answer: z.output<S>, params: P, status: number, nowMs: number) => Accepted<T>;
+  /** What the refusal of a 422 or 409 is worded with beyond `about`. */
+  refine?: (status: number, params: P, lookups: RefusalLookups) => Promise<Partial<RefusalContext>>;
+}
+
+interface Accepted<T> {
+  status: number;
+  value: T;
+}
+
+const id = encodeURIComponent;
+const read = <P, S extends z.ZodType, T>(
+  operation: Omit<ReadOperation<P, S, T>, 'kind'>,
+): ReadOperation<P, S, T> => ({ kind: 'read', ...operation });
+const list = <P, S extends z.ZodType, I, T>(
+  operation: Omit<ListOperation<P, S, I, T>, 'kind'>,
+): ListOperation<P, S, I, T> => ({ kind: 'list', ...operation });
+const change = <P, S extends z.ZodType, T>(
+  operation: Omit<ChangeOperation<P, S, T>, 'kind'>,
+): ChangeOperation<P, S, T> => ({ kind: 'change', ...operation });
+
+/**
+ * Every vendor operation the product uses (docs/upstream.md: Sites, Commands, History, Batches;
+ * docs/decisions/006-vendor-adapter-and-product-api.md, section 2): its method and path, whether
+ * it is sent once, the schema of its answer (vendor-schemas.ts) and what that maps to in the
+ * domain model (vendor-mapping.ts). `UpstreamApi` (upstream-api.ts) makes every call of them.
+ */
+export const VENDOR_OPERATIONS = {
+  sites: list({
+    method: 'GET',
+    path: () => '/sites',
+    query: () => new URLSearchParams({ includeDevices: 'true' }),
+    answer: VendorSitePageSchema,
+    what: 'site list',
+    items: (page) => page.sites,
+    maps: (site: VendorSite) => site,
+    about: () => ({ operation: 'sites' }),
+  }),
+  devices: list({
+    method: 'GET',
+    path: () => '/devices',
+    query: () => new URLSearchParams(),
+    answer: VendorDevicePageSchema,
+    what: 'device list',
+    items: (page) => page.devices,
+    maps: (device: VendorDevice) => device,
+    about: () => ({ operation: 'devices' }),
+  }),
+  site: read({
+    method: 'GET',
+    path: (siteId: string) => `/sites/${id(siteId)}`,
+    answer: VendorSiteSchema,
+    what: 'site',
+    maps: (site) => site,
+    about: (siteId) => ({ operation: 'site', siteId }),
+  }),
+  bind: change({
+    method: 'POST',
+    path: (_siteId: string) => '/sites',
+    body: (siteId) => ({ siteId }),
+    answer: VendorSiteChangeSchema,
+    maps: (_answer, _siteId, status) => ({ status, value: undefined }),
+    about: (siteId) => ({ operation: 'bind', siteId }),
+  }),
+  unbind: change({
+    method: 'DELETE',
+    path: (siteId: string) => `/sites/${id(siteId)}`,
+    answer: VendorSiteChangeSchema,
+    maps: () => ({ status: 204, value: undefined }),
+    about: (siteId) => ({ operation: 'unbind', siteId }),
+  }),
+  submit: change({
+    method: 'POST',
+    path: ({ deviceId }: { deviceId: string; command: DeviceCommand }) =>
+      `/device/${id(deviceId)}/commands`,
+    body: ({ command }) => command,
+    answer: VendorSubmissionSchema,
+    maps: (answer, _params, _status, nowMs): Accepted<SubmissionResponse> => ({
+      status: 202,
+      value: {
+        id: answer.id,
+        // Our words: the vendor's message may name its paths.
+        message: 'The device received the command.',
+        timestamp: toUtc(answer.timestamp) ?? new Date(nowMs).toISOString(),
+      },
+    }),
+    about: ({ deviceId }) => ({ operation: 'submit', deviceId }),
+    refine: async (status, { deviceId, command }, lookups) =>
+      status === 422
+        ? { outOfRange: await lookups.outOfRange([deviceId], command) }
+        : { overlap: await lookups.overlapOf(deviceId, command) },
+  }),
+  status: read({
+    method: 'GET',
+    path: ({ deviceId, commandId }: CommandRef) =>
+      `/devices/${id(deviceId)}/commands/${id(commandId)}`,
+    // Each try costs one of the device's calls (docs/upstream.md, Rate limit).
+    once: true,
+    answer: VendorCommandSchema,
+    what: 'command status',
+    maps: (command, ref): StatusRecord => {
+      const record = toStatusRecord(command, ref.deviceId);
+      if (!record) throw unreadable('command status');
+      return record;
+    },
+    about: (ref) => ({ operation: 'status', deviceId: ref.deviceId }),
+  }),
+  cancel: change({
+    method: 'PUT',
+    path: ({ deviceId, commandId }: CommandRef) =>
+      `/devices/${id(deviceId)}/commands/${id(commandId)}/cancel`,
+    // An unknown outcome is the ledger's to find out.
+    once: true,
+    // An empty answer is a cancel without its details.
+    answer: z.preprocess((answer) => answer ?? {}, VendorCancelSchema),
+    maps: (answer, ref, _status, nowMs): Accepted<CommandCancellation> => ({
+      status: 200,
+      value: {
+        deviceId: ref.deviceId,
+        commandId: ref.commandId,
+        status: 'cancelled',
+        cancelledAt: toUtc(answer.timestamp) ?? new Date(nowMs).toISOString(),
+        cancelReason: 'manuallyCancel',
+      },
+    }),
+    about: (ref) => ({ operation: 'cancel', deviceId: ref.deviceId }),
+  }),
+  history: list({
+    method: 'GET',
+    path: ({ deviceId }: { deviceId: string; query: HistoryQuery }) =>
+      `/device/${id(deviceId)}/commands`,
+    query: ({ query }) =>
+      new URLSearchParams({
+        startTime: query.startTime,
+        endTime: query.endTime,
+        ...(query.status ? { status: query.status } : {}),
+      }),
+    // Each try costs one of the device's calls (docs/upstream.md, Rate limit).
+    once: true,
+    answer: VendorCommandPageSchema,
+    what: 'command history',
+    items: (page) => page.commands,
+    maps: (command: VendorCommand, { deviceId }): StatusRecord => {
+      const record = toStatusRecord(command, deviceId);
+      if (!record) throw unreadable('command history');
+      return record;
+    },
+    about: ({ deviceId }) => ({ operation: 'history', deviceId }),
+  }),
+  batch: change({
+    method: 'POST',
+    path: (_request: BatchRequest) => '/devices/commands',
+    body: (request) => request,
+    answer: VendorBatchSchema,
+    maps: (answer, _request, _status, nowMs) => ({
+      status: 202,
+      value: {
+        batchCommandId: answer.batchCommandId,
+        timestamp: toUtc(answer.timestamp) ?? new Date(nowMs).toISOString(),
+      },
+    }),
+    about: (request) => ({ operation: 'batch', deviceIds: request.devices }),
+    refine: async (status, request, lookups) =>
+      status === 422
+        ? { outOfRange: await lookups.outOfRange(request.devices, request.command) }
+        : {},
+  }),
+  batchCancel: change({
+    method: 'PUT',
+    path: (batchCommandId: string) => `/devices/commands/${id(batchCommandId)}/cancel`,
+    // As a cancel: a try spends a call of each device's budget.
+    once: true,
+    answer: VendorBatchCancelSchema,
+    maps: (answer, batchCommandId): Accepted<BatchCancelResponse> => ({
+      status: 200,
+      value: {
+        batchCommandId,
+        results: (answer.results ?? []).map((result): BatchCancelResult =>
+          result.status === 'cancelled'
+            ? {
+                deviceId: result.deviceId,
+                ...(result.commandId ? { commandId: result.commandId } : {}),
+                success: true,
+                status: 'cancelled',
+              }
+            : {
+                deviceId: result.deviceId,
+                ...(result.commandId ? { commandId: result.commandId } : {}),
+                success: false,
+                error: {
+                  code: 'not_cancellable',
+                  message: 'Not cancelled: the command has finished or could not be cancelled.',
+                },
+              },
+        ),
+      },
+    }),
+    about: () => ({ operation: 'batchCancel' }),
+  }),
+};
+
+/** 502 `upstream_error`: the vendor's `what` could not be read. */
+export function unreadable(what: string): ProblemError {
+  return new ProblemError(
+    502,
+    'upstream_error',
+    `The vendor's ${what} was unreadable. Try again in a moment; if it persists, report it to the vendor's support.`,
+  );
+}
