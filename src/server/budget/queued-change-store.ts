@@ -19,6 +19,7 @@ import {
 } from '../../domain/queued-change.ts';
 import type { Database } from '../../infra/database.ts';
 import { queuedChangeDevices, queuedChanges } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import {
   changeRowOf,
@@ -172,8 +173,7 @@ export class QueuedChangeStore {
           .from(queuedChanges)
           .where(
             and(
-              eq(queuedChanges.region, owner.region),
-              eq(queuedChanges.clientId, owner.clientId),
+              ofAccount(queuedChanges, owner),
               eq(queuedChanges.idempotencyKey, input.idempotencyKey),
             ),
           );
@@ -258,11 +258,7 @@ export class QueuedChangeStore {
       .select()
       .from(queuedChanges)
       .where(
-        and(
-          eq(queuedChanges.region, owner.region),
-          eq(queuedChanges.clientId, owner.clientId),
-          eq(queuedChanges.idempotencyKey, idempotencyKey),
-        ),
+        and(ofAccount(queuedChanges, owner), eq(queuedChanges.idempotencyKey, idempotencyKey)),
       );
     return row ? changeRowOf(row) : undefined;
   }
@@ -291,8 +287,7 @@ export class QueuedChangeStore {
       .from(queuedChanges)
       .where(
         and(
-          eq(queuedChanges.region, owner.region),
-          eq(queuedChanges.clientId, owner.clientId),
+          ofAccount(queuedChanges, owner),
           options.waiting ? inArray(queuedChanges.state, [...WAITING_CHANGE_STATES]) : undefined,
           options.deviceId === undefined
             ? undefined

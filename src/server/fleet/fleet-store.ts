@@ -21,6 +21,7 @@ import { OperatorSchema } from '../../domain/session.ts';
 import { RegionSchema, type Region } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 
 /**
  * Who owns a job: the client it acts for and the operator who made it: the typed name
@@ -165,13 +166,7 @@ export class FleetStore {
     const [row] = await this.#db
       .select()
       .from(fleetJobs)
-      .where(
-        and(
-          eq(fleetJobs.region, owner.region),
-          eq(fleetJobs.clientId, owner.clientId),
-          eq(fleetJobs.idempotencyKey, idempotencyKey),
-        ),
-      );
+      .where(and(ofAccount(fleetJobs, owner), eq(fleetJobs.idempotencyKey, idempotencyKey)));
     return row ? { job: jobRowOf(row), requestHash: row.requestHash } : undefined;
   }
 
@@ -180,7 +175,7 @@ export class FleetStore {
     const rows = await this.#db
       .select()
       .from(fleetJobs)
-      .where(and(eq(fleetJobs.region, owner.region), eq(fleetJobs.clientId, owner.clientId)))
+      .where(ofAccount(fleetJobs, owner))
       .orderBy(desc(fleetJobs.createdAt))
       .limit(limit);
     return rows.map(jobRowOf);
@@ -322,8 +317,7 @@ export class FleetStore {
       .innerJoin(fleetJobs, eq(fleetJobs.id, fleetJobBatches.jobId))
       .where(
         and(
-          eq(fleetJobs.region, owner.region),
-          eq(fleetJobs.clientId, owner.clientId),
+          ofAccount(fleetJobs, owner),
           inArray(fleetJobBatches.batchCommandId, [...new Set(batchCommandIds)]),
         ),
       );
