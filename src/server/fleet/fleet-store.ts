@@ -18,7 +18,8 @@ import {
 import type { DeviceCallBudget } from '../../domain/device-budget.ts';
 import { RoleSchema } from '../../domain/roles.ts';
 import { OperatorSchema } from '../../domain/session.ts';
-import { RegionSchema, type Region } from '../../domain/token.ts';
+import { RegionSchema } from '../../domain/token.ts';
+import type { AccountActor } from '../../domain/account.ts';
 import type { Database } from '../../infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
@@ -27,12 +28,7 @@ import { ofAccount } from '../db/account-rows.ts';
  * Who owns a job: the client it acts for and the operator who made it: the typed name
  * (credentials form), or the person and their role at that sign-in (company sign-in).
  */
-export interface FleetOwner {
-  region: Region;
-  clientId: string;
-  operatorName?: string | undefined;
-  operator?: FleetJobOperator | undefined;
-}
+export type FleetOwner = AccountActor;
 
 /** The person a company sign-in authenticated, with the role they had when they made the job. */
 export const FleetJobOperatorSchema = OperatorSchema.extend({ role: RoleSchema });

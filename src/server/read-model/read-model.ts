@@ -30,6 +30,7 @@ import {
   personKey,
   personOf,
   type Account,
+  type Actor,
   type Person,
 } from '../../domain/account.ts';
 import {
@@ -42,7 +43,7 @@ import {
 import type { LedgerRow, LedgerStore } from '../ledger/ledger-store.ts';
 import { matchSubmittedCommand } from '../ledger/reconcile.ts';
 import type { Notifications } from '../notifications/notifications.ts';
-import type { Actor } from '../notifications/notification-rules.ts';
+import { actingFor } from '../session/acting-for.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import {
@@ -449,15 +450,13 @@ export class ReadModel implements DeviceCommandsRecorder {
   /** The sign-in the refresher reads an account's devices under, from its sealed secret. */
   callerOf(account: Account, secretCiphertext: string): UpstreamCaller | undefined {
     if (!this.#box) return undefined;
-    try {
-      return {
-        id: `read-model:${account.region}:${account.clientId}`,
-        ...account,
-        clientSecret: this.#box.open(secretCiphertext, sealingContext(account)),
-      };
-    } catch {
-      return undefined;
-    }
+    return actingFor({
+      box: this.#box,
+      key: sealingContext(account),
+      sealedSecret: secretCiphertext,
+      actor: accountOf(account),
+      nowMs: this.#now(),
+    });
   }
 
   /**
