@@ -14,7 +14,7 @@ import {
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
-import { budgetedSend } from '../budget/budgeted-send.ts';
+import { budgetedSend } from '../ledger/budgeted-send.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { SecretBox } from '../session/secret-box.ts';

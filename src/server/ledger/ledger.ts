@@ -17,7 +17,6 @@ import { isProblem, ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import type { HistoryReader } from '../budget/budgeted-history.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
 import {
@@ -28,7 +27,13 @@ import {
   type LedgerAnswer,
   type StoredAnswer,
 } from './ledger-answers.ts';
-import { devicesOf, fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
+import {
+  devicesOf,
+  fingerprintOf,
+  subjectOf,
+  type HistoryReader,
+  type LedgerIntent,
+} from './ledger-intent.ts';
 import {
   mayResend,
   storedAnswerOf,

@@ -1,11 +1,11 @@
 import { ProblemSchema } from '../../domain/errors.ts';
 import { devicesOfStep, type ChangeStep, type StepAnswer } from '../../domain/queued-change.ts';
-import { budgetedHistory } from '../budget/budgeted-history.ts';
-import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { SendStep, StepResult, StepToSend } from '../budget/change-runner.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { StepCalls } from '../budget/step-calls.ts';
 import { ProblemError } from '../http/problem.ts';
+import { budgetedHistory } from '../ledger/budgeted-history.ts';
+import { budgetedSend } from '../ledger/budgeted-send.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { LedgerIntent } from '../ledger/ledger-intent.ts';
 import type { Change } from './changes.ts';

@@ -21,7 +21,6 @@ import {
 } from '../../domain/queued-change.ts';
 import { siteClockWords } from '../../domain/time.ts';
 import { QUEUED_CHANGE_KIND_WORDS } from '../../domain/words.ts';
-import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { statusOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
@@ -29,6 +28,7 @@ import { accountOf, actorOf, personOf } from '../../domain/account.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import { readUndoOf } from '../http/undo-of.ts';
+import { budgetedSend } from '../ledger/budgeted-send.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
 import { isSuccess, type LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { fingerprintOf, type LedgerIntent } from '../ledger/ledger-intent.ts';
