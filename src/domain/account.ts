@@ -73,6 +73,14 @@ export function actorOf(signedIn: AccountActor): AccountActor {
   };
 }
 
+/**
+ * True when `a` and `b` are the same account: same region and same client ID (a row read by ID
+ * is the asker's only then; in a query, `ofAccount` in src/server/db/account-rows.ts).
+ */
+export function sameAccount(a: Account, b: Account): boolean {
+  return a.region === b.region && a.clientId === b.clientId;
+}
+
 /** Only the account of `account` (a session, an actor or a caller passes as one). */
 export function accountOf(account: Account): Account {
   return { region: account.region, clientId: account.clientId };

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { actorName, actorOf, authorOf, personOf, type AccountActor } from '../../domain/account.ts';
+import {
+  actorName,
+  actorOf,
+  authorOf,
+  personOf,
+  sameAccount,
+  type AccountActor,
+} from '../../domain/account.ts';
 import { actingFor } from '../session/acting-for.ts';
 import { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
@@ -47,6 +54,16 @@ describe('who acts for an account', () => {
     expect(authorOf(named)).toEqual({ person: { kind: 'named', name: 'Bo' }, name: 'Bo' });
     const client: AccountActor = { region: 'au', clientId: 'c' };
     expect(authorOf(client)).toEqual({ person: { kind: 'client' } });
+  });
+});
+
+describe('sameAccount', () => {
+  it('takes both the region and the client ID', () => {
+    expect(sameAccount(companySession, { region: 'eu', clientId: 'connection-client' })).toBe(true);
+    expect(sameAccount(companySession, { region: 'au', clientId: 'connection-client' })).toBe(
+      false,
+    );
+    expect(sameAccount(companySession, { region: 'eu', clientId: 'other-client' })).toBe(false);
   });
 });
 

@@ -19,7 +19,7 @@ import type { DeviceCallBudget } from '../../domain/device-budget.ts';
 import { RoleSchema } from '../../domain/roles.ts';
 import { OperatorSchema } from '../../domain/session.ts';
 import { RegionSchema } from '../../domain/token.ts';
-import type { AccountActor } from '../../domain/account.ts';
+import { sameAccount, type AccountActor } from '../../domain/account.ts';
 import type { Database } from '../../infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
@@ -124,7 +124,7 @@ export class FleetStore {
   /** The owner's job, or undefined when there is none or it belongs to another client. */
   async findOwned(owner: FleetOwner, id: string): Promise<FleetJobRow | undefined> {
     const job = await this.find(id);
-    return job && job.region === owner.region && job.clientId === owner.clientId ? job : undefined;
+    return job && sameAccount(job, owner) ? job : undefined;
   }
 
   /**
@@ -141,8 +141,7 @@ export class FleetStore {
       async (tx) => {
         const [row] = await tx.select().from(fleetJobs).where(eq(fleetJobs.id, id));
         const job = row ? jobRowOf(row) : undefined;
-        if (!job || job.region !== owner.region || job.clientId !== owner.clientId)
-          return undefined;
+        if (!job || !sameAccount(job, owner)) return undefined;
         const batches = await tx
           .select()
           .from(fleetJobBatches)
