@@ -1,14 +1,65 @@
 /**
  * Import rules that ESLint's `no-restricted-imports` cannot express (docs/architecture.md, Parts
- * and data flow): no import cycle anywhere, type-only imports included, and no client feature
- * importing another (route modules in `src/client/app/routes` compose them). The zones between
- * `src/domain`, `src/client`, `src/server`, `src/sandbox` and `src/infra` stay in
- * `eslint.config.js`, next to the rest of the lint rules. Run by `npm run lint`.
+ * and data flow): no import cycle anywhere, type-only imports included, no client feature
+ * importing another (route modules in `src/client/app/routes` compose them), and the BFF's
+ * folders importing downwards only (src/server/README.md). The zones between `src/domain`,
+ * `src/client`, `src/server`, `src/sandbox` and `src/infra` stay in `eslint.config.js`, next to
+ * the rest of the lint rules. Run by `npm run lint`.
  *
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/**
+ * The BFF's layers, top to bottom (src/server/README.md, "Folders import downwards only"): each
+ * folder (or file) of `src/server`, and the others of `src/server` it may import besides its own
+ * files; `src/domain` and `src/infra` are below all of them (their zones: `eslint.config.js`).
+ * `app.ts` and `main.ts` build the app from all of them and have no rule. One rule per layer.
+ */
+const BELOW_SESSION = ['env.ts', 'upstream', 'http', 'db'];
+const BELOW_LEDGER = ['budget', 'notifications', 'events', 'session', ...BELOW_SESSION];
+const BELOW_READ_MODEL = ['ledger', ...BELOW_LEDGER];
+const SERVER_LAYERS = [
+  ['product-api', ['read-model', ...BELOW_READ_MODEL]],
+  ['fleet', ['read-model', ...BELOW_READ_MODEL]],
+  ['read-model', BELOW_READ_MODEL],
+  ['ledger', BELOW_LEDGER],
+  ['notifications', ['events', 'session', ...BELOW_SESSION]],
+  ['events', ['session', ...BELOW_SESSION]],
+  ['session', BELOW_SESSION],
+  ['env.ts', ['upstream', 'http', 'db']],
+  ['upstream', ['http', 'db']],
+  ['http', ['db']],
+  ['budget', ['db']],
+  ['db', []],
+];
+
+/** A path pattern of `src/server` parts: folders (`ledger/...`) and files (`env.ts`). */
+function serverParts(parts) {
+  const folders = parts.filter((part) => !part.endsWith('.ts'));
+  const files = parts
+    .filter((part) => part.endsWith('.ts'))
+    .map((file) => file.replace('.', '\\.'));
+  const alternatives = [
+    ...(folders.length > 0 ? [`(?:${folders.join('|')})/`] : []),
+    ...files.map((file) => `${file}$`),
+  ];
+  return `^src/server/(?:${alternatives.join('|')})`;
+}
+
+const serverLayerRules = SERVER_LAYERS.map(([part, below]) => ({
+  name: `server-${part.replace('.ts', '')}-imports-downwards-only`,
+  severity: 'error',
+  comment:
+    `src/server/${part} imports only ${below.length > 0 ? below.join(', ') : 'no other part'} ` +
+    'of src/server (src/server/README.md, "Folders import downwards only"): a piece both a ' +
+    'layer and one below it need moves down to the lower one, or is handed in by app.ts.',
+  from: { path: serverParts([part]) },
+  to: { path: '^src/server/', pathNot: serverParts([part, ...below]) },
+}));
+
 module.exports = {
   forbidden: [
+    ...serverLayerRules,
     {
       name: 'no-import-cycle',
       severity: 'error',

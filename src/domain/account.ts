@@ -1,3 +1,5 @@
+import type { Role } from './roles.ts';
+import type { Operator } from './session.ts';
 import type { Region } from './token.ts';
 
 /**
@@ -33,6 +35,83 @@ export function personOf(actor: {
     return { kind: 'operator', issuer: actor.operator.issuer, subject: actor.operator.subject };
   const name = actor.operatorName?.trim();
   return name ? { kind: 'named', name } : { kind: 'client' };
+}
+
+/**
+ * Who acts for an account, as their sign-in named them: the account, the name typed at a
+ * credentials sign-in, or the person a company sign-in authenticated with their display name,
+ * e-mail and role at that sign-in. What the ledger, a queued change and a fleet job keep of who
+ * made them, and who the background work that carries them out acts as.
+ */
+export interface AccountActor extends Account {
+  operatorName?: string | undefined;
+  operator?: (Operator & { role: Role }) | undefined;
+}
+
+/**
+ * The actor of a sign-in (a session, or the change or job that acts for its maker): its account
+ * and person only, copied field by field, so that what is stored with a change, a job or a ledger
+ * entry never takes the session's secret, ID or times along. An empty typed name is none.
+ */
+export function actorOf(signedIn: AccountActor): AccountActor {
+  const { operator } = signedIn;
+  return {
+    region: signedIn.region,
+    clientId: signedIn.clientId,
+    ...(signedIn.operatorName ? { operatorName: signedIn.operatorName } : {}),
+    ...(operator
+      ? {
+          operator: {
+            issuer: operator.issuer,
+            subject: operator.subject,
+            ...(operator.name ? { name: operator.name } : {}),
+            ...(operator.email ? { email: operator.email } : {}),
+            role: operator.role,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * True when `a` and `b` are the same account: same region and same client ID (a row read by ID
+ * is the asker's only then; in a query, `ofAccount` in src/server/db/account-rows.ts).
+ */
+export function sameAccount(a: Account, b: Account): boolean {
+  return a.region === b.region && a.clientId === b.clientId;
+}
+
+/** Only the account of `account` (a session, an actor or a caller passes as one). */
+export function accountOf(account: Account): Account {
+  return { region: account.region, clientId: account.clientId };
+}
+
+/**
+ * Who made something, in words: the person's display name (company sign-in), else the name typed
+ * at sign-in; undefined for the client itself.
+ */
+export function actorName(actor: {
+  operator?: { name?: string | undefined } | undefined;
+  operatorName?: string | null | undefined;
+}): string | undefined {
+  return actor.operator?.name ?? actor.operatorName ?? undefined;
+}
+
+/** Who did something, with their name in words at that time (display name or typed name). */
+export interface Actor {
+  person: Person;
+  name?: string | undefined;
+}
+
+/**
+ * The {@link Actor} of a sign-in, a change or a job (as {@link personOf} and {@link actorName}
+ * read it), as the read model and notifications name people.
+ */
+export function authorOf(
+  actor: Parameters<typeof personOf>[0] & Parameters<typeof actorName>[0],
+): Actor {
+  const name = actorName(actor);
+  return { person: personOf(actor), ...(name ? { name } : {}) };
 }
 
 /**

@@ -16,6 +16,8 @@
  * once answered, from the answer.
  */
 
+import type { Region } from './token.ts';
+
 /** Calls the vendor allows per device in one window, unless configured otherwise. */
 export const DEFAULT_DEVICE_CALLS_PER_WINDOW = 2;
 /** The vendor's window: one rolling minute, ms. */
@@ -42,6 +44,9 @@ export interface DeviceCallBudget {
   /** Length of the rolling window, ms. */
   windowMs: number;
 }
+
+/** Each region's device budget, as the BFF is configured (`EU_DEVICE_CALLS_PER_MINUTE`, ...). */
+export type DeviceBudgets = Record<Region, DeviceCallBudget>;
 
 /**
  * How many of a device's calls a read leaves free in its window for a change: one, so a read never

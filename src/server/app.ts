@@ -64,7 +64,7 @@ import { UpstreamClient } from './upstream/upstream-client.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { UpstreamHttp } from './upstream/upstream-http.ts';
 import { ChangeQueue, type ChangeQueueOptions } from './budget/change-queue.ts';
-import { budgetedHistory } from './budget/budgeted-history.ts';
+import { budgetedHistory } from './ledger/budgeted-history.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
 import { QueuedChangeStore } from './budget/queued-change-store.ts';
 import { failedStepKey, queuedChangeListener } from './product-api/change-events.ts';

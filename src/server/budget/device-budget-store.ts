@@ -7,6 +7,7 @@ import {
   planCalls,
   planTogether,
   type DeviceBudgetNow,
+  type DeviceBudgets,
   type DeviceCallBudget,
   type DeviceCalls,
   unansweredCallCountsFromMs,
@@ -24,9 +25,6 @@ import { changeRowOf, remainingSteps, type QueuedChangeRow } from './queued-chan
 
 /** What an upstream call about a device is: control calls go before reads. */
 export type DeviceCallKind = 'control' | 'read';
-
-/** Each region's device budget. */
-export type DeviceBudgets = Record<Region, DeviceCallBudget>;
 
 /**
  * The longest a 429 keeps a device busy, ms: a longer `Retry-After` (or a busy mark made before

@@ -9,26 +9,21 @@ import {
   devicesOfChange,
   devicesOfStep,
   type QueuedChange,
-  type QueuedChangeOperator,
   type QueuedChangeOutcome,
   type ChangeStep,
   type QueuedChangeState,
   type QueuedChangeStatus,
   type QueuedChangeStepStatus,
 } from '../../domain/queued-change.ts';
-import { RegionSchema, type Region } from '../../domain/token.ts';
+import { actorName, type AccountActor } from '../../domain/account.ts';
+import { RegionSchema } from '../../domain/token.ts';
 import type { queuedChanges } from '../db/schema.ts';
 
 /**
  * Whose change it is: the client it acts for and the operator who made it, the typed name
  * (credentials form) or the person and their role at that sign-in (company sign-in).
  */
-export interface ChangeOwner {
-  region: Region;
-  clientId: string;
-  operatorName?: string | undefined;
-  operator?: QueuedChangeOperator | undefined;
-}
+export type ChangeOwner = AccountActor;
 
 /** How far one step of a change has got; times epoch ms on the upstream's clock. */
 export const StepProgressSchema = z.object({
@@ -138,7 +133,7 @@ export function statusOf(row: QueuedChangeRow): QueuedChangeStatus {
     ...(next ? { goesAt: iso(next.plannedAtMs) } : {}),
     ...(row.change.kind === 'undo' ? { undoOf: row.change.undoOf } : {}),
     ...(row.outcome ? { outcome: row.outcome } : {}),
-    ...(madeByOf(row.owner) ? { madeBy: madeByOf(row.owner) } : {}),
+    ...(actorName(row.owner) ? { madeBy: actorName(row.owner) } : {}),
     createdAt: iso(row.createdAtMs),
     updatedAt: iso(row.updatedAtMs),
   };
@@ -158,9 +153,4 @@ function stepSubject(
     case 'batchCancel':
       return { batchCommandId: step.batchCommandId };
   }
-}
-
-/** Who made a change, in words: the person's display name, else the name typed at sign-in. */
-export function madeByOf(owner: ChangeOwner): string | undefined {
-  return owner.operator?.name ?? owner.operatorName ?? undefined;
 }

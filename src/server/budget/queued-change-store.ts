@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { checkPlanDeadline } from '../../domain/device-budget.ts';
 import { siteClockWords } from '../../domain/time.ts';
 import { WINDOW_ENDED_WORDS, windowHasEnded } from '../../domain/time-window.ts';
+import { sameAccount } from '../../domain/account.ts';
 import {
   QUEUED_CHANGE_LIST_MAX,
   WAITING_CHANGE_STATES,
@@ -19,6 +20,7 @@ import {
 } from '../../domain/queued-change.ts';
 import type { Database } from '../../infra/database.ts';
 import { queuedChangeDevices, queuedChanges } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import {
   changeRowOf,
@@ -172,8 +174,7 @@ export class QueuedChangeStore {
           .from(queuedChanges)
           .where(
             and(
-              eq(queuedChanges.region, owner.region),
-              eq(queuedChanges.clientId, owner.clientId),
+              ofAccount(queuedChanges, owner),
               eq(queuedChanges.idempotencyKey, input.idempotencyKey),
             ),
           );
@@ -258,11 +259,7 @@ export class QueuedChangeStore {
       .select()
       .from(queuedChanges)
       .where(
-        and(
-          eq(queuedChanges.region, owner.region),
-          eq(queuedChanges.clientId, owner.clientId),
-          eq(queuedChanges.idempotencyKey, idempotencyKey),
-        ),
+        and(ofAccount(queuedChanges, owner), eq(queuedChanges.idempotencyKey, idempotencyKey)),
       );
     return row ? changeRowOf(row) : undefined;
   }
@@ -270,9 +267,7 @@ export class QueuedChangeStore {
   /** The owner's change, or undefined when there is none or it belongs to another client. */
   async findOwned(owner: Pick<ChangeOwner, 'region' | 'clientId'>, id: string) {
     const row = await this.find(id);
-    return row && row.owner.region === owner.region && row.owner.clientId === owner.clientId
-      ? row
-      : undefined;
+    return row && sameAccount(row.owner, owner) ? row : undefined;
   }
 
   /**
@@ -291,8 +286,7 @@ export class QueuedChangeStore {
       .from(queuedChanges)
       .where(
         and(
-          eq(queuedChanges.region, owner.region),
-          eq(queuedChanges.clientId, owner.clientId),
+          ofAccount(queuedChanges, owner),
           options.waiting ? inArray(queuedChanges.state, [...WAITING_CHANGE_STATES]) : undefined,
           options.deviceId === undefined
             ? undefined
@@ -328,8 +322,7 @@ export class QueuedChangeStore {
     return this.#db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       const row = await this.#lockRow(tx, id);
-      if (!row || row.owner.region !== owner.region || row.owner.clientId !== owner.clientId)
-        return { withdrawn: false, row: undefined };
+      if (!row || !sameAccount(row.owner, owner)) return { withdrawn: false, row: undefined };
       if (row.state !== 'queued') return { withdrawn: false, row };
       const ended = await this.#write(tx, row, {
         state: 'withdrawn',
@@ -612,7 +605,7 @@ export class QueuedChangeStore {
         ...cancels.map((step) => step.deviceId),
         ...batchCancels.flatMap((step) => step.deviceIds),
       ])
-    ).filter((row) => row.owner.clientId === owner.clientId);
+    ).filter((row) => sameAccount(row.owner, owner));
     const statuses = rows.map(statusOf);
     const refusal = (queued: QueuedCancel | undefined) => {
       const waiting = queued && rows.find((row) => row.id === queued.change.id);

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Region } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
 import { accountKey } from '../../domain/account.ts';
+import { ofAccount } from './account-rows.ts';
 import { siteTimeZones } from './schema.ts';
 
 /** A zone an administrator set for a site, with who set it and when (ISO 8601 UTC). */
@@ -44,7 +45,7 @@ export class DatabaseSiteZones implements SiteZones {
     const rows = await this.#db
       .select()
       .from(siteTimeZones)
-      .where(and(eq(siteTimeZones.region, region), eq(siteTimeZones.clientId, clientId)));
+      .where(ofAccount(siteTimeZones, { region, clientId }));
     return new Map(
       rows.map((row) => [
         row.siteId,
@@ -81,13 +82,7 @@ export class DatabaseSiteZones implements SiteZones {
   async clear(key: { region: Region; clientId: string; siteId: string }): Promise<void> {
     await this.#db
       .delete(siteTimeZones)
-      .where(
-        and(
-          eq(siteTimeZones.region, key.region),
-          eq(siteTimeZones.clientId, key.clientId),
-          eq(siteTimeZones.siteId, key.siteId),
-        ),
-      );
+      .where(and(ofAccount(siteTimeZones, key), eq(siteTimeZones.siteId, key.siteId)));
   }
 }
 

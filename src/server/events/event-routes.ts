@@ -6,7 +6,7 @@ import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
 import { retryHintMs, type AccountEvents } from './account-events.ts';
-import { personOf } from '../../domain/account.ts';
+import { accountOf, personOf } from '../../domain/account.ts';
 
 /** A position the browser may resume from: an event ID this server gave (15 digits fit a double). */
 const EVENT_POSITION = /^(0|[1-9][0-9]{0,14})$/;
@@ -77,7 +77,7 @@ export async function eventRoutes(
       const header = request.headers['last-event-id'];
       const position = typeof header === 'string' && header !== '' ? header : query.lastEventId;
       const stream = events.open({
-        account: { region: session.region, clientId: session.clientId },
+        account: accountOf(session),
         person: personOf(signedIn),
         session: signedIn,
         lastEventId:

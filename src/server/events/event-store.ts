@@ -3,6 +3,7 @@ import { AccountEventSchema, type AccountEvent } from '../../domain/account-even
 import { RegionSchema } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
 import { accountEvents } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 import { accountKey, type Account } from '../../domain/account.ts';
 
 /**
@@ -175,8 +176,7 @@ export class EventStore {
       .from(accountEvents)
       .where(
         and(
-          eq(accountEvents.region, account.region),
-          eq(accountEvents.clientId, account.clientId),
+          ofAccount(accountEvents, account),
           gt(accountEvents.id, afterId),
           person === undefined
             ? undefined
@@ -205,9 +205,7 @@ export class EventStore {
     const [head] = await this.#db
       .select({ id: max(accountEvents.id) })
       .from(accountEvents)
-      .where(
-        and(eq(accountEvents.region, account.region), eq(accountEvents.clientId, account.clientId)),
-      );
+      .where(ofAccount(accountEvents, account));
     const [oldest] = await this.#db.select({ id: min(accountEvents.id) }).from(accountEvents);
     return {
       headId: Number(head?.id ?? 0),

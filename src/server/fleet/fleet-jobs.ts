@@ -6,6 +6,7 @@ import { checkPlan, groupPlanIntoBatches, type PlanCheck } from '../../domain/di
 import type { DeviceCallBudget } from '../../domain/device-budget.ts';
 import type { HistoryQuery } from '../../domain/history.ts';
 import type { Region } from '../../domain/token.ts';
+import { actorOf } from '../../domain/account.ts';
 import {
   splitIntoBatches,
   type FleetPlanRequest,
@@ -23,13 +24,7 @@ import { requestFingerprint } from '../ledger/idempotency.ts';
 import type { FleetQueue } from './fleet-queue.ts';
 import type { FleetOutcomes } from './fleet-outcomes.ts';
 import { sealingContext } from './fleet-runner.ts';
-import {
-  FleetJobOperatorSchema,
-  toFleetJob,
-  type FleetJobRow,
-  type FleetOwner,
-  type FleetStore,
-} from './fleet-store.ts';
+import { toFleetJob, type FleetJobRow, type FleetStore } from './fleet-store.ts';
 
 /** At most this many names are listed in a refusal; the count says how many more. */
 const NAMES_SHOWN = 10;
@@ -236,7 +231,7 @@ export class FleetJobs {
     try {
       await this.#store.create({
         id,
-        owner: ownerOf(session),
+        owner: actorOf(session),
         secretCiphertext: this.#box.seal(session.clientSecret, sealingContext(id)),
         ...job,
         nowMs: this.#now(),
@@ -262,7 +257,7 @@ export class FleetJobs {
     idempotencyKey: string,
     requestHash: string,
   ): Promise<FleetJob | undefined> {
-    const earlier = await this.#store.findByKey(ownerOf(session), idempotencyKey);
+    const earlier = await this.#store.findByKey(actorOf(session), idempotencyKey);
     if (!earlier) return undefined;
     if (earlier.requestHash !== requestHash)
       throw new ProblemError(
@@ -281,10 +276,10 @@ export class FleetJobs {
    */
   async read(session: Session, jobId: string, refresh = false): Promise<FleetJob> {
     // The job and its batches come from one snapshot, read again when outcomes were written.
-    let snapshot = await this.#store.snapshot(ownerOf(session), jobId);
+    let snapshot = await this.#store.snapshot(actorOf(session), jobId);
     if (!snapshot) throw notFound();
     if (refresh && this.#outcomes && (await this.#outcomes.sync(snapshot.job, snapshot.batches)))
-      snapshot = (await this.#store.snapshot(ownerOf(session), jobId)) ?? snapshot;
+      snapshot = (await this.#store.snapshot(actorOf(session), jobId)) ?? snapshot;
     return toFleetJob(snapshot.job, snapshot.batches, this.#sending(snapshot.job));
   }
 
@@ -295,7 +290,7 @@ export class FleetJobs {
 
   /** The session's client's jobs, newest first, without their batches' devices. */
   async list(session: Session): Promise<FleetJob[]> {
-    const jobs = await this.#store.list(ownerOf(session));
+    const jobs = await this.#store.list(actorOf(session));
     return Promise.all(
       jobs.map(async (job) => {
         const full = toFleetJob(job, await this.#store.batches(job.id), this.#sending(job));
@@ -314,7 +309,7 @@ export class FleetJobs {
    */
   async act(session: Session, jobId: string, action: FleetJobAction): Promise<FleetJob> {
     if (action !== 'pause') this.#queue.requireReady();
-    const job = await this.#store.findOwned(ownerOf(session), jobId);
+    const job = await this.#store.findOwned(actorOf(session), jobId);
     if (!job) throw notFound();
     const [from, to] = TRANSITIONS[action];
     if (!(await this.#store.transition(jobId, from, to, this.#now())))
@@ -334,17 +329,6 @@ const TRANSITIONS: Record<FleetJobAction, [from: FleetJobState[], to: FleetJobSt
   resume: [['paused'], 'running'],
   cancel: [['running', 'paused'], 'cancelling'],
 };
-
-function ownerOf(session: Session): FleetOwner {
-  const { operator } = session;
-  return {
-    region: session.region,
-    clientId: session.clientId,
-    operatorName: session.operatorName,
-    // Parsed so that only the person's identity and role are stored with the job.
-    ...(operator ? { operator: FleetJobOperatorSchema.parse(operator) } : {}),
-  };
-}
 
 function notFound(): ProblemError {
   return new ProblemError(

@@ -8,7 +8,7 @@ import {
 } from '../../domain/fleet-job.ts';
 import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { personOf, type Account } from '../../domain/account.ts';
+import { personOf, sameAccount, type Account } from '../../domain/account.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { ReadModel, ReadModelChange } from '../read-model/read-model.ts';
@@ -115,8 +115,7 @@ export class FleetOutcomes {
     for (const jobId of jobIds) {
       try {
         const job = await this.#store.find(jobId);
-        if (!job || job.region !== change.account.region) continue;
-        if (job.clientId !== change.account.clientId) continue;
+        if (!job || !sameAccount(job, change.account)) continue;
         if (!(await this.sync(job, await this.#store.batches(jobId)))) continue;
         await this.#events?.publish(change.account, {
           type: 'fleetJobChanged',

@@ -9,10 +9,11 @@ import {
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
-import { budgetedSend } from '../budget/budgeted-send.ts';
+import { budgetedSend } from '../ledger/budgeted-send.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { SecretBox } from '../session/secret-box.ts';
+import { actingFor } from '../session/acting-for.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import { devicesOfBatch } from './fleet-batch-devices.ts';
@@ -385,40 +386,29 @@ export class FleetRunner {
     from: FleetJobRow['state'][] = ['running', 'cancelling'],
   ): Promise<void> {
     await this.#store.transition(job.id, from, state, this.#now(), stopReason);
-    this.#forgetCaller(callerIdOf(job.id));
+    this.#forgetCaller(sealingContext(job.id));
   }
 
-  /** The sign-in the job acts under, from its sealed secret; undefined once it cannot be opened. */
+  /**
+   * The sign-in the job acts under, from its sealed secret, as the person who made it (each batch
+   * is recorded in the ledger as theirs); undefined once it cannot be opened.
+   */
   #callerOf(job: FleetJobRow): Session | undefined {
-    if (!job.secretCiphertext) return undefined;
-    let clientSecret: string;
-    try {
-      clientSecret = this.#box.open(job.secretCiphertext, sealingContext(job.id));
-    } catch {
-      return undefined;
-    }
-    const nowMs = this.#now();
-    return {
-      id: callerIdOf(job.id),
-      region: job.region,
-      clientId: job.clientId,
-      clientSecret,
-      ...(job.operatorName ? { operatorName: job.operatorName } : {}),
-      // Each batch is recorded in the ledger as the person's who made the job.
-      ...(job.operator ? { operator: job.operator } : {}),
-      createdAtMs: job.createdAt.getTime(),
-      lastSeenAtMs: nowMs,
-    };
+    return actingFor({
+      box: this.#box,
+      key: sealingContext(job.id),
+      sealedSecret: job.secretCiphertext,
+      actor: job,
+      nowMs: this.#now(),
+    });
   }
 }
 
-/** The associated data a job's secret is sealed with: only that job's row opens it. */
+/**
+ * The associated data a job's secret is sealed with, so only that job's row opens it; also its
+ * caller's token cache key, apart from every session's ({@link actingFor}).
+ */
 export function sealingContext(jobId: string): string {
-  return `fleet-job:${jobId}`;
-}
-
-/** The token cache key of a job's caller: apart from every session's. */
-function callerIdOf(jobId: string): string {
   return `fleet-job:${jobId}`;
 }
 

@@ -18,20 +18,17 @@ import {
 import type { DeviceCallBudget } from '../../domain/device-budget.ts';
 import { RoleSchema } from '../../domain/roles.ts';
 import { OperatorSchema } from '../../domain/session.ts';
-import { RegionSchema, type Region } from '../../domain/token.ts';
+import { RegionSchema } from '../../domain/token.ts';
+import { sameAccount, type AccountActor } from '../../domain/account.ts';
 import type { Database } from '../../infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 
 /**
  * Who owns a job: the client it acts for and the operator who made it: the typed name
  * (credentials form), or the person and their role at that sign-in (company sign-in).
  */
-export interface FleetOwner {
-  region: Region;
-  clientId: string;
-  operatorName?: string | undefined;
-  operator?: FleetJobOperator | undefined;
-}
+export type FleetOwner = AccountActor;
 
 /** The person a company sign-in authenticated, with the role they had when they made the job. */
 export const FleetJobOperatorSchema = OperatorSchema.extend({ role: RoleSchema });
@@ -127,7 +124,7 @@ export class FleetStore {
   /** The owner's job, or undefined when there is none or it belongs to another client. */
   async findOwned(owner: FleetOwner, id: string): Promise<FleetJobRow | undefined> {
     const job = await this.find(id);
-    return job && job.region === owner.region && job.clientId === owner.clientId ? job : undefined;
+    return job && sameAccount(job, owner) ? job : undefined;
   }
 
   /**
@@ -144,8 +141,7 @@ export class FleetStore {
       async (tx) => {
         const [row] = await tx.select().from(fleetJobs).where(eq(fleetJobs.id, id));
         const job = row ? jobRowOf(row) : undefined;
-        if (!job || job.region !== owner.region || job.clientId !== owner.clientId)
-          return undefined;
+        if (!job || !sameAccount(job, owner)) return undefined;
         const batches = await tx
           .select()
           .from(fleetJobBatches)
@@ -165,13 +161,7 @@ export class FleetStore {
     const [row] = await this.#db
       .select()
       .from(fleetJobs)
-      .where(
-        and(
-          eq(fleetJobs.region, owner.region),
-          eq(fleetJobs.clientId, owner.clientId),
-          eq(fleetJobs.idempotencyKey, idempotencyKey),
-        ),
-      );
+      .where(and(ofAccount(fleetJobs, owner), eq(fleetJobs.idempotencyKey, idempotencyKey)));
     return row ? { job: jobRowOf(row), requestHash: row.requestHash } : undefined;
   }
 
@@ -180,7 +170,7 @@ export class FleetStore {
     const rows = await this.#db
       .select()
       .from(fleetJobs)
-      .where(and(eq(fleetJobs.region, owner.region), eq(fleetJobs.clientId, owner.clientId)))
+      .where(ofAccount(fleetJobs, owner))
       .orderBy(desc(fleetJobs.createdAt))
       .limit(limit);
     return rows.map(jobRowOf);
@@ -322,8 +312,7 @@ export class FleetStore {
       .innerJoin(fleetJobs, eq(fleetJobs.id, fleetJobBatches.jobId))
       .where(
         and(
-          eq(fleetJobs.region, owner.region),
-          eq(fleetJobs.clientId, owner.clientId),
+          ofAccount(fleetJobs, owner),
           inArray(fleetJobBatches.batchCommandId, [...new Set(batchCommandIds)]),
         ),
       );

@@ -8,10 +8,22 @@ import type { ConnectionChange } from '../../domain/connections.ts';
 import type { Site } from '../../domain/device.ts';
 import type { LedgerKind } from '../../domain/ledger.ts';
 import type { TimeWindow } from '../../domain/time-window.ts';
-import type { HistoryReader } from '../budget/budgeted-history.ts';
+import type { HistoryQuery } from '../../domain/history.ts';
+import type { StatusRecord } from '../../domain/command.ts';
 import type { Session } from '../session/session-store.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
+import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import { requestFingerprint } from './idempotency.ts';
+
+/**
+ * Reads every page of a device's history over a range (the ledger's `history`; the one that
+ * spends the device budget: `budgetedHistory`).
+ */
+export type HistoryReader = (
+  caller: UpstreamCaller,
+  deviceId: string,
+  query: HistoryQuery,
+) => Promise<StatusRecord[]>;
 
 /** What every state-changing call hands the ledger besides its own fields. */
 interface IntentBase {

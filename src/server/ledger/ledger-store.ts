@@ -11,6 +11,7 @@ import {
 import { RegionSchema, type Region } from '../../domain/token.ts';
 import type { Operator } from '../../domain/session.ts';
 import { ledgerEntries } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 import { BatchRequestSchema } from '../../domain/batch.ts';
 import type { Queryable } from '../events/event-store.ts';
 import { batchAnswerOf, confirmedBatchOutcome } from './batch-confirmation.ts';
@@ -153,11 +154,7 @@ export class LedgerStore {
       .select()
       .from(ledgerEntries)
       .where(
-        and(
-          eq(ledgerEntries.region, actor.region),
-          eq(ledgerEntries.clientId, actor.clientId),
-          eq(ledgerEntries.idempotencyKey, idempotencyKey),
-        ),
+        and(ofAccount(ledgerEntries, actor), eq(ledgerEntries.idempotencyKey, idempotencyKey)),
       );
     return row;
   }
@@ -303,8 +300,7 @@ export class LedgerStore {
       .from(ledgerEntries)
       .where(
         and(
-          eq(ledgerEntries.region, account.region),
-          eq(ledgerEntries.clientId, account.clientId),
+          ofAccount(ledgerEntries, account),
           inArray(ledgerEntries.kind, [...SUBMISSION_KINDS]),
           or(
             and(eq(ledgerEntries.deviceId, deviceId), eq(ledgerEntries.commandId, commandId)),
@@ -347,8 +343,7 @@ export class LedgerStore {
       .from(ledgerEntries)
       .where(
         and(
-          eq(ledgerEntries.region, actor.region),
-          eq(ledgerEntries.clientId, actor.clientId),
+          ofAccount(ledgerEntries, actor),
           eq(ledgerEntries.kind, 'batch'),
           eq(ledgerEntries.batchCommandId, batchCommandId),
         ),
@@ -377,8 +372,7 @@ export class LedgerStore {
       .from(ledgerEntries)
       .where(
         and(
-          eq(ledgerEntries.region, actor.region),
-          eq(ledgerEntries.clientId, actor.clientId),
+          ofAccount(ledgerEntries, actor),
           inArray(ledgerEntries.kind, [...SUBMISSION_KINDS]),
           inArray(ledgerEntries.state, ['unknown', 'pending']),
           lt(ledgerEntries.windowStart, new Date(window.endTime)),
@@ -408,8 +402,7 @@ export class LedgerStore {
       .from(ledgerEntries)
       .where(
         and(
-          eq(ledgerEntries.region, actor.region),
-          eq(ledgerEntries.clientId, actor.clientId),
+          ofAccount(ledgerEntries, actor),
           inArray(ledgerEntries.kind, [...SUBMISSION_KINDS]),
           or(
             eq(ledgerEntries.deviceId, deviceId),
@@ -438,8 +431,7 @@ export class LedgerStore {
       .from(ledgerEntries)
       .where(
         and(
-          eq(ledgerEntries.region, actor.region),
-          eq(ledgerEntries.clientId, actor.clientId),
+          ofAccount(ledgerEntries, actor),
           eq(ledgerEntries.kind, 'batch'),
           eq(ledgerEntries.state, 'succeeded'),
           sql`${ledgerEntries.deviceIds} ?| ${toTextArray([deviceId])}`,
@@ -472,10 +464,7 @@ export class LedgerStore {
       .from(ledgerEntries)
       .where(
         and(
-          eq(ledgerEntries.region, actor.region),
-          actor.operator
-            ? eq(ledgerEntries.operatorIssuer, actor.operator.issuer)
-            : eq(ledgerEntries.clientId, actor.clientId ?? ''),
+          readableBy(actor),
           inArray(ledgerEntries.kind, ['submit', 'batch', 'cancel', 'batchCancel']),
           or(gte(ledgerEntries.createdAt, since), gt(ledgerEntries.windowEnd, since)),
         ),
@@ -494,15 +483,7 @@ export class LedgerStore {
     query: LedgerQuery,
     siteDeviceIds?: string[],
   ): Promise<LedgerRow[]> {
-    // A company sign-in reads the company's ledger of the region, whichever vendor connection
-    // (client ID) each entry went through, and before any exists; the credentials form reads
-    // its client's.
-    const conditions: (SQL | undefined)[] = [
-      eq(ledgerEntries.region, actor.region),
-      actor.operator
-        ? eq(ledgerEntries.operatorIssuer, actor.operator.issuer)
-        : eq(ledgerEntries.clientId, actor.clientId ?? ''),
-    ];
+    const conditions: (SQL | undefined)[] = [readableBy(actor)];
     if (query.deviceId)
       conditions.push(
         or(
@@ -539,6 +520,23 @@ export class LedgerStore {
       .orderBy(desc(ledgerEntries.id))
       .limit(query.limit ?? 100);
   }
+}
+
+/**
+ * The entries `actor` reads ({@link LedgerStore.list}, {@link LedgerStore.recentCommandEntries}):
+ * a company sign-in reads the company's ledger of the region, whichever vendor connection
+ * (client ID) each entry went through, and before any exists; the credentials form reads its
+ * client's.
+ */
+function readableBy(
+  actor: Pick<LedgerActor, 'region' | 'operator'> & { clientId?: string | undefined },
+): SQL | undefined {
+  return and(
+    eq(ledgerEntries.region, actor.region),
+    actor.operator
+      ? eq(ledgerEntries.operatorIssuer, actor.operator.issuer)
+      : eq(ledgerEntries.clientId, actor.clientId ?? ''),
+  );
 }
 
 function toTextArray(values: readonly string[]): SQL {

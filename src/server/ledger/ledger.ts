@@ -17,7 +17,6 @@ import { isProblem, ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import type { HistoryReader } from '../budget/budgeted-history.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
 import {
@@ -28,7 +27,13 @@ import {
   type LedgerAnswer,
   type StoredAnswer,
 } from './ledger-answers.ts';
-import { devicesOf, fingerprintOf, subjectOf, type LedgerIntent } from './ledger-intent.ts';
+import {
+  devicesOf,
+  fingerprintOf,
+  subjectOf,
+  type HistoryReader,
+  type LedgerIntent,
+} from './ledger-intent.ts';
 import {
   mayResend,
   storedAnswerOf,
@@ -39,8 +44,7 @@ import {
 } from './ledger-store.ts';
 import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
 import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
-import { personOf } from '../../domain/account.ts';
-import type { Actor } from '../notifications/notification-rules.ts';
+import { accountOf, actorOf, authorOf } from '../../domain/account.ts';
 
 /** What the ledger keeps of an accepted answer: the outcome, the answer, the IDs it names. */
 interface Acceptance {
@@ -549,7 +553,7 @@ export class Ledger {
   ): Promise<void> {
     const recorder = this.#recorder;
     if (!recorder) return;
-    const account = { region: session.region, clientId: session.clientId };
+    const account = accountOf(session);
     const options = { madeBy: authorOf(session) };
     try {
       for (const [deviceId, record] of found)
@@ -706,31 +710,6 @@ function sameOperator(row: LedgerRow, actor: LedgerActor): boolean {
       row.operatorSubject === (actor.operator?.subject ?? null)
     );
   return (row.operatorName ?? undefined) === (actor.operatorName ?? undefined);
-}
-
-/** Who made a change, as the read model and notifications name people. */
-export function authorOf(session: Session): Actor {
-  const name = session.operator?.name ?? session.operatorName;
-  return { person: personOf(session), ...(name ? { name } : {}) };
-}
-
-function actorOf(session: Session): LedgerActor {
-  const { operator } = session;
-  return {
-    region: session.region,
-    clientId: session.clientId,
-    operatorName: session.operatorName,
-    ...(operator
-      ? {
-          operator: {
-            issuer: operator.issuer,
-            subject: operator.subject,
-            ...(operator.name ? { name: operator.name } : {}),
-            ...(operator.email ? { email: operator.email } : {}),
-          },
-        }
-      : {}),
-  };
 }
 
 /** The devices, window and control of a submission or batch intent; undefined for other kinds. */

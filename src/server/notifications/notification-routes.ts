@@ -14,7 +14,7 @@ import { ProblemError } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
-import { personOf, type Account, type Person } from '../../domain/account.ts';
+import { accountOf, authorOf, personOf, type Account, type Person } from '../../domain/account.ts';
 import type { NotifyInput } from './notification-rules.ts';
 import type { Notifications } from './notifications.ts';
 
@@ -49,7 +49,7 @@ export async function notificationRoutes(
   const reader = (request: FastifyRequest): { account: Account; person: Person } => {
     const session = sessionOf(request);
     return {
-      account: { region: session.region, clientId: session.clientId },
+      account: accountOf(session),
       person: personOf(signedInOf(request)),
     };
   };
@@ -135,8 +135,7 @@ export async function notificationRoutes(
     async (request, reply) => {
       const { account, person } = reader(request);
       const facts = request.body;
-      const signedIn = signedInOf(request);
-      const me = { person, name: signedIn.operator?.name ?? signedIn.operatorName };
+      const me = authorOf(signedInOf(request));
       const input: NotifyInput =
         facts.kind === 'siteUnbound'
           ? { account, ...facts, unboundBy: me }

@@ -5,7 +5,7 @@ import type {
   QueuedChangeFailedReason,
   WithdrawalReason,
 } from '../../domain/notifications.ts';
-import { personKey, type Account, type Person } from '../../domain/account.ts';
+import { personKey, type Account, type Actor, type Person } from '../../domain/account.ts';
 
 /**
  * Who receives which notification, and its words (docs/architecture.md, Live updates:
@@ -29,12 +29,6 @@ import { personKey, type Account, type Person } from '../../domain/account.ts';
  * queued, to whoever watched its devices: everyone of the account hears that it did not happen, and
  * why, the person who made it included.
  */
-
-/** Who did something, with their name in words at that time (display name or typed name). */
-export interface Actor {
-  person: Person;
-  name?: string | undefined;
-}
 
 type Facts<K extends NotificationFacts['kind']> = Extract<NotificationFacts, { kind: K }>;
 

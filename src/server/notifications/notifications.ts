@@ -10,6 +10,7 @@ import {
 } from '../../domain/notifications.ts';
 import type { Database } from '../../infra/database.ts';
 import { notificationReads, notifications } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
 import { personKey, type Account, type Person } from '../../domain/account.ts';
@@ -223,8 +224,7 @@ export class Notifications {
  */
 function visibleTo(account: Account, person: string): SQL | undefined {
   return and(
-    eq(notifications.region, account.region),
-    eq(notifications.clientId, account.clientId),
+    ofAccount(notifications, account),
     or(
       eq(notifications.recipient, person),
       and(

@@ -5,11 +5,11 @@ import {
   type QueuedChange,
   type QueuedChangeState,
 } from '../../domain/queued-change.ts';
-import { madeByOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
+import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { personOf } from '../../domain/account.ts';
+import { actorName, personOf } from '../../domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
-import { changeCallerId } from './queued-step-sender.ts';
+import { changeSealingContext } from './write-path.ts';
 
 /** What a notification about a queued change says it was and acts on. */
 export interface NotifiedSubject {
@@ -95,7 +95,7 @@ export function queuedChangeListener(options: {
     if (published.get(row.id) === mark) return;
     if (ended) {
       published.delete(row.id);
-      forgetCaller(changeCallerId(row.id));
+      forgetCaller(changeSealingContext(row.id));
     } else published.set(row.id, mark);
     const account = { region: row.owner.region, clientId: row.owner.clientId };
     void events
@@ -125,7 +125,7 @@ export function queuedChangeListener(options: {
     }
     const failure = row.outcome?.failure;
     if (row.state === 'failed' && (failure === 'refused' || failure === 'not_sent')) {
-      const name = madeByOf(row.owner);
+      const name = actorName(row.owner);
       // The site links the notification to the device's page and gives its clock; without it
       // the notification still goes, linking to the sites.
       const site: Promise<ChangeSite> = siteOf

@@ -11,10 +11,9 @@ import {
   type QueuedChangePage,
   type QueuedChangeStatus,
 } from '../../domain/queued-change.ts';
-import { personOf } from '../../domain/account.ts';
+import { accountOf, actorName, authorOf, personOf } from '../../domain/account.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
-import { madeByOf } from '../budget/queued-change-rows.ts';
 import type { Session } from '../session/session-store.ts';
 import {
   COMMON_PROBLEMS,
@@ -167,7 +166,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request) => {
       const session = sessionOf(request);
       const { changeId } = request.params;
-      const name = withdrawerName(session);
+      const name = actorName(session);
       const { withdrawn, status } = await writePathOf().queue.withdraw(
         session,
         changeId,
@@ -195,12 +194,12 @@ async function notifyWithdrawn(
   const subject = notificationChangeOf(row.change);
   try {
     await deps.notifications.notify({
-      account: { region: session.region, clientId: session.clientId },
+      account: accountOf(session),
       kind: 'queuedChangeWithdrawn',
       ...subject,
       reason: 'operator',
       madeBy: personOf(row.owner),
-      withdrawnBy: { person: personOf(session), name: withdrawerName(session) },
+      withdrawnBy: authorOf(session),
     });
   } catch (error) {
     // The change is withdrawn; a notification that could not be written is logged, not refused.
@@ -209,24 +208,6 @@ async function notifyWithdrawn(
       'queued change withdrawn, but its notification could not be written',
     );
   }
-}
-
-function withdrawerName(session: Session): string | undefined {
-  return madeByOf({
-    region: session.region,
-    clientId: session.clientId,
-    ...(session.operatorName ? { operatorName: session.operatorName } : {}),
-    ...(session.operator?.name
-      ? {
-          operator: {
-            issuer: session.operator.issuer,
-            subject: session.operator.subject,
-            name: session.operator.name,
-            role: session.operator.role,
-          },
-        }
-      : {}),
-  });
 }
 
 function notFound(): ProblemError {

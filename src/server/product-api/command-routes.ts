@@ -11,6 +11,7 @@ import { CommandIdSchema, DeviceIdSchema } from '../../domain/ids.ts';
 import { CommandStatusResponseSchema } from '../../domain/read-model.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
+import { accountOf } from '../../domain/account.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import { answerBudgetedChange } from './write-path.ts';
@@ -71,7 +72,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       const session = sessionOf(request);
       const { deviceId } = request.params;
       if (readModel) {
-        const account = { region: session.region, clientId: session.clientId };
+        const account = accountOf(session);
         await requireBound(deps, session, deviceId);
         const { startTime, endTime, status } = request.query;
         const view = await readModel.history(
@@ -167,7 +168,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       // One binding check before either answer: a record the read model holds of a device whose
       // site was unbound is no more the client's to read than a command it never held.
       await requireBound(deps, session, ref.deviceId);
-      const account = { region: session.region, clientId: session.clientId };
+      const account = accountOf(session);
       const known = await readModel.status(account, ref.deviceId, ref.commandId);
       if (known) return { ...known.record, device: known.device };
       // Not known yet: the device's first read is still to come.
@@ -236,7 +237,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
 async function requireBound(deps: ProductApiDeps, session: Session, deviceId: string) {
   const { readModel, sites } = deps;
   if (!readModel) return;
-  const account = { region: session.region, clientId: session.clientId };
+  const account = accountOf(session);
   if (await readModel.isBound(account, deviceId)) return;
   const { siteId } = await sites.siteOf(session, [deviceId]);
   if (!siteId) throw unknownCommand(deviceId);

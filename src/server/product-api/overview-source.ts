@@ -4,6 +4,7 @@ import {
   OVERVIEW_RECENT_HOURS,
   type OverviewFacts,
 } from '../../domain/overview.ts';
+import { accountOf } from '../../domain/account.ts';
 import { toLedgerEntry } from '../ledger/ledger-store.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { ReadModel } from '../read-model/read-model.ts';
@@ -91,9 +92,7 @@ export class LedgerOverviewSource implements OverviewSource {
     const refs = factsFromLedger(entries, () => undefined).commands.flatMap((c) =>
       c.commandId === undefined ? [] : [{ deviceId: c.deviceId, commandId: c.commandId }],
     );
-    const read = readModel
-      ? await readModel.commands({ region: session.region, clientId: session.clientId }, refs)
-      : undefined;
+    const read = readModel ? await readModel.commands(accountOf(session), refs) : undefined;
     const { commands, batches } = factsFromLedger(entries, (deviceId, commandId) => {
       const record =
         read?.get(`${deviceId} ${commandId}`) ??

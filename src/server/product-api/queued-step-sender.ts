@@ -1,17 +1,17 @@
 import { ProblemSchema } from '../../domain/errors.ts';
 import { devicesOfStep, type ChangeStep, type StepAnswer } from '../../domain/queued-change.ts';
-import { budgetedHistory } from '../budget/budgeted-history.ts';
-import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { SendStep, StepResult, StepToSend } from '../budget/change-runner.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { StepCalls } from '../budget/step-calls.ts';
-import type { ChangeOwner } from '../budget/queued-change-rows.ts';
 import { ProblemError } from '../http/problem.ts';
+import { budgetedHistory } from '../ledger/budgeted-history.ts';
+import { budgetedSend } from '../ledger/budgeted-send.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { LedgerIntent } from '../ledger/ledger-intent.ts';
 import type { Change } from './changes.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { SecretBox } from '../session/secret-box.ts';
+import { actingFor } from '../session/acting-for.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
@@ -102,11 +102,6 @@ function problemResultOf(error: ProblemError): StepResult {
     default:
       return { result: 'refused', answer, detail: error.message };
   }
-}
-
-/** The caller token-cache ID of a queued change: apart from every session's and fleet job's. */
-export function changeCallerId(changeId: string): string {
-  return `queued-change:${changeId}`;
 }
 
 /**
@@ -212,36 +207,16 @@ function answerOf(problem: ProblemError): StepAnswer {
   return { status: problem.problem.status, body: problem.problem };
 }
 
-/** The sign-in a queued change acts under, from its sealed secret; undefined once unusable. */
+/**
+ * The sign-in a queued change acts under, from its sealed secret, as the person who made it (each
+ * step is recorded in the ledger as theirs); undefined once unusable.
+ */
 function callerOf(toSend: StepToSend, box: SecretBox, nowMs: number): Session | undefined {
-  const { secretCiphertext, owner, changeId } = toSend;
-  if (!secretCiphertext) return undefined;
-  let clientSecret: string;
-  try {
-    clientSecret = box.open(secretCiphertext, changeSealingContext(changeId));
-  } catch {
-    return undefined;
-  }
-  return {
-    id: changeCallerId(changeId),
-    region: owner.region,
-    clientId: owner.clientId,
-    clientSecret,
-    ...(owner.operatorName ? { operatorName: owner.operatorName } : {}),
-    // Each step is recorded in the ledger as the person's who made the change.
-    ...(owner.operator ? { operator: operatorOf(owner) } : {}),
-    createdAtMs: nowMs,
-    lastSeenAtMs: nowMs,
-  };
-}
-
-function operatorOf(owner: ChangeOwner): NonNullable<Session['operator']> {
-  const operator = owner.operator as NonNullable<ChangeOwner['operator']>;
-  return {
-    issuer: operator.issuer,
-    subject: operator.subject,
-    ...(operator.name ? { name: operator.name } : {}),
-    ...(operator.email ? { email: operator.email } : {}),
-    role: operator.role,
-  };
+  return actingFor({
+    box,
+    key: changeSealingContext(toSend.changeId),
+    sealedSecret: toSend.secretCiphertext,
+    actor: toSend.owner,
+    nowMs,
+  });
 }

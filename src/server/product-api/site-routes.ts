@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SiteBindingRequestSchema, SiteListSchema, SiteSchema } from '../../domain/device.ts';
 import { SiteIdSchema } from '../../domain/ids.ts';
 import { SiteTimeZoneRequestSchema } from '../../domain/site-clock.ts';
+import { accountOf } from '../../domain/account.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
@@ -128,7 +129,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     try {
       // Only a bound site: the vendor answers 404 for another.
       await upstream.site(session, siteId, requestId);
-      const key = { region: session.region, clientId: session.clientId, siteId };
+      const key = { ...accountOf(session), siteId };
       if (timeZone === null) await zones.clear(key);
       else
         await zones.set(

@@ -21,14 +21,14 @@ import {
 } from '../../domain/queued-change.ts';
 import { siteClockWords } from '../../domain/time.ts';
 import { QUEUED_CHANGE_KIND_WORDS } from '../../domain/words.ts';
-import { budgetedSend } from '../budget/budgeted-send.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
-import { statusOf, type ChangeOwner, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
-import { personOf } from '../../domain/account.ts';
+import { statusOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
+import { accountOf, actorOf, personOf } from '../../domain/account.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import { readUndoOf } from '../http/undo-of.ts';
+import { budgetedSend } from '../ledger/budgeted-send.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
 import { isSuccess, type LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { fingerprintOf, type LedgerIntent } from '../ledger/ledger-intent.ts';
@@ -49,30 +49,12 @@ export const SETTLE_WAIT_MS = 15_000;
 /** How long the words of a refusal wait for the site's clock before using UTC, ms. */
 const SITE_ZONE_WAIT_MS = 500;
 
-/** The sealing context of a queued change's client secret: only that change's row opens it. */
+/**
+ * The sealing context of a queued change's client secret, so only that change's row opens it;
+ * also its caller's token cache key, apart from every session's and fleet job's (`actingFor`).
+ */
 export function changeSealingContext(changeId: string): string {
   return `queued-change:${changeId}`;
-}
-
-/** Whose a session's queued changes are: its account, and the operator who makes them. */
-export function ownerOf(session: Session): ChangeOwner {
-  const { operator } = session;
-  return {
-    region: session.region,
-    clientId: session.clientId,
-    ...(session.operatorName ? { operatorName: session.operatorName } : {}),
-    ...(operator
-      ? {
-          operator: {
-            issuer: operator.issuer,
-            subject: operator.subject,
-            ...(operator.name ? { name: operator.name } : {}),
-            ...(operator.email ? { email: operator.email } : {}),
-            role: operator.role,
-          },
-        }
-      : {}),
-  };
 }
 
 /** What the write path needs. */
@@ -182,7 +164,7 @@ export class WritePath {
 
     const entry = await this.#ledger.entryByKey(session, key);
     if (entry && !mayResend(entry)) return run();
-    const queued = await this.#queue.findByKey(ownerOf(session), key);
+    const queued = await this.#queue.findByKey(actorOf(session), key);
     if (queued) return this.#answerKnownQueued(reply, queued, fingerprintOf(intent));
     // A new change: checked before it takes a slot or waits for one (a retry of a key sent
     // before is the ledger's to answer, its own command being in the read model now).
@@ -201,7 +183,7 @@ export class WritePath {
       );
       if (answer) return sendQueued(reply, answer);
       // The change of the same key won the race: answer where it stands.
-      const known = await this.#queue.findByKey(ownerOf(session), key);
+      const known = await this.#queue.findByKey(actorOf(session), key);
       if (known) return this.#answerKnownQueued(reply, known, fingerprintOf(intent));
       throw new Error('a queued change vanished');
     }
@@ -231,12 +213,12 @@ export class WritePath {
     if (body.kind !== 'replace') await this.#ledger.checkUndoOf(session, body.undoOf);
     const { change, deadline } = plannedChange(deviceId, body, key);
     // A new change is checked before it is queued; a retry of one queued before is answered.
-    if (!(await this.#queue.findByKey(ownerOf(session), key)))
+    if (!(await this.#queue.findByKey(actorOf(session), key)))
       await this.#check(session, change.steps);
     const id = randomUUID();
     const outcome = await this.#queue.enqueue({
       id,
-      owner: ownerOf(session),
+      owner: actorOf(session),
       secretCiphertext: this.#box.seal(session.clientSecret, changeSealingContext(id)),
       change,
       deadline,
@@ -253,12 +235,12 @@ export class WritePath {
     if (!outcome.queued && !outcome.sameRequest) throw keyReused();
     let row = outcome.row;
     if (outcome.queued && (row.nextAtMs ?? Infinity) <= this.#upstreamNow()) {
-      const settled = await this.#queue.settled(ownerOf(session), id, this.#settleWaitMs, {
+      const settled = await this.#queue.settled(actorOf(session), id, this.#settleWaitMs, {
         untilWaiting: true,
       });
       if (settled) return this.#answerPlanned(reply, session, settled);
     }
-    row = (await this.#queue.findByKey(ownerOf(session), key)) ?? row;
+    row = (await this.#queue.findByKey(actorOf(session), key)) ?? row;
     return this.#answerPlanned(reply, session, statusOf(row));
   }
 
@@ -311,7 +293,7 @@ export class WritePath {
     const id = randomUUID();
     const outcome = await this.#queue.enqueue({
       id,
-      owner: ownerOf(intent.session),
+      owner: actorOf(intent.session),
       secretCiphertext: this.#box.seal(intent.session.clientSecret, changeSealingContext(id)),
       change,
       deadline: window
@@ -458,7 +440,7 @@ export class WritePath {
   ): Promise<void> {
     const version = readDeviceVersion(request.headers);
     if (version === undefined || deviceId === undefined || !this.#versions) return;
-    const account = { region: session.region, clientId: session.clientId };
+    const account = accountOf(session);
     const since = await this.#versions.changesSince(account, deviceId, version, {
       exceptBy: personOf(session),
     });

@@ -16,11 +16,10 @@ import {
 } from '../../domain/refresh-policy.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { personKey, personOf, type Account } from '../../domain/account.ts';
+import { personKey, personOf, type Account, type Actor } from '../../domain/account.ts';
 import { madeByName } from '../ledger/device-commands-recorder.ts';
 import type { LedgerRow, LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
-import type { Actor } from '../notifications/notification-rules.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import {
   ReadModelStore,

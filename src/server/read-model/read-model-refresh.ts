@@ -3,6 +3,7 @@ import { slotOf, slotsReadAfter } from '../../domain/refresh-policy.ts';
 import { accountKey, personOf, type Account } from '../../domain/account.ts';
 import type { LedgerRow } from '../ledger/ledger-store.ts';
 import { matchSubmittedCommand } from '../ledger/reconcile.ts';
+import { actingFor } from '../session/acting-for.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import type { ConfirmationRow } from './read-model-store.ts';
@@ -90,15 +91,13 @@ export class ReadModelRefresh {
   /** The sign-in the refresher reads an account's devices under, from its sealed secret. */
   callerOf(account: Account, secretCiphertext: string): UpstreamCaller | undefined {
     if (!this.#core.box) return undefined;
-    try {
-      return {
-        id: `read-model:${account.region}:${account.clientId}`,
-        ...account,
-        clientSecret: this.#core.box.open(secretCiphertext, sealingContext(account)),
-      };
-    } catch {
-      return undefined;
-    }
+    return actingFor({
+      box: this.#core.box,
+      key: sealingContext(account),
+      sealedSecret: secretCiphertext,
+      actor: accountOf(account),
+      nowMs: this.#core.now(),
+    });
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   siteBindingGenerations,
   unsupportedControls,
 } from '../db/schema.ts';
+import { ofAccount } from '../db/account-rows.ts';
 import type { Queryable } from '../events/event-store.ts';
 import type { Account, Person } from '../../domain/account.ts';
 import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
@@ -176,7 +177,7 @@ export class ReadModelStore {
     const rows = await tx
       .select()
       .from(deviceReadState)
-      .where(and(ofAccount(account), inArray(deviceReadState.deviceId, ids)))
+      .where(and(ofAccount(deviceReadState, account), inArray(deviceReadState.deviceId, ids)))
       .orderBy(asc(deviceReadState.deviceId))
       .for('update');
     for (const row of rows) states.set(row.deviceId, row);
@@ -206,7 +207,7 @@ export class ReadModelStore {
     const [row] = await tx
       .select()
       .from(deviceReadState)
-      .where(and(ofAccount(account), eq(deviceReadState.deviceId, deviceId)));
+      .where(and(ofAccount(deviceReadState, account), eq(deviceReadState.deviceId, deviceId)));
     return row;
   }
 
@@ -220,7 +221,7 @@ export class ReadModelStore {
     await tx
       .update(deviceReadState)
       .set(changes)
-      .where(and(ofAccount(account), eq(deviceReadState.deviceId, deviceId)));
+      .where(and(ofAccount(deviceReadState, account), eq(deviceReadState.deviceId, deviceId)));
     this.#wrote(tx, account, { kind: 'state', deviceId });
   }
 
@@ -238,7 +239,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofCommandsAccount(account),
+          ofAccount(deviceCommands, account),
           eq(deviceCommands.deviceId, deviceId),
           inArray(deviceCommands.commandId, [...new Set(commandIds)]),
         ),
@@ -265,7 +266,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofCommandsAccount(account),
+          ofAccount(deviceCommands, account),
           eq(deviceCommands.deviceId, deviceId),
           lt(deviceCommands.windowStart, new Date(range.endMs)),
           gt(deviceCommands.windowEnd, new Date(range.startMs)),
@@ -292,7 +293,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofCommandsAccount(account),
+          ofAccount(deviceCommands, account),
           inArray(deviceCommands.commandId, [...new Set(refs.map((ref) => ref.commandId))]),
           inArray(deviceCommands.deviceId, [...new Set(refs.map((ref) => ref.deviceId))]),
         ),
@@ -366,7 +367,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofCommandsAccount(account),
+          ofAccount(deviceCommands, account),
           eq(deviceCommands.deviceId, deviceId),
           inArray(deviceCommands.status, OPEN_STATUSES),
         ),
@@ -418,8 +419,7 @@ export class ReadModelStore {
       .from(deviceCommandChanges)
       .where(
         and(
-          eq(deviceCommandChanges.region, account.region),
-          eq(deviceCommandChanges.clientId, account.clientId),
+          ofAccount(deviceCommandChanges, account),
           eq(deviceCommandChanges.deviceId, deviceId),
           gt(deviceCommandChanges.version, sinceVersion),
           exceptKey === undefined
@@ -451,11 +451,7 @@ export class ReadModelStore {
       .select({ version: sql<number | null>`min(${deviceCommandChanges.version})` })
       .from(deviceCommandChanges)
       .where(
-        and(
-          eq(deviceCommandChanges.region, account.region),
-          eq(deviceCommandChanges.clientId, account.clientId),
-          eq(deviceCommandChanges.deviceId, deviceId),
-        ),
+        and(ofAccount(deviceCommandChanges, account), eq(deviceCommandChanges.deviceId, deviceId)),
       );
     return row?.version === null || row?.version === undefined ? undefined : Number(row.version);
   }
@@ -491,13 +487,7 @@ export class ReadModelStore {
     const rows = await tx
       .select()
       .from(batchConfirmations)
-      .where(
-        and(
-          eq(batchConfirmations.region, account.region),
-          eq(batchConfirmations.clientId, account.clientId),
-          eq(batchConfirmations.deviceId, deviceId),
-        ),
-      )
+      .where(and(ofAccount(batchConfirmations, account), eq(batchConfirmations.deviceId, deviceId)))
       .orderBy(asc(batchConfirmations.sentAt));
     return rows.map((row) => ({
       ledgerEntryId: row.ledgerEntryId,
@@ -567,13 +557,11 @@ export class ReadModelStore {
         .for('update', { skipLocked: true });
       const secrets = new Map<string, string>();
       for (const key of new Set(rows.map((row) => JSON.stringify([row.region, row.clientId])))) {
-        const [region, clientId] = JSON.parse(key) as [string, string];
+        const [region, clientId] = JSON.parse(key) as [Account['region'], string];
         const [account] = await tx
           .select({ secret: readModelAccounts.secretCiphertext })
           .from(readModelAccounts)
-          .where(
-            and(eq(readModelAccounts.region, region), eq(readModelAccounts.clientId, clientId)),
-          );
+          .where(ofAccount(readModelAccounts, { region, clientId }));
         if (account?.secret) secrets.set(key, account.secret);
       }
       const claimed: ClaimedDevice[] = [];
@@ -631,7 +619,7 @@ export class ReadModelStore {
             .from(deviceReadState)
             .where(
               and(
-                ofAccount(account),
+                ofAccount(deviceReadState, account),
                 inArray(deviceReadState.deviceId, listedIds),
                 eq(deviceReadState.bound, false),
               ),
@@ -645,7 +633,7 @@ export class ReadModelStore {
             .set({ siteId: site.siteId, bound: true, updatedAt: new Date(nowMs) })
             .where(
               and(
-                ofAccount(account),
+                ofAccount(deviceReadState, account),
                 inArray(deviceReadState.deviceId, [...site.deviceIds]),
                 or(
                   eq(deviceReadState.bound, false),
@@ -662,7 +650,7 @@ export class ReadModelStore {
           .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
           .where(
             and(
-              ofAccount(account),
+              ofAccount(deviceReadState, account),
               eq(deviceReadState.bound, true),
               listedIds.length > 0 ? notInArray(deviceReadState.deviceId, listedIds) : undefined,
             ),
@@ -685,7 +673,7 @@ export class ReadModelStore {
     const [row] = await this.db
       .select({ generation: siteBindingGenerations.generation })
       .from(siteBindingGenerations)
-      .where(ofBindingsAccount(account));
+      .where(ofAccount(siteBindingGenerations, account));
     return row?.generation ?? 0;
   }
 
@@ -718,7 +706,7 @@ export class ReadModelStore {
       .from(deviceReadState)
       .where(
         and(
-          ofAccount(account),
+          ofAccount(deviceReadState, account),
           inArray(deviceReadState.deviceId, [...deviceIds]),
           eq(deviceReadState.bound, false),
         ),
@@ -731,13 +719,13 @@ export class ReadModelStore {
     const devices = tx
       .select({ deviceId: deviceReadState.deviceId })
       .from(deviceReadState)
-      .where(and(ofAccount(account), eq(deviceReadState.siteId, siteId)));
+      .where(and(ofAccount(deviceReadState, account), eq(deviceReadState.siteId, siteId)));
     const [row] = await tx
       .select({ open: sql<number>`count(*)::int` })
       .from(deviceCommands)
       .where(
         and(
-          ofCommandsAccount(account),
+          ofAccount(deviceCommands, account),
           inArray(deviceCommands.deviceId, devices),
           inArray(deviceCommands.status, OPEN_STATUSES),
         ),
@@ -760,7 +748,7 @@ export class ReadModelStore {
       .set({ bound: false, nextReadAt: null, updatedAt: new Date(nowMs) })
       .where(
         and(
-          ofAccount(account),
+          ofAccount(deviceReadState, account),
           eq(deviceReadState.siteId, siteId),
           eq(deviceReadState.bound, true),
         ),
@@ -801,12 +789,7 @@ export class ReadModelStore {
     const rows = await this.db
       .select({ deviceId: unsupportedControls.deviceId, control: unsupportedControls.control })
       .from(unsupportedControls)
-      .where(
-        and(
-          eq(unsupportedControls.region, account.region),
-          eq(unsupportedControls.clientId, account.clientId),
-        ),
-      );
+      .where(ofAccount(unsupportedControls, account));
     const byDevice = new Map<string, Set<string>>();
     for (const row of rows) {
       const controls = byDevice.get(row.deviceId) ?? new Set<string>();
@@ -826,7 +809,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofCommandsAccount(account),
+          ofAccount(deviceCommands, account),
           eq(deviceCommands.deviceId, deviceId),
           inArray(deviceCommands.status, ['executing', 'completed']),
         ),
@@ -857,12 +840,7 @@ export class ReadModelStore {
     await this.db
       .update(readModelAccounts)
       .set({ secretCiphertext: null })
-      .where(
-        and(
-          eq(readModelAccounts.region, account.region),
-          eq(readModelAccounts.clientId, account.clientId),
-        ),
-      );
+      .where(ofAccount(readModelAccounts, account));
   }
 
   /**
@@ -898,27 +876,6 @@ export class ReadModelStore {
 /** The key of one command of one device, in maps of an account's commands. */
 export function commandKey(deviceId: string, commandId: string): string {
   return `${deviceId} ${commandId}`;
-}
-
-function ofAccount(account: Account) {
-  return and(
-    eq(deviceReadState.region, account.region),
-    eq(deviceReadState.clientId, account.clientId),
-  );
-}
-
-function ofBindingsAccount(account: Account) {
-  return and(
-    eq(siteBindingGenerations.region, account.region),
-    eq(siteBindingGenerations.clientId, account.clientId),
-  );
-}
-
-function ofCommandsAccount(account: Account) {
-  return and(
-    eq(deviceCommands.region, account.region),
-    eq(deviceCommands.clientId, account.clientId),
-  );
 }
 
 function knownOf(row: typeof deviceCommands.$inferSelect): KnownCommand | undefined {

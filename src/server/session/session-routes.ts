@@ -9,7 +9,7 @@ import {
   type SignInMode,
   type SignOutAnswer,
 } from '../../domain/session.ts';
-import type { DeviceBudgets } from '../budget/device-budget-store.ts';
+import type { DeviceBudgets } from '../../domain/device-budget.ts';
 import { isProblem, notSignedIn } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import {

@@ -1,8 +1,8 @@
 import type { Region } from '../../domain/token.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
+import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import type { TakeSlots } from '../budget/step-calls.ts';
 import { budgetSpent, busyUntilMs } from './budgeted-history.ts';
-import type { DeviceBudgetStore } from './device-budget-store.ts';
-import type { TakeSlots } from './step-calls.ts';
 
 /** A control call (submit, cancel, batch, batch cancel) made to spend the devices' budget. */
 export interface BudgetedSend<T> {

@@ -1,12 +1,11 @@
 import type { StatusRecord } from '../../domain/command.ts';
 import { DeviceRateLimitedDetailsSchema } from '../../domain/errors.ts';
 import { deviceBudgetWords, type DeviceCallBudget } from '../../domain/device-budget.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
-import type { DeviceBudgetStore } from './device-budget-store.ts';
-import type { TakeSlots } from './step-calls.ts';
+import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import type { TakeSlots } from '../budget/step-calls.ts';
+import type { HistoryReader } from './ledger-intent.ts';
 
 /** How long a device the vendor answered 429 without `Retry-After` for is left alone, ms. */
 export const BUSY_WITHOUT_RETRY_AFTER_MS = 60_000;
@@ -53,13 +52,6 @@ export function budgetSpent(
     },
   );
 }
-
-/** Reads every page of a device's history over a range (the ledger's `history`). */
-export type HistoryReader = (
-  caller: UpstreamCaller,
-  deviceId: string,
-  query: HistoryQuery,
-) => Promise<StatusRecord[]>;
 
 /**
  * A device history reader that spends the device's budget of upstream calls

@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases.ts';
-import type { StatusRecord } from '../../../domain/command.ts';
-import type { DatabaseHandle } from '../../../infra/database.ts';
-import { openBffStorage } from '../../db/storage.ts';
-import { ProblemError } from '../../http/problem.ts';
-import type { UpstreamCaller } from '../../upstream/upstream-caller.ts';
-import { budgetedHistory } from '../budgeted-history.ts';
-import { DeviceBudgetStore, deviceBudgetsOf } from '../device-budget-store.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import type { StatusRecord } from '../../domain/command.ts';
+import type { DatabaseHandle } from '../../infra/database.ts';
+import { openBffStorage } from '../db/storage.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
+import { budgetedHistory } from '../ledger/budgeted-history.ts';
+import { DeviceBudgetStore, deviceBudgetsOf } from '../budget/device-budget-store.ts';
 
 const T = Date.parse('2026-11-25T14:00:00Z');
 const caller: UpstreamCaller = { id: 'c', region: 'eu', clientId: 'x', clientSecret: 'y' };
