@@ -4,12 +4,12 @@ import { PowerControlSchema } from './power-control.ts';
 import { UtcTimestampSchema } from './time.ts';
 import { endAfterStart } from './time-window.ts';
 
-/** Command states (docs/upstream.md, Lifecycle). `received` is also called pending. */
+/** docs/upstream.md, Lifecycle. `received` is also called pending. */
 export const COMMAND_STATUSES = ['received', 'executing', 'completed', 'cancelled'] as const;
 export const CommandStatusSchema = z.enum(COMMAND_STATUSES);
 export type CommandStatus = z.infer<typeof CommandStatusSchema>;
 
-/** Cancellation reasons (docs/upstream.md, Status record). */
+/** docs/upstream.md, Status record. */
 export const CANCELLATION_REASONS = [
   'manuallyCancel',
   'timeWindowOverlap',
@@ -20,35 +20,25 @@ export const CANCELLATION_REASONS = [
 export const CancellationReasonSchema = z.enum(CANCELLATION_REASONS);
 export type CancellationReason = z.infer<typeof CancellationReasonSchema>;
 
-/** A final status never changes again (docs/upstream.md, Lifecycle). */
+/** docs/upstream.md, Lifecycle. */
 export function isFinalStatus(status: CommandStatus): boolean {
   return status === 'completed' || status === 'cancelled';
 }
 
-/**
- * Active commands block overlapping windows on the same device (docs/architecture.md, Upstream
- * contract: Lifecycle).
- */
+/** Active commands block overlapping windows on the device (docs/upstream.md, Lifecycle). */
 export function isActiveStatus(status: CommandStatus): boolean {
   return status === 'received' || status === 'executing';
 }
 
-/** Cancel is allowed while received or executing (docs/upstream.md, Commands). */
+/** docs/upstream.md, Commands. */
 export const isCancellable = isActiveStatus;
 
-/**
- * Whether a command's window may still be changed: only while `received` (once executing, the
- * command is effective on the device). A change is a cancel followed by a new submission
- * (docs/upstream.md, Lifecycle), so the old command must not have started.
- */
+/** Only while `received`: a change is a cancel, then a submission (docs/upstream.md, Lifecycle). */
 export function isEditableStatus(status: CommandStatus): boolean {
   return status === 'received';
 }
 
-/**
- * A device command (docs/upstream.md, Commands): a power control effective in
- * `[startTime, endTime)`, both ISO 8601 UTC. End must be after start. Unknown fields are refused.
- */
+/** `[startTime, endTime)`, ISO 8601 UTC (docs/upstream.md, Commands). */
 export const DeviceCommandSchema = z
   .strictObject({
     powerControl: PowerControlSchema,
@@ -58,7 +48,7 @@ export const DeviceCommandSchema = z
   .refine(endAfterStart, { error: 'endTime must be after startTime', path: ['endTime'] });
 export type DeviceCommand = z.infer<typeof DeviceCommandSchema>;
 
-/** Answer of `POST /api/devices/{deviceId}/commands`, 202: the command the device received. */
+/** Answer of `POST /api/devices/{deviceId}/commands`, 202. */
 export const SubmissionResponseSchema = z.object({
   id: CommandIdSchema,
   message: z.string(),
@@ -66,11 +56,7 @@ export const SubmissionResponseSchema = z.object({
 });
 export type SubmissionResponse = z.infer<typeof SubmissionResponseSchema>;
 
-/**
- * A device command's status record (docs/upstream.md, Status record). The timestamps present are
- * those reached in the lifecycle; `cancelReason` exists only when cancelled. `batchCommandId`
- * names the batch it was sent in, when powerdeck knows it (the vendor's records do not say).
- */
+/** docs/upstream.md, Status record; `batchCommandId` when known (the vendor omits it). */
 export const StatusRecordSchema = z.object({
   id: CommandIdSchema,
   deviceId: DeviceIdSchema,
@@ -87,10 +73,7 @@ export const StatusRecordSchema = z.object({
 });
 export type StatusRecord = z.infer<typeof StatusRecordSchema>;
 
-/**
- * Answer of `PUT /api/devices/{deviceId}/commands/{commandId}/cancel`: what the cancel did to the
- * command. The SPA writes it into the status record it holds.
- */
+/** Answer of a cancel; the SPA writes it into the status record it holds. */
 export const CommandCancellationSchema = z.object({
   deviceId: DeviceIdSchema,
   commandId: CommandIdSchema,
@@ -100,7 +83,7 @@ export const CommandCancellationSchema = z.object({
 });
 export type CommandCancellation = z.infer<typeof CommandCancellationSchema>;
 
-/** `record` as a cancellation left it: cancelled by an operator at `cancelledAt`. */
+/** `record` cancelled by an operator at `cancelledAt`. */
 export function applyCancellation(
   record: StatusRecord,
   cancellation: CommandCancellation,

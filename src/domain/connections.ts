@@ -3,11 +3,8 @@ import { SignInRequestSchema } from './session.ts';
 import { RegionSchema } from './token.ts';
 
 /**
- * Body of `PUT /api/connections/{region}`: the partner's client credentials an administrator
- * registers for a region (company sign-in; docs/security.md). The same fields, with the same
- * words, as the credentials form. The BFF requests a token with them before saving them;
- * `saveUnchecked` saves them when the token endpoint cannot be reached to check them (never
- * when it refuses them).
+ * Checked with a token request before saving (docs/security.md); `saveUnchecked` saves when the
+ * token endpoint cannot be reached, never when it refuses them.
  */
 export const VendorConnectionRequestSchema = SignInRequestSchema.pick({
   clientId: true,
@@ -17,33 +14,21 @@ export const VendorConnectionRequestSchema = SignInRequestSchema.pick({
   .strict();
 export type VendorConnectionRequest = z.infer<typeof VendorConnectionRequestSchema>;
 
-/** Body of `PUT /api/connections/{region}` once the connection is saved. */
+/** Answer of `PUT /api/connections/{region}`. */
 export const VendorConnectionSavedSchema = z.object({
-  /**
-   * True: the token endpoint issued a token with the credentials before they were saved; false:
-   * saved unchecked (`saveUnchecked`), the token endpoint could not be reached.
-   */
+  /** False: saved unchecked. */
   checked: z.boolean(),
 });
 export type VendorConnectionSaved = z.infer<typeof VendorConnectionSavedSchema>;
 
-/**
- * Body of `GET /api/connections/{region}`, for every role: whether operators can work in the
- * region, that is whether an administrator registered its connection. Never the client ID or
- * the secret.
- */
+/** For every role; never the client ID or the secret. */
 export const VendorConnectionStateSchema = z.object({
   region: RegionSchema,
   registered: z.boolean(),
 });
 export type VendorConnectionState = z.infer<typeof VendorConnectionStateSchema>;
 
-/**
- * What a connection change records in the command ledger (`request` of an entry of kind
- * `connection`, shown on the Audit page): registered for the first time or replaced, the client
- * ID before and after, and whether the administrator chose to save it unchecked. Never the
- * secret.
- */
+/** An entry's `request` for kind `connection`; never the secret. */
 export const ConnectionChangeSchema = z.object({
   change: z.enum(['register', 'replace']),
   clientId: z.string(),
@@ -52,13 +37,12 @@ export const ConnectionChangeSchema = z.object({
 });
 export type ConnectionChange = z.infer<typeof ConnectionChangeSchema>;
 
-/** A region's connection as the administrator's page shows it: never the secret. */
+/** Never the secret. */
 export const VendorConnectionInfoSchema = z.object({
   region: RegionSchema,
   clientId: z.string(),
-  /** When it was registered or last replaced, ISO 8601 UTC. */
+  /** ISO 8601 UTC. */
   updatedAt: z.iso.datetime({ offset: true }),
-  /** Display name of the administrator who did. */
   updatedBy: z.string().optional(),
 });
 export type VendorConnectionInfo = z.infer<typeof VendorConnectionInfoSchema>;
@@ -69,10 +53,10 @@ export const VendorConnectionListSchema = z.object({
 });
 export type VendorConnectionList = z.infer<typeof VendorConnectionListSchema>;
 
-/** Body of `POST /api/connections/{region}/check` when the token endpoint issued a token. */
+/** Answer of `POST /api/connections/{region}/check` when a token was issued. */
 export const ConnectionCheckSchema = z.object({
   ok: z.literal(true),
-  /** The token's lifetime, seconds, when the token endpoint said. */
+  /** Seconds, when the token endpoint said. */
   expiresInS: z.number().optional(),
 });
 export type ConnectionCheck = z.infer<typeof ConnectionCheckSchema>;

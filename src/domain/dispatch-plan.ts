@@ -12,11 +12,7 @@ import {
 } from './power-control.ts';
 import { windowsOverlap, type WindowMs } from './time-window.ts';
 
-/**
- * One row of a dispatch plan as read from its file (docs/fleet-dispatch.md, Dispatch plans): the
- * device, the start and end as written, and each control as written (empty or absent: not set).
- * `line` is the row's line in the file, for the operator.
- */
+/** Cells as written (empty or absent: not set); `line` for the operator. */
 export interface PlanRowInput {
   line: number;
   deviceId: string;
@@ -25,60 +21,45 @@ export interface PlanRowInput {
   controls: Partial<Record<(typeof POWER_CONTROL_PROPERTIES)[number], string>>;
 }
 
-/** What the check knows of a device of the bound sites. */
 export interface PlanDevice {
   capabilities: Capabilities;
-  /** IANA zone of its site, for times written on the site's clock. */
+  /** IANA zone, for times written on the site's clock. */
   timeZone: string;
 }
 
-/** What a plan is checked against. */
 export interface PlanContext {
   devices: ReadonlyMap<string, PlanDevice>;
-  /**
-   * The devices' commands known now (their history over the plan's span); with their power
-   * control, a row the device already holds is recognised as sent rather than as an overlap.
-   */
+  /** With their power control, so a row the device already holds counts as sent, not an overlap. */
   commands: ReadonlyMap<string, readonly (WindowedCommand & { powerControl?: PowerControl })[]>;
   nowMs: number;
-  /**
-   * Reads a start or end cell as an instant, epoch ms: as UTC or on `timeZone`'s clock, as the
-   * plan's column says. NaN when the cell is not a time.
-   */
+  /** Epoch ms; NaN when the cell is not a time. */
   parseTime: (cell: string, column: 'start' | 'end', timeZone: string) => number;
 }
 
-/** A row that passed every check: its device command, ready to send. */
 export interface PlanRow {
   line: number;
   deviceId: string;
   command: DeviceCommand;
 }
 
-/** A row refused, with every reason in operator words. */
 export interface RefusedPlanRow {
   line: number;
   deviceId: string;
   reasons: string[];
 }
 
-/** A checked plan: rows to send and rows refused, each in file order. */
+/** Each in file order. */
 export interface PlanCheck {
   accepted: PlanRow[];
   refused: RefusedPlanRow[];
 }
 
 /**
- * Checks every row of a dispatch plan before anything is sent (docs/fleet-dispatch.md, Dispatch
- * plans), with the project's one rule of each kind: the device among the bound sites and its ID
- * valid (ids.ts), each control cell read as the forms read it (`5 kW`, `80 %`;
- * `parsePowerControlValue`), controls valid for the schema (power-control.ts, docs/upstream.md, Commands)
- * and inside the device's capability ranges with every control supported (device.ts; Commands,
- * Lifecycle), end after start (Commands), a start not in the past, not already held by the device
- * (a plan sent again), no overlap with an active command of the device (overlap.ts;
- * docs/upstream.md, Lifecycle), and no overlap with an earlier row of the plan for the same
- * device (the earlier one is kept, the later refused naming its line). Linear in the rows plus a
- * sort per device.
+ * Checks every row before anything is sent (docs/fleet-dispatch.md, Dispatch plans) with the
+ * project's one rule of each kind: device bound and ID valid (ids.ts), cells read as the forms
+ * read them, schema and capability ranges (power-control.ts, device.ts; docs/upstream.md,
+ * Commands), end after start, start not past, no overlap with an active command (overlap.ts) or
+ * an earlier row of the device (the later is refused). Linear in the rows plus a sort per device.
  */
 export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): PlanCheck {
   const refused = new Map<number, RefusedPlanRow>();
@@ -126,7 +107,6 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
       refuse(row, describeViolation(violation));
     const window = { startMs, endMs };
     const known = context.commands.get(row.deviceId) ?? [];
-    // A plan sent again: a row whose command the device already holds is recognised as sent.
     if (known.some((command) => isSameCommand(command, window, control.data))) {
       refuse(row, 'already sent: the device holds this command');
       continue;
@@ -140,7 +120,7 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
     if (!refused.has(row.line)) candidates.push({ row, window, powerControl: control.data });
   }
 
-  // Rows of one device against each other, in time order: the first of two overlapping is kept.
+  // In time order: the first of two overlapping is kept.
   const byDevice = new Map<string, typeof candidates>();
   for (const candidate of candidates) {
     const list = byDevice.get(candidate.row.deviceId) ?? [];
@@ -172,12 +152,10 @@ export function checkPlan(rows: readonly PlanRowInput[], context: PlanContext): 
   return { accepted, refused: [...refused.values()].sort((a, b) => a.line - b.line) };
 }
 
-/** `type a power…` from `Type a power…`: a sentence continued after a colon. */
 function lowerFirst(words: string): string {
   return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
-/** True when `command` is active with exactly `window` and `powerControl` (a row sent before). */
 function isSameCommand(
   command: WindowedCommand & { powerControl?: PowerControl },
   window: WindowMs,
@@ -190,17 +168,13 @@ function isSameCommand(
   return POWER_CONTROL_PROPERTIES.every((p) => command.powerControl?.[p] === powerControl[p]);
 }
 
-/** A batch of a plan: one command, at most 50 devices (docs/upstream.md, Batches). */
+/** At most 50 devices (docs/upstream.md, Batches). */
 export interface PlanBatch {
   command: DeviceCommand;
   deviceIds: string[];
 }
 
-/**
- * Groups accepted rows into batches where they share a command (same controls and window), at
- * most 50 devices each (docs/upstream.md, Batches), in the order each command first appears in
- * the plan.
- */
+/** In the order each command first appears in the plan (docs/upstream.md, Batches). */
 export function groupPlanIntoBatches(rows: readonly PlanRow[]): PlanBatch[] {
   const groups = new Map<string, PlanBatch>();
   for (const row of rows) {

@@ -12,12 +12,7 @@ import { planCalls, type DeviceCallBudget, type DeviceCalls } from './device-bud
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
 
-/**
- * Which devices a fleet job addresses (docs/fleet-dispatch.md, Selection): every device of the
- * listed sites, every device of the listed models, and the listed devices, joined (a device
- * named twice counts once). Only the operator's bound sites are searched; at least one of the
- * three must name something.
- */
+/** Joined, each device once; bound sites only (docs/fleet-dispatch.md, Selection). */
 export const FleetSelectionSchema = z
   .strictObject({
     siteIds: z.array(SiteIdSchema).max(1000).default([]),
@@ -30,10 +25,8 @@ export const FleetSelectionSchema = z
 export type FleetSelection = z.infer<typeof FleetSelectionSchema>;
 
 /**
- * The rollout a fleet job or a dispatch plan starts with (docs/fleet-dispatch.md, Rollout): full
- * batches, 10 a minute (a failing command shows before most of a large fleet got it), stopped once
- * more than 10% of the devices sent so far failed or were cancelled. The forms start here and the
- * API fills a field left out from here, so a rollout nobody chose protects the fleet.
+ * docs/fleet-dispatch.md, Rollout. The API fills a field left out from here, so a rollout nobody
+ * chose protects the fleet.
  */
 export const DEFAULT_FLEET_ROLLOUT = {
   batchSize: MAX_BATCH_DEVICES,
@@ -41,12 +34,7 @@ export const DEFAULT_FLEET_ROLLOUT = {
   abortPercent: 10,
 } as const;
 
-/**
- * How a fleet job is rolled out: batches of `batchSize` devices (at most 50, docs/upstream.md,
- * Batches), sent at most `batchesPerMinute`, and stopped once more than `abortPercent` percent of
- * the devices sent so far failed or were cancelled (100 never stops). Defaults:
- * {@link DEFAULT_FLEET_ROLLOUT}.
- */
+/** `batchSize` at most 50 (docs/upstream.md, Batches); `abortPercent` 100 never stops. */
 export const FleetRolloutSchema = z.strictObject({
   batchSize: z.int().min(1).max(MAX_BATCH_DEVICES).default(DEFAULT_FLEET_ROLLOUT.batchSize),
   batchesPerMinute: z.number().min(0.1).max(600).default(DEFAULT_FLEET_ROLLOUT.batchesPerMinute),
@@ -54,7 +42,7 @@ export const FleetRolloutSchema = z.strictObject({
 });
 export type FleetRollout = z.infer<typeof FleetRolloutSchema>;
 
-/** Body of `POST /api/fleet-jobs`: the devices, the one device command for all, the rollout. */
+/** Body of `POST /api/fleet-jobs`. */
 export const FleetJobRequestSchema = z.strictObject({
   selection: FleetSelectionSchema,
   command: DeviceCommandSchema,
@@ -62,11 +50,7 @@ export const FleetJobRequestSchema = z.strictObject({
 });
 export type FleetJobRequest = z.infer<typeof FleetJobRequestSchema>;
 
-/**
- * Where a fleet job stands: `running` sends its batches; `paused` sends nothing until resumed;
- * `cancelling` cancels what it sent; `completed` sent every batch; `cancelled` by the operator;
- * `aborted` by its abort rule; `failed` when it could not go on (the sign-in it ran under ended).
- */
+/** `failed` when it could not go on (the sign-in it ran under ended). */
 export const FLEET_JOB_STATES = [
   'running',
   'paused',
@@ -79,49 +63,34 @@ export const FLEET_JOB_STATES = [
 export const FleetJobStateSchema = z.enum(FLEET_JOB_STATES);
 export type FleetJobState = z.infer<typeof FleetJobStateSchema>;
 
-/** True once a job sends and cancels nothing more. */
+/** Sends and cancels nothing more. */
 export function isFinalJobState(state: FleetJobState): boolean {
   return (
     state === 'completed' || state === 'cancelled' || state === 'aborted' || state === 'failed'
   );
 }
 
-/**
- * Where one batch of a job stands: `pending` not yet sent (or to be tried again), `sent` accepted
- * upstream, `failed` refused or never confirmed, `skipped` not sent because the job stopped.
- */
 export const FLEET_BATCH_STATES = ['pending', 'sent', 'failed', 'skipped'] as const;
 export const FleetBatchStateSchema = z.enum(FLEET_BATCH_STATES);
 export type FleetBatchState = z.infer<typeof FleetBatchStateSchema>;
 
-/** One device of a batch: its command once sent, the last status read, why it failed. */
 export const FleetDeviceOutcomeSchema = z.object({
   deviceId: DeviceIdSchema,
   commandId: CommandIdSchema.optional(),
   status: CommandStatusSchema.optional(),
   cancelReason: CancellationReasonSchema.optional(),
-  /** Operator words for why this device got no command. */
   failure: z.string().optional(),
   /**
-   * True once its site was unbound before its command ended: "Site unbound: no longer followed",
-   * a final state of its own (not a failure: the abort rule does not count it). `status` is then
-   * the last one read, and `outcomeAt` when the BFF learnt of the unbind. docs/fleet-dispatch.md,
-   * Progress.
+   * Its site was unbound before its command ended: final, not a failure (the abort rule does not
+   * count it); docs/fleet-dispatch.md, Progress.
    */
   unbound: z.literal(true).optional(),
-  /**
-   * When the device's outcome became final, UTC: its command completed or was cancelled (the
-   * upstream's `completedAt` or `cancelledAt`, else when the BFF learnt it), or it failed (when
-   * the BFF gave up on it). Absent while live, and on jobs recorded before it was kept.
-   */
+  /** When the outcome became final, UTC. Absent while live, and on jobs recorded before. */
   outcomeAt: UtcTimestampSchema.optional(),
 });
 export type FleetDeviceOutcome = z.infer<typeof FleetDeviceOutcomeSchema>;
 
-/**
- * What a status record tells of a job's device: its status, the cancellation reason, and, once
- * final, when (`completedAt` or `cancelledAt`; `nowMs` when the record does not say).
- */
+/** `nowMs` stands for the final time when the record gives none. */
 export function deviceOutcomeOfRecord(
   record: Pick<StatusRecord, 'status' | 'cancelReason' | 'completedAt' | 'cancelledAt'>,
   nowMs: number,
@@ -137,11 +106,8 @@ export function deviceOutcomeOfRecord(
 }
 
 /**
- * A job's device as its site's binding makes it (docs/fleet-dispatch.md, Progress): once the site
- * is unbound (`siteUnbound`), powerdeck reads the device no more, so a device whose command is not
- * final ends as no longer followed (`unbound`, `outcomeAt` `nowMs` the first time); an outcome
- * reached before (a final command, a failure) stands. Bound again, a device no longer followed is
- * followed again (live, without `unbound` and `outcomeAt`).
+ * Once its site is unbound a live device ends as no longer followed; an outcome reached before
+ * stands; bound again it is followed again (docs/fleet-dispatch.md, Progress).
  */
 export function withSiteBinding(
   device: FleetDeviceOutcome,
@@ -162,11 +128,10 @@ export function withSiteBinding(
   return followed;
 }
 
-/** One batch of a job as `GET /api/fleet-jobs/{jobId}` answers it. */
 export const FleetBatchSchema = z.object({
   index: z.int().min(0),
   state: FleetBatchStateSchema,
-  /** This batch's own device command (a dispatch plan's); absent: the job's `command`. */
+  /** Absent: the job's `command`. */
   command: DeviceCommandSchema.optional(),
   batchCommandId: BatchCommandIdSchema.optional(),
   sentAt: UtcTimestampSchema.optional(),
@@ -175,7 +140,6 @@ export const FleetBatchSchema = z.object({
 });
 export type FleetBatch = z.infer<typeof FleetBatchSchema>;
 
-/** Counts of a job's devices by where they stand (the job page's progress). */
 export const FleetProgressSchema = z.object({
   total: z.int(),
   sent: z.int(),
@@ -183,13 +147,12 @@ export const FleetProgressSchema = z.object({
   executing: z.int(),
   completed: z.int(),
   cancelled: z.partialRecord(CancellationReasonSchema, z.int()),
-  /** Devices whose site was unbound before their command ended: no longer followed, final. */
   unbound: z.int(),
   failed: z.int(),
 });
 export type FleetProgress = z.infer<typeof FleetProgressSchema>;
 
-/** A fleet job as the BFF answers it (`GET /api/fleet-jobs/{jobId}`). */
+/** Answer of `GET /api/fleet-jobs/{jobId}`. */
 export const FleetJobSchema = z.object({
   jobId: z.uuid(),
   state: FleetJobStateSchema,
@@ -198,29 +161,19 @@ export const FleetJobSchema = z.object({
   createdAt: UtcTimestampSchema,
   updatedAt: UtcTimestampSchema,
   operatorName: z.string().optional(),
-  /** Operator words for why the job stopped short (abort rule, ended sign-in). */
   stopReason: z.string().optional(),
   progress: FleetProgressSchema,
-  /**
-   * When the last batch still to send is expected to go ({@link expectedSendingEndMs}); absent
-   * when none is pending or the job is not running.
-   */
+  /** Absent when none is pending or the job is not running. */
   sendingEndsAt: UtcTimestampSchema.optional(),
   batches: z.array(FleetBatchSchema),
 });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 
 /**
- * When a running job's last pending batch is expected to go, epoch ms: the batches go in order,
- * one interval of the rollout's rate apart, after the last one sent (docs/fleet-dispatch.md, Job
- * model), and each no sooner than its devices' budget of upstream calls lets all of them take
- * another (docs/decisions/007-device-call-budget.md, section 1): a device in several batches (a
- * dispatch plan's rows on one device) takes at most `budget.limit` of them in any
- * `budget.windowMs`. The calls others make on the devices are not known here, so this is the
- * earliest the job can finish sending, not a promise.
- *
- * @param nowMs the clock now, epoch ms; the batches' `sentAt` are on the same clock.
- * @returns undefined when the job is not running or no batch is pending.
+ * Epoch ms, on `nowMs`'s clock: batches go one rollout interval apart (docs/fleet-dispatch.md, Job
+ * model), each when its devices' budget lets all take another call
+ * (docs/decisions/007-device-call-budget.md, section 1). Others' calls are unknown, so this is
+ * the earliest, not a promise. Undefined when not running or nothing is pending.
  */
 export function expectedSendingEndMs(
   job: {
@@ -269,18 +222,13 @@ export function expectedSendingEndMs(
   return atMs;
 }
 
-/** Body of `GET /api/fleet-jobs`: the client's jobs, newest first, without their batches. */
+/** Body of `GET /api/fleet-jobs`: newest first, without batches. */
 export const FleetJobListSchema = z.object({ jobs: z.array(FleetJobSchema) });
 export type FleetJobList = z.infer<typeof FleetJobListSchema>;
 
-/** Most rows a dispatch plan may hold. */
 export const MAX_PLAN_ROWS = 20_000;
 
-/**
- * Body of `POST /api/fleet-plans` (docs/fleet-dispatch.md, Dispatch plans): the rows of a plan
- * the operator kept after its check, each a device and its own device command, and the rollout
- * (its `batchSize` caps the batches the rows are grouped into).
- */
+/** docs/fleet-dispatch.md, Dispatch plans; the rollout's `batchSize` caps the batches. */
 export const FleetPlanRequestSchema = z.strictObject({
   rows: z
     .array(
@@ -296,14 +244,10 @@ export const FleetPlanRequestSchema = z.strictObject({
 });
 export type FleetPlanRequest = z.infer<typeof FleetPlanRequestSchema>;
 
-/** Body of `POST /api/fleet-plans/check`: the rows to check, nothing made or sent. */
+/** Body of `POST /api/fleet-plans/check`: nothing is made or sent. */
 export const FleetPlanCheckRequestSchema = FleetPlanRequestSchema.pick({ rows: true });
 
-/**
- * Answer of `POST /api/fleet-plans/check` (docs/fleet-dispatch.md, Dispatch plans): the rows that
- * can be sent, each with its command in UTC, and the rows refused, each with every reason in
- * operator words; both in line order.
- */
+/** Refused rows carry every reason in operator words; both lists in line order. */
 export const FleetPlanCheckSchema = z.object({
   accepted: z.array(
     z.object({ line: z.int().min(1), deviceId: DeviceIdSchema, command: DeviceCommandSchema }),
@@ -314,17 +258,12 @@ export const FleetPlanCheckSchema = z.object({
 });
 export type FleetPlanCheck = z.infer<typeof FleetPlanCheckSchema>;
 
-/** Body of `POST /api/fleet-jobs/{jobId}/{pause|resume|cancel}`: none. */
+/** `POST /api/fleet-jobs/{jobId}/{action}`, no body. */
 export const FLEET_JOB_ACTIONS = ['pause', 'resume', 'cancel'] as const;
 export const FleetJobActionSchema = z.enum(FLEET_JOB_ACTIONS);
 export type FleetJobAction = z.infer<typeof FleetJobActionSchema>;
 
-/**
- * Splits `deviceIds` into batches of at most `batchSize` (docs/upstream.md, Batches: at most 50
- * per batch), in order.
- *
- * @throws RangeError when `batchSize` is not 1 to 50.
- */
+/** docs/upstream.md, Batches. @throws RangeError when `batchSize` is not 1 to 50. */
 export function splitIntoBatches(deviceIds: readonly string[], batchSize: number): string[][] {
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_DEVICES)
     throw new RangeError(`batch size must be 1 to ${MAX_BATCH_DEVICES}`);
@@ -335,9 +274,8 @@ export function splitIntoBatches(deviceIds: readonly string[], batchSize: number
 }
 
 /**
- * The abort rule (docs/fleet-dispatch.md, Abort rule): true when more than `abortPercent` percent
- * of the devices sent so far failed or were cancelled. `sentSoFar` counts every device of every
- * batch tried, failed ones included. Never true at 100 or before anything was tried.
+ * docs/fleet-dispatch.md, Abort rule. `sentSoFar` includes failed batches. Never true at 100 or
+ * before anything was tried.
  */
 export function breaksAbortRule(
   counts: { sentSoFar: number; failedOrCancelled: number },
@@ -347,12 +285,7 @@ export function breaksAbortRule(
   return (counts.failedOrCancelled / counts.sentSoFar) * 100 > abortPercent;
 }
 
-/**
- * What the abort rule counts of a job's batches tried so far (sent or failed): every device of
- * them, and those that failed or whose command was cancelled. A device whose site was unbound
- * since is tried, never failed: it is not a failure of the command (docs/fleet-dispatch.md, Abort
- * rule).
- */
+/** A device whose site was unbound since is tried, never failed (docs/fleet-dispatch.md). */
 export function abortRuleCounts(batches: readonly Pick<FleetBatch, 'state' | 'devices'>[]): {
   sentSoFar: number;
   failedOrCancelled: number;
@@ -369,10 +302,7 @@ export function abortRuleCounts(batches: readonly Pick<FleetBatch, 'state' | 'de
   return { sentSoFar, failedOrCancelled };
 }
 
-/**
- * Counts devices by where they stand, for the job's progress; a device whose site was unbound
- * since counts as `unbound` (final), whatever status it was last read at.
- */
+/** A device whose site was unbound since counts as `unbound`, whatever its last status. */
 export function progressOf(batches: readonly Pick<FleetBatch, 'devices'>[]): FleetProgress {
   const progress: FleetProgress = {
     total: 0,
@@ -403,9 +333,7 @@ export function progressOf(batches: readonly Pick<FleetBatch, 'devices'>[]): Fle
   return progress;
 }
 
-/** A job's devices by outcome at one instant, counted from the start (the progress chart). */
 export interface FleetProgressSample {
-  /** Epoch ms. */
   atMs: number;
   sent: number;
   completed: number;
@@ -414,12 +342,8 @@ export interface FleetProgressSample {
 }
 
 /**
- * The job's progress over time, derived from what its batches hold: a device counts as sent at
- * its batch's `sentAt`, and as completed, cancelled or failed at its `outcomeAt` (at the job's
- * `updatedAt` where that is missing: a job recorded before outcome times were kept). One sample
- * at the job's creation with every count 0, then one per distinct instant something changed, in
- * time order, each count cumulative; a job still going ends with a sample at `nowMs` (never
- * before the last change), so the lines reach the present.
+ * Derived from the batches: sent at `sentAt`, final at `outcomeAt` (else the job's `updatedAt`).
+ * Starts at creation with zeros, cumulative, in time order; a live job ends at `nowMs`.
  */
 export function progressOverTime(
   job: Pick<FleetJob, 'createdAt' | 'updatedAt' | 'state' | 'batches'>,

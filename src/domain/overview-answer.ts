@@ -6,30 +6,22 @@ import { PowerControlSchema } from './power-control.ts';
 import { UtcTimestampSchema } from './time.ts';
 import { RegionSchema } from './token.ts';
 
-/**
- * The answer of `GET /api/overview` (docs/architecture.md, Overview), as the BFF sends it and the
- * browser parses it; the rules that build it are in `overview.ts`, which also exports these.
- */
+// The rules that build these are in overview.ts (docs/architecture.md, Overview).
 
-/** Query of `GET /api/overview`: the region (the signed-in one; another is refused). */
+/** Another region than the signed-in one is refused. */
 export const OverviewQuerySchema = z.strictObject({ region: RegionSchema.optional() });
 export type OverviewQuery = z.infer<typeof OverviewQuerySchema>;
 
-/** Where a line's device lives, for its link and its clock. */
 const PlaceSchema = z.object({
   deviceId: DeviceIdSchema,
   deviceName: z.string().optional(),
-  /** Absent when the device's site is not bound (any more). */
   siteId: SiteIdSchema.optional(),
   siteName: z.string().optional(),
-  /** The site's zone (IANA name or fixed offset); absent: show UTC. */
+  /** IANA name or fixed offset; absent: show UTC. */
   timeZone: z.string().optional(),
 });
 
-/**
- * One device command line. `status` absent: not read from the vendor since it was sent; the
- * section then follows from its window on the vendor's clock (`statusKnown` false).
- */
+/** `status` absent: not read since sent, so the section follows from its window. */
 export const OverviewCommandSchema = PlaceSchema.extend({
   commandId: CommandIdSchema.optional(),
   batchCommandId: BatchCommandIdSchema.optional(),
@@ -39,15 +31,12 @@ export const OverviewCommandSchema = PlaceSchema.extend({
   endTime: UtcTimestampSchema.optional(),
   status: CommandStatusSchema.optional(),
   cancelReason: CancellationReasonSchema.optional(),
-  /** Why the vendor refused it, in operator words. */
   refusal: z.string().optional(),
-  /** A batch's device command never found in the device's history after the window ended. */
   notFound: z.literal(true).optional(),
   endedAt: UtcTimestampSchema.optional(),
 });
 export type OverviewCommand = z.infer<typeof OverviewCommandSchema>;
 
-/** A batch under way: its window and its devices' counts. */
 export const OverviewBatchSchema = z.object({
   ledgerEntryId: z.string(),
   batchCommandId: BatchCommandIdSchema.optional(),
@@ -64,7 +53,6 @@ export const OverviewBatchSchema = z.object({
 });
 export type OverviewBatch = z.infer<typeof OverviewBatchSchema>;
 
-/** A fleet job under way: its state, window and progress counts. */
 export const OverviewFleetJobSchema = z.object({
   jobId: z.uuid(),
   state: z.enum(['running', 'paused', 'cancelling']),
@@ -75,12 +63,10 @@ export const OverviewFleetJobSchema = z.object({
 });
 export type OverviewFleetJob = z.infer<typeof OverviewFleetJobSchema>;
 
-/** A site or device the vendor last said is offline or faulted. */
 export const OverviewTroubleSchema = z.object({
   siteId: SiteIdSchema,
   siteName: z.string(),
   timeZone: z.string(),
-  /** Absent: the site itself. */
   deviceId: DeviceIdSchema.optional(),
   deviceName: z.string().optional(),
   offline: z.boolean(),
@@ -88,23 +74,23 @@ export const OverviewTroubleSchema = z.object({
 });
 export type OverviewTrouble = z.infer<typeof OverviewTroubleSchema>;
 
-/** Body of `GET /api/overview`. Each list holds at most {@link OVERVIEW_SECTION_LIMIT} lines. */
+/** Each list holds at most {@link OVERVIEW_SECTION_LIMIT} lines. */
 export const OverviewSchema = z.object({
   region: RegionSchema,
-  /** The vendor's clock when it was made, UTC. */
+  /** On the vendor's clock, UTC. */
   generatedAt: UtcTimestampSchema,
   upcomingHours: z.number(),
   recentHours: z.number(),
   executing: z.array(OverviewCommandSchema),
   upcoming: z.array(OverviewCommandSchema),
-  /** Ended lately against the operators' will, newest first ({@link needsAttention}). */
+  /** Newest first ({@link needsAttention}). */
   attention: z.array(OverviewCommandSchema),
-  /** Cancelled lately by an operator on purpose (cancel, undo, replace, abort), newest first. */
+  /** Cancel, undo, replace, abort; newest first. */
   cancelledByOperator: z.array(OverviewCommandSchema),
   batches: z.array(OverviewBatchSchema),
   fleetJobs: z.array(OverviewFleetJobSchema),
   trouble: z.array(OverviewTroubleSchema),
-  /** Full number of lines of each section, before the limit. */
+  /** Before the limit. */
   counts: z.object({
     executing: z.int(),
     upcoming: z.int(),

@@ -34,34 +34,27 @@ export {
 } from './overview-answer.ts';
 
 /**
- * The overview (docs/architecture.md, Overview): what an account's devices do now, what starts
- * soon, what ended lately (what needs attention apart from what operators cancelled), the
- * batches and fleet jobs under way, and the sites and devices offline or faulted. Built from facts the BFF already holds (never one vendor call
- * per device per view: the vendor allows 2 calls per device per minute, docs/upstream.md, Rate
- * limit), by the pure rules below.
+ * The overview (docs/architecture.md, Overview), built from facts the BFF already holds: never one
+ * vendor call per device per view (2 calls per device per minute, docs/upstream.md, Rate limit).
  */
 
-/** How far ahead "starts soon" looks, hours. */
+/** Hours. */
 export const OVERVIEW_UPCOMING_HOURS = 6;
-/** How far back the ended commands (needing attention or cancelled by an operator) go, hours. */
+/** Hours back for ended commands. */
 export const OVERVIEW_RECENT_HOURS = 24;
-/** Most lines one section answers; `counts` holds the full number. */
+/** `counts` holds the full number. */
 export const OVERVIEW_SECTION_LIMIT = 100;
 
 const HOUR_MS = 3_600_000;
 
 /**
- * One device command as a source knows it. `status` is the vendor's last known status (absent:
- * not read since it was sent); `refusal` says, in operator words, why the vendor refused it (it
- * was never created); `notFound` that it is a batch's device command that was never found in the
- * device's history once the batch's window had ended (docs/decisions/006-vendor-adapter-and-product-api.md);
- * `endedAt` when it was cancelled or refused, or the window ended without it.
+ * `status` absent: not read since sent; `refusal` in operator words (never created); `notFound`:
+ * a batch's command never found once its window ended (docs/decisions/006).
  */
 export interface CommandFact {
   deviceId: string;
   commandId?: string | undefined;
   batchCommandId?: string | undefined;
-  /** The ledger entry that sent it, when it went through powerdeck. */
   ledgerEntryId?: string | undefined;
   powerControl?: z.infer<typeof PowerControlSchema> | undefined;
   startTime?: string | undefined;
@@ -73,7 +66,6 @@ export interface CommandFact {
   endedAt?: string | undefined;
 }
 
-/** One batch sent through powerdeck, with what is known of its device commands. */
 export interface BatchFact {
   ledgerEntryId: string;
   batchCommandId?: string | undefined;
@@ -81,22 +73,14 @@ export interface BatchFact {
   endTime: string;
   powerControl?: z.infer<typeof PowerControlSchema> | undefined;
   deviceIds: string[];
-  /** Devices whose command was found (confirmed). */
   found: number;
-  /** Devices whose command is still looked for. */
   confirming: number;
-  /** Devices whose command was never found. */
   notFound: number;
-  /** A batch cancel of it succeeded. */
   cancelled: boolean;
-  /**
-   * Devices whose part in it is over, as its batch page counts them: their command known final,
-   * never found, or their site unbound (no longer followed). Absent: not counted.
-   */
+  /** Final, never found, or site unbound, as its batch page counts them. Absent: not counted. */
   over?: number | undefined;
 }
 
-/** Everything an {@link OverviewSource} answers; `buildOverview` makes the overview of it. */
 export interface OverviewFacts {
   commands: CommandFact[];
   batches: BatchFact[];
@@ -104,19 +88,12 @@ export interface OverviewFacts {
   sites: Site[];
 }
 
-// ---- the rules ----
-
-/** The section a command belongs to at `nowMs`, or none (completed, ended long ago, far off). */
 export type CommandSection = 'executing' | 'upcoming' | 'attention' | 'cancelledByOperator';
 
 /**
- * Whether a command that ended without running its window needs an operator's attention: a
- * refusal, a batch's device command never found, and a cancellation for any reason but
- * `manuallyCancel` (device command API, section 3.2: a device fault, a control not supported, a
- * start time that expired, a batch command's window that overlapped another, or a reason not
- * known). `manuallyCancel` is an operator's cancel, and so are an undo, a replace's cancel and
- * a fleet job's abort, which cancel the same way (docs/upstream.md, Lifecycle): wanted, so it is
- * no alarm. False for a command that has not ended.
+ * A refusal, a batch command never found, or a cancellation for any reason but `manuallyCancel`
+ * (device command API, section 3.2). Operator cancels, undos, replaces and fleet aborts all cancel
+ * that way (docs/upstream.md, Lifecycle): wanted, so no alarm.
  */
 export function needsAttention(
   command: Pick<CommandFact, 'refusal' | 'notFound' | 'status' | 'cancelReason'>,
@@ -126,11 +103,9 @@ export function needsAttention(
 }
 
 /**
- * Where a command goes: refused, not found or cancelled within {@link OVERVIEW_RECENT_HOURS} is
- * `attention` ({@link needsAttention}) or `cancelledByOperator`; completed goes nowhere; `executing` when the vendor said so while its window lasts, or, its
- * status not read (or still received: the vendor starts it at its start time, docs/upstream.md,
- * Lifecycle), while `nowMs` is inside its window; `upcoming` when it starts within
- * {@link OVERVIEW_UPCOMING_HOURS}. Windows are `[startTime, endTime)`.
+ * Ended within {@link OVERVIEW_RECENT_HOURS}: `attention` or `cancelledByOperator`; completed:
+ * none. Unread or `received` counts as `executing` inside its window (the vendor starts it at its
+ * start time, docs/upstream.md, Lifecycle). Windows are `[startTime, endTime)`.
  */
 export function sectionOf(command: CommandFact, nowMs: number): CommandSection | undefined {
   if (
@@ -151,20 +126,13 @@ export function sectionOf(command: CommandFact, nowMs: number): CommandSection |
   return startMs - nowMs <= OVERVIEW_UPCOMING_HOURS * HOUR_MS ? 'upcoming' : undefined;
 }
 
-/**
- * The device commands, batches and cancellations of ledger entries (`GET /api/ledger`'s shape),
- * as facts: a submission's command (or its refusal in the product's words), a batch's device
- * commands found and those never found (`notFound`, ended with the window), a cancel or batch cancel's effect on the command it cancelled (cancelled by an
- * operator, when the cancel succeeded). `knownStatus` adds what the vendor last said of a
- * command, when the BFF holds it.
- */
+/** `knownStatus` adds what the vendor last said of a command, when the BFF holds it. */
 export function factsFromLedger(
   entries: readonly LedgerEntry[],
   knownStatus: (deviceId: string, commandId: string) => KnownStatus | undefined = () => undefined,
 ): Pick<OverviewFacts, 'commands' | 'batches'> {
   const commands = new Map<string, CommandFact>();
   const batches: BatchFact[] = [];
-  // Each batch's followed commands and its devices no longer followed, to count those over.
   const batchFound: {
     index: number;
     found: { deviceId: string; id: string }[];
@@ -183,8 +151,7 @@ export function factsFromLedger(
         endTime: entry.endTime ?? (request.success ? request.data.endTime : undefined),
       };
       if (entry.state === 'failed') {
-        // A refusal with a status the vendor gave; a call that never left the BFF is no failure
-        // of the command (the operator was told at once and may send it again).
+        // A call that never left the BFF is no failure of the command (the operator was told).
         if (entry.outcome?.status === undefined) continue;
         commands.set(`entry ${entry.id}`, {
           deviceId: entry.deviceId,
@@ -262,7 +229,6 @@ export function factsFromLedger(
   }
   for (const cancel of cancels) {
     const command = commands.get(key(cancel.deviceId, cancel.commandId));
-    // A cancel of a command sent outside powerdeck (or long ago) still says what happened.
     commands.set(key(cancel.deviceId, cancel.commandId), {
       ...(command ?? { deviceId: cancel.deviceId, commandId: cancel.commandId }),
       status: 'cancelled',
@@ -289,21 +255,14 @@ export function factsFromLedger(
   return { commands: [...commands.values()], batches };
 }
 
-/** What the vendor last said of a command (a status record's fields the overview uses). */
+/** The status record's fields the overview uses. */
 export interface KnownStatus {
   status: CommandStatus;
   cancelReason?: CancellationReason | undefined;
-  /** When it was cancelled (`cancelledAt`). */
   endedAt?: string | undefined;
 }
 
-/**
- * The overview of `facts` at `nowMs` (the vendor's clock): commands in their sections (executing
- * by end, upcoming by start, ended newest first), batches whose window has not ended, that
- * were not cancelled and that have a device not over yet (by start), fleet jobs not final (newest first), sites and devices offline
- * or faulted (by site, site first). Each line carries its device's name, site and zone from
- * `facts.sites`.
- */
+/** `nowMs` on the vendor's clock; each line carries its device's name, site and zone. */
 export function buildOverview(
   facts: OverviewFacts,
   nowMs: number,

@@ -1,9 +1,6 @@
 import type { LoggerOptions } from 'pino';
 
-/**
- * Paths pino redacts in every log line: credentials, tokens and cookies never reach a log, where
- * more people and systems can read them than the database (docs/security.md).
- */
+/** Never logged: credentials, tokens, cookies (docs/security.md). */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -19,7 +16,7 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-/** Logger options shared by the BFF and the sandbox: JSON lines, level from `LOG_LEVEL`. */
+/** Logger options shared by the BFF and the sandbox; level from `LOG_LEVEL`. */
 export function loggerOptions(
   name: string,
   level = process.env.LOG_LEVEL ?? 'info',

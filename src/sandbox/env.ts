@@ -20,35 +20,25 @@ const SandboxEnvSchema = z.object({
     .default(DEFAULT_DEVICE_CALLS_PER_MINUTE),
 });
 
-/** Settings of `npm run sandbox`, from the environment (src/sandbox/README.md). */
 export interface SandboxEnv {
   port: number;
   host: string;
   fixture: (typeof FIXTURE_NAMES)[number];
   dataDir: string;
   databaseUrl: string | undefined;
-  /** The admin API: on a loopback address, or when `SANDBOX_ADMIN=1` (src/sandbox/README.md). */
+  /** On a loopback address, or when `SANDBOX_ADMIN=1`. */
   adminEnabled: boolean;
-  /** The dialect to start with, from `SANDBOX_DIALECT` (docs/upstream.md, Dialects). */
   dialect: Dialect;
-  /**
-   * The vendor's rate limit to start with: requests per device per rolling minute, 0 = off
-   * (`SANDBOX_RATE_LIMIT_PER_MINUTE`, default 2; docs/upstream.md, Rate limit).
-   */
   deviceRateLimitPerMinute: number;
 }
 
-/** True for `localhost` and the IPv4/IPv6 loopback addresses. */
 export function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1' || host === '[::1]';
 }
 
-/**
- * Parses the sandbox's environment.
- * @throws ZodError naming the bad variable; Error naming a bad `SANDBOX_DIALECT` pair.
- */
+/** @throws ZodError naming the bad variable; Error naming a bad `SANDBOX_DIALECT` pair. */
 export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxEnv {
   const parsed = SandboxEnvSchema.parse(env);
   return {

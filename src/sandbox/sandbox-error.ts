@@ -3,17 +3,12 @@ import { ERROR_STATUS, type ErrorCode } from './vendor/schemas.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/**
- * An error the sandbox answers as the vendor does, `{ errorCode, message, timestamp }`, with the
- * status of its code (docs/upstream.md, Errors). Messages say what is wrong and what to change;
- * a "not found" never says whether the thing exists elsewhere (404 for "not found or not yours").
- */
+/** Answered as the vendor does, `{ errorCode, message, timestamp }` (docs/upstream.md, Errors). */
 export class SandboxError extends Error {
   override readonly name: string = 'SandboxError';
   readonly status: number;
   readonly headers: Record<string, string>;
 
-  /** `options.status` overrides the code's status (injected 5xx faults of any status). */
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -24,16 +19,12 @@ export class SandboxError extends Error {
     this.headers = options.headers ?? {};
   }
 
-  /** The JSON body of the error, stamped `nowMs` (epoch ms, sandbox clock). */
   body(nowMs: number): Record<string, unknown> {
     return { errorCode: this.code, message: this.message, timestamp: iso(nowMs) };
   }
 }
 
-/**
- * The rate limit's 429, whose body has its own shape (docs/upstream.md, Rate limit):
- * `{ code: "RATE_LIMIT_EXCEEDED", message, details: { deviceId?, limit, windowSeconds }, timestamp }`.
- */
+/** The rate limit's 429 has its own body shape (docs/upstream.md, Rate limit). */
 export class RateLimitError extends SandboxError {
   override readonly name = 'RateLimitError';
 
@@ -50,7 +41,7 @@ export class RateLimitError extends SandboxError {
   }
 }
 
-/** A token endpoint error in the RFC 6749 section 5.2 shape (docs/upstream.md, Tokens). */
+/** RFC 6749 section 5.2 shape (docs/upstream.md, Tokens). */
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
 
@@ -63,11 +54,6 @@ export class OAuthError extends Error {
   }
 }
 
-/**
- * 400 `INVALID_REQUEST` from a zod error, naming each field by its path
- * (`powerControl.siteImportLimitW`) and where it was (`body`, `query`, `path`), so the caller knows
- * what to change.
- */
 export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'): SandboxError {
   const text = error.issues
     .map((issue) => {
@@ -78,10 +64,7 @@ export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'
   return new SandboxError('INVALID_REQUEST', `Invalid ${where}: ${text}`);
 }
 
-/**
- * The one 404 for a site, device or command that is unknown or belongs to a site not bound to
- * the caller: the same words either way, so existence is not leaked (docs/upstream.md, Errors).
- */
+/** The same words for unknown and not yours, so existence is not leaked. */
 export function notFoundOrNotYours(what: string): SandboxError {
   return new SandboxError(
     'NOT_FOUND',

@@ -12,13 +12,11 @@ import type {
 } from '../state/persistence.ts';
 import { batches, bindings, commands, deviceConditions, meta, tokens } from './schema.ts';
 
-/** The sandbox's Postgres schema and its drizzle-kit migrations. */
 export const SANDBOX_SCHEMA = 'sandbox';
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** Rows per INSERT: 12 columns x 1,000 stays far below PostgreSQL's 65,535 parameters. */
+/** 12 columns x 1,000 stays far below PostgreSQL's 65,535 parameters. */
 const CHUNK_ROWS = 1_000;
-/** Rows per bulk insert of a fixture history. */
 const BULK_ROWS = 10_000;
 
 type CommandRow = typeof commands.$inferInsert;
@@ -91,11 +89,7 @@ async function upsertCommands(tx: Transaction, entities: CommandEntity[]): Promi
       });
 }
 
-/**
- * Inserts many commands fast (the `large` history: tens of thousands): each chunk travels as one
- * JSON parameter expanded by `jsonb_to_recordset`, instead of 12 bound parameters per row, which
- * PGlite binds slowly.
- */
+// One JSON parameter per chunk via `jsonb_to_recordset`: PGlite binds 12 parameters per row slowly.
 async function bulkInsertCommands(tx: Transaction, entities: CommandEntity[]): Promise<void> {
   for (let i = 0; i < entities.length; i += BULK_ROWS) {
     const rows = entities.slice(i, i + BULK_ROWS).map((command) => ({
@@ -121,18 +115,10 @@ async function bulkInsertCommands(tx: Transaction, entities: CommandEntity[]): P
   }
 }
 
-/**
- * The sandbox's state in the project database, so it survives a restart, in the
- * `sandbox` schema. Every {@link StateChange} is one transaction, so a batch and its commands
- * are written together or not at all, even under kill -9.
- */
+/** Each {@link StateChange} is one transaction: a batch is never half-written, even by kill -9. */
 export class DrizzlePersistence implements SandboxPersistence {
   private constructor(private readonly db: Database) {}
 
-  /**
-   * Applies the sandbox's migrations and returns the store.
-   * @throws when a migration fails.
-   */
   static async open(handle: DatabaseHandle): Promise<DrizzlePersistence> {
     await handle.migrate({ migrationsFolder: MIGRATIONS_FOLDER, schema: SANDBOX_SCHEMA });
     return new DrizzlePersistence(handle.db);

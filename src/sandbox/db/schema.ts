@@ -11,22 +11,16 @@ import {
 import type { Region } from '../../domain/token.ts';
 import type { CancellationReason, CommandStatus, PowerControl } from '../vendor/schemas.ts';
 
-/**
- * The sandbox's own Postgres schema (docs/architecture.md, Parts and data flow: one database, each
- * part in its own schema). Times are epoch milliseconds on the sandbox clock, as the engine keeps
- * them.
- */
+/** Times are epoch ms on the sandbox clock, as the engine keeps them. */
 export const sandbox = pgSchema('sandbox');
 
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 
-/** Single values: `seededFixture` (which fixture seeded the state), `clockOffsetMs`. */
 export const meta = sandbox.table('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
 
-/** Sites bound to clients (docs/upstream.md, Sites); `seq` is the bind order. */
 export const bindings = sandbox.table(
   'bindings',
   {
@@ -37,7 +31,7 @@ export const bindings = sandbox.table(
   (table) => [primaryKey({ columns: [table.clientId, table.siteId] })],
 );
 
-/** Devices whose condition the admin API changed (the fixture holds the rest). */
+/** Only devices whose condition the admin API changed. */
 export const deviceConditions = sandbox.table('device_conditions', {
   deviceId: text('device_id').primaryKey(),
   online: boolean('online').notNull(),
@@ -45,7 +39,6 @@ export const deviceConditions = sandbox.table('device_conditions', {
   sinceMs: epochMs('since_ms').notNull(),
 });
 
-/** Device commands with their lifecycle timestamps (docs/upstream.md, Status record). */
 export const commands = sandbox.table(
   'commands',
   {
@@ -69,10 +62,6 @@ export const commands = sandbox.table(
   ],
 );
 
-/**
- * Batch commands (docs/upstream.md, Batches); `deviceIds` in request order; their commands carry
- * the batch ID.
- */
 export const batches = sandbox.table('batches', {
   id: text('id').primaryKey(),
   clientId: text('client_id').notNull(),
@@ -81,7 +70,6 @@ export const batches = sandbox.table('batches', {
   deviceIds: jsonb('device_ids').$type<string[]>().notNull().default([]),
 });
 
-/** Issued access tokens, by SHA-256 hash only. */
 export const tokens = sandbox.table(
   'tokens',
   {

@@ -1,13 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, SandboxError } from '../sandbox-error.ts';
 
-/** Largest request body: a 50-device batch is about 4 KiB. */
+/** A 50-device batch is about 4 KiB. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/**
- * Answers a sandbox or token-endpoint error in its JSON shape (docs/upstream.md, Errors, Tokens),
- * stamped with the sandbox clock `nowMs`.
- */
 export function sendError(
   reply: FastifyReply,
   error: SandboxError | OAuthError,
@@ -37,12 +33,8 @@ function frameworkMessage(error: FastifyError): string {
 }
 
 /**
- * One error handler (fastify/demo): sandbox errors as they are; Fastify's own 4xx refusals
- * (media type, size, JSON syntax) as 400 `INVALID_REQUEST`, so bad input never gets another
- * shape; anything else logged and answered 500 `INTERNAL_ERROR` without details. Unknown paths:
- * 404 `NOT_FOUND`. Also installs body parsers: JSON (an empty body reads as no body, so a bodiless
- * PUT or DELETE with a JSON content type still works) and the token endpoint's form encoding.
- * `nowMs` is the sandbox clock, which stamps every error.
+ * Fastify's own 4xx refusals answer as 400 `INVALID_REQUEST`, so bad input never gets another
+ * shape; an empty JSON body reads as no body, so a bodiless PUT or DELETE still works.
  */
 export function installErrorHandling(app: FastifyInstance, nowMs: () => number): void {
   app.removeContentTypeParser('application/json');
@@ -98,7 +90,6 @@ export function installErrorHandling(app: FastifyInstance, nowMs: () => number):
   );
 }
 
-/** 404 `NOT_FOUND` for a path no operation serves. */
 export function noRoute(request: FastifyRequest): SandboxError {
   return new SandboxError(
     'NOT_FOUND',

@@ -6,7 +6,6 @@ import { lackedControls } from './device-capability.ts';
 /** How long a command waits for an offline device past its start (docs/upstream.md, Lifecycle). */
 export const START_GRACE_MS = 60_000;
 
-/** A device's condition; `sinceMs` is when `online` or `fault` last changed (sandbox clock). */
 export interface DeviceCondition {
   online: boolean;
   fault: boolean;
@@ -25,20 +24,11 @@ const cancel = (
 });
 
 /**
- * Moves one command through the lifecycle up to `nowMs` (docs/upstream.md, Lifecycle: the vendor
- * documents no triggers, these are the sandbox's). Returns the changed command, or
- * `undefined` when nothing is due. Each transition is stamped with the instant it became due, not
- * with `nowMs`, so a clock jump over a whole window still yields ordered timestamps.
- *
- * - received, at `max(startTime, receivedAt)`: a control the device lacks (`device.lacks`)
- *   ends `notSupported`; a faulted device ends `deviceFault`; an offline device waits until
- *   `min(due + 60 s, endTime)` and then ends `startTimeExpire`; otherwise the command starts
- *   executing (when the device came back online later than due, at that moment).
- * - executing: a fault ends it `deviceFault` at the fault's time; at `endTime` it is completed.
- *   An executing device that goes offline keeps its command (the device already holds it).
- *
- * Callers run this before every change of a device's condition, so `condition` held since the
- * last call.
+ * Moves one command through the lifecycle up to `nowMs`; `undefined` when nothing is due. The
+ * vendor documents no triggers; these are the sandbox's (docs/upstream.md, Lifecycle). Each
+ * transition is stamped with the instant it became due, not `nowMs`, so a clock jump over a whole
+ * window still yields ordered timestamps. Callers run this before every condition change, so
+ * `condition` held since the last call.
  */
 export function advanceCommand(
   command: CommandEntity,

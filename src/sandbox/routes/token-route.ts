@@ -8,24 +8,13 @@ import { TOKEN_PATH, TokenRequestSchema } from '../vendor/schemas.ts';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
-/**
- * `POST {region}/api/auth/oauth2/token`: the client-credentials grant, form encoded, `scope`
- * accepted and ignored (docs/upstream.md, Tokens). Answers `{ access_token, token_type: "Bearer",
- * expires_in }` as the partner guide shows, or the OpenAPI document's camelCase `TokenResponse`
- * under the `tokenShape: camel` dialect. Errors follow RFC 6749 5.2: 400 `invalid_request` /
- * `unsupported_grant_type`, 401 `invalid_client` (unknown client, wrong secret, or a client of the
- * other region). Lifetime: the `tokenTtlS` fault, else {@link DEFAULT_TOKEN_TTL_S}; the
- * `tokenExpiresIn` and `tokenErrorStatus` faults imitate other authorization servers and an
- * endpoint that is down.
- */
+/** The client-credentials grant; errors as RFC 6749 5.2 (docs/upstream.md, Tokens). */
 export async function tokenRoute(app: FastifyInstance, context: RegionContext): Promise<void> {
   app.post(TOKEN_PATH, {
     errorHandler: (error: FastifyError | OAuthError | SandboxError, request, reply) => {
       const nowMs = context.state.nowMs();
       if (error instanceof OAuthError) return sendError(reply, error, request, nowMs);
-      // Injected 5xx faults keep the general error shape the document gives every 5xx; any other
-      // refusal, such as the JSON parser's, is a bad token request and answers as RFC 6749 5.2
-      // requires (docs/upstream.openapi.yaml, obtainToken 400).
+      // Injected 5xx keep the general error shape; other refusals answer as RFC 6749 5.2 requires.
       if (error instanceof SandboxError && error.status >= 500)
         return sendError(reply, error, request, nowMs);
       return sendError(
@@ -81,7 +70,6 @@ export async function tokenRoute(app: FastifyInstance, context: RegionContext): 
         );
       const ttlS = context.faults.tokenTtlS;
       const token = await context.state.issueToken(client, ttlS);
-      // The tokenExpiresIn fault writes the lifetime as other authorization servers do.
       const lifetimeS = context.faults.tokenExpiresIn(ttlS);
       const sent =
         context.dialect.current.tokenShape === 'camel'

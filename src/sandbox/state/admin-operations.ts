@@ -4,19 +4,13 @@ import { advanceDueCommands } from './due-transitions.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
-/** A device's condition as the admin API reports it. */
 export interface DeviceConditionView {
   deviceId: string;
   online: boolean;
   fault: boolean;
 }
 
-/**
- * Moves the sandbox clock to `targetMs` (epoch ms, forward only) and runs the due transitions
- * at once (README "Admin API", `POST /_sandbox/clock`); records both in `change`. Returns the
- * new sandbox time, epoch ms.
- * @throws SandboxError 400 when `targetMs` is in the sandbox's past.
- */
+/** Forward only. @throws SandboxError 400 when `targetMs` is in the sandbox's past. */
 export function moveClock(memory: StateMemory, targetMs: number, change: StateChange): number {
   memory.clock.moveTo(targetMs);
   change.clockOffsetMs = memory.clock.offsetMs;
@@ -25,11 +19,8 @@ export function moveClock(memory: StateMemory, targetMs: number, change: StateCh
 }
 
 /**
- * Takes a device offline or online, faults it or clears the fault, any region (README "Admin
- * API", `PUT /_sandbox/devices/{deviceId}`). The caller has run the transitions due under the
- * old condition; when the condition changes, those the new one causes run at once. Both are
- * recorded in `change`.
- * @throws SandboxError 404 `NOT_FOUND` for a device not in the fixture.
+ * The caller has run the transitions due under the old condition; those the new one causes run
+ * here. @throws SandboxError 404 for a device not in the fixture.
  */
 export function setDeviceCondition(
   memory: StateMemory,

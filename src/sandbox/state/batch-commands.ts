@@ -9,16 +9,13 @@ import type { BatchEntity, StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 import { newCommand, newId, refuseEndedWindow, refuseOutOfRange } from './submission-rules.ts';
 
-/** A device the rate limit refused, with when its next slot frees (epoch ms, sandbox clock). */
 export type RateLimitedDevice = Extract<DeviceCallOutcome, { admitted: false }>;
 
 const isRefused = (outcome: DeviceCallOutcome): outcome is RateLimitedDevice => !outcome.admitted;
 
 /**
- * Takes a slot of the rate limit for each device of a batch call, once per device
- * (docs/upstream.md, Rate limit), and returns those refused.
- * @throws RateLimitError 429 when every device is refused: nothing of the call could go. It names
- *   the device whose slot frees last, so retrying after its `Retry-After` finds every device free.
+ * @throws RateLimitError 429 when every device is refused, naming the one whose slot frees last,
+ *   so retrying after its `Retry-After` finds every device free.
  */
 function takeBatchSlots(
   memory: StateMemory,
@@ -38,10 +35,6 @@ function takeBatchSlots(
   return refused;
 }
 
-/**
- * A device a batch call left out under the rate limit, in words: its ID, the limit and the whole
- * seconds until its next slot.
- */
 export function rateLimitedWords(
   limit: DeviceCallLimit,
   device: RateLimitedDevice,
@@ -50,26 +43,18 @@ export function rateLimitedWords(
   return `${device.deviceId} (rate limit: ${limit.perMinute} requests per minute per device; retry after ${secondsUntil(device.retryAtMs, nowMs)} s)`;
 }
 
-/** What a batch submission did. */
 export interface BatchSubmission {
   batch: BatchEntity;
-  /** The commands sent, one per device of {@link BatchEntity.deviceIds}, in request order. */
   commands: CommandEntity[];
-  /** Devices of the request left out under the rate limit: no command, not in the batch. */
+  /** Left out of the batch: no command. */
   rateLimited: RateLimitedDevice[];
 }
 
 /**
- * Sends one command to every listed device (docs/upstream.md, Batches) and records the batch and
- * its commands in `change`, written in one transaction. Refuses the whole batch, creating
- * nothing, for: a device not found or not yours (404, all of them named; spends no slot), every
- * device over the rate limit (429), an ended window (400), a `targetBatteryPowerW` outside a
- * device's range (422, the first in request order). Otherwise each device succeeds or fails on
- * its own: a device over the rate limit is left out of the batch (no command; the answer's
- * message names it; docs/upstream.md, Rate limit); a device whose window overlaps an active
- * command gets a command cancelled at once with `timeWindowOverlap` (`cancelledAt = receivedAt`);
- * a control a device lacks ends `notSupported` at start; an offline or faulted device ends as the
- * lifecycle says.
+ * docs/upstream.md, Batches. Refuses the whole batch for a device not found or not yours (404,
+ * spending no slot), every device over the limit (429), an ended window (400), an out-of-range
+ * power (422); otherwise a device over the limit is left out and an overlapping window gets a
+ * command cancelled at once with `timeWindowOverlap`.
  */
 export function submitBatch(
   memory: StateMemory,
@@ -118,7 +103,6 @@ export function submitBatch(
   return { batch, commands, rateLimited };
 }
 
-/** What a batch cancel did: one result per device in request order. */
 export interface BatchCancellation {
   batchCommandId: string;
   results: BatchCancelResult[];
@@ -127,14 +111,9 @@ export interface BatchCancellation {
 }
 
 /**
- * Cancels every command of a batch that can still be cancelled (docs/upstream.md, Batches),
- * recording them in `change`; one result per device in request order, `cancelled` and `failed`
- * mixed. A device whose site was unbound since fails (spending no slot), as does a completed or
- * cancelled command, and a device over the rate limit (docs/upstream.md, Rate limit: a batch
- * cancel takes a slot of each device of the batch still the client's).
- * @throws SandboxError 404 `NOT_FOUND` when the batch is unknown to the client (another client's
- *   batch too); RateLimitError 429 when every such device is over the rate limit; 409
- *   `BATCH_NOT_CANCELLABLE` when every command of the batch is already final.
+ * A batch cancel takes a slot of each device still the client's (docs/upstream.md, Rate limit).
+ * @throws SandboxError 404 unknown to the client, 429 when every device is over the limit, 409
+ *   `BATCH_NOT_CANCELLABLE` when every command is already final.
  */
 export async function cancelBatch(
   memory: StateMemory,

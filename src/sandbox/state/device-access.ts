@@ -5,7 +5,6 @@ import type { ClientIdentity } from './client-identity.ts';
 import type { SiteBindings } from './site-bindings.ts';
 import type { StateMemory } from './state-memory.ts';
 
-/** The device when it is known in the client's region and its site is bound to the client. */
 export function deviceIfYours(
   catalog: Catalog,
   bindings: SiteBindings,
@@ -16,11 +15,7 @@ export function deviceIfYours(
   return device && bindings.isBound(client, device.siteId) ? device : undefined;
 }
 
-/**
- * The device, when known in the client's region and its site is bound to the client.
- * @throws SandboxError 404 `NOT_FOUND` otherwise, in the same words whether the device is unknown
- *   or its site is not bound (docs/upstream.md, Errors: existence is not leaked).
- */
+/** @throws SandboxError 404 in the same words for unknown and not bound (no existence leak). */
 export function accessibleDevice(
   catalog: Catalog,
   bindings: SiteBindings,
@@ -33,11 +28,8 @@ export function accessibleDevice(
 }
 
 /**
- * The device of a call about it (submit, status, cancel, history), with one of its slots of the
- * vendor's rate limit taken (docs/upstream.md, Rate limit). A device that is not found or not
- * yours is refused first and spends nothing, so no client spends another partner's budget.
- * @throws SandboxError 404 `NOT_FOUND` as {@link accessibleDevice}; RateLimitError 429 when the
- *   device has no slot left.
+ * Not found or not yours is refused before a slot is taken, so no client spends another partner's
+ * budget. @throws SandboxError 404; RateLimitError 429 when the device has no slot left.
  */
 export function deviceForCall(
   memory: StateMemory,
@@ -49,10 +41,7 @@ export function deviceForCall(
   return device;
 }
 
-/**
- * The site, when known in the client's region and bound to the client.
- * @throws SandboxError 404 `NOT_FOUND` otherwise, in the same words either way.
- */
+/** @throws SandboxError 404 in the same words for unknown and not bound. */
 export function accessibleSite(
   catalog: Catalog,
   bindings: SiteBindings,

@@ -14,13 +14,11 @@ import type { DeviceConditions } from './device-conditions.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
-/** The items of page `page` of `size`, with the total (docs/upstream.md, Paging). */
 function pageOf<T>(items: T[], page: number, size: number): { total: number; items: T[] } {
   const from = (page - 1) * size;
   return { total: items.length, items: items.slice(from, from + size) };
 }
 
-/** The sites bound to the client, in bind order. */
 function boundSites(memory: StateMemory, client: ClientIdentity): FixtureSite[] {
   return memory.bindings
     .siteIdsInBindOrder(client.clientId)
@@ -28,11 +26,6 @@ function boundSites(memory: StateMemory, client: ClientIdentity): FixtureSite[] 
     .filter((site): site is FixtureSite => site !== undefined);
 }
 
-/**
- * `GET /sites` (docs/upstream.md, Sites, Paging): the sites bound to the client in bind order,
- * filtered by `online` and `faultStatus`, one page of them, each with its devices unless
- * `includeDevices` is false.
- */
 export function listSites(
   memory: StateMemory,
   client: ClientIdentity,
@@ -49,10 +42,7 @@ export function listSites(
   return { total, page: query.page, size: query.size, sites: items };
 }
 
-/**
- * `GET /sites/{siteId}`.
- * @throws SandboxError 404 `NOT_FOUND` for a site not found or not bound to the client.
- */
+/** @throws SandboxError 404 for a site not found or not bound to the client. */
 export function siteDetails(
   memory: StateMemory,
   client: ClientIdentity,
@@ -63,10 +53,6 @@ export function siteDetails(
   return toVendorSite(site, memory.conditions, includeDevices);
 }
 
-/**
- * `GET /devices` (docs/upstream.md, Sites, Paging): the devices of every bound site, flattened in
- * bind order, filtered by `online`, `faultStatus` and `gridConnected`, one page of them.
- */
 export function listDevices(
   memory: StateMemory,
   client: ClientIdentity,
@@ -84,10 +70,7 @@ export function listDevices(
   return { total, page: query.page, size: query.size, devices: items };
 }
 
-/**
- * `GET /devices/{deviceId}`.
- * @throws SandboxError 404 `NOT_FOUND` for a device not found or not yours.
- */
+/** @throws SandboxError 404 for a device not found or not yours. */
 export function deviceDetails(
   memory: StateMemory,
   client: ClientIdentity,
@@ -97,12 +80,7 @@ export function deviceDetails(
   return toVendorDevice(device, memory.conditions);
 }
 
-/**
- * Binds a site of the client's region to the client and records a new binding in `change`
- * (docs/upstream.md, Sites); binding a site the client holds already succeeds again.
- * @throws SandboxError 404 `NOT_FOUND` when the site is unknown in the client's region, 409
- *   `SITE_ALREADY_BOUND` when another partner client holds it.
- */
+/** Binding again succeeds. @throws SandboxError 404 unknown in region, 409 held by another. */
 export function bindSite(
   memory: StateMemory,
   client: ClientIdentity,
@@ -125,11 +103,7 @@ export function bindSite(
   if (binding) change.bindings.push(binding);
 }
 
-/**
- * Unbinds a site and records it in `change`; its devices and their commands then answer 404
- * (docs/upstream.md, Sites).
- * @throws SandboxError 404 `NOT_FOUND` when the site is not bound to the client.
- */
+/** @throws SandboxError 404 when the site is not bound to the client. */
 export function unbindSite(
   memory: StateMemory,
   client: ClientIdentity,
@@ -140,7 +114,6 @@ export function unbindSite(
   change.unbindings.push({ clientId: client.clientId, siteId });
 }
 
-/** A fixture device as the vendor shows it, with its current condition. */
 function toVendorDevice(device: FixtureDevice, conditions: DeviceConditions): Device {
   const condition = conditions.of(device);
   return {
@@ -166,10 +139,7 @@ function toVendorDevice(device: FixtureDevice, conditions: DeviceConditions): De
 const sum = (devices: Device[], field: keyof Device) =>
   Math.round(devices.reduce((total, device) => total + Number(device[field]), 0) * 1000) / 1000;
 
-/**
- * A fixture site as the vendor shows it (docs/upstream.md, Sites): totals summed over its
- * devices; `online` while any device is online, `faultStatus` while any device is faulted.
- */
+/** Online while any device is online, faulted while any device is faulted. */
 function toVendorSite(
   site: FixtureSite,
   conditions: DeviceConditions,

@@ -8,17 +8,10 @@ import type { CommandRequest } from '../vendor/schemas.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/**
- * A new ID: `prefix` + 16 random base64url characters (src/sandbox/README.md, IDs: `cmd_` for
- * commands, `batch_` for batches).
- */
+/** src/sandbox/README.md, IDs. */
 export const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('base64url')}`;
 
-/**
- * Refuses a window that has already ended at `nowMs` (epoch ms, sandbox clock; docs/upstream.md,
- * Commands); a window that began already but has not ended is accepted and starts at once.
- * @throws SandboxError 400 `INVALID_REQUEST` naming `endTime`.
- */
+/** A window that began but has not ended is accepted. @throws SandboxError 400 naming `endTime`. */
 export function refuseEndedWindow(command: CommandRequest, nowMs: number): void {
   if (windowHasEnded(command, nowMs))
     throw new SandboxError(
@@ -28,9 +21,7 @@ export function refuseEndedWindow(command: CommandRequest, nowMs: number): void 
 }
 
 /**
- * Refuses a `targetBatteryPowerW` outside the device's range from its kW data (docs/upstream.md,
- * Commands). The other controls have fixed schema bounds (400 before this); a control the device
- * lacks passes here and ends `notSupported` at start.
+ * A control the device lacks passes here and ends `notSupported` at start.
  * @throws SandboxError 422 `CAPABILITY_EXCEEDED` naming the value and the range.
  */
 export function refuseOutOfRange(device: FixtureDevice, command: CommandRequest): void {
@@ -44,7 +35,6 @@ export function refuseOutOfRange(device: FixtureDevice, command: CommandRequest)
   );
 }
 
-/** A fresh `received` command, received at `nowMs`, of a batch or not. */
 export function newCommand(
   deviceId: string,
   command: CommandRequest,

@@ -1,15 +1,6 @@
 import { z } from 'zod';
 
-/**
- * The vendor's other documented dialects the sandbox can speak, so the BFF's tolerance of them
- * is tested (docs/upstream.md, Dialects):
- * - `envelope`: every business answer wrapped as `{ code, msg, data }` (requirements v1.2.1,
- *   section 3.1), errors with `data: null`; never the token endpoint's answers.
- * - `tokenShape`: `snake` (the partner guide's `access_token`, default) or `camel` (the OpenAPI
- *   document's `TokenResponse`: `accessToken`, `refreshToken`, `tokenType`, `expiresIn`).
- * - `reasonField`: `cancellReason` (the published spelling, default), `cancelReason` (the proposed
- *   rename) or `both`.
- */
+/** The vendor's other dialects, so the BFF's tolerance of them is tested (docs/upstream.md). */
 export const DialectSettingsSchema = z.strictObject({
   envelope: z.boolean().optional(),
   tokenShape: z.enum(['snake', 'camel']).optional(),
@@ -18,14 +9,12 @@ export const DialectSettingsSchema = z.strictObject({
 export type DialectSettings = z.infer<typeof DialectSettingsSchema>;
 export type Dialect = Required<DialectSettings>;
 
-/** The dialect of the vendor's published documents. */
 export const PUBLISHED_DIALECT: Dialect = {
   envelope: false,
   tokenShape: 'snake',
   reasonField: 'cancellReason',
 };
 
-/** The published dialect with `settings` over it. */
 export function dialectOf(settings: DialectSettings): Dialect {
   return {
     envelope: settings.envelope ?? PUBLISHED_DIALECT.envelope,
@@ -34,11 +23,7 @@ export function dialectOf(settings: DialectSettings): Dialect {
   };
 }
 
-/**
- * Parses `SANDBOX_DIALECT`: comma-separated `key=value` pairs, e.g.
- * `envelope=on,tokenShape=camel,reasonField=both`; empty or unset is the published dialect.
- * @throws Error naming the pair that is wrong and the values allowed.
- */
+/** `envelope=on,tokenShape=camel,reasonField=both`; empty is the published one. @throws Error. */
 export function parseDialectVariable(text: string | undefined): Dialect {
   const settings: Record<string, unknown> = {};
   for (const pair of (text ?? '').split(',').map((part) => part.trim())) {
@@ -64,10 +49,6 @@ export function parseDialectVariable(text: string | undefined): Dialect {
   return dialectOf(parsed.data);
 }
 
-/**
- * The dialect the sandbox speaks now: the one it started with, changed by the admin API
- * (`PUT /_sandbox/dialect`), back to the start on `reset`.
- */
 export class SandboxDialect {
   private dialect: Dialect;
 
@@ -79,12 +60,10 @@ export class SandboxDialect {
     return { ...this.dialect };
   }
 
-  /** Replaces the dialect: what `settings` leaves out is the published form. */
   set(settings: DialectSettings): void {
     this.dialect = dialectOf(settings);
   }
 
-  /** Back to the dialect the sandbox started with. */
   reset(): void {
     this.dialect = { ...this.startDialect };
   }

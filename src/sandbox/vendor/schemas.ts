@@ -3,26 +3,16 @@ import { ID_PATTERN } from '../../domain/ids.ts';
 import { UtcTimestampSchema } from '../../domain/time.ts';
 import { endAfterStart } from '../../domain/time-window.ts';
 
-/**
- * The vendor's shapes as the sandbox reads and writes them (docs/upstream.md). These are the
- * sandbox's own schemas, deliberately apart from the product shapes of `src/domain`: the sandbox
- * is the vendor and speaks only its dialect. `docs/upstream.openapi.yaml` describes the same
- * shapes; `test/contract/openapi-document.test.ts` keeps the two in step.
- */
+// The vendor's own shapes (docs/upstream.md), apart from src/domain's: the sandbox speaks only its
+// dialect. test/contract/openapi-document.test.ts keeps them in step with the OpenAPI document.
 
-/** Path of every business operation under a region (docs/upstream.md, Sources and base paths). */
 export const API_BASE_PATH = '/api/openapi/v1';
-/** Path of the token endpoint under a region (docs/upstream.md, Tokens). */
 export const TOKEN_PATH = '/api/auth/oauth2/token';
 
-// ---- enumerations ----
-
-/** Command statuses (docs/upstream.md, Status record). */
 export const COMMAND_STATUSES = ['received', 'executing', 'completed', 'cancelled'] as const;
 export const CommandStatusSchema = z.enum(COMMAND_STATUSES);
 export type CommandStatus = z.infer<typeof CommandStatusSchema>;
 
-/** Cancellation reasons (docs/upstream.md, Status record). */
 export const CANCELLATION_REASONS = [
   'manuallyCancel',
   'timeWindowOverlap',
@@ -33,15 +23,11 @@ export const CANCELLATION_REASONS = [
 export const CancellationReasonSchema = z.enum(CANCELLATION_REASONS);
 export type CancellationReason = z.infer<typeof CancellationReasonSchema>;
 
-/** Received and executing commands can still change; completed and cancelled never do. */
 export const isActiveStatus = (status: CommandStatus) =>
   status === 'received' || status === 'executing';
 
-/** Phase types of a site's grid connection and of a device. */
 export const PHASE_TYPES = ['singlePhase', 'threePhase'] as const;
 export type PhaseType = (typeof PHASE_TYPES)[number];
-
-// ---- identifiers, paging, query values ----
 
 const idSchema = (what: string) =>
   z.string().regex(ID_PATTERN, {
@@ -52,7 +38,6 @@ export const SiteIdSchema = idSchema('siteId');
 export const CommandIdSchema = idSchema('commandId');
 export const BatchCommandIdSchema = idSchema('batchCommandId');
 
-/** Paging of every list (docs/upstream.md, Paging): `page` from 1, `size` 1..500, default 20. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 500;
 
@@ -78,7 +63,6 @@ const booleanParam = (name: string) =>
     .enum(['true', 'false'], { error: `${name} must be true or false` })
     .transform((value) => value === 'true');
 
-/** Query of `GET /sites` (docs/upstream.md, Sites). Unknown parameters are refused. */
 export const SiteListQuerySchema = z.strictObject({
   ...pageFields,
   online: booleanParam('online').optional(),
@@ -87,12 +71,10 @@ export const SiteListQuerySchema = z.strictObject({
 });
 export type SiteListQuery = z.infer<typeof SiteListQuerySchema>;
 
-/** Query of `GET /sites/{siteId}`. */
 export const SiteDetailQuerySchema = z.strictObject({
   includeDevices: booleanParam('includeDevices').default(true),
 });
 
-/** Query of `GET /devices` (docs/upstream.md, Sites). */
 export const DeviceListQuerySchema = z.strictObject({
   ...pageFields,
   online: booleanParam('online').optional(),
@@ -101,13 +83,8 @@ export const DeviceListQuerySchema = z.strictObject({
 });
 export type DeviceListQuery = z.infer<typeof DeviceListQuerySchema>;
 
-/** Longest range of one history query: 30 days (docs/upstream.md, History). */
 export const MAX_HISTORY_RANGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-/**
- * Query of `GET /device/{deviceId}/commands` (docs/upstream.md, History): required UTC
- * `startTime` and `endTime` at most 30 days apart, optional `status`, paging.
- */
 export const HistoryQuerySchema = z
   .strictObject({
     startTime: UtcTimestampSchema,
@@ -129,9 +106,6 @@ export const HistoryQuerySchema = z
   });
 export type HistoryQuery = z.infer<typeof HistoryQuerySchema>;
 
-// ---- power control and commands ----
-
-/** The power-control properties, in the vendor's order (docs/upstream.md, Commands). */
 export const POWER_CONTROL_PROPERTIES = [
   'targetBatteryPowerW',
   'chargeCutoffSocPercent',
@@ -141,10 +115,7 @@ export const POWER_CONTROL_PROPERTIES = [
 ] as const;
 export type PowerControlProperty = (typeof POWER_CONTROL_PROPERTIES)[number];
 
-/**
- * The bounds the vendor's schema itself sets (docs/upstream.md, Commands); outside them a request
- * is 400. `targetBatteryPowerW` has none in the schema: its range is the device's (422).
- */
+// Outside these the vendor answers 400; `targetBatteryPowerW` has only the device's range (422).
 export const POWER_CONTROL_SCHEMA_BOUNDS: Partial<
   Record<PowerControlProperty, { min: number; max: number }>
 > = {
@@ -166,11 +137,7 @@ const controlValue = (property: PowerControlProperty) => {
     : whole;
 };
 
-/**
- * A power control: at least one property (docs/upstream.md, Commands). `targetBatteryPowerW` is
- * positive to discharge and negative to charge. Unknown properties are refused (400), so a typo
- * is never silently dropped.
- */
+// Strict, so a typo'd property is refused (400) rather than silently dropped.
 export const PowerControlSchema = z
   .strictObject({
     targetBatteryPowerW: controlValue('targetBatteryPowerW').optional(),
@@ -184,7 +151,6 @@ export const PowerControlSchema = z
   });
 export type PowerControl = z.infer<typeof PowerControlSchema>;
 
-/** A command request: a power control effective in `[startTime, endTime)`, both UTC. */
 export const CommandRequestSchema = z
   .strictObject({
     powerControl: PowerControlSchema,
@@ -194,10 +160,9 @@ export const CommandRequestSchema = z
   .refine(endAfterStart, { error: 'endTime must be after startTime', path: ['endTime'] });
 export type CommandRequest = z.infer<typeof CommandRequestSchema>;
 
-/** Most devices in one batch: the spec's 50, not the vendor's 100 (docs/upstream.md, Batches). */
+/** The spec's 50, not the vendor's 100 (docs/upstream.md, Batches). */
 export const MAX_BATCH_DEVICES = 50;
 
-/** Body of `POST /devices/commands` (docs/upstream.md, Batches). */
 export const BatchRequestSchema = z.strictObject({
   devices: z
     .array(DeviceIdSchema)
@@ -210,12 +175,8 @@ export const BatchRequestSchema = z.strictObject({
 });
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 
-/** Body of `POST /sites` and of the spec's `DELETE /sites` (docs/upstream.md, Sites). */
 export const SiteBindingRequestSchema = z.strictObject({ siteId: SiteIdSchema });
 
-// ---- answers ----
-
-/** A device (docs/upstream.md, Sites): power in kW, `faultStatus` true when faulted. */
 export const DeviceSchema = z.object({
   id: DeviceIdSchema,
   siteId: SiteIdSchema,
@@ -236,10 +197,8 @@ export const DeviceSchema = z.object({
 });
 export type Device = z.infer<typeof DeviceSchema>;
 
-/** The vendor's site time zone: a UTC offset such as `UTC+9:30` (docs/upstream.md, Site clocks). */
 export const OFFSET_TIME_ZONE_PATTERN = /^UTC[+-]\d{1,2}:\d{2}$/;
 
-/** A site (docs/upstream.md, Sites); `devices` is absent when `includeDevices=false`. */
 export const SiteSchema = z.object({
   id: SiteIdSchema,
   name: z.string(),
@@ -265,15 +224,12 @@ export type Site = z.infer<typeof SiteSchema>;
 
 const page = { total: z.number().int().min(0), page: z.number().int(), size: z.number().int() };
 
-/** Answer of `GET /sites` (docs/upstream.md, Paging). */
 export const SiteListSchema = z.object({ ...page, sites: z.array(SiteSchema) });
 export type SiteList = z.infer<typeof SiteListSchema>;
 
-/** Answer of `GET /devices`: the devices of every bound site, flattened. */
 export const DeviceListSchema = z.object({ ...page, devices: z.array(DeviceSchema) });
 export type DeviceList = z.infer<typeof DeviceListSchema>;
 
-/** Answer of a bind (`onboarding success`) or an unbind (`offboarding success`). */
 export const BindingAnswerSchema = z.object({
   message: z.string(),
   siteId: SiteIdSchema,
@@ -281,7 +237,6 @@ export const BindingAnswerSchema = z.object({
 });
 export type BindingAnswer = z.infer<typeof BindingAnswerSchema>;
 
-/** 202 answer of a command submission. */
 export const SubmissionAnswerSchema = z.object({
   id: CommandIdSchema,
   message: z.string(),
@@ -289,11 +244,7 @@ export const SubmissionAnswerSchema = z.object({
 });
 export type SubmissionAnswer = z.infer<typeof SubmissionAnswerSchema>;
 
-/**
- * A command's status record (docs/upstream.md, Status record). The reason is spelled
- * `cancellReason` as the vendor publishes it; the `reasonField` dialect writes `cancelReason`
- * instead or as well. No batch ID.
- */
+// `cancellReason` as the vendor publishes it; the `reasonField` dialect writes `cancelReason`.
 export const StatusRecordSchema = z.object({
   id: CommandIdSchema,
   deviceId: DeviceIdSchema,
@@ -308,11 +259,9 @@ export const StatusRecordSchema = z.object({
   cancellReason: CancellationReasonSchema.optional(),
 });
 export type StatusRecord = z.infer<typeof StatusRecordSchema> & {
-  /** Only under the `reasonField` dialect `cancelReason` or `both`. */
   cancelReason?: CancellationReason;
 };
 
-/** Answer of `GET /device/{deviceId}/commands` (docs/upstream.md, History). */
 export const HistoryPageSchema = z.object({
   deviceId: DeviceIdSchema,
   ...page,
@@ -320,7 +269,6 @@ export const HistoryPageSchema = z.object({
 });
 export type HistoryPage = z.infer<typeof HistoryPageSchema>;
 
-/** 200 answer of a command cancel. */
 export const CancelAnswerSchema = z.object({
   message: z.string(),
   commandId: CommandIdSchema,
@@ -328,7 +276,6 @@ export const CancelAnswerSchema = z.object({
 });
 export type CancelAnswer = z.infer<typeof CancelAnswerSchema>;
 
-/** 202 answer of a batch: no per-device command IDs (docs/upstream.md, Batches). */
 export const BatchAcceptedSchema = z.object({
   batchCommandId: BatchCommandIdSchema,
   message: z.string(),
@@ -336,7 +283,6 @@ export const BatchAcceptedSchema = z.object({
 });
 export type BatchAccepted = z.infer<typeof BatchAcceptedSchema>;
 
-/** One device's outcome of a batch cancel. */
 export const BatchCancelResultSchema = z.object({
   deviceId: DeviceIdSchema,
   commandId: CommandIdSchema,
@@ -345,7 +291,6 @@ export const BatchCancelResultSchema = z.object({
 });
 export type BatchCancelResult = z.infer<typeof BatchCancelResultSchema>;
 
-/** 200 answer of a batch cancel, one result per device in request order. */
 export const BatchCancelAnswerSchema = z.object({
   message: z.string(),
   batchCommandId: BatchCommandIdSchema,
@@ -354,14 +299,13 @@ export const BatchCancelAnswerSchema = z.object({
 });
 export type BatchCancelAnswer = z.infer<typeof BatchCancelAnswerSchema>;
 
-/** The token answer as the partner guide shows it (docs/upstream.md, Tokens). */
 export const TokenAnswerSchema = z.object({
   access_token: z.string().min(1),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int().positive(),
 });
 
-/** The token answer as the OpenAPI document's `TokenResponse` shows it (`tokenShape: camel`). */
+/** The OpenAPI document's `TokenResponse` (`tokenShape: camel`). */
 export const CamelTokenAnswerSchema = z.object({
   accessToken: z.string().min(1),
   refreshToken: z.string().min(1),
@@ -369,7 +313,6 @@ export const CamelTokenAnswerSchema = z.object({
   expiresIn: z.number().int().positive(),
 });
 
-/** Form fields of the token request; `scope` is accepted and ignored. */
 export const TokenRequestSchema = z.object({
   grant_type: z.literal('client_credentials', { error: 'grant_type must be client_credentials' }),
   client_id: z.string().min(1, { error: 'client_id is required' }),
@@ -377,9 +320,6 @@ export const TokenRequestSchema = z.object({
   scope: z.string().optional(),
 });
 
-// ---- errors ----
-
-/** Error codes and their statuses (docs/upstream.md, Errors). */
 export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -397,7 +337,6 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-/** Every error but the rate limit's and the token endpoint's (docs/upstream.md, Errors). */
 export const ErrorBodySchema = z.object({
   errorCode: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
   message: z.string(),
@@ -405,7 +344,6 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** The rate limit's 429 (docs/upstream.md, Rate limit). */
 export const RateLimitBodySchema = z.object({
   code: z.literal('RATE_LIMIT_EXCEEDED'),
   message: z.string(),
@@ -418,10 +356,8 @@ export const RateLimitBodySchema = z.object({
 });
 export type RateLimitBody = z.infer<typeof RateLimitBodySchema>;
 
-/** RFC 6749 section 5.2 error codes of the token endpoint. */
 export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type'];
 
-/** Every business answer under the `envelope` dialect (docs/upstream.md, Dialects). */
 export const EnvelopeSchema = z.object({
   code: z.number().int(),
   msg: z.string(),
