@@ -11,10 +11,8 @@ import { notificationKeys } from '../features/notifications/api/notification-key
 import { siteKeys } from '../features/sites/api/site-keys.ts';
 
 /**
- * What each account event makes stale in the browser (docs/architecture.md, Live updates), through
- * the entities' key factories: one entry per event type, so an event the read model publishes
- * later is one line here. A screen showing stale data refetches it from the BFF at once; the
- * others when shown again.
+ * What each account event makes stale (docs/architecture.md, Live updates), one entry per event
+ * type: on-screen queries refetch at once, others when shown again.
  */
 export const PUSH_INVALIDATIONS: {
   [T in AccountEventType]: (data: AccountEventData<T>) => InvalidateQueryFilters[];
@@ -26,7 +24,6 @@ export const PUSH_INVALIDATIONS: {
     ...deviceIds.map((deviceId) => ({ queryKey: commandKeys.device(deviceId) })),
     { queryKey: overviewKeys.all },
   ],
-  // Capabilities come with the site list.
   deviceCapabilitiesChanged: () => [{ queryKey: siteKeys.all }],
   siteBindingsChanged: () => [{ queryKey: siteKeys.all }, { queryKey: overviewKeys.all }],
   ledgerEntryChanged: () => [{ queryKey: commandKeys.ledger() }, { queryKey: overviewKeys.all }],
@@ -47,11 +44,9 @@ export const PUSH_INVALIDATIONS: {
   ],
 };
 
-/** The invalidations of one stream message: none for an unknown or malformed one. */
 export function invalidationsOf(message: PushEnvelope): InvalidateQueryFilters[] {
   const event = AccountEventSchema.safeParse({ type: message.type, data: message.data });
   if (!event.success) return [];
-  // The table's entry for this type takes this type's data, which the schema checked.
   const invalidate = PUSH_INVALIDATIONS[event.data.type] as
     ((data: unknown) => InvalidateQueryFilters[]) | undefined;
   return invalidate ? invalidate(event.data.data) : [];
@@ -61,20 +56,14 @@ export function invalidationsOf(message: PushEnvelope): InvalidateQueryFilters[]
 export const PUSH_BATCH_MS = 50;
 
 /**
- * The shortest time between two runs of gathered invalidations, ms. A trickle of events (the
- * read model's first reads of a newly bound site of 60 devices, one every few hundred ms) would
- * otherwise refetch the site list and the overview several times a second for minutes; spaced,
- * each refetches at most once a second, and a lone event after a quiet second still shows within
- * {@link PUSH_BATCH_MS}.
+ * Shortest time between runs of gathered invalidations, ms: a trickle of events (a newly bound
+ * site's first reads) would otherwise refetch several times a second for minutes.
  */
 export const PUSH_SPACING_MS = 1000;
 
 /**
- * Applies stream messages to the query cache: each event's invalidations, gathered for
- * {@link PUSH_BATCH_MS} and run at most once per {@link PUSH_SPACING_MS}, so a burst (a replay
- * after a reconnect, a fleet job's batches) or a trickle refetches each query once per run
- * instead of cancelling and restarting it per event; `resync` (events were missed that cannot be
- * replayed) makes everything stale.
+ * Applies stream messages to the query cache: invalidations gathered for {@link PUSH_BATCH_MS} and
+ * run at most once per {@link PUSH_SPACING_MS}, so a burst refetches each query once; `resync` makes everything stale.
  *
  * @param batchMs gathering time, ms (tests pass 0).
  * @param spacingMs shortest time between two runs, ms (tests pass 0).
@@ -107,7 +96,6 @@ export function createPushApplier(
       if (!everything && pending.size === 0) return;
       timer ??= setTimeout(flush, Math.max(batchMs, lastRunMs + spacingMs - Date.now()));
     },
-    /** Drops what is gathered (the layout unmounts). */
     cancel(): void {
       clearTimeout(timer);
       timer = undefined;

@@ -10,10 +10,7 @@ function shouldRetry(failureCount: number, error: ApiError): boolean {
   return error.status === 0 || error.status === 429 || error.status >= 500;
 }
 
-/**
- * The app's query client. A 401 `not_signed_in` from any call (the session ended or expired on
- * the BFF) calls `onNotSignedIn` once per failure, unless the caller handles it (`meta`).
- */
+/** The app's query client; a 401 `not_signed_in` calls `onNotSignedIn` unless the caller handles it (`meta`). */
 export function createQueryClient({ onNotSignedIn }: { onNotSignedIn: () => void }): QueryClient {
   const onError = (error: unknown, meta: AppQueryMeta | undefined) => {
     if (isApiError(error, 'not_signed_in') && !meta?.handlesNotSignedIn) onNotSignedIn();

@@ -12,9 +12,8 @@ import type { PageWidthHandle } from './routes/page-width.ts';
 const wide: PageWidthHandle = { pageWidth: 'wide' };
 
 /**
- * The routes. Only the sign-in page is in the initial bundle; the signed-in pages load on demand
- * (docs/architecture.md, Budgets: initial JS of the sign-in route at most 170 KiB gzip). Features
- * never import each other; the route modules compose them.
+ * The routes; only sign-in is in the initial bundle (docs/architecture.md, Budgets: at most
+ * 170 KiB gzip). Features never import each other; route modules compose them.
  */
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   return [

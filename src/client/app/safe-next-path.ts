@@ -1,7 +1,4 @@
-/**
- * The path to return to after sign-in, from `?next=`: only a path of this app (one leading `/`,
- * not `//host`), so the sign-in page cannot be used to send an operator elsewhere.
- */
+/** The path to return to after sign-in: only a path of this app (not `//host`), so sign-in cannot redirect elsewhere. */
 export function safeNextPath(next: string | null): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
     return '/overview';

@@ -49,14 +49,11 @@ export function targetAt(targets: readonly SpanPx[], xPx: number): number | null
 }
 
 interface ChartFrameProps {
-  /** The plot's width in px and the ref that measures it ({@link useElementWidth}). */
   widthPx: number;
   measureRef: (element: HTMLDivElement | null) => (() => void) | undefined;
-  /** The plot's accessible name; the summary (`summaryId`) describes it. */
   label: string;
   summaryId: string;
   heightPx: number;
-  /** What the pointer and the arrow keys can point at, in reading order. */
   targets: readonly ChartTarget[];
   legend: readonly LegendEntry[];
   /** Draws the chart (once `widthPx` is known), with the target the tooltip shows, if any. */
@@ -64,11 +61,9 @@ interface ChartFrameProps {
 }
 
 /**
- * A chart's frame: as wide as its container (measured through `measureRef`, so the chart follows
- * resizes), a tooltip for the target under the pointer, tapped, or chosen with the arrow keys
- * (Home, End; Escape closes it), placed beside the target so it never covers it, and the legend
- * as a list. The plot is one focusable image named by `label` and described by the chart's
- * summary, so a screen reader hears the words rather than the shapes.
+ * A chart's frame: container-wide (follows resizes), a tooltip for the target under the pointer,
+ * tapped or chosen with arrows/Home/End (placed beside it, never over it), and the legend as a
+ * list. The plot is one focusable image named by `label`, described by its summary.
  */
 export function ChartFrame(props: ChartFrameProps) {
   const { widthPx, measureRef, label, summaryId, heightPx, targets, legend, children } = props;
@@ -108,7 +103,6 @@ export function ChartFrame(props: ChartFrameProps) {
     setActive(targetAt(targets, event.clientX - left));
   };
 
-  // Beside the target, on the side with more room.
   const besideRight = target ? target.leftPx + target.rightPx < widthPx : true;
   const tooltipStyle = target
     ? besideRight
@@ -128,8 +122,7 @@ export function ChartFrame(props: ChartFrameProps) {
         aria-describedby={target ? `${summaryId} ${tooltipId}` : summaryId}
         onKeyDown={onKeyDown}
         onBlur={() => setActive(null)}
-        // A touch ends with pointerleave right after the tap; that tooltip stays until the
-        // plot loses focus (a tap elsewhere).
+        // A tap ends with pointerleave at once: its tooltip stays until the plot loses focus.
         onPointerLeave={(event) => {
           if (event.pointerType !== 'touch') setActive(null);
         }}

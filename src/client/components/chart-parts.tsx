@@ -12,10 +12,7 @@ export const TITLE_ROOM_TOP_PX = 26;
 /** Room below the x axis's ticks for its title, in px. */
 export const TITLE_ROOM_BOTTOM_PX = 22;
 
-/**
- * Reports the chart's plot area (px, from the chart's top left) to `onChange` whenever it moves,
- * so what the page places over the chart (hover targets, the tooltip) uses the chart's geometry.
- */
+/** Reports the plot area (px from the chart's top left) whenever it moves, for what the page overlays. */
 export function PlotAreaProbe({ onChange }: { onChange: (area: PlotArea) => void }) {
   const area = usePlotArea();
   useEffect(() => {
@@ -24,16 +21,12 @@ export function PlotAreaProbe({ onChange }: { onChange: (area: PlotArea) => void
   return null;
 }
 
-/** True when two plot areas are the same rectangle. */
 const samePlotArea = (a: PlotArea | undefined, b: PlotArea) =>
   a !== undefined && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
 /**
- * A chart's measured geometry: `measureRef` goes on the element whose width (`widthPx`) the chart
- * takes; `onPlotArea` goes to a {@link PlotAreaProbe} inside the chart, and `plot` is then the plot
- * area it reported (undefined until the first layout), kept as the same object while the rectangle
- * stays, so what is memoised on it is not recomputed. `plotWidthPx` is the plot's width, or until
- * it has been measured the chart's width less `axesEstimatePx` (what its value axes usually take).
+ * A chart's measured geometry: `measureRef` for its width, `onPlotArea` for a {@link PlotAreaProbe};
+ * `plot` stays the same object while unchanged; `plotWidthPx` is estimated with `axesEstimatePx` until measured.
  */
 export function useChartGeometry(axesEstimatePx: number) {
   const [measureRef, widthPx] = useElementWidth<HTMLDivElement>();
@@ -52,15 +45,11 @@ export function useChartGeometry(axesEstimatePx: number) {
 }
 
 /**
- * The time axis of a chart over `[startMs, endMs]` on `timeZone`'s clock (the site's): ticks from
- * `siteTimeTicks` (lib/chart-axes.ts) for the plot's width, without a tick whose centred label
- * would run out of the chart's box at either end, their labels, and the domain. Every value is
- * memoised: recharts keeps axis settings in its store, and a new object on every render would be
- * stored again on every render.
+ * The time axis over `[startMs, endMs]` on `timeZone`'s clock (`siteTimeTicks`), dropping ticks
+ * whose label would leave the box. Memoised: recharts stores axis settings, a new object per render re-stores them.
  *
  * @param geometry from {@link useChartGeometry}.
- * @param finest `'minute'` lets a short range (a fleet job's) take minute ticks; see
- *   `siteTimeTicks`.
+ * @param finest `'minute'` lets a short range take minute ticks.
  */
 export function useSiteTimeAxis(
   range: { startMs: number; endMs: number; timeZone: string },
@@ -110,12 +99,7 @@ export function useSiteTimeAxis(
   };
 }
 
-/**
- * Axis titles written horizontally in the chart's own margins: the left (and right) value axis
- * titles above the plot, at its corners, and the time axis title centred under the ticks. A
- * rotated title beside long tick labels is what got cut off ("- charg"); here each title starts
- * inside the chart's box and has a whole line to itself.
- */
+/** Axis titles written horizontally in the chart's margins: a rotated title beside long ticks got cut off. */
 export function AxisTitles(props: { left: string; right?: string; bottom: string; color: string }) {
   const widthPx = useChartWidth() ?? 0;
   const heightPx = useChartHeight() ?? 0;

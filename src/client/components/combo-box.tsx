@@ -16,7 +16,6 @@ import './popover.css';
 
 /** One choice of a {@link ComboBox}: a device, a site. */
 export interface ComboBoxItem {
-  /** The key, e.g. the device ID. */
   id: string;
   /** What the list shows first, what typing matches and what the input shows once it is picked. */
   label: string;
@@ -25,7 +24,6 @@ export interface ComboBoxItem {
 }
 
 export interface ComboBoxProps {
-  /** Visible label of the input. */
   label: string;
   items: readonly ComboBoxItem[];
   /** The typed text (controlled), e.g. a filter a table follows as the operator types. */
@@ -34,7 +32,6 @@ export interface ComboBoxProps {
   /** The picked item's `id`, or `null`. Picking puts the item's `label` into the input. */
   selectedKey?: string | null;
   onSelectionChange?: (id: string | null) => void;
-  /** Text under the input, read as its description. */
   description?: ReactNode;
   /** Whether text that matches no item may stay typed (a free filter). Default true. */
   allowsCustomValue?: boolean;
@@ -44,17 +41,9 @@ export interface ComboBoxProps {
 }
 
 /**
- * A text input with a list of suggestions for long lists of devices or sites (React Aria's
- * `ComboBox`): typing narrows the list (matching anywhere in the label or detail, ignoring case
- * and accents), ArrowDown opens it, Enter picks, Escape closes the list and then clears nothing.
- * The label and description are wired by React Aria itself. The open list hides the rest of the
- * page from assistive technology; close it before an accessibility scan
- * (docs/decisions/003-component-kit.md, axe in e2e).
- *
- * @example
- * <ComboBox label="Filter devices" items={devices.map((d) => ({ id: d.deviceId,
- *   label: d.deviceId, detail: `${d.name} · ${d.model}` }))}
- *   inputValue={filter} onInputChange={setFilter} />
+ * A text input with suggestions (React Aria's `ComboBox`), matching label or detail anywhere,
+ * ignoring case and accents. The open list hides the page from assistive technology: close it
+ * before an accessibility scan (docs/decisions/003-component-kit.md).
  */
 export function ComboBox({
   label,
@@ -69,8 +58,7 @@ export function ComboBox({
   className,
 }: ComboBoxProps) {
   const { contains } = useFilter({ sensitivity: 'base' });
-  // With its items given, React Aria leaves the filtering to the caller: match the label or the
-  // detail, so a device is found by its name as well as its ID.
+  // With items given React Aria leaves filtering to us: match the detail too, so a name finds a device.
   const shown = useMemo(
     () =>
       items.filter(
@@ -89,7 +77,6 @@ export function ComboBox({
       selectedKey={selectedKey}
       onSelectionChange={(key: Key | null) => {
         const picked = key === null ? undefined : items.find((item) => item.id === String(key));
-        // With the typed text controlled, the picked item's label is put in the input here.
         if (picked) onInputChange(picked.label);
         onSelectionChange?.(picked ? picked.id : null);
       }}

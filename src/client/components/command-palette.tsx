@@ -17,9 +17,7 @@ import './dialog.css';
 import './popover.css';
 import './command-palette.css';
 
-/** One destination of a {@link CommandPalette}. */
 export interface PaletteItem {
-  /** Unique within the palette. */
   id: string;
   label: string;
   /** A second line: an ID, where it lives. */
@@ -29,7 +27,6 @@ export interface PaletteItem {
   onAction: () => void;
 }
 
-/** A titled group of destinations (sites, devices). */
 export interface PaletteGroup {
   id: string;
   title: string;
@@ -47,10 +44,8 @@ export interface CommandPaletteProps {
 }
 
 /**
- * A command palette (React Aria's `ModalOverlay` > `Dialog` > `Autocomplete` with a search field
- * and a `Menu`): the search field takes focus, typing filters the destinations (any part of their
- * text, ignoring case and accents), ArrowUp and ArrowDown move through them while typing goes on,
- * Enter goes, Escape closes and gives focus back to what had it.
+ * A command palette (React Aria's `Autocomplete` in a modal): typing filters (any part, ignoring
+ * case and accents) while arrows move, Enter goes, Escape closes and returns focus.
  */
 export function CommandPalette({
   label,

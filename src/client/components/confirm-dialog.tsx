@@ -10,22 +10,12 @@ export interface ConfirmDialogProps {
   /** Name of the button that backs out, e.g. "Keep site". Never "Cancel": it would be ambiguous. */
   dismissLabel: string;
   onConfirm: () => void;
-  /** The dismiss button, Escape. */
   onDismiss: () => void;
 }
 
 /**
- * A confirmation before a destructive action, on {@link Dialog} as an `alertdialog`: mounted only
- * while asked for; the dismiss button takes the first focus so Enter never confirms by accident;
- * Escape dismisses; focus returns to the opener when it closes.
- *
- * @example
- * {unbindTarget ? (
- *   <ConfirmDialog title="Unbind Leipzig Solar Park?" confirmLabel="Unbind site"
- *     dismissLabel="Keep site" onDismiss={close} onConfirm={unbind}>
- *     <p>powerdeck will no longer reach its 60 devices.</p>
- *   </ConfirmDialog>
- * ) : null}
+ * A confirmation before a destructive action ({@link Dialog} as `alertdialog`), mounted only while
+ * asked for; the dismiss button takes first focus so Enter never confirms by accident.
  */
 export function ConfirmDialog({
   title,

@@ -20,41 +20,29 @@ import './popover.css';
 
 /** What a form may do with a {@link DateTimeField}: focus it (react-hook-form does on an error). */
 export interface DateTimeFieldHandle {
-  /** Focuses the first segment (the year). */
   focus: () => void;
 }
 
 export interface DateTimeFieldProps {
-  /** ID of the field's group; `Field` passes its own. */
   id?: string;
   /** The visible label's ID (`Field` gives it as `labelId`), so the field and each segment are named. */
   'aria-labelledby'?: string | undefined;
   /** A name when there is no visible label (prefer `aria-labelledby`). */
   'aria-label'?: string;
-  /** Hints and error, from `Field`. */
   'aria-describedby'?: string | undefined;
-  /** From `Field`: marks the field and its segments invalid. */
   'aria-invalid'?: true | undefined;
-  /**
-   * The instant, as an ISO 8601 UTC string (`2026-11-21T01:00:00Z`), or `''` for none. Any ISO
-   * string with an offset is read; it is shown on `timeZone`'s clock.
-   */
+  /** The instant as ISO 8601 UTC (`2026-11-21T01:00:00Z`), or `''`; any ISO string with an offset is read. */
   value: string;
-  /**
-   * Called with the instant typed or picked, as `2026-11-21T01:00:00Z` (whole minutes), or `''`
-   * while the field is empty or only partly typed.
-   */
+  /** The instant typed or picked, whole minutes, ISO UTC; `''` while empty or partly typed. */
   onChange: (value: string) => void;
   onBlur?: () => void;
   /** IANA zone whose clock the field shows and is typed on; a zone the browser lacks falls back to UTC. */
   timeZone: string;
   isDisabled?: boolean;
-  /** The calendar button's name. Default "Choose date". */
   calendarLabel?: string;
   ref?: Ref<DateTimeFieldHandle>;
 }
 
-/** The zone the field can use: the site's, or UTC when this browser does not know it. */
 const usableZone = (timeZone: string) => (isKnownTimeZone(timeZone) ? timeZone : 'UTC');
 
 function toZonedValue(value: string, timeZone: string): ZonedDateTime | null {
@@ -67,27 +55,10 @@ function toZonedValue(value: string, timeZone: string): ZonedDateTime | null {
 }
 
 /**
- * A date and time typed on a site's clock (React Aria's `DatePicker` with
- * `@internationalized/date`, docs/decisions/003-component-kit.md): year-month-day and 24-hour
- * hour:minute segments, the zone's offset at that instant shown last (`GMT+10:30`), and a button
- * that opens a calendar to pick the day (the time is kept). The value in and out is an instant in
- * ISO 8601 UTC, so a caller never converts between clocks; across a clock change, React Aria
- * resolves a skipped time forward and a repeated one to its first occurrence, and the offset shown
- * says which. Name the zone (IANA, e.g. `Europe/Berlin`) and give the UTC equivalent in the
- * label or description: `Field`'s hints are read as the field's description.
- *
- * Made for `Field` and react-hook-form's `Controller`:
- *
- * @example
- * <Field id="command-start" label="Start" hints={[`Site clock ${zone}`, formatUtc(start)]}
- *   error={errors.start?.message} labelledById>
- *   {(control, { labelId }) => (
- *     <Controller name="start" control={form.control} render={({ field }) => (
- *       <DateTimeField {...control} aria-labelledby={labelId} timeZone={zone}
- *         value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />
- *     )} />
- *   )}
- * </Field>
+ * A date and time typed on a site's clock (React Aria's `DatePicker`, docs/decisions/003-component-kit.md):
+ * 24-hour segments, the zone's offset shown, a calendar button. Value in and out is ISO UTC, so no
+ * caller converts clocks; a skipped time resolves forward, a repeated one to its first occurrence.
+ * Name the zone and give the UTC equivalent in the label or `Field` hints (read as its description).
  */
 export function DateTimeField({
   value,

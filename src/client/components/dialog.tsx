@@ -6,19 +6,13 @@ import './dialog.css';
 export type DialogSize = 'small' | 'medium' | 'large';
 
 export interface DialogProps {
-  /** The dialog's heading, which also names it for assistive technology. */
   title: ReactNode;
-  /** The body. When the window is too short for it, the body scrolls inside the dialog. */
+  /** The body; it scrolls inside the dialog when the window is too short. */
   children: ReactNode;
-  /**
-   * Buttons under the body, always in view however far the body scrolls. A form in the body may
-   * keep its own buttons instead: a `.actions` row directly inside a `<form>` in the body sticks to
-   * the dialog's bottom edge the same way.
-   */
+  /** Buttons kept in view however far the body scrolls (a `.actions` row in a body `<form>` sticks too). */
   actions?: ReactNode;
   /** Escape, or a click outside when `isDismissable`: the owner closes the dialog. */
   onClose: () => void;
-  /** Open unless `false`; a dialog may also be mounted only while it is open. */
   isOpen?: boolean;
   /** `alertdialog` for a confirmation that interrupts (a destructive action). Default `dialog`. */
   role?: 'dialog' | 'alertdialog';
@@ -26,23 +20,12 @@ export interface DialogProps {
   size?: DialogSize;
   /** Whether a click on the backdrop closes it; off by default so typed values are not lost. */
   isDismissable?: boolean;
-  /** Extra class on the dialog element, for a feature's own styles. */
   className?: string;
 }
 
 /**
- * A modal dialog (React Aria's `ModalOverlay` > `Modal` > `Dialog`): focus moves into it (the
- * first focusable element, or one marked `autoFocus`), stays in it while open and returns to what
- * was focused before when it closes; Escape closes it; the page behind is hidden from assistive
- * technology and does not scroll. It is never taller than the window: the title and `actions`
- * stay in view and the body scrolls between them, so Submit can always be reached.
- *
- * @example
- * {editing ? (
- *   <Dialog title="New command" onClose={() => setEditing(false)}>
- *     <CommandForm … onCancel={() => setEditing(false)} />
- *   </Dialog>
- * ) : null}
+ * A modal dialog (React Aria): focus moves in, stays, and returns on close; Escape closes; the page
+ * behind is inert. Never taller than the window: title and `actions` stay in view, the body scrolls.
  */
 export function Dialog({
   title,

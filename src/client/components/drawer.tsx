@@ -4,34 +4,22 @@ import { Dialog as AriaDialog, Heading } from 'react-aria-components';
 import './drawer.css';
 
 export interface DrawerProps {
-  /** The drawer's heading, which also names it for assistive technology. */
   title: ReactNode;
   children: ReactNode;
   /** Buttons kept at the drawer's bottom edge. */
   actions?: ReactNode;
   /** The Close button and Escape (while focus is in the drawer). */
   onClose: () => void;
-  /** Open unless `false`; a drawer may also be mounted only while it is open. */
   isOpen?: boolean;
   /** Name of the header's close button. Default "Close". */
   closeLabel?: string;
-  /** Extra class on the drawer element, for a feature's own styles. */
   className?: string;
 }
 
 /**
- * A non-modal side panel (details of a selection) over the right edge of the window: it floats
- * above the page instead of taking room from it, so the content under it keeps its size (a grid
- * does not reflow when details open). Focus moves into it when it opens and back to what was
- * focused before when it closes (React Aria's `FocusScope`, docs/decisions/003-component-kit.md);
- * Escape closes it; the page stays usable, so Tab may leave it and it is not `aria-modal`.
- *
- * @example
- * {selected ? (
- *   <Drawer title="Command details" onClose={() => setSelected(null)}>
- *     <StatusRecordList record={selected} timeZone={timeZone} />
- *   </Drawer>
- * ) : null}
+ * A non-modal side panel over the window's right edge: it floats, so the page under it keeps its
+ * size. Focus moves in on open and back on close (`FocusScope`, docs/decisions/003-component-kit.md);
+ * Escape closes; Tab may leave it (not `aria-modal`).
  */
 export function Drawer({
   title,

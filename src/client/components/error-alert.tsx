@@ -15,10 +15,8 @@ interface ErrorAlertProps {
 }
 
 /**
- * An error an operator can act on: what failed, why in the product's words (`problemWords`, from
- * the problem's code and fields), and what to do next; the code and the vendor's own message are
- * folded away for support. A 403 `site_not_bound` (the site was unbound meanwhile) says the site must be bound
- * again, and where.
+ * An error an operator can act on: what failed, why in the product's words (`problemWords`), what
+ * to do next; code and vendor message folded away for support.
  */
 export function ErrorAlert({
   error,

@@ -9,7 +9,6 @@ export interface FieldControlProps {
 
 /** What a composite control (several focusable parts) needs to be named by the field's label. */
 export interface FieldLabel {
-  /** ID of the visible label, for the control's `aria-labelledby`. */
   labelId: string;
 }
 
@@ -20,10 +19,7 @@ interface FieldProps {
   hints?: ReactNode[];
   error?: string | undefined;
   className?: string;
-  /**
-   * The control is a composite such as `DateTimeField`, named through `aria-labelledby` (the
-   * second argument of `children`) rather than by the label's `for`, which names one element only.
-   */
+  /** A composite control (`DateTimeField`), named via `aria-labelledby`: a label's `for` names one element only. */
   labelledById?: boolean;
   children: (control: FieldControlProps, label: FieldLabel) => ReactNode;
 }

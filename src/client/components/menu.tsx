@@ -12,9 +12,7 @@ import {
 } from 'react-aria-components';
 import './popover.css';
 
-/** One choice of a {@link Menu}. */
 export interface MenuAction {
-  /** Unique within the menu. */
   id: string;
   label: string;
   onAction: () => void;
@@ -24,7 +22,6 @@ export interface MenuAction {
 }
 
 export interface MenuProps {
-  /** The button that opens the menu, e.g. "More actions". */
   label: ReactNode;
   /** Name of the button when `label` is not text (an icon). */
   'aria-label'?: string;
@@ -35,28 +32,15 @@ export interface MenuProps {
   note?: string | undefined;
   /** Whether the button shows its ▾ caret (default true); an icon button may do without. */
   caret?: boolean;
-  /** Class of the button, instead of `menu-button`. */
   buttonClassName?: string;
-  /**
-   * Open state, for a menu that also opens another way than its button (a right-click, a key on
-   * the thing it acts on): with `onOpenChange`, the owner decides. Opened so, the first choice
-   * takes focus, as after Enter on the button.
-   */
+  /** Open state for a menu also opened another way (right-click, a key), with `onOpenChange`. */
   isOpen?: boolean;
   onOpenChange?: (isOpen: boolean) => void;
 }
 
 /**
- * A menu button (React Aria's `MenuTrigger` > `Menu`): Enter, Space or ArrowDown opens it with the
- * first choice focused, arrows move, Enter picks, Escape closes; focus returns to the button (or
- * to what had focus when it was opened another way).
- * For a few actions that do not fit beside a row; plain buttons stay plain when there is room.
- *
- * @example
- * <Menu label="Site actions" actions={[
- *   { id: 'fold-all', label: 'Fold every site', onAction: foldAll },
- *   { id: 'unbind', label: 'Unbind…', tone: 'danger', onAction: askUnbind },
- * ]} />
+ * A menu button (React Aria's `MenuTrigger`): keyboard opens it with the first choice focused,
+ * focus returns on close. For a few actions that do not fit beside a row.
  */
 export function Menu({
   label,

@@ -6,7 +6,6 @@ import { readFailureWords } from '../lib/failure-words.ts';
 export interface StaleDataQuery {
   /** Anything cached: without data there is nothing stale to show, and a page shows its error. */
   data: unknown;
-  /** When the shown data was fetched, epoch ms. */
   dataUpdatedAt: number;
   /** True once a refetch over cached data failed after its retries. */
   isRefetchError: boolean;
@@ -21,31 +20,18 @@ export interface StaleDataNoticeProps {
   query: StaleDataQuery;
   /** What is shown, as the notice names it: "the site list", "this device's commands". */
   what: string;
-  /**
-   * The clock to say "as of" on: the site's zone on a site's page; by default the operator's own
-   * (the browser's) zone, for lists that span sites.
-   */
+  /** The clock of "as of": the site's on a site's page, else the browser's. */
   timeZone?: string | undefined;
-  /**
-   * How often the query tries again by itself after its retries gave up, in ms, when its options
-   * say so (`refetchWhileFailing`); the notice then says it.
-   */
+  /** The query's own retry interval after its retries gave up (`refetchWhileFailing`), ms, said in the notice. */
   autoRetryMs?: number | undefined;
 }
 
-/** The zone this browser runs in, for times that belong to no one site. */
 const operatorZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /**
- * Says when the data on screen could not be refreshed: as soon as the first attempt fails
- * (TanStack Query is still retrying), and after the retries gave up, with how old the shown data
- * is, on the site's or the operator's clock with UTC, why (`readFailureWords`), and a Try again
- * button. Renders nothing while the data is fresh or being refreshed without trouble. A status
- * (polite), not an alert: what is shown stays usable, only older.
- *
- * @example
- * const sites = useSites(); // its options: refetchInterval: refetchWhileFailing()
- * <StaleDataNotice query={sites} what="the site list" autoRetryMs={FAILED_REFETCH_INTERVAL_MS} />
+ * Says when the data on screen could not be refreshed: from the first failed attempt, then with
+ * its age, why (`readFailureWords`) and Try again. A polite status, not an alert: what is shown
+ * stays usable. Nothing while fresh.
  */
 export function StaleDataNotice({ query, what, timeZone, autoRetryMs }: StaleDataNoticeProps) {
   const retrying = query.isFetching && query.failureCount > 0;

@@ -11,46 +11,31 @@ import {
 import { z } from 'zod';
 import './toast.css';
 
-/*
- * The one module that touches React Aria's toasts, which are still exported as `UNSTABLE_`
- * (react-aria-components is pinned exactly for them): a rename upstream is one edit here
- * (docs/decisions/003-component-kit.md, Consequences).
- */
+/* The one module touching React Aria's `UNSTABLE_` toasts: a rename upstream is one edit here (docs/decisions/003-component-kit.md). */
 
 /** How an outcome went; the tone colours the toast's edge and is said in its words too. */
 export type ToastTone = 'success' | 'info' | 'warning' | 'danger';
 
-/** A button in the toast, e.g. Undo. */
 export interface ToastAction {
   label: string;
   /** Runs once; the toast closes right after. */
   onAction: () => void;
 }
 
-/** A link in the toast, e.g. to the batch just sent. */
 export interface ToastLink {
   label: string;
   /** An app path, e.g. `/batches/b_1`. */
   to: string;
 }
 
-/** What {@link showToast} shows. */
 export interface ToastOptions {
-  /** The outcome in a few words, e.g. "Command cmd_1 submitted". */
   title: string;
-  /**
-   * One more sentence: what happens next, or why. An element when the sentence follows something
-   * that changes while the toast shows (a queued change's line, rendered in the app's providers).
-   */
+  /** One more sentence; an element when it follows something live (a queued change's line). */
   description?: string | ReactElement | undefined;
   tone: ToastTone;
   action?: ToastAction | undefined;
   link?: ToastLink | undefined;
-  /**
-   * How long it stays without being hovered or focused, in ms (at least 5000, so it can be read
-   * and reached; React Aria pauses the timer while the toasts are hovered or focused). Default
-   * 8000; `null` keeps it until closed.
-   */
+  /** Time shown without hover or focus, ms, at least 5000 so it can be read; default 8000; `null` until closed. */
   timeoutMs?: number | null | undefined;
 }
 
@@ -77,22 +62,11 @@ type QueuedContent = Omit<ToastOptions, 'timeoutMs'>;
 const queue = new AriaToastQueue<QueuedContent>({ maxVisibleToasts: 3 });
 
 /**
- * Shows a toast in the signed-in pages' {@link ToastRegion}: an outcome, optionally a link and
- * one action (Undo). The toasts are a landmark: F6 moves focus to them and back, Tab reaches the
- * buttons; when a focused toast closes, focus returns to where it was before.
+ * Shows a toast in {@link ToastRegion}: an outcome, optionally a link and one action (Undo). F6
+ * reaches the toasts; focus returns when a focused toast closes.
  *
- * @returns the toast's key, for {@link closeToast} (e.g. when Undo is no longer possible).
- * @throws ZodError when the options are out of shape: an empty title, a link that is not an app
- *   path, a timeout under 5000 ms.
- *
- * @example
- * showToast({
- *   title: `Command ${id} submitted`,
- *   description: 'Starts 2026-11-21 11:30 (Europe/Berlin).',
- *   tone: 'success',
- *   action: { label: 'Undo', onAction: () => cancel.mutate({ deviceId, commandId: id }) },
- *   timeoutMs: 10_000,
- * });
+ * @returns the toast's key, for {@link closeToast}.
+ * @throws ZodError on an empty title, a link that is not an app path, a timeout under 5000 ms.
  */
 export function showToast(options: ToastOptions): string {
   ToastOptionsSchema.parse(options);
@@ -121,15 +95,11 @@ const TONE_WORDS: Record<ToastTone, string> = {
 const STRIP_GAP_PX = 16;
 
 /**
- * Makes the window's bottom strip, where the toasts are, room the page does not use (the product's
- * rule: a toast never covers a control). While toasts show,
- * `--toast-reserve` on the root element is the strip's height in px (the toasts' height and a gap
- * above and below), kept current as toasts come, go and wrap, and `data-toasts` is set on it: the
- * shell's CSS then scrolls the page (header and main) in a box that ends above the strip, and
- * drawers and dialogs end above it too, so nothing is drawn under a toast at any scroll position.
- * The page's scroll position moves between the window and that box, so nothing jumps.
+ * Reserves the window's bottom strip for the toasts, so a toast never covers a control: sets
+ * `--toast-reserve` (px) and `data-toasts` on the root while toasts show; the shell's CSS then
+ * scrolls the page in a box ending above the strip.
  *
- * @returns a callback ref for the toast region; React calls its cleanup when the last toast goes.
+ * @returns a callback ref for the toast region.
  */
 function useToastStrip(pageRef: RefObject<HTMLElement | null> | undefined) {
   return useCallback(
@@ -144,10 +114,8 @@ function useToastStrip(pageRef: RefObject<HTMLElement | null> | undefined) {
       const scrolledPx = window.scrollY;
       root.setAttribute('data-toasts', '');
       if (pageRef?.current) {
-        // The window's offset goes to the page's box, in this task, before a frame is drawn.
-        // Chromium keeps the window's offset under `overflow: hidden` though the page's box is
-        // now no taller than the window: left there, it would draw the box above the window's top
-        // and the page blank below its top line while the toasts show.
+        // Move the window's offset to the page's box before a frame: Chromium keeps it under
+        // `overflow: hidden`, drawing the page above the window's top and blank below.
         window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
         pageRef.current.scrollTop = scrolledPx;
       }
@@ -168,37 +136,26 @@ function useToastStrip(pageRef: RefObject<HTMLElement | null> | undefined) {
 }
 
 /**
- * A toast that offers an action (Undo, for a few seconds) or says something went wrong
- * interrupts (`role="alert"`); any other outcome is said politely (`role="status"`), after what
- * the screen reader is reading. The toast itself stays an `alertdialog` (React Aria sets that role
- * after the props given, so it cannot be changed here; react-aria-components 1.22.1).
+ * An action or a failure interrupts (`role="alert"`), other outcomes are polite. The toast stays an
+ * `alertdialog`: React Aria sets that role after our props (react-aria-components 1.22.1).
  */
 const announcedAs = (content: QueuedContent) =>
   content.action || content.tone === 'warning' || content.tone === 'danger' ? 'alert' : 'status';
 
 export interface ToastRegionProps {
-  /**
-   * The element holding the page (header and main) that scrolls while toasts show, above their
-   * strip (see `styles.css`, `[data-toasts]`); without it the strip is still reserved.
-   */
+  /** The page element that scrolls above the strip while toasts show (`styles.css`, `[data-toasts]`). */
   pageRef?: RefObject<HTMLElement | null> | undefined;
 }
 
 /**
- * Where toasts show: rendered once, in the signed-in layout, in a strip along the window's bottom
- * edge that the page makes room for while toasts show (so none covers a control, at any window
- * size or scroll position), newest on the right, as a landmark region named by the number of
- * toasts. Each toast has its title, description, link, action and a Dismiss button. When it
- * leaves (sign-out, an expired session), the toasts go with it, so no outcome of one session
- * shows to whoever signs in next.
+ * Where toasts show, once, in the signed-in layout: a strip the page makes room for, a landmark
+ * named by the count. Unmounted on sign-out, so no outcome shows to the next session.
  */
 export function ToastRegion({ pageRef }: ToastRegionProps = {}) {
   useEffect(() => () => queue.clear(), []);
   const stripRef = useToastStrip(pageRef);
   return (
-    // No aria-label: React Aria names the region by its count ("2 notifications."), and a fixed
-    // name would keep the region out of F6 landmark navigation, which registers it when the name
-    // changes (react-aria 3.53.1).
+    // No aria-label: a fixed name keeps the region out of F6 navigation (react-aria 3.53.1).
     <AriaToastRegion queue={queue} className="toast-region" ref={stripRef}>
       {({ toast }) => (
         <AriaToast toast={toast} className={`toast toast-${toast.content.tone}`}>

@@ -5,10 +5,7 @@ import './tooltip.css';
 export interface TooltipProps {
   /** What the tooltip says: a short supplement to the trigger's own name, never the only label. */
   content: ReactNode;
-  /**
-   * The trigger: one native focusable element (`<button>`, `<a>`) that accepts a ref; it is wrapped
-   * in React Aria's `Focusable`, which gives it the hover and focus handlers.
-   */
+  /** One native focusable element accepting a ref (wrapped in React Aria's `Focusable`). */
   children: ReactElement<DOMAttributes<Element>, string>;
   /** Side of the trigger it shows on; flips to the other side when there is no room. Default top. */
   placement?: 'top' | 'bottom' | 'start' | 'end';
@@ -17,15 +14,8 @@ export interface TooltipProps {
 }
 
 /**
- * A tooltip on hover and keyboard focus (React Aria's `TooltipTrigger`), hidden by Escape. It sits
- * beside its trigger, 8 px away, never over it, and keeps to one side (above by default) so the
- * actions next to the trigger in the same row stay uncovered and clickable; it flips to the other
- * side near the window's edge.
- *
- * @example
- * <Tooltip content="Cancels every command of the batch that is still received or executing">
- *   <button type="button" className="danger">Cancel batch</button>
- * </Tooltip>
+ * A tooltip on hover and focus (React Aria), hidden by Escape, 8 px beside its trigger and on one
+ * side, so neighbouring actions stay clickable; it flips near the window's edge.
  */
 export function Tooltip({ content, children, placement = 'top', delayMs = 600 }: TooltipProps) {
   return (

@@ -6,15 +6,10 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface RequestOptions {
   method?: Method;
-  /** JSON body; sent with `Content-Type: application/json`. */
   body?: unknown;
-  /** Query parameters; `undefined` values are left out. */
   query?: Record<string, string | undefined>;
   signal?: AbortSignal | undefined;
-  /**
-   * `Idempotency-Key`: the same key for every try of one operator intent, so the BFF sends a
-   * change upstream at most once (docs/architecture.md, Ledger).
-   */
+  /** `Idempotency-Key`: the same for every try of one intent, so the BFF sends upstream at most once (docs/architecture.md, Ledger). */
   idempotencyKey?: string | undefined;
   /** `Powerdeck-Undo-Of`: the `Idempotency-Key` of the change this request undoes. */
   undoOf?: string | undefined;
@@ -27,12 +22,9 @@ export interface ApiResponse<T> {
 }
 
 /**
- * Calls the BFF under `/api` with the session cookie and parses the body with `schema` (`null`
- * for answers without a body, such as 204). Every non-GET call carries `X-CSRF: 1`, which the BFF
- * requires (docs/architecture.md, BFF surface).
- * Rejects with {@link ApiError} only: the BFF's problem+json becomes its `status`, `code` and
- * `detail`; no answer becomes `network_error`; a body that is not what `schema` describes becomes
- * `unexpected_response`. Aborts (a query cancelled by TanStack Query) are rethrown untouched.
+ * Calls the BFF under `/api` with the session cookie, parses the body with `schema` (`null`: no
+ * body), adds `X-CSRF: 1` to non-GET calls (docs/architecture.md, BFF surface). Rejects with
+ * {@link ApiError} only (`network_error`, `unexpected_response`, or the problem's); aborts rethrown.
  */
 export async function apiRequestWithStatus<S extends z.ZodType>(
   path: string,
@@ -120,10 +112,7 @@ function withQuery(path: string, query: RequestOptions['query']): string {
   return search ? `${path}?${search}` : path;
 }
 
-/**
- * `Retry-After` in ms: whole seconds or an HTTP date (RFC 9110, section 10.2.3); undefined when
- * absent or unreadable, never below 0.
- */
+/** `Retry-After` in ms: seconds or an HTTP date (RFC 9110, 10.2.3); undefined when unreadable; ≥ 0. */
 export function retryAfterMs(header: string | null, nowMs = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined;
   const seconds = Number(header);

@@ -1,16 +1,12 @@
 /** Codes the client itself gives an {@link ApiError} when there is no problem body to read. */
 export const CLIENT_ERROR_CODES = {
-  /** The request never got an answer (offline, server down, DNS). */
   networkError: 'network_error',
-  /** The answer was not the problem+json or the body the client expected. */
   unexpectedResponse: 'unexpected_response',
 } as const;
 
 /**
- * The one error every BFF call, query and mutation rejects with, so every screen handles failure
- * one way. `status` is the HTTP status (0 when the request got no answer), `code` the BFF's
- * stable problem code (docs/architecture.md, BFF surface)
- * or one of {@link CLIENT_ERROR_CODES}, `detail` a sentence an operator can act on.
+ * The one error every BFF call rejects with: `status` (0: no answer), `code` (the BFF's stable
+ * problem code, docs/architecture.md, BFF surface, or {@link CLIENT_ERROR_CODES}), `detail` for operators.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -20,7 +16,6 @@ export class ApiError extends Error {
   readonly title: string;
   /** Structured facts of the problem (domain `errors.ts` names their shapes per code). */
   readonly details: unknown;
-  /** The vendor's own error body, for support. */
   readonly upstream: unknown;
   /** How long the server asked to wait before the same request again, ms (its `Retry-After`). */
   readonly retryAfterMs: number | undefined;
@@ -45,7 +40,6 @@ export class ApiError extends Error {
   }
 }
 
-/** True for an {@link ApiError} with the given code. */
 export function isApiError(error: unknown, code?: string): error is ApiError {
   return error instanceof ApiError && (code === undefined || error.code === code);
 }

@@ -1,7 +1,6 @@
 import { tz } from '@date-fns/tz';
 import { eachDayOfInterval, eachHourOfInterval, eachMinuteOfInterval, format } from 'date-fns';
 
-/** A value axis: its domain and the ticks drawn on it, unique and ascending. */
 export interface ValueAxis {
   domain: [number, number];
   ticks: number[];
@@ -30,10 +29,8 @@ function niceStep(raw: number, integer: boolean): number {
 const decimalsOf = (step: number) => Math.max(0, -Math.floor(Math.log10(step)) + 1);
 
 /**
- * A padded domain with "nice" ticks (1, 2, 2.5 or 5 times a power of ten apart) for `values`.
- * Sparse data still reads: when every value is equal the domain opens around it, a value that
- * would sit on the domain's edge gets one more step of room (zero excepted), and the ticks are
- * unique, so no two labels repeat. Throws on no values or a non-finite one.
+ * A padded domain with "nice" ticks (1, 2, 2.5 or 5 × 10ⁿ apart), unique; equal values still get
+ * a domain, and an edge value one more step. Throws on no values or a non-finite one.
  */
 export function niceValueAxis(
   values: readonly number[],
@@ -68,10 +65,7 @@ export function niceValueAxis(
 /** Ticks of a time axis on the site's clock: each at a whole minute, hour or midnight there. */
 export interface SiteTimeTicks {
   ticksMs: number[];
-  /**
-   * `minute`: ticks every `step` minutes of the hour; `hour`: every `step` hours; `day`: at
-   * midnight every `step` days.
-   */
+  /** Every `step` minutes, hours, or days at midnight. */
   unit: 'minute' | 'hour' | 'day';
   step: number;
 }
@@ -85,13 +79,9 @@ const DAY_STEPS = [1, 2, 3, 7, 14];
 export const TICK_GAP_PX = 10;
 
 /**
- * Ticks for `[startMs, endMs]` on the wall clock of `timeZone` (the site's), whatever the
- * browser's zone: whole hours that are a multiple of the step (00:00, 03:00, ...) or midnights,
- * the finest step whose labels ({@link formatSiteTimeTick}, `labelWidthPx` wide) stay
- * {@link TICK_GAP_PX} apart on a plot `plotWidthPx` wide. A DST day keeps its ticks on the
- * site's clock (a 3-hour step skips or repeats an hour at the change, as the clock does). With
- * `finest: 'minute'` a range of at most 12 hours may get ticks every 1 to 30 minutes first (a
- * fleet job's minutes); the history charts start at hours.
+ * Ticks on `timeZone`'s wall clock whatever the browser's: the finest step whose labels stay
+ * {@link TICK_GAP_PX} apart on `plotWidthPx`; a DST day keeps its ticks on the site's clock.
+ * `finest: 'minute'` allows minute ticks on ranges up to 12 h.
  */
 export function siteTimeTicks(
   startMs: number,
@@ -168,10 +158,7 @@ function withinRange(
   return { unit, step, ticksMs };
 }
 
-/**
- * A tick's label on the site's clock, 24-hour: `15:00` (or `15:05`) on a minute or hour axis, the
- * date (`24 Nov`) at midnight and on a day axis.
- */
+/** A tick's label on the site's clock: `15:00` on minute/hour axes, `24 Nov` at midnight. */
 export function formatSiteTimeTick(ms: number, timeZone: string, unit: SiteTimeTicks['unit']) {
   const inZone = tz(timeZone);
   if (unit === 'day' || format(ms, 'HH:mm', { in: inZone }) === '00:00')
@@ -179,10 +166,7 @@ export function formatSiteTimeTick(ms: number, timeZone: string, unit: SiteTimeT
   return format(ms, 'HH:mm', { in: inZone });
 }
 
-/**
- * How many of `count` evenly spaced category labels to skip between two shown ones (recharts'
- * `interval`) so that labels `labelWidthPx` wide stay {@link TICK_GAP_PX} apart on `plotWidthPx`.
- */
+/** How many category labels to skip between shown ones (recharts' `interval`) to keep them {@link TICK_GAP_PX} apart. */
 export function categoryTickInterval(count: number, plotWidthPx: number, labelWidthPx: number) {
   const bandPx = plotWidthPx / Math.max(1, count);
   return Math.max(0, Math.ceil((labelWidthPx + TICK_GAP_PX) / bandPx) - 1);

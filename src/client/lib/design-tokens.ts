@@ -8,11 +8,7 @@ import {
 } from '../../domain/command.ts';
 import { POWER_CONTROL_PROPERTIES, type PowerControlProperty } from '../../domain/power-control.ts';
 
-/**
- * The colour tokens of `styles/tokens.css` as literal values, for code that draws without CSS
- * (the timeline's canvas, the history's charts and their exported SVG). The stylesheet is the one
- * home of every colour; this module only reads it, so a canvas and the page beside it agree.
- */
+/** The colour tokens of `styles/tokens.css`, read (not copied) for canvas and SVG drawing so both agree with the page. */
 
 /** A status's fill and the text written on it (`--status-<status>`, `--status-<status>-text`). */
 export interface StatusColours {
@@ -35,7 +31,6 @@ export interface DesignTokens {
   danger: string;
   success: string;
   warning: string;
-  /** Font stack of the page, for canvas text that must match it. */
   fontFamily: string;
   status: Record<CommandStatus, StatusColours>;
   reason: Record<CancellationReason, string>;
@@ -63,12 +58,9 @@ const BASE_TOKENS = {
 const TokenValueSchema = z.string().trim().min(1);
 
 /**
- * Reads the design tokens as `element` resolves them (by default the document's root, where
- * `tokens.css` defines them): the theme the operating system asks for, literal values ready for a
- * canvas `fillStyle` or an SVG attribute.
+ * Reads the design tokens as `element` resolves them, in the current colour scheme.
  *
- * @throws Error naming the first token that is not defined, i.e. when `styles/tokens.css` is not
- *   loaded (a unit test can load it with `installDesignTokens` from `testing/`).
+ * @throws Error naming the first undefined token (`styles/tokens.css` not loaded).
  */
 export function readDesignTokens(element: Element = document.documentElement): DesignTokens {
   const style = getComputedStyle(element);
@@ -118,10 +110,9 @@ export function useColourScheme(): 'light' | 'dark' {
 }
 
 /**
- * {@link readDesignTokens} for a component: read once per colour scheme and read again when the
- * operating system switches between light and dark, so a canvas redraws in the new theme.
+ * {@link readDesignTokens}, read again when the system switches light/dark.
  *
- * @throws Error when `styles/tokens.css` is not loaded (see {@link readDesignTokens}).
+ * @throws Error when `styles/tokens.css` is not loaded.
  */
 export function useDesignTokens(): DesignTokens {
   const scheme = useColourScheme();

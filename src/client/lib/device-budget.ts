@@ -5,11 +5,7 @@ import {
   type DeviceCallBudget,
 } from '../../domain/device-budget.ts';
 
-/**
- * The signed-in region's budget of upstream calls per device (src/domain/device-budget.ts), as
- * the session's answer says it: the signed-in layout provides it, so the pages that explain
- * queuing word the budget in force, not a fixed "two per minute". The vendor's outside it.
- */
+/** The region's budget of upstream calls per device (src/domain/device-budget.ts), as the session says it. */
 export const DeviceBudgetContext = createContext<DeviceCallBudget>(deviceCallBudgetOf(undefined));
 
 /** The budget in force in an operator's words, e.g. "two per device per minute". */

@@ -1,10 +1,6 @@
 import type { ApiError } from './api-error.ts';
 
-/**
- * Why a read (a load or a refresh) failed, in an operator's words, from the HTTP status alone:
- * no upstream text, no code names, nothing about how powerdeck is built. For notices over data
- * that is still shown (`StaleDataNotice`); a refused change is worded by its screen, from its code.
- */
+/** Why a read failed, in an operator's words from the HTTP status alone (a refused change is worded by its screen). */
 export function readFailureWords(error: ApiError): string {
   if (error.status === 0) return 'the powerdeck server did not answer (check the connection)';
   if (error.status === 429) return "the vendor's service asked for fewer requests for a moment";

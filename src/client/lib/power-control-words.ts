@@ -14,11 +14,7 @@ export function formatPowerW(watts: number): string {
   return `${Number((watts / 1000).toFixed(2))} kW`;
 }
 
-/**
- * Battery power in words, since a sign alone does not say which way the energy flows
- * (docs/upstream.md, Commands: positive discharges, negative charges): `2 kW charge`,
- * `800 W discharge`, `0 W`.
- */
+/** Battery power as charge or discharge, not a sign (docs/upstream.md, Commands): `2 kW charge`, `0 W`. */
 export function formatBatteryPowerW(watts: number): string {
   if (watts === 0) return formatPowerW(0);
   return `${formatPowerW(Math.abs(watts))} ${watts < 0 ? 'charge' : 'discharge'}`;
@@ -29,10 +25,7 @@ export function formatPropertyValue(property: PowerControlProperty, value: numbe
   return POWER_CONTROL_WORDS[property].unit === '%' ? `${value}%` : formatPowerW(value);
 }
 
-/**
- * A value in words with its unit; battery power says charge or discharge instead of a sign
- * (docs/upstream.md, Commands): `2 kW charge`, `5 kW`, `90%`.
- */
+/** A value in words with its unit, battery power as charge/discharge: `2 kW charge`, `90%`. */
 export function formatPropertyValueInWords(property: PowerControlProperty, value: number): string {
   return property === 'targetBatteryPowerW'
     ? formatBatteryPowerW(value)
@@ -47,12 +40,7 @@ const SHORT_FORM: Record<PowerControlProperty, (value: number) => string> = {
   siteExportLimitW: (w) => `export limit ${formatPowerW(w)}`,
 };
 
-/**
- * A power control in short form, in the order docs/upstream.md, Commands lists the properties:
- * `3 kW charge, stop charging at 90%`. Battery power says charge or discharge instead of its sign
- * (positive discharges, negative charges), since a bare `-3 kW` in a table leaves the operator to
- * guess.
- */
+/** A power control in short form, in docs/upstream.md's order: `3 kW charge, stop charging at 90%`. */
 export function describePowerControl(control: PowerControl): string {
   return POWER_CONTROL_PROPERTIES.flatMap((property) => {
     const value = control[property];

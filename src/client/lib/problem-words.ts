@@ -15,10 +15,7 @@ import type { ApiError } from './api-error.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from './time.ts';
 
-/**
- * `details` of a `window_overlap`: the command in the way, when the server found it in the
- * device's history (the vendor's refusal does not name it; docs/decisions/006, section 2).
- */
+/** `window_overlap` details: the command in the way, when the server found it (docs/decisions/006, section 2). */
 const OverlapDetailsSchema = z.object({
   conflictingCommandId: z.string(),
   startTime: z.string(),
@@ -59,7 +56,6 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
     case 'site_bound_elsewhere':
       return 'This site is bound to another partner account: a site belongs to one account at a time. Ask the other account to unbind it, or the vendor’s support.';
     case 'unknown_or_unbound': {
-      // A batch refused for devices the vendor does not know: the BFF names them all.
       const unknown = UnknownDevicesDetailsSchema.safeParse(error.details);
       if (unknown.success) return unknownDevicesWords(unknown.data);
       return 'Not found, or its site is not bound to this account. Check the ID; if the site was unbound, bind it again on the sites page.';
@@ -102,7 +98,6 @@ function refusalWords(error: ApiError, timeZone: string): string | undefined {
   }
 }
 
-/** One change another person (or the device) made, for a `device_changed` refusal. */
 function deviceChangeWords(change: DeviceCommandChange, timeZone: string): string {
   const window = formatWindowInZoneWithUtc(change.startTime, change.endTime, timeZone);
   const by = change.madeBy ? ` by ${change.madeBy}` : '';
@@ -115,19 +110,15 @@ function deviceChangeWords(change: DeviceCommandChange, timeZone: string): strin
 }
 
 /**
- * A problem in an operator's words: a vendor refusal's product code is worded here from its code
- * and `details` (times on `timeZone` with UTC beside), never from the vendor's own message; any
- * other problem keeps its `detail`, which the powerdeck server writes for operators
- * (docs/architecture.md, BFF surface).
+ * A problem in an operator's words: a vendor refusal worded from its code and `details`, never
+ * from the vendor's message; other problems keep the server's `detail` (docs/architecture.md, BFF surface).
  *
- * @param timeZone the zone of the site the change was for (IANA or a fixed offset); `UTC` when
- *   none.
+ * @param timeZone the site's zone (IANA or fixed offset); `UTC` when none.
  */
 export function problemWords(error: ApiError, timeZone = 'UTC'): string {
   return refusalWords(error, timeZone) ?? error.detail;
 }
 
-/** The vendor's own error a problem carries in `upstream`, in any of its shapes. */
 function vendorMessage(upstream: unknown): string | undefined {
   if (!upstream || typeof upstream !== 'object') return undefined;
   const body = upstream as Record<string, unknown>;
@@ -135,10 +126,7 @@ function vendorMessage(upstream: unknown): string | undefined {
   return typeof text === 'string' ? text : undefined;
 }
 
-/**
- * What support needs to trace a problem: its code and, when the vendor answered, the vendor's own
- * message. Shown folded under the operator's words, never in their place.
- */
+/** A problem's code and the vendor's own message, for support (shown folded). */
 export function problemSupportDetail(error: ApiError): string {
   const message = vendorMessage(error.upstream);
   return message
@@ -146,10 +134,7 @@ export function problemSupportDetail(error: ApiError): string {
     : `Code ${error.code} (HTTP ${error.status}).`;
 }
 
-/**
- * The command a `window_overlap` refusal names, with its window, when the problem names one;
- * undefined otherwise (the vendor's refusal does not).
- */
+/** The command a `window_overlap` names, with its window; undefined when the problem names none. */
 export function overlapConflict(error: ApiError): z.infer<typeof OverlapDetailsSchema> | undefined {
   if (error.code !== 'window_overlap') return undefined;
   const overlap = OverlapDetailsSchema.safeParse(error.details);

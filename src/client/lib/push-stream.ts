@@ -2,28 +2,17 @@ import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import { PushEnvelopeSchema, type PushEnvelope } from '../../domain/account-events.ts';
 
 /**
- * Where the live updates of a page stand (docs/architecture.md, Live updates):
- *
- * - `connecting`: the stream is being opened; not yet live.
- * - `live`: the BFF said `ready` (it replayed what was missed); events arrive as they happen.
- * - `reconnecting`: the stream dropped or was refused; the browser (after the BFF's `retry`
- *   hint) or this hook (1 s doubling to 60 s) opens it again, resuming from the last event.
- * - `paused`: the tab is hidden, so the stream is closed (browsers allow six connections per
- *   site over HTTP/1.1; a stream per hidden tab would use them up); it resumes when shown.
- * - `unsupported`: this browser has no `EventSource`.
- * - `ended`: the BFF ended the session; the stream is not opened again.
- *
- * Anything but `live` means updates come only from the pages' own polling, which never stops.
+ * Where live updates stand (docs/architecture.md, Live updates): `connecting`, `live` (after the
+ * BFF's `ready`), `reconnecting`, `paused` (tab hidden: HTTP/1.1 allows six connections per site),
+ * `unsupported`, `ended` (session over). Pages keep polling whatever the state.
  */
 export type PushState = 'connecting' | 'live' | 'reconnecting' | 'paused' | 'unsupported' | 'ended';
 
 /** True when pushed updates arrive now; otherwise pages rely on their polling alone. */
 export const isLive = (state: PushState): boolean => state === 'live';
 
-/** The page's push state, for code that adapts to it (polling intervals, the indicator). */
 export const PushStateContext = createContext<PushState>('connecting');
 
-/** The push state of the signed-in layout (`PushStateContext`). */
 export function usePushState(): PushState {
   return useContext(PushStateContext);
 }
@@ -33,9 +22,7 @@ export const PUSH_RETRY_FIRST_MS = 1000;
 export const PUSH_RETRY_MAX_MS = 60_000;
 
 export interface PushStreamOptions {
-  /** Default `/api/events`. */
   url?: string;
-  /** Opens the stream while true (default). */
   enabled?: boolean;
   /** Each message but the stream's own `ready` and `sessionEnded`: events and `resync`. */
   onMessage: (message: PushEnvelope) => void;
@@ -46,11 +33,8 @@ export interface PushStreamOptions {
 }
 
 /**
- * Keeps one `EventSource` on the BFF's `/api/events` while the page is shown, and says where it
- * stands. The browser reconnects a dropped stream by itself and sends `Last-Event-ID`; when it
- * gives up (an error answer: the BFF restarting, no database), this hook opens a new one after a
- * growing wait, passing the last event ID in the query so nothing is missed. Messages are parsed
- * with the domain's envelope; anything else is ignored.
+ * One `EventSource` on `/api/events` while the page is shown. When the browser gives up, reopens
+ * after a growing wait with the last event ID in the query, so nothing is missed.
  */
 export function usePushStream({
   url = '/api/events',
@@ -127,11 +111,7 @@ export function usePushStream({
       }
     };
 
-    // Leaving the page (a reload, a link out, closing the tab): close the stream before the
-    // navigation cuts it, or Firefox logs a console error on every such navigation ("The
-    // connection to /api/events was interrupted while the page was loading"); at `pagehide` it
-    // is too late. A page restored from the back-forward cache opens it again; one that stays
-    // (a navigation that became a download) at its next visibility change, polling meanwhile.
+    // Close before the navigation cuts the stream, or Firefox logs an error on each; `pagehide` is too late.
     const onLeave = () => {
       clearTimeout(retryTimer);
       close();

@@ -2,14 +2,9 @@ import type { Site } from '../../domain/device.ts';
 import { offsetMinutes } from '../../domain/site-clock.ts';
 import { formatInZoneWithUtc, zoneLabel } from './time.ts';
 
-/** What the words of a site's clock need of the site. */
 export type ClockedSite = Pick<Site, 'name' | 'timeZone' | 'clock' | 'countryCode'>;
 
-/**
- * A fixed offset written as the vendor writes a site's time zone: `+01:00` as `UTC+1:00`,
- * `-03:30` as `UTC-3:30` (docs/upstream.md, Site clocks), so the words match what the operator
- * sees in the vendor's app.
- */
+/** A fixed offset as the vendor writes it (docs/upstream.md, Site clocks): `+01:00` as `UTC+1:00`. */
 export function vendorOffsetWords(offset: string): string {
   const minutes = offsetMinutes(offset);
   const sign = minutes < 0 ? '-' : '+';
@@ -30,29 +25,20 @@ export function countryName(countryCode: string): string {
   }
 }
 
-/**
- * How loudly a clock is spoken of: `warning` for the vendor's fixed offset (times drift by an
- * hour at every daylight saving change the site keeps), `note` for a zone worked out from the
- * country and offset, `quiet` for a zone an administrator set.
- */
+/** `warning` for the vendor's fixed offset (drifts an hour at DST), `note` for an inferred zone, `quiet` for a set one. */
 export type ClockTone = 'warning' | 'note' | 'quiet';
 
 /** A site's clock in operator words (docs/decisions/006, section 6). */
 export interface SiteClockWords {
   tone: ClockTone;
-  /** The sentence: which clock the site's times are on, and where it came from. */
   text: string;
   /** For a zone set by an administrator: who set it and when (site clock, UTC beside it). */
   setBy?: string;
 }
 
 /**
- * The words of a site's clock:
- * - the vendor's offset: "Times for Adelaide Depot are on a fixed UTC+09:30 clock, which does not
- *   follow daylight saving time." (in UTC when the vendor gives no offset powerdeck can read);
- * - inferred: "Times for Harbour plant are on Europe/Berlin, worked out from Germany and
- *   UTC+1:00.";
- * - set: "Times for Adelaide Depot are on Australia/Adelaide.", with who set it and when.
+ * The words of a site's clock: on the vendor's fixed offset (no daylight saving), a zone worked out
+ * from country and offset, or a zone set by an administrator (with who and when).
  */
 export function siteClockWords(site: ClockedSite): SiteClockWords {
   const { clock } = site;
@@ -81,10 +67,7 @@ export function siteClockWords(site: ClockedSite): SiteClockWords {
   };
 }
 
-/**
- * The site's clock in a few words, for a label beside the site's name (the timeline's site row):
- * `Australia/Adelaide`, or `UTC+09:30, fixed` for the vendor's offset.
- */
+/** The site's clock in a few words: `Australia/Adelaide`, or `UTC+09:30, fixed`. */
 export function shortClockLabel(site: Pick<Site, 'timeZone' | 'clock'>): string {
   return site.clock.source === 'offset' && site.clock.vendorOffset
     ? `${zoneLabel(site.timeZone)}, fixed`

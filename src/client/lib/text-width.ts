@@ -1,9 +1,6 @@
 let context: CanvasRenderingContext2D | null | undefined;
 
-/**
- * Width in px of `text` set in `fontPx` px of the page's font (the body's `font-family`),
- * measured on a canvas; estimated at 0.6 em a character where there is no canvas (tests).
- */
+/** Width in px of `text` in the page's font at `fontPx`; 0.6 em a character without a canvas (tests). */
 export function textWidthPx(text: string, fontPx: number): number {
   if (context === undefined)
     context =

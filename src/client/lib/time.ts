@@ -3,11 +3,8 @@ import { addDays, addHours, addMinutes, format, isValid } from 'date-fns';
 import { z } from 'zod';
 import { FIXED_OFFSET_PATTERN, offsetMinutes } from '../../domain/site-clock.ts';
 
-/**
- * Effective windows are absolute UTC instants on the wire (docs/upstream.md, Commands); operators
- * think in the site's wall clock. Every conversion between the two goes through @date-fns/tz so
- * half-hour zones (Australia/Adelaide) and 23/25-hour DST days (Europe/Berlin) stay correct.
- */
+// Windows are UTC on the wire (docs/upstream.md, Commands), operators think in site time: every
+// conversion goes through @date-fns/tz (half-hour zones, 23/25-hour DST days).
 
 type Instant = Date | string | number;
 
@@ -17,10 +14,7 @@ const INPUT_VALUE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 const toDate = (instant: Instant): Date => (instant instanceof Date ? instant : new Date(instant));
 
-/**
- * True when the runtime knows `timeZone`: an IANA zone, `UTC`, or a fixed offset such as
- * `+10:00` (`Intl` takes offsets since ECMA-402 2024; a browser that does not is shown UTC).
- */
+/** True when the runtime knows `timeZone` (IANA, `UTC`, or a fixed offset, ECMA-402 2024). */
 export function isKnownTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone });
@@ -30,23 +24,16 @@ export function isKnownTimeZone(timeZone: string): boolean {
   }
 }
 
-/**
- * True when `timeZone` is a fixed UTC offset such as `+10:00` (a site on the vendor's offset,
- * docs/decisions/006, section 6) rather than an IANA name.
- */
+/** True for a fixed UTC offset such as `+10:00` (docs/decisions/006, section 6). */
 export function isFixedOffset(timeZone: string): boolean {
   return FIXED_OFFSET_PATTERN.test(timeZone);
 }
 
-/**
- * The zone as operators read it: an IANA name as it is (`Europe/Berlin`), a fixed offset with
- * `UTC` before it (`UTC+10:00`), since a bare `+10:00` beside a time reads as arithmetic.
- */
+/** `Europe/Berlin`, or `UTC+10:00`: a bare `+10:00` beside a time reads as arithmetic. */
 export function zoneLabel(timeZone: string): string {
   return isFixedOffset(timeZone) ? `UTC${timeZone}` : timeZone;
 }
 
-/** True when the zone's clock is UTC itself: `UTC`, or the fixed offset `+00:00`. */
 function isUtcClock(timeZone: string): boolean {
   return timeZone === 'UTC' || (isFixedOffset(timeZone) && offsetMinutes(timeZone) === 0);
 }
@@ -56,10 +43,7 @@ export function formatInZone(instant: Instant, timeZone: string): string {
   return format(toDate(instant), DISPLAY_PATTERN, { in: tz(timeZone) });
 }
 
-/**
- * The time of day with seconds on the wall clock of `timeZone`: `14:05:20`. A queued change goes
- * to the second (the budget of upstream calls frees slots to the second).
- */
+/** `14:05:20` on `timeZone`'s clock: a queued change goes to the second. */
 export function clockTimeWithSeconds(instant: Instant, timeZone: string): string {
   return format(toDate(instant), 'HH:mm:ss', { in: tz(timeZone) });
 }
@@ -69,12 +53,7 @@ export function formatUtc(instant: Instant): string {
   return `UTC ${formatInZone(instant, 'UTC')}`;
 }
 
-/**
- * The instant on the site's clock with UTC at hand: `2026-11-21 02:00 (Europe/Berlin), UTC
- * 2026-11-21 01:00`, or on a fixed offset `2026-11-21 11:00 (UTC+10:00), UTC 2026-11-21 01:00`;
- * a site on UTC (or a set of sites in several zones, shown in UTC) says it once:
- * `UTC 2026-11-21 01:00`.
- */
+/** The instant on the site's clock with UTC: `2026-11-21 02:00 (Europe/Berlin), UTC 2026-11-21 01:00`; UTC said once. */
 export function formatInZoneWithUtc(instant: Instant, timeZone: string): string {
   if (isUtcClock(timeZone)) return formatUtc(instant);
   return `${formatInZone(instant, timeZone)} (${zoneLabel(timeZone)}), ${formatUtc(instant)}`;
@@ -90,11 +69,7 @@ export function toDateTimeLocalValue(instant: Instant, timeZone: string): string
   return format(toDate(instant), INPUT_PATTERN, { in: tz(timeZone) });
 }
 
-/**
- * How a wall-clock time maps to an instant: `exact` once, `skipped` when the clocks jumped over
- * it (spring forward; read as the same distance after the jump), `repeated` when it happens twice
- * (fall back; read as the later occurrence, the one @date-fns/tz picks).
- */
+/** `skipped`: read as the same distance after the jump; `repeated`: the later occurrence (@date-fns/tz's). */
 export type LocalTimeFit = 'exact' | 'skipped' | 'repeated';
 
 export interface ResolvedLocalTime {
@@ -102,10 +77,7 @@ export interface ResolvedLocalTime {
   fit: LocalTimeFit;
 }
 
-/**
- * Reads a `datetime-local` value (`yyyy-MM-ddTHH:mm`) as a wall-clock time in `timeZone`.
- * Returns `null` for anything else, including impossible dates such as `2026-02-30T10:00`.
- */
+/** Reads `yyyy-MM-ddTHH:mm` as a wall-clock time in `timeZone`; `null` otherwise, impossible dates too. */
 export function parseDateTimeLocal(value: string, timeZone: string): ResolvedLocalTime | null {
   const match = INPUT_VALUE.exec(value);
   if (!match) return null;
@@ -137,21 +109,14 @@ export function parseDateTimeLocal(value: string, timeZone: string): ResolvedLoc
 
 const FIVE_MINUTES_MS = 5 * 60_000;
 
-/**
- * The window the command form proposes: start at the next 5-minute boundary after `nowMs` plus
- * 5 minutes (time to review before it begins), one hour long. Every UTC offset in use is a
- * multiple of 15 minutes, so 5-minute boundaries in UTC are 5-minute boundaries on every site.
- */
+/** The form's proposed window: one hour from the next 5-minute boundary after now + 5 min (valid on every site: offsets are multiples of 15). */
 export function defaultCommandWindow(nowMs: number): { start: Date; end: Date } {
   const nextBoundaryMs = (Math.floor(nowMs / FIVE_MINUTES_MS) + 1) * FIVE_MINUTES_MS;
   const start = addMinutes(new Date(nextBoundaryMs), 5);
   return { start, end: addHours(start, 1) };
 }
 
-/**
- * A window on the site's clock, short when it stays within one day: `2026-11-21 11:30–12:30`,
- * else `2026-11-21 23:00 – 2026-11-22 01:00`.
- */
+/** A window on the site's clock: `2026-11-21 11:30–12:30`, across days `2026-11-21 23:00 – 2026-11-22 01:00`. */
 export function formatWindowInZone(start: Instant, end: Instant, timeZone: string): string {
   const from = formatInZone(start, timeZone);
   const to = formatInZone(end, timeZone);
@@ -163,19 +128,13 @@ export function formatWindowUtc(start: Instant, end: Instant): string {
   return `UTC ${formatWindowInZone(start, end, 'UTC')}`;
 }
 
-/**
- * A window on the site's clock with UTC at hand: `2026-11-21 11:30–12:30 (Europe/Berlin), UTC
- * 2026-11-21 10:30–11:30`; in UTC said once, as {@link formatWindowUtc}.
- */
+/** A window on the site's clock with UTC: `… (Europe/Berlin), UTC 2026-11-21 10:30–11:30`. */
 export function formatWindowInZoneWithUtc(start: Instant, end: Instant, timeZone: string): string {
   if (isUtcClock(timeZone)) return formatWindowUtc(start, end);
   return `${formatWindowInZone(start, end, timeZone)} (${zoneLabel(timeZone)}), ${formatWindowUtc(start, end)}`;
 }
 
-/**
- * `2026-11-21T01:00:00Z`: an instant as the wire carries it (docs/upstream.md, Commands), whole
- * seconds.
- */
+/** `2026-11-21T01:00:00Z`: as the wire carries it (docs/upstream.md, Commands), whole seconds. */
 export function toUtcTimestamp(instant: Instant): string {
   return toDate(instant)
     .toISOString()
@@ -184,10 +143,7 @@ export function toUtcTimestamp(instant: Instant): string {
 
 const InstantSchema = z.iso.datetime({ offset: true });
 
-/**
- * Reads an ISO 8601 instant with its zone designator (`2026-11-21T01:00:00Z`, or with an offset
- * such as `+10:30`), as a date-time field gives it; `null` for anything else, `''` included.
- */
+/** Reads an ISO instant with its zone designator; `null` otherwise, `''` included. */
 export function parseInstant(value: string): Date | null {
   return InstantSchema.safeParse(value).success ? new Date(value) : null;
 }
@@ -195,17 +151,12 @@ export function parseInstant(value: string): Date | null {
 /** A change of a zone's UTC offset: when, its direction, the offsets before and after (`UTC+01:00`). */
 export interface ClockChange {
   at: Date;
-  /** True when the clocks go forward (an hour of wall-clock time is skipped). */
   forward: boolean;
   from: string;
   to: string;
 }
 
-/**
- * The change of `timeZone`'s offset during the site's calendar day that holds `instant` (the
- * spring-forward or fall-back day), or `null` on an ordinary day, so a form can say that a time
- * near it is skipped or happens twice.
- */
+/** The offset change on the site's calendar day of `instant`, or `null`: a form warns of skipped or doubled times. */
 export function clockChangeOnDay(instant: Instant, timeZone: string): ClockChange | null {
   const day = formatInZone(instant, timeZone).slice(0, 10);
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];

@@ -1,10 +1,6 @@
 import { useCallback, useState } from 'react';
 
-/**
- * The content-box width in px of the element given to the returned ref, kept current by a
- * ResizeObserver, so a chart follows its container (the page's full width, a resized window, a
- * narrower grid column). 0 until measured, and where ResizeObserver is missing.
- */
+/** The content-box width in px of the ref's element (ResizeObserver); 0 until measured. */
 export function useElementWidth<T extends Element>(): [
   (element: T | null) => (() => void) | undefined,
   number,

@@ -2,10 +2,7 @@ import { AuditView } from '../../features/audit/components/audit-view.tsx';
 import { auditSearchParams, parseAuditSearch } from '../../features/audit/lib/audit-search.ts';
 import { useSearchState } from './use-search-state.ts';
 
-/**
- * `/audit`: who did what through powerdeck, from the ledger. Its filters live in the URL's search
- * params: a reload keeps them, a link shares them.
- */
+/** `/audit`: who did what through powerdeck, from the ledger; filters in the URL. */
 export function AuditRoute() {
   const [search, onSearchChange] = useSearchState(parseAuditSearch, auditSearchParams);
   return (

@@ -16,16 +16,10 @@ import { usePermission } from './use-permission.ts';
 /** What the batch composer leaves in the history entry it opens: the batch was just sent. */
 const ArrivalSchema = z.object({ justSubmitted: z.literal(true) });
 
-/**
- * `?confirm=cancel`: opened to cancel the batch, from an undo no longer possible (the link is
- * made by `batchCancelPath`).
- */
+/** `?confirm=cancel` (made by `batchCancelPath`): opened to cancel the batch. */
 const ConfirmSchema = z.literal('cancel');
 
-/**
- * The batch as the page shows it: on its one site's clock as that site is now (a zone set since
- * the batch was sent shows at once), else on the zone the ledger recorded.
- */
+/** The batch on its one site's clock as it is now (a zone set since shows at once), else the ledger's zone. */
 function onSiteClock(record: BatchRecord, sites: readonly Site[]): BatchRecord {
   const [only, ...others] = sites;
   if (!only || others.length > 0) return record;
@@ -33,12 +27,8 @@ function onSiteClock(record: BatchRecord, sites: readonly Site[]): BatchRecord {
 }
 
 /**
- * `/batches/:batchCommandId`: one batch as the ledger recorded it, its progress and cancel;
- * `/batches/entry/:entryId` the same for a batch without a batch ID (found in the devices'
- * histories after its answer was lost), by its ledger entry. Opened by the composer right after
- * the batch was sent, the page says so and takes focus. Opened with `?confirm=cancel`, it asks to
- * confirm the batch cancel once; the parameter then goes, so a reload does not ask again. Its
- * site's clock notice shows above the facts.
+ * `/batches/:batchCommandId` (or `/batches/entry/:entryId` for a batch without an ID): one batch,
+ * its progress and cancel. `?confirm=cancel` asks once, then is removed so a reload does not ask again.
  */
 export function BatchDetailRoute() {
   const { batchCommandId, entryId } = useParams();
@@ -61,7 +51,6 @@ function BatchDetail({
   name,
   batch,
 }: {
-  /** The batch ID, or `entry <id>` for a batch known by its ledger entry. */
   name: string;
   batch: UseQueryResult<BatchRecord | null, ApiError>;
 }) {

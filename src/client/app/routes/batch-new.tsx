@@ -16,11 +16,7 @@ const ResendSchema = z.object({
   }),
 });
 
-/**
- * `/batches/new`: the batch composer over the devices of every bound site; an accepted batch
- * opens its page, which reads it from the ledger. Opened from a batch page's resend, the composer
- * starts with its failed devices and its command.
- */
+/** `/batches/new`: the batch composer; from a batch page's resend it starts with its failed devices and command. */
 export function BatchNewRoute() {
   const navigate = useNavigate();
   const dispatch = usePermission('dispatch');

@@ -6,17 +6,12 @@ import { connectionStateQueryOptions } from '../../features/connections/api/conn
 import { NoConnection } from '../../features/connections/components/no-connection.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
 
-/**
- * Pages that need no vendor connection: the Audit (the BFF's own records) and the Connections
- * page itself. Every other signed-in page reads or changes the vendor's data through it.
- */
+/** Pages that need no vendor connection (the BFF's own records, and the connections page). */
 const CONNECTION_FREE_PATHS = ['/audit', '/connections'];
 
 /**
- * In company sign-in, shows the no-connection empty state instead of `children` on every page
- * that needs the region's vendor connection while none is registered (docs/security.md, Vendor
- * connections). Until the first answer a loading line stands in (the page's own calls would only
- * be refused); the page shows when the state cannot be read, and its own errors then say why.
+ * In company sign-in, the no-connection state instead of pages needing the region's vendor
+ * connection while none is registered (docs/security.md, Vendor connections). Unreadable state: the page shows.
  */
 export function ConnectionGate({ children }: { children: ReactNode }) {
   const session = useSession().data;

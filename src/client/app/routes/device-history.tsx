@@ -18,11 +18,9 @@ function HistoryRoute() {
   const { siteId = '', deviceId = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const search = useMemo(() => parseHistorySearch(params), [params]);
-  // Presets end at the instant the range was chosen (or refreshed), so sorting and paging
-  // neither move the range nor refetch.
+  // Presets end when the range was chosen, so sorting and paging neither move the range nor refetch.
   const [nowMs, setNowMs] = useState(() => Date.now());
   const range = resolveHistoryRange(search, nowMs);
-  // The range's slots of the device's history, narrowed to the range; filters apply in the view.
   const history = useDeviceHistory(deviceId, range.ok ? range : null);
 
   return (
@@ -79,9 +77,8 @@ function HistoryRoute() {
 }
 
 /**
- * `/sites/:siteId/devices/:deviceId/history`: a device's command history, up to 30 days per
- * view, with charts and exports. Its own chunk: recharts and the CSV library load only here, out
- * of the initial bundle's budget (docs/architecture.md, Budgets).
+ * `/sites/:siteId/devices/:deviceId/history`: its own chunk, so recharts and the CSV library stay
+ * out of the initial bundle (docs/architecture.md, Budgets).
  */
 export const historyRoute = (queryClient: QueryClient) => ({
   Component: HistoryRoute,

@@ -7,7 +7,6 @@ import { findDevice } from '../../features/devices/lib/find-device.ts';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 import { isKnownTimeZone } from '../../lib/time.ts';
 
-/** What a device page renders with once its site and device are found. */
 export interface FoundDevice {
   site: Site;
   device: Device;
@@ -19,18 +18,13 @@ export interface FoundDevice {
 interface DeviceLookupProps {
   siteId: string;
   deviceId: string;
-  /** Heading when the device is not found. */
   notFoundHeading: string;
   /** Words after "Site X is not bound to this client." when the site is no longer bound. */
   unboundAdvice: string;
   children: (found: FoundDevice) => ReactNode;
 }
 
-/**
- * Finds a device of a bound site from the sites query, for the pages under
- * `/sites/:siteId/devices/:deviceId`: shows loading, the error with a retry, or a not-found
- * notice that says when the site must be bound again; otherwise renders `children`.
- */
+/** Finds a bound site's device for the device pages: loading, error with retry, or not-found (with rebinding advice); else `children`. */
 export function DeviceLookup({
   siteId,
   deviceId,

@@ -89,7 +89,6 @@ function DeviceRoute() {
 export const deviceRoute = (queryClient: QueryClient) => ({
   Component: DeviceRoute,
   loader: ({ params }: LoaderFunctionArgs) => {
-    // Sites (for the device and its time zone) and its commands load side by side.
     void queryClient.prefetchQuery(sitesQueryOptions());
     if (params.deviceId)
       prefetchDeviceHistory(queryClient, params.deviceId, deviceCommandsRange(Date.now()));

@@ -60,11 +60,7 @@ export function FleetJobListRoute() {
   );
 }
 
-/**
- * A page that dispatches to the fleet: its title and heading, a way back to the job list, and,
- * for an operator who may dispatch, `children` over the bound sites (with `openJob`, which opens
- * a started job's page); a viewer is told why there is nothing to do.
- */
+/** A dispatching page: `children` over the bound sites for an operator who may dispatch; a viewer is told why not. */
 function DispatchPage(props: {
   title: string;
   children: (sites: readonly Site[], openJob: (jobId: string) => void) => ReactNode;
@@ -115,11 +111,7 @@ export function FleetPlanRoute() {
 /** Tallest the plan's timeline grows before it scrolls, in CSS pixels. */
 const PLAN_TIMELINE_MAX_HEIGHT_PX = 420;
 
-/**
- * A checked plan on the timeline: the plan's devices with the commands they hold, and each row
- * as a ghost bar beside them (refused ones in the refused style, their reasons in the card and
- * the accessible name), so overlaps are seen before sending.
- */
+/** A checked plan on the timeline: each row as a ghost bar beside the devices' commands, so overlaps show before sending. */
 function PlanTimeline({
   rows,
   sites,
@@ -148,7 +140,6 @@ function PlanTimeline({
   );
 }
 
-/** The one zone of the sites a job's devices are in, else UTC. */
 function jobTimeZone(job: FleetJob, sites: readonly Site[] | undefined): string {
   const zoneOf = new Map(
     (sites ?? []).flatMap((site) => site.devices.map((d) => [d.deviceId, site.timeZone])),
@@ -158,10 +149,7 @@ function jobTimeZone(job: FleetJob, sites: readonly Site[] | undefined): string 
   return zones.size === 1 && zone ? zone : 'UTC';
 }
 
-/**
- * `/fleet-jobs/:jobId`: one job, read again while it sends or cancels, and after that while a
- * device of it is not confirmed yet.
- */
+/** `/fleet-jobs/:jobId`: one job, polled while it sends or cancels and while a device is unconfirmed. */
 export function FleetJobDetailRoute() {
   const { jobId = '' } = useParams();
   const job = useQuery({

@@ -1,11 +1,6 @@
 import type { PushState } from '../../lib/push-stream.ts';
 
-/**
- * A quiet line in the header while live updates are off (the stream dropped and is being opened
- * again, or this browser cannot receive them): pages still refresh by polling, so nothing is
- * wrong but changes show a little later. Nothing while they are live, while they start, or while
- * the tab is hidden.
- */
+/** A quiet header line while live updates are off: pages still poll, so changes only show later. Nothing while live, starting or hidden. */
 export function LiveUpdatesIndicator({ state }: { state: PushState }) {
   if (state !== 'reconnecting' && state !== 'unsupported') return null;
   return (

@@ -9,12 +9,7 @@ import { useSession } from '../../features/session/api/get-session.ts';
 import { FAILED_REFETCH_INTERVAL_MS } from '../../lib/refetch-while-failing.ts';
 import { formatUtc } from '../../lib/time.ts';
 
-/**
- * `/overview`: the page after sign-in (docs/architecture.md, Overview). What the signed-in
- * region's devices do now and soon, what failed or was cancelled lately and why, the batches and
- * fleet jobs under way, the sites and devices offline or faulted. It follows the account's events
- * and reads itself again every few seconds while shown, so it stays live without a reload.
- */
+/** `/overview`, the page after sign-in (docs/architecture.md, Overview); follows events and polls while shown. */
 export function OverviewRoute() {
   const region = useSession().data?.region;
   const overview = useOverview(region);

@@ -1,13 +1,8 @@
 import { useMatches } from 'react-router';
 
-/**
- * How wide a signed-in page is: `readable` (the default) keeps forms and prose to a measure an eye
- * can follow; `wide` gives the whole window to work that needs it (timeline, batch, history).
- * A route opts in with `handle: { pageWidth: 'wide' }` (app/router.tsx).
- */
+/** `readable` (default) keeps forms to a measure; `wide` for the timeline, batch, history. Set by `handle: { pageWidth: 'wide' }`. */
 export type PageWidth = 'readable' | 'wide';
 
-/** The `handle` a route may carry to choose its page width. */
 export interface PageWidthHandle {
   pageWidth: PageWidth;
 }

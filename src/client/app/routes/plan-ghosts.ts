@@ -6,11 +6,8 @@ import { ghostId, ghostsByDevice, type GhostWindow } from '../../features/timeli
 const MIN_FIRST_VIEW_MS = 2 * 3_600_000;
 
 /**
- * A checked dispatch plan as the timeline's ghost windows: each row whose window could be read,
- * named by its line, with its power control when sendable and its reasons when refused (a row
- * whose times could not be read has no place on the timeline; the table names it). Also the
- * bound sites cut down to the plan's devices, and the first view: the earliest start a quarter
- * from the left and a span that shows every row with some room (at least 2 hours).
+ * A checked plan as the timeline's ghost windows (rows with readable times), its sites cut down to
+ * its devices, and the first view showing every row (at least 2 hours).
  */
 export function planGhosts(rows: readonly CheckedPlanRow[], sites: readonly Site[]) {
   const ghosts = rows.flatMap((row) =>

@@ -4,11 +4,7 @@ import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
 import { useDeviceBudgetWords } from '../../lib/device-budget.ts';
 import { usePermission } from './use-permission.ts';
 
-/**
- * `/changes`: every change of the account still waiting for its devices' calls to the vendor
- * (docs/decisions/007-device-call-budget.md, section 2), each on its site's clock, to see when it
- * goes and to withdraw it; the device page lists one device's.
- */
+/** `/changes`: the account's changes waiting for their devices' calls (docs/decisions/007-device-call-budget.md, section 2). */
 export function QueuedChangesRoute() {
   const dispatch = usePermission('dispatch');
   const budgetWords = useDeviceBudgetWords();

@@ -4,10 +4,7 @@ import { sessionQueryOptions } from '../../features/session/api/get-session.ts';
 import { isApiError } from '../../lib/api-error.ts';
 import { signInPathFrom } from '../safe-next-path.ts';
 
-/**
- * Loader of the signed-in pages: asks the BFF who is signed in (once; cached until sign-out) and
- * sends everyone else to the sign-in page, remembering where they wanted to go.
- */
+/** Loader of the signed-in pages: anyone not signed in goes to sign-in, remembering where they were going. */
 export const requireSession =
   (queryClient: QueryClient) =>
   async ({ request }: LoaderFunctionArgs) => {

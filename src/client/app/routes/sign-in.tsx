@@ -16,10 +16,8 @@ import { isLeavingSignedInPages } from '../leave-signed-in.ts';
 import { safeNextPath } from '../safe-next-path.ts';
 
 /**
- * The sign-in page, and in company sign-in the two places the IdP sends the browser back to: a
- * refused sign-in (`?refused=<why>`, from the BFF's callback) shows why and how to sign out of
- * the company account; the return from the IdP's logout (`?state=`, the post-logout redirect
- * URI) says the company account is signed out when the state is this tab's own sign-out's.
+ * The sign-in page, also where the IdP returns: `?refused=<why>` shows why and how to sign out of
+ * the company account; `?state=` says it is signed out when the state is this tab's own sign-out's.
  */
 function SignInRoute() {
   const navigate = useNavigate();
@@ -95,8 +93,7 @@ function SignInRoute() {
 export const signInRoute = (queryClient: QueryClient) => ({
   Component: SignInRoute,
   loader: ({ request }: { request: Request }) => {
-    // A session being left (signed out, ended elsewhere) is still cached until the pages left
-    // are forgotten, after this navigation (leave-signed-in.ts).
+    // A session being left is still cached until the pages are forgotten (leave-signed-in.ts).
     if (
       queryClient.getQueryData(sessionKeys.current()) === undefined ||
       isLeavingSignedInPages(queryClient)

@@ -14,18 +14,15 @@ import { ConnectionGate } from './connection-gate.tsx';
 import { LiveUpdatesIndicator } from './live-updates-indicator.tsx';
 import { usePageWidth } from './page-width.ts';
 
-// Loaded beside the page, not before it: toasts come only after an action, and pages that use no
-// React Aria component (the batch list, the history) then render without waiting for its code.
+// Lazy: toasts only follow an action, and pages without React Aria render without waiting for it.
 const ToastRegion = lazy(() =>
   import('../../components/toast.tsx').then(({ ToastRegion }) => ({ default: ToastRegion })),
 );
 
-// Loaded with its first opening: the palette's React Aria composites are not needed before.
 const SiteSearch = lazy(() =>
   import('./site-search.tsx').then(({ SiteSearch }) => ({ default: SiteSearch })),
 );
 
-/** Ctrl+K, or Cmd+K on a Mac: the search's shortcut, on every signed-in page. */
 const isSearchShortcut = (event: KeyboardEvent) =>
   event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey) && !event.altKey;
 
@@ -40,18 +37,10 @@ const NAVIGATION = [
 ] as const;
 
 /**
- * Frame of every signed-in page: a skip link, the brand, the main navigation (the current page
- * marked with `aria-current`), the search across sites and devices (Ctrl+K or Cmd+K anywhere,
- * `site-search.tsx`), the live updates indicator and the notification bell, who is
- * signed in and sign-out; then the page, as wide as its route asks (`usePageWidth`), or in its
- * place the empty state of a region without a vendor connection (`ConnectionGate`); and the one
- * toast region, where `showToast` outcomes appear in a strip the page makes room for.
- *
- * It holds the page's one push stream (docs/architecture.md, Live updates): each event makes
- * stale what it changed (`push-updates.ts`), and the stream's state is given to the pages
- * (`usePushState`). A session ended elsewhere (signed out in another tab) sends the operator to
- * sign in at once. The region's budget of calls per device, as the session says it, is given to
- * the pages that word it (`useDeviceBudgetWords`).
+ * Frame of every signed-in page: navigation, search (Ctrl/Cmd+K), live-updates indicator, bell,
+ * session, the page at its route's width (or `ConnectionGate`'s empty state), and the toast region.
+ * It holds the one push stream (docs/architecture.md, Live updates) and provides its state and the
+ * region's device budget to the pages.
  */
 export function SignedInLayout() {
   const queryClient = useQueryClient();
@@ -71,8 +60,7 @@ export function SignedInLayout() {
   useEffect(() => {
     here.current = location;
   });
-  // Away from these pages first; what they showed is forgotten once they are unmounted, not
-  // before: their queries would be fetched again and refused (leave-signed-in.ts).
+  // Forget what the pages showed only once unmounted, or their queries refetch and get 401 (leave-signed-in.ts).
   useEffect(() => () => forgetLeftSignedInPages(queryClient), [queryClient]);
   const leave = (to: string) => {
     startLeavingSignedInPages(queryClient);
@@ -93,7 +81,6 @@ export function SignedInLayout() {
     onMessage: pushApplier.apply,
     onSessionEnded: () => void leave(signInPathFrom(here.current)),
   });
-  // Administrators of a company sign-in hold the vendor connections.
   const navigation =
     session.data?.role === 'admin'
       ? [...NAVIGATION, { to: '/connections', label: 'Connections' }]
@@ -133,8 +120,7 @@ export function SignedInLayout() {
             </div>
             <SessionBar
               onSignedOut={(logoutUrl) =>
-                // After a company sign-in the IdP's session ends too; it sends the browser back to
-                // the sign-in page.
+                // After a company sign-in the IdP's session ends too, and it returns to sign-in.
                 void leave('/sign-in').then(() => {
                   if (logoutUrl) window.location.assign(logoutUrl);
                 })

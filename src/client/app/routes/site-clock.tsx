@@ -8,11 +8,7 @@ import { usePermission } from './use-permission.ts';
 /** Most sites whose clock notices a page of several sites shows one by one. */
 const MAX_NOTICES = 3;
 
-/**
- * Why the signed-in operator may not set a site's zone, in words, or undefined when they may: an
- * administrator of a company sign-in, or whoever signed in with the partner's credentials
- * (docs/decisions/006, section 6; the BFF refuses the others).
- */
+/** Why the operator may not set a site's zone, or undefined (docs/decisions/006, section 6; the BFF refuses the others). */
 export function useTimeZoneRefusal(): string | undefined {
   const administer = usePermission('administer');
   const role = useSession().data?.role;
@@ -26,10 +22,8 @@ export function SiteClock({ site }: { site: Site }) {
 }
 
 /**
- * The clock notices of a page over several sites (a batch, a fleet job, the timeline): one site
- * says where its clock came from whatever it is; of several, only the sites on the vendor's
- * fixed offset are named (their times drift at daylight saving changes), the first three each
- * with its notice and the others in one line pointing to the Sites page.
+ * The clock notices of a page over several sites: one site's whatever it is; of several, only
+ * those on the vendor's fixed offset (drifting at DST), three at most, the rest in one line.
  */
 export function SiteClocks({ sites }: { sites: readonly Site[] }) {
   const refusal = useTimeZoneRefusal();

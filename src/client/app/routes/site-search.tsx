@@ -2,12 +2,7 @@ import { useNavigate } from 'react-router';
 import { CommandPalette, type PaletteGroup } from '../../components/command-palette.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 
-/**
- * The search across bound sites and devices (Ctrl+K or Cmd+K on every signed-in page, or the
- * header's Search button): a command palette over the site list the other pages read
- * (`sitesQueryOptions`, cached), whose choices go to the site on the Sites page or to the device's
- * page. Loaded with its first opening.
- */
+/** The search across bound sites and devices (Ctrl/Cmd+K), over the cached site list; loaded on first opening. */
 export function SiteSearch({ onClose }: { onClose: () => void }) {
   const sites = useSites();
   const navigate = useNavigate();

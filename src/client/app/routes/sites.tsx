@@ -11,11 +11,7 @@ import { FAILED_REFETCH_INTERVAL_MS } from '../../lib/refetch-while-failing.ts';
 import { useTimeZoneRefusal } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 
-/**
- * `/sites`: bind and unbind sites, reach each device. A site just bound takes focus, as does the
- * site of `?site=` (the overview's and the search's links, each visit anew); when a refresh
- * fails, the list stays with a notice saying how old it is.
- */
+/** `/sites`: bind, unbind, reach each device; a just-bound site or `?site=` takes focus, on each visit. */
 export function SitesRoute() {
   const sites = useSites();
   const [searchParams] = useSearchParams();

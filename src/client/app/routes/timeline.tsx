@@ -8,10 +8,7 @@ import { usePermission } from './use-permission.ts';
 import { useSearchState } from './use-search-state.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
 
-/**
- * `/timeline`: the timeline editor over every bound site, loaded on demand. Its filters and view
- * (zoom and position) live in the URL's search params: a reload keeps them, a link shares them.
- */
+/** `/timeline`: the timeline editor over every bound site, loaded on demand; its view in the URL. */
 export function TimelineRoute() {
   const dispatch = usePermission('dispatch');
   const [search, onSearchChange] = useSearchState(parseTimelineSearch, timelineSearchParams);

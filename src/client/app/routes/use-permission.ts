@@ -2,9 +2,8 @@ import { refusalFor, roleAllows, type Permission } from '../../../domain/roles.t
 import { useSession } from '../../features/session/api/get-session.ts';
 
 /**
- * Whether the signed-in operator may do `permission`, and why not (docs/security.md, Roles): a
- * company sign-in's role decides; the credentials form may do everything. Pages hide what a role
- * cannot do and show `why` instead; the BFF enforces the same rule on every route.
+ * Whether the operator may do `permission`, and why not (docs/security.md, Roles): a company
+ * sign-in's role decides, credentials may do all. The BFF enforces the same rule.
  */
 export function usePermission(permission: Permission): { allowed: boolean; why?: string } {
   const role = useSession().data?.role;

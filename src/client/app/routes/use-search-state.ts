@@ -9,14 +9,9 @@ interface Held<T> {
 }
 
 /**
- * A page's view state kept in the URL's search params: `parse` reads it (every field with its
- * default, never failing), `write` gives the params (defaults left out). `change` merges a part
- * into the latest state and shows it at once, then writes the URL, replacing the history entry
- * (Back leaves the page instead of stepping through its filters). The URL's navigation settles
- * a moment later (the signed-in pages' loader runs again): until then the page keeps showing what
- * was chosen, so a checkbox or a typed filter never springs back, and two quick changes both stay
- * (react-router's own functional `setSearchParams` starts from the last render's params). A URL
- * changed from outside (a link followed while on the page) is read again.
+ * A page's view state in the URL: `parse` (never fails), `write` (defaults left out). `change`
+ * shows the merged state at once and replaces the history entry; until navigation settles the
+ * chosen state stays shown, so inputs never spring back and quick changes both stay. An outside URL change is read again.
  */
 export function useSearchState<T>(
   parse: (params: URLSearchParams) => T,

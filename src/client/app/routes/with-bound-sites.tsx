@@ -6,9 +6,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 
 /**
- * The gate of the pages that work over the bound sites (new batch, new fleet job, dispatch plan,
- * timeline): loading, the sites' error with a retry, or, with no site bound, a pointer to the
- * Sites page; else `children` with the bound sites (at least one).
+ * The gate of pages over the bound sites: loading, error with retry, or a pointer to Sites when none is bound; else `children`.
  *
  * @param emptyHeading shown above the pointer, for a page whose content carries its own heading.
  */

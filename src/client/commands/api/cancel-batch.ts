@@ -6,9 +6,8 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
- * `PUT /api/batches/{batchCommandId}/cancel`: one result per device, successes and failures
- * mixed (docs/upstream.md, Batches). A 200 does not mean every device was cancelled. 202
- * `{ queued }` when a device's budget of upstream calls cannot carry it now.
+ * `PUT /api/batches/{batchCommandId}/cancel`: one result per device, successes and failures mixed
+ * (docs/upstream.md, Batches); 202 `{ queued }` when the devices' budget cannot carry it now.
  */
 export function cancelBatch(
   batchCommandId: string,
@@ -21,16 +20,12 @@ export function cancelBatch(
   );
 }
 
-/** Which batch a cancel is for, and its devices (whose statuses and history change with it). */
 export interface BatchCancel {
   batchCommandId: string;
   deviceIds: readonly string[];
 }
 
-/**
- * Cancels a whole batch; whatever the answer, its devices' statuses and histories and the ledger
- * (which records the cancel's per-device results) are read again before the mutation settles.
- */
+/** Cancels a whole batch; whatever the answer, its devices and the ledger are read again before it settles. */
 export function useCancelBatch() {
   const queryClient = useQueryClient();
   return useKeyedMutation({

@@ -16,10 +16,8 @@ import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts'
 import { commandStatusQueryOptions } from './get-command-status.ts';
 
 /**
- * `PUT /api/devices/{deviceId}/commands/{commandId}/cancel`: what the cancel did (the command is
- * cancelled by an operator, and when), or 202 `{ queued }` when the device's budget of upstream
- * calls cannot carry it now. Rejects with `not_cancellable` (409) once the command is final
- * (docs/upstream.md, Lifecycle).
+ * `PUT /api/devices/{deviceId}/commands/{commandId}/cancel`: the cancelled record, or 202
+ * `{ queued }`. Rejects with `not_cancellable` (409) once final (docs/upstream.md, Lifecycle).
  */
 export function cancelCommand(
   deviceId: string,
@@ -33,18 +31,12 @@ export function cancelCommand(
   );
 }
 
-/** Which command a cancel is for. */
 export interface CommandCancel {
   deviceId: string;
   commandId: string;
 }
 
-/**
- * Cancels one command, as one operator intent (one `Idempotency-Key` for all its tries). Its
- * answer is written into the status record held for the command, in the status and history
- * caches at once; whatever the answer, the device's history and statuses and the ledger are read
- * again.
- */
+/** Cancels one command as one intent (one `Idempotency-Key`); its answer is written into the caches at once. */
 export function useCancelCommand() {
   const queryClient = useQueryClient();
   return useKeyedMutation({

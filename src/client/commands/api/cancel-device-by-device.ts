@@ -6,21 +6,16 @@ import { queuedWords } from '../lib/queued.ts';
 import { ApiError } from '../../lib/api-error.ts';
 import { problemWords } from '../../lib/problem-words.ts';
 
-/** The code of a device's result whose cancel waits in the queue of changes. */
 export const QUEUED_CODE = 'queued';
 
-/** One device command of a batch to cancel. */
 export interface DeviceCommandRef {
   deviceId: string;
   commandId: string;
 }
 
 /**
- * Cancels a batch's device commands one by one, for a batch whose batch ID is not known (found in
- * the devices' histories after its answer was lost, docs/decisions/006, section 5): each cancel
- * is its own operator intent (`useCancelCommand`), in order, and a refusal of one never stops the
- * others. Resolves with one result per command, as a batch cancel answers them, so the same
- * results view shows successes and failures side by side.
+ * Cancels a batch's device commands one by one, for a batch whose ID was lost (docs/decisions/006,
+ * section 5): one intent each, a refusal never stops the others; one result per command, as a batch cancel answers.
  */
 export function useCancelDeviceByDevice() {
   const cancel = useCancelCommand();

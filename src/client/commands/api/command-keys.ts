@@ -3,19 +3,10 @@ import type { LedgerQuery } from '../../../domain/ledger.ts';
 import type { QueuedChangeQuery } from '../../../domain/queued-change.ts';
 
 /**
- * Query keys of device commands, generic to specific, one root per BFF path:
- *
- * - `device(id)`: everything of one device, so a mutation invalidates what it touched at once;
- *   under it `history(id, slot)`, the device's history over one fixed 30-day slot of
- *   `historyRangeSlots` (`GET /api/devices/{id}/commands`), and `status(id, commandId)`, one
- *   command's status record (`GET /api/devices/{id}/commands/{commandId}`).
- * - `ledger()`: the BFF's command ledger (`GET /api/ledger`); `ledgerPage(query)` one filtered
- *   page of it. Batches, batch cancels and who sent a command are all ledger pages.
- * - `fleetJobs()`: the client's fleet jobs (`GET /api/fleet-jobs`); `fleetJob(id)` one job with
- *   its batches and devices (`GET /api/fleet-jobs/{jobId}`).
- * - `changes()`: the account's queued changes (`GET /api/changes`), waiting for their devices'
- *   budget of upstream calls; `changesPage(query)` one filtered page of them, `change(id)` one
- *   of them (`GET /api/changes/{changeId}`).
+ * Query keys of device commands, generic to specific, one root per BFF path: `device(id)` (under
+ * it `history(id, slot)`, one 30-day slot, and `status(id, commandId)`), `ledger()` and
+ * `ledgerPage(query)`, `fleetJobs()` and `fleetJob(id)`, `changes()`, `changesPage(query)` and
+ * `change(id)`. A mutation invalidates a root to refresh all it touched.
  */
 export const commandKeys = {
   all: ['commands'] as const,

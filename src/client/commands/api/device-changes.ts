@@ -11,16 +11,12 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import type { IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
- * `POST /api/devices/{deviceId}/changes`: a replace, or the undo of a submission, a cancel or a
- * replace, planned as a whole by the BFF with the device's budget of upstream calls before its
- * first call (docs/decisions/007-device-call-budget.md, section 2), so no replace is left half
- * done by the browser. Answers the change sent (200, with `cancelled` and `submitted`) or queued
- * (202, `queued.goesAt`). Rejects with ApiError `budget_too_tight` (409, nothing sent, with the
- * earliest start the budget allows), `device_changed` (409), `change_incomplete` (409: the old
- * window is cancelled and the new one refused), `window_overlap`, `invalid_undo_of` among others.
- * One `Idempotency-Key` for the whole change: its steps' keys are made from it (`/1`, `/2`).
- * With `ifLater` `refuse`, a change the budget would queue is neither queued nor sent: ApiError
- * `change_would_wait` (409, `details.goesAt`), so the screen asks the operator first.
+ * `POST /api/devices/{deviceId}/changes`: a replace or an undo, planned whole by the BFF against
+ * the device's budget (docs/decisions/007-device-call-budget.md, section 2), so none is left half
+ * done. 200 sent or 202 queued. Rejects with ApiError `budget_too_tight`, `device_changed`,
+ * `change_incomplete` (old cancelled, new refused), `window_overlap`, `invalid_undo_of`; with
+ * `ifLater: 'refuse'`, `change_would_wait` (`details.goesAt`) instead of queuing. One
+ * `Idempotency-Key`; its steps' keys derive from it (`/1`, `/2`).
  */
 export function changeDevice(
   deviceId: string,
@@ -43,10 +39,7 @@ export function wouldWaitUntil(error: unknown): string | undefined {
   return details.success ? details.data.goesAt : undefined;
 }
 
-/**
- * The key of a planned change's submission step, which an undo of the change names in `undoOf`
- * (a replace's is its second step's). Taken from the answer when it has the steps.
- */
+/** The key of a planned change's submission step (a replace's second), which an undo names in `undoOf`. */
 export function submissionKeyOf(answer: DeviceChangeAnswer): string | undefined {
   return answer.change.steps.find((step) => step.call === 'submit')?.idempotencyKey;
 }

@@ -11,7 +11,6 @@ import { apiRequest } from '../../lib/api-client.ts';
 import { refetchWhileFailing } from '../../lib/refetch-while-failing.ts';
 import { commandKeys } from './command-keys.ts';
 
-/** How often an open job page reads its job while the job still sends or cancels. */
 export const FLEET_JOB_POLL_MS = 2_000;
 
 /** `GET /api/fleet-jobs` (docs/fleet-dispatch.md): the client's jobs, newest first. */
@@ -19,11 +18,7 @@ export function getFleetJobs(signal?: AbortSignal): Promise<FleetJob[]> {
   return apiRequest('/fleet-jobs', FleetJobListSchema, { signal }).then((list) => list.jobs);
 }
 
-/**
- * `GET /api/fleet-jobs/{jobId}?refresh=statuses`: one job with its batches and each device's
- * outcome; the BFF first brings the devices' outcomes up to date from its read model (no upstream
- * call; src/server/fleet/fleet-outcomes.ts).
- */
+/** `GET /api/fleet-jobs/{jobId}?refresh=statuses`: one job, outcomes refreshed from the read model (no upstream call). */
 export function getFleetJob(jobId: string, signal?: AbortSignal): Promise<FleetJob> {
   return apiRequest(`/fleet-jobs/${encodeURIComponent(jobId)}`, FleetJobSchema, {
     signal,
@@ -38,10 +33,7 @@ export const fleetJobsQueryOptions = () =>
     refetchInterval: refetchWhileFailing(FLEET_JOB_POLL_MS * 5),
   });
 
-/**
- * One job, read again every {@link FLEET_JOB_POLL_MS} while it is not final and the tab is
- * shown; a read costs no upstream call (the read model answers).
- */
+/** One job, polled every {@link FLEET_JOB_POLL_MS} while not final and shown; no upstream call. */
 export const fleetJobQueryOptions = (jobId: string) =>
   queryOptions({
     queryKey: commandKeys.fleetJob(jobId),
@@ -54,9 +46,8 @@ export const useFleetJobs = () => useQuery(fleetJobsQueryOptions());
 export const useFleetJob = (jobId: string) => useQuery(fleetJobQueryOptions(jobId));
 
 /**
- * `POST /api/fleet-jobs`: 202 with the new job, already started. `intent` names the form it comes
- * from: with the request it makes the `Idempotency-Key`, so a retry or a second click of the same
- * request on the same form is answered with the job the first made, never a second job.
+ * `POST /api/fleet-jobs`: 202 with the job, started. The `Idempotency-Key` comes from `intent` and
+ * the request, so a retry or a second click is answered with the first job, never a second.
  */
 export function createFleetJob(request: FleetJobRequest, intent: string): Promise<FleetJob> {
   return apiRequest('/fleet-jobs', FleetJobSchema, {
@@ -71,10 +62,7 @@ export function createIdempotencyKey(kind: string, intent: string, request: unkn
   return `${kind}-${intent}-${fnv1a(JSON.stringify(request))}`;
 }
 
-/**
- * FNV-1a (32-bit) of `text`, hex: tells two requests of one form apart in their key. Not
- * `crypto.subtle`, which a page served over plain http on another host than localhost lacks.
- */
+/** FNV-1a (32-bit), hex. Not `crypto.subtle`, which a page on plain http off localhost lacks. */
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) {
@@ -91,10 +79,7 @@ export function newIntentId(): string {
     .join('');
 }
 
-/**
- * Creates a job (see {@link createFleetJob}; `intent` is made once per form); the job list and
- * the ledger (which records its batches) are read again.
- */
+/** Creates a job (see {@link createFleetJob}); the job list and the ledger are read again. */
 export function useCreateFleetJob(intent: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -116,7 +101,6 @@ export function actOnFleetJob(jobId: string, action: FleetJobAction): Promise<Fl
   });
 }
 
-/** Pauses, resumes or cancels a job; its page shows the answer at once. */
 export function useFleetJobAction(jobId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -11,9 +11,8 @@ import { commandKeys } from './command-keys.ts';
 import { createIdempotencyKey } from './fleet-jobs.ts';
 
 /**
- * `POST /api/fleet-plans/check` (docs/fleet-dispatch.md, Dispatch plans): the rows the server
- * would send and the rows it refuses, checked against the bound sites and the commands the
- * devices already hold. Nothing is made or sent.
+ * `POST /api/fleet-plans/check` (docs/fleet-dispatch.md, Dispatch plans): the rows the server would
+ * send and those it refuses. Nothing is made or sent.
  */
 export function checkFleetPlan(
   rows: FleetPlanRequest['rows'],
@@ -26,10 +25,7 @@ export function checkFleetPlan(
   });
 }
 
-/**
- * `POST /api/fleet-plans`: the kept rows as one durable job, 202 with the job. The
- * `Idempotency-Key` comes from `intent` and the request, as for a fleet job.
- */
+/** `POST /api/fleet-plans`: the kept rows as one job (202); `Idempotency-Key` as for a fleet job. */
 export function createFleetPlanJob(request: FleetPlanRequest, intent: string): Promise<FleetJob> {
   return apiRequest('/fleet-plans', FleetJobSchema, {
     method: 'POST',
@@ -38,7 +34,6 @@ export function createFleetPlanJob(request: FleetPlanRequest, intent: string): P
   });
 }
 
-/** Checks a plan's rows (see {@link checkFleetPlan}). */
 export const useCheckFleetPlan = () =>
   useMutation({ mutationFn: (rows: FleetPlanRequest['rows']) => checkFleetPlan(rows) });
 

@@ -14,11 +14,7 @@ import { toUtcTimestamp } from '../../lib/time.ts';
 import { mergeRecords, recordsMeeting } from '../lib/command-caches.ts';
 import { commandKeys } from './command-keys.ts';
 
-/**
- * `GET /api/devices/{deviceId}/commands?startTime=&endTime=&status=`: the device's commands whose
- * window intersects the range, at most 30 days (docs/upstream.md, History). Rejects with ApiError,
- * e.g. 403 `site_not_bound`.
- */
+/** `GET /api/devices/{deviceId}/commands`: commands whose window meets the range, ≤ 30 days (docs/upstream.md, History). */
 export function getCommandHistory(
   deviceId: string,
   query: HistoryQuery,
@@ -31,10 +27,8 @@ export function getCommandHistory(
 }
 
 /**
- * The cache unit of a device's history: one fixed 30-day slot of `historyRangeSlots`. Every
- * screen (device page, history, timeline, batch pre-check) reads the slots its range meets, so
- * they share one cache entry per device and slot however their ranges differ. Mutations and
- * status polls keep the slots current, hence the long `staleTime`.
+ * The cache unit of a device's history: one fixed 30-day slot, shared by every screen whatever its
+ * range. Mutations and status polls keep slots current, hence the long `staleTime`.
  */
 export const historySlotQueryOptions = (deviceId: string, slot: TimeRangeMs) =>
   queryOptions({
@@ -59,10 +53,7 @@ export function prefetchDeviceHistory(
     void queryClient.prefetchQuery(historySlotQueryOptions(deviceId, slot));
 }
 
-/**
- * The slots `range` meets, the same array while they stay the same (a pan inside a slot changes
- * the range, not its slots), so the queries and their combination are not rebuilt for nothing.
- */
+/** The slots `range` meets, the same array while unchanged, so a pan inside a slot rebuilds nothing. */
 function useHistorySlots(range: TimeRangeMs | null): TimeRangeMs[] {
   const slots = range ? historyRangeSlots(range.startMs, range.endMs) : [];
   const firstMs = slots[0]?.startMs ?? 0;
@@ -70,11 +61,9 @@ function useHistorySlots(range: TimeRangeMs | null): TimeRangeMs[] {
   return useMemo(() => historyRangeSlots(firstMs, lastMs), [firstMs, lastMs]);
 }
 
-/** A device's history over a range, read slot by slot: as a query result reads. */
 export type DeviceHistoryResult = {
   /** When the oldest slot was read (epoch ms); 0 before. Polling of a row starts from there. */
   dataUpdatedAt: number;
-  /** Reads every slot of the range again. */
   refetch: () => Promise<void>;
 } & (
   | { isPending: true; isError: false; isSuccess: false; data: undefined; error: null }
@@ -128,10 +117,8 @@ function combineDeviceHistory(results: SlotResult<StatusRecord[]>[]): DeviceHist
 }
 
 /**
- * One device's commands whose window meets `range` (epoch ms): the slots the range meets,
- * each narrowed to the range with `select`, merged (a window across a slot border once). A
- * range of up to 30 days meets at most two slots. Reads nothing and stays pending while `range`
- * is `null` (a range the screen refuses); in error when any slot failed.
+ * One device's commands meeting `range` (epoch ms), read slot by slot and merged. Pending and
+ * reading nothing while `range` is `null`; in error when any slot failed.
  */
 export function useDeviceHistory(deviceId: string, range: TimeRangeMs | null): DeviceHistoryResult {
   const slots = useHistorySlots(range);
@@ -147,14 +134,10 @@ export function useDeviceHistory(deviceId: string, range: TimeRangeMs | null): D
   });
 }
 
-/** One device's part of {@link useDeviceHistories}. */
 export interface DeviceHistory {
   deviceId: string;
-  /** The commands of the slots read so far, merged, by start time. */
   commands: StatusRecord[];
-  /** True while a slot has not answered yet. */
   isPending: boolean;
-  /** The first slot's failure, else `null`. */
   error: ApiError | null;
 }
 
@@ -162,10 +145,8 @@ export interface DeviceHistory {
 export type SlotPollMs = (slot: HistoryResponse | undefined) => number | false;
 
 /**
- * The commands of several devices over the slots `range` meets, whole (not narrowed to the
- * range), one {@link DeviceHistory} per device in `deviceIds` order, and how many slot reads
- * failed. For the screens that read many devices at once: the timeline (with `pollMs` while a
- * slot holds a live command) and the batch pre-check. Nothing is read while `range` is `null`.
+ * Several devices' commands over the slots `range` meets (not narrowed), in `deviceIds` order,
+ * with the count of failed reads; polled per `pollMs`. Nothing read while `range` is `null`.
  */
 export function useDeviceHistories(
   deviceIds: readonly string[],

@@ -5,10 +5,7 @@ import { writeStatusIntoHistory } from '../lib/command-caches.ts';
 import { nextStatusPollMs, STATUS_POLL_MS } from '../lib/status-polling.ts';
 import { commandKeys } from './command-keys.ts';
 
-/**
- * `GET /api/devices/{deviceId}/commands/{commandId}`: the status record (docs/upstream.md, Status
- * record). Rejects with ApiError, e.g. 404 `not_found` for an unknown command.
- */
+/** `GET /api/devices/{deviceId}/commands/{commandId}`: the status record. Rejects with ApiError (404 `not_found`). */
 export function getCommandStatus(
   deviceId: string,
   commandId: string,
@@ -22,10 +19,8 @@ export function getCommandStatus(
 }
 
 /**
- * One command's status, polled while received or executing (docs/upstream.md, Status record:
- * progress is polled). Polling pauses in background tabs (TanStack Query's
- * `refetchIntervalInBackground: false`) and resumes on focus. Each answer is also written into the
- * device's cached history slots, so every screen shows the status the last poll learnt.
+ * One command's status, polled while not final (docs/upstream.md, Status record), paused in
+ * background tabs; each answer is written into the device's cached history slots.
  */
 export const commandStatusQueryOptions = (deviceId: string, commandId: string) =>
   queryOptions({
@@ -39,10 +34,7 @@ export const commandStatusQueryOptions = (deviceId: string, commandId: string) =
     refetchInterval: (query) => nextStatusPollMs(query.state.data?.status, query.state.error),
   });
 
-/**
- * Polls `record` (as a history list showed it at `knownAtMs`) until it is final; a final record
- * is not asked for at all.
- */
+/** Polls `record` (as seen at `knownAtMs`) until final; a final record is not asked for. */
 export function useCommandStatus(record: StatusRecord, knownAtMs: number) {
   return useQuery({
     ...commandStatusQueryOptions(record.deviceId, record.id),

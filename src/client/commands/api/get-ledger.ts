@@ -3,11 +3,7 @@ import { LedgerPageSchema, type LedgerPage, type LedgerQuery } from '../../../do
 import { apiRequest } from '../../lib/api-client.ts';
 import { commandKeys } from './command-keys.ts';
 
-/**
- * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries that
- * match `query`, newest first. Rejects with ApiError, e.g. 503 `ledger_unavailable` when the BFF
- * runs without a database.
- */
+/** `GET /api/ledger` (docs/architecture.md, Ledger): matching entries, newest first; 503 `ledger_unavailable` without a database. */
 export function getLedgerPage(query: LedgerQuery, signal?: AbortSignal): Promise<LedgerPage> {
   const { limit, ...filters } = query;
   return apiRequest('/ledger', LedgerPageSchema, {
@@ -16,11 +12,7 @@ export function getLedgerPage(query: LedgerQuery, signal?: AbortSignal): Promise
   });
 }
 
-/**
- * One filtered page of the ledger. Screens read what they need of it with `select`: the batches,
- * one batch, a batch's latest cancel, who sent a device's commands. Every device command mutation
- * invalidates the whole ledger, since each writes an entry.
- */
+/** One filtered page of the ledger; every command mutation invalidates the whole ledger (each writes an entry). */
 export const ledgerPageQueryOptions = (query: LedgerQuery) =>
   queryOptions({
     queryKey: commandKeys.ledgerPage(query),

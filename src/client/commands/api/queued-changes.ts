@@ -11,11 +11,7 @@ import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { commandKeys } from './command-keys.ts';
 
-/**
- * `GET /api/changes` (docs/decisions/007-device-call-budget.md, section 2): the account's changes
- * queued for their devices' budget of upstream calls, newest first. Rejects with ApiError, e.g.
- * 503 `changes_unavailable` when the BFF runs without a database.
- */
+/** `GET /api/changes` (docs/decisions/007-device-call-budget.md, section 2): queued changes, newest first; 503 without a database. */
 export function getQueuedChanges(
   query: QueuedChangeQuery,
   signal?: AbortSignal,
@@ -30,11 +26,7 @@ export function getQueuedChanges(
 /** How often a list with changes still waiting is read again when no event was pushed, ms. */
 export const WAITING_REFRESH_MS = 10_000;
 
-/**
- * One filtered page of the queued changes. Pushed events (`queuedChangeChanged`) make it stale at
- * once; while a change waits it is also read again every {@link WAITING_REFRESH_MS}, the fallback
- * when the event stream is down. The BFF answers from its own database: no upstream call.
- */
+/** One page of queued changes: stale on each pushed `queuedChangeChanged`, polled while any waits (the stream may be down). */
 export const queuedChangesQueryOptions = (query: QueuedChangeQuery) =>
   queryOptions({
     queryKey: commandKeys.changesPage(query),
@@ -58,12 +50,7 @@ export function getQueuedChange(
   });
 }
 
-/**
- * One queued change, followed to its end: pushed events (`queuedChangeChanged`, under
- * `commandKeys.changes()`) make it stale at once; while it waits it is also read again every
- * {@link WAITING_REFRESH_MS}, the fallback when the event stream is down. An ended change (sent,
- * withdrawn, failed) does not change again.
- */
+/** One queued change, refreshed as {@link queuedChangesQueryOptions} is until it ends. */
 export const queuedChangeQueryOptions = (changeId: string) =>
   queryOptions({
     queryKey: commandKeys.change(changeId),
@@ -80,9 +67,8 @@ export const queuedChangeQueryOptions = (changeId: string) =>
 const WithdrawnSchema = z.object({ change: QueuedChangeStatusSchema });
 
 /**
- * `DELETE /api/changes/{changeId}`: withdraws a queued change before its first step goes; nothing
- * of it is sent. Rejects with ApiError `change_not_withdrawable` (409, worded by the BFF: it has
- * started sending or has ended) or `change_not_found` (404).
+ * `DELETE /api/changes/{changeId}`: withdraws a queued change before its first step goes. Rejects
+ * with `change_not_withdrawable` (409) or `change_not_found` (404).
  */
 export async function withdrawChange(changeId: string): Promise<QueuedChangeStatus> {
   const { change } = await apiRequest(`/changes/${encodeURIComponent(changeId)}`, WithdrawnSchema, {

@@ -10,12 +10,9 @@ import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';
 
 /**
- * `POST /api/batches` (docs/architecture.md, Ledger: batches): 202 with the batchCommandId, the
- * device commands found so far in the devices' histories and the devices not confirmed yet (the
- * ledger's entry of the batch names the others as they are found). The whole batch is refused
- * (problem+json) for more than 50 devices, a repeat, an unknown or unbound device, or a value out
- * of some device's range. 202 `{ queued }` when a device's budget of upstream calls cannot carry it
- * now: it goes at `queued.goesAt`, to all its devices at once.
+ * `POST /api/batches` (docs/architecture.md, Ledger: batches): 202 with the batchCommandId and the
+ * device commands found so far, or 202 `{ queued }`. Refused whole (problem+json) for over 50
+ * devices, a repeat, an unknown or unbound device, or a value out of some device's range.
  */
 export function submitBatch(
   request: BatchRequest,
@@ -30,10 +27,8 @@ export function submitBatch(
 }
 
 /**
- * Submits a batch as one operator intent (one `Idempotency-Key` for all its tries, so the same
- * batch is never created twice); whatever the answer, its devices and the ledger are read again. The mutation
- * does not wait for that: the ledger's record of the batch is what the next screen reads, and
- * holding the submission until up to 50 devices' histories are read again would only delay it.
+ * Submits a batch as one intent (one `Idempotency-Key`, never created twice); devices and ledger
+ * are read again without waiting, as re-reading 50 histories would only delay the answer.
  */
 export function useSubmitBatch() {
   const queryClient = useQueryClient();

@@ -13,10 +13,8 @@ import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts'
 export const SubmitAnswerSchema = QueuedAnswerSchema.or(SubmissionResponseSchema);
 
 /**
- * `POST /api/devices/{deviceId}/commands`: 202 with the command ID, or 202 `{ queued }` when the
- * device's budget of upstream calls cannot carry it now (it goes at `queued.goesAt`, by itself;
- * `isQueuedAnswer` tells them apart). Rejects with ApiError `window_overlap` (409) or
- * `capability_out_of_range` (422) among others.
+ * `POST /api/devices/{deviceId}/commands`: 202 with the command ID, or 202 `{ queued }`
+ * (`isQueuedAnswer`). Rejects with ApiError `window_overlap` (409), `capability_out_of_range` (422)…
  */
 export function submitCommand(
   deviceId: string,
@@ -31,18 +29,15 @@ export function submitCommand(
   });
 }
 
-/** What a submission sends: the device and its command. */
 export interface CommandSubmission {
   deviceId: string;
   command: DeviceCommand;
 }
 
 /**
- * Submits a command as one operator intent (one `Idempotency-Key` for all its tries); whatever
- * the answer (a lost one may still have taken effect), the device's history and statuses and the
- * ledger are read again, on every screen that shows them. An open outcome is checked until it is
- * decided (`untilDecided`, the default; the screen shows `outcomeChecking`); with `false`, two
- * quick retries, then the error.
+ * Submits a command as one intent; whatever the answer (a lost one may have taken effect) the
+ * device and ledger are read again. An open outcome is checked until decided, or with
+ * `untilDecided: false` retried twice.
  */
 export function useSubmitCommand({ untilDecided = true }: { untilDecided?: boolean } = {}) {
   const queryClient = useQueryClient();

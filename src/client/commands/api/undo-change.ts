@@ -23,11 +23,8 @@ import { getCommandStatus } from './get-command-status.ts';
 import { changeDevice } from './device-changes.ts';
 
 /**
- * How an undo ended, in words for a toast. A batch undo that did not end the batch names the batch
- * in `batch`, so the toast leads to its page: with the cancel's confirmation open
- * (`offerCancel`) when undo was no longer possible, else to see which devices failed and why. An
- * undo queued for its devices' next calls carries its line in `queued`, so the toast follows it
- * to sent, refused or withdrawn ({@link QueuedChangeLine}); `words` are its words when queued.
+ * How an undo ended, for a toast: `batch` names a batch not ended (its page, with the cancel
+ * confirmation when `offerCancel`); `queued` the line of a queued undo to follow.
  */
 export type UndoOutcome =
   | { ok: true; words: string; queued?: QueuedLine }
@@ -48,13 +45,8 @@ const OFFER_WORDS: Record<UndoableChange['kind'], string> = {
 const UNDO_OFFER_MS = 10_000;
 
 /**
- * Undoes one schedule change ({@link UndoableChange}): reads the status of the command it acts on
- * first and says why when undo is no longer possible ({@link undoRefusal}); else asks the BFF for
- * the undo as one change (`POST /api/devices/{deviceId}/changes`, {@link changeDevice}), which
- * plans all its steps with the device's budget of upstream calls before the first goes, records
- * each in the ledger with `undoOf` naming the change's key, and answers it sent or queued for the
- * device's next call. A resent command gets a new ID, and the overlap rule still applies to it.
- * Never throws.
+ * Undoes one change: says why when it no longer can ({@link undoRefusal}), else asks the BFF for
+ * it as one planned change ({@link changeDevice}), recorded with `undoOf`. Never throws.
  */
 async function runUndo(change: SingleChange, timeZone: string): Promise<UndoOutcome> {
   const target = undoTarget(change);
@@ -132,13 +124,8 @@ function failedUndo(error: unknown, timeZone: string): UndoOutcome {
 }
 
 /**
- * Undoes a batch submission: takes its device commands from the ledger's entry of the batch (the
- * vendor's answer names none; the BFF finds them in the histories), refuses while any device's is
- * not confirmed yet (undo never stops a started command, and an unconfirmed one may have
- * started), reads the status of each and, only while all are still `received`
- * ({@link batchUndoRefusal}), cancels the batch with `Powerdeck-Undo-Of`
- * naming the submission's key. The upstream answers per device, so a cancel refused
- * for some devices is said with its count. Never throws.
+ * Undoes a batch submission by cancelling the batch, only while every device command is known and
+ * still `received` ({@link batchUndoRefusal}): undo never stops a started command. Never throws.
  */
 async function runBatchUndo(
   change: Extract<UndoableChange, { kind: 'batch' }>,
@@ -188,17 +175,11 @@ async function runBatchUndo(
   }
 }
 
-/** The batch page with its cancel confirmation open. */
 export function batchCancelPath(batchCommandId: string): string {
   return `/batches/${encodeURIComponent(batchCommandId)}?confirm=cancel`;
 }
 
-/**
- * Undo of schedule changes: `offerUndo` shows a short-lived toast with a keyboard-reachable Undo
- * (F6 reaches the toasts), `undo` undoes at once (Ctrl+Z). Either way the outcome, or why undo is
- * no longer possible, is said in a toast, and the commands of the devices it touched are read
- * again.
- */
+/** Undo of schedule changes: `offerUndo` shows a toast with Undo, `undo` undoes now (Ctrl+Z); the outcome is told in a toast. */
 export function useUndo() {
   const queryClient = useQueryClient();
   const undo = useCallback(
@@ -212,8 +193,7 @@ export function useUndo() {
       const queued = outcome.ok ? outcome.queued : undefined;
       showToast({
         title: queued ? 'Undo queued' : outcome.ok ? 'Change undone' : 'Not undone',
-        // A queued undo's toast follows it until it went, was refused or withdrawn, and stays
-        // until dismissed: it goes at the device's next free call, after a timed toast is gone.
+        // A queued undo goes after a timed toast would be gone: its toast follows it until dismissed.
         description: queued ? createElement(QueuedChangeLine, queued) : outcome.words,
         ...(queued ? { timeoutMs: null } : {}),
         tone: queued ? 'info' : outcome.ok ? 'success' : 'warning',

@@ -19,26 +19,20 @@ import { DateTimeField } from '../../components/date-time-field.tsx';
 import { Field } from '../../components/field.tsx';
 import './command-form.css';
 
-/** What a caller may do to the form once a command is accepted. */
 export interface CommandFormHandle {
-  /** Moves the window, e.g. to follow on from the command just sent. */
   setWindow: (startMs: number, endMs: number) => void;
 }
 
 export interface CommandFormProps {
-  /** Prefix of the field IDs, unique on the page (`command`, `batch`, `tl`). */
   idPrefix: string;
-  /** Accessible name of the form, when the page has several. */
   label?: string | undefined;
   /** One device's capabilities or a batch's combined ones: hints, input spans and refusals. */
   capabilityCheck: CapabilityCheck;
-  /** IANA zone whose wall clock the window is typed on. */
   timeZone: string;
   /** More words on the clock, after the zone (e.g. why a batch is typed in UTC). */
   zoneNote?: ReactNode;
   /** The help under "Power control" (who gets the command, what empty controls mean). */
   powerControlHelp: string;
-  /** The values the form opens with; read once. */
   initial: CommandFormInitial;
   /** See `buildCommandFormSchema`: a further refusal of an otherwise valid window. */
   windowCheck?: ((window: WindowMs) => string | null) | undefined;
@@ -47,36 +41,24 @@ export interface CommandFormProps {
   /** Rendered above the buttons with what is typed so far (the batch pre-check). */
   beforeSubmit?: (draft: CommandDraft) => ReactNode;
   submitLabel: string;
-  /** The submit button's words while `pending`. */
   pendingLabel?: string;
   pending: boolean;
-  /** False while the command cannot be sent whatever is typed (e.g. an empty batch). */
   canSubmit?: boolean;
-  /** Called with a command that passed every check. */
   onSubmit: (command: DeviceCommand, form: CommandFormHandle) => void;
-  /**
-   * Called when an attempt starts (submit pressed, before the checks) and when the operator
-   * changes a value: the last attempt's outcome no longer belongs on screen (`mutation.reset()`).
-   */
+  /** On an attempt or a changed value: the last outcome no longer belongs on screen (`mutation.reset()`). */
   onNewInput?: (() => void) | undefined;
-  /** When set, a button next to submit that closes the form. */
   onCancel?: (() => void) | undefined;
   cancelLabel?: string;
   /** Rendered beside the buttons, e.g. a `role="status"` line on the last submission. */
   status?: ReactNode;
-  /** Rendered under the buttons, e.g. the server's refusal. */
   children?: ReactNode;
 }
 
 /**
- * The command form, for one device, for a batch and in the timeline's dialog alike:
- * the five power controls with units and the sign convention, each with its capability hint and
- * disabled when no device the command goes to supports it; the effective window in two
- * {@link DateTimeField}s on the site's clock (24-hour, the zone's offset in the field, the zone
- * named above them) with the UTC equivalent and notes on clock changes under each. Every problem
- * is shown on its field at once ({@link buildCommandFormSchema}); only a command that passes
- * reaches `onSubmit`. The window is held as instants, so when the zone changes (a batch's
- * selection moves to another clock) the fields show the same instants on the new clock.
+ * The command form for one device, a batch and the timeline alike: the power controls with
+ * capability hints, and the window on the site's clock with UTC and clock-change notes. Every
+ * problem shows on its field ({@link buildCommandFormSchema}). The window is held as instants, so
+ * a change of zone shows the same instants on the new clock.
  */
 export function CommandForm(props: CommandFormProps) {
   const { idPrefix, capabilityCheck, timeZone, windowCheck, pending, onSubmit } = props;
@@ -125,9 +107,8 @@ export function CommandForm(props: CommandFormProps) {
         void handleSubmit(
           (command) => onSubmit(command, handle),
           (invalid) => {
-            // Only "no control set": no field holds the error, so nothing would take focus and
-            // the alert could sit out of view above a long form (the timeline's dialog scrolls):
-            // the first control takes focus, and the fieldset with the alert comes into view.
+            // "No control set" has no field to focus, and the alert could sit out of view in a scrolling
+            // dialog: focus the first control and bring the fieldset into view.
             const fieldErrors = Object.keys(invalid).filter((name) => name !== 'powerControl');
             const controlErrors = Object.keys(invalid.powerControl ?? {}).filter((name) =>
               (POWER_CONTROL_PROPERTIES as readonly string[]).includes(name),
@@ -168,8 +149,7 @@ export function CommandForm(props: CommandFormProps) {
                 error={errors.powerControl?.[property]?.message}
               >
                 {(controlProps) => (
-                  // Text, not a number input: a number input drops what it cannot read ("5 kW"
-                  // became 5, "abc" nothing) where the schema reads kW and refuses the rest aloud.
+                  // Text, not a number input: that drops what it cannot read ("5 kW" became 5), the schema reads kW.
                   <input
                     {...controlProps}
                     {...register(`powerControl.${property}`, { disabled: !range })}

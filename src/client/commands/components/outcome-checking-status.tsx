@@ -19,11 +19,7 @@ function useSecondsUntil(atMs: number | undefined): number | undefined {
   return atMs === undefined ? undefined : Math.max(0, Math.ceil((atMs - nowMs) / 1_000));
 }
 
-/**
- * The state of a submission whose outcome is open (no answer, the vendor's service down, the
- * device's calls used up): a status, not an alert, for nothing was refused. While checking, it
- * says when the next check goes and offers to stop; once stopped, what that leaves.
- */
+/** A submission whose outcome is open: a status (nothing refused), when the next check goes, and Stop. */
 export function OutcomeCheckingStatus({ checking, what, onStop }: OutcomeCheckingStatusProps) {
   const seconds = useSecondsUntil(checking.state === 'checking' ? checking.nextTryAtMs : undefined);
   if (checking.state === 'idle') return null;

@@ -3,10 +3,8 @@ import { queuedChangeQueryOptions } from '../api/queued-changes.ts';
 import { queuedLineWords, type QueuedLine } from '../lib/queued.ts';
 
 /**
- * The words of a queued change's line, following the change live (docs/decisions/007, sections 2
- * and 4): read from `GET /api/changes/{changeId}` and read again at each pushed
- * `queuedChangeChanged`, so the screen that said "not sent yet" says sent, refused (with the
- * vendor's reason in words) or withdrawn once it is. Undefined without a line.
+ * A queued change's line, following it live (docs/decisions/007, sections 2 and 4): re-read on each
+ * pushed `queuedChangeChanged` until sent, refused or withdrawn. Undefined without a line.
  */
 export function useQueuedLineWords(line: QueuedLine | undefined): string | undefined {
   return useQueuedLinesWords(line ? [line] : NO_LINES)[0];
@@ -14,11 +12,7 @@ export function useQueuedLineWords(line: QueuedLine | undefined): string | undef
 
 const NO_LINES: readonly QueuedLine[] = [];
 
-/**
- * The words of several queued changes' lines, in their order, each following its change live as
- * {@link useQueuedLineWords} does: for a screen that queued several at once (the timeline's copies
- * of a window, one change per copy).
- */
+/** {@link useQueuedLineWords} for several lines at once (e.g. a paste's copies), in order. */
 export function useQueuedLinesWords(lines: readonly QueuedLine[]): string[] {
   return useQueries({
     queries: lines.map((line) => queuedChangeQueryOptions(line.queued.changeId)),
@@ -26,10 +20,7 @@ export function useQueuedLinesWords(lines: readonly QueuedLine[]): string[] {
   });
 }
 
-/**
- * A queued change's line as text (inside a screen's status paragraph): the one place the device
- * form, the timeline and the batch composer say what became of a change they queued.
- */
+/** A queued change's line as text: the one place every screen says what became of a change it queued. */
 export function QueuedChangeLine(props: QueuedLine) {
   return <>{useQueuedLineWords(props)}</>;
 }

@@ -10,23 +10,15 @@ import { WithdrawChangeDialog } from './withdraw-change-dialog.tsx';
 import { WithdrawOutcome } from './withdraw-outcome.tsx';
 
 interface QueuedChangeListProps {
-  /** Only this device's changes; every device's of the account without it. */
   deviceId?: string | undefined;
-  /**
-   * The zone a change's times are shown on, from its devices (IANA or a fixed offset; `UTC` for
-   * devices of sites in several zones): times on that clock, UTC beside.
-   */
+  /** The zone a change's times are shown on, from its devices (`UTC` across zones). */
   timeZoneOf: (deviceIds: readonly string[]) => string;
-  /** Whether the operator may withdraw a change (the dispatch permission). */
   canWithdraw: boolean;
 }
 
 /**
- * The changes of one device, or of every device of the account, still waiting for their devices'
- * budget of upstream calls (two per minute, docs/decisions/007-device-call-budget.md, section 2):
- * what each sends, when it goes on the site's clock, who made it, and a withdraw (after a
- * confirmation) until its first call starts. Read from the BFF's own queue, so it survives a
- * reload; pushed events keep it current.
+ * The changes waiting for their devices' budget (docs/decisions/007-device-call-budget.md,
+ * section 2), what each sends and when, with a confirmed withdraw until its first call starts.
  */
 export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedChangeListProps) {
   const changes = useQuery(

@@ -3,24 +3,17 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { queuedChangeWords } from '../lib/queued.ts';
 
 export interface WithdrawChangeDialogProps {
-  /**
-   * The queued change, when known: its steps are named on the site's clock. Undefined while the
-   * list of waiting changes has not answered yet; the dialog then names only `deviceName`.
-   */
+  /** The change, or undefined before the list answered: then only `deviceName` is named. */
   change: QueuedChangeStatus | undefined;
-  /** The device it was chosen on, e.g. "Hall A", for when `change` is not known. */
   deviceName: string;
-  /** IANA zone of the change's site, for its times, e.g. "Europe/Berlin". */
   timeZone: string;
   onConfirm: () => void;
   onDismiss: () => void;
 }
 
 /**
- * The confirmation before a queued change is withdrawn, the same on the queued changes list, the
- * device page and the timeline: what the change sends, on how many devices (a batch is withdrawn
- * on all of them), and that nothing of it is sent unless it is being sent already
- * (`docs/decisions/007-device-call-budget.md`, section 2).
+ * The confirmation before a queued change is withdrawn (a batch's on all its devices): nothing of it
+ * is sent unless already sending (docs/decisions/007-device-call-budget.md, section 2).
  */
 export function WithdrawChangeDialog({
   change,

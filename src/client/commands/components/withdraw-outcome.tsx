@@ -1,11 +1,7 @@
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import type { useWithdrawChange } from '../api/queued-changes.ts';
 
-/**
- * What a withdrawal of a queued change came to (docs/decisions/007-device-call-budget.md,
- * section 4): nothing sent, or why it was not withdrawn; nothing while none was tried. `what` is
- * the refusal's first sentence, `timeZone` the clock its times are given on.
- */
+/** What a withdrawal came to (docs/decisions/007-device-call-budget.md, section 4); nothing until one was tried. */
 export function WithdrawOutcome({
   withdraw,
   what,

@@ -12,23 +12,15 @@ import {
 import { devicesRefusing, listDeviceIds, type CombinedRange } from './combined-ranges.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../lib/power-control-words.ts';
 
-/** A capability problem of one typed control, in words for its field. */
 export interface CapabilityRefusal {
   property: PowerControlProperty;
   message: string;
 }
 
-/**
- * What the command form needs to know of the capabilities it writes for: one device, or every
- * device of a batch. The form and its schema are the same for both; only this differs.
- */
+/** The capabilities the command form writes for: one device, or every device of a batch. */
 export interface CapabilityCheck {
-  /**
-   * The span the control's input offers (its `min`/`max`), or `undefined` when no device the
-   * command goes to supports the control: the field is then disabled.
-   */
+  /** The control's input span, or `undefined` when no target device supports it (field disabled). */
   inputRange: (property: PowerControlProperty) => CapabilityRange | undefined;
-  /** The range line under the control's field. */
   hint: (property: PowerControlProperty) => string;
   /** The typed controls that would be refused (docs/upstream.md, Commands), each with words why. */
   refusals: (powerControl: PowerControl) => CapabilityRefusal[];
@@ -52,10 +44,8 @@ function deviceRangeWords(property: PowerControlProperty, range: CapabilityRange
 }
 
 /**
- * The check for one device: its capability ranges by the domain's `checkCapabilities`
- * (docs/upstream.md, Commands: a value the schema allows is still refused outside the device's
- * range; Lifecycle: a control the device lacks would end `notSupported`). Each refusal names the
- * range and the value entered.
+ * One device's check by the domain's `checkCapabilities` (docs/upstream.md, Commands and
+ * Lifecycle); each refusal names the range and the value.
  */
 export function deviceCapabilityCheck(capabilities: Capabilities): CapabilityCheck {
   return {
@@ -93,11 +83,9 @@ function combinedHint({ property, common, envelope, supporting, lacking }: Combi
 }
 
 /**
- * The check for a batch: each control against every selected device that supports it
- * ({@link CombinedRange}). A value outside some devices' ranges names those devices, because the
- * upstream refuses the whole batch for one of them (docs/upstream.md, Batches). A control some
- * devices lack is no refusal here: the batch pre-check flags it (`notSupported` ahead,
- * docs/upstream.md, Lifecycle).
+ * A batch's check ({@link CombinedRange}): a value outside some devices' ranges names them, since
+ * the upstream refuses the whole batch (docs/upstream.md, Batches); a lacking control is the
+ * pre-check's (`notSupported`).
  */
 export function combinedCapabilityCheck(
   combined: Record<PowerControlProperty, CombinedRange>,

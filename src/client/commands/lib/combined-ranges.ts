@@ -7,27 +7,18 @@ import {
 /** One power control over the devices of a batch. */
 export interface CombinedRange {
   property: PowerControlProperty;
-  /**
-   * The values every supporting device accepts: the intersection of their ranges, or `null` when
-   * no device supports the control or their ranges do not meet.
-   */
+  /** The intersection of the supporting devices' ranges, or `null` when none supports it or they do not meet. */
   common: CapabilityRange | null;
   /** The widest span any supporting device accepts (for the input's min/max), or `null`. */
   envelope: CapabilityRange | null;
-  /** Devices that support the control. */
   supporting: Device[];
-  /**
-   * Devices without the control: a command setting it ends `notSupported` there
-   * (docs/upstream.md, Lifecycle).
-   */
+  /** Devices without the control: setting it ends `notSupported` there (docs/upstream.md, Lifecycle). */
   lacking: Device[];
 }
 
 /**
- * Capability ranges of each power control combined over the selected devices. A value inside
- * `common` fits every device that supports the control; outside it, {@link devicesRefusing} names
- * the devices whose range it leaves (the upstream refuses the whole batch then, docs/upstream.md,
- * Batches). Controls a device lacks are not range errors but a `notSupported` pre-check.
+ * Each control's capability ranges over the selected devices; outside `common`,
+ * {@link devicesRefusing} names who refuses (the whole batch fails, docs/upstream.md, Batches).
  */
 export function combineRanges(
   devices: readonly Device[],

@@ -4,12 +4,8 @@ import type { HistoryResponse, TimeRangeMs } from '../../../domain/history.ts';
 import { commandKeys } from '../api/command-keys.ts';
 
 /**
- * The one writer of status records into the history cache: replaces the command's record in
- * every cached history slot of its device that holds it, so a status learnt by polling or by a
- * cancel's answer shows on every screen at once. Slots without it are left alone (a mutation
- * invalidates them); unchanged records keep their identity (structural sharing). A slot a
- * mutation invalidated is left alone too: writing would mark it fresh again (TanStack Query
- * clears `isInvalidated` on every write), and it is about to be read again whole anyway.
+ * The one writer of status records into the history cache: replaces the record in each cached
+ * slot holding it. An invalidated slot is left alone: a write would mark it fresh again.
  */
 export function writeStatusIntoHistory(queryClient: QueryClient, record: StatusRecord): void {
   const slots = queryClient
@@ -25,12 +21,7 @@ export function writeStatusIntoHistory(queryClient: QueryClient, record: StatusR
   }
 }
 
-/**
- * After a submission, a cancel, a batch or a batch cancel: everything cached of the devices it
- * touched (history slots, status records), the ledger and the queued changes are read again, by every screen that
- * shows them now and by the others when they next show them. Resolves once the screens on view
- * have their new data.
- */
+/** After any command change: the devices' caches, the ledger and the queued changes are read again; resolves once on-screen data is new. */
 export async function invalidateDeviceCommands(
   queryClient: QueryClient,
   deviceIds: Iterable<string>,
@@ -40,7 +31,6 @@ export async function invalidateDeviceCommands(
       queryClient.invalidateQueries({ queryKey: commandKeys.device(deviceId) }),
     ),
     queryClient.invalidateQueries({ queryKey: commandKeys.ledger() }),
-    // A change may have been queued for its devices' budget of upstream calls instead of sent.
     queryClient.invalidateQueries({ queryKey: commandKeys.changes() }),
   ]);
 }
@@ -52,11 +42,7 @@ const STATUS_RANK: Record<CommandStatus, number> = {
   cancelled: 2,
 };
 
-/**
- * Merges the records of several history slots (a window crossing a slot border is in both), one
- * per command ID; when two copies differ the later lifecycle status wins, since status only
- * moves forward (docs/upstream.md, Lifecycle). Sorted by start time.
- */
+/** Merges slots' records one per command ID, the later lifecycle status winning (docs/upstream.md, Lifecycle); by start. */
 export function mergeRecords(lists: Iterable<readonly StatusRecord[]>): StatusRecord[] {
   const byId = new Map<string, StatusRecord>();
   for (const list of lists)
@@ -68,11 +54,7 @@ export function mergeRecords(lists: Iterable<readonly StatusRecord[]>): StatusRe
   return [...byId.values()].sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime));
 }
 
-/**
- * The records whose effective window meets `[startMs, endMs)`, as the history query itself
- * answers a range (docs/architecture.md, Upstream contract: History): what a screen showing that
- * range keeps of a 30-day slot.
- */
+/** The records whose window meets `[startMs, endMs)`, as the history query answers a range. */
 export function recordsMeeting(
   records: readonly StatusRecord[],
   { startMs, endMs }: TimeRangeMs,

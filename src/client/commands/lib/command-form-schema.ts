@@ -11,32 +11,20 @@ import type { WindowMs } from '../../../domain/time-window.ts';
 import type { CapabilityCheck } from './capability-checks.ts';
 import { parseInstant, toUtcTimestamp } from '../../lib/time.ts';
 
-/** What the command form is checked against. */
 export interface CommandFormContext {
-  /** One device's capabilities, or those of every device of a batch. */
   capabilityCheck: CapabilityCheck;
   /** The current time in epoch ms, read at each validation (injectable for tests). */
   now: () => number;
-  /**
-   * A further check of a window that is otherwise valid (e.g. the timeline's overlap with an
-   * active command, docs/upstream.md, Lifecycle): words of the refusal, reported on the start,
-   * or `null`.
-   */
+  /** A further check of an otherwise valid window (e.g. timeline overlap): the refusal's words, on the start, or `null`. */
   windowCheck?: ((window: WindowMs) => string | null) | undefined;
 }
 
 const MINUTE_MS = 60_000;
 
 /**
- * The command form's schema, for one device and for a batch alike: parses the typed values into a
- * {@link DeviceCommand} and reports every problem on its field at once: text that is not a value
- * of the control's unit (`parsePowerControlValue`: `5 kW` and `5000` alike, never read as another
- * value) or not a whole number, refused by the capability check (one device's ranges, or naming
- * the devices of a batch it does not fit, docs/upstream.md, Commands), outside the schema bounds
- * (`PowerControlSchema`, for a control the capability check let through), no control set
- * (Commands; reported on `powerControl`), a start or end not given (the date-time field is empty or
- * partly typed), a start in the past, an end not after the start (Commands), then `windowCheck`.
- * The result passes `DeviceCommandSchema`.
+ * The command form's schema for one device and a batch alike: every problem on its field at once
+ * (unreadable value, capability refusal, schema bounds, no control, missing, past or reversed
+ * window, then `windowCheck`; docs/upstream.md, Commands). Its output passes `DeviceCommandSchema`.
  */
 export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: CommandFormContext) {
   const field = z.string().optional();
@@ -73,8 +61,7 @@ export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: Co
           'Set at least one power control: a command without one is refused.',
         );
 
-      // The capability refusal first: it names the device's own range (a field shows its first
-      // problem), which is inside the schema bounds.
+      // The capability refusal first: it names the device's own, narrower range.
       const refusals = capabilityCheck.refusals(powerControl);
       for (const refusal of refusals) issue(['powerControl', refusal.property], refusal.message);
       const refused = new Set(refusals.map((refusal) => refusal.property));
@@ -118,8 +105,5 @@ export function buildCommandFormSchema({ capabilityCheck, now, windowCheck }: Co
     });
 }
 
-/**
- * What the command form holds: each control as typed (`''` when left empty), start and end as ISO
- * 8601 UTC instants from the date-time fields (`''` while one is empty or partly typed).
- */
+/** What the form holds: each control as typed (`''` if empty), start and end as ISO UTC (`''` while incomplete). */
 export type CommandFormValues = z.input<ReturnType<typeof buildCommandFormSchema>>;

@@ -14,10 +14,7 @@ export interface CommandFormInitial {
   powerControl?: PowerControl | undefined;
 }
 
-/**
- * The form's values for {@link CommandFormInitial}: each control as text, start and end as ISO
- * UTC instants (the date-time fields show them on the site's clock).
- */
+/** The form's values for {@link CommandFormInitial}: controls as text, window as ISO UTC instants. */
 export function toCommandFormValues(initial: CommandFormInitial): CommandFormValues {
   return {
     powerControl: Object.fromEntries(
@@ -30,13 +27,11 @@ export function toCommandFormValues(initial: CommandFormInitial): CommandFormVal
 
 /** What is typed so far, for checks that run while typing (the batch pre-check). */
 export interface CommandDraft {
-  /** The controls with something typed in. */
   properties: PowerControlProperty[];
   /** The window once start and end are times with the end after the start, else `null`. */
   window: WindowMs | null;
 }
 
-/** The draft of the form's current values. */
 export function toCommandDraft(values: CommandFormValues): CommandDraft {
   const properties = POWER_CONTROL_PROPERTIES.filter((p) => values.powerControl[p]?.trim());
   const from = parseInstant(values.start);
@@ -48,12 +43,7 @@ export function toCommandDraft(values: CommandFormValues): CommandDraft {
   return { properties, window };
 }
 
-/**
- * The lines under a window field: the UTC equivalent of the instant (not for a field typed in
- * UTC, which says it already), and on the site's clock-change day a note that a time near the
- * change is skipped or happens twice, and that the offset shown in the field is the one in force.
- * Empty when the value is no instant.
- */
+/** The lines under a window field: the UTC equivalent, and on a clock-change day a note on skipped or doubled times. */
 export function windowHints(value: string, timeZone: string): string[] {
   const instant = parseInstant(value);
   if (!instant) return [];

@@ -2,11 +2,7 @@ import type { DeviceCommand } from '../../../domain/command.ts';
 import { describePowerControl } from '../../lib/power-control-words.ts';
 import { formatWindowInZone, zoneLabel } from '../../lib/time.ts';
 
-/**
- * A command as an operator names it, on the site's clock: `1.5 kW discharge on Hall A battery,
- * 2026-11-21 14:00–16:00 (Europe/Berlin)`. What a toast or a notice says changed, instead of a
- * command ID. `timeZone` is the site's IANA zone (or a fixed offset, `zoneLabel`).
- */
+/** A command as an operator names it, on the site's clock: `1.5 kW discharge on Hall A battery, 2026-11-21 14:00–16:00 (Europe/Berlin)`. */
 export function commandWords(
   command: Pick<DeviceCommand, 'powerControl' | 'startTime' | 'endTime'>,
   deviceName: string,

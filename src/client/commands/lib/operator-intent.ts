@@ -2,20 +2,14 @@ import { useMutation, type MutateOptions } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api-error.ts';
 
-/**
- * The headers that tie a change to one operator intent (docs/architecture.md, Ledger): its
- * `Idempotency-Key`, and for an undo the key of the change it reverses (`Powerdeck-Undo-Of`).
- */
+/** The headers tying a change to one intent (docs/architecture.md, Ledger): `Idempotency-Key`, and `Powerdeck-Undo-Of` for an undo. */
 export interface IntentHeaders {
   idempotencyKey: string;
   undoOf?: string | undefined;
 }
 
-/** What a keyed mutation's variables carry besides their own fields. */
 export interface Keyed {
-  /** Made once per intent by {@link IntentKeys}; absent when the caller has none yet. */
   idempotencyKey?: string | undefined;
-  /** The `Idempotency-Key` of the change this one undoes. */
   undoOf?: string | undefined;
 }
 
@@ -28,10 +22,8 @@ const UNDECIDED_CODES = new Set([
 ]);
 
 /**
- * True when `error` leaves the outcome of a change open: no answer, a 5xx (the BFF's
- * `outcome_unknown` among them), 429, or a code that says the change is still being decided.
- * Sending the same intent again with the same key is then safe: the BFF answers a key it has
- * seen with the stored answer and never sends it upstream twice (docs/architecture.md, Ledger).
+ * True when `error` leaves the outcome open (no answer, 5xx, 429, an undecided code): resending
+ * with the same key is safe, the BFF replays a known key (docs/architecture.md, Ledger).
  */
 export function isOutcomeOpen(error: ApiError): boolean {
   return (
@@ -44,24 +36,16 @@ export function isOutcomeOpen(error: ApiError): boolean {
 
 const MAX_INTENT_RETRIES = 2;
 
-/**
- * TanStack Query's `retry` for keyed changes: up to two more tries while the outcome is open.
- * Each try repeats the mutation's variables, so it carries the same `Idempotency-Key`.
- */
+/** TanStack Query's `retry` for keyed changes: two more tries while open, each with the same key. */
 export function retryWhileOutcomeOpen(failureCount: number, error: ApiError): boolean {
   return failureCount < MAX_INTENT_RETRIES && isOutcomeOpen(error);
 }
 
 /** The first wait before checking an open outcome again, ms; it doubles up to the longest. */
 export const FIRST_CHECK_DELAY_MS = 2_000;
-/** The longest wait between two checks of an open outcome, ms. */
 export const LONGEST_CHECK_DELAY_MS = 30_000;
 
-/**
- * TanStack Query's `retryDelay` for a change whose outcome is open: the server's `Retry-After`
- * when it gave one (the device's next call, a lease running out), else 2 s doubling to 30 s.
- * `failureCount` is TanStack Query's (0 on the first failure).
- */
+/** `retryDelay` while the outcome is open: the server's `Retry-After`, else 2 s doubling to 30 s. */
 export function outcomeCheckDelayMs(failureCount: number, error: ApiError): number {
   if (error.retryAfterMs !== undefined) return Math.max(1_000, error.retryAfterMs);
   return Math.min(FIRST_CHECK_DELAY_MS * 2 ** failureCount, LONGEST_CHECK_DELAY_MS);
@@ -78,10 +62,7 @@ const checkingStopped = () =>
     detail: 'You stopped checking the outcome of this change; it was not sent again.',
   });
 
-/**
- * TanStack Query's `retry` for a change checked until its outcome is decided: again while it is
- * open, with no limit of tries, until the operator stops checking.
- */
+/** `retry` until the outcome is decided, no limit, until the operator stops checking. */
 export function retryUntilDecided(_failureCount: number, error: ApiError): boolean {
   return error.code !== CHECKING_STOPPED && isOutcomeOpen(error);
 }
@@ -90,7 +71,6 @@ function fingerprint(variables: object): string {
   return JSON.stringify({ ...variables, idempotencyKey: undefined });
 }
 
-/** The key of one intent: what it asks for, and whether its outcome is still open. */
 interface IntentRecord {
   fingerprint: string;
   key: string;
@@ -98,13 +78,9 @@ interface IntentRecord {
 }
 
 /**
- * Keys of one form's or one screen's intents. `keyFor` gives the key to send: the key already
- * carried by the variables (a "Try again" of `mutation.variables`), else the key of the last intent
- * when it asked for the same and its outcome is still open (a second click, a retry after no
- * answer), else a new one. `settle` closes an intent once it has an answer that decides it (a
- * success or a refusal), so the next attempt, even with the same values, is a new intent: a
- * refused command sent again after the operator fixed the cause must not get the old refusal
- * replayed.
+ * Keys of one screen's intents: the key the variables carry, else the last intent's while it asked
+ * the same and is open, else a new one. `settle` closes a decided intent, so a corrected resend
+ * never gets the old refusal replayed.
  */
 export class IntentKeys {
   #last: IntentRecord | undefined;
@@ -132,11 +108,7 @@ export class IntentKeys {
 export type KeyedVariables<TVariables> = TVariables & IntentHeaders;
 
 interface KeyedMutationOptions<TData, TVariables> {
-  /**
-   * Check an open outcome until it is decided ({@link retryUntilDecided}), waiting
-   * {@link outcomeCheckDelayMs} between tries, instead of two quick retries. The screen then
-   * shows {@link OutcomeChecking} and offers to stop.
-   */
+  /** Check an open outcome until decided ({@link retryUntilDecided}) instead of two quick retries. */
   untilDecided?: boolean;
   mutationFn: (variables: KeyedVariables<TVariables>) => Promise<TData>;
   onSuccess?: (data: TData, variables: KeyedVariables<TVariables>) => unknown;
@@ -147,25 +119,14 @@ interface KeyedMutationOptions<TData, TVariables> {
   ) => unknown;
 }
 
-/**
- * Where an `untilDecided` change stands while its outcome is open: `checking` while it waits for
- * the next try (`nextTryAtMs`, epoch ms) or makes it, `stopped` once the operator stopped
- * checking (the form keeps its values; submitting them again checks the same intent first).
- */
+/** An `untilDecided` change's open outcome: `checking` (next try at `nextTryAtMs`, epoch ms) or `stopped`. */
 export type OutcomeChecking =
   { state: 'idle' } | { state: 'checking'; nextTryAtMs: number | undefined } | { state: 'stopped' };
 
 /**
- * A mutation that changes commands on behalf of one operator intent: each `mutate` gets its
- * `Idempotency-Key` from {@link IntentKeys}, and TanStack Query retries it while its outcome is
- * open ({@link retryWhileOutcomeOpen}, or {@link retryUntilDecided} with `untilDecided`); every
- * try repeats the same key, so a double click, a retry after a lost answer or the operator's
- * "Try again" (`mutate(mutation.variables)`) never makes a second command or batch.
- *
- * Besides TanStack Query's mutation it returns `outcomeChecking` ({@link OutcomeChecking}) and
- * `stopChecking()`, which lets the current intent go: no further try is sent (one already under
- * way still lands, and its answer still refreshes the histories), the mutation is reset, and the
- * intent's key stays open for the next submission of the same values.
+ * A mutation for one operator intent: every try carries the same `Idempotency-Key`, so a double
+ * click, a lost answer or "Try again" never makes a second command. Adds `outcomeChecking` and
+ * `stopChecking()` (no further try; the key stays open for the same values).
  */
 export function useKeyedMutation<TData, TVariables extends object>(
   options: KeyedMutationOptions<TData, TVariables>,

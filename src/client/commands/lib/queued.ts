@@ -19,14 +19,10 @@ const WHY: Record<QueuedReason, string> = {
 };
 
 /**
- * A change the BFF queued for its devices' budget of upstream calls, in words: `Queued: it goes at
- * 2026-11-21 14:03 (Europe/Berlin), UTC 2026-11-21 13:03, because the device's calls to the vendor
- * for this minute are spent.` (docs/decisions/007-device-call-budget.md, section 2), then that it
- * can be withdrawn under Queued changes (the page of that name) until then; or, for a change of
- * two calls whose first went already (`withdrawable` false), that it no longer can.
+ * A queued change in words (docs/decisions/007-device-call-budget.md, section 2): when it goes on
+ * `timeZone` with UTC, why, and whether it can still be withdrawn.
  *
- * @param timeZone the zone of the site the change is for (IANA or a fixed offset); `UTC` when the
- *   devices are in several.
+ * @param timeZone the site's zone (IANA or fixed offset); `UTC` for devices in several.
  */
 export function queuedWords(
   { queued }: QueuedAnswer,
@@ -40,7 +36,6 @@ export function queuedWords(
   }`;
 }
 
-/** One step of a queued change in words: what it sends, windows on `timeZone` with UTC at hand. */
 function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
   switch (step.call) {
     case 'submit':
@@ -59,10 +54,7 @@ function stepWords(step: QueuedChangeStepStatus, timeZone: string): string {
   }
 }
 
-/**
- * A queued change in words for the list of changes: `Replace: cancel command cmd_1, then send
- * Charge 5 kW, …`, its steps in sending order.
- */
+/** A queued change in words for the list: `Replace: cancel command cmd_1, then send Charge 5 kW, …`. */
 export function queuedChangeWords(change: QueuedChangeStatus, timeZone: string): string {
   return `${QUEUED_CHANGE_KIND_WORDS[change.kind]}: ${change.steps.map((step) => stepWords(step, timeZone)).join(', then ')}`;
 }
@@ -75,20 +67,14 @@ export function queuedChangeWhen(change: QueuedChangeStatus, timeZone: string): 
     : 'Goes at its device’s next free call.';
 }
 
-/**
- * `cancel queued, goes at 14:05:20`: a command whose cancel waits for its device's next call to
- * the vendor, when it goes on the clock of `timeZone` (the site's), to the second. The timeline's
- * bar and the device page's command row say it alike.
- */
+/** `cancel queued, goes at 14:05:20` on the site's clock, as the timeline and device page say it. */
 export function queuedCancelWords(goesAt: string | number, timeZone: string): string {
   return `cancel queued, goes at ${clockTimeWithSeconds(goesAt, timeZone)}`;
 }
 
 /**
- * What a screen said when its change was queued, to follow that change to its end: `what` names
- * the change in the screen's words (`Command`, `Batch`, `Replace of command cmd_1 on Battery A`),
- * `queued` is the BFF's queued answer, `timeZone` the site's clock. `waitingWords` replaces the
- * opening `<what> not sent yet.` while it waits; `withdrawable` as {@link queuedWords}.
+ * What a screen said when its change was queued, to follow it: `what` names it, `waitingWords`
+ * replaces `<what> not sent yet.` while it waits.
  */
 export interface QueuedLine {
   what: string;
@@ -100,11 +86,9 @@ export interface QueuedLine {
 
 /**
  * The line of a queued change as it stands (docs/decisions/007-device-call-budget.md, sections 2
- * and 4): while it waits (or before it was read), `Command not sent yet. Queued: it goes at …`;
- * once it went, that it was sent (with the new command's ID when it made one); refused by the
- * vendor, not sent, or withdrawn, with the reason in words as the BFF gave it.
+ * and 4): waiting, sent (with its new ID), refused, not sent, or withdrawn.
  *
- * @param change the change as last read (`GET /api/changes/{changeId}`), undefined before.
+ * @param change the change as last read, undefined before.
  */
 export function queuedLineWords(line: QueuedLine, change: QueuedChangeStatus | undefined): string {
   const { what, queued, timeZone } = line;
@@ -132,7 +116,6 @@ export function queuedLineWords(line: QueuedLine, change: QueuedChangeStatus | u
   }
 }
 
-/** What a sent change's last submission made, in words: `as command cmd_1`, `as batch b_1`. */
 function sentAsWords(change: QueuedChangeStatus): string {
   const step = change.steps.findLast(
     (candidate) => (candidate.call === 'submit' || candidate.call === 'batch') && candidate.answer,

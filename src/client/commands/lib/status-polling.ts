@@ -1,17 +1,10 @@
 import { isFinalStatus, type CommandStatus } from '../../../domain/command.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 
-/**
- * How often a command that is not final is polled (docs/upstream.md, Status record: progress is
- * polled).
- */
+/** Poll interval of a command not final (docs/upstream.md, Status record). */
 export const STATUS_POLL_MS = 2_000;
 
-/**
- * Next poll of a command, or `false` to stop: a final status never changes again (docs/upstream.md,
- * Lifecycle), and a refusal (4xx but 429: unbound site, unknown command) will not pass by asking
- * again.
- */
+/** Next poll, or `false`: a final status never changes (docs/upstream.md, Lifecycle); a 4xx but 429 will not pass. */
 export function nextStatusPollMs(
   status: CommandStatus | undefined,
   error: ApiError | null,

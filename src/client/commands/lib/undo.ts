@@ -1,30 +1,20 @@
 import type { DeviceCommand, StatusRecord } from '../../../domain/command.ts';
 import { COMMAND_STATUS_WORDS } from '../../../domain/words.ts';
 
-/**
- * A schedule change the operator may undo, with the `Idempotency-Key` it was sent with, which the
- * undo names in `Powerdeck-Undo-Of` so the ledger records the undo as its own entry
- * (docs/architecture.md, Ledger).
- */
+/** An undoable change with its `Idempotency-Key`, named in `Powerdeck-Undo-Of` (docs/architecture.md, Ledger). */
 export type UndoableChange =
   /** A submission: undone by cancelling the command while it is still `received`. */
   | { kind: 'submit'; deviceId: string; commandId: string; key: string }
   /** A cancel: undone by submitting the same command again (a new ID) while its window is ahead. */
   | { kind: 'cancel'; record: StatusRecord; key: string }
-  /**
-   * A replace (cancel `old`, submit `next`): undone by cancelling `next` while it is still
-   * `received` and submitting `old`'s window again while it is ahead. `key` is the submission's.
-   */
+  /** A replace: undone by cancelling `next` while `received` and resending `old`'s window while ahead. */
   | {
       kind: 'replace';
       old: StatusRecord;
       next: { deviceId: string; commandId: string };
       key: string;
     }
-  /**
-   * A batch submission: undone by cancelling the batch while every one of its device commands is
-   * still `received`. `commands` are the device commands the upstream made for it.
-   */
+  /** A batch submission: undone by cancelling the batch while every device command is `received`. */
   | {
       kind: 'batch';
       batchCommandId: string;
@@ -41,7 +31,6 @@ export function sameCommand(record: StatusRecord): DeviceCommand {
   };
 }
 
-/** A change to one device's command: every undoable change but a batch's. */
 export type SingleChange = Exclude<UndoableChange, { kind: 'batch' }>;
 
 /** The command an undo acts on first: the one it cancels, or for a cancel, the one it resends. */
@@ -64,11 +53,8 @@ export function undoDevices(change: UndoableChange): string[] {
 }
 
 /**
- * Why `change` can no longer be undone, in words, or null when it can. `current` is the status
- * now of {@link undoTarget}'s command (unused for a cancel). A started command is never stopped
- * by an undo: cancelling it is a decision of its own. A window that has started cannot be sent
- * again (a start in the past is refused before sending: the vendor would start it at once, not
- * when chosen, or refuse it once ended; docs/upstream.md, Commands).
+ * Why `change` can no longer be undone, or null. An undo never stops a started command, and never
+ * resends a window already started (docs/upstream.md, Commands).
  */
 export function undoRefusal(
   change: SingleChange,
@@ -88,12 +74,7 @@ export function undoRefusal(
   return null;
 }
 
-/**
- * Why a batch submission can no longer be undone, in words, or null when it can: undo cancels the
- * whole batch, which is only the reverse of sending it while every device command is still
- * `received` (a batch cancel would also stop the ones executing, a decision of its own). `current`
- * holds the status now of each of the batch's device commands.
- */
+/** Why a batch can no longer be undone, or null: only while every device command is `received`. */
 export function batchUndoRefusal(current: readonly StatusRecord[]): string | null {
   const started = current.filter((r) => r.status === 'executing' || r.status === 'completed');
   const cancelled = current.filter((r) => r.status === 'cancelled');

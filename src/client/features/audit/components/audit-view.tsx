@@ -20,11 +20,7 @@ function utcDay(value: string, plusDays = 0): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms + plusDays * 86_400_000).toISOString();
 }
 
-/**
- * Who did what (docs/architecture.md, Ledger): the ledger's latest entries, filtered by person,
- * action and UTC day range, each on its site's clock with UTC beside it, exportable as CSV. The
- * filters are `search` (the URL's, lib/audit-search.ts), changed through `onSearchChange`.
- */
+/** Who did what (docs/architecture.md, Ledger): latest entries filtered by `search` (lib/audit-search.ts), on site clocks with UTC, as CSV too. */
 export function AuditView({
   search,
   onSearchChange,

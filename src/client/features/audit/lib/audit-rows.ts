@@ -4,7 +4,6 @@ import type { LedgerEntry, LedgerKind, LedgerState } from '../../../../domain/le
 import { REGION_NAMES } from '../../../../domain/token.ts';
 import { formatInZone, zoneLabel } from '../../../lib/time.ts';
 
-/** Words for what a ledger entry records (the Action filter's choices). */
 export const KIND_WORDS: Record<LedgerKind, string> = {
   submit: 'Scheduled a command',
   cancel: 'Cancelled a command',
@@ -16,7 +15,6 @@ export const KIND_WORDS: Record<LedgerKind, string> = {
   siteTimeZone: "Set a site's time zone",
 };
 
-/** Words for where an entry stands. */
 export const STATE_WORDS: Record<LedgerState, string> = {
   pending: 'under way',
   succeeded: 'done',
@@ -34,20 +32,14 @@ export interface AuditRow {
   subject: string | undefined;
   what: string;
   state: string;
-  /** Device, devices, site, command or batch the entry is about. */
   about: string;
-  /** When it was recorded, ISO 8601 UTC. */
   createdAtUtc: string;
   /** The same instant on the site's clock, when the entry knows its site's zone. */
   createdAtSite: string | undefined;
   timeZone: string | undefined;
 }
 
-/**
- * What, about what and with which outcome a connection change was (its `request` is a domain
- * `ConnectionChange`): registered or replaced, the region and client IDs, checked by a token
- * request or saved unchecked, or refused by the token endpoint. Undefined for another entry.
- */
+/** A connection change entry in words (registered/replaced, checked or unchecked, refused); undefined for other entries. */
 function connectionChange(
   entry: LedgerEntry,
 ): Pick<AuditRow, 'what' | 'about' | 'state'> | undefined {
@@ -79,17 +71,12 @@ function connectionChange(
   };
 }
 
-/**
- * Where an entry stands, in words; a refused one with why, as the BFF worded the refusal (the
- * vendor's answer in the product's words, `outcome.error.message`), so the audit says why a
- * change (a queued one that went too) did not happen.
- */
+/** Where an entry stands; a refused one with the BFF's words for why (`outcome.error.message`). */
 function stateWords(entry: LedgerEntry): string {
   const reason = entry.state === 'failed' ? entry.outcome?.error?.message.trim() : undefined;
   return reason ? `${STATE_WORDS.failed}: ${reason}` : STATE_WORDS[entry.state];
 }
 
-/** An entry as the audit shows it. */
 export function auditRow(entry: LedgerEntry): AuditRow {
   const about = [
     entry.siteId,
@@ -134,10 +121,7 @@ export function operatorsOf(entries: readonly LedgerEntry[]): { subject: string;
   return [...seen].map(([subject, label]) => ({ subject, label }));
 }
 
-/**
- * The audit as CSV (RFC 4180, CRLF, a header row). Cells a spreadsheet would read as a formula
- * are escaped (papaparse `escapeFormulae`): names and e-mails come from people.
- */
+/** The audit as CSV (RFC 4180, CRLF); formula-like cells escaped, as names come from people. */
 export function auditCsv(rows: readonly AuditRow[]): string {
   return Papa.unparse(
     {

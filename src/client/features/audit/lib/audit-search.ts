@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { LEDGER_KINDS, type LedgerKind } from '../../../../domain/ledger.ts';
 
-/**
- * The audit's filters, all of them in the URL's search params so a reload keeps them and a link
- * shares them (as the history and timeline pages keep theirs): `person` (the subject of a
- * company sign-in), `action` (a ledger kind), `from` and `to` (UTC days, `yyyy-mm-dd`, `to`
- * included). Empty: no filter.
- */
+/** The audit's filters, in the URL: `person` (subject), `action` (ledger kind), `from`/`to` (UTC days, `to` included). */
 export interface AuditSearch {
   person: string;
   action: LedgerKind | '';

@@ -9,9 +9,8 @@ const CANCEL_ENTRIES_READ = 20;
 const latestCancelOfPage = (page: LedgerPage) => latestBatchCancel(page.entries);
 
 /**
- * The latest batch cancel of one batch with per-device results, from the BFF ledger (kind
- * `batchCancel`), or `null` when none was made. Not read for a batch without a batch ID (it is
- * cancelled device by device, and a query without the ID would match every batch's cancels).
+ * The latest batch cancel with per-device results from the ledger, or `null`. Not read without a
+ * batch ID: that query would match every batch's cancels.
  */
 export const useLatestBatchCancel = (batchCommandId: string | undefined) =>
   useQuery({

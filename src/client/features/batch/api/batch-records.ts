@@ -9,15 +9,11 @@ import {
   type BatchRecord,
 } from '../lib/ledger-batches.ts';
 
-/** How many of the latest batches the batch list shows. */
 const BATCH_LIST_LIMIT = 100;
 
 const firstBatchOfPage = (page: LedgerPage): BatchRecord | null => batchesOfPage(page)[0] ?? null;
 
-/**
- * Read again while a batch of the page is still being confirmed: the BFF adds each device command
- * it finds in a device's history to the batch's ledger entry (docs/decisions/006, section 5).
- */
+/** Polled while a batch is being confirmed: the BFF adds commands it finds to the entry (docs/decisions/006, section 5). */
 const whileConfirming = (query: { state: { data: LedgerPage | undefined } }) =>
   anyConfirming(query.state.data) ? CONFIRMING_REFRESH_MS : false;
 
@@ -40,11 +36,7 @@ export const useBatch = (batchCommandId: string) =>
 /** Ledger entry IDs are decimal numbers (`LedgerQuerySchema`'s `before`). */
 const ENTRY_ID = /^\d{1,17}$/;
 
-/**
- * One batch by its ledger entry ID, for a batch without a batch ID (found in the histories after
- * its answer was lost): the page of one entry before the next ID. `null` when there is no such
- * accepted batch, or the ID is no entry ID.
- */
+/** One batch by ledger entry ID, for a batch whose ID was never learnt; `null` when none or not an entry ID. */
 export function useBatchByEntry(ledgerId: string) {
   const valid = ENTRY_ID.test(ledgerId);
   const before = valid ? String(BigInt(ledgerId) + 1n) : '1';

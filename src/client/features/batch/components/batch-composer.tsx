@@ -29,31 +29,23 @@ import './batch.css';
 
 interface BatchComposerProps {
   sites: readonly Site[];
-  /**
-   * Called once the upstream accepted the batch, with its ID (to open the batch's page); without
-   * one when the answer was lost and the batch was found in the devices' histories.
-   */
+  /** Called once accepted, with the batch ID; without one when the answer was lost and the batch found in histories. */
   onSubmitted: (batchCommandId: string | undefined) => void;
-  /**
-   * A resend from a batch's page: the devices that failed there and the batch's command, which
-   * the composer opens with (the window moved on when it has begun), pre-checked as any batch.
-   */
+  /** A resend from a batch's page: its failed devices and command (window moved on if begun), pre-checked as any batch. */
   resend?: ResendDraft | undefined;
 }
 
 /** What a batch page hands the composer to send its command again to some of its devices. */
 export interface ResendDraft {
-  /** The batch it comes from, in words (`batch b_1`, or `this batch`). */
   from: string;
   deviceIds: readonly string[];
   command: DeviceCommand;
 }
 
 /**
- * The batch composer: pick up to 50 devices across the bound sites, write one command with
- * ranges combined over them, see the pre-check, submit, and reach the batch's page. Once a batch
- * is accepted it cannot be sent again from here: submit stays off, and the pre-check leaves the
- * batch's own commands out (they are the batch, not in its way).
+ * The batch composer: up to 50 devices across bound sites, one command with combined ranges, the
+ * pre-check, submit. An accepted batch cannot be sent again from here, and its own commands are
+ * not overlaps in the pre-check.
  */
 export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps) {
   const directory = useMemo(() => indexDevices(sites), [sites]);
@@ -85,8 +77,7 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
   const submit = useSubmitBatch();
   const accepted = submit.isSuccess;
   const { offerUndo } = useUndo();
-  // Whichever try got the answer, the batch is offered for undo under the intent's one key; a
-  // batch whose batch ID was not learnt (its answer lost, found in the histories) cannot be.
+  // Undo under the intent's one key, whichever try got the answer; not without a batch ID.
   const onAccepted = (
     response: BatchSubmissionResponse | QueuedAnswer,
     {
@@ -97,7 +88,6 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
   ) => {
     // A queued batch has no batch ID yet: the page stays, saying when it goes.
     if (isQueuedAnswer(response)) return;
-    // A batch found in the histories after its answer was lost has no ID: no batch to undo.
     const { batchCommandId } = response;
     if (batchCommandId)
       offerUndo(

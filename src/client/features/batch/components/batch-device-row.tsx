@@ -2,10 +2,7 @@ import { Link } from 'react-router';
 import { endedBeforeUnbind } from '../../../../domain/batch.ts';
 import type { BatchDeviceView, BatchDeviceWords } from '../lib/device-actions.ts';
 
-/**
- * One device of the batch: a checkbox to choose it, its ID linking to its page and history, and
- * the words of {@link batchDeviceWords} (the same as its CSV row).
- */
+/** One device of the batch: checkbox, ID linking to its page, and {@link batchDeviceWords} (as its CSV row). */
 export function BatchDeviceRow({
   view,
   words,

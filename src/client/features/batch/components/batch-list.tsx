@@ -44,10 +44,7 @@ function BatchRow({ record }: { record: BatchRecord }) {
   );
 }
 
-/**
- * The batches as the BFF ledger recorded them: when (on each batch's site clock, else UTC, said
- * so), who, how many devices, current counts; each opens its batch page.
- */
+/** The batches as the ledger recorded them (times on each site's clock, else UTC, said so); each opens its page. */
 export function BatchList({ batches }: { batches: readonly BatchRecord[] }) {
   return (
     <div className="stack">

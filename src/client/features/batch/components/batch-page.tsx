@@ -39,19 +39,14 @@ import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
 import { problemWords } from '../../../lib/problem-words.ts';
 
-/** The batch's name in a sentence: its batch ID, or "this batch" when none was learnt. */
 const batchName = (record: BatchRecord) =>
   record.batchCommandId ? `batch ${record.batchCommandId}` : 'this batch';
 
 /**
- * One batch as the ledger recorded it: its command and times (on the site's clock, else UTC,
- * said so), a progress bar with the counts over every device sent (statuses polled from each
- * device command found, and the devices not confirmed yet or never found), a per-device table
- * with reasons in words, and cancel with confirmation whose per-device results show successes and
- * failures side by side. A device's command is found in its history after the batch was sent
- * (docs/decisions/006, section 5): until then the device says "Not confirmed yet" and the page
- * reads the batch again; once the window ended without it, "Not found in the device's history",
- * with what to do. A batch without a batch ID is cancelled device by device.
+ * One batch as the ledger recorded it: command, progress over every device sent, a per-device
+ * table, and a confirmed cancel whose results show successes and failures side by side. Until a
+ * device's command is found in its history it is "Not confirmed yet" (docs/decisions/006,
+ * section 5). Without a batch ID it is cancelled device by device.
  */
 export function BatchPage({
   record,
@@ -69,21 +64,14 @@ export function BatchPage({
   justSubmitted?: boolean;
   /** Opened to cancel the batch: the cancel's confirmation opens at once. */
   askCancel?: boolean;
-  /** Called once the confirmation asked for by `askCancel` is open. */
   onCancelAsked?: () => void;
   /** Why the operator may not cancel, in words (a role that only reads); no Cancel shows then. */
   dispatchRefusal?: string | undefined;
   /** The clock notice of the batch's site(s), from the page (features stay independent). */
   clockNotice?: ReactNode;
-  /** Where a device's command history is, when its site is bound. */
   historyPathOf?: ((deviceId: string) => string | undefined) | undefined;
-  /** Where a device's page is, when its site is bound. */
   devicePathOf?: ((deviceId: string) => string | undefined) | undefined;
-  /**
-   * Sends the batch's command again to `deviceIds` (devices that failed) as a new batch: the
-   * page hands them to the batch composer, whose pre-check runs before anything is sent. Without
-   * it, no resend is offered.
-   */
+  /** Resends the command to failed `deviceIds` through the composer and its pre-check; absent: no resend. */
   onResend?: ((deviceIds: string[], command: BatchRecord['command']) => void) | undefined;
 }) {
   const canCancel = dispatchRefusal === undefined;
@@ -132,8 +120,7 @@ export function BatchPage({
   const { command, timeZone } = record;
   const total = devices.length;
 
-  // The devices the operator chose for a cancel or a resend, and the outcome of each device's
-  // cancel (each its own call: one refusal never stops the others).
+  // Each device's cancel is its own call: one refusal never stops the others.
   const views: BatchDeviceView[] = devices.map((device) => {
     const index = recordOf.get(device.deviceId);
     return { device, record: index === undefined ? undefined : records[index] };
@@ -477,7 +464,6 @@ export function BatchPage({
   );
 }
 
-/** What a cancel of the batch will do, device by device, before it is confirmed. */
 function cancelWords(record: BatchRecord, found: number, confirming: number): string {
   const total = batchDevices(record).length;
   if (!record.batchCommandId)

@@ -21,12 +21,7 @@ const LABELS: Record<keyof BatchCounts, string> = {
 /** Counts shown only when some device is there. */
 const WHEN_ANY = ['unknown', 'confirming', 'notFound', 'unbound'] as const;
 
-/**
- * The batch's progress over every device sent: a bar of final commands out of all (with
- * coloured segments per status, and the devices whose command was never found; hidden from
- * assistive tech) and the counts per status as a description list, with the devices not
- * confirmed yet and not found when there are any.
- */
+/** The batch's progress over every device sent: a bar (hidden from assistive tech) and the counts as a list. */
 export function BatchProgressBar({ counts }: { counts: BatchCounts }) {
   const total = countedDevices(counts);
   const final = finalDevices(counts);

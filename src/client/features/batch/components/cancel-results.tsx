@@ -12,7 +12,6 @@ import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts
 
 interface CancelResultsProps {
   results: readonly BatchCancelResult[];
-  /** The latest status records, by device order of the batch (for cancellation reasons). */
   records: readonly (StatusRecord | undefined)[];
   /** When the results come from the ledger (an earlier cancel): when and by whom it was sent. */
   recorded?: { at: string; by: string; timeZone: string } | undefined;
@@ -20,9 +19,8 @@ interface CancelResultsProps {
 }
 
 /**
- * A batch cancel's outcome: successes and failures side by side, each failure with why; a failed
- * device whose command is cancellable now (its latest status, else the one the cancel met) can
- * be retried alone. Never summed up as a success while any device failed (docs/upstream.md, Batches).
+ * A batch cancel's outcome, successes and failures side by side, each failure with why and a retry
+ * while cancellable. Never summed up as a success while any failed (docs/upstream.md, Batches).
  */
 export function CancelResults({ results, records, recorded, onDismiss }: CancelResultsProps) {
   const { succeeded, failed } = splitCancelResults(results);
@@ -35,8 +33,7 @@ export function CancelResults({ results, records, recorded, onDismiss }: CancelR
     const status = recordOf(result.deviceId)?.status ?? result.status;
     return status !== undefined && isCancellable(status);
   };
-  // Each retried device's outcome: cancelled, or queued for the device's budget (its line then
-  // follows the queued cancel to sent, refused or withdrawn).
+  // Each retried device: cancelled, or queued (its line follows the queued cancel).
   const [retried, setRetried] = useState<ReadonlyMap<string, string | QueuedLine>>(new Map());
   const retriedWords = (deviceId: string) => {
     const outcome = retried.get(deviceId);

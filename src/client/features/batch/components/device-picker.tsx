@@ -12,20 +12,14 @@ interface DevicePickerProps {
   onPaste: (text: string) => void;
 }
 
-/**
- * The select-all button's words, with counts that say what it does: all the visible devices, or
- * only those of them not in the batch yet (never a count that reads as "visible" when it is not).
- */
+/** The select-all button's words, counting what it adds (never "visible" when it is not). */
 function selectAllLabel(visibleCount: number, notSelectedCount: number): string {
   if (notSelectedCount === visibleCount) return `Select all visible (${visibleCount})`;
   if (notSelectedCount === 0) return `All ${visibleCount} visible are in the batch`;
   return `Select the ${notSelectedCount} of ${visibleCount} visible not in the batch yet`;
 }
 
-/**
- * Picks devices across the bound sites: search by ID, name or model, filter by site, select all
- * visible, paste a list of IDs. Adding goes through the caller, which keeps the batch rules.
- */
+/** Picks devices across bound sites (search, site filter, select all, paste); the caller keeps the batch rules. */
 export function DevicePicker({
   sites,
   directory,
@@ -162,7 +156,6 @@ export function DevicePicker({
   );
 }
 
-/** Online, offline or unknown; after "Faulted, " in lower case. */
 function connectionWords(online: boolean | undefined, afterFault: boolean): string {
   const words = online === false ? 'Offline' : online === true ? 'Online' : 'Unknown';
   return afterFault ? words.toLowerCase() : words;

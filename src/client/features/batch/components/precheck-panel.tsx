@@ -7,11 +7,7 @@ import { formatWindowInZone } from '../../../lib/time.ts';
 import type { SiteDevice } from '../lib/device-directory.ts';
 import { precheckDevice, type PrecheckDraft, type PrecheckFinding } from '../lib/precheck.ts';
 
-/**
- * Most history slots the pre-check reads per device: 12 (360 days). Nothing bounds a command's
- * window, and a longer one (most often a mistyped year) would read a slot per 30 days for each of
- * up to 50 devices; its overlaps are left to the upstream, and the panel says so.
- */
+/** Most history slots read per device (360 days): a mistyped year would read a slot per 30 days for 50 devices. */
 const MAX_PRECHECK_SLOTS = 12;
 const MAX_PRECHECK_DAYS = (MAX_PRECHECK_SLOTS * MAX_HISTORY_RANGE_MS) / 86_400_000;
 
@@ -39,10 +35,8 @@ function findingWords(finding: PrecheckFinding, timeZone: string): string {
 }
 
 /**
- * The pre-check before submit: per selected device, an overlap with an active command (from its
- * command history over every 30-day slot the window meets, however long the window, by the
- * shared overlap rule), a requested control it lacks, or being offline or faulted; each flagged device can
- * be dropped with one click, or all at once.
+ * The pre-check before submit, per device: an overlap with an active command (over every slot the
+ * window meets), a lacking control, offline or faulted; each flagged device can be dropped.
  */
 export function PrecheckPanel({ devices, draft, onDrop, batchCommandId }: PrecheckPanelProps) {
   const { window } = draft;

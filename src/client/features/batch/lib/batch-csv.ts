@@ -10,11 +10,7 @@ const COLUMNS: readonly [keyof BatchDeviceWords, string][] = [
   ['outcome', 'Last cancel'],
 ];
 
-/**
- * The batch page's device table as CSV (RFC 4180, CRLF): one row per device with the words the
- * page shows ({@link BatchDeviceWords}), so the file says exactly what the page says. Cells that
- * a spreadsheet would read as a formula are escaped.
- */
+/** The batch page's device table as CSV (RFC 4180, CRLF) in the page's words; formula-like cells escaped. */
 export function batchDevicesCsv(rows: readonly BatchDeviceWords[]): string {
   return Papa.unparse(
     {

@@ -6,18 +6,14 @@ import type {
 import type { BatchCancelResult } from '../../../../domain/batch.ts';
 
 /**
- * How many devices of a batch stand where: their command's status once found (`unknown` while
- * not read yet), `confirming` while their command is not found in their history yet, `notFound`
- * once the window ended without it (docs/decisions/006, section 5), `unbound` once their site
- * was unbound before their command was final (no longer followed: final for the batch; one whose
- * command ended before the unbind counts as it ended).
+ * Devices per standing: their command's status (`unknown` unread), `confirming`, `notFound`
+ * (docs/decisions/006, section 5), `unbound` (site unbound before its command was final).
  */
 export type BatchCounts = Record<
   CommandStatus | 'unknown' | 'confirming' | 'notFound' | 'unbound',
   number
 >;
 
-/** The counts of nothing. */
 const noCounts = (): BatchCounts => ({
   received: 0,
   executing: 0,
@@ -29,11 +25,7 @@ const noCounts = (): BatchCounts => ({
   unbound: 0,
 });
 
-/**
- * Counts the statuses of a batch's followed device commands (undefined: not read yet, or
- * unreadable), and the devices whose command is not confirmed yet or was not found, or whose
- * site is unbound.
- */
+/** Counts the followed commands' statuses (undefined: unread) and the unconfirmed, not found and unbound devices. */
 export function countStatuses(
   records: readonly (Pick<StatusRecord, 'status'> | undefined)[],
   others: { confirming: number; notFound: number; unbound?: number } = {
@@ -49,10 +41,7 @@ export function countStatuses(
   return counts;
 }
 
-/**
- * The devices whose part in the batch is over: their command completed or was cancelled, or
- * their site was unbound (no longer followed).
- */
+/** The devices whose part is over: completed, cancelled, or site unbound. */
 export const finalDevices = (counts: BatchCounts): number =>
   counts.completed + counts.cancelled + counts.unbound;
 
@@ -63,10 +52,8 @@ export const countedDevices = (counts: BatchCounts): number =>
 const devicesWord = (n: number) => `${n} device${n === 1 ? '' : 's'}`;
 
 /**
- * One line that sums a batch up honestly, over every device sent: finished only when every
- * device's command is found and final (or its site unbound: no longer followed), "all completed" only when none was cancelled, unreadable
- * or not found. Devices not confirmed yet keep it in progress; devices whose command was never
- * found are said, with what to do. Partial failure is never success.
+ * One honest line over every device sent: finished only when all are found and final, "all
+ * completed" only when none was cancelled, unreadable or not found. Partial failure is never success.
  */
 export function summarizeBatch(counts: BatchCounts): {
   tone: 'info' | 'success' | 'warning';
@@ -137,10 +124,7 @@ const CANCELLED_BEFORE: Partial<Record<CancellationReason, string>> = {
   manuallyCancel: 'It was already cancelled by an operator.',
 };
 
-/**
- * Why one device's cancel failed, in words: from the command's status after the attempt (and its
- * cancellation reason when known), else the upstream's message.
- */
+/** Why one device's cancel failed: from its status after the attempt (and reason), else the upstream's message. */
 export function cancelFailureWords(result: BatchCancelResult, reason?: CancellationReason): string {
   if (result.status === 'cancelled' && reason && CANCELLED_BEFORE[reason])
     return CANCELLED_BEFORE[reason];

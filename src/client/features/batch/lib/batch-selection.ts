@@ -9,18 +9,14 @@ export interface SelectionRefusal {
   reason: RefusalReason;
 }
 
-/** The outcome of adding devices: the new selection (in order of adding) and what was refused. */
 export interface SelectionChange {
   selected: readonly string[];
   refused: SelectionRefusal[];
 }
 
 /**
- * Adds `deviceIds` to `selected` in order, keeping the batch rules of docs/upstream.md, Batches: at
- * most {@link MAX_BATCH_DEVICES} devices, each once. An ID outside `known` (the devices of the
- * bound sites) is refused as `unknown`: the upstream would refuse the whole batch for it
- * (docs/architecture.md, Upstream contract: Batch). A device already selected is `duplicate`, one
- * past the cap is `full`. Never mutates `selected`.
+ * Adds `deviceIds` by the batch rules (docs/upstream.md, Batches): at most {@link MAX_BATCH_DEVICES},
+ * each once, only `known` ones (the upstream refuses a whole batch for an unknown ID). Never mutates.
  */
 export function addDevices(
   selected: readonly string[],
@@ -42,7 +38,6 @@ export function addDevices(
   return { selected: next, refused };
 }
 
-/** `selected` without `deviceIds`. */
 export function removeDevices(
   selected: readonly string[],
   deviceIds: Iterable<string>,
@@ -51,11 +46,7 @@ export function removeDevices(
   return selected.filter((deviceId) => !gone.has(deviceId));
 }
 
-/**
- * Device IDs out of pasted text: separated by commas, semicolons, spaces or line breaks (a column
- * copied from a spreadsheet works), each trimmed, empty pieces dropped, repeats kept once in first
- * order. Pieces that are no ID at all (`ID_PATTERN`) are returned apart, so they can be named.
- */
+/** Device IDs from pasted text (commas, semicolons, white space: a spreadsheet column works), unique; non-IDs returned apart. */
 export function parseDeviceIdList(text: string): { deviceIds: string[]; invalid: string[] } {
   const deviceIds: string[] = [];
   const invalid: string[] = [];

@@ -10,11 +10,9 @@ import type { BatchDeviceState } from './ledger-batches.ts';
 /** One device of a batch page with what the page knows of it: its state and its latest record. */
 export interface BatchDeviceView {
   device: BatchDeviceState;
-  /** The latest status record of its command, once read. */
   record?: StatusRecord | undefined;
 }
 
-/** One device command to cancel. */
 export interface DeviceCommandRef {
   deviceId: string;
   commandId: string;
@@ -22,17 +20,13 @@ export interface DeviceCommandRef {
 
 /** What cancelling the chosen devices will do, before it is confirmed. */
 export interface CancelPlan {
-  /** Commands that are cancelled, one by one: received, executing, or not read yet. */
   toCancel: DeviceCommandRef[];
-  /** Chosen devices that stay as they are, each with why, in the product's words. */
   untouched: { deviceId: string; why: string }[];
 }
 
 /**
- * Splits the chosen devices (in page order) into the commands a cancel sends and those it leaves:
- * a command already completed or cancelled cannot be cancelled (docs/upstream.md, Lifecycle), and
- * a device whose command is not found (yet) has nothing to cancel. A command whose status is not
- * read yet is sent: the vendor answers for it.
+ * Splits the chosen devices into commands to cancel and those left (completed or cancelled:
+ * docs/upstream.md, Lifecycle; not found: nothing to cancel). An unread status is sent: the vendor answers.
  */
 export function planCancel(
   devices: readonly BatchDeviceView[],
@@ -60,11 +54,7 @@ export function planCancel(
   return plan;
 }
 
-/**
- * True when the device failed to carry out the batch's command and may get it again: the vendor
- * cancelled it (an overlap, an expired start, a fault, a control it lacks; not an operator's
- * cancel), or its window ended without the command in its history.
- */
+/** True when the device failed the command and may get it again: vendor-cancelled (not by an operator), or not found. */
 export function hasFailed({ device, record }: BatchDeviceView): boolean {
   if (device.kind === 'notFound') return true;
   return (
@@ -75,7 +65,6 @@ export function hasFailed({ device, record }: BatchDeviceView): boolean {
   );
 }
 
-/** The chosen devices (in page order) that failed and can be sent the command again. */
 export function planResend(
   devices: readonly BatchDeviceView[],
   chosen: ReadonlySet<string>,
@@ -85,11 +74,7 @@ export function planResend(
     .map((view) => view.device.deviceId);
 }
 
-/**
- * The window a resend opens with: the batch's own when it still starts more than `leadMs` from
- * now, else the same length from `fallbackStartMs` (the form's default start), so the operator
- * starts from a window the vendor can take. Epoch ms.
- */
+/** A resend's window (epoch ms): the batch's own if it starts over `leadMs` ahead, else the same length from `fallbackStartMs`. */
 export function resendWindow(
   command: Pick<DeviceCommand, 'startTime' | 'endTime'>,
   nowMs: number,
@@ -111,16 +96,10 @@ export interface BatchDeviceWords {
   command: string;
   status: string;
   reason: string;
-  /** The last cancel of chosen devices, for this device: done, or why not. */
   outcome: string;
 }
 
-/**
- * What the page says of one device: its command ID, its status and cancellation reason in words,
- * where the search for its command stands when not found, and the outcome of the last cancel
- * of chosen devices (`failureWords` words a refusal). `statusError` is why its status could not be
- * read, when that is all there is.
- */
+/** What the page (and its CSV) says of one device: command, status and reason, search state, last cancel's outcome. */
 export function batchDeviceWords(
   { device, record }: BatchDeviceView,
   outcome: BatchCancelResult | undefined,

@@ -1,12 +1,10 @@
 import type { Device, Site } from '../../../../domain/device.ts';
 
-/** A device with the site it belongs to. */
 export interface SiteDevice {
   device: Device;
   site: Site;
 }
 
-/** Every device of the bound sites by ID, in site then device order. */
 export function indexDevices(sites: readonly Site[]): Map<string, SiteDevice> {
   const index = new Map<string, SiteDevice>();
   for (const site of sites)
@@ -14,10 +12,7 @@ export function indexDevices(sites: readonly Site[]): Map<string, SiteDevice> {
   return index;
 }
 
-/**
- * The devices a search shows: of the site `siteId` (all sites when empty) whose ID, name or model
- * holds `search` (case-insensitive, surrounding spaces ignored).
- */
+/** Devices of `siteId` (all when empty) whose ID, name or model holds `search`, case-insensitive. */
 export function filterDevices(
   devices: Iterable<SiteDevice>,
   search: string,
@@ -34,10 +29,7 @@ export function filterDevices(
   );
 }
 
-/**
- * The clock the batch window is typed on: the selected devices' site zone when they share one,
- * else UTC (a batch across zones has no single local clock).
- */
+/** The clock the batch window is typed on: the selected devices' shared zone, else UTC. */
 export function batchTimeZone(selected: readonly SiteDevice[]): {
   timeZone: string;
   mixed: boolean;

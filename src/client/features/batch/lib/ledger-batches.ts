@@ -18,48 +18,29 @@ import { isKnownTimeZone } from '../../../lib/time.ts';
 export interface BatchRecord {
   /** The ledger entry's ID: what names a batch whose batch ID was never learnt. */
   ledgerId: string;
-  /**
-   * The vendor's batch ID; absent for a batch whose answer was lost and which was found in the
-   * devices' histories afterwards (docs/decisions/006, section 5): it is cancelled device by
-   * device.
-   */
+  /** Absent when the answer was lost and the batch found in histories (docs/decisions/006, section 5): cancelled device by device. */
   batchCommandId?: string | undefined;
   /** When the BFF recorded it (the ledger entry's `createdAt`, ISO 8601 UTC): the one clock. */
   submittedAt: string;
   command: DeviceCommand;
-  /** Every device the batch was sent to, in the order sent. */
   deviceIds: string[];
-  /** The device commands found in the devices' histories so far. */
   commands: BatchCommand[];
-  /** The devices whose command is not found: not confirmed yet, or not found at all. */
   unconfirmed: UnconfirmedDevice[];
-  /**
-   * The devices whose site is unbound, with their command's last read status: final for the
-   * batch, as their command ended before the unbind, else no longer followed (their status is
-   * read no more).
-   */
+  /** Devices whose site is unbound, with their command's last read status (read no more). */
   unbound?: UnboundDevice[] | undefined;
   /** Where finding the device commands stands; an older entry that named them all: confirmed. */
   confirmation: BatchConfirmation;
-  /** The bound site of its devices, when they all belong to one. */
   siteId?: string | undefined;
   /** The zone its times are shown on: the one the ledger recorded, else `UTC`. */
   timeZone: string;
-  /**
-   * False when the ledger recorded no zone the browser knows (an older entry, or devices in sites
-   * of different zones): the times are then in UTC, and the screens say so.
-   */
+  /** False when the ledger recorded no zone the browser knows: times in UTC, and the screens say so. */
   timeZoneRecorded: boolean;
-  /** The operator's name, else the client ID that sent it. */
   submittedBy: string;
 }
 
 /**
- * A batch as the BFF ledger recorded it (kind `batch`: the request sent, the device commands
- * found so far in the devices' histories, the devices not confirmed yet, the site's zone when its
- * devices share one), or `null` when the entry is no accepted batch: not a batch, failed, still
- * pending or of unknown outcome, or without the request. Never the browser's own zone: a batch
- * without a recorded zone is shown in UTC.
+ * A ledger `batch` entry as a batch, or `null` when it is no accepted batch. A batch without a
+ * recorded zone is shown in UTC, never the browser's zone.
  */
 export function batchRecordFromLedger(entry: LedgerEntry): BatchRecord | null {
   if (entry.kind !== 'batch' || entry.state !== 'succeeded') return null;
@@ -89,7 +70,6 @@ export function batchRecordFromLedger(entry: LedgerEntry): BatchRecord | null {
   };
 }
 
-/** The accepted batches of a ledger page, in its order (newest first). */
 export function batchesOfPage(page: LedgerPage): BatchRecord[] {
   return page.entries.flatMap((entry) => {
     const record = batchRecordFromLedger(entry);
@@ -104,11 +84,7 @@ export function batchPath(record: Pick<BatchRecord, 'batchCommandId' | 'ledgerId
     : `/batches/entry/${encodeURIComponent(record.ledgerId)}`;
 }
 
-/**
- * How one device of a batch stands: its command found, or not (yet); or its site unbound (with
- * its command when found, and its status and cancellation reason when last read): ended as it
- * was when that status is final, else no longer followed.
- */
+/** One device: its command found, or not (yet), or its site unbound (ended as it was if final, else unfollowed). */
 export type BatchDeviceState =
   | { kind: 'found'; deviceId: string; commandId: string }
   | {
@@ -122,11 +98,8 @@ export type BatchDeviceState =
   | { kind: 'notFound'; deviceId: string };
 
 /**
- * Each device of the batch, in the order sent: its command when found, else whether it is still
- * looked for (`confirming`) or the window ended without it (`notFound`). A device the entry does
- * not mention either way counts as not confirmed yet while the batch is being confirmed, and as
- * not found once the search has ended. A device whose site is unbound is no longer followed,
- * whatever else the entry says of it.
+ * Each device in order sent: found, `confirming`, or `notFound`; one the entry does not mention is
+ * confirming while the batch is, else not found. A device of an unbound site is unfollowed.
  */
 export function batchDevices(
   record: Pick<BatchRecord, 'deviceIds' | 'commands' | 'unconfirmed' | 'confirmation' | 'unbound'>,
@@ -155,10 +128,7 @@ export function batchDevices(
   });
 }
 
-/**
- * The batch's device commands found whose device is still followed: not those of a site since
- * unbound, whose status is read no more.
- */
+/** The found commands whose device is still followed (not of a since-unbound site). */
 export function followedCommands(
   record: Pick<BatchRecord, 'commands' | 'unbound'>,
 ): BatchRecord['commands'] {
@@ -166,10 +136,7 @@ export function followedCommands(
   return record.commands.filter((c) => !unbound.has(c.deviceId));
 }
 
-/**
- * The last statuses of the devices whose command ended (completed or cancelled) before their site
- * was unbound: counted as they ended, though their status is read no more.
- */
+/** Last statuses of commands that ended before their site was unbound: counted as they ended. */
 export function endedBeforeUnbindStatuses(
   devices: readonly BatchDeviceState[],
 ): { status: CommandStatus }[] {
@@ -180,11 +147,7 @@ export function endedBeforeUnbindStatuses(
   );
 }
 
-/**
- * How many devices have no followed command: not confirmed yet, not found, or site unbound
- * before their command ended (those whose command ended before are counted as it ended:
- * {@link endedBeforeUnbindStatuses}).
- */
+/** Devices with no followed command: unconfirmed, not found, or unbound before their command ended. */
 export function unfollowedCounts(devices: readonly BatchDeviceState[]): {
   confirming: number;
   notFound: number;

@@ -8,10 +8,7 @@ import type { CommandDraft } from '../../../commands/lib/command-form-values.ts'
 export type PrecheckFinding =
   /** An active command's window overlaps: the upstream cancels this device's command at once. */
   | { kind: 'overlap'; command: StatusRecord }
-  /**
-   * The device lacks requested controls: its command will end `notSupported` (docs/upstream.md,
-   * Lifecycle).
-   */
+  /** Lacks requested controls: its command will end `notSupported` (docs/upstream.md, Lifecycle). */
   | { kind: 'notSupported'; properties: PowerControlProperty[] }
   /** The device is offline: past start plus grace its command ends `startTimeExpire`. */
   | { kind: 'offline' }
@@ -22,13 +19,9 @@ export type PrecheckFinding =
 export type PrecheckDraft = CommandDraft;
 
 /**
- * The findings for one device: offline (`online === false`; unknown counts as not offline),
- * faulted (`faulted === true`, as the vendor last said), lacking a requested control, and, when
- * its commands over the window are known, the first active command overlapping the window by the
- * shared rule `findActiveOverlap` (docs/upstream.md, Lifecycle; the
- * batch cancels such a device's command with `timeWindowOverlap`, docs/architecture.md, Upstream
- * contract: Batch). Empty when none applies. `batchCommandId` names the batch once it is sent: its
- * own command on the device is then not an overlap.
+ * The findings for one device: offline, faulted, lacking a control, and the first active command
+ * overlapping the window (`findActiveOverlap`; the batch would cancel it, docs/upstream.md,
+ * Lifecycle). `batchCommandId`: the batch's own command is no overlap.
  */
 export function precheckDevice(
   device: Device,

@@ -36,11 +36,7 @@ export const useConnections = () => useQuery(connectionsQueryOptions());
 /** How often a page waiting for a region's first connection asks again, ms. */
 export const CONNECTION_WAIT_INTERVAL_MS = 15_000;
 
-/**
- * `GET /api/connections/{region}` (every role, company sign-in only): whether operators can work
- * in the region. Asked again every {@link CONNECTION_WAIT_INTERVAL_MS} while there is none, so a
- * page waiting for an administrator carries on by itself once one is registered.
- */
+/** `GET /api/connections/{region}`: whether operators can work in the region; polled while none, so a waiting page carries on. */
 export function getConnectionState(
   region: Region,
   signal?: AbortSignal,
@@ -57,10 +53,8 @@ export const connectionStateQueryOptions = (region: Region) =>
   });
 
 /**
- * `PUT /api/connections/{region}`: registers or replaces a region's connection once a token
- * request proved it (or unchecked, with `saveUnchecked`, when the token endpoint cannot be
- * reached). Rejects with 422 `connection_refused` or 503 `connection_unchecked`; nothing is
- * saved then.
+ * `PUT /api/connections/{region}`: registers or replaces the connection once a token request
+ * proved it (or `saveUnchecked`). Rejects with 422 `connection_refused` or 503 `connection_unchecked`.
  */
 export function putConnection(
   region: Region,

@@ -13,12 +13,9 @@ import { formatUtc } from '../../../lib/time.ts';
 import { useCheckConnection, usePutConnection } from '../api/connections.ts';
 
 /**
- * One region's vendor connection: what is registered (client ID, when, by whom; never the
- * secret), a form that registers or replaces it (a replacement is confirmed first: every
- * operator of the region acts through it), and "Check connection", which requests a token.
- * The server checks new credentials with a token request before it saves them: refused ones are
- * not saved; when the token endpoint cannot be reached, "Save without checking" (confirmed,
- * since a wrong secret would then stop every operator of the region) saves them all the same.
+ * One region's vendor connection (never its secret), a form to register or replace it (confirmed:
+ * every operator acts through it) and Check. The server saves only credentials a token request
+ * accepts, unless "Save without checking" is confirmed.
  */
 export function ConnectionPanel({
   region,

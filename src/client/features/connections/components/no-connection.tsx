@@ -2,12 +2,7 @@ import { Link } from 'react-router';
 import type { Region } from '../../../../domain/token.ts';
 import { REGION_NAMES } from '../../../../domain/token.ts';
 
-/**
- * The empty state of every page that works through the region's vendor connection when none is
- * registered yet (company sign-in): an administrator is led to the Connections page to register
- * it; anyone else is told that only an administrator can, and that the page carries on by itself
- * once one has.
- */
+/** The empty state of pages needing a vendor connection while none is registered; the page carries on once one is. */
 export function NoConnection({ region, isAdmin }: { region: Region; isAdmin: boolean }) {
   const name = REGION_NAMES[region];
   return (

@@ -10,27 +10,17 @@ import { problemWords } from '../../../lib/problem-words.ts';
 interface CommandRowProps {
   record: StatusRecord;
   timeZone: string;
-  /** When the list holding `record` was fetched (epoch ms): polling starts from there. */
   knownAtMs: number;
   cancelling: boolean;
   /** Asks to cancel; absent when the operator may not cancel, and no Cancel shows. */
   onCancel?: (() => void) | undefined;
-  /**
-   * The queued change that will cancel the command, while one waits for the device's next call
-   * to the vendor: the row says when it goes and offers Withdraw instead of Cancel.
-   */
+  /** The queued change that will cancel it: the row says when and offers Withdraw (a second cancel would be refused). */
   queuedCancel?: QueuedCancel | undefined;
-  /** Asks to withdraw `queuedCancel`; absent when the operator may not, and no Withdraw shows. */
   onWithdraw?: (() => void) | undefined;
   withdrawing?: boolean | undefined;
 }
 
-/**
- * One command: ID, window on the site's clock (UTC below and on hover), control in short form,
- * status word (with the cancellation reason in words), and Cancel while received or executing;
- * while a cancel of it is queued, when that goes and Withdraw instead (a second cancel would be
- * refused). A command that is not final is polled here until it is.
- */
+/** One command: ID, window on the site's clock with UTC, control, status and reason, and Cancel or Withdraw; polled until final. */
 export function CommandRow({
   record,
   timeZone,
@@ -104,7 +94,6 @@ export function CommandRow({
   );
 }
 
-/** `Cancel queued, …`: words made to follow others, starting a line of their own. */
 function sentenceStart(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -27,7 +27,6 @@ import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
 import { problemSupportDetail, problemWords } from '../../../lib/problem-words.ts';
 
-/** Newest first: by time received, then by start of the window. */
 function newestFirst(a: StatusRecord, b: StatusRecord): number {
   return (
     Date.parse(b.receivedAt) - Date.parse(a.receivedAt) ||
@@ -35,10 +34,7 @@ function newestFirst(a: StatusRecord, b: StatusRecord): number {
   );
 }
 
-/**
- * Why a cancel failed, in words; a conflict means the command is final (docs/upstream.md,
- * Commands: cancel).
- */
+/** Why a cancel failed; a conflict means the command is final (docs/upstream.md, Commands). */
 function CancelError({
   commandId,
   error,
@@ -67,10 +63,7 @@ function CancelError({
   );
 }
 
-/**
- * The device's commands over about the last day and the next 29, newest first. Rows that are not
- * final poll their status; Cancel asks first, and shows only when `canCancel` (a viewer reads).
- */
+/** The device's commands from about a day ago to 29 days ahead, newest first; Cancel asks first, only when `canCancel`. */
 export function CommandTable({
   deviceId,
   deviceName = deviceId,
@@ -78,7 +71,6 @@ export function CommandTable({
   canCancel = true,
 }: {
   deviceId: string;
-  /** The device's name, as toasts name it; its ID when not given. */
   deviceName?: string;
   timeZone: string;
   /** False when the operator's role may not cancel: no Cancel (nor its Undo) is offered. */
@@ -89,8 +81,7 @@ export function CommandTable({
   const cancel = useCancelCommand();
   const { offerUndo } = useUndo();
   const [cancelTarget, setCancelTarget] = useState<StatusRecord | null>(null);
-  // The device's waiting changes, the same query as its list of queued changes (pushed events
-  // and polling keep it current): a command whose cancel waits offers Withdraw, not Cancel.
+  // The device's waiting changes: a command whose cancel waits offers Withdraw, not Cancel.
   const waiting = useQuery(queuedChangesQueryOptions({ waiting: 'true', deviceId }));
   const withdraw = useWithdrawChange();
   const [withdrawTarget, setWithdrawTarget] = useState<QueuedChangeStatus>();

@@ -18,7 +18,6 @@ import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 
 interface DeviceCommandFormProps {
   device: Device;
-  /** IANA zone of the device's site; start and end are typed on its clock. */
   timeZone: string;
 }
 
@@ -28,17 +27,12 @@ const windowSubmitHint: Record<string, string> = {
   capability_out_of_range: "Keep each value inside the device's capability range.",
 };
 
-/**
- * The device command form: the shared command form checked against this
- * device's capability ranges, on the site's clock. After a submission the window moves on to
- * follow the one just sent, so the next command does not overlap it by default.
- */
+/** The device command form on the site's clock; after a submission the window moves on, so the next does not overlap it. */
 export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) {
   const submit = useSubmitCommand();
   const { offerUndo } = useUndo();
   const statusRef = useRef<HTMLParagraphElement>(null);
-  // A refusal for overlap names the command in the way; once that one is no longer waiting or
-  // running (cancelled here or elsewhere), the refusal is out of date and is not shown as if it held.
+  // An overlap refusal is stale once the command in the way is no longer active: not shown as if it held.
   const conflictId = submit.isError
     ? overlapConflict(submit.error)?.conflictingCommandId
     : undefined;

@@ -2,10 +2,7 @@ import type { Capabilities } from '../../../../domain/device.ts';
 import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../../lib/power-control-words.ts';
 
-/**
- * What the device accepts: the range of each supported control, and which it lacks
- * (docs/upstream.md, Commands).
- */
+/** Each supported control's range and the lacking ones (docs/upstream.md, Commands). */
 export function CapabilityList({ capabilities }: { capabilities: Capabilities }) {
   return (
     <dl className="facts capabilities">

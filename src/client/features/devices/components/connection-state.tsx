@@ -1,7 +1,4 @@
-/**
- * Online, offline or unknown (the vendor may not say), and faulted when the vendor reports a
- * fault, in words and not by colour alone: "faulted, online".
- */
+/** Online, offline or unknown, and faulted, in words not by colour alone: "faulted, online". */
 export function ConnectionState({
   online,
   faulted,

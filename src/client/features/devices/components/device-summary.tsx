@@ -4,10 +4,7 @@ import { zoneLabel } from '../../../lib/time.ts';
 import { CapabilityList } from './capability-list.tsx';
 import { ConnectionState } from './connection-state.tsx';
 
-/**
- * Facts about a device and its capability ranges, under the page heading; a device the vendor
- * reports faulted says what that means for a command sent to it.
- */
+/** Facts and capability ranges of a device; a faulted one says what that means for a command. */
 export function DeviceSummary({ site, device }: { site: Site; device: Device }) {
   return (
     <div className="device-summary">

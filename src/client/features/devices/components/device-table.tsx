@@ -9,14 +9,9 @@ import { ConnectionState } from './connection-state.tsx';
 /** A site with more devices than this gets a filter above its table. */
 export const DEVICE_FILTER_FROM = 8;
 
-/** What a device is found by: its ID first, then its name and model. */
 const deviceDetail = (device: Device) => `${device.name} · ${device.model}`;
 
-/**
- * The devices of one site; each device ID leads to its device page. A long list gets a filter
- * (a combobox that suggests devices by ID, name or model while the table follows the typed text)
- * and a count of what is shown, announced as it changes.
- */
+/** The devices of one site, each linking to its page; a long list gets a filter and an announced count. */
 export function DeviceTable({ site }: { site: Site }) {
   const [filter, setFilter] = useState('');
   const { contains } = useFilter({ sensitivity: 'base' });

@@ -22,11 +22,8 @@ import { DEFAULT_ROLLOUT_TEXT, RolloutFields, useRollout } from './rollout-field
 import './fleet.css';
 
 /**
- * The form of a new fleet job (docs/fleet-dispatch.md): devices by site, model or a pasted list
- * (joined, each once), the one command (the command form, with the ranges combined over the
- * picked devices), and the rollout: devices per batch (at most 50), batches per minute, and the
- * share of failed or cancelled devices that stops the job (`DEFAULT_FLEET_ROLLOUT` to start);
- * nothing is sent until the operator confirmed the devices, window and pace ({@link FleetSendConfirm}).
+ * A new fleet job (docs/fleet-dispatch.md): devices by site, model or pasted list, one command, and
+ * the rollout; nothing is sent until the operator confirmed ({@link FleetSendConfirm}).
  */
 export function FleetJobForm({
   sites,
@@ -66,7 +63,6 @@ export function FleetJobForm({
       : 0;
   const minutes = parsedRollout && batches > 1 ? (batches - 1) / parsedRollout.batchesPerMinute : 0;
   const startLabel = `Start fleet job for ${count} device${count === 1 ? '' : 's'}`;
-  /** The command the operator submitted, while the confirmation asks. */
   const [confirming, setConfirming] = useState<DeviceCommand>();
 
   const toggle = (set: ReadonlySet<string>, value: string, on: boolean) => {
@@ -237,9 +233,7 @@ export function FleetJobForm({
   );
 }
 
-/** `1 picked device is` / `3 picked devices are`. */
 const countWords = (n: number) => `${n} picked device${n === 1 ? ' is' : 's are'}`;
 
-/** The first ten IDs, and how many more. */
 const listWords = (ids: readonly string[]) =>
   `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}.`;

@@ -28,14 +28,9 @@ import { FleetProgressChart } from './fleet-progress-chart.tsx';
 import './fleet.css';
 
 /**
- * One fleet job (docs/fleet-dispatch.md): its command and rollout, progress counted per device
- * (sent, received, executing, completed, cancelled by reason, failed) and charted over time,
- * why it stopped, pause,
- * resume and cancel (confirmed), the per-device outcomes as CSV, and each batch with its devices.
- * Times are on `timeZone` (the job's sites' clock when they share one) with UTC beside them, under
- * the clock notice of the job's sites. A device whose batch was sent but whose command is not
- * found in its history yet says "not confirmed yet", and is counted so; once the window ended
- * without it, "not found in the device's history".
+ * One fleet job (docs/fleet-dispatch.md): command, rollout, progress per device and over time, why
+ * it stopped, pause/resume/cancel, outcomes as CSV, each batch with its devices; times on
+ * `timeZone` with UTC. A command not found in history yet is "not confirmed yet".
  */
 export function FleetJobView({
   job,
@@ -46,19 +41,12 @@ export function FleetJobView({
   onResend,
 }: {
   job: FleetJob;
-  /**
-   * Sends the job's command again to `deviceIds` (devices that failed) as a new batch, through the
-   * batch composer and its pre-check. Without it, or for a dispatch plan (one command per
-   * batch), no resend is offered.
-   */
+  /** Resends to failed `deviceIds` through the composer; absent (or a plan's job): no resend. */
   onResend?: ((deviceIds: string[], command: FleetJob['command']) => void) | undefined;
   timeZone: string;
   /** The clock notice of the job's sites, from the page (features stay independent). */
   clockNotice?: ReactNode;
-  /**
-   * Why the operator may not pause, resume or cancel the job (their role), in the product's
-   * words; set, those buttons are not offered and this is said instead (the BFF refuses them too).
-   */
+  /** Why the operator may not pause, resume or cancel: said instead of the buttons (the BFF refuses too). */
   controlRefusal?: string | undefined;
   /** When `job` was read, epoch ms: a live job's chart lines reach it. Default: its `updatedAt`. */
   readAtMs?: number;
@@ -75,7 +63,6 @@ export function FleetJobView({
   const samples = useMemo(() => progressOverTime(job, nowMs), [job, nowMs]);
   const unconfirmed = countUnconfirmed(job, nowMs);
 
-  // The devices the operator chose, and each one's outcome of the last cancel of chosen devices.
   const allDevices = [...new Set(job.batches.flatMap((b) => b.devices.map((d) => d.deviceId)))];
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [confirmingChosen, setConfirmingChosen] = useState(false);

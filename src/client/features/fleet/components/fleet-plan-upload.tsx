@@ -29,13 +29,10 @@ import { FleetSendConfirm, type FleetSendPlan } from './fleet-send-confirm.tsx';
 import { DEFAULT_ROLLOUT_TEXT, RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
 
-/** A row of a plan after its check, in file order. */
 export interface CheckedPlanRow {
   line: number;
   deviceId: string;
-  /** Set when the row can be sent. */
   command?: FleetPlanCheck['accepted'][number]['command'];
-  /** Set when refused: every reason, in words. */
   reasons?: string[];
   /** The row as the file wrote it, shown when it is refused. */
   written?: PlanRowInput;
@@ -43,19 +40,14 @@ export interface CheckedPlanRow {
   window?: { startMs: number; endMs: number };
 }
 
-/** `1 row`, `2 rows`. */
 function rowsWord(count: number): string {
   return `${count} row${count === 1 ? '' : 's'}`;
 }
 
 /**
- * Dispatch plan upload (docs/fleet-dispatch.md, Dispatch plans): the operator chooses a CSV or
- * JSON file; each row is checked here with the domain rule (sites, controls, window, the plan's
- * own overlaps), then by the server against the commands the devices hold (active overlaps, rows
- * already sent); the checked rows are listed, refused ones with their reasons; the refused rows
- * are dropped and the rest sent as one durable job, with the rollout the operator chooses (the
- * fleet job form's fields, starting at `DEFAULT_FLEET_ROLLOUT`), once the operator confirmed the
- * devices, window and pace ({@link FleetSendConfirm}).
+ * Dispatch plan upload (docs/fleet-dispatch.md, Dispatch plans): each row checked here with the
+ * domain rule, then by the server against the devices' commands; refused rows listed with reasons
+ * and dropped, the rest sent as one job once confirmed ({@link FleetSendConfirm}).
  */
 export function FleetPlanUpload({
   sites,
@@ -267,12 +259,7 @@ export function FleetPlanUpload({
   );
 }
 
-/**
- * What the rows to send amount to, for the confirmation: their devices in plan order (a device
- * with several rows once), the span of their windows, the zone they share, and the batches the
- * server will make (rows sharing a command grouped, split by the rollout's batch size; the
- * domain's `groupPlanIntoBatches`, as src/server/fleet/fleet-jobs.ts does).
- */
+/** What the rows to send amount to: devices, windows' span, shared zone, and batches as the server makes them (`groupPlanIntoBatches`). */
 function sendPlan(
   rows: readonly CheckedPlanRow[],
   zoneOf: ReadonlyMap<string, string>,
@@ -299,12 +286,7 @@ function sendPlan(
   };
 }
 
-/**
- * The controls of a refused row in the product's words: a value read as the plan check reads it
- * (`parsePowerControlValue`), in its unit and direction (`3 kW discharge`, `stop charging at
- * 90%`), anything else named by its control and quoted as the file wrote it, since the refusal
- * may be that very cell.
- */
+/** A refused row's controls in words; a cell that cannot be read is quoted, as it may be the refusal. */
 function writtenControlsInWords(controls: PlanRowInput['controls']): string {
   return POWER_CONTROL_PROPERTIES.flatMap((property) => {
     const cell = controls[property]?.trim();

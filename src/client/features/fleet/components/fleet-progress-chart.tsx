@@ -18,15 +18,13 @@ import {
 import { niceValueAxis } from '../../../lib/chart-axes.ts';
 import { useDesignTokens } from '../../../lib/design-tokens.ts';
 import { formatInZone, formatUtc, zoneLabel } from '../../../lib/time.ts';
-// The lines take the status colours of the tokens (useDesignTokens): load them wherever the
-// chart is rendered (the app, a test).
+// The lines' colours come from the tokens: load them wherever the chart renders.
 import '../../../styles/tokens.css';
 
 const CHART_HEIGHT_PX = 240;
 const CHART_MARGIN = { top: TITLE_ROOM_TOP_PX, right: 16, bottom: TITLE_ROOM_BOTTOM_PX, left: 4 };
 /** Until the plot has been measured: what the axis usually takes from the chart's width. */
 const AXES_ESTIMATE_PX = 60;
-/** How far either side of a sample the pointer still shows it, px. */
 const SAMPLE_HALF_WIDTH_PX = 4;
 
 type SeriesKey = Exclude<keyof FleetProgressSample, 'atMs'>;
@@ -38,17 +36,13 @@ const SERIES: readonly { key: SeriesKey; words: string; dash?: string }[] = [
   { key: 'failed', words: 'Failed', dash: '2 3' },
 ];
 
-/** `Sent 100, completed 80, cancelled 0, failed 2`. */
 function countsWords(sample: FleetProgressSample): string {
   return SERIES.map(
     ({ key, words }, i) => `${i === 0 ? words : words.toLowerCase()} ${sample[key]}`,
   ).join(', ');
 }
 
-/**
- * The text alternative of the chart: where the job stands at its last sample and when it began
- * sending, on `timeZone`'s clock.
- */
+/** The chart's text alternative: where the job stands at its last sample, on `timeZone`'s clock. */
 export function progressChartSummary(
   samples: readonly FleetProgressSample[],
   timeZone: string,
@@ -60,11 +54,8 @@ export function progressChartSummary(
 }
 
 /**
- * A fleet job's devices over time (`progressOverTime`): sent, completed, cancelled and failed,
- * each a cumulative step line (cancelled dashed and failed dotted, so colour is not the only
- * difference), with the shared chart frame's tooltip for the sample under the pointer or chosen
- * with the arrow keys, a summary in words and the samples as a table. Times on `timeZone`'s
- * clock (the job's sites'), UTC in the tooltip and the table.
+ * A fleet job's devices over time: cumulative step lines (cancelled dashed, failed dotted, so
+ * colour is not the only difference), tooltip, summary and table; times on `timeZone`, UTC in tooltip and table.
  */
 export function FleetProgressChart({
   samples,

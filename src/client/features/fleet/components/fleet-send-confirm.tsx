@@ -4,18 +4,15 @@ import { formatWindowInZoneWithUtc, formatWindowUtc } from '../../../lib/time.ts
 
 /** What a fleet send is about to do, for {@link FleetSendConfirm}. */
 export interface FleetSendPlan {
-  /** Every device that gets a command, in the order they go. */
   deviceIds: readonly string[];
   /** From the earliest start to the latest end of the commands, epoch ms. */
   span: { startMs: number; endMs: number };
   /** The zone the devices share, or undefined when they are on different clocks (UTC then). */
   timeZone: string | undefined;
-  /** How many batches go, as the server will split them. */
   batchCount: number;
   rollout: FleetRollout;
 }
 
-/** How many device IDs the confirmation names before "and N more". */
 const NAMED_DEVICES = 5;
 
 /** `BAT-1, BAT-2 and 5 more`: the first few IDs and how many more. */
@@ -24,10 +21,7 @@ export function firstDeviceIds(deviceIds: readonly string[], named = NAMED_DEVIC
   return deviceIds.length > named ? `${shown} and ${deviceIds.length - named} more` : shown;
 }
 
-/**
- * The pace of a rollout in words (docs/fleet-dispatch.md, Rollout and Abort rule): how many
- * batches of how many devices, how fast, for about how long, and when it stops by itself.
- */
+/** The pace of a rollout in words (docs/fleet-dispatch.md, Rollout and Abort rule). */
 export function paceWords({ batchCount, rollout }: Pick<FleetSendPlan, 'batchCount' | 'rollout'>) {
   const { batchSize, batchesPerMinute, abortPercent } = rollout;
   const minutes = batchCount > 1 ? Math.ceil((batchCount - 1) / batchesPerMinute) : 0;
@@ -41,11 +35,8 @@ export function paceWords({ batchCount, rollout }: Pick<FleetSendPlan, 'batchCou
 }
 
 /**
- * The confirmation before a fleet job or a dispatch plan sends anything (docs/fleet-dispatch.md):
- * the devices (their count and the first few IDs), the window on the devices' site clock with
- * UTC beside (UTC alone when they are on different clocks), and the pace with its stop rule. On
- * {@link ConfirmDialog}: focus starts on the button that sends nothing, Escape backs out, and
- * nothing is sent unless the operator confirms.
+ * The confirmation before a fleet job or plan sends anything (docs/fleet-dispatch.md): devices,
+ * window (site clock with UTC), pace and stop rule; focus starts on the button that sends nothing.
  */
 export function FleetSendConfirm({
   title,

@@ -38,10 +38,8 @@ const ROLLOUT_FIELDS = [
 ] as const;
 
 /**
- * The rollout of a fleet job as the operator types it (docs/fleet-dispatch.md, Rollout):
- * devices per batch, batches per minute and the abort rule's percentage, starting at `initial`,
- * read with the same schema the server parses the request with (`FleetRolloutSchema`).
- * `rollout` is undefined while a field breaks it; `onChange` runs after every edit.
+ * A fleet job's rollout as typed (docs/fleet-dispatch.md, Rollout), read with the server's
+ * `FleetRolloutSchema`; `rollout` is undefined while a field breaks it.
  */
 export function useRollout(initial: RolloutText, onChange?: () => void) {
   const [text, setText] = useState(initial);
@@ -62,10 +60,7 @@ export function useRollout(initial: RolloutText, onChange?: () => void) {
   return { text, rollout, errorOf, set };
 }
 
-/**
- * The rollout fields (one home for the fleet job form and the dispatch plan): each with its
- * hint and, when it breaks the rule, what to enter. `idPrefix` keeps two forms' IDs apart.
- */
+/** The rollout fields of the job form and the plan, each with its hint; `idPrefix` keeps IDs apart. */
 export function RolloutFields({
   idPrefix,
   rollout,

@@ -7,20 +7,13 @@ import {
 } from '../../../../domain/fleet-job.ts';
 
 /**
- * Where one device of a fleet job stands as to its command (docs/decisions/006, section 5): the
- * vendor's batch answer names no device command, so the BFF finds each in the device's history.
- * `found`: its command is known; `confirming`: its batch was sent and the command is not found
- * yet; `notFound`: the window has ended without it in the history; `failed`: the BFF gave up on
- * it (its `failure` says why); `notSent`: its batch is not sent; `unbound`: its site was unbound
- * before its command ended, so it is followed no more (final, not a failure).
+ * Where one device stands as to its command (docs/decisions/006, section 5): `found`, `confirming`,
+ * `notFound` (window ended), `failed` (BFF gave up), `notSent`, `unbound` (final, not a failure).
  */
 export type FleetDeviceConfirmation =
   'found' | 'confirming' | 'notFound' | 'failed' | 'notSent' | 'unbound';
 
-/**
- * The confirmation of `device` of `batch`, the window's end being that of the batch's own command
- * (a dispatch plan's), else the job's; `nowMs` is when the job was read.
- */
+/** A device's confirmation; the window's end is the batch command's (a plan's), else the job's. */
 export function fleetDeviceConfirmation(
   device: FleetDeviceOutcome,
   batch: Pick<FleetBatch, 'state' | 'command'>,
@@ -52,10 +45,7 @@ export function countUnconfirmed(
 /** How often a finished job whose devices are not all confirmed yet is read again, in ms. */
 export const CONFIRMING_JOB_REFRESH_MS = 5000;
 
-/**
- * True while a device's command is known but not final, and its site bound: its outcome may
- * still change.
- */
+/** True while a known command is not final and its site bound: its outcome may still change. */
 const anyCommandLive = (job: Pick<FleetJob, 'batches'>) =>
   job.batches.some((batch) =>
     batch.devices.some(
@@ -68,12 +58,9 @@ const anyCommandLive = (job: Pick<FleetJob, 'batches'>) =>
   );
 
 /**
- * When to read a job again: every `pollMs` while it sends or cancels; once it is final, every
- * {@link CONFIRMING_JOB_REFRESH_MS} while a device of a sent batch is not confirmed yet (the BFF
- * still looks for its command in the device's history) or a device's command is not final yet
- * (each read brings the job's outcomes up to date from the read model,
- * src/server/fleet/fleet-outcomes.ts); else never,
- * so the page's outcomes stay live until every device is final.
+ * When to read a job again: every `pollMs` while it sends or cancels; once final, every
+ * {@link CONFIRMING_JOB_REFRESH_MS} while a device is unconfirmed or not final
+ * (src/server/fleet/fleet-outcomes.ts); else never.
  */
 export function fleetJobRefetchMs(
   job: FleetJob | undefined,

@@ -5,18 +5,11 @@ import { fleetDeviceConfirmation } from './fleet-confirmation.ts';
 
 /** What cancelling the chosen devices of a job will do, before it is confirmed. */
 export interface FleetCancelPlan {
-  /** Device commands cancelled one by one: received, executing, or status not read yet. */
   toCancel: { deviceId: string; commandId: string }[];
-  /** Chosen devices left as they are, each with why, in the product's words. */
   untouched: { deviceId: string; why: string }[];
 }
 
-/**
- * Splits the chosen devices of `job` (in batch order) into the device commands a cancel sends and
- * the devices it leaves: one without a command (not sent, failed, not confirmed yet or not found)
- * has nothing to cancel, one whose site is unbound is out of reach, and a completed or cancelled command cannot be (docs/upstream.md,
- * Lifecycle). `nowMs` is when the job was read.
- */
+/** Splits chosen devices into commands to cancel and those left, each with why (docs/upstream.md, Lifecycle). */
 export function planFleetCancel(
   job: FleetJob,
   chosen: ReadonlySet<string>,
@@ -50,12 +43,7 @@ export function planFleetCancel(
   return plan;
 }
 
-/**
- * The devices of `job` that failed to carry out its command and may get it again: the BFF gave up
- * on them, their window ended without the command in their history, or the vendor cancelled
- * their command (an overlap, an expired start, a fault, a control they lack; not an operator's
- * cancel). In batch order, each once.
- */
+/** Devices that failed the command and may get it again (BFF gave up, not found, vendor-cancelled), in batch order, once. */
 export function fleetFailedDevices(job: FleetJob, nowMs: number): string[] {
   const failed = new Set<string>();
   for (const batch of job.batches)

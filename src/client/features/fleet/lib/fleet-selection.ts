@@ -4,11 +4,9 @@ import type { Device, Site } from '../../../../domain/device.ts';
 export interface FleetPick {
   siteIds: ReadonlySet<string>;
   models: ReadonlySet<string>;
-  /** The pasted list as typed: IDs split on commas, spaces or new lines. */
   pasted: string;
 }
 
-/** A device with the site it belongs to. */
 export interface PickedDevice {
   device: Device;
   site: Site;
@@ -30,10 +28,7 @@ export function modelsOf(sites: readonly Site[]): { model: string; count: number
     .sort((a, b) => a.model.localeCompare(b.model));
 }
 
-/**
- * The devices a pick names as the BFF will resolve it (docs/fleet-dispatch.md, BFF surface), for
- * the form's count and capability hints; `unknown` lists pasted IDs no bound site holds.
- */
+/** The devices a pick names as the BFF resolves it (docs/fleet-dispatch.md, BFF surface); `unknown`: pasted IDs no bound site holds. */
 export function resolvePick(
   sites: readonly Site[],
   pick: FleetPick,
@@ -63,11 +58,7 @@ export function sharedTimeZone(devices: readonly PickedDevice[]): string | undef
   return zones.size === 1 ? [...zones][0] : undefined;
 }
 
-/**
- * The picked devices the vendor last said are offline or faulted, by ID, as the batch
- * pre-check flags them: an offline device's command ends `startTimeExpire` unless it comes back
- * before the start, a faulted one's may end `deviceFault`.
- */
+/** Picked devices offline (command may end `startTimeExpire`) or faulted (may end `deviceFault`), as the pre-check flags them. */
 export function devicesAtRisk(devices: readonly PickedDevice[]): {
   offline: string[];
   faulted: string[];

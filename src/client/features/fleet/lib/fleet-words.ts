@@ -10,7 +10,6 @@ import { fleetDeviceConfirmation } from './fleet-confirmation.ts';
 /** A job's state in words: one home, shared with the overview. */
 export { FLEET_JOB_STATE_WORDS } from '../../../../domain/words.ts';
 
-/** A batch's state in words. */
 export const FLEET_BATCH_STATE_WORDS: Record<FleetBatchState, string> = {
   pending: 'Waiting',
   sent: 'Sent',
@@ -18,12 +17,7 @@ export const FLEET_BATCH_STATE_WORDS: Record<FleetBatchState, string> = {
   skipped: 'Not sent',
 };
 
-/**
- * What the job page says of one device, and its CSV too: failed, not sent, not confirmed yet, not
- * found in its history, no longer followed (its site unbound), or its command's status with the
- * cancellation reason in words. `nowMs`
- * is when the job was read.
- */
+/** What the job page and CSV say of one device: failed, not sent, unconfirmed, not found, unfollowed, or its status and reason. */
 export function deviceStatusWords(
   device: FleetDeviceOutcome,
   batch: FleetBatch,

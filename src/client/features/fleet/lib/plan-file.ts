@@ -8,13 +8,11 @@ import { parseDateTimeLocal } from '../../../lib/time.ts';
 /** On whose clock a time column is written: UTC, or the clock of the device's site. */
 export type ColumnClock = 'utc' | 'site';
 
-/** A plan file read into rows, with the clock of its start and end columns. */
 export interface PlanFile {
   rows: PlanRowInput[];
   clocks: { start: ColumnClock; end: ColumnClock };
 }
 
-/** A cell of a plan file: text, a number (JSON) or empty. */
 const CellSchema = z
   .union([z.string(), z.number(), z.null()])
   .transform((cell) => (cell === null ? '' : String(cell).trim()));
@@ -26,11 +24,8 @@ const JsonPlanSchema = z.array(FileRowSchema, { error: 'a JSON plan is a list of
 export class PlanFileError extends Error {}
 
 /**
- * Reads a dispatch plan file (docs/fleet-dispatch.md, Dispatch plans): CSV with a header row
- * (papaparse) or JSON (a list of objects), with the columns `deviceId`, `start_utc` or
- * `start_site`, `end_utc` or `end_site`, and any of the power controls (`targetBatteryPowerW`,
- * ...). The suffix says the column's clock. `line` is the row's line in a CSV file (the header is
- * line 1) or its position in a JSON list (from 1).
+ * Reads a dispatch plan file (docs/fleet-dispatch.md, Dispatch plans), CSV with a header or a JSON
+ * list; `_utc`/`_site` suffixes give a time column's clock; `line` is the CSV line (header = 1) or JSON position.
  *
  * @throws PlanFileError naming what is missing or unreadable.
  */
@@ -89,11 +84,7 @@ const UTC_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:Z
 /** `2026-11-24 17:00` or `2026-11-24T17:00`: a time on a wall clock. */
 const WALL_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})$/;
 
-/**
- * Reads a time cell as epoch ms: in a UTC column it must say so (`Z` or `+00:00`); in a site
- * column it is read on the site's clock (a time the clocks skip is read as after the jump, as the
- * command form does). NaN when the cell is not such a time.
- */
+/** Reads a time cell as epoch ms: a UTC column must say `Z`/`+00:00`; a site column is read on its clock. NaN otherwise. */
 export function planTimeParser(clocks: PlanFile['clocks']) {
   return (cell: string, column: 'start' | 'end', timeZone: string): number => {
     if (clocks[column] === 'utc') {
@@ -106,11 +97,7 @@ export function planTimeParser(clocks: PlanFile['clocks']) {
   };
 }
 
-/**
- * The check the page can make alone, with the domain's rule (`checkPlan`): every row against the
- * bound sites, the control schema and ranges, the window, and the plan's other rows. Commands the
- * devices already hold are checked by the server next.
- */
+/** The page's own check (`checkPlan`): sites, controls, window, the plan's other rows; the devices' commands are the server's. */
 export function checkPlanFile(plan: PlanFile, sites: readonly Site[], nowMs: number): PlanCheck {
   const devices = new Map(
     sites.flatMap((site) =>

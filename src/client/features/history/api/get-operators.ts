@@ -16,11 +16,7 @@ export interface Operators {
   byBatchId: ReadonlyMap<string, string>;
 }
 
-/**
- * Reads the operators of one device's submissions and batches from ledger entries, newest
- * first (so the newest entry for a command wins). The operator is the name given at sign-in,
- * else the client ID.
- */
+/** The operators of a device's submissions and batches from ledger entries, newest first (the newest wins); name, else client ID. */
 export function operatorsFromEntries(
   entries: readonly OperatorEntry[],
   deviceId: string,
@@ -43,7 +39,6 @@ export function operatorsFromEntries(
   return { byCommandId, byBatchId };
 }
 
-/** The operator of a command when the ledger knows it. */
 export function operatorOf(
   operators: Operators,
   command: { id: string; batchCommandId?: string | undefined },
@@ -55,10 +50,8 @@ export function operatorOf(
 }
 
 /**
- * Who sent the device's commands: the latest 500 ledger entries of the device (`GET
- * /api/ledger?deviceId=&limit=`, docs/architecture.md, Ledger), submissions and batches that
- * reached it through this BFF. Commands sent any other way have no operator. Not retried: when
- * the ledger does not answer the view simply has no operator column.
+ * Who sent the device's commands: its latest 500 ledger entries (docs/architecture.md, Ledger).
+ * Not retried: without the ledger the view simply has no operator column.
  */
 export function useOperators(deviceId: string) {
   const select = useCallback(

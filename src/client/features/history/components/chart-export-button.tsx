@@ -5,7 +5,6 @@ import { chartSurfaceIn, chartSvgFile, pngScale, svgToPng } from '../lib/svg-exp
 import type { LegendEntry } from '../../../components/chart-frame.tsx';
 
 interface ChartExportButtonsProps {
-  /** The element that holds the drawn chart. */
   frame: RefObject<HTMLElement | null>;
   /** The chart named in the buttons' words: "power chart" gives "Save power chart as SVG". */
   chartName: string;
@@ -19,11 +18,7 @@ interface ChartExportButtonsProps {
   disabled?: boolean;
 }
 
-/**
- * Saves the chart drawn inside `frame` as a standalone SVG file and as a PNG rasterised from
- * that same file (at least twice the drawn size in pixels), each with its heading, summary and
- * legend. A PNG the browser cannot make is said in an alert beside the buttons.
- */
+/** Saves the chart in `frame` as a standalone SVG and a PNG made from it (≥ 2× drawn size); a failed PNG is said beside the buttons. */
 export function ChartExportButtons(props: ChartExportButtonsProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const file = () => {

@@ -21,11 +21,7 @@ interface HistoryControlsProps {
   onChange: (next: Partial<HistorySearch>) => void;
 }
 
-/**
- * Range (presets or a custom range on the site's clock, at most 30 days: docs/upstream.md,
- * History), status and cancellation-reason filters. Every choice goes to the URL through
- * `onChange`.
- */
+/** Range (at most 30 days: docs/upstream.md, History), status and reason filters; every choice goes to the URL via `onChange`. */
 export function HistoryControls({ search, timeZone, shownRange, onChange }: HistoryControlsProps) {
   return (
     <div className="history-controls">
@@ -107,10 +103,7 @@ export function HistoryControls({ search, timeZone, shownRange, onChange }: Hist
   );
 }
 
-/**
- * Two {@link DateTimeField}s on the site's clock (24-hour, the zone's offset in the field), with
- * each instant's UTC equivalent under it; refuses a range over 30 days, with why.
- */
+/** Two {@link DateTimeField}s on the site's clock with their UTC; refuses a range over 30 days, with why. */
 function CustomRangeForm(props: {
   search: HistorySearch;
   timeZone: string;
@@ -122,7 +115,6 @@ function CustomRangeForm(props: {
   const [toValue, setToValue] = useState(() => initial(search.to));
   const [problem, setProblem] = useState<string | null>(null);
   const problemRef = useRef<HTMLParagraphElement>(null);
-  // A refusal takes the focus, so it is read and the operator starts from it.
   useEffect(() => {
     if (problem) problemRef.current?.focus();
   }, [problem]);

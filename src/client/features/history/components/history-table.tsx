@@ -12,7 +12,6 @@ import type { HistorySearch, HistorySortKey } from '../lib/history-search.ts';
 export const HISTORY_PAGE_SIZE = 100;
 
 interface HistoryTableProps {
-  /** The filtered commands, already sorted. */
   commands: readonly StatusRecord[];
   search: HistorySearch;
   timeZone: string;
@@ -23,11 +22,7 @@ interface HistoryTableProps {
 
 const SORT_WORDS: Record<HistorySortKey, string> = { start: 'Window', status: 'Status' };
 
-/**
- * The commands, a page at a time, sortable by window start and by status (the sort and the page
- * live in the URL): control values with units, the window on the site's clock with UTC below,
- * status with the cancellation reason in words, lifecycle timestamps, operator.
- */
+/** The commands a page at a time, sortable by start and status (sort and page in the URL), window on the site's clock with UTC. */
 export function HistoryTable({
   commands,
   search,

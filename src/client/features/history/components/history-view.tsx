@@ -30,11 +30,7 @@ interface HistoryViewProps {
 
 const commandsWord = (count: number) => (count === 1 ? '1 command' : `${count} commands`);
 
-/**
- * A device's command history: range and filters, the count, the two charts, the table
- * and the exports. Filters apply in the browser to the one fetched range, so charts, table and
- * CSV always show the same commands.
- */
+/** A device's command history; filters apply in the browser to the one fetched range, so charts, table and CSV agree. */
 export function HistoryView(props: HistoryViewProps) {
   const { device, timeZone, search, range, history } = props;
   const operators = useOperators(device.deviceId);

@@ -41,17 +41,12 @@ const CHART_MARGIN = {
   left: 4,
 };
 
-/**
- * Commands per site-local day by outcome: completed, cancelled by reason, and the
- * still-live states, stacked. Every command in view counts once, so the bars add up to the
- * table's count; the tooltip gives a day's counts and the summary says them all in words.
- */
+/** Commands per site-local day by outcome, stacked; each counts once, so bars add up to the table's count. */
 export function OutcomesChart(props: {
   commands: readonly StatusRecord[];
   startMs: number;
   endMs: number;
   timeZone: string;
-  /** `BAT-EU-001-A, 2026-11-16 06:39 to 2026-11-23 06:39 (Europe/Berlin)`, for the files. */
   subtitle: string;
   fileStem: string;
 }) {
@@ -76,7 +71,6 @@ export function OutcomesChart(props: {
       ),
     [days],
   );
-  // Every n-th day, evenly, so labels never collide (a label is a day, not a tick).
   const tickInterval = useMemo(() => {
     const widestPx = Math.max(
       ...days.map((day) =>
@@ -85,8 +79,7 @@ export function OutcomesChart(props: {
     );
     return categoryTickInterval(days.length, plotWidthPx, widestPx);
   }, [days, timeZone, plotWidthPx]);
-  // Recharts keeps axis settings in its store; props that are new objects on every render
-  // would be stored again on every render, so every value handed to it is memoised.
+  // Recharts stores axis settings: a new object per render would be re-stored each render, so memoise.
   const dayTick = useCallback(
     (key: string) => {
       const day = days.find((candidate) => candidate.day === key);

@@ -63,19 +63,14 @@ const markOf = (key: PowerChartSeriesKey): LegendEntry['mark'] =>
   key === 'targetBatteryPowerW' ? 'area' : isPercentSeries(key) ? 'line' : 'dashed';
 
 /**
- * Commanded values over the range, one mark per command's window: battery power as a bar from
- * the zero line (discharge above, charge below), the site limits as dashed lines on the same watt
- * axis (the import limit drawn below), the SoC cut-offs as lines on a percent axis; only the
- * controls some command sets. Windows stay at least {@link MIN_WINDOW_PX} wide. Ticks are on the
- * site's clock (24-hour), the tooltip gives each window in site time with UTC, and the summary
- * says the chart in words.
+ * Commanded values per command window: battery power as a bar from zero, site limits dashed on the
+ * watt axis, SoC cut-offs on a percent axis; windows at least {@link MIN_WINDOW_PX} wide, ticks on the site's clock.
  */
 export function PowerChart(props: {
   commands: readonly StatusRecord[];
   startMs: number;
   endMs: number;
   timeZone: string;
-  /** `BAT-EU-001-A, 2026-11-16 06:39 to 2026-11-23 06:39 (Europe/Berlin)`, for the files. */
   subtitle: string;
   fileStem: string;
 }) {
@@ -88,8 +83,7 @@ export function PowerChart(props: {
   const windows = useMemo(() => powerWindows(commands), [commands]);
   const summary = useMemo(() => powerChartSummary(commands, timeZone), [commands, timeZone]);
   const hasPercent = series.some(isPercentSeries);
-  // Recharts keeps axis settings in its store; props that are new objects on every render
-  // would be stored again on every render, so every value handed to it is memoised.
+  // Recharts stores axis settings: a new object per render would be re-stored each render, so memoise.
   const wattAxis = useMemo(() => {
     const values = windows.flatMap((window) =>
       series.flatMap((key) => (isPercentSeries(key) ? [] : (window.drawnValues[key] ?? []))),
@@ -177,8 +171,7 @@ export function PowerChart(props: {
                     domain={wattAxis.domain}
                     ticks={wattAxis.ticks}
                     interval={0}
-                    // The marks are drawn by WindowMarks, not by recharts series, so the axis
-                    // has no data of its own: without this it would ignore the domain given.
+                    // The marks are drawn by WindowMarks, so the axis has no data: without this it ignores the domain.
                     allowDataOverflow
                     stroke={palette.axis}
                     tick={tick}
@@ -209,8 +202,7 @@ export function PowerChart(props: {
                   activeIndex={activeIndex}
                 />
                 <AxisTitles
-                  // The watt ticks say which way the power flows (docs/upstream.md, Commands); the
-                  // limits are drawn on the side of the battery power they bound (SERIES_SIGN).
+                  // Limits drawn on the side of the battery power they bound (SERIES_SIGN, docs/upstream.md, Commands).
                   left={wattAxis ? 'Power' : 'SoC cut-off (%)'}
                   right={wattAxis && hasPercent ? 'SoC cut-off (%)' : undefined}
                   bottom={`Site time (${zoneLabel(timeZone)}), 24-hour`}
@@ -229,11 +221,7 @@ export function PowerChart(props: {
   );
 }
 
-/**
- * The windows' marks, drawn with the chart's own value scales: battery power as a bar from zero,
- * limits and cut-offs as horizontal lines at their value, each at the width the page computed
- * (`spans`, in the same order as `windows`). The window the tooltip shows is outlined.
- */
+/** The windows' marks on the chart's scales, at the widths the page computed (`spans`, as `windows`). */
 function WindowMarks(props: {
   windows: readonly PowerWindow[];
   spans: readonly SpanPx[];

@@ -3,13 +3,10 @@ import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
 import { useDesignTokens, type DesignTokens } from '../../../lib/design-tokens.ts';
 import { OUTCOME_KEYS, type OutcomeKey } from '../lib/outcomes-by-day.ts';
 import type { PowerChartSeriesKey } from '../lib/power-series.ts';
-// The palette is read from the tokens: load them wherever a chart is rendered (the app, a test).
+// The palette comes from the tokens: load them wherever a chart renders.
 import '../../../styles/tokens.css';
 
-/**
- * Colours of the charts for one theme, as literal CSS colours: an exported file must carry them
- * itself, outside the page's custom properties.
- */
+/** The charts' colours as literals: an exported file cannot use the page's custom properties. */
 export interface ChartPalette {
   background: string;
   text: string;
@@ -19,12 +16,7 @@ export interface ChartPalette {
   outcomes: Record<OutcomeKey, string>;
 }
 
-/**
- * The charts' palette from the theme's design tokens (styles/tokens.css, whose test holds every
- * mark at 3:1 against the page): the surface, text, border (grid) and muted (axis) colours, each
- * power control's mark, and for the outcomes the status fills, a cancellation reason's mark for
- * each reason and the cancelled fill for a reason the upstream did not give.
- */
+/** The charts' palette from the design tokens (styles/tokens.css, whose test holds each mark at 3:1 against the page). */
 export function chartPaletteOf(tokens: DesignTokens): ChartPalette {
   const outcomeColour = (key: OutcomeKey): string => {
     if (key === 'received' || key === 'executing' || key === 'completed')

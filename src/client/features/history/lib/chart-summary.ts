@@ -10,11 +10,7 @@ import { seriesInUse, type PowerWindow } from './power-series.ts';
 
 const commandsWord = (count: number) => (count === 1 ? '1 command' : `${count} commands`);
 
-/**
- * What the power chart shows, in sentences for screen readers (and everyone): per control set,
- * how many commands set it and its lowest and highest value in words with units, then the span
- * of the windows on the site's clock (24-hour, zone named).
- */
+/** The power chart in sentences: per control, how many commands set it and its range, then the windows' span on the site's clock. */
 export function powerChartSummary(commands: readonly StatusRecord[], timeZone: string): string {
   const series = seriesInUse(commands);
   if (series.length === 0) return 'No command in view sets a power control value.';
@@ -43,10 +39,7 @@ export function powerChartSummary(commands: readonly StatusRecord[], timeZone: s
   return `${sentences.join(' ')} Windows from ${span.replace(/–| – /, ' to ')} (${zoneLabel(timeZone)}).`;
 }
 
-/**
- * One window of the power chart in lines, for its tooltip: the window on the site's clock with
- * the zone, the same in UTC, each control the command set in words, and its status.
- */
+/** One power-chart window in lines for its tooltip: site clock, UTC, each control in words, status. */
 export function powerWindowWords(window: PowerWindow, timeZone: string): string[] {
   const { command } = window;
   const status =
@@ -77,10 +70,7 @@ export function outcomeDayWords(day: OutcomeDay, timeZone: string): string[] {
   ];
 }
 
-/**
- * What the outcomes chart shows: the count it covers (the same as the table's), the count per
- * outcome, and the busiest site-local day.
- */
+/** The outcomes chart in words: the total (as the table's), per outcome, and the busiest day. */
 export function outcomesChartSummary(days: readonly OutcomeDay[], timeZone: string): string {
   const totals = outcomeTotals(days);
   const total = [...totals.values()].reduce((sum, count) => sum + count, 0);

@@ -5,10 +5,7 @@ import type { HistorySearch } from './history-search.ts';
 export const reasonFilterApplies = (status: HistorySearch['status']) =>
   status === 'all' || status === 'cancelled';
 
-/**
- * The commands the view shows: those of the status filter and, when a cancellation reason is
- * chosen, only the commands cancelled for that reason (docs/upstream.md, Status record).
- */
+/** The commands of the status filter, and of the chosen cancellation reason (docs/upstream.md, Status record). */
 export function filterCommands(
   commands: readonly StatusRecord[],
   { status, reason }: Pick<HistorySearch, 'status' | 'reason'>,
@@ -23,10 +20,7 @@ export function filterCommands(
 
 const STATUS_ORDER = new Map(COMMAND_STATUSES.map((status, index) => [status, index]));
 
-/**
- * Sorts by window start or by status (lifecycle order: received, executing, completed,
- * cancelled), ties broken by start then command ID so the order is stable across refetches.
- */
+/** Sorts by start or lifecycle status, ties by start then ID, stable across refetches. */
 export function sortCommands(
   commands: readonly StatusRecord[],
   { sort, order }: Pick<HistorySearch, 'sort' | 'order'>,

@@ -19,12 +19,7 @@ const TIMESTAMPS = [
   'cancelledAt',
 ] as const;
 
-/**
- * The CSV columns, in order: IDs, status and cancellation reason (code and words), the five
- * control values (their names carry the unit), each timestamp twice (UTC ISO 8601 as the wire
- * carries it, then the site's wall clock with its offset), the site's time zone, and the
- * operator when the ledger is known.
- */
+/** The CSV columns: IDs, status and reason, the controls (unit in the name), each time in UTC and on the site's clock, zone, operator. */
 export function historyCsvFields(withOperator: boolean): string[] {
   return [
     'commandId',
@@ -41,11 +36,8 @@ export function historyCsvFields(withOperator: boolean): string[] {
 }
 
 /**
- * The filtered, sorted table as CSV (RFC 4180, CRLF line ends, a header row), one row per
- * command in the order given. Absent values are empty cells. Cells that a spreadsheet would
- * read as a formula are escaped (papaparse `escapeFormulae`), since operator names come from
- * people. `operatorOf` says who sent a command; pass `undefined` when the ledger did not answer
- * and the column is left out.
+ * The filtered, sorted table as CSV (RFC 4180, CRLF); formula-like cells escaped, as operator names
+ * come from people. `operatorOf` undefined leaves the operator column out.
  */
 export function historyCsv(
   commands: readonly StatusRecord[],

@@ -26,11 +26,7 @@ export const HISTORY_PRESET_WORDS: Record<HistoryPreset | 'custom', string> = {
 export const HISTORY_SORT_KEYS = ['start', 'status'] as const;
 export type HistorySortKey = (typeof HISTORY_SORT_KEYS)[number];
 
-/**
- * The state of the history view, all of it in the URL's search params so a view can be shared:
- * `range` (a preset or `custom`), `from` and `to` (UTC ISO 8601, custom only),
- * `status`, `reason` (cancellation reason), `sort`, `order`, `page` (1-based).
- */
+/** The history view's state, all in the URL so a view can be shared: `range`, `from`/`to` (ISO UTC), `status`, `reason`, `sort`, `order`, `page`. */
 export interface HistorySearch {
   range: HistoryPreset | 'custom';
   from: string | undefined;

@@ -7,10 +7,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-/**
- * A range the view may query, or the reason it may not (docs/upstream.md, History: at most 30
- * days).
- */
+/** A range the view may query, or why not (docs/upstream.md, History: at most 30 days). */
 export type ResolvedHistoryRange =
   | { ok: true; startMs: number; endMs: number; query: HistoryQuery }
   | { ok: false; problem: string };
@@ -30,14 +27,9 @@ export function describeDuration(durationMs: number): string {
   return parts.length ? parts.join(' ') : '0 s';
 }
 
-/** `new Date(ms).toISOString()` without the milliseconds, as the wire carries instants. */
 const toWire = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/**
- * Checks a range against docs/upstream.md, History (end after start, at most exactly 30 days: 30
- * days is allowed, 30 days and 1 s is not) and words the refusal with the range's real length,
- * which differs from its count of calendar days when a DST change falls inside it.
- */
+/** Checks a range (end after start, at most exactly 30 days: docs/upstream.md, History), worded with its real length (DST). */
 export function checkHistoryRange(startMs: number, endMs: number): ResolvedHistoryRange {
   const problem = historyRangeProblem(startMs, endMs);
   if (problem === null)
@@ -54,11 +46,7 @@ export function checkHistoryRange(startMs: number, endMs: number): ResolvedHisto
   };
 }
 
-/**
- * The range a view state asks for. A preset ends at `nowMs` rounded up to the minute, so the
- * query (and its cache entry) stays the same while the operator sorts and pages; a custom range
- * is read from its UTC `from` and `to`.
- */
+/** The range a view state asks for; a preset ends at now rounded up to the minute, so its cache entry holds while sorting and paging. */
 export function resolveHistoryRange(search: HistorySearch, nowMs: number): ResolvedHistoryRange {
   if (search.range !== 'custom') {
     const endMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS;
@@ -73,11 +61,7 @@ export function resolveHistoryRange(search: HistorySearch, nowMs: number): Resol
 export type CustomRangeInput =
   { ok: true; from: string; to: string } | { ok: false; problem: string };
 
-/**
- * Reads the custom range's two date-time fields (ISO UTC instants, `''` while a field is empty or
- * partly typed; the fields read the site's wall clock, across a clock change too) and refuses a
- * range over 30 days (docs/upstream.md, History), measured in real time, not in calendar days.
- */
+/** Reads the custom range's two fields (ISO UTC, `''` while incomplete) and refuses over 30 days of real time. */
 export function customRangeFromFields(fromValue: string, toValue: string): CustomRangeInput {
   const from = parseInstant(fromValue);
   if (!from) return { ok: false, problem: 'Enter the start as a date and a time.' };

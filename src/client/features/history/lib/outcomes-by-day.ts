@@ -7,11 +7,7 @@ import {
 } from '../../../../domain/command.ts';
 import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
 
-/**
- * Outcome categories of the per-day chart: the two live states, completed, and cancelled split by
- * cancellation reason (docs/upstream.md, Status record). A cancelled record without a reason counts
- * as `cancelled:unknown`.
- */
+/** Outcomes of the per-day chart: live states, completed, cancelled by reason (`cancelled:unknown` without one). */
 export const OUTCOME_KEYS = [
   'received',
   'executing',
@@ -39,20 +35,15 @@ export function outcomeOf(command: StatusRecord): OutcomeKey {
   return command.cancelReason ? `cancelled:${command.cancelReason}` : 'cancelled:unknown';
 }
 
-/**
- * One bar of the chart: a site-local day (`yyyy-MM-dd`), the instant it starts (its midnight on
- * the site's clock, UTC epoch ms) and its count per outcome.
- */
+/** One bar: a site-local day (`yyyy-MM-dd`), its site-clock midnight (epoch ms), its count per outcome. */
 export type OutcomeDay = { day: string; startMs: number } & Record<OutcomeKey, number>;
 
 const emptyDay = (day: string, startMs: number): OutcomeDay =>
   ({ day, startMs, ...Object.fromEntries(OUTCOME_KEYS.map((key) => [key, 0])) }) as OutcomeDay;
 
 /**
- * Counts the commands per day of their window's start, on the site's calendar (a DST day has 23
- * or 25 hours; it is still one bar), with one bar for every day of `[startMs, endMs)` so gaps
- * show as empty days. Every command counts exactly once, so the bars add up to the table's rows.
- * Commands that start before the range (their window reaches into it) count on its first day.
+ * Commands per site-calendar day of their start, one bar for every day of `[startMs, endMs)`; each
+ * command counts once (one that started before the range on its first day), so bars add up to the table.
  */
 export function outcomesByDay(
   commands: readonly StatusRecord[],

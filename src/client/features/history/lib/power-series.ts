@@ -7,10 +7,8 @@ import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
 export type PowerChartSeriesKey = PowerControlProperty;
 
 /**
- * Sign of each series on the chart. Battery power keeps its own sign (docs/upstream.md, Commands:
- * positive discharges, above the axis; negative charges, below). The export limit caps power
- * leaving the site, so it sits above the axis; the import limit caps power entering it, so it is
- * drawn below (negated), and each limit reads as a bound on the battery-power line's side.
+ * Sign of each series as drawn: battery power keeps its own (docs/upstream.md, Commands); the
+ * import limit is negated, so each limit bounds the battery-power line on its side.
  */
 export const SERIES_SIGN: Record<PowerChartSeriesKey, 1 | -1> = {
   targetBatteryPowerW: 1,
@@ -20,7 +18,6 @@ export const SERIES_SIGN: Record<PowerChartSeriesKey, 1 | -1> = {
   dischargeCutoffSocPercent: 1,
 };
 
-/** Drawing order of the series, which is also the legend's. */
 const SERIES_ORDER: readonly PowerChartSeriesKey[] = [
   'targetBatteryPowerW',
   'siteExportLimitW',
@@ -32,11 +29,7 @@ const SERIES_ORDER: readonly PowerChartSeriesKey[] = [
 /** True for the SoC cut-offs, drawn on the percent axis; the others share the watt axis. */
 export const isPercentSeries = (key: PowerChartSeriesKey) => POWER_CONTROL_WORDS[key].unit === '%';
 
-/**
- * One command's window on the chart: from `startMs` to `endMs` (UTC epoch ms) the commanded
- * values hold; outside a window the device follows its own settings, which no command tells.
- * `drawnValues` are signed as drawn ({@link SERIES_SIGN}); the command keeps the values it sent.
- */
+/** One command's window (epoch ms) where its values hold; `drawnValues` signed as drawn ({@link SERIES_SIGN}). */
 export interface PowerWindow {
   command: StatusRecord;
   startMs: number;
@@ -44,10 +37,7 @@ export interface PowerWindow {
   drawnValues: Partial<Record<PowerChartSeriesKey, number>>;
 }
 
-/**
- * The windows of the commands that set at least one control, in time order (ties by end, then
- * command ID, so the keyboard walks them in a stable order).
- */
+/** Windows of commands setting any control, by time (ties by end, then ID, for a stable keyboard order). */
 export function powerWindows(commands: readonly StatusRecord[]): PowerWindow[] {
   return commands
     .flatMap((command) => {
@@ -79,12 +69,7 @@ export function seriesInUse(commands: readonly StatusRecord[]): PowerChartSeries
   );
 }
 
-/** A horizontal extent in px. */
-/**
- * Where a window is drawn: its true extent, widened about its middle to at least `minWidthPx` so
- * a 9-minute window stays visible over a day or a month, and kept inside `[plotLeftPx,
- * plotRightPx]` (a window reaching out of the range is cut at the range's edge).
- */
+/** Where a window is drawn: widened about its middle to `minWidthPx`, cut at the plot's edges. */
 export function drawnSpanPx(
   startPx: number,
   endPx: number,

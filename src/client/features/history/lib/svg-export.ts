@@ -5,7 +5,6 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** One legend entry: its words, colour and how the chart draws the series. */
 export interface ChartFileOptions {
-  /** The chart's name, the file's `<title>` and first heading line. */
   title: string;
   /** A second heading line: the device, the range and the site's zone. */
   subtitle: string;
@@ -16,21 +15,14 @@ export interface ChartFileOptions {
   text: string;
 }
 
-/**
- * The chart's own `<svg>` inside `frame`, or `null` before it is drawn. Recharts draws each
- * legend icon as a small `svg.recharts-surface` too, and puts the legend before the chart in the
- * DOM once the chart has measured its box, so the first `svg.recharts-surface` in a frame is a
- * 14 px legend icon, not the chart: only the one right under `.recharts-wrapper` is the chart.
- */
+/** The chart's own `<svg>` in `frame` (the one right under `.recharts-wrapper`: legend icons are `svg.recharts-surface` too), or `null`. */
 export function chartSurfaceIn(frame: ParentNode): SVGSVGElement | null {
   const svg = frame.querySelector('.recharts-wrapper > svg.recharts-surface');
   return svg instanceof SVGSVGElement ? svg : null;
 }
 
-// The computed styles that decide how SVG content looks. In the page they come from the style
-// sheet and inheritance (the font, `currentColor`); a file opened on its own has neither, so
-// they are written on each element, as presentation attributes: the page's Content Security
-// Policy (style-src 'self') refuses `style` attributes, even on a detached copy.
+// Computed paint written on each element, as a file alone has no style sheet; as attributes, since
+// the CSP (style-src 'self') refuses `style` attributes, even on a detached copy.
 const PAINT = [
   'fill',
   'fill-opacity',
@@ -55,11 +47,7 @@ const FONT = [
 const SHAPES = new Set(['path', 'rect', 'line', 'circle', 'ellipse', 'polyline', 'polygon']);
 const TEXTS = new Set(['text', 'tspan', 'textPath']);
 
-/**
- * A copy of a drawn `<svg>` that looks the same outside the page: each element's computed paint
- * (and font, on text) written on it, hidden elements left out, and the root given its drawn size
- * in px instead of the page's `100%`.
- */
+/** A copy of a drawn `<svg>` that looks the same outside the page: computed paint written on, hidden parts out, drawn size in px. */
 export function standaloneCopy(svg: SVGSVGElement): {
   copy: SVGSVGElement;
   widthPx: number;
@@ -109,11 +97,8 @@ const PADDING_PX = 8;
 const FONT_SIZE_PX = 12;
 
 /**
- * A standalone SVG file of a drawn chart: a heading (`title`, then `subtitle`), the chart at its
- * drawn size with every colour and font literal ({@link standaloneCopy}), and its legend drawn in
- * SVG below it (the page's legend is HTML, which an SVG file cannot hold), on the theme's
- * background. `<title>` and `<desc>` name and describe it for assistive technology. Returns the
- * file's text and its size in px; the chart's own part keeps exactly the drawn size.
+ * A standalone SVG of a drawn chart: heading, the chart at its drawn size ({@link standaloneCopy}),
+ * its legend in SVG, `<title>` and `<desc>`. Returns the text and its size in px.
  */
 export function chartSvgFile(
   svg: SVGSVGElement,
@@ -212,26 +197,18 @@ export function chartSvgFile(
   return { text, widthPx, heightPx: totalHeightPx };
 }
 
-/**
- * Pixels per CSS px of an exported PNG: the screen's ratio, at least 2, so the image stays sharp
- * when zoomed or printed.
- */
+/** Pixels per CSS px of an exported PNG: the screen's ratio, at least 2. */
 export const pngScale = () =>
   Math.max(2, typeof devicePixelRatio === 'number' ? devicePixelRatio : 1);
 
-/**
- * Rasterises an SVG file (`widthPx` by `heightPx`) to a PNG `scale` times larger, with the
- * browser's own image decoder and a canvas: the file holds no external resource, so the canvas
- * is not tainted. Rejects when the browser cannot decode the SVG or encode the PNG.
- */
+/** Rasterises an SVG file to a PNG `scale` times larger (no external resource: canvas untainted). Rejects when the browser cannot. */
 export async function svgToPng(
   svgText: string,
   widthPx: number,
   heightPx: number,
   scale: number,
 ): Promise<Blob> {
-  // A data: URL, not a blob: one: the page's Content Security Policy allows images from
-  // 'self' and data: only.
+  // A data: URL: the CSP allows images from 'self' and data: only.
   const image = new Image(widthPx, heightPx);
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
   await image.decode();

@@ -6,16 +6,10 @@ import { notificationKeys } from './notification-keys.ts';
 /** Notifications per page of the inbox. */
 export const NOTIFICATION_PAGE_SIZE = 20;
 
-/**
- * How often the inbox is read again while live updates are off (the stream down, the tab just
- * shown), ms. While they are live a new or read notification arrives as an event instead.
- */
+/** Inbox poll while live updates are off, ms; while live, notifications arrive as events. */
 export const INBOX_POLL_MS = 60_000;
 
-/**
- * `GET /api/notifications`: one page of the signed-in person's notifications, newest first,
- * older than `before` when given, with their unread count.
- */
+/** `GET /api/notifications`: a page of notifications, newest first, older than `before`, with the unread count. */
 export function getNotificationPage(
   before: string | undefined,
   signal?: AbortSignal,
@@ -26,10 +20,7 @@ export function getNotificationPage(
   });
 }
 
-/**
- * The inbox, page by page; the first page carries the unread count the bell shows. `live`: push
- * updates arrive (`usePushState`), so the inbox is not polled.
- */
+/** The inbox page by page (the first carries the bell's unread count); not polled while `live`. */
 export const notificationsQueryOptions = (live: boolean) =>
   infiniteQueryOptions({
     queryKey: notificationKeys.list(),

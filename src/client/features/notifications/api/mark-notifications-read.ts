@@ -7,10 +7,7 @@ import {
 import { apiRequest } from '../../../lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
-/**
- * `POST /api/notifications/read`: marks some of the person's notifications read, or all of them
- * up to the newest they saw; the BFF tells their other tabs.
- */
+/** `POST /api/notifications/read`: marks some, or all up to the newest seen, read; the BFF tells other tabs. */
 export function markNotificationsRead(
   request: MarkNotificationsRead,
 ): Promise<MarkNotificationsReadAnswer> {

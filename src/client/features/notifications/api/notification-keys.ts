@@ -1,7 +1,4 @@
-/**
- * Query keys of the signed-in person's notification inbox, generic to specific: `list()` is the
- * inbox read page by page (`GET /api/notifications`), newest first, with the unread count.
- */
+/** Query keys of the inbox: `list()` is `GET /api/notifications` page by page. */
 export const notificationKeys = {
   all: ['notifications'] as const,
   list: () => [...notificationKeys.all, 'list'] as const,

@@ -15,10 +15,8 @@ export function unreadBadge(count: number): string {
 }
 
 /**
- * The header's bell: the signed-in person's unread notification count, updated live, and the
- * button that opens the inbox panel. Its name says the count ("Notifications, 3 unread"); a
- * polite announcement says when new ones arrive. A failed read shows no count rather than an
- * error in the header; the panel says what failed.
+ * The header's bell with the unread count (in its name, and announced on arrival); a failed read
+ * shows no count rather than an error in the header.
  */
 export function NotificationBell() {
   const live = isLive(usePushState());

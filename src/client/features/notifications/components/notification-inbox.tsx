@@ -19,12 +19,8 @@ interface NotificationInboxProps {
 }
 
 /**
- * The signed-in person's notifications, newest first: each with its words, a link to what it
- * concerns, and its times on the site's clock with UTC (UTC alone when it concerns several
- * sites); unread ones marked in words, not by colour alone. Following a link marks that one
- * read; "Mark all read" marks every one up to the newest shown, so one arriving meanwhile stays
- * unread. Older pages load on demand. Updated live by the push stream's invalidations, polled
- * while it is down.
+ * The person's notifications, newest first, unread marked in words. "Mark all read" marks up to
+ * the newest shown, so one arriving meanwhile stays unread. Live by push, polled while it is down.
  */
 export function NotificationInbox({ onFollowLink }: NotificationInboxProps) {
   const live = isLive(usePushState());

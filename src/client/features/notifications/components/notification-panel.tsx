@@ -2,10 +2,7 @@ import { Link } from 'react-router';
 import { Drawer } from '../../../components/drawer.tsx';
 import { NotificationInbox } from './notification-inbox.tsx';
 
-/**
- * The inbox beside the page (a non-modal drawer: focus moves in and back to the bell, Escape
- * closes it), with a way to the full page. Loaded when first opened, with React Aria.
- */
+/** The inbox in a non-modal drawer (focus returns to the bell), loaded on first opening. */
 export function NotificationPanel({ onClose }: { onClose: () => void }) {
   return (
     <Drawer

@@ -5,17 +5,10 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
 import { overviewKeys } from './overview-keys.ts';
 
-/**
- * How often the overview is read again while shown, ms. Its lines move with the vendor's clock
- * (a window starts or ends) as well as with events, and no event says a window began; the read
- * costs the vendor nothing per device (docs/architecture.md, Overview). Not in a hidden tab.
- */
+/** Overview poll while shown, ms: no event says a window began, and a read costs the vendor nothing (docs/architecture.md, Overview). */
 export const OVERVIEW_REFRESH_MS = 5_000;
 
-/**
- * `GET /api/overview?region=`: the signed-in account's overview. Rejects with ApiError, e.g. 409
- * `other_region` for a region other than the signed-in one.
- */
+/** `GET /api/overview?region=`: the account's overview; 409 `other_region` for another region. */
 export function getOverview(region: Region, signal?: AbortSignal): Promise<Overview> {
   return apiRequest(`/overview?${new URLSearchParams({ region }).toString()}`, OverviewSchema, {
     signal,

@@ -29,13 +29,9 @@ import './overview.css';
 const zoneOf = (timeZone: string | undefined) =>
   timeZone && isKnownTimeZone(timeZone) ? timeZone : 'UTC';
 
-/** Which ended commands the "Needs attention" section shows. */
 type EndedFilter = 'attention' | 'cancelledByOperator';
 
-/**
- * The overview (docs/architecture.md, Overview): six sections, each a list of lines that link to
- * the page they concern, times on the site's clock with UTC beside them, and an empty state.
- */
+/** The overview (docs/architecture.md, Overview): six sections of linked lines, times on the site's clock with UTC. */
 export function OverviewView({ overview }: { overview: Overview }) {
   const { counts } = overview;
   const [endedFilter, setEndedFilter] = useState<EndedFilter>('attention');
@@ -74,8 +70,7 @@ export function OverviewView({ overview }: { overview: Overview }) {
         listed={counts[endedFilter]}
         shown={ended.length}
         controls={
-          // An operator's own cancels (and undo's, replace's, abort's) are wanted: listed only
-          // when asked for, so a refusal or a fault is not lost among them.
+          // An operator's own cancels are listed only on request, so a refusal or a fault is not lost among them.
           <ToggleButtonGroup
             aria-label="Show"
             className="overview-filter"
@@ -226,8 +221,7 @@ export function OverviewView({ overview }: { overview: Overview }) {
 }
 
 /**
- * A command section's lines, each batch's folded into one entry ({@link foldBatchLines}) that
- * says how many of its devices stand where (`wordsOf`) and opens to their lines.
+ * A command section's lines with each batch folded ({@link foldBatchLines}).
  *
  * @param wordsOf a line's state in a few words, counted on a batch's entry.
  * @param detailOf a line's own words (default: `wordsOf`).
@@ -258,7 +252,6 @@ function CommandLines({
   );
 }
 
-/** A batch's device command lines of one section, as one line that opens to them. */
 function BatchFold({
   batchCommandId,
   lines,

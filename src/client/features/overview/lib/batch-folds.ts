@@ -6,12 +6,10 @@ export type OverviewEntry =
   | { kind: 'batch'; batchCommandId: string; lines: OverviewCommand[] };
 
 /**
- * The lines of one overview section with each batch's device commands folded into one entry, at
- * the place of its first line (docs/architecture.md, Overview): a batch of 50 devices is one
- * entry, opened to its devices, rather than 50 lines that push everything else out of view. A
- * batch with one line in the section keeps it as a line.
+ * A section's lines with each batch's folded into one entry where its first line was
+ * (docs/architecture.md, Overview), so 50 devices do not push everything else out of view.
  *
- * @param lines the section's lines, in the order the overview answers them.
+ * @param lines the section's lines, in the overview's order.
  */
 export function foldBatchLines(lines: readonly OverviewCommand[]): OverviewEntry[] {
   const byBatch = new Map<string, OverviewCommand[]>();

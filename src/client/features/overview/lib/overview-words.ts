@@ -18,10 +18,7 @@ export function deviceLabel(line: { deviceId: string; deviceName?: string | unde
     : line.deviceId;
 }
 
-/**
- * Where a command of "Executing now" or "Starts soon" stands, in words: the vendor's last known
- * status, or, not read since it was sent, what its window says (docs/architecture.md, Overview).
- */
+/** Where an active command stands: the vendor's last status, or what its window says when unread (docs/architecture.md, Overview). */
 export function activeStatusWords(line: OverviewCommand, section: 'executing' | 'upcoming') {
   if (line.status === 'executing') return COMMAND_STATUS_WORDS.executing;
   if (section === 'upcoming') return 'Waiting for its start';

@@ -8,11 +8,7 @@ export function getSession(signal?: AbortSignal): Promise<SessionInfo> {
   return apiRequest('/session', SessionInfoSchema, { signal });
 }
 
-/**
- * The signed-in client. Kept until sign-out: a session that ends meanwhile shows up as a 401 on
- * the next call, which sends the operator back to sign in. The session guard handles this
- * query's own 401.
- */
+/** The signed-in client, kept until sign-out: a session ending meanwhile shows as a 401 on the next call. */
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: sessionKeys.current(),

@@ -3,10 +3,7 @@ import { SignInModeSchema, type SignInMode } from '../../../../domain/session.ts
 import { apiRequest } from '../../../lib/api-client.ts';
 import { sessionKeys } from './session-keys.ts';
 
-/**
- * `GET /api/session/mode`: how operators sign in here, the credentials form or their company
- * account (docs/security.md).
- */
+/** `GET /api/session/mode`: credentials form or company account (docs/security.md). */
 export function getSignInMode(signal?: AbortSignal): Promise<SignInMode> {
   return apiRequest('/session/mode', SignInModeSchema, { signal });
 }

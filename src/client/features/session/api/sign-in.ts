@@ -4,19 +4,12 @@ import { SessionInfoSchema, type SessionInfo } from '../../../../domain/session.
 import { apiRequest } from '../../../lib/api-client.ts';
 import { sessionKeys } from './session-keys.ts';
 
-/**
- * `POST /api/session`: the BFF performs the client-credentials grant and sets the session
- * cookie (docs/architecture.md, BFF surface). Rejects with `invalid_credentials` (401) for a
- * wrong client ID or secret.
- */
+/** `POST /api/session` (docs/architecture.md, BFF surface): sets the session cookie; 401 `invalid_credentials`. */
 export function signIn(request: SignInRequest): Promise<SessionInfo> {
   return apiRequest('/session', SessionInfoSchema, { method: 'POST', body: request });
 }
 
-/**
- * Signs in. The mutation is dropped from the cache as soon as nobody watches it (`gcTime: 0`),
- * so the secret in its variables does not linger in memory after the sign-in page.
- */
+/** Signs in; `gcTime: 0` so the secret in the variables does not linger after the page. */
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({

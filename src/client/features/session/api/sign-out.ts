@@ -4,10 +4,8 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { rememberSignOutState } from '../lib/sign-out-state.ts';
 
 /**
- * `DELETE /api/session`: the BFF destroys the server-side session and clears the cookie. In
- * company sign-in it answers the IdP's logout URL, where the browser ends that session too
- * (OpenID Connect RP-Initiated Logout 1.0), and the `state` the IdP brings back, which is kept
- * for the sign-in page to check; otherwise 204 without a body.
+ * `DELETE /api/session`: 204, or in company sign-in the IdP's logout URL and the `state` it brings
+ * back (OpenID Connect RP-Initiated Logout 1.0), kept for the sign-in page to check.
  */
 export async function signOut(): Promise<SignOutAnswer> {
   const answer =
@@ -16,10 +14,7 @@ export async function signOut(): Promise<SignOutAnswer> {
   return answer;
 }
 
-/**
- * Signs out. `onSettled` runs whether or not the BFF answered: the operator asked to leave, so
- * the app forgets everything it holds either way; it gets the IdP's logout URL when there is one.
- */
+/** Signs out; `onSettled` runs even without an answer, since the operator asked to leave. */
 export function useSignOut({ onSettled }: { onSettled: (logoutUrl?: string) => void }) {
   return useMutation({
     mutationFn: signOut,

@@ -2,12 +2,7 @@ import { useState } from 'react';
 import { REGION_NAMES, REGIONS, RegionSchema, type Region } from '../../../../domain/token.ts';
 import { Field } from '../../../components/field.tsx';
 
-/**
- * Company sign-in (docs/security.md): the region to work in and one link to
- * `GET /api/session/oidc`, which sends the browser on to the company's sign-in page and back. A
- * link rather than a form: the page's CSP `form-action 'self'` would stop a form's redirect to
- * the IdP. No script holds anything of the sign-in.
- */
+/** Company sign-in (docs/security.md): a link, not a form, since CSP `form-action 'self'` would stop a form's redirect to the IdP. */
 export function CompanySignIn() {
   const [region, setRegion] = useState<Region>('eu');
   return (

@@ -3,11 +3,7 @@ import { REGION_NAMES } from '../../../../domain/token.ts';
 import { useSession } from '../api/get-session.ts';
 import { useSignOut } from '../api/sign-out.ts';
 
-/**
- * Who is signed in and the way out: after a company sign-in the person and their role; with the
- * credentials form the operator when named and the client ID; the region either way. Sign-out
- * hands `onSignedOut` the IdP's logout URL when the IdP's session should end too.
- */
+/** Who is signed in, the region and sign-out; `onSignedOut` gets the IdP's logout URL when its session should end too. */
 export function SessionBar({ onSignedOut }: { onSignedOut: (logoutUrl?: string) => void }) {
   const session = useSession();
   const signOut = useSignOut({ onSettled: onSignedOut });

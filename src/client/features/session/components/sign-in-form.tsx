@@ -8,15 +8,11 @@ import { Field } from '../../../components/field.tsx';
 import type { ApiError } from '../../../lib/api-error.ts';
 import { useSignIn } from '../api/sign-in.ts';
 
-/** A code a sign-in may be answered with: the BFF's own, or no answer at all. */
 type SignInCode = BffProblemCode | 'network_error';
 
 const TRY_AGAIN = 'Try again in a moment; if it keeps failing, tell your service operator.';
 
-/**
- * The refusals a sign-in meets, by problem code, in the product's words. A small map of its own:
- * the sign-in chunk stays small, so it does not load the signed-in pages' wording of every code.
- */
+/** Sign-in refusals in words: a map of its own, so the sign-in chunk does not load every code's wording. */
 const SIGN_IN_REFUSALS: Partial<Record<SignInCode, (regionName: string) => string>> = {
   invalid_credentials: (region) =>
     `Sign-in refused: the client ID or secret is not valid for ${region}. Check both and the region, then try again.`,
@@ -46,11 +42,7 @@ function signInErrorMessage(error: ApiError, regionName: string): string {
     : `Sign-in failed: powerdeck could not sign you in just now. ${TRY_AGAIN}`;
 }
 
-/**
- * Region, client ID and secret, sent once to the BFF, which keeps secret and token server-side
- * (docs/architecture.md, BFF surface). The secret field is emptied as soon as it is sent and
- * never stored.
- */
+/** Region, client ID and secret, sent once to the BFF, which keeps them server-side (docs/architecture.md, BFF surface); the secret is never stored. */
 export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
   const signIn = useSignIn();
   const {
@@ -64,8 +56,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
   });
 
   const [refusal, setRefusal] = useState<string | null>(null);
-  // A refusal takes focus: the Sign in button was disabled while waiting, which drops focus to the
-  // page, and the operator's next step is to read why and correct a field.
+  // The disabled button dropped focus: the refusal takes it, as the next step is to read it.
   const refusalRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (refusal) refusalRef.current?.focus();

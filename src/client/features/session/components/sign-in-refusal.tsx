@@ -4,11 +4,8 @@ import { useSignOut } from '../api/sign-out.ts';
 import { REFUSAL_WORDS } from '../lib/refusal-words.ts';
 
 /**
- * A refused company sign-in (docs/security.md, Company sign-in), on the sign-in page: what
- * happened and what to do in the operator's words, that nobody was signed in, and "Sign out of
- * your company account", which ends the IdP's session too (without it, signing in again would
- * land on the same refusal with the same account). The alert takes focus: it is the outcome of
- * the sign-in the operator just tried.
+ * A refused company sign-in (docs/security.md, Company sign-in), with "Sign out of your company
+ * account": without ending the IdP's session, signing in again meets the same refusal.
  *
  * @param onLeave where the browser goes for the IdP's logout (`window.location.assign`).
  */

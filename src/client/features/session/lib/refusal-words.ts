@@ -5,21 +5,13 @@ export interface RefusalWords {
   title: string;
   what: string;
   next: string;
-  /**
-   * Whether the company account is signed in at the IdP, so signing out of it is the way on
-   * (`primary`), one way among others (`offer`), or impossible (`none`: the IdP cannot be
-   * reached).
-   */
+  /** Signing out of the IdP is the way on (`primary`), one way (`offer`), or impossible (`none`). */
   signOut: 'primary' | 'offer' | 'none';
 }
 
 const ASK_ADMIN = 'Tell your powerdeck administrator; the server log names the provider’s reason.';
 
-/**
- * A refused company sign-in in the operator's words (docs/security.md, Company sign-in), by the
- * BFF's refusal code (domain `OIDC_REFUSALS`); the technical cause stays in the BFF's log. A map
- * of the sign-in chunk's own, so the initial bundle loads no other page's words.
- */
+/** Company sign-in refusals by the BFF's code (domain `OIDC_REFUSALS`), docs/security.md; the chunk's own map, kept small. */
 export const REFUSAL_WORDS: Record<OidcRefusal, RefusalWords> = {
   no_role: {
     title: 'Your account has no powerdeck role',

@@ -1,8 +1,6 @@
 /**
- * The `state` of the company sign-out under way (OpenID Connect RP-Initiated Logout 1.0): kept
- * in this tab's session storage while the browser is at the IdP, compared when the IdP sends it
- * back to `/sign-in?state=...`. A match means this tab's own sign-out came back, so the page may
- * say the company account is signed out too; anything else (an old or copied link) says nothing.
+ * The company sign-out's `state` (OpenID Connect RP-Initiated Logout 1.0), kept in session storage
+ * until the IdP returns it: only a match says the company account is signed out too.
  */
 const STORAGE_KEY = 'powerdeck.signOutState';
 

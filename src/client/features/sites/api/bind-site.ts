@@ -11,9 +11,8 @@ export interface BindSiteResult {
 }
 
 /**
- * `POST /api/sites {siteId}`: binds a site to the account (docs/upstream.md, Sites); 201 when
- * bound now, 200 when it was bound already. An unknown site is 404 `unknown_or_unbound`, one
- * bound to another partner account 409 `site_bound_elsewhere`.
+ * `POST /api/sites {siteId}` (docs/upstream.md, Sites): 201 bound, 200 bound already; 404
+ * `unknown_or_unbound`, 409 `site_bound_elsewhere`.
  */
 export async function bindSite(siteId: SiteId): Promise<BindSiteResult> {
   const { status, data } = await apiRequestWithStatus('/sites', SiteSchema, {

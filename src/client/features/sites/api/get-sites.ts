@@ -4,10 +4,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
 import { siteKeys } from './site-keys.ts';
 
-/**
- * `GET /api/sites`: the sites bound to the signed-in account, with their devices and each site's
- * clock (the zone its times are shown on, and where it came from).
- */
+/** `GET /api/sites`: the account's bound sites with their devices and clock. */
 export function getSites(signal?: AbortSignal): Promise<SiteList> {
   return apiRequest('/sites', SiteListSchema, { signal });
 }

@@ -8,19 +8,14 @@ import { siteKeys } from './site-keys.ts';
 const timeZonePath = (siteId: SiteId) => `/sites/${encodeURIComponent(siteId)}/time-zone`;
 
 /**
- * `PUT /api/sites/{siteId}/time-zone {timeZone}` (docs/decisions/006, sections 3 and 6): sets the
- * site's IANA zone; answers the site, its clock `set` (by whom, when). Administrators only
- * (403 `forbidden_role` otherwise); a zone the BFF does not know is refused (400).
+ * `PUT /api/sites/{siteId}/time-zone` (docs/decisions/006, sections 3 and 6): answers the site with
+ * its `set` clock. 403 `forbidden_role` for non-administrators, 400 for an unknown zone.
  */
 export function setSiteTimeZone(siteId: SiteId, timeZone: string): Promise<Site> {
   return apiRequest(timeZonePath(siteId), SiteSchema, { method: 'PUT', body: { timeZone } });
 }
 
-/**
- * `DELETE /api/sites/{siteId}/time-zone`: forgets the zone set for the site, which goes back to
- * the zone worked out from its country and the vendor's offset, else the vendor's fixed offset;
- * answers the site with that clock.
- */
+/** `DELETE /api/sites/{siteId}/time-zone`: back to the inferred zone, else the vendor's offset; answers the site. */
 export function clearSiteTimeZone(siteId: SiteId): Promise<Site> {
   return apiRequest(timeZonePath(siteId), SiteSchema, { method: 'DELETE' });
 }
@@ -31,11 +26,7 @@ export interface SiteTimeZoneChange {
   timeZone: string | null;
 }
 
-/**
- * Sets or clears a site's zone. The answered site replaces the cached one at once (through
- * `siteKeys`), so every screen of the site shows its times on the new clock without waiting for a
- * read; the site list is then read again, and the ledger, which records the change.
- */
+/** Sets or clears a site's zone; the answer replaces the cached site at once, so every screen uses the new clock. */
 export function useSetSiteTimeZone() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -9,11 +9,8 @@ export type SiteWaitingCommands =
   { state: 'loading' } | { state: 'unreadable' } | { state: 'read'; commands: StatusRecord[] };
 
 /**
- * The commands of `site`'s devices that are waiting or executing now (received or executing),
- * soonest first, read from the history slot each device's present falls in (the same cache
- * entries as the device pages, `commandKeys.history`): the BFF answers them from its read model,
- * never with a vendor call per device (docs/architecture.md, Read model). A command whose window
- * starts in a later 30-day slot is not among them. Reads nothing while `site` is null.
+ * `site`'s received or executing commands, soonest first, from each device's present history slot
+ * (the read model, no vendor call per device: docs/architecture.md, Read model). Nothing while null.
  */
 export function useSiteWaitingCommands(site: Site | null, nowMs: number): SiteWaitingCommands {
   const slot = historyRangeSlots(nowMs, nowMs + 1)[0];

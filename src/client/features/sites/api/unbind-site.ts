@@ -4,10 +4,7 @@ import type { SiteId } from '../../../../domain/ids.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { siteKeys } from './site-keys.ts';
 
-/**
- * `DELETE /api/sites/{siteId}`: unbinds a site; afterwards its devices and data are out of reach
- * until it is bound again (docs/upstream.md, Sites).
- */
+/** `DELETE /api/sites/{siteId}`: its devices are out of reach until bound again (docs/upstream.md, Sites). */
 export function unbindSite(siteId: SiteId): Promise<undefined> {
   return apiRequest(`/sites/${encodeURIComponent(siteId)}`, null, { method: 'DELETE' });
 }

@@ -23,10 +23,8 @@ interface BindSiteFormProps {
 }
 
 /**
- * Binds a site by its Plant ID (docs/upstream.md, Sites); the upstream's refusal is shown in its
- * words and takes focus. An outcome belongs to one attempt: typing or a new attempt clears the last
- * one (the mutation's `reset()`, src/client/README.md), so an old refusal never sits beside a new
- * problem.
+ * Binds a site by Plant ID (docs/upstream.md, Sites); a refusal takes focus. Typing or a new
+ * attempt resets the last outcome (src/client/README.md), so an old refusal never sits beside a new problem.
  */
 export function BindSiteForm({ onBound }: BindSiteFormProps) {
   const bindSite = useBindSite();

@@ -12,21 +12,14 @@ const SiteTimeZoneDialog = lazy(() =>
 
 export interface SiteClockNoticeProps {
   site: Site;
-  /**
-   * Why the operator may not set the site's zone (a viewer or a dispatcher of a company
-   * sign-in), in words; shown instead of the button. Absent: they may.
-   */
+  /** Why the operator may not set the zone, shown instead of the button. */
   setRefusal?: string | undefined;
 }
 
 /**
- * The one notice of a site's clock (docs/decisions/006, section 6), on every screen that shows
- * the site's times: the vendor's fixed offset as a warning ("Times for Adelaide Depot are on a
- * fixed UTC+09:30 clock, which does not follow daylight saving time.") with "Set the site's time
- * zone"; a zone worked out from the country and offset as a quieter note with "Change the time
- * zone"; a zone an administrator set as one line, who and when folded under it. The button opens
- * {@link SiteTimeZoneDialog}; it stays the same element whatever the clock becomes, so focus
- * comes back to it after a save. Without the right to set it, the notice says who can instead.
+ * The one notice of a site's clock (docs/decisions/006, section 6) on every screen with its
+ * times: a fixed offset as a warning, an inferred zone as a note, a set zone as a line. The button
+ * stays the same element whatever the clock becomes, so focus returns to it after a save.
  */
 export function SiteClockNotice({ site, setRefusal }: SiteClockNoticeProps) {
   const [open, setOpen] = useState(false);

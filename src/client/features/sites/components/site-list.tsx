@@ -19,20 +19,16 @@ export interface SiteFocusRequest {
 interface SiteListProps {
   /** False hides the Unbind buttons (the operator's role may not bind or unbind). Default true. */
   canUnbind?: boolean;
-  /** Why the operator may not set a site's time zone; absent when they may. */
   clockRefusal?: string | undefined;
   sites: Site[];
-  /** The devices of a site, rendered by the page (features stay independent). */
   renderDevices: (site: Site) => ReactNode;
   /** When set, that site's heading takes focus once it is in the list (one request, one move). */
   focusRequest?: SiteFocusRequest | null;
 }
 
 /**
- * The bound sites, each foldable (remembered for the session; long sites start folded) and
- * unbindable after a confirmation that lists its waiting and executing commands and offers to
- * cancel them first; an empty state says how to begin. After an unbind, focus moves
- * to its outcome, since the site and its Unbind button are gone.
+ * The bound sites, each foldable and unbindable after a confirmation listing its waiting commands;
+ * after an unbind focus moves to its outcome, since the site and its button are gone.
  */
 export function SiteList({
   sites,

@@ -8,21 +8,14 @@ interface SiteSectionProps {
   /** Whether the devices are hidden (the header and facts stay). */
   folded: boolean;
   onFoldChange: (folded: boolean) => void;
-  /** Absent: no Unbind button. */
   onUnbind?: (() => void) | undefined;
   /** The heading, focusable by script: the page moves focus there after a bind. */
   headingRef?: Ref<HTMLHeadingElement>;
-  /** Why the operator may not set the site's zone; absent when they may. */
   clockRefusal?: string | undefined;
   children: ReactNode;
 }
 
-/**
- * One bound site: a landmark named by its heading (name and site ID), facts, its clock (where
- * its zone came from, and the way to set it), and its devices,
- * which fold away behind a disclosure button (`aria-expanded`) so a site of 60 devices does not
- * bury the others.
- */
+/** One bound site as a landmark: facts, clock, and its devices behind a disclosure, so 60 devices do not bury the others. */
 export function SiteSection({
   site,
   folded,
@@ -105,7 +98,6 @@ export function SiteSection({
   );
 }
 
-/** What the vendor last said of the whole site, when it is not simply well: offline, faulted. */
 function SiteState({ site }: { site: Site }) {
   const words = [
     site.faulted ? 'the vendor reports a fault' : undefined,

@@ -67,13 +67,9 @@ function ZoneItem({ choice }: { choice: ZoneChoice }) {
 }
 
 /**
- * Sets the IANA zone a site's times are shown on (docs/decisions/006, section 6), for an
- * administrator: a search field over every zone (by city, country or offset; arrow keys move
- * through the list while typing, Enter picks), the zones that fit the site's country and the
- * vendor's offset listed first, a preview of what changes ("14:00 on the fixed clock is 15:00 in
- * Australia/Adelaide in summer"), Save, and "Use the vendor's offset again" for a zone set
- * earlier. After a change the site's cached record is the BFF's answer, so every screen of the
- * site uses the new clock at once; a toast says what changed, and focus goes back to the opener.
+ * Sets a site's IANA zone (docs/decisions/006, section 6), for an administrator: searchable zones,
+ * fitting ones first, a preview of what changes, Save or back to the vendor's offset. The cached
+ * site becomes the BFF's answer, so every screen uses the new clock at once.
  */
 export function SiteTimeZoneDialog({ site, onClose }: SiteTimeZoneDialogProps) {
   const [openedAtMs] = useState(() => Date.now());

@@ -10,13 +10,9 @@ import { formatWindowInZoneWithUtc } from '../../../lib/time.ts';
 import { useSiteWaitingCommands } from '../api/site-waiting-commands.ts';
 
 /**
- * The confirmation of an unbind. An unbind cancels nothing: the site's waiting and executing
- * commands stay on the vendor and run, out of powerdeck's reach until the site is bound again.
- * So it lists them and offers to cancel them first (each through the normal cancel, within the
- * device's budget of vendor calls, docs/decisions/007) or to leave them running. The site is
- * unbound only once every cancel was carried out (or its command had ended meanwhile): a cancel
- * queued for the device's next free call would be withdrawn by the unbind, so then the dialog says
- * which wait and the site stays bound until the operator unbinds it again.
+ * The confirmation of an unbind, which cancels nothing: it lists the running and waiting commands
+ * and offers to cancel them first (docs/decisions/007). The site is unbound only once every cancel
+ * went: an unbind would withdraw a queued one, so then it says which wait and stays bound.
  */
 export function UnbindSiteDialog({
   site,

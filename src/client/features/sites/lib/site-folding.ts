@@ -12,10 +12,7 @@ export type FoldChoices = z.infer<typeof FoldChoicesSchema>;
 /** Whether a site of `deviceCount` devices starts folded. */
 export const isFoldedByDefault = (deviceCount: number) => deviceCount > FOLD_DEVICE_COUNT;
 
-/**
- * The fold choices of this browser tab's session (sessionStorage: kept across reloads and page
- * changes, gone with the tab). Anything unreadable counts as no choice.
- */
+/** This tab's fold choices (sessionStorage: kept across reloads, gone with the tab); unreadable is none. */
 export function readFoldChoices(storage: Storage = sessionStorage): FoldChoices {
   try {
     const parsed = FoldChoicesSchema.safeParse(JSON.parse(storage.getItem(STORAGE_KEY) ?? '{}'));

@@ -11,9 +11,7 @@ import {
 import { formatInZone, isFixedOffset, utcOffsetLabel, zoneLabel } from '../../../lib/time.ts';
 import { vendorOffsetWords } from '../../../lib/site-clock-words.ts';
 
-/** One IANA zone the operator can choose for a site. */
 export interface ZoneChoice {
-  /** IANA name, e.g. `Australia/Adelaide`. */
   name: string;
   /** The countries it serves, its main one first, in English (`Germany`). */
   countries: string[];
@@ -34,11 +32,7 @@ const countryNameOf = (code: string) => ct.getCountry(code)?.name ?? code;
 
 const catalogs = new Map<number, readonly ZoneChoice[]>();
 
-/**
- * Every IANA zone a site can be set to (the zones of `countries-and-timezones` that serve a
- * country, and `UTC`), which this browser's `Intl` knows, sorted by name, with their countries
- * and their offsets in `year`. Worked out once per year (about 300 zones).
- */
+/** Every IANA zone serving a country (and `UTC`) that this browser's `Intl` knows, with countries and offsets in `year`. */
 export function zoneCatalog(year: number): readonly ZoneChoice[] {
   const known = catalogs.get(year);
   if (known) return known;
@@ -64,10 +58,7 @@ export function zoneCatalog(year: number): readonly ZoneChoice[] {
   return choices;
 }
 
-/**
- * True when every word of `query` (case and accents ignored) is in the choice's search text:
- * `adel`, `new york`, `germany`, `+9:30`, `australia 9:30`.
- */
+/** True when every word of `query` (case and accents ignored) is in the search text: `adel`, `australia 9:30`. */
 export function zoneMatches(choice: ZoneChoice, query: string): boolean {
   const fold = (text: string) =>
     text
@@ -91,11 +82,8 @@ export function zonesOfCountry(countryCode: string): CountryZone[] {
 }
 
 /**
- * The zones that fit the site, to list first (docs/decisions/006, section 6): the zones of its
- * country that show the vendor's offset at some time of `year`, as the domain's clock rule
- * compares them ({@link inferSiteZone}, one zone at a time); the site's own zone first when it is
- * one of them. A site without a country: the zones whose offset in January or July is the
- * vendor's. None when the vendor gives no offset.
+ * The zones that fit the site, listed first (docs/decisions/006, section 6): its country's zones
+ * showing the vendor's offset in `year` ({@link inferSiteZone}); without a country, any zone with that offset.
  */
 export function fittingZones(
   site: Pick<Site, 'countryCode' | 'clock' | 'timeZone'>,
@@ -131,14 +119,10 @@ export function vendorClockOf(
 const MONTHS = ['January', 'July'] as const;
 
 /**
- * What choosing `toZone` changes, in one sentence, from a site wall time of 14:00 in January and
- * in July of `year` (docs/decisions/006, section 6):
- * "14:00 on the fixed clock is 15:00 in Australia/Adelaide in summer (UTC+10:30) and 14:00 in
- * winter (UTC+09:30)." A zone with one offset all year says "all year"; when only the current
- * clock changes with the seasons, the months are named instead; two zones that keep the same time
- * all year say so.
+ * What choosing `toZone` changes, in one sentence from 14:00 site time in January and July
+ * (docs/decisions/006, section 6), e.g. "14:00 on the fixed clock is 15:00 in Australia/Adelaide in summer…".
  *
- * @param fromZone the zone the site is shown on now: an IANA name or a fixed offset.
+ * @param fromZone the zone shown now: an IANA name or a fixed offset.
  */
 export function zoneChangePreview(fromZone: string, toZone: string, year: number): string {
   const fixed = isFixedOffset(fromZone);
@@ -166,10 +150,7 @@ export function zoneChangePreview(fromZone: string, toZone: string, year: number
   return `${start} ${summer.wall} in ${toZone} in summer (${summer.offset}, daylight saving time) and ${winter.wall} in winter (${winter.offset}).`;
 }
 
-/**
- * Whether `zone` ever shows the vendor's offset (January or July of `year`): a zone that never
- * does is most likely not the site's, and the dialog says so before it is saved.
- */
+/** Whether `zone` ever shows the vendor's offset: one that never does is likely not the site's (the dialog warns). */
 export function showsVendorOffset(zone: string, vendorOffset: string, year: number): boolean {
   return seasonSamples(year).some((ms) => utcOffsetLabel(ms, zone) === `UTC${vendorOffset}`);
 }

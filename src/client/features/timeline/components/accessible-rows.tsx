@@ -10,10 +10,7 @@ export interface AccessibleRowsProps {
   first: number;
   last: number;
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
-  /**
-   * Windows not sent yet (a dispatch plan's rows, or queued changes' windows), named after the
-   * device's commands; a queued one says when it goes and is read-only.
-   */
+  /** Windows not sent yet (plan rows, queued changes' windows); a queued one is read-only. */
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
   range: { startMs: number; endMs: number };
   utc: boolean;
@@ -25,13 +22,9 @@ export interface AccessibleRowsProps {
 }
 
 /**
- * The accessible layer of the canvas (docs/decisions/001-timeline-rendering.md): one grid row
- * per device row in view (`first`..`last`), its header naming device and site, and a gridcell
- * per bar in the visible time range named with device, control, window on the site clock (or
- * UTC) and status, then a gridcell per ghost window in range, named with what it is, its
- * control, window and whether it can be sent or why not. Ids `tl-row-<index>` and `tl-bar-<id>` are what aria-activedescendant names.
- * A window that may no longer be moved (ended, running, or starting within the lead time) is
- * `aria-readonly`, the text alternative of the canvas's lock and dimming.
+ * The canvas's accessible grid (docs/decisions/001-timeline-rendering.md): a row per device in
+ * view, a gridcell per bar and ghost in range; ids `tl-row-<index>` and `tl-bar-<id>` are what
+ * aria-activedescendant names. A locked window is `aria-readonly` (the canvas's lock, in words).
  */
 export function AccessibleRows(props: AccessibleRowsProps) {
   const { rows, range, utc } = props;

@@ -9,7 +9,6 @@ export type BarMenuSubject = RowTarget & { rowIndex: number } & (
     { bar: Bar; ghost?: undefined } | { ghost: GhostWindow; bar?: undefined }
   );
 
-/** The window of a menu's subject: its ID and times. */
 export function menuWindow(subject: BarMenuSubject): { id: string; endMs: number } {
   return subject.bar ?? subject.ghost;
 }
@@ -17,11 +16,7 @@ export function menuWindow(subject: BarMenuSubject): { id: string; endMs: number
 /** Width and height of the menu button in CSS pixels (timeline.css, `.timeline-bar-menu`). */
 export const BAR_MENU_BUTTON_PX = 24;
 
-/**
- * The "⋯" button of the hovered or focused bar, over the bar's end, and its menu (the shared
- * {@link Menu}). The owner opens it also by a right-click or Shift+F10 (`isOpen`); a note above
- * the choices says what a read-only operator may not do. Tab reaches the button after the grid.
- */
+/** The "⋯" button of the hovered or focused bar and its {@link Menu}; `isOpen` for right-click and Shift+F10. */
 export function BarMenu({
   wrapRef,
   ...props

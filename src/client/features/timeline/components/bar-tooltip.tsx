@@ -13,11 +13,8 @@ const CARD_WIDTH_PX = 384;
 const CARD_HEIGHT_PX = 220;
 
 /**
- * Hover card of a bar: the full status record, times in the site's zone. Placed below and right
- * of `x`, `y` (the pointer or the bar, in the grid's CSS pixels), or left of it and above it
- * where the grid (`boundsWidthPx` by `boundsHeightPx`) ends, so it never leaves the grid or
- * widens the page; it takes no pointer events and sits under the details drawer, so it never
- * covers an action.
+ * Hover card of a bar, times in the site's zone: placed beside (`x`, `y`) but flipped to stay
+ * inside the grid; it takes no pointer events, so it never covers an action.
  */
 function BarTooltip(props: {
   bar: Bar;
@@ -42,11 +39,7 @@ function BarTooltip(props: {
   );
 }
 
-/**
- * Hover (or keyboard focus) card of a ghost window: what it is, its control, its window on the
- * site's clock (or UTC) with UTC beside it, and whether it can be sent or why it is refused.
- * Placed as `BarTooltip` is.
- */
+/** Hover (or keyboard focus) card of a ghost window, placed as `BarTooltip` is. */
 function GhostTooltip(props: {
   ghost: GhostWindow;
   device: Device;
@@ -99,10 +92,7 @@ function GhostTooltip(props: {
   );
 }
 
-/**
- * The timeline's one card (`shownCard` in lib/shown-card.ts chooses it): a bar's or a ghost's, at its anchor,
- * times in `timeZone` (the site's, or UTC).
- */
+/** The timeline's one card (chosen by lib/shown-card.ts), times in `timeZone`. */
 export function WindowCard(props: {
   card: ShownCard;
   timeZone: string;

@@ -2,10 +2,7 @@ import type { StatusRecord } from '../../../../domain/command.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { windowInZone } from '../lib/window-words.ts';
 
-/**
- * The confirmation before a command is cancelled, from the details drawer or a window's menu:
- * the command, its device and window on `timeZone`, and whether it stops at once.
- */
+/** The confirmation before a command is cancelled, its window on `timeZone`. */
 export function CancelConfirm(props: {
   record: StatusRecord;
   deviceName: string;

@@ -33,12 +33,8 @@ export interface CommandFormDialogProps {
 }
 
 /**
- * The command form of the timeline, in a modal {@link Dialog} (its buttons stay in view while the
- * fields scroll, on a short window too): the shared command form with the window
- * prefilled on the site's clock and the device's capability ranges, the first supported control
- * focused. Checked before sending with the domain rules: schema and capabilities
- * (docs/upstream.md, Commands), start not in the past, and no overlap with an active command of
- * the device (docs/upstream.md, Lifecycle), the command being replaced excepted.
+ * The shared command form in a modal {@link Dialog}, window prefilled on the site's clock,
+ * checked before sending with the domain rules (docs/upstream.md, Commands and Lifecycle).
  */
 export function CommandFormDialog(props: CommandFormDialogProps) {
   const { device, timeZone, nowMs, overlapIndex, replacingId } = props;

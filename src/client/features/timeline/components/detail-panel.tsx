@@ -8,10 +8,8 @@ import { CancelConfirm } from './cancel-confirm.tsx';
 import { StatusRecordList } from './status-record-list.tsx';
 
 /**
- * The selected command in a drawer over the grid's right edge (the grid keeps its size): its
- * status record, Cancel (confirmed) and Change while it can and the operator may (`canChange`);
- * a received command that may no longer change (`editLockWords`) says why instead of Change.
- * Escape or Close details closes it and focus goes back to the grid, on the bar it was opened from.
+ * The selected command in a drawer over the grid: its record, Cancel and Change while allowed
+ * (or why not); closing returns focus to the bar it was opened from.
  */
 export function DetailPanel(props: {
   record: StatusRecord;

@@ -14,7 +14,6 @@ import { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';
 import { windowInZone } from '../lib/window-words.ts';
 
-/** Day offsets offered: the same day (other devices), then up to a week later. */
 const DAY_OFFSETS = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /** Overlap indexes built from read histories, once per history array. */
@@ -36,11 +35,8 @@ function indexOfRecords(records: readonly StatusRecord[]): DeviceOverlapIndex {
 }
 
 /**
- * Duplicate a command to other devices and/or days: the operator picks devices (of every bound
- * site, filterable) and day offsets on the source site's clock; every copy is checked (the device's
- * capability ranges, the drag rule against the device's commands as read now, and the other
- * copies) and listed with its verdict before anything is sent. `onSend` gets the copies that
- * passed; the refused ones stay named here and in the outcome.
+ * Duplicate a command to other devices and/or days; every copy is checked (capabilities, drag
+ * rule, the other copies) and listed with its verdict before `onSend` gets those that passed.
  */
 export function DuplicateDialog(props: {
   record: StatusRecord;

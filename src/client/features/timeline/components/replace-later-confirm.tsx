@@ -3,9 +3,8 @@ import { useDeviceBudgetWords } from '../../../lib/device-budget.ts';
 import { formatInZoneWithUtc } from '../../../lib/time.ts';
 
 /**
- * The question before a replace that would wait for its device's calls to the vendor is queued
- * (docs/decisions/007-device-call-budget.md, section 2): nothing is sent yet; when it goes, on
- * `timeZone` with UTC at hand, and that the current command stays in force until then.
+ * Asked before a replace that would wait for the device's calls is queued
+ * (docs/decisions/007-device-call-budget.md, section 2): the current command stays until then.
  */
 export function ReplaceLaterConfirm(props: {
   oldId: string;

@@ -21,11 +21,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { problemWords } from '../../../lib/problem-words.ts';
 import { editLockWords } from '../lib/edit-lock.ts';
 
-/**
- * The new window moved to the earliest start the device's budget of upstream calls allows, same
- * length, after a `budget_too_tight` refusal; undefined for any other error. Rounded up to the
- * minute, as the form takes times.
- */
+/** After a `budget_too_tight` refusal: the window moved to the earliest start allowed, rounded up to the minute. */
 function laterWindow(error: unknown, next: DeviceCommand): WindowMs | undefined {
   if (!isApiError(error) || error.code !== 'budget_too_tight') return undefined;
   const details = BudgetTooTightDetailsSchema.safeParse(error.details);
@@ -38,14 +34,8 @@ function laterWindow(error: unknown, next: DeviceCommand): WindowMs | undefined 
 }
 
 /**
- * The timeline editor page: bound sites' devices as rows, command windows as bars,
- * drag to schedule, details in a drawer with cancel, replace by drag or edit; each window's menu
- * (Copy, Replace, Duplicate, Cancel, Open history), copy and paste, cancelled windows shown or
- * hidden. It fills the window below the navigation, full width and full height; the grid takes
- * what the toolbar leaves. Its filters and view live in `search` (the URL), changed through
- * `onSearchChange`. With `dispatchRefusal` (a role that may only read) it reads only: no form,
- * change or undo opens, and a drag, a change key or a paste says why instead. It renders; its
- * state and actions are `useTimelinePageState`'s (hooks/use-timeline-page-state.ts).
+ * The timeline editor page; its state and actions are `useTimelinePageState`'s, its view state
+ * lives in `search` (the URL). With `dispatchRefusal` it only reads and says why on a change.
  */
 export function TimelinePage({
   sites,
@@ -57,7 +47,6 @@ export function TimelinePage({
   sites: readonly Site[];
   /** Why the operator may not schedule or cancel, in words; undefined when they may. */
   dispatchRefusal?: string | undefined;
-  /** The view state kept in the URL (lib/timeline-search.ts). */
   search: TimelineSearch;
   onSearchChange: (next: Partial<TimelineSearch>) => void;
   /** The clock notices of the sites on a fixed UTC offset, from the page, under the header. */
@@ -115,7 +104,6 @@ export function TimelinePage({
   } = useTimelinePageState({ sites, dispatchRefusal, search });
 
   const pageRef = useRef<HTMLElement>(null);
-  // The page ends a small gap above the window's bottom edge; the grid takes what is left.
   useFillViewport(pageRef, 12);
 
   return (
@@ -244,8 +232,7 @@ export function TimelinePage({
         </div>
       ) : null}
       <TimelineView
-        // One line of fixed height whatever it says, so an outcome never moves the toolbar or the
-        // grid; the whole text stays readable in its title and for assistive technology.
+        // Fixed height whatever it says, so an outcome never moves the grid; the full text is in its title.
         notice={
           <div role="status" className="timeline-notice" title={noticeText || undefined}>
             {noticeText}

@@ -8,10 +8,8 @@ import { TimelineView } from './timeline-view.tsx';
 const ignore = () => undefined;
 
 /**
- * The timeline as a read-only preview: the devices of `sites` with their command windows (read
- * as the timeline page reads them, polled while live) and `ghostsByDevice` as ghost bars beside
- * them, first showing `firstView` (its start a quarter from the left, its span across). Nothing can be drawn, moved or opened here; a drag pans.
- * Times on each site's clock, or in UTC with the toggle.
+ * The timeline as a read-only preview of `sites` with `ghostsByDevice` beside their windows,
+ * opened on `firstView`; a drag only pans.
  */
 export function TimelinePreview(props: {
   sites: readonly Site[];

@@ -13,7 +13,6 @@ export interface TimelineToolbarProps {
   applyScale: (next: TimeScale) => void;
   timeWidthPx: number;
   nowMs: number;
-  /** Name of the focused device, or undefined when no device row has focus. */
   focusedDeviceName: string | undefined;
   onNewCommand: () => void;
   /** A view that only shows offers no New command. */
@@ -22,11 +21,7 @@ export interface TimelineToolbarProps {
   readOnlyWhy?: string | undefined;
 }
 
-/**
- * Buttons for what the pointer does on the canvas, so a keyboard can do it too: zoom presets
- * (each shows its span with now a quarter from the left), zoom in and out around the middle, pan by a quarter of the view, Now, and New command for the
- * focused row.
- */
+/** Keyboard equivalents of the canvas's pointer gestures: zoom presets, zoom, pan, Now, New command. */
 export function TimelineToolbar(props: TimelineToolbarProps) {
   const { scaleRef, applyScale, timeWidthPx, nowMs } = props;
   return (

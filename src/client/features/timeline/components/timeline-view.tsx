@@ -1,4 +1,4 @@
-// Over 500 lines on purpose: one canvas view whose gestures, keys, cards and menu all read the same render's values; its parts already live in hooks (docs/decisions/001-timeline-rendering.md).
+// Over 500 lines on purpose: one canvas view whose parts read the same render (docs/decisions/001-timeline-rendering.md).
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { MenuAction } from '../../../components/menu.tsx';
 import type { Site } from '../../../../domain/device.ts';
@@ -32,8 +32,7 @@ import { AccessibleRows } from './accessible-rows.tsx';
 import { BAR_MENU_BUTTON_PX, BarMenu, menuWindow, type BarMenuSubject } from './bar-menu.tsx';
 import { WindowCard } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
-// The canvas reads its colours from the tokens (useDesignTokens): wherever the view is rendered
-// (the app, a test, the bench page), they are loaded with it. One module, so loaded once.
+// The canvas reads its colours from the tokens, wherever the view is rendered (app, test, bench).
 import '../../../styles/tokens.css';
 import './timeline.css';
 
@@ -54,45 +53,20 @@ export interface TimelineViewProps {
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   onNewCommand: (target: RowTarget, atMs: number) => void;
-  /**
-   * Windows not sent yet by device ID (a dispatch plan's rows), drawn as ghost bars under the
-   * device's command windows, named in the accessible grid, reached with the arrow keys and
-   * explained in a card on hover or keyboard focus. Each list sorted by start (`ghostsByDevice`
-   * in lib/ghosts.ts).
-   */
+  /** Windows not sent yet by device ID, drawn as ghost bars; each list sorted by start (lib/ghosts.ts). */
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]>;
-  /**
-   * Only shows (a viewer's timeline, a dispatch plan's preview): no drawing, moving or New
-   * command, a drag anywhere pans, and the help says nothing of dragging to schedule.
-   */
+  /** Only shows (a viewer's timeline, a plan's preview): a drag anywhere pans. */
   readOnly?: boolean;
-  /**
-   * The first view: `atMs` a quarter from its left edge and `spanMs` across it, epoch ms and ms;
-   * default `nowMs` and a day.
-   */
+  /** The first view: `atMs` (epoch ms) a quarter from the left, `spanMs` across; default now and a day. */
   firstView?: { atMs: number; spanMs: number };
-  /**
-   * Why the operator may not change anything (a viewer's role), in a few words. Set, the view is
-   * read-only like `readOnly`, but a drag on a row, a key that would change something or a
-   * paste says this beside the grid instead of doing nothing, and the toolbar says "Read only".
-   */
+  /** Why the operator may not change anything: read-only, and a change attempt says this. */
   changeRefusal?: string | undefined;
-  /**
-   * The choices of a window's menu: its "⋯" button (shown on hover and keyboard focus), a
-   * right-click on it, Shift+F10 or the context-menu key. Absent: no menu.
-   */
+  /** The choices of a window's menu (its "⋯" button, right-click, Shift+F10). Absent: no menu. */
   barMenuActions?: (target: RowTarget, bar: Bar) => readonly MenuAction[];
-  /**
-   * The choices of a queued change's window's menu (a ghost with `queued`), opened as a bar's
-   * is. Absent: queued windows have no menu.
-   */
+  /** The choices of a queued change's window's menu. Absent: no menu. */
   ghostMenuActions?: (target: RowTarget, ghost: GhostWindow) => readonly MenuAction[];
-  /** Ctrl/Cmd+C on a focused window. */
   onCopyBar?: (target: RowTarget, bar: Bar) => void;
-  /**
-   * Ctrl/Cmd+V: paste at `atMs` (epoch ms) on each of `targets` (one row, or the rows chosen with
-   * Shift+Up/Down). Returns why nothing was sent, shown as a refusal beside the grid, or undefined.
-   */
+  /** Ctrl/Cmd+V at `atMs` (epoch ms) on each target; returns why nothing was sent, or undefined. */
   onPaste?: (targets: RowTarget[], atMs: number) => string | undefined;
   /** The operator moved the view (pan, zoom, preset) and it rested: its start and span in ms. */
   onViewMoved?: (view: { startMs: number; spanMs: number }) => void;
@@ -101,7 +75,6 @@ export interface TimelineViewProps {
 /** Room the pointer message may take, in CSS pixels (its CSS max-width). */
 const MESSAGE_WIDTH_PX = 420;
 
-/** Places the pointer message below and right of the pointer, or left of it near the right edge. */
 function messageStyle(message: TimelineMessage | undefined, widthPx: number) {
   if (message?.xPx === undefined || message.yPx === undefined) return undefined;
   const left =
@@ -112,11 +85,8 @@ function messageStyle(message: TimelineMessage | undefined, widthPx: number) {
 }
 
 /**
- * The timeline: a canvas drawing only the visible rows and time range, and an accessible DOM
- * layer (a grid of the visible rows, the focused cell named through aria-activedescendant) for
- * keyboard and screen reader users. Bars whose status changes between data versions crossfade
- * to their new colour in place (never scrolling or zooming), unless reduced motion is asked
- * for. See docs/decisions/001-timeline-rendering.md.
+ * The timeline: a canvas drawing only what is in view, plus an accessible DOM grid for keyboard
+ * and screen readers (docs/decisions/001-timeline-rendering.md).
  */
 export function TimelineView(props: TimelineViewProps) {
   const { sites, filter, utc, barsByDevice } = props;
@@ -193,7 +163,6 @@ export function TimelineView(props: TimelineViewProps) {
     (rows[rowIndex]?.y ?? 0) + AXIS_HEIGHT_PX - scrollTopPx;
   const xOfMs = (ms: number) =>
     Math.min(size.width - 40, Math.max(LABEL_WIDTH_PX, LABEL_WIDTH_PX + timeToX(scale, ms)));
-  /** Shows `text` under the focused window (or the keyboard's time) of the focused row. */
   const say = (text: string, refused: boolean) => {
     if (!text) return setMessage(undefined);
     const target = rowTarget(rows, focusedRow);

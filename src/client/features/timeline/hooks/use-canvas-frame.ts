@@ -5,11 +5,8 @@ import { drawFrame, type FrameState } from '../lib/draw.ts';
 export type FrameSource = (widthPx: number, heightPx: number, timeMs: number) => FrameState;
 
 /**
- * Draws the canvas from `sourceRef` (the frame source of the latest render): `drawNow` after a
- * render, `requestDraw` at most once per animation frame for pan, zoom and scroll without a
- * React render. While a frame has status transitions running it asks for the next frame
- * itself; otherwise nothing runs between events, so an idle timeline costs nothing. The canvas
- * backing store follows devicePixelRatio.
+ * Draws the canvas from `sourceRef`: `drawNow` after a render, `requestDraw` once per animation
+ * frame for pan and scroll; frames run only while transitions do, so an idle timeline costs nothing.
  */
 export function useCanvasFrame(
   canvasRef: RefObject<HTMLCanvasElement | null>,
@@ -17,7 +14,6 @@ export function useCanvasFrame(
 ): { requestDraw: () => void; drawNow: () => void } {
   const rafRef = useRef(0);
 
-  /** Draws one frame; true while transitions still run. */
   const draw = useCallback(
     (timeMs: number): boolean => {
       const canvas = canvasRef.current;
@@ -34,8 +30,7 @@ export function useCanvasFrame(
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const frame = source(width, height, timeMs);
       const labels = drawFrame(ctx, frame);
-      // The time header's labels as drawn (tier, text, x and width in px from the time area's
-      // left edge): what the browser tests check for overlap, which pixels cannot tell them.
+      // The axis labels as drawn: browser tests check them for overlap, which pixels cannot tell.
       const axis = labels
         .map((l) => `${l.tier}|${Math.round(l.xPx)}|${Math.ceil(l.widthPx)}|${l.text}`)
         .join('\n');
@@ -55,8 +50,7 @@ export function useCanvasFrame(
   }, [draw]);
   useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
 
-  // A render's draw shows the latest state, so a frame already asked for by the event that
-  // caused the render (scroll, pan) would only draw the same again: drop it.
+  // A frame already requested by the event that caused this render would only repeat it: drop it.
   const drawNow = useCallback(() => {
     cancelAnimationFrame(rafRef.current);
     rafRef.current = 0;

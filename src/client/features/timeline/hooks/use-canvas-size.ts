@@ -1,9 +1,6 @@
 import { useLayoutEffect, useState, type RefObject } from 'react';
 
-/**
- * Size in CSS pixels of the scrolling element holding the canvas, kept current with a
- * ResizeObserver (disconnected on unmount); `heightPx`, when given, fixes the height.
- */
+/** Size in CSS pixels of the canvas's scroller (ResizeObserver); `heightPx`, when given, fixes the height. */
 export function useCanvasSize(
   scrollerRef: RefObject<HTMLElement | null>,
   heightPx: number | undefined,

@@ -4,10 +4,8 @@ import { useLayoutEffect, type RefObject } from 'react';
 const MIN_HEIGHT_PX = 360;
 
 /**
- * Gives `elementRef`'s element the height from its top to the window's bottom edge less
- * `bottomGapPx` (its `--fill-height` custom property, in px), kept current when the window or the
- * page above it changes size (the app header may wrap), so the timeline takes the whole screen
- * below the navigation whatever the window size; at least 360 px.
+ * Sets `--fill-height` (px) on the element: from its top to the window's bottom less
+ * `bottomGapPx`, at least 360 px, kept current as the window or the header above resizes.
  */
 export function useFillViewport(
   elementRef: RefObject<HTMLElement | null>,

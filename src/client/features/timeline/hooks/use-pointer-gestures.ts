@@ -19,7 +19,6 @@ import { panBy, xToTime, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';
 import { windowSpoken } from '../lib/window-words.ts';
 
-/** A press on the canvas and what it turned into. */
 type Gesture =
   | { kind: 'pan'; lastX: number }
   | { kind: 'create'; rowIndex: number; anchorMs: number; endMs: number; moved: boolean }
@@ -36,10 +35,7 @@ type Gesture =
   /** A drag that would change something but may not: said once, then nothing until release. */
   | { kind: 'blocked' };
 
-/**
- * Feedback on a drag, shown beside the pointer over the grid: a refusal (announced as an alert)
- * or a hint. `xPx`, `yPx`: the pointer in canvas CSS pixels.
- */
+/** A refusal (an alert) or hint beside the pointer; `xPx`, `yPx` in canvas CSS pixels. */
 export interface TimelineMessage {
   text: string;
   refused: boolean;
@@ -68,16 +64,11 @@ export interface PointerSpot {
   ms: number;
 }
 
-/** What the gestures read at the moment of the event (the latest props). */
 export interface GestureData {
   barsByDevice: ReadonlyMap<string, readonly Bar[]>;
   ghostsByDevice?: ReadonlyMap<string, readonly GhostWindow[]> | undefined;
-  /** True when the view only shows: a drag pans, nothing is drawn, moved or resized. */
   readOnly?: boolean | undefined;
-  /**
-   * Why the operator may not change anything (a viewer's role), in a few words: a drag on a row
-   * says it beside the pointer instead of drawing or moving; the time axis still pans.
-   */
+  /** Why the operator may not change anything: a drag on a row says it; the axis still pans. */
   changeRefusal?: string | undefined;
   overlapIndex: (deviceId: string) => DeviceOverlapIndex | undefined;
   nowMs: number;
@@ -107,23 +98,15 @@ export interface PointerGestureOptions {
   onMoveBar: (target: RowTarget, bar: Bar, window: WindowMs) => void;
   /** A right-click on a bar: its menu opens (the browser's own menu elsewhere). */
   onBarContextMenu?: ((target: RowTarget, bar: Bar, rowIndex: number) => void) | undefined;
-  /** A right-click on a queued change's window (a ghost with `queued`): its menu opens. */
   onGhostContextMenu?:
     ((target: RowTarget, ghost: GhostWindow, rowIndex: number) => void) | undefined;
 }
 
 /**
- * Pointer gestures on the canvas: drag the axis to pan; drag on an empty part of a row to draw
- * a new window, snapped to `snapMs` on the site clock; press a bar to select it; drag an editable
- * bar (received, starting at least the lead time ahead: lib/edit-lock.ts) to move it, or its
- * ends to resize it; click an empty part of a row to set the keyboard's time there (a paste goes
- * there); Shift+click a row to choose the rows up to it. While drawing or moving, the drag rule
- * (`dragRefusal`: no overlap with an active command, no start in the past or within the lead
- * time) is checked on every move and its refusal shown; a refused window is never handed on. A
- * drag on a window that may not change, or on anything while `changeRefusal` is set, says why
- * beside the pointer. A preview (`readOnly` without `changeRefusal`) pans on a drag anywhere.
- * Hovering the lower half of a row that holds ghost windows shows the ghost's card instead of a
- * bar's.
+ * Pointer gestures on the canvas: pan on the axis, draw on an empty row, select, move or resize
+ * an editable bar (lib/edit-lock.ts), set the keyboard's time, Shift+click to choose rows. The
+ * drag rule (`dragRefusal`) is checked on every move; a refused window is never handed on.
+ * A preview (`readOnly` without `changeRefusal`) pans on any drag.
  */
 export function usePointerGestures(options: PointerGestureOptions) {
   const { rows, utc, snapMs, dataRef, scaleRef, scrollTopRef, setMessage } = options;
@@ -227,8 +210,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
       event.currentTarget.style.cursor = bar || ghost ? 'default' : 'grab';
       return;
     }
-    // The cursor says what a drag would do: nothing but panning on the axis for a viewer, and
-    // "not allowed" over a window that may no longer change.
+    // The cursor says what a drag would do ("not allowed" over a locked window).
     const locked = !bar || changeRefusal !== undefined || editLock(bar, nowMs) !== null;
     const edge = bar && !locked ? edgeUnder(bar, point.ms, scaleRef.current.msPerPx) : 'both';
     event.currentTarget.style.cursor =
@@ -247,7 +229,6 @@ export function usePointerGestures(options: PointerGestureOptions) {
                 : 'crosshair';
   };
 
-  /** Says why a drag does nothing, beside the pointer, once per press. */
   const block = (text: string, point: { x: number; y: number }) => {
     gestureRef.current = { kind: 'blocked' };
     setHover(undefined);
@@ -375,8 +356,7 @@ export function usePointerGestures(options: PointerGestureOptions) {
       endMs: Math.max(gesture.anchorMs, gesture.endMs),
     };
     if (!gesture.moved) {
-      // A click on a ghost window focuses it (its card, its menu with Shift+F10); on an empty
-      // part of a row the keyboard's time goes there (a paste lands there).
+      // A click on a ghost focuses it; on an empty part of a row it sets the keyboard's time.
       if (hoverGhost && hoverGhost.device.deviceId === target.device.deviceId) {
         options.setFocusedBarId(hoverGhost.ghost.id);
         return;
@@ -390,7 +370,6 @@ export function usePointerGestures(options: PointerGestureOptions) {
     options.onCreateWindow(target, window);
   };
 
-  /** Drops a drag in progress (Escape) without handing anything on. */
   const cancelGesture = () => {
     gestureRef.current = undefined;
     setDrag(undefined);
@@ -435,7 +414,6 @@ export function usePointerGestures(options: PointerGestureOptions) {
     options.onBarContextMenu(target, bar, rowIndex);
   };
 
-  /** Forgets the pointer's place over the rows (it left the canvas). */
   const leave = () => {
     spotRef.current = undefined;
     setHover(undefined);
@@ -448,7 +426,6 @@ export function usePointerGestures(options: PointerGestureOptions) {
     hover,
     hoverGhost,
     cancelGesture,
-    /** The device row and instant under the pointer, while it is over a row's time area. */
     pointerSpot: () => spotRef.current,
     leave,
     canvasHandlers: {

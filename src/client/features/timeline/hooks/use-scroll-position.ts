@@ -6,13 +6,9 @@ import { SETTLE_AFTER_MS } from './use-time-scale.ts';
 export const HELD_ROWS_BEYOND_VIEW = 15;
 
 /**
- * The vertical scroll of the grid: a ref updated on every scroll event (the canvas draws from
- * it in the next animation frame) and React state that follows only when React must render:
- * at once when the visible rows leave the rows the accessible layer holds (`held`, the visible
- * rows of the rendered scroll plus `HELD_ROWS_BEYOND_VIEW` each side), otherwise once the scroll
- * has rested for `SETTLE_AFTER_MS`. So a scroll frame costs a draw, not a React render
- * (main-thread time per frame, docs/architecture.md, Budgets). `onChange` hears every scroll
- * position in CSS pixels (draw, data attribute).
+ * The grid's vertical scroll: a ref the canvas reads every frame, and React state that follows
+ * only when the visible rows leave those the accessible layer holds, or after `SETTLE_AFTER_MS`
+ * (main-thread time per frame, docs/architecture.md, Budgets).
  */
 export function useScrollPosition(
   rows: readonly TimelineRow[],

@@ -3,24 +3,13 @@ import { scaleAroundNow, type TimeScale } from '../lib/time-scale.ts';
 
 const DAY_MS = 86_400_000;
 
-/**
- * How long a pan or zoom gesture must rest before React renders the new scale, in ms: what
- * React renders from the scale (the accessible bars in range, the viewport report) need not
- * follow every frame, the canvas does (main-thread time per pan frame, docs/architecture.md,
- * Budgets).
- */
+/** Rest (ms) before React renders a new scale; the canvas follows every frame (docs/architecture.md, Budgets). */
 export const SETTLE_AFTER_MS = 100;
 
 /**
- * The time scale (origin and ms per pixel): a ref for what reads it between renders (pointer
- * handlers, the canvas frame) and React state for what renders from it. Starts as the Day preset:
- * 24 hours (or `firstSpanMs`) across `timeWidthPx` with `nowMs` a quarter from the left; until the operator first
- * pans or zooms, a new `timeWidthPx` (the grid's real width, known after layout, or a resized
- * window) fits that first view again. `applyScale` (keys, toolbar) sets both at once;
- * `panScale` (drag-pan, wheel) sets the ref and renders only once the gesture has rested for
- * `SETTLE_AFTER_MS`. Both call `onChange` with the new scale (draw, data attributes), and
- * `onSettled` once the operator's change has rested (at once for a key or button, after the rest
- * for a drag or wheel): what the page keeps in the URL. Fitting the first view is not a change.
+ * The time scale as a ref (read between renders) and React state. `applyScale` sets both;
+ * `panScale` renders once the gesture rested `SETTLE_AFTER_MS`. `onSettled` hears the operator's
+ * changes (kept in the URL); refitting the first view to the real width is not one.
  */
 export function useTimeScale(
   nowMs: number,

@@ -6,16 +6,13 @@ import { liveSlotPollMs } from '../lib/live-poll.ts';
 import { DeviceOverlapIndex } from '../lib/overlap-index.ts';
 import type { TimelineViewport } from '../lib/timeline-types.ts';
 
-// A device whose history did not change keeps its records' array (structural sharing), hence its
-// bars and its overlap index: nothing is rebuilt, and no status change is looked for there.
+// Keyed by history array (structural sharing): an unchanged device rebuilds no bars or index.
 const barsCache = new WeakMap<readonly StatusRecord[], Bar[]>();
 const indexCache = new WeakMap<readonly Bar[], DeviceOverlapIndex>();
 
 /**
- * Bars of the devices in view over the history slots the viewport meets (the device commands
- * entity's 30-day slots, shared with every other screen), polled while a slot holds a live
- * command, and a per-device overlap index built lazily, once per data version, for the drag
- * feedback.
+ * Bars of the devices in view over the history slots the viewport meets, polled while a slot is
+ * live, with a per-device overlap index built lazily once per data version.
  */
 export function useTimelineBars(viewport: TimelineViewport | undefined) {
   const range = useMemo(

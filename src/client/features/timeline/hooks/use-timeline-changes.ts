@@ -31,21 +31,15 @@ import { useUndoKey } from './use-undo-key.ts';
 const REPLACING_WORDS =
   'Replacing: the current command is cancelled, then the new one submitted (powerdeck plans both before the first goes)…';
 
-/**
- * What the toolbar's notice says: plain words, or queued changes' lines (each following its change
- * live) between optional words before and after them.
- */
+/** The toolbar's notice: words, or queued changes' live lines between optional words. */
 type Notice =
   string | { before?: string | undefined; lines: QueuedLine[]; after?: string | undefined };
 
 const NO_LINES: readonly QueuedLine[] = [];
 
 /**
- * The changes the timeline page sends and what it says of them (components/timeline-page.tsx): a
- * submission from the form, a cancel, copies (a paste, a duplicate), a replace planned as one
- * change by powerdeck (asked about first when the device's budget would queue it), Ctrl+Z and
- * Undo of the last of them, and the toolbar's notice of each outcome (`noticeText`, with a
- * queued change's line following it live).
+ * The changes the timeline page sends (form, cancel, copies, replace, undo) and the notice of
+ * each outcome.
  *
  * @param options.setForm closes the command form once its submission went.
  * @param options.setSelected clears the selected window once a replace went.
@@ -68,7 +62,6 @@ export function useTimelineChanges({
     next: DeviceCommand;
     goesAt: string;
   }>();
-  // A queued change's line follows the change live (sent, refused, withdrawn).
   const [notice, setNotice] = useState<Notice>();
   const queuedLinesNow = useQueuedLinesWords(typeof notice === 'object' ? notice.lines : NO_LINES);
   const noticeWords =
@@ -84,8 +77,7 @@ export function useTimelineChanges({
     oldCancelled: boolean;
   }>();
 
-  // The last schedule changes made here (one, or a paste's or duplicate's copies), for Ctrl+Z;
-  // each is offered as Undo in a toast too.
+  // The last changes made here, for Ctrl+Z and the toast's Undo.
   const [lastChanges, setLastChanges] = useState<{
     changes: readonly UndoableChange[];
     timeZone: string;
@@ -166,9 +158,8 @@ export function useTimelineChanges({
       },
     );
 
-  // Copies (a paste, a duplicate) go through a submission hook of their own: each is its own
-  // intent with its own key, and the form's pending state and error stay the form's. Sent many
-  // at once, each gets two quick retries and then its words in the summary, not a check to show.
+  // Copies use their own submission hook: one key per copy, the form's state untouched, and no
+  // wait-until-decided (a summary, not a check, per copy).
   const copySubmit = useSubmitCommand({ untilDecided: false });
   const sendCopies = async (
     copies: readonly CheckedCopy[],
@@ -220,7 +211,6 @@ export function useTimelineChanges({
           }.`
         : undefined;
     const notSentWords = notSent.length ? `Not sent: ${notSent.join(' ')}` : undefined;
-    // Each queued copy's line follows its change (sent, refused, withdrawn) in the notice.
     setNotice({ before: sentWords, lines: queued, after: notSentWords });
     if (changes.length === 0) return;
     setLastChanges({ changes, timeZone });
@@ -241,11 +231,7 @@ export function useTimelineChanges({
       });
   };
 
-  /**
-   * Replaces `old` by `next`. First only if it can go at once (`ifLater` `refuse`): a replace the
-   * device's budget would queue is asked about first, nothing sent ({@link ReplaceLaterConfirm});
-   * the operator's yes sends it again to be queued.
-   */
+  /** Replaces `old` by `next`; one the budget would queue is asked about first (`ifLater: refuse`). */
   const runReplace = async (
     target: RowTarget,
     old: StatusRecord,
@@ -258,9 +244,7 @@ export function useTimelineChanges({
     setReplacing(true);
     const timeZone = target.site.timeZone;
     try {
-      // One change planned as a whole by powerdeck: both calls get their slot of the device's
-      // budget before the first goes, and go together, so a replace is never left half done
-      // (docs/decisions/007-device-call-budget.md, section 2).
+      // Planned as one change so it is never left half done (docs/decisions/007-device-call-budget.md, section 2).
       const answer = await changeDevice(
         old.deviceId,
         { kind: 'replace', commandId: old.id, command: next },

@@ -58,12 +58,9 @@ export interface TimelineKeyOptions {
   setCursorMs: (ms: number | undefined) => void;
   setKeyMove: (move: KeyMove | undefined) => void;
   setSelection: (selection: RowSelection | undefined) => void;
-  /** The pointer's place over a row, if it is over one: a paste goes there first. */
   pointerSpot: () => PointerSpot | undefined;
   cancelGesture: () => void;
-  /** Shows `text` beside the focused window or row; `refused` makes it an alert. */
   say: (text: string, refused: boolean) => void;
-  /** Says `text` politely to screen readers only. */
   announce: (text: string) => void;
   onSelectBar: (target: RowTarget, bar: Bar) => void;
   onNewCommand: (target: RowTarget, atMs: number) => void;
@@ -86,19 +83,10 @@ export function rowsBetween(rows: readonly TimelineRow[], from: number, to: numb
 }
 
 /**
- * Keyboard use of the grid: Up/Down move between device rows (scrolling the row into
- * view), Shift+Up/Down choose several rows for a paste, Left/Right step through the focused row's
- * bars and ghost windows in time order (panning to show it), Shift+Left/Right pan by a quarter of
- * the view, + and − zoom, Home goes to now, Enter opens the focused bar or a new command at the
- * keyboard cursor (default: the next quarter hour after now if in view; not when read-only, and a
- * ghost opens nothing: its name says all), Escape drops a drag.
- *
- * On a focused window: Shift+F10 or the context-menu key opens its menu, Ctrl/Cmd+C copies it,
- * Space or M picks it up to move it (Left/Right by the snap step, Shift+Left/Right change its end,
- * each step checked and read out, Enter or Space sends the move, Escape leaves it), with the same
- * rules as a drag. Ctrl/Cmd+V pastes the copied window on the row under the pointer at its time,
- * else on the focused row (or every chosen row) after the focused window or at the keyboard
- * cursor. What may not be done (a viewer, a window that can no longer change) is said, not ignored.
+ * Keyboard use of the grid: arrows move between rows and windows, Shift+arrows choose rows or
+ * pan, +/− zoom, Home goes to now, Enter opens, Escape drops a drag. On a window: Shift+F10 menu,
+ * Ctrl/Cmd+C copy, Space/M pick up and move with the drag's rules, Ctrl/Cmd+V paste. What may
+ * not be done is said, not ignored.
  */
 export function useTimelineKeys(options: TimelineKeyOptions) {
   const { rows, timeWidthPx, scaleRef, applyScale, focusedRow, nowMs } = options;
@@ -134,7 +122,6 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
 
   const zoneOf = (target: RowTarget) => (options.utc ? 'UTC' : target.site.timeZone);
 
-  /** Moves the picked-up window to `window`, checks it and says where it is now. */
   const stepKeyMove = (move: KeyMove, window: WindowMs) => {
     const target = rowTarget(rows, move.rowIndex);
     if (!target) return;
@@ -315,11 +302,7 @@ export function useTimelineKeys(options: TimelineKeyOptions) {
     );
   };
 
-  /**
-   * Pastes on the row under the pointer at its time (snapped), else on the focused row, or on
-   * every chosen row when the focused one is among them, after the focused window or at the
-   * keyboard cursor.
-   */
+  /** Pastes under the pointer, else on the focused or chosen rows, after the focused window or at the cursor. */
   const paste = (focusedBar: Bar | undefined) => {
     const spot = options.pointerSpot();
     const rowIndex = spot?.rowIndex ?? focusedRow;

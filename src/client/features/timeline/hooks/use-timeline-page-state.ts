@@ -36,12 +36,8 @@ export const VIEWER_REFUSAL_WORDS =
   'Viewers can look but not schedule: ask for the dispatcher role.';
 
 /**
- * The timeline page's state (components/timeline-page.tsx renders it): the view the URL keeps
- * (`search`) and what it shows (the rows of shown sites, their bars with queued changes' windows
- * and cancels, the clock each row is written on), the window selected, the dialogs open, what is
- * copied, and every action of the page: opening the form, a window's menu, copy and paste,
- * withdrawing a queued change. The changes sent and their notice are `useTimelineChanges`'s.
- * With `dispatchRefusal` (a role that may only read) no change opens; the refusal is told.
+ * The timeline page's state and actions (components/timeline-page.tsx renders it); sent
+ * changes and their notice are `useTimelineChanges`'s. With `dispatchRefusal` no change opens.
  */
 export function useTimelinePageState({
   sites,
@@ -93,8 +89,7 @@ export function useTimelinePageState({
     sendCopies,
     runReplace,
   } = useTimelineChanges({ setForm, setSelected, failedSlots });
-  // The changes waiting for their devices' budget of upstream calls (the /changes page's query):
-  // their windows drawn as queued, the commands they will cancel marked, both until they are sent.
+  // Changes waiting for their devices' budget: drawn as queued until they are sent.
   const waitingChanges = useQuery(queuedChangesQueryOptions({ waiting: 'true' }));
   const withdraw = useWithdrawChange();
   /** A queued change to withdraw once the operator confirms: its mark and the row it was chosen on. */
@@ -119,8 +114,7 @@ export function useTimelinePageState({
       ),
     [barsByDevice, showCancelled, queued, zoneOfDevice],
   );
-  // A queued window is taken like an active command's: drawing, moving, pasting or the form onto
-  // it is refused before anything is sent.
+  // A queued window blocks like an active command's, before anything is sent.
   const overlapIndex = useCallback(
     (deviceId: string): DeviceOverlapIndex | undefined => {
       const ghosts = queued.ghostsByDevice.get(deviceId);
@@ -148,7 +142,6 @@ export function useTimelinePageState({
     setForm({ target, ...window });
   };
 
-  /** Opens the replace form of `record`, or says why its window may no longer change. */
   const openReplace = ({ target, record }: WindowOfRow) => {
     const lock = editLock(
       {
@@ -182,7 +175,6 @@ export function useTimelinePageState({
     );
   };
 
-  /** Checks a paste on every target before anything is sent; the refusal, or undefined. */
   const paste = (targets: RowTarget[], atMs: number): string | undefined => {
     if (!canChange) return VIEWER_REFUSAL_WORDS;
     if (!copied) return 'Nothing is copied yet: Ctrl+C on a window copies it.';
@@ -255,7 +247,6 @@ export function useTimelinePageState({
     ];
   };
 
-  /** The waiting change `mark` names, as the list of queued changes holds it now. */
   const waitingChange = (mark: QueuedMark) =>
     waitingChanges.data?.changes.find((change) => change.id === mark.changeId);
 
@@ -274,7 +265,6 @@ export function useTimelinePageState({
     onAction: () => void navigate('/changes'),
   };
 
-  /** The menu of a queued change's window: withdraw it (after a confirmation), or see the list. */
   const queuedMenuActions = (target: RowTarget, ghost: GhostWindow): readonly MenuAction[] =>
     ghost.queued && canChange
       ? [withdrawAction(target, ghost.queued, 'Withdraw…'), openQueuedChanges]

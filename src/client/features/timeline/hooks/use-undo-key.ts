@@ -11,10 +11,7 @@ function editsText(target: EventTarget): boolean {
   );
 }
 
-/**
- * The `onKeyDown` of the timeline: Ctrl+Z (Cmd+Z on a Mac) undoes the last schedule change, as
- * the Undo of its toast does; outside text fields, without Shift (Ctrl+Shift+Z is redo elsewhere).
- */
+/** Ctrl/Cmd+Z outside text fields (and without Shift, which is redo) undoes the last schedule change. */
 export function useUndoKey(onUndo: () => void) {
   return useCallback(
     (event: KeyboardEvent) => {

@@ -2,17 +2,10 @@ import { useEffect, useMemo, useRef, useLayoutEffect } from 'react';
 import type { TimelineViewport } from '../lib/timeline-types.ts';
 import type { TimelineRow } from '../lib/rows.ts';
 
-/**
- * How long the rendered view must rest before the data layer hears of it, in ms. A pan or
- * scroll reaches React only after resting 100 ms itself (`SETTLE_AFTER_MS`), so about 150 ms
- * after a gesture ends.
- */
+/** Rest (ms) on top of `SETTLE_AFTER_MS` before the data layer hears of the view. */
 const REPORT_AFTER_MS = 50;
 
-/**
- * Tells the data layer which devices and time range are in view (rows `first`..`last`), once
- * the view has rested for 150 ms, so a pan or scroll does not start a query per frame.
- */
+/** Tells the data layer which rows and time range are in view, once the view rests, not per frame. */
 export function useViewportReport(
   rows: readonly TimelineRow[],
   first: number,

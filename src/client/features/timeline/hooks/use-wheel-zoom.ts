@@ -3,9 +3,8 @@ import { LABEL_WIDTH_PX } from '../lib/draw.ts';
 import { panBy, zoomAround, type TimeScale } from '../lib/time-scale.ts';
 
 /**
- * Wheel on the scroller: Ctrl/Cmd zooms around the pointer, Shift or a sideways wheel pans the
- * time axis, anything else is the browser's own vertical scroll. A non-passive listener, since
- * React's onWheel cannot prevent the page zoom.
+ * Wheel: Ctrl/Cmd zooms around the pointer, Shift or sideways pans, else the page scrolls.
+ * Non-passive, since React's onWheel cannot prevent the page zoom.
  */
 export function useWheelZoom(
   scrollerRef: RefObject<HTMLElement | null>,

@@ -13,7 +13,6 @@ const DAY_MS = 86_400_000;
 /** The two rows of the time header: periods (day, month) above, their divisions below. */
 export type AxisTier = 'upper' | 'lower';
 
-/** A tier's tick step and the date-fns pattern of its labels. */
 export interface TierScale {
   step: TickStep;
   pattern: string;
@@ -36,11 +35,7 @@ const CLOCK_LABEL_PX = 48;
 const DAY_LABEL_PX = 56;
 const DAY_NUMBER_PX = 22;
 
-/**
- * The two tiers for a zoom (`msPerPx`): up to hours apart, `HH:mm` below and the day
- * (`Mon 23 Nov`) above; when hours no longer fit, days below (`Mon 23`, or the day number alone)
- * and the month above; when even day numbers do not fit, weeks below (`23 Nov`, Mondays).
- */
+/** The two tiers for a zoom (`msPerPx`): hours under days, else days under months, else weeks. */
 export function chooseAxisTiers(msPerPx: number): { lower: TierScale; upper: TierScale } {
   const month = { step: MONTH_STEP, pattern: 'MMMM yyyy' };
   const fine = chooseTickStep(msPerPx, CLOCK_LABEL_PX);
@@ -56,13 +51,9 @@ export function chooseAxisTiers(msPerPx: number): { lower: TierScale; upper: Tie
 }
 
 /**
- * Lays out the two-tier time header of a view (`scale` over `timeWidthPx`) on the wall clock of
- * `timeZone`, measuring text with `measure` (CSS pixels). Lower labels sit right of their tick;
- * one that would come closer than {@link LABEL_GAP_PX} to the previous one, or pass the right
- * edge, is left out, so no two labels of a tier ever overlap and none is cut. An upper label
- * stays inside its period and in view: a day that began left of the view is named at the left
- * edge, pushed left by the next day's label as it comes in (as a sticky header does), and left
- * out when the part of the period in view is narrower than its name.
+ * Lays out the two-tier time header of `scale` over `timeWidthPx` on `timeZone`'s clock, text
+ * measured with `measure` (CSS px). A label that would overlap the previous one or be cut is
+ * left out; an upper label sticks to the left edge within its period, as a sticky header does.
  */
 export function layoutAxis(
   scale: TimeScale,
@@ -77,10 +68,7 @@ export function layoutAxis(
   ];
 }
 
-/**
- * The lower tier's labels alone, from `fromPx` on (a site row writes its name left of it).
- * See {@link layoutAxis}.
- */
+/** The lower tier's labels alone, from `fromPx` on. See {@link layoutAxis}. */
 export function layoutLowerTier(
   scale: TimeScale,
   timeWidthPx: number,

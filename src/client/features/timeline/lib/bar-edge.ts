@@ -7,11 +7,7 @@ export type BarEdge = 'both' | 'start' | 'end';
 /** How close to a bar's end, in CSS pixels, a press grabs that end. */
 const EDGE_GRAB_PX = 6;
 
-/**
- * The part of `bar` under the pointer at `ms`: an end only for editable bars (`isEditableStatus`:
- * received, the only ones a replace may change) wide enough to leave a middle to grab; `msPerPx`
- * is the current zoom.
- */
+/** The part of `bar` under the pointer at `ms`: an end only on an editable bar wide enough to keep a middle. */
 export function edgeUnder(bar: Bar, ms: number, msPerPx: number): BarEdge {
   if (!isEditableStatus(bar.status)) return 'both';
   const widthPx = (bar.endMs - bar.startMs) / msPerPx;

@@ -9,10 +9,7 @@ import { siteClockWords } from '../../../../domain/time.ts';
 import type { QueuedMark } from './ghosts.ts';
 import { windowInZone } from './window-words.ts';
 
-/**
- * A command window as the canvas draws it: numbers precomputed once per record. `label` is the
- * full text: short control and status, e.g. `3 kW charge, stop charging at 90% · Received`.
- */
+/** A command window as the canvas draws it; `label` e.g. `3 kW charge, stop charging at 90% · Received`. */
 export interface Bar {
   id: string;
   startMs: number;
@@ -61,11 +58,7 @@ export function toBar(record: StatusRecord): Bar {
 /** Labels made for bars drawn so far; bars are rebuilt per data version, so none goes stale. */
 const labelChoices = new WeakMap<Bar, readonly string[]>();
 
-/**
- * The texts the canvas may write for a bar, longest first: the full label, the short control,
- * its first part (the power, or the first cut-off), so a narrow bar shows the longest that fits,
- * never a cut one. Made when a bar is first drawn, not for every bar of the fleet.
- */
+/** The texts a bar may show, longest first, so a narrow bar shows the longest that fits, never a cut one. */
 export function barLabels(bar: Bar): readonly string[] {
   let labels = labelChoices.get(bar);
   if (!labels) {
@@ -81,12 +74,9 @@ export function barLabels(bar: Bar): readonly string[] {
 const accessibleNames = new WeakMap<Bar, { deviceName: string; timeZone: string; name: string }>();
 
 /**
- * Accessible name of a bar: device, control, window in the site's zone, status (a cancelled
- * one's with its reason, the text alternative of the canvas's hatching).
- * E.g. `BAT-EU-001-A: 3 kW charge, stop charging at 90%, Sat 21 Nov 14:00–15:00 Europe/Berlin, Received (pending)`,
- * then, while a queued change waits to cancel it, `, cancel queued, goes at 14:05:20 site time (13:05:20 UTC)`.
- * Remembered per bar and zone: the accessible layer names every bar in view on each render while
- * panning, and formatting a window in a time zone was most of a pan frame's main-thread time.
+ * Accessible name of a bar: device, control, window in the site's zone, status (with a cancel's
+ * reason, the text of the canvas's hatching). Memoized per bar and zone: formatting in a zone was
+ * most of a pan frame's time.
  */
 export function barAccessibleName(deviceName: string, bar: Bar, timeZone: string): string {
   const known = accessibleNames.get(bar);

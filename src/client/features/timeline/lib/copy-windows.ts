@@ -12,7 +12,6 @@ import type { RowTarget } from './timeline-types.ts';
 
 /** A window copied with Ctrl+C (or the bar menu): what a paste sends again elsewhere. */
 export interface CopiedWindow {
-  /** The command it was copied from. */
   commandId: string;
   deviceName: string;
   powerControl: PowerControl;
@@ -42,19 +41,12 @@ export interface CheckedCopy extends WindowCopy {
   refusal: string | undefined;
 }
 
-/**
- * The overlap index of a device for the checks: `undefined` while its commands are not read yet
- * (a copy is then refused: the overlap rule cannot be checked).
- */
+/** A device's overlap index, or `undefined` while its commands are unread (a copy is then refused). */
 export type OverlapIndexOf = (deviceId: string) => DeviceOverlapIndex | undefined;
 
 /**
- * Checks every copy before anything is sent, in order: the power control against the target
- * device's capability ranges (docs/upstream.md, Commands; a control it lacks would end
- * `notSupported`, Lifecycle), the drag rule (`dragRefusal`: not empty, not in the past or within
- * the lead time, no overlap with an active command of the device, Lifecycle), and no overlap with
- * an earlier copy for the same device that passed (both would be sent). `timeZoneOf` gives the
- * clock a refusal is worded on.
+ * Checks every copy before anything is sent: capability ranges (docs/upstream.md, Commands), the
+ * drag rule (`dragRefusal`), and no overlap with an earlier passed copy for the same device.
  */
 export function checkCopies(
   copies: readonly WindowCopy[],
@@ -87,10 +79,7 @@ export function checkCopies(
   });
 }
 
-/**
- * The instant `days` days after `ms` on the wall clock of `timeZone`: the same time of day, so a
- * copy "+1 day" across a change to or from daylight saving time still starts at 14:00 there.
- */
+/** `days` days after `ms` on `timeZone`'s wall clock: same time of day across a DST change. */
 export function shiftDays(ms: number, days: number, timeZone: string): number {
   return days === 0 ? ms : addDays(new TZDate(ms, timeZone), days).getTime();
 }
@@ -104,10 +93,8 @@ export function dayOffsetWords(days: number): string {
 }
 
 /**
- * The copies of `record` (on `source`) a duplicate makes: one per device of `targets` and day
- * offset of `dayOffsets`, the window moved by whole days on the source site's clock (the same
- * instants on every device), leaving out the record itself (its device at offset 0). Devices in
- * `targets` order, offsets ascending.
+ * The copies of `record` a duplicate makes: one per target device and day offset (whole days on
+ * the source site's clock), leaving out the record itself.
  */
 export function duplicateCopies(
   record: StatusRecord,

@@ -10,12 +10,9 @@ export type DragRefusal =
   | { kind: 'overlap'; conflict: IndexedWindow };
 
 /**
- * The live verdict on a window drawn, moved, pasted or copied on the timeline: empty (end not
- * after start, docs/upstream.md, Commands), starting in the past (it could never begin when
- * drawn: the vendor starts a window already begun at once and refuses one already ended,
- * Commands), starting within the lead time a command needs to reach the device
- * (`EDIT_LEAD_TIME_MS`, lib/edit-lock.ts), or overlapping an active command of the device
- * (docs/upstream.md, Lifecycle; the upstream would answer 409). O(log n).
+ * The live verdict on a window drawn, moved, pasted or copied: empty, starting in the past or
+ * within the lead time (lib/edit-lock.ts), or overlapping an active command (docs/upstream.md,
+ * Commands and Lifecycle). O(log n).
  */
 export function dragRefusal(
   window: WindowMs,

@@ -14,12 +14,7 @@ import {
   type TransitionLook,
 } from './status-transitions.ts';
 
-/**
- * The bars of the timeline's canvas (`draw.ts` draws the frame around them): a command's window
- * with its status mark, lock and label, an ended window's label kept clear of the live ones, a
- * ghost of a window being drawn or moved, a window not sent yet; each state told apart by a mark
- * or a pattern beside its colour.
- */
+/** The bars of the timeline's canvas; each state told apart by a mark or a pattern beside its colour. */
 
 /** Marks that tell statuses apart without colour, each with the status in words beside it. */
 const STATUS_ICON: Record<CommandStatus, string> = {
@@ -48,10 +43,7 @@ function drawLock(ctx: CanvasRenderingContext2D, x: number, y: number, colour: s
   ctx.fillRect(x, y + 3, 8, 6);
 }
 
-/**
- * Where the room beside bar `b` ends: the start of the next bar, or for a live bar (`live`) of
- * the next live one, else `viewEndMs`. Bars are sorted by start.
- */
+/** Where the room beside bar `b` ends: the next bar's start (the next live one's for a live bar), else `viewEndMs`. */
 export function nextStartMs(
   bars: readonly Bar[],
   b: number,
@@ -69,10 +61,7 @@ export function nextStartMs(
 /** Opacity of an ended window: behind the live ones, still readable, a cancelled one fainter. */
 const ENDED_ALPHA: Partial<Record<CommandStatus, number>> = { completed: 0.7, cancelled: 0.45 };
 
-/**
- * True for a received window starting within the lead time (lib/edit-lock.ts): it can no longer
- * be moved, so it carries the lock an executing one does.
- */
+/** A received window within the lead time (lib/edit-lock.ts) can no longer move: it shows the lock. */
 function lockedSoon(bar: Bar, nowMs: number): boolean {
   return bar.status === 'received' && bar.startMs < nowMs + EDIT_LEAD_TIME_MS;
 }
@@ -146,10 +135,8 @@ export function drawBar(
 }
 
 /**
- * The labels of a row's ended windows, drawn after its live ones and only where no live bar or
- * label is (`liveSpans`: pairs of left and right x): an ended window writes the longest of its
- * labels that keeps clear of them, else its mark, else nothing, so no part of an ended label is
- * ever over, or peeking out from under, a live one.
+ * A row's ended windows' labels, drawn after the live ones and only where none is
+ * (`liveSpans`: left/right x pairs), so an ended label never overlaps a live one.
  */
 export function drawEndedLabels(
   ctx: CanvasRenderingContext2D,
@@ -207,11 +194,7 @@ export function drawEndedLabels(
   }
 }
 
-/**
- * The bar's status mark and the longest of its labels that fits: inside the bar, else beside it
- * (up to the next bar), else only the mark inside when it fits; never a cut text (the tooltip
- * and the accessible name hold the whole).
- */
+/** The status mark and the longest label that fits (inside, else beside); never a cut text. */
 function drawBarLabel(
   ctx: CanvasRenderingContext2D,
   bar: Bar,
@@ -233,8 +216,7 @@ function drawBarLabel(
   const { measure } = look;
   const clear = (fromPx: number, text: string) => !look.blocked?.(fromPx, fromPx + measure(text));
   const icon = STATUS_ICON[bar.status];
-  // A window that can no longer be moved (running, or starting within the lead time) says so
-  // with a lock where its mark would be.
+  // Running, or starting within the lead time: a lock where the mark would be.
   const locked = (bar.status === 'executing' || lockedSoon(bar, look.nowMs)) && w > 16;
   // What is left of a bar that began before the view: its label starts at the view's edge.
   const left = Math.max(x0, LABEL_WIDTH_PX);
@@ -301,14 +283,10 @@ export function drawGhost(
 }
 
 /**
- * A window not sent yet: translucent with a dashed outline in the accent colour when it can be
- * sent (a queued change's also hatched one way, its label saying when it goes); when refused, in the danger colour with a cross hatching and a ✕ mark, so refusal does
- * not rest on colour alone. The label is the longest of its texts that fits inside, never cut.
+ * A window not sent yet: dashed in the accent colour, a queued one hatched; a refused one in the
+ * danger colour, cross-hatched with a ✕, so refusal does not rest on colour alone.
  */
-/**
- * Hatches a rectangle with 1 px lines rising to the right every `spacingPx` (and falling too
- * when `cross`), clipped to it: the pattern beside the colour that tells a state apart.
- */
+/** Hatches a rectangle every `spacingPx` (both ways when `cross`), clipped to it. */
 function hatch(
   ctx: CanvasRenderingContext2D,
   rect: { x0: number; y: number; w: number; h: number },
@@ -355,8 +333,7 @@ export function drawGhostWindow(
   ctx.fillStyle = colour;
   ctx.fillRect(x0, y, w, h);
   if (ghost.refusal) hatch(ctx, { x0, y, w, h }, colour, 0.45, 6, true);
-  // A queued change's window: hatched one way, so it reads as "not sent yet, but coming" apart
-  // from a plan's ghost (plain) and a refused one (cross-hatched), not by colour alone.
+  // Hatched one way: "coming" apart from a plan's ghost and a refused one, not by colour alone.
   if (ghost.queued) hatch(ctx, { x0, y, w, h }, colour, 0.35, 8, false);
   ctx.globalAlpha = 1;
   ctx.setLineDash([4, 3]);

@@ -30,11 +30,8 @@ export {
 } from './frame-state.ts';
 
 /**
- * Draws one frame: only the rows in `[firstRow, lastRow]` and the bars intersecting the visible
- * time range, in CSS pixels (the caller has applied the devicePixelRatio transform). Cost is
- * proportional to what is visible, not to the fleet (docs/decisions/001-timeline-rendering.md).
- * Returns the labels of the time header as drawn (x from the time area's left edge), so the page
- * can expose them to tests without reading pixels.
+ * Draws one frame, only the rows and bars in view, in CSS pixels (caller applied the
+ * devicePixelRatio; docs/decisions/001-timeline-rendering.md). Returns the axis labels as drawn.
  */
 export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): AxisLabel[] {
   const { widthPx, heightPx, scale, rows, scrollTopPx, nowMs, tokens } = frame;
@@ -59,7 +56,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
   const measureBold = measurer(ctx);
   ctx.font = font;
 
-  // Rows, clipped below the axis.
   ctx.save();
   ctx.beginPath();
   ctx.rect(0, AXIS_HEIGHT_PX, widthPx, heightPx - AXIS_HEIGHT_PX);
@@ -76,8 +72,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     const zone = frame.utc ? 'UTC' : row.site.timeZone;
     const ticks = cachedAxisTicks(viewStartMs, viewEndMs, tiers.lower.step, zone);
     if (row.kind === 'site') {
-      // The site's name and zone across the whole row, never cut by the label column; where its
-      // zone is not the header's, the row carries its own hours after the name.
+      // The site's name spans the row; a zone other than the header's adds the row's own hours.
       ctx.fillStyle = tokens.surface2;
       ctx.fillRect(0, top, widthPx, row.height);
       ctx.font = boldFont;
@@ -114,7 +109,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
       ctx.fillStyle = tokens.accent;
       ctx.fillRect(0, top, 4, row.height);
     }
-    // Past shading.
     const nowX = Math.min(widthPx, Math.max(timeLeft, xOf(nowMs)));
     if (nowX > timeLeft) {
       ctx.globalAlpha = 0.1;
@@ -145,9 +139,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
     const ghosts = frame.ghostsByDevice?.get(row.device.deviceId);
     // Rows with ghosts share their height: commands above, the plan's windows below.
     const barH = ghosts?.length ? (row.height - 10) / 2 : row.height - 8;
-    // Ended windows (completed, cancelled) first and subdued, the live ones over them, and the
-    // ended ones' labels last, never where a live bar or its label is: a cancelled window left by
-    // a move or an undo never covers a live bar or its label, nor peeks out from under it.
+    // Ended windows first and subdued, then live ones, then ended labels only where no live bar or
+    // label is: a cancelled window never covers or peeks from under a live one.
     const liveSpans: number[] = [];
     for (let pass = 0; pass < 2; pass++) {
       const live = pass === 1;
@@ -163,8 +156,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
           nowMs,
           tokens,
           measure,
-          // Room for a label beside a narrow bar: up to the next bar (a live one's: the next live
-          // bar, written over ended ones on a backdrop) or the view's right edge.
+          // Room for a label beside a narrow bar: up to the next (live) bar or the view's edge.
           besideEndPx: Math.min(widthPx, xOf(nextStartMs(bars, b, live, viewEndMs))),
           withLabel: live,
           faded: moving,
@@ -249,7 +241,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
 
   const labels = drawAxis(ctx, frame, axisZone, measure, measureBold, font, boldFont);
 
-  // Now line over everything.
   const nowX = xOf(nowMs);
   if (nowX >= timeLeft && nowX <= widthPx) {
     ctx.fillStyle = tokens.danger;
@@ -258,7 +249,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, frame: FrameState): Axi
   return labels;
 }
 
-/** The two-tier time header in `zone`: periods above, their divisions below. */
 function drawAxis(
   ctx: CanvasRenderingContext2D,
   frame: FrameState,

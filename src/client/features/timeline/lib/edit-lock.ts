@@ -4,21 +4,14 @@ import { clockTimeWithSeconds } from '../../../lib/time.ts';
 import { clockTime } from './window-words.ts';
 
 /**
- * How long before its start a window stops being editable, and how far ahead a window sent from
- * the timeline must start: the lead time of every change (domain `CHANGE_LEAD_TIME_MS`,
- * src/domain/lead-time.ts), the same rule by which the BFF refuses a replace or an undo whose last
- * call its device's budget would send too late (409 `budget_too_tight`).
+ * Lead time before its start after which a window can no longer be edited or sent: domain
+ * `CHANGE_LEAD_TIME_MS` (src/domain/lead-time.ts), the rule the BFF refuses with `budget_too_tight`.
  */
 export const EDIT_LEAD_TIME_MS = CHANGE_LEAD_TIME_MS;
 
-/** `2 minutes`: the lead time in words. */
 export const EDIT_LEAD_TIME_WORDS = CHANGE_LEAD_TIME_WORDS;
 
-/**
- * Why a command's window can no longer be moved, resized or replaced: it has ended (`final`:
- * completed or cancelled), it is running (`started`), or it starts within
- * {@link EDIT_LEAD_TIME_MS} (`soon`). Cancel stays possible while it is active.
- */
+/** Why a window can no longer be moved or replaced: ended, running, starting soon, or its cancel queued. */
 export type EditLock =
   | { kind: 'final'; status: 'completed' | 'cancelled' }
   | { kind: 'cancelQueued'; goesAtMs: number }
@@ -26,12 +19,9 @@ export type EditLock =
   | { kind: 'soon'; startMs: number };
 
 /**
- * The lock at `nowMs` on the window of a command in `status` starting at `startMs` (epoch ms, a
- * bar's), or null while it may be changed: only a received command whose start is at least
- * {@link EDIT_LEAD_TIME_MS} ahead (docs/upstream.md, Lifecycle: a window is changed only while
- * received; once executing, the command is effective on the device). A command whose cancel is
- * queued (`queuedCancel`, docs/decisions/007-device-call-budget.md) is locked too
- * (`cancelQueued`): a replace would cancel it a second time.
+ * The lock at `nowMs` on a command's window, or null while it may change: only a received command
+ * at least {@link EDIT_LEAD_TIME_MS} ahead (docs/upstream.md, Lifecycle) whose cancel is not
+ * queued (docs/decisions/007-device-call-budget.md; a replace would cancel it twice).
  */
 export function editLock(
   window: { status: CommandStatus; startMs: number; queuedCancel?: { goesAtMs: number } },
@@ -62,10 +52,6 @@ export function editLockWords(id: string, lock: EditLock, timeZone: string): str
   }
 }
 
-/**
- * Why the window of a queued change (one waiting for its device's budget of upstream calls,
- * docs/decisions/007-device-call-budget.md) cannot be moved or resized: it is not a command yet,
- * and what it sends was fixed when it was queued.
- */
+/** Why a queued change's window cannot move: it is not a command yet, and its content was fixed when queued. */
 export const QUEUED_LOCK_WORDS =
   'it cannot be moved or resized until it is sent: withdraw it (its menu, or Queued changes) and schedule the window again.';

@@ -5,10 +5,8 @@ import { QUEUED_LOCK_WORDS } from './edit-lock.ts';
 import { windowInZone } from './window-words.ts';
 
 /**
- * A window that is not a device command yet, drawn beside the device's command windows as a ghost
- * bar: a row of a dispatch plan before it is sent, so the operator sees overlaps before sending.
- * Times are epoch ms; `id` is unique in the view and never a command ID (ghost IDs start with
- * `ghost-`, see `ghostId`).
+ * A window that is not a device command yet (a plan row before it is sent), drawn as a ghost bar
+ * so overlaps show before sending. Epoch ms; `id` starts with `ghost-` (`ghostId`).
  */
 export interface GhostWindow {
   id: string;
@@ -20,18 +18,11 @@ export interface GhostWindow {
   powerControl?: PowerControl;
   /** Why it would not be sent, in the operator's words; absent: it can be sent. */
   refusal?: string;
-  /**
-   * Set for the window of a change queued for its device's budget of upstream calls
-   * (lib/queued-windows.ts): it goes by itself at `goesAtMs` and cannot be moved until it is sent.
-   */
+  /** Set for a change queued for the device's budget (lib/queued-windows.ts): it cannot move until sent. */
   queued?: QueuedMark;
 }
 
-/**
- * A change waiting for its device's budget of upstream calls (docs/decisions/007-device-call-budget.md):
- * its ID (to withdraw it), when its step goes (epoch ms) and whether it may still be withdrawn
- * (not once its first call went).
- */
+/** A change waiting for its device's budget (docs/decisions/007-device-call-budget.md): ID, when it goes (epoch ms), whether it may be withdrawn. */
 export interface QueuedMark {
   changeId: string;
   goesAtMs: number;
@@ -58,13 +49,8 @@ export function ghostLabel(ghost: GhostWindow): string {
 }
 
 /**
- * Accessible name of a ghost bar, the text alternative of its dashed (or refused) drawing: device,
- * what it is, control, window on `timeZone`'s clock, and whether it can be sent or why not. E.g.
- * `Battery A: Plan line 3, not sent yet, -3 kW, Tue 24 Nov 18:00–19:00 Europe/Berlin, refused:
- * its window overlaps a command of this device that is waiting to start`. A queued change's
- * window says when it goes and why it cannot be moved: `Battery A: queued change, not sent yet,
- * -3 kW, Tue 24 Nov 18:00–19:00 Europe/Berlin, goes at 17:40:05 site time (16:40:05 UTC); it
- * cannot be moved…`.
+ * Accessible name of a ghost bar: device, what it is, control, window on `timeZone`'s clock, and
+ * whether it can be sent or why not (a queued one: when it goes).
  */
 export function ghostAccessibleName(deviceName: string, ghost: GhostWindow, timeZone: string) {
   const control = ghost.powerControl ? `${describePowerControl(ghost.powerControl)}, ` : '';

@@ -11,14 +11,9 @@ export interface IndexedWindow extends WindowMs {
 }
 
 /**
- * Active (received or executing) windows of one device, sorted by start, with the running
- * maximum of their ends. Answers the drag feedback's question "does this window overlap an active
- * command?" by binary search: O(log n) when active windows do not overlap each other (the
- * upstream refuses that, docs/upstream.md, Lifecycle), never worse than linear when stale data
- * says they do.
- * Same semantics as the domain's `findActiveOverlap`: half-open windows, touching allowed, only
- * active statuses block; and a queued change's window blocks too (docs/decisions/007-device-call-budget.md:
- * it will be sent, so a window over it would be refused then, or refuse it).
+ * Active windows of one device sorted by start with the running maximum of their ends: "overlaps
+ * an active command?" in O(log n). Same rule as the domain's `findActiveOverlap`; a queued
+ * change's window blocks too (docs/decisions/007-device-call-budget.md).
  */
 export class DeviceOverlapIndex {
   private readonly windows: IndexedWindow[];
@@ -36,15 +31,11 @@ export class DeviceOverlapIndex {
     });
   }
 
-  /** Number of active windows indexed. */
   get size(): number {
     return this.windows.length;
   }
 
-  /**
-   * The latest-starting active window that overlaps `window`, or `undefined`. `ignoreId` leaves
-   * one command out (the one a replace drag is moving, which will be cancelled first).
-   */
+  /** The latest-starting active window overlapping `window`; `ignoreId` leaves out the one being replaced. */
   findOverlap(window: WindowMs, ignoreId?: string): IndexedWindow | undefined {
     // Candidates start before the window ends: indices [0, hi).
     let lo = 0;

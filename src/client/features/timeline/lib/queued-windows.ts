@@ -8,10 +8,8 @@ import { queuedCancelWords } from '../../../commands/lib/queued.ts';
 import { clockTimeWithSeconds } from '../../../lib/time.ts';
 
 /**
- * What the timeline draws of the changes waiting for their devices' budget of upstream calls
- * (docs/decisions/007-device-call-budget.md, section 2): the windows they will submit, as queued
- * ghost bars by device ID (each list sorted by start), and the commands they will cancel, by
- * command ID.
+ * The changes waiting for their devices' budget (docs/decisions/007-device-call-budget.md):
+ * their windows as queued ghosts by device ID, and the commands they will cancel.
  */
 export interface QueuedWindows {
   ghostsByDevice: Map<string, GhostWindow[]>;
@@ -23,13 +21,7 @@ export function queuedWindowName(goesAtMs: number, timeZone: string): string {
   return `Queued, goes at ${clockTimeWithSeconds(goesAtMs, timeZone)}`;
 }
 
-/**
- * The queued windows and cancels of `changes` (the product's list of queued changes, any state:
- * ended ones and steps already sent are left out by the domain's `pendingDeviceChanges`). A
- * batch's window is one ghost on each of its devices. `timeZoneOf` gives the clock a device's
- * times are written on (its site's, or UTC). Ghost IDs name the change and the device, so they
- * are unique in the view.
- */
+/** The queued windows and cancels of `changes`; a batch's window is one ghost per device. */
 export function queuedWindowsOf(
   changes: readonly QueuedChangeStatus[],
   timeZoneOf: (deviceId: string) => string,
@@ -61,11 +53,7 @@ export function queuedWindowsOf(
   return { ghostsByDevice, cancelsByCommand };
 }
 
-/**
- * Each device's bars with those whose cancel is queued marked (`queuedCancel`, and the words in
- * their label); a device none of whose bars is concerned keeps its array, so its drawing state
- * and overlap index are not rebuilt.
- */
+/** Bars with a queued cancel marked; an unconcerned device keeps its array (no rebuild). */
 export function withQueuedCancels(
   barsByDevice: ReadonlyMap<string, readonly Bar[]>,
   cancelsByCommand: ReadonlyMap<string, QueuedMark>,
@@ -92,11 +80,7 @@ export function withQueuedCancels(
   return shown;
 }
 
-/**
- * A device's queued windows as the overlap index takes them: taken like an active command's, so
- * a window drawn, moved or pasted onto one is refused before anything is sent (the queued change
- * would be refused by the vendor, or refuse the new one, when its turn comes).
- */
+/** A device's queued windows for the overlap index: they block like an active command's. */
 export function queuedIndexedWindows(ghosts: readonly GhostWindow[]): IndexedWindow[] {
   return ghosts.flatMap((ghost) =>
     ghost.queued
@@ -119,10 +103,7 @@ const indexes = new WeakMap<
   { bars: readonly Bar[] | undefined; index: DeviceOverlapIndex }
 >();
 
-/**
- * The overlap index of a device that has queued windows: its commands' bars and its queued
- * windows together (see {@link queuedIndexedWindows}). Built once per data version of either.
- */
+/** The overlap index of a device's bars and queued windows, built once per data version. */
 export function overlapIndexWithQueued(
   bars: readonly Bar[] | undefined,
   ghosts: readonly GhostWindow[],

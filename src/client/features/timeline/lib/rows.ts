@@ -16,11 +16,7 @@ export interface RowLayout {
   totalHeightPx: number;
 }
 
-/**
- * Rows of the chosen sites, each site followed by its devices, keeping devices whose name or ID
- * contains `filter` (case-insensitive; a site whose name or ID matches keeps all its devices).
- * Sites without a kept device are left out.
- */
+/** Rows of the chosen sites, each followed by its devices matching `filter` (a matching site keeps all). */
 export function buildRows(sites: readonly Site[], filter = ''): RowLayout {
   const needle = filter.trim().toLowerCase();
   const matches = (text: string) => text.toLowerCase().includes(needle);

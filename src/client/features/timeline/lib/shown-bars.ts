@@ -3,11 +3,7 @@ import type { Bar } from './bars.ts';
 /** Each device's bars without its cancelled ones, once per bars array (data version). */
 const kept = new WeakMap<readonly Bar[], readonly Bar[]>();
 
-/**
- * The bars to show with "Show cancelled" off: every device's bars but the cancelled ones. A
- * device whose bars did not change keeps the same array, so its drawing state (status
- * transitions, labels, overlap index) is not rebuilt.
- */
+/** Bars without cancelled ones; an unchanged device keeps its array, so its drawing state is reused. */
 export function withoutCancelled(
   barsByDevice: ReadonlyMap<string, readonly Bar[]>,
 ): Map<string, readonly Bar[]> {

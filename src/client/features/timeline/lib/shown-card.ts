@@ -20,13 +20,9 @@ const BAR_CARD_OFFSET_PX = 18;
 const GHOST_CARD_OFFSET_PX = 34;
 
 /**
- * Which card the timeline shows, at most one, following the operator's last input: after a key
- * (`keyboardLast`), the focused window's while the grid has keyboard focus, anchored at its start
- * (`xOfMs`, grid CSS pixels) under `focusedRowTopPx` (a bar's card under the row's upper half, a
- * ghost's under its lower half, where they are drawn); after a pointer move, what the pointer is
- * over (a ghost in a row's lower half, else a command bar), or the focused window's when it is
- * over none. So a pointer resting on the grid never hides the card of what the keys chose, and
- * one card never covers another.
+ * The one card the timeline shows, following the last input: after a key, the focused window's;
+ * after a pointer move, what the pointer is over, else the focused window's. So one card never
+ * covers another, and a resting pointer never hides what the keys chose.
  */
 export function shownCard(input: {
   hoverBar: (RowTarget & { bar: Bar } & Anchor) | undefined;

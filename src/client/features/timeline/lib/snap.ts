@@ -3,11 +3,7 @@ import { tzOffset } from '@date-fns/tz';
 /** Default snapping step of drag-create and resize: 5 minutes. */
 export const DEFAULT_SNAP_MS = 5 * 60 * 1000;
 
-/**
- * Rounds `ms` to the nearest multiple of `stepMs` counted in the wall clock of `timeZone` (IANA
- * name; UTC when absent), so a 1-hour step lands on local full hours in Australia/Adelaide
- * (UTC+9:30/+10:30) too. A step of 0 or less returns `ms` unchanged.
- */
+/** Rounds `ms` to `stepMs` on `timeZone`'s wall clock (so 1 h lands on local hours in Adelaide); step ≤ 0: unchanged. */
 export function snapToStep(ms: number, stepMs: number, timeZone?: string): number {
   if (!(stepMs > 0)) return ms;
   const offsetMs = timeZone ? tzOffset(timeZone, new Date(ms)) * 60_000 : 0;

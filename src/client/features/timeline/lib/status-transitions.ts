@@ -10,11 +10,9 @@ export const STATUS_TRANSITION_MS = 500;
 export interface StatusTransition {
   from: CommandStatus;
   to: CommandStatus;
-  /** Clock of requestAnimationFrame / performance.now(), in ms. */
   startedAtMs: number;
 }
 
-/** A status change found between two data versions. */
 export interface StatusChange {
   barId: string;
   from: CommandStatus;
@@ -22,10 +20,8 @@ export interface StatusChange {
 }
 
 /**
- * Bars whose status differs between two versions of the bars by device (polled live). Only
- * devices present in both versions whose bar list changed identity are compared, so a first
- * load, a device scrolling into view or a version that reuses a device's list costs nothing and
- * announces nothing; a bar new in `next` is not a change.
+ * Bars whose status differs between two data versions; only devices whose list changed identity
+ * are compared, so a first load or a device scrolling into view announces nothing.
  */
 export function changedStatuses(
   previous: ReadonlyMap<string, readonly Bar[]>,
@@ -46,10 +42,7 @@ export function changedStatuses(
   return changes;
 }
 
-/**
- * Progress of a transition at `nowMs`, from 0 (old colour) to 1 (finished), eased in and out
- * (smoothstep) so the change starts and lands softly.
- */
+/** Progress of a transition at `nowMs`, 0 to 1, smoothstep-eased. */
 export function transitionProgress(transition: StatusTransition, nowMs: number): number {
   const linear = Math.min(1, Math.max(0, (nowMs - transition.startedAtMs) / STATUS_TRANSITION_MS));
   return linear * linear * (3 - 2 * linear);
@@ -72,14 +65,10 @@ export function mixColour(from: string, to: string, t: number): string {
 export interface TransitionLook {
   fill: string;
   text: string;
-  /** Strength of the ring drawn around the bar, fading from 1 to 0 as the transition ends. */
   pulse: number;
 }
 
-/**
- * The look of a bar `transition` at `nowMs`, between the two statuses' colours of `statusColours`
- * (the design tokens `--status-*`, `#rrggbb`); the text switches colour half way.
- */
+/** The look of a transition at `nowMs` between the two statuses' `#rrggbb` colours. */
 export function transitionLook(
   transition: StatusTransition,
   nowMs: number,
@@ -95,11 +84,7 @@ export function transitionLook(
   };
 }
 
-/**
- * Starts a transition for each change at `nowMs` in `running` (keyed by bar ID; a bar changing
- * again mid-way starts over from its old status), and drops those finished by `nowMs`. Mutates
- * and returns `running`.
- */
+/** Starts a transition per change (a bar changing again starts over) and drops finished ones; mutates `running`. */
 export function advanceTransitions(
   running: Map<string, StatusTransition>,
   changes: readonly StatusChange[],
@@ -114,11 +99,7 @@ export function advanceTransitions(
 
 /** Follows the data versions a view draws and the status transitions they start. */
 export interface TransitionTracker {
-  /**
-   * The transitions running at `timeMs` for the data version `barsByDevice`: a version not seen
-   * before starts a transition for each changed status, unless `reducedMotion()` (asked only
-   * then; the bar simply takes its new colour); finished ones are dropped. Empty when idle.
-   */
+  /** The transitions running at `timeMs`; a new data version starts them unless `reducedMotion()`. */
   at(
     barsByDevice: ReadonlyMap<string, readonly Bar[]>,
     timeMs: number,

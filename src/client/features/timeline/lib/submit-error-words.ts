@@ -11,12 +11,7 @@ const OverlapDetailsSchema = z.object({
   }),
 });
 
-/**
- * Words for a refused submission. A 409 `window_overlap` names the conflicting command and its
- * window on the site's clock, read from the upstream's details (docs/architecture.md, Upstream
- * contract: Errors); any other error
- * is worded from its code (`problemWords`).
- */
+/** Words for a refused submission; a `window_overlap` names the conflicting command on the site's clock. */
 export function submitErrorWords(error: unknown, timeZone: string): string {
   if (!isApiError(error)) return 'The command could not be sent. Try again.';
   if (error.code === 'window_overlap') {

@@ -53,12 +53,8 @@ export interface Tick {
 }
 
 /**
- * Ticks in `[startMs, endMs]` on the wall clock of `timeZone` (IANA name, or `UTC`): minute and
- * hour ticks fall on local boundaries (so at :30 UTC in Australia/Adelaide), day ticks on local
- * midnights, so a DST day has 23 or 25 hours between its two midnights. Labels: `HH:mm` within a
- * day, `EEE d MMM` on days, or every tick formatted with the date-fns `pattern` when one is
- * given. Month ticks fall on the first of each local month. Computed with @date-fns/tz, no offset
- * arithmetic of our own.
+ * Ticks in `[startMs, endMs]` on `timeZone`'s wall clock (local hours, local midnights, so DST days
+ * have 23 or 25 hours), labelled `HH:mm`, `EEE d MMM`, or `pattern`. Uses @date-fns/tz.
  */
 export function axisTicks(
   startMs: number,
@@ -89,8 +85,7 @@ export function axisTicks(
     return ticks;
   }
   const stepMs = step.unit === 'minute' ? step.count * MINUTE_MS : HOUR_MS;
-  // Absolute steps from a local hour boundary stay on local boundaries: every zone in use shifts
-  // by whole hours at DST, and offsets are multiples of 15 minutes.
+  // Whole-hour steps from a local hour stay on local boundaries: DST shifts by whole hours.
   for (let ms = startOfHour(first).getTime(); ms <= endMs; ms += stepMs) {
     const date = new TZDate(ms, timeZone);
     const hour = date.getHours();
@@ -103,10 +98,7 @@ export function axisTicks(
 
 const tickCache = new Map<string, Tick[]>();
 
-/**
- * {@link axisTicks} for a view, cached per zone, step and a span-sized bucket so panning reuses
- * the same ticks frame after frame instead of formatting dates on each frame.
- */
+/** {@link axisTicks} cached per zone, step and span bucket, so panning does not reformat dates. */
 export function cachedAxisTicks(
   startMs: number,
   endMs: number,

@@ -1,7 +1,4 @@
-/**
- * Linear time scale of the timeline: `originMs` is the instant at x = 0 of the time area and
- * `msPerPx` the zoom. Everything is epoch milliseconds and CSS pixels.
- */
+/** Linear time scale: `originMs` at x = 0, `msPerPx` the zoom; epoch ms and CSS pixels. */
 export interface TimeScale {
   originMs: number;
   msPerPx: number;
@@ -42,10 +39,7 @@ export function scaleForSpan(startMs: number, spanMs: number, widthPx: number): 
   return { originMs: startMs, msPerPx: clampSpan(spanMs) / Math.max(1, widthPx) };
 }
 
-/**
- * Zooms by `factor` (> 1 zooms out) keeping the instant under `anchorX` in place; the resulting
- * span across `widthPx` is clamped to the free zoom limits.
- */
+/** Zooms by `factor` (> 1 out) keeping the instant under `anchorX` in place, clamped to the zoom limits. */
 export function zoomAround(
   scale: TimeScale,
   anchorX: number,
@@ -58,15 +52,10 @@ export function zoomAround(
   return { originMs: anchorMs - anchorX * msPerPx, msPerPx };
 }
 
-/** Where "now" sits when a preset, Now or the first view places it: a quarter from the left, so
- * the coming hours (what an operator schedules) take most of the view and the recent past stays
- * in sight. */
+/** "Now" a quarter from the left: the coming hours take most of the view, the recent past stays in sight. */
 export const NOW_AT_FRACTION = 0.25;
 
-/**
- * A scale showing `spanMs` across `widthPx` with `nowMs` a quarter from the left
- * ({@link NOW_AT_FRACTION}): what the zoom presets, the Now button and the first view show.
- */
+/** A scale showing `spanMs` with `nowMs` at {@link NOW_AT_FRACTION}. */
 export function scaleAroundNow(nowMs: number, spanMs: number, widthPx: number): TimeScale {
   const span = clampSpan(spanMs);
   return scaleForSpan(nowMs - span * NOW_AT_FRACTION, span, widthPx);

@@ -12,12 +12,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const SNAP_MINUTES = [1, 5, 15, 60] as const;
 
 /**
- * The state of the timeline's view, all of it in the URL's search params so a reload keeps it
- * and a link shares it (as the history page keeps its range and filters):
- * `q` (device filter), `hide` (site IDs left out, comma-separated), `utc=1` (times in UTC),
- * `cancelled=hide` (cancelled windows left out), `snap` (minutes), `from` (the view's left edge,
- * UTC ISO 8601) and `span` (its width in time: `90m`, `6h`, `7d`). Without `from` the view opens
- * with now a quarter from the left.
+ * The timeline's view state, all in the URL so a reload keeps it and a link shares it:
+ * `q`, `hide`, `utc=1`, `cancelled=hide`, `snap` (minutes), `from` (ISO UTC), `span` (`90m`, `6h`, `7d`).
  */
 export interface TimelineSearch {
   q: string;
@@ -109,10 +105,7 @@ export function timelineSearchParams(search: TimelineSearch): URLSearchParams {
   return params;
 }
 
-/**
- * The view the operator moved to, as the search keeps it: its left edge to the second and its
- * span to the minute.
- */
+/** The view as the search keeps it: left edge to the second, span to the minute. */
 export function viewSearch(view: { startMs: number; spanMs: number }): {
   from: string;
   spanMs: number;
@@ -123,11 +116,7 @@ export function viewSearch(view: { startMs: number; spanMs: number }): {
   };
 }
 
-/**
- * The first view of a search, as `TimelineView`'s `firstView` takes it (the instant a quarter
- * from the left, and the span): from `from` when the link has one, else around `nowMs` (epoch
- * ms); the span of the link, else a day.
- */
+/** The first view of a search: from `from`, else around `nowMs`; the link's span, else a day. */
 export function firstViewOf(
   search: TimelineSearch,
   nowMs: number,

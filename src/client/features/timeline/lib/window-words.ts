@@ -1,10 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 
-/**
- * An effective window in the wall clock of `timeZone` (IANA name or `UTC`), e.g.
- * `Sat 21 Nov 14:00–15:00 Europe/Berlin`; a window ending on another local day names both days.
- */
+/** An effective window on `timeZone`'s clock, e.g. `Sat 21 Nov 14:00–15:00 Europe/Berlin`. */
 export function windowInZone(startMs: number, endMs: number, timeZone: string): string {
   const start = new TZDate(startMs, timeZone);
   const end = new TZDate(endMs, timeZone);
@@ -27,10 +24,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-/**
- * The length of a window to the minute: `45 min`, `1 h 25 min`, `2 days 3 h`. (The history page's
- * range length, `describeDuration`, reads the same to the second; features do not share code.)
- */
+/** A window's length to the minute: `45 min`, `1 h 25 min`, `2 days 3 h`. */
 export function windowLengthWords(durationMs: number): string {
   const minutesTotal = Math.round(durationMs / MINUTE_MS);
   const days = Math.floor(minutesTotal / (DAY_MS / MINUTE_MS));
@@ -44,12 +38,7 @@ export function windowLengthWords(durationMs: number): string {
   return parts.length ? parts.join(' ') : '0 min';
 }
 
-/**
- * The live readout of a window being drawn or moved: its start and end on the wall clock of
- * `timeZone` and its length, e.g. `14:05–15:30 · 1 h 25 min`, with the day of the end when it
- * ends on another local day: `23:00–Sun 22 Nov 01:00 · 2 h`. Made on every pointer move, so it
- * formats only the times it shows.
- */
+/** The live readout of a drag, e.g. `14:05–15:30 · 1 h 25 min`; runs per pointer move, so formats little. */
 export function windowReadout(startMs: number, endMs: number, timeZone: string): string {
   const start = new TZDate(startMs, timeZone);
   const end = new TZDate(endMs, timeZone);
@@ -57,10 +46,7 @@ export function windowReadout(startMs: number, endMs: number, timeZone: string):
   return `${format(start, 'HH:mm')}–${format(end, sameDay ? 'HH:mm' : 'EEE d MMM HH:mm')} · ${windowLengthWords(endMs - startMs)}`;
 }
 
-/**
- * The readout as screen readers hear it once a drag or a key step ends, with the days and the
- * zone: `Sat 21 Nov 14:05–15:30 Europe/Berlin, 1 h 25 min`.
- */
+/** The readout screen readers hear when a drag ends: `Sat 21 Nov 14:05–15:30 Europe/Berlin, 1 h 25 min`. */
 export function windowSpoken(startMs: number, endMs: number, timeZone: string): string {
   return `${windowInZone(startMs, endMs, timeZone)}, ${windowLengthWords(endMs - startMs)}`;
 }
