@@ -23,16 +23,11 @@ import {
 } from '../db/schema.ts';
 import { changeRowOf, remainingSteps, type QueuedChangeRow } from './queued-change-rows.ts';
 
-/** What an upstream call about a device is: control calls go before reads. */
 export type DeviceCallKind = 'control' | 'read';
 
-/**
- * The longest a 429 keeps a device busy, ms: a longer `Retry-After` (or a busy mark made before
- * the upstream clock went back, as the sandbox's does on reset) is cut to it.
- */
+/** The longest a 429 keeps a device busy, ms; also drops marks made before the clock went back. */
 export const MAX_BUSY_MS = 60 * 60_000;
 
-/** The budgets from the per-region limits (`EU_DEVICE_CALLS_PER_MINUTE`, ...), one minute each. */
 export function deviceBudgetsOf(callsPerMinute: Record<Region, number>): DeviceBudgets {
   return Object.fromEntries(
     REGIONS.map((region) => [
@@ -42,57 +37,32 @@ export function deviceBudgetsOf(callsPerMinute: Record<Region, number>): DeviceB
   ) as DeviceBudgets;
 }
 
-/** A slot asked for: one call about `deviceIds` (a batch: all of them), now. */
 export interface ReserveRequest {
   region: Region;
-  /** The devices the call is about; a batch takes one slot of each, all or none. */
+  /** A batch takes one slot of each, all or none. */
   deviceIds: readonly string[];
   kind: DeviceCallKind;
-  /** Upstream clock, epoch ms. */
   nowMs: number;
-  /**
-   * The queued change whose step asks: only changes queued before it (lower `seq`) go first.
-   * Absent (a call straight from a route, a read): every waiting change of the devices goes first.
-   */
+  /** The asking queued change: only changes with a lower `seq` go first; absent, all do. */
   change?: { id: string; seq: number } | undefined;
 }
 
-/** What {@link DeviceBudgetStore.reserve} answers. */
 export type Reservation =
-  /**
-   * The slots are taken (rows written); make the call now. `slotIds` in the order of the
-   * request's devices, each device once.
-   */
+  /** `slotIds` in the order of the request's devices. */
   | { granted: true; slotIds: number[]; atMs: number }
-  /** A device has no free slot: the call may go at `nextFreeAtMs` (upstream clock). */
   | { granted: false; reason: 'no_slot'; nextFreeAtMs: number }
-  /**
-   * Queued changes of these devices wait for their slots and go first (decision 007: control
-   * calls before reads, changes in the order they were queued); the call could go at
-   * `nextFreeAtMs` after them, as planned now.
-   */
+  /** Earlier queued changes of these devices go first (decision 007). */
   | { granted: false; reason: 'changes_waiting'; changeIds: string[]; nextFreeAtMs: number };
 
-/** A device's budget as the product may show it. */
 export interface DeviceBudgetState extends DeviceBudgetNow {
   deviceId: string;
-  /** Queued changes of the device that wait for a slot, oldest first. */
   waitingChangeIds: string[];
 }
 
 /**
  * The per-device budget of upstream calls, shared by every BFF instance on the database
- * (docs/decisions/007-device-call-budget.md, section 1): each call takes a slot, a row of
- * `bff.device_call_slots`, in a transaction holding the advisory lock of each of its devices, so
- * two instances never spend one slot; the arithmetic is `src/domain/device-budget.ts`'s, on the
- * upstream's clock (`nowMs` of every call).
- *
- * On PostgreSQL the locks are `pg_advisory_xact_lock`, released at commit; PGlite has one
- * connection and runs one transaction at a time, so the same code is serialised there as well
- * (an advisory lock is re-entrant within a connection and changes nothing).
- *
- * Slot rows more than one window ahead of the upstream clock were written before it went back
- * (the sandbox's reset does that) and are dropped; so are busy marks beyond {@link MAX_BUSY_MS}.
+ * (docs/decisions/007-device-call-budget.md, section 1; src/server/README.md "Slots"): a slot is
+ * a row taken under each device's advisory lock; times are on the upstream's clock.
  */
 export class DeviceBudgetStore {
   readonly #db: Database;
@@ -103,15 +73,12 @@ export class DeviceBudgetStore {
     this.#budgets = budgets;
   }
 
-  /** The budget of `region`'s devices. */
   budgetOf(region: Region): DeviceCallBudget {
     return this.#budgets[region];
   }
 
   /**
-   * Takes one slot of each of `deviceIds` for a call at `nowMs`, or none: granted only when every
-   * device has a free slot, none is busy after a 429, and no queued change of theirs waits ahead
-   * of the caller (a read waits for every queued change of its devices).
+   * One slot of each of `deviceIds`, or none.
    *
    * @throws RangeError for an empty `deviceIds`; database errors.
    */
@@ -119,18 +86,14 @@ export class DeviceBudgetStore {
     return this.#db.transaction((tx) => this.reserveIn(tx as unknown as Database, request));
   }
 
-  /**
-   * {@link DeviceBudgetStore.reserve} inside the caller's transaction `tx` (the change queue
-   * reserves and marks its step under way in one).
-   */
+  /** {@link DeviceBudgetStore.reserve} inside the caller's transaction. */
   async reserveIn(tx: Database, request: ReserveRequest): Promise<Reservation> {
     const deviceIds = [...new Set(request.deviceIds)];
     if (deviceIds.length === 0) throw new RangeError('a call about no device takes no slot');
     const { region, nowMs } = request;
     await this.lockDevices(tx, region, deviceIds);
     const waiting = await this.waitingChangesIn(tx, region, deviceIds, request.change?.seq);
-    // A read goes only when a change could follow it in the same window (callsKeptForChanges):
-    // planned as the read and then that change, it goes when the change's call would be free too.
+    // A read goes only when a change could still follow it in the same window.
     const kept = request.kind === 'read' ? callsKeptForChanges(this.budgetOf(region)) : 0;
     const steps = Array.from({ length: 1 + kept }, () => deviceIds);
     const { plan } = await this.#planAfter(tx, region, steps, nowMs, waiting, false);
@@ -143,8 +106,7 @@ export class DeviceBudgetStore {
         nextFreeAtMs: atMs,
       };
     if (atMs > nowMs) return { granted: false, reason: 'no_slot', nextFreeAtMs: atMs };
-    // The call is not on its way yet, let alone answered: it counts from the latest moment it
-    // could arrive until settle() knows better.
+    // Counts from the latest moment the call could arrive, until settle() knows better.
     const spentAt = new Date(unansweredCallCountsFromMs(nowMs, this.budgetOf(region)));
     const rows = await tx
       .insert(deviceCallSlots)
@@ -168,11 +130,8 @@ export class DeviceBudgetStore {
   }
 
   /**
-   * Moves the time taken slots count from to when their call was answered, or given up (upstream
-   * clock): the upstream counted the request when it arrived, somewhere between the reservation
-   * and the answer, so the slot is held until a window after the answer. A slot counts from a
-   * window after its reservation until then ({@link unansweredCallCountsFromMs}), so this mostly
-   * moves it earlier: a slot is held as long as its call may still arrive, no longer.
+   * Moves the slots to when their call was answered or given up: the vendor counted it on arrival,
+   * somewhere before that.
    */
   async settle(slotIds: readonly number[], answeredAtMs: number): Promise<void> {
     if (slotIds.length === 0) return;
@@ -182,20 +141,13 @@ export class DeviceBudgetStore {
       .where(inArray(deviceCallSlots.id, [...slotIds]));
   }
 
-  /**
-   * Gives back slots taken for a call that was never made (the ledger replayed a known answer, or
-   * refused before sending): the upstream counted nothing, so the budget counts nothing either.
-   */
+  /** Gives back slots of a call never made: the upstream counted nothing. */
   async release(slotIds: readonly number[]): Promise<void> {
     if (slotIds.length === 0) return;
     await this.#db.delete(deviceCallSlots).where(inArray(deviceCallSlots.id, [...slotIds]));
   }
 
-  /**
-   * Forgets every call spent and every busy mark, of every device: for an upstream that has just
-   * forgotten them itself (the sandbox's admin reset beside `npm start` and the browser tests),
-   * never for the vendor, whose minute goes on whatever the BFF does.
-   */
+  /** For an upstream that just forgot them itself (the sandbox's reset); never for the vendor. */
   async forgetAll(): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await tx.delete(deviceCallSlots);
@@ -204,10 +156,8 @@ export class DeviceBudgetStore {
   }
 
   /**
-   * Marks devices busy until `untilMs` (upstream clock): the upstream answered 429 with
-   * `Retry-After`, so another client of the account spent their budget. No slot of theirs is
-   * granted before then; a later mark never shortens an earlier one. At most {@link MAX_BUSY_MS}
-   * after `nowMs`.
+   * Marks devices busy until `untilMs` after a 429's `Retry-After`; never shortens a mark, caps at
+   * {@link MAX_BUSY_MS}.
    */
   markBusy(
     region: Region,
@@ -218,7 +168,6 @@ export class DeviceBudgetStore {
     return this.markBusyIn(this.#db, region, deviceIds, untilMs, nowMs);
   }
 
-  /** {@link DeviceBudgetStore.markBusy} inside the caller's transaction `tx`. */
   async markBusyIn(
     tx: Database,
     region: Region,
@@ -240,7 +189,6 @@ export class DeviceBudgetStore {
       });
   }
 
-  /** Where each device's budget stands at `nowMs`, and which queued changes wait for it. */
   async stateOf(
     region: Region,
     deviceIds: readonly string[],
@@ -260,10 +208,7 @@ export class DeviceBudgetStore {
     }));
   }
 
-  /**
-   * Deletes slots no window counts any more and busy marks that have passed (at `nowMs`, upstream
-   * clock); a reservation prunes its own devices, this the rest.
-   */
+  /** A reservation prunes its own devices; this the rest. */
   async prune(nowMs: number): Promise<void> {
     const windowMs = Math.max(...REGIONS.map((region) => this.#budgets[region].windowMs));
     await this.#db
@@ -285,12 +230,8 @@ export class DeviceBudgetStore {
   }
 
   /**
-   * Plans `steps` (each the devices of one call, in sending order) inside `tx`, after every
-   * queued change of their devices that waits ahead (`beforeSeq`; all waiting changes when
-   * absent): the calls they have spent, the waiting changes' planned steps, and no step before
-   * the last of those; the steps go together ({@link planTogether}: a replace's cancel waits
-   * until its submission can follow at once). Call it holding the devices' locks ({@link DeviceBudgetStore.lockDevices})
-   * for a plan no other instance can change before it is written.
+   * Plans `steps` after the waiting changes queued before `beforeSeq` (all when absent), together
+   * ({@link planTogether}). Hold the devices' locks for a plan no other instance can change.
    */
   async planIn(
     tx: Database,
@@ -310,7 +251,6 @@ export class DeviceBudgetStore {
     steps: readonly (readonly string[])[],
     nowMs: number,
     waiting: readonly QueuedChangeRow[],
-    /** The steps of one change, sent together ({@link planTogether}); else each when it can. */
     together: boolean,
   ): Promise<{ plan: number[]; waiting: QueuedChangeRow[] }> {
     const deviceIds = [...new Set(steps.flat())];
@@ -324,8 +264,6 @@ export class DeviceBudgetStore {
         ];
       }),
     );
-    // Changes queued earlier go first: their steps still to come hold their slots, and nothing of
-    // this plan goes before the last of them.
     let fromMs = nowMs;
     for (const change of waiting)
       for (const step of remainingSteps(change)) {
@@ -341,10 +279,7 @@ export class DeviceBudgetStore {
     };
   }
 
-  /**
-   * Takes the advisory lock of each device for the rest of transaction `tx`, in one global order
-   * (by key) so that two batches sharing devices never wait for each other in a cycle.
-   */
+  /** In key order, so two batches sharing devices never deadlock. */
   async lockDevices(tx: Database, region: Region, deviceIds: readonly string[]): Promise<void> {
     const keys = [...new Set(deviceIds.map((id) => deviceLockKey(region, id)))].sort((a, b) =>
       a < b ? -1 : a > b ? 1 : 0,
@@ -353,7 +288,6 @@ export class DeviceBudgetStore {
       await tx.execute(sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`);
   }
 
-  /** The calls each device spent within a window of `nowMs`, and its busy mark. */
   async callsIn(
     tx: Database,
     region: Region,
@@ -394,10 +328,6 @@ export class DeviceBudgetStore {
     return calls;
   }
 
-  /**
-   * The queued changes of `deviceIds` still waiting (queued or sending), oldest first; with
-   * `beforeSeq`, only those queued before it.
-   */
   async waitingChangesIn(
     tx: Database,
     region: Region,
@@ -449,11 +379,7 @@ export class DeviceBudgetStore {
   }
 }
 
-/**
- * The advisory lock key of one device's budget: the first 8 bytes of SHA-256 over a fixed prefix,
- * the region and the device ID, as a signed 64-bit integer (PostgreSQL's `bigint` key space), the
- * same in every instance and apart from the migrations' keys (`src/infra/database.ts`).
- */
+/** Apart from the migrations' lock keys (`src/infra/database.ts`). */
 export function deviceLockKey(region: Region, deviceId: string): bigint {
   return createHash('sha256')
     .update(`powerdeck device budget\0${region}\0${deviceId}`)

@@ -19,22 +19,17 @@ import { actorName, type AccountActor } from '../../domain/account.ts';
 import { RegionSchema } from '../../domain/token.ts';
 import type { queuedChanges } from '../db/schema.ts';
 
-/**
- * Whose change it is: the client it acts for and the operator who made it, the typed name
- * (credentials form) or the person and their role at that sign-in (company sign-in).
- */
 export type ChangeOwner = AccountActor;
 
-/** How far one step of a change has got; times epoch ms on the upstream's clock. */
+/** Times epoch ms on the upstream's clock. */
 export const StepProgressSchema = z.object({
   state: ChangeStepStateSchema,
-  /** When the step goes: the earliest moment its devices' budget allows, planned again on a miss. */
+  /** Planned again on a miss. */
   plannedAtMs: z.number(),
-  /** How many times its call was started (a start after a crash or a failed try counts too). */
+  /** A start after a crash counts. */
   attempts: z.number().int().min(0),
-  /** How many tries failed (a 5xx, a timeout, an error); a 429 is no failure. */
+  /** A 429 is no failure. */
   failures: z.number().int().min(0).optional(),
-  /** True once a try of its call started that may have reached the upstream. */
   maybeSent: z.boolean().optional(),
   startedAtMs: z.number().optional(),
   sentAtMs: z.number().optional(),
@@ -42,10 +37,8 @@ export const StepProgressSchema = z.object({
 });
 export type StepProgress = z.infer<typeof StepProgressSchema>;
 
-/** A queued change as read back, its JSON columns parsed; times epoch ms, upstream clock. */
 export interface QueuedChangeRow {
   id: string;
-  /** Orders the changes of a device: a change goes only after those queued before it. */
   seq: number;
   owner: ChangeOwner;
   secretCiphertext: string | null;
@@ -64,11 +57,7 @@ export interface QueuedChangeRow {
 
 const StepsColumnSchema = z.array(StepProgressSchema);
 
-/**
- * Reads a row of `bff.queued_changes`.
- *
- * @throws ZodError when a JSON column does not hold what this release writes.
- */
+/** @throws ZodError when a JSON column does not hold what this release writes. */
 export function changeRowOf(row: typeof queuedChanges.$inferSelect): QueuedChangeRow {
   const operator =
     row.operator === null ? undefined : QueuedChangeOperatorSchema.parse(row.operator);
@@ -96,7 +85,6 @@ export function changeRowOf(row: typeof queuedChanges.$inferSelect): QueuedChang
   };
 }
 
-/** The steps of `row` still to be sent, with their devices and planned times. */
 export function remainingSteps(
   row: Pick<QueuedChangeRow, 'change' | 'steps'>,
 ): { index: number; deviceIds: string[]; plannedAtMs: number }[] {
@@ -107,7 +95,6 @@ export function remainingSteps(
   });
 }
 
-/** A change as the product answers it (domain `QueuedChangeStatus`). */
 export function statusOf(row: QueuedChangeRow): QueuedChangeStatus {
   const iso = (ms: number) => new Date(ms).toISOString();
   const waiting = row.state === 'queued' || row.state === 'sending';
@@ -139,7 +126,6 @@ export function statusOf(row: QueuedChangeRow): QueuedChangeStatus {
   };
 }
 
-/** What a step acts on, as the product's status of a change names it. */
 function stepSubject(
   step: ChangeStep,
 ): Pick<QueuedChangeStepStatus, 'commandId' | 'batchCommandId' | 'command'> {

@@ -31,46 +31,28 @@ import {
   type StepProgress,
 } from './queued-change-rows.ts';
 
-/** A change to queue, as the product hands it over. */
 export interface NewQueuedChange {
-  /** A fresh ID (a UUID). */
   id: string;
   owner: ChangeOwner;
-  /** The client secret the change acts under, sealed by the product with the change ID bound. */
+  /** Sealed by the product with the change ID bound. */
   secretCiphertext?: string | undefined;
   change: QueuedChange;
-  /**
-   * For a change that sends a new effective window: its start and the lead time its last step
-   * must keep before it (epoch ms); the change is refused when the budget cannot carry it in time.
-   */
+  /** For a change sending a new window: refused when its last step would miss the lead time. */
   deadline?: { windowStartMs: number; leadMs: number } | undefined;
-  /** The request's `Idempotency-Key` and fingerprint: the same key answers the same change. */
   idempotencyKey?: string | undefined;
   requestHash?: string | undefined;
-  /** Write it only when its first step can go at once (`ifLater=refuse`); default queue it. */
+  /** `ifLater=refuse`. */
   onlyIfNow?: boolean | undefined;
-  /** Upstream clock, epoch ms. */
   nowMs: number;
 }
 
-/** What {@link QueuedChangeStore.create} did. */
 export type QueueOutcome =
-  /** Written, with each step's planned time. */
   | { queued: true; row: QueuedChangeRow }
-  /** The owner queued a change under this `Idempotency-Key` before: that one, and whether it is the same. */
   | { queued: false; reason: 'same_key'; row: QueuedChangeRow; sameRequest: boolean }
-  /**
-   * Not written: its last step would go after the lead time before its window
-   * (decision 007, section 2: 409 `budget_too_tight`); the plan, and the earliest start it allows.
-   */
+  /** Decision 007, section 2: 409 `budget_too_tight`. */
   | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number }
-  /** Not written: asked to go only at once (`onlyIfNow`), its first step would wait; the plan. */
   | { queued: false; reason: 'would_wait'; plan: number[] }
-  /**
-   * Not written: it would cancel command `commandId` of `deviceId`, or batch `batchCommandId`,
-   * which the owner's queued change `waiting` will cancel already at `goesAtMs` (a command, and a
-   * batch, has at most one queued change; domain `queuedCancelOf`, `queuedBatchCancelOf`).
-   */
+  /** A command or batch has at most one queued change (domain `queuedCancelOf`, `queuedBatchCancelOf`). */
   | ({
       queued: false;
       reason: 'already_queued';
@@ -78,40 +60,25 @@ export type QueueOutcome =
       goesAtMs: number;
     } & ({ deviceId: string; commandId: string } | { batchCommandId: string }));
 
-/** What {@link QueuedChangeStore.startStep} found. */
 export type StepStart =
-  /**
-   * The change has ended (sent, withdrawn, failed) or is gone: nothing to do. `written` when this
-   * call ended it (planned anew past its deadline: failed `budget_too_tight`).
-   */
+  /** `written` when this call ended it (past its deadline). */
   | { kind: 'ended'; row: QueuedChangeRow | undefined; written?: boolean }
-  /** Its next step is not due, or its devices have no slot yet: look again at `atMs`. */
   | { kind: 'not_due'; row: QueuedChangeRow; atMs: number }
-  /** Step `index` is under way: its slots are taken (`slotIds`); send it now. */
   | { kind: 'go'; row: QueuedChangeRow; index: number; step: ChangeStep; slotIds: number[] };
 
-/** How a step's call ended, as {@link QueuedChangeStore.finishStep} records it. */
 export type StepEnd =
   | { result: 'sent'; answer: StepAnswer }
   | { result: 'refused'; answer: StepAnswer; detail: string }
-  /**
-   * Try again no earlier than `notBeforeMs` (a 429's `Retry-After`, a back-off); `busyUntilMs`
-   * for a 429; `notSent` when the call certainly did not reach the upstream (a 429, an open
-   * circuit), so a deadline missed next can still refuse the change with nothing sent.
-   */
+  /** `notSent` when the call certainly did not reach the upstream, so a missed deadline can still refuse. */
   | {
       result: 'again';
       notBeforeMs: number;
       busyUntilMs?: number | undefined;
       notSent: boolean;
-      /** True when the try failed (counted towards giving up); a 429 is no failure. */
+      /** A 429 is no failure. */
       failed: boolean;
       answer?: StepAnswer | undefined;
     }
-  /**
-   * The step was tried too often: the change fails `not_sent`, or `outcome_unknown` when a try may
-   * have reached the upstream and whether it was carried out is not known.
-   */
   | {
       result: 'given_up';
       detail: string;
@@ -119,22 +86,18 @@ export type StepEnd =
       answer?: StepAnswer | undefined;
     };
 
-/** The words of a change refused for its budget, with the earliest start it allows. */
 export function budgetTooTightDetail(earliestStartMs: number): string {
   return `The devices' calls to the vendor cannot carry this change before its window starts. Nothing was sent. The earliest start it allows is ${siteClockWords(earliestStartMs, undefined)}.`;
 }
 
-/** True when the window `change` sends has ended at `nowMs` (domain `windowHasEnded`). */
 function windowEndedAt(change: QueuedChange, nowMs: number): boolean {
   const command = commandOfChange(change);
   return command !== undefined && windowHasEnded(command, nowMs);
 }
 
 /**
- * The table of queued changes (`bff.queued_changes`, `bff.queued_change_devices`; decision 007,
- * section 2). Every change of state happens in a transaction holding the change's row lock, and
- * every plan is made holding its devices' budget locks, so instances racing on one change change
- * it once and plan around each other's changes. Times are on the upstream's clock.
+ * The table of queued changes (decision 007, section 2). Every change of state holds the change's
+ * row lock and every plan its devices' budget locks, so racing instances change it once.
  */
 export class QueuedChangeStore {
   readonly #db: Database;
@@ -145,11 +108,7 @@ export class QueuedChangeStore {
     this.#budget = budget;
   }
 
-  /**
-   * Forgets every queued change, waiting or ended (their devices go with them): the sandbox's
-   * reset made a fresh vendor account, and a change planned against the old one must not be
-   * sent to it, nor hold up the reads of its devices. Never called in production.
-   */
+  /** After the sandbox's reset: a change planned against the old account must not be sent. */
   async forgetAll(): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await tx.delete(queuedChangeDevices);
@@ -157,11 +116,6 @@ export class QueuedChangeStore {
     });
   }
 
-  /**
-   * Plans and writes a change, after every change of its devices queued before it; refused
-   * without writing when its deadline cannot be kept. A second request with the owner's same
-   * `Idempotency-Key` gets the change the first made.
-   */
   create(input: NewQueuedChange): Promise<QueueOutcome> {
     const { owner, change, nowMs } = input;
     const deviceIds = devicesOfChange(change);
@@ -250,7 +204,6 @@ export class QueuedChangeStore {
     return row ? changeRowOf(row) : undefined;
   }
 
-  /** The owner's change made by a request with this `Idempotency-Key`, or undefined. */
   async findByKey(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
     idempotencyKey: string,
@@ -264,18 +217,14 @@ export class QueuedChangeStore {
     return row ? changeRowOf(row) : undefined;
   }
 
-  /** The owner's change, or undefined when there is none or it belongs to another client. */
   async findOwned(owner: Pick<ChangeOwner, 'region' | 'clientId'>, id: string) {
     const row = await this.find(id);
     return row && sameAccount(row.owner, owner) ? row : undefined;
   }
 
   /**
-   * The owner's changes, newest first, at most `limit`: those still waiting only with `waiting`,
-   * those about one device only with `deviceId`. By default at most 50, and
-   * `QUEUED_CHANGE_LIST_MAX` (200) of those still waiting: the timeline draws every waiting change's
-   * window and counts it in its overlap check, so a fleet's 60 queued changes must all be listed,
-   * the ones going soonest (the oldest) included.
+   * By default at most 50, and `QUEUED_CHANGE_LIST_MAX` of those still waiting: the timeline draws
+   * every waiting change's window and counts it in its overlap check.
    */
   async list(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
@@ -309,10 +258,6 @@ export class QueuedChangeStore {
     return rows.map(changeRowOf);
   }
 
-  /**
-   * Withdraws the owner's change if none of its steps has started; `withdrawn: false` with the
-   * change as it stands otherwise (or none: not found, or another client's).
-   */
   withdraw(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
     id: string,
@@ -336,13 +281,9 @@ export class QueuedChangeStore {
   }
 
   /**
-   * Starts the change's next step if it is due at `nowMs` and its devices have a slot: in one
-   * transaction, the row locked, the devices' budget locked, the slots taken and the step marked
-   * under way (its `nextAt` then becomes `nowMs + leaseMs`, when the change is looked at again if
-   * this instance dies mid-step). A step found under way was interrupted (its BFF died or its
-   * queue job expired) and is started again: the ledger's key makes a repeated call a replay.
-   * When the devices have no slot yet, the rest of the change is planned again; when that moves
-   * a change with nothing sent past its deadline, the change fails `budget_too_tight`.
+   * Starts the change's next step if due and its devices have a slot, in one transaction under the
+   * row and budget locks. A step found under way was interrupted and is started again: the ledger's
+   * key makes a repeated call a replay. A replan past the deadline fails it `budget_too_tight`.
    */
   startStep(id: string, nowMs: number, leaseMs: number): Promise<StepStart> {
     return this.#db.transaction(async (txn) => {
@@ -362,7 +303,6 @@ export class QueuedChangeStore {
         row.owner.region,
         remaining.flatMap((step) => step.deviceIds),
       );
-      // A step found under way was interrupted: it is tried again like a waiting one.
       const waiting = {
         ...row,
         steps: row.steps.map((step, index) =>
@@ -411,10 +351,7 @@ export class QueuedChangeStore {
   }
 
   /**
-   * Records how step `index` ended, unless the step is no longer under way (another try finished
-   * it first): `sent` moves on to the next step (or ends the change `sent`), `refused` and
-   * `given_up` end it `failed`, `again` plans the rest of it anew from `notBeforeMs` (and marks
-   * its devices busy until `busyUntilMs` for a 429).
+   * Records how step `index` ended, unless another try finished it first.
    *
    * @returns the change as it stands, and whether this call wrote it.
    */
@@ -498,10 +435,6 @@ export class QueuedChangeStore {
     });
   }
 
-  /**
-   * The waiting changes whose `nextAt` has come at `nowMs` (at most `limit`, earliest first), and
-   * the `nextAt` of the first one still ahead, if any.
-   */
   async due(nowMs: number, limit = 100): Promise<{ ids: string[]; nextAtMs: number | undefined }> {
     const rows = await this.#db
       .select({ id: queuedChanges.id, nextAt: queuedChanges.nextAt })
@@ -523,10 +456,6 @@ export class QueuedChangeStore {
     return { ids, nextAtMs: undefined };
   }
 
-  /**
-   * Plans the steps of `row` still waiting anew, from `fromMs`, holding its devices' locks: a
-   * change with nothing sent whose last step then misses its deadline fails `budget_too_tight`.
-   */
   async #replanIn(
     tx: Database,
     row: QueuedChangeRow,
@@ -544,8 +473,7 @@ export class QueuedChangeStore {
       Math.max(nowMs, fromMs),
       row.seq,
     );
-    // Once a call may have reached the upstream the change goes on: stopping it then would leave
-    // it half done (a replace's window cancelled and not sent again).
+    // Once a call may have reached the upstream the change goes on, rather than leave it half done.
     const nothingSent = row.steps.every((step) => step.state === 'waiting' && !step.maybeSent);
     if (nothingSent && row.deadlineAtMs !== undefined) {
       const leadMs = row.leadMs ?? 0;
@@ -560,7 +488,6 @@ export class QueuedChangeStore {
           nextAtMs: undefined,
           outcome: {
             failure: 'budget_too_tight',
-            // Past its window's end, not only its start: said so, as a change made now would be.
             detail: windowEndedAt(row.change, nowMs)
               ? WINDOW_ENDED_WORDS
               : budgetTooTightDetail(check.earliestStartMs),
@@ -585,11 +512,7 @@ export class QueuedChangeStore {
     return { kind: 'planned', row: planned, plan };
   }
 
-  /**
-   * The refusal of a change that would cancel a command the owner's waiting change will cancel
-   * already, or undefined. Read holding the devices' locks, so two requests racing on one command
-   * queue one change; the vendor would refuse the later cancel, after it spent a call.
-   */
+  /** Read under the devices' locks so two racing requests queue one change. */
   async #queuedCancelIn(
     tx: Database,
     owner: ChangeOwner,
@@ -657,7 +580,6 @@ export class QueuedChangeStore {
         steps: update.steps,
         nextAt: update.nextAtMs === undefined ? null : new Date(update.nextAtMs),
         ...(update.outcome ? { outcome: update.outcome } : {}),
-        // The sign-in a change acts under is kept only while it may still send.
         ...(ended ? { secretCiphertext: null } : {}),
         updatedAt: new Date(update.nowMs),
       })
