@@ -7,9 +7,8 @@ import type { UpstreamCaller } from './upstream-caller.ts';
 import type { OverlapDetails } from './upstream-problem.ts';
 
 /**
- * The commands the BFF knows of a device of the caller's account whose window meets `range`
- * (epoch ms): its read model's (docs/decisions/007-device-call-budget.md, section 3). An overlap
- * refusal is named from these, as a call to the vendor would spend one of the device's budget.
+ * The read model's commands of a device whose window meets `range` (epoch ms): an overlap refusal
+ * is named from these rather than a vendor call (decision 007, section 3).
  */
 export type KnownCommandSource = (
   caller: UpstreamCaller,
@@ -17,22 +16,18 @@ export type KnownCommandSource = (
   range: WindowMs,
 ) => Promise<readonly StatusRecord[]>;
 
-/** The devices of a caller's bound sites by ID, for the ranges a 422 is worded with. */
 export type DeviceLookup = (
   caller: UpstreamCaller,
   deviceIds: readonly string[],
 ) => Promise<ReadonlyMap<string, Device>>;
 
-/** Where a refusal's missing details are looked up; without one, they are left out. */
+/** Without one, a refusal's missing details are left out. */
 export interface RefusalSources {
   devices?: DeviceLookup | undefined;
   known?: KnownCommandSource | undefined;
 }
 
-/**
- * What the adapter looks up to word a refusal that names neither (vendor-operations.ts, `refine`):
- * the first value outside its device's range of a 422, the command in the way of a 409.
- */
+/** What the adapter looks up to word a refusal that names neither (vendor-operations.ts, `refine`). */
 export interface RefusalLookups {
   outOfRange(
     deviceIds: readonly string[],
@@ -41,7 +36,6 @@ export interface RefusalLookups {
   overlapOf(deviceId: string, command: DeviceCommand): Promise<OverlapDetails | undefined>;
 }
 
-/** The lookups of {@link RefusalLookups} for `caller`'s refused change, from `sources`. */
 export function refusalLookups(caller: UpstreamCaller, sources: RefusalSources): RefusalLookups {
   return {
     outOfRange: (deviceIds, command) => outOfRange(caller, sources, deviceIds, command),
@@ -49,7 +43,6 @@ export function refusalLookups(caller: UpstreamCaller, sources: RefusalSources):
   };
 }
 
-/** The first value outside its device's range among `deviceIds`, when the ranges are known. */
 async function outOfRange(
   caller: UpstreamCaller,
   sources: RefusalSources,
@@ -77,11 +70,8 @@ async function outOfRange(
 }
 
 /**
- * The command in the way of a submission the vendor refused for overlap (its refusal does not
- * name it): the device's active command whose window overlaps (domain `findActiveOverlap`)
- * among the commands the BFF knows. Never read from the vendor: that read would be a call of
- * the device outside its budget (docs/decisions/007-device-call-budget.md, section 1).
- * Undefined when none is known (made outside powerdeck and not read yet).
+ * Never read from the vendor: that read would be a call outside the device's budget (decision 007,
+ * section 1). Undefined when none is known.
  */
 async function overlapOf(
   caller: UpstreamCaller,

@@ -15,20 +15,18 @@ import { REGION_NAMES } from '../../domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { discard, type UpstreamResponse } from './upstream-http.ts';
 
-/** Tries of one idempotent call (GET, cancel): the first and two retries, enough for a blip. */
+/** The first and two retries, enough for a blip. */
 export const MAX_ATTEMPTS = 3;
-/** First retry delay; doubles per retry, with full jitter, capped at {@link MAX_BACKOFF_MS}. */
+/** Doubles per retry, with full jitter. */
 export const BASE_BACKOFF_MS = 100;
 export const MAX_BACKOFF_MS = 2_000;
-/** A `Retry-After` longer than this is not waited for: the 429 goes to the browser instead. */
+/** Longer and the 429 goes to the browser instead. */
 export const MAX_RETRY_AFTER_MS = 2_000;
-/** Consecutive failures (timeouts, unreachable, 5xx) that open a region's circuit. */
 export const BREAKER_THRESHOLD = 5;
-/** How long an open circuit fails fast before one trial call is let through. */
 export const DEFAULT_HALF_OPEN_AFTER_MS = 10_000;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-// A token endpoint that cannot be reached fails the call before it is sent: retried like the API.
+// An unreachable token endpoint fails the call before it is sent: retried like the API.
 const TRANSPORT_CODES = new Set([
   'upstream_timeout',
   'upstream_unreachable',
@@ -41,7 +39,7 @@ const isTransportFailure = (error: unknown) =>
 
 const isServerFailure = (result: unknown) => (result as UpstreamResponse).statusCode >= 500;
 
-/** `Retry-After` of a response in ms (delta-seconds or HTTP date), or undefined. */
+/** Delta-seconds or HTTP date. */
 export function retryAfterMs(response: UpstreamResponse, nowMs = Date.now()): number | undefined {
   const header = response.headers['retry-after'];
   const value = Array.isArray(header) ? header[0] : header;
@@ -58,7 +56,6 @@ function isRetryableResult(result: unknown): boolean {
   return waitMs === undefined || waitMs <= MAX_RETRY_AFTER_MS;
 }
 
-/** Exponential backoff with full jitter, or the upstream's `Retry-After` when it gave one. */
 const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((context) => {
   if ('value' in context.result) {
     const waitMs = retryAfterMs(context.result.value as UpstreamResponse);
@@ -69,14 +66,12 @@ const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((context) => 
 });
 
 /**
- * Failure handling towards the upstream, with cockatiel: per region a circuit breaker that opens
- * after {@link BREAKER_THRESHOLD} consecutive failures and then fails fast with 503
- * `upstream_circuit_open`, so a failing region is not flooded; for idempotent calls, retries with
- * exponential backoff and jitter honouring `Retry-After`. Submissions (POST) are never retried.
+ * Per region a circuit breaker that fails fast with 503 `upstream_circuit_open`, so a failing
+ * region is not flooded; idempotent calls are retried honouring `Retry-After`, submissions never.
  */
 export class UpstreamResilience {
   readonly #breakers: Record<Region, CircuitBreakerPolicy>;
-  /** Retry around the region's breaker, built once: cockatiel policies hold no per-call state. */
+  /** Built once: cockatiel policies hold no per-call state. */
   readonly #retried: Record<Region, IPolicy>;
 
   constructor(options: { halfOpenAfterMs?: number } = {}) {
@@ -96,11 +91,7 @@ export class UpstreamResilience {
     this.#retried = { eu: wrap(policy, this.#breakers.eu), au: wrap(policy, this.#breakers.au) };
   }
 
-  /**
-   * Runs one upstream call of `region` under its breaker, retried when `idempotent`.
-   *
-   * @throws ProblemError 503 `upstream_circuit_open` while the region's circuit is open.
-   */
+  /** @throws ProblemError 503 `upstream_circuit_open` while the region's circuit is open. */
   async execute(
     region: Region,
     idempotent: boolean,
@@ -121,7 +112,6 @@ export class UpstreamResilience {
     }
   }
 
-  /** Circuit state per region, for `/readyz` and tests: `closed`, `open`, `halfOpen`. */
   states(): Record<Region, string> {
     const name = (policy: CircuitBreakerPolicy) =>
       ['closed', 'open', 'halfOpen', 'isolated'][policy.state] ?? 'unknown';

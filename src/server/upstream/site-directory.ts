@@ -2,23 +2,16 @@ import type { Device, SiteList } from '../../domain/device.ts';
 import { accountKey } from '../../domain/account.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
-/** Reads a caller's site list (the adapter's `sites`); `retry` as the client's. */
 export type SiteListReader = (
   caller: UpstreamCaller,
   options: { retry: boolean },
 ) => Promise<SiteList>;
 
-/** How long one client's site list is trusted before it is asked again. */
 export const SITE_DIRECTORY_TTL_MS = 30_000;
 
-/** The site and time zone of a set of devices, as far as the site list tells them. */
 export interface DevicesSite {
-  /** Set when every device belongs to this one site. */
   siteId?: string;
-  /**
-   * Set when every device's site is shown on this time zone (one site, or several in one zone):
-   * an IANA name or a fixed offset, as the site list gives it.
-   */
+  /** Set when every device's site is shown on this time zone (IANA name or fixed offset). */
   timeZone?: string;
 }
 
@@ -38,11 +31,9 @@ interface Entry {
 }
 
 /**
- * Which bound site, and so which time zone, each device of a client belongs to, from the
- * product's site list (the adapter's `sites`, with each site's clock). Kept per region and client for
- * {@link SITE_DIRECTORY_TTL_MS} (sites hold the same devices; only binding changes the list, and
- * a bind or unbind through the BFF calls {@link forget}); concurrent lookups share one request; a
- * failed request is not kept, so the next lookup asks again.
+ * Which bound site and time zone each device belongs to, kept per region and client for
+ * {@link SITE_DIRECTORY_TTL_MS} (only binding changes the list, and a bind calls {@link forget});
+ * concurrent lookups share one request; a failure is not kept.
  */
 export class SiteDirectory {
   readonly #entries = new Map<string, Entry>();
@@ -50,10 +41,6 @@ export class SiteDirectory {
   readonly #now: () => number;
   readonly #ttlMs: number;
 
-  /**
-   * @param fetch reads the caller's site list (the upstream's `GET /sites`, validated).
-   * @param now clock, epoch ms.
-   */
   constructor(fetch: SiteListReader, now: () => number, ttlMs = SITE_DIRECTORY_TTL_MS) {
     this.#fetch = fetch;
     this.#now = now;
@@ -61,11 +48,10 @@ export class SiteDirectory {
   }
 
   /**
-   * The site of `deviceIds` and their shared time zone. A device missing from the list (its site
-   * is not bound, or unknown) makes both unknown. The list is read once, without retries: a
-   * missing site is a lesser harm than more calls to a failing upstream.
+   * A device missing from the list makes both unknown. Read without retries: a missing site is a
+   * lesser harm than more calls to a failing upstream.
    *
-   * @throws whatever reading the site list throws (ProblemError for upstream failures).
+   * @throws whatever reading the site list throws.
    */
   async siteOf(caller: UpstreamCaller, deviceIds: readonly string[]): Promise<DevicesSite> {
     if (deviceIds.length === 0) return {};
@@ -82,21 +68,12 @@ export class SiteDirectory {
     };
   }
 
-  /**
-   * The devices of the caller's bound site `siteId`; empty when it is not bound.
-   *
-   * @throws whatever reading the site list throws.
-   */
+  /** Empty when `siteId` is not bound. @throws whatever reading the site list throws. */
   async devicesOf(caller: UpstreamCaller, siteId: string): Promise<string[]> {
     return (await this.#list(caller, true)).devicesBySite.get(siteId) ?? [];
   }
 
-  /**
-   * The devices of `deviceIds` found in the caller's bound sites (their capability ranges word a
-   * refusal), read once without retries.
-   *
-   * @throws whatever reading the site list throws.
-   */
+  /** Read once without retries. @throws whatever reading the site list throws. */
   async devices(
     caller: UpstreamCaller,
     deviceIds: readonly string[],
@@ -110,18 +87,11 @@ export class SiteDirectory {
     return found;
   }
 
-  /**
-   * The caller's bound sites with their devices, as last read (kept {@link SITE_DIRECTORY_TTL_MS}):
-   * one upstream call per client per interval whatever the number of views (the overview's
-   * offline and faulted sites and devices, its device names and site clocks).
-   *
-   * @throws whatever reading the site list throws.
-   */
+  /** One upstream call per client per TTL whatever the number of views. @throws as above. */
   async siteList(caller: UpstreamCaller): Promise<SiteList['sites']> {
     return (await this.#list(caller, true)).sites;
   }
 
-  /** Drops the caller's kept list (after a bind or unbind): the next lookup asks again. */
   forget(caller: UpstreamCaller): void {
     this.#entries.delete(accountKey(caller));
   }

@@ -2,51 +2,37 @@ import { ProblemError } from '../http/problem.ts';
 import { InvalidCredentialsError, type IssuedToken } from './token-endpoint.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
-/**
- * A token as the cache holds it, times in epoch ms. From `renewAtMs` on it is still used, while a
- * renewal runs beside the calls; from `expiresAtMs` on it is not. Both are infinite for a token
- * of unknown lifetime, which is used until the upstream refuses it.
- */
+/** From `renewAtMs` it is renewed beside the calls; both infinite for a token of unknown lifetime. */
 interface CachedToken {
   accessToken: string;
   obtainedAtMs: number;
   renewAtMs: number;
   expiresAtMs: number;
-  /** No renewal is started before this (a failed one waits before the next try). */
   nextRenewalAtMs: number;
-  /** Failed renewals in a row, for the pause before the next. */
   failedRenewals: number;
 }
 
 /**
- * Renew this long before `expires_in` runs out (docs/upstream.md, Tokens: read `expires_in`;
- * docs/architecture.md, Regions and tokens: Renewal): a fifth of the lifetime, at most a minute,
- * so a call never leaves with a token about to expire on the way.
+ * A fifth of the lifetime, at most a minute, so no call leaves with a token about to expire
+ * (docs/architecture.md, Regions and tokens).
  */
 export function renewalMarginMs(expiresInS: number): number {
   return Math.min(60_000, (expiresInS * 1000) / 5);
 }
 
-/** Pause after a failed renewal while the token is still valid; doubles per failure... */
+/** Doubles per failed renewal, up to {@link RENEWAL_RETRY_MAX_MS}. */
 export const RENEWAL_RETRY_MIN_MS = 1_000;
-/** ...up to this. */
 export const RENEWAL_RETRY_MAX_MS = 30_000;
 
-/** Where the cache writes what went wrong (pino's logger fits). */
 export interface TokenCacheLog {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
 /**
- * Access tokens per session, in this process's memory only (never stored, answered or logged).
- * Renewal is single-flight per session: concurrent calls on an expired token share one token
- * request (docs/architecture.md, Budgets: one token request per burst of 100 calls).
- *
- * Inside the renewal margin the cached token keeps serving calls while one renewal runs beside
- * them: a token endpoint that is down costs nothing until the token really expires. A failed
- * renewal is logged and tried again after a pause ({@link RENEWAL_RETRY_MIN_MS}, doubling to
- * {@link RENEWAL_RETRY_MAX_MS}); once the token has expired, calls wait for a renewal and fail
- * with it. Refused credentials drop the token, so the next call ends the session.
+ * Access tokens per session, in memory only (never stored, answered or logged). Renewal is
+ * single-flight per session, and runs beside the calls inside the margin, so a token endpoint that
+ * is down costs nothing until the token expires (docs/architecture.md, Regions and tokens).
+ * Refused credentials drop the token, so the next call ends the session.
  */
 export class TokenCache {
   readonly #tokens = new Map<string, CachedToken>();
@@ -56,12 +42,7 @@ export class TokenCache {
   readonly #log: TokenCacheLog;
   readonly #unknownLifetimeKeepMs: number;
 
-  /**
-   * @param fetch the token request for a session (its region's token endpoint).
-   * @param now clock, epoch ms.
-   * @param options.unknownLifetimeKeepMs how long a token without `expires_in` is kept at most,
-   *   ms: the longest a session lives.
-   */
+  /** @param options.unknownLifetimeKeepMs the longest a token without `expires_in` is kept. */
   constructor(
     fetch: (session: UpstreamCaller) => Promise<IssuedToken>,
     now: () => number,
@@ -74,8 +55,6 @@ export class TokenCache {
   }
 
   /**
-   * A usable token for `session`, from the cache or one shared token request.
-   *
    * @throws InvalidCredentialsError or the token endpoint's ProblemError when no unexpired token
    *   is cached and the renewal fails.
    */
@@ -83,10 +62,7 @@ export class TokenCache {
     return this.cached(session) ?? (await this.#renew(session)).accessToken;
   }
 
-  /**
-   * The cached token of `session` until it expires, else undefined; inside the renewal margin it
-   * also starts a renewal in the background (no request is awaited here).
-   */
+  /** Inside the renewal margin it also starts a renewal in the background. */
   cached(session: UpstreamCaller): string | undefined {
     const cached = this.#tokens.get(session.id);
     if (!cached) return undefined;
@@ -98,26 +74,20 @@ export class TokenCache {
     return cached.accessToken;
   }
 
-  /** Stores a token just obtained (at sign-in). */
   put(sessionId: string, token: IssuedToken): void {
     this.#sweep();
     this.#tokens.set(sessionId, toCached(token, this.#now()));
   }
 
-  /**
-   * Forgets `accessToken` after the upstream refused it (401); a newer token obtained meanwhile
-   * by a concurrent call is kept.
-   */
+  /** A newer token obtained meanwhile by a concurrent call is kept. */
   invalidate(sessionId: string, accessToken: string): void {
     if (this.#tokens.get(sessionId)?.accessToken === accessToken) this.#tokens.delete(sessionId);
   }
 
-  /** Forgets a session's token (sign-out, expiry). */
   drop(sessionId: string): void {
     this.#tokens.delete(sessionId);
   }
 
-  /** Count of cached tokens, for tests and health. */
   get size(): number {
     return this.#tokens.size;
   }
@@ -138,7 +108,6 @@ export class TokenCache {
     return pending;
   }
 
-  /** A renewal while `cached` is still valid: its failure keeps `cached` and sets a pause. */
   #renewAhead(session: UpstreamCaller, cached: CachedToken): void {
     this.#renew(session).catch((error: unknown) => {
       if (error instanceof InvalidCredentialsError) {

@@ -12,34 +12,24 @@ import {
   type UpstreamResponse,
 } from './upstream-http.ts';
 
-/** The client credentials were refused by the token endpoint (RFC 6749 5.2 `invalid_client`...). */
+/** RFC 6749 5.2 `invalid_client` and kin. */
 export class InvalidCredentialsError extends Error {
   override readonly name = 'InvalidCredentialsError';
   readonly code = 'invalid_credentials';
 }
 
-/** RFC 6749 5.2 errors that mean "these credentials do not work", whatever the exact reason. */
 const CREDENTIAL_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant']);
 
-/** A token as the BFF keeps it. */
 export interface IssuedToken {
   accessToken: string;
-  /**
-   * Lifetime in seconds (`expires_in`); undefined when the server sent none (RFC 6749 5.1 only
-   * recommends it): such a token is used until the upstream refuses it with 401, then renewed
-   * once (docs/architecture.md, Regions and tokens).
-   */
+  /** Undefined when the server sent none: used until refused with 401, then renewed once. */
   expiresInS: number | undefined;
 }
 
-/** Path of the token endpoint under a region's auth URL (docs/upstream.md, Tokens). */
+/** docs/upstream.md, Tokens. */
 export const TOKEN_PATH = '/api/auth/oauth2/token';
 
-/**
- * How the client authenticates at the token endpoint (RFC 6749 2.3.1): `form` sends
- * `client_id` and `client_secret` as form fields, as the vendor's guide asks (docs/upstream.md, Tokens); `basic` sends
- * them in an HTTP Basic `Authorization` header, which every OAuth 2.0 server must support.
- */
+/** RFC 6749 2.3.1: `form` as the vendor's guide asks; `basic`, which every server must support. */
 export type ClientAuthMethod = 'form' | 'basic';
 
 const METHOD_WORDS: Record<ClientAuthMethod, string> = {
@@ -47,42 +37,32 @@ const METHOD_WORDS: Record<ClientAuthMethod, string> = {
   basic: 'HTTP Basic',
 };
 
-/** Why a token is asked for: the words of a failure differ. */
 export type TokenPurpose = 'sign-in' | 'renewal';
 
-/** Where the token endpoint writes what went wrong (pino's logger fits). */
 export interface TokenLog {
   warn(details: Record<string, unknown>, message: string): void;
   info(details: Record<string, unknown>, message: string): void;
 }
 
-/** A token endpoint's answer that refused the client. */
 interface Refusal {
   status: number;
   error: string | undefined;
   errorDescription: string | undefined;
-  /** The answer carried `WWW-Authenticate: Basic`: the server asks for HTTP Basic. */
   asksForBasic: boolean;
 }
 
 /**
- * The regions' token endpoints, `POST {authUrl}/api/auth/oauth2/token` with the
- * client-credentials grant (docs/upstream.md, Tokens; docs/architecture.md, Regions and tokens);
- * the answer is read in the guide's snake_case and the OpenAPI document's camelCase alike. Every failure is logged naming what was wrong, never a secret or a token.
- *
- * Client authentication: form fields first, as the vendor documents. When a server refuses them
- * with 401 (or 400 `invalid_client`), the same request is sent once with HTTP Basic, which
- * RFC 6749 2.3.1 obliges every server to accept and which some accept exclusively (they give no
- * sign of it: oidc-provider answers a form-field attempt exactly as a wrong secret); the method
- * that worked is used first for that region from then on. A wrong secret therefore costs two
- * token requests, both with the same credentials.
+ * The regions' token endpoints (docs/upstream.md, Tokens; docs/architecture.md, Regions and
+ * tokens). Failures are logged naming what was wrong, never a secret or a token. Form fields go
+ * first; a 401 (or 400 `invalid_client`) is retried once with HTTP Basic, which some servers
+ * accept exclusively without saying so, and the method that worked is kept per region.
  */
 export class TokenEndpoint {
   readonly #http: UpstreamHttp;
   readonly #upstreams: Record<Region, UpstreamRegion>;
   readonly #log: TokenLog;
   readonly #clientAuth: Record<Region, ClientAuthMethod> = { eu: 'form', au: 'form' };
-  /** Quirks already logged, per region: one line each, not one per token. */
+  /** One log line per region, not one per token. */
   readonly #told = new Set<string>();
 
   constructor(options: {
@@ -96,12 +76,9 @@ export class TokenEndpoint {
   }
 
   /**
-   * Obtains an access token for `credentials` in `region`.
-   *
-   * @throws InvalidCredentialsError when the endpoint refuses the client with either method
-   *   (unknown ID or wrong secret alike); ProblemError 429/502/503 `token_endpoint_error` when it
-   *   fails or redirects, 502 `token_endpoint_unreachable`, 504 `token_endpoint_timeout`, 502
-   *   `token_unreadable` for a token that cannot be used.
+   * @throws InvalidCredentialsError when the endpoint refuses the client with either method;
+   *   ProblemError 429/502/503 `token_endpoint_error`, 502 `token_endpoint_unreachable`, 504
+   *   `token_endpoint_timeout`, 502 `token_unreadable`.
    */
   async request(
     region: Region,
@@ -120,8 +97,7 @@ export class TokenEndpoint {
       throw new InvalidCredentialsError('the token endpoint refused the client credentials');
     }
     const other: ClientAuthMethod = first === 'form' ? 'basic' : 'form';
-    // Any 400 or 401 to the other method is a refusal too: a server that knows only form fields
-    // may answer a Basic attempt with invalid_request for the fields it misses.
+    // A server that knows only form fields may answer Basic with invalid_request.
     const retried = await this.#send(region, credentials, other, purpose, true);
     if (!('status' in retried)) {
       this.#clientAuth[region] = other;
@@ -144,10 +120,7 @@ export class TokenEndpoint {
     throw new InvalidCredentialsError('the token endpoint refused the client credentials');
   }
 
-  /**
-   * One token request; a refusal of the client (401, or 400 with a credentials error of RFC 6749
-   * 5.2, or with `anyRefusal` any 400) is returned, every other failure thrown.
-   */
+  /** A refusal of the client is returned, every other failure thrown. */
   async #send(
     region: Region,
     credentials: { clientId: string; clientSecret: string },
@@ -245,7 +218,6 @@ export class TokenEndpoint {
     );
   }
 
-  /** Logs, once per region, an answer that departs from the vendor's guide but is read all the same. */
   #noteQuirks(region: Region, json: unknown, expiresInS: number | undefined): void {
     const body = json as { expires_in?: unknown; expiresIn?: unknown };
     const sent = body.expires_in ?? body.expiresIn;
@@ -268,7 +240,6 @@ type TokenProblemCode =
   | 'token_endpoint_timeout'
   | 'token_unreadable';
 
-/** Words an operator reads for a token failure, per purpose: what happened and what to do. */
 function tokenProblem(
   status: number,
   code: TokenProblemCode,
@@ -289,17 +260,13 @@ function tokenProblem(
   return new ProblemError(status, code, what[code]);
 }
 
-/**
- * `Authorization: Basic` for client credentials (RFC 6749 2.3.1): each part form-urlencoded
- * (appendix B) before the pair is base64-encoded as RFC 7617 says.
- */
+/** Each part form-urlencoded (RFC 6749 appendix B) before base64 (RFC 7617). */
 function basicAuthorization(credentials: { clientId: string; clientSecret: string }): string {
   const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
   const pair = `${encode(credentials.clientId)}:${encode(credentials.clientSecret)}`;
   return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
 }
 
-/** A 401, or a 400 `invalid_client`: the server did not accept how the client authenticated. */
 function refusesClientAuth(refusal: Refusal): boolean {
   return refusal.status === 401 || refusal.error === 'invalid_client';
 }

@@ -11,13 +11,11 @@ import {
 import { unwrapEnvelope } from './vendor-schemas.ts';
 
 /**
- * The business answer of a 2xx vendor answer: the body up to `maxBytes`, checked to be JSON,
- * parsed, taken out of the `{ code, msg, data }` envelope when the vendor sends one
- * (docs/upstream.md, Dialects) and validated with `schema`. An empty body reads as `undefined`.
+ * The body of a 2xx answer, out of the vendor's envelope (docs/upstream.md, Dialects), validated
+ * with `schema`; empty reads as `undefined`.
  *
- * @param what words for the answer in the problem, e.g. `site list`.
- * @throws ProblemError 502 `upstream_error` when the body is not JSON or does not fit `schema`;
- *   502 `upstream_body_too_large` past `maxBytes`; a transport problem when the body breaks off.
+ * @throws ProblemError 502 `upstream_error` (not JSON, not `schema`), 502
+ *   `upstream_body_too_large`; a transport problem when the body breaks off.
  */
 export async function readJsonBody<S extends z.ZodType>(
   response: UpstreamResponse,
@@ -30,7 +28,6 @@ export async function readJsonBody<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** The JSON of an answer's body as it came, `undefined` when empty ({@link readJsonBody}). */
 async function readJson(response: UpstreamResponse, what: string, maxBytes: number) {
   const text = await readCapped(response.body, maxBytes);
   if (text.length === 0) return undefined;
@@ -47,12 +44,7 @@ async function readJson(response: UpstreamResponse, what: string, maxBytes: numb
   }
 }
 
-/**
- * Reads a 2xx answer of a read ({@link readJsonBody}); any other status becomes the product
- * problem of the vendor's refusal (`refusalProblem`).
- *
- * @throws ProblemError as {@link readJsonBody}, or the refusal as a product problem.
- */
+/** @throws ProblemError as {@link readJsonBody}, or the vendor's refusal as a product problem. */
 export async function readOkAnswer<S extends z.ZodType>(
   response: UpstreamResponse,
   schema: S,
@@ -66,29 +58,16 @@ export async function readOkAnswer<S extends z.ZodType>(
 }
 
 /**
- * What a state-changing vendor call came to, as the command ledger records it:
- * - `accepted`: a 2xx whose body the adapter could read: `value` is the product's answer and
- *   `status` the product's status for it;
- * - `refused`: the vendor certainly did nothing (a 4xx answer, or the call never left: open
- *   circuit, token endpoint down, credentials revoked), `problem` the product problem;
- * - `unknown`: it may have acted (timeout, connection reset, oversize or unreadable body, 5xx),
- *   so only the command history can tell.
- * `status` of a refusal is the vendor's HTTP status when an answer came.
+ * `refused`: the vendor certainly did nothing (a 4xx, or the call never left); `unknown`: it may
+ * have acted, so only the command history can tell.
  */
 export type CallResult<T> =
   | { kind: 'accepted'; status: number; value: T }
   | { kind: 'refused' | 'unknown'; status?: number; problem: ProblemError };
 
 /**
- * Performs one state-changing call and classifies its answer ({@link CallResult}); an accepted
- * body must be JSON (or empty) and be readable by `read` (its business answer, out of any
- * envelope), else the outcome is unknown. Never throws: every failure is a result.
- *
- * @param read the product's answer and status from the vendor's business answer and status;
- *   undefined when unreadable.
- * @param context what a refusal is about, for its words; `refine` may add to it (the value
- *   outside a device's range of a 422, the command in the way of a 409) before the refusal is
- *   worded.
+ * Performs one state-changing call and classifies its answer; an unreadable 2xx is `unknown`.
+ * Never throws.
  */
 export async function settleCall<T>(
   send: () => Promise<UpstreamResponse>,
@@ -108,8 +87,6 @@ export async function settleCall<T>(
             'upstream_unreachable',
             "The vendor's service could not be reached. Try again in a moment.",
           );
-    // After these the request may have reached the vendor and been acted on; after the others
-    // (open circuit, token endpoint, revoked credentials) it never left.
     const maybeActed = isProblem(
       problem,
       'upstream_timeout',

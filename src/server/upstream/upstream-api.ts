@@ -37,44 +37,35 @@ import {
 export { PAGE_SIZE, type CommandRef } from './vendor-operations.ts';
 export type { DeviceLookup, KnownCommandSource } from './refusal-lookups.ts';
 
-/** Most pages of one list read: 100,000 items, far above any fleet. */
+/** 100,000 items, far above any fleet. */
 const MAX_PAGES = 200;
 
-/** How one call is sent: its request ID (`X-Request-Id`), and `retry: false` to send it once. */
+/** `retry: false` sends it once. */
 interface CallOptions {
   retry?: boolean | undefined;
   requestId?: string | undefined;
 }
 
-/** Page `page` of a list, after `before` items of the pages before it. */
 interface PageOptions extends CallOptions {
   page: number;
   before: number;
 }
 
-/** The zones administrators set for a client's sites (the BFF's database: db/site-zones.ts). */
+/** db/site-zones.ts. */
 export interface SiteZoneSource {
   zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>>;
 }
 
-/**
- * The controls each device of the caller's account turned out not to support (a command of it
- * ended `notSupported`; the read model learns them), by device ID.
- */
+/** By device ID; the read model learns them from commands that ended `notSupported`. */
 export type UnsupportedControlSource = (
   caller: UpstreamCaller,
 ) => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
 
 /**
- * The vendor's API behind one adapter (docs/decisions/006-vendor-adapter-and-product-api.md,
- * section 2): one typed method per vendor operation the product uses, each an entry of the one
- * table of them (vendor-operations.ts: path, method, the schema of the answer and what it maps to
- * in the domain model) made by one call function, each refusal worded as a product problem
- * (upstream-problem.ts). Lists are read to their last page. State-changing calls never throw:
- * they return a {@link CallResult} for the ledger. All go through {@link UpstreamClient}: the
- * caller's bearer token, one renewal on 401, retries for reads (never for a device control call:
- * each try spends a call of the device's budget, decision 007), the region's circuit breaker.
- * `requestId` is sent as `X-Request-Id`.
+ * The vendor's API behind one adapter (decision 006, section 2): one typed method per operation of
+ * vendor-operations.ts, refusals worded as product problems, lists read to their last page.
+ * State-changing calls never throw: they return a {@link CallResult} for the ledger. Device
+ * control calls are never retried (each try spends a call of the device's budget, decision 007).
  */
 export class UpstreamApi {
   readonly #client: UpstreamClient;
@@ -86,12 +77,8 @@ export class UpstreamApi {
   #devices: DeviceLookup | undefined;
 
   /**
-   * @param options.log where token endpoint failures and quirks are logged.
-   * @param options.zones the zones administrators set (none: every site inferred or offset).
-   * @param options.unsupportedControls the controls devices turned out not to support, left out
-   *   of their capabilities.
-   * @param options.knownCommands the commands the BFF knows, which an overlap refusal is named
-   *   from (none: it names no command).
+   * @param options.zones none: every site inferred or offset.
+   * @param options.knownCommands none: an overlap refusal names no command.
    */
   constructor(options: {
     client: UpstreamClient;
@@ -111,15 +98,11 @@ export class UpstreamApi {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Where the devices of a 422 are looked up for their ranges (the site directory). */
   set deviceLookup(lookup: DeviceLookup) {
     this.#devices = lookup;
   }
 
   /**
-   * The token endpoint with the client-credentials grant (docs/upstream.md, Tokens), for a
-   * sign-in or a renewal (the words of a failure differ); see {@link TokenEndpoint.request}.
-   *
    * @throws InvalidCredentialsError when the client is refused; ProblemError
    *   `token_endpoint_error`, `token_endpoint_unreachable`, `token_endpoint_timeout` or
    *   `token_unreadable` otherwise.
@@ -133,13 +116,10 @@ export class UpstreamApi {
   }
 
   /**
-   * The caller's bound sites with their devices, read to the last page (`GET /sites`), each
-   * with its clock (a zone an administrator set, else inferred, else the vendor's offset). When
-   * the vendor leaves a site's devices out, they are read from `GET /devices`. With
-   * `retry: false` each page is sent once.
+   * `GET /sites` to the last page, each site with its clock; devices the vendor left out are read
+   * from `GET /devices`.
    *
-   * @throws ProblemError: the vendor's refusal, a transport problem, or 502 `upstream_error` for
-   *   an unreadable page.
+   * @throws ProblemError: the refusal, a transport problem, 502 `upstream_error`.
    */
   async sites(caller: UpstreamCaller, options: CallOptions = {}): Promise<SiteList> {
     const [vendorSites, stored, unsupported] = await Promise.all([
@@ -165,11 +145,7 @@ export class UpstreamApi {
     };
   }
 
-  /**
-   * One bound site with its devices (`GET /sites/{siteId}`).
-   *
-   * @throws ProblemError 404 `unknown_or_unbound`, other refusals, transport problems.
-   */
+  /** @throws ProblemError 404 `unknown_or_unbound`, other refusals, transport problems. */
   async site(caller: UpstreamCaller, siteId: string, requestId?: string): Promise<Site> {
     const [vendorSite, stored, unsupported] = await Promise.all([
       this.#call(caller, VENDOR.site, siteId, { requestId }),
@@ -191,11 +167,7 @@ export class UpstreamApi {
     );
   }
 
-  /**
-   * Binds a site to the caller (`POST /sites`, docs/upstream.md, Sites). A site already in the
-   * caller's list is answered 200 with it, nothing sent; one bound now 201 with the site read
-   * back. 409 (bound to another partner account) is `site_bound_elsewhere`.
-   */
+  /** A site already in the list is answered 200 with nothing sent; 409 is `site_bound_elsewhere`. */
   async bind(
     caller: UpstreamCaller,
     siteId: string,
@@ -215,7 +187,6 @@ export class UpstreamApi {
     try {
       return { kind: 'accepted', status: 201, value: await this.site(caller, siteId) };
     } catch (error) {
-      // Bound, but not readable back: the product answers the site as far as it knows it.
       if (!(error instanceof ProblemError)) throw error;
       return {
         kind: 'accepted',
@@ -225,7 +196,6 @@ export class UpstreamApi {
     }
   }
 
-  /** Unbinds a site (`DELETE /sites/{siteId}`, no body); 204 for the product. */
   unbind(
     caller: UpstreamCaller,
     siteId: string,
@@ -234,10 +204,6 @@ export class UpstreamApi {
     return this.#call(caller, VENDOR.unbind, siteId, { requestId });
   }
 
-  /**
-   * Sends one device command (`POST /device/{deviceId}/commands`); 202 with its ID. A 422 is
-   * worded with the first value outside the device's range, worked out here.
-   */
   submit(
     caller: UpstreamCaller,
     deviceId: string,
@@ -248,8 +214,7 @@ export class UpstreamApi {
   }
 
   /**
-   * The status record of one command (`GET /devices/{deviceId}/commands/{commandId}`), sent
-   * once. Sent without a request ID: one answer may serve several browsers (status sharing).
+   * Sent once, without a request ID: one answer may serve several browsers (status sharing).
    *
    * @throws ProblemError: the refusal (404 `unknown_or_unbound`...), 502 for an unreadable record.
    */
@@ -257,10 +222,7 @@ export class UpstreamApi {
     return this.#call(caller, VENDOR.status, ref);
   }
 
-  /**
-   * Cancels one command (`PUT /devices/{deviceId}/commands/{commandId}/cancel`), sent once: the
-   * product's CommandCancellation (cancelled now by an operator). 409 is `not_cancellable`.
-   */
+  /** Sent once; 409 is `not_cancellable`. */
   cancel(
     caller: UpstreamCaller,
     ref: CommandRef,
@@ -269,12 +231,7 @@ export class UpstreamApi {
     return this.#call(caller, VENDOR.cancel, ref, { requestId });
   }
 
-  /**
-   * The commands of `deviceId` whose window meets the range, at most 30 days
-   * (`GET /device/{deviceId}/commands`), every page read, each sent once.
-   *
-   * @throws ProblemError: the refusal, or 502 `upstream_error` for an unreadable page or record.
-   */
+  /** At most 30 days, every page read. @throws ProblemError: the refusal, or 502 `upstream_error`. */
   history(
     caller: UpstreamCaller,
     deviceId: string,
@@ -285,12 +242,9 @@ export class UpstreamApi {
   }
 
   /**
-   * One page of `deviceId`'s history over the range (`GET /device/{deviceId}/commands`, page
-   * `page` of {@link PAGE_SIZE}), sent once: the read model takes a slot of the device's budget
-   * for each page it reads. `more` says whether a page follows.
+   * One page, sent once: the read model takes a slot of the device's budget per page.
    *
-   * @throws ProblemError: the refusal (429 `device_rate_limited` with its wait), a transport
-   *   problem, or 502 `upstream_error` for an unreadable page or record.
+   * @throws ProblemError: the refusal (429 `device_rate_limited`), transport, 502 `upstream_error`.
    */
   async historyPage(
     caller: UpstreamCaller,
@@ -306,10 +260,7 @@ export class UpstreamApi {
     return { commands: items.map((command) => VENDOR.history.maps(command, params)), more };
   }
 
-  /**
-   * Sends one command to many devices (`POST /devices/commands`): the vendor's batch ID and when
-   * it answered; the answer names no device command (the ledger finds them in the histories).
-   */
+  /** The answer names no device command: the ledger finds them in the histories. */
   batch(
     caller: UpstreamCaller,
     request: BatchRequest,
@@ -318,10 +269,7 @@ export class UpstreamApi {
     return this.#call(caller, VENDOR.batch, request, { requestId });
   }
 
-  /**
-   * Cancels a batch's commands (`PUT /devices/commands/{batchCommandId}/cancel`), sent once: one
-   * result per device, `success` for those cancelled. 409 is `batch_not_cancellable`.
-   */
+  /** Sent once; 409 is `batch_not_cancellable`. */
   batchCancel(
     caller: UpstreamCaller,
     batchCommandId: string,
@@ -330,10 +278,7 @@ export class UpstreamApi {
     return this.#call(caller, VENDOR.batchCancel, batchCommandId, { requestId });
   }
 
-  /**
-   * Reads a vendor list to its last page, {@link PAGE_SIZE} items a page: until a page comes
-   * back short or empty, or `total` items are in (docs/upstream.md, Paging); then maps its items.
-   */
+  /** Until a page comes back short or empty, or `total` items are in (docs/upstream.md, Paging). */
   async #allPages<P, S extends z.ZodType, I, T>(
     caller: UpstreamCaller,
     operation: ListOperation<P, S, I, T>,
@@ -344,7 +289,6 @@ export class UpstreamApi {
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await this.#call(caller, operation, params, {
         retry: options.retry,
-        // The first page carries the request's ID.
         requestId: page === 1 ? options.requestId : undefined,
         page,
         before: items.length,
@@ -355,14 +299,6 @@ export class UpstreamApi {
     return items.map((item) => operation.maps(item, params));
   }
 
-  /**
-   * Makes one call of the vendor's operation `operation` (vendor-operations.ts) with `params`:
-   * - a read: its answer validated and mapped; a refusal or unreadable answer thrown;
-   * - a page of a list: its items, and whether another follows (not when it came back short or
-   *   empty, or when `total` items are in with the `before` of earlier pages; docs/upstream.md,
-   *   Paging);
-   * - a change: what it came to, never thrown (upstream-answers.ts, `settleCall`).
-   */
   #call<P, S extends z.ZodType, T>(
     caller: UpstreamCaller,
     operation: ReadOperation<P, S, T>,
@@ -451,7 +387,6 @@ export class UpstreamApi {
   }
 }
 
-/** `site` with the controls its devices turned out not to support left out of their capabilities. */
 function withoutUnsupported(
   site: Site,
   unsupported: ReadonlyMap<string, ReadonlySet<string>>,

@@ -6,33 +6,23 @@ import { discard, type UpstreamHttp, type UpstreamResponse } from './upstream-ht
 import type { UpstreamResilience } from './resilience.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';
 
-/**
- * A call on the upstream API, relative to the region's base URL (docs/upstream.md, Sources and
- * base paths).
- */
 export interface UpstreamCall {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Path built from validated parts only, e.g. `/devices/BAT-1/commands/cmd_1`. */
+  /** Built from validated parts only. */
   path: string;
   query?: URLSearchParams;
-  /** JSON body, already parsed with the domain schema. */
   body?: unknown;
   requestId?: string;
   /**
-   * `false` sends a GET or PUT once, without retries: for device control calls (a cancel, a batch
-   * cancel: every try spends a call of the device's budget, and a 429 is never retried blind,
-   * docs/decisions/007-device-call-budget.md, section 1), and for reads whose failure costs only
-   * a detail (the site directory's lookups), so they add no retries to a failing region.
+   * `false` sends a GET or PUT once: device control calls (each try spends the device's budget,
+   * decision 007, section 1) and reads whose failure costs only a detail.
    */
   retry?: boolean;
 }
 
 /**
- * Calls the upstream API for a session: picks the session's region, attaches its bearer token
- * (docs/upstream.md, Sources and base paths), and after a 401 gets a new token and tries exactly
- * once more (a token can be revoked or expire early upstream; a second 401 is the upstream's
- * problem, not a loop). The browser's own headers (cookie, authorization, forwarding) are never
- * copied: each upstream request is built from scratch.
+ * Attaches the session's bearer token and, after a 401, gets a new one and tries exactly once
+ * more (no loop). The browser's own headers are never copied.
  */
 export class UpstreamClient {
   readonly #upstreams: Record<Region, UpstreamRegion>;
@@ -46,11 +36,7 @@ export class UpstreamClient {
     upstreams: Record<Region, UpstreamRegion>;
     http: UpstreamHttp;
     tokens: TokenCache;
-    /**
-     * Called when the stored secret no longer gets a token: the session must end. It may answer
-     * the problem to throw instead of 401 `not_signed_in` (a vendor connection that an
-     * administrator must replace, where signing in again would not help).
-     */
+    /** May answer the problem to throw instead of 401 `not_signed_in` (a vendor connection to replace). */
     onCredentialsRevoked: (session: UpstreamCaller) => Promise<ProblemError | undefined>;
   }) {
     this.#upstreams = options.upstreams;
@@ -61,12 +47,10 @@ export class UpstreamClient {
   }
 
   /**
-   * GET and PUT (cancel) are retried on transport failures, 429 and 502-504 unless `call.retry`
-   * is false; POST and DELETE are sent once. Every call passes the region's circuit breaker.
+   * GET and PUT are retried unless `call.retry` is false; POST and DELETE are sent once.
    *
-   * @returns the upstream answer, body unread (the caller streams or parses it).
-   * @throws ProblemError for transport failures, token endpoint failures, an open circuit, and
-   *   401 `not_signed_in` when the upstream no longer accepts the session's credentials.
+   * @returns the upstream answer, body unread.
+   * @throws ProblemError for transport and token failures, an open circuit, and 401 `not_signed_in`.
    */
   send(session: UpstreamCaller, call: UpstreamCall): Promise<UpstreamResponse> {
     const idempotent = call.retry !== false && (call.method === 'GET' || call.method === 'PUT');
@@ -85,7 +69,7 @@ export class UpstreamClient {
     session: UpstreamCaller,
     call: UpstreamCall,
   ): Promise<{ response: UpstreamResponse; accessToken: string }> {
-    // The cached token without an await: most calls have one (two promises fewer per call).
+    // No await when cached: two promises fewer per call.
     const accessToken = this.#tokens.cached(session) ?? (await this.#token(session));
     const headers: Record<string, string> = {
       authorization: `Bearer ${accessToken}`,

@@ -2,20 +2,13 @@ import { Transform, type Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { ProblemError } from '../http/problem.ts';
 
-/**
- * How long the BFF waits for an upstream's headers, and between body chunks: a hung upstream must
- * not hold a browser's request (or a ledger entry's lease) for long.
- */
+/** Headers, and between body chunks: a hung upstream must not hold a request or a lease long. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
-/**
- * Largest upstream body streamed through to the browser (docs/architecture.md, Budgets:
- * size-capped).
- */
+/** docs/architecture.md, Budgets. */
 export const MAX_PASS_THROUGH_BYTES = 8 * 1024 * 1024;
-/** Largest upstream body the BFF reads to use itself (errors, token, outcomes). */
 export const MAX_PARSED_BYTES = 256 * 1024;
 
-/** One upstream request; `url` is absolute, built only from allowlisted parts. */
+/** `url` is built only from allowlisted parts. */
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
@@ -23,13 +16,11 @@ export interface UpstreamRequest {
   body?: string;
 }
 
-/** Status, headers and the unread body of an upstream answer. */
 export type UpstreamResponse = Dispatcher.ResponseData;
 
 /**
- * The BFF's only HTTP client towards the upstream: one keep-alive agent, timeouts on headers and
- * body, redirects never followed (undici's `request` follows none), transport failures turned
- * into problems (502 unreachable, 504 timeout) that name the region's host but no secret.
+ * The only HTTP client towards the upstream: redirects never followed, transport failures as
+ * problems that name the host but no secret.
  */
 export class UpstreamHttp {
   readonly #agent: Agent;
@@ -43,9 +34,7 @@ export class UpstreamHttp {
       headersTimeout: this.#timeoutMs + 1_000,
       bodyTimeout: this.#timeoutMs,
       connectTimeout: this.#timeoutMs,
-      // undici 8 would negotiate HTTP/2 with a TLS upstream by default. Stay on HTTP/1.1, which
-      // the pool size and timeouts above are chosen for and the only protocol tested here (the
-      // sandbox speaks plain HTTP).
+      // Stay on HTTP/1.1 (undici 8 would negotiate HTTP/2): the pool and timeouts are tuned for it.
       allowH2: false,
     });
   }
@@ -55,13 +44,7 @@ export class UpstreamHttp {
   }
 
   /**
-   * Sends one request; the answer's headers must arrive within the timeout (a timer of our own:
-   * undici's timers are coarse, up to a second late), the body then streams under undici's
-   * body timeout.
-   *
-   * The request goes to the agent with origin and path apart (no URL object parsed per request),
-   * and the timer aborts through a {@link HeadersTimeoutSignal}: both are cheaper per request
-   * than undici's `request(url)` and an AbortController (bench CPU profile).
+   * The headers timer is our own: undici's are up to a second late.
    *
    * @throws ProblemError 502 `upstream_unreachable` or 504 `upstream_timeout`.
    */
@@ -74,8 +57,7 @@ export class UpstreamHttp {
         method: upstream.method,
         headers: upstream.headers,
         body: upstream.body ?? null,
-        // undici 8 types `signal` as AbortSignal | EventEmitter, but reads only `once` and
-        // `removeListener` of one that has no `aborted` (addAbortListener in its core/util.js).
+        // undici 8 reads only `once` and `removeListener` of a signal without `aborted`.
         signal: signal as unknown as Dispatcher.RequestOptions['signal'],
       });
     } catch (error) {
@@ -93,11 +75,7 @@ export class UpstreamHttp {
   }
 }
 
-/**
- * The least abort signal undici takes (it accepts any object with `on`, `once` and
- * `removeListener` in place of an AbortSignal, and listens for one 'abort'): no EventTarget nor
- * EventEmitter made per upstream request.
- */
+/** The least signal undici takes: no EventTarget per request (bench CPU profile). */
 class HeadersTimeoutSignal {
   fired = false;
   listener: (() => void) | undefined;
@@ -115,16 +93,11 @@ class HeadersTimeoutSignal {
   }
 }
 
-/** Timer callback without a closure per request: aborts the request waiting on `signal`. */
 function fireTimeout(signal: HeadersTimeoutSignal): void {
   signal.fired = true;
   signal.listener?.();
 }
 
-/**
- * `http://host:port/base/path?query` as origin and path (from the first `/` after the host).
- * The URL is built by the BFF from a configured base URL and validated parts only.
- */
 export function splitUrl(url: string): { origin: string; path: string } {
   const slash = url.indexOf('/', url.indexOf('//') + 2);
   return slash === -1
@@ -139,7 +112,7 @@ const TIMEOUT_CODES = new Set([
   'ABORT_ERR',
 ]);
 
-/** Maps a transport failure of `url` to a problem; keeps only the host in the words. */
+/** Keeps only the host in the words. */
 export function transportProblem(error: unknown, url: string): ProblemError {
   if (error instanceof ProblemError) return error;
   const code = (error as { code?: unknown } | null)?.code;
@@ -165,28 +138,22 @@ function safeHost(url: string): string {
   }
 }
 
-/** The media type of a response, lower case without parameters, or '' when absent. */
 export function mediaType(headers: UpstreamResponse['headers']): string {
   const value = headers['content-type'];
   const text = Array.isArray(value) ? value[0] : value;
-  // The upstream's usual answer, without splitting it (this runs on every proxied call).
+  // Runs on every proxied call.
   if (text === 'application/json' || text === 'application/json; charset=utf-8')
     return 'application/json';
   return (text ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** True for `application/json` and `application/*+json` (problem+json included). */
 export function isJsonMediaType(type: string): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/**
- * Reads an upstream body up to `maxBytes` as text.
- *
- * @throws ProblemError 502 `upstream_body_too_large` past the cap (the rest is discarded).
- */
+/** @throws ProblemError 502 `upstream_body_too_large` past the cap. */
 export function readCapped(body: Readable, maxBytes = MAX_PARSED_BYTES): Promise<string> {
-  // Data events rather than `for await`: no async iterator per read (bench CPU profile).
+  // No async iterator per read (bench CPU profile).
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -208,7 +175,7 @@ export function readCapped(body: Readable, maxBytes = MAX_PARSED_BYTES): Promise
       settled = true;
       resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))?.toString('utf8') ?? '');
     });
-    // Destroyed without 'end' or 'error': fail as `for await` would (no Error made otherwise).
+    // Destroyed without 'end' or 'error': fail as `for await` would.
     body.once('close', () => {
       if (!settled)
         reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
@@ -216,10 +183,6 @@ export function readCapped(body: Readable, maxBytes = MAX_PARSED_BYTES): Promise
   });
 }
 
-/**
- * A pass-through stream that fails once more than `maxBytes` have flowed (docs/architecture.md,
- * Budgets).
- */
 export function capStream(maxBytes = MAX_PASS_THROUGH_BYTES): Transform {
   let size = 0;
   return new Transform({
@@ -239,7 +202,7 @@ function bodyTooLarge(): ProblemError {
   );
 }
 
-/** Discards the rest of a body so its connection can be reused. */
+/** So its connection can be reused. */
 export async function discard(body: UpstreamResponse['body']): Promise<void> {
   await body.dump({ limit: MAX_PARSED_BYTES }).catch(() => undefined);
 }

@@ -15,7 +15,6 @@ import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts'
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 import { readVendorError } from './vendor-schemas.ts';
 
-/** The vendor operations the product uses, as refusals are worded for them. */
 export type VendorOperation =
   | 'sites'
   | 'site'
@@ -29,48 +28,36 @@ export type VendorOperation =
   | 'batch'
   | 'batchCancel';
 
-/** What a refusal is about, for its words. */
 export interface RefusalContext {
   operation: VendorOperation;
   deviceId?: string | undefined;
   deviceIds?: readonly string[] | undefined;
   siteId?: string | undefined;
-  /** A 422's first value outside its device's range, worked out by the adapter. */
   outOfRange?: CapabilityOutOfRangeDetails | undefined;
-  /** A 409's command in the way, found by the adapter among the commands the BFF knows. */
   overlap?: OverlapDetails | undefined;
-  /** Now, epoch ms: when a rate limit lifts. */
+  /** When a rate limit lifts. */
   nowMs: number;
 }
 
-/** Words for a value outside its device's range: which value, and the range. */
 export function outOfRangeWords(details: CapabilityOutOfRangeDetails): string {
   const { inSentence, unit } = POWER_CONTROL_WORDS[details.property];
   const gap = unit === '%' ? '' : ' ';
   return `The ${inSentence} of ${details.value}${gap}${unit} is outside the range of ${details.deviceId} (${details.min}${gap}${unit} to ${details.max}${gap}${unit}). Choose a value inside it.`;
 }
 
-/** The command in the way of a window: its ID and its effective window. */
 export interface OverlapDetails {
   conflictingCommandId: string;
   startTime: string;
   endTime: string;
 }
 
-/**
- * Words for a window refused for overlap (`window_overlap`): the command in the way when it is
- * known, whether the vendor refused the window or the BFF did before sending it.
- */
 export function windowOverlapWords(device: string, overlap: OverlapDetails | undefined): string {
   return `The window overlaps ${overlap ? `command ${overlap.conflictingCommandId}` : 'another command'} of ${device}, which is waiting or running. Cancel that command first, or choose a window that does not overlap it (windows may touch).`;
 }
 
 /**
- * Turns a vendor refusal into the product problem of decision 006 (section 2, its table): a code
- * of the product's, words that say what to change, the vendor's own body in `upstream` for
- * support, and `Retry-After` where the vendor sent one. Errors are read in all three of the
- * vendor's shapes (`readVendorError`). A batch refused for devices not found names them in words
- * and in `details` (`UnknownDevicesDetailsSchema`), read from the vendor's message.
+ * A vendor refusal as the product problem of decision 006 (section 2, its table); the vendor's
+ * body in `upstream` for support.
  */
 export function refusalProblem(
   statusCode: number,
@@ -179,11 +166,7 @@ export function refusalProblem(
   }
 }
 
-/**
- * {@link refusalProblem} of an answer not read yet.
- *
- * @throws nothing: a body that breaks off is read as empty.
- */
+/** @throws nothing: a body that breaks off is read as empty. */
 export async function refusalOf(
   response: UpstreamResponse,
   context: RefusalContext,
@@ -257,8 +240,7 @@ function rateLimited(
     waitS === undefined
       ? 'It takes the next one within a minute.'
       : `It takes the next one in ${waitS} second${waitS === 1 ? '' : 's'}.`;
-  // The vendor names its limit in the refusal's details (docs/upstream.md, Rate limit); the
-  // words follow it, and the documented 2 per minute only when it names none.
+  // The vendor names its limit in the refusal (docs/upstream.md, Rate limit).
   const limit = Number(error?.details?.limit);
   const windowS = Number(error?.details?.windowSeconds);
   const allowed = deviceBudgetWords({
@@ -288,12 +270,7 @@ function notFoundWords(context: RefusalContext): string {
   }
 }
 
-/**
- * The vendor's 404 of a batch names every device it refused, as
- * `devices: BAT-1, BAT-2 are not found, or their sites are not bound to this client; ...`
- * (docs/upstream.openapi.yaml, the batch's 404). Only IDs of the batch sent are kept, so a
- * changed message can never name a device the operator did not pick.
- */
+/** Only IDs of the batch sent are kept, so a changed message never names a device not picked. */
 const VendorUnknownDevicesSchema = z
   .string()
   .max(20_000)
@@ -313,7 +290,6 @@ function unknownBatchDevices(
   return details.success ? details.data : undefined;
 }
 
-/** Seconds of a `Retry-After` (delta-seconds or HTTP date), or undefined. */
 function retryAfterSeconds(value: string | undefined, nowMs: number): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());

@@ -7,10 +7,7 @@ import { UtcTimestampSchema } from '../../domain/time.ts';
 import type { StoredSiteZone } from '../db/site-zones.ts';
 import type { VendorCommand, VendorDevice, VendorSite } from './vendor-schemas.ts';
 
-/**
- * The zones of a country, most important first, from `countries-and-timezones` (kept up to date
- * with the IANA database; its `countries` name each zone's main country first).
- */
+/** Most important first (`countries-and-timezones` names the main country first). */
 export function zonesOfCountry(countryCode: string): CountryZone[] {
   return (ct.getCountry(countryCode)?.timezones ?? []).map((name) => ({
     name,
@@ -18,7 +15,7 @@ export function zonesOfCountry(countryCode: string): CountryZone[] {
   }));
 }
 
-/** A vendor device as a product device: capability ranges from its kW ratings (decision 006). */
+/** Capability ranges from its kW ratings (decision 006). */
 export function toDevice(device: VendorDevice): Device {
   const kw = (value: number | null | undefined) =>
     value === null || value === undefined ? undefined : value * 1000;
@@ -35,12 +32,7 @@ export function toDevice(device: VendorDevice): Device {
   };
 }
 
-/**
- * A vendor site as a product site: its clock from the stored zone, else inferred from its
- * country and the vendor's offset, else that offset (domain `siteClockOf`).
- *
- * @param devices the site's devices, when the vendor listed them apart from the site.
- */
+/** Its clock per domain `siteClockOf`. @param devices when the vendor listed them apart. */
 export function toSite(
   site: VendorSite,
   options: { stored?: StoredSiteZone | undefined; nowMs: number; devices?: VendorDevice[] },
@@ -64,10 +56,7 @@ export function toSite(
   };
 }
 
-/**
- * An ISO 8601 instant as the domain writes it: kept when already UTC with `Z`, else converted
- * (an offset such as `+08:00` or no designator read as UTC); undefined when not a time.
- */
+/** An offset or no designator read as UTC; undefined when not a time. */
 export function toUtc(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   if (UtcTimestampSchema.safeParse(value).success) return value;
@@ -77,10 +66,7 @@ export function toUtc(value: string | null | undefined): string | undefined {
 }
 
 /**
- * A vendor command status as the product's status record: one `cancelReason` from either
- * spelling, times in UTC, only the power control properties the product knows.
- *
- * @param deviceId the device asked about, when the vendor's record leaves it out.
+ * @param deviceId when the vendor's record leaves it out.
  * @returns undefined when the record does not fit the product's schema.
  */
 export function toStatusRecord(command: VendorCommand, deviceId: string): StatusRecord | undefined {

@@ -29,48 +29,34 @@ import {
   type VendorSite,
 } from './vendor-schemas.ts';
 
-/** One command of one device, as status and cancel name it. */
 export interface CommandRef {
   deviceId: string;
   commandId: string;
 }
 
-/** Items per page of every list the adapter reads: the vendor's largest (docs/upstream.md, Paging). */
+/** The vendor's largest (docs/upstream.md, Paging). */
 export const PAGE_SIZE = 500;
-/** Largest page the BFF reads (the `large` fixture's 30-day history is about 1 MiB). */
+/** The `large` fixture's 30-day history is about 1 MiB. */
 export const MAX_PAGE_BYTES = MAX_PASS_THROUGH_BYTES;
 
-/** What a refusal is about, for its words; the call adds the clock. */
 type RefusalAbout = Omit<RefusalContext, 'nowMs'>;
 
 interface OperationBase<P> {
   method: UpstreamCall['method'];
-  /**
-   * Path under a region's base URL (`…/api/openapi/v1`), built from validated IDs only. Submission
-   * and history are `/device/` (singular) as the vendor writes them; the rest use `/devices/`.
-   */
+  /** Submission and history are `/device/` (singular) as the vendor writes them. */
   path: (params: P) => string;
-  /**
-   * Sent once, without retries: each try of a device's call spends one of its budget, and a 429
-   * is never retried blind (docs/decisions/007-device-call-budget.md, section 1).
-   */
+  /** A 429 is never retried blind (decision 007, section 1). */
   once?: boolean;
   about: (params: P) => RefusalAbout;
 }
 
-/** A read of one answer: validated with `answer`, mapped by `maps`; a refusal is thrown. */
 export interface ReadOperation<P, S extends z.ZodType, T> extends OperationBase<P> {
   kind: 'read';
   answer: S;
-  /** Words for the answer when it is unreadable, e.g. `site`. */
   what: string;
   maps: (answer: z.output<S>, params: P) => T;
 }
 
-/**
- * A list read a page of {@link PAGE_SIZE} at a time (docs/upstream.md, Paging): each page
- * validated with `answer`, its items taken by `items`, each mapped by `maps` once all are in.
- */
 export interface ListOperation<P, S extends z.ZodType, I, T> extends OperationBase<P> {
   kind: 'list';
   query: (params: P) => URLSearchParams;
@@ -80,18 +66,13 @@ export interface ListOperation<P, S extends z.ZodType, I, T> extends OperationBa
   maps: (item: I, params: P) => T;
 }
 
-/**
- * A state-changing call: it never throws, its outcome a `CallResult` for the ledger
- * (upstream-answers.ts, `settleCall`). An accepted answer that does not fit `answer` is an
- * unknown outcome.
- */
+/** Never throws; an accepted answer that does not fit `answer` is an unknown outcome. */
 export interface ChangeOperation<P, S extends z.ZodType, T> extends OperationBase<P> {
   kind: 'change';
   body?: (params: P) => unknown;
   answer: S;
-  /** The product's answer and status from the vendor's; `nowMs` stands in for a missing time. */
+  /** `nowMs` stands in for a missing time. */
   maps: (answer: z.output<S>, params: P, status: number, nowMs: number) => Accepted<T>;
-  /** What the refusal of a 422 or 409 is worded with beyond `about`. */
   refine?: (status: number, params: P, lookups: RefusalLookups) => Promise<Partial<RefusalContext>>;
 }
 
@@ -111,12 +92,7 @@ const change = <P, S extends z.ZodType, T>(
   operation: Omit<ChangeOperation<P, S, T>, 'kind'>,
 ): ChangeOperation<P, S, T> => ({ kind: 'change', ...operation });
 
-/**
- * Every vendor operation the product uses (docs/upstream.md: Sites, Commands, History, Batches;
- * docs/decisions/006-vendor-adapter-and-product-api.md, section 2): its method and path, whether
- * it is sent once, the schema of its answer (vendor-schemas.ts) and what that maps to in the
- * domain model (vendor-mapping.ts). `UpstreamApi` (upstream-api.ts) makes every call of them.
- */
+/** Every vendor operation the product uses (docs/upstream.md; decision 006, section 2). */
 export const VENDOR_OPERATIONS = {
   sites: list({
     method: 'GET',
@@ -171,7 +147,6 @@ export const VENDOR_OPERATIONS = {
       status: 202,
       value: {
         id: answer.id,
-        // Our words: the vendor's message may name its paths.
         message: 'The device received the command.',
         timestamp: toUtc(answer.timestamp) ?? new Date(nowMs).toISOString(),
       },
@@ -186,7 +161,6 @@ export const VENDOR_OPERATIONS = {
     method: 'GET',
     path: ({ deviceId, commandId }: CommandRef) =>
       `/devices/${id(deviceId)}/commands/${id(commandId)}`,
-    // Each try costs one of the device's calls (docs/upstream.md, Rate limit).
     once: true,
     answer: VendorCommandSchema,
     what: 'command status',
@@ -201,7 +175,6 @@ export const VENDOR_OPERATIONS = {
     method: 'PUT',
     path: ({ deviceId, commandId }: CommandRef) =>
       `/devices/${id(deviceId)}/commands/${id(commandId)}/cancel`,
-    // An unknown outcome is the ledger's to find out.
     once: true,
     // An empty answer is a cancel without its details.
     answer: z.preprocess((answer) => answer ?? {}, VendorCancelSchema),
@@ -227,7 +200,6 @@ export const VENDOR_OPERATIONS = {
         endTime: query.endTime,
         ...(query.status ? { status: query.status } : {}),
       }),
-    // Each try costs one of the device's calls (docs/upstream.md, Rate limit).
     once: true,
     answer: VendorCommandPageSchema,
     what: 'command history',
@@ -260,7 +232,6 @@ export const VENDOR_OPERATIONS = {
   batchCancel: change({
     method: 'PUT',
     path: (batchCommandId: string) => `/devices/commands/${id(batchCommandId)}/cancel`,
-    // As a cancel: a try spends a call of each device's budget.
     once: true,
     answer: VendorBatchCancelSchema,
     maps: (answer, batchCommandId): Accepted<BatchCancelResponse> => ({
@@ -291,7 +262,6 @@ export const VENDOR_OPERATIONS = {
   }),
 };
 
-/** 502 `upstream_error`: the vendor's `what` could not be read. */
 export function unreadable(what: string): ProblemError {
   return new ProblemError(
     502,

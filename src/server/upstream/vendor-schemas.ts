@@ -1,15 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The vendor's answers as the adapter reads them (docs/upstream.md; the vendor's OpenAPI
- * document, schemas `Site`, `Device`, `CommandStatus`, `CommandListResponse`, `Error`). Read
- * leniently where the vendor's documents disagree or leave fields optional: unknown fields are
- * ignored, every field the product does not need may be missing, and both documented spellings
- * are read (`cancellReason` and `cancelReason`; the guide's snake_case token and the document's
- * camelCase one). Nothing outside this folder names these fields.
+ * Read leniently (docs/upstream.md, Dialects): unknown fields ignored, fields the product does not
+ * need optional, both spellings read. Nothing outside this folder names these fields.
  */
 
-/** A number, or a numeric string as some servers send one. */
 const LooseNumber = z.union([
   z.number(),
   z
@@ -19,15 +14,12 @@ const LooseNumber = z.union([
     .transform(Number),
 ]);
 
-/**
- * The vendor's `faultStatus`: a boolean in the OpenAPI document, `normal | fault | alarm` in the
- * requirements (docs/upstream.md, Dialects). True when faulted.
- */
+/** A boolean in the OpenAPI document, `normal | fault | alarm` in the requirements. */
 const FaultStatus = z
   .union([z.boolean(), z.string()])
   .transform((value) => (typeof value === 'boolean' ? value : value.toLowerCase() === 'fault'));
 
-/** `Device` of the vendor's document; power ratings in kW. */
+/** Power ratings in kW. */
 export const VendorDeviceSchema = z.object({
   id: z.string(),
   siteId: z.string().nullish(),
@@ -40,7 +32,7 @@ export const VendorDeviceSchema = z.object({
 });
 export type VendorDevice = z.infer<typeof VendorDeviceSchema>;
 
-/** `Site` (and `SiteDetail`) of the vendor's document; `timezone` is an offset like `UTC+8:00`. */
+/** `timezone` is an offset like `UTC+8:00`. */
 export const VendorSiteSchema = z.object({
   id: z.string(),
   name: z.string().nullish(),
@@ -48,12 +40,10 @@ export const VendorSiteSchema = z.object({
   timezone: z.string().nullish(),
   online: z.boolean().nullish(),
   faultStatus: FaultStatus.nullish(),
-  /** Absent or null when the vendor left devices out (`includeDevices=false`). */
   devices: z.array(VendorDeviceSchema).nullish(),
 });
 export type VendorSite = z.infer<typeof VendorSiteSchema>;
 
-/** What every page of a vendor list carries besides its items: `{ total, page, size }`. */
 const PageFields = {
   total: LooseNumber.nullish(),
   page: LooseNumber.nullish(),
@@ -69,7 +59,6 @@ export const VendorDevicePageSchema = z.object({
   devices: z.array(VendorDeviceSchema).nullish(),
 });
 
-/** `CommandStatus` of the vendor's document, with either spelling of the reason. */
 export const VendorCommandSchema = z.object({
   id: z.string(),
   deviceId: z.string().nullish(),
@@ -91,28 +80,24 @@ export const VendorCommandPageSchema = z.object({
   commands: z.array(VendorCommandSchema).nullish(),
 });
 
-/** 202 of a submission: `{ id, message, timestamp }` (the envelope's example omits `message`). */
 export const VendorSubmissionSchema = z.object({
   id: z.string(),
   message: z.string().nullish(),
   timestamp: z.string().nullish(),
 });
 
-/** 200 of a cancel: `{ message, commandId, timestamp }`. */
 export const VendorCancelSchema = z.object({
   message: z.string().nullish(),
   commandId: z.string().nullish(),
   timestamp: z.string().nullish(),
 });
 
-/** 202 of a batch: `{ batchCommandId, message, timestamp }`, no command IDs. */
 export const VendorBatchSchema = z.object({
   batchCommandId: z.string(),
   message: z.string().nullish(),
   timestamp: z.string().nullish(),
 });
 
-/** 200 of a batch cancel: one result per device, `cancelled` or `failed`. */
 export const VendorBatchCancelSchema = z.object({
   batchCommandId: z.string().nullish(),
   message: z.string().nullish(),
@@ -129,14 +114,10 @@ export const VendorBatchCancelSchema = z.object({
     .nullish(),
 });
 
-/** 200 of a bind or unbind: `{ message, siteId, timestamp }`; only the status is used. */
+/** Only the status is used. */
 export const VendorSiteChangeSchema = z.unknown();
 
-/**
- * A token answer in either documented shape: the guide's OAuth 2.0 `{ access_token, token_type,
- * expires_in }` or the OpenAPI document's `{ accessToken, tokenType, expiresIn }`, read as the
- * former. `expires_in` may be absent, null or a numeric string (docs/upstream.md, Tokens).
- */
+/** Either documented shape, read as OAuth's; `expires_in` may be absent, null or a string. */
 export const VendorTokenSchema = z
   .looseObject({})
   .transform((body): Record<string, unknown> => {
@@ -158,12 +139,7 @@ export const VendorTokenSchema = z
     }),
   );
 
-/**
- * A vendor error in any of its three documented shapes, read into one: `{ errorCode, message,
- * timestamp }` (the OpenAPI document), `{ code: "RATE_LIMIT_EXCEEDED", message, details,
- * timestamp }` (the requirements' 429), and the envelope `{ code: 404, msg, data }` (the
- * requirements' later proposal). Undefined when the body is none of them.
- */
+/** Any of the vendor's three documented error shapes, read into one. */
 export interface VendorError {
   errorCode?: string;
   message?: string;
@@ -203,17 +179,13 @@ export function readVendorError(body: unknown): VendorError | undefined {
   };
 }
 
-/**
- * True for the requirements' envelope `{ code, msg, data }` (docs/upstream.md, Dialects): a
- * numeric `code` equal to an HTTP status, a `msg`, and a `data` member.
- */
+/** docs/upstream.md, Dialects. */
 export function isEnvelope(body: unknown): body is { code: number; msg: string; data: unknown } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
   const record = body as Record<string, unknown>;
   return typeof record.code === 'number' && typeof record.msg === 'string' && 'data' in record;
 }
 
-/** The business answer of a body: an envelope's `data`, else the body itself. */
 export function unwrapEnvelope(body: unknown): unknown {
   return isEnvelope(body) ? body.data : body;
 }
