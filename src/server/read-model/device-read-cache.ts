@@ -4,40 +4,29 @@ import type { DeviceReadState } from '../../domain/read-model.ts';
 import type { deviceReadState } from '../db/schema.ts';
 import { accountKey, type Account } from '../../domain/account.ts';
 
-/** Devices whose state is kept in memory; the least recently read are dropped first. */
+/** The least recently read are dropped first. */
 export const DEVICE_READ_CACHE_DEVICES = 20_000;
-/** Command records kept in memory, over all devices. */
 export const DEVICE_READ_CACHE_COMMANDS = 200_000;
-/**
- * How long a device's state is kept at most, ms. Changes of commands are announced to every
- * instance (`deviceCommandsChanged`) and drop them at once; this bounds what is not announced: the
- * time of a device's last read made by another instance.
- */
+/** Bounds what is not announced (`deviceCommandsChanged`): another instance's last read, ms. */
 export const DEVICE_READ_CACHE_TTL_MS = 10_000;
-/** Drops remembered one by one (see {@link DeviceReadCache.epoch}); older ones fold into one. */
+/** Older drops fold into one (see {@link DeviceReadCache.epoch}). */
 const REMEMBERED_DROPS = 100_000;
 
 /**
- * What a status read needs of a device, as last read: whether it is bound (nothing of a device
- * whose site is unbound is answered, docs/security.md), its version and last read. Nothing else of
- * its state row is kept (its next read, its lease), so writes of only those need not drop it; a
- * change of its binding does (`ReadModelStore.markBound`, `markSiteUnbound`).
+ * Only what a status read needs; a change of binding drops it (`ReadModelStore.markBound`,
+ * `markSiteUnbound`): nothing of an unbound device is answered (docs/security.md).
  */
 export type KeptDeviceState = Pick<
   typeof deviceReadState.$inferSelect,
   'bound' | 'version' | 'readAt'
 >;
 
-/**
- * A kept device state (`state` undefined: known to have no row) with what a status answer says of
- * it (`view`), made once when kept rather than on every poll.
- */
+/** `state` undefined: known to have no row; `view` made once when kept, not on every poll. */
 export interface KeptState {
   state: KeptDeviceState | undefined;
   view: DeviceReadState;
 }
 
-/** Where a device stands as a status answer says it: its version and when it was last read. */
 export function deviceReadStateOf(state: KeptDeviceState | undefined): DeviceReadState {
   return {
     version: state?.version ?? 0,
@@ -45,55 +34,40 @@ export function deviceReadStateOf(state: KeptDeviceState | undefined): DeviceRea
   };
 }
 
-/** What is kept of a command: the store's row of it (`KnownCommand`), by its record's ID. */
 interface KeptCommand {
   record: { id: string; status: CommandStatus };
 }
 
 interface CommandEntry<Command> {
-  /** The key of the device it belongs to (account and device). */
   device: string;
-  /** The device's commands generation it was read under: valid only while it is the device's. */
+  /** Valid only while it is the device's generation. */
   generation: object;
   command: Command;
 }
 
-/** A write to drop from the cache: a device's state, one command, or everything of a device. */
 export type CacheDrop =
   | { kind: 'state'; deviceId: string }
   | { kind: 'command'; deviceId: string; commandId: string }
   | { kind: 'device'; deviceId: string };
 
 /**
- * The read model's rows that status polls read (docs/architecture.md, Read model; decision 007,
- * section 3), kept in memory so a poll costs no database round trip: each device's state (version,
- * last read) and the records of its commands asked for, by account and device.
- *
- * Correctness over hits: this instance drops a state or a command after the transaction that
- * wrote it commits (`ReadModelStore.transaction`), and every command and the state of a device
- * another instance announces a change of; a fill whose read started before a drop of what it
- * read is not kept ({@link epoch}), so what is kept is never older than the last change this
- * instance committed or heard of, and an answer never goes backwards.
+ * The read model's rows status polls read, in memory so a poll costs no database round trip
+ * (docs/architecture.md, Read model). Correctness over hits: a write drops what it changed after
+ * commit, announced changes of other instances too, and a fill whose read started before a drop is
+ * not kept ({@link epoch}), so an answer never goes backwards.
  */
 export class DeviceReadCache<Command extends KeptCommand> {
   readonly #states = new LRUCache<string, KeptState>({
     max: DEVICE_READ_CACHE_DEVICES,
     ttl: DEVICE_READ_CACHE_TTL_MS,
   });
-  /**
-   * By command ID alone, the entry naming its device: a poll then joins one key (the device's),
-   * not one per map; a lookup by a freshly joined key costs about 0.35 µs on this machine, most of
-   * it flattening and hashing the new string. Command IDs are the vendor's, unique; were one ever
-   * shared, the entry's device tells them apart and the other is read from the database.
-   */
+  /** By command ID alone (one joined key per poll); the entry's device tells shared IDs apart. */
   readonly #commands = new LRUCache<string, CommandEntry<Command>>({
     max: DEVICE_READ_CACHE_COMMANDS,
   });
-  /** Each device's commands generation: replaced to drop all of its commands at once. */
+  /** Replaced to drop all of a device's commands at once. */
   readonly #generations = new LRUCache<string, object>({ max: DEVICE_READ_CACHE_DEVICES });
-  /** The counter of drops; a fill compares it with the drops of what it read. */
   #counter = 0;
-  /** When each key was last dropped (counter value). */
   readonly #drops = new LRUCache<string, number>({
     max: REMEMBERED_DROPS,
     // A forgotten drop counts as one of everything at its time: fills older than it are refused.
@@ -101,18 +75,13 @@ export class DeviceReadCache<Command extends KeptCommand> {
       if (reason === 'evict') this.#floor = Math.max(this.#floor, at);
     },
   });
-  /** Fills that started before this are not kept (a drop of everything, or a forgotten one). */
   #floor = 0;
 
-  /** The position to hand to the fills: take it before reading the database. */
+  /** Take it before reading the database. */
   get epoch(): number {
     return this.#counter;
   }
 
-  /**
-   * What a status answer reads: the kept command (undefined when not kept) and its device's kept
-   * state (`state.state` undefined: known to have no row; undefined: not kept).
-   */
   status(
     account: Account,
     deviceId: string,
@@ -122,7 +91,6 @@ export class DeviceReadCache<Command extends KeptCommand> {
     return { command: this.#command(key, commandId), state: this.#states.get(key) };
   }
 
-  /** The device's kept state (`state` undefined: known to have no row; undefined: not kept). */
   state(account: Account, deviceId: string): KeptState | undefined {
     return this.#states.get(deviceKey(account, deviceId));
   }
@@ -133,7 +101,6 @@ export class DeviceReadCache<Command extends KeptCommand> {
     return entry.command;
   }
 
-  /** Keeps the device's state read since `epoch`, unless it was dropped since. */
   keepState(
     epoch: number,
     account: Account,
@@ -149,7 +116,6 @@ export class DeviceReadCache<Command extends KeptCommand> {
     this.#states.set(key, { state: kept, view: deviceReadStateOf(kept) });
   }
 
-  /** Keeps a command read since `epoch`, unless it was dropped since. */
   keepCommand(epoch: number, account: Account, deviceId: string, command: Command): void {
     const key = deviceKey(account, deviceId);
     const commandKey = `${key} ${command.record.id}`;
@@ -169,7 +135,6 @@ export class DeviceReadCache<Command extends KeptCommand> {
     this.#commands.set(command.record.id, { device: key, generation, command });
   }
 
-  /** Drops what these writes of the account changed. */
   drop(account: Account, drops: Iterable<CacheDrop>): void {
     for (const drop of drops) {
       const key = deviceKey(account, drop.deviceId);
@@ -186,7 +151,6 @@ export class DeviceReadCache<Command extends KeptCommand> {
     }
   }
 
-  /** Drops every device of the account. */
   dropAccount(account: Account): void {
     this.#counter += 1;
     this.#floor = this.#counter;
@@ -197,7 +161,7 @@ export class DeviceReadCache<Command extends KeptCommand> {
       if (key.startsWith(prefix)) this.#generations.delete(key);
   }
 
-  /** Drops everything (announcements may have been missed, or every row was deleted). */
+  /** Announcements may have been missed, or every row was deleted. */
   clear(): void {
     this.#counter += 1;
     this.#floor = this.#counter;
@@ -212,13 +176,12 @@ export class DeviceReadCache<Command extends KeptCommand> {
   }
 }
 
-/** Whether `kept` is later than `read`: a higher version, or the same one read later. */
 function isNewerState(kept: KeptDeviceState, read: KeptDeviceState): boolean {
   if (kept.version !== read.version) return kept.version > read.version;
   return (kept.readAt?.getTime() ?? 0) > (read.readAt?.getTime() ?? 0);
 }
 
-/** How far a command got: waiting, running, final (a status never goes back). */
+/** A status never goes back. */
 function stageOf(command: KeptCommand): number {
   const { status } = command.record;
   return isFinalStatus(status) ? 2 : status === 'executing' ? 1 : 0;

@@ -10,60 +10,39 @@ import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { ReadModel } from './read-model.ts';
 import { ReadModelStore, type ClaimedDevice } from './read-model-store.ts';
 
-/** How often each instance looks for devices due a read, ms (real time; due times are upstream). */
+/** Real time; due times are on the upstream clock. */
 export const READ_TICK_MS = 1_000;
-/** Devices one look takes at most, and reads in flight at once per instance. */
+/** Also the reads in flight at once per instance. */
 export const READ_CLAIM_LIMIT = 16;
 export const READS_AT_ONCE = 4;
-/** How long a device taken for a read belongs to this instance, ms (upstream clock). */
+/** Upstream clock. */
 export const READ_LEASE_MS = 2 * 60_000;
-/** A read that failed is tried again after 15 s, doubling to at most this, ms. */
+/** A failed read is tried again after 15 s, doubling to this. */
 export const MAX_READ_BACKOFF_MS = 10 * 60_000;
-/** An account whose sealed secret cannot be opened is looked at again after this, ms. */
 const NO_CALLER_WAIT_MS = 5 * 60_000;
-/** How often (real time) an instance prunes old changes and idle accounts' secrets, ms. */
 const PRUNE_EVERY_MS = 60 * 60_000;
 
-/** What the refresher did, counted since it started (the report's figures; `/readyz` later). */
 export interface ReadCounts {
-  /** Devices read (each a paged history read of one or two 30-day ranges). */
   reads: number;
-  /** Upstream calls made (one per page). */
   calls: number;
-  /** Reads put off because the device's budget had no slot (or a queued change goes first). */
   deferred: number;
-  /** 429 answers (the device marked busy until its `Retry-After`). */
   rateLimited: number;
   failed: number;
-  /** Reads by why the device was due. */
   byReason: Partial<Record<ReadReason | 'unknown', number>>;
 }
 
-/** One device read as it ended, for whoever watches the refresher (the bench, tests). */
 export interface DeviceReadOutcome {
   deviceId: string;
-  /** Why the device was due (`unknown`: planned before reasons were kept). */
   reason: ReadReason | 'unknown';
-  /** `read`: it read at least one page; `deferred`: its budget had no slot; `failed`. */
   outcome: 'read' | 'deferred' | 'failed';
-  /** Upstream calls this read made (one per page). */
   calls: number;
 }
 
 /**
- * The refresher (docs/architecture.md, Read model): each BFF instance looks every second for the
- * devices due a read on the upstream clock (`device_read_state.next_read_at`), takes up to
- * {@link READ_CLAIM_LIMIT} of them with `FOR UPDATE SKIP LOCKED` and a lease, so no two instances
- * read one device at once, and reads each: one paged history read over the 30-day ranges holding
- * its open commands and the batches looked for on it (two ranges when they span two), each page
- * after taking a `read` slot of the device's budget (`DeviceBudgetStore.reserve`, which keeps
- * slots a queued change waits for). A device the budget refuses is read at the time the store
- * names; a 429 marks it busy until its `Retry-After` (never retried at once); another failure is
- * tried again after a growing wait.
- *
- * A timer rather than pg-boss: due times are on the upstream's clock, which pg-boss cannot follow
- * (the sandbox's jumps), each device's row already holds its due time, and one indexed query per
- * second finds them; the change queue wakes its jobs the same way.
+ * The refresher (docs/architecture.md, Read model): each instance claims due devices with
+ * `FOR UPDATE SKIP LOCKED` and a lease, and reads each page after a `read` slot of its budget;
+ * a 429 marks it busy until its `Retry-After`, never retried at once. A timer rather than pg-boss:
+ * due times are on the upstream's clock, which the sandbox moves.
  */
 export class DeviceReads {
   readonly #model: ReadModel;
@@ -87,13 +66,10 @@ export class DeviceReads {
     failed: 0,
     byReason: {},
   };
-  /** Called after each device read (read, deferred or failed); never for the product API. */
+  /** Never for the product API. */
   onRead: ((read: DeviceReadOutcome) => void) | undefined = undefined;
 
-  /**
-   * @param options.now the upstream's clock, epoch ms.
-   * @param options.tickMs how often to look for due devices (0: only when `runDue` is called).
-   */
+  /** @param options.tickMs 0: only when `runDue` is called. */
   constructor(options: {
     model: ReadModel;
     budget: DeviceBudgetStore;
@@ -112,7 +88,6 @@ export class DeviceReads {
     this.#model.onDue = () => this.wake();
   }
 
-  /** Starts looking for due devices; adopts the batches still confirming first. */
   start(): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
@@ -122,14 +97,12 @@ export class DeviceReads {
     this.#schedule();
   }
 
-  /** Stops looking, and waits for the reads under way. */
   async stop(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#pass;
   }
 
-  /** A device became due sooner: look at once (on the next turn of the event loop). */
   wake(): void {
     if (!this.#started || this.#closed) return;
     clearTimeout(this.#timer);
@@ -137,15 +110,10 @@ export class DeviceReads {
     this.#timer.unref();
   }
 
-  /**
-   * Reads every device due now, and resolves once they are read (or put off). A call while a
-   * look is under way waits for it and looks again, so everything due when it was called is
-   * done when it resolves. For tests and the bench, which move the upstream clock.
-   */
+  /** Resolves once everything due when called is done. For tests and the bench, which move the clock. */
   runDue(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     if (this.#pass) {
-      // The look under way looks once more before it ends.
       this.#again = true;
       return this.#pass;
     }
@@ -183,10 +151,7 @@ export class DeviceReads {
     await this.#pruneNowAndThen();
   }
 
-  /**
-   * Deletes changes past their week and forgets the sealed secret of accounts no session used
-   * for a session's longest lifetime that have nothing left to read (docs/security.md).
-   */
+  /** Forgets the sealed secret of idle accounts with nothing left to read (docs/security.md). */
   async #pruneNowAndThen(): Promise<void> {
     if (Date.now() - this.#prunedAtMs < PRUNE_EVERY_MS) return;
     this.#prunedAtMs = Date.now();
@@ -203,7 +168,6 @@ export class DeviceReads {
     this.#timer.unref();
   }
 
-  /** One device's read: its ranges, page by page, each after a slot of its budget. */
   async #read(device: ClaimedDevice): Promise<void> {
     const { account, deviceId, state } = device;
     const caller = this.#model.callerOf(account, device.secretCiphertext);
@@ -222,8 +186,7 @@ export class DeviceReads {
       slotsRead: state.slotsRead,
     };
     const slots = slotsToRead(refreshState, nowMs);
-    // The read tells the device's present once its live slots are in, whatever asked-for history
-    // is left for its next read.
+    // The device's present is told once its live slots are in, whatever history is left.
     const live = liveSlotsOf(refreshState, nowMs);
     const records: StatusRecord[] = [];
     const completeSlots: number[] = [];
@@ -293,7 +256,6 @@ export class DeviceReads {
     const { account, deviceId, state } = device;
     const nowMs = this.#now();
     if (isProblem(error, 'device_rate_limited')) {
-      // Another client of the account spent the device's calls: busy until the vendor said.
       this.counts.rateLimited += 1;
       const untilMs = busyUntilMs(error, nowMs);
       await this.#budget.markBusy(account.region, [deviceId], untilMs, nowMs);
@@ -302,7 +264,6 @@ export class DeviceReads {
     }
     this.counts.failed += 1;
     if (isProblem(error, 'unknown_or_unbound')) {
-      // Its site is no longer bound to the account: nothing to read until it is again.
       await this.#model.releaseRead(account, deviceId, { unbound: true });
       return;
     }

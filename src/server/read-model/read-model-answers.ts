@@ -7,11 +7,8 @@ import { deviceReadStateOf, type KeptState } from './device-read-cache.ts';
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
 
 /**
- * What browsers read of device commands, answered from the read model (docs/architecture.md,
- * Read model): a device's commands in a range, one command's status, whether a device is bound,
- * the controls a device turned out not to support. Status polls are answered from memory while
- * nothing of the device changed (`device-read-cache.ts`). A part of `ReadModel` (`read-model.ts`),
- * which is what others import.
+ * What browsers read of device commands, from the read model (docs/architecture.md, Read model).
+ * A part of `ReadModel` (`read-model.ts`), which is what others import.
  */
 export class ReadModelAnswers {
   readonly #core: ReadModelCore;
@@ -21,9 +18,7 @@ export class ReadModelAnswers {
   }
 
   /**
-   * A device's commands whose window meets `range`, as the read model holds them, with where it
-   * stands. Ranges of it never read (its backfill, or older history the page asks for) are read
-   * soon: the answer says so (`historyPending`), and the read pushes what it finds.
+   * Ranges never read are read soon; the answer says so (`historyPending`).
    *
    * @param siteId the device's site, when the caller has just checked it is bound.
    */
@@ -48,17 +43,14 @@ export class ReadModelAnswers {
     };
   }
 
-  /**
-   * One command's record, with where its device stands; undefined when not known. It does not
-   * check the device's binding: callers answer a browser only after {@link isBound}.
-   */
+  /** Does not check binding: answer a browser only after {@link isBound}. */
   async status(
     account: Account,
     deviceId: string,
     commandId: string,
   ): Promise<{ record: StatusRecord; device: DeviceReadState } | undefined> {
     account = accountOf(account);
-    // Polled by every open tab: from memory while nothing of the device changed (see the cache).
+    // Polled by every open tab: from memory while nothing of the device changed.
     const { cache } = this.#core.store;
     const epoch = cache.epoch;
     const kept = cache.status(account, deviceId, commandId);
@@ -74,12 +66,7 @@ export class ReadModelAnswers {
     return { record: command.record, device };
   }
 
-  /**
-   * Whether the device is on a site bound to the account as the read model knows it (its bind,
-   * the site list, or the vendor refusing a read of it): false too when it never heard of the
-   * device. From memory while nothing of the device changed, so every status poll can ask it
-   * (docs/security.md, Unbinding).
-   */
+  /** False too when it never heard of the device. From memory, so every poll can ask it (docs/security.md). */
   async isBound(account: Account, deviceId: string): Promise<boolean> {
     account = accountOf(account);
     const kept =
@@ -87,19 +74,17 @@ export class ReadModelAnswers {
     return kept.state?.bound ?? false;
   }
 
-  /** Where a device stands; undefined when the read model has never heard of it. */
   async stateOf(account: Account, deviceId: string): Promise<DeviceStateRow | undefined> {
     account = accountOf(account);
     return this.#core.store.stateOf(account, deviceId);
   }
 
-  /** Which of `deviceIds` are of a site the account unbound: the read model reads them no more. */
   unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
     account = accountOf(account);
     return this.#core.store.unboundOf(account, deviceIds);
   }
 
-  /** Records of the account by device and command ID (key `deviceId commandId`). */
+  /** Key `deviceId commandId`. */
   commands(
     account: Account,
     refs: readonly { deviceId: string; commandId: string }[],
@@ -108,7 +93,6 @@ export class ReadModelAnswers {
     return this.#core.store.commandsOf(account, refs);
   }
 
-  /** The controls each device of the account turned out not to support. */
   unsupportedControls(account: Account): Promise<Map<string, Set<string>>> {
     account = accountOf(account);
     return this.#core.store.unsupportedOf(account);
@@ -135,7 +119,6 @@ export class ReadModelAnswers {
     return this.#core.store.stateOf(account, deviceId);
   }
 
-  /** The device's state read from the database and kept in the cache. */
   async #keptState(account: Account, deviceId: string): Promise<KeptState> {
     const { cache } = this.#core.store;
     const epoch = cache.epoch;

@@ -28,16 +28,13 @@ import {
   type KnownCommand,
 } from './read-model-store.ts';
 
-/** What changed in the read model, told to listeners after it committed (the fleet's outcomes). */
+/** Told to listeners after it committed. */
 export interface ReadModelChange {
   account: Account;
-  /** Records that changed in any way (a new command, a cancellation, the lifecycle going on). */
   records: StatusRecord[];
-  /** Batch ledger entries whose device commands were found (or given up) by this change. */
   ledgerEntries: LedgerRow[];
 }
 
-/** What the read model is made with (see {@link ReadModelCore}'s constructor). */
 export interface ReadModelOptions {
   store: ReadModelStore;
   ledger: LedgerStore;
@@ -50,15 +47,9 @@ export interface ReadModelOptions {
 }
 
 /**
- * How the read model changes a device (docs/architecture.md, Read model), shared by its parts
- * (`read-model-recording.ts`, `read-model-sites.ts`, `read-model-answers.ts`,
- * `read-model-refresh.ts`) and seen by nothing else: `ReadModel` (`read-model.ts`) is the face.
- * Each change is one transaction per device, holding the device's state row: the records learnt
- * merged in ({@link ReadModelCore.learn}), the device's next read planned
- * ({@link ReadModelCore.plan}), and `deviceCommandsChanged` published last with the device's
- * version ({@link ReadModelCore.publish}); notifications of what a change learnt (a device's
- * cancellation, a batch's failed devices) go in the same transaction, and listeners are told
- * after it committed ({@link ReadModelCore.tell}).
+ * How the read model changes a device (docs/architecture.md, Read model), shared by its parts;
+ * `ReadModel` is the face. One transaction per device, holding its state row: learn, plan,
+ * publish last; listeners are told after commit ({@link ReadModelCore.tell}).
  */
 export class ReadModelCore {
   readonly store: ReadModelStore;
@@ -70,11 +61,10 @@ export class ReadModelCore {
   readonly log: FastifyBaseLogger;
   readonly box: SecretBox | undefined;
   readonly listeners: ((change: ReadModelChange) => Promise<void>)[] = [];
-  /** Woken when a device became due sooner (the refresher's `wake`). */
   onDue: (() => void) | undefined;
 
   /**
-   * @param options.now the upstream's clock, epoch ms: reads are planned on it.
+   * @param options.now the upstream's clock, epoch ms.
    * @param options.box seals the secrets the refresher reads under; without it nothing is read.
    */
   constructor(options: ReadModelOptions) {
@@ -86,8 +76,7 @@ export class ReadModelCore {
     this.settings = options.settings ?? DEFAULT_REFRESH_SETTINGS;
     this.log = options.log;
     this.box = options.box;
-    // Changes other instances made drop the devices kept in memory (this instance's own drop them
-    // as their transactions end).
+    // Other instances' changes; this instance's own drop as their transactions end.
     this.events?.onDevicesChanged((changed, deviceIds) => {
       if (!changed) this.store.cache.clear();
       else if (!deviceIds) this.store.cache.dropAccount(changed);
@@ -99,7 +88,6 @@ export class ReadModelCore {
     });
   }
 
-  /** Learns records of one device in a transaction of its own, publishes, tells listeners. */
   async learnNow(
     account: Account,
     deviceId: string,
@@ -126,12 +114,7 @@ export class ReadModelCore {
     return version;
   }
 
-  /**
-   * Merges `learnt` into the device's commands (its lock held): each record as
-   * `mergeStatusRecord` leaves it, a change and one more version per new command or
-   * cancellation, a notification for a cancellation nobody chose of a command known open, and
-   * the control a `notSupported` command showed the device lacks.
-   */
+  /** Call with the device's lock held. */
   async learn(
     tx: Queryable,
     account: Account,
@@ -157,8 +140,7 @@ export class ReadModelCore {
       await this.store.writeCommand(tx, account, merged, nowMs, item.madeBy);
       records.push(merged);
       const kind = changeKindOf(before?.record, merged);
-      // Who sent the command; who made this change: a new command its sender, an operator's
-      // cancel the one this call records, a cancellation by the device or the vendor nobody.
+      // A cancellation by the device or the vendor has no actor.
       const sender = item.madeBy ?? (before ? actorOf(before) : undefined);
       const changeMaker =
         kind === 'commandAdded'
@@ -207,10 +189,6 @@ export class ReadModelCore {
     return { version, versionBefore: state.version, records, changes, capabilitiesChanged };
   }
 
-  /**
-   * Writes the device's version and plans its next read from what it holds now
-   * (`nextReadOf`): its open commands, the batches looked for on it, the ranges asked for.
-   */
   async plan(
     tx: Queryable,
     account: Account,
@@ -250,7 +228,7 @@ export class ReadModelCore {
     if (atMs !== undefined && atMs <= input.nowMs + this.settings.allowanceMs) this.onDue?.();
   }
 
-  /** Publishes what changed on the device, last in its transaction. */
+  /** Last in its transaction. */
   async publish(
     tx: Queryable,
     account: Account,
@@ -313,11 +291,7 @@ export class ReadModelCore {
     });
   }
 
-  /**
-   * A batch whose device commands are all found or given up: its sender is told of its failed
-   * devices (not found after the window, or cancelled at once for overlap). A fleet job's batch
-   * is the job's to tell (fleet-outcomes.ts).
-   */
+  /** A fleet job's batch is the job's to tell (fleet-outcomes.ts). */
   async batchSettled(
     tx: Queryable,
     account: Account,
@@ -358,11 +332,7 @@ export class ReadModelCore {
     );
   }
 
-  /**
-   * A command cancelled for a reason nobody chose (`deviceFault`, `notSupported`,
-   * `startTimeExpire`): its sender is told (notification-rules.ts), or everyone of the account
-   * for a command not sent through powerdeck.
-   */
+  /** Everyone of the account is told for a command not sent through powerdeck. */
   async #commandCancelled(
     tx: Queryable,
     account: Account,
@@ -402,11 +372,7 @@ export class ReadModelCore {
     );
   }
 
-  /**
-   * A command ended `notSupported`: the device lacks one of its controls (docs/upstream.md,
-   * Lifecycle). The vendor does not say which; the one the command asked for that no started
-   * command of the device ran is it, when exactly one is left.
-   */
+  /** The vendor does not say which control: the one no started command of the device ran, if one is left. */
   async #learnUnsupported(
     tx: Queryable,
     account: Account,
@@ -423,15 +389,13 @@ export class ReadModelCore {
   }
 }
 
-/** A record learnt, with who sent it when it went through powerdeck. */
 export interface Learnt {
   record: StatusRecord;
   madeBy?: Actor | undefined;
-  /** Found for a batch powerdeck sent: what it already came to is news to its sender. */
+  /** What it already came to is news to its sender. */
   sentByUs?: boolean;
 }
 
-/** What {@link ReadModelCore.learn} did to a device. */
 export interface Learning {
   version: number;
   versionBefore: number;
@@ -446,7 +410,6 @@ function actorOf(command: KnownCommand): Actor | undefined {
     : undefined;
 }
 
-/** Only the account of `account` (a session or caller passes as one, with its secret). */
 export function accountOf(account: Account): Account {
   return { region: account.region, clientId: account.clientId };
 }

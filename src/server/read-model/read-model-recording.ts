@@ -12,12 +12,8 @@ import type { ConfirmationRow } from './read-model-store.ts';
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
 
 /**
- * What the vendor accepted, recorded into the read model by the ledger (the
- * `DeviceCommandsRecorder` seam of `device-commands-recorder.ts`; docs/architecture.md, Read
- * model): a command submitted or cancelled, a batch sent or cancelled, each merged into its
- * device's commands at once, so the sender's browser and every other one of the account see it
- * before the device's next read. Also the device versions and changes those browsers catch up
- * with. A part of `ReadModel` (`read-model.ts`), which is what others import.
+ * What the vendor accepted, recorded by the ledger (the `DeviceCommandsRecorder` seam), so every
+ * browser of the account sees it before the device's next read. A part of `ReadModel`.
  */
 export class ReadModelRecording {
   readonly #core: ReadModelCore;
@@ -47,7 +43,7 @@ export class ReadModelRecording {
       commandId,
     ]);
     const before = known.get(commandId);
-    // A command the read model did not know: the device's next read brings it, cancelled.
+    // Unknown to the read model: the device's next read brings it, cancelled.
     if (!before) return this.#core.learnNow(account, deviceId, [], { readSoon: true });
     return this.#core.learnNow(account, deviceId, [
       { record: applyCancellation(before.record, cancellation), madeBy: options.madeBy },

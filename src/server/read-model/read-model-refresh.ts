@@ -14,40 +14,27 @@ import {
   type ReadModelCore,
 } from './read-model-core.ts';
 
-/** What one read of a device's history brought (the refresher's, `device-reads.ts`). */
 export interface ReadOutcome {
-  /** When the read was sent, upstream clock. */
+  /** Upstream clock. */
   readAtMs: number;
   records: StatusRecord[];
-  /** Slot starts of the 30-day ranges read to their last page. */
   completeSlots: number[];
-  /**
-   * The ranges that tell the device's present (domain `liveSlotsOf`) were all read: its `readAt`
-   * moves. Asked-for older history may still wait for the budget.
-   */
+  /** The ranges that tell the device's present were all read: its `readAt` moves. */
   complete: boolean;
-  /** The rest waits for the budget: read again no earlier than this (upstream clock). */
+  /** Upstream clock. */
   notBeforeMs?: number | undefined;
 }
 
-/** How long an account's sealed secret is written again at most, ms (its `seen_at` kept fresh). */
+/** Keeps `seen_at` fresh. */
 const REMEMBER_EVERY_MS = 10 * 60_000;
 
 /**
- * What the refresher (`device-reads.ts`) reads devices under and what its reads bring
- * (docs/decisions/007-device-call-budget.md, sections 3 to 5; docs/architecture.md, Read model):
- * the account's sign-in kept sealed, the batches still confirming adopted, and each read of a
- * device's history applied (its records merged in, the batches looked for on it confirmed or
- * given up) or released. A part of `ReadModel` (`read-model.ts`), which is what others import.
+ * What the refresher reads devices under and what its reads bring (decision 007, sections 3 to 5;
+ * docs/architecture.md, Read model). A part of `ReadModel`.
  */
 export class ReadModelRefresh {
   readonly #core: ReadModelCore;
-  /**
-   * The secret each account's sign-in was last kept with, and when. The secret itself, not a hash
-   * of it: this is asked on every product request, and a sha256 per request was about 4% of the
-   * BFF's CPU on status polls (bench CPU profile); the session cache holds the same secret in
-   * memory already.
-   */
+  /** The secret itself, not a hash: a sha256 per request was about 4% of CPU (bench profile). */
   readonly #remembered = new Map<string, { secret: string; atMs: number }>();
 
   constructor(core: ReadModelCore) {
@@ -55,10 +42,8 @@ export class ReadModelRefresh {
   }
 
   /**
-   * Keeps `caller`'s client secret, sealed, for the refresher to read the account's devices
-   * under (docs/security.md): written again when it changed or a while has passed, so `seen_at`
-   * says the account is in use. Never throws: reads go on under the last one kept. Asked on every
-   * product request, so when nothing is to be written it answers at once, without a promise.
+   * Keeps `caller`'s secret sealed for the refresher (docs/security.md). Never throws. Asked on
+   * every product request, so it answers without a promise when nothing is to be written.
    */
   rememberCaller(caller: UpstreamCaller): Promise<void> | undefined {
     if (!this.#core.box) return undefined;
@@ -88,7 +73,6 @@ export class ReadModelRefresh {
     }
   }
 
-  /** The sign-in the refresher reads an account's devices under, from its sealed secret. */
   callerOf(account: Account, secretCiphertext: string): UpstreamCaller | undefined {
     if (!this.#core.box) return undefined;
     return actingFor({
@@ -100,10 +84,7 @@ export class ReadModelRefresh {
     });
   }
 
-  /**
-   * Adopts the batch entries still confirming that the read model does not look for yet
-   * (written before it existed, or whose recording failed): their devices are read soon.
-   */
+  /** Entries written before the read model existed, or whose recording failed. */
   async adoptConfirmingBatches(): Promise<number> {
     const looked = await this.#core.store.confirmedEntryIds();
     let adopted = 0;
@@ -120,19 +101,14 @@ export class ReadModelRefresh {
     return adopted;
   }
 
-  /**
-   * Applies one read of a device's history: its records merged in (versions bumped for new
-   * commands and cancellations), the batches looked for on it confirmed or given up, what it
-   * learnt notified, and its next read planned. A read of a device no longer bound is dropped.
-   */
+  /** A read of a device no longer bound is dropped. */
   async applyRead(account: Account, deviceId: string, read: ReadOutcome): Promise<void> {
     account = accountOf(account);
     const nowMs = this.#core.now();
     const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
     await this.#core.store.transaction(async (tx) => {
       const state = await this.#core.store.lockDevice(tx, account, deviceId, nowMs);
-      // Its site was unbound while the read was under way: the client may no longer know what
-      // it brought (docs/security.md, Unbinding), so nothing of it is kept, pushed or notified.
+      // Unbound while the read was under way: nothing of it is kept (docs/security.md, Unbinding).
       if (!state.bound) {
         await this.#core.store.updateState(tx, account, deviceId, { leaseUntil: null });
         return;
@@ -199,7 +175,7 @@ export class ReadModelRefresh {
         )
           await this.#core.batchSettled(tx, account, confirmed.row, confirmed.outcome);
       }
-      // Kept in the order read, so the next read takes first the open range read longest ago.
+      // So the next read takes first the open range read longest ago.
       const slotsRead = slotsReadAfter(state.slotsRead, read.completeSlots);
       const slotsRequested = state.slotsRequested.filter(
         (slot) => !read.completeSlots.includes(slot),
@@ -223,10 +199,7 @@ export class ReadModelRefresh {
     await this.#core.tell(change);
   }
 
-  /**
-   * Ends a read that could not be made or failed: the device's lease is released and its next
-   * read set (`atMs`, upstream clock), or it is read no more (`unbound`).
-   */
+  /** `atMs` upstream clock; `unbound`: read no more. */
   async releaseRead(
     account: Account,
     deviceId: string,
@@ -260,12 +233,10 @@ function addTo(
   map.set(entryId, devices);
 }
 
-/** Associated data the sealed secret of an account is bound to. */
 function sealingContext(account: Account): string {
   return `read-model:${account.region}:${account.clientId}`;
 }
 
-/** The devices of a confirming batch entry still looked for, as confirmation rows. */
 function confirmationsOfEntry(row: LedgerRow, nowMs: number): ConfirmationRow[] {
   const request = row.request as {
     devices?: unknown;

@@ -6,11 +6,8 @@ import type { BoundSite, RecordOptions } from '../ledger/device-commands-recorde
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
 
 /**
- * Which sites, and so which devices, are bound to an account as the read model knows it
- * (docs/architecture.md, Read model; docs/security.md, Unbinding): a bind or unbind recorded by
- * the ledger, the site list read from the vendor, a device adopted from a site just checked. The
- * devices of a bound site are read and answered; those of an unbound one no more. A part of
- * `ReadModel` (`read-model.ts`), which is what others import.
+ * Which sites, and so devices, are bound to an account as the read model knows it
+ * (docs/security.md, Unbinding). A part of `ReadModel`.
  */
 export class ReadModelSites {
   readonly #core: ReadModelCore;
@@ -26,11 +23,8 @@ export class ReadModelSites {
   }
 
   /**
-   * The site's devices are read no more and nothing of them is answered from here on
-   * (docs/security.md, Unbinding): this instance's status polls at once, every other instance's
-   * once it hears of the `siteBindingsChanged` published here (their caches drop the account).
-   * Everyone else on the account is notified, with the waiting and executing commands the
-   * unbind leaves on the vendor.
+   * Other instances stop answering once they hear `siteBindingsChanged`. Everyone else on the
+   * account is notified, with the commands the unbind leaves on the vendor.
    */
   async recordSiteUnbound(
     account: Account,
@@ -43,7 +37,6 @@ export class ReadModelSites {
     await this.#core.store.transaction(async (tx) => {
       // A site list read before this unbind lands after it in vain (see readSites).
       await this.#core.store.lockBindings(tx, account, true);
-      // What the unbind leaves on the vendor, counted before its devices are read no more.
       const waitingCommands = await this.#core.store.openCommandsOfSite(tx, account, siteId);
       await this.#core.store.markSiteUnbound(tx, account, siteId, this.#core.now());
       await this.#bindingsChanged(tx, account, [siteId]);
@@ -57,13 +50,8 @@ export class ReadModelSites {
   }
 
   /**
-   * Reads the account's site list with `read` (the vendor's `GET /sites`) and applies it: its
-   * devices are bound (new ones read once, soon: their backfill), and the account's devices it
-   * no longer lists are read no more. Written only when the list differs from the last one this
-   * instance applied, and only when no bind or unbind was recorded for the account, on any
-   * instance, since the read started: such an answer predates the change, and applying it would
-   * take a site just bound out of reach or bring a site just unbound back (docs/architecture.md,
-   * Read model). That list is left unapplied; the next read brings the bindings as they are.
+   * Applied only when no bind or unbind was recorded for the account since the read started: such
+   * an answer would take a site just bound out of reach or bring one just unbound back.
    *
    * @returns the list as `read` answered it, applied or not.
    * @throws whatever `read` throws (nothing is applied then).
@@ -85,18 +73,12 @@ export class ReadModelSites {
     return list;
   }
 
-  /** A device of a bound site the read model did not know yet (its site just checked). */
   async adoptDevice(account: Account, deviceId: string, siteId: string): Promise<void> {
     account = accountOf(account);
     await this.#markBound(account, [{ siteId, deviceIds: [deviceId] }], 'adopt');
   }
 
-  /**
-   * Marks `sites`' devices bound, as `how` says: a bind recorded (`change`: the account's
-   * bindings generation moves on), a device adopted from a site list just checked (`adopt`), or a
-   * whole site list read under generation `listReadAt`, whose unlisted devices are unbound. Such
-   * a list is not applied when the generation moved on since (returns false).
-   */
+  /** Returns false for a whole site list read under an older generation (`listReadAt`): not applied. */
   async #markBound(
     account: Account,
     sites: readonly { siteId: string; deviceIds: readonly string[] }[],
@@ -131,18 +113,13 @@ export class ReadModelSites {
           set: {},
         });
       }
-      // A whole site list names no site: any may have been bound or unbound.
       if (changed)
         await this.#bindingsChanged(tx, account, allBound ? [] : sites.map((site) => site.siteId));
       return true;
     });
   }
 
-  /**
-   * Tells every instance and browser of the account that sites were bound or unbound, in `tx`:
-   * other instances drop the account's devices from their caches (their bindings changed), open
-   * pages read the site list again.
-   */
+  /** Other instances drop the account's devices from their caches; open pages read the list again. */
   async #bindingsChanged(tx: Queryable, account: Account, siteIds: string[]): Promise<void> {
     await this.#core.events?.publish(
       account,

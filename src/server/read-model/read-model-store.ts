@@ -19,24 +19,20 @@ import type { Queryable } from '../events/event-store.ts';
 import type { Account, Person } from '../../domain/account.ts';
 import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
 
-/** A device's row of `bff.device_read_state`. */
 export type DeviceStateRow = typeof deviceReadState.$inferSelect;
 
-/** A write of a transaction: what it drops from the cache, and a command's row to keep. */
 interface Written {
   account: Account;
   drop: CacheDrop;
   kept?: KnownCommand;
 }
 
-/** A command the read model holds, with who sent it through powerdeck when known. */
 export interface KnownCommand {
   record: StatusRecord;
   madeBy?: Person | undefined;
   madeByName?: string | undefined;
 }
 
-/** A device's pending batch confirmation as stored. */
 export interface ConfirmationRow {
   ledgerEntryId: number;
   deviceId: string;
@@ -49,7 +45,6 @@ export interface ConfirmationRow {
   madeByName?: string | undefined;
 }
 
-/** A device the refresher took to read (its lease written). */
 export interface ClaimedDevice {
   account: Account;
   deviceId: string;
@@ -57,27 +52,17 @@ export interface ClaimedDevice {
   state: DeviceStateRow;
 }
 
-/** How long changes are kept for `changesSince`, ms: a week. */
 export const CHANGE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const OPEN_STATUSES: CommandStatus[] = ['received', 'executing'];
 
 /**
- * The read model's tables (docs/architecture.md, Read model; `src/server/db/schema.ts`): the
- * commands per account and device, each device's state and change log, the batches whose device
- * commands are still looked for, the controls devices turned out not to support, and the sign-in
- * each account's devices are read under. Writes about one device take its state row's lock
- * ({@link lockDevice}) first, so an answer recorded on one instance and a read applied on another
- * never interleave.
+ * The read model's tables (docs/architecture.md, Read model). Writes about one device take its
+ * state row's lock ({@link lockDevice}) first, so instances never interleave on a device.
  */
 export class ReadModelStore {
   readonly db: Database;
-  /** The rows status polls read, in memory; dropped as this store writes them (see below). */
   readonly cache = new DeviceReadCache<KnownCommand>();
-  /**
-   * What each open {@link transaction} wrote, dropped from the cache once it ends; a command's
-   * row as written (`kept`) is kept in the cache once it committed.
-   */
   readonly #written = new WeakMap<object, Written[]>();
 
   constructor(db: Database) {
@@ -85,15 +70,9 @@ export class ReadModelStore {
   }
 
   /**
-   * A transaction whose writes of devices ({@link updateState}, {@link writeCommand}) are dropped
-   * from {@link cache} once it ends, committed or not, and whose commands, once committed, are
-   * kept there as written: the first poll of a command the read model just learnt is answered
-   * from memory, not from a database round trip (about 2 ms on PGlite, the bench's
-   * `bff.added_p50_ratio_vs_reference`). Every transaction that writes devices goes through here.
-   *
-   * Keeping what was committed is as safe as a poll reading it right after: the device's row lock
-   * ordered this write after every earlier one, and a later write, here or announced by another
-   * instance, drops it again.
+   * Every transaction that writes devices goes through here: its writes are dropped from
+   * {@link cache} when it ends, and its commands kept once committed, so the first poll is answered
+   * from memory. Safe: the row lock ordered this write after every earlier one.
    */
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const written: Written[] = [];
@@ -111,11 +90,6 @@ export class ReadModelStore {
     }
   }
 
-  /**
-   * Notes that `tx` wrote this: dropped from the cache when its {@link transaction} ends, or now
-   * when `tx` is no transaction of this store; `kept`, a command's row as written, is kept once
-   * committed.
-   */
   #wrote(tx: Queryable, account: Account, drop: CacheDrop, kept?: KnownCommand): void {
     const entry: Written = {
       account: { region: account.region, clientId: account.clientId },
@@ -128,22 +102,17 @@ export class ReadModelStore {
       return;
     }
     this.cache.drop(account, [drop]);
-    // Kept only when it committed on its own: a transaction not opened here may still roll back.
+    // A transaction not opened here may still roll back.
     if (tx === this.db) this.#keep([entry]);
   }
 
-  /** Keeps the committed commands of `written` in the cache, after their drops. */
   #keep(written: readonly Written[]): void {
     const epoch = this.cache.epoch;
     for (const { account, drop, kept } of written)
       if (kept) this.cache.keepCommand(epoch, account, drop.deviceId, kept);
   }
 
-  /**
-   * Forgets every device command, read state and change of every account: for an upstream that
-   * has just forgotten them itself (the sandbox's admin reset beside `npm start`), never for the
-   * vendor.
-   */
+  /** For an upstream that just forgot them itself (the sandbox's reset); never for the vendor. */
   async forgetAll(): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
@@ -156,11 +125,7 @@ export class ReadModelStore {
     }
   }
 
-  /**
-   * The state row of each device, created when missing (version 0, never read, bound), and locked
-   * for the rest of `tx`, in device order (two transactions over the same devices never wait for
-   * each other in a cycle).
-   */
+  /** Created when missing, locked in device order so two transactions never deadlock. */
   async lockDevices(
     tx: Queryable,
     account: Account,
@@ -181,12 +146,11 @@ export class ReadModelStore {
       .orderBy(asc(deviceReadState.deviceId))
       .for('update');
     for (const row of rows) states.set(row.deviceId, row);
-    // A row may have been created: its state is read again after the transaction.
+    // A row may have been created.
     for (const deviceId of ids) this.#wrote(tx, account, { kind: 'state', deviceId });
     return states;
   }
 
-  /** {@link lockDevices} of one device. */
   async lockDevice(
     tx: Queryable,
     account: Account,
@@ -198,7 +162,6 @@ export class ReadModelStore {
     return row;
   }
 
-  /** A device's state, unlocked; undefined when the read model has never heard of it. */
   async stateOf(
     account: Account,
     deviceId: string,
@@ -211,7 +174,7 @@ export class ReadModelStore {
     return row;
   }
 
-  /** Writes a device's state (its lock held). */
+  /** Its lock held. */
   async updateState(
     tx: Queryable,
     account: Account,
@@ -225,7 +188,6 @@ export class ReadModelStore {
     this.#wrote(tx, account, { kind: 'state', deviceId });
   }
 
-  /** The commands of a device with these IDs, by ID. */
   async commandsByIds(
     tx: Queryable,
     account: Account,
@@ -251,10 +213,7 @@ export class ReadModelStore {
     return known;
   }
 
-  /**
-   * A device's commands whose window meets `[startMs, endMs)` (docs/upstream.md, History), by
-   * start time, with `status` only when given.
-   */
+  /** docs/upstream.md, History. */
   async commandsMeeting(
     account: Account,
     deviceId: string,
@@ -280,7 +239,6 @@ export class ReadModelStore {
     });
   }
 
-  /** Commands of the account by device and command ID (a fleet job's, a batch's). */
   async commandsOf(
     account: Account,
     refs: readonly { deviceId: string; commandId: string }[],
@@ -305,7 +263,7 @@ export class ReadModelStore {
     return found;
   }
 
-  /** Writes a command's record (new or changed); `madeBy` only for one first learnt. */
+  /** `madeBy` only for one first learnt. */
   async writeCommand(
     tx: Queryable,
     account: Account,
@@ -341,12 +299,11 @@ export class ReadModelStore {
         ],
         set: {
           ...fields,
-          // Who sent it is learnt once (a batch's command is found after a read knew it).
+          // A batch's command is found after a read knew it.
           madeBy: sql`coalesce(${deviceCommands.madeBy}, excluded.made_by)`,
           madeByName: sql`coalesce(${deviceCommands.madeByName}, excluded.made_by_name)`,
         },
       })
-      // The row as it stands after the write (who sent it may be the one learnt before).
       .returning();
     this.#wrote(
       tx,
@@ -356,7 +313,6 @@ export class ReadModelStore {
     );
   }
 
-  /** A device's commands that are not final, as the refresh policy needs them. */
   async openCommands(tx: Queryable, account: Account, deviceId: string): Promise<OpenCommand[]> {
     const rows = await tx
       .select({
@@ -379,7 +335,7 @@ export class ReadModelStore {
     }));
   }
 
-  /** Appends a change of a device (its lock held). */
+  /** Its lock held. */
   async appendChange(
     tx: Queryable,
     account: Account,
@@ -404,10 +360,7 @@ export class ReadModelStore {
     });
   }
 
-  /**
-   * A device's changes after version `sinceVersion`, oldest first; with `exceptKey`, those that
-   * person made are left out. `oldestKept` is the lowest version still kept (undefined: none).
-   */
+  /** `oldestKept`: the lowest version still kept (undefined: none). */
   async changesAfter(
     account: Account,
     deviceId: string,
@@ -445,7 +398,6 @@ export class ReadModelStore {
     }));
   }
 
-  /** The lowest version of a device whose change is still kept, or undefined when none is. */
   async oldestKeptVersion(account: Account, deviceId: string): Promise<number | undefined> {
     const [row] = await this.db
       .select({ version: sql<number | null>`min(${deviceCommandChanges.version})` })
@@ -456,7 +408,7 @@ export class ReadModelStore {
     return row?.version === null || row?.version === undefined ? undefined : Number(row.version);
   }
 
-  /** Writes the devices of an accepted batch to be looked for (again: nothing changes). */
+  /** Again: nothing changes. */
   async addConfirmations(tx: Queryable, account: Account, rows: ConfirmationRow[]): Promise<void> {
     if (rows.length === 0) return;
     await tx
@@ -478,7 +430,6 @@ export class ReadModelStore {
       .onConflictDoNothing();
   }
 
-  /** A device's batches whose command on it is still looked for, oldest first. */
   async confirmationsOf(
     tx: Queryable,
     account: Account,
@@ -502,7 +453,6 @@ export class ReadModelStore {
     }));
   }
 
-  /** Drops a device's confirmation of one batch: its command was found, or never will be. */
   async dropConfirmation(tx: Queryable, ledgerEntryId: number, deviceId: string): Promise<void> {
     await tx
       .delete(batchConfirmations)
@@ -514,7 +464,6 @@ export class ReadModelStore {
       );
   }
 
-  /** The ledger entries that have devices looked for, of every account (to adopt old ones). */
   async confirmedEntryIds(tx: Queryable = this.db): Promise<Set<number>> {
     const rows = await tx
       .selectDistinct({ id: batchConfirmations.ledgerEntryId })
@@ -522,7 +471,6 @@ export class ReadModelStore {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** A pending confirmation as the refresh policy needs it. */
   static pendingOf(row: ConfirmationRow): PendingConfirmation {
     return {
       sentAtMs: row.sentAtMs,
@@ -531,11 +479,7 @@ export class ReadModelStore {
     };
   }
 
-  /**
-   * Takes up to `limit` bound devices due for a read at `nowMs` (upstream clock) whose account
-   * has a sign-in to read under, and leases them until `leaseUntilMs`: no other instance takes
-   * them meanwhile (`FOR UPDATE SKIP LOCKED`, then the lease).
-   */
+  /** `FOR UPDATE SKIP LOCKED`, then the lease: no other instance takes them meanwhile. */
   async claimDue(nowMs: number, leaseUntilMs: number, limit: number): Promise<ClaimedDevice[]> {
     return this.transaction(async (tx) => {
       const now = new Date(nowMs);
@@ -579,12 +523,8 @@ export class ReadModelStore {
   }
 
   /**
-   * Marks the devices bound (a bind, or the site list) under `siteId`; devices of the account
-   * listed under no bound site any more are marked unbound when `allBound` lists the account's
-   * every bound device (a whole site list). Returns the devices that became bound (`added`: new to
-   * the read model, or unbound until now, a site bound again whose devices were read no more) and
-   * whether any device's binding or site changed (`changed`). Devices whose binding changed are
-   * dropped from the cache: status polls check it there (docs/security.md).
+   * With `allBound` (a whole site list), the account's unlisted devices are unbound. Devices whose
+   * binding changed are dropped from the cache, where status polls check it (docs/security.md).
    */
   async markBound(
     tx: Queryable,
@@ -664,11 +604,7 @@ export class ReadModelStore {
     };
   }
 
-  /**
-   * The account's site bindings generation (`bff.site_binding_generations`; 0 before its first
-   * bind or unbind): taken before a site list is read, compared by {@link lockBindings} when its
-   * answer is written.
-   */
+  /** Taken before a site list is read, compared by {@link lockBindings} when it is written. */
   async bindingsGeneration(account: Account): Promise<number> {
     const [row] = await this.db
       .select({ generation: siteBindingGenerations.generation })
@@ -677,11 +613,7 @@ export class ReadModelStore {
     return row?.generation ?? 0;
   }
 
-  /**
-   * Locks the account's site bindings generation in `tx` and returns it, one more when `bump`
-   * (a bind or unbind is recorded). A site list written and a binding change are so ordered: a
-   * list read under an older generation than the locked one predates a change.
-   */
+  /** Orders a site list written after a binding change: an older generation predates it. */
   async lockBindings(tx: Queryable, account: Account, bump: boolean): Promise<number> {
     const [row] = await tx
       .insert(siteBindingGenerations)
@@ -698,7 +630,6 @@ export class ReadModelStore {
     return row?.generation ?? 0;
   }
 
-  /** Which of `deviceIds` the read model holds as unbound (their site was unbound). */
   async unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
     if (deviceIds.length === 0) return new Set();
     const rows = await this.db
@@ -714,7 +645,6 @@ export class ReadModelStore {
     return new Set(rows.map((row) => row.deviceId));
   }
 
-  /** How many commands of the site's devices the read model holds as waiting or executing. */
   async openCommandsOfSite(tx: Queryable, account: Account, siteId: string): Promise<number> {
     const devices = tx
       .select({ deviceId: deviceReadState.deviceId })
@@ -733,10 +663,7 @@ export class ReadModelStore {
     return row?.open ?? 0;
   }
 
-  /**
-   * Marks the devices of a site unbound: they are read no more, and nothing of them is answered
-   * (dropped from the cache, where status polls check it). Returns the devices it unbound.
-   */
+  /** Dropped from the cache, where status polls check it. */
   async markSiteUnbound(
     tx: Queryable,
     account: Account,
@@ -758,7 +685,6 @@ export class ReadModelStore {
     return rows.map((row) => row.deviceId);
   }
 
-  /** Remembers that `deviceId` does not support `control` (learnt from `commandId`). */
   async learnUnsupported(
     tx: Queryable,
     account: Account,
@@ -784,7 +710,6 @@ export class ReadModelStore {
     return rows.length > 0;
   }
 
-  /** The controls each device of the account turned out not to support. */
   async unsupportedOf(account: Account): Promise<Map<string, Set<string>>> {
     const rows = await this.db
       .select({ deviceId: unsupportedControls.deviceId, control: unsupportedControls.control })
@@ -799,10 +724,7 @@ export class ReadModelStore {
     return byDevice;
   }
 
-  /**
-   * The controls a device's finished or running commands used: it supports them (a command
-   * that started ran them).
-   */
+  /** A command that started ran them. */
   async controlsUsed(tx: Queryable, account: Account, deviceId: string): Promise<Set<string>> {
     const rows = await tx
       .select({ record: deviceCommands.record })
@@ -824,7 +746,6 @@ export class ReadModelStore {
     return used;
   }
 
-  /** Keeps the account's sealed secret, and when one of its sessions was last seen. */
   async rememberAccount(account: Account, secretCiphertext: string, nowMs: number): Promise<void> {
     await this.db
       .insert(readModelAccounts)
@@ -835,7 +756,6 @@ export class ReadModelStore {
       });
   }
 
-  /** Forgets an account's secret (the vendor refused it, or it was idle for long). */
   async forgetAccountSecret(account: Account): Promise<void> {
     await this.db
       .update(readModelAccounts)
@@ -843,11 +763,6 @@ export class ReadModelStore {
       .where(ofAccount(readModelAccounts, account));
   }
 
-  /**
-   * Forgets the secrets of accounts no session used since `seenBefore` that have nothing left
-   * to read (no device with an open command or a batch to confirm), and deletes changes older
-   * than the retention.
-   */
   async prune(seenBeforeMs: number, nowMs: number): Promise<void> {
     await this.db.execute(sql`
       update ${readModelAccounts} a set secret_ciphertext = null
@@ -862,7 +777,7 @@ export class ReadModelStore {
       .where(lt(deviceCommandChanges.createdAt, new Date(nowMs - CHANGE_RETENTION_MS)));
   }
 
-  /** Writes a notice once; true when this call wrote it (the notification is to be made). */
+  /** True when this call wrote it. */
   async noticeOnce(tx: Queryable, key: string, nowMs: number): Promise<boolean> {
     const rows = await tx
       .insert(readModelNotices)
@@ -873,7 +788,6 @@ export class ReadModelStore {
   }
 }
 
-/** The key of one command of one device, in maps of an account's commands. */
 export function commandKey(deviceId: string, commandId: string): string {
   return `${deviceId} ${commandId}`;
 }
