@@ -6,7 +6,6 @@ import type {
 } from '../../domain/batch.ts';
 import { LedgerOutcomeSchema, type LedgerOutcome } from '../../domain/ledger.ts';
 
-/** The outcome of a batch just accepted: nothing found yet, every device confirming. */
 export function acceptedBatchOutcome(status: number, deviceIds: readonly string[]): LedgerOutcome {
   return {
     status,
@@ -16,11 +15,7 @@ export function acceptedBatchOutcome(status: number, deviceIds: readonly string[
   };
 }
 
-/**
- * The product's answer for a batch entry as it stands: the commands found so far, the devices
- * not confirmed (yet), and where the search stands. An entry of an earlier version named every
- * command: it is confirmed.
- */
+/** An entry of an earlier version named every command: it is confirmed. */
 export function batchAnswerOf(
   row: { batchCommandId: string | null; completedAt: Date | null; createdAt: Date },
   outcome: LedgerOutcome,
@@ -35,7 +30,6 @@ export function batchAnswerOf(
   };
 }
 
-/** True while `row` is a batch whose devices' commands are still looked for. */
 export function isConfirmingBatch(row: { kind: string; state: string; outcome: unknown }): boolean {
   if (row.kind !== 'batch' || row.state !== 'succeeded') return false;
   const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
@@ -43,14 +37,10 @@ export function isConfirmingBatch(row: { kind: string; state: string; outcome: u
 }
 
 /**
- * A batch entry's outcome after the read model looked at some of its devices (docs/decisions/006,
- * section 5; docs/architecture.md, Ledger: batches): the commands `found` join the outcome's, in
- * the batch's device order; devices in `notFound` (read after the window ended, no such command)
- * are `notFound`; the search is `confirmed` once every device's command is found, `incomplete`
- * once the others are all `notFound`, else still `confirming`. Undefined when nothing changes.
+ * A batch entry's outcome after the read model looked at some of its devices (decision 006,
+ * section 5; docs/architecture.md, Ledger). Undefined when nothing changes.
  *
  * @param deviceIds the batch's devices, in its request's order.
- * @param found the command found per device.
  */
 export function confirmedBatchOutcome(
   outcome: LedgerOutcome,

@@ -7,14 +7,10 @@ import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { TakeSlots } from '../budget/step-calls.ts';
 import type { HistoryReader } from './ledger-intent.ts';
 
-/** How long a device the vendor answered 429 without `Retry-After` for is left alone, ms. */
+/** For a 429 without `Retry-After`, ms. */
 export const BUSY_WITHOUT_RETRY_AFTER_MS = 60_000;
 
-/**
- * Until when a 429 said the devices are busy, epoch ms on the upstream's clock: its
- * `Retry-After` from the answer's time `answeredAtMs` (the problem's `details.retryAt` is on the
- * BFF's clock, which a test's sandbox moves apart), else {@link BUSY_WITHOUT_RETRY_AFTER_MS} on.
- */
+/** Upstream clock: `details.retryAt` is on the BFF's, which a test's sandbox moves apart. */
 export function busyUntilMs(problem: ProblemError, answeredAtMs: number): number {
   const waitS = Number(problem.headers['retry-after']);
   return (
@@ -24,12 +20,9 @@ export function busyUntilMs(problem: ProblemError, answeredAtMs: number): number
 }
 
 /**
- * 429 `device_rate_limited` for a call the device budget had no slot for: nothing was sent, and
- * `Retry-After` (whole seconds, at least 1) says when the first device's next call is free.
+ * 429 `device_rate_limited` for a call the device budget had no slot for: nothing was sent.
  *
- * @param budget the region's device budget, named in the words.
  * @param nextFreeAtMs when the call may go, epoch ms on the upstream's clock.
- * @param nowMs the upstream's clock now, epoch ms.
  */
 export function budgetSpent(
   deviceIds: readonly string[],
@@ -54,16 +47,12 @@ export function budgetSpent(
 }
 
 /**
- * A device history reader that spends the device's budget of upstream calls
- * (docs/decisions/007-device-call-budget.md, section 1): each page takes a slot as a control
- * call, since it serves a change (settling a submission whose outcome is unknown) rather than a
- * screen. A page with no slot is not read: 429 `device_rate_limited` with the device's wait
- * ({@link budgetSpent}). A 429 of the vendor marks the device busy until its `Retry-After` and is
+ * A history reader that spends the device's budget (decision 007, section 1): each page takes a
+ * slot as a control call, since it settles a change. A vendor 429 marks the device busy and is
  * thrown as it came, never retried.
  *
- * @param options.take how each page takes its slot: a queued change's step gives its own
- *   ({@link StepCalls}), so the read that settles the step's unknown outcome goes in the change's
- *   place; default a reservation behind every queued change of the device.
+ * @param options.take a queued change's step gives its own ({@link StepCalls}), so the read goes
+ *   in the change's place.
  * @throws ProblemError: 429 `device_rate_limited`, or the upstream's refusal of a page.
  */
 export function budgetedHistory(options: {

@@ -4,28 +4,19 @@ import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { TakeSlots } from '../budget/step-calls.ts';
 import { budgetSpent, busyUntilMs } from './budgeted-history.ts';
 
-/** A control call (submit, cancel, batch, batch cancel) made to spend the devices' budget. */
 export interface BudgetedSend<T> {
-  /**
-   * Takes a slot of each device, unless `slotIds` were taken already, then makes the call once;
-   * gives the ledger as its `send`. With no slot free nothing is sent: a refusal, 429
-   * `device_rate_limited` with the first device's wait, which the ledger records as not acted on.
-   * A 429 from the upstream marks the devices busy until its `Retry-After`.
-   */
+  /** With no slot free nothing is sent: 429 `device_rate_limited`, recorded as not acted on. */
   send: () => Promise<CallResult<T>>;
-  /** Gives back slots taken before and never spent (the ledger replayed an earlier answer). */
+  /** The ledger replayed an earlier answer. */
   release: () => Promise<void>;
 }
 
 /**
- * Wraps `call` so it spends one slot of each of `deviceIds`' budget of upstream calls, as a
- * control call (docs/decisions/007-device-call-budget.md, section 1): the write path's routes
- * and the fleet runner's batches and cancels alike.
+ * Wraps `call` so it spends one slot of each device's budget, as a control call (decision 007,
+ * section 1).
  *
  * @param options.slotIds slots the caller reserved already (the route that answered "goes now").
- * @param options.take how the call takes its slots when none were reserved: a queued change's
- *   step gives its own ({@link StepCalls}); default a reservation as a call straight from a route.
- * @param options.upstreamNow the upstream's clock, epoch ms: what the budget counts on.
+ * @param options.upstreamNow the upstream's clock, epoch ms.
  */
 export function budgetedSend<T>(options: {
   budget: DeviceBudgetStore;

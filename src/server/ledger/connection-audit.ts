@@ -9,24 +9,16 @@ import { jsonAnswer, problemAnswer } from './ledger-answers.ts';
 import type { LedgerStore } from './ledger-store.ts';
 
 /**
- * Connection changes in the command ledger (docs/architecture.md, Ledger; docs/security.md,
- * Vendor connections), entries of kind `connection` beside the commands, so the Audit page lists
- * who registered, replaced or tried a region's connection, and when. As for every other change,
- * the intent is written (`pending`, leased) before the credentials are checked or saved, and the
- * outcome after: `succeeded` (saved, `checked` or not) or `failed` (nothing saved, the problem
- * answered). An instance that dies in between leaves an entry that reads `unknown` once its lease
- * is over. The entry is the region's and names the new client ID and the administrator; it never
- * holds the secret. No `Idempotency-Key`: a repeated registration is a change of its own.
+ * Connection changes as ledger entries of kind `connection` (docs/security.md, Vendor
+ * connections): intent before the check, outcome after. Never holds the secret. No
+ * `Idempotency-Key`: a repeated registration is a change of its own.
  */
 export class LedgerConnectionAudit implements ConnectionAudit {
   readonly #store: LedgerStore;
   readonly #now: () => number;
   readonly #leaseMs: number;
 
-  /**
-   * @param leaseMs how long the entry belongs to the change under way (at least the token
-   *   request's timeout), ms.
-   */
+  /** @param leaseMs at least the token request's timeout, ms. */
   constructor(store: LedgerStore, now: () => number, leaseMs: number) {
     this.#store = store;
     this.#now = now;

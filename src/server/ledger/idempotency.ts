@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A fingerprint of what a request asks for (its kind, upstream path, parsed body and, for an undo,
- * the `Idempotency-Key` of the change it undoes), so one key reused for a different request is
- * recognised (IETF httpapi-idempotency-key draft: 422). Object keys are sorted and undefined
- * members dropped, so equal requests give equal fingerprints; without `undoOf` the fingerprint is
- * the one stored before undo existed, so those entries still replay.
+ * So a reused key with a different request is recognised (IETF httpapi-idempotency-key draft:
+ * 422). Without `undoOf` it is the one stored before undo existed, so those entries still replay.
  */
 export function requestFingerprint(
   kind: string,

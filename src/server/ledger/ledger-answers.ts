@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 
 /**
- * The answer a state-changing call got, kept with its entry so a retry with the same
- * `Idempotency-Key` gets the same one (IETF httpapi-idempotency-key draft): status, content type,
- * JSON body (absent for an empty answer) and the headers to send again (`Retry-After`). Entries
- * written before headers were kept have none.
+ * Kept with its entry so a retry with the same `Idempotency-Key` gets the same answer (IETF
+ * httpapi-idempotency-key draft). Entries written before headers were kept have none.
  */
 export const StoredAnswerSchema = z.object({
   status: z.number().int(),
@@ -15,22 +13,17 @@ export const StoredAnswerSchema = z.object({
 });
 export type StoredAnswer = z.infer<typeof StoredAnswerSchema>;
 
-/** What the ledger answers a state-changing call with: a fresh answer or a replayed one. */
 export interface LedgerAnswer {
   answer: StoredAnswer;
-  /** True when the answer was stored earlier (same `Idempotency-Key`, or reconciled). */
+  /** Same `Idempotency-Key`, or reconciled. */
   replayed: boolean;
 }
 
-/** True for a 2xx answer. */
 export function isSuccess(answer: StoredAnswer): boolean {
   return answer.status >= 200 && answer.status < 300;
 }
 
-/**
- * The problem for a call whose upstream outcome is unknown (timeout, reset, 5xx, unreadable
- * acceptance): the underlying failure's status and words, then what happens next.
- */
+/** For a call whose upstream outcome is unknown: the failure's words, then what happens next. */
 export function unknownOutcome(problem: ProblemError): ProblemError {
   return new ProblemError(
     problem.problem.status,
@@ -43,7 +36,7 @@ export function unknownOutcome(problem: ProblemError): ProblemError {
   );
 }
 
-/** 409 for a retry whose first attempt is still under way; `Retry-After` in whole seconds. */
+/** 409 for a retry whose first attempt is still under way. */
 export function inProgress(remainingMs: number): ProblemError {
   return new ProblemError(
     409,
@@ -53,7 +46,6 @@ export function inProgress(remainingMs: number): ProblemError {
   );
 }
 
-/** A problem as the answer stored for later replays, its headers included. */
 export function problemAnswer(problem: ProblemError): StoredAnswer {
   return {
     status: problem.problem.status,
@@ -63,7 +55,6 @@ export function problemAnswer(problem: ProblemError): StoredAnswer {
   };
 }
 
-/** A JSON answer as stored; `body` undefined for an empty one. */
 export function jsonAnswer(status: number, body: unknown): StoredAnswer {
   return { status, contentType: 'application/json', body };
 }

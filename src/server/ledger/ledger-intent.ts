@@ -15,48 +15,27 @@ import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import { requestFingerprint } from './idempotency.ts';
 
-/**
- * Reads every page of a device's history over a range (the ledger's `history`; the one that
- * spends the device budget: `budgetedHistory`).
- */
+/** The one that spends the device budget: `budgetedHistory`. */
 export type HistoryReader = (
   caller: UpstreamCaller,
   deviceId: string,
   query: HistoryQuery,
 ) => Promise<StatusRecord[]>;
 
-/** What every state-changing call hands the ledger besides its own fields. */
 interface IntentBase {
-  /** Who acts: the entry's region, client and operator, and the caller of `send`. */
   session: Session;
-  /** The `Idempotency-Key` of the request, already checked; absent when none was sent. */
+  /** Already checked. */
   idempotencyKey?: string | undefined;
-  /**
-   * The `Idempotency-Key` of the earlier change this one undoes (`Powerdeck-Undo-Of`, already
-   * checked for its form); the ledger resolves it among the same operator's entries.
-   */
+  /** `Powerdeck-Undo-Of`; the ledger resolves it among the same operator's entries. */
   undoOf?: string | undefined;
-  /** The request's ID, for log lines about this call. */
   requestId?: string | undefined;
-  /**
-   * How this call reads a device's history to settle an unknown outcome before it sends: a queued
-   * change's step reads it with its own slots, in the change's place (decision 007, section 2);
-   * default the ledger's reader.
-   */
+  /** A queued change's step reads with its own slots (decision 007, section 2); default the ledger's. */
   history?: HistoryReader | undefined;
 }
 
-/**
- * Performs the change through the upstream adapter and says what came of it, in the product's
- * terms. The ledger calls it at most once per attempt, only after the intent is written.
- */
+/** Called at most once per attempt, only after the intent is written. */
 type Send<T> = () => Promise<CallResult<T>>;
 
-/**
- * One state-changing call as the route hands it to the ledger: parsed once from the request
- * (path and body, with the domain schemas), typed per kind. The ledger derives from it what the
- * entry records (devices, effective window, request body) and the request fingerprint.
- */
 export type LedgerIntent = IntentBase &
   (
     | {
@@ -75,7 +54,7 @@ export type LedgerIntent = IntentBase &
     | { kind: 'bind'; siteId: string; send: Send<Site> }
     | { kind: 'unbind'; siteId: string; send: Send<undefined> }
     | {
-        /** An administrator sets (a zone) or clears (null) a site's time zone. */
+        /** Null clears it. */
         kind: 'siteTimeZone';
         siteId: string;
         timeZone: string | null;
@@ -83,21 +62,17 @@ export type LedgerIntent = IntentBase &
       }
   );
 
-/** What an entry is about, as the ledger writes it with the intent. */
 export interface LedgerSubject {
   deviceId?: string;
   deviceIds?: string[];
   siteId?: string;
-  /** Time zone of the entry's site, or of all its devices when they share one. */
   timeZone?: string;
   commandId?: string;
   batchCommandId?: string;
   window?: TimeWindow;
-  /** The request: a submission's or batch's body, a site time zone, or a connection change. */
   request?: DeviceCommand | BatchRequest | { timeZone: string | null } | ConnectionChange;
 }
 
-/** The subject of `intent`, before its site is known. */
 export function subjectOf(intent: LedgerIntent): LedgerSubject {
   switch (intent.kind) {
     case 'submit':
@@ -128,7 +103,7 @@ export function subjectOf(intent: LedgerIntent): LedgerSubject {
   }
 }
 
-/** The devices `intent` acts on, when the request names them (a batch cancel does not). */
+/** A batch cancel names none. */
 export function devicesOf(intent: LedgerIntent): string[] {
   switch (intent.kind) {
     case 'submit':
@@ -141,12 +116,7 @@ export function devicesOf(intent: LedgerIntent): string[] {
   }
 }
 
-/**
- * A fingerprint of what `intent` asks for: its kind, the operation's path, its parsed body and
- * the change it undoes, so one `Idempotency-Key` reused for another request is recognised (422).
- * The paths are the ones earlier versions fingerprinted with (the old upstream's), kept so that
- * their entries still replay for the same request.
- */
+/** The paths are the old upstream's, kept so earlier entries still replay. */
 export function fingerprintOf(intent: LedgerIntent): string {
   return requestFingerprint(intent.kind, ...callOf(intent), intent.undoOf);
 }
@@ -178,5 +148,5 @@ function windowOf(command: DeviceCommand): TimeWindow {
   return { startTime: command.startTime, endTime: command.endTime };
 }
 
-/** Kinds whose entries hold a window on devices: an unsettled one blocks that window. */
+/** An unsettled one blocks its window. */
 export const SUBMISSION_KINDS = ['submit', 'batch'] as const satisfies readonly LedgerKind[];

@@ -18,16 +18,10 @@ import { batchAnswerOf, confirmedBatchOutcome } from './batch-confirmation.ts';
 import { StoredAnswerSchema, jsonAnswer, type StoredAnswer } from './ledger-answers.ts';
 import { SUBMISSION_KINDS, type LedgerSubject } from './ledger-intent.ts';
 
-/**
- * Answers of a failed entry after which the upstream has certainly done nothing (rate limited,
- * circuit open, token endpoint down): a retry with the same key may send it again.
- */
+/** The upstream certainly did nothing: a retry with the same key may send it again. */
 export const NOT_ACTED_ON_STATUSES: readonly number[] = [429, 503];
 
-/**
- * Problems of a failed entry whose call never left the BFF (no token could be obtained, the
- * region's circuit was open): whatever their status, a retry with the same key may send it.
- */
+/** The call never left the BFF, whatever the status. */
 export const NOT_SENT_CODES: readonly string[] = [
   'upstream_circuit_open',
   'token_endpoint_error',
@@ -36,7 +30,6 @@ export const NOT_SENT_CODES: readonly string[] = [
   'token_unreadable',
 ];
 
-/** True when a failed `row` may be sent again ({@link NOT_ACTED_ON_STATUSES}, {@link NOT_SENT_CODES}). */
 export function mayResend(row: LedgerRow): boolean {
   if (row.state !== 'failed') return false;
   if (NOT_ACTED_ON_STATUSES.includes(row.responseStatus ?? 0)) return true;
@@ -48,11 +41,7 @@ export function mayResend(row: LedgerRow): boolean {
   );
 }
 
-/**
- * Who acts: the signed-in client, and the operator: the name typed at sign-in (credentials form),
- * or the person a company sign-in authenticated (issuer and subject, with their display name and
- * e-mail at that time).
- */
+/** The signed-in client and the operator (typed name, or the company sign-in's issuer and subject). */
 export interface LedgerActor {
   region: Region;
   clientId: string;
@@ -60,35 +49,30 @@ export interface LedgerActor {
   operator?: Operator | undefined;
 }
 
-/** A ledger row as the BFF works with it. */
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
 
-/** What an entry's outcome write sets besides its state and outcome. */
 export interface Completion {
   state: Exclude<LedgerState, 'pending'>;
   outcome: LedgerOutcome;
   answer: StoredAnswer;
   commandId?: string | undefined;
   batchCommandId?: string | undefined;
-  /** The site and zone, when they became known only with the answer (a batch cancel). */
+  /** Known only with the answer (a batch cancel). */
   siteId?: string | undefined;
   timeZone?: string | undefined;
   nowMs: number;
-  /** Set for an `unknown` outcome: nobody reconciles it before then. */
+  /** Nobody reconciles an `unknown` outcome before then. */
   leaseUntilMs?: number | undefined;
 }
 
-/** The stored answer of `row`, when it has a readable one. */
 export function storedAnswerOf(row: LedgerRow): StoredAnswer | undefined {
   const parsed = StoredAnswerSchema.safeParse(row.response);
   return parsed.success ? parsed.data : undefined;
 }
 
 /**
- * The command ledger in `bff.ledger_entries`. Writes the intent before the upstream call and the
- * outcome after it; finds entries by idempotency key, the unsettled entries that block a window,
- * and pages through an actor's entries. Every BFF instance on one database shares it: the unique
- * idempotency index and the conditional claim decide which instance sends.
+ * The command ledger in `bff.ledger_entries`, shared by every instance: the unique idempotency
+ * index and the conditional claim decide which instance sends.
  */
 export class LedgerStore {
   readonly #db: Database;
@@ -97,16 +81,12 @@ export class LedgerStore {
     this.#db = db;
   }
 
-  /**
-   * Writes an intent (`pending`, leased until `leaseUntilMs`). With an idempotency key that
-   * already has an entry, writes nothing and answers that entry instead.
-   */
+  /** With a key that already has an entry, writes nothing and answers that entry. */
   async begin(input: {
     kind: LedgerKind;
     actor: LedgerActor;
     subject: LedgerSubject;
     idempotencyKey?: string | undefined;
-    /** ID of the entry this one undoes. */
     undoOf?: number | undefined;
     requestHash: string;
     nowMs: number;
@@ -159,11 +139,7 @@ export class LedgerStore {
     return row;
   }
 
-  /**
-   * Takes an entry back for a new attempt, if nobody else did meanwhile: an unsettled one, or a
-   * failed one the upstream never acted on (429, 503) or that never left ({@link mayResend}):
-   * the browser decides when to retry.
-   */
+  /** If nobody else did meanwhile: an unsettled entry, or a failed one that {@link mayResend}. */
   async claim(row: LedgerRow, nowMs: number, leaseUntilMs: number): Promise<boolean> {
     const claimed = await this.#db
       .update(ledgerEntries)
@@ -191,11 +167,6 @@ export class LedgerStore {
     return claimed.length === 1;
   }
 
-  /**
-   * Writes the outcome of an entry's upstream call (or of its reconciliation). An `unknown`
-   * outcome keeps a lease (`leaseUntilMs`): the upstream may still be working on the request, so
-   * nobody reconciles it before then.
-   */
   async complete(id: number, input: Completion): Promise<void> {
     await this.#db
       .update(ledgerEntries)
@@ -215,11 +186,8 @@ export class LedgerStore {
   }
 
   /**
-   * Remembers in an entry whose outcome is still unknown the devices whose history was read and
-   * showed no command of it (`outcome.readWithoutCommand`, with those already remembered): a
-   * later try of its settling reads only the others. Nothing is written once the entry is
-   * settled or taken back for a new attempt since `row` was read (its lease moved): reads made
-   * before a new attempt say nothing of it.
+   * So a later try of settling reads only the other devices. Nothing is written once the lease
+   * moved: reads made before a new attempt say nothing of it.
    */
   async rememberReadWithoutCommand(row: LedgerRow, deviceIds: readonly string[]): Promise<void> {
     const outcome = LedgerOutcomeSchema.safeParse(row.outcome ?? {});
@@ -239,10 +207,7 @@ export class LedgerStore {
       );
   }
 
-  /**
-   * Replaces a settled entry's outcome and stored answer (a batch whose device commands were
-   * found since), leaving its state and times as they are.
-   */
+  /** A batch whose device commands were found since; state and times kept. */
   async updateOutcome(id: number, outcome: LedgerOutcome, answer: StoredAnswer): Promise<void> {
     await this.#db
       .update(ledgerEntries)
@@ -251,10 +216,8 @@ export class LedgerStore {
   }
 
   /**
-   * Completes batch entry `id` with what the read model's reads found (inside the caller's
-   * transaction `tx`, the entry locked until it commits, so reads of its devices on several
-   * instances never lose each other's finds): the commands `found` per device, the devices
-   * `notFound` after the window's end (domain words: `confirmedBatchOutcome`).
+   * Inside the caller's `tx`, the entry locked, so reads on several instances never lose each
+   * other's finds.
    *
    * @returns the entry as written, with its outcome before, or undefined when nothing changed.
    */
@@ -285,10 +248,6 @@ export class LedgerStore {
     return { row: { ...row, outcome, response }, before: before.data, outcome };
   }
 
-  /**
-   * The entry that sent `deviceId`'s command `commandId` (a submission naming it, or a batch
-   * whose outcome found it), when one of the account's entries did.
-   */
   async findByCommand(
     account: Pick<LedgerActor, 'region' | 'clientId'>,
     deviceId: string,
@@ -313,10 +272,7 @@ export class LedgerStore {
     return row;
   }
 
-  /**
-   * Batch entries still confirming (every account's), for the read model to adopt the ones it
-   * does not look for yet (entries written before it existed).
-   */
+  /** For the read model to adopt entries written before it existed. */
   async confirmingBatches(tx: Queryable = this.#db): Promise<LedgerRow[]> {
     return tx
       .select()
@@ -330,13 +286,11 @@ export class LedgerStore {
       );
   }
 
-  /** One entry by its ID. */
   async findById(id: number): Promise<LedgerRow | undefined> {
     const [row] = await this.#db.select().from(ledgerEntries).where(eq(ledgerEntries.id, id));
     return row;
   }
 
-  /** The entry of `actor`'s batch `batchCommandId`, when it was sent through this ledger. */
   async findBatch(actor: LedgerActor, batchCommandId: string): Promise<LedgerRow | undefined> {
     const [row] = await this.#db
       .select()
@@ -353,11 +307,7 @@ export class LedgerStore {
     return row;
   }
 
-  /**
-   * Submissions and batches of `actor` on any of `deviceIds` whose window overlaps
-   * `[startTime, endTime)` and whose outcome is not known yet: `pending` or `unknown` (the
-   * caller tells a leased one, still under way, from one to reconcile).
-   */
+  /** `pending` or `unknown`: the caller tells a leased one from one to reconcile. */
   async unsettled(
     actor: LedgerActor,
     deviceIds: readonly string[],
@@ -383,10 +333,6 @@ export class LedgerStore {
       .orderBy(ledgerEntries.id);
   }
 
-  /**
-   * Command IDs the ledger already attributes to entries on `deviceId` (for reconciliation and
-   * batch confirmation), but entry `exceptId`'s own.
-   */
   async knownCommandIds(
     actor: Pick<LedgerActor, 'region' | 'clientId'>,
     deviceId: string,
@@ -421,10 +367,7 @@ export class LedgerStore {
     return ids;
   }
 
-  /**
-   * The batch of each of `deviceId`'s commands that `actor`'s batches found, by command ID: the
-   * vendor's records name no batch, the ledger does (docs/architecture.md, Ledger: batches).
-   */
+  /** The vendor's records name no batch; the ledger does (docs/architecture.md, Ledger). */
   async batchOfCommands(actor: LedgerActor, deviceId: string): Promise<Map<string, string>> {
     const rows = await this.#db
       .select({ batchCommandId: ledgerEntries.batchCommandId, outcome: ledgerEntries.outcome })
@@ -447,12 +390,7 @@ export class LedgerStore {
     return batches;
   }
 
-  /**
-   * The overview's entries (docs/architecture.md, Overview): `actor`'s submissions, batches,
-   * cancels and batch cancels written since `sinceMs` or whose window ends after it (a command
-   * scheduled days ago that runs today), newest first, at most `limit`. Same actor rule as
-   * {@link list}.
-   */
+  /** Also entries whose window ends after `sinceMs` (a command scheduled days ago that runs today). */
   async recentCommandEntries(
     actor: Pick<LedgerActor, 'region' | 'operator'> & { clientId?: string | undefined },
     sinceMs: number,
@@ -473,11 +411,7 @@ export class LedgerStore {
       .limit(limit);
   }
 
-  /**
-   * An actor's entries, newest first: its client's, or for a company sign-in, every entry of
-   * operators of the same issuer in the region. `deviceIds`, when given (a site filter resolved to its
-   * devices), keeps entries on any of them or naming the site.
-   */
+  /** For a company sign-in, every entry of the same issuer's operators in the region. */
   async list(
     actor: Pick<LedgerActor, 'region' | 'operator'> & { clientId?: string | undefined },
     query: LedgerQuery,
@@ -522,12 +456,7 @@ export class LedgerStore {
   }
 }
 
-/**
- * The entries `actor` reads ({@link LedgerStore.list}, {@link LedgerStore.recentCommandEntries}):
- * a company sign-in reads the company's ledger of the region, whichever vendor connection
- * (client ID) each entry went through, and before any exists; the credentials form reads its
- * client's.
- */
+/** A company sign-in reads the company's ledger of the region, whichever connection was used. */
 function readableBy(
   actor: Pick<LedgerActor, 'region' | 'operator'> & { clientId?: string | undefined },
 ): SQL | undefined {
@@ -546,10 +475,9 @@ function toTextArray(values: readonly string[]): SQL {
   )}]::text[]`;
 }
 
-/** A row as `GET /api/ledger` answers it (domain `LedgerEntrySchema`). */
 export function toLedgerEntry(row: LedgerRow, nowMs: number): LedgerEntry {
   const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
-  // A pending entry past its lease belongs to a call that never finished (an instance died).
+  // A pending entry past its lease belongs to a call that never finished.
   const state =
     row.state === 'pending' && (row.leaseUntil?.getTime() ?? 0) < nowMs ? 'unknown' : row.state;
   return {

@@ -46,7 +46,6 @@ import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts'
 import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
 import { accountOf, actorOf, authorOf } from '../../domain/account.ts';
 
-/** What the ledger keeps of an accepted answer: the outcome, the answer, the IDs it names. */
 interface Acceptance {
   outcome: LedgerOutcome;
   status: number;
@@ -55,11 +54,6 @@ interface Acceptance {
   batchCommandId?: string | undefined;
 }
 
-/**
- * What the ledger records of each kind's accepted answer (the adapter's product answer): a
- * submission its command ID, a batch its batch ID and its devices to confirm (none of their
- * commands named yet), a batch cancel its results; the others their status.
- */
 function acceptanceOf(intent: LedgerIntent, status: number, value: unknown): Acceptance {
   switch (intent.kind) {
     case 'submit': {
@@ -94,29 +88,23 @@ function acceptanceOf(intent: LedgerIntent, status: number, value: unknown): Acc
   }
 }
 
-/** Test-only hooks; `afterUpstreamAnswer` runs between the upstream's answer and the ledger write. */
+/** Test-only. */
 export interface LedgerHooks {
   afterUpstreamAnswer?: (kind: LedgerKind) => void;
 }
 
-/** Where the ledger writes what it could not do but need not refuse for (pino's `warn` fits). */
 export interface LedgerLog {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
-/**
- * How long writing an entry waits for the site of its devices, ms. The site list is usually
- * cached; a slow or failing one delays a submission by at most this and never refuses it.
- */
+/** A slow site list delays a submission by at most this and never refuses it, ms. */
 export const SITE_LOOKUP_WAIT_MS = 1_000;
 
 /**
- * Runs the state-changing calls through the command ledger: idempotency by `Idempotency-Key`
- * (same key and request, same answer, one upstream call; same key, other request: 422; still
- * under way: 409), reconciliation of unsettled submissions on the same device and window before
- * sending, the intent written before the upstream call and the outcome after it. Submissions are
- * never re-sent blindly. Several BFF instances may share one ledger: an entry belongs to the
- * call holding its lease.
+ * Runs the state-changing calls through the command ledger (docs/architecture.md, Ledger):
+ * idempotency by `Idempotency-Key`, reconciliation of unsettled submissions before sending, the
+ * intent written before the call and the outcome after. Submissions are never re-sent blindly.
+ * An entry belongs to the call holding its lease.
  */
 export class Ledger {
   readonly #store: LedgerStore;
@@ -130,16 +118,8 @@ export class Ledger {
   readonly #history: HistoryReader;
 
   /**
-   * @param options.upstream the upstream adapter: the history query reconciles unknown outcomes
-   *   and finds a batch's device commands.
-   * @param options.sites where the site and time zone of an entry's devices are looked up.
-   * @param options.now clock, epoch ms.
    * @param options.leaseMs how long an entry belongs to the call that wrote or claimed it, ms.
-   * @param options.siteLookupWaitMs default {@link SITE_LOOKUP_WAIT_MS}.
-   * @param options.recorder the read model, told of every change the vendor accepted.
-   * @param options.history how reconciliation reads a device's history: the product's reader
-   *   that spends the device's budget of upstream calls (decision 007); default the upstream's
-   *   own `history`, unbudgeted.
+   * @param options.history default the upstream's own, unbudgeted (decision 007).
    */
   constructor(options: {
     store: LedgerStore;
@@ -170,10 +150,7 @@ export class Ledger {
     return this.#store;
   }
 
-  /**
-   * `records` of `deviceId` with the batch each was sent in, where one of `session`'s batches
-   * found it (the vendor's records name none).
-   */
+  /** The vendor's records name no batch. */
   async withBatches(
     session: Session,
     deviceId: string,
@@ -188,11 +165,7 @@ export class Ledger {
     });
   }
 
-  /**
-   * What the batch entry written under `idempotencyKey` by `session`'s client (a fleet job's
-   * batch) answers now: the device commands the read model has found so far (docs/architecture.md,
-   * Read model). Undefined when there is no such accepted batch entry. Reads nothing upstream.
-   */
+  /** Reads nothing upstream; undefined when there is no such accepted batch entry. */
   async batchAnswerByKey(
     session: Session,
     idempotencyKey: string,
@@ -207,18 +180,13 @@ export class Ledger {
   }
 
   /**
-   * Runs one state-changing call: writes its intent, calls `intent.send()` at most once, writes
-   * the outcome, and returns the answer to send. With an `Idempotency-Key` seen before, the answer
-   * stored then is returned (`replayed`), or the unsettled entry is settled first. A new entry
-   * records the site and time zone of its devices when the site list tells them in time, and the
-   * entry it undoes when `intent.undoOf` names one.
+   * Calls `intent.send()` at most once; a known key replays its stored answer, or settles the entry
+   * first.
    *
-   * @returns the upstream's answer, or a problem answer (4xx refusal, `outcome_unknown` 5xx),
-   *   fresh or replayed; the caller sends it as it is.
+   * @returns the answer to send, fresh or replayed.
    * @throws ProblemError when nothing was sent: 400 `invalid_undo_of`; 422
-   *   `idempotency_key_reused` (also for the same key with another `undoOf`); 409
-   *   `idempotency_in_progress` or `window_unsettled`; 503 `reconciliation_pending` (429 when
-   *   the device has no call left to read its history).
+   *   `idempotency_key_reused`; 409 `idempotency_in_progress` or `window_unsettled`; 503
+   *   `reconciliation_pending` (429 when the device has no call left to read its history).
    */
   async run(intent: LedgerIntent): Promise<LedgerAnswer> {
     const actor = actorOf(intent.session);
@@ -229,7 +197,7 @@ export class Ledger {
     }
     const undoOf =
       intent.undoOf === undefined ? undefined : await this.#undoTarget(actor, intent.undoOf);
-    // Looked up while the blocking entries are settled; never rejects.
+    // Never rejects.
     const site = this.#siteOfIntent(intent, actor);
     const submission = submissionOf(intent);
     if (submission) await this.#settleBlocking(actor, intent, submission);
@@ -249,36 +217,24 @@ export class Ledger {
     return { answer: await this.#attempt(row, intent), replayed: false };
   }
 
-  /**
-   * Checks that `undoOf` names one of the session operator's recorded changes, before a change
-   * that undoes it is queued (its steps run through {@link run} later, which checks it again).
-   *
-   * @throws ProblemError 400 `invalid_undo_of` as {@link run} does.
-   */
+  /** @throws ProblemError 400 `invalid_undo_of` as {@link run} does. */
   async checkUndoOf(session: Session, undoOf: string): Promise<void> {
     await this.#undoTarget(actorOf(session), undoOf);
   }
 
-  /**
-   * The devices of the session client's batch `batchCommandId`, as its ledger entry recorded them
-   * (a batch cancel spends a call of each); empty when the ledger does not know the batch.
-   */
+  /** Empty when the ledger does not know the batch. */
   async batchDevices(session: Session, batchCommandId: string): Promise<string[]> {
     const row = await this.#store.findBatch(actorOf(session), batchCommandId);
     return row?.deviceIds ?? [];
   }
 
-  /** The session client's entry written under `idempotencyKey`, or undefined. */
   entryByKey(session: Session, idempotencyKey: string): Promise<LedgerRow | undefined> {
     return this.#store.findByKey(actorOf(session), idempotencyKey);
   }
 
   /**
-   * The ID of the entry an undo names by its `Idempotency-Key`: one of `actor`'s entries, written
-   * by the same operator (docs/architecture.md, Ledger).
-   *
-   * @throws ProblemError 400 `invalid_undo_of` when there is none; an entry of another operator
-   *   or client answers the same as an unknown key, so keys cannot be probed.
+   * @throws ProblemError 400 `invalid_undo_of`; another operator's entry answers as an unknown key,
+   *   so keys cannot be probed.
    */
   async #undoTarget(actor: LedgerActor, idempotencyKey: string): Promise<number> {
     const row = await this.#store.findByKey(actor, idempotencyKey);
@@ -290,7 +246,6 @@ export class Ledger {
     );
   }
 
-  /** Answers a retry with a known key: replay, wait, or settle then replay or re-send. */
   async #resume(row: LedgerRow, fingerprint: string, intent: LedgerIntent): Promise<LedgerAnswer> {
     if (row.requestHash !== fingerprint)
       throw new ProblemError(
@@ -306,11 +261,8 @@ export class Ledger {
       if (!retryable) return { answer: replayOf(row, stored), replayed: true };
     } else if (leaseMs >= nowMs) throw inProgress(leaseMs - nowMs);
 
-    // Same fingerprint: the intent asks for what the entry recorded. An entry whose last try the
-    // upstream certainly did not act on (a 429, an open circuit) is sent again without reading
-    // the history first: that read would spend one of the device's calls of the minute for
-    // nothing (decision 007), and a submission an even earlier try carried out after all is
-    // refused by the upstream as overlapping itself, never made twice.
+    // Last try certainly not acted on: re-send without reading history, which would spend one of the
+    // device's calls for nothing (decision 007); the vendor refuses a duplicate as overlapping.
     const submission = retryable ? undefined : submissionOf(intent);
     if (submission) {
       const settled = await this.#reconcile(row, intent, submission);
@@ -320,7 +272,6 @@ export class Ledger {
     return { answer: await this.#attempt(row, intent), replayed: false };
   }
 
-  /** Settles every unsettled submission on the devices and window of `submission`. */
   async #settleBlocking(
     actor: LedgerActor,
     intent: LedgerIntent,
@@ -355,12 +306,8 @@ export class Ledger {
   }
 
   /**
-   * Looks the submission up in the histories (docs/decisions/006, section 5); when found,
-   * completes the entry and returns the answer it now replays: a submission its command, a batch
-   * the commands found (the others go on being looked for; a batch settled so has no batch ID).
-   * Undefined when nothing was found (nothing written). The histories are read as the intent
-   * says (`intent.history`: a queued change's step spends its own slots), else with the ledger's
-   * reader.
+   * Looks the submission up in the histories (decision 006, section 5); undefined when nothing was
+   * found.
    *
    * @throws ProblemError 503 `reconciliation_pending` when a history cannot be read.
    */
@@ -371,8 +318,7 @@ export class Ledger {
   ): Promise<StoredAnswer | undefined> {
     const { session } = intent;
     const history = intent.history ?? this.#history;
-    // An earlier try's reads that showed no command are not made again: with a device's calls
-    // few (decision 007), a try that read every device anew could never read them all.
+    // With a device's calls few (decision 007), a try that read every device anew could never finish.
     const remembered = new Set(LedgerOutcomeSchema.safeParse(row.outcome).data?.readWithoutCommand);
     const read: string[] = [];
     let found, unread;
@@ -389,7 +335,6 @@ export class Ledger {
         submission.deviceIds.filter((deviceId) => !remembered.has(deviceId)),
       ));
     } catch (error) {
-      // Thrown only when nothing was found: every device read showed no command.
       if (row.kind === 'batch' && read.length > 0)
         await this.#store.rememberReadWithoutCommand(row, read);
       if (isProblem(error, 'device_rate_limited')) throw unsettledUntilNextCall(error);
@@ -411,8 +356,7 @@ export class Ledger {
     });
     if (row.kind === 'batch') {
       const windowEnded = this.#now() >= Date.parse(submission.endTime);
-      // A device whose history was not read is not known to lack its command: the read model
-      // goes on looking for it, as for one whose window has not ended.
+      // An unread device is not known to lack its command: the read model goes on looking.
       const unreadDevices = new Set(unread);
       const unconfirmed = submission.deviceIds
         .filter((deviceId) => !found.has(deviceId))
@@ -450,7 +394,6 @@ export class Ledger {
     });
   }
 
-  /** One upstream call for an entry held by this call (written or claimed). */
   async #attempt(row: LedgerRow, intent: LedgerIntent): Promise<StoredAnswer> {
     const called = (await intent.send()) as CallResult<unknown>;
     const result: CallResult<Acceptance> =
@@ -459,7 +402,6 @@ export class Ledger {
         : called;
     if (result.kind === 'accepted' || result.status !== undefined)
       this.#hooks.afterUpstreamAnswer?.(intent.kind);
-    // A batch the ledger did not know: its answer names the devices, so their site.
     const results = result.kind === 'accepted' ? result.value.outcome.results : undefined;
     const lateSite =
       results && !row.siteId && !row.timeZone
@@ -469,16 +411,11 @@ export class Ledger {
           )
         : {};
     const answer = await this.#settle(row, result, lateSite);
-    // A batch's devices' commands are found by the read model's reads of them, soon after.
     if (result.kind === 'accepted') await this.#record(row, intent, result.value.body);
     return answer;
   }
 
-  /**
-   * Tells the read model what the vendor accepted (docs/architecture.md, Read model), at once from
-   * the product's answer. Never fails the change: a failure is logged, and the device's next read
-   * brings the read model up to date.
-   */
+  /** Never fails the change: the device's next read brings the read model up to date. */
   async #record(row: LedgerRow, intent: LedgerIntent, body: unknown): Promise<void> {
     const recorder = this.#recorder;
     if (!recorder) return;
@@ -541,10 +478,6 @@ export class Ledger {
     }
   }
 
-  /**
-   * Tells the read model of the commands reconciliation found for an entry whose answer was lost:
-   * each found record as it is, and for a batch the devices still to be found.
-   */
   async #recordFound(
     row: LedgerRow,
     session: Session,
@@ -581,10 +514,7 @@ export class Ledger {
     }
   }
 
-  /**
-   * The site and zone of the devices `intent` acts on; a batch cancel's are its batch's. `{}`
-   * when they are unknown, when the lookup fails or takes longer than the wait (logged).
-   */
+  /** `{}` when unknown, or the lookup fails or is slow (logged). */
   async #siteOfIntent(intent: LedgerIntent, actor: LedgerActor): Promise<DevicesSite> {
     if (intent.kind !== 'batchCancel') return this.#siteOfDevices(intent, devicesOf(intent));
     try {
@@ -600,7 +530,6 @@ export class Ledger {
     }
   }
 
-  /** {@link SiteDirectory.siteOf}, waited for at most the lookup wait; `{}` on failure. */
   async #siteOfDevices(intent: LedgerIntent, deviceIds: readonly string[]): Promise<DevicesSite> {
     if (deviceIds.length === 0) return {};
     try {
@@ -626,11 +555,6 @@ export class Ledger {
     return {};
   }
 
-  /**
-   * Writes what the upstream call came to and returns the answer to send: succeeded with the
-   * upstream's answer; failed with its refusal; unknown (leased, to be reconciled) with
-   * `outcome_unknown`.
-   */
   #settle(
     row: LedgerRow,
     result: CallResult<Acceptance>,
@@ -660,7 +584,6 @@ export class Ledger {
     });
   }
 
-  /** Writes an entry's outcome (now) and returns its answer. */
   async #complete(row: LedgerRow, completion: Omit<Completion, 'nowMs'>): Promise<StoredAnswer> {
     await this.#store.complete(row.id, { ...completion, nowMs: this.#now() });
     return completion.answer;
@@ -669,10 +592,7 @@ export class Ledger {
 
 const RECONCILED = 'Accepted: confirmed from the command history after the first answer was lost';
 
-/**
- * The answer a known key replays: the stored one, but for a batch the commands found since
- * (its outcome as it stands now).
- */
+/** For a batch, the commands found since. */
 function replayOf(row: LedgerRow, stored: StoredAnswer): StoredAnswer {
   if (row.kind !== 'batch' || stored.status !== 202) return stored;
   const outcome = LedgerOutcomeSchema.safeParse(row.outcome);
@@ -690,7 +610,6 @@ function replayOf(row: LedgerRow, stored: StoredAnswer): StoredAnswer {
 const NOT_CARRIED_OUT =
   'The upstream did not carry this submission out (its outcome was unknown and the command history has no such command). Submit it again if it is still wanted.';
 
-/** `promise`, or a rejection once `ms` have passed without it settling. */
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
@@ -699,10 +618,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-/**
- * True when `row` was written by `actor`'s operator: the same issuer and subject for a company
- * sign-in (a display name may be shared or change), else the same typed name.
- */
+/** Issuer and subject for a company sign-in: a display name may be shared or change. */
 function sameOperator(row: LedgerRow, actor: LedgerActor): boolean {
   if (actor.operator || row.operatorSubject !== null)
     return (
@@ -712,7 +628,6 @@ function sameOperator(row: LedgerRow, actor: LedgerActor): boolean {
   return (row.operatorName ?? undefined) === (actor.operatorName ?? undefined);
 }
 
-/** The devices, window and control of a submission or batch intent; undefined for other kinds. */
 function submissionOf(intent: LedgerIntent): UnsettledSubmission | undefined {
   if (intent.kind === 'submit')
     return { deviceIds: [intent.deviceId], ...intent.command, batch: false };
@@ -721,7 +636,6 @@ function submissionOf(intent: LedgerIntent): UnsettledSubmission | undefined {
   return undefined;
 }
 
-/** {@link submissionOf} of a stored entry, from its recorded request. */
 function submissionOfRow(row: LedgerRow): UnsettledSubmission | undefined {
   if (row.kind === 'submit' && row.deviceId) {
     const command = DeviceCommandSchema.safeParse(row.request);
@@ -737,11 +651,8 @@ function submissionOfRow(row: LedgerRow): UnsettledSubmission | undefined {
 }
 
 /**
- * 429 `reconciliation_pending` for a retry whose earlier try has an unknown outcome, while the
- * device has no call left to read its history and settle it: the caller tries again after the
- * same `Retry-After` (the device's next call), and nothing new was sent. Not
- * `device_rate_limited`: that code says nothing was sent at all, so a fleet job or a queued change
- * could report the device refused when it may hold the command.
+ * Not `device_rate_limited`: that code says nothing was sent, so a fleet job or queued change could
+ * report the device refused when it may hold the command.
  */
 function unsettledUntilNextCall(cause: ProblemError): ProblemError {
   const waitS = Math.max(1, Number(cause.headers['retry-after']) || 60);
