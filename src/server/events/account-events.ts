@@ -19,61 +19,44 @@ import { EventStream, type StreamCloseReason } from './event-stream.ts';
 import { accountKey, personKey, type Account, type Person } from '../../domain/account.ts';
 import { readSessionDeadlines, sessionDeadlineMs } from './session-ends.ts';
 
-/**
- * How often every open stream gets a heartbeat comment, and sessions past their deadline are
- * checked, ms. Proxies commonly close a response idle for 60 s (nginx `proxy_read_timeout`, AWS
- * ALB idle timeout); a quarter of that leaves room for a late timer.
- */
+/** Proxies commonly close a response idle for 60 s; a quarter of that leaves room for a late timer. */
 export const HEARTBEAT_MS = 15_000;
 
-/** How often events past {@link EVENT_RETENTION_MS} are deleted, ms. */
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
-/**
- * Most events replayed to a browser that resumes; one further behind is told to resync (refetch
- * what it shows) instead, which is cheaper than hundreds of invalidations.
- */
+/** One further behind is told to resync, cheaper than hundreds of invalidations. */
 export const MAX_REPLAYED_EVENTS = 500;
 
-/**
- * The browser's reconnection delay after a dropped stream (the `retry` field), ms: between 2 and
- * 5 s, spread so that the browsers of an instance that stops do not all come back at once.
- */
+/** Between 2 and 5 s, spread so the browsers of a stopping instance do not all return at once. */
 export function retryHintMs(random: () => number = Math.random): number {
   return 2000 + Math.floor(random() * 3000);
 }
 
-/** See {@link AccountEvents.onDevicesChanged}. */
 export type DevicesChangedListener = (
   account: Account | undefined,
   deviceIds: readonly string[] | undefined,
 ) => void;
 
-/** What {@link AccountEvents} needs. */
 export interface AccountEventsOptions {
   handle: DatabaseHandle;
   now: () => number;
   log: FastifyBaseLogger;
-  /** Heartbeat and session check interval, ms (default {@link HEARTBEAT_MS}; tests shorten it). */
+  /** Default {@link HEARTBEAT_MS}; tests shorten it. */
   heartbeatMs?: number;
-  /** PostgreSQL listener reconnection timings (tests shorten them). */
   listener?: ChannelListenerOptions;
 }
 
-/** How a publication is made: in the caller's transaction, for one person of the account. */
 export interface PublishOptions {
-  /** The caller's transaction: the event is written and announced only if it commits. */
+  /** Written and announced only if it commits. */
   tx?: Queryable | undefined;
-  /** Only this person's streams get the event (their notifications); default everyone's. */
+  /** Default everyone's. */
   recipient?: Person | undefined;
 }
 
 /**
- * Account events, durable and across instances (docs/architecture.md, Live updates).
- * `publish` writes an event to `bff.account_events` and wakes every BFF instance on the database
- * through `LISTEN/NOTIFY`; each instance fans it out in memory to its open streams of that
- * account, so an open stream holds no database connection. A stream that resumes with
- * `Last-Event-ID` is replayed what it missed from the table, then goes live.
+ * Account events, durable and across instances (docs/architecture.md, Live updates): written to
+ * `bff.account_events`, announced by `LISTEN/NOTIFY`, fanned out in memory, so an open stream holds
+ * no database connection.
  */
 export class AccountEvents {
   readonly store: EventStore;
@@ -118,17 +101,13 @@ export class AccountEvents {
   }
 
   /**
-   * Calls `listener` with every change of device commands or site bindings any instance announces
-   * (this one included), before the event reaches this instance's streams, so a browser told of it
-   * reads after the listener ran (the read model's cache drops the devices). `deviceIds`
-   * undefined: any device of the account may have changed (a binding change names none);
-   * `account` undefined too: announcements may have been missed, any device of any account.
+   * Runs before the event reaches this instance's streams, so a browser told of it reads after the
+   * cache dropped. `deviceIds` undefined: any device of the account; `account` too: of any account.
    */
   onDevicesChanged(listener: DevicesChangedListener): void {
     this.#deviceListeners.push(listener);
   }
 
-  /** Listens for events and starts the heartbeat and pruning timers. */
   async start(): Promise<void> {
     await this.#listener.start();
     this.#heartbeatTimer = setInterval(() => this.#tick(), this.#heartbeatMs);
@@ -137,7 +116,7 @@ export class AccountEvents {
     this.#pruneTimer.unref();
   }
 
-  /** Ends every open stream (browsers come back to another instance) and stops listening. */
+  /** Browsers come back to another instance. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#heartbeatTimer);
@@ -149,13 +128,10 @@ export class AccountEvents {
   }
 
   /**
-   * Publishes an event to every open browser of `account` (or of one person of it), on every
-   * instance. Event IDs grow within an account in the order the events commit: publishing takes
-   * the account's event lock until `tx` commits, so call it last in a transaction, never before an
-   * upstream call.
+   * Holds the account's event lock until `tx` commits, so IDs grow in commit order: call it last in a
+   * transaction, never before an upstream call.
    *
-   * @returns the stored event with its ID.
-   * @throws when the database refuses the write (the caller's transaction then fails with it).
+   * @throws when the database refuses the write.
    */
   publish(
     account: Account,
@@ -173,11 +149,7 @@ export class AccountEvents {
     );
   }
 
-  /**
-   * Opens a stream for a signed-in person and replays what they missed after `lastEventId`
-   * (`undefined`: start live from the newest event; `'invalid'`: a position this server never
-   * gave, so resync).
-   */
+  /** `lastEventId` undefined: start live; `'invalid'`: a position this server never gave, so resync. */
   open(input: {
     account: Account;
     person: Person;
@@ -206,10 +178,7 @@ export class AccountEvents {
     return stream;
   }
 
-  /**
-   * A session ended (sign-out, revoked): its streams on this instance close now, and every other
-   * instance is told. Never throws: a sign-out must not fail for it.
-   */
+  /** Never throws: a sign-out must not fail for it. */
   async sessionEnded(sessionId: string): Promise<void> {
     const sessionHash = hashSessionId(sessionId);
     this.#endSession(sessionHash);
@@ -218,14 +187,13 @@ export class AccountEvents {
     });
   }
 
-  /** Deletes events older than {@link EVENT_RETENTION_MS}. Never throws. */
+  /** Never throws. */
   async prune(): Promise<void> {
     await this.store.prune(this.#now() - EVENT_RETENTION_MS).catch((error: unknown) => {
       this.#log.warn({ err: error }, 'live updates: pruning old events failed');
     });
   }
 
-  /** How many streams this instance holds open. */
   get openStreams(): number {
     let count = 0;
     for (const streams of this.#byAccount.values()) count += streams.size;
@@ -235,13 +203,11 @@ export class AccountEvents {
   async #replay(stream: EventStream, lastEventId: number | 'invalid' | undefined): Promise<void> {
     const { headId, oldestKeptId } = await this.store.position(stream.account);
     if (stream.closed) return;
-    // A new stream, or one that saw the account's newest event: nothing to replay.
     if (lastEventId === undefined || lastEventId === headId) {
       stream.lastSentId = headId;
       return stream.finishReplay(headId);
     }
-    // Resync when the position is one this database never gave (reset, another database) or
-    // when events after it may have been pruned.
+    // Resync when the position was never given here (reset, another database) or may be pruned.
     if (
       lastEventId === 'invalid' ||
       lastEventId > headId ||
@@ -263,7 +229,7 @@ export class AccountEvents {
     stream.finishReplay(headId);
   }
 
-  /** Channel messages are handled one at a time, so events reach each stream in order. */
+  /** One at a time, so events reach each stream in order. */
   #enqueue(work: () => Promise<void> | void): void {
     this.#chain = this.#chain.then(work).catch((error: unknown) => {
       this.#log.error({ err: error }, 'live updates: handling a new event failed');
@@ -277,8 +243,7 @@ export class AccountEvents {
     const account = message.kind === 'event' ? message.stored.account : message.account;
     if (this.#deviceListeners.length > 0) {
       const event = message.kind === 'event' ? message.stored.event : undefined;
-      // An event too large for the channel is not read here: any device may have changed. A
-      // binding changed: any device of the account may have become unbound (or bound again).
+      // Too large for the channel, or a binding change: any device of the account may have changed.
       if (!event || event.type === 'deviceCommandsChanged' || event.type === 'siteBindingsChanged')
         for (const listener of this.#deviceListeners)
           listener(
@@ -293,10 +258,6 @@ export class AccountEvents {
     for (const stream of [...streams]) stream.deliver(stored);
   }
 
-  /**
-   * After the listener was down, each account's streams get what was published meanwhile, from
-   * the oldest position among them; streams too far behind resync.
-   */
   async #catchUp(): Promise<void> {
     for (const streams of [...this.#byAccount.values()]) {
       const live = [...streams].filter((stream) => !stream.closed);
@@ -322,7 +283,7 @@ export class AccountEvents {
     void this.#checkSessions();
   }
 
-  /** Streams whose session reached its deadline close unless the session was used meanwhile. */
+  /** They close unless the session was used meanwhile. */
   async #checkSessions(): Promise<void> {
     if (this.#checkingSessions) return;
     const nowMs = this.#now();

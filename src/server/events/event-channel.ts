@@ -3,41 +3,30 @@ import type pg from 'pg';
 import type { DatabaseHandle } from '../../infra/database.ts';
 import { EVENT_CHANNEL } from './event-store.ts';
 
-/** What a {@link ChannelListener} tells its owner. */
 export interface ChannelHandlers {
-  /** A notification on {@link EVENT_CHANNEL}, with its payload. */
   onPayload: (payload: string) => void;
-  /**
-   * Listening resumed after a broken connection: notifications sent meanwhile were lost, so the
-   * owner catches up from the table.
-   */
+  /** Notifications sent meanwhile were lost: the owner catches up from the table. */
   onResumed: () => void;
-  /** Listening broke and will be tried again after `retryInMs`. */
   onLost: (error: Error, retryInMs: number) => void;
 }
 
-/** Timings of the PostgreSQL listener's reconnection. */
 export interface ChannelListenerOptions {
-  /** First wait before listening again after a broken connection, ms (default 1 s). */
+  /** Default 1 s, doubling. */
   retryFirstMs?: number;
-  /** Longest wait between tries, ms (default 30 s). */
+  /** Default 30 s. */
   retryMaxMs?: number;
 }
 
-/** Listens on {@link EVENT_CHANNEL} of one database for one BFF instance. */
 export interface ChannelListener {
-  /** Listens from now on; resolves once the first `LISTEN` holds or failed (then tried again). */
+  /** Resolves once the first `LISTEN` holds or failed (then tried again). */
   start(): Promise<void>;
-  /** Stops listening and closes what it opened. */
   close(): Promise<void>;
 }
 
 /**
- * The listener for the BFF's database. On PGlite (one process, one connection) PGlite's own
- * `listen` on the shared instance: several apps of one process on one PGlite each hear every
- * notification. On PostgreSQL one dedicated connection of its own (not from the pool, which it
- * would hold for good), listening again after PostgreSQL ends it (a restart, a failover,
- * `pg_terminate_backend`), 1 s after, doubling up to 30 s.
+ * On PGlite, its own `listen` (every app of the process hears every notification). On PostgreSQL
+ * one dedicated connection, not from the pool (it would hold one for good), listening again after
+ * a restart or failover.
  */
 export function channelListenerFor(
   handle: DatabaseHandle,
@@ -69,7 +58,7 @@ class PgliteChannelListener implements ChannelListener {
   async close(): Promise<void> {
     const unlisten = this.#unlisten;
     this.#unlisten = undefined;
-    // The shared instance may already be closed by its owner (npm start closes it last).
+    // npm start closes the shared instance last.
     if (unlisten && !this.#client.closed) await unlisten().catch(() => undefined);
   }
 }
@@ -92,7 +81,6 @@ class PostgresChannelListener implements ChannelListener {
     this.#retryMs = this.#retryFirstMs;
   }
 
-  /** Resolves once listening, or once the first try failed (later tries then run by themselves). */
   async start(): Promise<void> {
     await this.#listen().catch(() => undefined);
   }
@@ -141,7 +129,6 @@ class PostgresChannelListener implements ChannelListener {
         () => {
           if (!this.#closed) this.#handlers.onResumed();
         },
-        // #listen already scheduled the next try.
         () => undefined,
       );
     }, waitMs);

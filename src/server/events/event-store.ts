@@ -6,30 +6,19 @@ import { accountEvents } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 import { accountKey, type Account } from '../../domain/account.ts';
 
-/**
- * How long account events are kept for a browser to resume from (docs/architecture.md, Live
- * updates): a browser away longer (a laptop closed overnight) is told to refetch everything
- * instead of replaying, which costs it one read per page; a day covers a shift and a night.
- */
+/** A browser away longer is told to refetch instead; a day covers a shift and a night. */
 export const EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** The PostgreSQL channel on which every BFF instance hears of new events and ended sessions. */
 export const EVENT_CHANNEL = 'powerdeck_events';
 
-/**
- * The first key of the advisory lock that makes one account's events commit in ID order (the
- * second is the account's hash): "powd" in ASCII, apart from the single-key locks of migrations
- * and pg-boss (PostgreSQL keeps the one- and two-key spaces apart).
- */
+/** "powd"; PostgreSQL keeps the one- and two-key lock spaces apart from migrations' and pg-boss's. */
 const EVENT_LOCK_CLASS = 0x706f7764;
 
 /** NOTIFY payloads are at most 8000 bytes; a larger event is announced by ID and read. */
 const MAX_INLINE_PAYLOAD_BYTES = 7000;
 
-/** A database, or a transaction of one (drizzle's `tx`). */
 export type Queryable = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
-/** An event as stored: its account, its recipient (a person key, or null for everyone). */
 export interface StoredEvent {
   id: number;
   account: Account;
@@ -38,16 +27,12 @@ export interface StoredEvent {
   createdAtMs: number;
 }
 
-/**
- * What the channel carries: an event (whole, or only its ID and account when too large for a
- * NOTIFY payload), or a session that ended (the SHA-256 of its ID, never the ID).
- */
+/** A session that ended travels as the SHA-256 of its ID, never the ID. */
 export type ChannelMessage =
   | { kind: 'event'; stored: StoredEvent }
   | { kind: 'eventRef'; id: number; account: Account }
   | { kind: 'sessionEnded'; sessionHash: string };
 
-/** The JSON of a {@link ChannelMessage}. */
 export function encodeChannelMessage(message: ChannelMessage): string {
   if (message.kind === 'sessionEnded') return JSON.stringify({ k: 's', s: message.sessionHash });
   if (message.kind === 'eventRef')
@@ -67,7 +52,7 @@ export function encodeChannelMessage(message: ChannelMessage): string {
   });
 }
 
-/** Reads a channel payload; undefined for anything this version does not know. */
+/** Undefined for anything this version does not know. */
 export function decodeChannelMessage(payload: string): ChannelMessage | undefined {
   let value: unknown;
   try {
@@ -103,10 +88,7 @@ function accountFrom(value: unknown): Account | undefined {
   return region.success ? { region: region.data, clientId: value[1] } : undefined;
 }
 
-/**
- * The account events table (`bff.account_events`) and the channel that announces its rows. Every
- * BFF instance on one database shares both.
- */
+/** `bff.account_events` and its channel, shared by every instance on one database. */
 export class EventStore {
   readonly #db: Database;
 
@@ -115,11 +97,8 @@ export class EventStore {
   }
 
   /**
-   * Writes an event and announces it on {@link EVENT_CHANNEL}, in `tx` when given (then the
-   * announcement goes out when, and only if, `tx` commits), else in a transaction of its own.
-   * One account's events commit in ID order: an advisory lock per account is held from before the
-   * ID is taken until the commit, so a browser that resumes after ID n never misses an event
-   * whose ID is below n but which committed later.
+   * Announced only if `tx` commits. A per-account advisory lock held from taking the ID until
+   * commit, so a browser resuming after ID n never misses a lower ID that committed later.
    */
   async append(
     input: { account: Account; recipient: string | null; event: AccountEvent; nowMs: number },
@@ -155,16 +134,12 @@ export class EventStore {
     return stored;
   }
 
-  /** Tells every instance that a session ended (sign-out, revoked), by the hash of its ID. */
   async announceSessionEnded(sessionHash: string): Promise<void> {
     const payload = encodeChannelMessage({ kind: 'sessionEnded', sessionHash });
     await this.#db.execute(sql`select pg_notify(${EVENT_CHANNEL}, ${payload})`);
   }
 
-  /**
-   * The account's events after `afterId` that `person` may see (theirs and everyone's; every
-   * person's when undefined), oldest first, at most `limit`.
-   */
+  /** Theirs and everyone's (every person's when undefined), oldest first. */
   async after(
     account: Account,
     person: string | undefined,
@@ -191,16 +166,12 @@ export class EventStore {
     });
   }
 
-  /** One event by ID, when it is still kept and readable. */
   async byId(id: number): Promise<StoredEvent | undefined> {
     const [row] = await this.#db.select().from(accountEvents).where(eq(accountEvents.id, id));
     return row ? toStoredEvent(row) : undefined;
   }
 
-  /**
-   * Where the account's events stand: the newest ID (0 when none is kept) and the oldest ID kept
-   * of any account (undefined when none), below which events may have been pruned.
-   */
+  /** `oldestKeptId`: below it events may have been pruned. */
   async position(account: Account): Promise<{ headId: number; oldestKeptId: number | undefined }> {
     const [head] = await this.#db
       .select({ id: max(accountEvents.id) })
@@ -213,7 +184,6 @@ export class EventStore {
     };
   }
 
-  /** Deletes the events published before `beforeMs`. */
   async prune(beforeMs: number): Promise<void> {
     await this.#db.delete(accountEvents).where(lt(accountEvents.createdAt, new Date(beforeMs)));
   }

@@ -9,10 +9,7 @@ import {
   type StoredSessionData,
 } from '../session/session-store.ts';
 
-/**
- * When a session expires unless it is used again (docs/security.md: idle and absolute timeouts),
- * epoch ms. An open event stream does not count as use: a tab left open must still time out.
- */
+/** docs/security.md. An open event stream does not count as use: a tab left open must time out. */
 export function sessionDeadlineMs(session: { createdAtMs: number; lastSeenAtMs: number }): number {
   return Math.min(
     session.createdAtMs + SESSION_ABSOLUTE_TIMEOUT_MS,
@@ -20,11 +17,7 @@ export function sessionDeadlineMs(session: { createdAtMs: number; lastSeenAtMs: 
   );
 }
 
-/**
- * The current deadlines of sessions, by the SHA-256 of their ID, read from `bff.sessions`
- * without touching their last use (another instance may have served them meanwhile). A session
- * not in the answer has ended.
- */
+/** Without touching their last use. A session not in the answer has ended. */
 export async function readSessionDeadlines(
   db: Database,
   sessionHashes: readonly string[],
@@ -50,11 +43,7 @@ export async function readSessionDeadlines(
   return deadlines;
 }
 
-/**
- * A session store that says when a session is destroyed (sign-out, credentials the upstream no
- * longer accepts, a sign-in that replaces it), so the event streams of that session close at once
- * on every instance. Expiry needs no announcement: each stream knows its session's deadline.
- */
+/** So a destroyed session's streams close at once on every instance; expiry needs no announcement. */
 export class AnnouncedSessionStore implements SessionStore {
   readonly #inner: SessionStore;
   readonly #onEnded: (sessionId: string) => Promise<void> | void;
