@@ -8,35 +8,14 @@ import type {
 import { personKey, type Account, type Actor, type Person } from '../../domain/account.ts';
 
 /**
- * Who receives which notification, and its words (docs/architecture.md, Live updates:
- * "Notifications"). One rule per kind:
- *
- * | kind                    | who is told                                                                 |
- * | ----------------------- | --------------------------------------------------------------------------- |
- * | `commandCancelled`      | the person who sent the command; everyone of the account when none is known  |
- * | `batchDevicesFailed`    | the person who sent the batch                                                |
- * | `fleetJobDevicesFailed` | the person who made the fleet job                                            |
- * | `queuedChangeSent`      | the person who made the change                                               |
- * | `queuedChangeWithdrawn` | the person who made the change, unless they withdrew it themselves          |
- * | `queuedChangeFailed`    | everyone of the account, the person who made the change too                  |
- * | `siteUnbound`           | everyone of the account but the person who unbound it                        |
- *
- * A person is told what happened to their own changes when they may not be looking; what
- * changes everyone's work (a site gone) goes to everyone, except who did it, who saw it happen.
- * A command cancelled because an operator cancelled it or because its window overlapped is not
- * notified: the operator saw the answer when they acted. A queued change that went and was refused
- * by the vendor (or could not be sent after every try) was promised on every screen that showed it
- * queued, to whoever watched its devices: everyone of the account hears that it did not happen, and
- * why, the person who made it included.
+ * Who receives which notification, and its words: the table in docs/architecture.md,
+ * Notifications. A command an operator cancelled, or cancelled for overlap, is not notified: the
+ * operator saw the answer when they acted.
  */
 
 type Facts<K extends NotificationFacts['kind']> = Extract<NotificationFacts, { kind: K }>;
 
-/**
- * What `notify` takes: the account, what happened (domain `NotificationFacts`), and who did it.
- * `madeBy` is the person who made the change or sent the command (undefined for a command not
- * sent through powerdeck); `withdrawnBy` undefined means powerdeck withdrew it itself.
- */
+/** `madeBy` undefined for a command not sent through powerdeck; `withdrawnBy` undefined: powerdeck withdrew it. */
 export type NotifyInput = { account: Account } & (
   | (Facts<'commandCancelled'> & { madeBy: Person | undefined })
   | (Facts<'batchDevicesFailed'> & { madeBy: Person })
@@ -47,19 +26,17 @@ export type NotifyInput = { account: Account } & (
   | (Facts<'siteUnbound'> & { unboundBy: Actor })
 );
 
-/** Who a notification is for. */
 export type Audience =
   | { kind: 'person'; person: Person }
   | { kind: 'everyone'; except?: Person | undefined }
   | { kind: 'nobody' };
 
-/** A notification as it is to be stored: its audience, words, link and times. */
 export interface NotificationPlan {
   audience: Audience;
   facts: NotificationFacts;
   title: string;
   body: string;
-  /** The in-app path of what it concerns (the SPA's routes, `src/client/app/router.tsx`). */
+  /** The SPA's routes, `src/client/app/router.tsx`. */
   link: string;
   timeZone?: string | undefined;
   window?: { startTime: string; endTime: string } | undefined;
@@ -89,7 +66,6 @@ const CHANGE_WORDS: Record<QueuedChange, string> = {
   batchCancel: 'batch cancellation',
 };
 
-/** `BAT-1`, or `BAT-1 and 4 more devices` for a change of several. */
 function devicesWords(deviceId: string, deviceCount: number | undefined): string {
   const more = (deviceCount ?? 1) - 1;
   return more > 0 ? `${deviceId} and ${more} more device${more === 1 ? '' : 's'}` : deviceId;
@@ -112,15 +88,11 @@ const FAILED_BODY: Record<QueuedChangeFailedReason, string> = {
   not_sent: "It waited for the device's next free slot with the vendor, then could not be sent.",
 };
 
-/** True when `a` and `b` are the same person. */
 export function samePerson(a: Person, b: Person): boolean {
   return personKey(a) === personKey(b);
 }
 
-/**
- * The notification `input` makes: who gets it, in what words, linking where.
- * Pure: the rules are tested one by one (`__tests__/notification-rules.test.ts`).
- */
+/** Pure: each rule is tested (`__tests__/notification-rules.test.ts`). */
 export function planNotification(input: NotifyInput): NotificationPlan {
   switch (input.kind) {
     case 'commandCancelled': {
@@ -246,22 +218,17 @@ export function planNotification(input: NotifyInput): NotificationPlan {
   }
 }
 
-/**
- * `, leaving 2 waiting or executing commands on the vendor: ...` when an unbind left commands
- * there (an unbind cancels nothing, docs/architecture.md, Ledger: batches); nothing otherwise.
- */
+/** An unbind cancels nothing (docs/architecture.md, Ledger). */
 function leftRunningWords(waitingCommands: number | undefined): string {
   if (!waitingCommands) return '';
   const one = waitingCommands === 1;
   return `, leaving ${waitingCommands} waiting or executing command${one ? '' : 's'} on the vendor: ${one ? 'it still runs' : 'they still run'} there, and powerdeck can no longer follow or cancel ${one ? 'it' : 'them'}`;
 }
 
-/** `3 of 10 devices failed`. */
 function failedOf(failed: number, total: number): string {
   return `${failed} of ${total} ${total === 1 ? 'device' : 'devices'} failed`;
 }
 
-/** A device's page when its site is known, else the sites page, which lists every device. */
 function deviceLink(siteId: string | undefined, deviceId: string): string {
   return siteId
     ? `/sites/${encodeURIComponent(siteId)}/devices/${encodeURIComponent(deviceId)}`
@@ -275,13 +242,12 @@ function windowOf(
   return startTime && endTime ? { startTime, endTime } : undefined;
 }
 
-/** ` Made by Ada.` when the maker has a name, else nothing: everyone of the account reads it. */
+/** Everyone of the account reads it. */
 function madeByWords(actor: Actor): string {
   const name = actor.name ?? (actor.person.kind === 'named' ? actor.person.name : undefined);
   return name ? ` Made by ${name}.` : '';
 }
 
-/** Who did it, in words: their name, else words for an unnamed sign-in or powerdeck itself. */
 function nameOf(actor: Actor | undefined): string {
   if (!actor) return 'powerdeck';
   if (actor.name) return actor.name;

@@ -16,16 +16,11 @@ import type { Queryable } from '../events/event-store.ts';
 import { personKey, type Account, type Person } from '../../domain/account.ts';
 import { planNotification, type NotifyInput } from './notification-rules.ts';
 
-/**
- * How long notifications are kept, read or not: a month covers a holiday; what is older is in the
- * ledger and the command history.
- */
+/** What is older is in the ledger and the command history. */
 export const NOTIFICATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** How often notifications past {@link NOTIFICATION_RETENTION_MS} are deleted, ms. */
 export const NOTIFICATION_PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-/** What {@link Notifications} needs. */
 export interface NotificationsOptions {
   db: Database;
   events: AccountEvents;
@@ -34,10 +29,8 @@ export interface NotificationsOptions {
 }
 
 /**
- * The notification inbox of each person (docs/architecture.md, Live updates: "Notifications"):
- * `notify` is what other modules call when something happened that a person should hear of; the
- * routes list and mark notifications read. Every change publishes an account event
- * (`notificationCreated`, `notificationsRead`), so every tab of the person updates.
+ * The notification inbox of each person (docs/architecture.md, Notifications); every change
+ * publishes an account event, so every tab of the person updates.
  */
 export class Notifications {
   readonly #db: Database;
@@ -54,9 +47,7 @@ export class Notifications {
   }
 
   /**
-   * Makes the notification `input` calls for ({@link planNotification} decides who receives it
-   * and its words) and tells the recipients' open browsers. In `tx` when given: then nothing is
-   * kept or pushed unless it commits.
+   * Nothing is kept or pushed unless `tx` commits.
    *
    * @returns the notification's ID, or undefined when the rule names nobody.
    * @throws when the database refuses the write.
@@ -97,7 +88,6 @@ export class Notifications {
     return options.tx ? write(options.tx) : this.#db.transaction(write);
   }
 
-  /** A page of `person`'s notifications, newest first, with their unread count. */
   async page(
     account: Account,
     person: Person,
@@ -134,7 +124,6 @@ export class Notifications {
     };
   }
 
-  /** How many of `person`'s notifications they have not read. */
   async unreadCount(account: Account, person: Person, tx: Queryable = this.#db): Promise<number> {
     const key = personKey(person);
     const [row] = await tx
@@ -144,12 +133,7 @@ export class Notifications {
     return Number(row?.count ?? 0);
   }
 
-  /**
-   * Marks some of `person`'s notifications read (IDs that are not theirs are left alone), or all
-   * of them up to `throughId`; tells their other tabs.
-   *
-   * @returns their unread count afterwards.
-   */
+  /** IDs that are not theirs are left alone. @returns their unread count afterwards. */
   async markRead(
     account: Account,
     person: Person,
@@ -197,7 +181,7 @@ export class Notifications {
     });
   }
 
-  /** Deletes notifications older than {@link NOTIFICATION_RETENTION_MS}. Never throws. */
+  /** Never throws. */
   async prune(): Promise<void> {
     await this.#db
       .delete(notifications)
@@ -207,7 +191,6 @@ export class Notifications {
       });
   }
 
-  /** Prunes now and then every {@link NOTIFICATION_PRUNE_EVERY_MS}. */
   startPruning(): void {
     this.#pruneTimer = setInterval(() => void this.prune(), NOTIFICATION_PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
@@ -218,10 +201,7 @@ export class Notifications {
   }
 }
 
-/**
- * The account's notifications `person` (a key) receives: theirs, and everyone's but those that
- * leave them out (they did what it tells of).
- */
+/** Everyone's but those that leave them out (they did what it tells of). */
 function visibleTo(account: Account, person: string): SQL | undefined {
   return and(
     ofAccount(notifications, account),
