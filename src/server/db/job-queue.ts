@@ -4,18 +4,10 @@ import type pg from 'pg';
 import type { Db, fromPglite as FromPglite, PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../../infra/database.ts';
 
-/**
- * The job queues' own schema, beside the BFF's; pg-boss creates and migrates it
- * (docs/decisions/005-fleet-job-queue.md). Fleet job steps and queued changes each have a queue
- * of their own in it.
- */
+/** pg-boss creates and migrates it (decision 005). */
 export const QUEUE_SCHEMA = 'bff_queue';
 
-/**
- * The database as pg-boss reads it: pg-boss's own PGlite adapter on the embedded database, the
- * BFF's pool on PostgreSQL (multi-statement answers flattened as pg-boss's own driver does), so
- * no second pool is opened.
- */
+/** pg-boss's PGlite adapter, or the BFF's pool on PostgreSQL, so no second pool is opened. */
 export function queueDatabaseOf(handle: DatabaseHandle, fromPglite: typeof FromPglite): Db {
   const client = (handle.db as unknown as { $client: unknown }).$client;
   if (handle.driver === 'pglite') return fromPglite(client as PGlite);
@@ -30,24 +22,18 @@ export function queueDatabaseOf(handle: DatabaseHandle, fromPglite: typeof FromP
   };
 }
 
-/** First wait before a queue's start is tried again after a failure, ms; doubles per failure. */
+/** Doubles per failure. */
 export const START_RETRY_FIRST_MS = 1_000;
-/** Longest wait between two tries of a queue's start, ms. */
 export const START_RETRY_MAX_MS = 30_000;
 
-/** Where the host writes pg-boss's own errors (pino's logger fits). */
 export interface JobQueueHostLog {
   error(details: Record<string, unknown>, message: string): void;
 }
 
 /**
- * The one pg-boss of a BFF, shared by its queues (fleet job steps, queued changes): one instance
- * of pg-boss on the database, whose start (schema install or migration) runs once, and whose
- * queues are set up one after another. Two pg-boss instances starting at once on PGlite's one
- * connection interleave their transactions and one fails ("current transaction is aborted");
- * one instance per BFF is also what pg-boss expects of a process.
- *
- * Made at once; pg-boss is loaded and started by the first {@link JobQueueHost.withStarted}.
+ * The one pg-boss of a BFF, shared by its queues, their setups run one after another: two
+ * instances starting at once on PGlite's one connection interleave transactions and one fails
+ * ("current transaction is aborted"). Loaded and started by the first {@link JobQueueHost.withStarted}.
  */
 export class JobQueueHost {
   readonly #handle: DatabaseHandle;
@@ -55,13 +41,9 @@ export class JobQueueHost {
   readonly #superviseIntervalSeconds: number;
   #boss: PgBoss | undefined;
   #bossStarted = false;
-  /** The setups asked for so far, run one after another. */
   #setups: Promise<unknown> = Promise.resolve();
 
-  /**
-   * @param options.superviseIntervalSeconds how often pg-boss looks for jobs that expired (their
-   *   BFF died), s; default 10.
-   */
+  /** @param options.superviseIntervalSeconds how often pg-boss looks for expired jobs, s; default 10. */
   constructor(
     handle: DatabaseHandle,
     log: JobQueueHostLog,
@@ -72,34 +54,25 @@ export class JobQueueHost {
     this.#superviseIntervalSeconds = options.superviseIntervalSeconds ?? 10;
   }
 
-  /** pg-boss once started, else undefined. */
   get boss(): PgBoss | undefined {
     return this.#bossStarted ? this.#boss : undefined;
   }
 
-  /**
-   * Runs `setup` (a queue's `createQueue` and `work`) with pg-boss started, after every setup
-   * asked for before it has ended. A failed start of pg-boss is tried again by the next call.
-   *
-   * @throws what pg-boss's start or `setup` threw.
-   */
+  /** A failed start is tried again by the next call. @throws what pg-boss's start or `setup` threw. */
   withStarted<T>(setup: (boss: PgBoss) => Promise<T>): Promise<T> {
     const run = this.#setups.then(async () => setup(await this.#started()));
     this.#setups = run.catch(() => undefined);
     return run;
   }
 
-  /**
-   * Stops pg-boss once every setup under way ended: a job under way finishes first (at most
-   * `timeoutMs`). The database stays open (it is the BFF's).
-   */
+  /** A job under way finishes first (at most `timeoutMs`). The database stays open. */
   async stop(timeoutMs = 10_000): Promise<void> {
     await this.#setups;
     await this.#boss?.stop({ graceful: true, close: false, timeout: timeoutMs });
   }
 
   async #started(): Promise<PgBoss> {
-    // pg-boss and its dependencies load here, off the start path (about 0.2 s of module loading).
+    // Loaded here, off the start path (about 0.2 s of module loading).
     const boss = (this.#boss ??= await this.#make());
     if (!this.#bossStarted) {
       await boss.start();
@@ -130,10 +103,8 @@ export class JobQueueHost {
 }
 
 /**
- * Tries `tryOnce` (a queue's start) until it works or `stopped` aborts: after a failure,
- * `onFailure` is told and the next try waits {@link START_RETRY_FIRST_MS}, doubling up to
- * {@link START_RETRY_MAX_MS}, a wait `stopped` cuts short so a close never waits out a retry.
- * The same backoff as pg-boss's own start retries, but over the queue and its worker too.
+ * Backs off from {@link START_RETRY_FIRST_MS} to {@link START_RETRY_MAX_MS}, a wait `stopped` cuts
+ * short so a close never waits out a retry.
  *
  * @returns the try that worked (from 1), or undefined when stopped first. Never rejects.
  */

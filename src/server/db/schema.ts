@@ -16,23 +16,15 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-/**
- * The BFF's own Postgres schema; the sandbox keeps its tables in another of the same database
- * (docs/architecture.md, Parts and data flow).
- */
+/** The sandbox keeps its tables in another schema of the same database. */
 export const bff = pgSchema('bff');
 
-/** What a ledger entry records (domain `LEDGER_KINDS`), as a Postgres enum. */
 export const ledgerKind = bff.enum('ledger_kind', LEDGER_KINDS);
-/** Where a ledger entry stands (domain `LEDGER_STATES`), as a Postgres enum. */
 export const ledgerState = bff.enum('ledger_state', LEDGER_STATES);
 
 /**
- * Server-side sessions (docs/security.md). The cookie's session ID is never stored: `idHash` is
- * its SHA-256, so a leaked table does not yield live cookies. The client secret is AES-256-GCM
- * ciphertext (`secretCiphertext`), bound to `idHash` as associated data. A company sign-in
- * (OpenID Connect) holds no client credentials but the operator's identity and role, and the ID
- * token sealed the same way, kept for the IdP's logout.
+ * Server-side sessions (docs/security.md). `idHash` is the cookie ID's SHA-256, so a leaked table
+ * yields no live cookies; secrets are AES-256-GCM sealed, bound to `idHash`.
  */
 export const sessions = bff.table(
   'sessions',
@@ -56,10 +48,7 @@ export const sessions = bff.table(
   ],
 );
 
-/**
- * The command ledger (docs/architecture.md, Ledger): one entry per state-changing call made through the BFF. The intent is written before the
- * upstream call (`state = 'pending'`) and completed after it (`succeeded`, `failed` or `unknown`).
- */
+/** docs/architecture.md, Ledger. */
 export const ledgerEntries = bff.table(
   'ledger_entries',
   {
@@ -68,19 +57,15 @@ export const ledgerEntries = bff.table(
     state: ledgerState('state').notNull(),
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
-    /** Who acted, in words: the display name at that time (company sign-in) or the typed name. */
     operatorName: text('operator_name'),
-    /** Company sign-in: the ID token's `iss` and `sub`, which name the person for good. */
+    /** The ID token's `iss` and `sub`, which name the person for good. */
     operatorIssuer: text('operator_issuer'),
     operatorSubject: text('operator_subject'),
-    /** Company sign-in: the operator's e-mail at that time. */
     operatorEmail: text('operator_email'),
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     deviceId: text('device_id'),
-    /** The site of the entry's device(s) when they all belong to one (bind, unbind: the site). */
     siteId: text('site_id'),
-    /** IANA time zone of the entry's site, or of all its devices when they share one. */
     timeZone: text('time_zone'),
     commandId: text('command_id'),
     batchCommandId: text('batch_command_id'),
@@ -93,15 +78,8 @@ export const ledgerEntries = bff.table(
     outcome: jsonb('outcome'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
-    /**
-     * Until when a `pending` entry belongs to the call under way; past it (the BFF died
-     * mid-call) the entry counts as `unknown` and is reconciled.
-     */
+    /** Past it (the BFF died mid-call) a `pending` entry counts as `unknown` and is reconciled. */
     leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
-    /**
-     * The entry this one undoes (docs/architecture.md, Ledger), resolved from the request's
-     * `Powerdeck-Undo-Of` among the same operator's entries.
-     */
     undoOf: bigint('undo_of', { mode: 'number' }).references((): AnyPgColumn => ledgerEntries.id, {
       onDelete: 'set null',
     }),
@@ -117,11 +95,7 @@ export const ledgerEntries = bff.table(
   ],
 );
 
-/**
- * Vendor connections held by an administrator in company sign-in mode (docs/security.md): per
- * region, the partner's client ID and its secret, sealed like a session's (AES-256-GCM, the
- * region as associated data), never answered. Operators act through the region's connection.
- */
+/** docs/security.md: sealed with the region as associated data, never answered. */
 export const vendorConnections = bff.table('vendor_connections', {
   region: text('region').primaryKey(),
   clientId: text('client_id').notNull(),
@@ -131,12 +105,7 @@ export const vendorConnections = bff.table('vendor_connections', {
   updatedBySubject: text('updated_by_subject'),
 });
 
-/**
- * Fleet jobs (docs/fleet-dispatch.md): one device command for many devices, sent in batches by
- * the job queue. The sign-in a job acts under is kept as `secretCiphertext` (sealed like a
- * session's, bound to the job ID) while the job can still send or cancel, and cleared when it
- * ends.
- */
+/** docs/fleet-dispatch.md. `secretCiphertext` is bound to the job ID and cleared when it ends. */
 export const fleetJobs = bff.table(
   'fleet_jobs',
   {
@@ -144,17 +113,13 @@ export const fleetJobs = bff.table(
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
     operatorName: text('operator_name'),
-    /**
-     * Company sign-in: the person who made the job, `{ issuer, subject, name?, email?, role }` as
-     * at that sign-in, so each batch the job sends is recorded in the ledger as theirs.
-     */
+    /** Company sign-in: the maker as at that sign-in, so each batch is recorded as theirs. */
     operator: jsonb('operator'),
     secretCiphertext: text('secret_ciphertext'),
     command: jsonb('command').notNull(),
     rollout: jsonb('rollout').notNull(),
     state: text('state').notNull(),
     stopReason: text('stop_reason'),
-    /** The create request's `Idempotency-Key`, and a fingerprint of its body, when it had one. */
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -168,10 +133,7 @@ export const fleetJobs = bff.table(
   ],
 );
 
-/**
- * The batches of a fleet job, in sending order. A batch's ledger entry is keyed by the job and
- * its index, so a batch tried again after a crash is replayed or reconciled, never sent twice.
- */
+/** Keyed by job and index in the ledger, so a batch tried again is replayed, never sent twice. */
 export const fleetJobBatches = bff.table(
   'fleet_job_batches',
   {
@@ -180,10 +142,9 @@ export const fleetJobBatches = bff.table(
       .references(() => fleetJobs.id, { onDelete: 'cascade' }),
     batchIndex: integer('batch_index').notNull(),
     state: text('state').notNull(),
-    /** Per device: `{ deviceId, commandId?, status?, cancelReason?, failure? }`. */
     devices: jsonb('devices').notNull(),
     batchCommandId: text('batch_command_id'),
-    /** This batch's own device command (a dispatch plan's); null: the job's command. */
+    /** Null: the job's command. */
     command: jsonb('command'),
     attempts: integer('attempts').notNull().default(0),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
@@ -191,19 +152,14 @@ export const fleetJobBatches = bff.table(
   (table) => [primaryKey({ columns: [table.jobId, table.batchIndex] })],
 );
 
-/**
- * Account events (docs/architecture.md, Live updates): what changed for an account (region and
- * client ID), in publishing order, for the browsers' streams to replay from after a disconnect.
- * `recipient` narrows an event to one person of the account (their notifications); null: everyone.
- * Kept for `EVENT_RETENTION_MS` (24 h), then pruned.
- */
+/** docs/architecture.md, Live updates; kept `EVENT_RETENTION_MS`. */
 export const accountEvents = bff.table(
   'account_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
-    /** A person key (`src/domain/account.ts`), or null for everyone of the account. */
+    /** Null for everyone of the account. */
     recipient: text('recipient'),
     type: text('type').notNull(),
     data: jsonb('data').notNull(),
@@ -215,12 +171,7 @@ export const accountEvents = bff.table(
   ],
 );
 
-/**
- * The notification inbox (docs/architecture.md, Live updates). A notification is for one person
- * of an account (`recipient`, a person key) or for everyone of it (`recipient` null) but the
- * person in `excluded` (who did what it tells of). Reads are kept per person in
- * `notification_reads`, since a notification for everyone is read by each on their own.
- */
+/** docs/architecture.md, Notifications; reads are per person, since one for everyone is read by each. */
 export const notifications = bff.table(
   'notifications',
   {
@@ -236,7 +187,6 @@ export const notifications = bff.table(
     timeZone: text('time_zone'),
     windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }),
     windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }),
-    /** What happened, as the caller said it (domain `NotificationFacts`), for support. */
     facts: jsonb('facts').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -246,7 +196,6 @@ export const notifications = bff.table(
   ],
 );
 
-/** When a person read a notification. */
 export const notificationReads = bff.table(
   'notification_reads',
   {
@@ -259,23 +208,16 @@ export const notificationReads = bff.table(
   (table) => [primaryKey({ columns: [table.notificationId, table.person] })],
 );
 
-/**
- * The per-device budget of upstream calls (docs/decisions/007-device-call-budget.md, section 1;
- * src/server/budget): one row per call a device spent, at its time on the upstream's clock, kept
- * for one window and then pruned. Rows are written under a per-device advisory lock, so BFF
- * instances sharing the database never spend one slot twice.
- */
+/** Decision 007, section 1; written under a per-device advisory lock. */
 export const deviceCallSlots = bff.table(
   'device_call_slots',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     region: text('region').notNull(),
     deviceId: text('device_id').notNull(),
-    /** When the call counts from, upstream clock: when it was reserved, then when it was answered. */
+    /** Upstream clock: when reserved, then when answered. */
     spentAt: timestamp('spent_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** `control` or `read`. */
     kind: text('kind').notNull(),
-    /** The queued change whose step took the slot, if any. */
     changeId: text('change_id'),
   },
   (table) => [
@@ -283,10 +225,7 @@ export const deviceCallSlots = bff.table(
   ],
 );
 
-/**
- * Devices the upstream refused with 429 (another client of the account spent their budget): no
- * call is made for them before `busyUntil`, upstream clock.
- */
+/** After a 429; upstream clock. */
 export const deviceCallBusy = bff.table(
   'device_call_busy',
   {
@@ -297,14 +236,7 @@ export const deviceCallBusy = bff.table(
   (table) => [primaryKey({ columns: [table.region, table.deviceId] })],
 );
 
-/**
- * Changes waiting for their devices' budget (docs/decisions/007-device-call-budget.md, section
- * 2): the change as the product described it (`change`, domain `QueuedChange`), the progress and
- * planned time of each of its steps (`steps`), where it stands, and the sign-in it acts under
- * (`secretCiphertext`, sealed by the product and bound to the change ID, cleared when it ends).
- * Times of planning (`nextAt`, `deadlineAt`, the steps') are on the upstream's clock. `seq` orders
- * the changes of a device: a change goes only after the ones queued before it.
- */
+/** Decision 007, section 2; times on the upstream's clock; `seq` orders a device's changes. */
 export const queuedChanges = bff.table(
   'queued_changes',
   {
@@ -313,21 +245,17 @@ export const queuedChanges = bff.table(
     region: text('region').notNull(),
     clientId: text('client_id').notNull(),
     operatorName: text('operator_name'),
-    /** Company sign-in: `{ issuer, subject, name?, email?, role }` as at that sign-in. */
     operator: jsonb('operator'),
     secretCiphertext: text('secret_ciphertext'),
     kind: text('kind').notNull(),
     change: jsonb('change').notNull(),
-    /** Per step: `{ state, plannedAtMs, attempts, startedAtMs?, sentAtMs?, answer? }`. */
     steps: jsonb('steps').notNull(),
     state: text('state').notNull(),
-    /** When the runner next looks at the change: its next step's time, or a step's lease. */
     nextAt: timestamp('next_at', { withTimezone: true, mode: 'date' }),
-    /** The latest its last step may go (a new window's start minus the lead time), if any. */
+    /** A new window's start minus the lead time. */
     deadlineAt: timestamp('deadline_at', { withTimezone: true, mode: 'date' }),
     leadMs: integer('lead_ms'),
     outcome: jsonb('outcome'),
-    /** The request's `Idempotency-Key` and a fingerprint of its change, when it had one. */
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -344,7 +272,6 @@ export const queuedChanges = bff.table(
   ],
 );
 
-/** The devices of each queued change, so a device's waiting changes are found by index. */
 export const queuedChangeDevices = bff.table(
   'queued_change_devices',
   {
@@ -360,12 +287,7 @@ export const queuedChangeDevices = bff.table(
   ],
 );
 
-/**
- * Site time zones an administrator set (docs/decisions/006, section 6): per region, client and
- * site, the IANA zone (or fixed offset) every time of the site is shown on, with who set it and
- * when. A site without a row is shown on the zone inferred from the vendor's country and offset,
- * or on that offset.
- */
+/** Decision 006, section 6; a site without a row uses the inferred zone, or the vendor's offset. */
 export const siteTimeZones = bff.table(
   'site_time_zones',
   {
@@ -373,21 +295,14 @@ export const siteTimeZones = bff.table(
     clientId: text('client_id').notNull(),
     siteId: text('site_id').notNull(),
     timeZone: text('time_zone').notNull(),
-    /** Display name of who set it, as at that time. */
     setByName: text('set_by_name'),
-    /** Company sign-in: the ID token's `sub` of who set it. */
     setBySubject: text('set_by_subject'),
     setAt: timestamp('set_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.region, table.clientId, table.siteId] })],
 );
 
-/**
- * The read model (docs/decisions/007-device-call-budget.md, section 3; docs/architecture.md, Read
- * model): every command the BFF knows per account (region and client ID) and device, its status
- * record as the domain has it (`record`, domain `StatusRecord`), with the fields the reads select
- * on beside it. Written from the vendor's answers to changes (at once) and from history reads.
- */
+/** Decision 007, section 3; docs/architecture.md, Read model. */
 export const deviceCommands = bff.table(
   'device_commands',
   {
@@ -400,10 +315,9 @@ export const deviceCommands = bff.table(
     windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
     batchCommandId: text('batch_command_id'),
     record: jsonb('record').notNull(),
-    /** Who sent it through powerdeck (a person, `src/domain/account.ts`), when known. */
     madeBy: jsonb('made_by'),
     madeByName: text('made_by_name'),
-    /** When the BFF first learnt of it, and last changed it, upstream clock. */
+    /** Upstream clock. */
     learntAt: timestamp('learnt_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -421,14 +335,7 @@ export const deviceCommands = bff.table(
   ],
 );
 
-/**
- * Each device's place in the read model: its version (one more per new command or cancellation;
- * domain `read-model.ts`), when its history was last read and when it is read next (upstream
- * clock, with why), whether it has commands not final yet, which 30-day history ranges were read
- * and which a page asked for (slot starts, epoch ms), and the lease of the instance reading it.
- * `slots_read` holds the ranges read in the order they were last read, longest ago first: the
- * next read takes the open range read longest ago first (domain `slotsToRead`).
- */
+/** `slots_read` in the order last read, longest ago first (domain `slotsToRead`). */
 export const deviceReadState = bff.table(
   'device_read_state',
   {
@@ -436,7 +343,6 @@ export const deviceReadState = bff.table(
     clientId: text('client_id').notNull(),
     deviceId: text('device_id').notNull(),
     siteId: text('site_id'),
-    /** False once its site is unbound: it is read no more. */
     bound: boolean('bound').notNull().default(true),
     version: integer('version').notNull().default(0),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
@@ -446,7 +352,7 @@ export const deviceReadState = bff.table(
     hasOpenCommands: boolean('has_open_commands').notNull().default(false),
     slotsRead: jsonb('slots_read').$type<number[]>().notNull().default([]),
     slotsRequested: jsonb('slots_requested').$type<number[]>().notNull().default([]),
-    /** Reads that failed in a row (not 429s): the next waits longer. */
+    /** Not 429s: the next waits longer. */
     failures: integer('failures').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -459,10 +365,7 @@ export const deviceReadState = bff.table(
   ],
 );
 
-/**
- * What changed each device's commands, one row per version (a new command, a cancellation), for
- * `changesSince` (the stale view refusal names them). Kept a week.
- */
+/** For `changesSince` (the stale view refusal names them). Kept a week. */
 export const deviceCommandChanges = bff.table(
   'device_command_changes',
   {
@@ -478,7 +381,6 @@ export const deviceCommandChanges = bff.table(
     cancelReason: text('cancel_reason'),
     batchCommandId: text('batch_command_id'),
     madeByName: text('made_by_name'),
-    /** A person key (`src/domain/account.ts`) of who made it through powerdeck. */
     madeByKey: text('made_by_key'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -488,11 +390,7 @@ export const deviceCommandChanges = bff.table(
   ],
 );
 
-/**
- * The devices of accepted batches whose command is not found yet (the vendor's answer names
- * none; docs/decisions/006, section 5): each is looked for in the device's reads until found, or
- * until a read after its window's end, when the ledger entry says `notFound`.
- */
+/** Decision 006, section 5: looked for until found, or `notFound` after a read past its window. */
 export const batchConfirmations = bff.table(
   'batch_confirmations',
   {
@@ -506,9 +404,8 @@ export const batchConfirmations = bff.table(
     powerControl: jsonb('power_control').notNull(),
     windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
     windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
-    /** When the vendor answered the batch, its clock. */
+    /** The vendor's clock. */
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** Who sent the batch (a person, `src/domain/account.ts`), and their name then. */
     madeBy: jsonb('made_by'),
     madeByName: text('made_by_name'),
   },
@@ -518,10 +415,7 @@ export const batchConfirmations = bff.table(
   ],
 );
 
-/**
- * Controls a device turned out not to support (a command of it ended `notSupported`; the vendor
- * publishes no list, decision 006): its capabilities leave them out from then on.
- */
+/** The vendor publishes no list (decision 006). */
 export const unsupportedControls = bff.table(
   'unsupported_controls',
   {
@@ -529,7 +423,6 @@ export const unsupportedControls = bff.table(
     clientId: text('client_id').notNull(),
     deviceId: text('device_id').notNull(),
     control: text('control').notNull(),
-    /** The command that showed it. */
     commandId: text('command_id').notNull(),
     learntAt: timestamp('learnt_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -538,12 +431,7 @@ export const unsupportedControls = bff.table(
   ],
 );
 
-/**
- * The sign-in the read model reads each account's devices under: the client secret, sealed with
- * the session key and bound to the account (as a fleet job keeps its own), written by the
- * account's sessions and cleared once no session was seen for a session's lifetime and nothing is
- * left to read (docs/security.md).
- */
+/** Cleared once no session was seen for a session's lifetime and nothing is left (docs/security.md). */
 export const readModelAccounts = bff.table(
   'read_model_accounts',
   {
@@ -555,12 +443,7 @@ export const readModelAccounts = bff.table(
   (table) => [primaryKey({ columns: [table.region, table.clientId] })],
 );
 
-/**
- * Each account's site bindings generation: one more at every bind or unbind the read model
- * records. A site list read takes it before asking the vendor and is applied only while it is
- * unchanged, so an answer that predates a binding change never undoes it (docs/architecture.md,
- * Read model). The row lock orders a list's write against a bind's or an unbind's.
- */
+/** The row lock orders a site list's write against a bind; see docs/architecture.md, Read model. */
 export const siteBindingGenerations = bff.table(
   'site_binding_generations',
   {
@@ -571,7 +454,6 @@ export const siteBindingGenerations = bff.table(
   (table) => [primaryKey({ columns: [table.region, table.clientId] })],
 );
 
-/** Notifications the read model made once (a fleet job's failures): the key says what. */
 export const readModelNotices = bff.table('read_model_notices', {
   key: text('key').primaryKey(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
