@@ -4,10 +4,7 @@ import { ProblemError, sendProblem } from './problem.ts';
 import { bodyLimitWords } from './route-declarations.ts';
 import { isApiPath } from './request-guards.ts';
 
-/**
- * Stable codes for Fastify's own 4xx refusals (body parsing, size, media type); `bodyLimitBytes`
- * is the route's limit (a fleet job's or plan's is larger than the app's).
- */
+/** `bodyLimitBytes` is the route's limit (a fleet job's or plan's is larger than the app's). */
 function codeForFrameworkError(
   error: FastifyError,
   bodyLimitBytes: number,
@@ -32,22 +29,16 @@ function codeForFrameworkError(
 }
 
 /**
- * What a page reads before it can show its content, as a `Link` preload header on the page's
- * answer: the browser asks for it while the page's scripts load, instead of after them, and the
- * page's own read is answered from that (same URL, CORS mode and credentials: `crossorigin` is
- * `fetch()`'s default, `same-origin` credentials). The sign-in page's words depend on how operators
- * sign in, so its largest text waited for that read, a round trip after the scripts (bench
- * `page.lcp_ms`, docs/architecture.md, Budgets).
+ * Preloaded with the page so the browser reads it while the scripts load; the sign-in page's
+ * largest text waits for it (bench `page.lcp_ms`, docs/architecture.md, Budgets).
  */
 const PAGE_PRELOADS: Readonly<Record<string, string>> = {
   '/sign-in': '</api/session/mode>; rel=preload; as=fetch; crossorigin',
 };
 
 /**
- * One error handler for the app (fastify/demo): problems go out as they are; Fastify's 4xx refusals
- * become problems with a stable code; anything else is logged and answered as a 500 without its
- * details (docs/architecture.md, BFF surface). Unknown paths: 404 problem on `/api`, and the SPA's
- * `index.html` for page navigations when a static directory is served.
+ * Problems go out as they are, Fastify's 4xx as problems with a stable code, anything else as a
+ * 500 without details (docs/architecture.md, BFF surface). Unknown pages get the SPA's index.html.
  */
 export function installErrorHandling(
   app: FastifyInstance,

@@ -2,9 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ProblemError } from './problem.ts';
 
 /**
- * The `Idempotency-Key` request header (IETF httpapi-idempotency-key draft: an sf-string, so
- * usually quoted; a bare token is accepted too). Printable ASCII without quotes or backslashes,
- * 1 to 255 characters. Undefined when absent.
+ * IETF httpapi-idempotency-key draft: an sf-string, a bare token accepted too. Undefined when absent.
  *
  * @throws ProblemError 400 `invalid_idempotency_key` when present but malformed.
  */

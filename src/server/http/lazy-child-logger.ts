@@ -6,11 +6,8 @@ type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
- * A request's logger that makes its pino child (bound to the request ID) only when it writes a
- * line at an enabled level. Making a child runs pino's redaction over the bindings, which was
- * about 2% of the BFF's CPU per proxied GET at level `warn`, where most requests write nothing
- * (bench CPU profile, `BENCH_BFF_CPU_PROFILE`). Lines it writes are the child's, redaction
- * included.
+ * Makes its pino child only when it writes: a child runs redaction over the bindings, about 2% of
+ * CPU per proxied GET where most requests write nothing (bench CPU profile).
  */
 class LazyChildLogger {
   readonly #parent: FastifyBaseLogger;
@@ -69,7 +66,6 @@ class LazyChildLogger {
   }
 }
 
-/** Fastify `childLoggerFactory` giving each request a {@link LazyChildLogger}. */
 export function lazyChildLoggerFactory(
   parent: FastifyBaseLogger,
   bindings: Bindings,

@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ProblemError } from './problem.ts';
 
-/**
- * Answers 405 `method_not_allowed` with `Allow` to every method of `path` but `methods` (list
- * GET with HEAD when both are served), so a known path never falls through to the 404 handler;
- * but for `unrouted`, methods that are to answer 404 as no route (a retired route).
- */
+/** So a known path never falls through to the 404 handler; `unrouted` methods answer 404 (retired). */
 export function refuseOtherMethods(
   app: FastifyInstance,
   path: string,

@@ -3,13 +3,9 @@ import { namesItsControl } from '../../domain/power-control.ts';
 import { ProblemError } from './problem.ts';
 
 /**
- * Parses request input with a domain schema (docs/architecture.md, BFF surface: every input is
- * parsed).
- *
- * @param where `body`, `query` or `path`, named in the message with each field's problem.
- * @throws ProblemError 400 `invalid_request` whose detail names each offending field (a power
- *   control's refusal by the control's product name and range, `namesItsControl`); values are
- *   never echoed (a body may carry a secret).
+ * @param where `body`, `query` or `path`, named in the message.
+ * @throws ProblemError 400 `invalid_request` naming each offending field; values are never echoed
+ *   (a body may carry a secret).
  */
 export function parseInput<S extends z.ZodType>(
   schema: S,
@@ -19,7 +15,7 @@ export function parseInput<S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.slice(0, 10).map((issue) => {
-    // A power control's refusal names the control in the product's words: no field path needed.
+    // A power control's refusal names the control in the product's words.
     if (namesItsControl(issue.message)) return issue.message;
     const field = issue.path.length > 0 ? issue.path.join('.') : where;
     return `${field}: ${issue.message}`;

@@ -1,42 +1,28 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError } from './problem.ts';
 
-/** Methods that change nothing and so need no CSRF proof (RFC 9110 9.2.1 safe methods we serve). */
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-/**
- * Encoded slashes, backslashes and dots, and dot segments: refused in any path before a route
- * sees it, so no path can escape the allowlist by normalisation on either side. IDs never
- * contain them (domain `ID_PATTERN`).
- */
+/** Refused before routing, so no path escapes the allowlist by normalisation; IDs never hold them. */
 const SUSPICIOUS_PATH = /%2f|%5c|%2e|%00|\\|(^|\/)\.{1,2}(\/|$)/i;
 
-/** True when a request path (without its query) is one the BFF refuses before routing. */
 export function isSuspiciousPath(rawUrl: string): boolean {
   const queryAt = rawUrl.indexOf('?');
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   return SUSPICIOUS_PATH.test(path) || (path.startsWith('/api/') && path.includes('//'));
 }
 
-/** True for the API namespace, where CSRF, no-store and problem+json apply. */
+/** Where CSRF, no-store and problem+json apply. */
 export function isApiPath(rawUrl: string): boolean {
   return rawUrl === '/api' || rawUrl.startsWith('/api/') || rawUrl.startsWith('/api?');
 }
 
-/**
- * The one `/api` request that arrives from another site by design: the company IdP's redirect
- * back after sign-in (a top-level GET navigation). Its defence is the OAuth 2.0 `state` bound to
- * the sealed attempt cookie (RFC 6749 10.12), checked by the route; it changes nothing but the
- * browser's own session.
- */
+/** The IdP's redirect back (a top-level GET); its defence is the OAuth `state` (RFC 6749 10.12). */
 const CROSS_SITE_ARRIVAL = '/api/session/oidc/callback';
 
 /**
- * Why a request fails the CSRF defence, or null when it passes (docs/architecture.md, BFF surface;
- * OWASP CSRF cheat sheet: custom request header plus Origin verification, and Fetch Metadata).
- * Every non-GET `/api` call needs `X-CSRF: 1` and an `Origin` equal to the public origin; any
- * `/api` call from another site (`Sec-Fetch-Site: cross-site`) is refused, but for the IdP's
- * redirect back to the company sign-in callback (a GET).
+ * OWASP CSRF cheat sheet (docs/architecture.md, BFF surface): non-GET `/api` calls need `X-CSRF: 1`
+ * and the public `Origin`; cross-site `/api` calls are refused but for the IdP's redirect back.
  */
 export function csrfRefusal(request: FastifyRequest, publicOrigin: string): string | null {
   if (request.headers['sec-fetch-site'] === 'cross-site' && !isCrossSiteArrival(request))
@@ -56,13 +42,9 @@ function isCrossSiteArrival(request: FastifyRequest): boolean {
   return (queryAt === -1 ? url : url.slice(0, queryAt)) === CROSS_SITE_ARRIVAL;
 }
 
-/**
- * Installs the guards that run on every request before any handler: the path check (400
- * `invalid_path`) and, on `/api`, the CSRF check (403 `csrf`). They run in `onRequest`, before
- * body parsing, so refused requests never reach a handler or the upstream.
- */
+/** In `onRequest`, before body parsing, so refused requests reach neither a handler nor the upstream. */
 export function installRequestGuards(app: FastifyInstance, publicOrigin: () => string): void {
-  // A callback hook, not an async one: no promise per request on the path every call takes.
+  // A callback hook: no promise per request on the path every call takes.
   app.addHook('onRequest', (request, _reply, done) => {
     const url = request.raw.url ?? '/';
     if (isSuspiciousPath(url)) {

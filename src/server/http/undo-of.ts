@@ -2,25 +2,16 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { ProblemError } from './problem.ts';
 
-/** Name of the request header that ties an undo to the change it undoes (lower case, as Node has it). */
+/** Lower case, as Node has it. */
 export const UNDO_OF_HEADER = 'powerdeck-undo-of';
 
-/**
- * `Powerdeck-Undo-Of`: the `Idempotency-Key` of the earlier change a request undoes
- * (docs/architecture.md, Ledger), written like that key: an sf-string (quoted) or a bare token of
- * 1 to 255 printable ASCII characters without quotes or backslashes. A repeated header arrives
- * joined with `, ` and fails the pattern.
- */
+/** Written like `Idempotency-Key` (docs/architecture.md, Ledger); a repeated header fails the pattern. */
 const UndoOfHeaderSchema = z
   .string()
   .transform((value) => /^"(.*)"$/.exec(value)?.[1] ?? value)
   .pipe(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,255}$/));
 
-/**
- * The `Powerdeck-Undo-Of` request header, parsed; undefined when absent.
- *
- * @throws ProblemError 400 `invalid_undo_of` when present but malformed.
- */
+/** Undefined when absent. @throws ProblemError 400 `invalid_undo_of` when malformed. */
 export function readUndoOf(headers: IncomingHttpHeaders): string | undefined {
   const raw = headers[UNDO_OF_HEADER];
   if (raw === undefined) return undefined;
