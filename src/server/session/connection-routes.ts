@@ -24,31 +24,24 @@ import type { VendorConnections } from './vendor-connections.ts';
 
 const RegionPathSchema = z.strictObject({ region: RegionSchema });
 
-/** One connection change as the audit records it: who, which region, what. */
 export interface ConnectionChangeIntent {
   region: Region;
   operator: OperatorIdentity;
   change: ConnectionChange;
 }
 
-/** How one recorded connection change ends. */
 export interface ConnectionAuditEntry {
-  /** The connection was saved; `checked` false when saved without a token from the endpoint. */
+  /** `checked` false when saved without a token from the endpoint. */
   saved(checked: boolean): Promise<void>;
-  /** Nothing was saved, for the reason `problem` answers. */
   refused(problem: ProblemError): Promise<void>;
 }
 
-/**
- * Where connection changes are recorded, like every other change, for the Audit page (the
- * command ledger, wired in `app.ts`; this module does not import the ledger, which sits above
- * it). `begin` writes the intent before anything is checked or saved.
- */
+/** The command ledger, wired in `app.ts` (it sits above this module). `begin` writes the intent first. */
 export interface ConnectionAudit {
   begin(intent: ConnectionChangeIntent): Promise<ConnectionAuditEntry>;
 }
 
-/** Token endpoint failures that say nothing of the credentials: they could not be checked. */
+/** They say nothing of the credentials: they could not be checked. */
 const UNCHECKABLE_CODES = new Set([
   'token_endpoint_error',
   'token_endpoint_unreachable',
@@ -57,12 +50,8 @@ const UNCHECKABLE_CODES = new Set([
 ]);
 
 /**
- * `/api/connections` (company sign-in only; docs/security.md, Vendor connections): an
- * administrator lists the regions' vendor connections (never their secrets), registers or
- * replaces one with `PUT /api/connections/{region}` after a token request proves it, and checks
- * a saved one with `POST /api/connections/{region}/check`. `GET /api/connections/{region}` tells
- * every role whether the region has one. Every change, refused ones included, is recorded in
- * the audit. CSRF and Origin as on every `/api` call.
+ * `/api/connections` (company sign-in only; docs/security.md, Vendor connections). Every change,
+ * refused ones included, is recorded in the audit.
  */
 export async function connectionRoutes(
   app: FastifyInstance,
@@ -70,12 +59,7 @@ export async function connectionRoutes(
     sessions: Sessions;
     connections: VendorConnections;
     now: () => number;
-    /**
-     * The region's token endpoint (the upstream module's `token` call).
-     *
-     * @throws InvalidCredentialsError when it refuses the client; ProblemError `token_*` when it
-     *   fails or cannot be reached.
-     */
+    /** @throws InvalidCredentialsError when it refuses the client; ProblemError `token_*`. */
     checkToken: (
       region: Region,
       credentials: { clientId: string; clientSecret: string },
@@ -86,7 +70,6 @@ export async function connectionRoutes(
   const { sessions, connections, audit } = options;
   const routes = declaredRoutes(app);
   const tags = ['connections'];
-  /** The problems of every connection route: before the route's own, its session and role. */
   const problems = {
     401: problemResponse('Not signed in (`not_signed_in`).'),
     403: problemResponse(
@@ -261,13 +244,7 @@ export async function connectionRoutes(
   refuseOtherMethods(app, '/api/connections/:region/check', new Set(['POST']));
 }
 
-/**
- * What a failed check of new credentials means for saving them (docs/security.md, Vendor
- * connections): refused by the token endpoint, never saved (422 `connection_refused`); the
- * endpoint failed or could not be reached, so nothing is known of them: saved when the
- * administrator asked to save unchecked, else 503 `connection_unchecked`, which offers it.
- * Undefined for an unexpected failure.
- */
+/** docs/security.md, Vendor connections. Undefined for an unexpected failure. */
 function checkRefusal(
   error: unknown,
   region: Region,

@@ -16,26 +16,19 @@ import {
   type StoredSessionData,
 } from './session-store.ts';
 
-/** Last-use times are written at most this often per session: idle expiry is exact to within it. */
+/** Idle expiry is exact to within it. */
 export const TOUCH_INTERVAL_MS = 15_000;
-/**
- * How long this instance trusts a session it read without reading it again (wall time): a
- * sign-out on another instance takes effect here within it. Keeps the database off the path of
- * most API calls (docs/architecture.md, Budgets: BFF added latency).
- */
+/** A sign-out elsewhere takes effect here within it; keeps the database off most API calls. */
 export const SESSION_CACHE_MS = 1_000;
 
-/** SHA-256 of a session ID, base64url: the row key. The ID itself is never stored. */
+/** The ID itself is never stored. */
 export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('base64url');
 }
 
 /**
- * Sessions in the database (`bff.sessions`), shared by every BFF instance on it, so any instance
- * behind a load balancer serves any session. The client secret is sealed with {@link SecretBox};
- * rows past their idle or absolute timeout are deleted when found and swept at each sign-in, so
- * expired secrets do not linger. A session read is reused for {@link SESSION_CACHE_MS} by this
- * instance.
+ * Shared by every instance, so any serves any session. Expired rows are deleted when found and
+ * swept at each sign-in, so expired secrets do not linger.
  */
 export class DatabaseSessionStore implements SessionStore {
   readonly #db: Database;
@@ -126,8 +119,7 @@ export class DatabaseSessionStore implements SessionStore {
             role: role.data,
           }
         : undefined;
-    // A session is either the credentials form's or a company sign-in's; a row with neither
-    // (half-written or from a newer version) is not used.
+    // A row with neither kind (half-written, or a newer version's) is not used.
     if (!operator && (row.clientId === null || clientSecret === undefined)) return undefined;
     if (nowMs - session.lastSeenAtMs >= TOUCH_INTERVAL_MS) {
       await this.#db
@@ -154,7 +146,6 @@ export class DatabaseSessionStore implements SessionStore {
     await this.#db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id)));
   }
 
-  /** Deletes every session past its idle or absolute timeout, with its sealed secret. */
   async sweep(nowMs: number): Promise<void> {
     await this.#db
       .delete(sessions)
@@ -166,7 +157,6 @@ export class DatabaseSessionStore implements SessionStore {
       );
   }
 
-  /** Count of live sessions, for tests. */
   async count(nowMs: number): Promise<number> {
     const rows = await this.#db
       .select({ idHash: sessions.idHash })

@@ -17,18 +17,13 @@ import type { Sessions } from './sessions.ts';
 
 const StartQuerySchema = z.strictObject({ region: RegionSchema.default('eu') });
 
-/** A query parameter as the querystring parser gives it: once, or repeated. */
 const idpParameter = (description: string) =>
   z
     .union([z.string(), z.array(z.string())])
     .optional()
     .describe(description);
 
-/**
- * What the IdP sends back (OpenID Connect Core 1.0, 3.1.2.5 and 3.1.2.6; RFC 9207 `iss`), all
- * read by openid-client from the URL itself, which checks them: the declaration refuses nothing,
- * so a malformed answer ends on the refusal page as before.
- */
+/** openid-client checks these from the URL: the declaration refuses nothing. */
 const CallbackQuerySchema = z.looseObject({
   code: idpParameter('The authorization code'),
   state: idpParameter("The attempt's state, checked against its cookie"),
@@ -37,15 +32,9 @@ const CallbackQuerySchema = z.looseObject({
   error_description: idpParameter("The IdP's words for its refusal"),
 });
 
-/** Associated data of the sealed attempt cookie: it opens as nothing else. */
 const TRANSACTION_AAD = 'oidc transaction';
 
-/**
- * The attempt cookie: `SameSite=Lax`, unlike the session cookie, because the IdP's redirect back
- * is a cross-site top-level navigation, on which browsers send Lax cookies but not Strict ones
- * (RFC 6265bis 5.4.7); sealed, so the browser holds state, nonce and verifier without reading or
- * changing them; ten minutes at most.
- */
+/** `SameSite=Lax`: the IdP's redirect back is a cross-site navigation (RFC 6265bis 5.4.7). Sealed. */
 function transactionCookie(cookie: SessionCookie) {
   return {
     name: cookie.secure ? '__Host-powerdeck_oidc' : 'powerdeck_oidc',
@@ -60,11 +49,8 @@ function transactionCookie(cookie: SessionCookie) {
 }
 
 /**
- * The sign-out hint cookie: the sealed ID token of a sign-in refused after the IdP signed the
- * person in (no powerdeck role), so that "Sign out of your company account" on the refusal page
- * sends the IdP an `id_token_hint` (some IdPs, such as Okta, end a session only with one).
- * `SameSite=Strict`: only the sign-out call from powerdeck's own page reads it. Ten minutes at
- * most, cleared at sign-out.
+ * The sealed ID token of a refused sign-in, for the IdP logout's `id_token_hint` (Okta ends a
+ * session only with one). `SameSite=Strict`: only powerdeck's own page reads it.
  */
 function signOutHintCookie(cookie: SessionCookie) {
   return {
@@ -79,20 +65,12 @@ function signOutHintCookie(cookie: SessionCookie) {
   };
 }
 
-/** Associated data of the sealed hint cookie. */
 const SIGN_OUT_HINT_AAD = 'oidc sign-out hint';
 
-/**
- * Largest sealed hint the BFF sets, characters: browsers keep cookies of up to 4096 bytes, name
- * and attributes included. A larger ID token is not kept; the IdP's logout then goes without
- * the hint (with `client_id`), which most IdPs accept after asking the person to confirm.
- */
+/** Browsers keep cookies up to 4096 bytes; without the hint most IdPs ask the person to confirm. */
 const MAX_SIGN_OUT_HINT_CHARS = 3_800;
 
-/**
- * The ID token a refused sign-in left for the sign-out hint, if any; the cookie is cleared
- * either way.
- */
+/** The cookie is cleared either way. */
 export function takeSignOutHint(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -110,16 +88,11 @@ export function takeSignOutHint(
   }
 }
 
-/** Where the sign-in page says why a company sign-in was refused (domain `OIDC_REFUSALS`). */
 export function refusalLocation(refusal: OidcRefusal): string {
   return `${OIDC_POST_LOGOUT_PATH}?refused=${refusal}`;
 }
 
-/**
- * Answers a refused sign-in: the reason in the log (the IdP's code and description, never a
- * token), and the browser sent to the sign-in page, which says in the operator's words what
- * happened and what to do, and offers to sign out of the company account.
- */
+/** The IdP's code in the log, never a token; the browser goes to the sign-in page, which says why. */
 function refuse(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -139,12 +112,7 @@ function refuse(
   return reply.redirect(refusalLocation(error.refusal), 303);
 }
 
-/**
- * Company sign-in (docs/security.md, Company sign-in): `GET /api/session/oidc?region=` sends the
- * browser to the IdP with a fresh attempt sealed in a cookie; `GET /api/session/oidc/callback`
- * checks the IdP's answer against it, starts the session and sends the browser to `/`, or to
- * `/sign-in?refused=<why>`, the sign-in page saying why nobody was signed in.
- */
+/** docs/security.md, Company sign-in. */
 export async function oidcRoutes(
   app: FastifyInstance,
   options: {

@@ -10,50 +10,36 @@ import {
 } from '../env.ts';
 import type { OperatorIdentity } from './session-store.ts';
 
-/** Path of the redirect URI under `PUBLIC_ORIGIN` (registered at the IdP by an administrator). */
+/** Under `PUBLIC_ORIGIN`; registered at the IdP by an administrator. */
 export const OIDC_CALLBACK_PATH = '/api/session/oidc/callback';
-/**
- * Path of the post-logout redirect URI under `PUBLIC_ORIGIN` (registered at the IdP): the sign-in
- * page, which checks the `state` the IdP brings back.
- */
+/** The sign-in page, which checks the `state` the IdP brings back. */
 export const OIDC_POST_LOGOUT_PATH = '/sign-in';
-/** Scopes asked for (OpenID Connect Core 1.0, 5.4). */
+/** OpenID Connect Core 1.0, 5.4. */
 export const OIDC_SCOPES = 'openid profile email';
 
-/**
- * What one sign-in attempt must remember between the redirect to the IdP and its return: the
- * `state` (RFC 6749 10.12), the `nonce` (OIDC Core 3.1.2.1) and the PKCE verifier (RFC 7636),
- * and the region the operator chose.
- */
+/** `state` (RFC 6749 10.12), `nonce` (OIDC Core 3.1.2.1) and the PKCE verifier (RFC 7636). */
 export const OidcTransactionSchema = z.strictObject({
   state: z.string().min(1),
   nonce: z.string().min(1),
   codeVerifier: z.string().min(43).max(128),
   region: z.enum(['eu', 'au']),
-  /** When the attempt started, epoch ms: older than ten minutes is refused. */
   startedAtMs: z.number().int(),
 });
 export type OidcTransaction = z.infer<typeof OidcTransactionSchema>;
 
-/** How long an operator may take at the IdP before the attempt is refused, ms. */
 export const OIDC_TRANSACTION_MAX_AGE_MS = 10 * 60 * 1000;
 
-/** How long a sign-in waits for the IdP to answer before sending the browser there, ms. */
+/** Before the browser is sent there, ms. */
 export const OIDC_REACHABLE_TIMEOUT_MS = 3000;
 
-/** A company sign-in the BFF refused, with what went wrong for the log (never a token). */
+/** Never carries a token. */
 export class OidcSignInError extends Error {
   override readonly name = 'OidcSignInError';
-  /** What the sign-in page tells the operator (domain `OIDC_REFUSALS`). */
+  /** Domain `OIDC_REFUSALS`. */
   readonly refusal: OidcRefusal;
-  /** The IdP's or openid-client's error code, for the log. */
   readonly reason: string | undefined;
-  /** More for the log: the IdP's `error_description`, an HTTP status. Never a token. */
   readonly details: Record<string, unknown>;
-  /**
-   * `no_role` only: the verified ID token of the person the IdP signed in, kept (sealed) as the
-   * `id_token_hint` of "Sign out of your company account" on the refusal page. Never logged.
-   */
+  /** `no_role` only: the sealed `id_token_hint` for signing out at the IdP. Never logged. */
   signOutHint: string | undefined;
 
   constructor(
@@ -69,23 +55,16 @@ export class OidcSignInError extends Error {
   }
 }
 
-/** Where the OpenID Connect client says what it chose (pino's logger fits). */
 export interface OidcLog {
   info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
 }
 
 /**
- * The client authentication the BFF uses at the token endpoint: the configured one
- * (`OIDC_TOKEN_ENDPOINT_AUTH_METHOD`) when set, else the first of
- * {@link OIDC_CLIENT_AUTH_METHODS} (`client_secret_basic`, then `client_secret_post`) that the
- * provider's discovery lists in `token_endpoint_auth_methods_supported`, and
- * `client_secret_basic` when it lists none (OpenID Connect Discovery 1.0, 3: the default).
- * (`OidcClient.finish` tries the other listed one once when this one is refused.)
+ * `OIDC_TOKEN_ENDPOINT_AUTH_METHOD` when set, else the first of {@link OIDC_CLIENT_AUTH_METHODS}
+ * the discovery lists, else `client_secret_basic` (OpenID Connect Discovery 1.0, 3).
  *
- * @param supported the discovery's `token_endpoint_auth_methods_supported`, if any.
- * @returns the method, or undefined when the provider lists methods but none powerdeck can use
- *   with a client secret (such as only `private_key_jwt`).
+ * @returns undefined when the provider lists methods but none usable with a client secret.
  */
 export function chooseClientAuthMethod(
   supported: readonly string[] | undefined,
@@ -96,7 +75,7 @@ export function chooseClientAuthMethod(
   return OIDC_CLIENT_AUTH_METHODS.find((method) => supported.includes(method));
 }
 
-/** Claims the BFF reads of the ID token or the userinfo answer (OIDC Core 5.1). */
+/** OIDC Core 5.1. */
 const IdentityClaimsSchema = z.object({
   iss: z.string().min(1),
   sub: z.string().min(1),
@@ -105,43 +84,35 @@ const IdentityClaimsSchema = z.object({
   email: z.string().max(320).optional().catch(undefined),
 });
 
-/** A role claim: a list of strings, or one string (some IdPs send a single value bare). */
+/** Some IdPs send a single value bare. */
 const RolesClaimSchema = z
   .union([z.array(z.string()), z.string().transform((value) => [value])])
   .optional()
   .catch(undefined);
 
-/** What {@link OidcClient} needs besides the `OIDC_*` settings. */
 export interface OidcClientOptions {
-  /** `PUBLIC_ORIGIN`: the redirect URI and the post-logout redirect are under it. */
   publicOrigin: string;
-  /** The BFF's clock, epoch ms (tests move it; ID token times are checked against it). */
+  /** ID token times are checked against it; tests move it. */
   now: () => number;
-  /** Replaces `fetch` for every request to the IdP (tests put a relay in between). */
+  /** Tests put a relay in between. */
   fetch?: client.CustomFetch | undefined;
-  /** Where the client authentication chosen after discovery is said, once. */
   log?: OidcLog | undefined;
 }
 
-/** The IdP's metadata and the client authentication chosen from it. */
 interface Discovered {
   server: client.ServerMetadata;
   clientAuth: OidcClientAuthMethod;
 }
 
 /**
- * The BFF as a confidential OpenID Connect client (docs/security.md, Company sign-in): discovery,
- * the authorization request with PKCE (S256), `state` and `nonce`, the code exchange
- * authenticated with the client secret as the provider accepts it
- * ({@link chooseClientAuthMethod}), ID token validation (signature, issuer, audience, expiry,
- * nonce; all by openid-client), the operator's role from the configured claim, and the
- * RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0) where the IdP offers one.
+ * The BFF as a confidential OpenID Connect client (docs/security.md, Company sign-in); openid-client
+ * validates the ID token.
  */
 export class OidcClient {
   readonly #env: OidcEnv;
   readonly #options: OidcClientOptions;
   #discovered: Promise<Discovered> | undefined;
-  /** The client authentication that worked after the chosen one was refused (see `finish`). */
+  /** After the chosen one was refused (see `finish`). */
   #learnedClientAuth: OidcClientAuthMethod | undefined;
   #jwks: client.ExportedJWKSCache | undefined;
 
@@ -154,18 +125,13 @@ export class OidcClient {
     return `${this.#options.publicOrigin}${OIDC_CALLBACK_PATH}`;
   }
 
-  /**
-   * Starts a sign-in: the IdP's authorization URL and what the callback must check.
-   *
-   * @throws OidcSignInError `idp_unreachable` when discovery fails.
-   */
+  /** @throws OidcSignInError `idp_unreachable` when discovery fails. */
   async start(
     region: OidcTransaction['region'],
   ): Promise<{ url: URL; transaction: OidcTransaction }> {
     const discoveredBefore = this.#discovered !== undefined;
     const config = await this.#config();
-    // Discovery is read once; an IdP that went down since would leave the browser on its own
-    // "can't be reached" page, so a sign-in that did not just discover asks the IdP first.
+    // Discovery is cached; an IdP down since would strand the browser on its error page, so ask first.
     if (discoveredBefore) await this.#ensureReachable();
     const codeVerifier = client.randomPKCECodeVerifier();
     const transaction: OidcTransaction = {
@@ -186,13 +152,7 @@ export class OidcClient {
     return { url, transaction };
   }
 
-  /**
-   * Completes a sign-in from the IdP's redirect (`currentUrl`, as the browser asked for it):
-   * checks `state`, exchanges the code with the PKCE verifier, validates the ID token and its
-   * `nonce`, reads the identity and the role.
-   *
-   * @throws OidcSignInError with the refusal that names what failed.
-   */
+  /** @throws OidcSignInError with the refusal that names what failed. */
   async finish(
     currentUrl: URL,
     transaction: OidcTransaction,
@@ -220,10 +180,8 @@ export class OidcClient {
       const other =
         refusal.refusal === 'invalid_client' ? await this.#otherClientAuth() : undefined;
       if (!other) throw refusal;
-      // A provider may list a method and still fail it for this client (Glewlwyd lists
-      // client_secret_basic but does not decode a form-encoded secret): a refused client
-      // authentication is refused before the code is looked at, so the code is tried once more
-      // with the other listed method, which is kept for later sign-ins when it works.
+      // A provider may list a method and still fail it (Glewlwyd lists client_secret_basic but does not
+      // decode a form-encoded secret): try the other listed one once, and keep it when it works.
       const refused = config.clientMetadata().token_endpoint_auth_method;
       this.#options.log?.warn(
         { refused, trying: other, reason: refusal.reason, ...refusal.details },
@@ -252,7 +210,7 @@ export class OidcClient {
     let { name, email } = identity.data;
     name ??= identity.data.preferred_username;
     if (roleValues === undefined || name === undefined || email === undefined) {
-      // Many IdPs put profile claims and custom ones only in the userinfo answer (OIDC Core 5.4).
+      // Many IdPs put profile and custom claims only in the userinfo answer (OIDC Core 5.4).
       const info = await this.#userInfo(config, tokens.access_token, identity.data.sub);
       roleValues ??= RolesClaimSchema.parse(info[this.#env.rolesClaim]);
       const more = IdentityClaimsSchema.partial().safeParse(info);
@@ -284,19 +242,13 @@ export class OidcClient {
     };
   }
 
-  /** Where the IdP sends the browser back after its logout (registered at the IdP). */
   get postLogoutRedirectUri(): string {
     return `${this.#options.publicOrigin}${OIDC_POST_LOGOUT_PATH}`;
   }
 
   /**
-   * Where the browser goes to end the IdP's session too (OpenID Connect RP-Initiated Logout 1.0,
-   * 2): `post_logout_redirect_uri`, `client_id`, a fresh `state` (some providers, such as
-   * Glewlwyd, send the browser back only when one is given) and `id_token_hint` when the ID
-   * token is known. Undefined when the IdP has no `end_session_endpoint` (or cannot be reached
-   * now: the BFF session ends anyway).
-   *
-   * @returns the URL and its `state`, which comes back on the return to `/sign-in`.
+   * OpenID Connect RP-Initiated Logout 1.0. A fresh `state` always: Glewlwyd sends the browser back
+   * only with one. Undefined without `end_session_endpoint` or when unreachable (the session ends anyway).
    */
   async logoutUrl(
     idToken: string | undefined,
@@ -317,7 +269,6 @@ export class OidcClient {
     return { url: url.toString(), state };
   }
 
-  /** The code exchange (openid-client checks state, PKCE, the ID token and its nonce). */
   async #exchange(config: client.Configuration, currentUrl: URL, transaction: OidcTransaction) {
     try {
       return await client.authorizationCodeGrant(config, currentUrl, {
@@ -331,13 +282,7 @@ export class OidcClient {
     }
   }
 
-  /**
-   * Asks the issuer's discovery document again (at most {@link OIDC_REACHABLE_TIMEOUT_MS}),
-   * before the browser is sent to the provider.
-   *
-   * @throws OidcSignInError `idp_unreachable` when the provider does not answer,
-   *   `idp_unavailable` when it answers with a server error.
-   */
+  /** @throws OidcSignInError `idp_unreachable`, or `idp_unavailable` for a server error. */
   async #ensureReachable(): Promise<void> {
     const url = new URL(
       '.well-known/openid-configuration',
@@ -371,11 +316,7 @@ export class OidcClient {
       );
   }
 
-  /**
-   * The other client authentication the provider lists, to try once after `invalid_client`;
-   * undefined when `OIDC_TOKEN_ENDPOINT_AUTH_METHOD` chose one (the operator's choice stands) or
-   * the provider lists no other.
-   */
+  /** Undefined when `OIDC_TOKEN_ENDPOINT_AUTH_METHOD` chose one: the operator's choice stands. */
   async #otherClientAuth(): Promise<OidcClientAuthMethod | undefined> {
     if (this.#env.tokenEndpointAuthMethod) return undefined;
     const { server, clientAuth } = await this.#discover();
@@ -396,10 +337,7 @@ export class OidcClient {
     }
   }
 
-  /**
-   * A configuration on the discovered metadata whose clock is the BFF's (`clockSkew`, seconds),
-   * so ID token times are judged on the same clock as sessions.
-   */
+  /** On the BFF's clock (`clockSkew`), so ID token times are judged as sessions are. */
   async #config(method?: OidcClientAuthMethod): Promise<client.Configuration> {
     const discovered = await this.#discover();
     const server = discovered.server;
@@ -423,22 +361,19 @@ export class OidcClient {
   }
 
   #secure(config: client.Configuration): void {
-    // The ID token's signature is checked against the IdP's JWKS too, not only trusted for
-    // coming over TLS from the token endpoint (OIDC Core 3.1.3.7 allows that shortcut): a
-    // relay or a proxy that alters the token is caught.
+    // Signature checked against the JWKS too, not trusted for TLS alone (OIDC Core 3.1.3.7): a relay
+    // that alters the token is caught.
     client.enableNonRepudiationChecks(config);
-    // http only on loopback (the env refuses anything else): the test IdP.
+    // The env allows http only on loopback: the test IdP.
     if (isLoopback(new URL(this.#env.issuer).hostname) && this.#env.issuer.startsWith('http:'))
       client.allowInsecureRequests(config);
     if (this.#options.fetch) config[client.customFetch] = this.#options.fetch;
   }
 
   /**
-   * Discovery once, and the client authentication chosen from it (said in the log once); a
-   * failed discovery is forgotten, so the next sign-in tries again.
+   * A failed discovery is forgotten, so the next sign-in tries again.
    *
-   * @throws OidcSignInError `idp_unreachable` when discovery fails, `client_auth_unsupported`
-   *   when the provider lists no client authentication powerdeck can use.
+   * @throws OidcSignInError `idp_unreachable`, `client_auth_unsupported`.
    */
   #discover(): Promise<Discovered> {
     this.#discovered ??= (async () => {
@@ -449,7 +384,6 @@ export class OidcClient {
           new URL(this.#env.issuer),
           this.#env.clientId,
           undefined,
-          // Discovery itself authenticates nothing; the chosen method is set on each configuration.
           client.None(),
           {
             execute,
@@ -495,12 +429,8 @@ export class OidcClient {
 }
 
 /**
- * HTTP Basic client authentication (RFC 6749 2.3.1) that a provider reads alike whether or not
- * it form-decodes the credentials: sent as they are when decoding leaves them unchanged (printable
- * ASCII without `%` or `+`, and no `:` in the client ID), form-encoded by the book otherwise.
- * Glewlwyd 2.7.5 compares the credentials without decoding them, so a secret with `/` sent
- * form-encoded (`%2F`) was refused at a client registered, as its admin page proposes, for
- * `client_secret_basic` alone; sent as it is, every provider reads the same secret.
+ * RFC 6749 2.3.1, sent as it is when form-decoding would not change it: Glewlwyd 2.7.5 does not
+ * decode, so a secret with `/` sent as `%2F` was refused.
  */
 function clientSecretBasic(clientSecret: string): client.ClientAuth {
   const byTheBook = client.ClientSecretBasic(clientSecret);
@@ -516,17 +446,13 @@ function clientSecretBasic(clientSecret: string): client.ClientAuth {
   };
 }
 
-/** An `error_description` as the log keeps it: at most 200 characters, or nothing. */
 function describe(description: unknown): Record<string, unknown> {
   return typeof description === 'string' && description !== ''
     ? { errorDescription: description.slice(0, 200) }
     : {};
 }
 
-/**
- * The refusal for an error the authorization endpoint sent back instead of a code (RFC 6749
- * 4.1.2.1; OpenID Connect Core 3.1.2.6), grouped by what the operator can do about it.
- */
+/** RFC 6749 4.1.2.1; OIDC Core 3.1.2.6. */
 export function authorizationRefusal(error: string): OidcRefusal {
   switch (error) {
     case 'access_denied':
@@ -550,9 +476,7 @@ export function authorizationRefusal(error: string): OidcRefusal {
   }
 }
 
-/**
- * The refusal for an error the token endpoint answered (RFC 6749 5.2), or a 5xx without one.
- */
+/** RFC 6749 5.2, or a 5xx without one. */
 export function tokenRefusal(error: string | undefined, status: number): OidcRefusal {
   switch (error) {
     case 'invalid_client':
@@ -560,12 +484,8 @@ export function tokenRefusal(error: string | undefined, status: number): OidcRef
     case 'invalid_grant':
       return 'invalid_grant';
     case 'unauthorized_client':
-      // RFC 6749 5.2 means a grant type the client may not use, but the code being exchanged
-      // was issued to this client by the provider's own authorization endpoint, which refuses
-      // such a client before any code. Glewlwyd 2.7.5 answers a refused client authentication
-      // (a wrong secret, or a Basic header whose form-encoded secret it does not decode) with
-      // 403 `unauthorized_client`: it is a refused client authentication, and is tried once with
-      // the other method like `invalid_client`.
+      // Glewlwyd 2.7.5 answers a refused client authentication with 403 `unauthorized_client`; the code
+      // came from this client's own authorization, so it is a refused authentication.
       return 'invalid_client';
     case 'invalid_request':
     case 'invalid_scope':
@@ -583,13 +503,7 @@ export function tokenRefusal(error: string | undefined, status: number): OidcRef
   }
 }
 
-/**
- * Sorts openid-client's errors into refusals: the token endpoint's (or userinfo's) error answers
- * by their RFC 6749 code, a challenge in `WWW-Authenticate` (a 401 for the client's
- * authentication), an answer that is not a token answer at all, a `state` or `nonce` that is not
- * the attempt's (oauth4webapi names the parameter in its message), an unreachable IdP, and every
- * other failed check of the ID token.
- */
+/** oauth4webapi names a wrong `state` or `nonce` in its message. */
 function classify(error: unknown): OidcSignInError {
   if (error instanceof OidcSignInError) return error;
   if (error instanceof client.ResponseBodyError)

@@ -5,16 +5,12 @@ import path from 'node:path';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/**
- * File in DATA_DIR that keeps the generated key when `SESSION_KEY` is not set
- * (docs/architecture.md, Running it).
- */
+/** docs/architecture.md, Running it. */
 export const SESSION_KEY_FILE = 'session.key';
 
 /**
- * Seals client secrets at rest with AES-256-GCM (docs/security.md). Each value gets a fresh 96-bit
- * IV; the associated data binds a ciphertext to its row, so it cannot be moved to another session.
- * Sealed form: base64url of `iv | tag | ciphertext`.
+ * AES-256-GCM (docs/security.md), a fresh IV per value; the associated data binds a ciphertext to
+ * its row. Sealed form: base64url of `iv | tag | ciphertext`.
  */
 export class SecretBox {
   readonly #key: Buffer;
@@ -47,11 +43,7 @@ export class SecretBox {
   }
 }
 
-/**
- * Decodes `SESSION_KEY`: 32 bytes as 64 hex digits or as base64/base64url.
- *
- * @throws Error saying how to make a valid key.
- */
+/** 64 hex digits or base64/base64url. @throws Error saying how to make a valid key. */
 export function decodeSessionKey(value: string): Buffer {
   const text = value.trim();
   if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
@@ -64,10 +56,7 @@ export function decodeSessionKey(value: string): Buffer {
   );
 }
 
-/**
- * The key that seals stored secrets: `SESSION_KEY` when set, else the one kept in
- * `DATA_DIR/session.key`, generated (owner-only permissions) on first start.
- */
+/** Else `DATA_DIR/session.key`, generated owner-only on first start. */
 export async function loadSessionKey(options: {
   sessionKey?: string | undefined;
   dataDir?: string | undefined;
@@ -85,7 +74,6 @@ export async function loadSessionKey(options: {
   try {
     await writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    // Another instance on the same DATA_DIR wrote it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       return decodeSessionKey(await readFile(file, 'utf8'));
     throw error;

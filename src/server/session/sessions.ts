@@ -16,19 +16,12 @@ import { isConnectionCaller, type VendorConnections } from './vendor-connections
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /**
-     * The request's session lookup, made once (see {@link Sessions.current}). A request
-     * decoration (`app.ts`) rather than a WeakMap keyed by request: no ephemeron per request
-     * for the garbage collector (bench CPU profile).
-     */
+    /** A request decoration, not a WeakMap: no ephemeron per request (bench CPU profile). */
     sessionLookup: Promise<StoredSession | undefined> | null;
   }
 }
 
-/**
- * Who is signed in, as the browser may see it: never the secret or the token (docs/architecture.md,
- * BFF surface).
- */
+/** Never the secret or the token. */
 export function sessionInfo(session: StoredSession): SessionInfo {
   const { operator } = session;
   return {
@@ -50,30 +43,20 @@ export function sessionInfo(session: StoredSession): SessionInfo {
   };
 }
 
-/** What {@link Sessions} works with. */
 export interface SessionsOptions {
   store: SessionStore;
   tokens: TokenCache;
   cookie: SessionCookie;
   now: () => number;
-  /**
-   * The region's token endpoint (the upstream module's `token` call).
-   *
-   * @throws InvalidCredentialsError when it refuses the client.
-   */
+  /** @throws InvalidCredentialsError when it refuses the client. */
   requestToken: (
     region: Region,
     credentials: { clientId: string; clientSecret: string },
   ) => Promise<IssuedToken>;
-  /** Company sign-in: the vendor connections operators act through. */
   connections?: VendorConnections | undefined;
 }
 
-/**
- * Sign-in, sign-out and the session of a request. Sign-in performs the client-credentials grant
- * against the chosen region and starts a fresh session (a new ID every time: no fixation); the
- * token goes to the token cache, the secret to the session store.
- */
+/** A new session ID at every sign-in: no fixation. */
 export class Sessions {
   readonly #store: SessionStore;
   readonly #tokens: TokenCache;
@@ -92,8 +75,8 @@ export class Sessions {
   }
 
   /**
-   * @throws ProblemError 401 `invalid_credentials` (same answer for an unknown client ID and a
-   *   wrong secret), 502/504 when the token endpoint fails.
+   * @throws ProblemError 401 `invalid_credentials` (the same for an unknown client ID and a wrong
+   *   secret), 502/504 when the token endpoint fails.
    */
   async signIn(
     request: FastifyRequest,
@@ -136,10 +119,7 @@ export class Sessions {
     return sessionInfo(session);
   }
 
-  /**
-   * Starts a company sign-in's session for an operator the IdP authenticated (a new ID every
-   * time, as for the credentials form), ending the request's earlier session if any.
-   */
+  /** A new ID every time; ends the request's earlier session if any. */
   async signInOperator(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -151,7 +131,7 @@ export class Sessions {
     setSessionCookie(reply, this.#cookie, session.id);
   }
 
-  /** The live session of this request, or undefined; looked up once per request. */
+  /** Looked up once per request. */
   current(request: FastifyRequest): Promise<StoredSession | undefined> {
     if (!request.sessionLookup) {
       const id = readSessionId(request, this.#cookie);
@@ -161,14 +141,10 @@ export class Sessions {
   }
 
   /**
-   * The request's session, able to act upstream, when its operator may do `permission`
-   * (docs/security.md, Roles). A credentials-form session may do everything, as before roles
-   * existed; a company sign-in's role decides, and it acts through the region's vendor
-   * connection.
+   * docs/security.md, Roles: a credentials-form session may do everything; a company sign-in's role
+   * decides, acting through the region's vendor connection. Nothing is sent upstream on a refusal.
    *
-   * @throws ProblemError 401 `not_signed_in` without a live session, 403 `forbidden_role` when
-   *   the role may not, 503 `no_connection` when no administrator registered the region's
-   *   connection. Nothing is sent upstream in each case.
+   * @throws ProblemError 401 `not_signed_in`, 403 `forbidden_role`, 503 `no_connection`.
    */
   async require(request: FastifyRequest, permission: Permission = 'read'): Promise<Session> {
     const session = await this.current(request);
@@ -177,7 +153,7 @@ export class Sessions {
       throw new ProblemError(403, 'forbidden_role', refusalFor(session.operator.role, permission), {
         title: 'Not allowed for your role',
       });
-    // The request's own copy of the stored session (`current`): no second copy on every poll.
+    // The request's own copy: no second copy on every poll.
     if (hasOwnCredentials(session)) return session;
     const connection = await this.#connections?.get(session.region);
     if (!connection) {
@@ -200,11 +176,10 @@ export class Sessions {
   }
 
   /**
-   * The request's session, for what reads only the BFF's own records (the ledger, the Audit
-   * page): any role may read, and no vendor connection is needed, so a company's audit is there
-   * before its first connection (refused registrations included).
+   * For the BFF's own records: any role, no vendor connection needed, so a company's audit is there
+   * before its first connection.
    *
-   * @throws ProblemError 401 `not_signed_in` without a live session.
+   * @throws ProblemError 401 `not_signed_in`.
    */
   async requireReader(request: FastifyRequest): Promise<StoredSession> {
     const session = await this.current(request);
@@ -212,12 +187,7 @@ export class Sessions {
     return session;
   }
 
-  /**
-   * The operator of a company sign-in whose role may do `permission`.
-   *
-   * @throws ProblemError 401 `not_signed_in`, 403 `forbidden_role` as {@link require}, and 404
-   *   `not_found` for a credentials-form session (the route exists only for company sign-in).
-   */
+  /** @throws ProblemError as {@link require}, and 404 `not_found` for a credentials-form session. */
   async requireOperator(
     request: FastifyRequest,
     permission: Permission,
@@ -233,11 +203,7 @@ export class Sessions {
     return { ...session, operator };
   }
 
-  /**
-   * Destroys the request's session, if any, and clears the cookie either way.
-   *
-   * @returns the ended session (a company sign-in's carries the ID token for the IdP's logout).
-   */
+  /** @returns the ended session (a company sign-in's carries the ID token for the IdP's logout). */
   async signOut(request: FastifyRequest, reply: FastifyReply): Promise<StoredSession | undefined> {
     const session = await this.current(request);
     const id = readSessionId(request, this.#cookie);
@@ -246,11 +212,7 @@ export class Sessions {
     return session;
   }
 
-  /**
-   * Ends a session whose credentials the upstream stopped accepting. For a vendor connection
-   * (company sign-in) no session ends: its cached token goes, and the answer says an
-   * administrator must replace the connection.
-   */
+  /** For a vendor connection no session ends: the answer says an administrator must replace it. */
   async revoke(session: Pick<Session, 'id' | 'region'>): Promise<ProblemError | undefined> {
     if (isConnectionCaller(session.id)) {
       this.#tokens.drop(session.id);
@@ -271,7 +233,6 @@ export class Sessions {
   }
 }
 
-/** A credentials form's session: it acts upstream with its own client credentials. */
 function hasOwnCredentials(session: StoredSession): session is Session {
   return session.clientId !== undefined && session.clientSecret !== undefined;
 }

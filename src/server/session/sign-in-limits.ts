@@ -2,11 +2,9 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ProblemError } from '../http/problem.ts';
 
-/** Sign-in attempts per IP address and minute, successful or not (docs/security.md). */
+/** docs/security.md. */
 export const DEFAULT_SIGN_IN_PER_IP_PER_MINUTE = 30;
-/** Failed sign-ins per client ID (and region) before the client is refused for a while. */
 export const DEFAULT_FAILED_SIGN_INS_PER_CLIENT = 10;
-/** The window of the per-client count. */
 export const FAILED_SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
 export interface SignInLimitOptions {
@@ -19,11 +17,7 @@ const tooMany = (retryAfterS: number, detail: string) =>
     headers: { 'retry-after': String(Math.max(1, retryAfterS)) },
   });
 
-/**
- * The per-IP limit of sign-in attempts (@fastify/rate-limit, in memory, this instance), as an
- * `onRequest` hook for `POST /api/session`. Over the limit: 429 `too_many_sign_ins` with
- * `Retry-After`.
- */
+/** In memory, this instance; 429 `too_many_sign_ins` with `Retry-After`. */
 export async function perIpSignInLimit(
   app: FastifyInstance,
   options: SignInLimitOptions,
@@ -40,11 +34,7 @@ export async function perIpSignInLimit(
   });
 }
 
-/**
- * Counts failed sign-ins per region and client ID in fixed windows (OWASP ASVS: limit failed
- * authentication attempts per account), so guessing a partner's secret from many addresses is
- * slowed as well. Successful sign-ins are not counted: several operators share one client.
- */
+/** OWASP ASVS; successful sign-ins are not counted: several operators share one client. */
 export class FailedSignInLimiter {
   readonly #windows = new Map<string, { startMs: number; failures: number }>();
   readonly #max: number;
@@ -55,7 +45,6 @@ export class FailedSignInLimiter {
     this.#max = max;
   }
 
-  /** @throws ProblemError 429 `too_many_sign_ins` while the client is over its limit. */
   check(key: string): void {
     const window = this.#current(key);
     if (window && window.failures >= this.#max) {

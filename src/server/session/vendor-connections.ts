@@ -7,35 +7,28 @@ import { vendorConnections } from '../db/schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { OperatorIdentity } from './session-store.ts';
 
-/** A region's vendor connection as operators act through it: never answered to the browser. */
+/** Never answered to the browser. */
 export interface VendorConnection {
   region: Region;
   clientId: string;
-  /** Kept server-side only, sealed at rest; sent only to the region's token endpoint. */
+  /** Sealed at rest; sent only to the region's token endpoint. */
   clientSecret: string;
   updatedAtMs: number;
-  /**
-   * Key of the connection's cached token: one token per connection serves every operator, and a
-   * replaced connection gets a new key, so the old secret's token is not used any longer.
-   */
+  /** A replaced connection gets a new key, so the old secret's token is not used any longer. */
   callerId: string;
 }
 
 const CONNECTION_CALLER_PREFIX = 'connection ';
 
-/** True for the caller ID of a vendor connection rather than a session ID (never has a space). */
+/** Never has a space. */
 export function isConnectionCaller(id: string): boolean {
   return id.startsWith(CONNECTION_CALLER_PREFIX);
 }
 
-/** How long this instance reuses a connection it read (as sessions, docs/security.md). */
+/** As sessions (docs/security.md). */
 const CONNECTION_CACHE_MS = 1_000;
 
-/**
- * Vendor connections held by an administrator (company sign-in, docs/security.md): per region the
- * partner's client ID and secret, the secret sealed with the session key (AES-256-GCM, the region
- * as associated data, so a sealed value cannot be moved to another region's row).
- */
+/** docs/security.md: sealed with the region as associated data, so it cannot move to another row. */
 export class VendorConnections {
   readonly #db: Database;
   readonly #box: SecretBox;
@@ -49,7 +42,7 @@ export class VendorConnections {
     this.#box = box;
   }
 
-  /** The region's connection, or undefined when none is registered (or its seal no longer opens). */
+  /** Undefined when none, or its seal no longer opens. */
   async get(region: Region): Promise<VendorConnection | undefined> {
     const cached = this.#cache.get(region);
     if (cached && performance.now() - cached.readAtMs < CONNECTION_CACHE_MS)
@@ -68,7 +61,6 @@ export class VendorConnections {
           clientId: row.clientId,
           clientSecret,
           updatedAtMs,
-          // The sealed value changes with every registration (a fresh IV): a new key each time.
           callerId: `${CONNECTION_CALLER_PREFIX}${region} ${createHash('sha256').update(row.secretCiphertext).digest('base64url')}`,
         };
       } catch {
@@ -80,7 +72,6 @@ export class VendorConnections {
     return connection;
   }
 
-  /** Every region's connection, without secrets, for the administrator's page. */
   async list(): Promise<VendorConnectionInfo[]> {
     const rows = await this.#db.select().from(vendorConnections);
     return rows.flatMap((row) => {
@@ -97,7 +88,6 @@ export class VendorConnections {
     });
   }
 
-  /** Registers or replaces the region's connection. */
   async put(
     region: Region,
     credentials: { clientId: string; clientSecret: string },
