@@ -2,15 +2,10 @@ import type { BatchSubmissionResponse } from '../../domain/batch.ts';
 import type { StatusRecord } from '../../domain/command.ts';
 import { deviceOutcomeOfRecord, type FleetDeviceOutcome } from '../../domain/fleet-job.ts';
 
-/** Words for a device of a batch whose command its history never showed. */
 export const COMMAND_NOT_FOUND =
   "The vendor accepted the batch, but this device's command history shows no command of it after its window ended: it may have refused the device. Check the device before sending to it again.";
 
-/**
- * A sent batch's devices as the fleet job keeps them: the commands found (with the status their
- * history record showed, else `received`), `notFound` devices failed, the others waiting to be
- * confirmed (no command yet).
- */
+/** Found commands with their status (else `received`), `notFound` devices failed, the rest waiting. */
 export function devicesOfBatch(
   devices: readonly FleetDeviceOutcome[],
   answer: Pick<BatchSubmissionResponse, 'commands' | 'unconfirmed'>,

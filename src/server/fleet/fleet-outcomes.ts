@@ -15,18 +15,13 @@ import type { ReadModel, ReadModelChange } from '../read-model/read-model.ts';
 import { batchKey, devicesOfBatch } from './fleet-runner.ts';
 import type { FleetBatchRow, FleetJobRow, FleetStore } from './fleet-store.ts';
 
-/** A fleet job batch's ledger key: `fleet-job:<job>:batch:<index>` (fleet-runner.ts). */
+/** fleet-runner.ts. */
 const BATCH_KEY = /^fleet-job:([0-9a-f-]{36}):batch:\d+$/;
 
 /**
- * Keeps each fleet job's device outcomes live from the read model (docs/fleet-dispatch.md,
- * Progress), without an upstream call: a sent batch's device commands come from its ledger entry
- * (found by the read model's reads of the devices), each command's status from the read model,
- * which reads the devices while any command is not final; a device of a site since unbound, which
- * it reads no more, ends as no longer followed (domain `withSiteBinding`). Run when the read
- * model changes a job's command or batch (then `fleetJobChanged` is published, so the job page
- * updates) and when the job page reads the job. Once a job sends nothing more and every device is
- * settled, its maker is told of its failed devices, once.
+ * Keeps each fleet job's device outcomes live from the ledger and the read model, without an
+ * upstream call (docs/fleet-dispatch.md, Progress). Once a job is settled its maker is told of
+ * its failed devices, once.
  */
 export class FleetOutcomes {
   readonly #store: FleetStore;
@@ -56,10 +51,7 @@ export class FleetOutcomes {
     options.readModel.onChange((change) => this.#onChange(change));
   }
 
-  /**
-   * Brings the device outcomes of `job`'s sent batches up to date from the ledger and the read
-   * model; returns whether any changed (then the job is read again).
-   */
+  /** @returns whether any changed (then the job is read again). */
   async sync(job: FleetJobRow, batches: readonly FleetBatchRow[]): Promise<boolean> {
     const account: Account = { region: job.region, clientId: job.clientId };
     // The devices of a site the account unbound are read no more: those not ended end so.
@@ -128,11 +120,7 @@ export class FleetOutcomes {
     }
   }
 
-  /**
-   * Once `job` sends nothing more and every device it sent to is settled (a final command, a
-   * failure, or no longer followed since its site was unbound), its maker is told how many failed (no command found, refused, or cancelled at once
-   * for overlap), once (`read_model_notices`).
-   */
+  /** Once, through `read_model_notices`. */
   async #tellFailures(job: FleetJobRow): Promise<void> {
     const notifications = this.#notifications;
     if (!notifications) return;
@@ -168,22 +156,17 @@ export class FleetOutcomes {
   }
 }
 
-/** True once a device's outcome never changes: it failed, or its command is final. */
 function ended(device: FleetDeviceOutcome): boolean {
   return (
     device.failure !== undefined || (device.status !== undefined && isFinalStatus(device.status))
   );
 }
 
-/**
- * True once a device's outcome is final: ended, or no longer followed since its site was unbound
- * (final until the site is bound again).
- */
+/** Final until the site is bound again. */
 function settled(device: FleetDeviceOutcome): boolean {
   return ended(device) || device.unbound === true;
 }
 
-/** A device ended before (a batch cancel's result, a failure) stays as it was. */
 function keepSettled(
   before: FleetDeviceOutcome | undefined,
   after: FleetDeviceOutcome,

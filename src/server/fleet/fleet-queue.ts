@@ -5,50 +5,34 @@ import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';
 
-/** The queue of fleet job steps: one step sends one batch (docs/fleet-dispatch.md). */
+/** docs/fleet-dispatch.md. */
 export const FLEET_STEP_QUEUE = 'fleet-job-step';
 
-/** How far ahead a running step waits for the job's next step itself rather than queueing it, ms. */
+/** A running step waits itself for a next step due within this, rather than queue it, ms. */
 const HOLD_MS = 5_000;
 
-/** `Retry-After` of a refusal while the queue starts, s: a start on an existing schema takes ~1 s. */
+/** A start on an existing schema takes ~1 s. */
 const STARTING_RETRY_AFTER_S = 2;
 
-/** Timings of the queue; tests shorten them. */
 export interface FleetQueueOptions {
-  /** How often an idle worker looks for a due step, s (pg-boss's minimum is 0.5). Default 1. */
+  /** pg-boss's minimum is 0.5 s. Default 1. */
   pollingIntervalSeconds?: number | undefined;
-  /**
-   * How long a step may run before it counts as lost (its BFF died) and is run again, s. Longer
-   * than a batch's worst case: the ledger's lease plus the status reads. Default 120.
-   */
+  /** Longer than a batch's worst case: the ledger's lease plus the status reads, s. Default 120. */
   stepExpireSeconds?: number | undefined;
-  /**
-   * How often the queue looks for steps that expired, s: with the expiry, how long a job whose BFF
-   * died waits before another instance (or the restarted one) runs its step again. Default 10.
-   */
+  /** With the expiry, how long a dead BFF's step waits before it runs again, s. Default 10. */
   superviseIntervalSeconds?: number | undefined;
-  /**
-   * Test-only: awaited in each try of the start once pg-boss has started, before the queue and
-   * the worker are made; tests hold the start there (until `stopped`, which aborts when
-   * {@link FleetQueue.stop} begins), or fail it.
-   */
+  /** Test-only: awaited in each start try before the queue and worker are made. */
   beforeWorker?: ((stopped: AbortSignal) => Promise<void>) | undefined;
-  /**
-   * The BFF's one pg-boss, shared with its other queues and stopped by the BFF; default one of
-   * the queue's own, stopped with it.
-   */
+  /** The BFF's shared pg-boss; default one of the queue's own. */
   host?: JobQueueHost | undefined;
 }
 
-/** Where the queue writes its failures (pino's logger fits). */
 export interface FleetQueueLog {
   info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
   error(details: Record<string, unknown>, message: string): void;
 }
 
-/** Where the queue stands: `starting` until its worker runs (tries again after failures). */
 export type FleetQueueState = 'starting' | 'ready' | 'stopped';
 
 interface StepData {
@@ -56,19 +40,12 @@ interface StepData {
 }
 
 /**
- * The durable queue behind fleet jobs: pg-boss on the BFF's database (PGlite or PostgreSQL,
- * docs/decisions/005-fleet-job-queue.md). A job is a chain of steps, each a queue job with the
- * fleet job's ID as its singleton key under the `stately` policy: at most one step of a fleet job
- * runs at a time across all BFF instances, and at most one waits. A step whose BFF died is run
- * again once it expires.
- *
- * Made at once, started in the background ({@link FleetQueue.start}) so the BFF serves without
- * waiting for it (docs/architecture.md, Running it): until the worker runs, what needs the queue
- * is refused with {@link FleetQueue.requireReady}.
+ * The durable queue behind fleet jobs (decision 005): each step a pg-boss job with the fleet job's
+ * ID as singleton key (`stately`), so one step of a job runs at a time across instances. Started in
+ * the background; until then {@link FleetQueue.requireReady} refuses.
  */
 export class FleetQueue {
   readonly #host: JobQueueHost;
-  /** Whether the host is the queue's own, stopped with it. */
   readonly #ownsHost: boolean;
   readonly #runner: FleetRunner;
   readonly #log: FleetQueueLog;
@@ -81,7 +58,7 @@ export class FleetQueue {
   #starting: Promise<void> | undefined;
   #workerId: string | undefined;
 
-  /** Makes the queue on `handle`; nothing is loaded, read or written until {@link FleetQueue.start}. */
+  /** Nothing is loaded, read or written until {@link FleetQueue.start}. */
   constructor(
     handle: DatabaseHandle,
     runner: FleetRunner,
@@ -98,27 +75,17 @@ export class FleetQueue {
     this.#stepExpireSeconds = options.stepExpireSeconds ?? 120;
   }
 
-  /** `starting` until the worker runs, then `ready`; `stopped` once {@link FleetQueue.stop} began. */
   get state(): FleetQueueState {
     return this.#state;
   }
 
-  /**
-   * Starts the queue in the background: installs or migrates its schema, creates the queue and
-   * this instance's worker. A try that fails is logged and tried again after 1 s, doubling up to
-   * 30 s, until it works or {@link FleetQueue.stop} is called; the returned promise never rejects
-   * and settles when the worker runs or the queue stopped first. Calling it again returns the
-   * same promise.
-   */
+  /** Starts in the background, retrying with back-off until stopped; never rejects. Idempotent. */
   start(): Promise<void> {
     this.#starting ??= this.#startUntilStopped();
     return this.#starting;
   }
 
-  /**
-   * @throws ProblemError 503 `fleet_jobs_starting` with `Retry-After` (s) while the queue has not
-   *   started (or is stopping): nothing may be created or woken yet.
-   */
+  /** @throws ProblemError 503 `fleet_jobs_starting` with `Retry-After` (s) while not started. */
   requireReady(): void {
     if (this.#state === 'ready') return;
     const failing = this.#failedStarts > 0 && this.#state === 'starting';
@@ -159,7 +126,7 @@ export class FleetQueue {
   }
 
   async #startOnce(): Promise<void> {
-    // pg-boss may be started again after a failed start (its own start retries do the same).
+    // pg-boss may be started again after a failed start.
     await this.#host.withStarted(async () => undefined);
     await this.#options.beforeWorker?.(this.#stopped.signal);
     if (this.#stopped.signal.aborted) return;
@@ -185,11 +152,7 @@ export class FleetQueue {
     if (this.#state === 'starting' && this.#workerId !== undefined) this.#state = 'ready';
   }
 
-  /**
-   * The started pg-boss, also while a graceful stop lets a step under way queue its next one.
-   *
-   * @throws ProblemError 503 `fleet_jobs_starting` before the worker ran.
-   */
+  /** Also while a graceful stop lets a step queue its next one. @throws as {@link requireReady}. */
   #started(): PgBoss {
     const boss = this.#host.boss;
     if (boss && this.#workerId !== undefined) return boss;
@@ -197,7 +160,7 @@ export class FleetQueue {
     throw new Error('the fleet job queue is ready without a worker');
   }
 
-  /** Asks for a step of `jobId` at `atMs` (default now), unless one already waits. */
+  /** Unless one already waits. */
   async wake(jobId: string, atMs?: number): Promise<void> {
     await this.#started().send(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,
@@ -205,7 +168,7 @@ export class FleetQueue {
     });
   }
 
-  /** Brings a waiting step of `jobId` forward to now (a cancel need not wait for the rate). */
+  /** A cancel need not wait for the rate. */
   async hurry(jobId: string): Promise<void> {
     await this.#started().upsert(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,
@@ -214,12 +177,7 @@ export class FleetQueue {
     if (this.#workerId) this.#started().notifyWorker(this.#workerId);
   }
 
-  /**
-   * Stops the queue's start and wake-ups. Mid-start, the try under way is let finish (pg-boss
-   * cannot be interrupted) and a waiting retry is dropped. With a host of its own, pg-boss is
-   * then stopped, a step under way finishing first (at most `timeoutMs`); a shared host is
-   * stopped by its owner once every queue stopped. The database stays open (it is the BFF's).
-   */
+  /** A try under way finishes (pg-boss cannot be interrupted); a shared host is stopped by its owner. */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#state = 'stopped';
     this.#stopped.abort();
@@ -228,10 +186,8 @@ export class FleetQueue {
   }
 
   async #run(jobId: string): Promise<void> {
-    // The step keeps its queue job (and so the job's one active slot) for the next steps due
-    // within HOLD_MS, sleeping until each is due: the rate is kept to the millisecond instead of
-    // the polling interval, and a batch costs no queue round trip. Past that, or when half the
-    // expiry has gone, the next step goes back to the queue.
+    // Holding the queue job for steps due within HOLD_MS keeps the rate to the millisecond and costs no
+    // queue round trip; past it, or half the expiry, the next step goes back to the queue.
     const heldUntilMs = Date.now() + (this.#stepExpireSeconds * 1000) / 2;
     try {
       let next = await this.#runner.step(jobId);
@@ -246,7 +202,7 @@ export class FleetQueue {
       }
       if (next) await this.wake(jobId, next.atMs);
     } catch (error) {
-      // pg-boss runs the step again after its retry delay; the batch keys make that safe.
+      // Retried by pg-boss; the batch keys make that safe.
       this.#log.warn(
         { jobId, reason: error instanceof Error ? error.message : String(error) },
         'fleet job step failed; it will be run again',

@@ -21,46 +21,32 @@ import type { FleetBatchRow, FleetJobRow, FleetStore } from './fleet-store.ts';
 
 export { COMMAND_NOT_FOUND, devicesOfBatch } from './fleet-batch-devices.ts';
 
-/**
- * How often a batch is tried before its devices are reported failed: enough to outlast a burst
- * of 429s and an unknown outcome that the ledger settles through the history.
- */
+/** Enough to outlast a burst of 429s and an unknown outcome the ledger settles. */
 export const MAX_BATCH_ATTEMPTS = 8;
-/**
- * How often a batch is tried while an earlier try of it may have reached its devices and is not
- * settled yet ({@link SETTLING_CODES}): each such try only reads the command history and sends
- * nothing, and giving up early would report devices failed that may hold the command. At the
- * ledger's 5 s `Retry-After`, or the 30 s backoff cap, a few minutes to a quarter of an hour.
- */
+/** While an earlier try may have reached its devices: giving up early would report them failed wrongly. */
 export const MAX_SETTLING_ATTEMPTS = 30;
-/** The longest wait between two tries of one batch, ms, unless the runner is given another. */
 const MAX_RETRY_WAIT_MS = 30_000;
 
-/** The `Idempotency-Key` of one batch of a job: the same for every try, in every instance. */
+/** The same for every try, in every instance. */
 export function batchKey(jobId: string, index: number): string {
   return `fleet-job:${jobId}:batch:${index}`;
 }
 
-/** The `Idempotency-Key` of the cancel of one sent batch of a job. */
 export function batchCancelKey(jobId: string, index: number): string {
   return `fleet-job:${jobId}:cancel:${index}`;
 }
 
-/** What a step asks of the queue next: another step at `atMs`, or none. */
 export type NextStep = { atMs: number } | undefined;
 
-/** Test-only hooks: `beforeBatch` runs before a batch goes to the ledger (the crash test). */
+/** Test-only (the crash test). */
 export interface FleetRunnerHooks {
   beforeBatch?: (jobId: string, index: number) => void;
   afterBatch?: (jobId: string, index: number) => void;
 }
 
 /**
- * One step of a fleet job (docs/fleet-dispatch.md, Job model): sends the next pending batch
- * through the ledger, or cancels what was sent, and says when the next step is due. A step may run
- * again after a crash, on any instance: every batch goes through the ledger under its own
- * `Idempotency-Key` ({@link batchKey}), so a batch tried again is replayed or reconciled through
- * the history, never sent twice.
+ * One step of a fleet job (docs/fleet-dispatch.md, Job model). A step may run again after a crash:
+ * every batch goes under its own `Idempotency-Key` ({@link batchKey}), so it is never sent twice.
  */
 export class FleetRunner {
   readonly #store: FleetStore;
@@ -80,17 +66,13 @@ export class FleetRunner {
     upstream: UpstreamApi;
     box: SecretBox;
     now: () => number;
-    /** Drops what the token cache holds for a job's caller once the job ends. */
     forgetCaller: (callerId: string) => void;
     hooks?: FleetRunnerHooks | undefined;
-    /** The longest wait between two tries of one batch, ms (default 30 s; tests shorten it). */
+    /** Default 30 s; tests shorten it. */
     retryWaitCapMs?: number | undefined;
-    /**
-     * The devices' budget of upstream calls: each batch and cancel spends a slot of each of its
-     * devices, as a person's change does (docs/decisions/007-device-call-budget.md, section 1).
-     */
+    /** Each batch and cancel spends a slot of each device (decision 007, section 1). */
     budget?: DeviceBudgetStore | undefined;
-    /** The upstream's clock, epoch ms, that the budget counts on (default `now`). */
+    /** Default `now`. */
     upstreamNow?: (() => number) | undefined;
   }) {
     this.#store = options.store;
@@ -105,7 +87,6 @@ export class FleetRunner {
     this.#upstreamNow = options.upstreamNow ?? options.now;
   }
 
-  /** `call` spending a slot of each of `deviceIds`' budget (see `budget`), as the ledger's send. */
   #budgeted<T>(
     caller: Session,
     deviceIds: readonly string[],
@@ -121,7 +102,6 @@ export class FleetRunner {
     }).send;
   }
 
-  /** Runs one step of job `jobId`; see the class. */
   async step(jobId: string): Promise<NextStep> {
     const job = await this.#store.find(jobId);
     if (!job) return undefined;
@@ -148,8 +128,7 @@ export class FleetRunner {
     const intervalMs = 60_000 / job.rollout.batchesPerMinute;
     if (next.attempts === 0 && lastSentMs + intervalMs > this.#now())
       return { atMs: lastSentMs + intervalMs };
-    // The read model learns the earlier batches' cancellations after their answers
-    // (docs/fleet-dispatch.md, Abort rule): the rule is checked on them before the next is sent.
+    // The read model learns cancellations after their answers (docs/fleet-dispatch.md, Abort rule).
     if (await this.#abortIfBroken(job)) return undefined;
     const retryAtMs = await this.#send(job, caller, next);
     if (retryAtMs !== undefined) return { atMs: retryAtMs };
@@ -157,7 +136,6 @@ export class FleetRunner {
     return { atMs: this.#now() + intervalMs };
   }
 
-  /** Ends `job` `aborted` when its abort rule is broken by what is known now; true if it did. */
   async #abortIfBroken(job: FleetJobRow): Promise<boolean> {
     if (job.rollout.abortPercent >= 100) return false;
     const stop = abortReason(job, await this.#store.batches(job.id));
@@ -166,18 +144,13 @@ export class FleetRunner {
     return true;
   }
 
-  /**
-   * Sends one batch through the ledger and writes what came of it.
-   *
-   * @returns when to try the same batch again, or undefined when it is settled (sent or failed).
-   */
+  /** @returns when to try the same batch again, or undefined when it is settled. */
   async #send(
     job: FleetJobRow,
     caller: Session,
     batch: FleetBatchRow,
   ): Promise<number | undefined> {
-    // Written with the outcome, not before the call: one write less per batch (bench: fleet). A
-    // try cut short by a crash is not counted; the batch key keeps its next try from sending twice.
+    // Written with the outcome: one write less per batch (bench: fleet); the key prevents resending.
     const attempts = batch.attempts + 1;
     const later = async (atMs: number) => {
       await this.#store.updateBatch({ jobId: job.id, index: batch.index, attempts });
@@ -199,7 +172,7 @@ export class FleetRunner {
       }));
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
-      // Refusals that name a wait (the key or window still settling): the same batch later.
+      // Refusals that name a wait: the same batch later.
       const waitS = Number(error.headers['retry-after']);
       const settling = SETTLING_CODES.has(error.problem.code);
       if (Number.isFinite(waitS) && attempts < maxAttempts(settling || busy(error.problem.code)))
@@ -218,8 +191,7 @@ export class FleetRunner {
         await this.#failBatch(batch, attempts, UNREADABLE);
         return undefined;
       }
-      // The vendor's answer names no device command: the read model's reads of the devices find
-      // them, and the job's outcomes follow (fleet-outcomes.ts).
+      // The vendor's answer names no device command: the read model finds them (fleet-outcomes.ts).
       const batchAnswer =
         (await this.#ledger
           .batchAnswerByKey(caller, batchKey(job.id, batch.index))
@@ -238,7 +210,6 @@ export class FleetRunner {
     const problem = ProblemSchema.safeParse(answer.body);
     const settling = problem.success && SETTLING_CODES.has(problem.data.code);
     const patient = settling || (problem.success && busy(problem.data.code));
-    // 429 and answers whose outcome is not known yet: the same key again later.
     if ((answer.status === 429 || answer.status >= 500) && attempts < maxAttempts(patient)) {
       const waitS = Number(answer.headers?.['retry-after']);
       const backoffMs = Math.min(this.#retryWaitCapMs, 1000 * 2 ** (attempts - 1));
@@ -272,11 +243,9 @@ export class FleetRunner {
   }
 
   /**
-   * Cancels every sent batch (batch cancel, docs/upstream.md, Batches), records the results, ends
-   * the job. A cancel whose devices have no call left waits for them: the job stays cancelling.
+   * A cancel whose devices have no call left waits: the job stays cancelling.
    *
-   * @returns when to try again (the cancels done are replayed under their keys, never resent),
-   *   or undefined once the job ended.
+   * @returns when to try again (cancels done replay under their keys), or undefined once ended.
    */
   async #cancelSent(
     job: FleetJobRow,
@@ -339,11 +308,7 @@ export class FleetRunner {
     return undefined;
   }
 
-  /**
-   * Cancels a sent batch that has no batch ID (found in the histories after its answer was lost)
-   * device by device, each command through the ledger under its own key; a device with no call
-   * left is passed to `waitFor` and tried again at the next step.
-   */
+  /** For a batch without a batch ID (found after its answer was lost): device by device. */
   async #cancelEach(
     job: FleetJobRow,
     caller: Session,
@@ -389,10 +354,7 @@ export class FleetRunner {
     this.#forgetCaller(sealingContext(job.id));
   }
 
-  /**
-   * The sign-in the job acts under, from its sealed secret, as the person who made it (each batch
-   * is recorded in the ledger as theirs); undefined once it cannot be opened.
-   */
+  /** As the person who made it; undefined once it cannot be opened. */
   #callerOf(job: FleetJobRow): Session | undefined {
     return actingFor({
       box: this.#box,
@@ -404,20 +366,12 @@ export class FleetRunner {
   }
 }
 
-/**
- * The associated data a job's secret is sealed with, so only that job's row opens it; also its
- * caller's token cache key, apart from every session's ({@link actingFor}).
- */
+/** Also its caller's token cache key ({@link actingFor}). */
 export function sealingContext(jobId: string): string {
   return `fleet-job:${jobId}`;
 }
 
-/**
- * The ledger's codes for a batch that an earlier try may have carried out and that is not settled
- * yet (docs/architecture.md, Ledger): `outcome_unknown` (the answer was lost, a timeout, a 5xx),
- * `reconciliation_pending` (the command history could not be read to settle it),
- * `window_unsettled` and `idempotency_in_progress` (another try holds the lease).
- */
+/** An earlier try may have carried the batch out (docs/architecture.md, Ledger). */
 const SETTLING_CODES: ReadonlySet<string> = new Set([
   'outcome_unknown',
   'reconciliation_pending',
@@ -425,17 +379,9 @@ const SETTLING_CODES: ReadonlySet<string> = new Set([
   'idempotency_in_progress',
 ]);
 
-/**
- * How often a batch is tried: as long as {@link MAX_SETTLING_ATTEMPTS} while it may have reached
- * its devices or while they are only busy, else {@link MAX_BATCH_ATTEMPTS}.
- */
 const maxAttempts = (patient: boolean) => (patient ? MAX_SETTLING_ATTEMPTS : MAX_BATCH_ATTEMPTS);
 
-/**
- * True for `device_rate_limited`: a device's calls are used up for the minute (its budget, or the
- * vendor's 429), nothing was sent, and the batch waits for the next slot like a person's change
- * would rather than failing devices that are merely busy.
- */
+/** Nothing was sent: the batch waits for the next slot rather than fail merely busy devices. */
 const busy = (code: string) => code === 'device_rate_limited';
 
 const OUTCOME_NOT_KNOWN =
@@ -448,7 +394,6 @@ function failureWords(detail: string | undefined): string {
   return detail ?? 'The upstream refused this batch.';
 }
 
-/** Operator words for a broken abort rule, or undefined while it holds. */
 function abortReason(job: FleetJobRow, batches: readonly FleetBatchRow[]): string | undefined {
   const { sentSoFar, failedOrCancelled } = abortRuleCounts(batches);
   if (!breaksAbortRule({ sentSoFar, failedOrCancelled }, job.rollout.abortPercent))

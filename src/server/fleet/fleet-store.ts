@@ -24,17 +24,12 @@ import type { Database } from '../../infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 
-/**
- * Who owns a job: the client it acts for and the operator who made it: the typed name
- * (credentials form), or the person and their role at that sign-in (company sign-in).
- */
 export type FleetOwner = AccountActor;
 
-/** The person a company sign-in authenticated, with the role they had when they made the job. */
+/** With the role they had when they made the job. */
 export const FleetJobOperatorSchema = OperatorSchema.extend({ role: RoleSchema });
 export type FleetJobOperator = z.infer<typeof FleetJobOperatorSchema>;
 
-/** A job row as read back, its JSON columns parsed. */
 export interface FleetJobRow extends FleetOwner {
   id: string;
   secretCiphertext: string | null;
@@ -46,12 +41,11 @@ export interface FleetJobRow extends FleetOwner {
   updatedAt: Date;
 }
 
-/** A batch row as read back. */
 export interface FleetBatchRow {
   jobId: string;
   index: number;
   state: FleetBatchState;
-  /** The batch's own command (a plan's); undefined: the job's. */
+  /** Undefined: the job's. */
   command?: DeviceCommand | undefined;
   devices: FleetDeviceOutcome[];
   batchCommandId: string | null;
@@ -62,9 +56,8 @@ export interface FleetBatchRow {
 const DevicesColumnSchema = z.array(FleetDeviceOutcomeSchema);
 
 /**
- * The fleet job tables (`bff.fleet_jobs`, `bff.fleet_job_batches`; docs/fleet-dispatch.md). Every
- * read checks what it reads; a state change names the states it may leave, so two instances
- * racing on one job change it once.
+ * The fleet job tables (docs/fleet-dispatch.md). A state change names the states it may leave, so
+ * two instances racing on one job change it once.
  */
 export class FleetStore {
   readonly #db: Database;
@@ -73,7 +66,7 @@ export class FleetStore {
     this.#db = db;
   }
 
-  /** Writes a new job and all its batches, `pending`, in one transaction. */
+  /** In one transaction. */
   async create(job: {
     id: string;
     owner: FleetOwner;
@@ -102,7 +95,7 @@ export class FleetStore {
         createdAt: now,
         updatedAt: now,
       });
-      // Chunked: PostgreSQL takes at most 65,535 parameters per statement.
+      // PostgreSQL takes at most 65,535 parameters per statement.
       for (let i = 0; i < job.batches.length; i += 500)
         await tx.insert(fleetJobBatches).values(
           job.batches.slice(i, i + 500).map((batch, offset) => ({
@@ -121,18 +114,12 @@ export class FleetStore {
     return row ? jobRowOf(row) : undefined;
   }
 
-  /** The owner's job, or undefined when there is none or it belongs to another client. */
   async findOwned(owner: FleetOwner, id: string): Promise<FleetJobRow | undefined> {
     const job = await this.find(id);
     return job && sameAccount(job, owner) ? job : undefined;
   }
 
-  /**
-   * The owner's job and its batches as of one moment (one repeatable-read transaction): a job
-   * that ends between two plain reads would otherwise be answered `aborted` or `cancelled` with
-   * batches still `pending`, since its end and the skipping of its batches commit together.
-   * Undefined when there is no such job or it belongs to another client.
-   */
+  /** One repeatable-read transaction: a job ending between two reads would show pending batches. */
   async snapshot(
     owner: FleetOwner,
     id: string,
@@ -153,7 +140,6 @@ export class FleetStore {
     );
   }
 
-  /** The owner's job made by a request with `idempotencyKey`, and that request's fingerprint. */
   async findByKey(
     owner: FleetOwner,
     idempotencyKey: string,
@@ -165,7 +151,6 @@ export class FleetStore {
     return row ? { job: jobRowOf(row), requestHash: row.requestHash } : undefined;
   }
 
-  /** The owner's jobs, newest first, at most `limit`. */
   async list(owner: FleetOwner, limit = 50): Promise<FleetJobRow[]> {
     const rows = await this.#db
       .select()
@@ -185,13 +170,8 @@ export class FleetStore {
     return rows.map(batchRowOf);
   }
 
-  /**
-   * The first batch of a job still to be sent, and when the job last sent one (epoch ms, 0 when
-   * none): what a step needs, read without the job's other batches.
-   */
   async nextToSend(jobId: string): Promise<{ batch?: FleetBatchRow; lastSentMs: number }> {
-    // One statement: a step runs once per batch, and each round trip counts (bench: fleet).
-    // Epoch ms as float8, which both drivers answer as a number.
+    // One statement: each round trip counts (bench: fleet). float8 reads as a number in both drivers.
     const lastSentMs = sql<
       number | null
     >`(select (extract(epoch from max(${fleetJobBatches.sentAt})) * 1000)::float8 from ${fleetJobBatches} where ${fleetJobBatches.jobId} = ${jobId})`;
@@ -207,10 +187,9 @@ export class FleetStore {
   }
 
   /**
-   * Moves a job from one of `from` to `to`; when `to` is final, the sealed secret is dropped
-   * and the batches still pending become `skipped`.
+   * A final `to` drops the sealed secret and skips the pending batches.
    *
-   * @returns whether this call moved it (false: it was in no state of `from`).
+   * @returns whether this call moved it.
    */
   async transition(
     id: string,
@@ -241,10 +220,7 @@ export class FleetStore {
     });
   }
 
-  /**
-   * Writes the status (and cancellation reason) read for one device of a batch, leaving the
-   * batch's other devices as they are now, whatever was written since the batch was read.
-   */
+  /** Leaves the batch's other devices as they are now. */
   async updateDeviceStatus(
     jobId: string,
     index: number,
@@ -271,12 +247,7 @@ export class FleetStore {
     });
   }
 
-  /**
-   * Rewrites a batch's devices with `update` applied to them as they are now (the row locked
-   * meanwhile), so outcomes written from the read model never undo what a step wrote since.
-   *
-   * @returns whether the devices changed.
-   */
+  /** Row locked, so outcomes from the read model never undo what a step wrote since. */
   async updateBatchDevices(
     jobId: string,
     index: number,
@@ -300,7 +271,6 @@ export class FleetStore {
     });
   }
 
-  /** The jobs of `owner` that sent one of these batches (by the vendor's batch ID). */
   async jobIdsOfBatches(
     owner: Pick<FleetOwner, 'region' | 'clientId'>,
     batchCommandIds: readonly string[],
@@ -319,7 +289,6 @@ export class FleetStore {
     return rows.map((row) => row.jobId);
   }
 
-  /** Writes a batch's state, devices and IDs after an attempt. */
   async updateBatch(
     batch: Pick<FleetBatchRow, 'jobId' | 'index'> & Partial<Omit<FleetBatchRow, 'jobId' | 'index'>>,
   ): Promise<void> {
@@ -337,10 +306,7 @@ export class FleetStore {
   }
 }
 
-/**
- * A job with its batches as the BFF answers it; with `sending`, when its last pending batch is
- * expected to go (`expectedSendingEndMs`, at `sending.nowMs` and under the devices' budget).
- */
+/** `expectedSendingEndMs` at `sending.nowMs`, under the devices' budget. */
 export function toFleetJob(
   job: FleetJobRow,
   batches: readonly FleetBatchRow[],
