@@ -7,18 +7,10 @@ import type { KnownCommandSource } from '../upstream/upstream-api.ts';
 import { windowOverlapWords } from '../upstream/upstream-problem.ts';
 
 /**
- * Checks the steps of a change, in sending order, before anything of it is sent or queued
- * (docs/architecture.md, Write path; docs/decisions/007-device-call-budget.md, section 1: a call
- * the vendor would refuse is a call of the device's budget spent for nothing):
- * - a submission's or a batch's window that has already ended at `nowMs` (the upstream's clock;
- *   domain `windowHasEnded`) is refused 422 `window_ended`;
- * - a submission whose window overlaps an active command the BFF knows of its device (the read
- *   model's, `known`; domain `findActiveOverlap`) is refused 409 `window_overlap` naming that
- *   command, in the words of the vendor's own refusal. A command that an earlier step of the same
- *   change cancels (a replace's, an undo's) is not in its way.
- *
- * A batch is not checked for overlap: the vendor takes it and cancels the command of a device
- * whose window overlaps (docs/upstream.md, Batch), which the batch's outcome then names.
+ * Checks a change's steps before anything is sent or queued: a call the vendor would refuse is a
+ * call of the device's budget spent for nothing (decision 007, section 1; docs/architecture.md,
+ * Write path). A command an earlier step of the change cancels is not in the way. A batch is not
+ * checked for overlap: the vendor cancels the overlapped device's command (docs/upstream.md, Batch).
  *
  * @throws ProblemError 422 `window_ended`, 409 `window_overlap` (`details`: the command in the way).
  */

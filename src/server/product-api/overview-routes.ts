@@ -14,16 +14,14 @@ import {
 import { overviewSince, type OverviewSource } from './overview-source.ts';
 
 /**
- * `GET /api/overview?region=` (docs/architecture.md, Overview): the signed-in account's overview
- * on the vendor's clock, from an {@link OverviewSource}: no vendor call per device, at most the
- * site list (kept 30 s per client). A session acts in one region, so `region`, when given, must
- * be the signed-in one (409 `other_region`, saying how to see the other).
+ * `GET /api/overview?region=` (docs/architecture.md, Overview): no vendor call per device. A
+ * session acts in one region, so another `region` is 409 `other_region`.
  */
 export function overviewRoutes(
   app: FastifyInstance,
   deps: Pick<ProductApiDeps, 'sessions'> & {
     overview: OverviewSource;
-    /** The vendor's clock, epoch ms: it starts and ends the windows. */
+    /** Epoch ms. */
     now: () => number;
   },
 ): void {

@@ -9,16 +9,11 @@ import { declareCommonAnswers, productValidatorCompiler, type ProductApiDeps } f
 import { ledgerRoutes } from './ledger-routes.ts';
 import { siteRoutes } from './site-routes.ts';
 
-/** Path of the product's OpenAPI document. */
 export const OPENAPI_PATH = '/api/openapi.json';
 
 /**
- * Sets up the product API (docs/decisions/006, section 3; docs/architecture.md, BFF surface):
- * zod validation and serialisation of the routes declared with schemas, and the OpenAPI document
- * generated from those declarations (`@fastify/swagger`), served at {@link OPENAPI_PATH}, with the
- * answers common to all routes added to each (`declareCommonAnswers`). Call it
- * before any route is registered, so the document sees them all; {@link productApiRoutes} adds
- * the routes.
+ * Decision 006, section 3. Call it before any route is registered, so the OpenAPI document sees
+ * them all.
  */
 export async function installProductApi(app: FastifyInstance): Promise<void> {
   // Before the document's own hook, so it reads every route with its common answers.
@@ -64,10 +59,6 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
   );
 }
 
-/**
- * The product routes (sites, commands, batches, ledger, queued changes), declared with their zod
- * schemas.
- */
 export function productApiRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   siteRoutes(app, deps);
   commandRoutes(app, deps);

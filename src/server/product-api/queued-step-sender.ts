@@ -17,20 +17,12 @@ import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { changeSealingContext } from './write-path.ts';
 
-/** How long a 429 without `Retry-After` leaves the devices alone, ms. */
 const BUSY_DEFAULT_MS = 60_000;
 
 /**
- * The queue of changes' `send` (src/server/budget, {@link SendStep}): runs one step of a queued
- * change through the command ledger under the step's `Idempotency-Key`, as the person who made the
- * change (their sign-in's client secret, sealed with the change), an undo's steps with the key of
- * the change they undo. Every upstream call of the try takes its slots from the step's
- * (`toSend.calls`): the slots the queue reserved go to the first call about each device, which is
- * the read of the history that settles an earlier try's unknown outcome when there was one, so
- * that read goes at the device's next free call in the change's place (decision 007, section 2);
- * the slots no call spent are given back. The ledger's answer says what came of it: sent, refused
- * for good, busy (a 429, never retried blind), waiting for something of the change's own making
- * (never counted as a failed try), or to be tried again (a failure of the upstream).
+ * The queue's `send` ({@link SendStep}): one step through the ledger under its key, as the person
+ * who made the change. The queue's reserved slots go to the first call about each device, so the
+ * read that settles an unknown outcome goes in the change's place (decision 007, section 2).
  */
 export function queuedStepSender(options: {
   ledger: Ledger;
@@ -38,7 +30,7 @@ export function queuedStepSender(options: {
   box: SecretBox;
   now: () => number;
   budget: DeviceBudgetStore;
-  /** The upstream's clock, epoch ms: what the budget counts on. */
+  /** Epoch ms. */
   upstreamNow: () => number;
 }): SendStep {
   const { ledger, upstream, box, now, budget, upstreamNow } = options;
@@ -79,24 +71,20 @@ export function queuedStepSender(options: {
   };
 }
 
-/** What a problem the ledger threw before sending means for the queue. */
 function problemResultOf(error: ProblemError): StepResult {
   const waitS = Number(error.headers['retry-after']);
   const retryAfterMs = Number.isFinite(waitS) ? Math.max(1, waitS) * 1000 : undefined;
   const answer = answerOf(error);
   switch (error.problem.code) {
-    // An earlier try of the step still under way, or its unknown outcome still being settled
-    // within the ledger's lease: the change's own doing.
+    // Still under way, or being settled within the lease: the change's own doing.
     case 'idempotency_in_progress':
       return { result: 'wait', retryAfterMs: retryAfterMs ?? 1000, answer };
     case 'reconciliation_pending':
-      // 429: the read that settles its earlier try waits for the device's next free call in the
-      // change's place (changes queued before it go first); 503: the vendor did not let the
-      // history be read, a failure of the upstream, counted.
+      // 429: the settling read waits for the next free call in the change's place; 503: counted failure.
       return error.problem.status === 429
         ? { result: 'wait', retryAfterMs: retryAfterMs ?? 1000, answer }
         : { result: 'retry', retryAfterMs, outcomeUnknown: true, answer };
-    // Another submission for the device and window is under way: nothing of this step was sent.
+    // Nothing of this step was sent.
     case 'window_unsettled':
       return { result: 'retry', retryAfterMs, notSent: true, answer };
     default:
@@ -104,10 +92,6 @@ function problemResultOf(error: ProblemError): StepResult {
   }
 }
 
-/**
- * The ledger intent of one step, its call through the adapter as `caller`, made through `send`
- * (which takes the call's slots).
- */
 function intentOf(
   step: ChangeStep,
   caller: Session,
@@ -149,11 +133,7 @@ function intentOf(
   }
 }
 
-/**
- * What the ledger's answer to a step means for the queue. `calls` says whether the answer is the
- * step's own call refused for want of a slot (its devices' next free call in the change's place,
- * after the read that settled an earlier try found it not carried out): a wait, not a busy device.
- */
+/** `calls` tells the step's own call refused for want of a slot: a wait, not a busy device. */
 function resultOf(
   answer: StoredAnswer,
   nowMs: number,
@@ -163,7 +143,6 @@ function resultOf(
   const stepAnswer: StepAnswer = { status: answer.status, body: answer.body };
   if (answer.status >= 200 && answer.status < 300) return { result: 'sent', answer: stepAnswer };
   const problem = ProblemSchema.safeParse(answer.body);
-  // The ledger stores `Retry-After` as whole seconds (the problems it keeps write it so).
   const waitS = Number(answer.headers?.['retry-after']);
   const retryAfterMs = Number.isFinite(waitS) ? waitS * 1000 : undefined;
   if (answer.status === 429 && calls.refusedUntilMs !== undefined)
@@ -183,8 +162,7 @@ function resultOf(
       answer: stepAnswer,
     };
   }
-  // An unknown outcome (a timeout, a 5xx) or a refusal that left nothing sent (an open circuit,
-  // the token endpoint down): the same key again later, which the ledger settles first.
+  // Unknown outcome, or nothing sent: the same key again later, which the ledger settles first.
   if (answer.status >= 500)
     return {
       result: 'retry',
@@ -207,10 +185,7 @@ function answerOf(problem: ProblemError): StepAnswer {
   return { status: problem.problem.status, body: problem.problem };
 }
 
-/**
- * The sign-in a queued change acts under, from its sealed secret, as the person who made it (each
- * step is recorded in the ledger as theirs); undefined once unusable.
- */
+/** As the person who made it; undefined once unusable. */
 function callerOf(toSend: StepToSend, box: SecretBox, nowMs: number): Session | undefined {
   return actingFor({
     box,
