@@ -1,4 +1,3 @@
-// Over 500 lines on purpose: drizzle-kit generates the migrations from this one file (drizzle.config.ts), so every table of the bff schema is declared here.
 import { sql } from 'drizzle-orm';
 import { LEDGER_KINDS, LEDGER_STATES } from '../../domain/ledger.ts';
 import {
