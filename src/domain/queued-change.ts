@@ -1,4 +1,3 @@
-// Over 500 lines on purpose: its waiting-change rules read the schemas above; moving them out would need a re-export cycle or changing each of their importers.
 import { z } from 'zod';
 import { BatchRequestSchema, MAX_BATCH_DEVICES } from './batch.ts';
 import {
