@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { SlowestFirstSequencer } from './test/support/slowest-first-sequencer.ts';
 
 export default defineConfig({
   test: {
+    // The slowest files of a project first (known durations, not only an earlier run's cache).
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         test: {
@@ -13,6 +16,8 @@ export default defineConfig({
           include: ['src/domain/**/*.test.ts'],
           environment: 'node',
           isolate: false,
+          // As the node project, whose group this is (one group, one number of workers).
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
@@ -21,6 +26,11 @@ export default defineConfig({
           name: 'node',
           include: ['src/{infra,server,sandbox}/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
+          // Two files at a time on CI's 2 cores (vitest's default there is one): most of a node
+          // file's time is waiting (a stack's HTTP round trips, a queue's polling, a child
+          // process), not computing, so two nearly halve the stage. Every file has its own
+          // databases, data directories and ephemeral ports, so files never share state.
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
           // Guards against a hang, not measures of speed (the bench measures speed): a stack starts
           // an embedded PostgreSQL, and on a loaded 2-core machine that took over 30 s.
@@ -28,6 +38,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // `expect.poll` waits for a state the code reaches by itself (a fake's call arriving, a
           // row written); at the default 1 s a loaded clean-clone run gave up before it came.
+          // `vi.waitFor` has no such setting: its calls pass the same 15 s themselves.
           expect: { poll: { timeout: 15_000 } },
         },
       },

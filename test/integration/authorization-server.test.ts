@@ -124,7 +124,7 @@ describe('oidc-provider with client_secret_basic only', () => {
     clock.nowMs += (TOKEN_TTL_S - 5) * 1000;
     const sites = await bff.inject({ method: 'GET', url: '/api/sites', headers: { cookie } });
     expect(sites.statusCode).toBe(200);
-    await vi.waitFor(() => expect(grants).toEqual({ success: 2, error: 1 }));
+    await vi.waitFor(() => expect(grants).toEqual({ success: 2, error: 1 }), { timeout: 15_000 });
   });
 
   it('answers a wrong secret with invalid_credentials once both methods are refused, and logs both', async () => {

@@ -404,7 +404,8 @@ describe.each(DATABASE_KINDS)('data made by the release before, on %s', (kind) =
     recorded = RecordedSchema.parse(
       JSON.parse(await readFile(path.join(FIXTURES_DIR, `${kind}.recorded.json`), 'utf8')),
     );
-    database = await createTestDatabase(kind);
+    // The recorded data directory is unpacked over it: its database is as the old release left it.
+    database = await createTestDatabase(kind, { content: 'empty' });
     await unpack(`${kind}-data.tar.zst`, database.dataDir);
     if (database.databaseUrl)
       await restoreDump(database.databaseUrl, path.join(database.dataDir, 'postgres.sql'));

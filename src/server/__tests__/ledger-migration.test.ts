@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
 
   beforeAll(async () => {
     fake = await startFakeUpstream();
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, { content: 'empty' });
     database = await testDb.open();
     // The schema as it was with text columns (init and lease), and a row written then.
     const before = await firstMigrations(2);
@@ -101,7 +101,7 @@ describe.each(DATABASE_KINDS)(
     let database: DatabaseHandle;
 
     beforeAll(async () => {
-      testDb = await createTestDatabase(kind);
+      testDb = await createTestDatabase(kind, { content: 'empty' });
       database = await testDb.open();
       // The schema as it was before the `connection` kind (migrations 0000 to 0007), with a row.
       const before = await firstMigrations(8);

@@ -224,7 +224,7 @@ describe.each(DATABASE_KINDS)('entries written before undo was recorded, on %s',
   beforeAll(async () => {
     fake = await startFakeUpstream();
     programFake(fake);
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, { content: 'empty' });
     database = await testDb.open();
     // The schema as it was before the undo_of column, and an entry written through it.
     const before = await firstMigrations(4);

@@ -25,7 +25,7 @@ describe('migrationLockKey', () => {
 
 describe.each(DATABASE_KINDS)('migrations started at once on %s', (kind) => {
   it('apply once, without colliding, however many instances start together', async () => {
-    const testDb = await createTestDatabase(kind);
+    const testDb = await createTestDatabase(kind, { content: 'empty' });
     try {
       // Two BFF instances: on PostgreSQL two pools (the URLs differ only in a harmless
       // parameter), on PGlite the one handle a process shares per directory.

@@ -613,7 +613,7 @@ describe('the token', () => {
     const response = await api('GET', '/api/sites');
     expect(response.statusCode).toBe(200);
     // Renewed beside the call, which still used the valid token.
-    await vi.waitFor(() => expect(fake.tokenRequests).toBe(1));
+    await vi.waitFor(() => expect(fake.tokenRequests).toBe(1), { timeout: 15_000 });
   });
 
   it('is renewed once for 100 concurrent calls on an expired token', async () => {

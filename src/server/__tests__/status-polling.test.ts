@@ -136,13 +136,13 @@ describe('without a database, status polls share upstream calls and final status
       release = resolve;
     });
     const inFlight = poll();
-    await vi.waitFor(() => expect(upstreamPolls()).toBe(1));
+    await vi.waitFor(() => expect(upstreamPolls()).toBe(1), { timeout: 15_000 });
     expect((await unbind()).statusCode).toBe(204);
     statusOf.client = 'completed';
     // A poll after the unbind does not join the one in flight: it reaches the upstream itself.
     const after = poll();
     try {
-      await vi.waitFor(() => expect(upstreamPolls()).toBe(2));
+      await vi.waitFor(() => expect(upstreamPolls()).toBe(2), { timeout: 15_000 });
     } finally {
       release();
     }

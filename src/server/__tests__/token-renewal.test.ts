@@ -70,7 +70,7 @@ describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () =>
     const response = await sites();
     expect(response.statusCode).toBe(200);
     expect(lastToken()).toBe(signedInToken);
-    await vi.waitFor(() => expect(logged(/renewal failed/)).toHaveLength(1));
+    await vi.waitFor(() => expect(logged(/renewal failed/)).toHaveLength(1), { timeout: 15_000 });
     expect(fake.tokenRequests).toBe(1);
     const [line] = logged(/renewal failed/);
     expect(line).toMatchObject({ level: 40, code: 'token_endpoint_error', region: 'eu' });
@@ -86,18 +86,21 @@ describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () =>
     bff.clock.nowMs += 24_500;
     await sites();
     const signedInToken = lastToken();
-    await vi.waitFor(() => expect(logged(/renewal failed/)).toHaveLength(1));
+    await vi.waitFor(() => expect(logged(/renewal failed/)).toHaveLength(1), { timeout: 15_000 });
     for (let i = 0; i < 5; i += 1) expect((await sites()).statusCode).toBe(200);
     expect(fake.tokenRequests).toBe(1);
 
     fake.tokenFault = undefined;
     bff.clock.nowMs += RENEWAL_RETRY_MIN_MS;
     expect((await sites()).statusCode).toBe(200);
-    await vi.waitFor(() => expect(fake.tokenRequests).toBe(2));
-    await vi.waitFor(async () => {
-      await sites();
-      expect(lastToken()).not.toBe(signedInToken);
-    });
+    await vi.waitFor(() => expect(fake.tokenRequests).toBe(2), { timeout: 15_000 });
+    await vi.waitFor(
+      async () => {
+        await sites();
+        expect(lastToken()).not.toBe(signedInToken);
+      },
+      { timeout: 15_000 },
+    );
   });
 
   it('once the token has expired, a failed renewal fails the call with the token endpoint named', async () => {
