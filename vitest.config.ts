@@ -1,6 +1,31 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { SlowestFirstSequencer } from './test/support/slowest-first-sequencer.ts';
+
+/**
+ * Node test files that run alone, after the others: their cases hold real-time limits against
+ * the work of a stack (a 400 ms upstream timeout beside injected 5xx bursts, latency injected on
+ * the wire, a BFF killed and restarted), and beside a second file on a loaded 2-core machine a
+ * limit ran out that the case meant to be reached only by the fault it injects.
+ */
+const ALONE = [
+  'test/integration/faults.test.ts',
+  'test/integration/slow-wire.test.ts',
+  'test/integration/fleet-crash.test.ts',
+];
+
+/** What every node test file gets, alone or two at a time. */
+const nodeFiles = {
+  environment: 'node',
+  // Guards against a hang, not measures of speed (the bench measures speed): a stack starts
+  // an embedded PostgreSQL, and on a loaded 2-core machine that took over 30 s.
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // `expect.poll` waits for a state the code reaches by itself (a fake's call arriving, a
+  // row written); at the default 1 s a loaded clean-clone run gave up before it came.
+  // `vi.waitFor` has no such setting: its calls pass the same 15 s themselves.
+  expect: { poll: { timeout: 15_000 } },
+} as const;
 
 export default defineConfig({
   test: {
@@ -23,23 +48,25 @@ export default defineConfig({
       },
       {
         test: {
+          ...nodeFiles,
           name: 'node',
           include: ['src/{infra,server,sandbox}/**/*.test.ts', 'test/**/*.test.ts'],
-          environment: 'node',
+          exclude: [...configDefaults.exclude, ...ALONE],
           // Two files at a time on CI's 2 cores (vitest's default there is one): most of a node
           // file's time is waiting (a stack's HTTP round trips, a queue's polling, a child
           // process), not computing, so two nearly halve the stage. Every file has its own
           // databases, data directories and ephemeral ports, so files never share state.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
-          // Guards against a hang, not measures of speed (the bench measures speed): a stack starts
-          // an embedded PostgreSQL, and on a loaded 2-core machine that took over 30 s.
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // `expect.poll` waits for a state the code reaches by itself (a fake's call arriving, a
-          // row written); at the default 1 s a loaded clean-clone run gave up before it came.
-          // `vi.waitFor` has no such setting: its calls pass the same 15 s themselves.
-          expect: { poll: { timeout: 15_000 } },
+        },
+      },
+      {
+        test: {
+          ...nodeFiles,
+          name: 'node-alone',
+          include: [...ALONE],
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
       {
