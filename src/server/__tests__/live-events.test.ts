@@ -342,19 +342,3 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
     },
   );
 });
-
-describe('live updates without a database', () => {
-  it('answer 503 live_updates_unavailable to a signed-in browser', async () => {
-    const fake = await startFakeUpstream();
-    const bff = await buildTestBff(fake);
-    try {
-      const cookie = await signIn(bff.app);
-      const response = await bff.app.inject({ url: '/api/events', headers: { cookie } });
-      expect(response.statusCode).toBe(503);
-      expect(response.json()).toMatchObject({ code: 'live_updates_unavailable' });
-    } finally {
-      await bff.app.close();
-      await fake.close();
-    }
-  });
-});
