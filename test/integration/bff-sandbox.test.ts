@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 /** The read model reads the devices due on the sandbox clock now. */
-const runReads = async () => stack.bff.readModel?.reads.runDue();
+const runReads = async () => stack.bff.readModel.reads.runDue();
 
 /** Vendor requests the sandbox has seen so far (token requests apart). */
 const upstreamRequests = async () => (await stack.admin.stats()).requests as number;

@@ -93,7 +93,7 @@ describe('a queued change the vendor refuses when it goes', () => {
       expect(outside.status).toBe(202);
 
       // The queued submission goes now, and the vendor refuses it.
-      await stack.bff.changeQueue?.recheck();
+      await stack.bff.changeQueue.recheck();
       const deadline = Date.now() + FOLLOW_MS;
       let change = QueuedChangeStatusSchema.parse(
         (await ada.get(`/api/changes/${queued.changeId}`)).json(),

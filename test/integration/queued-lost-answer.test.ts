@@ -66,7 +66,7 @@ beforeEach(async () => {
   browser = stack.browser();
   expect((await browser.signIn(DEMO_EU)).status).toBe(200);
   expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
-  await stack.bff.readModel?.reads.runDue();
+  await stack.bff.readModel.reads.runDue();
   calls = [];
   nextSubmission = undefined;
   const relay = stack.relay;

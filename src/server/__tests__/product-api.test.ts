@@ -216,7 +216,7 @@ describe("the vendor's answers in the product's terms", () => {
   it('reads a history to its last page, with one cancelReason for either spelling', async () => {
     // The read model learns the bound devices from the site list, then reads each history.
     await api('GET', '/api/sites');
-    await bff.app.readModel?.reads.runDue();
+    await bff.app.readModel.reads.runDue();
     const reads = fake.seen.filter((s) => s.url.startsWith('/device/BAT-1/commands?'));
     expect(reads.map((s) => new URLSearchParams(s.url.split('?')[1]).get('page'))).toEqual([
       '1',

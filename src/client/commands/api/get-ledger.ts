@@ -5,8 +5,8 @@ import { commandKeys } from './command-keys.ts';
 
 /**
  * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries that
- * match `query`, newest first. Rejects with ApiError, e.g. 503 `ledger_unavailable` when the BFF
- * runs without a database.
+ * match `query`, newest first. Rejects with ApiError, e.g. 401 `not_signed_in` when the session
+ * has ended.
  */
 export function getLedgerPage(query: LedgerQuery, signal?: AbortSignal): Promise<LedgerPage> {
   const { limit, ...filters } = query;

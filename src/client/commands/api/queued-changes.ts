@@ -14,7 +14,7 @@ import { commandKeys } from './command-keys.ts';
 /**
  * `GET /api/changes` (docs/decisions/007-device-call-budget.md, section 2): the account's changes
  * queued for their devices' budget of upstream calls, newest first. Rejects with ApiError, e.g.
- * 503 `changes_unavailable` when the BFF runs without a database.
+ * 401 `not_signed_in` when the session has ended.
  */
 export function getQueuedChanges(
   query: QueuedChangeQuery,
