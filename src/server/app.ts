@@ -138,8 +138,6 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
     /** The built SPA (`dist/client`); no static serving when absent. */
     staticDir?: string;
     logger?: FastifyServerOptions['logger'];
-    /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
-    now?: () => number;
     /**
      * The upstream's clock, epoch ms, on which the vendor counts its limit of calls per device and
      * so the BFF its budget of them (docs/decisions/007-device-call-budget.md, section 1). Default
@@ -147,45 +145,56 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * API moves (`sandboxNow()` of the sandbox app, wired in `scripts/start.ts`).
      */
     upstreamClock?: (() => number) | undefined;
-    /**
-     * How long a ledger entry stays `pending` before another attempt may treat its outcome as
-     * unknown (a BFF that died mid-call). Default: every attempt timing out, plus 5 s.
-     */
-    ledgerLeaseMs?: number;
-    /** Sign-in rate limits (defaults: 30 per IP and minute, 10 failures per client in 15 min). */
-    signInLimits?: SignInLimitOptions;
-    /** How long an open circuit fails fast before a trial call (default 10 s). */
-    circuitHalfOpenAfterMs?: number;
-    /** Test-only hooks into the ledger (the crash test kills the process between steps). */
-    ledgerHooks?: LedgerHooks;
-    /**
-     * How long writing a ledger entry waits for the site of its devices before recording it
-     * without (default 1 s).
-     */
-    siteLookupWaitMs?: number;
-    /** Company sign-in: replaces `fetch` for requests to the IdP (tests relay and alter them). */
-    oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
-    /** Timings of the fleet job queue (tests shorten them). */
-    fleetQueue?: FleetQueueOptions;
-    /** The longest wait between two tries of one fleet batch, ms (default 30 s; tests shorten it). */
-    fleetRetryWaitCapMs?: number;
-    /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
-    fleetHooks?: FleetRunnerHooks;
-    /** Timings of the queue of changes (tests shorten them). */
-    changeQueue?: ChangeQueueOptions;
-    /**
-     * How long a replace or an undo due now is waited for before it is answered as queued, ms
-     * (default 15 s).
-     */
-    changeSettleWaitMs?: number;
-    /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
-    liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
-    /**
-     * The refresher's look for due devices, ms (default 1 s; 0: only when `readModel.reads.runDue()`
-     * is called, for tests that drive it).
-     */
-    readModelTickMs?: number;
+    /** What tests set: clocks, timings and hooks (`ServerTestingOptions`); none in production. */
+    testing?: ServerTestingOptions;
   };
+
+/**
+ * The test knobs of `buildServerApp`, gathered so production options stay few: each has a
+ * production default, and `npm start`, `main.ts` and the bench set none.
+ */
+export interface ServerTestingOptions {
+  /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * How long a ledger entry stays `pending` before another attempt may treat its outcome as
+   * unknown (a BFF that died mid-call). Default: every attempt timing out, plus 5 s.
+   */
+  ledgerLeaseMs?: number;
+  /** Sign-in rate limits (defaults: 30 per IP and minute, 10 failures per client in 15 min). */
+  signInLimits?: SignInLimitOptions;
+  /** How long an open circuit fails fast before a trial call (default 10 s). */
+  circuitHalfOpenAfterMs?: number;
+  /** Test-only hooks into the ledger (the crash test kills the process between steps). */
+  ledgerHooks?: LedgerHooks;
+  /**
+   * How long writing a ledger entry waits for the site of its devices before recording it
+   * without (default 1 s).
+   */
+  siteLookupWaitMs?: number;
+  /** Company sign-in: replaces `fetch` for requests to the IdP (tests relay and alter them). */
+  oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
+  /** Timings of the fleet job queue (tests shorten them). */
+  fleetQueue?: FleetQueueOptions;
+  /** The longest wait between two tries of one fleet batch, ms (default 30 s; tests shorten it). */
+  fleetRetryWaitCapMs?: number;
+  /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
+  fleetHooks?: FleetRunnerHooks;
+  /** Timings of the queue of changes (tests shorten them). */
+  changeQueue?: ChangeQueueOptions;
+  /**
+   * How long a replace or an undo due now is waited for before it is answered as queued, ms
+   * (default 15 s).
+   */
+  changeSettleWaitMs?: number;
+  /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
+  liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
+  /**
+   * The refresher's look for due devices, ms (default 1 s; 0: only when `readModel.reads.runDue()`
+   * is called, for tests that drive it).
+   */
+  readModelTickMs?: number;
+}
 
 /**
  * Builds the BFF (docs/architecture.md, Parts and data flow; BFF surface): security headers,
@@ -197,7 +206,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
  * app listens on (`http://<address>:<port>`), so tests can listen on an ephemeral port.
  */
 export async function buildServerApp(options: ServerOptions): Promise<FastifyInstance> {
-  const now = options.now ?? Date.now;
+  const testing = options.testing ?? {};
+  const now = testing.now ?? Date.now;
   const app = Fastify({
     logger: options.logger ?? false,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -225,8 +235,8 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     handle: storage.handle,
     now,
     log: app.log,
-    heartbeatMs: options.liveUpdates?.heartbeatMs,
-    listener: options.liveUpdates?.listener,
+    heartbeatMs: testing.liveUpdates?.heartbeatMs,
+    listener: testing.liveUpdates?.listener,
   });
   const notifications = new Notifications({
     db: storage.handle.db,
@@ -243,7 +253,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     ? new OidcClient(options.oidc, {
         publicOrigin: configuredOrigin ?? 'http://127.0.0.1',
         now,
-        fetch: options.oidcFetch,
+        fetch: testing.oidcFetch,
         log: app.log,
       })
     : undefined;
@@ -293,9 +303,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     connections,
   });
   const resilience = new UpstreamResilience(
-    options.circuitHalfOpenAfterMs === undefined
+    testing.circuitHalfOpenAfterMs === undefined
       ? {}
-      : { halfOpenAfterMs: options.circuitHalfOpenAfterMs },
+      : { halfOpenAfterMs: testing.circuitHalfOpenAfterMs },
   );
   const upstream: UpstreamClient = new UpstreamClient({
     resilience,
@@ -341,15 +351,15 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     history: budgetedHistory({ budget, upstream: api, upstreamNow }),
     sites,
     now,
-    leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
-    siteLookupWaitMs: options.siteLookupWaitMs,
+    leaseMs: testing.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
+    siteLookupWaitMs: testing.siteLookupWaitMs,
     log: app.log,
-    hooks: options.ledgerHooks,
+    hooks: testing.ledgerHooks,
   });
 
   // One pg-boss for both queues (fleet job steps, queued changes): two instances starting at once
   // on PGlite's one connection would interleave their transactions.
-  const superviseIntervals = [options.fleetQueue, options.changeQueue].flatMap((queue) =>
+  const superviseIntervals = [testing.fleetQueue, testing.changeQueue].flatMap((queue) =>
     queue?.superviseIntervalSeconds === undefined ? [] : [queue.superviseIntervalSeconds],
   );
   const jobQueues = new JobQueueHost(storage.handle, app.log, {
@@ -366,13 +376,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       box,
       now,
       forgetCaller: (callerId) => tokens.drop(callerId),
-      hooks: options.fleetHooks,
-      retryWaitCapMs: options.fleetRetryWaitCapMs,
+      hooks: testing.fleetHooks,
+      retryWaitCapMs: testing.fleetRetryWaitCapMs,
       budget,
       upstreamNow,
     }),
     app.log,
-    { ...options.fleetQueue, host: jobQueues },
+    { ...testing.fleetQueue, host: jobQueues },
   );
   const fleetJobs = new FleetJobs({
     store: fleetStore,
@@ -401,7 +411,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     send: queuedStepSender({ ledger, upstream: api, box, now, budget, upstreamNow }),
     upstreamNow,
     log: app.log,
-    options: options.changeQueue,
+    options: testing.changeQueue,
     onChange: queuedChangeListener({
       events: accountEvents,
       notifications,
@@ -425,7 +435,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     versions: deviceCommands,
     // A new window is checked against the commands it knows before it is sent or queued.
     knownCommands,
-    settleWaitMs: options.changeSettleWaitMs,
+    settleWaitMs: testing.changeSettleWaitMs,
   });
   // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
   // after the app serves rather than before, so every other route answers at once; what needs the
@@ -450,7 +460,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     upstream: api,
     now: upstreamNow,
     log: app.log,
-    tickMs: options.readModelTickMs,
+    tickMs: testing.readModelTickMs,
   });
   app.decorate('upstreamNow', upstreamNow);
   app.decorate('forgetUpstream', async () => {
@@ -503,7 +513,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   await app.register(sessionRoutes, {
     sessions,
     cookie: cookieSettings,
-    limits: options.signInLimits ?? {},
+    limits: testing.signInLimits ?? {},
     now,
     oidc,
     box,

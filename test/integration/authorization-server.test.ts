@@ -88,11 +88,11 @@ beforeEach(async () => {
     upstreams: { eu: region, au: region },
     publicOrigin: ORIGIN,
     database,
-    now: () => clock.nowMs,
     logger: {
       level: 'info',
       stream: { write: (line: string) => void logLines.push(JSON.parse(line)) },
     },
+    testing: { now: () => clock.nowMs },
   });
 });
 afterEach(() => bff.close());

@@ -40,7 +40,9 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
       relay: true,
       // The read model's reads run when the test says, on the sandbox's clock.
       followSandboxClock: true,
-      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS, readModelTickMs: 0 },
+      bff: {
+        testing: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS, readModelTickMs: 0 },
+      },
     });
   });
   afterAll(() => stack.close());

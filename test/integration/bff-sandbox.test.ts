@@ -21,7 +21,7 @@ beforeAll(async () => {
   // The read model plans its reads on the sandbox's clock; the test runs them after moving it.
   stack = await startStack({
     followSandboxClock: true,
-    bff: { now: () => Date.now() + bffClock.offsetMs, readModelTickMs: 0 },
+    bff: { testing: { now: () => Date.now() + bffClock.offsetMs, readModelTickMs: 0 } },
   });
 });
 afterAll(() => stack.close());

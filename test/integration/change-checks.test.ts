@@ -26,7 +26,11 @@ const deviceOf = (path: string) => /\/devices?\/([^/?]+)\/commands/.exec(path)?.
 
 beforeAll(async () => {
   // The refresher reads only when a test says (or a change makes a device due at once).
-  stack = await startStack({ followSandboxClock: true, relay: true, bff: { readModelTickMs: 0 } });
+  stack = await startStack({
+    followSandboxClock: true,
+    relay: true,
+    bff: { testing: { readModelTickMs: 0 } },
+  });
   const relay = stack.relay;
   if (!relay) throw new Error('the stack was started with a relay');
   relay.plan = (method, path) => {

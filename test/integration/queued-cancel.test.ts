@@ -27,8 +27,10 @@ beforeAll(async () => {
     followSandboxClock: true,
     relay: true,
     bff: {
-      readModelTickMs: 0,
-      changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+      testing: {
+        readModelTickMs: 0,
+        changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+      },
     },
   });
 });

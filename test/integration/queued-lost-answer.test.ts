@@ -51,10 +51,12 @@ beforeAll(async () => {
     relay: true,
     followSandboxClock: true,
     bff: {
-      // The ledger's lease runs on the BFF's own clock, real time here: a short one.
-      ledgerLeaseMs: 300,
-      readModelTickMs: 0,
-      changeQueue: { recheckIntervalMs: 200 },
+      testing: {
+        // The ledger's lease runs on the BFF's own clock, real time here: a short one.
+        ledgerLeaseMs: 300,
+        readModelTickMs: 0,
+        changeQueue: { recheckIntervalMs: 200 },
+      },
     },
   });
 });

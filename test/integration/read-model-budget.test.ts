@@ -31,7 +31,11 @@ let stack: Stack;
 beforeAll(async () => {
   // The refresher looks for due devices only when the test says (after moving the clock), and
   // when a change makes a device due at once.
-  stack = await startStack({ followSandboxClock: true, relay: true, bff: { readModelTickMs: 0 } });
+  stack = await startStack({
+    followSandboxClock: true,
+    relay: true,
+    bff: { testing: { readModelTickMs: 0 } },
+  });
 });
 afterAll(() => stack?.close());
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
   stack = await startStack({
     relay: true,
     followSandboxClock: true,
-    bff: { readModelTickMs: 0 },
+    bff: { testing: { readModelTickMs: 0 } },
   });
 });
 afterAll(() => stack?.close());

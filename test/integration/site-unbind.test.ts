@@ -15,7 +15,7 @@ const MINUTE_MS = 60_000;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ followSandboxClock: true, bff: { readModelTickMs: 0 } });
+  stack = await startStack({ followSandboxClock: true, bff: { testing: { readModelTickMs: 0 } } });
 });
 afterAll(() => stack?.close());
 

@@ -50,8 +50,8 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
     // Two instances behind one load balancer share the database and the session key.
     const sessionKey = randomBytes(32).toString('base64');
     const liveUpdates = { heartbeatMs: 40, listener: { retryFirstMs: 50, retryMaxMs: 200 } };
-    first = await buildTestBff(fake, { database, sessionKey, liveUpdates });
-    second = await buildTestBff(fake, { database, sessionKey, liveUpdates });
+    first = await buildTestBff(fake, { database, sessionKey, testing: { liveUpdates } });
+    second = await buildTestBff(fake, { database, sessionKey, testing: { liveUpdates } });
   });
   afterAll(async () => {
     await first?.app.close();

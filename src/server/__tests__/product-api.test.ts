@@ -143,7 +143,7 @@ beforeEach(async () => {
   fake.expiresInS = 3600;
   envelope = false;
   sitesFault = undefined;
-  bff = await buildTestBff(fake, { database: database.handle, readModelTickMs: 0 });
+  bff = await buildTestBff(fake, { database: database.handle, testing: { readModelTickMs: 0 } });
   // The file's tests share a database: each meets devices with nothing queued or spent.
   await bff.app.forgetUpstream();
   cookie = await signIn(bff.app);

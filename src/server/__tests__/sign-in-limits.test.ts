@@ -28,7 +28,7 @@ describe('sign-in rate limits', () => {
   it('limits attempts per IP address with 429 and Retry-After', async () => {
     const { app } = await buildTestBff(fake, {
       database: database.handle,
-      signInLimits: { perIpPerMinute: 3 },
+      testing: { signInLimits: { perIpPerMinute: 3 } },
     });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1)
@@ -44,7 +44,7 @@ describe('sign-in rate limits', () => {
   it('limits failed attempts per client ID from any address, until the window passes', async () => {
     const bff = await buildTestBff(fake, {
       database: database.handle,
-      signInLimits: { failedPerClient: 3 },
+      testing: { signInLimits: { failedPerClient: 3 } },
     });
     const before = fake.tokenRequests;
     for (let i = 0; i < 3; i += 1)

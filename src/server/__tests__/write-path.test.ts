@@ -97,11 +97,13 @@ describe.each(DATABASE_KINDS)(
       bff = await buildTestBff(fake, {
         database,
         deviceCallsPerMinute: { eu: 2, au: 2 },
-        changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
-        changeSettleWaitMs: 5_000,
         // One key for every instance, as SESSION_KEY or a shared DATA_DIR gives in production:
         // a restarted BFF opens the sealed sign-in of a change queued before.
         sessionKey: Buffer.alloc(32, 7).toString('base64'),
+        testing: {
+          changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+          changeSettleWaitMs: 5_000,
+        },
       });
       bff.clock.nowMs = nowMs;
       await bff.app.changeQueueStarted();

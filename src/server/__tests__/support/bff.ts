@@ -30,10 +30,10 @@ export async function buildTestBff(
   const app = await buildServerApp({
     upstreams: { eu: region, au: region },
     publicOrigin: ORIGIN,
-    now: () => clock.nowMs,
     upstreamClock: () => clock.nowMs,
     deviceCallsPerMinute: { eu: 1000, au: 1000 },
     ...overrides,
+    testing: { now: () => clock.nowMs, ...overrides.testing },
   });
   return { app, clock };
 }
