@@ -57,8 +57,8 @@ const app = await buildServerApp({
   logger: loggerOptions('bff', 'warn'),
 });
 // The budget group attributes vendor calls to what planned them: each device read, one line.
-const deviceReads = app.readModel?.reads;
-if (process.env.BENCH_PRINT_DEVICE_READS === '1' && deviceReads)
+const deviceReads = app.readModel.reads;
+if (process.env.BENCH_PRINT_DEVICE_READS === '1')
   deviceReads.onRead = (read) =>
     console.log(`DEVICE READ ${JSON.stringify({ ...read, atMs: Date.now() })}`);
 const profileFile = process.env.BENCH_CPU_PROFILE_FILE;

@@ -178,10 +178,6 @@ export const BFF_PROBLEM_CODES = {
     status: [404],
     meaning: "No queued change with this ID among the signed-in account's changes.",
   },
-  changes_unavailable: {
-    status: [503],
-    meaning: 'The BFF runs without a database, so it keeps no queue of changes.',
-  },
   body_too_large: { status: [413], meaning: 'The request body is over 64 KiB.' },
   unsupported_media_type: { status: [415], meaning: 'The request body is not application/json.' },
   idempotency_key_reused: {
@@ -248,10 +244,6 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       "An unknown outcome on the same device and window could not be checked in the command history yet (429: the device's calls are used up until `Retry-After`); nothing was sent.",
   },
-  ledger_unavailable: {
-    status: [503],
-    meaning: 'The BFF runs without a database, so it keeps no ledger.',
-  },
   not_ready: { status: [503], meaning: '`/readyz`: the database is not reachable.' },
   fleet_selection_refused: {
     status: [422],
@@ -267,23 +259,10 @@ export const BFF_PROBLEM_CODES = {
     meaning:
       'The fleet job is not in a state that allows this action (e.g. resuming a finished job).',
   },
-  fleet_jobs_unavailable: {
-    status: [503],
-    meaning: 'The BFF runs without a database, so it cannot run durable fleet jobs.',
-  },
   fleet_jobs_starting: {
     status: [503],
     meaning:
       'The fleet job queue has not started yet: the BFF serves before it, and retries a start that failed. Creating, resuming or cancelling a job waits for it (listing and reading jobs do not); nothing was created or changed; retry after `Retry-After`.',
-  },
-  live_updates_unavailable: {
-    status: [503],
-    meaning:
-      'The BFF runs without a database, so it pushes no live updates (`/api/events`); pages refresh by polling.',
-  },
-  notifications_unavailable: {
-    status: [503],
-    meaning: 'The BFF runs without a database, so it keeps no notification inbox.',
   },
   upstream_timeout: {
     status: [504],

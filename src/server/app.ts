@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DatabaseHandle } from '../infra/database.ts';
-import { DEFAULT_STATUS_REUSE_MS, type ServerEnv } from './env.ts';
+import type { ServerEnv } from './env.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { healthRoutes } from './http/health-routes.ts';
@@ -11,12 +11,10 @@ import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
-import { FINAL_STATUS_CAPACITY, FinalStatuses } from './product-api/final-statuses.ts';
 import { installProductApi, productApiRoutes } from './product-api/product-api.ts';
 import { LedgerOverviewSource } from './product-api/overview-source.ts';
 import { overviewRoutes } from './product-api/overview-routes.ts';
-import { StatusReads } from './product-api/status-reads.ts';
-import { DatabaseSiteZones, MemorySiteZones } from './db/site-zones.ts';
+import { DatabaseSiteZones } from './db/site-zones.ts';
 import { openBffStorage } from './db/storage.ts';
 import { Ledger, type LedgerHooks } from './ledger/ledger.ts';
 import { LedgerConnectionAudit } from './ledger/connection-audit.ts';
@@ -29,7 +27,6 @@ import { FleetRunner, type FleetRunnerHooks } from './fleet/fleet-runner.ts';
 import { FleetStore } from './fleet/fleet-store.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
 import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.ts';
-import { MemoryDeviceCommands } from './ledger/memory-device-commands.ts';
 import { DeviceReads } from './read-model/device-reads.ts';
 import { ReadModel } from './read-model/read-model.ts';
 import { ReadModelStore } from './read-model/read-model-store.ts';
@@ -42,7 +39,6 @@ import { AnnouncedSessionStore } from './events/session-ends.ts';
 import { notificationRoutes } from './notifications/notification-routes.ts';
 import { Notifications } from './notifications/notifications.ts';
 import { DatabaseSessionStore } from './session/database-session-store.ts';
-import { MemorySessionStore } from './session/memory-session-store.ts';
 import { SecretBox, loadSessionKey } from './session/secret-box.ts';
 import { sessionCookieFor } from './session/session-cookie.ts';
 import { sessionRoutes } from './session/session-routes.ts';
@@ -51,11 +47,7 @@ import { oidcRoutes } from './session/oidc-routes.ts';
 import { VendorConnections } from './session/vendor-connections.ts';
 import { connectionRoutes } from './session/connection-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
-import {
-  SESSION_ABSOLUTE_TIMEOUT_MS,
-  type Session,
-  type SessionStore,
-} from './session/session-store.ts';
+import { SESSION_ABSOLUTE_TIMEOUT_MS, type Session } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
 import { TokenCache } from './upstream/token-cache.ts';
 import { SiteDirectory } from './upstream/site-directory.ts';
@@ -76,27 +68,26 @@ declare module 'fastify' {
     /**
      * Starts the fleet job queue now unless it has started (by itself it starts in the background
      * {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs; a failed start
-     * is retried. Resolves at once without a database, and when the app closes before the queue
-     * ran. Never rejects. For tests and the bench, which create jobs as soon as the BFF listens.
+     * is retried. Resolves at once when the app closes before the queue ran. Never rejects. For tests and the bench, which create jobs as soon as the BFF listens.
      */
     fleetJobsStarted(): Promise<void>;
     /**
      * Starts the queue of changes now unless it has started (by itself it starts with the fleet
      * job queue, {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs.
-     * Resolves at once without a database. Never rejects. For tests and the bench.
+     * Never rejects. For tests and the bench.
      */
     changeQueueStarted(): Promise<void>;
     /**
-     * The queue of changes waiting for their devices' budget of upstream calls; undefined without
-     * a database. For tests, which wake it after moving the upstream clock (`recheck()`).
+     * The queue of changes waiting for their devices' budget of upstream calls. For tests, which
+     * wake it after moving the upstream clock (`recheck()`).
      */
-    changeQueue: ChangeQueue | undefined;
+    changeQueue: ChangeQueue;
     /**
-     * Account events (`publish`) and the notification inbox (`notify`) of this BFF; undefined
-     * without a database (docs/architecture.md, Live updates). For tests, which publish and
-     * notify as the modules that will call them do.
+     * Account events (`publish`) and the notification inbox (`notify`) of this BFF
+     * (docs/architecture.md, Live updates). For tests, which publish and notify as the modules
+     * that will call them do.
      */
-    liveUpdates: { events: AccountEvents; notifications: Notifications } | undefined;
+    liveUpdates: { events: AccountEvents; notifications: Notifications };
     /**
      * The upstream's clock, epoch ms (`upstreamClock`): what the per-device budget of upstream
      * calls and the queue of changes count on (src/server/budget).
@@ -105,8 +96,7 @@ declare module 'fastify' {
     /**
      * Forgets what the BFF learnt of the upstream's devices: the calls it spent of each device's
      * budget, its busy marks, the read model's commands, and the changes queued for them. For an
-     * upstream that has just forgotten them itself (the sandbox's admin reset beside `npm start`);
-     * nothing without a database.
+     * upstream that has just forgotten them itself (the sandbox's admin reset beside `npm start`).
      */
     forgetUpstream(): Promise<void>;
     /**
@@ -115,13 +105,21 @@ declare module 'fastify' {
      */
     deviceCommands: DeviceCommandsRecorder;
     /**
-     * The database's read model and its refresher (docs/architecture.md, Read model); undefined
-     * without a database. Tests and the bench call `reads.runDue()` after moving the upstream
-     * clock, and read `reads.counts`.
+     * The database's read model and its refresher (docs/architecture.md, Read model). Tests and
+     * the bench call `reads.runDue()` after moving the upstream clock, and read `reads.counts`.
      */
-    readModel: { model: ReadModel; reads: DeviceReads } | undefined;
+    readModel: { model: ReadModel; reads: DeviceReads };
   }
 }
+
+/**
+ * The BFF's database: an open one to share (npm start, tests), never closed by the BFF; or where
+ * the BFF opens its own (`dataDir`, `databaseUrl`: `db/storage.ts`).
+ */
+export type DatabaseOption =
+  | { database: DatabaseHandle }
+  | { database?: undefined; dataDir: string }
+  | { database?: undefined; databaseUrl: string };
 
 /** How long after the app is ready the fleet job queue starts, ms (see `buildServerApp`). */
 export const FLEET_QUEUE_START_DELAY_MS = 1_000;
@@ -131,17 +129,15 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * What `buildServerApp` needs. The parsed env fits as is (`{ ...parseServerEnv(process.env) }`);
- * only `upstreams` is required.
+ * only `upstreams` and a database are required: an open one (`database`), else PostgreSQL at
+ * `databaseUrl` or PGlite in `dataDir` (`db/storage.ts`).
  */
 export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
-  Partial<Omit<ServerEnv, 'upstreams'>> & {
+  Partial<Omit<ServerEnv, 'upstreams'>> &
+  DatabaseOption & {
     /** The built SPA (`dist/client`); no static serving when absent. */
     staticDir?: string;
-    /** An open database to share (npm start); never closed by the BFF. */
-    database?: DatabaseHandle;
     logger?: FastifyServerOptions['logger'];
-    /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
-    now?: () => number;
     /**
      * The upstream's clock, epoch ms, on which the vendor counts its limit of calls per device and
      * so the BFF its budget of them (docs/decisions/007-device-call-budget.md, section 1). Default
@@ -149,50 +145,56 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
      * API moves (`sandboxNow()` of the sandbox app, wired in `scripts/start.ts`).
      */
     upstreamClock?: (() => number) | undefined;
-    /**
-     * Where sessions live. Default: the database (`database`, else `databaseUrl`, else PGlite in
-     * `dataDir`); in memory when none of those is given.
-     */
-    sessionStore?: SessionStore;
-    /**
-     * How long a ledger entry stays `pending` before another attempt may treat its outcome as
-     * unknown (a BFF that died mid-call). Default: every attempt timing out, plus 5 s.
-     */
-    ledgerLeaseMs?: number;
-    /** Sign-in rate limits (defaults: 30 per IP and minute, 10 failures per client in 15 min). */
-    signInLimits?: SignInLimitOptions;
-    /** How long an open circuit fails fast before a trial call (default 10 s). */
-    circuitHalfOpenAfterMs?: number;
-    /** Test-only hooks into the ledger (the crash test kills the process between steps). */
-    ledgerHooks?: LedgerHooks;
-    /**
-     * How long writing a ledger entry waits for the site of its devices before recording it
-     * without (default 1 s).
-     */
-    siteLookupWaitMs?: number;
-    /** Company sign-in: replaces `fetch` for requests to the IdP (tests relay and alter them). */
-    oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
-    /** Timings of the fleet job queue (tests shorten them). */
-    fleetQueue?: FleetQueueOptions;
-    /** The longest wait between two tries of one fleet batch, ms (default 30 s; tests shorten it). */
-    fleetRetryWaitCapMs?: number;
-    /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
-    fleetHooks?: FleetRunnerHooks;
-    /** Timings of the queue of changes (tests shorten them). */
-    changeQueue?: ChangeQueueOptions;
-    /**
-     * How long a replace or an undo due now is waited for before it is answered as queued, ms
-     * (default 15 s).
-     */
-    changeSettleWaitMs?: number;
-    /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
-    liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
-    /**
-     * The refresher's look for due devices, ms (default 1 s; 0: only when `readModel.reads.runDue()`
-     * is called, for tests that drive it).
-     */
-    readModelTickMs?: number;
+    /** What tests set: clocks, timings and hooks (`ServerTestingOptions`); none in production. */
+    testing?: ServerTestingOptions;
   };
+
+/**
+ * The test knobs of `buildServerApp`, gathered so production options stay few: each has a
+ * production default, and `npm start`, `main.ts` and the bench set none.
+ */
+export interface ServerTestingOptions {
+  /** Clock of sessions and tokens, epoch ms; tests move it. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * How long a ledger entry stays `pending` before another attempt may treat its outcome as
+   * unknown (a BFF that died mid-call). Default: every attempt timing out, plus 5 s.
+   */
+  ledgerLeaseMs?: number;
+  /** Sign-in rate limits (defaults: 30 per IP and minute, 10 failures per client in 15 min). */
+  signInLimits?: SignInLimitOptions;
+  /** How long an open circuit fails fast before a trial call (default 10 s). */
+  circuitHalfOpenAfterMs?: number;
+  /** Test-only hooks into the ledger (the crash test kills the process between steps). */
+  ledgerHooks?: LedgerHooks;
+  /**
+   * How long writing a ledger entry waits for the site of its devices before recording it
+   * without (default 1 s).
+   */
+  siteLookupWaitMs?: number;
+  /** Company sign-in: replaces `fetch` for requests to the IdP (tests relay and alter them). */
+  oidcFetch?: ConstructorParameters<typeof OidcClient>[1]['fetch'];
+  /** Timings of the fleet job queue (tests shorten them). */
+  fleetQueue?: FleetQueueOptions;
+  /** The longest wait between two tries of one fleet batch, ms (default 30 s; tests shorten it). */
+  fleetRetryWaitCapMs?: number;
+  /** Test-only hooks into fleet job steps (the crash test kills the process between steps). */
+  fleetHooks?: FleetRunnerHooks;
+  /** Timings of the queue of changes (tests shorten them). */
+  changeQueue?: ChangeQueueOptions;
+  /**
+   * How long a replace or an undo due now is waited for before it is answered as queued, ms
+   * (default 15 s).
+   */
+  changeSettleWaitMs?: number;
+  /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
+  liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
+  /**
+   * The refresher's look for due devices, ms (default 1 s; 0: only when `readModel.reads.runDue()`
+   * is called, for tests that drive it).
+   */
+  readModelTickMs?: number;
+}
 
 /**
  * Builds the BFF (docs/architecture.md, Parts and data flow; BFF surface): security headers,
@@ -204,7 +206,8 @@ export type ServerOptions = Pick<ServerEnv, 'upstreams'> &
  * app listens on (`http://<address>:<port>`), so tests can listen on an ephemeral port.
  */
 export async function buildServerApp(options: ServerOptions): Promise<FastifyInstance> {
-  const now = options.now ?? Date.now;
+  const testing = options.testing ?? {};
+  const now = testing.now ?? Date.now;
   const app = Fastify({
     logger: options.logger ?? false,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -226,74 +229,61 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   };
   const cookieSettings = sessionCookieFor(configuredOrigin ?? 'http://127.0.0.1');
 
-  const storage = options.sessionStore ? undefined : await openBffStorage(options);
-  const box = storage ? new SecretBox(await loadSessionKey(options)) : undefined;
-  const accountEvents = storage
-    ? new AccountEvents({
-        handle: storage.handle,
-        now,
-        log: app.log,
-        heartbeatMs: options.liveUpdates?.heartbeatMs,
-        listener: options.liveUpdates?.listener,
-      })
-    : undefined;
-  const notifications =
-    storage && accountEvents
-      ? new Notifications({ db: storage.handle.db, events: accountEvents, now, log: app.log })
-      : undefined;
-  const ownStore =
-    options.sessionStore ??
-    (storage && box ? new DatabaseSessionStore(storage.handle.db, box) : new MemorySessionStore());
+  const storage = await openBffStorage(options);
+  const box = new SecretBox(await loadSessionKey(options));
+  const accountEvents = new AccountEvents({
+    handle: storage.handle,
+    now,
+    log: app.log,
+    heartbeatMs: testing.liveUpdates?.heartbeatMs,
+    listener: testing.liveUpdates?.listener,
+  });
+  const notifications = new Notifications({
+    db: storage.handle.db,
+    events: accountEvents,
+    now,
+    log: app.log,
+  });
   // A session that ends closes its live update streams on every instance.
-  const store = accountEvents
-    ? new AnnouncedSessionStore(ownStore, (id) => accountEvents.sessionEnded(id))
-    : ownStore;
-  if (options.oidc && !(storage && box))
-    throw new Error(
-      'Company sign-in (OIDC_ISSUER) needs a database for the vendor connections: set DATA_DIR or DATABASE_URL',
-    );
-  const connections =
-    options.oidc && storage && box ? new VendorConnections(storage.handle.db, box) : undefined;
+  const store = new AnnouncedSessionStore(new DatabaseSessionStore(storage.handle.db, box), (id) =>
+    accountEvents.sessionEnded(id),
+  );
+  const connections = options.oidc ? new VendorConnections(storage.handle.db, box) : undefined;
   const oidc = options.oidc
     ? new OidcClient(options.oidc, {
         publicOrigin: configuredOrigin ?? 'http://127.0.0.1',
         now,
-        fetch: options.oidcFetch,
+        fetch: testing.oidcFetch,
         log: app.log,
       })
     : undefined;
 
   // The read model (docs/architecture.md, Read model) plans on the upstream's clock.
   const upstreamNow = options.upstreamClock ?? Date.now;
-  const ledgerStore = storage ? new LedgerStore(storage.handle.db) : undefined;
-  const readModel =
-    storage && ledgerStore
-      ? new ReadModel({
-          store: new ReadModelStore(storage.handle.db),
-          ledger: ledgerStore,
-          events: accountEvents,
-          notifications,
-          now: upstreamNow,
-          settings: {
-            ...DEFAULT_REFRESH_SETTINGS,
-            openEveryMs: options.deviceReadOpenEveryMs ?? DEFAULT_REFRESH_SETTINGS.openEveryMs,
-            idleEveryMs: options.deviceReadIdleEveryMs ?? DEFAULT_REFRESH_SETTINGS.idleEveryMs,
-          },
-          log: app.log,
-          box,
-        })
-      : undefined;
+  const ledgerStore = new LedgerStore(storage.handle.db);
+  const readModel = new ReadModel({
+    store: new ReadModelStore(storage.handle.db),
+    ledger: ledgerStore,
+    events: accountEvents,
+    notifications,
+    now: upstreamNow,
+    settings: {
+      ...DEFAULT_REFRESH_SETTINGS,
+      openEveryMs: options.deviceReadOpenEveryMs ?? DEFAULT_REFRESH_SETTINGS.openEveryMs,
+      idleEveryMs: options.deviceReadIdleEveryMs ?? DEFAULT_REFRESH_SETTINGS.idleEveryMs,
+    },
+    log: app.log,
+    box,
+  });
 
   // What the BFF knows of a device's commands, which a new window is checked against and a
   // vendor's overlap refusal is named from: never a call of the device outside its budget.
-  const knownCommands: KnownCommandSource | undefined = readModel
-    ? (caller, deviceId, range) =>
-        readModel.store.commandsMeeting(
-          { region: caller.region, clientId: caller.clientId },
-          deviceId,
-          range,
-        )
-    : undefined;
+  const knownCommands: KnownCommandSource = (caller, deviceId, range) =>
+    readModel.store.commandsMeeting(
+      { region: caller.region, clientId: caller.clientId },
+      deviceId,
+      range,
+    );
 
   const http = new UpstreamHttp(
     options.upstreamTimeoutMs === undefined ? {} : { timeoutMs: options.upstreamTimeoutMs },
@@ -313,9 +303,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     connections,
   });
   const resilience = new UpstreamResilience(
-    options.circuitHalfOpenAfterMs === undefined
+    testing.circuitHalfOpenAfterMs === undefined
       ? {}
-      : { halfOpenAfterMs: options.circuitHalfOpenAfterMs },
+      : { halfOpenAfterMs: testing.circuitHalfOpenAfterMs },
   );
   const upstream: UpstreamClient = new UpstreamClient({
     resilience,
@@ -324,7 +314,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     tokens,
     onCredentialsRevoked: (session) => sessions.revoke(session),
   });
-  const zones = storage ? new DatabaseSiteZones(storage.handle.db) : new MemorySiteZones();
+  const zones = new DatabaseSiteZones(storage.handle.db);
   const api: UpstreamApi = new UpstreamApi({
     client: upstream,
     http,
@@ -333,14 +323,14 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     zones,
     now,
     // A control a device turned out not to support leaves its capabilities (decision 006).
-    unsupportedControls: readModel ? (caller) => readModel.unsupportedControls(caller) : undefined,
+    unsupportedControls: (caller) => readModel.unsupportedControls(caller),
     knownCommands,
   });
   // Every site list read tells the read model which devices are bound.
-  const sites = new SiteDirectory((caller, { retry }) => {
-    const read = () => api.sites(caller, { retry });
-    return readModel ? readModel.readSites(caller, read) : read();
-  }, now);
+  const sites = new SiteDirectory(
+    (caller, { retry }) => readModel.readSites(caller, () => api.sites(caller, { retry })),
+    now,
+  );
   // A refusal of a value outside a device's range names the range, from the site list.
   api.deviceLookup = (caller, deviceIds) => sites.devices(caller, deviceIds);
 
@@ -352,121 +342,101 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       au: DEFAULT_DEVICE_CALLS_PER_WINDOW,
     },
   );
-  const budget = storage ? new DeviceBudgetStore(storage.handle.db, deviceBudgets) : undefined;
-  const deviceCommands: DeviceCommandsRecorder = readModel ?? new MemoryDeviceCommands();
-  const ledger = ledgerStore
-    ? new Ledger({
-        recorder: deviceCommands,
-        store: ledgerStore,
-        upstream: api,
-        ...(budget ? { history: budgetedHistory({ budget, upstream: api, upstreamNow }) } : {}),
-        sites,
-        now,
-        leaseMs: options.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
-        siteLookupWaitMs: options.siteLookupWaitMs,
-        log: app.log,
-        hooks: options.ledgerHooks,
-      })
-    : undefined;
+  const budget = new DeviceBudgetStore(storage.handle.db, deviceBudgets);
+  const deviceCommands: DeviceCommandsRecorder = readModel;
+  const ledger = new Ledger({
+    recorder: deviceCommands,
+    store: ledgerStore,
+    upstream: api,
+    history: budgetedHistory({ budget, upstream: api, upstreamNow }),
+    sites,
+    now,
+    leaseMs: testing.ledgerLeaseMs ?? MAX_ATTEMPTS * http.timeoutMs + 5000,
+    siteLookupWaitMs: testing.siteLookupWaitMs,
+    log: app.log,
+    hooks: testing.ledgerHooks,
+  });
 
   // One pg-boss for both queues (fleet job steps, queued changes): two instances starting at once
   // on PGlite's one connection would interleave their transactions.
-  const superviseIntervals = [options.fleetQueue, options.changeQueue].flatMap((queue) =>
+  const superviseIntervals = [testing.fleetQueue, testing.changeQueue].flatMap((queue) =>
     queue?.superviseIntervalSeconds === undefined ? [] : [queue.superviseIntervalSeconds],
   );
-  const jobQueues = storage
-    ? new JobQueueHost(storage.handle, app.log, {
-        superviseIntervalSeconds:
-          superviseIntervals.length > 0 ? Math.min(...superviseIntervals) : undefined,
-      })
-    : undefined;
-  const fleetStore = storage ? new FleetStore(storage.handle.db) : undefined;
-  const fleetQueue =
-    storage && ledger && box && fleetStore
-      ? new FleetQueue(
-          storage.handle,
-          new FleetRunner({
-            store: fleetStore,
-            ledger,
-            upstream: api,
-            box,
-            now,
-            forgetCaller: (callerId) => tokens.drop(callerId),
-            hooks: options.fleetHooks,
-            retryWaitCapMs: options.fleetRetryWaitCapMs,
-            budget,
-            upstreamNow,
-          }),
-          app.log,
-          { ...options.fleetQueue, host: jobQueues },
-        )
-      : undefined;
-  const fleetJobs =
-    fleetQueue && fleetStore && box
-      ? new FleetJobs({
-          store: fleetStore,
-          queue: fleetQueue,
-          box,
-          now,
-          ...(budget ? { budgetOf: budget.budgetOf.bind(budget) } : {}),
-          outcomes:
-            ledgerStore && readModel
-              ? new FleetOutcomes({
-                  store: fleetStore,
-                  ledger: ledgerStore,
-                  readModel,
-                  events: accountEvents,
-                  notifications,
-                  now,
-                  log: app.log,
-                })
-              : undefined,
-        })
-      : undefined;
+  const jobQueues = new JobQueueHost(storage.handle, app.log, {
+    superviseIntervalSeconds:
+      superviseIntervals.length > 0 ? Math.min(...superviseIntervals) : undefined,
+  });
+  const fleetStore = new FleetStore(storage.handle.db);
+  const fleetQueue = new FleetQueue(
+    storage.handle,
+    new FleetRunner({
+      store: fleetStore,
+      ledger,
+      upstream: api,
+      box,
+      now,
+      forgetCaller: (callerId) => tokens.drop(callerId),
+      hooks: testing.fleetHooks,
+      retryWaitCapMs: testing.fleetRetryWaitCapMs,
+      budget,
+      upstreamNow,
+    }),
+    app.log,
+    { ...testing.fleetQueue, host: jobQueues },
+  );
+  const fleetJobs = new FleetJobs({
+    store: fleetStore,
+    queue: fleetQueue,
+    box,
+    now,
+    budgetOf: budget.budgetOf.bind(budget),
+    outcomes: new FleetOutcomes({
+      store: fleetStore,
+      ledger: ledgerStore,
+      readModel,
+      events: accountEvents,
+      notifications,
+      now,
+      log: app.log,
+    }),
+  });
   // The durable queue of changes: what the budget cannot carry now waits there, sent through the
   // ledger when its devices have a slot (docs/decisions/007-device-call-budget.md, section 2).
-  const queuedChanges =
-    storage && budget ? new QueuedChangeStore(storage.handle.db, budget) : undefined;
-  const changeQueue =
-    storage && budget && ledger && box && queuedChanges
-      ? new ChangeQueue({
-          handle: storage.handle,
-          host: jobQueues,
-          store: queuedChanges,
-          budget,
-          send: queuedStepSender({ ledger, upstream: api, box, now, budget, upstreamNow }),
-          upstreamNow,
-          log: app.log,
-          options: options.changeQueue,
-          onChange: queuedChangeListener({
-            events: accountEvents,
-            notifications,
-            forgetCaller: (callerId) => tokens.drop(callerId),
-            log: app.log,
-            siteOf: async (row) => {
-              const key = failedStepKey(row);
-              const entry = key ? await ledger.store.findByKey(row.owner, key) : undefined;
-              return { siteId: entry?.siteId ?? undefined, timeZone: entry?.timeZone ?? undefined };
-            },
-          }),
-        })
-      : undefined;
-  const writePath =
-    ledger && budget && changeQueue && box
-      ? new WritePath({
-          ledger,
-          budget,
-          queue: changeQueue,
-          box,
-          sites,
-          upstreamNow,
-          // A change naming a device version is checked against the read model (decision 007, 5).
-          versions: deviceCommands,
-          // A new window is checked against the commands it knows before it is sent or queued.
-          knownCommands,
-          settleWaitMs: options.changeSettleWaitMs,
-        })
-      : undefined;
+  const queuedChanges = new QueuedChangeStore(storage.handle.db, budget);
+  const changeQueue = new ChangeQueue({
+    handle: storage.handle,
+    host: jobQueues,
+    store: queuedChanges,
+    budget,
+    send: queuedStepSender({ ledger, upstream: api, box, now, budget, upstreamNow }),
+    upstreamNow,
+    log: app.log,
+    options: testing.changeQueue,
+    onChange: queuedChangeListener({
+      events: accountEvents,
+      notifications,
+      forgetCaller: (callerId) => tokens.drop(callerId),
+      log: app.log,
+      siteOf: async (row) => {
+        const key = failedStepKey(row);
+        const entry = key ? await ledger.store.findByKey(row.owner, key) : undefined;
+        return { siteId: entry?.siteId ?? undefined, timeZone: entry?.timeZone ?? undefined };
+      },
+    }),
+  });
+  const writePath = new WritePath({
+    ledger,
+    budget,
+    queue: changeQueue,
+    box,
+    sites,
+    upstreamNow,
+    // A change naming a device version is checked against the read model (decision 007, 5).
+    versions: deviceCommands,
+    // A new window is checked against the commands it knows before it is sent or queued.
+    knownCommands,
+    settleWaitMs: testing.changeSettleWaitMs,
+  });
   // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
   // after the app serves rather than before, so every other route answers at once; what needs the
   // queue answers 503 `fleet_jobs_starting` meanwhile. It waits a moment more: its module loading
@@ -476,45 +446,36 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   let queueStartTimer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     queueStartTimer = setTimeout(() => {
-      void fleetQueue?.start();
-      void changeQueue?.start();
+      void fleetQueue.start();
+      void changeQueue.start();
     }, FLEET_QUEUE_START_DELAY_MS);
     queueStartTimer.unref();
   });
-  app.decorate('fleetJobsStarted', () => fleetQueue?.start() ?? Promise.resolve());
-  app.decorate('changeQueueStarted', () => changeQueue?.start() ?? Promise.resolve());
+  app.decorate('fleetJobsStarted', () => fleetQueue.start());
+  app.decorate('changeQueueStarted', () => changeQueue.start());
   app.decorate('changeQueue', changeQueue);
-  const deviceReads =
-    readModel && budget
-      ? new DeviceReads({
-          model: readModel,
-          budget,
-          upstream: api,
-          now: upstreamNow,
-          log: app.log,
-          tickMs: options.readModelTickMs,
-        })
-      : undefined;
+  const deviceReads = new DeviceReads({
+    model: readModel,
+    budget,
+    upstream: api,
+    now: upstreamNow,
+    log: app.log,
+    tickMs: testing.readModelTickMs,
+  });
   app.decorate('upstreamNow', upstreamNow);
   app.decorate('forgetUpstream', async () => {
-    await queuedChanges?.forgetAll();
-    await budget?.forgetAll();
-    await readModel?.store.forgetAll();
+    await queuedChanges.forgetAll();
+    await budget.forgetAll();
+    await readModel.store.forgetAll();
   });
   app.decorate('deviceCommands', deviceCommands);
-  app.decorate(
-    'readModel',
-    readModel && deviceReads ? { model: readModel, reads: deviceReads } : undefined,
-  );
-  app.decorate(
-    'liveUpdates',
-    accountEvents && notifications ? { events: accountEvents, notifications } : undefined,
-  );
+  app.decorate('readModel', { model: readModel, reads: deviceReads });
+  app.decorate('liveUpdates', { events: accountEvents, notifications });
   app.addHook('onReady', async () => {
-    await accountEvents?.start();
-    notifications?.startPruning();
+    await accountEvents.start();
+    notifications.startPruning();
     // Its first look comes a tick later; reads never hold up the first answers.
-    deviceReads?.start();
+    deviceReads.start();
   });
 
   trackRoutes(app);
@@ -525,7 +486,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.addHook('preClose', async () => {
     closing = true;
     // Open event streams would keep the server from closing; their browsers reconnect elsewhere.
-    await accountEvents?.close();
+    await accountEvents.close();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
@@ -534,13 +495,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   });
   app.addHook('onClose', async () => {
     clearTimeout(queueStartTimer);
-    await deviceReads?.stop();
-    notifications?.stopPruning();
-    await fleetQueue?.stop();
-    await changeQueue?.stop();
-    await jobQueues?.stop();
+    await deviceReads.stop();
+    notifications.stopPruning();
+    await fleetQueue.stop();
+    await changeQueue.stop();
+    await jobQueues.stop();
     await http.close();
-    if (storage?.owned) await storage.handle.close();
+    if (storage.owned) await storage.handle.close();
   });
 
   await app.register(cookie);
@@ -552,13 +513,13 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   await app.register(sessionRoutes, {
     sessions,
     cookie: cookieSettings,
-    limits: options.signInLimits ?? {},
+    limits: testing.signInLimits ?? {},
     now,
     oidc,
     box,
     deviceBudgets,
   });
-  if (oidc && box && connections && ledger) {
+  if (oidc && connections) {
     await app.register(oidcRoutes, { sessions, oidc, box, cookie: cookieSettings, publicOrigin });
     await app.register(connectionRoutes, {
       sessions,
@@ -568,17 +529,10 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       audit: new LedgerConnectionAudit(ledger.store, now, 2 * http.timeoutMs + 5000),
     });
   }
-  const statuses = new StatusReads(
-    now,
-    options.statusReuseMs ?? DEFAULT_STATUS_REUSE_MS,
-    // STATUS_REUSE_MS=0 means every status poll reaches the upstream, final ones included.
-    new FinalStatuses(options.statusReuseMs === 0 ? 0 : FINAL_STATUS_CAPACITY),
-  );
   productApiRoutes(app, {
     sessions,
     upstream: api,
     ledger,
-    statuses,
     sites,
     zones,
     now,
@@ -595,11 +549,10 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     now: vendorNow,
     overview: new LedgerOverviewSource({
       ledger,
-      statuses,
       readModel,
       sites,
       // The jobs as stored: no upstream read (the job page refreshes its statuses).
-      fleetJobs: fleetJobs && ((session: Session) => fleetJobs.list(session)),
+      fleetJobs: (session: Session) => fleetJobs.list(session),
       now,
     }),
   });
@@ -611,9 +564,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     testRoutes: options.testRoutes,
   });
   await app.register(healthRoutes, {
-    database: storage?.handle,
+    database: storage.handle,
     circuits: () => resilience.states(),
-    fleetJobs: () => fleetQueue?.state ?? 'none',
+    fleetJobs: () => fleetQueue.state,
   });
 
   if (options.staticDir) await installStaticSpa(app, options.staticDir);

@@ -9,12 +9,6 @@ import { ROLES, type Role } from '../domain/roles.ts';
 import { REGIONS, type Region } from '../domain/token.ts';
 import { VENDOR_API_BASE_PATH, type UpstreamRegion } from './upstream/upstream-caller.ts';
 
-/**
- * Default of how long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`), ms:
- * a browser polling each second then costs one upstream call per interval, whatever its tabs.
- */
-export const DEFAULT_STATUS_REUSE_MS = 1_000;
-
 /** The BFF's settings, parsed once at start-up (docs/architecture.md, Running it). */
 export interface ServerEnv {
   port: number;
@@ -28,13 +22,6 @@ export interface ServerEnv {
   usesSandbox: boolean;
   /** Upstream header and body timeout (`UPSTREAM_TIMEOUT_MS`, default 10 000). */
   upstreamTimeoutMs: number;
-  /**
-   * How long a 200 status answer is reused for identical polls (`STATUS_REUSE_MS`, default
-   * 1000). 0 = no reuse at all, final statuses included: every poll reaches the upstream, only
-   * concurrent identical calls are still shared (the bench's bare-proxy figures;
-   * docs/architecture.md, Budgets).
-   */
-  statusReuseMs: number;
   /**
    * Upstream calls each device may make per rolling minute, per region
    * (`EU_DEVICE_CALLS_PER_MINUTE`, `AU_DEVICE_CALLS_PER_MINUTE`, default 2: the vendor's limit;
@@ -137,12 +124,6 @@ const EnvSchema = z.object({
     .min(100)
     .max(120_000, { error: 'UPSTREAM_TIMEOUT_MS must be 100-120000' })
     .default(10_000),
-  STATUS_REUSE_MS: z.coerce
-    .number({ error: 'STATUS_REUSE_MS must be a number of milliseconds' })
-    .int({ error: 'STATUS_REUSE_MS must be a whole number of milliseconds' })
-    .min(0, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
-    .max(60_000, { error: 'STATUS_REUSE_MS must be 0-60000 (0 turns reuse off)' })
-    .default(DEFAULT_STATUS_REUSE_MS),
   EU_DEVICE_CALLS_PER_MINUTE: deviceCallsPerMinute('EU_DEVICE_CALLS_PER_MINUTE'),
   AU_DEVICE_CALLS_PER_MINUTE: deviceCallsPerMinute('AU_DEVICE_CALLS_PER_MINUTE'),
   DEVICE_READ_OPEN_EVERY_S: z.coerce
@@ -253,7 +234,6 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     upstreams,
     usesSandbox,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
-    statusReuseMs: values.STATUS_REUSE_MS,
     deviceCallsPerMinute: {
       eu: values.EU_DEVICE_CALLS_PER_MINUTE,
       au: values.AU_DEVICE_CALLS_PER_MINUTE,

@@ -11,7 +11,9 @@ import Provider from 'oidc-provider';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemSchema } from '../../src/domain/errors.ts';
 import { TOKEN_PATH } from '../../src/domain/token.ts';
+import type { DatabaseHandle } from '../../src/infra/database.ts';
 import { buildServerApp } from '../../src/server/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 const CLIENT = { clientId: 'partner-basic', clientSecret: 'a secret: with + signs & more' };
 const TOKEN_TTL_S = 30;
@@ -25,8 +27,13 @@ let api: FastifyInstance;
 let apiOrigin: string;
 /** Token requests oidc-provider granted and refused. */
 const grants = { success: 0, error: 0 };
+/** The BFFs' database, one for the file. */
+let testDb: TestDatabase;
+let database: DatabaseHandle;
 
 beforeAll(async () => {
+  testDb = await createTestDatabase('pglite');
+  database = await testDb.open();
   provider = new Provider('http://127.0.0.1', {
     clients: [
       {
@@ -61,6 +68,7 @@ beforeAll(async () => {
   apiOrigin = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  await testDb.drop();
   await api.close();
   authServer.closeAllConnections();
   await new Promise<void>((resolve) => authServer.close(() => resolve()));
@@ -79,11 +87,12 @@ beforeEach(async () => {
   bff = await buildServerApp({
     upstreams: { eu: region, au: region },
     publicOrigin: ORIGIN,
-    now: () => clock.nowMs,
+    database,
     logger: {
       level: 'info',
       stream: { write: (line: string) => void logLines.push(JSON.parse(line)) },
     },
+    testing: { now: () => clock.nowMs },
   });
 });
 afterEach(() => bff.close());

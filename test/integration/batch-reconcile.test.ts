@@ -40,7 +40,9 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
       relay: true,
       // The read model's reads run when the test says, on the sandbox's clock.
       followSandboxClock: true,
-      bff: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS, readModelTickMs: 0 },
+      bff: {
+        testing: { now: () => Date.now() + skewMs, ledgerLeaseMs: LEASE_MS, readModelTickMs: 0 },
+      },
     });
   });
   afterAll(() => stack.close());
@@ -194,7 +196,7 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     // Readable again: the read model finds its command.
     unreadable = new Set();
     await stack.admin.advanceClock(MINUTE_MS);
-    await stack.bff.readModel?.reads.runDue();
+    await stack.bff.readModel.reads.runDue();
     expect(await ledgerEntry(batch)).toMatchObject({
       state: 'succeeded',
       outcome: {
@@ -262,7 +264,7 @@ describe.each(DATABASE_KINDS)('an unknown batch submission on %s', { timeout: 60
     expect(answer.batchCommandId).toBeDefined();
     // The answer names no command yet; the read model finds them in its first reads after it.
     await stack.admin.advanceClock(10_000);
-    await stack.bff.readModel?.reads.runDue();
+    await stack.bff.readModel.reads.runDue();
     expect(await ledgerEntry(batch)).toMatchObject({
       state: 'succeeded',
       batchCommandId: answer.batchCommandId,

@@ -21,7 +21,7 @@ beforeAll(async () => {
   // The read model plans its reads on the sandbox's clock; the test runs them after moving it.
   stack = await startStack({
     followSandboxClock: true,
-    bff: { now: () => Date.now() + bffClock.offsetMs, readModelTickMs: 0 },
+    bff: { testing: { now: () => Date.now() + bffClock.offsetMs, readModelTickMs: 0 } },
   });
 });
 afterAll(() => stack.close());
@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 /** The read model reads the devices due on the sandbox clock now. */
-const runReads = async () => stack.bff.readModel?.reads.runDue();
+const runReads = async () => stack.bff.readModel.reads.runDue();
 
 /** Vendor requests the sandbox has seen so far (token requests apart). */
 const upstreamRequests = async () => (await stack.admin.stats()).requests as number;

@@ -26,7 +26,11 @@ const deviceOf = (path: string) => /\/devices?\/([^/?]+)\/commands/.exec(path)?.
 
 beforeAll(async () => {
   // The refresher reads only when a test says (or a change makes a device due at once).
-  stack = await startStack({ followSandboxClock: true, relay: true, bff: { readModelTickMs: 0 } });
+  stack = await startStack({
+    followSandboxClock: true,
+    relay: true,
+    bff: { testing: { readModelTickMs: 0 } },
+  });
   const relay = stack.relay;
   if (!relay) throw new Error('the stack was started with a relay');
   relay.plan = (method, path) => {
@@ -40,7 +44,7 @@ beforeAll(async () => {
   expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
   expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-002' })).status).toBe(201);
   // The bound devices' first reads, done before the tests count calls.
-  await stack.bff.readModel?.reads.runDue();
+  await stack.bff.readModel.reads.runDue();
 }, 60_000);
 afterAll(() => stack?.close());
 
@@ -113,7 +117,7 @@ describe('a submission overlapping a command the read model knows', () => {
       detail: expect.stringContaining(`command ${id}`),
       details: { conflictingCommandId: id },
     });
-    expect(await stack.bff.changeQueue?.list(OWNER, { waiting: true, deviceId })).toEqual([]);
+    expect(await stack.bff.changeQueue.list(OWNER, { waiting: true, deviceId })).toEqual([]);
   });
 
   it('refused by the vendor for a command the read model does not know, costs the one call', async () => {
@@ -165,7 +169,6 @@ describe('a window that has already ended', () => {
     // Its slot comes long after the window ended (the BFF was down, say).
     await stack.admin.advanceClock(10 * MINUTE_MS);
     const queue = stack.bff.changeQueue;
-    if (!queue) throw new Error('the stack runs with a database: the queue is there');
     const { result, deviceCalls } = await callsDuring(deviceId, async () => {
       await queue.recheck();
       return queue.settled(OWNER, changeId, 10_000);

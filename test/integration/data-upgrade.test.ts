@@ -432,7 +432,7 @@ describe.each(DATABASE_KINDS)('data made by the release before, on %s', (kind) =
     bff.credentials = await buildServerApp({
       ...parseServerEnv(environment),
       database: handle,
-      now,
+      testing: { now },
     });
     bff.company = await buildServerApp({
       ...parseServerEnv({
@@ -442,7 +442,7 @@ describe.each(DATABASE_KINDS)('data made by the release before, on %s', (kind) =
         OIDC_CLIENT_SECRET: 'powerdeck-test-idp-secret',
       }),
       database: handle,
-      now,
+      testing: { now },
     });
     await Promise.all([bff.credentials.ready(), bff.company.ready()]);
     // The fleet job queue opens its own tables of the old data too.

@@ -62,10 +62,12 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
       followSandboxClock: true,
       bff: {
         upstreamTimeoutMs: 400,
-        ledgerLeaseMs: 1_500,
-        circuitHalfOpenAfterMs: 200,
-        // The read model reads when the test says: not while a fault is on unless asked.
-        readModelTickMs: 0,
+        testing: {
+          ledgerLeaseMs: 1_500,
+          circuitHalfOpenAfterMs: 200,
+          // The read model reads when the test says: not while a fault is on unless asked.
+          readModelTickMs: 0,
+        },
       },
     });
   });

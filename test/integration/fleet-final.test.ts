@@ -23,7 +23,12 @@ beforeAll(async () => {
   // stack's defaults); the reads look for due devices only when the test says.
   stack = await startStack({
     followSandboxClock: true,
-    bff: { readModelTickMs: 0, fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 } },
+    bff: {
+      testing: {
+        readModelTickMs: 0,
+        fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 },
+      },
+    },
   });
 });
 afterAll(() => stack?.close());

@@ -38,12 +38,14 @@ function fleetStackOptions(kind: DatabaseKind): StackOptions {
     bff: {
       deviceCallsPerMinute: { eu: 30, au: 30 },
       upstreamTimeoutMs: 3_000,
-      ledgerLeaseMs: 1_500,
-      circuitHalfOpenAfterMs: 200,
-      fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 },
-      // A batch whose outcome is still being settled is tried up to 30 times: at the default
-      // cap of 30 s between tries the fault test took minutes; the rule is the same at 2 s.
-      fleetRetryWaitCapMs: 2_000,
+      testing: {
+        ledgerLeaseMs: 1_500,
+        circuitHalfOpenAfterMs: 200,
+        fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 },
+        // A batch whose outcome is still being settled is tried up to 30 times: at the default
+        // cap of 30 s between tries the fault test took minutes; the rule is the same at 2 s.
+        fleetRetryWaitCapMs: 2_000,
+      },
     },
   };
 }
@@ -511,7 +513,7 @@ describe('fleet jobs while the queue starts (PGlite)', { timeout: 120_000 }, () 
     stack = await startStack({
       fleetJobsStarting: true,
       captureLogs: true,
-      bff: { fleetQueue: { pollingIntervalSeconds: 0.5, beforeWorker } },
+      bff: { testing: { fleetQueue: { pollingIntervalSeconds: 0.5, beforeWorker } } },
     });
     const browser = stack.browser();
     expect((await browser.signIn(DEMO_EU)).status).toBe(200);

@@ -27,8 +27,10 @@ beforeAll(async () => {
     followSandboxClock: true,
     relay: true,
     bff: {
-      readModelTickMs: 0,
-      changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+      testing: {
+        readModelTickMs: 0,
+        changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+      },
     },
   });
 });
@@ -49,7 +51,7 @@ describe('a command whose cancel is queued', () => {
     expect((await browser.signIn(DEMO_EU)).status).toBe(200);
     expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
     // Binding reads the device once; the test's calls go in the next minute.
-    await stack.bff.readModel?.reads.runDue();
+    await stack.bff.readModel.reads.runDue();
     await stack.admin.advanceClock(MINUTE_MS);
 
     const nowMs = await stack.admin.nowMs();
@@ -99,7 +101,7 @@ describe('a command whose cancel is queued', () => {
 
     // The device's next call: the one queued cancel goes.
     await stack.admin.advanceClock(MINUTE_MS);
-    await stack.bff.changeQueue?.recheck();
+    await stack.bff.changeQueue.recheck();
     await expect
       .poll(
         async () =>
@@ -128,7 +130,7 @@ describe('a batch whose cancel is queued', () => {
     const browser: BrowserClient = stack.browser();
     expect((await browser.signIn(DEMO_EU)).status).toBe(200);
     expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
-    await stack.bff.readModel?.reads.runDue();
+    await stack.bff.readModel.reads.runDue();
     await stack.admin.advanceClock(MINUTE_MS);
 
     const nowMs = await stack.admin.nowMs();
@@ -177,7 +179,7 @@ describe('a batch whose cancel is queued', () => {
 
     // The devices' next calls: the one queued batch cancel goes.
     await stack.admin.advanceClock(MINUTE_MS);
-    await stack.bff.changeQueue?.recheck();
+    await stack.bff.changeQueue.recheck();
     await expect
       .poll(
         async () =>

@@ -30,10 +30,12 @@ beforeAll(async () => {
   stack = await startStack({
     followSandboxClock: true,
     bff: {
-      readModelTickMs: 0,
-      // The queue looks for due changes only when the test says (`recheck`), so a change due
-      // after the clock moved waits until the vendor holds the overlapping command.
-      changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 3_600_000 },
+      testing: {
+        readModelTickMs: 0,
+        // The queue looks for due changes only when the test says (`recheck`), so a change due
+        // after the clock moved waits until the vendor holds the overlapping command.
+        changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 3_600_000 },
+      },
     },
   });
   await stack.bff.changeQueueStarted();
@@ -93,7 +95,7 @@ describe('a queued change the vendor refuses when it goes', () => {
       expect(outside.status).toBe(202);
 
       // The queued submission goes now, and the vendor refuses it.
-      await stack.bff.changeQueue?.recheck();
+      await stack.bff.changeQueue.recheck();
       const deadline = Date.now() + FOLLOW_MS;
       let change = QueuedChangeStatusSchema.parse(
         (await ada.get(`/api/changes/${queued.changeId}`)).json(),

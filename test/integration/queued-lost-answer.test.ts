@@ -51,10 +51,12 @@ beforeAll(async () => {
     relay: true,
     followSandboxClock: true,
     bff: {
-      // The ledger's lease runs on the BFF's own clock, real time here: a short one.
-      ledgerLeaseMs: 300,
-      readModelTickMs: 0,
-      changeQueue: { recheckIntervalMs: 200 },
+      testing: {
+        // The ledger's lease runs on the BFF's own clock, real time here: a short one.
+        ledgerLeaseMs: 300,
+        readModelTickMs: 0,
+        changeQueue: { recheckIntervalMs: 200 },
+      },
     },
   });
 });
@@ -66,7 +68,7 @@ beforeEach(async () => {
   browser = stack.browser();
   expect((await browser.signIn(DEMO_EU)).status).toBe(200);
   expect((await browser.post('/api/sites', { siteId: 'PLANT-EU-001' })).status).toBe(201);
-  await stack.bff.readModel?.reads.runDue();
+  await stack.bff.readModel.reads.runDue();
   calls = [];
   nextSubmission = undefined;
   const relay = stack.relay;

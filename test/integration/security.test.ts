@@ -32,8 +32,7 @@ describe.each(DATABASE_KINDS)('BFF security on %s', { timeout: 60_000 }, (kind) 
       tapTokens: true,
       captureLogs: true,
       bff: {
-        now: () => Date.now() + clock.offsetMs,
-        signInLimits: { failedPerClient: 3 },
+        testing: { now: () => Date.now() + clock.offsetMs, signInLimits: { failedPerClient: 3 } },
       },
     });
   });

@@ -26,7 +26,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   // The read model reads when the test says, so the only calls of the device are the test's.
-  stack = await startStack({ followSandboxClock: true, bff: { readModelTickMs: 0 } });
+  stack = await startStack({ followSandboxClock: true, bff: { testing: { readModelTickMs: 0 } } });
 });
 afterAll(() => stack?.close());
 

@@ -20,7 +20,7 @@ describe.each(DATABASE_KINDS)('token renewal against the sandbox on %s', (kind) 
 
   // Starting a stack takes a while on a loaded machine.
   beforeAll(async () => {
-    stack = await startStack({ database: kind, bff: { now: () => clock.nowMs } });
+    stack = await startStack({ database: kind, bff: { testing: { now: () => clock.nowMs } } });
   }, 90_000);
   afterAll(() => stack.close());
   beforeEach(async () => {

@@ -31,17 +31,19 @@ const app = await buildServerApp({
   upstreams: config.upstreams,
   dataDir: config.dataDir,
   ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-  ...(config.ledgerLeaseMs ? { ledgerLeaseMs: config.ledgerLeaseMs } : {}),
-  ...(config.fleetQueue ? { fleetQueue: config.fleetQueue } : {}),
   ...(config.deviceCallsPerMinute ? { deviceCallsPerMinute: config.deviceCallsPerMinute } : {}),
-  ledgerHooks: {
-    afterUpstreamAnswer: (kind: string) => {
-      if (kind === 'submit' && config.crashAfterUpstreamAnswer)
-        process.kill(process.pid, 'SIGKILL');
-      if (kind === 'batch') {
-        batchAnswers += 1;
-        if (batchAnswers === config.crashAfterFleetBatch) process.kill(process.pid, 'SIGKILL');
-      }
+  testing: {
+    ...(config.ledgerLeaseMs ? { ledgerLeaseMs: config.ledgerLeaseMs } : {}),
+    ...(config.fleetQueue ? { fleetQueue: config.fleetQueue } : {}),
+    ledgerHooks: {
+      afterUpstreamAnswer: (kind: string) => {
+        if (kind === 'submit' && config.crashAfterUpstreamAnswer)
+          process.kill(process.pid, 'SIGKILL');
+        if (kind === 'batch') {
+          batchAnswers += 1;
+          if (batchAnswers === config.crashAfterFleetBatch) process.kill(process.pid, 'SIGKILL');
+        }
+      },
     },
   },
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CSRF, ORIGIN, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import { CSRF, ORIGIN, buildTestBff, fileDatabase, signIn, type TestBff } from './support/bff.ts';
 import { rawRequest } from './support/raw-request.ts';
 import {
   startFakeUpstream,
@@ -7,6 +7,8 @@ import {
   vendorSite,
   type FakeUpstream,
 } from './support/fake-upstream.ts';
+
+const database = fileDatabase();
 
 let fake: FakeUpstream;
 let bff: TestBff;
@@ -16,8 +18,9 @@ beforeAll(async () => {
   fake = await startFakeUpstream();
   fake.on('GET', '/sites', () => vendorPage('sites', []));
   fake.on('POST', '/sites', () => ({ message: 'onboarding success', siteId: 'PLANT-1' }));
-  fake.on('GET', '/sites/PLANT-1', () => vendorSite('PLANT-1', ['BAT-1']));
-  bff = await buildTestBff(fake);
+  // A site without devices: the read model then has no device to read after the bind.
+  fake.on('GET', '/sites/PLANT-1', () => vendorSite('PLANT-1', []));
+  bff = await buildTestBff(fake, { database: database.handle });
   await bff.app.listen({ host: '127.0.0.1', port: 0 });
   cookie = await signIn(bff.app);
 });

@@ -2,8 +2,6 @@ import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import type { DatabaseHandle } from '../../infra/database.ts';
-import { submittedRecord } from '../../domain/read-model.ts';
-import { MemoryDeviceCommands } from '../ledger/memory-device-commands.ts';
 import { CSRF, buildTestBff, signIn } from './support/bff.ts';
 import {
   startFakeUpstream,
@@ -18,53 +16,6 @@ const command = {
   startTime: '2026-05-01T11:00:00Z',
   endTime: '2026-05-01T12:00:00Z',
 };
-const ada = { person: { kind: 'named', name: 'Ada' } } as const;
-const bob = { person: { kind: 'named', name: 'Bob' } } as const;
-
-describe('the in-memory read model', () => {
-  it('bumps the version on a new command and a cancellation, and says what changed', async () => {
-    const model = new MemoryDeviceCommands();
-    const record = submittedRecord('BAT-1', command, {
-      id: 'cmd_1',
-      timestamp: '2026-05-01T10:00:00Z',
-    });
-    expect(await model.versionOf(account, 'BAT-1')).toBe(0);
-    expect(await model.recordSubmitted(account, 'BAT-1', record, { madeBy: ada })).toBe(1);
-    // Idempotent: the same command again changes nothing.
-    expect(await model.recordSubmitted(account, 'BAT-1', record, { madeBy: ada })).toBe(1);
-    const cancellation = {
-      deviceId: 'BAT-1',
-      commandId: 'cmd_1',
-      status: 'cancelled',
-      cancelledAt: '2026-05-01T10:05:00Z',
-      cancelReason: 'manuallyCancel',
-    } as const;
-    expect(await model.recordCancelled(account, cancellation, { madeBy: bob })).toBe(2);
-    expect(await model.recordCancelled(account, cancellation, { madeBy: bob })).toBe(2);
-
-    const since = await model.changesSince(account, 'BAT-1', 1);
-    expect(since).toMatchObject({ sinceVersion: 1, version: 2, complete: true });
-    expect(since.changes).toEqual([
-      expect.objectContaining({
-        version: 2,
-        kind: 'commandCancelled',
-        commandId: 'cmd_1',
-        at: '2026-05-01T10:05:00Z',
-        cancelReason: 'manuallyCancel',
-        madeBy: 'Bob',
-      }),
-    ]);
-    // A person's own changes never make their view stale; the others' do.
-    expect(
-      (await model.changesSince(account, 'BAT-1', 0, { exceptBy: bob.person })).changes,
-    ).toHaveLength(1);
-    expect(
-      (await model.changesSince(account, 'BAT-1', 0, { exceptBy: ada.person })).changes,
-    ).toEqual([expect.objectContaining({ kind: 'commandCancelled' })]);
-    // Another account's device of the same ID is another device.
-    expect(await model.versionOf({ region: 'au', clientId: 'client' }, 'BAT-1')).toBe(0);
-  });
-});
 
 describe('the ledger tells the read model what the vendor accepted', () => {
   let fake: FakeUpstream;

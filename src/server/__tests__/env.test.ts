@@ -21,7 +21,6 @@ describe('parseServerEnv', () => {
       },
       usesSandbox: true,
       upstreamTimeoutMs: 10_000,
-      statusReuseMs: 1000,
       deviceCallsPerMinute: { eu: 2, au: 2 },
       deviceReadOpenEveryMs: 300_000,
       deviceReadIdleEveryMs: 1_800_000,
@@ -49,18 +48,6 @@ describe('parseServerEnv', () => {
     );
     expect(() => parseServerEnv({ AU_DEVICE_CALLS_PER_MINUTE: '1.5' })).toThrow(
       /AU_DEVICE_CALLS_PER_MINUTE must be a whole number/,
-    );
-  });
-
-  it('takes STATUS_REUSE_MS, 0 included, and refuses a negative or fractional value', () => {
-    expect(parseServerEnv({ STATUS_REUSE_MS: '0' }).statusReuseMs).toBe(0);
-    expect(parseServerEnv({ STATUS_REUSE_MS: '250' }).statusReuseMs).toBe(250);
-    expect(() => parseServerEnv({ STATUS_REUSE_MS: '-1' })).toThrow(
-      /STATUS_REUSE_MS must be 0-60000/,
-    );
-    expect(() => parseServerEnv({ STATUS_REUSE_MS: '1.5' })).toThrow(/STATUS_REUSE_MS/);
-    expect(() => parseServerEnv({ STATUS_REUSE_MS: 'soon' })).toThrow(
-      /STATUS_REUSE_MS must be a number/,
     );
   });
 

@@ -2,6 +2,9 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../infra/logger.ts';
 import { buildServerApp } from '../app.ts';
+import { fileDatabase } from './support/bff.ts';
+
+const database = fileDatabase();
 
 /** A BFF logging JSON lines at `level` into an array. */
 async function appLogging(level: string) {
@@ -16,6 +19,7 @@ async function appLogging(level: string) {
   const app = await buildServerApp({
     upstreams: { eu: region, au: region },
     publicOrigin: 'http://127.0.0.1:8080',
+    database: database.handle,
     logger: { ...loggerOptions('bff', level), stream },
   });
   return { app, lines };

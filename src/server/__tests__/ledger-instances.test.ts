@@ -39,8 +39,8 @@ describe.each(DATABASE_KINDS)('two BFF instances on one %s database', (kind) => 
     database = await testDb.open();
     // One session key, as instances behind one load balancer share it (docs/security.md).
     const sessionKey = randomBytes(32).toString('base64');
-    first = await buildTestBff(fake, { database, sessionKey, ledgerLeaseMs: 5_000 });
-    second = await buildTestBff(fake, { database, sessionKey, ledgerLeaseMs: 5_000 });
+    first = await buildTestBff(fake, { database, sessionKey, testing: { ledgerLeaseMs: 5_000 } });
+    second = await buildTestBff(fake, { database, sessionKey, testing: { ledgerLeaseMs: 5_000 } });
   });
   afterAll(async () => {
     await first.app.close();

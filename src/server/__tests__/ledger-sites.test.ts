@@ -112,8 +112,8 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
   const start = async (siteLookupWaitMs: number) => {
     const started = await buildTestBff(fake, {
       database,
-      siteLookupWaitMs,
       logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(line) } },
+      testing: { siteLookupWaitMs },
     });
     cookie = await signIn(started.app);
     return started;

@@ -94,10 +94,12 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     fake.seen.length = 0;
     bff = await buildTestBff(fake, {
       database,
-      ledgerLeaseMs: 5_000,
-      ledgerHooks: {
-        afterUpstreamAnswer: () => {
-          if (crash) throw new Error('simulated crash between the answer and the ledger write');
+      testing: {
+        ledgerLeaseMs: 5_000,
+        ledgerHooks: {
+          afterUpstreamAnswer: () => {
+            if (crash) throw new Error('simulated crash between the answer and the ledger write');
+          },
         },
       },
     });
@@ -249,8 +251,8 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
     await bff.app.close();
     bff = await buildTestBff(fake, {
       database,
-      ledgerLeaseMs: 5_000,
       deviceCallsPerMinute: { eu: 1, au: 1 },
+      testing: { ledgerLeaseMs: 5_000 },
     });
     cookie = await signIn(bff.app);
     mode = 'acceptThen500';

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestBff, signIn } from './support/bff.ts';
+import { buildTestBff, fileDatabase, signIn } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 import { rawRequest } from './support/raw-request.ts';
+
+const database = fileDatabase();
 
 let fake: FakeUpstream;
 let releaseSites: () => void = () => undefined;
@@ -17,7 +19,7 @@ afterAll(() => fake.close());
 
 describe('health', () => {
   it('answers /healthz and /readyz without the upstream, never cached', async () => {
-    const { app } = await buildTestBff(fake);
+    const { app } = await buildTestBff(fake, { database: database.handle });
     const health = await app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({ status: 'ok' });
@@ -35,7 +37,7 @@ describe('health', () => {
 
 describe('shutdown', () => {
   it('finishes a request in flight before closing', async () => {
-    const { app } = await buildTestBff(fake);
+    const { app } = await buildTestBff(fake, { database: database.handle });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const cookie = await signIn(app);
     const inFlight = rawRequest(app, 'GET', '/api/sites', { cookie });

@@ -60,17 +60,19 @@ async function stack(
       level: 'info',
       stream: { write: (line: string) => void logLines.push(JSON.parse(line)) },
     },
-    oidcFetch: async (url, init) => {
-      if (url.endsWith('/token')) {
-        const headers = new Headers((init as RequestInit).headers);
-        tokens.push({
-          authorization: headers.get('authorization'),
-          body: new URLSearchParams(String(init.body)),
-        });
-        const fault = tokenFault?.();
-        if (fault) return fault;
-      }
-      return fetch(url, init as RequestInit);
+    testing: {
+      oidcFetch: async (url, init) => {
+        if (url.endsWith('/token')) {
+          const headers = new Headers((init as RequestInit).headers);
+          tokens.push({
+            authorization: headers.get('authorization'),
+            body: new URLSearchParams(String(init.body)),
+          });
+          const fault = tokenFault?.();
+          if (fault) return fault;
+        }
+        return fetch(url, init as RequestInit);
+      },
     },
   });
   open.push(bff.app);

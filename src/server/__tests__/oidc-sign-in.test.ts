@@ -26,17 +26,19 @@ beforeAll(async () => {
     database: await testDb.open(),
     dataDir: testDb.dataDir,
     oidc: oidcEnvFor(idp.issuer),
-    // A relay in front of the IdP: passes everything on, and alters an ID token when asked.
-    oidcFetch: async (url, init) => {
-      const response = await fetch(url, init as RequestInit);
-      if (!tamper || !url.endsWith('/token')) return response;
-      const body = (await response.json()) as { id_token: string };
-      const altered = { ...body, id_token: tamper(body.id_token) };
-      tamper = undefined;
-      return new Response(JSON.stringify(altered), {
-        status: response.status,
-        headers: { 'content-type': 'application/json' },
-      });
+    testing: {
+      // A relay in front of the IdP: passes everything on, and alters an ID token when asked.
+      oidcFetch: async (url, init) => {
+        const response = await fetch(url, init as RequestInit);
+        if (!tamper || !url.endsWith('/token')) return response;
+        const body = (await response.json()) as { id_token: string };
+        const altered = { ...body, id_token: tamper(body.id_token) };
+        tamper = undefined;
+        return new Response(JSON.stringify(altered), {
+          status: response.status,
+          headers: { 'content-type': 'application/json' },
+        });
+      },
     },
   });
   // ID tokens are judged on the BFF's clock: make it the wall clock.

@@ -136,9 +136,9 @@ describe('GET /api/overview', () => {
     cancelReason = 'deviceFault';
     // The read model learns the cancellation at the device's next read, whoever polls: the one
     // due just after its window's start, here once the vendor cancelled it (10:20:30).
-    await bff.app.readModel?.reads.runDue();
+    await bff.app.readModel.reads.runDue();
     bff.clock.nowMs = Date.parse('2026-05-01T10:21:00Z');
-    await bff.app.readModel?.reads.runDue();
+    await bff.app.readModel.reads.runDue();
     const { attention, cancelledByOperator, upcoming } = await overview();
     expect(upcoming).toEqual([]);
     // Neither was an operator's wish: both need attention.
@@ -164,7 +164,7 @@ describe('GET /api/overview', () => {
 
   it('shows nothing of the devices of a site unbound since, though the ledger keeps what was sent', async () => {
     await submit('BAT-1');
-    await bff.app.readModel?.reads.runDue();
+    await bff.app.readModel.reads.runDue();
     expect((await overview()).upcoming.map((line) => line.commandId)).toEqual(['cmd_1']);
     const unbind = await bff.app.inject({
       method: 'DELETE',

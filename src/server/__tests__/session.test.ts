@@ -2,8 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemSchema } from '../../domain/errors.ts';
 import { SessionInfoSchema } from '../../domain/session.ts';
 import { SESSION_ABSOLUTE_TIMEOUT_MS, SESSION_IDLE_TIMEOUT_MS } from '../session/session-store.ts';
-import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';
+import {
+  CSRF,
+  buildTestBff,
+  cookieHeader,
+  signIn,
+  type TestBff,
+  fileDatabase,
+} from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const database = fileDatabase();
 
 let fake: FakeUpstream;
 let bff: TestBff;
@@ -29,7 +38,7 @@ const signInWith = (
 
 describe('POST /api/session', () => {
   it('signs in, answers who is signed in and sets an HttpOnly SameSite=Strict cookie', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const response = await signInWith('client', 'secret');
     expect(response.statusCode).toBe(200);
     expect(SessionInfoSchema.parse(response.json())).toEqual({
@@ -54,7 +63,7 @@ describe('POST /api/session', () => {
   });
 
   it('answers an unknown client ID and a wrong secret the same, without a cookie', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const unknown = await signInWith('nobody', 'secret');
     const wrong = await signInWith('client', 'wrong');
     for (const response of [unknown, wrong]) {
@@ -68,7 +77,7 @@ describe('POST /api/session', () => {
   });
 
   it('refuses a malformed body with 400 naming the field, without echoing the secret', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const response = await bff.app.inject({
       method: 'POST',
       url: '/api/session',
@@ -83,7 +92,7 @@ describe('POST /api/session', () => {
 
   it('uses a __Host- prefixed Secure cookie when the public origin is https', async () => {
     const origin = 'https://powerdeck.example.com';
-    bff = await buildTestBff(fake, { publicOrigin: origin });
+    bff = await buildTestBff(fake, { database: database.handle, publicOrigin: origin });
     const response = await signInWith('client', 'secret', { 'x-csrf': '1', origin });
     expect(response.cookies[0]).toMatchObject({
       name: '__Host-powerdeck_session',
@@ -96,7 +105,7 @@ describe('POST /api/session', () => {
   });
 
   it('rotates the session ID at sign-in: the previous session is gone', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const first = await signIn(bff.app);
     const second = await bff.app.inject({
       method: 'POST',
@@ -116,7 +125,10 @@ describe('POST /api/session', () => {
 
 describe('GET and DELETE /api/session', () => {
   it("says the signed-in region's budget of calls per device, as configured", async () => {
-    bff = await buildTestBff(fake, { deviceCallsPerMinute: { eu: 3, au: 2 } });
+    bff = await buildTestBff(fake, {
+      database: database.handle,
+      deviceCallsPerMinute: { eu: 3, au: 2 },
+    });
     const signedIn = await signInWith('client', 'secret');
     expect(SessionInfoSchema.parse(signedIn.json()).deviceCallBudget).toEqual({
       limit: 3,
@@ -135,7 +147,7 @@ describe('GET and DELETE /api/session', () => {
   });
 
   it('answers 401 not_signed_in without a session', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const response = await bff.app.inject({ method: 'GET', url: '/api/session' });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ status: 401, code: 'not_signed_in' });
@@ -143,7 +155,7 @@ describe('GET and DELETE /api/session', () => {
   });
 
   it('sign-out destroys the session and clears the cookie', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const cookie = await signIn(bff.app);
     const who = await bff.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
     expect(who.statusCode).toBe(200);
@@ -160,7 +172,7 @@ describe('GET and DELETE /api/session', () => {
   });
 
   it('ends a session after 30 minutes idle and after 12 hours whatever its use', async () => {
-    bff = await buildTestBff(fake);
+    bff = await buildTestBff(fake, { database: database.handle });
     const idle = await signIn(bff.app);
     bff.clock.nowMs += SESSION_IDLE_TIMEOUT_MS - 1000;
     const stillThere = await bff.app.inject({

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILED_SIGN_IN_WINDOW_MS } from '../session/sign-in-limits.ts';
-import { CSRF, buildTestBff } from './support/bff.ts';
+import { CSRF, buildTestBff, fileDatabase } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const database = fileDatabase();
 
 let fake: FakeUpstream;
 beforeAll(async () => {
@@ -24,7 +26,10 @@ const attempt = (
 
 describe('sign-in rate limits', () => {
   it('limits attempts per IP address with 429 and Retry-After', async () => {
-    const { app } = await buildTestBff(fake, { signInLimits: { perIpPerMinute: 3 } });
+    const { app } = await buildTestBff(fake, {
+      database: database.handle,
+      testing: { signInLimits: { perIpPerMinute: 3 } },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1)
       statuses.push((await attempt(app, 'secret', '10.0.0.1')).statusCode);
@@ -37,7 +42,10 @@ describe('sign-in rate limits', () => {
   });
 
   it('limits failed attempts per client ID from any address, until the window passes', async () => {
-    const bff = await buildTestBff(fake, { signInLimits: { failedPerClient: 3 } });
+    const bff = await buildTestBff(fake, {
+      database: database.handle,
+      testing: { signInLimits: { failedPerClient: 3 } },
+    });
     const before = fake.tokenRequests;
     for (let i = 0; i < 3; i += 1)
       expect((await attempt(bff.app, 'wrong', `10.0.1.${i}`)).statusCode).toBe(401);

@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestBff, type TestBff } from './support/bff.ts';
+import { buildTestBff, fileDatabase, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const database = fileDatabase();
 
 let fake: FakeUpstream;
 let bff: TestBff;
@@ -34,7 +36,7 @@ beforeAll(async () => {
     await writeFile(path.join(staticDir, `${name}.gz`), gzipSync(text));
   }
   await writeFile(path.join(staticDir, 'assets', 'plain-3c4d.js'), 'console.log(2)');
-  bff = await buildTestBff(fake, { staticDir });
+  bff = await buildTestBff(fake, { database: database.handle, staticDir });
 });
 afterAll(async () => {
   await bff.app.close();

@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
 import { ProblemSchema } from '../../domain/errors.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
 import { RENEWAL_RETRY_MIN_MS } from '../upstream/token-cache.ts';
-import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import type { ServerOptions } from '../app.ts';
+import { CSRF, buildTestBff, fileDatabase, signIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+
+const database = fileDatabase();
 
 let fake: FakeUpstream;
 let bff: TestBff;
@@ -29,8 +30,9 @@ beforeEach(() => {
 });
 afterEach(() => bff.app.close());
 
-async function start(overrides: Parameters<typeof buildTestBff>[1] = {}): Promise<void> {
+async function start(overrides: Partial<ServerOptions> = {}): Promise<void> {
   bff = await buildTestBff(fake, {
+    database: database.handle,
     logger: {
       level: 'info',
       stream: { write: (line: string) => void logLines.push(JSON.parse(line)) },
@@ -193,6 +195,7 @@ describe('sign-in when the token endpoint fails', () => {
 
   it('an unreachable token endpoint is worded for sign-in, and logged', async () => {
     bff = await buildTestBff(fake, {
+      database: database.handle,
       logger: {
         level: 'info',
         stream: { write: (line: string) => void logLines.push(JSON.parse(line)) },
@@ -245,11 +248,7 @@ describe('client authentication at the token endpoint (RFC 6749 2.3.1)', () => {
 });
 
 describe('a change that could not get a token (ledger)', () => {
-  let testDb: TestDatabase;
-  let database: DatabaseHandle;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('pglite');
-    database = await testDb.open();
+  beforeAll(() => {
     fake.on('POST', '/device/BAT-1/commands', (_request, reply) =>
       reply.code(202).send({ id: 'cmd_1', message: 'accepted', timestamp: '2026-05-01T10:00:00Z' }),
     );
@@ -260,12 +259,11 @@ describe('a change that could not get a token (ledger)', () => {
       size: 500,
       commands: [],
     }));
-  }, 90_000);
-  afterAll(() => testDb.drop());
+  });
 
   it('is sent when retried with the same Idempotency-Key, since it never left', async () => {
     fake.expiresInS = 30;
-    await start({ database });
+    await start();
     cookie = await signIn(bff.app);
     fake.tokenFault = { status: 500 };
     bff.clock.nowMs += 30_000;

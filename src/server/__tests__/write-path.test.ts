@@ -97,11 +97,13 @@ describe.each(DATABASE_KINDS)(
       bff = await buildTestBff(fake, {
         database,
         deviceCallsPerMinute: { eu: 2, au: 2 },
-        changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
-        changeSettleWaitMs: 5_000,
         // One key for every instance, as SESSION_KEY or a shared DATA_DIR gives in production:
         // a restarted BFF opens the sealed sign-in of a change queued before.
         sessionKey: Buffer.alloc(32, 7).toString('base64'),
+        testing: {
+          changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+          changeSettleWaitMs: 5_000,
+        },
       });
       bff.clock.nowMs = nowMs;
       await bff.app.changeQueueStarted();
@@ -172,14 +174,14 @@ describe.each(DATABASE_KINDS)(
       done: (change: QueuedChangeStatus) => boolean,
     ) => {
       bff.clock.nowMs += ms;
-      await bff.app.changeQueue?.recheck();
+      await bff.app.changeQueue.recheck();
       for (let i = 0; i < 100; i += 1) {
         const change = await changeOf(changeId);
         if (done(change)) return change;
         const goesAtMs = change.state === 'queued' && change.goesAt ? Date.parse(change.goesAt) : 0;
         if (goesAtMs > bff.clock.nowMs) {
           bff.clock.nowMs = goesAtMs;
-          await bff.app.changeQueue?.recheck();
+          await bff.app.changeQueue.recheck();
         }
         await sleep(50);
       }
@@ -225,7 +227,7 @@ describe.each(DATABASE_KINDS)(
 
       const sent = await advanceUntil(50_000, queued.changeId, (c) => c.state === 'sent');
       expect(sent.steps[0]?.answer?.status).toBe(202);
-      await bff.app.changeQueue?.recheck();
+      await bff.app.changeQueue.recheck();
       expect(calls('POST')).toBe(3);
       // The browser's retry of its key now gets the ledger's answer, replayed.
       const replay = await submit(ada, 'k3', command(3, 180));
@@ -254,7 +256,7 @@ describe.each(DATABASE_KINDS)(
       await bff.app.forgetUpstream();
       expect(await waiting()).toEqual([]);
       bff.clock.nowMs += 2 * MINUTE;
-      await bff.app.changeQueue?.recheck();
+      await bff.app.changeQueue.recheck();
       await sleep(300);
       expect(calls('POST')).toBe(2);
     });

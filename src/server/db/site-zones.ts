@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Region } from '../../domain/token.ts';
 import type { Database } from '../../infra/database.ts';
-import { accountKey } from '../../domain/account.ts';
 import { ofAccount } from './account-rows.ts';
 import { siteTimeZones } from './schema.ts';
 
@@ -20,7 +19,7 @@ export interface ZoneSetter {
 
 /**
  * The site time zones administrators set (docs/decisions/006, section 6), per region, client
- * and site: in the BFF's database ({@link DatabaseSiteZones}) or, without one, in memory.
+ * and site, kept in the BFF's database ({@link DatabaseSiteZones}).
  */
 export interface SiteZones {
   zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>>;
@@ -83,36 +82,5 @@ export class DatabaseSiteZones implements SiteZones {
     await this.#db
       .delete(siteTimeZones)
       .where(and(ofAccount(siteTimeZones, key), eq(siteTimeZones.siteId, key.siteId)));
-  }
-}
-
-/** {@link SiteZones} in this process's memory: a BFF without a database. */
-export class MemorySiteZones implements SiteZones {
-  readonly #zones = new Map<string, Map<string, StoredSiteZone>>();
-
-  zones(region: Region, clientId: string): Promise<ReadonlyMap<string, StoredSiteZone>> {
-    return Promise.resolve(this.#zones.get(accountKey({ region, clientId })) ?? new Map());
-  }
-
-  set(
-    key: { region: Region; clientId: string; siteId: string },
-    timeZone: string,
-    by: ZoneSetter,
-    nowMs: number,
-  ): Promise<void> {
-    const client = accountKey(key);
-    const zones = this.#zones.get(client) ?? new Map<string, StoredSiteZone>();
-    zones.set(key.siteId, {
-      timeZone,
-      ...(by.name ? { setBy: by.name } : {}),
-      setAt: new Date(nowMs).toISOString(),
-    });
-    this.#zones.set(client, zones);
-    return Promise.resolve();
-  }
-
-  clear(key: { region: Region; clientId: string; siteId: string }): Promise<void> {
-    this.#zones.get(accountKey(key))?.delete(key.siteId);
-    return Promise.resolve();
   }
 }

@@ -14,16 +14,16 @@ export interface BffStorage {
 /**
  * Opens the BFF's storage and applies its migrations: the given handle (shared under
  * `npm start`, never closed by the BFF), else PostgreSQL at `databaseUrl`, else PGlite in
- * `dataDir`. Undefined when none is given (sessions then live in memory).
+ * `dataDir`.
  *
- * @throws when the database cannot be opened or a migration fails.
+ * @throws when none of them is given, when the database cannot be opened or a migration fails.
  */
 export async function openBffStorage(options: {
   database?: DatabaseHandle | undefined;
   dataDir?: string | undefined;
   databaseUrl?: string | undefined;
-}): Promise<BffStorage | undefined> {
-  let storage: BffStorage | undefined;
+}): Promise<BffStorage> {
+  let storage: BffStorage;
   if (options.database) storage = { handle: options.database, owned: false };
   else if (options.databaseUrl || options.dataDir)
     storage = {
@@ -33,7 +33,7 @@ export async function openBffStorage(options: {
       }),
       owned: true,
     };
-  if (!storage) return undefined;
+  else throw new Error('The BFF needs a database: set DATA_DIR or DATABASE_URL');
   await storage.handle.migrate({ migrationsFolder: MIGRATIONS_FOLDER, schema: BFF_SCHEMA });
   return storage;
 }

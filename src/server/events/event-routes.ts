@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { ProblemError } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
@@ -27,7 +26,7 @@ const EventsQuerySchema = z.strictObject({ lastEventId: z.string().max(32).optio
  */
 export async function eventRoutes(
   app: FastifyInstance,
-  options: { sessions: Sessions; events: AccountEvents | undefined },
+  options: { sessions: Sessions; events: AccountEvents },
 ): Promise<void> {
   const { sessions, events } = options;
   declaredRoutes(app).get(
@@ -51,9 +50,7 @@ export async function eventRoutes(
           403: problemResponse(
             'Another site asked (`csrf`), or the role may not read (`forbidden_role`).',
           ),
-          503: problemResponse(
-            'No database: no live updates (`live_updates_unavailable`); or no vendor connection for the region (`no_connection`).',
-          ),
+          503: problemResponse('No vendor connection for the region (`no_connection`).'),
         },
       },
       // After the security headers' hook: proxies must neither cache nor compress the stream
@@ -68,12 +65,6 @@ export async function eventRoutes(
       const signedIn = signedInOf(request);
       const session = sessionOf(request);
       const query = request.query;
-      if (!events)
-        throw new ProblemError(
-          503,
-          'live_updates_unavailable',
-          'This server runs without a database, so it pushes no live updates; pages refresh by themselves.',
-        );
       const header = request.headers['last-event-id'];
       const position = typeof header === 'string' && header !== '' ? header : query.lastEventId;
       const stream = events.open({

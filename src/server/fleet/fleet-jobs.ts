@@ -44,17 +44,17 @@ export class FleetJobs {
   readonly #queue: FleetQueue;
   readonly #box: SecretBox;
   readonly #now: () => number;
-  readonly #outcomes: FleetOutcomes | undefined;
-  readonly #budgetOf: ((region: Region) => DeviceCallBudget) | undefined;
+  readonly #outcomes: FleetOutcomes;
+  readonly #budgetOf: (region: Region) => DeviceCallBudget;
 
   constructor(options: {
     store: FleetStore;
     queue: FleetQueue;
     box: SecretBox;
     now: () => number;
-    outcomes?: FleetOutcomes | undefined;
+    outcomes: FleetOutcomes;
     /** Each region's budget of calls per device: a job's answer says when it ends sending. */
-    budgetOf?: ((region: Region) => DeviceCallBudget) | undefined;
+    budgetOf: (region: Region) => DeviceCallBudget;
   }) {
     this.#outcomes = options.outcomes;
     this.#budgetOf = options.budgetOf;
@@ -278,14 +278,14 @@ export class FleetJobs {
     // The job and its batches come from one snapshot, read again when outcomes were written.
     let snapshot = await this.#store.snapshot(actorOf(session), jobId);
     if (!snapshot) throw notFound();
-    if (refresh && this.#outcomes && (await this.#outcomes.sync(snapshot.job, snapshot.batches)))
+    if (refresh && (await this.#outcomes.sync(snapshot.job, snapshot.batches)))
       snapshot = (await this.#store.snapshot(actorOf(session), jobId)) ?? snapshot;
     return toFleetJob(snapshot.job, snapshot.batches, this.#sending(snapshot.job));
   }
 
-  /** What `toFleetJob` needs to say when `job` ends sending; undefined without a budget. */
-  #sending(job: FleetJobRow): { nowMs: number; budget: DeviceCallBudget } | undefined {
-    return this.#budgetOf ? { nowMs: this.#now(), budget: this.#budgetOf(job.region) } : undefined;
+  /** What `toFleetJob` needs to say when `job` ends sending. */
+  #sending(job: FleetJobRow): { nowMs: number; budget: DeviceCallBudget } {
+    return { nowMs: this.#now(), budget: this.#budgetOf(job.region) };
   }
 
   /** The session's client's jobs, newest first, without their batches' devices. */

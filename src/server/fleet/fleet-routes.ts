@@ -13,7 +13,6 @@ import {
 } from '../../domain/fleet-job.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { ProblemError } from '../http/problem.ts';
 import { COMMON_PROBLEMS, declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requireSession, sessionOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
@@ -33,7 +32,7 @@ const ActionParamsSchema = z.strictObject({ jobId: z.uuid(), action: FleetJobAct
 
 const NOT_FOUND = problemResponse('No such job among your jobs (`fleet_job_not_found`).');
 const UNAVAILABLE = problemResponse(
-  'No database: no fleet jobs (`fleet_jobs_unavailable`); the job queue is still starting (`fleet_jobs_starting`, with `Retry-After`); or the circuit is open, or the token endpoint down.',
+  'The job queue is still starting (`fleet_jobs_starting`, with `Retry-After`); or the circuit is open, or the token endpoint down.',
 );
 const REFUSED = problemResponse(
   'Nothing was made: the selection or plan names what cannot be sent (`fleet_selection_refused`), or the Idempotency-Key was used for another job (`idempotency_key_reused`).',
@@ -48,17 +47,9 @@ const REFUSED = problemResponse(
  */
 export async function fleetRoutes(
   app: FastifyInstance,
-  options: { sessions: Sessions; upstream: UpstreamApi; jobs: FleetJobs | undefined },
+  options: { sessions: Sessions; upstream: UpstreamApi; jobs: FleetJobs },
 ): Promise<void> {
   const { sessions, upstream, jobs } = options;
-  const available = (): FleetJobs => {
-    if (jobs) return jobs;
-    throw new ProblemError(
-      503,
-      'fleet_jobs_unavailable',
-      'This server runs without a database, so it cannot run fleet jobs. Send batches of up to 50 devices from the batch page instead.',
-    );
-  };
   const routes = declaredRoutes(app);
   const tags = ['fleet jobs'];
 
@@ -82,7 +73,7 @@ export async function fleetRoutes(
     async (request, reply) => {
       const session = sessionOf(request);
       const idempotencyKey = readIdempotencyKey(request.headers);
-      const job = await available().create(
+      const job = await jobs.create(
         session,
         () => upstream.sites(session),
         request.body,
@@ -110,7 +101,7 @@ export async function fleetRoutes(
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const job = await available().createFromPlan(
+      const job = await jobs.createFromPlan(
         session,
         () => upstream.sites(session),
         (deviceId, query) => upstream.history(session, deviceId, query),
@@ -140,7 +131,7 @@ export async function fleetRoutes(
     },
     async (request) => {
       const session = sessionOf(request);
-      const check: FleetPlanCheck = await available().checkPlanRows(
+      const check: FleetPlanCheck = await jobs.checkPlanRows(
         () => upstream.sites(session),
         (deviceId, query) => upstream.history(session, deviceId, query),
         request.body.rows,
@@ -159,8 +150,7 @@ export async function fleetRoutes(
         response: { 200: FleetJobListSchema, ...COMMON_PROBLEMS, 503: UNAVAILABLE },
       },
     },
-    async (request) =>
-      ({ jobs: await available().list(sessionOf(request)) }) satisfies FleetJobList,
+    async (request) => ({ jobs: await jobs.list(sessionOf(request)) }) satisfies FleetJobList,
   );
   routes.get(
     '/api/fleet-jobs/:jobId',
@@ -177,7 +167,7 @@ export async function fleetRoutes(
     async (request) => {
       const { jobId } = request.params;
       const { refresh } = request.query;
-      return available().read(sessionOf(request), jobId, refresh === 'statuses');
+      return jobs.read(sessionOf(request), jobId, refresh === 'statuses');
     },
   );
   routes.post(
@@ -199,7 +189,7 @@ export async function fleetRoutes(
     },
     async (request) => {
       const { jobId, action } = request.params;
-      return available().act(sessionOf(request), jobId, action);
+      return jobs.act(sessionOf(request), jobId, action);
     },
   );
   refuseOtherMethods(app, '/api/fleet-jobs', new Set(['GET', 'HEAD', 'POST']));

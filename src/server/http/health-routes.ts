@@ -7,14 +7,11 @@ import { declaredRoutes, problemResponse } from './route-declarations.ts';
 
 const ReadinessSchema = z.object({
   status: z.literal('ready'),
-  /** `none` without a database (sessions in memory, no ledger). */
-  database: z.enum(['pglite', 'postgres', 'none']),
+  database: z.enum(['pglite', 'postgres']),
   circuits: z
     .partialRecord(RegionSchema, z.string())
     .describe("Each region's upstream circuit: `closed`, `open` or `halfOpen`"),
-  fleetJobs: z
-    .enum(['starting', 'ready', 'stopped', 'none'])
-    .describe('The fleet job queue; `none` without a database'),
+  fleetJobs: z.enum(['starting', 'ready', 'stopped']).describe('The fleet job queue'),
 });
 
 /**
@@ -26,11 +23,11 @@ const ReadinessSchema = z.object({
 export async function healthRoutes(
   app: FastifyInstance,
   options: {
-    database: DatabaseHandle | undefined;
+    database: DatabaseHandle;
     /** The upstream circuit of each region: `closed`, `open` or `halfOpen`. */
     circuits: () => Record<Region, string>;
-    /** The fleet job queue: `starting`, `ready`, `stopped`, or `none` without a database. */
-    fleetJobs: () => 'starting' | 'ready' | 'stopped' | 'none';
+    /** The fleet job queue: `starting`, `ready` or `stopped`. */
+    fleetJobs: () => 'starting' | 'ready' | 'stopped';
   },
 ): Promise<void> {
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -69,8 +66,6 @@ export async function healthRoutes(
     async () => {
       const circuits = options.circuits();
       const fleetJobs = options.fleetJobs();
-      if (!options.database)
-        return { status: 'ready' as const, database: 'none' as const, circuits, fleetJobs };
       try {
         await options.database.db.execute('select 1');
       } catch {

@@ -18,9 +18,8 @@ import type { Account, Actor, Person } from '../../domain/account.ts';
  * against, `changesSince` for what another person (or the vendor) changed since, which the stale
  * view refusal (409 `device_changed`) names.
  *
- * Implementations: the database's (`src/server/read-model/`), which also refreshes from the
- * vendor and pushes every change to the account's browsers, and {@link MemoryDeviceCommands} for
- * tests and a BFF without a database.
+ * Implemented by the read model (`src/server/read-model/`), which also refreshes from the vendor
+ * and pushes every change to the account's browsers.
  */
 export interface DeviceCommandsRecorder {
   /**

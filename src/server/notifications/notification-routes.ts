@@ -10,7 +10,6 @@ import {
   type NotificationPage,
 } from '../../domain/notifications.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { ProblemError } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
@@ -32,19 +31,11 @@ export async function notificationRoutes(
   app: FastifyInstance,
   options: {
     sessions: Sessions;
-    notifications: Notifications | undefined;
+    notifications: Notifications;
     testRoutes?: boolean | undefined;
   },
 ): Promise<void> {
-  const { sessions } = options;
-  const available = (): Notifications => {
-    if (options.notifications) return options.notifications;
-    throw new ProblemError(
-      503,
-      'notifications_unavailable',
-      'This server runs without a database, so it keeps no notifications. The batch, fleet job and device pages still show every outcome.',
-    );
-  };
+  const { sessions, notifications } = options;
   /** The signed-in person and their account (for a company sign-in, the region's connection). */
   const reader = (request: FastifyRequest): { account: Account; person: Person } => {
     const session = sessionOf(request);
@@ -60,9 +51,7 @@ export async function notificationRoutes(
     403: problemResponse(
       'CSRF proof missing (`csrf`), or the role may not read (`forbidden_role`).',
     ),
-    503: problemResponse(
-      'No database: no notifications (`notifications_unavailable`); or no vendor connection for the region (`no_connection`).',
-    ),
+    503: problemResponse('No vendor connection for the region (`no_connection`).'),
   };
 
   routes.get(
@@ -82,7 +71,7 @@ export async function notificationRoutes(
     },
     async (request) => {
       const { account, person } = reader(request);
-      return (await available().page(account, person, request.query)) satisfies NotificationPage;
+      return (await notifications.page(account, person, request.query)) satisfies NotificationPage;
     },
   );
   refuseOtherMethods(app, '/api/notifications', new Set(['GET', 'HEAD']));
@@ -104,7 +93,7 @@ export async function notificationRoutes(
     },
     async (request) => {
       const { account, person } = reader(request);
-      return (await available().markRead(
+      return (await notifications.markRead(
         account,
         person,
         request.body,
@@ -144,7 +133,7 @@ export async function notificationRoutes(
             : facts.kind === 'queuedChangeFailed'
               ? { account, ...facts, madeBy: me }
               : { account, ...facts, madeBy: person };
-      const id = await available().notify(input);
+      const id = await notifications.notify(input);
       return reply.code(201).send({ id: id ?? null });
     },
   );

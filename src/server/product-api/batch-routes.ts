@@ -8,7 +8,6 @@ import {
 import { BatchCommandIdSchema } from '../../domain/ids.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
-import { answerBudgetedChange } from './write-path.ts';
 import {
   COMMON_PROBLEMS,
   problemResponse,
@@ -26,9 +25,8 @@ const BatchParamsSchema = z.strictObject({ batchCommandId: BatchCommandIdSchema 
  * ledger's entry follows the search); and the batch cancel, one result per device.
  */
 export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses, readModel } = deps;
   // A batch takes a call of each of its devices' budgets, all or none, or is queued.
-  const changes = { ledger, writePath: deps.writePath };
+  const { sessions, upstream, writePath, readModel } = deps;
   const routes = productRoutes(app);
 
   routes.post(
@@ -58,7 +56,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request, reply) => {
       const session = sessionOf(request);
       const batch = request.body;
-      return answerBudgetedChange(changes, request, reply, {
+      return writePath.single(request, reply, {
         kind: 'batch',
         session,
         batch,
@@ -90,25 +88,12 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request, reply) => {
       const session = sessionOf(request);
       const { batchCommandId } = request.params;
-      return answerBudgetedChange(
-        changes,
-        request,
-        reply,
-        {
-          kind: 'batchCancel',
-          session,
-          batchCommandId,
-          send: () => upstream.batchCancel(session, batchCommandId, request.id),
-        },
-        // Statuses of the batch's commands changed: polls ask the vendor again.
-        (body) => {
-          const parsed = BatchCancelResponseSchema.safeParse(body);
-          if (!parsed.success) return;
-          for (const result of parsed.data.results)
-            if (result.commandId)
-              statuses.forget(session, { deviceId: result.deviceId, commandId: result.commandId });
-        },
-      );
+      return writePath.single(request, reply, {
+        kind: 'batchCancel',
+        session,
+        batchCommandId,
+        send: () => upstream.batchCancel(session, batchCommandId, request.id),
+      });
     },
   );
   refuseOtherMethods(app, '/api/batches/:batchCommandId/cancel', new Set(['PUT']));

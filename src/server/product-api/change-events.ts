@@ -75,8 +75,8 @@ interface ListenerLog {
  * step), for the notification's link and clock.
  */
 export function queuedChangeListener(options: {
-  events: AccountEvents | undefined;
-  notifications: Notifications | undefined;
+  events: AccountEvents;
+  notifications: Notifications;
   forgetCaller: (callerId: string) => void;
   log: ListenerLog;
   siteOf?: ((row: QueuedChangeRow) => Promise<ChangeSite>) | undefined;
@@ -99,7 +99,7 @@ export function queuedChangeListener(options: {
     } else published.set(row.id, mark);
     const account = { region: row.owner.region, clientId: row.owner.clientId };
     void events
-      ?.publish(account, {
+      .publish(account, {
         type: 'queuedChangeChanged',
         data: {
           changeId: row.id,
@@ -108,7 +108,6 @@ export function queuedChangeListener(options: {
         },
       })
       .catch(failed('event', row));
-    if (!notifications) return;
     const madeBy = personOf(row.owner);
     if (row.state === 'sent' && waited(row)) {
       const submitted = row.steps.findLast((step) => step.answer?.status === 202)?.answer?.body as

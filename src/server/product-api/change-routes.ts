@@ -24,15 +24,10 @@ import {
   type ProductApiDeps,
 } from './declare.ts';
 import { notificationChangeOf } from './change-events.ts';
-import type { WritePath } from './write-path.ts';
 
 const DeviceParamsSchema = z.strictObject({ deviceId: DeviceIdSchema });
 const ChangeParamsSchema = z.strictObject({ changeId: z.uuid() });
 const WithdrawnSchema = z.object({ change: QueuedChangeStatusSchema });
-
-const UNAVAILABLE = problemResponse(
-  'No database: no queue of changes (`changes_unavailable`); or the circuit is open, or the token endpoint down.',
-);
 
 /**
  * The write path's own routes (docs/decisions/007-device-call-budget.md, sections 2 and 5;
@@ -44,16 +39,8 @@ const UNAVAILABLE = problemResponse(
  * - `DELETE /api/changes/{changeId}`: withdraws a change until its first step starts.
  */
 export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions } = deps;
+  const { sessions, writePath } = deps;
   const routes = productRoutes(app);
-  const writePathOf = (): WritePath => {
-    if (deps.writePath) return deps.writePath;
-    throw new ProblemError(
-      503,
-      'changes_unavailable',
-      'This server runs without a database, so it keeps no queue of changes: a replace is made as a cancel and a new submission instead.',
-    );
-  };
 
   routes.post(
     '/api/devices/:deviceId/changes',
@@ -78,12 +65,11 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
             "A value outside the device's range (`capability_out_of_range`), a window that has already ended (`window_ended`, nothing sent or queued), or a reused Idempotency-Key.",
           ),
           ...COMMON_PROBLEMS,
-          503: UNAVAILABLE,
         },
       },
     },
     async (request, reply) =>
-      writePathOf().planned(
+      writePath.planned(
         request,
         reply,
         sessionOf(request),
@@ -105,13 +91,13 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
         description:
           "Changes that waited or wait for their devices' budget of upstream calls: what (kind and steps, with the command or the command cancelled), which devices, when the next step goes (`goesAt`), their state, who made them. `waiting=true` lists those still queued or being sent.",
         querystring: QueuedChangeQuerySchema,
-        response: { 200: QueuedChangePageSchema, ...COMMON_PROBLEMS, 503: UNAVAILABLE },
+        response: { 200: QueuedChangePageSchema, ...COMMON_PROBLEMS },
       },
     },
     async (request) => {
       const session = sessionOf(request);
       const { waiting, deviceId, limit } = request.query;
-      const changes = await writePathOf().queue.list(session, {
+      const changes = await writePath.queue.list(session, {
         ...(waiting === 'true' ? { waiting: true } : {}),
         ...(deviceId ? { deviceId } : {}),
         ...(limit ? { limit } : {}),
@@ -133,12 +119,11 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
           200: QueuedChangeStatusSchema,
           404: problemResponse('No such change (`change_not_found`).'),
           ...COMMON_PROBLEMS,
-          503: UNAVAILABLE,
         },
       },
     },
     async (request) => {
-      const status = await writePathOf().queue.status(sessionOf(request), request.params.changeId);
+      const status = await writePath.queue.status(sessionOf(request), request.params.changeId);
       if (!status) throw notFound();
       return status;
     },
@@ -159,7 +144,6 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
           404: problemResponse('No such change (`change_not_found`).'),
           409: problemResponse('It has started sending, or has ended (`change_not_withdrawable`).'),
           ...COMMON_PROBLEMS,
-          503: UNAVAILABLE,
         },
       },
     },
@@ -167,7 +151,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
       const session = sessionOf(request);
       const { changeId } = request.params;
       const name = actorName(session);
-      const { withdrawn, status } = await writePathOf().queue.withdraw(
+      const { withdrawn, status } = await writePath.queue.withdraw(
         session,
         changeId,
         `Withdrawn${name ? ` by ${name}` : ''} before it was sent; nothing was sent.`,
@@ -188,7 +172,6 @@ async function notifyWithdrawn(
   session: Session,
   status: QueuedChangeStatus,
 ): Promise<void> {
-  if (!deps.notifications || !deps.writePath) return;
   const row = await deps.writePath.queue.row(session, status.id);
   if (!row) return;
   const subject = notificationChangeOf(row.change);

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemSchema } from '../../domain/errors.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
-import { acceptedBatchOutcome, batchAnswerOf } from '../ledger/batch-confirmation.ts';
 import { readUndoOf } from '../http/undo-of.ts';
 import type { LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { isSuccess } from '../ledger/ledger-answers.ts';
@@ -17,40 +16,19 @@ export type Change = DistributiveOmit<LedgerIntent, 'idempotencyKey' | 'undoOf' 
 /**
  * Answers a state-changing call: through the command ledger, which sends `change.send()` at most
  * once and returns the answer to send (replayed for a known `Idempotency-Key`), recording the
- * change a `Powerdeck-Undo-Of` header says it undoes; without a ledger (no database), sent
- * directly (nothing is recorded, and both headers are ignored). `afterSuccess` sees every 2xx
- * answer sent, with its body (the product's answer).
+ * change a `Powerdeck-Undo-Of` header says it undoes. `afterSuccess` sees every 2xx answer sent,
+ * with its body (the product's answer).
  *
- * @throws ProblemError 400 `invalid_idempotency_key` or `invalid_undo_of`, the ledger's refusals,
- *   and the refusal of a call sent without a ledger.
+ * @throws ProblemError 400 `invalid_idempotency_key` or `invalid_undo_of`, and the ledger's
+ *   refusals.
  */
 export async function answerChange(
-  ledger: Ledger | undefined,
+  ledger: Ledger,
   request: FastifyRequest,
   reply: FastifyReply,
   change: Change,
   afterSuccess?: (body: unknown) => void | Promise<void>,
 ): Promise<FastifyReply> {
-  if (!ledger) {
-    const result = await change.send();
-    if (result.kind !== 'accepted') throw result.problem;
-    // A batch's answer names no command: without a ledger, every device stays unconfirmed.
-    const value =
-      change.kind === 'batch'
-        ? batchAnswerOf(
-            {
-              batchCommandId: (result.value as { batchCommandId: string }).batchCommandId,
-              createdAt: new Date(),
-              completedAt: null,
-            },
-            acceptedBatchOutcome(result.status, change.batch.devices),
-            (result.value as { timestamp: string }).timestamp,
-          )
-        : result.value;
-    await afterSuccess?.(value);
-    reply.code(result.status);
-    return value === undefined ? reply.send() : reply.send(value);
-  }
   const answer = await ledger.run({
     ...change,
     idempotencyKey: readIdempotencyKey(request.headers),

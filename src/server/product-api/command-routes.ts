@@ -4,7 +4,6 @@ import {
   CommandCancellationSchema,
   DeviceCommandSchema,
   SubmissionResponseSchema,
-  type CommandCancellation,
 } from '../../domain/command.ts';
 import { HistoryQuerySchema, HistoryResponseSchema } from '../../domain/history.ts';
 import { CommandIdSchema, DeviceIdSchema } from '../../domain/ids.ts';
@@ -14,7 +13,6 @@ import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
 import { accountOf } from '../../domain/account.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
-import { answerBudgetedChange } from './write-path.ts';
 import {
   COMMON_PROBLEMS,
   precompiledSerializerCompiler,
@@ -40,14 +38,12 @@ const RATE_LIMITED = problemResponse(
 
 /**
  * A device's commands (docs/decisions/006, section 3): its history, a submission, a command's
- * status and a cancel. With a database, history and status are answered from the read model
- * (docs/architecture.md, Read model): no browser read reaches the vendor; without one, they go to
- * the vendor, identical status polls shared and final ones kept.
+ * status and a cancel. History and status are answered from the read model (docs/architecture.md,
+ * Read model): no browser read reaches the vendor.
  */
 export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses, readModel } = deps;
-  // Changes go through their device's budget of upstream calls when the BFF has one.
-  const changes = { ledger, writePath: deps.writePath };
+  // Changes go through their device's budget of upstream calls.
+  const { sessions, upstream, ledger, writePath, readModel } = deps;
   const routes = productRoutes(app);
   const reader = requireSession(sessions, undefined, readModel);
 
@@ -71,32 +67,23 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     async (request) => {
       const session = sessionOf(request);
       const { deviceId } = request.params;
-      if (readModel) {
-        const account = accountOf(session);
-        await requireBound(deps, session, deviceId);
-        const { startTime, endTime, status } = request.query;
-        const view = await readModel.history(
-          account,
-          deviceId,
-          { startMs: Date.parse(startTime), endMs: Date.parse(endTime) },
-          status,
-        );
-        const { version, readAt, historyPending } = view;
-        // Commands found for a batch before the read model existed: the ledger names it.
-        const commands = ledger
-          ? await ledger.withBatches(session, deviceId, view.commands)
-          : view.commands;
-        return {
-          commands,
-          version,
-          ...(readAt ? { readAt } : {}),
-          ...(historyPending ? { historyPending } : {}),
-        };
-      }
-      const commands = await upstream.history(session, deviceId, request.query, request.id);
-      // The batch each command was sent in, as far as the ledger found them.
+      const account = accountOf(session);
+      await requireBound(deps, session, deviceId);
+      const { startTime, endTime, status } = request.query;
+      const view = await readModel.history(
+        account,
+        deviceId,
+        { startMs: Date.parse(startTime), endMs: Date.parse(endTime) },
+        status,
+      );
+      const { version, readAt, historyPending } = view;
+      // Commands found for a batch before the read model existed: the ledger names it.
+      const commands = await ledger.withBatches(session, deviceId, view.commands);
       return {
-        commands: ledger ? await ledger.withBatches(session, deviceId, commands) : commands,
+        commands,
+        version,
+        ...(readAt ? { readAt } : {}),
+        ...(historyPending ? { historyPending } : {}),
       };
     },
   );
@@ -130,7 +117,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       const session = sessionOf(request);
       const { deviceId } = request.params;
       const command = request.body;
-      return answerBudgetedChange(changes, request, reply, {
+      return writePath.single(request, reply, {
         kind: 'submit',
         session,
         deviceId,
@@ -159,12 +146,10 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
         },
       },
     },
-    // Polled by every open tab: from the read model; without one, identical reads share one
-    // upstream call and final records are kept.
+    // Polled by every open tab: from the read model, never the vendor.
     async (request) => {
       const session = sessionOf(request);
       const ref = request.params;
-      if (!readModel) return statuses.fetch(session, ref, () => upstream.status(session, ref));
       // One binding check before either answer: a record the read model holds of a device whose
       // site was unbound is no more the client's to read than a command it never held.
       await requireBound(deps, session, ref.deviceId);
@@ -202,24 +187,12 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     async (request, reply) => {
       const session = sessionOf(request);
       const ref = request.params;
-      return answerBudgetedChange(
-        changes,
-        request,
-        reply,
-        {
-          kind: 'cancel',
-          session,
-          ...ref,
-          send: () => upstream.cancel(session, ref, request.id),
-        },
-        // Polls see the cancelled record from now on, never the old one.
-        (body) => {
-          const cancellation = CommandCancellationSchema.safeParse(body);
-          if (cancellation.success)
-            return statuses.afterCancel(session, cancellation.data satisfies CommandCancellation);
-          statuses.forget(session, ref);
-        },
-      );
+      return writePath.single(request, reply, {
+        kind: 'cancel',
+        session,
+        ...ref,
+        send: () => upstream.cancel(session, ref, request.id),
+      });
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands/:commandId/cancel', new Set(['PUT']));
@@ -236,7 +209,6 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
  */
 async function requireBound(deps: ProductApiDeps, session: Session, deviceId: string) {
   const { readModel, sites } = deps;
-  if (!readModel) return;
   const account = accountOf(session);
   if (await readModel.isBound(account, deviceId)) return;
   const { siteId } = await sites.siteOf(session, [deviceId]);

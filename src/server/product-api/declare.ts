@@ -5,7 +5,6 @@ import type { ReadModel } from '../read-model/read-model.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import type { StatusReads } from './status-reads.ts';
 import type { WritePath } from './write-path.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 
@@ -21,27 +20,20 @@ export {
 } from '../http/route-declarations.ts';
 export { requireSession, sessionOf } from '../session/session-hooks.ts';
 
-/**
- * What the product routes need; without `ledger` (no database) changes are sent unrecorded, and
- * without `writePath` (no database) outside any budget of upstream calls.
- */
+/** What the product routes need. */
 export interface ProductApiDeps {
   sessions: Sessions;
   upstream: UpstreamApi;
-  ledger?: Ledger | undefined;
+  ledger: Ledger;
   /** Every change through its devices' budget, queued when it cannot go now (decision 007). */
-  writePath?: WritePath | undefined;
+  writePath: WritePath;
   /** Tells the person who made a queued change when another withdrew it. */
-  notifications?: Notifications | undefined;
-  statuses: StatusReads;
+  notifications: Notifications;
   sites: SiteDirectory;
   zones: SiteZones;
   now: () => number;
   /** The read model: versions and what changed since one (the stale view refusal reads it). */
   deviceCommands: DeviceCommandsRecorder;
-  /**
-   * The database's read model, which answers every read of device commands; without a database
-   * they go to the vendor as before (`statuses` shares them).
-   */
-  readModel?: ReadModel | undefined;
+  /** The read model, which answers every read of device commands (docs/architecture.md). */
+  readModel: ReadModel;
 }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '../../domain/ledger.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { ProblemError } from '../http/problem.ts';
 import { toLedgerEntry } from '../ledger/ledger-store.ts';
 import { withUnboundDevices } from './unbound-devices.ts';
-import { COMMON_PROBLEMS, problemResponse, productRoutes, type ProductApiDeps } from './declare.ts';
+import { COMMON_PROBLEMS, productRoutes, type ProductApiDeps } from './declare.ts';
 
 /**
  * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries, newest
@@ -27,21 +26,12 @@ export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
         response: {
           200: LedgerPageSchema,
           ...COMMON_PROBLEMS,
-          503: problemResponse(
-            'No database: no ledger (`ledger_unavailable`); or the circuit is open, or the token endpoint down.',
-          ),
         },
       },
     },
     async (request) => {
       const reader = await sessions.requireReader(request);
       const query = request.query;
-      if (!ledger)
-        throw new ProblemError(
-          503,
-          'ledger_unavailable',
-          "This server runs without a database, so it keeps no ledger of changes. Each device's command history still shows its commands.",
-        );
       const siteDevices = query.siteId
         ? await sites.devicesOf(await sessions.require(request), query.siteId)
         : undefined;

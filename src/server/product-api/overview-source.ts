@@ -10,7 +10,6 @@ import type { Ledger } from '../ledger/ledger.ts';
 import type { ReadModel } from '../read-model/read-model.ts';
 import type { Session } from '../session/session-store.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
-import type { StatusReads } from './status-reads.ts';
 import { withUnboundDevices } from './unbound-devices.ts';
 
 /**
@@ -39,18 +38,17 @@ export interface OverviewSource {
   read(session: Session, sinceMs: number): Promise<OverviewFacts>;
 }
 
-/** What {@link LedgerOverviewSource} reads; `ledger` and `fleetJobs` are absent without a database. */
+/** What {@link LedgerOverviewSource} reads. */
 export interface LedgerOverviewDeps {
-  ledger?: Ledger | undefined;
-  statuses: StatusReads;
+  ledger: Ledger;
   /**
-   * The read model of device commands (with a database): where a command stands as the BFF last
-   * read it, whether or not a browser polled it (docs/architecture.md, Read model).
+   * The read model of device commands: where a command stands as the BFF last read it, whether
+   * or not a browser polled it (docs/architecture.md, Read model).
    */
-  readModel?: ReadModel | undefined;
+  readModel: ReadModel;
   sites: SiteDirectory;
   /** The session's client's fleet jobs as stored (no upstream read). */
-  fleetJobs?: ((session: Session) => Promise<FleetJob[]>) | undefined;
+  fleetJobs: (session: Session) => Promise<FleetJob[]>;
   /** The BFF's own clock, epoch ms, on which ledger leases run out. */
   now: () => number;
 }
@@ -61,9 +59,8 @@ export const OVERVIEW_LEDGER_ENTRIES = 2000;
 /**
  * The first {@link OverviewSource}: the command ledger (what powerdeck sent, with its windows and
  * known outcomes; no upstream call, batch confirmation is left to the ledger's own readers), the
- * status reads' records (what browsers polled), the site directory's list, and the fleet jobs'
- * store. Without a database it knows no command, batch or job: the overview then shows the sites'
- * trouble only. Commands sent outside powerdeck are unknown to it.
+ * read model's records (where each command stands), the site directory's list, and the fleet
+ * jobs' store. Commands sent outside powerdeck are unknown to it.
  */
 export class LedgerOverviewSource implements OverviewSource {
   readonly #deps: LedgerOverviewDeps;
@@ -73,11 +70,11 @@ export class LedgerOverviewSource implements OverviewSource {
   }
 
   async read(session: Session, sinceMs: number): Promise<OverviewFacts> {
-    const { ledger, statuses, readModel, sites, fleetJobs, now } = this.#deps;
+    const { ledger, readModel, sites, fleetJobs, now } = this.#deps;
     const [sitesList, rows, jobs] = await Promise.all([
       sites.siteList(session),
-      ledger?.store.recentCommandEntries(session, sinceMs, OVERVIEW_LEDGER_ENTRIES) ?? [],
-      fleetJobs?.(session) ?? [],
+      ledger.store.recentCommandEntries(session, sinceMs, OVERVIEW_LEDGER_ENTRIES),
+      fleetJobs(session),
     ]);
     const nowMs = now();
     // A batch's devices whose site is unbound are over for it, as on its batch page.
@@ -86,17 +83,14 @@ export class LedgerOverviewSource implements OverviewSource {
       session,
       rows.map((row) => toLedgerEntry(row, nowMs)),
     );
-    // The read model knows every command's state; without one, what browsers last polled. The
-    // commands the ledger names (cancelled ones too) are gathered first, so the read model is
-    // asked once.
+    // The read model knows every command's state. The commands the ledger names (cancelled ones
+    // too) are gathered first, so the read model is asked once.
     const refs = factsFromLedger(entries, () => undefined).commands.flatMap((c) =>
       c.commandId === undefined ? [] : [{ deviceId: c.deviceId, commandId: c.commandId }],
     );
-    const read = readModel ? await readModel.commands(accountOf(session), refs) : undefined;
+    const read = await readModel.commands(accountOf(session), refs);
     const { commands, batches } = factsFromLedger(entries, (deviceId, commandId) => {
-      const record =
-        read?.get(`${deviceId} ${commandId}`) ??
-        statuses.lastKnown(session, { deviceId, commandId });
+      const record = read.get(`${deviceId} ${commandId}`);
       return (
         record && {
           status: record.status,
@@ -105,14 +99,12 @@ export class LedgerOverviewSource implements OverviewSource {
         }
       );
     });
-    // With a read model every accepted command is in it from the vendor's answer on: one the
-    // ledger holds but the read model does not is one the upstream forgot (the sandbox's reset),
-    // never one to show. Refusals have no command and stay.
-    const known = read
-      ? commands.filter(
-          (c) => c.commandId === undefined || read.has(`${c.deviceId} ${c.commandId}`),
-        )
-      : commands;
+    // Every accepted command is in the read model from the vendor's answer on: one the ledger
+    // holds but the read model does not is one the upstream forgot (the sandbox's reset), never
+    // one to show. Refusals have no command and stay.
+    const known = commands.filter(
+      (c) => c.commandId === undefined || read.has(`${c.deviceId} ${c.commandId}`),
+    );
     // The ledger keeps what was sent to a site's devices after the site is unbound (the audit);
     // the overview shows only devices the client can still reach: those its site list names.
     const reachable = new Set(

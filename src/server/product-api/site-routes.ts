@@ -26,7 +26,7 @@ const SiteParamsSchema = z.strictObject({ siteId: SiteIdSchema });
  * ledger; so does a time zone (kind `siteTimeZone`), so the audit shows who set what.
  */
 export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
-  const { sessions, upstream, ledger, statuses, sites, zones, now, readModel } = deps;
+  const { sessions, upstream, ledger, sites, zones, now, readModel } = deps;
   const routes = productRoutes(app);
 
   routes.get(
@@ -41,9 +41,8 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     },
     async (request) => {
       const session = sessionOf(request);
-      const read = () => upstream.sites(session, { requestId: request.id });
       // The read model learns which devices are bound (new ones are read once, soon).
-      return readModel ? readModel.readSites(session, read) : read();
+      return readModel.readSites(session, () => upstream.sites(session, { requestId: request.id }));
     },
   );
 
@@ -108,12 +107,8 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
           siteId,
           send: () => upstream.unbind(session, siteId, request.id),
         },
-        // The client may no longer read that site's devices: kept and reused status records,
-        // those in flight, and the kept site list go.
-        () => {
-          statuses.forgetClient(session);
-          sites.forget(session);
-        },
+        // The client may no longer read that site's devices: the kept site list goes.
+        () => sites.forget(session),
       );
     },
   );

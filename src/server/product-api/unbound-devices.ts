@@ -9,15 +9,13 @@ import type { ReadModel } from '../read-model/read-model.ts';
  * status, worked out from the read model when read (docs/architecture.md, Ledger: batches): the
  * batch pages and the overview then count them as final (as their command ended before the
  * unbind, else no longer followed) instead of asking for a status the BFF answers no more. Bound again, a
- * site's devices are followed again. Without a read model (no database) the entries are as they
- * are. Two queries for the whole page, none per entry.
+ * site's devices are followed again. Two queries for the whole page, none per entry.
  */
 export async function withUnboundDevices(
-  readModel: ReadModel | undefined,
+  readModel: ReadModel,
   account: Account,
   entries: LedgerEntry[],
 ): Promise<LedgerEntry[]> {
-  if (!readModel) return entries;
   const batches = entries.filter(
     (entry) => entry.kind === 'batch' && entry.state === 'succeeded' && entry.deviceIds,
   );

@@ -30,7 +30,7 @@ import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import { readUndoOf } from '../http/undo-of.ts';
 import { budgetedSend } from '../ledger/budgeted-send.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
-import { isSuccess, type LedgerAnswer } from '../ledger/ledger-answers.ts';
+import { type LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { fingerprintOf, type LedgerIntent } from '../ledger/ledger-intent.ts';
 import { mayResend } from '../ledger/ledger-store.ts';
 import type { Ledger } from '../ledger/ledger.ts';
@@ -41,7 +41,7 @@ import type { SiteDirectory } from '../upstream/site-directory.ts';
 import type { KnownCommandSource } from '../upstream/upstream-api.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import { checkChangeSteps } from './change-checks.ts';
-import { answerChange, sendLedgerAnswer, type Change } from './changes.ts';
+import { sendLedgerAnswer, type Change } from './changes.ts';
 import { readDeviceVersion, type DeviceVersions } from './device-version.ts';
 
 /** How long a route waits (real time) for a change due now to be sent before answering 202. */
@@ -131,7 +131,6 @@ export class WritePath {
     request: FastifyRequest,
     reply: FastifyReply,
     change: Change,
-    afterSuccess?: (body: unknown) => void | Promise<void>,
   ): Promise<FastifyReply> {
     const { session } = change;
     const undoOf = readUndoOf(request.headers);
@@ -156,7 +155,6 @@ export class WritePath {
         const queued = await this.#queueSingle(intent, deviceIds, 'device_busy');
         if (queued) return sendQueued(reply, queued);
       }
-      if (afterSuccess && isSuccess(answer.answer)) await afterSuccess(answer.answer.body);
       return sendLedgerAnswer(reply, answer);
     };
     // A batch cancel of a batch the ledger does not know names no device: nothing to reserve.
@@ -466,23 +464,6 @@ export class WritePath {
       clearTimeout(timer);
     }
   }
-}
-
-/**
- * Answers a change of one upstream call: through the devices' budget of calls and the queue of
- * changes when the BFF has them (`WritePath.single`), else straight through the ledger
- * ({@link answerChange}).
- */
-export function answerBudgetedChange(
-  deps: { ledger?: Ledger | undefined; writePath?: WritePath | undefined },
-  request: FastifyRequest,
-  reply: FastifyReply,
-  change: Change,
-  afterSuccess?: (body: unknown) => void | Promise<void>,
-): Promise<FastifyReply> {
-  return deps.writePath
-    ? deps.writePath.single(request, reply, change, afterSuccess)
-    : answerChange(deps.ledger, request, reply, change, afterSuccess);
 }
 
 /** The device a change of one call is made against (a submission's, a cancel's); else none. */

@@ -42,7 +42,7 @@ export async function sessionRoutes(
     now: () => number;
     oidc?: OidcClient | undefined;
     /** With `oidc`: opens the sign-out hint a refused sign-in left. */
-    box?: SecretBox | undefined;
+    box: SecretBox;
     /** Each region's budget of upstream calls per device, said in the session's answer. */
     deviceBudgets?: DeviceBudgets | undefined;
   },
@@ -157,9 +157,7 @@ export async function sessionRoutes(
       const ended = await sessions.signOut(request, reply);
       // No body: the reply as Fastify types it, since the declared 204 has no payload to pass.
       if (!options.oidc) return (reply as FastifyReply).code(204).send();
-      const refusedHint = options.box
-        ? takeSignOutHint(request, reply, options.box, cookie)
-        : undefined;
+      const refusedHint = takeSignOutHint(request, reply, options.box, cookie);
       const logout = await options.oidc.logoutUrl(ended?.idToken ?? refusedHint);
       return reply
         .code(200)

@@ -3,7 +3,10 @@ import { LedgerPageSchema, type LedgerPage, type LedgerQuery } from '../../../do
 import { apiRequest } from '../../lib/api-client.ts';
 import { commandKeys } from './command-keys.ts';
 
-/** `GET /api/ledger` (docs/architecture.md, Ledger): matching entries, newest first; 503 `ledger_unavailable` without a database. */
+/**
+ * `GET /api/ledger` (docs/architecture.md, Ledger): the client's matching entries, newest first.
+ * Rejects with ApiError, e.g. 401 `not_signed_in` once the session has ended.
+ */
 export function getLedgerPage(query: LedgerQuery, signal?: AbortSignal): Promise<LedgerPage> {
   const { limit, ...filters } = query;
   return apiRequest('/ledger', LedgerPageSchema, {

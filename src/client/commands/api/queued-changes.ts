@@ -11,7 +11,10 @@ import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { commandKeys } from './command-keys.ts';
 
-/** `GET /api/changes` (docs/decisions/007-device-call-budget.md, section 2): queued changes, newest first; 503 without a database. */
+/**
+ * `GET /api/changes` (docs/decisions/007-device-call-budget.md, section 2): queued changes,
+ * newest first. Rejects with ApiError, e.g. 401 `not_signed_in` once the session has ended.
+ */
 export function getQueuedChanges(
   query: QueuedChangeQuery,
   signal?: AbortSignal,

@@ -1,4 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases.ts';
+import type { DatabaseHandle } from '../../../infra/database.ts';
 import { buildServerApp, type ServerOptions } from '../../app.ts';
 import { VENDOR_API_BASE_PATH } from '../../upstream/upstream-caller.ts';
 import type { FakeUpstream } from './fake-upstream.ts';
@@ -20,17 +23,17 @@ export interface TestBff {
 
 export async function buildTestBff(
   fake: FakeUpstream,
-  overrides: Partial<ServerOptions> = {},
+  overrides: Partial<ServerOptions> & { database: DatabaseHandle },
 ): Promise<TestBff> {
   const clock = { nowMs: Date.parse('2026-05-01T10:00:00Z') };
   const region = { authUrl: `${fake.url}/eu`, baseUrl: `${fake.url}/eu${VENDOR_API_BASE_PATH}` };
   const app = await buildServerApp({
     upstreams: { eu: region, au: region },
     publicOrigin: ORIGIN,
-    now: () => clock.nowMs,
     upstreamClock: () => clock.nowMs,
     deviceCallsPerMinute: { eu: 1000, au: 1000 },
     ...overrides,
+    testing: { now: () => clock.nowMs, ...overrides.testing },
   });
   return { app, clock };
 }
@@ -61,4 +64,26 @@ export async function signIn(
 /** The `name=value` pairs of a response's Set-Cookie headers, as a request `cookie` header. */
 export function cookieHeader(response: LightMyRequestResponse): string {
   return response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/**
+ * One fresh PGlite database for the BFFs of a test file: created before its tests (a copy of the
+ * empty template, test/support/databases.ts) and dropped after them. Call it at the top of the
+ * file (or a `describe`); read `handle` in a test or a later hook. The BFFs of one file share it,
+ * as they share the file's fake upstream.
+ */
+export function fileDatabase(): { readonly handle: DatabaseHandle } {
+  let testDb: TestDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDatabase('pglite');
+    handle = await testDb.open();
+  });
+  afterAll(() => testDb?.drop());
+  return {
+    get handle() {
+      if (!handle) throw new Error('the file database is opened in beforeAll');
+      return handle;
+    },
+  };
 }

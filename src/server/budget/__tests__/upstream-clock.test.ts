@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildServerApp } from '../../app.ts';
+import { fileDatabase } from '../../__tests__/support/bff.ts';
+
+const database = fileDatabase();
 
 const region = { authUrl: 'http://127.0.0.1:9/eu', baseUrl: 'http://127.0.0.1:9/eu' };
 
@@ -9,6 +12,7 @@ describe('the upstream clock of the BFF', () => {
     let sandboxNowMs = Date.parse('2031-01-01T00:00:00Z');
     const app = await buildServerApp({
       upstreams: { eu: region, au: region },
+      database: database.handle,
       upstreamClock: () => sandboxNowMs,
     });
     try {
@@ -21,7 +25,10 @@ describe('the upstream clock of the BFF', () => {
   });
 
   it('is the wall clock by default', async () => {
-    const app = await buildServerApp({ upstreams: { eu: region, au: region } });
+    const app = await buildServerApp({
+      upstreams: { eu: region, au: region },
+      database: database.handle,
+    });
     try {
       expect(Math.abs(app.upstreamNow() - Date.now())).toBeLessThan(1000);
     } finally {
