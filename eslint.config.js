@@ -19,6 +19,12 @@ const zones = {
   infra: ['client', 'server', 'sandbox'],
 };
 const domainOnlyPatterns = ['node:*', 'react', 'react-*', 'fastify', '@fastify/*'];
+/** An import climbing three folders or more goes through an alias (docs/decisions/009-import-aliases.md). */
+const climbing = {
+  group: ['../../../*', '../../../**'],
+  message:
+    'Import from another area through its alias (#domain/..., #server/..., #test/...: package.json imports)',
+};
 
 const zoneConfigs = Object.entries(zones).map(([folder, forbidden]) => ({
   files: [`src/${folder}/**/*.{ts,tsx}`],
@@ -28,12 +34,13 @@ const zoneConfigs = Object.entries(zones).map(([folder, forbidden]) => ({
       {
         patterns: [
           ...forbidden.map((other) => ({
-            group: [`**/${other}/**`, `../${other}`, `../../${other}`],
+            group: [`\\#${other}/**`, `**/${other}/**`, `../${other}`, `../../${other}`],
             message: `src/${folder} must not import src/${other} (docs/architecture.md, Parts and data flow: dependency rule)`,
           })),
           ...(folder === 'domain'
             ? [{ group: domainOnlyPatterns, message: 'src/domain is pure TypeScript and zod' }]
             : []),
+          climbing,
         ],
       },
     ],
@@ -60,4 +67,8 @@ export default tseslint.config(
   },
   ...pluginQuery.configs['flat/recommended-strict'],
   ...zoneConfigs,
+  {
+    files: ['{test,e2e,bench,scripts}/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [climbing] }] },
+  },
 );

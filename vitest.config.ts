@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { SlowestFirstSequencer } from './test/support/slowest-first-sequencer.ts';
+import { SlowestFirstSequencer } from '#test/support/slowest-first-sequencer.ts';
 
 /**
  * Node test files that run alone, after the others: their cases hold real-time limits against

@@ -17,7 +17,7 @@ import {
   GLEWLWYD_CLIENT_ID,
   GLEWLWYD_PASSWORD,
   startGlewlwyd,
-} from '../test/support/glewlwyd.ts';
+} from '#test/support/glewlwyd.ts';
 
 const EnvSchema = z.object({
   GLEWLWYD_PORT: z.coerce.number().int().min(1).max(65534).default(9190),

@@ -14,7 +14,7 @@
  * sent, as Glewlwyd does.
  */
 import { z } from 'zod';
-import { TEST_IDP_ACCOUNTS, TEST_IDP_CLIENT, startTestIdp } from '../test/support/test-idp.ts';
+import { TEST_IDP_ACCOUNTS, TEST_IDP_CLIENT, startTestIdp } from '#test/support/test-idp.ts';
 
 const ClientAuthMethodSchema = z.enum(['client_secret_basic', 'client_secret_post']);
 

@@ -5,12 +5,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { openDatabase } from '../src/infra/database.ts';
-import { loggerOptions } from '../src/infra/logger.ts';
-import { buildSandboxApp } from '../src/sandbox/app.ts';
-import { parseSandboxEnv } from '../src/sandbox/env.ts';
-import { buildServerApp } from '../src/server/app.ts';
-import { parseServerEnv } from '../src/server/env.ts';
+import { openDatabase } from '#infra/database.ts';
+import { loggerOptions } from '#infra/logger.ts';
+import { buildSandboxApp } from '#sandbox/app.ts';
+import { parseSandboxEnv } from '#sandbox/env.ts';
+import { buildServerApp } from '#server/app.ts';
+import { parseServerEnv } from '#server/env.ts';
 import { buildSpaIfNeeded } from './build-spa-if-needed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

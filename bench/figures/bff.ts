@@ -3,7 +3,7 @@
  * browser poll here; added latency and throughput in `bff-proxy.ts`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StatusRecordSchema, isFinalStatus } from '../../src/domain/command.ts';
+import { StatusRecordSchema, isFinalStatus } from '#domain/command.ts';
 import type { BenchOptions, Stack } from '../lib/context.ts';
 import { bffCall, sandboxAdmin, signIn } from '../lib/http.ts';
 import { judged, notMeasured, type BenchResult, type Figure } from '../lib/results.ts';

@@ -10,18 +10,15 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { z } from 'zod';
-import { isFinalStatus, SubmissionResponseSchema } from '../../src/domain/command.ts';
-import {
-  DEFAULT_DEVICE_CALLS_PER_WINDOW,
-  DEVICE_CALL_WINDOW_MS,
-} from '../../src/domain/device-budget.ts';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
+import { isFinalStatus, SubmissionResponseSchema } from '#domain/command.ts';
+import { DEFAULT_DEVICE_CALLS_PER_WINDOW, DEVICE_CALL_WINDOW_MS } from '#domain/device-budget.ts';
+import { HistoryResponseSchema } from '#domain/history.ts';
 import {
   DeviceChangeAnswerSchema,
   QueuedAnswerSchema,
   QueuedChangeStatusSchema,
-} from '../../src/domain/queued-change.ts';
-import { DEFAULT_DEVICE_CALLS_PER_MINUTE } from '../../src/sandbox/state/device-call-limit.ts';
+} from '#domain/queued-change.ts';
+import { DEFAULT_DEVICE_CALLS_PER_MINUTE } from '#sandbox/state/device-call-limit.ts';
 import type { BenchOptions } from '../lib/context.ts';
 import { openEventStream, type BenchEventStream } from '../lib/event-stream.ts';
 import { sandboxAdmin, signIn, type BffSession } from '../lib/http.ts';

@@ -14,9 +14,9 @@ import {
   groupPlanIntoBatches,
   type PlanDevice,
   type PlanRowInput,
-} from '../../src/domain/dispatch-plan.ts';
-import type { WindowedCommand } from '../../src/domain/overlap.ts';
-import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
+} from '#domain/dispatch-plan.ts';
+import type { WindowedCommand } from '#domain/overlap.ts';
+import { FleetJobSchema, type FleetJob } from '#domain/fleet-job.ts';
 import type { BenchOptions, Stack } from '../lib/context.ts';
 import { bffCall, sandboxAdmin } from '../lib/http.ts';
 import { judged, type BenchResult, type Figure } from '../lib/results.ts';

@@ -6,7 +6,7 @@
  * the same devices, windows and counts every run (the windows are placed from the sandbox clock).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FleetJobSchema, isFinalJobState } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema, isFinalJobState } from '#domain/fleet-job.ts';
 import { bffCall, sandboxAdmin, signIn } from './http.ts';
 
 const MINUTE_MS = 60_000;

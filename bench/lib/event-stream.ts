@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { PushEnvelopeSchema, type PushEnvelope } from '../../src/domain/account-events.ts';
+import { PushEnvelopeSchema, type PushEnvelope } from '#domain/account-events.ts';
 import type { BffSession } from './http.ts';
 
 /** One message of the stream and when the bench read it (`Date.now()`, ms). */

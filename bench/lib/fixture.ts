@@ -1,11 +1,7 @@
 import { request } from 'undici';
-import { MAX_BATCH_DEVICES } from '../../src/domain/batch.ts';
-import { SubmissionResponseSchema } from '../../src/domain/command.ts';
-import {
-  BatchAcceptedSchema,
-  HistoryPageSchema,
-  MAX_PAGE_SIZE,
-} from '../../src/sandbox/vendor/schemas.ts';
+import { MAX_BATCH_DEVICES } from '#domain/batch.ts';
+import { SubmissionResponseSchema } from '#domain/command.ts';
+import { BatchAcceptedSchema, HistoryPageSchema, MAX_PAGE_SIZE } from '#sandbox/vendor/schemas.ts';
 import type { BenchCommand } from './context.ts';
 import { bffCall, vendorPath, type BffSession } from './http.ts';
 

@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { TOKEN_PATH, TokenResponseSchema } from '../../src/domain/token.ts';
-import { API_BASE_PATH } from '../../src/sandbox/vendor/schemas.ts';
+import { TOKEN_PATH, TokenResponseSchema } from '#domain/token.ts';
+import { API_BASE_PATH } from '#sandbox/vendor/schemas.ts';
 
 /** The demo client of the Europe region (sandbox fixture `demo`, kept by `large`). */
 export const DEMO_EU = {

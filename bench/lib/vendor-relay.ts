@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { API_BASE_PATH } from '../../src/sandbox/vendor/schemas.ts';
+import { API_BASE_PATH } from '#sandbox/vendor/schemas.ts';
 
 /** One vendor call about devices' commands, as the relay saw it. */
 export interface RelayedDeviceCall {

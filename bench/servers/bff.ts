@@ -18,10 +18,10 @@ import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { request } from 'undici';
 import { z } from 'zod';
-import { openDatabase } from '../../src/infra/database.ts';
-import { loggerOptions } from '../../src/infra/logger.ts';
-import { buildServerApp } from '../../src/server/app.ts';
-import { parseServerEnv } from '../../src/server/env.ts';
+import { openDatabase } from '#infra/database.ts';
+import { loggerOptions } from '#infra/logger.ts';
+import { buildServerApp } from '#server/app.ts';
+import { parseServerEnv } from '#server/env.ts';
 
 const env = parseServerEnv(process.env);
 const staticDir = process.env.STATIC_DIR;

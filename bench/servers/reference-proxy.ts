@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import { Pool, request } from 'undici';
 import { z } from 'zod';
-import { TOKEN_PATH, TokenResponseSchema } from '../../src/domain/token.ts';
+import { TOKEN_PATH, TokenResponseSchema } from '#domain/token.ts';
 
 const env = z
   .object({

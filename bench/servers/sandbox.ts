@@ -5,8 +5,8 @@
  * Prints `READY <port>` once it listens.
  */
 import { z } from 'zod';
-import { loggerOptions } from '../../src/infra/logger.ts';
-import { buildSandboxApp } from '../../src/sandbox/app.ts';
+import { loggerOptions } from '#infra/logger.ts';
+import { buildSandboxApp } from '#sandbox/app.ts';
 
 const env = z
   .object({

@@ -7,9 +7,9 @@
 import { createElement as h } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { TimelineView } from '../../src/client/features/timeline/components/timeline-view.tsx';
-import { toBar } from '../../src/client/features/timeline/lib/bars.ts';
-import { DeviceOverlapIndex } from '../../src/client/features/timeline/lib/overlap-index.ts';
+import { TimelineView } from '#client/features/timeline/components/timeline-view.tsx';
+import { toBar } from '#client/features/timeline/lib/bars.ts';
+import { DeviceOverlapIndex } from '#client/features/timeline/lib/overlap-index.ts';
 import { exposeBench } from './harness.js';
 
 const container = document.getElementById('root');

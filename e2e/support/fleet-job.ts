@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { FleetJobSchema } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema } from '#domain/fleet-job.ts';
 import { sandboxAdmin } from './sandbox-admin.ts';
 
 const MINUTE_MS = 60_000;

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { GLEWLWYD_PASSWORD } from '../../test/support/glewlwyd.ts';
+import { GLEWLWYD_PASSWORD } from '#test/support/glewlwyd.ts';
 
 /** The people of the company sign-in tests, by what powerdeck makes of them. */
 export type IdpPerson = 'admin' | 'dispatcher' | 'viewer' | 'nobody';

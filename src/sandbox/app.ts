@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { REGIONS } from '../domain/token.ts';
-import { openDatabase, type DatabaseHandle } from '../infra/database.ts';
+import { REGIONS } from '#domain/token.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { SandboxClock } from './clock.ts';
 import { DrizzlePersistence } from './db/drizzle-persistence.ts';
 import { Catalog } from './fixtures/catalog.ts';

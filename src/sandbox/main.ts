@@ -3,7 +3,7 @@
  * Australia under `/au`, on `SANDBOX_HOST:SANDBOX_PORT` (default 127.0.0.1:8090).
  */
 import type { AddressInfo } from 'node:net';
-import { loggerOptions } from '../infra/logger.ts';
+import { loggerOptions } from '#infra/logger.ts';
 import { buildSandboxApp } from './app.ts';
 import { parseSandboxEnv } from './env.ts';
 

@@ -1,12 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '../domain/device-budget.ts';
-import {
-  DEFAULT_IDLE_READ_EVERY_MS,
-  DEFAULT_OPEN_READ_EVERY_MS,
-} from '../domain/refresh-policy.ts';
-import { ROLES, type Role } from '../domain/roles.ts';
-import { REGIONS, type Region } from '../domain/token.ts';
+import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '#domain/device-budget.ts';
+import { DEFAULT_IDLE_READ_EVERY_MS, DEFAULT_OPEN_READ_EVERY_MS } from '#domain/refresh-policy.ts';
+import { ROLES, type Role } from '#domain/roles.ts';
+import { REGIONS, type Region } from '#domain/token.ts';
 import { VENDOR_API_BASE_PATH, type UpstreamRegion } from './upstream/upstream-caller.ts';
 
 /** The BFF's settings, parsed once at start-up (docs/architecture.md, Running it). */

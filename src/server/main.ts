@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { loggerOptions } from '../infra/logger.ts';
+import { loggerOptions } from '#infra/logger.ts';
 import { buildServerApp } from './app.ts';
 import { parseServerEnv } from './env.ts';
 

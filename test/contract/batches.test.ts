@@ -10,7 +10,7 @@ import {
   submit,
   submitBatch,
 } from './support/steps.ts';
-import { BatchCancelAnswerSchema, SiteSchema } from '../../src/sandbox/vendor/schemas.ts';
+import { BatchCancelAnswerSchema, SiteSchema } from '#sandbox/vendor/schemas.ts';
 
 /**
  * Batches (docs/upstream.md, Batches): the answer names no device command, so each is found in

@@ -15,7 +15,7 @@ import {
   OAUTH_ERROR_CODES,
   RateLimitBodySchema,
   SiteSchema,
-} from '../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 import { z } from 'zod';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useContractTarget } from './support/contract-target.ts';
 import { HOUR_MS, submit } from './support/steps.ts';
-import { HistoryPageSchema } from '../../src/sandbox/vendor/schemas.ts';
+import { HistoryPageSchema } from '#sandbox/vendor/schemas.ts';
 
 /**
  * History (docs/upstream.md, History, Paging): on the singular `/device/` path, paged, sorted by

@@ -16,7 +16,7 @@ import {
   CancelAnswerSchema,
   SubmissionAnswerSchema,
   type CommandStatus,
-} from '../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 
 /**
  * The command lifecycle (docs/upstream.md, Lifecycle, Status record): one test per status,

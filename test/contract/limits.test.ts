@@ -21,7 +21,7 @@ import {
   MAX_HISTORY_RANGE_MS,
   RateLimitBodySchema,
   SiteSchema,
-} from '../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 
 /**
  * Limits: one test per limit, at and just past it (docs/upstream.md, Batches, History, Lifecycle,

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { z } from 'zod';
 import { readOpenApiDocument } from './support/openapi-response-validator.ts';
-import { ID_PATTERN } from '../../src/domain/ids.ts';
+import { ID_PATTERN } from '#domain/ids.ts';
 import {
   BatchAcceptedSchema,
   BatchCancelAnswerSchema,
@@ -35,7 +35,7 @@ import {
   SubmissionAnswerSchema,
   TokenAnswerSchema,
   type ErrorCode,
-} from '../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 
 type Json = Record<string, unknown>;
 

@@ -16,7 +16,7 @@ import {
   SiteListSchema,
   SiteSchema,
   SubmissionAnswerSchema,
-} from '../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 
 /**
  * Sites and devices (docs/upstream.md, Sites, Paging): binding and its 409, both unbind forms,

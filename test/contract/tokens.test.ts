@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useContractTarget } from './support/contract-target.ts';
 import { expectError } from './support/steps.ts';
-import { TokenAnswerSchema } from '../../src/sandbox/vendor/schemas.ts';
+import { TokenAnswerSchema } from '#sandbox/vendor/schemas.ts';
 
 /**
  * Tokens (docs/upstream.md, Tokens): the client-credentials grant as the partner guide shows it,

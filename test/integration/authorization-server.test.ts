@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Provider from 'oidc-provider';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProblemSchema } from '../../src/domain/errors.ts';
-import { TOKEN_PATH } from '../../src/domain/token.ts';
-import type { DatabaseHandle } from '../../src/infra/database.ts';
-import { buildServerApp } from '../../src/server/app.ts';
+import { ProblemSchema } from '#domain/errors.ts';
+import { TOKEN_PATH } from '#domain/token.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
+import { buildServerApp } from '#server/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 const CLIENT = { clientId: 'partner-basic', clientSecret: 'a secret: with + signs & more' };

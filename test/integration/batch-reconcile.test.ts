@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
-import { QueuedAnswerSchema, QueuedChangeStatusSchema } from '../../src/domain/queued-change.ts';
+import { BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
+import { QueuedAnswerSchema, QueuedChangeStatusSchema } from '#domain/queued-change.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import type { BrowserClient, TestResponse } from '../support/http-client.ts';
 import type { RelayAction } from '../support/flaky-relay.ts';

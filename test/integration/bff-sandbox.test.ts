@@ -3,13 +3,13 @@
  * token renewal, a full command lifecycle on the sandbox clock, sign-out.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProblemSchema } from '../../src/domain/errors.ts';
-import { SessionInfoSchema } from '../../src/domain/session.ts';
-import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
-import { SiteListSchema } from '../../src/domain/device.ts';
-import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { ProblemSchema } from '#domain/errors.ts';
+import { SessionInfoSchema } from '#domain/session.ts';
+import { StatusRecordSchema, SubmissionResponseSchema } from '#domain/command.ts';
+import { SiteListSchema } from '#domain/device.ts';
+import { BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { HistoryResponseSchema } from '#domain/history.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

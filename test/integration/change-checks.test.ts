@@ -8,8 +8,8 @@
  * sent; and a vendor's overlap refusal is named from the read model, never by an extra call.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SubmissionResponseSchema } from '../../src/domain/command.ts';
-import { QueuedAnswerSchema } from '../../src/domain/queued-change.ts';
+import { SubmissionResponseSchema } from '#domain/command.ts';
+import { QueuedAnswerSchema } from '#domain/queued-change.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

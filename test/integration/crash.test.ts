@@ -6,12 +6,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import { startBffChild, type BffChild } from '../support/bff-child.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.ts';
 import { BrowserClient, type TestResponse } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
-import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
+import { VENDOR_API_BASE_PATH } from '#server/upstream/upstream-caller.ts';
 
 const MINUTE_MS = 60_000;
 const LEASE_MS = 1_500;

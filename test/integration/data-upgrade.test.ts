@@ -25,18 +25,15 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { DatabaseHandle } from '../../src/infra/database.ts';
-import { buildSandboxApp } from '../../src/sandbox/app.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
+import { buildSandboxApp } from '#sandbox/app.ts';
 import {
   MIGRATIONS_FOLDER as SANDBOX_MIGRATIONS_FOLDER,
   SANDBOX_SCHEMA,
-} from '../../src/sandbox/db/drizzle-persistence.ts';
-import { buildServerApp } from '../../src/server/app.ts';
-import {
-  BFF_SCHEMA,
-  MIGRATIONS_FOLDER as BFF_MIGRATIONS_FOLDER,
-} from '../../src/server/db/storage.ts';
-import { parseServerEnv } from '../../src/server/env.ts';
+} from '#sandbox/db/drizzle-persistence.ts';
+import { buildServerApp } from '#server/app.ts';
+import { BFF_SCHEMA, MIGRATIONS_FOLDER as BFF_MIGRATIONS_FOLDER } from '#server/db/storage.ts';
+import { parseServerEnv } from '#server/env.ts';
 import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/data-upgrade/', import.meta.url));

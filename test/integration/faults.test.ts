@@ -14,12 +14,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import {
   QueuedAnswerSchema,
   type QueuedChangeStatus,
   QueuedChangeStatusSchema,
-} from '../../src/domain/queued-change.ts';
+} from '#domain/queued-change.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import type { BrowserClient, TestResponse } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';

@@ -7,14 +7,14 @@
  * database belongs to one process.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FleetJobSchema } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema } from '#domain/fleet-job.ts';
 import { startBffChild, type BffChild } from '../support/bff-child.ts';
 import type { BffProcessConfig } from '../support/bff-process.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases.ts';
 import { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 import { commandsPerDevice, waitForJob } from '../support/fleet.ts';
-import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
+import { VENDOR_API_BASE_PATH } from '#server/upstream/upstream-caller.ts';
 
 const MINUTE_MS = 60_000;
 const BATCH_ROUTE = 'eu POST /devices/commands';

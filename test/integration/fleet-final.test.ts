@@ -6,7 +6,7 @@
  * operator saw a 63-device job stop at "Received 59, Completed 4" after its window.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema, type FleetJob } from '#domain/fleet-job.ts';
 import { waitForJob } from '../support/fleet.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

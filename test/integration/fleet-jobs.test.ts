@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FleetJobSchema, FleetPlanCheckSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema, FleetPlanCheckSchema, type FleetJob } from '#domain/fleet-job.ts';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/databases.ts';
 import { commandsPerDevice, waitForJob } from '../support/fleet.ts';
 import type { BrowserClient } from '../support/http-client.ts';

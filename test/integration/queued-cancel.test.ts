@@ -6,14 +6,14 @@
  * with when the queued one goes, nothing more is queued, and the vendor sees one cancel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { SubmissionResponseSchema } from '../../src/domain/command.ts';
-import { ProblemSchema } from '../../src/domain/errors.ts';
+import { BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { SubmissionResponseSchema } from '#domain/command.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import {
   QueuedAnswerSchema,
   QueuedChangePageSchema,
   QueuedChangeStatusSchema,
-} from '../../src/domain/queued-change.ts';
+} from '#domain/queued-change.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

@@ -8,14 +8,14 @@
  * and the ledger's entry gives the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
-import { NotificationPageSchema } from '../../src/domain/notifications.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
+import { NotificationPageSchema } from '#domain/notifications.ts';
 import {
   QueuedAnswerSchema,
   QueuedChangeStatusSchema,
   type QueuedAnswer,
-} from '../../src/domain/queued-change.ts';
-import { openEventStream } from '../../src/server/__tests__/support/event-stream-client.ts';
+} from '#domain/queued-change.ts';
+import { openEventStream } from '#server/__tests__/support/event-stream-client.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, vendorSubmit, type Stack } from '../support/stack.ts';
 

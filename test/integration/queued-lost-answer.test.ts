@@ -13,17 +13,17 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HistoryResponseSchema } from '../../src/domain/history.ts';
+import { HistoryResponseSchema } from '#domain/history.ts';
 import {
   QueuedAnswerSchema,
   QueuedChangeStatusSchema,
   type QueuedChangeStatus,
-} from '../../src/domain/queued-change.ts';
-import { queuedChanges } from '../../src/server/db/schema.ts';
-import { changeRowOf } from '../../src/server/budget/queued-change-rows.ts';
+} from '#domain/queued-change.ts';
+import { queuedChanges } from '#server/db/schema.ts';
+import { changeRowOf } from '#server/budget/queued-change-rows.ts';
 import type { RelayAction } from '../support/flaky-relay.ts';
 import type { BrowserClient } from '../support/http-client.ts';
-import { seededRandom } from '../../src/sandbox/fixtures/seeded-random.ts';
+import { seededRandom } from '#sandbox/fixtures/seeded-random.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { StatusRecordSchema, SubmissionResponseSchema } from '../../src/domain/command.ts';
-import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '../../src/domain/history.ts';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
+import { BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { StatusRecordSchema, SubmissionResponseSchema } from '#domain/command.ts';
+import { HistoryResponseSchema, MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import {
   openEventStream,
   type ServerSentMessage,
-} from '../../src/server/__tests__/support/event-stream-client.ts';
+} from '#server/__tests__/support/event-stream-client.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

@@ -8,8 +8,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { routeTable } from '../../src/server/http/route-table.ts';
-import { SESSION_IDLE_TIMEOUT_MS } from '../../src/server/session/session-store.ts';
+import { routeTable } from '#server/http/route-table.ts';
+import { SESSION_IDLE_TIMEOUT_MS } from '#server/session/session-store.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_AU, DEMO_EU, startStack, type Stack } from '../support/stack.ts';

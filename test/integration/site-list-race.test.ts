@@ -7,10 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { SiteListSchema } from '../../src/domain/device.ts';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
-import { SubmissionResponseSchema } from '../../src/domain/command.ts';
+import { BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { SiteListSchema } from '#domain/device.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
+import { SubmissionResponseSchema } from '#domain/command.ts';
 import type { BrowserClient, TestResponse } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

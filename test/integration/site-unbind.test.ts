@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { BatchSubmissionResponseSchema } from '../../src/domain/batch.ts';
-import { LedgerPageSchema } from '../../src/domain/ledger.ts';
-import { NotificationPageSchema } from '../../src/domain/notifications.ts';
-import { OverviewSchema } from '../../src/domain/overview.ts';
+import { BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
+import { NotificationPageSchema } from '#domain/notifications.ts';
+import { OverviewSchema } from '#domain/overview.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 
 const MINUTE_MS = 60_000;

@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SubmissionResponseSchema } from '../../src/domain/command.ts';
+import { SubmissionResponseSchema } from '#domain/command.ts';
 import {
   QueuedAnswerSchema,
   QueuedChangeStatusSchema,
   type QueuedChangeStatus,
-} from '../../src/domain/queued-change.ts';
-import { seededRandom } from '../../src/sandbox/fixtures/seeded-random.ts';
+} from '#domain/queued-change.ts';
+import { seededRandom } from '#sandbox/fixtures/seeded-random.ts';
 import type { BrowserClient, TestResponse } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';
 

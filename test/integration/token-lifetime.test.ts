@@ -6,7 +6,7 @@
  * clock is moved through its admin API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProblemSchema } from '../../src/domain/errors.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import { DATABASE_KINDS } from '../support/databases.ts';
 import type { BrowserClient } from '../support/http-client.ts';
 import { DEMO_EU, startStack, type Stack } from '../support/stack.ts';

@@ -5,9 +5,9 @@
  * with SIGKILL between the upstream's answer to a submission and the ledger's write.
  */
 import type { AddressInfo } from 'node:net';
-import { buildServerApp } from '../../src/server/app.ts';
-import type { FleetQueueOptions } from '../../src/server/fleet/fleet-queue.ts';
-import type { UpstreamRegion } from '../../src/server/upstream/upstream-caller.ts';
+import { buildServerApp } from '#server/app.ts';
+import type { FleetQueueOptions } from '#server/fleet/fleet-queue.ts';
+import type { UpstreamRegion } from '#server/upstream/upstream-caller.ts';
 
 export interface BffProcessConfig {
   dataDir: string;

@@ -20,20 +20,13 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import {
-  createPgliteDatabase,
-  openDatabase,
-  type DatabaseHandle,
-} from '../../src/infra/database.ts';
+import { createPgliteDatabase, openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import {
   MIGRATIONS_FOLDER as SANDBOX_MIGRATIONS_FOLDER,
   SANDBOX_SCHEMA,
-} from '../../src/sandbox/db/drizzle-persistence.ts';
-import { JobQueueHost } from '../../src/server/db/job-queue.ts';
-import {
-  BFF_SCHEMA,
-  MIGRATIONS_FOLDER as BFF_MIGRATIONS_FOLDER,
-} from '../../src/server/db/storage.ts';
+} from '#sandbox/db/drizzle-persistence.ts';
+import { JobQueueHost } from '#server/db/job-queue.ts';
+import { BFF_SCHEMA, MIGRATIONS_FOLDER as BFF_MIGRATIONS_FOLDER } from '#server/db/storage.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 

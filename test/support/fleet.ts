@@ -1,6 +1,6 @@
 /** Helpers of the fleet job suites: wait for a job, read what each device holds. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FleetJobSchema, type FleetJob } from '../../src/domain/fleet-job.ts';
+import { FleetJobSchema, type FleetJob } from '#domain/fleet-job.ts';
 import type { BrowserClient } from './http-client.ts';
 import type { Stack } from './stack.ts';
 

@@ -13,16 +13,16 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../../src/infra/database.ts';
-import { loggerOptions } from '../../src/infra/logger.ts';
-import { buildSandboxApp, type SandboxApp } from '../../src/sandbox/app.ts';
-import { buildServerApp, type ServerOptions } from '../../src/server/app.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
+import { loggerOptions } from '#infra/logger.ts';
+import { buildSandboxApp, type SandboxApp } from '#sandbox/app.ts';
+import { buildServerApp, type ServerOptions } from '#server/app.ts';
 import { createTestDatabase, type DatabaseKind } from './databases.ts';
 import { BrowserClient } from './http-client.ts';
 import { startFlakyRelay, type FlakyRelay } from './flaky-relay.ts';
 import { startTokenTap, type TokenTap } from './token-tap.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
-import { VENDOR_API_BASE_PATH } from '../../src/server/upstream/upstream-caller.ts';
+import { VENDOR_API_BASE_PATH } from '#server/upstream/upstream-caller.ts';
 
 /** Demo credentials of the sandbox fixture (docs/architecture.md, Upstream contract). */
 export const DEMO_EU = {

@@ -4,7 +4,7 @@ import {
   type AccountEventData,
   type AccountEventType,
   type PushEnvelope,
-} from '../../domain/account-events.ts';
+} from '#domain/account-events.ts';
 import { commandKeys } from '../commands/api/command-keys.ts';
 import { overviewKeys } from '../features/overview/api/overview-keys.ts';
 import { notificationKeys } from '../features/notifications/api/notification-keys.ts';

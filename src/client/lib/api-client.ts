@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ProblemSchema } from '../../domain/errors.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import { ApiError, CLIENT_ERROR_CODES } from './api-error.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

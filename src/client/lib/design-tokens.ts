@@ -5,8 +5,8 @@ import {
   COMMAND_STATUSES,
   type CancellationReason,
   type CommandStatus,
-} from '../../domain/command.ts';
-import { POWER_CONTROL_PROPERTIES, type PowerControlProperty } from '../../domain/power-control.ts';
+} from '#domain/command.ts';
+import { POWER_CONTROL_PROPERTIES, type PowerControlProperty } from '#domain/power-control.ts';
 
 /** The colour tokens of `styles/tokens.css`, read (not copied) for canvas and SVG drawing so both agree with the page. */
 

@@ -3,7 +3,7 @@ import {
   deviceBudgetWords,
   deviceCallBudgetOf,
   type DeviceCallBudget,
-} from '../../domain/device-budget.ts';
+} from '#domain/device-budget.ts';
 
 /** The region's budget of upstream calls per device (src/domain/device-budget.ts), as the session says it. */
 export const DeviceBudgetContext = createContext<DeviceCallBudget>(deviceCallBudgetOf(undefined));

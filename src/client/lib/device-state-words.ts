@@ -1,4 +1,4 @@
-import type { Device } from '../../domain/device.ts';
+import type { Device } from '#domain/device.ts';
 
 /** A device not simply well, in words: `faulted`, `offline`, `faulted, offline`; empty otherwise. */
 export function deviceStateWords(device: Pick<Device, 'online' | 'faulted'>): string {

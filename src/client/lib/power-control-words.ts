@@ -3,7 +3,7 @@ import {
   POWER_CONTROL_WORDS,
   type PowerControl,
   type PowerControlProperty,
-} from '../../domain/power-control.ts';
+} from '#domain/power-control.ts';
 
 /** How each power-control property is named on screen: its one home is the domain's. */
 export { POWER_CONTROL_WORDS };

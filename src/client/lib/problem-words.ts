@@ -6,11 +6,11 @@ import {
   DeviceRateLimitedDetailsSchema,
   UnknownDevicesDetailsSchema,
   unknownDevicesWords,
-} from '../../domain/errors.ts';
-import { deviceBudgetWords, deviceCallBudgetOf } from '../../domain/device-budget.ts';
-import { CHANGE_LEAD_TIME_WORDS } from '../../domain/lead-time.ts';
-import { DeviceCommandChangesSchema, type DeviceCommandChange } from '../../domain/read-model.ts';
-import { CANCELLATION_REASON_WORDS } from '../../domain/words.ts';
+} from '#domain/errors.ts';
+import { deviceBudgetWords, deviceCallBudgetOf } from '#domain/device-budget.ts';
+import { CHANGE_LEAD_TIME_WORDS } from '#domain/lead-time.ts';
+import { DeviceCommandChangesSchema, type DeviceCommandChange } from '#domain/read-model.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
 import type { ApiError } from './api-error.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from './power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from './time.ts';

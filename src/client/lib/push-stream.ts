@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import { PushEnvelopeSchema, type PushEnvelope } from '../../domain/account-events.ts';
+import { PushEnvelopeSchema, type PushEnvelope } from '#domain/account-events.ts';
 
 /**
  * Where live updates stand (docs/architecture.md, Live updates): `connecting`, `live` (after the

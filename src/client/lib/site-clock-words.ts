@@ -1,5 +1,5 @@
-import type { Site } from '../../domain/device.ts';
-import { offsetMinutes } from '../../domain/site-clock.ts';
+import type { Site } from '#domain/device.ts';
+import { offsetMinutes } from '#domain/site-clock.ts';
 import { formatInZoneWithUtc, zoneLabel } from './time.ts';
 
 export type ClockedSite = Pick<Site, 'name' | 'timeZone' | 'clock' | 'countryCode'>;

@@ -1,7 +1,7 @@
 import { TZDate, tz, tzScan } from '@date-fns/tz';
 import { addDays, addHours, addMinutes, format, isValid } from 'date-fns';
 import { z } from 'zod';
-import { FIXED_OFFSET_PATTERN, offsetMinutes } from '../../domain/site-clock.ts';
+import { FIXED_OFFSET_PATTERN, offsetMinutes } from '#domain/site-clock.ts';
 
 // Windows are UTC on the wire (docs/upstream.md, Commands), operators think in site time: every
 // conversion goes through @date-fns/tz (half-hour zones, 23/25-hour DST days).

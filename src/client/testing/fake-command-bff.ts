@@ -1,8 +1,8 @@
-import { isActiveStatus, type StatusRecord } from '../../domain/command.ts';
-import type { Site } from '../../domain/device.ts';
-import { historyRangeProblem } from '../../domain/history.ts';
-import type { LedgerEntry } from '../../domain/ledger.ts';
-import type { QueuedChangeStatus } from '../../domain/queued-change.ts';
+import { isActiveStatus, type StatusRecord } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { historyRangeProblem } from '#domain/history.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from './fake-fetch.ts';
 
 interface FakeCommandBffOptions {

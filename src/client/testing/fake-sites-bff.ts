@@ -1,5 +1,5 @@
-import type { Site } from '../../domain/device.ts';
-import { siteClockOf } from '../../domain/site-clock.ts';
+import type { Site } from '#domain/device.ts';
+import { siteClockOf } from '#domain/site-clock.ts';
 import { zonesOfCountry } from '../features/sites/lib/zone-catalog.ts';
 import { json, problem, stubFetch, type RecordedRequest } from './fake-fetch.ts';
 

@@ -1,4 +1,4 @@
-import type { FleetJob } from '../../domain/fleet-job.ts';
+import type { FleetJob } from '#domain/fleet-job.ts';
 
 /** The job ID of {@link testFleetJob}. */
 export const TEST_FLEET_JOB_ID = '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b';

@@ -1,4 +1,4 @@
-import type { StatusRecord } from '../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 
 /**
  * A received command on `BAT-EU-001-A`, 13:00–14:00 UTC on 2026-11-21 (14:00–15:00 in Berlin),

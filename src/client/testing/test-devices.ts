@@ -1,5 +1,5 @@
-import type { Device, Site } from '../../domain/device.ts';
-import type { SiteClock } from '../../domain/site-clock.ts';
+import type { Device, Site } from '#domain/device.ts';
+import type { SiteClock } from '#domain/site-clock.ts';
 
 /** A device with only an ID and capability ranges, for capability and batch tests. */
 export const testDevice = (deviceId: string, capabilities: Device['capabilities']): Device => ({

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL handle', () => {
   let database: TestDatabase;

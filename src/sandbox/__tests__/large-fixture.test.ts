@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ID_PATTERN } from '../../domain/ids.ts';
-import { windowsOverlap } from '../../domain/time-window.ts';
+import { ID_PATTERN } from '#domain/ids.ts';
+import { windowsOverlap } from '#domain/time-window.ts';
 import { Catalog } from '../fixtures/catalog.ts';
 import { generateLargeHistory, LARGE_FIXTURE } from '../fixtures/large-fixture.ts';
 import type { CommandEntity } from '../model/command-entity.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toWindowMs, windowsOverlap } from '../../domain/time-window.ts';
+import { toWindowMs, windowsOverlap } from '#domain/time-window.ts';
 import { toStatusRecord } from '../model/command-entity.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { SandboxState } from '../state/sandbox-state.ts';

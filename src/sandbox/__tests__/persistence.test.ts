@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../infra/database.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { buildSandboxApp } from '../app.ts';
 import { DrizzlePersistence } from '../db/drizzle-persistence.ts';
 import type { CommandEntity } from '../model/command-entity.ts';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { and, asc, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Database, DatabaseHandle } from '../../infra/database.ts';
+import type { Database, DatabaseHandle } from '#infra/database.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import type {
   FixtureSeed,

@@ -8,7 +8,7 @@ import {
   primaryKey,
   text,
 } from 'drizzle-orm/pg-core';
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { CancellationReason, CommandStatus, PowerControl } from '../vendor/schemas.ts';
 
 /** Times are epoch ms on the sandbox clock, as the engine keeps them. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { Catalog } from '../fixtures/catalog.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { ClientIdentity } from '../state/client-identity.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { UtcTimestampSchema } from '../../domain/time.ts';
+import { UtcTimestampSchema } from '#domain/time.ts';
 import { FaultSettingsSchema, type FaultInjector } from '../http/faults.ts';
 import { parse } from '../http/parse.ts';
 import { SandboxError } from '../sandbox-error.ts';

@@ -1,5 +1,5 @@
-import { findActiveOverlap } from '../../domain/overlap.ts';
-import { toWindowMs, type TimeWindow } from '../../domain/time-window.ts';
+import { findActiveOverlap } from '#domain/overlap.ts';
+import { toWindowMs, type TimeWindow } from '#domain/time-window.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { isActiveStatus } from '../vendor/schemas.ts';
 import type { StateChange } from './persistence.ts';

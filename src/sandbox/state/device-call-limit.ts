@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import { RateLimitError } from '../sandbox-error.ts';
 
 /** docs/upstream.md, Rate limit. */

@@ -1,5 +1,5 @@
 import type { CommandStatus } from '../vendor/schemas.ts';
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import type { DeviceCondition } from '../model/lifecycle.ts';
 

@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { SandboxClock } from '../clock.ts';
 import type { Catalog } from '../fixtures/catalog.ts';
 import type { FixtureClient } from '../fixtures/fixture-types.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FixtureDevice } from '../fixtures/fixture-types.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import { targetBatteryPowerRangeW } from '../model/device-capability.ts';
-import { windowHasEnded } from '../../domain/time-window.ts';
+import { windowHasEnded } from '#domain/time-window.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { CommandRequest } from '../vendor/schemas.ts';
 

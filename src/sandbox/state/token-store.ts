@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import type { StateChange, TokenEntity } from './persistence.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ID_PATTERN } from '../../domain/ids.ts';
-import { UtcTimestampSchema } from '../../domain/time.ts';
-import { endAfterStart } from '../../domain/time-window.ts';
+import { ID_PATTERN } from '#domain/ids.ts';
+import { UtcTimestampSchema } from '#domain/time.ts';
+import { endAfterStart } from '#domain/time-window.ts';
 
 // The vendor's own shapes (docs/upstream.md), apart from src/domain's: the sandbox speaks only its
 // dialect. test/contract/openapi-document.test.ts keeps them in step with the OpenAPI document.

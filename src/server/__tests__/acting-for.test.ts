@@ -7,7 +7,7 @@ import {
   personOf,
   sameAccount,
   type AccountActor,
-} from '../../domain/account.ts';
+} from '#domain/account.ts';
 import { actingFor } from '../session/acting-for.ts';
 import { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';

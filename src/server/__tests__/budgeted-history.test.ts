@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
-import type { StatusRecord } from '../../domain/command.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';

@@ -4,8 +4,8 @@
  * read model knows, unless the same change cancels that command first.
  */
 import { describe, expect, it } from 'vitest';
-import { StatusRecordSchema } from '../../domain/command.ts';
-import type { ChangeStep } from '../../domain/queued-change.ts';
+import { StatusRecordSchema } from '#domain/command.ts';
+import type { ChangeStep } from '#domain/queued-change.ts';
 import { ProblemError } from '../http/problem.ts';
 import { checkChangeSteps } from '../product-api/change-checks.ts';
 

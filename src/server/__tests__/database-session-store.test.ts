@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../infra/database.ts';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
+import type { Database } from '#infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { sessions } from '../db/schema.ts';
 import { DatabaseSessionStore, hashSessionId } from '../session/database-session-store.ts';

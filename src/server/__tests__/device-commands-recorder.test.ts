@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { CSRF, buildTestBff, signIn } from './support/bff.ts';
 import {
   startFakeUpstream,

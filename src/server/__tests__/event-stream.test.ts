@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../events/event-store.ts';
 import { EventStream, MAX_STREAM_BUFFER_BYTES } from '../events/event-stream.ts';
-import { personKey } from '../../domain/account.ts';
+import { personKey } from '#domain/account.ts';
 
 const account = { region: 'eu', clientId: 'client' } as const;
 const alice = personKey({ kind: 'named', name: 'Alice' });

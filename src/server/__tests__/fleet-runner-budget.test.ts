@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 import { answeredCall } from '../budget/__tests__/support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../budget/device-budget-store.ts';
 import { openBffStorage } from '../db/storage.ts';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 import { ProblemError } from '../http/problem.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { FleetRunner, MAX_BATCH_ATTEMPTS, MAX_SETTLING_ATTEMPTS } from '../fleet/fleet-runner.ts';

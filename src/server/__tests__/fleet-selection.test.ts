@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SiteList } from '../../domain/device.ts';
+import type { SiteList } from '#domain/device.ts';
 import { resolveSelection } from '../fleet/fleet-jobs.ts';
 import { ProblemError } from '../http/problem.ts';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../infra/logger.ts';
+import { loggerOptions } from '#infra/logger.ts';
 import { buildServerApp } from '../app.ts';
 import { fileDatabase } from './support/bff.ts';
 

@@ -2,13 +2,9 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import { LedgerPageSchema } from '../../domain/ledger.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 import { LedgerConnectionAudit } from '../ledger/connection-audit.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';

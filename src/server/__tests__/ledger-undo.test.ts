@@ -3,13 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { LedgerPageSchema, type LedgerEntry } from '#domain/ledger.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER, openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, cookieHeader, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';

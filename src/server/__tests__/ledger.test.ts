@@ -1,12 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import { LedgerPageSchema, type LedgerEntry } from '../../domain/ledger.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { LedgerPageSchema, type LedgerEntry } from '#domain/ledger.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import {

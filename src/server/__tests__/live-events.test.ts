@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import type { AccountEvent } from '../../domain/account-events.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { AccountEvent } from '#domain/account-events.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { EVENT_RETENTION_MS } from '../events/event-store.ts';
 import { SESSION_IDLE_TIMEOUT_MS } from '../session/session-store.ts';
 import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, createTestDatabase } from '../../../test/support/databases.ts';
-import { migrationLockKey, openDatabase } from '../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase } from '#test/support/databases.ts';
+import { migrationLockKey, openDatabase } from '#infra/database.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 
 /** Rows drizzle's migrator recorded in the BFF schema: one per applied migration. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NotificationSchema } from '../../domain/notifications.ts';
-import type { Person } from '../../domain/account.ts';
+import { NotificationSchema } from '#domain/notifications.ts';
+import type { Person } from '#domain/account.ts';
 import { planNotification, type NotifyInput } from '../notifications/notification-rules.ts';
 
 const account = { region: 'eu', clientId: 'client' } as const;

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import { NotificationPageSchema } from '../../domain/notifications.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
-import type { Person } from '../../domain/account.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { NotificationPageSchema } from '#domain/notifications.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
+import type { Person } from '#domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { NOTIFICATION_RETENTION_MS } from '../notifications/notifications.ts';
 import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
-import { TEST_IDP_CLIENT, startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { TEST_IDP_CLIENT, startTestIdp, type TestIdp } from '#test/support/test-idp.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 import type { OidcEnv } from '../env.ts';
 import { chooseClientAuthMethod } from '../session/oidc.ts';

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import { startTestIdp, type TestIdp } from '../../../test/support/test-idp.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { startTestIdp, type TestIdp } from '#test/support/test-idp.ts';
 import {
   VendorConnectionListSchema,
   VendorConnectionSavedSchema,
   VendorConnectionStateSchema,
-} from '../../domain/connections.ts';
-import { LedgerPageSchema } from '../../domain/ledger.ts';
+} from '#domain/connections.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import { routeTable } from '../http/route-table.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
 import {

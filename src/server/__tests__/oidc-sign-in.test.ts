@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 import {
   TEST_IDP_ACCOUNTS,
   TEST_IDP_CLIENT,
   startTestIdp,
   type TestIdp,
-} from '../../../test/support/test-idp.ts';
-import { SessionInfoSchema } from '../../domain/session.ts';
+} from '#test/support/test-idp.ts';
+import { SessionInfoSchema } from '#domain/session.ts';
 import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 import { finishAtBff, logoutAtIdp, oidcEnvFor, signInAtIdp } from './support/idp-sign-in.ts';

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/databases.ts';
-import { OverviewSchema, type Overview } from '../../domain/overview.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { OverviewSchema, type Overview } from '#domain/overview.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import {

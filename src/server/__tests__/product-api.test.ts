@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProblemSchema } from '../../domain/errors.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import { routeTable } from '../http/route-table.ts';
 import { refusalProblem } from '../upstream/upstream-problem.ts';
 import { PAGE_SIZE } from '../upstream/upstream-api.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import {
   CLOCK_ALLOWANCE_MS,
   findSubmittedCommands,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ProblemSchema } from '../../domain/errors.ts';
-import { SessionInfoSchema } from '../../domain/session.ts';
+import { ProblemSchema } from '#domain/errors.ts';
+import { SessionInfoSchema } from '#domain/session.ts';
 import { SESSION_ABSOLUTE_TIMEOUT_MS, SESSION_IDLE_TIMEOUT_MS } from '../session/session-store.ts';
 import {
   CSRF,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProblemSchema } from '../../domain/errors.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import { RENEWAL_RETRY_MIN_MS } from '../upstream/token-cache.ts';
 import type { ServerOptions } from '../app.ts';
 import { CSRF, buildTestBff, fileDatabase, signIn, type TestBff } from './support/bff.ts';

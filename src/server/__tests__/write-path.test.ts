@@ -10,20 +10,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../test/support/databases.ts';
-import { LedgerPageSchema } from '../../domain/ledger.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import {
   DeviceChangeAnswerSchema,
   QueuedAnswerSchema,
   QueuedChangePageSchema,
   QueuedChangeStatusSchema,
   type QueuedChangeStatus,
-} from '../../domain/queued-change.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+} from '#domain/queued-change.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, cookieHeader, type TestBff } from './support/bff.ts';
 import {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { QueuedChangeStatus } from '../../domain/queued-change.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
 import { ChangeRunner, type SendStep } from './change-runner.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';

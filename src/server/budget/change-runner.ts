@@ -3,7 +3,7 @@ import {
   type ChangeStep,
   type QueuedChange,
   type StepAnswer,
-} from '../../domain/queued-change.ts';
+} from '#domain/queued-change.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import type { ChangeOwner, QueuedChangeRow } from './queued-change-rows.ts';
 import { StepCalls } from './step-calls.ts';

@@ -11,10 +11,10 @@ import {
   type DeviceCallBudget,
   type DeviceCalls,
   unansweredCallCountsFromMs,
-} from '../../domain/device-budget.ts';
-import { WAITING_CHANGE_STATES } from '../../domain/queued-change.ts';
-import { REGIONS, type Region } from '../../domain/token.ts';
-import type { Database } from '../../infra/database.ts';
+} from '#domain/device-budget.ts';
+import { WAITING_CHANGE_STATES } from '#domain/queued-change.ts';
+import { REGIONS, type Region } from '#domain/token.ts';
+import type { Database } from '#infra/database.ts';
 import {
   deviceCallBusy,
   deviceCallSlots,

@@ -14,9 +14,9 @@ import {
   type QueuedChangeState,
   type QueuedChangeStatus,
   type QueuedChangeStepStatus,
-} from '../../domain/queued-change.ts';
-import { actorName, type AccountActor } from '../../domain/account.ts';
-import { RegionSchema } from '../../domain/token.ts';
+} from '#domain/queued-change.ts';
+import { actorName, type AccountActor } from '#domain/account.ts';
+import { RegionSchema } from '#domain/token.ts';
 import type { queuedChanges } from '../db/schema.ts';
 
 export type ChangeOwner = AccountActor;

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
-import { checkPlanDeadline } from '../../domain/device-budget.ts';
-import { siteClockWords } from '../../domain/time.ts';
-import { WINDOW_ENDED_WORDS, windowHasEnded } from '../../domain/time-window.ts';
-import { sameAccount } from '../../domain/account.ts';
+import { checkPlanDeadline } from '#domain/device-budget.ts';
+import { siteClockWords } from '#domain/time.ts';
+import { WINDOW_ENDED_WORDS, windowHasEnded } from '#domain/time-window.ts';
+import { sameAccount } from '#domain/account.ts';
 import {
   QUEUED_CHANGE_LIST_MAX,
   WAITING_CHANGE_STATES,
@@ -17,8 +17,8 @@ import {
   type QueuedChangeOutcome,
   type QueuedChangeState,
   type StepAnswer,
-} from '../../domain/queued-change.ts';
-import type { Database } from '../../infra/database.ts';
+} from '#domain/queued-change.ts';
+import type { Database } from '#infra/database.ts';
 import { queuedChangeDevices, queuedChanges } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';

@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { DeviceBudgetStore, Reservation } from './device-budget-store.ts';
 
 /** As {@link DeviceBudgetStore.reserve} answers, in place of the budget's own reservation. */

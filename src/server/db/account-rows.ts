@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Account } from '../../domain/account.ts';
+import type { Account } from '#domain/account.ts';
 
 export interface AccountTable {
   region: PgColumn;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { Db, fromPglite as FromPglite, PgBoss } from 'pg-boss';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 
 /** pg-boss creates and migrates it (decision 005). */
 export const QUEUE_SCHEMA = 'bff_queue';

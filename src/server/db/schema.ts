@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { LEDGER_KINDS, LEDGER_STATES } from '../../domain/ledger.ts';
+import { LEDGER_KINDS, LEDGER_STATES } from '#domain/ledger.ts';
 import {
   bigint,
   bigserial,

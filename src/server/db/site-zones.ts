@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Region } from '../../domain/token.ts';
-import type { Database } from '../../infra/database.ts';
+import type { Region } from '#domain/token.ts';
+import type { Database } from '#infra/database.ts';
 import { ofAccount } from './account-rows.ts';
 import { siteTimeZones } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { openDatabase, type DatabaseHandle } from '../../infra/database.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 
 /** The BFF's Postgres schema and its drizzle-kit migrations (`src/server/db/migrations`). */
 export const BFF_SCHEMA = 'bff';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AccountEvent } from '../../domain/account-events.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import type { AccountEvent } from '#domain/account-events.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { hashSessionId } from '../session/database-session-store.ts';
 import type { StoredSession } from '../session/session-store.ts';
 import {
@@ -16,7 +16,7 @@ import {
   type StoredEvent,
 } from './event-store.ts';
 import { EventStream, type StreamCloseReason } from './event-stream.ts';
-import { accountKey, personKey, type Account, type Person } from '../../domain/account.ts';
+import { accountKey, personKey, type Account, type Person } from '#domain/account.ts';
 import { readSessionDeadlines, sessionDeadlineMs } from './session-ends.ts';
 
 /** Proxies commonly close a response idle for 60 s; a quarter of that leaves room for a late timer. */

@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { EVENT_CHANNEL } from './event-store.ts';
 
 export interface ChannelHandlers {

@@ -5,7 +5,7 @@ import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
 import { retryHintMs, type AccountEvents } from './account-events.ts';
-import { accountOf, personOf } from '../../domain/account.ts';
+import { accountOf, personOf } from '#domain/account.ts';
 
 /** A position the browser may resume from: an event ID this server gave (15 digits fit a double). */
 const EVENT_POSITION = /^(0|[1-9][0-9]{0,14})$/;

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, isNull, lt, max, min, or, sql } from 'drizzle-orm';
-import { AccountEventSchema, type AccountEvent } from '../../domain/account-events.ts';
-import { RegionSchema } from '../../domain/token.ts';
-import type { Database } from '../../infra/database.ts';
+import { AccountEventSchema, type AccountEvent } from '#domain/account-events.ts';
+import { RegionSchema } from '#domain/token.ts';
+import type { Database } from '#infra/database.ts';
 import { accountEvents } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
-import { accountKey, type Account } from '../../domain/account.ts';
+import { accountKey, type Account } from '#domain/account.ts';
 
 /** A browser away longer is told to refetch instead; a day covers a shift and a night. */
 export const EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
-import type { PushControlType } from '../../domain/account-events.ts';
+import type { PushControlType } from '#domain/account-events.ts';
 import type { StoredEvent } from './event-store.ts';
-import { accountKey, type Account } from '../../domain/account.ts';
+import { accountKey, type Account } from '#domain/account.ts';
 
 /**
  * Past it the stream is closed and the browser resumes with `Last-Event-ID`, so a slow reader

@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import type { Database } from '../../infra/database.ts';
+import type { Database } from '#infra/database.ts';
 import { sessions } from '../db/schema.ts';
 import {
   SESSION_ABSOLUTE_TIMEOUT_MS,

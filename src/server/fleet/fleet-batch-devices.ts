@@ -1,6 +1,6 @@
-import type { BatchSubmissionResponse } from '../../domain/batch.ts';
-import type { StatusRecord } from '../../domain/command.ts';
-import { deviceOutcomeOfRecord, type FleetDeviceOutcome } from '../../domain/fleet-job.ts';
+import type { BatchSubmissionResponse } from '#domain/batch.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { deviceOutcomeOfRecord, type FleetDeviceOutcome } from '#domain/fleet-job.ts';
 
 export const COMMAND_NOT_FOUND =
   "The vendor accepted the batch, but this device's command history shows no command of it after its window ended: it may have refused the device. Check the device before sending to it again.";

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { DeviceCommand } from '../../domain/command.ts';
-import { checkCapabilities, describeViolation, type SiteList } from '../../domain/device.ts';
-import type { StatusRecord } from '../../domain/command.ts';
-import { checkPlan, groupPlanIntoBatches, type PlanCheck } from '../../domain/dispatch-plan.ts';
-import type { DeviceCallBudget } from '../../domain/device-budget.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
-import type { Region } from '../../domain/token.ts';
-import { actorOf } from '../../domain/account.ts';
+import type { DeviceCommand } from '#domain/command.ts';
+import { checkCapabilities, describeViolation, type SiteList } from '#domain/device.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { checkPlan, groupPlanIntoBatches, type PlanCheck } from '#domain/dispatch-plan.ts';
+import type { DeviceCallBudget } from '#domain/device-budget.ts';
+import type { HistoryQuery } from '#domain/history.ts';
+import type { Region } from '#domain/token.ts';
+import { actorOf } from '#domain/account.ts';
 import {
   splitIntoBatches,
   type FleetPlanRequest,
@@ -16,7 +16,7 @@ import {
   type FleetJobState,
   type FleetRollout,
   type FleetSelection,
-} from '../../domain/fleet-job.ts';
+} from '#domain/fleet-job.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';

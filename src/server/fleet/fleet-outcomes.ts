@@ -1,14 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StatusRecord } from '../../domain/command.ts';
-import { isFinalStatus } from '../../domain/command.ts';
-import {
-  isFinalJobState,
-  withSiteBinding,
-  type FleetDeviceOutcome,
-} from '../../domain/fleet-job.ts';
-import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { isFinalStatus } from '#domain/command.ts';
+import { isFinalJobState, withSiteBinding, type FleetDeviceOutcome } from '#domain/fleet-job.ts';
+import { LedgerOutcomeSchema } from '#domain/ledger.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { personOf, sameAccount, type Account } from '../../domain/account.ts';
+import { personOf, sameAccount, type Account } from '#domain/account.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { ReadModel, ReadModelChange } from '../read-model/read-model.ts';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PgBoss } from 'pg-boss';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';

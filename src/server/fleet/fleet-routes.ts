@@ -10,7 +10,7 @@ import {
   FleetPlanRequestSchema,
   type FleetJobList,
   type FleetPlanCheck,
-} from '../../domain/fleet-job.ts';
+} from '#domain/fleet-job.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { COMMON_PROBLEMS, declaredRoutes, problemResponse } from '../http/route-declarations.ts';

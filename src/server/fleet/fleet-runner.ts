@@ -1,11 +1,7 @@
-import { BatchCancelResponseSchema, BatchSubmissionResponseSchema } from '../../domain/batch.ts';
-import { ProblemSchema } from '../../domain/errors.ts';
-import { isFinalStatus } from '../../domain/command.ts';
-import {
-  abortRuleCounts,
-  breaksAbortRule,
-  type FleetDeviceOutcome,
-} from '../../domain/fleet-job.ts';
+import { BatchCancelResponseSchema, BatchSubmissionResponseSchema } from '#domain/batch.ts';
+import { ProblemSchema } from '#domain/errors.ts';
+import { isFinalStatus } from '#domain/command.ts';
+import { abortRuleCounts, breaksAbortRule, type FleetDeviceOutcome } from '#domain/fleet-job.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';

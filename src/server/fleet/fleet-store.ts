@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { DeviceCommandSchema, type DeviceCommand } from '../../domain/command.ts';
+import { DeviceCommandSchema, type DeviceCommand } from '#domain/command.ts';
 import {
   FleetBatchStateSchema,
   FleetDeviceOutcomeSchema,
@@ -14,13 +14,13 @@ import {
   type FleetJob,
   type FleetJobState,
   type FleetRollout,
-} from '../../domain/fleet-job.ts';
-import type { DeviceCallBudget } from '../../domain/device-budget.ts';
-import { RoleSchema } from '../../domain/roles.ts';
-import { OperatorSchema } from '../../domain/session.ts';
-import { RegionSchema } from '../../domain/token.ts';
-import { sameAccount, type AccountActor } from '../../domain/account.ts';
-import type { Database } from '../../infra/database.ts';
+} from '#domain/fleet-job.ts';
+import type { DeviceCallBudget } from '#domain/device-budget.ts';
+import { RoleSchema } from '#domain/roles.ts';
+import { OperatorSchema } from '#domain/session.ts';
+import { RegionSchema } from '#domain/token.ts';
+import { sameAccount, type AccountActor } from '#domain/account.ts';
+import type { Database } from '#infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 

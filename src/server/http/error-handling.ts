@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { BffProblemCode } from '../../domain/problems.ts';
+import type { BffProblemCode } from '#domain/problems.ts';
 import { ProblemError, sendProblem } from './problem.ts';
 import { bodyLimitWords } from './route-declarations.ts';
 import { isApiPath } from './request-guards.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { RegionSchema, type Region } from '../../domain/token.ts';
-import type { DatabaseHandle } from '../../infra/database.ts';
+import { RegionSchema, type Region } from '#domain/token.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { ProblemError } from './problem.ts';
 import { declaredRoutes, problemResponse } from './route-declarations.ts';
 

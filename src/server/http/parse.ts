@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { namesItsControl } from '../../domain/power-control.ts';
+import { namesItsControl } from '#domain/power-control.ts';
 import { ProblemError } from './problem.ts';
 
 /**

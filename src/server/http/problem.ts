@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import type { Problem } from '../../domain/errors.ts';
-import type { BffProblemCode } from '../../domain/problems.ts';
+import type { Problem } from '#domain/errors.ts';
+import type { BffProblemCode } from '#domain/problems.ts';
 
 /** RFC 9457; docs/architecture.md, BFF surface. */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';

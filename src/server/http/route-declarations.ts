@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import fastJson, { type Schema as JsonSchema } from 'fast-json-stringify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ProblemSchema } from '../../domain/errors.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import { parseInput } from './parse.ts';
 import { PROBLEM_CONTENT_TYPE } from './problem.ts';
 

@@ -3,8 +3,8 @@ import type {
   BatchConfirmation,
   BatchSubmissionResponse,
   UnconfirmedDevice,
-} from '../../domain/batch.ts';
-import { LedgerOutcomeSchema, type LedgerOutcome } from '../../domain/ledger.ts';
+} from '#domain/batch.ts';
+import { LedgerOutcomeSchema, type LedgerOutcome } from '#domain/ledger.ts';
 
 export function acceptedBatchOutcome(status: number, deviceIds: readonly string[]): LedgerOutcome {
   return {

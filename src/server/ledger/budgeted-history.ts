@@ -1,6 +1,6 @@
-import type { StatusRecord } from '../../domain/command.ts';
-import { DeviceRateLimitedDetailsSchema } from '../../domain/errors.ts';
-import { deviceBudgetWords, type DeviceCallBudget } from '../../domain/device-budget.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { DeviceRateLimitedDetailsSchema } from '#domain/errors.ts';
+import { deviceBudgetWords, type DeviceCallBudget } from '#domain/device-budget.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';

@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { TakeSlots } from '../budget/step-calls.ts';

@@ -1,7 +1,7 @@
-import type { BatchCancelResponse } from '../../domain/batch.ts';
-import type { CommandCancellation, DeviceCommand, StatusRecord } from '../../domain/command.ts';
-import type { DeviceCommandChanges, DeviceVersion } from '../../domain/read-model.ts';
-import type { Account, Actor, Person } from '../../domain/account.ts';
+import type { BatchCancelResponse } from '#domain/batch.ts';
+import type { CommandCancellation, DeviceCommand, StatusRecord } from '#domain/command.ts';
+import type { DeviceCommandChanges, DeviceVersion } from '#domain/read-model.ts';
+import type { Account, Actor, Person } from '#domain/account.ts';
 
 /**
  * The seam between the changes the BFF makes and its read model of device commands

@@ -1,15 +1,11 @@
-import type { BatchCancelResponse, BatchRequest } from '../../domain/batch.ts';
-import type {
-  CommandCancellation,
-  DeviceCommand,
-  SubmissionResponse,
-} from '../../domain/command.ts';
-import type { ConnectionChange } from '../../domain/connections.ts';
-import type { Site } from '../../domain/device.ts';
-import type { LedgerKind } from '../../domain/ledger.ts';
-import type { TimeWindow } from '../../domain/time-window.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
-import type { StatusRecord } from '../../domain/command.ts';
+import type { BatchCancelResponse, BatchRequest } from '#domain/batch.ts';
+import type { CommandCancellation, DeviceCommand, SubmissionResponse } from '#domain/command.ts';
+import type { ConnectionChange } from '#domain/connections.ts';
+import type { Site } from '#domain/device.ts';
+import type { LedgerKind } from '#domain/ledger.ts';
+import type { TimeWindow } from '#domain/time-window.ts';
+import type { HistoryQuery } from '#domain/history.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import type { Session } from '../session/session-store.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';

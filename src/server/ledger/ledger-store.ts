@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../infra/database.ts';
+import type { Database } from '#infra/database.ts';
 import {
   LedgerOutcomeSchema,
   type LedgerEntry,
@@ -7,12 +7,12 @@ import {
   type LedgerOutcome,
   type LedgerQuery,
   type LedgerState,
-} from '../../domain/ledger.ts';
-import { RegionSchema, type Region } from '../../domain/token.ts';
-import type { Operator } from '../../domain/session.ts';
+} from '#domain/ledger.ts';
+import { RegionSchema, type Region } from '#domain/token.ts';
+import type { Operator } from '#domain/session.ts';
 import { ledgerEntries } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
-import { BatchRequestSchema } from '../../domain/batch.ts';
+import { BatchRequestSchema } from '#domain/batch.ts';
 import type { Queryable } from '../events/event-store.ts';
 import { batchAnswerOf, confirmedBatchOutcome } from './batch-confirmation.ts';
 import { StoredAnswerSchema, jsonAnswer, type StoredAnswer } from './ledger-answers.ts';

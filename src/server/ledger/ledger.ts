@@ -2,17 +2,17 @@ import {
   BatchRequestSchema,
   type BatchCancelResponse,
   type BatchSubmissionResponse,
-} from '../../domain/batch.ts';
+} from '#domain/batch.ts';
 import {
   DeviceCommandSchema,
   type CommandCancellation,
   type StatusRecord,
   type SubmissionResponse,
-} from '../../domain/command.ts';
-import type { Site } from '../../domain/device.ts';
-import { submittedRecord } from '../../domain/read-model.ts';
-import type { LedgerKind, LedgerOutcome } from '../../domain/ledger.ts';
-import { LedgerOutcomeSchema } from '../../domain/ledger.ts';
+} from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { submittedRecord } from '#domain/read-model.ts';
+import type { LedgerKind, LedgerOutcome } from '#domain/ledger.ts';
+import { LedgerOutcomeSchema } from '#domain/ledger.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
@@ -44,7 +44,7 @@ import {
 } from './ledger-store.ts';
 import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
 import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
-import { accountOf, actorOf, authorOf } from '../../domain/account.ts';
+import { accountOf, actorOf, authorOf } from '#domain/account.ts';
 
 interface Acceptance {
   outcome: LedgerOutcome;

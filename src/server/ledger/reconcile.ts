@@ -1,8 +1,8 @@
-import type { StatusRecord } from '../../domain/command.ts';
-import { historyRangeSlots } from '../../domain/history.ts';
-import type { PowerControl } from '../../domain/power-control.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
-import type { TimeWindow } from '../../domain/time-window.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { historyRangeSlots } from '#domain/history.ts';
+import type { PowerControl } from '#domain/power-control.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import type { TimeWindow } from '#domain/time-window.ts';
 
 export interface UnsettledSubmission {
   deviceIds: string[];

@@ -8,12 +8,12 @@ import {
   NotificationQuerySchema,
   type MarkNotificationsReadAnswer,
   type NotificationPage,
-} from '../../domain/notifications.ts';
+} from '#domain/notifications.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
-import { accountOf, authorOf, personOf, type Account, type Person } from '../../domain/account.ts';
+import { accountOf, authorOf, personOf, type Account, type Person } from '#domain/account.ts';
 import type { NotifyInput } from './notification-rules.ts';
 import type { Notifications } from './notifications.ts';
 

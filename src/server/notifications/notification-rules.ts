@@ -4,8 +4,8 @@ import type {
   QueuedChange,
   QueuedChangeFailedReason,
   WithdrawalReason,
-} from '../../domain/notifications.ts';
-import { personKey, type Account, type Actor, type Person } from '../../domain/account.ts';
+} from '#domain/notifications.ts';
+import { personKey, type Account, type Actor, type Person } from '#domain/account.ts';
 
 /**
  * Who receives which notification, and its words: the table in docs/architecture.md,

@@ -7,13 +7,13 @@ import {
   type NotificationKind,
   type NotificationPage,
   type NotificationQuery,
-} from '../../domain/notifications.ts';
-import type { Database } from '../../infra/database.ts';
+} from '#domain/notifications.ts';
+import type { Database } from '#infra/database.ts';
 import { notificationReads, notifications } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { personKey, type Account, type Person } from '../../domain/account.ts';
+import { personKey, type Account, type Person } from '#domain/account.ts';
 import { planNotification, type NotifyInput } from './notification-rules.ts';
 
 /** What is older is in the ledger and the command history. */

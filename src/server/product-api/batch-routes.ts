@@ -4,10 +4,10 @@ import {
   BatchCancelResponseSchema,
   BatchRequestSchema,
   BatchSubmissionResponseSchema,
-} from '../../domain/batch.ts';
-import { BatchCommandIdSchema } from '../../domain/ids.ts';
+} from '#domain/batch.ts';
+import { BatchCommandIdSchema } from '#domain/ids.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
+import { QueuedAnswerSchema } from '#domain/queued-change.ts';
 import {
   COMMON_PROBLEMS,
   problemResponse,

@@ -1,6 +1,6 @@
-import type { ChangeStep } from '../../domain/queued-change.ts';
-import { findActiveOverlap } from '../../domain/overlap.ts';
-import { WINDOW_ENDED_WORDS, toWindowMs, windowHasEnded } from '../../domain/time-window.ts';
+import type { ChangeStep } from '#domain/queued-change.ts';
+import { findActiveOverlap } from '#domain/overlap.ts';
+import { WINDOW_ENDED_WORDS, toWindowMs, windowHasEnded } from '#domain/time-window.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
 import type { KnownCommandSource } from '../upstream/upstream-api.ts';

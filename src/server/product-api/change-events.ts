@@ -1,13 +1,13 @@
-import type { QueuedChange as NotifiedChange } from '../../domain/notifications.ts';
-import { MAX_EVENT_DEVICE_IDS } from '../../domain/account-events.ts';
+import type { QueuedChange as NotifiedChange } from '#domain/notifications.ts';
+import { MAX_EVENT_DEVICE_IDS } from '#domain/account-events.ts';
 import {
   devicesOfChange,
   type QueuedChange,
   type QueuedChangeState,
-} from '../../domain/queued-change.ts';
+} from '#domain/queued-change.ts';
 import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { actorName, personOf } from '../../domain/account.ts';
+import { actorName, personOf } from '#domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { changeSealingContext } from './write-path.ts';
 

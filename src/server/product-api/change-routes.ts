@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DeviceIdSchema } from '../../domain/ids.ts';
+import { DeviceIdSchema } from '#domain/ids.ts';
 import {
   DeviceChangeAnswerSchema,
   DeviceChangeQuerySchema,
@@ -10,8 +10,8 @@ import {
   QueuedChangeStatusSchema,
   type QueuedChangePage,
   type QueuedChangeStatus,
-} from '../../domain/queued-change.ts';
-import { accountOf, actorName, authorOf, personOf } from '../../domain/account.ts';
+} from '#domain/queued-change.ts';
+import { accountOf, actorName, authorOf, personOf } from '#domain/account.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';

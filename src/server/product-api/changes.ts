@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ProblemSchema } from '../../domain/errors.ts';
+import { ProblemSchema } from '#domain/errors.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { readUndoOf } from '../http/undo-of.ts';
 import type { LedgerAnswer } from '../ledger/ledger-answers.ts';

@@ -4,13 +4,13 @@ import {
   CommandCancellationSchema,
   DeviceCommandSchema,
   SubmissionResponseSchema,
-} from '../../domain/command.ts';
-import { HistoryQuerySchema, HistoryResponseSchema } from '../../domain/history.ts';
-import { CommandIdSchema, DeviceIdSchema } from '../../domain/ids.ts';
-import { CommandStatusResponseSchema } from '../../domain/read-model.ts';
+} from '#domain/command.ts';
+import { HistoryQuerySchema, HistoryResponseSchema } from '#domain/history.ts';
+import { CommandIdSchema, DeviceIdSchema } from '#domain/ids.ts';
+import { CommandStatusResponseSchema } from '#domain/read-model.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { QueuedAnswerSchema } from '../../domain/queued-change.ts';
-import { accountOf } from '../../domain/account.ts';
+import { QueuedAnswerSchema } from '#domain/queued-change.ts';
+import { accountOf } from '#domain/account.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
 import {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '../../domain/ledger.ts';
+import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '#domain/ledger.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { toLedgerEntry } from '../ledger/ledger-store.ts';
 import { withUnboundDevices } from './unbound-devices.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildOverview, OverviewQuerySchema, OverviewSchema } from '../../domain/overview.ts';
-import { REGION_NAMES } from '../../domain/token.ts';
+import { buildOverview, OverviewQuerySchema, OverviewSchema } from '#domain/overview.ts';
+import { REGION_NAMES } from '#domain/token.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import {

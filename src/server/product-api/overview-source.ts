@@ -1,10 +1,6 @@
-import type { FleetJob } from '../../domain/fleet-job.ts';
-import {
-  factsFromLedger,
-  OVERVIEW_RECENT_HOURS,
-  type OverviewFacts,
-} from '../../domain/overview.ts';
-import { accountOf } from '../../domain/account.ts';
+import type { FleetJob } from '#domain/fleet-job.ts';
+import { factsFromLedger, OVERVIEW_RECENT_HOURS, type OverviewFacts } from '#domain/overview.ts';
+import { accountOf } from '#domain/account.ts';
 import { toLedgerEntry } from '../ledger/ledger-store.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { ReadModel } from '../read-model/read-model.ts';

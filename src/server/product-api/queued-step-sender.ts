@@ -1,5 +1,5 @@
-import { ProblemSchema } from '../../domain/errors.ts';
-import { devicesOfStep, type ChangeStep, type StepAnswer } from '../../domain/queued-change.ts';
+import { ProblemSchema } from '#domain/errors.ts';
+import { devicesOfStep, type ChangeStep, type StepAnswer } from '#domain/queued-change.ts';
 import type { SendStep, StepResult, StepToSend } from '../budget/change-runner.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { StepCalls } from '../budget/step-calls.ts';

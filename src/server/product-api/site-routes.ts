@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { SiteBindingRequestSchema, SiteListSchema, SiteSchema } from '../../domain/device.ts';
-import { SiteIdSchema } from '../../domain/ids.ts';
-import { SiteTimeZoneRequestSchema } from '../../domain/site-clock.ts';
-import { accountOf } from '../../domain/account.ts';
+import { SiteBindingRequestSchema, SiteListSchema, SiteSchema } from '#domain/device.ts';
+import { SiteIdSchema } from '#domain/ids.ts';
+import { SiteTimeZoneRequestSchema } from '#domain/site-clock.ts';
+import { accountOf } from '#domain/account.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';

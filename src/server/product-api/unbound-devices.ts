@@ -1,6 +1,6 @@
-import { unboundBatchDevices } from '../../domain/batch.ts';
-import type { LedgerEntry } from '../../domain/ledger.ts';
-import type { Account } from '../../domain/account.ts';
+import { unboundBatchDevices } from '#domain/batch.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
+import type { Account } from '#domain/account.ts';
 import type { ReadModel } from '../read-model/read-model.ts';
 
 /**

@@ -4,9 +4,9 @@ import {
   BudgetTooTightDetailsSchema,
   ChangeWouldWaitDetailsSchema,
   ProblemSchema,
-} from '../../domain/errors.ts';
-import { CHANGE_LEAD_TIME_MS } from '../../domain/lead-time.ts';
-import { deviceBudgetWords } from '../../domain/device-budget.ts';
+} from '#domain/errors.ts';
+import { CHANGE_LEAD_TIME_MS } from '#domain/lead-time.ts';
+import { deviceBudgetWords } from '#domain/device-budget.ts';
 import {
   ChangeAlreadyQueuedDetailsSchema,
   devicesOfChange,
@@ -18,13 +18,13 @@ import {
   type QueuedChange,
   type QueuedChangeStatus,
   type QueuedReason,
-} from '../../domain/queued-change.ts';
-import { siteClockWords } from '../../domain/time.ts';
-import { QUEUED_CHANGE_KIND_WORDS } from '../../domain/words.ts';
+} from '#domain/queued-change.ts';
+import { siteClockWords } from '#domain/time.ts';
+import { QUEUED_CHANGE_KIND_WORDS } from '#domain/words.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { statusOf, type QueuedChangeRow } from '../budget/queued-change-rows.ts';
-import { accountOf, actorOf, personOf } from '../../domain/account.ts';
+import { accountOf, actorOf, personOf } from '#domain/account.ts';
 import { readIdempotencyKey } from '../http/idempotency-key.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemError } from '../http/problem.ts';
 import { readUndoOf } from '../http/undo-of.ts';

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import { isFinalStatus, type CommandStatus } from '../../domain/command.ts';
-import type { DeviceReadState } from '../../domain/read-model.ts';
+import { isFinalStatus, type CommandStatus } from '#domain/command.ts';
+import type { DeviceReadState } from '#domain/read-model.ts';
 import type { deviceReadState } from '../db/schema.ts';
-import { accountKey, type Account } from '../../domain/account.ts';
+import { accountKey, type Account } from '#domain/account.ts';
 
 /** The least recently read are dropped first. */
 export const DEVICE_READ_CACHE_DEVICES = 20_000;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StatusRecord } from '../../domain/command.ts';
-import { MAX_HISTORY_RANGE_MS } from '../../domain/history.ts';
-import { liveSlotsOf, slotsToRead, type ReadReason } from '../../domain/refresh-policy.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
+import { liveSlotsOf, slotsToRead, type ReadReason } from '#domain/refresh-policy.ts';
 import { busyUntilMs } from '../ledger/budgeted-history.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';

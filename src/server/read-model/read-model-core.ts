@@ -1,22 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StatusRecord } from '../../domain/command.ts';
-import { isFinalStatus } from '../../domain/command.ts';
-import { NOTIFIED_CANCELLATION_REASONS } from '../../domain/notifications.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { isFinalStatus } from '#domain/command.ts';
+import { NOTIFIED_CANCELLATION_REASONS } from '#domain/notifications.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
 import {
   changeKindOf,
   mergeStatusRecord,
   type DeviceCommandChange,
   type DeviceVersion,
-} from '../../domain/read-model.ts';
+} from '#domain/read-model.ts';
 import {
   DEFAULT_REFRESH_SETTINGS,
   nextReadOf,
   type RefreshSettings,
-} from '../../domain/refresh-policy.ts';
+} from '#domain/refresh-policy.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { personKey, personOf, type Account, type Actor } from '../../domain/account.ts';
+import { personKey, personOf, type Account, type Actor } from '#domain/account.ts';
 import { madeByName } from '../ledger/device-commands-recorder.ts';
 import type { LedgerRow, LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';

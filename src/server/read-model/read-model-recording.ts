@@ -1,8 +1,8 @@
-import type { BatchCancelResponse } from '../../domain/batch.ts';
-import type { CommandCancellation, StatusRecord } from '../../domain/command.ts';
-import { applyCancellation } from '../../domain/command.ts';
-import type { DeviceCommandChanges, DeviceVersion } from '../../domain/read-model.ts';
-import { personKey, type Account, type Person } from '../../domain/account.ts';
+import type { BatchCancelResponse } from '#domain/batch.ts';
+import type { CommandCancellation, StatusRecord } from '#domain/command.ts';
+import { applyCancellation } from '#domain/command.ts';
+import type { DeviceCommandChanges, DeviceVersion } from '#domain/read-model.ts';
+import { personKey, type Account, type Person } from '#domain/account.ts';
 import {
   madeByName,
   type RecordOptions,

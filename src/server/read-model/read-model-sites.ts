@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { SiteList } from '../../domain/device.ts';
+import type { SiteList } from '#domain/device.ts';
 import type { Queryable } from '../events/event-store.ts';
-import { accountKey, type Account } from '../../domain/account.ts';
+import { accountKey, type Account } from '#domain/account.ts';
 import type { BoundSite, RecordOptions } from '../ledger/device-commands-recorder.ts';
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
 

@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, inArray, isNotNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
-import { StatusRecordSchema, type CommandStatus, type StatusRecord } from '../../domain/command.ts';
-import type { PowerControl } from '../../domain/power-control.ts';
-import type { DeviceCommandChange } from '../../domain/read-model.ts';
-import type { OpenCommand, PendingConfirmation } from '../../domain/refresh-policy.ts';
-import type { Database } from '../../infra/database.ts';
+import { StatusRecordSchema, type CommandStatus, type StatusRecord } from '#domain/command.ts';
+import type { PowerControl } from '#domain/power-control.ts';
+import type { DeviceCommandChange } from '#domain/read-model.ts';
+import type { OpenCommand, PendingConfirmation } from '#domain/refresh-policy.ts';
+import type { Database } from '#infra/database.ts';
 import {
   batchConfirmations,
   deviceCommandChanges,
@@ -16,7 +16,7 @@ import {
 } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 import type { Queryable } from '../events/event-store.ts';
-import type { Account, Person } from '../../domain/account.ts';
+import type { Account, Person } from '#domain/account.ts';
 import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
 
 export type DeviceStateRow = typeof deviceReadState.$inferSelect;

@@ -1,4 +1,4 @@
-import type { RefreshSettings } from '../../domain/refresh-policy.ts';
+import type { RefreshSettings } from '#domain/refresh-policy.ts';
 import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import type { ReadModelStore } from './read-model-store.ts';
 import { ReadModelAnswers } from './read-model-answers.ts';

@@ -1,4 +1,4 @@
-import { actorOf, type AccountActor } from '../../domain/account.ts';
+import { actorOf, type AccountActor } from '#domain/account.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { Session } from './session-store.ts';
 

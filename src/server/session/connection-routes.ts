@@ -11,8 +11,8 @@ import {
   type VendorConnectionList,
   type VendorConnectionSaved,
   type VendorConnectionState,
-} from '../../domain/connections.ts';
-import { REGION_NAMES, RegionSchema, type Region } from '../../domain/token.ts';
+} from '#domain/connections.ts';
+import { REGION_NAMES, RegionSchema, type Region } from '#domain/token.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lte, or } from 'drizzle-orm';
-import type { Database } from '../../infra/database.ts';
-import { RoleSchema } from '../../domain/roles.ts';
-import { RegionSchema } from '../../domain/token.ts';
+import type { Database } from '#infra/database.ts';
+import { RoleSchema } from '#domain/roles.ts';
+import { RegionSchema } from '#domain/token.ts';
 import { sessions } from '../db/schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { OidcRefusal } from '../../domain/session.ts';
-import { RegionSchema } from '../../domain/token.ts';
+import type { OidcRefusal } from '#domain/session.ts';
+import { RegionSchema } from '#domain/token.ts';
 import { declaredRoutes, problemResponse, redirectResponse } from '../http/route-declarations.ts';
 import {
   OIDC_CALLBACK_PATH,

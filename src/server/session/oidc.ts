@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { z } from 'zod';
-import { highestRole, type Role } from '../../domain/roles.ts';
-import type { OidcRefusal } from '../../domain/session.ts';
+import { highestRole, type Role } from '#domain/roles.ts';
+import type { OidcRefusal } from '#domain/session.ts';
 import {
   OIDC_CLIENT_AUTH_METHODS,
   isLoopback,

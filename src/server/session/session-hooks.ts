@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Permission } from '../../domain/roles.ts';
+import type { Permission } from '#domain/roles.ts';
 import { notSignedIn } from '../http/problem.ts';
 import type { OperatorIdentity, Session, StoredSession } from './session-store.ts';
 import type { Sessions } from './sessions.ts';

@@ -8,8 +8,8 @@ import {
   type SessionInfo,
   type SignInMode,
   type SignOutAnswer,
-} from '../../domain/session.ts';
-import type { DeviceBudgets } from '../../domain/device-budget.ts';
+} from '#domain/session.ts';
+import type { DeviceBudgets } from '#domain/device-budget.ts';
 import { isProblem, notSignedIn } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import {

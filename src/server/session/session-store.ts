@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../../domain/roles.ts';
-import type { Region } from '../../domain/token.ts';
+import type { Role } from '#domain/roles.ts';
+import type { Region } from '#domain/token.ts';
 
 /** OWASP ASVS 5, V7. */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { refusalFor, roleAllows, type Permission } from '../../domain/roles.ts';
-import type { SessionInfo, SignInRequest } from '../../domain/session.ts';
-import { REGION_NAMES, type Region } from '../../domain/token.ts';
+import { refusalFor, roleAllows, type Permission } from '#domain/roles.ts';
+import type { SessionInfo, SignInRequest } from '#domain/session.ts';
+import { REGION_NAMES, type Region } from '#domain/token.ts';
 import { ProblemError, notSignedIn } from '../http/problem.ts';
 import type { TokenCache } from '../upstream/token-cache.ts';
 import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { VendorConnectionInfo } from '../../domain/connections.ts';
-import { RegionSchema, type Region } from '../../domain/token.ts';
-import type { Database } from '../../infra/database.ts';
+import type { VendorConnectionInfo } from '#domain/connections.ts';
+import { RegionSchema, type Region } from '#domain/token.ts';
+import type { Database } from '#infra/database.ts';
 import { vendorConnections } from '../db/schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { OperatorIdentity } from './session-store.ts';

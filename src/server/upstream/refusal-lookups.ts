@@ -1,8 +1,8 @@
-import type { DeviceCommand, StatusRecord } from '../../domain/command.ts';
-import { checkCapabilities, type Device } from '../../domain/device.ts';
-import type { CapabilityOutOfRangeDetails } from '../../domain/errors.ts';
-import { findActiveOverlap } from '../../domain/overlap.ts';
-import { toWindowMs, type WindowMs } from '../../domain/time-window.ts';
+import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
+import { checkCapabilities, type Device } from '#domain/device.ts';
+import type { CapabilityOutOfRangeDetails } from '#domain/errors.ts';
+import { findActiveOverlap } from '#domain/overlap.ts';
+import { toWindowMs, type WindowMs } from '#domain/time-window.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 import type { OverlapDetails } from './upstream-problem.ts';
 

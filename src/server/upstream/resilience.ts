@@ -10,8 +10,8 @@ import {
   type IPolicy,
   type IRetryBackoffContext,
 } from 'cockatiel';
-import type { Region } from '../../domain/token.ts';
-import { REGION_NAMES } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
+import { REGION_NAMES } from '#domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { discard, type UpstreamResponse } from './upstream-http.ts';
 

@@ -1,5 +1,5 @@
-import type { Device, SiteList } from '../../domain/device.ts';
-import { accountKey } from '../../domain/account.ts';
+import type { Device, SiteList } from '#domain/device.ts';
+import { accountKey } from '#domain/account.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
 export type SiteListReader = (

@@ -1,5 +1,5 @@
-import { OAuthErrorBodySchema } from '../../domain/errors.ts';
-import { REGION_NAMES, type Region } from '../../domain/token.ts';
+import { OAuthErrorBodySchema } from '#domain/errors.ts';
+import { REGION_NAMES, type Region } from '#domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { UpstreamRegion } from './upstream-caller.ts';
 import { VendorTokenSchema } from './vendor-schemas.ts';

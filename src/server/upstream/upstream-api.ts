@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import type { BatchCancelResponse, BatchRequest } from '../../domain/batch.ts';
+import type { BatchCancelResponse, BatchRequest } from '#domain/batch.ts';
 import type {
   CommandCancellation,
   DeviceCommand,
   StatusRecord,
   SubmissionResponse,
-} from '../../domain/command.ts';
-import type { Site, SiteList } from '../../domain/device.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
-import type { Region } from '../../domain/token.ts';
+} from '#domain/command.ts';
+import type { Site, SiteList } from '#domain/device.ts';
+import type { HistoryQuery } from '#domain/history.ts';
+import type { Region } from '#domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { readOkAnswer, settleCall, type CallResult } from './upstream-answers.ts';
 import type { UpstreamCaller, UpstreamRegion } from './upstream-caller.ts';

@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 
 /** The sandbox serves each region at `/{eu,au}` followed by it (docs/upstream.md). */
 export const VENDOR_API_BASE_PATH = '/api/openapi/v1';

@@ -1,4 +1,4 @@
-import type { Region } from '../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 import { notSignedIn, type ProblemError } from '../http/problem.ts';
 import { InvalidCredentialsError } from './token-endpoint.ts';
 import type { TokenCache } from './token-cache.ts';

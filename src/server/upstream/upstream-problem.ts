@@ -3,14 +3,14 @@ import {
   DEFAULT_DEVICE_CALLS_PER_WINDOW,
   DEVICE_CALL_WINDOW_MS,
   deviceBudgetWords,
-} from '../../domain/device-budget.ts';
+} from '#domain/device-budget.ts';
 import {
   UnknownDevicesDetailsSchema,
   unknownDevicesWords,
   type CapabilityOutOfRangeDetails,
   type UnknownDevicesDetails,
-} from '../../domain/errors.ts';
-import { POWER_CONTROL_WORDS } from '../../domain/power-control.ts';
+} from '#domain/errors.ts';
+import { POWER_CONTROL_WORDS } from '#domain/power-control.ts';
 import { ProblemError, titleFor, type ProblemHeaders } from '../http/problem.ts';
 import { isJsonMediaType, mediaType, readCapped, type UpstreamResponse } from './upstream-http.ts';
 import { readVendorError } from './vendor-schemas.ts';

@@ -1,9 +1,9 @@
 import ct from 'countries-and-timezones';
-import { StatusRecordSchema, type StatusRecord } from '../../domain/command.ts';
-import { capabilitiesOf, type Device, type Site } from '../../domain/device.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../domain/power-control.ts';
-import { siteClockOf, type CountryZone } from '../../domain/site-clock.ts';
-import { UtcTimestampSchema } from '../../domain/time.ts';
+import { StatusRecordSchema, type StatusRecord } from '#domain/command.ts';
+import { capabilitiesOf, type Device, type Site } from '#domain/device.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { siteClockOf, type CountryZone } from '#domain/site-clock.ts';
+import { UtcTimestampSchema } from '#domain/time.ts';
 import type { StoredSiteZone } from '../db/site-zones.ts';
 import type { VendorCommand, VendorDevice, VendorSite } from './vendor-schemas.ts';
 

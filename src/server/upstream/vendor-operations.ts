@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { BatchCancelResponse, BatchCancelResult, BatchRequest } from '../../domain/batch.ts';
+import type { BatchCancelResponse, BatchCancelResult, BatchRequest } from '#domain/batch.ts';
 import type {
   CommandCancellation,
   DeviceCommand,
   StatusRecord,
   SubmissionResponse,
-} from '../../domain/command.ts';
-import type { HistoryQuery } from '../../domain/history.ts';
+} from '#domain/command.ts';
+import type { HistoryQuery } from '#domain/history.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { UpstreamCall } from './upstream-client.ts';
 import { MAX_PASS_THROUGH_BYTES } from './upstream-http.ts';

@@ -4,7 +4,7 @@ import {
   POWER_CONTROL_PROPERTIES,
   SiteIdSchema,
   type PowerControlProperty,
-} from '../../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 
 /**
  * Where the contract suite points and with which credentials. Without `CONTRACT_BASE_URL` the suite

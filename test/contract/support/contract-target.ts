@@ -9,7 +9,7 @@ import { DevicePacer } from './device-pacer.ts';
 import { OpenApiResponseValidator } from './openapi-response-validator.ts';
 import { SandboxAdmin } from './sandbox-admin.ts';
 import { UpstreamClient } from './upstream-client.ts';
-import { isActiveStatus, StatusRecordSchema } from '../../../src/sandbox/vendor/schemas.ts';
+import { isActiveStatus, StatusRecordSchema } from '#sandbox/vendor/schemas.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -213,7 +213,7 @@ export function useContractTarget(): ContractTarget {
 }
 
 async function startSandbox(): Promise<{ origin: string; close: () => Promise<void> }> {
-  const { buildSandboxApp } = await import('../../../src/sandbox/app.ts');
+  const { buildSandboxApp } = await import('#sandbox/app.ts');
   const dataDir = await mkdtemp(join(tmpdir(), 'powerdeck-contract-'));
   const app = await buildSandboxApp({ dataDir, fixture: 'demo', adminEnabled: true });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ContractHttp, ContractResponse } from './contract-http.ts';
-import { UtcTimestampSchema } from '../../../src/domain/time.ts';
+import { UtcTimestampSchema } from '#domain/time.ts';
 
 /** Fault settings of `PUT /_sandbox/faults` (src/sandbox/README.md, Admin API); `{}` clears them. */
 export interface SandboxFaults {

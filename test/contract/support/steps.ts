@@ -13,7 +13,7 @@ import {
   type ErrorBody,
   type PowerControl,
   type StatusRecord,
-} from '../../../src/sandbox/vendor/schemas.ts';
+} from '#sandbox/vendor/schemas.ts';
 
 /** A power control every demo device takes: 3 kW charge, inside -5000..5000 W. */
 export const CHARGE_3KW: PowerControl = { targetBatteryPowerW: -3000 };

@@ -1,6 +1,6 @@
 import type { ContractHttp, ContractResponse, ServerKind } from './contract-http.ts';
 import type { DevicePacer } from './device-pacer.ts';
-import { BatchAcceptedSchema, TokenAnswerSchema } from '../../../src/sandbox/vendor/schemas.ts';
+import { BatchAcceptedSchema, TokenAnswerSchema } from '#sandbox/vendor/schemas.ts';
 
 const segment = encodeURIComponent;
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '../../../domain/command.ts';
-import type { LedgerEntry } from '../../../domain/ledger.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { adelaideDepot } from '../../testing/test-devices.ts';

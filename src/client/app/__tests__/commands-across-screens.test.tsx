@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '../../../domain/command.ts';
-import type { Site } from '../../../domain/device.ts';
-import type { LedgerEntry } from '../../../domain/ledger.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 import { fakeCommandBff } from '../../testing/fake-command-bff.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and

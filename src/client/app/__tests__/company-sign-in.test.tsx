@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Role } from '../../../domain/roles.ts';
+import type { Role } from '#domain/roles.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { rememberSignOutState } from '../../features/session/lib/sign-out-state.ts';

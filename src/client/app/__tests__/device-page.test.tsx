@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeviceCommand, StatusRecord } from '../../../domain/command.ts';
-import type { Site } from '../../../domain/device.ts';
-import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
+import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';

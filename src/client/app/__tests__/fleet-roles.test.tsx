@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../../domain/roles.ts';
+import type { Role } from '#domain/roles.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { testFleetJob } from '../../testing/fleet-jobs.ts';
 import { renderApp } from '../../testing/render.tsx';

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Notification } from '../../../domain/notifications.ts';
+import type { Notification } from '#domain/notifications.ts';
 import { openedEventSource, stubEventSource } from '../../testing/fake-event-source.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';

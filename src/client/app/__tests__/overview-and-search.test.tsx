@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Overview } from '../../../domain/overview.ts';
+import type { Overview } from '#domain/overview.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { BATTERY_A, harbourPlant } from '../../testing/test-devices.ts';

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_EVENT_TYPES } from '../../../domain/account-events.ts';
+import { ACCOUNT_EVENT_TYPES } from '#domain/account-events.ts';
 import { overviewKeys } from '../../features/overview/api/overview-keys.ts';
 import { commandKeys } from '../../commands/api/command-keys.ts';
 import { notificationKeys } from '../../features/notifications/api/notification-keys.ts';

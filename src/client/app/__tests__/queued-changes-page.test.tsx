@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Site } from '../../../domain/device.ts';
-import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
+import type { Site } from '#domain/device.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.

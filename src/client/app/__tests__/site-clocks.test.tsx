@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../../domain/roles.ts';
+import type { Role } from '#domain/roles.ts';
 import { fakeSitesBff } from '../../testing/fake-sites-bff.ts';
 import { dateTimeField, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';

@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import type { Site } from '../../../domain/device.ts';
+import type { Site } from '#domain/device.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useBatch, useBatchByEntry } from '../../features/batch/api/batch-records.ts';

@@ -1,8 +1,8 @@
 import { Link, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { MAX_BATCH_DEVICES } from '../../../domain/batch.ts';
-import { DeviceCommandSchema } from '../../../domain/command.ts';
-import { DeviceIdSchema } from '../../../domain/ids.ts';
+import { MAX_BATCH_DEVICES } from '#domain/batch.ts';
+import { DeviceCommandSchema } from '#domain/command.ts';
+import { DeviceIdSchema } from '#domain/ids.ts';
 import { BatchComposer } from '../../features/batch/components/batch-composer.tsx';
 import { usePermission } from './use-permission.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';

@@ -1,4 +1,4 @@
-import { REGIONS } from '../../../domain/token.ts';
+import { REGIONS } from '#domain/token.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useConnections } from '../../features/connections/api/connections.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Device, Site } from '../../../domain/device.ts';
+import type { Device, Site } from '#domain/device.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { findDevice } from '../../features/devices/lib/find-device.ts';

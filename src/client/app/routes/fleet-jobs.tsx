@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Site } from '../../../domain/device.ts';
-import type { FleetJob } from '../../../domain/fleet-job.ts';
+import type { Site } from '#domain/device.ts';
+import type { FleetJob } from '#domain/fleet-job.ts';
 import {
   FLEET_JOB_POLL_MS,
   fleetJobQueryOptions,

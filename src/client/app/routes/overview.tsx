@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { REGION_NAMES } from '../../../domain/token.ts';
+import { REGION_NAMES } from '#domain/token.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { StaleDataNotice } from '../../components/stale-data-notice.tsx';

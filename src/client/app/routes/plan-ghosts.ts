@@ -1,4 +1,4 @@
-import type { Site } from '../../../domain/device.ts';
+import type { Site } from '#domain/device.ts';
 import type { CheckedPlanRow } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { ghostId, ghostsByDevice, type GhostWindow } from '../../features/timeline/lib/ghosts.ts';
 

@@ -4,7 +4,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { SessionBar } from '../../features/session/components/session-bar.tsx';
-import { deviceCallBudgetOf } from '../../../domain/device-budget.ts';
+import { deviceCallBudgetOf } from '#domain/device-budget.ts';
 import { DeviceBudgetContext } from '../../lib/device-budget.ts';
 import { PushStateContext, usePushStream } from '../../lib/push-stream.ts';
 import { forgetLeftSignedInPages, startLeavingSignedInPages } from '../leave-signed-in.ts';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { Site } from '../../../domain/device.ts';
-import { ROLE_NAMES } from '../../../domain/roles.ts';
+import type { Site } from '#domain/device.ts';
+import { ROLE_NAMES } from '#domain/roles.ts';
 import { useSession } from '../../features/session/api/get-session.ts';
 import { SiteClockNotice } from '../../features/sites/components/site-clock-notice.tsx';
 import { usePermission } from './use-permission.ts';

@@ -1,4 +1,4 @@
-import { refusalFor, roleAllows, type Permission } from '../../../domain/roles.ts';
+import { refusalFor, roleAllows, type Permission } from '#domain/roles.ts';
 import { useSession } from '../../features/session/api/get-session.ts';
 
 /**

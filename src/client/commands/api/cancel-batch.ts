@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { BatchCancelResponseSchema, type BatchCancelResponse } from '../../../domain/batch.ts';
-import { QueuedAnswerSchema, type QueuedAnswer } from '../../../domain/queued-change.ts';
+import { BatchCancelResponseSchema, type BatchCancelResponse } from '#domain/batch.ts';
+import { QueuedAnswerSchema, type QueuedAnswer } from '#domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';

@@ -4,12 +4,8 @@ import {
   CommandCancellationSchema,
   type CommandCancellation,
   type StatusRecord,
-} from '../../../domain/command.ts';
-import {
-  QueuedAnswerSchema,
-  isQueuedAnswer,
-  type QueuedAnswer,
-} from '../../../domain/queued-change.ts';
+} from '#domain/command.ts';
+import { QueuedAnswerSchema, isQueuedAnswer, type QueuedAnswer } from '#domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands, writeStatusIntoHistory } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { BatchCancelResult } from '../../../domain/batch.ts';
-import { isQueuedAnswer } from '../../../domain/queued-change.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
+import { isQueuedAnswer } from '#domain/queued-change.ts';
 import { useCancelCommand } from './cancel-command.ts';
 import { queuedWords } from '../lib/queued.ts';
 import { ApiError } from '../../lib/api-error.ts';

@@ -1,6 +1,6 @@
-import type { TimeRangeMs } from '../../../domain/history.ts';
-import type { LedgerQuery } from '../../../domain/ledger.ts';
-import type { QueuedChangeQuery } from '../../../domain/queued-change.ts';
+import type { TimeRangeMs } from '#domain/history.ts';
+import type { LedgerQuery } from '#domain/ledger.ts';
+import type { QueuedChangeQuery } from '#domain/queued-change.ts';
 
 /**
  * Query keys of device commands, generic to specific, one root per BFF path: `device(id)` (under

@@ -3,8 +3,8 @@ import {
   DeviceChangeAnswerSchema,
   type DeviceChangeAnswer,
   type DeviceChangeRequest,
-} from '../../../domain/queued-change.ts';
-import { ChangeWouldWaitDetailsSchema } from '../../../domain/errors.ts';
+} from '#domain/queued-change.ts';
+import { ChangeWouldWaitDetailsSchema } from '#domain/errors.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { isApiError } from '../../lib/api-error.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';

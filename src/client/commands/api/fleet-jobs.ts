@@ -6,7 +6,7 @@ import {
   type FleetJob,
   type FleetJobAction,
   type FleetJobRequest,
-} from '../../../domain/fleet-job.ts';
+} from '#domain/fleet-job.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { refetchWhileFailing } from '../../lib/refetch-while-failing.ts';
 import { commandKeys } from './command-keys.ts';

@@ -5,7 +5,7 @@ import {
   type FleetJob,
   type FleetPlanCheck,
   type FleetPlanRequest,
-} from '../../../domain/fleet-job.ts';
+} from '#domain/fleet-job.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { commandKeys } from './command-keys.ts';
 import { createIdempotencyKey } from './fleet-jobs.ts';

@@ -1,13 +1,13 @@
 import { queryOptions, useQueries, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import type { StatusRecord } from '../../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import {
   HistoryResponseSchema,
   historyRangeSlots,
   type HistoryQuery,
   type HistoryResponse,
   type TimeRangeMs,
-} from '../../../domain/history.ts';
+} from '#domain/history.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { toUtcTimestamp } from '../../lib/time.ts';

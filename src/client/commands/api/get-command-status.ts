@@ -1,5 +1,5 @@
 import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
-import { isFinalStatus, StatusRecordSchema, type StatusRecord } from '../../../domain/command.ts';
+import { isFinalStatus, StatusRecordSchema, type StatusRecord } from '#domain/command.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { writeStatusIntoHistory } from '../lib/command-caches.ts';
 import { nextStatusPollMs, STATUS_POLL_MS } from '../lib/status-polling.ts';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { LedgerPageSchema, type LedgerPage, type LedgerQuery } from '../../../domain/ledger.ts';
+import { LedgerPageSchema, type LedgerPage, type LedgerQuery } from '#domain/ledger.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { commandKeys } from './command-keys.ts';
 

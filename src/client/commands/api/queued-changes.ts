@@ -6,7 +6,7 @@ import {
   type QueuedChangePage,
   type QueuedChangeQuery,
   type QueuedChangeStatus,
-} from '../../../domain/queued-change.ts';
+} from '#domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { commandKeys } from './command-keys.ts';

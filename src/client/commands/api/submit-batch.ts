@@ -3,8 +3,8 @@ import {
   BatchSubmissionResponseSchema,
   type BatchRequest,
   type BatchSubmissionResponse,
-} from '../../../domain/batch.ts';
-import { QueuedAnswerSchema, type QueuedAnswer } from '../../../domain/queued-change.ts';
+} from '#domain/batch.ts';
+import { QueuedAnswerSchema, type QueuedAnswer } from '#domain/queued-change.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { invalidateDeviceCommands } from '../lib/command-caches.ts';
 import { useKeyedMutation, type IntentHeaders } from '../lib/operator-intent.ts';

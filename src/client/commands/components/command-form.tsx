@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import type { DeviceCommand } from '../../../domain/command.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../domain/power-control.ts';
-import type { WindowMs } from '../../../domain/time-window.ts';
+import type { DeviceCommand } from '#domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import type { CapabilityCheck } from '../lib/capability-checks.ts';
 import { buildCommandFormSchema, type CommandFormValues } from '../lib/command-form-schema.ts';
 import {

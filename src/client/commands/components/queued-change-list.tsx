@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useDeviceBudgetWords } from '../../lib/device-budget.ts';

@@ -1,4 +1,4 @@
-import type { QueuedChangeStatus } from '../../../domain/queued-change.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { queuedChangeWords } from '../lib/queued.ts';
 

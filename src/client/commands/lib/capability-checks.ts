@@ -1,14 +1,10 @@
-import {
-  checkCapabilities,
-  type Capabilities,
-  type CapabilityRange,
-} from '../../../domain/device.ts';
+import { checkCapabilities, type Capabilities, type CapabilityRange } from '#domain/device.ts';
 import {
   controlRangeWords,
   POWER_CONTROL_PROPERTIES,
   type PowerControl,
   type PowerControlProperty,
-} from '../../../domain/power-control.ts';
+} from '#domain/power-control.ts';
 import { devicesRefusing, listDeviceIds, type CombinedRange } from './combined-ranges.ts';
 import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../lib/power-control-words.ts';
 

@@ -1,8 +1,5 @@
-import type { CapabilityRange, Device } from '../../../domain/device.ts';
-import {
-  POWER_CONTROL_PROPERTIES,
-  type PowerControlProperty,
-} from '../../../domain/power-control.ts';
+import type { CapabilityRange, Device } from '#domain/device.ts';
+import { POWER_CONTROL_PROPERTIES, type PowerControlProperty } from '#domain/power-control.ts';
 
 /** One power control over the devices of a batch. */
 export interface CombinedRange {

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { CommandStatus, StatusRecord } from '../../../domain/command.ts';
-import type { HistoryResponse, TimeRangeMs } from '../../../domain/history.ts';
+import type { CommandStatus, StatusRecord } from '#domain/command.ts';
+import type { HistoryResponse, TimeRangeMs } from '#domain/history.ts';
 import { commandKeys } from '../api/command-keys.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { DeviceCommandSchema, type DeviceCommand } from '../../../domain/command.ts';
+import { DeviceCommandSchema, type DeviceCommand } from '#domain/command.ts';
 import {
   parsePowerControlValue,
   POWER_CONTROL_PROPERTIES,
   PowerControlSchema,
   type PowerControl,
   type PowerControlProperty,
-} from '../../../domain/power-control.ts';
-import type { WindowMs } from '../../../domain/time-window.ts';
+} from '#domain/power-control.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import type { CapabilityCheck } from './capability-checks.ts';
 import { parseInstant, toUtcTimestamp } from '../../lib/time.ts';
 

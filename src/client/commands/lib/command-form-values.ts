@@ -2,8 +2,8 @@ import {
   POWER_CONTROL_PROPERTIES,
   type PowerControl,
   type PowerControlProperty,
-} from '../../../domain/power-control.ts';
-import type { WindowMs } from '../../../domain/time-window.ts';
+} from '#domain/power-control.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import type { CommandFormValues } from './command-form-schema.ts';
 import { clockChangeOnDay, formatUtc, parseInstant, toUtcTimestamp } from '../../lib/time.ts';
 

@@ -1,4 +1,4 @@
-import type { DeviceCommand } from '../../../domain/command.ts';
+import type { DeviceCommand } from '#domain/command.ts';
 import { describePowerControl } from '../../lib/power-control-words.ts';
 import { formatWindowInZone, zoneLabel } from '../../lib/time.ts';
 

@@ -3,8 +3,8 @@ import type {
   QueuedChangeStatus,
   QueuedChangeStepStatus,
   QueuedReason,
-} from '../../../domain/queued-change.ts';
-import { QUEUED_CHANGE_KIND_WORDS } from '../../../domain/words.ts';
+} from '#domain/queued-change.ts';
+import { QUEUED_CHANGE_KIND_WORDS } from '#domain/words.ts';
 import { describePowerControl } from '../../lib/power-control-words.ts';
 import {
   clockTimeWithSeconds,

@@ -1,4 +1,4 @@
-import { isFinalStatus, type CommandStatus } from '../../../domain/command.ts';
+import { isFinalStatus, type CommandStatus } from '#domain/command.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 
 /** Poll interval of a command not final (docs/upstream.md, Status record). */

@@ -1,5 +1,5 @@
-import type { DeviceCommand, StatusRecord } from '../../../domain/command.ts';
-import { COMMAND_STATUS_WORDS } from '../../../domain/words.ts';
+import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
+import { COMMAND_STATUS_WORDS } from '#domain/words.ts';
 
 /** An undoable change with its `Idempotency-Key`, named in `Powerdeck-Undo-Of` (docs/architecture.md, Ledger). */
 export type UndoableChange =

@@ -1,6 +1,6 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PushEnvelope } from '../../../domain/account-events.ts';
+import type { PushEnvelope } from '#domain/account-events.ts';
 import {
   FakeEventSource,
   latestEventSource,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CANCELLATION_REASONS, COMMAND_STATUSES } from '../../../domain/command.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../domain/power-control.ts';
+import { CANCELLATION_REASONS, COMMAND_STATUSES } from '#domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
 import tokensCss from '../tokens.css?raw';
 
 /** The `--name: value` declarations of one block of CSS text. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases.ts';
-import type { DatabaseHandle } from '../../../infra/database.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { buildServerApp, type ServerOptions } from '../../app.ts';
 import { VENDOR_API_BASE_PATH } from '../../upstream/upstream-caller.ts';
 import type { FakeUpstream } from './fake-upstream.ts';

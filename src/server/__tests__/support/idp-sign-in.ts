@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { TEST_IDP_CLIENT, type TestAccountName } from '../../../../test/support/test-idp.ts';
+import { TEST_IDP_CLIENT, type TestAccountName } from '#test/support/test-idp.ts';
 import type { OidcEnv } from '../../env.ts';
 import { cookieHeader } from './bff.ts';
 

@@ -10,12 +10,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../../test/support/databases.ts';
-import type { QueuedChange } from '../../../domain/queued-change.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { QueuedChange } from '#domain/queued-change.ts';
 import type { ChangeQueueProcessConfig } from './support/change-queue-process.ts';
 
 const SCRIPT = path.join(import.meta.dirname, 'support', 'change-queue-process.ts');

@@ -6,13 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../../test/support/databases.ts';
-import type { QueuedChange } from '../../../domain/queued-change.ts';
-import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { QueuedChange } from '#domain/queued-change.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { ChangeQueue } from '../change-queue.ts';
 import type { StepResult, StepToSend } from '../change-runner.ts';

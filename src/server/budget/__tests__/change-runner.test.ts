@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases.ts';
-import { devicesOfStep, type QueuedChange } from '../../../domain/queued-change.ts';
+import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { devicesOfStep, type QueuedChange } from '#domain/queued-change.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import {
   ChangeRunner,

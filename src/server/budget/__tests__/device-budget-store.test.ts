@@ -7,12 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../../test/support/databases.ts';
-import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { answeredCall } from './support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf, MAX_BUSY_MS } from '../device-budget-store.ts';

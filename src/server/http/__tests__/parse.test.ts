@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceCommandSchema } from '../../../domain/command.ts';
+import { DeviceCommandSchema } from '#domain/command.ts';
 import { parseInput } from '../parse.ts';
 import { ProblemError } from '../problem.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommandStatusResponseSchema } from '../../../domain/read-model.ts';
+import { CommandStatusResponseSchema } from '#domain/read-model.ts';
 import { precompiledSerializerCompiler } from '../route-declarations.ts';
 
 const serialize = precompiledSerializerCompiler({ schema: CommandStatusResponseSchema });

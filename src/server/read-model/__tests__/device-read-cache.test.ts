@@ -8,18 +8,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../../test/support/databases.ts';
-import type { StatusRecord } from '../../../domain/command.ts';
-import { submittedRecord } from '../../../domain/read-model.ts';
-import { slotOf } from '../../../domain/refresh-policy.ts';
-import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { submittedRecord } from '#domain/read-model.ts';
+import { slotOf } from '#domain/refresh-policy.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { AccountEvents } from '../../events/account-events.ts';
-import type { Account } from '../../../domain/account.ts';
+import type { Account } from '#domain/account.ts';
 import { LedgerStore } from '../../ledger/ledger-store.ts';
 import { SecretBox } from '../../session/secret-box.ts';
 import { DeviceReadCache } from '../device-read-cache.ts';

@@ -9,21 +9,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KINDS,
-  createTestDatabase,
-  type TestDatabase,
-} from '../../../../test/support/databases.ts';
-import type { StatusRecord } from '../../../domain/command.ts';
-import type { SiteList } from '../../../domain/device.ts';
-import { MAX_HISTORY_RANGE_MS } from '../../../domain/history.ts';
-import { submittedRecord } from '../../../domain/read-model.ts';
-import { DEFAULT_REFRESH_SETTINGS, slotOf } from '../../../domain/refresh-policy.ts';
-import { openDatabase, type DatabaseHandle } from '../../../infra/database.ts';
+import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { SiteList } from '#domain/device.ts';
+import { MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
+import { submittedRecord } from '#domain/read-model.ts';
+import { DEFAULT_REFRESH_SETTINGS, slotOf } from '#domain/refresh-policy.ts';
+import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../../budget/device-budget-store.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { AccountEvents } from '../../events/account-events.ts';
-import type { Account } from '../../../domain/account.ts';
+import type { Account } from '#domain/account.ts';
 import { LedgerStore } from '../../ledger/ledger-store.ts';
 import { jsonAnswer } from '../../ledger/ledger-answers.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from '../../ledger/batch-confirmation.ts';

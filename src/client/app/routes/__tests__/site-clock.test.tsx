@@ -1,15 +1,15 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../../domain/device.ts';
-import { json, stubFetch } from '../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../testing/render.tsx';
+import type { Site } from '#domain/device.ts';
+import { json, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import {
   adelaideDepot,
   BATTERY_A,
   BATTERY_D,
   brisbaneYard,
   harbourPlant,
-} from '../../../testing/test-devices.ts';
+} from '#client/testing/test-devices.ts';
 import { SiteClocks, sitesOfDevices } from '../site-clock.tsx';
 
 /** A site on the vendor's fixed offset, named `name`. */

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../../domain/device.ts';
-import { json, problem, stubFetch } from '../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../testing/render.tsx';
+import type { Site } from '#domain/device.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { WithBoundSites } from '../with-bound-sites.tsx';
-import { harbourPlant } from '../../../testing/test-devices.ts';
+import { harbourPlant } from '#client/testing/test-devices.ts';
 
 const SITE: Site = harbourPlant();
 

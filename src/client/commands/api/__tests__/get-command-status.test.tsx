@@ -2,16 +2,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommandStatus, StatusRecord } from '../../../../domain/command.ts';
-import {
-  historyRangeSlots,
-  type HistoryResponse,
-  type TimeRangeMs,
-} from '../../../../domain/history.ts';
-import { ApiError } from '../../../lib/api-error.ts';
+import type { CommandStatus, StatusRecord } from '#domain/command.ts';
+import { historyRangeSlots, type HistoryResponse, type TimeRangeMs } from '#domain/history.ts';
+import { ApiError } from '#client/lib/api-error.ts';
 import { nextStatusPollMs, STATUS_POLL_MS } from '../../lib/status-polling.ts';
-import { json, stubFetch } from '../../../testing/fake-fetch.ts';
-import { createTestQueryClient } from '../../../testing/render.tsx';
+import { json, stubFetch } from '#client/testing/fake-fetch.ts';
+import { createTestQueryClient } from '#client/testing/render.tsx';
 import { commandKeys } from '../command-keys.ts';
 import { useCommandStatus } from '../get-command-status.ts';
 

@@ -3,11 +3,11 @@ import { renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { invalidationsOf } from '../../../app/push-updates.ts';
-import { ToastRegion } from '../../../components/toast.tsx';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { json, problem, stubFetch } from '../../../testing/fake-fetch.ts';
-import { createTestQueryClient, renderWithProviders } from '../../../testing/render.tsx';
+import { invalidationsOf } from '#client/app/push-updates.ts';
+import { ToastRegion } from '#client/components/toast.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { createTestQueryClient, renderWithProviders } from '#client/testing/render.tsx';
 import { useUndo } from '../undo-change.ts';
 
 const HOUR_MS = 3_600_000;

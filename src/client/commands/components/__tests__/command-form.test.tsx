@@ -1,16 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import '../../../testing/render.tsx';
+import '#client/testing/render.tsx';
 import { combinedCapabilityCheck, deviceCapabilityCheck } from '../../lib/capability-checks.ts';
 import { combineRanges } from '../../lib/combined-ranges.ts';
-import {
-  dateTimeField,
-  describedText,
-  field,
-  shownDateTime,
-} from '../../../testing/form-fields.ts';
-import { testDevice as device } from '../../../testing/test-devices.ts';
+import { dateTimeField, describedText, field, shownDateTime } from '#client/testing/form-fields.ts';
+import { testDevice as device } from '#client/testing/test-devices.ts';
 import { CommandForm, type CommandFormProps } from '../command-form.tsx';
 
 const HOUR_MS = 3_600_000;

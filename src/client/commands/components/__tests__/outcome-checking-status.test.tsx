@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import '../../../testing/render.tsx';
+import '#client/testing/render.tsx';
 import { OutcomeCheckingStatus } from '../outcome-checking-status.tsx';
 
 const NOW_MS = Date.parse('2026-11-21T00:50:00Z');

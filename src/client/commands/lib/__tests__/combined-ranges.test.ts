@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_OF_THREE, testDevice as device } from '../../../testing/test-devices.ts';
+import { BATCH_OF_THREE, testDevice as device } from '#client/testing/test-devices.ts';
 import { combineRanges, devicesRefusing, listDeviceIds } from '../combined-ranges.ts';
 
 const { wide, narrow, noExport } = BATCH_OF_THREE;

@@ -1,13 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import type { HistoryResponse } from '../../../../domain/history.ts';
-import {
-  historyRangeProblem,
-  historyRangeSlots,
-  MAX_HISTORY_RANGE_MS,
-} from '../../../../domain/history.ts';
-import { createTestQueryClient } from '../../../testing/render.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import type { HistoryResponse } from '#domain/history.ts';
+import { historyRangeProblem, historyRangeSlots, MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
+import { createTestQueryClient } from '#client/testing/render.tsx';
 import { commandKeys } from '../../api/command-keys.ts';
 import { mergeRecords, recordsMeeting, writeStatusIntoHistory } from '../command-caches.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceCommandSchema } from '../../../../domain/command.ts';
-import type { Capabilities } from '../../../../domain/device.ts';
+import { DeviceCommandSchema } from '#domain/command.ts';
+import type { Capabilities } from '#domain/device.ts';
 import { combinedCapabilityCheck, deviceCapabilityCheck } from '../capability-checks.ts';
 import { buildCommandFormSchema, type CommandFormValues } from '../command-form-schema.ts';
-import { BATCH_OF_THREE, testDevice as device } from '../../../testing/test-devices.ts';
+import { BATCH_OF_THREE, testDevice as device } from '#client/testing/test-devices.ts';
 import { combineRanges } from '../combined-ranges.ts';
 
 const CAPABILITIES: Capabilities = {

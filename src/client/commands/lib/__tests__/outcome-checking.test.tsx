@@ -2,9 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../lib/api-error.ts';
-import { json, problem, stubFetch, type RecordedRequest } from '../../../testing/fake-fetch.ts';
-import { createTestQueryClient } from '../../../testing/render.tsx';
+import { ApiError } from '#client/lib/api-error.ts';
+import { json, problem, stubFetch, type RecordedRequest } from '#client/testing/fake-fetch.ts';
+import { createTestQueryClient } from '#client/testing/render.tsx';
 import { useSubmitCommand } from '../../api/submit-command.ts';
 import { outcomeCheckDelayMs } from '../operator-intent.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QueuedAnswer } from '../../../../domain/queued-change.ts';
+import type { QueuedAnswer } from '#domain/queued-change.ts';
 import { queuedWords } from '../queued.ts';
 
 const answer = (reason: QueuedAnswer['queued']['reason']): QueuedAnswer => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import { batchUndoRefusal, undoRefusal } from '../undo.ts';
 
 const NOW_MS = Date.parse('2026-11-21T00:00:00Z');

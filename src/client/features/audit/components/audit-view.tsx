@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { LEDGER_KINDS, type LedgerQuery } from '../../../../domain/ledger.ts';
-import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Field } from '../../../components/field.tsx';
-import { Loading } from '../../../components/loading.tsx';
-import { downloadFile } from '../../../lib/download-file.ts';
-import { formatUtc } from '../../../lib/time.ts';
+import { LEDGER_KINDS, type LedgerQuery } from '#domain/ledger.ts';
+import { ledgerPageQueryOptions } from '#client/commands/api/get-ledger.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { Field } from '#client/components/field.tsx';
+import { Loading } from '#client/components/loading.tsx';
+import { downloadFile } from '#client/lib/download-file.ts';
+import { formatUtc } from '#client/lib/time.ts';
 import { auditCsv, auditRow, KIND_WORDS, operatorsOf } from '../lib/audit-rows.ts';
 import type { AuditSearch } from '../lib/audit-search.ts';
 

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
-import { ConnectionChangeSchema } from '../../../../domain/connections.ts';
-import type { LedgerEntry, LedgerKind, LedgerState } from '../../../../domain/ledger.ts';
-import { REGION_NAMES } from '../../../../domain/token.ts';
-import { formatInZone, zoneLabel } from '../../../lib/time.ts';
+import { ConnectionChangeSchema } from '#domain/connections.ts';
+import type { LedgerEntry, LedgerKind, LedgerState } from '#domain/ledger.ts';
+import { REGION_NAMES } from '#domain/token.ts';
+import { formatInZone, zoneLabel } from '#client/lib/time.ts';
 
 export const KIND_WORDS: Record<LedgerKind, string> = {
   submit: 'Scheduled a command',

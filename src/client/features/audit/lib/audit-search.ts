@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEDGER_KINDS, type LedgerKind } from '../../../../domain/ledger.ts';
+import { LEDGER_KINDS, type LedgerKind } from '#domain/ledger.ts';
 
 /** The audit's filters, in the URL: `person` (subject), `action` (ledger kind), `from`/`to` (UTC days, `to` included). */
 export interface AuditSearch {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LedgerPage } from '../../../../domain/ledger.ts';
-import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
+import type { LedgerPage } from '#domain/ledger.ts';
+import { ledgerPageQueryOptions } from '#client/commands/api/get-ledger.ts';
 import { latestBatchCancel } from '../lib/ledger-batch-cancels.ts';
 
 /** How many of a batch's cancel entries are read to find one with results (a refused cancel has none). */

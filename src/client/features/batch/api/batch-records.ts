@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LedgerPage } from '../../../../domain/ledger.ts';
-import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
+import type { LedgerPage } from '#domain/ledger.ts';
+import { ledgerPageQueryOptions } from '#client/commands/api/get-ledger.ts';
 import {
   anyConfirming,
   batchesOfPage,

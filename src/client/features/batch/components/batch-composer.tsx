@@ -1,19 +1,19 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '../../../../domain/batch.ts';
-import type { DeviceCommand } from '../../../../domain/command.ts';
-import type { Site } from '../../../../domain/device.ts';
-import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
-import { useSubmitBatch } from '../../../commands/api/submit-batch.ts';
-import { useUndo } from '../../../commands/api/undo-change.ts';
-import { CommandForm } from '../../../commands/components/command-form.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
-import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
-import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
-import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
+import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '#domain/batch.ts';
+import type { DeviceCommand } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { isQueuedAnswer, type QueuedAnswer } from '#domain/queued-change.ts';
+import { useSubmitBatch } from '#client/commands/api/submit-batch.ts';
+import { useUndo } from '#client/commands/api/undo-change.ts';
+import { CommandForm } from '#client/commands/components/command-form.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { combinedCapabilityCheck } from '#client/commands/lib/capability-checks.ts';
+import { combineRanges } from '#client/commands/lib/combined-ranges.ts';
+import { OutcomeCheckingStatus } from '#client/commands/components/outcome-checking-status.tsx';
+import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { defaultCommandWindow, formatWindowInZone, zoneLabel } from '#client/lib/time.ts';
 import {
   addDevices,
   canSubmitBatch,

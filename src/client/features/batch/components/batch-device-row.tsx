@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { endedBeforeUnbind } from '../../../../domain/batch.ts';
+import { endedBeforeUnbind } from '#domain/batch.ts';
 import type { BatchDeviceView, BatchDeviceWords } from '../lib/device-actions.ts';
 
 /** One device of the batch: checkbox, ID linking to its page, and {@link batchDeviceWords} (as its CSV row). */

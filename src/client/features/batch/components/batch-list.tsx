@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
-import { formatInZone, zoneLabel } from '../../../lib/time.ts';
+import { useCommandStatuses } from '#client/commands/api/get-command-status.ts';
+import { formatInZone, zoneLabel } from '#client/lib/time.ts';
 import { countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import {
   batchDevices,

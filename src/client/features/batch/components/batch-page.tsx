@@ -1,20 +1,20 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import { isQueuedAnswer, type QueuedAnswer } from '../../../../domain/queued-change.ts';
-import { isCancellable } from '../../../../domain/command.ts';
-import { useCancelBatch } from '../../../commands/api/cancel-batch.ts';
-import { useCommandStatuses } from '../../../commands/api/get-command-status.ts';
-import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { downloadFile } from '../../../lib/download-file.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '../../../lib/time.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
+import { isQueuedAnswer, type QueuedAnswer } from '#domain/queued-change.ts';
+import { isCancellable } from '#domain/command.ts';
+import { useCancelBatch } from '#client/commands/api/cancel-batch.ts';
+import { useCommandStatuses } from '#client/commands/api/get-command-status.ts';
+import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { downloadFile } from '#client/lib/download-file.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '#client/lib/time.ts';
 import { useLatestBatchCancel } from '../api/batch-cancels.ts';
 import {
   QUEUED_CODE,
   useCancelDeviceByDevice,
-} from '../../../commands/api/cancel-device-by-device.ts';
+} from '#client/commands/api/cancel-device-by-device.ts';
 import { batchDevicesCsv } from '../lib/batch-csv.ts';
 import { cancelFailureWords, countStatuses, summarizeBatch } from '../lib/batch-progress.ts';
 import {
@@ -37,7 +37,7 @@ import { BatchDeviceRow } from './batch-device-row.tsx';
 import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
-import { problemWords } from '../../../lib/problem-words.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 
 const batchName = (record: BatchRecord) =>
   record.batchCommandId ? `batch ${record.batchCommandId}` : 'this batch';

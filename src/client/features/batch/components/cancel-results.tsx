@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
-import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
-import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
-import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
-import type { QueuedLine } from '../../../commands/lib/queued.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { formatInZone, zoneLabel } from '../../../lib/time.ts';
-import { QUEUED_CODE } from '../../../commands/api/cancel-device-by-device.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
+import { isCancellable, type StatusRecord } from '#domain/command.ts';
+import { isQueuedAnswer } from '#domain/queued-change.ts';
+import { useCancelCommand } from '#client/commands/api/cancel-command.ts';
+import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
+import type { QueuedLine } from '#client/commands/lib/queued.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { formatInZone, zoneLabel } from '#client/lib/time.ts';
+import { QUEUED_CODE } from '#client/commands/api/cancel-device-by-device.ts';
 import { cancelFailureWords, splitCancelResults } from '../lib/batch-progress.ts';
 
 interface CancelResultsProps {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { Site } from '../../../../domain/device.ts';
-import { Field } from '../../../components/field.tsx';
+import type { Site } from '#domain/device.ts';
+import { Field } from '#client/components/field.tsx';
 import { filterDevices, type SiteDevice } from '../lib/device-directory.ts';
 
 interface DevicePickerProps {

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { historyRangeSlots, MAX_HISTORY_RANGE_MS } from '../../../../domain/history.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { useDeviceHistories } from '../../../commands/api/get-command-history.ts';
-import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
-import { formatWindowInZone } from '../../../lib/time.ts';
+import { historyRangeSlots, MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
+import { useDeviceHistories } from '#client/commands/api/get-command-history.ts';
+import { POWER_CONTROL_WORDS } from '#client/lib/power-control-words.ts';
+import { formatWindowInZone } from '#client/lib/time.ts';
 import type { SiteDevice } from '../lib/device-directory.ts';
 import { precheckDevice, type PrecheckDraft, type PrecheckFinding } from '../lib/precheck.ts';
 

@@ -1,9 +1,5 @@
-import type {
-  CancellationReason,
-  CommandStatus,
-  StatusRecord,
-} from '../../../../domain/command.ts';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
+import type { CancellationReason, CommandStatus, StatusRecord } from '#domain/command.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
 
 /**
  * Devices per standing: their command's status (`unknown` unread), `confirming`, `notFound`

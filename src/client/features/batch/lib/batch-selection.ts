@@ -1,5 +1,5 @@
-import { MAX_BATCH_DEVICES } from '../../../../domain/batch.ts';
-import { ID_PATTERN } from '../../../../domain/ids.ts';
+import { MAX_BATCH_DEVICES } from '#domain/batch.ts';
+import { ID_PATTERN } from '#domain/ids.ts';
 
 /** Why a device was not added to the batch. */
 export type RefusalReason = 'full' | 'duplicate' | 'unknown';

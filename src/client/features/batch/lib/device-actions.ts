@@ -1,10 +1,6 @@
-import { endedBeforeUnbind, type BatchCancelResult } from '../../../../domain/batch.ts';
-import {
-  isCancellable,
-  type DeviceCommand,
-  type StatusRecord,
-} from '../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { endedBeforeUnbind, type BatchCancelResult } from '#domain/batch.ts';
+import { isCancellable, type DeviceCommand, type StatusRecord } from '#domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
 import type { BatchDeviceState } from './ledger-batches.ts';
 
 /** One device of a batch page with what the page knows of it: its state and its latest record. */

@@ -1,4 +1,4 @@
-import type { Device, Site } from '../../../../domain/device.ts';
+import type { Device, Site } from '#domain/device.ts';
 
 export interface SiteDevice {
   device: Device;

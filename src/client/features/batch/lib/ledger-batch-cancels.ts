@@ -1,5 +1,5 @@
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import type { LedgerEntry } from '../../../../domain/ledger.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 
 /** A batch cancel as the BFF ledger recorded it: when, by whom, and one result per device. */
 export interface RecordedBatchCancel {

@@ -5,14 +5,10 @@ import {
   type BatchConfirmation,
   type UnboundDevice,
   type UnconfirmedDevice,
-} from '../../../../domain/batch.ts';
-import type {
-  CancellationReason,
-  CommandStatus,
-  DeviceCommand,
-} from '../../../../domain/command.ts';
-import type { LedgerEntry, LedgerPage } from '../../../../domain/ledger.ts';
-import { isKnownTimeZone } from '../../../lib/time.ts';
+} from '#domain/batch.ts';
+import type { CancellationReason, CommandStatus, DeviceCommand } from '#domain/command.ts';
+import type { LedgerEntry, LedgerPage } from '#domain/ledger.ts';
+import { isKnownTimeZone } from '#client/lib/time.ts';
 
 /** A batch as the BFF ledger recorded it: enough to poll and cancel it device by device. */
 export interface BatchRecord {

@@ -1,8 +1,8 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
-import type { Device } from '../../../../domain/device.ts';
-import { findActiveOverlap } from '../../../../domain/overlap.ts';
-import type { PowerControlProperty } from '../../../../domain/power-control.ts';
-import type { CommandDraft } from '../../../commands/lib/command-form-values.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { Device } from '#domain/device.ts';
+import { findActiveOverlap } from '#domain/overlap.ts';
+import type { PowerControlProperty } from '#domain/power-control.ts';
+import type { CommandDraft } from '#client/commands/lib/command-form-values.ts';
 
 /** What the pre-check foresees for one device of the batch. */
 export type PrecheckFinding =

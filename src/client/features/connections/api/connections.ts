@@ -9,9 +9,9 @@ import {
   type VendorConnectionRequest,
   type VendorConnectionSaved,
   type VendorConnectionState,
-} from '../../../../domain/connections.ts';
-import type { Region } from '../../../../domain/token.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#domain/connections.ts';
+import type { Region } from '#domain/token.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 
 /** Query keys of the vendor connections, generic to specific. */
 export const connectionKeys = {

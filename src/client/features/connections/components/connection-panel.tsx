@@ -5,11 +5,11 @@ import {
   VendorConnectionRequestSchema,
   type VendorConnectionInfo,
   type VendorConnectionRequest,
-} from '../../../../domain/connections.ts';
-import { REGION_NAMES, type Region } from '../../../../domain/token.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { Field } from '../../../components/field.tsx';
-import { formatUtc } from '../../../lib/time.ts';
+} from '#domain/connections.ts';
+import { REGION_NAMES, type Region } from '#domain/token.ts';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { Field } from '#client/components/field.tsx';
+import { formatUtc } from '#client/lib/time.ts';
 import { useCheckConnection, usePutConnection } from '../api/connections.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { Region } from '../../../../domain/token.ts';
-import { REGION_NAMES } from '../../../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
+import { REGION_NAMES } from '#domain/token.ts';
 
 /** The empty state of pages needing a vendor connection while none is registered; the page carries on once one is. */
 export function NoConnection({ region, isAdmin }: { region: Region; isAdmin: boolean }) {

@@ -1,11 +1,11 @@
-import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
-import type { QueuedCancel } from '../../../../domain/queued-change.ts';
-import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZoneWithUtc, formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
-import { useCommandStatus } from '../../../commands/api/get-command-status.ts';
-import { queuedCancelWords } from '../../../commands/lib/queued.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+import { isCancellable, type StatusRecord } from '#domain/command.ts';
+import type { QueuedCancel } from '#domain/queued-change.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { formatInZoneWithUtc, formatWindowInZone, formatWindowUtc } from '#client/lib/time.ts';
+import { useCommandStatus } from '#client/commands/api/get-command-status.ts';
+import { queuedCancelWords } from '#client/commands/lib/queued.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 
 interface CommandRowProps {
   record: StatusRecord;

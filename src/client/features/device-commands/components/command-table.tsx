@@ -1,31 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { applyCancellation, type StatusRecord } from '../../../../domain/command.ts';
-import { commandWords } from '../../../commands/lib/command-words.ts';
-import {
-  isQueuedAnswer,
-  queuedCancelOf,
-  type QueuedChangeStatus,
-} from '../../../../domain/queued-change.ts';
-import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
-import { useUndo } from '../../../commands/api/undo-change.ts';
-import { useDeviceHistory } from '../../../commands/api/get-command-history.ts';
+import { applyCancellation, type StatusRecord } from '#domain/command.ts';
+import { commandWords } from '#client/commands/lib/command-words.ts';
+import { isQueuedAnswer, queuedCancelOf, type QueuedChangeStatus } from '#domain/queued-change.ts';
+import { useCancelCommand } from '#client/commands/api/cancel-command.ts';
+import { useUndo } from '#client/commands/api/undo-change.ts';
+import { useDeviceHistory } from '#client/commands/api/get-command-history.ts';
 import {
   queuedChangesQueryOptions,
   useWithdrawChange,
-} from '../../../commands/api/queued-changes.ts';
-import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
-import { WithdrawOutcome } from '../../../commands/components/withdraw-outcome.tsx';
-import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Loading } from '../../../components/loading.tsx';
-import type { ApiError } from '../../../lib/api-error.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone, formatWindowInZone, zoneLabel } from '../../../lib/time.ts';
+} from '#client/commands/api/queued-changes.ts';
+import { WithdrawChangeDialog } from '#client/commands/components/withdraw-change-dialog.tsx';
+import { WithdrawOutcome } from '#client/commands/components/withdraw-outcome.tsx';
+import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { Loading } from '#client/components/loading.tsx';
+import type { ApiError } from '#client/lib/api-error.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { formatInZone, formatWindowInZone, zoneLabel } from '#client/lib/time.ts';
 import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
-import { problemSupportDetail, problemWords } from '../../../lib/problem-words.ts';
+import { problemSupportDetail, problemWords } from '#client/lib/problem-words.ts';
 
 function newestFirst(a: StatusRecord, b: StatusRecord): number {
   return (

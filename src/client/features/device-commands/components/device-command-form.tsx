@@ -1,20 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
-import { isActiveStatus } from '../../../../domain/command.ts';
-import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
-import type { Device } from '../../../../domain/device.ts';
-import { commandWords } from '../../../commands/lib/command-words.ts';
-import { commandStatusQueryOptions } from '../../../commands/api/get-command-status.ts';
-import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
-import { useUndo } from '../../../commands/api/undo-change.ts';
-import { CommandForm } from '../../../commands/components/command-form.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
-import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
-import { QueuedChangeLine } from '../../../commands/components/queued-change-line.tsx';
-import { overlapConflict } from '../../../lib/problem-words.ts';
-import { defaultCommandWindow } from '../../../lib/time.ts';
-import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { isActiveStatus } from '#domain/command.ts';
+import { isQueuedAnswer } from '#domain/queued-change.ts';
+import type { Device } from '#domain/device.ts';
+import { commandWords } from '#client/commands/lib/command-words.ts';
+import { commandStatusQueryOptions } from '#client/commands/api/get-command-status.ts';
+import { useSubmitCommand } from '#client/commands/api/submit-command.ts';
+import { useUndo } from '#client/commands/api/undo-change.ts';
+import { CommandForm } from '#client/commands/components/command-form.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { deviceCapabilityCheck } from '#client/commands/lib/capability-checks.ts';
+import { OutcomeCheckingStatus } from '#client/commands/components/outcome-checking-status.tsx';
+import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
+import { overlapConflict } from '#client/lib/problem-words.ts';
+import { defaultCommandWindow } from '#client/lib/time.ts';
+import { COMMAND_STATUS_WORDS } from '#domain/words.ts';
 
 interface DeviceCommandFormProps {
   device: Device;

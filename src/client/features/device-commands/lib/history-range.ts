@@ -1,4 +1,4 @@
-import type { TimeRangeMs } from '../../../../domain/history.ts';
+import type { TimeRangeMs } from '#domain/history.ts';
 
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,6 +1,6 @@
-import type { Capabilities } from '../../../../domain/device.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
-import { POWER_CONTROL_WORDS, formatPropertyValue } from '../../../lib/power-control-words.ts';
+import type { Capabilities } from '#domain/device.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { POWER_CONTROL_WORDS, formatPropertyValue } from '#client/lib/power-control-words.ts';
 
 /** Each supported control's range and the lacking ones (docs/upstream.md, Commands). */
 export function CapabilityList({ capabilities }: { capabilities: Capabilities }) {

@@ -1,6 +1,6 @@
-import type { Device, Site } from '../../../../domain/device.ts';
-import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
-import { zoneLabel } from '../../../lib/time.ts';
+import type { Device, Site } from '#domain/device.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
+import { zoneLabel } from '#client/lib/time.ts';
 import { CapabilityList } from './capability-list.tsx';
 import { ConnectionState } from './connection-state.tsx';
 

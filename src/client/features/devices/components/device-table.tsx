@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useFilter } from 'react-aria-components';
 import { Link } from 'react-router';
-import type { Device, Site } from '../../../../domain/device.ts';
-import { ComboBox } from '../../../components/combo-box.tsx';
-import { deviceHistoryPath } from '../../../lib/device-paths.ts';
+import type { Device, Site } from '#domain/device.ts';
+import { ComboBox } from '#client/components/combo-box.tsx';
+import { deviceHistoryPath } from '#client/lib/device-paths.ts';
 import { ConnectionState } from './connection-state.tsx';
 
 /** A site with more devices than this gets a filter above its table. */

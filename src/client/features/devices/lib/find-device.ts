@@ -1,4 +1,4 @@
-import type { Device, Site } from '../../../../domain/device.ts';
+import type { Device, Site } from '#domain/device.ts';
 
 export type DeviceLookup =
   | { found: true; site: Site; device: Device }

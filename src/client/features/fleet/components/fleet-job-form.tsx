@@ -1,15 +1,15 @@
 import { useMemo, useState } from 'react';
-import type { DeviceCommand } from '../../../../domain/command.ts';
-import type { Site } from '../../../../domain/device.ts';
-import { splitIntoBatches } from '../../../../domain/fleet-job.ts';
-import { newIntentId, useCreateFleetJob } from '../../../commands/api/fleet-jobs.ts';
-import { CommandForm } from '../../../commands/components/command-form.tsx';
-import { combinedCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
-import { combineRanges } from '../../../commands/lib/combined-ranges.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Field } from '../../../components/field.tsx';
-import { defaultCommandWindow } from '../../../lib/time.ts';
-import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
+import type { DeviceCommand } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { splitIntoBatches } from '#domain/fleet-job.ts';
+import { newIntentId, useCreateFleetJob } from '#client/commands/api/fleet-jobs.ts';
+import { CommandForm } from '#client/commands/components/command-form.tsx';
+import { combinedCapabilityCheck } from '#client/commands/lib/capability-checks.ts';
+import { combineRanges } from '#client/commands/lib/combined-ranges.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { Field } from '#client/components/field.tsx';
+import { defaultCommandWindow } from '#client/lib/time.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
 import {
   devicesAtRisk,
   modelsOf,

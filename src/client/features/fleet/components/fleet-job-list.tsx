@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import type { FleetJob } from '../../../../domain/fleet-job.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatInZone } from '../../../lib/time.ts';
+import type { FleetJob } from '#domain/fleet-job.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { formatInZone } from '#client/lib/time.ts';
 import { FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
 
 /** The client's fleet jobs, newest first: state, devices sent of all, command, start (UTC). */

@@ -1,21 +1,21 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
-import { isFinalJobState, progressOverTime, type FleetJob } from '../../../../domain/fleet-job.ts';
-import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
-import { useCancelDeviceByDevice } from '../../../commands/api/cancel-device-by-device.ts';
-import { useFleetJobAction } from '../../../commands/api/fleet-jobs.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { downloadFile } from '../../../lib/download-file.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
+import { CANCELLATION_REASONS } from '#domain/command.ts';
+import { isFinalJobState, progressOverTime, type FleetJob } from '#domain/fleet-job.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
+import { useCancelDeviceByDevice } from '#client/commands/api/cancel-device-by-device.ts';
+import { useFleetJobAction } from '#client/commands/api/fleet-jobs.ts';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { downloadFile } from '#client/lib/download-file.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
 import {
   formatInZone,
   formatInZoneWithUtc,
   formatUtc,
   formatWindowInZone,
   formatWindowInZoneWithUtc,
-} from '../../../lib/time.ts';
+} from '#client/lib/time.ts';
 import { countUnconfirmed } from '../lib/fleet-confirmation.ts';
 import { fleetOutcomesCsv } from '../lib/fleet-csv.ts';
 import { fleetFailedDevices, planFleetCancel } from '../lib/fleet-device-actions.ts';

@@ -1,23 +1,16 @@
 import { useState, type ReactNode } from 'react';
 import { Button, FileTrigger } from 'react-aria-components';
-import type { Site } from '../../../../domain/device.ts';
-import { groupPlanIntoBatches } from '../../../../domain/dispatch-plan.ts';
-import {
-  splitIntoBatches,
-  type FleetPlanCheck,
-  type FleetRollout,
-} from '../../../../domain/fleet-job.ts';
-import {
-  parsePowerControlValue,
-  POWER_CONTROL_PROPERTIES,
-} from '../../../../domain/power-control.ts';
-import { newIntentId } from '../../../commands/api/fleet-jobs.ts';
-import { useCheckFleetPlan, useCreateFleetPlanJob } from '../../../commands/api/fleet-plans.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Loading } from '../../../components/loading.tsx';
-import { describePowerControl, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
-import { formatWindowInZone, formatWindowUtc } from '../../../lib/time.ts';
-import type { PlanRowInput } from '../../../../domain/dispatch-plan.ts';
+import type { Site } from '#domain/device.ts';
+import { groupPlanIntoBatches } from '#domain/dispatch-plan.ts';
+import { splitIntoBatches, type FleetPlanCheck, type FleetRollout } from '#domain/fleet-job.ts';
+import { parsePowerControlValue, POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { newIntentId } from '#client/commands/api/fleet-jobs.ts';
+import { useCheckFleetPlan, useCreateFleetPlanJob } from '#client/commands/api/fleet-plans.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { Loading } from '#client/components/loading.tsx';
+import { describePowerControl, POWER_CONTROL_WORDS } from '#client/lib/power-control-words.ts';
+import { formatWindowInZone, formatWindowUtc } from '#client/lib/time.ts';
+import type { PlanRowInput } from '#domain/dispatch-plan.ts';
 import {
   checkPlanFile,
   PlanFileError,

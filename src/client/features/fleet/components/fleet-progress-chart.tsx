@@ -1,11 +1,7 @@
 import { useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from 'recharts';
-import type { FleetProgressSample } from '../../../../domain/fleet-job.ts';
-import {
-  ChartFrame,
-  type ChartTarget,
-  type LegendEntry,
-} from '../../../components/chart-frame.tsx';
+import type { FleetProgressSample } from '#domain/fleet-job.ts';
+import { ChartFrame, type ChartTarget, type LegendEntry } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
   CHART_FONT_PX,
@@ -14,12 +10,12 @@ import {
   TITLE_ROOM_TOP_PX,
   useChartGeometry,
   useSiteTimeAxis,
-} from '../../../components/chart-parts.tsx';
-import { niceValueAxis } from '../../../lib/chart-axes.ts';
-import { useDesignTokens } from '../../../lib/design-tokens.ts';
-import { formatInZone, formatUtc, zoneLabel } from '../../../lib/time.ts';
+} from '#client/components/chart-parts.tsx';
+import { niceValueAxis } from '#client/lib/chart-axes.ts';
+import { useDesignTokens } from '#client/lib/design-tokens.ts';
+import { formatInZone, formatUtc, zoneLabel } from '#client/lib/time.ts';
 // The lines' colours come from the tokens: load them wherever the chart renders.
-import '../../../styles/tokens.css';
+import '#client/styles/tokens.css';
 
 const CHART_HEIGHT_PX = 240;
 const CHART_MARGIN = { top: TITLE_ROOM_TOP_PX, right: 16, bottom: TITLE_ROOM_BOTTOM_PX, left: 4 };

@@ -1,6 +1,6 @@
-import type { FleetRollout } from '../../../../domain/fleet-job.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { formatWindowInZoneWithUtc, formatWindowUtc } from '../../../lib/time.ts';
+import type { FleetRollout } from '#domain/fleet-job.ts';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { formatWindowInZoneWithUtc, formatWindowUtc } from '#client/lib/time.ts';
 
 /** What a fleet send is about to do, for {@link FleetSendConfirm}. */
 export interface FleetSendPlan {

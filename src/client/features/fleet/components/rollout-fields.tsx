@@ -1,10 +1,6 @@
 import { useState } from 'react';
-import {
-  DEFAULT_FLEET_ROLLOUT,
-  FleetRolloutSchema,
-  type FleetRollout,
-} from '../../../../domain/fleet-job.ts';
-import { Field } from '../../../components/field.tsx';
+import { DEFAULT_FLEET_ROLLOUT, FleetRolloutSchema, type FleetRollout } from '#domain/fleet-job.ts';
+import { Field } from '#client/components/field.tsx';
 
 /** The rollout fields as typed: text, read with `FleetRolloutSchema` on every change. */
 export interface RolloutText {

@@ -1,10 +1,10 @@
-import { isFinalStatus } from '../../../../domain/command.ts';
+import { isFinalStatus } from '#domain/command.ts';
 import {
   isFinalJobState,
   type FleetBatch,
   type FleetDeviceOutcome,
   type FleetJob,
-} from '../../../../domain/fleet-job.ts';
+} from '#domain/fleet-job.ts';
 
 /**
  * Where one device stands as to its command (docs/decisions/006, section 5): `found`, `confirming`,

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import type { FleetJob } from '../../../../domain/fleet-job.ts';
+import type { FleetJob } from '#domain/fleet-job.ts';
 import { deviceStatusWords } from './fleet-words.ts';
 
 /** A job's per-device outcomes as CSV (RFC 4180, CRLF) in the page's words ({@link deviceStatusWords}); formula-like cells escaped. */

@@ -1,6 +1,6 @@
-import { isCancellable } from '../../../../domain/command.ts';
-import type { FleetJob } from '../../../../domain/fleet-job.ts';
-import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import { isCancellable } from '#domain/command.ts';
+import type { FleetJob } from '#domain/fleet-job.ts';
+import { COMMAND_STATUS_WORDS } from '#domain/words.ts';
 import { fleetDeviceConfirmation } from './fleet-confirmation.ts';
 
 /** What cancelling the chosen devices of a job will do, before it is confirmed. */

@@ -1,4 +1,4 @@
-import type { Device, Site } from '../../../../domain/device.ts';
+import type { Device, Site } from '#domain/device.ts';
 
 /** What the operator picked on the form, before the BFF resolves it. */
 export interface FleetPick {

@@ -3,12 +3,12 @@ import type {
   FleetBatchState,
   FleetDeviceOutcome,
   FleetJob,
-} from '../../../../domain/fleet-job.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+} from '#domain/fleet-job.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
 import { fleetDeviceConfirmation } from './fleet-confirmation.ts';
 
 /** A job's state in words: one home, shared with the overview. */
-export { FLEET_JOB_STATE_WORDS } from '../../../../domain/words.ts';
+export { FLEET_JOB_STATE_WORDS } from '#domain/words.ts';
 
 export const FLEET_BATCH_STATE_WORDS: Record<FleetBatchState, string> = {
   pending: 'Waiting',

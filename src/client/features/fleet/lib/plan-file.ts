@@ -1,9 +1,9 @@
 import Papa from 'papaparse';
 import { z } from 'zod';
-import type { Site } from '../../../../domain/device.ts';
-import { checkPlan, type PlanCheck, type PlanRowInput } from '../../../../domain/dispatch-plan.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
-import { parseDateTimeLocal } from '../../../lib/time.ts';
+import type { Site } from '#domain/device.ts';
+import { checkPlan, type PlanCheck, type PlanRowInput } from '#domain/dispatch-plan.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { parseDateTimeLocal } from '#client/lib/time.ts';
 
 /** On whose clock a time column is written: UTC, or the clock of the device's site. */
 export type ColumnClock = 'utc' | 'site';

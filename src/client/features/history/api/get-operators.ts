@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { LedgerEntry, LedgerPage } from '../../../../domain/ledger.ts';
-import { ledgerPageQueryOptions } from '../../../commands/api/get-ledger.ts';
+import type { LedgerEntry, LedgerPage } from '#domain/ledger.ts';
+import { ledgerPageQueryOptions } from '#client/commands/api/get-ledger.ts';
 
 const LEDGER_PAGE_LIMIT = 500;
 

@@ -1,8 +1,8 @@
 import { useState, type RefObject } from 'react';
-import { downloadFile } from '../../../lib/download-file.ts';
+import { downloadFile } from '#client/lib/download-file.ts';
 import type { ChartPalette } from '../hooks/use-chart-palette.ts';
 import { chartSurfaceIn, chartSvgFile, pngScale, svgToPng } from '../lib/svg-export.ts';
-import type { LegendEntry } from '../../../components/chart-frame.tsx';
+import type { LegendEntry } from '#client/components/chart-frame.tsx';
 
 interface ChartExportButtonsProps {
   frame: RefObject<HTMLElement | null>;

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { CANCELLATION_REASONS, COMMAND_STATUSES } from '../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { windowHints } from '../../../commands/lib/command-form-values.ts';
-import { DateTimeField } from '../../../components/date-time-field.tsx';
-import { Field } from '../../../components/field.tsx';
-import { parseInstant, zoneLabel } from '../../../lib/time.ts';
+import { CANCELLATION_REASONS, COMMAND_STATUSES } from '#domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
+import { windowHints } from '#client/commands/lib/command-form-values.ts';
+import { DateTimeField } from '#client/components/date-time-field.tsx';
+import { Field } from '#client/components/field.tsx';
+import { parseInstant, zoneLabel } from '#client/lib/time.ts';
 import { reasonFilterApplies } from '../lib/filter-commands.ts';
 import {
   HISTORY_PRESET_WORDS,

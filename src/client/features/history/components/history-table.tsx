@@ -1,11 +1,11 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
 import {
   formatPropertyValueInWords,
   POWER_CONTROL_WORDS,
-} from '../../../lib/power-control-words.ts';
-import { formatInZone, formatWindowInZone, formatWindowUtc, zoneLabel } from '../../../lib/time.ts';
+} from '#client/lib/power-control-words.ts';
+import { formatInZone, formatWindowInZone, formatWindowUtc, zoneLabel } from '#client/lib/time.ts';
 import type { HistorySearch, HistorySortKey } from '../lib/history-search.ts';
 
 /** Rows per page: thousands of commands stay responsive, a page still fits a long scroll. */

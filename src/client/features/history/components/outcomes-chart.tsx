@@ -1,12 +1,8 @@
 import { useCallback, useId, useMemo, useRef } from 'react';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
-import type { StatusRecord } from '../../../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
-import {
-  formatSiteTimeTick,
-  categoryTickInterval,
-  niceValueAxis,
-} from '../../../lib/chart-axes.ts';
+import { formatSiteTimeTick, categoryTickInterval, niceValueAxis } from '#client/lib/chart-axes.ts';
 import { outcomeDayWords, outcomesChartSummary } from '../lib/chart-summary.ts';
 import {
   OUTCOME_KEYS,
@@ -14,14 +10,10 @@ import {
   outcomeTotals,
   outcomesByDay,
 } from '../lib/outcomes-by-day.ts';
-import { textWidthPx } from '../../../lib/text-width.ts';
-import { zoneLabel } from '../../../lib/time.ts';
+import { textWidthPx } from '#client/lib/text-width.ts';
+import { zoneLabel } from '#client/lib/time.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
-import {
-  ChartFrame,
-  type ChartTarget,
-  type LegendEntry,
-} from '../../../components/chart-frame.tsx';
+import { ChartFrame, type ChartTarget, type LegendEntry } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
   CHART_FONT_PX,
@@ -29,7 +21,7 @@ import {
   TITLE_ROOM_BOTTOM_PX,
   TITLE_ROOM_TOP_PX,
   useChartGeometry,
-} from '../../../components/chart-parts.tsx';
+} from '#client/components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 300;
 /** Until the plot has been measured: what the axis usually takes from the chart's width. */

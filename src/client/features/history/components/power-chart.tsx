@@ -8,11 +8,11 @@ import {
   usePlotArea,
   useYAxisScale,
 } from 'recharts';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
-import { zoneLabel } from '../../../lib/time.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '#client/lib/power-control-words.ts';
+import { zoneLabel } from '#client/lib/time.ts';
 import { useChartPalette, type ChartPalette } from '../hooks/use-chart-palette.ts';
-import { niceValueAxis } from '../../../lib/chart-axes.ts';
+import { niceValueAxis } from '#client/lib/chart-axes.ts';
 import { powerChartSummary, powerWindowWords } from '../lib/chart-summary.ts';
 import {
   drawnSpanPx,
@@ -29,7 +29,7 @@ import {
   type ChartTarget,
   type LegendEntry,
   type SpanPx,
-} from '../../../components/chart-frame.tsx';
+} from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
   CHART_FONT_PX,
@@ -38,7 +38,7 @@ import {
   TITLE_ROOM_TOP_PX,
   useChartGeometry,
   useSiteTimeAxis,
-} from '../../../components/chart-parts.tsx';
+} from '#client/components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 320;
 /** A window is never drawn narrower than this: 9 minutes over a day would be 3 px. */

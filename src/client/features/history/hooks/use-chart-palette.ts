@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { CANCELLATION_REASONS } from '../../../../domain/command.ts';
-import { useDesignTokens, type DesignTokens } from '../../../lib/design-tokens.ts';
+import { CANCELLATION_REASONS } from '#domain/command.ts';
+import { useDesignTokens, type DesignTokens } from '#client/lib/design-tokens.ts';
 import { OUTCOME_KEYS, type OutcomeKey } from '../lib/outcomes-by-day.ts';
 import type { PowerChartSeriesKey } from '../lib/power-series.ts';
 // The palette comes from the tokens: load them wherever a chart renders.
-import '../../../styles/tokens.css';
+import '#client/styles/tokens.css';
 
 /** The charts' colours as literals: an exported file cannot use the page's custom properties. */
 export interface ChartPalette {

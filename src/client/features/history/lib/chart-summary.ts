@@ -1,10 +1,10 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
 import {
   formatPropertyValueInWords,
   POWER_CONTROL_WORDS,
-} from '../../../lib/power-control-words.ts';
-import { formatWindowInZone, formatWindowUtc, zoneLabel } from '../../../lib/time.ts';
+} from '#client/lib/power-control-words.ts';
+import { formatWindowInZone, formatWindowUtc, zoneLabel } from '#client/lib/time.ts';
 import { OUTCOME_KEYS, OUTCOME_WORDS, outcomeTotals, type OutcomeDay } from './outcomes-by-day.ts';
 import { seriesInUse, type PowerWindow } from './power-series.ts';
 

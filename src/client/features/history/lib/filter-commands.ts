@@ -1,4 +1,4 @@
-import { COMMAND_STATUSES, type StatusRecord } from '../../../../domain/command.ts';
+import { COMMAND_STATUSES, type StatusRecord } from '#domain/command.ts';
 import type { HistorySearch } from './history-search.ts';
 
 /** True when the cancellation-reason filter applies: only cancelled commands carry a reason. */

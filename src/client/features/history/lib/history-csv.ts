@@ -1,9 +1,9 @@
 import { tz } from '@date-fns/tz';
 import { format } from 'date-fns';
 import Papa from 'papaparse';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { POWER_CONTROL_PROPERTIES } from '../../../../domain/power-control.ts';
-import { CANCELLATION_REASON_WORDS } from '../../../../domain/words.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
 
 /** `2026-11-21T11:30:00+10:30`: an instant on the site's clock, with its offset (ISO 8601). */
 export function formatSiteIso(instant: string, timeZone: string): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CANCELLATION_REASONS, COMMAND_STATUSES } from '../../../../domain/command.ts';
-import { UtcTimestampSchema } from '../../../../domain/time.ts';
-import { deviceHistoryPath } from '../../../lib/device-paths.ts';
+import { CANCELLATION_REASONS, COMMAND_STATUSES } from '#domain/command.ts';
+import { UtcTimestampSchema } from '#domain/time.ts';
+import { deviceHistoryPath } from '#client/lib/device-paths.ts';
 
 /** Range presets of the history view, each ending now. */
 export const HISTORY_PRESETS = ['24h', '7d', '30d'] as const;

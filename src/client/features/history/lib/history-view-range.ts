@@ -1,6 +1,6 @@
-import type { HistoryQuery } from '../../../../domain/history.ts';
-import { historyRangeProblem } from '../../../../domain/history.ts';
-import { parseInstant } from '../../../lib/time.ts';
+import type { HistoryQuery } from '#domain/history.ts';
+import { historyRangeProblem } from '#domain/history.ts';
+import { parseInstant } from '#client/lib/time.ts';
 import { HISTORY_PRESET_MS, type HistorySearch } from './history-search.ts';
 
 const MINUTE_MS = 60_000;

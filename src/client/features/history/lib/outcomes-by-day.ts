@@ -4,8 +4,8 @@ import {
   CANCELLATION_REASONS,
   type CancellationReason,
   type StatusRecord,
-} from '../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+} from '#domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
 
 /** Outcomes of the per-day chart: live states, completed, cancelled by reason (`cancelled:unknown` without one). */
 export const OUTCOME_KEYS = [

@@ -1,7 +1,7 @@
-import type { SpanPx } from '../../../components/chart-frame.tsx';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import type { PowerControlProperty } from '../../../../domain/power-control.ts';
-import { POWER_CONTROL_WORDS } from '../../../lib/power-control-words.ts';
+import type { SpanPx } from '#client/components/chart-frame.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import type { PowerControlProperty } from '#domain/power-control.ts';
+import { POWER_CONTROL_WORDS } from '#client/lib/power-control-words.ts';
 
 /** The chart's series: battery power and site limits in watts, SoC cut-offs in percent. */
 export type PowerChartSeriesKey = PowerControlProperty;

@@ -1,5 +1,5 @@
-import type { LegendEntry } from '../../../components/chart-frame.tsx';
-import { textWidthPx } from '../../../lib/text-width.ts';
+import type { LegendEntry } from '#client/components/chart-frame.tsx';
+import { textWidthPx } from '#client/lib/text-width.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

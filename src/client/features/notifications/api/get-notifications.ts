@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { NotificationPageSchema, type NotificationPage } from '../../../../domain/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { NotificationPageSchema, type NotificationPage } from '#domain/notifications.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
 /** Notifications per page of the inbox. */

@@ -3,8 +3,8 @@ import {
   MarkNotificationsReadAnswerSchema,
   type MarkNotificationsRead,
   type MarkNotificationsReadAnswer,
-} from '../../../../domain/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#domain/notifications.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
 /** `POST /api/notifications/read`: marks some, or all up to the newest seen, read; the BFF tells other tabs. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { isLive, usePushState } from '../../../lib/push-stream.ts';
+import { isLive, usePushState } from '#client/lib/push-stream.ts';
 import { useNotifications } from '../api/get-notifications.ts';
 import './notifications.css';
 

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Notification } from '../../../../domain/notifications.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Loading } from '../../../components/loading.tsx';
-import { isLive, usePushState } from '../../../lib/push-stream.ts';
+import type { Notification } from '#domain/notifications.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { Loading } from '#client/components/loading.tsx';
+import { isLive, usePushState } from '#client/lib/push-stream.ts';
 import {
   formatInZoneWithUtc,
   formatWindowInZoneWithUtc,
   isKnownTimeZone,
-} from '../../../lib/time.ts';
+} from '#client/lib/time.ts';
 import { useNotifications } from '../api/get-notifications.ts';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
 import './notifications.css';

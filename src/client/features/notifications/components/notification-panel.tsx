@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Drawer } from '../../../components/drawer.tsx';
+import { Drawer } from '#client/components/drawer.tsx';
 import { NotificationInbox } from './notification-inbox.tsx';
 
 /** The inbox in a non-modal drawer (focus returns to the bell), loaded on first opening. */

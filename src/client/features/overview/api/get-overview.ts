@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { OverviewSchema, type Overview } from '../../../../domain/overview.ts';
-import type { Region } from '../../../../domain/token.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
+import { OverviewSchema, type Overview } from '#domain/overview.ts';
+import type { Region } from '#domain/token.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { refetchWhileFailing } from '#client/lib/refetch-while-failing.ts';
 import { overviewKeys } from './overview-keys.ts';
 
 /** Overview poll while shown, ms: no event says a window began, and a read costs the vendor nothing (docs/architecture.md, Overview). */

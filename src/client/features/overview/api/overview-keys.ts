@@ -1,4 +1,4 @@
-import type { Region } from '../../../../domain/token.ts';
+import type { Region } from '#domain/token.ts';
 
 /** Query keys of the overview, generic to specific: every overview, one region's. */
 export const overviewKeys = {

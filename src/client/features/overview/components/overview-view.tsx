@@ -1,18 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { ToggleButton, ToggleButtonGroup } from 'react-aria-components';
 import { Link } from 'react-router';
-import {
-  needsAttention,
-  type Overview,
-  type OverviewCommand,
-} from '../../../../domain/overview.ts';
-import { FLEET_JOB_STATE_WORDS } from '../../../../domain/words.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { needsAttention, type Overview, type OverviewCommand } from '#domain/overview.ts';
+import { FLEET_JOB_STATE_WORDS } from '#domain/words.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
 import {
   formatInZoneWithUtc,
   formatWindowInZoneWithUtc,
   isKnownTimeZone,
-} from '../../../lib/time.ts';
+} from '#client/lib/time.ts';
 import {
   activeStatusWords,
   deviceLabel,

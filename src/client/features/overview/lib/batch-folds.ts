@@ -1,4 +1,4 @@
-import type { OverviewCommand } from '../../../../domain/overview.ts';
+import type { OverviewCommand } from '#domain/overview.ts';
 
 /** One entry of a command section: a device command's line, or a batch's lines folded. */
 export type OverviewEntry =

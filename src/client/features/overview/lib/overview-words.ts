@@ -1,5 +1,5 @@
-import type { OverviewCommand, OverviewTrouble } from '../../../../domain/overview.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
+import type { OverviewCommand, OverviewTrouble } from '#domain/overview.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
 
 /** The device page of a line's device; absent when its site is not bound (any more). */
 export function devicePath(line: { siteId?: string | undefined; deviceId: string }) {

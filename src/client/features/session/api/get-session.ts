@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SessionInfoSchema, type SessionInfo } from '../../../../domain/session.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { SessionInfoSchema, type SessionInfo } from '#domain/session.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { sessionKeys } from './session-keys.ts';
 
 /** `GET /api/session`: who is signed in; rejects with `not_signed_in` (401) when nobody is. */

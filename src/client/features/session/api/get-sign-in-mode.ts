@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SignInModeSchema, type SignInMode } from '../../../../domain/session.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { SignInModeSchema, type SignInMode } from '#domain/session.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { sessionKeys } from './session-keys.ts';
 
 /** `GET /api/session/mode`: credentials form or company account (docs/security.md). */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SignInRequest } from '../../../../domain/session.ts';
-import { SessionInfoSchema, type SessionInfo } from '../../../../domain/session.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { SignInRequest } from '#domain/session.ts';
+import { SessionInfoSchema, type SessionInfo } from '#domain/session.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { sessionKeys } from './session-keys.ts';
 
 /** `POST /api/session` (docs/architecture.md, BFF surface): sets the session cookie; 401 `invalid_credentials`. */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { SignOutAnswerSchema, type SignOutAnswer } from '../../../../domain/session.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { SignOutAnswerSchema, type SignOutAnswer } from '#domain/session.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { rememberSignOutState } from '../lib/sign-out-state.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { REGION_NAMES, REGIONS, RegionSchema, type Region } from '../../../../domain/token.ts';
-import { Field } from '../../../components/field.tsx';
+import { REGION_NAMES, REGIONS, RegionSchema, type Region } from '#domain/token.ts';
+import { Field } from '#client/components/field.tsx';
 
 /** Company sign-in (docs/security.md): a link, not a form, since CSP `form-action 'self'` would stop a form's redirect to the IdP. */
 export function CompanySignIn() {

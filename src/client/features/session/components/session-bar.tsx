@@ -1,5 +1,5 @@
-import { ROLE_NAMES } from '../../../../domain/roles.ts';
-import { REGION_NAMES } from '../../../../domain/token.ts';
+import { ROLE_NAMES } from '#domain/roles.ts';
+import { REGION_NAMES } from '#domain/token.ts';
 import { useSession } from '../api/get-session.ts';
 import { useSignOut } from '../api/sign-out.ts';
 

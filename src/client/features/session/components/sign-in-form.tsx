@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { SignInRequestSchema, type SessionInfo } from '../../../../domain/session.ts';
-import { REGION_NAMES, REGIONS } from '../../../../domain/token.ts';
-import type { BffProblemCode } from '../../../../domain/problems.ts';
-import { Field } from '../../../components/field.tsx';
-import type { ApiError } from '../../../lib/api-error.ts';
+import { SignInRequestSchema, type SessionInfo } from '#domain/session.ts';
+import { REGION_NAMES, REGIONS } from '#domain/token.ts';
+import type { BffProblemCode } from '#domain/problems.ts';
+import { Field } from '#client/components/field.tsx';
+import type { ApiError } from '#client/lib/api-error.ts';
 import { useSignIn } from '../api/sign-in.ts';
 
 type SignInCode = BffProblemCode | 'network_error';

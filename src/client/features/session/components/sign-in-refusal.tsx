@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { OidcRefusal } from '../../../../domain/session.ts';
+import type { OidcRefusal } from '#domain/session.ts';
 import { useSignOut } from '../api/sign-out.ts';
 import { REFUSAL_WORDS } from '../lib/refusal-words.ts';
 

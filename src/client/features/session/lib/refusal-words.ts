@@ -1,4 +1,4 @@
-import type { OidcRefusal } from '../../../../domain/session.ts';
+import type { OidcRefusal } from '#domain/session.ts';
 
 /** What the refusal page says: its title, what happened, and what to do. */
 export interface RefusalWords {

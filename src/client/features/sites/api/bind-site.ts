@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SiteSchema, type Site, type SiteList } from '../../../../domain/device.ts';
-import type { SiteId } from '../../../../domain/ids.ts';
-import { apiRequestWithStatus } from '../../../lib/api-client.ts';
+import { SiteSchema, type Site, type SiteList } from '#domain/device.ts';
+import type { SiteId } from '#domain/ids.ts';
+import { apiRequestWithStatus } from '#client/lib/api-client.ts';
 import { siteKeys } from './site-keys.ts';
 
 export interface BindSiteResult {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SiteListSchema, type SiteList } from '../../../../domain/device.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { refetchWhileFailing } from '../../../lib/refetch-while-failing.ts';
+import { SiteListSchema, type SiteList } from '#domain/device.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { refetchWhileFailing } from '#client/lib/refetch-while-failing.ts';
 import { siteKeys } from './site-keys.ts';
 
 /** `GET /api/sites`: the account's bound sites with their devices and clock. */

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SiteSchema, type Site, type SiteList } from '../../../../domain/device.ts';
-import type { SiteId } from '../../../../domain/ids.ts';
-import { commandKeys } from '../../../commands/api/command-keys.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { SiteSchema, type Site, type SiteList } from '#domain/device.ts';
+import type { SiteId } from '#domain/ids.ts';
+import { commandKeys } from '#client/commands/api/command-keys.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { siteKeys } from './site-keys.ts';
 
 const timeZonePath = (siteId: SiteId) => `/sites/${encodeURIComponent(siteId)}/time-zone`;

@@ -1,8 +1,8 @@
 import { useQueries } from '@tanstack/react-query';
-import { isCancellable, type StatusRecord } from '../../../../domain/command.ts';
-import type { Site } from '../../../../domain/device.ts';
-import { historyRangeSlots } from '../../../../domain/history.ts';
-import { historySlotQueryOptions } from '../../../commands/api/get-command-history.ts';
+import { isCancellable, type StatusRecord } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { historyRangeSlots } from '#domain/history.ts';
+import { historySlotQueryOptions } from '#client/commands/api/get-command-history.ts';
 
 /** What the unbind confirmation knows of a site's waiting and executing commands. */
 export type SiteWaitingCommands =

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SiteList } from '../../../../domain/device.ts';
-import type { SiteId } from '../../../../domain/ids.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { SiteList } from '#domain/device.ts';
+import type { SiteId } from '#domain/ids.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
 import { siteKeys } from './site-keys.ts';
 
 /** `DELETE /api/sites/{siteId}`: its devices are out of reach until bound again (docs/upstream.md, Sites). */

@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { ID_PATTERN } from '../../../../domain/ids.ts';
-import { Field } from '../../../components/field.tsx';
+import { ID_PATTERN } from '#domain/ids.ts';
+import { Field } from '#client/components/field.tsx';
 import { useBindSite } from '../api/bind-site.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 
 const BindSiteFormSchema = z.object({
   siteId: z

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import type { Site } from '../../../../domain/device.ts';
-import { siteClockWords } from '../../../lib/site-clock-words.ts';
+import type { Site } from '#domain/device.ts';
+import { siteClockWords } from '#client/lib/site-clock-words.ts';
 import './site-clock.css';
 
 // The dialog carries every zone of the world and the search list: loaded when first opened.

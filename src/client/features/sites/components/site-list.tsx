@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Site } from '../../../../domain/device.ts';
+import type { Site } from '#domain/device.ts';
 import { useUnbindSite } from '../api/unbind-site.ts';
 import {
   isFoldedByDefault,
@@ -9,7 +9,7 @@ import {
 } from '../lib/site-folding.ts';
 import { SiteSection } from './site-section.tsx';
 import { UnbindSiteDialog } from './unbind-site-dialog.tsx';
-import { problemWords } from '../../../lib/problem-words.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 
 /** A request to move focus to a site's heading, e.g. right after it was bound. */
 export interface SiteFocusRequest {

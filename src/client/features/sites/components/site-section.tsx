@@ -1,6 +1,6 @@
 import { useState, type ReactNode, type Ref } from 'react';
-import type { Site } from '../../../../domain/device.ts';
-import { isFixedOffset, isKnownTimeZone, utcOffsetLabel, zoneLabel } from '../../../lib/time.ts';
+import type { Site } from '#domain/device.ts';
+import { isFixedOffset, isKnownTimeZone, utcOffsetLabel, zoneLabel } from '#client/lib/time.ts';
 import { SiteClockNotice } from './site-clock-notice.tsx';
 
 interface SiteSectionProps {

@@ -12,12 +12,12 @@ import {
   Text,
   type Selection,
 } from 'react-aria-components';
-import type { Site } from '../../../../domain/device.ts';
-import { Dialog } from '../../../components/dialog.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { showToast } from '../../../components/toast.tsx';
-import { countryName, siteClockWords, vendorOffsetWords } from '../../../lib/site-clock-words.ts';
-import { zoneLabel } from '../../../lib/time.ts';
+import type { Site } from '#domain/device.ts';
+import { Dialog } from '#client/components/dialog.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { showToast } from '#client/components/toast.tsx';
+import { countryName, siteClockWords, vendorOffsetWords } from '#client/lib/site-clock-words.ts';
+import { zoneLabel } from '#client/lib/time.ts';
 import { useSetSiteTimeZone } from '../api/set-site-time-zone.ts';
 import {
   fittingZones,

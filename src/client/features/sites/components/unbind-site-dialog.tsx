@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { BatchCancelResult } from '../../../../domain/batch.ts';
-import type { Site } from '../../../../domain/device.ts';
-import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { useCancelDeviceByDevice } from '../../../commands/api/cancel-device-by-device.ts';
-import { Dialog } from '../../../components/dialog.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { formatWindowInZoneWithUtc } from '../../../lib/time.ts';
+import type { BatchCancelResult } from '#domain/batch.ts';
+import type { Site } from '#domain/device.ts';
+import { COMMAND_STATUS_WORDS } from '#domain/words.ts';
+import { useCancelDeviceByDevice } from '#client/commands/api/cancel-device-by-device.ts';
+import { Dialog } from '#client/components/dialog.tsx';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { formatWindowInZoneWithUtc } from '#client/lib/time.ts';
 import { useSiteWaitingCommands } from '../api/site-waiting-commands.ts';
 
 /**

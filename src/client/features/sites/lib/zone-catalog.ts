@@ -1,15 +1,15 @@
 import { TZDate } from '@date-fns/tz';
 import ct from 'countries-and-timezones';
-import type { Site } from '../../../../domain/device.ts';
+import type { Site } from '#domain/device.ts';
 import {
   inferSiteZone,
   isUsableTimeZone,
   offsetMinutes,
   siteClockOf,
   type CountryZone,
-} from '../../../../domain/site-clock.ts';
-import { formatInZone, isFixedOffset, utcOffsetLabel, zoneLabel } from '../../../lib/time.ts';
-import { vendorOffsetWords } from '../../../lib/site-clock-words.ts';
+} from '#domain/site-clock.ts';
+import { formatInZone, isFixedOffset, utcOffsetLabel, zoneLabel } from '#client/lib/time.ts';
+import { vendorOffsetWords } from '#client/lib/site-clock-words.ts';
 
 export interface ZoneChoice {
   name: string;

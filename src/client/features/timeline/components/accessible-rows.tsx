@@ -1,5 +1,5 @@
-import { deviceStateWords } from '../../../lib/device-state-words.ts';
-import { shortClockLabel } from '../../../lib/site-clock-words.ts';
+import { deviceStateWords } from '#client/lib/device-state-words.ts';
+import { shortClockLabel } from '#client/lib/site-clock-words.ts';
 import { barAccessibleName, type Bar } from '../lib/bars.ts';
 import { editLock } from '../lib/edit-lock.ts';
 import { ghostAccessibleName, type GhostWindow } from '../lib/ghosts.ts';

@@ -1,5 +1,5 @@
 import type { FocusEvent, PointerEvent, RefObject } from 'react';
-import { Menu, type MenuAction } from '../../../components/menu.tsx';
+import { Menu, type MenuAction } from '#client/components/menu.tsx';
 import type { Bar } from '../lib/bars.ts';
 import type { GhostWindow } from '../lib/ghosts.ts';
 import type { RowTarget } from '../lib/timeline-types.ts';

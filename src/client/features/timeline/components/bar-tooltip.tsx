@@ -1,10 +1,10 @@
-import type { Device } from '../../../../domain/device.ts';
-import { siteClockWords } from '../../../../domain/time.ts';
+import type { Device } from '#domain/device.ts';
+import { siteClockWords } from '#domain/time.ts';
 import { QUEUED_LOCK_WORDS } from '../lib/edit-lock.ts';
 import type { Bar } from '../lib/bars.ts';
 import type { GhostWindow } from '../lib/ghosts.ts';
 import type { ShownCard } from '../lib/shown-card.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
 import { windowInZone } from '../lib/window-words.ts';
 import { StatusRecordList } from './status-record-list.tsx';
 

@@ -1,5 +1,5 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
 import { windowInZone } from '../lib/window-words.ts';
 
 /** The confirmation before a command is cancelled, its window on `timeZone`. */

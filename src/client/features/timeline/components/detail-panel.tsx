@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { isCancellable, isEditableStatus, type StatusRecord } from '../../../../domain/command.ts';
-import type { Device } from '../../../../domain/device.ts';
-import { deviceHistoryPath } from '../../../lib/device-paths.ts';
-import { Drawer } from '../../../components/drawer.tsx';
+import { isCancellable, isEditableStatus, type StatusRecord } from '#domain/command.ts';
+import type { Device } from '#domain/device.ts';
+import { deviceHistoryPath } from '#client/lib/device-paths.ts';
+import { Drawer } from '#client/components/drawer.tsx';
 import { CancelConfirm } from './cancel-confirm.tsx';
 import { StatusRecordList } from './status-record-list.tsx';
 

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import type { Site } from '../../../../domain/device.ts';
-import { useDeviceHistories } from '../../../commands/api/get-command-history.ts';
-import { Dialog } from '../../../components/dialog.tsx';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { useDeviceHistories } from '#client/commands/api/get-command-history.ts';
+import { Dialog } from '#client/components/dialog.tsx';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
 import {
   checkCopies,
   dayOffsetWords,

@@ -1,6 +1,6 @@
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { useDeviceBudgetWords } from '../../../lib/device-budget.ts';
-import { formatInZoneWithUtc } from '../../../lib/time.ts';
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { useDeviceBudgetWords } from '#client/lib/device-budget.ts';
+import { formatInZoneWithUtc } from '#client/lib/time.ts';
 
 /**
  * Asked before a replace that would wait for the device's calls is queued

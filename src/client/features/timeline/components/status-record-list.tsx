@@ -1,6 +1,6 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
 import { instantInZone, windowInZone } from '../lib/window-words.ts';
 
 /** A status record in words: control, window, status, lifecycle timestamps, reason. */

@@ -1,11 +1,11 @@
 import { useRef, type ReactNode } from 'react';
-import type { DeviceCommand } from '../../../../domain/command.ts';
-import type { Site } from '../../../../domain/device.ts';
-import type { WindowMs } from '../../../../domain/time-window.ts';
-import { BudgetTooTightDetailsSchema } from '../../../../domain/errors.ts';
-import { OutcomeCheckingStatus } from '../../../commands/components/outcome-checking-status.tsx';
-import { sameCommand } from '../../../commands/lib/undo.ts';
-import { WithdrawChangeDialog } from '../../../commands/components/withdraw-change-dialog.tsx';
+import type { DeviceCommand } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import type { WindowMs } from '#domain/time-window.ts';
+import { BudgetTooTightDetailsSchema } from '#domain/errors.ts';
+import { OutcomeCheckingStatus } from '#client/commands/components/outcome-checking-status.tsx';
+import { sameCommand } from '#client/commands/lib/undo.ts';
+import { WithdrawChangeDialog } from '#client/commands/components/withdraw-change-dialog.tsx';
 import { useFillViewport } from '../hooks/use-fill-viewport.ts';
 import { useTimelinePageState, VIEWER_REFUSAL_WORDS } from '../hooks/use-timeline-page-state.ts';
 import type { Bar } from '../lib/bars.ts';
@@ -17,8 +17,8 @@ import { CommandFormDialog } from './command-form-dialog.tsx';
 import { DetailPanel } from './detail-panel.tsx';
 import { DuplicateDialog } from './duplicate-dialog.tsx';
 import { TimelineView } from './timeline-view.tsx';
-import { isApiError } from '../../../lib/api-error.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+import { isApiError } from '#client/lib/api-error.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 import { editLockWords } from '../lib/edit-lock.ts';
 
 /** After a `budget_too_tight` refusal: the window moved to the earliest start allowed, rounded up to the minute. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Site } from '../../../../domain/device.ts';
+import type { Site } from '#domain/device.ts';
 import { useTimelineBars } from '../hooks/use-timeline-bars.ts';
 import type { GhostWindow } from '../lib/ghosts.ts';
 import type { TimelineViewport } from '../lib/timeline-types.ts';

@@ -1,8 +1,8 @@
 // Over 500 lines on purpose: one canvas view whose parts read the same render (docs/decisions/001-timeline-rendering.md).
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { MenuAction } from '../../../components/menu.tsx';
-import type { Site } from '../../../../domain/device.ts';
-import type { WindowMs } from '../../../../domain/time-window.ts';
+import type { MenuAction } from '#client/components/menu.tsx';
+import type { Site } from '#domain/device.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import { useCanvasFrame, type FrameSource } from '../hooks/use-canvas-frame.ts';
 import { useCanvasSize } from '../hooks/use-canvas-size.ts';
 import { usePointerGestures, type TimelineMessage } from '../hooks/use-pointer-gestures.ts';
@@ -27,13 +27,13 @@ import { createTransitionTracker } from '../lib/status-transitions.ts';
 import { timeToX, visibleRange, type TimeScale } from '../lib/time-scale.ts';
 import type { RowTarget, TimelineViewport } from '../lib/timeline-types.ts';
 import { windowReadout } from '../lib/window-words.ts';
-import { useDesignTokens } from '../../../lib/design-tokens.ts';
+import { useDesignTokens } from '#client/lib/design-tokens.ts';
 import { AccessibleRows } from './accessible-rows.tsx';
 import { BAR_MENU_BUTTON_PX, BarMenu, menuWindow, type BarMenuSubject } from './bar-menu.tsx';
 import { WindowCard } from './bar-tooltip.tsx';
 import { TimelineToolbar } from './timeline-toolbar.tsx';
 // The canvas reads its colours from the tokens, wherever the view is rendered (app, test, bench).
-import '../../../styles/tokens.css';
+import '#client/styles/tokens.css';
 import './timeline.css';
 
 export interface TimelineViewProps {

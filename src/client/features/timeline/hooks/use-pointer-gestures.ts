@@ -1,5 +1,5 @@
 import { useRef, useState, type RefObject } from 'react';
-import type { WindowMs } from '../../../../domain/time-window.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import { edgeUnder, type BarEdge } from '../lib/bar-edge.ts';
 import { barAt, type Bar } from '../lib/bars.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import type { StatusRecord } from '../../../../domain/command.ts';
-import { useDeviceHistories } from '../../../commands/api/get-command-history.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { useDeviceHistories } from '#client/commands/api/get-command-history.ts';
 import { toBar, type Bar } from '../lib/bars.ts';
 import { liveSlotPollMs } from '../lib/live-poll.ts';
 import { DeviceOverlapIndex } from '../lib/overlap-index.ts';

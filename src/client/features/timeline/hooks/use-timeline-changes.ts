@@ -1,28 +1,24 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  applyCancellation,
-  type DeviceCommand,
-  type StatusRecord,
-} from '../../../../domain/command.ts';
-import type { Device } from '../../../../domain/device.ts';
-import type { PowerControl } from '../../../../domain/power-control.ts';
-import { isQueuedAnswer } from '../../../../domain/queued-change.ts';
-import { commandWords } from '../../../commands/lib/command-words.ts';
-import { useCancelCommand } from '../../../commands/api/cancel-command.ts';
+import { applyCancellation, type DeviceCommand, type StatusRecord } from '#domain/command.ts';
+import type { Device } from '#domain/device.ts';
+import type { PowerControl } from '#domain/power-control.ts';
+import { isQueuedAnswer } from '#domain/queued-change.ts';
+import { commandWords } from '#client/commands/lib/command-words.ts';
+import { useCancelCommand } from '#client/commands/api/cancel-command.ts';
 import {
   afterDeviceChange,
   changeDevice,
   submissionKeyOf,
   wouldWaitUntil,
-} from '../../../commands/api/device-changes.ts';
-import { useSubmitCommand } from '../../../commands/api/submit-command.ts';
-import { useUndo } from '../../../commands/api/undo-change.ts';
-import type { QueuedLine } from '../../../commands/lib/queued.ts';
-import { useQueuedLinesWords } from '../../../commands/components/queued-change-line.tsx';
-import type { UndoableChange } from '../../../commands/lib/undo.ts';
-import { showToast } from '../../../components/toast.tsx';
-import { isApiError } from '../../../lib/api-error.ts';
+} from '#client/commands/api/device-changes.ts';
+import { useSubmitCommand } from '#client/commands/api/submit-command.ts';
+import { useUndo } from '#client/commands/api/undo-change.ts';
+import type { QueuedLine } from '#client/commands/lib/queued.ts';
+import { useQueuedLinesWords } from '#client/commands/components/queued-change-line.tsx';
+import type { UndoableChange } from '#client/commands/lib/undo.ts';
+import { showToast } from '#client/components/toast.tsx';
+import { isApiError } from '#client/lib/api-error.ts';
 import { copyCommand, type CheckedCopy } from '../lib/copy-windows.ts';
 import { submitErrorWords } from '../lib/submit-error-words.ts';
 import type { FormState, RowTarget, WindowOfRow } from '../lib/timeline-types.ts';

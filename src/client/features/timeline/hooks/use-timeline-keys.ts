@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
-import { siteClockWords } from '../../../../domain/time.ts';
-import type { WindowMs } from '../../../../domain/time-window.ts';
+import { siteClockWords } from '#domain/time.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import type { Bar } from '../lib/bars.ts';
 import { dragRefusal } from '../lib/drag-refusal.ts';
 import { editLock, editLockWords, QUEUED_LOCK_WORDS } from '../lib/edit-lock.ts';

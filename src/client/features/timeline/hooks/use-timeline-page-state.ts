@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { isActiveStatus, isCancellable } from '../../../../domain/command.ts';
-import type { Site } from '../../../../domain/device.ts';
-import type { WindowMs } from '../../../../domain/time-window.ts';
+import { isActiveStatus, isCancellable } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import {
   queuedChangesQueryOptions,
   useWithdrawChange,
-} from '../../../commands/api/queued-changes.ts';
-import type { MenuAction } from '../../../components/menu.tsx';
-import { showToast } from '../../../components/toast.tsx';
-import { isApiError } from '../../../lib/api-error.ts';
-import { deviceHistoryPath } from '../../../lib/device-paths.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+} from '#client/commands/api/queued-changes.ts';
+import type { MenuAction } from '#client/components/menu.tsx';
+import { showToast } from '#client/components/toast.tsx';
+import { isApiError } from '#client/lib/api-error.ts';
+import { deviceHistoryPath } from '#client/lib/device-paths.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 import type { Bar } from '../lib/bars.ts';
 import { checkCopies, copyOf, pasteCopies, type CopiedWindow } from '../lib/copy-windows.ts';
 import { editLock, editLockWords } from '../lib/edit-lock.ts';

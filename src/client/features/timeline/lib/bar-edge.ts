@@ -1,4 +1,4 @@
-import { isEditableStatus } from '../../../../domain/command.ts';
+import { isEditableStatus } from '#domain/command.ts';
 import type { Bar } from './bars.ts';
 
 /** Which part of an editable bar a drag changes: the whole window, or one end (resize). */

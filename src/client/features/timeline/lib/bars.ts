@@ -1,11 +1,7 @@
-import {
-  isActiveStatus,
-  type CancellationReason,
-  type StatusRecord,
-} from '../../../../domain/command.ts';
-import { COMMAND_STATUS_WORDS } from '../../../../domain/words.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { siteClockWords } from '../../../../domain/time.ts';
+import { isActiveStatus, type CancellationReason, type StatusRecord } from '#domain/command.ts';
+import { COMMAND_STATUS_WORDS } from '#domain/words.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { siteClockWords } from '#domain/time.ts';
 import type { QueuedMark } from './ghosts.ts';
 import { windowInZone } from './window-words.ts';
 

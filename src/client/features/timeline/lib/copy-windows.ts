@@ -1,10 +1,10 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays } from 'date-fns';
-import type { DeviceCommand, StatusRecord } from '../../../../domain/command.ts';
-import type { PowerControl } from '../../../../domain/power-control.ts';
-import { windowsOverlap } from '../../../../domain/time-window.ts';
-import { deviceCapabilityCheck } from '../../../commands/lib/capability-checks.ts';
-import { toUtcTimestamp } from '../../../lib/time.ts';
+import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
+import type { PowerControl } from '#domain/power-control.ts';
+import { windowsOverlap } from '#domain/time-window.ts';
+import { deviceCapabilityCheck } from '#client/commands/lib/capability-checks.ts';
+import { toUtcTimestamp } from '#client/lib/time.ts';
 import { dragRefusal } from './drag-refusal.ts';
 import type { DeviceOverlapIndex } from './overlap-index.ts';
 import { refusalWords } from './refusal-words.ts';

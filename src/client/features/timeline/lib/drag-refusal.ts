@@ -1,4 +1,4 @@
-import type { WindowMs } from '../../../../domain/time-window.ts';
+import type { WindowMs } from '#domain/time-window.ts';
 import { EDIT_LEAD_TIME_MS } from './edit-lock.ts';
 import type { DeviceOverlapIndex, IndexedWindow } from './overlap-index.ts';
 

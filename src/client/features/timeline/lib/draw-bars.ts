@@ -1,9 +1,5 @@
-import {
-  isActiveStatus,
-  type CancellationReason,
-  type CommandStatus,
-} from '../../../../domain/command.ts';
-import type { DesignTokens } from '../../../lib/design-tokens.ts';
+import { isActiveStatus, type CancellationReason, type CommandStatus } from '#domain/command.ts';
+import type { DesignTokens } from '#client/lib/design-tokens.ts';
 import { barLabels, type Bar } from './bars.ts';
 import { EDIT_LEAD_TIME_MS } from './edit-lock.ts';
 import { LABEL_WIDTH_PX, type FrameState } from './frame-state.ts';

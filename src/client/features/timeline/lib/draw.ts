@@ -1,6 +1,6 @@
-import { isActiveStatus } from '../../../../domain/command.ts';
-import { deviceRowLabel } from '../../../lib/device-state-words.ts';
-import { shortClockLabel } from '../../../lib/site-clock-words.ts';
+import { isActiveStatus } from '#domain/command.ts';
+import { deviceRowLabel } from '#client/lib/device-state-words.ts';
+import { shortClockLabel } from '#client/lib/site-clock-words.ts';
 import {
   chooseAxisTiers,
   layoutLowerTier,

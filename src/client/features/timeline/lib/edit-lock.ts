@@ -1,6 +1,6 @@
-import type { CommandStatus } from '../../../../domain/command.ts';
-import { CHANGE_LEAD_TIME_MS, CHANGE_LEAD_TIME_WORDS } from '../../../../domain/lead-time.ts';
-import { clockTimeWithSeconds } from '../../../lib/time.ts';
+import type { CommandStatus } from '#domain/command.ts';
+import { CHANGE_LEAD_TIME_MS, CHANGE_LEAD_TIME_WORDS } from '#domain/lead-time.ts';
+import { clockTimeWithSeconds } from '#client/lib/time.ts';
 import { clockTime } from './window-words.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { DesignTokens } from '../../../lib/design-tokens.ts';
+import type { DesignTokens } from '#client/lib/design-tokens.ts';
 import type { Bar } from './bars.ts';
 import type { GhostWindow } from './ghosts.ts';
 import type { TimelineRow } from './rows.ts';

@@ -1,6 +1,6 @@
-import type { PowerControl } from '../../../../domain/power-control.ts';
-import { describePowerControl } from '../../../lib/power-control-words.ts';
-import { siteClockWords } from '../../../../domain/time.ts';
+import type { PowerControl } from '#domain/power-control.ts';
+import { describePowerControl } from '#client/lib/power-control-words.ts';
+import { siteClockWords } from '#domain/time.ts';
 import { QUEUED_LOCK_WORDS } from './edit-lock.ts';
 import { windowInZone } from './window-words.ts';
 

@@ -1,5 +1,5 @@
-import { isFinalStatus } from '../../../../domain/command.ts';
-import type { HistoryResponse } from '../../../../domain/history.ts';
+import { isFinalStatus } from '#domain/command.ts';
+import type { HistoryResponse } from '#domain/history.ts';
 
 /** How often a history slot holding a non-final command is read again while its row is in view. */
 export const LIVE_POLL_MS = 3_000;

@@ -1,5 +1,5 @@
-import { isActiveStatus, type CommandStatus } from '../../../../domain/command.ts';
-import { windowsOverlap, type WindowMs } from '../../../../domain/time-window.ts';
+import { isActiveStatus, type CommandStatus } from '#domain/command.ts';
+import { windowsOverlap, type WindowMs } from '#domain/time-window.ts';
 import type { QueuedMark } from './ghosts.ts';
 
 /** An active window as the index keeps it. */

@@ -1,11 +1,11 @@
-import type { QueuedChangeStatus } from '../../../../domain/queued-change.ts';
-import { pendingDeviceChanges } from '../../../../domain/queued-change.ts';
-import { siteClockWords } from '../../../../domain/time.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import { pendingDeviceChanges } from '#domain/queued-change.ts';
+import { siteClockWords } from '#domain/time.ts';
 import type { Bar } from './bars.ts';
 import { ghostId, type GhostWindow, type QueuedMark } from './ghosts.ts';
 import { DeviceOverlapIndex, type IndexedWindow } from './overlap-index.ts';
-import { queuedCancelWords } from '../../../commands/lib/queued.ts';
-import { clockTimeWithSeconds } from '../../../lib/time.ts';
+import { queuedCancelWords } from '#client/commands/lib/queued.ts';
+import { clockTimeWithSeconds } from '#client/lib/time.ts';
 
 /**
  * The changes waiting for their devices' budget (docs/decisions/007-device-call-budget.md):

@@ -1,4 +1,4 @@
-import type { Device, Site } from '../../../../domain/device.ts';
+import type { Device, Site } from '#domain/device.ts';
 import type { RowTarget } from './timeline-types.ts';
 
 /** Heights in CSS pixels of a site header row and a device row. */

@@ -1,5 +1,5 @@
 import type { Bar } from './bars.ts';
-import type { StatusColours } from '../../../lib/design-tokens.ts';
+import type { StatusColours } from '#client/lib/design-tokens.ts';
 
 type CommandStatus = Bar['status'];
 

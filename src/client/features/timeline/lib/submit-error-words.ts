@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isApiError } from '../../../lib/api-error.ts';
-import { problemWords } from '../../../lib/problem-words.ts';
+import { isApiError } from '#client/lib/api-error.ts';
+import { problemWords } from '#client/lib/problem-words.ts';
 import { windowInZone } from './window-words.ts';
 
 const OverlapDetailsSchema = z.object({

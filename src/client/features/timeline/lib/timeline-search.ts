@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { UtcTimestampSchema } from '../../../../domain/time.ts';
-import { toUtcTimestamp } from '../../../lib/time.ts';
+import { UtcTimestampSchema } from '#domain/time.ts';
+import { toUtcTimestamp } from '#client/lib/time.ts';
 import { DEFAULT_SNAP_MS } from './snap.ts';
 import { MAX_SPAN_MS, MIN_SPAN_MS, NOW_AT_FRACTION } from './time-scale.ts';
 

@@ -1,5 +1,5 @@
-import type { StatusRecord } from '../../../../domain/command.ts';
-import type { Device, Site } from '../../../../domain/device.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { Device, Site } from '#domain/device.ts';
 
 /** What the view shows and where the data for it must come from. */
 export interface TimelineViewport {

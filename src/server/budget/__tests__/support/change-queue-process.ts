@@ -8,9 +8,9 @@
  * and prints `RESULT <json>` with the change's status, the tries and the upstream calls.
  */
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../../../../infra/database.ts';
-import type { QueuedChange } from '../../../../domain/queued-change.ts';
-import { openBffStorage } from '../../../db/storage.ts';
+import { openDatabase } from '#infra/database.ts';
+import type { QueuedChange } from '#domain/queued-change.ts';
+import { openBffStorage } from '#server/db/storage.ts';
 import { ChangeQueue } from '../../change-queue.ts';
 import type { StepResult, StepToSend } from '../../change-runner.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../../device-budget-store.ts';

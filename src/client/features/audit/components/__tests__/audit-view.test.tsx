@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
-import { renderApp } from '../../../../testing/render.tsx';
-import { harbourPlant } from '../../../../testing/test-devices.ts';
+import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
+import { renderApp } from '#client/testing/render.tsx';
+import { harbourPlant } from '#client/testing/test-devices.ts';
 
 describe('audit filters in the URL', () => {
   it('opens with the filters of a shared link and keeps every change in the URL', async () => {

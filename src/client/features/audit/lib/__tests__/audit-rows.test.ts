@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../../../../domain/ledger.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 import { auditCsv, auditRow, operatorsOf } from '../audit-rows.ts';
 
 const entry: LedgerEntry = {

@@ -1,12 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Site } from '../../../../../domain/device.ts';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { field } from '../../../../testing/form-fields.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import type { Site } from '#domain/device.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { field } from '#client/testing/form-fields.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { BatchComposer } from '../batch-composer.tsx';
-import { invalidationsOf } from '../../../../app/push-updates.ts';
+import { invalidationsOf } from '#client/app/push-updates.ts';
 
 const range = { min: -5000, max: 5000 };
 const GOES_AT = '2026-11-21T13:03:20Z';

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import type { BatchRecord } from '../../lib/ledger-batches.ts';
 import { BatchPage } from '../batch-page.tsx';
 

@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import { invalidationsOf } from '../../../../app/push-updates.ts';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import { invalidationsOf } from '#client/app/push-updates.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { CancelResults } from '../cancel-results.tsx';
 
 const GOES_AT = '2026-11-21T10:31:20Z';

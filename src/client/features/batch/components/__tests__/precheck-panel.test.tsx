@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import type { Site } from '../../../../../domain/device.ts';
-import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import type { Site } from '#domain/device.ts';
+import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { PrecheckPanel } from '../precheck-panel.tsx';
 
 const DAY_MS = 24 * 3600_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BATCH_DEVICES } from '../../../../../domain/batch.ts';
+import { MAX_BATCH_DEVICES } from '#domain/batch.ts';
 import {
   addDevices,
   canSubmitBatch,

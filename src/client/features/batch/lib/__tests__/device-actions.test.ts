@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import { batchDevicesCsv } from '../batch-csv.ts';
 import {
   batchDeviceWords,

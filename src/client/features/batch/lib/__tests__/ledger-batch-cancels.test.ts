@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../../../../domain/ledger.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 import { batchCancelFromLedger, latestBatchCancel } from '../ledger-batch-cancels.ts';
 
 const results = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import type { Device } from '../../../../../domain/device.ts';
-import type { LedgerEntry } from '../../../../../domain/ledger.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import type { Device } from '#domain/device.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 import {
   anyConfirming,
   batchDevices,

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { ConnectionPanel } from '../connection-panel.tsx';
 
 const current = {

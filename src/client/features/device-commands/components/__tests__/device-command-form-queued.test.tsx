@@ -1,12 +1,12 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts';
-import { invalidationsOf } from '../../../../app/push-updates.ts';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { field } from '../../../../testing/form-fields.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
-import { BATTERY_A } from '../../../../testing/test-devices.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import { invalidationsOf } from '#client/app/push-updates.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { field } from '#client/testing/form-fields.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
+import { BATTERY_A } from '#client/testing/test-devices.ts';
 import { DeviceCommandForm } from '../device-command-form.tsx';
 
 const DEVICE = BATTERY_A.deviceId;

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { FleetJobRequest } from '../../../../../domain/fleet-job.ts';
-import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { field } from '../../../../testing/form-fields.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
-import { BATTERY_A, harbourPlant } from '../../../../testing/test-devices.ts';
+import type { FleetJobRequest } from '#domain/fleet-job.ts';
+import { json, stubFetch } from '#client/testing/fake-fetch.ts';
+import { field } from '#client/testing/form-fields.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
+import { BATTERY_A, harbourPlant } from '#client/testing/test-devices.ts';
 import { FleetJobForm } from '../fleet-job-form.tsx';
 
 const SITE = harbourPlant([

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { progressOf, type FleetJob } from '../../../../../domain/fleet-job.ts';
-import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { TEST_FLEET_JOB_ID, testFleetJob } from '../../../../testing/fleet-jobs.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import { progressOf, type FleetJob } from '#domain/fleet-job.ts';
+import { json, stubFetch } from '#client/testing/fake-fetch.ts';
+import { TEST_FLEET_JOB_ID, testFleetJob } from '#client/testing/fleet-jobs.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { fleetJobRefetchMs } from '../../lib/fleet-confirmation.ts';
 import { FleetJobView } from '../fleet-job-view.tsx';
 

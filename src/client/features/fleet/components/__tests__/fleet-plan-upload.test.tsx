@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Site } from '../../../../../domain/device.ts';
-import type { FleetPlanRequest } from '../../../../../domain/fleet-job.ts';
-import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
-import { testDevice } from '../../../../testing/test-devices.ts';
+import type { Site } from '#domain/device.ts';
+import type { FleetPlanRequest } from '#domain/fleet-job.ts';
+import { json, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
+import { testDevice } from '#client/testing/test-devices.ts';
 import { FleetPlanUpload } from '../fleet-plan-upload.tsx';
 
 const RANGE = { targetBatteryPowerW: { min: -5000, max: 5000 } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testFleetJob } from '../../../../testing/fleet-jobs.ts';
+import { testFleetJob } from '#client/testing/fleet-jobs.ts';
 import {
   countUnconfirmed,
   fleetDeviceConfirmation,

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { testFleetJob } from '../../../../testing/fleet-jobs.ts';
+import { testFleetJob } from '#client/testing/fleet-jobs.ts';
 import { fleetOutcomesCsv } from '../fleet-csv.ts';
 
 describe('fleetOutcomesCsv', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testFleetJob } from '../../../../testing/fleet-jobs.ts';
+import { testFleetJob } from '#client/testing/fleet-jobs.ts';
 import { fleetFailedDevices, planFleetCancel } from '../fleet-device-actions.ts';
 
 const BEFORE_END_MS = Date.parse('2030-01-01T18:00:00Z');

@@ -1,8 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import '../../../../testing/render.tsx';
-import { dateTimeField, describedText, shownDateTime } from '../../../../testing/form-fields.ts';
+import '#client/testing/render.tsx';
+import { dateTimeField, describedText, shownDateTime } from '#client/testing/form-fields.ts';
 import { DEFAULT_HISTORY_SEARCH, type HistorySearch } from '../../lib/history-search.ts';
 import { HistoryControls } from '../history-controls.tsx';
 

@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../../../domain/device.ts';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderApp } from '../../../../testing/render.tsx';
-import { harbourPlant } from '../../../../testing/test-devices.ts';
+import type { Site } from '#domain/device.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderApp } from '#client/testing/render.tsx';
+import { harbourPlant } from '#client/testing/test-devices.ts';
 
 const SITE: Site = harbourPlant();
 const PATH = '/sites/PLANT-EU-001/devices/BAT-EU-001-A/history';

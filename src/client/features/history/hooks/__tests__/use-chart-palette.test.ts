@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readDesignTokens } from '../../../../lib/design-tokens.ts';
-import { installDesignTokens } from '../../../../testing/design-tokens.ts';
+import { readDesignTokens } from '#client/lib/design-tokens.ts';
+import { installDesignTokens } from '#client/testing/design-tokens.ts';
 import { OUTCOME_KEYS } from '../../lib/outcomes-by-day.ts';
 import { chartPaletteOf } from '../use-chart-palette.ts';
 

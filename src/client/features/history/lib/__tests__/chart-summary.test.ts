@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import { CANCELLATION_REASON_WORDS } from '../../../../../domain/words.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
 import {
   outcomeDayWords,
   outcomesChartSummary,

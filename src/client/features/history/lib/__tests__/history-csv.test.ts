@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
+import type { StatusRecord } from '#domain/command.ts';
 import { historyCsv } from '../history-csv.ts';
 
 const COMPLETED: StatusRecord = {

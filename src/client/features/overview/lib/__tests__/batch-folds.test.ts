@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OverviewCommand } from '../../../../../domain/overview.ts';
+import type { OverviewCommand } from '#domain/overview.ts';
 import { foldBatchLines } from '../batch-folds.ts';
 
 const line = (deviceId: string, batchCommandId?: string): OverviewCommand => ({

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import { json, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { isOwnSignOutReturn } from '../../lib/sign-out-state.ts';
 import { SignInRefusal } from '../sign-in-refusal.tsx';
 

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../../../domain/device.ts';
-import { ToastRegion } from '../../../../components/toast.tsx';
-import { formatInZoneWithUtc } from '../../../../lib/time.ts';
-import { fakeSitesBff } from '../../../../testing/fake-sites-bff.ts';
-import { createTestQueryClient, renderWithProviders } from '../../../../testing/render.tsx';
-import { adelaideDepot, brisbaneYard, harbourPlant } from '../../../../testing/test-devices.ts';
+import type { Site } from '#domain/device.ts';
+import { ToastRegion } from '#client/components/toast.tsx';
+import { formatInZoneWithUtc } from '#client/lib/time.ts';
+import { fakeSitesBff } from '#client/testing/fake-sites-bff.ts';
+import { createTestQueryClient, renderWithProviders } from '#client/testing/render.tsx';
+import { adelaideDepot, brisbaneYard, harbourPlant } from '#client/testing/test-devices.ts';
 import { useSites } from '../../api/get-sites.ts';
 import { siteKeys } from '../../api/site-keys.ts';
 import { SiteClockNotice } from '../site-clock-notice.tsx';

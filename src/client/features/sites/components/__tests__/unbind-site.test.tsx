@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import { json, problem, stubFetch } from '../../../../testing/fake-fetch.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
-import { harbourPlant } from '../../../../testing/test-devices.ts';
+import type { StatusRecord } from '#domain/command.ts';
+import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
+import { harbourPlant } from '#client/testing/test-devices.ts';
 import { SiteList } from '../site-list.tsx';
 
 const startMs = Date.now() + 3_600_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adelaideDepot, brisbaneYard, harbourPlant } from '../../../../testing/test-devices.ts';
+import { adelaideDepot, brisbaneYard, harbourPlant } from '#client/testing/test-devices.ts';
 import {
   fittingZones,
   showsVendorOffset,

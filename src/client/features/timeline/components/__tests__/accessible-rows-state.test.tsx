@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import '../../../../testing/render.tsx';
-import { adelaideDepot, BATTERY_D, harbourPlant } from '../../../../testing/test-devices.ts';
+import '#client/testing/render.tsx';
+import { adelaideDepot, BATTERY_D, harbourPlant } from '#client/testing/test-devices.ts';
 import { buildRows } from '../../lib/rows.ts';
 import { AccessibleRows } from '../accessible-rows.tsx';
 

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '../../../../../domain/command.ts';
-import { renderWithProviders } from '../../../../testing/render.tsx';
+import type { StatusRecord } from '#domain/command.ts';
+import { renderWithProviders } from '#client/testing/render.tsx';
 import { CancelConfirm } from '../cancel-confirm.tsx';
 
 const record = (status: StatusRecord['status']): StatusRecord => ({

@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
-import { renderApp } from '../../../../testing/render.tsx';
-import { harbourPlant } from '../../../../testing/test-devices.ts';
+import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
+import { renderApp } from '#client/testing/render.tsx';
+import { harbourPlant } from '#client/testing/test-devices.ts';
 
 /**
  * The timeline's command form during an outage (docs/architecture.md, Ledger): a submission whose

@@ -1,11 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts';
-import { invalidationsOf } from '../../../../app/push-updates.ts';
-import { fakeCommandBff } from '../../../../testing/fake-command-bff.ts';
-import { renderApp } from '../../../../testing/render.tsx';
-import { BATTERY_A, harbourPlant } from '../../../../testing/test-devices.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import { invalidationsOf } from '#client/app/push-updates.ts';
+import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
+import { renderApp } from '#client/testing/render.tsx';
+import { BATTERY_A, harbourPlant } from '#client/testing/test-devices.ts';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
 import '../timeline-page.tsx';
 

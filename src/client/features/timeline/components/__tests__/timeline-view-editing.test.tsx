@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
-import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
+import { TWO_ZONE_SITES } from '#client/testing/test-devices.ts';
 import { toBar, type Bar } from '../../lib/bars.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 import { timelineViewProps } from './support/view-props.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
-import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
+import { TWO_ZONE_SITES } from '#client/testing/test-devices.ts';
 import { toBar } from '../../lib/bars.ts';
 import type { GhostWindow } from '../../lib/ghosts.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';

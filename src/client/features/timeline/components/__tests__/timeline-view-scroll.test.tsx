@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { Site } from '../../../../../domain/device.ts';
+import type { Site } from '#domain/device.ts';
 import { DeviceOverlapIndex } from '../../lib/overlap-index.ts';
 import { TimelineView } from '../timeline-view.tsx';
 

@@ -6,8 +6,8 @@ import { toBar, type Bar } from '../../lib/bars.ts';
 import { ghostId, ghostsByDevice } from '../../lib/ghosts.ts';
 import { TimelineView, type TimelineViewProps } from '../timeline-view.tsx';
 import { timelineViewProps } from './support/view-props.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
-import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
+import { TWO_ZONE_SITES } from '#client/testing/test-devices.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const sites = TWO_ZONE_SITES;

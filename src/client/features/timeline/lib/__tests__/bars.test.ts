@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { barAccessibleName, toBar } from '../bars.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
 
 const record = RECEIVED_RECORD;
 

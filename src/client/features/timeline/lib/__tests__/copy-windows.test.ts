@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../../../domain/device.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
-import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
+import type { Site } from '#domain/device.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
+import { TWO_ZONE_SITES } from '#client/testing/test-devices.ts';
 import { toBar } from '../bars.ts';
 import {
   checkCopies,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Site } from '../../../../../domain/device.ts';
-import { readDesignTokens } from '../../../../lib/design-tokens.ts';
-import { installDesignTokens } from '../../../../testing/design-tokens.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import type { Site } from '#domain/device.ts';
+import { readDesignTokens } from '#client/lib/design-tokens.ts';
+import { installDesignTokens } from '#client/testing/design-tokens.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
 import { toBar, type Bar } from '../bars.ts';
 import { drawFrame, LABEL_WIDTH_PX } from '../draw.ts';
 import type { GhostWindow } from '../ghosts.ts';

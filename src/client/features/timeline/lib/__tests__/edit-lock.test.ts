@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
 import { toBar } from '../bars.ts';
 import { EDIT_LEAD_TIME_MS, editLock, editLockWords } from '../edit-lock.ts';
 

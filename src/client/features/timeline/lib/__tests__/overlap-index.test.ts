@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findActiveOverlap } from '../../../../../domain/overlap.ts';
-import { COMMAND_STATUSES } from '../../../../../domain/command.ts';
+import { findActiveOverlap } from '#domain/overlap.ts';
+import { COMMAND_STATUSES } from '#domain/command.ts';
 import { DeviceOverlapIndex, type IndexedWindow } from '../overlap-index.ts';
 
 const win = (id: string, startMs: number, endMs: number, status: IndexedWindow['status']) => ({

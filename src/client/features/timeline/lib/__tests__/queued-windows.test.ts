@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { QueuedChangeStatus } from '../../../../../domain/queued-change.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
 import { barAccessibleName, toBar } from '../bars.ts';
 import { dragRefusal } from '../drag-refusal.ts';
 import { ghostAccessibleName } from '../ghosts.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toBar } from '../bars.ts';
 import { DeviceOverlapIndex } from '../overlap-index.ts';
 import { refusalWords } from '../refusal-words.ts';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const record = RECEIVED_RECORD;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RECEIVED_RECORD } from '../../../../testing/status-records.ts';
-import { TWO_ZONE_SITES } from '../../../../testing/test-devices.ts';
+import { RECEIVED_RECORD } from '#client/testing/status-records.ts';
+import { TWO_ZONE_SITES } from '#client/testing/test-devices.ts';
 import { toBar } from '../bars.ts';
 import { ghostId, type GhostWindow } from '../ghosts.ts';
 import { shownCard } from '../shown-card.ts';

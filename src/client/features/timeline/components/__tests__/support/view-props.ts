@@ -1,7 +1,7 @@
 /** The props the timeline view's tests render it with. */
 import { vi } from 'vitest';
-import type { Bar } from '../../../lib/bars.ts';
-import { DeviceOverlapIndex } from '../../../lib/overlap-index.ts';
+import type { Bar } from '#client/features/timeline/lib/bars.ts';
+import { DeviceOverlapIndex } from '#client/features/timeline/lib/overlap-index.ts';
 import type { TimelineViewProps } from '../../timeline-view.tsx';
 
 /**
