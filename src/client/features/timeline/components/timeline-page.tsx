@@ -52,56 +52,18 @@ export function TimelinePage({
   /** The clock notices of the sites on a fixed UTC offset, from the page, under the header. */
   clockNotice?: ReactNode;
 }) {
+  const state = useTimelinePageState({ sites, dispatchRefusal, search });
+  // The dialogs and notices open on these; as consts they narrow inside the callbacks too.
   const {
-    canChange,
-    filter,
-    utc,
-    showCancelled,
-    snapMs,
-    hiddenSites,
-    nowMs,
-    firstView,
-    setViewport,
-    selected,
-    setSelected,
-    selectedRecord,
-    selectedLock,
     form,
-    setForm,
-    confirmCancel,
-    setConfirmCancel,
-    duplicating,
-    setDuplicating,
-    confirmWithdraw,
-    setConfirmWithdraw,
-    withdrawing,
-    withdrawQueued,
-    shownSites,
-    shownBars,
-    ghostsByDevice,
-    overlapIndex,
-    zoneOf,
-    setNotice,
-    noticeText,
-    replaceLater,
-    setReplaceLater,
+    selected,
+    selectedRecord,
     replaceFailure,
-    setReplaceFailure,
-    onUndoKey,
-    submit,
-    submitFor,
-    cancel,
-    cancelRecord,
-    copySubmit,
-    sendCopies,
-    runReplace,
-    openCreate,
-    openReplace,
-    copyWindow,
-    paste,
-    barMenuActions,
-    queuedMenuActions,
-  } = useTimelinePageState({ sites, dispatchRefusal, search });
+    replaceLater,
+    confirmCancel,
+    confirmWithdraw,
+    duplicating,
+  } = state;
 
   const pageRef = useRef<HTMLElement>(null);
   useFillViewport(pageRef, 12);
@@ -112,7 +74,7 @@ export function TimelinePage({
       ref={pageRef}
       aria-labelledby="timeline-title"
       className="timeline-page"
-      onKeyDown={onUndoKey}
+      onKeyDown={state.onUndoKey}
     >
       <div className="timeline-head">
         <h1 id="timeline-title">Timeline</h1>
@@ -121,7 +83,7 @@ export function TimelinePage({
             Filter devices{' '}
             <input
               type="search"
-              value={filter}
+              value={state.filter}
               placeholder="Name or ID"
               onChange={(event) => onSearchChange({ q: event.target.value })}
             />
@@ -132,9 +94,9 @@ export function TimelinePage({
               <label key={site.siteId}>
                 <input
                   type="checkbox"
-                  checked={!hiddenSites.has(site.siteId)}
+                  checked={!state.hiddenSites.has(site.siteId)}
                   onChange={(event) => {
-                    const next = new Set(hiddenSites);
+                    const next = new Set(state.hiddenSites);
                     if (event.target.checked) next.delete(site.siteId);
                     else next.add(site.siteId);
                     onSearchChange({ hiddenSiteIds: [...next] });
@@ -148,7 +110,7 @@ export function TimelinePage({
           <label>
             <input
               type="checkbox"
-              checked={showCancelled}
+              checked={state.showCancelled}
               onChange={(event) => onSearchChange({ showCancelled: event.target.checked })}
             />{' '}
             Show cancelled
@@ -156,7 +118,7 @@ export function TimelinePage({
           <label>
             <input
               type="checkbox"
-              checked={utc}
+              checked={state.utc}
               onChange={(event) => onSearchChange({ utc: event.target.checked })}
             />{' '}
             Show times in UTC
@@ -186,15 +148,15 @@ export function TimelinePage({
             <>
               <p>
                 The new command was refused:{' '}
-                {submitErrorWords(replaceFailure.error, zoneOf(replaceFailure.target))} The old
-                command {replaceFailure.old.id} is already cancelled.
+                {submitErrorWords(replaceFailure.error, state.zoneOf(replaceFailure.target))} The
+                old command {replaceFailure.old.id} is already cancelled.
               </p>
               <button
                 type="button"
                 onClick={() => {
                   const { old, target } = replaceFailure;
-                  setReplaceFailure(undefined);
-                  submitFor(target.device, sameCommand(old), target.site.timeZone);
+                  state.setReplaceFailure(undefined);
+                  state.submitFor(target.device, sameCommand(old), target.site.timeZone);
                 }}
               >
                 Restore the old command
@@ -203,7 +165,7 @@ export function TimelinePage({
           ) : (
             <p>
               The change was not made:{' '}
-              {submitErrorWords(replaceFailure.error, zoneOf(replaceFailure.target))} The old
+              {submitErrorWords(replaceFailure.error, state.zoneOf(replaceFailure.target))} The old
               command {replaceFailure.old.id} is unchanged.
             </p>
           )}
@@ -213,64 +175,69 @@ export function TimelinePage({
               onClick={() => {
                 const { old, next, target, error } = replaceFailure;
                 const later = laterWindow(error, next);
-                setReplaceFailure(undefined);
+                state.setReplaceFailure(undefined);
                 if (later)
-                  setForm({ target, ...later, powerControl: next.powerControl, replacing: old });
+                  state.setForm({
+                    target,
+                    ...later,
+                    powerControl: next.powerControl,
+                    replacing: old,
+                  });
               }}
             >
               Choose a later window
             </button>
           ) : null}
-          <button type="button" onClick={() => setReplaceFailure(undefined)}>
+          <button type="button" onClick={() => state.setReplaceFailure(undefined)}>
             Dismiss
           </button>
         </div>
       ) : null}
-      {!form && submit.isError ? (
+      {!form && state.submit.isError ? (
         <div role="alert" className="notice notice-error">
-          {submitErrorWords(submit.error, 'UTC')}
+          {submitErrorWords(state.submit.error, 'UTC')}
         </div>
       ) : null}
       <TimelineView
         // Fixed height whatever it says, so an outcome never moves the grid; the full text is in its title.
         notice={
-          <div role="status" className="timeline-notice" title={noticeText || undefined}>
-            {noticeText}
+          <div role="status" className="timeline-notice" title={state.noticeText || undefined}>
+            {state.noticeText}
           </div>
         }
-        sites={shownSites}
-        filter={filter}
-        barsByDevice={shownBars}
-        overlapIndex={overlapIndex}
-        nowMs={nowMs}
-        utc={utc}
-        snapMs={snapMs}
+        sites={state.shownSites}
+        filter={state.filter}
+        barsByDevice={state.shownBars}
+        overlapIndex={state.overlapIndex}
+        nowMs={state.nowMs}
+        utc={state.utc}
+        snapMs={state.snapMs}
         selectedBarId={selected?.record.id}
-        onViewportChange={setViewport}
-        firstView={firstView}
+        onViewportChange={state.setViewport}
+        firstView={state.firstView}
         onViewMoved={(view) => onSearchChange(viewSearch(view))}
-        changeRefusal={canChange ? undefined : VIEWER_REFUSAL_WORDS}
-        barMenuActions={barMenuActions}
-        ghostsByDevice={ghostsByDevice}
-        ghostMenuActions={queuedMenuActions}
-        onCopyBar={copyWindow}
-        onPaste={paste}
-        onCreateWindow={openCreate}
+        changeRefusal={state.canChange ? undefined : VIEWER_REFUSAL_WORDS}
+        barMenuActions={state.barMenuActions}
+        ghostsByDevice={state.ghostsByDevice}
+        ghostMenuActions={state.queuedMenuActions}
+        onCopyBar={state.copyWindow}
+        onPaste={state.paste}
+        onCreateWindow={state.openCreate}
         onNewCommand={(target, atMs) =>
-          openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
+          state.openCreate(target, { startMs: atMs, endMs: atMs + 3_600_000 })
         }
         onSelectBar={(target, bar: Bar) => {
-          cancel.reset();
-          setSelected({ target, record: bar.record });
+          state.cancel.reset();
+          state.setSelected({ target, record: bar.record });
         }}
         onMoveBar={(target, bar, window) =>
-          canChange
-            ? void runReplace(target, bar.record, {
+          state.canChange
+            ? void state.runReplace(target, bar.record, {
                 powerControl: bar.record.powerControl,
                 startTime: new Date(window.startMs).toISOString(),
                 endTime: new Date(window.endMs).toISOString(),
               })
-            : setNotice(dispatchRefusal)
+            : state.setNotice(dispatchRefusal)
         }
       />
       {selected && selectedRecord ? (
@@ -278,20 +245,24 @@ export function TimelinePage({
           record={selectedRecord}
           device={selected.target.device}
           siteId={selected.target.site.siteId}
-          timeZone={zoneOf(selected.target)}
-          cancelling={cancel.isPending}
-          cancelError={cancel.isError ? problemWords(cancel.error) : undefined}
-          canChange={canChange}
+          timeZone={state.zoneOf(selected.target)}
+          cancelling={state.cancel.isPending}
+          cancelError={state.cancel.isError ? problemWords(state.cancel.error) : undefined}
+          canChange={state.canChange}
           editLockWords={
-            selectedLock
-              ? editLockWords(selectedRecord.id, selectedLock, zoneOf(selected.target))
+            state.selectedLock
+              ? editLockWords(selectedRecord.id, state.selectedLock, state.zoneOf(selected.target))
               : undefined
           }
           onCancel={() =>
-            cancelRecord(selectedRecord, selected.target.device.name, selected.target.site.timeZone)
+            state.cancelRecord(
+              selectedRecord,
+              selected.target.device.name,
+              selected.target.site.timeZone,
+            )
           }
-          onChange={() => openReplace({ target: selected.target, record: selectedRecord })}
-          onClose={() => setSelected(undefined)}
+          onChange={() => state.openReplace({ target: selected.target, record: selectedRecord })}
+          onClose={() => state.setSelected(undefined)}
         />
       ) : null}
       {replaceLater ? (
@@ -299,15 +270,15 @@ export function TimelinePage({
           oldId={replaceLater.old.id}
           deviceName={replaceLater.target.device.name}
           goesAt={replaceLater.goesAt}
-          timeZone={zoneOf(replaceLater.target)}
+          timeZone={state.zoneOf(replaceLater.target)}
           onDismiss={() => {
-            setReplaceLater(undefined);
-            setNotice(`Command ${replaceLater.old.id} kept as it is; nothing was sent.`);
+            state.setReplaceLater(undefined);
+            state.setNotice(`Command ${replaceLater.old.id} kept as it is; nothing was sent.`);
           }}
           onConfirm={() => {
-            setReplaceLater(undefined);
+            state.setReplaceLater(undefined);
             const { target, old, next } = replaceLater;
-            void runReplace(target, old, next, 'queue');
+            void state.runReplace(target, old, next, 'queue');
           }}
         />
       ) : null}
@@ -315,11 +286,11 @@ export function TimelinePage({
         <CancelConfirm
           record={confirmCancel.record}
           deviceName={confirmCancel.target.device.name}
-          timeZone={zoneOf(confirmCancel.target)}
-          onDismiss={() => setConfirmCancel(undefined)}
+          timeZone={state.zoneOf(confirmCancel.target)}
+          onDismiss={() => state.setConfirmCancel(undefined)}
           onConfirm={() => {
-            setConfirmCancel(undefined);
-            cancelRecord(
+            state.setConfirmCancel(undefined);
+            state.cancelRecord(
               confirmCancel.record,
               confirmCancel.target.device.name,
               confirmCancel.target.site.timeZone,
@@ -329,19 +300,19 @@ export function TimelinePage({
       ) : null}
       {confirmWithdraw ? (
         <WithdrawChangeDialog
-          change={withdrawing}
+          change={state.withdrawing}
           deviceName={confirmWithdraw.target.device.name}
-          timeZone={zoneOf(confirmWithdraw.target)}
-          onDismiss={() => setConfirmWithdraw(undefined)}
+          timeZone={state.zoneOf(confirmWithdraw.target)}
+          onDismiss={() => state.setConfirmWithdraw(undefined)}
           onConfirm={() => {
-            setConfirmWithdraw(undefined);
-            withdrawQueued(confirmWithdraw);
+            state.setConfirmWithdraw(undefined);
+            state.withdrawQueued(confirmWithdraw);
           }}
         />
       ) : null}
-      {!selected && cancel.isError ? (
+      {!selected && state.cancel.isError ? (
         <div role="alert" className="notice notice-error">
-          {problemWords(cancel.error)}
+          {problemWords(state.cancel.error)}
         </div>
       ) : null}
       {duplicating ? (
@@ -349,14 +320,14 @@ export function TimelinePage({
           record={duplicating.record}
           source={duplicating.target}
           sites={sites}
-          timeZone={zoneOf(duplicating.target)}
-          nowMs={nowMs}
-          busy={copySubmit.isPending}
-          onDismiss={() => setDuplicating(undefined)}
+          timeZone={state.zoneOf(duplicating.target)}
+          nowMs={state.nowMs}
+          busy={state.copySubmit.isPending}
+          onDismiss={() => state.setDuplicating(undefined)}
           onSend={(accepted, refused) => {
             const { target, record } = duplicating;
-            setDuplicating(undefined);
-            void sendCopies(accepted, record.powerControl, refused, zoneOf(target));
+            state.setDuplicating(undefined);
+            void state.sendCopies(accepted, record.powerControl, refused, state.zoneOf(target));
           }}
         />
       ) : null}
@@ -365,27 +336,31 @@ export function TimelinePage({
           title={form.replacing ? `Change command ${form.replacing.id}` : 'New command'}
           site={form.target.site}
           device={form.target.device}
-          timeZone={zoneOf(form.target)}
+          timeZone={state.zoneOf(form.target)}
           startMs={form.startMs}
           endMs={form.endMs}
           {...(form.powerControl ? { powerControl: form.powerControl } : {})}
           {...(form.replacing ? { replacingId: form.replacing.id } : {})}
-          nowMs={nowMs}
-          overlapIndex={overlapIndex(form.target.device.deviceId)}
+          nowMs={state.nowMs}
+          overlapIndex={state.overlapIndex(form.target.device.deviceId)}
           submitLabel={form.replacing ? 'Replace command' : 'Submit command'}
-          busy={submit.isPending}
+          busy={state.submit.isPending}
           status={
             <OutcomeCheckingStatus
-              checking={submit.outcomeChecking}
+              checking={state.submit.outcomeChecking}
               what="the command"
-              onStop={submit.stopChecking}
+              onStop={state.submit.stopChecking}
             />
           }
-          error={submit.isError ? submitErrorWords(submit.error, zoneOf(form.target)) : undefined}
-          onDismiss={() => setForm(undefined)}
+          error={
+            state.submit.isError
+              ? submitErrorWords(state.submit.error, state.zoneOf(form.target))
+              : undefined
+          }
+          onDismiss={() => state.setForm(undefined)}
           onSubmit={(command) => {
-            if (form.replacing) void runReplace(form.target, form.replacing, command);
-            else submitFor(form.target.device, command, form.target.site.timeZone);
+            if (form.replacing) void state.runReplace(form.target, form.replacing, command);
+            else state.submitFor(form.target.device, command, form.target.site.timeZone);
           }}
         />
       ) : null}

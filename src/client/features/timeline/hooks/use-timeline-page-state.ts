@@ -73,22 +73,8 @@ export function useTimelinePageState({
     [sites, hiddenSites],
   );
   const { barsByDevice, overlapIndex: commandIndex, failedSlots } = useTimelineBars(viewport);
-  const {
-    setNotice,
-    noticeText,
-    replaceLater,
-    setReplaceLater,
-    replaceFailure,
-    setReplaceFailure,
-    onUndoKey,
-    submit,
-    submitFor,
-    cancel,
-    cancelRecord,
-    copySubmit,
-    sendCopies,
-    runReplace,
-  } = useTimelineChanges({ setForm, setSelected, failedSlots });
+  const changes = useTimelineChanges({ setForm, setSelected, failedSlots });
+  const { setNotice, submit, cancel, copySubmit, sendCopies } = changes;
   // Changes waiting for their devices' budget: drawn as queued until they are sent.
   const waitingChanges = useQuery(queuedChangesQueryOptions({ waiting: 'true' }));
   const withdraw = useWithdrawChange();
@@ -329,20 +315,7 @@ export function useTimelinePageState({
     ghostsByDevice: queued.ghostsByDevice,
     overlapIndex,
     zoneOf,
-    setNotice,
-    noticeText,
-    replaceLater,
-    setReplaceLater,
-    replaceFailure,
-    setReplaceFailure,
-    onUndoKey,
-    submit,
-    submitFor,
-    cancel,
-    cancelRecord,
-    copySubmit,
-    sendCopies,
-    runReplace,
+    ...changes,
     openCreate,
     openReplace,
     copyWindow,
