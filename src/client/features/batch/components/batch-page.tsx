@@ -5,6 +5,11 @@ import { isCancellable } from '#domain/command.ts';
 import { useCancelBatch } from '#client/commands/api/cancel-batch.ts';
 import { useCommandStatuses } from '#client/commands/api/get-command-status.ts';
 import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
+import {
+  ChosenCancelConfirm,
+  ChosenCancelOutcome,
+  DeviceChoiceBar,
+} from '#client/commands/components/chosen-devices.tsx';
 import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { downloadFile } from '#client/lib/download-file.ts';
@@ -172,7 +177,6 @@ export function BatchPage({
     });
   };
   const lastOutcomes = [...rowOutcomes.values()];
-  const lastCancelled = lastOutcomes.filter((r) => r.success).length;
 
   const sendCancel = () => {
     setConfirming(false);
@@ -297,34 +301,13 @@ export function BatchPage({
       ) : null}
       <section className="card stack" aria-labelledby="batch-devices-heading">
         <h2 id="batch-devices-heading">Devices</h2>
-        <div className="actions" role="group" aria-label="Choose devices">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setChosen(new Set(devices.map((d) => d.deviceId)))}
-          >
-            Select all ({total})
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={chosen.size === 0}
-            onClick={() => setChosen(new Set())}
-          >
-            Select none
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={failedIds.length === 0}
-            onClick={() => setChosen(new Set(failedIds))}
-          >
-            Select failed ({failedIds.length})
-          </button>
-          <p role="status" className="batch-counter" aria-live="polite">
-            <strong>{chosen.size}</strong> of {total} devices selected
-          </p>
-        </div>
+        <DeviceChoiceBar
+          allIds={devices.map((d) => d.deviceId)}
+          failedIds={failedIds}
+          chosen={chosen}
+          onChoose={setChosen}
+          counter={{ role: 'status', className: 'batch-counter' }}
+        />
         {canCancel ? (
           <div className="actions">
             <button
@@ -353,22 +336,7 @@ export function BatchPage({
             </p>
           </div>
         ) : null}
-        {lastOutcomes.length > 0 ? (
-          <p
-            ref={outcomeRef}
-            tabIndex={-1}
-            role="status"
-            className={
-              lastCancelled === lastOutcomes.length
-                ? 'notice notice-success'
-                : 'notice notice-warning'
-            }
-          >
-            {lastCancelled === lastOutcomes.length
-              ? `All ${lastOutcomes.length} selected device commands were cancelled.`
-              : `${lastCancelled} of ${lastOutcomes.length} selected device commands cancelled, ${lastOutcomes.length - lastCancelled} not cancelled: each row says why.`}
-          </p>
-        ) : null}
+        <ChosenCancelOutcome outcomes={lastOutcomes} whereSaid="row" ref={outcomeRef} />
         {deviceCancel.isError ? (
           <ErrorAlert
             error={deviceCancel.error}
@@ -423,28 +391,12 @@ export function BatchPage({
         </div>
       </section>
       {confirmingChosen && canCancel ? (
-        <ConfirmDialog
-          title={`Cancel ${chosenCancel.toCancel.length} device command${chosenCancel.toCancel.length === 1 ? '' : 's'}?`}
-          confirmLabel={`Cancel ${chosenCancel.toCancel.length} device command${chosenCancel.toCancel.length === 1 ? '' : 's'}`}
-          dismissLabel="Keep them"
+        <ChosenCancelConfirm
+          plan={chosenCancel}
+          whereSaid="its row says which"
           onDismiss={() => setConfirmingChosen(false)}
           onConfirm={sendChosenCancel}
-        >
-          <p>
-            Cancelled, each device on its own:{' '}
-            <span className="mono">{chosenCancel.toCancel.map((c) => c.deviceId).join(', ')}</span>.
-          </p>
-          {chosenCancel.untouched.length > 0 ? (
-            <p>
-              Left as they are:{' '}
-              {chosenCancel.untouched.map((u) => `${u.deviceId} (${u.why})`).join(', ')}.
-            </p>
-          ) : null}
-          <p>
-            Each device succeeds or fails on its own; its row says which. A command already
-            executing stops now, and a cancel cannot be undone.
-          </p>
-        </ConfirmDialog>
+        />
       ) : null}
       {confirming && canCancel ? (
         <ConfirmDialog

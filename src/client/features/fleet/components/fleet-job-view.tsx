@@ -5,6 +5,11 @@ import { isFinalJobState, progressOverTime, type FleetJob } from '#domain/fleet-
 import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
 import { useCancelDeviceByDevice } from '#client/commands/api/cancel-device-by-device.ts';
 import { useFleetJobAction } from '#client/commands/api/fleet-jobs.ts';
+import {
+  ChosenCancelConfirm,
+  ChosenCancelOutcome,
+  DeviceChoiceBar,
+} from '#client/commands/components/chosen-devices.tsx';
 import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { downloadFile } from '#client/lib/download-file.ts';
@@ -79,8 +84,6 @@ export function FleetJobView({
       return next;
     });
   const lastOutcomes = [...outcomes.values()];
-  const lastCancelled = lastOutcomes.filter((r) => r.success).length;
-  const plural = (n: number) => `${n} device command${n === 1 ? '' : 's'}`;
 
   return (
     <div className="stack">
@@ -222,34 +225,12 @@ export function FleetJobView({
       </section>
       <section className="card stack fleet-batches" aria-labelledby="fleet-batches-heading">
         <h2 id="fleet-batches-heading">Batches</h2>
-        <div className="actions" role="group" aria-label="Choose devices">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setChosen(new Set(allDevices))}
-          >
-            Select all ({allDevices.length})
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={chosen.size === 0}
-            onClick={() => setChosen(new Set())}
-          >
-            Select none
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={failedIds.length === 0}
-            onClick={() => setChosen(new Set(failedIds))}
-          >
-            Select failed ({failedIds.length})
-          </button>
-          <p aria-live="polite">
-            <strong>{chosen.size}</strong> of {allDevices.length} devices selected
-          </p>
-        </div>
+        <DeviceChoiceBar
+          allIds={allDevices}
+          failedIds={failedIds}
+          chosen={chosen}
+          onChoose={setChosen}
+        />
         {controlRefusal ? null : (
           <div className="actions">
             <button
@@ -279,20 +260,7 @@ export function FleetJobView({
             </p>
           </div>
         )}
-        {lastOutcomes.length > 0 ? (
-          <p
-            role="status"
-            className={
-              lastCancelled === lastOutcomes.length
-                ? 'notice notice-success'
-                : 'notice notice-warning'
-            }
-          >
-            {lastCancelled === lastOutcomes.length
-              ? `All ${lastOutcomes.length} selected device commands were cancelled.`
-              : `${lastCancelled} of ${lastOutcomes.length} selected device commands cancelled, ${lastOutcomes.length - lastCancelled} not cancelled: each device says why.`}
-          </p>
-        ) : null}
+        <ChosenCancelOutcome outcomes={lastOutcomes} whereSaid="device" />
         {deviceCancel.isError ? (
           <ErrorAlert
             error={deviceCancel.error}
@@ -300,10 +268,8 @@ export function FleetJobView({
           />
         ) : null}
         {confirmingChosen ? (
-          <ConfirmDialog
-            title={`Cancel ${plural(chosenCancel.toCancel.length)}?`}
-            confirmLabel={`Cancel ${plural(chosenCancel.toCancel.length)}`}
-            dismissLabel="Keep them"
+          <ChosenCancelConfirm
+            plan={chosenCancel}
             onDismiss={() => setConfirmingChosen(false)}
             onConfirm={() => {
               setConfirmingChosen(false);
@@ -311,25 +277,7 @@ export function FleetJobView({
                 onSuccess: (answer) => setOutcomes(new Map(answer.map((r) => [r.deviceId, r]))),
               });
             }}
-          >
-            <p>
-              Cancelled, each device on its own:{' '}
-              <span className="mono">
-                {chosenCancel.toCancel.map((c) => c.deviceId).join(', ')}
-              </span>
-              .
-            </p>
-            {chosenCancel.untouched.length > 0 ? (
-              <p>
-                Left as they are:{' '}
-                {chosenCancel.untouched.map((u) => `${u.deviceId} (${u.why})`).join(', ')}.
-              </p>
-            ) : null}
-            <p>
-              Each device succeeds or fails on its own. A command already executing stops now, and a
-              cancel cannot be undone.
-            </p>
-          </ConfirmDialog>
+          />
         ) : null}
         <div className="table-scroll">
           <table>
