@@ -12,6 +12,19 @@ export const TITLE_ROOM_TOP_PX = 26;
 /** Room below the x axis's ticks for its title, in px. */
 export const TITLE_ROOM_BOTTOM_PX = 22;
 
+/** The margin round a chart's plot, in px: room for the axes' titles above and below it. */
+export const CHART_MARGIN = {
+  top: TITLE_ROOM_TOP_PX,
+  right: 12,
+  bottom: TITLE_ROOM_BOTTOM_PX,
+  left: 4,
+};
+
+/** The tick labels' style in `color`, memoised: recharts stores axis settings, a new object per render re-stores them. */
+export function useTickStyle(color: string) {
+  return useMemo(() => ({ fill: color, fontSize: CHART_FONT_PX }), [color]);
+}
+
 /** Reports the plot area (px from the chart's top left) whenever it moves, for what the page overlays. */
 export function PlotAreaProbe({ onChange }: { onChange: (area: PlotArea) => void }) {
   const area = usePlotArea();

@@ -4,12 +4,11 @@ import type { FleetProgressSample } from '#domain/fleet-job.ts';
 import { ChartFrame, type ChartTarget, type LegendEntry } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
-  CHART_FONT_PX,
+  CHART_MARGIN,
   PlotAreaProbe,
-  TITLE_ROOM_BOTTOM_PX,
-  TITLE_ROOM_TOP_PX,
   useChartGeometry,
   useSiteTimeAxis,
+  useTickStyle,
 } from '#client/components/chart-parts.tsx';
 import { niceValueAxis } from '#client/lib/chart-axes.ts';
 import { useDesignTokens } from '#client/lib/design-tokens.ts';
@@ -18,7 +17,7 @@ import { formatInZone, formatUtc, zoneLabel } from '#client/lib/time.ts';
 import '#client/styles/tokens.css';
 
 const CHART_HEIGHT_PX = 240;
-const CHART_MARGIN = { top: TITLE_ROOM_TOP_PX, right: 16, bottom: TITLE_ROOM_BOTTOM_PX, left: 4 };
+const PROGRESS_MARGIN = { ...CHART_MARGIN, right: 16 };
 /** Until the plot has been measured: what the axis usually takes from the chart's width. */
 const AXES_ESTIMATE_PX = 60;
 const SAMPLE_HALF_WIDTH_PX = 4;
@@ -90,7 +89,7 @@ export function FleetProgressChart({
     const last = samples.at(-1);
     return last && last.atMs < endMs ? [...samples, { ...last, atMs: endMs }] : [...samples];
   }, [samples, endMs]);
-  const tick = useMemo(() => ({ fill: tokens.text, fontSize: CHART_FONT_PX }), [tokens.text]);
+  const tick = useTickStyle(tokens.text);
   const legend: LegendEntry[] = SERIES.map(({ key, words, dash }) => ({
     label: words,
     color: colours[key],
@@ -128,7 +127,7 @@ export function FleetProgressChart({
             width={widthPx}
             height={CHART_HEIGHT_PX}
             data={drawn}
-            margin={CHART_MARGIN}
+            margin={PROGRESS_MARGIN}
             accessibilityLayer={false}
           >
             <CartesianGrid stroke={tokens.border} strokeDasharray="3 3" />

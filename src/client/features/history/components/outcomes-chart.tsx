@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import type { StatusRecord } from '#domain/command.ts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
@@ -12,26 +12,20 @@ import {
 } from '../lib/outcomes-by-day.ts';
 import { textWidthPx } from '#client/lib/text-width.ts';
 import { zoneLabel } from '#client/lib/time.ts';
-import { ChartExportButtons } from './chart-export-button.tsx';
-import { ChartFrame, type ChartTarget, type LegendEntry } from '#client/components/chart-frame.tsx';
+import { HistoryChart } from './history-chart.tsx';
+import type { ChartTarget, LegendEntry } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
   CHART_FONT_PX,
+  CHART_MARGIN,
   PlotAreaProbe,
-  TITLE_ROOM_BOTTOM_PX,
-  TITLE_ROOM_TOP_PX,
   useChartGeometry,
+  useTickStyle,
 } from '#client/components/chart-parts.tsx';
 
 const CHART_HEIGHT_PX = 300;
 /** Until the plot has been measured: what the axis usually takes from the chart's width. */
 const AXES_ESTIMATE_PX = 60;
-const CHART_MARGIN = {
-  top: TITLE_ROOM_TOP_PX,
-  right: 12,
-  bottom: TITLE_ROOM_BOTTOM_PX,
-  left: 4,
-};
 
 /** Commands per site-local day by outcome, stacked; each counts once, so bars add up to the table's count. */
 export function OutcomesChart(props: {
@@ -44,8 +38,6 @@ export function OutcomesChart(props: {
 }) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
-  const frame = useRef<HTMLDivElement>(null);
-  const summaryId = useId();
   const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);
   const days = useMemo(
     () => outcomesByDay(commands, startMs, endMs, timeZone),
@@ -79,7 +71,7 @@ export function OutcomesChart(props: {
     },
     [days, timeZone],
   );
-  const tick = useMemo(() => ({ fill: palette.text, fontSize: CHART_FONT_PX }), [palette.text]);
+  const tick = useTickStyle(palette.text);
   const legend: LegendEntry[] = useMemo(
     () =>
       present.map((key) => ({
@@ -103,100 +95,80 @@ export function OutcomesChart(props: {
   );
 
   return (
-    <figure
-      className="history-chart"
-      aria-labelledby="outcomes-chart-title"
-      data-command-count={total}
+    <HistoryChart
+      titleId="outcomes-chart-title"
+      title="Outcomes per day"
+      chartName="outcomes chart"
+      fileStem={props.fileStem}
+      subtitle={props.subtitle}
+      summary={summary}
+      legend={legend}
+      palette={palette}
+      empty={total === 0}
+      commandCount={total}
+      geometry={{ widthPx, measureRef }}
+      frameLabel={`Outcomes chart, ${days.length} days; arrow keys show each day`}
+      heightPx={CHART_HEIGHT_PX}
+      targets={targets}
     >
-      <div className="history-chart-header">
-        <h3 id="outcomes-chart-title">Outcomes per day</h3>
-        <ChartExportButtons
-          frame={frame}
-          chartName="outcomes chart"
-          fileStem={props.fileStem}
-          title="Outcomes per day"
-          subtitle={props.subtitle}
-          description={summary}
-          legend={legend}
-          palette={palette}
-          disabled={total === 0}
-        />
-      </div>
-      <div ref={frame}>
-        {total === 0 ? null : (
-          <ChartFrame
-            widthPx={widthPx}
-            measureRef={measureRef}
-            label={`Outcomes chart, ${days.length} days; arrow keys show each day`}
-            summaryId={summaryId}
-            heightPx={CHART_HEIGHT_PX}
-            targets={targets}
-            legend={legend}
-          >
-            {(activeIndex) => (
-              <BarChart
-                data={days}
-                width={widthPx}
-                height={CHART_HEIGHT_PX}
-                margin={CHART_MARGIN}
-                accessibilityLayer={false}
-                barCategoryGap="15%"
-              >
-                <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" vertical={false} />
-                <XAxis
-                  dataKey="day"
-                  interval={tickInterval}
-                  tickFormatter={dayTick}
-                  stroke={palette.axis}
-                  tick={tick}
-                  height={24}
-                />
-                <YAxis
-                  type="number"
-                  domain={countAxis.domain}
-                  ticks={countAxis.ticks}
-                  interval={0}
-                  allowDecimals={false}
-                  stroke={palette.axis}
-                  tick={tick}
-                  width="auto"
-                />
-                {activeIndex !== null && plot ? (
-                  <rect
-                    className="history-day-active"
-                    data-screen-only
-                    x={plot.x + (activeIndex * plot.width) / days.length}
-                    width={plot.width / days.length}
-                    y={plot.y}
-                    height={plot.height}
-                    fill={palette.grid}
-                    fillOpacity={0.5}
-                  />
-                ) : null}
-                {present.map((key) => (
-                  <Bar
-                    key={key}
-                    dataKey={key}
-                    name={OUTCOME_WORDS[key]}
-                    stackId="outcomes"
-                    fill={palette.outcomes[key]}
-                    isAnimationActive={false}
-                  />
-                ))}
-                <AxisTitles
-                  left="Commands"
-                  bottom={`Day of the window's start (${zoneLabel(timeZone)})`}
-                  color={palette.text}
-                />
-                <PlotAreaProbe onChange={onPlotArea} />
-              </BarChart>
-            )}
-          </ChartFrame>
-        )}
-      </div>
-      <figcaption id={summaryId} className="history-chart-summary">
-        {summary}
-      </figcaption>
-    </figure>
+      {(activeIndex) => (
+        <BarChart
+          data={days}
+          width={widthPx}
+          height={CHART_HEIGHT_PX}
+          margin={CHART_MARGIN}
+          accessibilityLayer={false}
+          barCategoryGap="15%"
+        >
+          <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" vertical={false} />
+          <XAxis
+            dataKey="day"
+            interval={tickInterval}
+            tickFormatter={dayTick}
+            stroke={palette.axis}
+            tick={tick}
+            height={24}
+          />
+          <YAxis
+            type="number"
+            domain={countAxis.domain}
+            ticks={countAxis.ticks}
+            interval={0}
+            allowDecimals={false}
+            stroke={palette.axis}
+            tick={tick}
+            width="auto"
+          />
+          {activeIndex !== null && plot ? (
+            <rect
+              className="history-day-active"
+              data-screen-only
+              x={plot.x + (activeIndex * plot.width) / days.length}
+              width={plot.width / days.length}
+              y={plot.y}
+              height={plot.height}
+              fill={palette.grid}
+              fillOpacity={0.5}
+            />
+          ) : null}
+          {present.map((key) => (
+            <Bar
+              key={key}
+              dataKey={key}
+              name={OUTCOME_WORDS[key]}
+              stackId="outcomes"
+              fill={palette.outcomes[key]}
+              isAnimationActive={false}
+            />
+          ))}
+          <AxisTitles
+            left="Commands"
+            bottom={`Day of the window's start (${zoneLabel(timeZone)})`}
+            color={palette.text}
+          />
+          <PlotAreaProbe onChange={onPlotArea} />
+        </BarChart>
+      )}
+    </HistoryChart>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import {
   CartesianGrid,
   LineChart,
@@ -23,20 +23,14 @@ import {
   type PowerChartSeriesKey,
   type PowerWindow,
 } from '../lib/power-series.ts';
-import { ChartExportButtons } from './chart-export-button.tsx';
-import {
-  ChartFrame,
-  type ChartTarget,
-  type LegendEntry,
-  type SpanPx,
-} from '#client/components/chart-frame.tsx';
+import { HistoryChart } from './history-chart.tsx';
+import type { ChartTarget, LegendEntry, SpanPx } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
-  CHART_FONT_PX,
+  CHART_MARGIN,
   PlotAreaProbe,
-  TITLE_ROOM_BOTTOM_PX,
-  TITLE_ROOM_TOP_PX,
   useChartGeometry,
+  useTickStyle,
   useSiteTimeAxis,
 } from '#client/components/chart-parts.tsx';
 
@@ -47,12 +41,6 @@ const MIN_WINDOW_PX = 6;
 const AXES_ESTIMATE_PX = 160;
 const PERCENT_TICKS = [0, 25, 50, 75, 100];
 const PERCENT_DOMAIN = [0, 100];
-const CHART_MARGIN = {
-  top: TITLE_ROOM_TOP_PX,
-  right: 12,
-  bottom: TITLE_ROOM_BOTTOM_PX,
-  left: 4,
-};
 
 const legendLabel = (key: PowerChartSeriesKey) =>
   SERIES_SIGN[key] === -1
@@ -76,8 +64,6 @@ export function PowerChart(props: {
 }) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
-  const frame = useRef<HTMLDivElement>(null);
-  const summaryId = useId();
   const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);
   const series = useMemo(() => seriesInUse(commands), [commands]);
   const windows = useMemo(() => powerWindows(commands), [commands]);
@@ -92,7 +78,7 @@ export function PowerChart(props: {
   }, [windows, series]);
   const timeAxis = useSiteTimeAxis({ startMs, endMs, timeZone }, { plot, widthPx, plotWidthPx });
   const data = useMemo(() => [{ tMs: startMs }, { tMs: endMs }], [startMs, endMs]);
-  const tick = useMemo(() => ({ fill: palette.text, fontSize: CHART_FONT_PX }), [palette.text]);
+  const tick = useTickStyle(palette.text);
   const legend: LegendEntry[] = useMemo(
     () =>
       series.map((key) => ({
@@ -128,96 +114,79 @@ export function PowerChart(props: {
   );
 
   return (
-    <figure className="history-chart" aria-labelledby="power-chart-title">
-      <div className="history-chart-header">
-        <h3 id="power-chart-title">Commanded power and limits</h3>
-        <ChartExportButtons
-          frame={frame}
-          chartName="power chart"
-          fileStem={props.fileStem}
-          title="Commanded power and limits"
-          subtitle={props.subtitle}
-          description={summary}
-          legend={legend}
-          palette={palette}
-          disabled={series.length === 0}
-        />
-      </div>
-      <div ref={frame}>
-        {series.length === 0 ? null : (
-          <ChartFrame
-            widthPx={widthPx}
-            measureRef={measureRef}
-            label={`Power chart, ${windows.length === 1 ? '1 window' : `${windows.length} windows`}; arrow keys show each window`}
-            summaryId={summaryId}
-            heightPx={CHART_HEIGHT_PX}
-            targets={targets}
-            legend={legend}
-          >
-            {(activeIndex) => (
-              <LineChart
-                width={widthPx}
-                height={CHART_HEIGHT_PX}
-                data={data}
-                margin={CHART_MARGIN}
-                accessibilityLayer={false}
-              >
-                <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" />
-                <XAxis dataKey="tMs" {...timeAxis.xAxisProps} stroke={palette.axis} tick={tick} />
-                {wattAxis ? (
-                  <YAxis
-                    yAxisId="watts"
-                    type="number"
-                    domain={wattAxis.domain}
-                    ticks={wattAxis.ticks}
-                    interval={0}
-                    // The marks are drawn by WindowMarks, so the axis has no data: without this it ignores the domain.
-                    allowDataOverflow
-                    stroke={palette.axis}
-                    tick={tick}
-                    tickFormatter={formatBatteryPowerW}
-                    width="auto"
-                  />
-                ) : null}
-                {hasPercent ? (
-                  <YAxis
-                    yAxisId="percent"
-                    orientation="right"
-                    type="number"
-                    domain={PERCENT_DOMAIN}
-                    ticks={PERCENT_TICKS}
-                    interval={0}
-                    allowDataOverflow
-                    unit="%"
-                    stroke={palette.axis}
-                    tick={tick}
-                    width="auto"
-                  />
-                ) : null}
-                {wattAxis ? <ReferenceLine yAxisId="watts" y={0} stroke={palette.axis} /> : null}
-                <WindowMarks
-                  windows={windows}
-                  spans={spans}
-                  palette={palette}
-                  activeIndex={activeIndex}
-                />
-                <AxisTitles
-                  // Limits drawn on the side of the battery power they bound (SERIES_SIGN, docs/upstream.md, Commands).
-                  left={wattAxis ? 'Power' : 'SoC cut-off (%)'}
-                  right={wattAxis && hasPercent ? 'SoC cut-off (%)' : undefined}
-                  bottom={`Site time (${zoneLabel(timeZone)}), 24-hour`}
-                  color={palette.text}
-                />
-                <PlotAreaProbe onChange={onPlotArea} />
-              </LineChart>
-            )}
-          </ChartFrame>
-        )}
-      </div>
-      <figcaption id={summaryId} className="history-chart-summary">
-        {summary}
-      </figcaption>
-    </figure>
+    <HistoryChart
+      titleId="power-chart-title"
+      title="Commanded power and limits"
+      chartName="power chart"
+      fileStem={props.fileStem}
+      subtitle={props.subtitle}
+      summary={summary}
+      legend={legend}
+      palette={palette}
+      empty={series.length === 0}
+      geometry={{ widthPx, measureRef }}
+      frameLabel={`Power chart, ${windows.length === 1 ? '1 window' : `${windows.length} windows`}; arrow keys show each window`}
+      heightPx={CHART_HEIGHT_PX}
+      targets={targets}
+    >
+      {(activeIndex) => (
+        <LineChart
+          width={widthPx}
+          height={CHART_HEIGHT_PX}
+          data={data}
+          margin={CHART_MARGIN}
+          accessibilityLayer={false}
+        >
+          <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" />
+          <XAxis dataKey="tMs" {...timeAxis.xAxisProps} stroke={palette.axis} tick={tick} />
+          {wattAxis ? (
+            <YAxis
+              yAxisId="watts"
+              type="number"
+              domain={wattAxis.domain}
+              ticks={wattAxis.ticks}
+              interval={0}
+              // The marks are drawn by WindowMarks, so the axis has no data: without this it ignores the domain.
+              allowDataOverflow
+              stroke={palette.axis}
+              tick={tick}
+              tickFormatter={formatBatteryPowerW}
+              width="auto"
+            />
+          ) : null}
+          {hasPercent ? (
+            <YAxis
+              yAxisId="percent"
+              orientation="right"
+              type="number"
+              domain={PERCENT_DOMAIN}
+              ticks={PERCENT_TICKS}
+              interval={0}
+              allowDataOverflow
+              unit="%"
+              stroke={palette.axis}
+              tick={tick}
+              width="auto"
+            />
+          ) : null}
+          {wattAxis ? <ReferenceLine yAxisId="watts" y={0} stroke={palette.axis} /> : null}
+          <WindowMarks
+            windows={windows}
+            spans={spans}
+            palette={palette}
+            activeIndex={activeIndex}
+          />
+          <AxisTitles
+            // Limits drawn on the side of the battery power they bound (SERIES_SIGN, docs/upstream.md, Commands).
+            left={wattAxis ? 'Power' : 'SoC cut-off (%)'}
+            right={wattAxis && hasPercent ? 'SoC cut-off (%)' : undefined}
+            bottom={`Site time (${zoneLabel(timeZone)}), 24-hour`}
+            color={palette.text}
+          />
+          <PlotAreaProbe onChange={onPlotArea} />
+        </LineChart>
+      )}
+    </HistoryChart>
   );
 }
 
