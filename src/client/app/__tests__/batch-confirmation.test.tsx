@@ -2,17 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
+import { batchCommandOf } from '../../testing/batch-records.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { adelaideDepot } from '../../testing/test-devices.ts';
 // Loaded ahead: the lazy route transforms on first use, which a loaded machine makes slow.
 import '../routes/batch-detail.tsx';
 
-const WINDOW = {
-  powerControl: { targetBatteryPowerW: 1000 },
-  startTime: '2026-11-21T11:00:00Z',
-  endTime: '2026-11-21T12:00:00Z',
-};
+const WINDOW = batchCommandOf({ targetBatteryPowerW: 1000 });
 const ENTRY: LedgerEntry = {
   id: '12',
   kind: 'batch',

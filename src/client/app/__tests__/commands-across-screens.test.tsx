@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { Site } from '#domain/device.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
+import { batchCommandOf } from '../../testing/batch-records.ts';
 import { fakeCommandBff } from '../../testing/fake-command-bff.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
@@ -40,11 +41,7 @@ const timelineBar = (id: string, timeoutMs = 1000) =>
 const FIRST_VISIT_MS = 5000;
 
 /** A batch of one device (Battery A), as the ledger lists it, and the device's command from it. */
-const BATCH_WINDOW = {
-  powerControl: { targetBatteryPowerW: 1000 },
-  startTime: '2026-11-21T11:00:00Z',
-  endTime: '2026-11-21T12:00:00Z',
-};
+const BATCH_WINDOW = batchCommandOf({ targetBatteryPowerW: 1000 });
 const BATCH_ENTRY: LedgerEntry = {
   id: '7',
   kind: 'batch',

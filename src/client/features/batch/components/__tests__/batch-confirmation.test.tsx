@@ -3,40 +3,23 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { batchCommandOf, batchStatusOf, threeDeviceBatch } from '#client/testing/batch-records.ts';
 import { renderWithProviders } from '#client/testing/render.tsx';
 import type { BatchRecord } from '../../lib/ledger-batches.ts';
 import { BatchPage } from '../batch-page.tsx';
 
-const command = {
-  powerControl: { targetBatteryPowerW: -2000 },
-  startTime: '2026-11-21T11:00:00Z',
-  endTime: '2026-11-21T12:00:00Z',
-};
-const status = (deviceId: string, id: string, more: Partial<StatusRecord> = {}): StatusRecord => ({
-  ...command,
-  id,
-  deviceId,
-  status: 'received',
-  receivedAt: '2026-11-21T10:00:00Z',
-  ...more,
-});
+const command = batchCommandOf({ targetBatteryPowerW: -2000 });
+const status = batchStatusOf(command, 'received');
 
 /** A batch of three devices: BAT-1's command found, BAT-2's not confirmed yet, BAT-3's not found. */
 const confirming: BatchRecord = {
-  ledgerId: '10',
-  batchCommandId: 'batch_1',
-  submittedAt: '2026-11-21T10:00:00Z',
-  command,
-  deviceIds: ['BAT-1', 'BAT-2', 'BAT-3'],
+  ...threeDeviceBatch(command),
   commands: [{ deviceId: 'BAT-1', id: 'cmd_1' }],
   unconfirmed: [
     { deviceId: 'BAT-2', state: 'confirming' },
     { deviceId: 'BAT-3', state: 'notFound' },
   ],
   confirmation: 'confirming',
-  timeZone: 'Europe/Berlin',
-  timeZoneRecorded: true,
-  submittedBy: 'Ada',
 };
 
 /** A fake BFF that answers the status of `records` and cancels them one by one. */

@@ -4,41 +4,15 @@ import { describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
 import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { batchCommandOf, batchStatusOf, threeDeviceBatch } from '#client/testing/batch-records.ts';
 import { renderWithProviders } from '#client/testing/render.tsx';
 import type { BatchRecord } from '../../lib/ledger-batches.ts';
 import { BatchPage } from '../batch-page.tsx';
 import { invalidationsOf } from '#client/app/push-updates.ts';
 
-const command = {
-  powerControl: { targetBatteryPowerW: -2000 },
-  startTime: '2026-11-21T11:00:00Z',
-  endTime: '2026-11-21T12:00:00Z',
-};
-const record: BatchRecord = {
-  ledgerId: '10',
-  batchCommandId: 'batch_1',
-  submittedAt: '2026-11-21T10:00:00Z',
-  command,
-  deviceIds: ['BAT-1', 'BAT-2', 'BAT-3'],
-  unconfirmed: [],
-  confirmation: 'confirmed',
-  commands: [
-    { deviceId: 'BAT-1', id: 'cmd_1' },
-    { deviceId: 'BAT-2', id: 'cmd_2' },
-    { deviceId: 'BAT-3', id: 'cmd_3' },
-  ],
-  timeZone: 'Europe/Berlin',
-  timeZoneRecorded: true,
-  submittedBy: 'Ada',
-};
-const status = (deviceId: string, id: string, more: Partial<StatusRecord>): StatusRecord => ({
-  ...command,
-  id,
-  deviceId,
-  status: 'cancelled',
-  receivedAt: '2026-11-21T10:00:00Z',
-  ...more,
-});
+const command = batchCommandOf({ targetBatteryPowerW: -2000 });
+const record = threeDeviceBatch(command);
+const status = batchStatusOf(command, 'cancelled');
 const statuses: Record<string, StatusRecord> = {
   cmd_1: status('BAT-1', 'cmd_1', { cancelReason: 'manuallyCancel' }),
   cmd_2: status('BAT-2', 'cmd_2', { status: 'completed' }),
