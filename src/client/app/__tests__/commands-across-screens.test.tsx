@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { Site } from '#domain/device.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
@@ -11,6 +11,7 @@ import { renderApp } from '../../testing/render.tsx';
 // the pages that use it are lazy routes.
 import '../routes/device.tsx';
 import { harbourPlant } from '../../testing/test-devices.ts';
+import { fakeDateAt } from '../../testing/fake-date.ts';
 
 const SITE: Site = harbourPlant();
 const NOW = '2026-11-21T10:00:00Z';
@@ -66,11 +67,7 @@ const BATCH_COMMAND: StatusRecord = {
 // pages must show the change sooner than that, from what the mutation invalidated.
 
 describe('device commands across screens', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(NOW));
-  });
-  afterEach(() => vi.useRealTimers());
+  fakeDateAt(NOW);
 
   it('shows a command submitted on the device page on the timeline and in the history', async () => {
     fakeCommandBff({

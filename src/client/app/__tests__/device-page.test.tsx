@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
 import type { Site } from '#domain/device.ts';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
@@ -11,6 +11,7 @@ import { invalidationsOf } from '../push-updates.ts';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
 // the device page (which uses it) is a lazy route.
 import '../routes/device.tsx';
+import { fakeDateAt } from '../../testing/fake-date.ts';
 
 const SITE: Site = {
   siteId: 'PLANT-AU-001',
@@ -193,11 +194,7 @@ const open: StatusRecord = {
 };
 
 describe('device page', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(NOW));
-  });
-  afterEach(() => vi.useRealTimers());
+  fakeDateAt(NOW);
 
   it('shows the device, its ranges and a window on the site clock with UTC alongside', async () => {
     fakeBff();

@@ -1,12 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Site } from '#domain/device.ts';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
 import '../routes/queued-changes.tsx';
+import { fakeDateAt } from '../../testing/fake-date.ts';
 
 const NOW = '2026-11-21T00:52:00Z';
 const SITE: Site = {
@@ -68,11 +69,7 @@ const SUBMIT: QueuedChangeStatus = {
 };
 
 describe('queued changes page', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(NOW));
-  });
-  afterEach(() => vi.useRealTimers());
+  fakeDateAt(NOW);
 
   it("lists the account's waiting changes on their site's clock; one being sent cannot be withdrawn", async () => {
     const requests = stubFetch((request) => {

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { invalidationsOf } from '#client/app/push-updates.ts';
 import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
@@ -8,6 +8,7 @@ import { renderApp } from '#client/testing/render.tsx';
 import { BATTERY_A, harbourPlant } from '#client/testing/test-devices.ts';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
 import '../timeline-page.tsx';
+import { fakeDateAt } from '#client/testing/fake-date.ts';
 
 const NOW = '2026-11-21T10:00:00Z';
 const DEVICE = 'BAT-EU-001-A';
@@ -37,11 +38,7 @@ const QUEUED_SUBMIT: QueuedChangeStatus = {
 const CELL_ID = `tl-bar-ghost-queued-chg_1-${DEVICE}`;
 
 describe('the timeline page and queued changes', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(NOW));
-  });
-  afterEach(() => vi.useRealTimers());
+  fakeDateAt(NOW);
 
   it('draws a queued submission on its row until it is withdrawn from its menu, after a confirmation', async () => {
     const { requests } = fakeCommandBff({
