@@ -1,7 +1,20 @@
 import { useId, useRef, type ReactNode } from 'react';
+import type { StatusRecord } from '#domain/command.ts';
 import { ChartFrame, type ChartTarget, type LegendEntry } from '#client/components/chart-frame.tsx';
 import type { ChartPalette } from '../hooks/use-chart-palette.ts';
 import { ChartExportButtons } from './chart-export-button.tsx';
+
+/** What a chart of the history page draws: the commands of a range on a site's clock, and its export's names. */
+export interface HistoryChartInput {
+  commands: readonly StatusRecord[];
+  startMs: number;
+  endMs: number;
+  timeZone: string;
+  /** Under the title in the exported file. */
+  subtitle: string;
+  /** File name of the export without its extension. */
+  fileStem: string;
+}
 
 /**
  * A chart of the history page: its heading with the export buttons, the chart in a

@@ -1,6 +1,5 @@
 import { useCallback, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
-import type { StatusRecord } from '#domain/command.ts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
 import { formatSiteTimeTick, categoryTickInterval, niceValueAxis } from '#client/lib/chart-axes.ts';
 import { outcomeDayWords, outcomesChartSummary } from '../lib/chart-summary.ts';
@@ -12,7 +11,7 @@ import {
 } from '../lib/outcomes-by-day.ts';
 import { textWidthPx } from '#client/lib/text-width.ts';
 import { zoneLabel } from '#client/lib/time.ts';
-import { HistoryChart } from './history-chart.tsx';
+import { HistoryChart, type HistoryChartInput } from './history-chart.tsx';
 import type { ChartTarget, LegendEntry } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
@@ -28,14 +27,7 @@ const CHART_HEIGHT_PX = 300;
 const AXES_ESTIMATE_PX = 60;
 
 /** Commands per site-local day by outcome, stacked; each counts once, so bars add up to the table's count. */
-export function OutcomesChart(props: {
-  commands: readonly StatusRecord[];
-  startMs: number;
-  endMs: number;
-  timeZone: string;
-  subtitle: string;
-  fileStem: string;
-}) {
+export function OutcomesChart(props: HistoryChartInput) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
   const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);

@@ -8,7 +8,6 @@ import {
   usePlotArea,
   useYAxisScale,
 } from 'recharts';
-import type { StatusRecord } from '#domain/command.ts';
 import { formatBatteryPowerW, POWER_CONTROL_WORDS } from '#client/lib/power-control-words.ts';
 import { zoneLabel } from '#client/lib/time.ts';
 import { useChartPalette, type ChartPalette } from '../hooks/use-chart-palette.ts';
@@ -23,7 +22,7 @@ import {
   type PowerChartSeriesKey,
   type PowerWindow,
 } from '../lib/power-series.ts';
-import { HistoryChart } from './history-chart.tsx';
+import { HistoryChart, type HistoryChartInput } from './history-chart.tsx';
 import type { ChartTarget, LegendEntry, SpanPx } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
@@ -54,14 +53,7 @@ const markOf = (key: PowerChartSeriesKey): LegendEntry['mark'] =>
  * Commanded values per command window: battery power as a bar from zero, site limits dashed on the
  * watt axis, SoC cut-offs on a percent axis; windows at least {@link MIN_WINDOW_PX} wide, ticks on the site's clock.
  */
-export function PowerChart(props: {
-  commands: readonly StatusRecord[];
-  startMs: number;
-  endMs: number;
-  timeZone: string;
-  subtitle: string;
-  fileStem: string;
-}) {
+export function PowerChart(props: HistoryChartInput) {
   const { commands, startMs, endMs, timeZone } = props;
   const palette = useChartPalette();
   const { measureRef, widthPx, plot, onPlotArea, plotWidthPx } = useChartGeometry(AXES_ESTIMATE_PX);
