@@ -34,3 +34,17 @@ export function testFleetJob(overrides: Partial<FleetJob> = {}): FleetJob {
     ...overrides,
   };
 }
+
+/** A fleet job's first batch, `BATCH-1`, sent at 12:00:01 UTC on 2030-01-01 to `devices`. */
+export function sentFleetBatch(
+  devices: FleetJob['batches'][number]['devices'],
+): FleetJob['batches'][number] {
+  return {
+    index: 0,
+    state: 'sent',
+    batchCommandId: 'BATCH-1',
+    sentAt: '2030-01-01T12:00:01.000Z',
+    attempts: 1,
+    devices,
+  };
+}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { progressOf, type FleetJob } from '#domain/fleet-job.ts';
 import { json, stubFetch } from '#client/testing/fake-fetch.ts';
-import { TEST_FLEET_JOB_ID, testFleetJob } from '#client/testing/fleet-jobs.ts';
+import { sentFleetBatch, TEST_FLEET_JOB_ID, testFleetJob } from '#client/testing/fleet-jobs.ts';
 import { renderWithProviders } from '#client/testing/render.tsx';
 import { fleetJobRefetchMs } from '../../lib/fleet-confirmation.ts';
 import { FleetJobView } from '../fleet-job-view.tsx';
@@ -25,22 +25,15 @@ function job(overrides: Partial<FleetJob> = {}): FleetJob {
       failed: 0,
     },
     batches: [
-      {
-        index: 0,
-        state: 'sent',
-        batchCommandId: 'BATCH-1',
-        sentAt: '2030-01-01T12:00:01.000Z',
-        attempts: 1,
-        devices: [
-          { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
-          {
-            deviceId: 'BAT-2',
-            commandId: 'CMD-2',
-            status: 'cancelled',
-            cancelReason: 'timeWindowOverlap',
-          },
-        ],
-      },
+      sentFleetBatch([
+        { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
+        {
+          deviceId: 'BAT-2',
+          commandId: 'CMD-2',
+          status: 'cancelled',
+          cancelReason: 'timeWindowOverlap',
+        },
+      ]),
       {
         index: 1,
         state: 'pending',
@@ -179,17 +172,10 @@ describe('FleetJobView', () => {
   it('says which sent devices are not confirmed yet and which were not found, and counts them', () => {
     const unconfirmed = job({
       batches: [
-        {
-          index: 0,
-          state: 'sent',
-          batchCommandId: 'BATCH-1',
-          sentAt: '2030-01-01T12:00:01.000Z',
-          attempts: 1,
-          devices: [
-            { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
-            { deviceId: 'BAT-2' },
-          ],
-        },
+        sentFleetBatch([
+          { deviceId: 'BAT-1', commandId: 'CMD-1', status: 'received' },
+          { deviceId: 'BAT-2' },
+        ]),
         {
           index: 1,
           state: 'pending',
@@ -285,29 +271,22 @@ describe('FleetJobView', () => {
 describe('FleetJobView, with devices on a site since unbound', () => {
   it('ends them as no longer followed, counted apart and final: not failed, not looked for, not read again', () => {
     const batches: FleetJob['batches'] = [
-      {
-        index: 0,
-        state: 'sent',
-        batchCommandId: 'BATCH-1',
-        sentAt: '2030-01-01T12:00:01.000Z',
-        attempts: 1,
-        devices: [
-          {
-            deviceId: 'BAT-1',
-            commandId: 'CMD-1',
-            status: 'received',
-            unbound: true,
-            outcomeAt: '2030-01-01T12:05:00.000Z',
-          },
-          { deviceId: 'BAT-2', unbound: true, outcomeAt: '2030-01-01T12:05:00.000Z' },
-          {
-            deviceId: 'BAT-3',
-            commandId: 'CMD-3',
-            status: 'completed',
-            outcomeAt: '2030-01-01T19:00:00.000Z',
-          },
-        ],
-      },
+      sentFleetBatch([
+        {
+          deviceId: 'BAT-1',
+          commandId: 'CMD-1',
+          status: 'received',
+          unbound: true,
+          outcomeAt: '2030-01-01T12:05:00.000Z',
+        },
+        { deviceId: 'BAT-2', unbound: true, outcomeAt: '2030-01-01T12:05:00.000Z' },
+        {
+          deviceId: 'BAT-3',
+          commandId: 'CMD-3',
+          status: 'completed',
+          outcomeAt: '2030-01-01T19:00:00.000Z',
+        },
+      ]),
     ];
     const unbound = job({ state: 'completed', batches, progress: progressOf(batches) });
     const readAtMs = Date.parse('2030-01-01T19:30:00Z');
