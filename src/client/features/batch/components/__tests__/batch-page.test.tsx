@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
@@ -247,9 +248,8 @@ describe('BatchPage, when its batch cancel is queued', () => {
     });
   }
 
-  it('follows it: "not sent yet" gives way to sent once it went, with when', async () => {
-    let change: object = queuedChange;
-    fakeQueuingBff(() => change);
+  /** Renders the page and cancels the batch through its dialog; the page's query client. */
+  async function cancelTheBatch() {
     const user = userEvent.setup();
     const { queryClient } = renderWithProviders(<BatchPage record={record} />);
     const cancel = await screen.findByRole('button', { name: 'Cancel batch' });
@@ -257,6 +257,29 @@ describe('BatchPage, when its batch cancel is queued', () => {
     await user.click(cancel);
     const dialog = await screen.findByRole('alertdialog', { name: 'Cancel batch batch_1?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
+    return queryClient;
+  }
+
+  /** What the push stream's event of the queued cancel's new `state` invalidates, invalidated. */
+  async function pushChangeState(
+    queryClient: QueryClient,
+    id: string,
+    state: string,
+    createdAt: string,
+  ) {
+    for (const filters of invalidationsOf({
+      id,
+      type: 'queuedChangeChanged',
+      data: { changeId: 'chg_c', state, deviceIds: record.deviceIds },
+      createdAt,
+    }))
+      await queryClient.invalidateQueries(filters);
+  }
+
+  it('follows it: "not sent yet" gives way to sent once it went, with when', async () => {
+    let change: object = queuedChange;
+    fakeQueuingBff(() => change);
+    const queryClient = await cancelTheBatch();
     await vi.waitFor(() =>
       expect(
         screen.getByText(/^The batch cancel is not sent yet\. Queued: it goes at/),
@@ -269,13 +292,7 @@ describe('BatchPage, when its batch cancel is queued', () => {
       goesAt: undefined,
       steps: [{ ...queuedChange.steps[0], state: 'sent', sentAt: GOES_AT }],
     };
-    for (const filters of invalidationsOf({
-      id: '9',
-      type: 'queuedChangeChanged',
-      data: { changeId: 'chg_c', state: 'sent', deviceIds: record.deviceIds },
-      createdAt: '2026-11-21T10:31:21Z',
-    }))
-      await queryClient.invalidateQueries(filters);
+    await pushChangeState(queryClient, '9', 'sent', '2026-11-21T10:31:21Z');
     await vi.waitFor(() =>
       expect(
         screen.getByText(
@@ -289,13 +306,7 @@ describe('BatchPage, when its batch cancel is queued', () => {
   it('follows it: says it was withdrawn, not sent, once an operator withdrew it', async () => {
     let change: object = queuedChange;
     fakeQueuingBff(() => change);
-    const user = userEvent.setup();
-    const { queryClient } = renderWithProviders(<BatchPage record={record} />);
-    const cancel = await screen.findByRole('button', { name: 'Cancel batch' });
-    await vi.waitFor(() => expect((cancel as HTMLButtonElement).disabled).toBe(false));
-    await user.click(cancel);
-    const dialog = await screen.findByRole('alertdialog', { name: 'Cancel batch batch_1?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
+    const queryClient = await cancelTheBatch();
     await screen.findByText(/^The batch cancel is not sent yet\./);
 
     change = {
@@ -303,13 +314,7 @@ describe('BatchPage, when its batch cancel is queued', () => {
       state: 'withdrawn',
       goesAt: undefined,
     };
-    for (const filters of invalidationsOf({
-      id: '10',
-      type: 'queuedChangeChanged',
-      data: { changeId: 'chg_c', state: 'withdrawn', deviceIds: record.deviceIds },
-      createdAt: '2026-11-21T10:31:00Z',
-    }))
-      await queryClient.invalidateQueries(filters);
+    await pushChangeState(queryClient, '10', 'withdrawn', '2026-11-21T10:31:00Z');
     await vi.waitFor(() =>
       expect(
         screen.getByText('Batch cancel not sent. It was withdrawn before it was sent.'),
