@@ -81,14 +81,7 @@ function fakeBff(
       const command = request.body as DeviceCommand;
       const change = queuedSubmission(`chg_${next++}`, command);
       changes.push(change);
-      return json(202, {
-        queued: {
-          changeId: change.id,
-          goesAt: GOES_AT,
-          reason: 'no_slot',
-          deviceIds: ['BAT-AU-001-A'],
-        },
-      });
+      return queuedAnswer(change.id);
     }
     const withdraw = /^DELETE \/api\/changes\/([\w-]+)$/.exec(route);
     const withdrawn = changes.find((c) => c.id === withdraw?.[1]);
@@ -107,14 +100,7 @@ function fakeBff(
     if (cancel && command && queueCancels) {
       const change = queuedCancel(`chg_${next++}`, command.id);
       changes.push(change);
-      return json(202, {
-        queued: {
-          changeId: change.id,
-          goesAt: GOES_AT,
-          reason: 'no_slot',
-          deviceIds: ['BAT-AU-001-A'],
-        },
-      });
+      return queuedAnswer(change.id);
     }
     if (cancel && command) {
       if (command.id === 'cmd_late') {
@@ -138,6 +124,12 @@ function fakeBff(
 
 /** When a queued change goes in these tests: a minute and 20 s after `NOW`. */
 const GOES_AT = '2026-11-21T00:53:20Z';
+
+/** The BFF's answer to a change it queued for the device's next free call. */
+const queuedAnswer = (changeId: string) =>
+  json(202, {
+    queued: { changeId, goesAt: GOES_AT, reason: 'no_slot', deviceIds: ['BAT-AU-001-A'] },
+  });
 
 function queuedSubmission(id: string, command: DeviceCommand): QueuedChangeStatus {
   return {
