@@ -10,7 +10,8 @@ export type BatchCounts = Record<
   number
 >;
 
-const noCounts = (): BatchCounts => ({
+/** Counts of a batch with no device in any standing: what counting starts from. */
+export const noCounts = (): BatchCounts => ({
   received: 0,
   executing: 0,
   completed: 0,

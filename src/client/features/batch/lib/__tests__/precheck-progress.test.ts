@@ -11,6 +11,7 @@ import {
 import {
   cancelFailureWords,
   countStatuses,
+  noCounts,
   splitCancelResults,
   summarizeBatch,
 } from '../batch-progress.ts';
@@ -106,16 +107,7 @@ describe('batch progress', () => {
   });
 
   it('never calls a batch with cancelled devices a success', () => {
-    const base = {
-      received: 0,
-      executing: 0,
-      completed: 0,
-      cancelled: 0,
-      unknown: 0,
-      confirming: 0,
-      notFound: 0,
-      unbound: 0,
-    };
+    const base = noCounts();
     expect(summarizeBatch({ ...base, completed: 3 }).tone).toBe('success');
     const mixed = summarizeBatch({ ...base, completed: 2, cancelled: 1 });
     expect(mixed).toEqual({
@@ -135,16 +127,7 @@ describe('batch progress', () => {
   });
 
   it('counts devices not confirmed yet and not found, and never calls such a batch finished', () => {
-    const base = {
-      received: 0,
-      executing: 0,
-      completed: 0,
-      cancelled: 0,
-      unknown: 0,
-      confirming: 0,
-      notFound: 0,
-      unbound: 0,
-    };
+    const base = noCounts();
     expect(summarizeBatch({ ...base, completed: 3, confirming: 2 })).toEqual({
       tone: 'info',
       words: 'In progress: 3 of 5 device commands are final; 2 devices not confirmed yet.',
