@@ -1,4 +1,4 @@
-import type { FleetJob } from '#domain/fleet-job.ts';
+import { progressOf, type FleetJob } from '#domain/fleet-job.ts';
 
 /** The job ID of {@link testFleetJob}. */
 export const TEST_FLEET_JOB_ID = '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b';
@@ -9,6 +9,9 @@ export const TEST_FLEET_JOB_ID = '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b';
  * whole fields (progress, batches, rollout ...).
  */
 export function testFleetJob(overrides: Partial<FleetJob> = {}): FleetJob {
+  const batches: FleetJob['batches'] = [
+    { index: 0, state: 'pending', attempts: 0, devices: [{ deviceId: 'BAT-1' }] },
+  ];
   return {
     jobId: TEST_FLEET_JOB_ID,
     state: 'running',
@@ -20,17 +23,8 @@ export function testFleetJob(overrides: Partial<FleetJob> = {}): FleetJob {
     rollout: { batchSize: 50, batchesPerMinute: 10, abortPercent: 10 },
     createdAt: '2030-01-01T12:00:00.000Z',
     updatedAt: '2030-01-01T12:00:05.000Z',
-    progress: {
-      total: 1,
-      sent: 0,
-      received: 0,
-      executing: 0,
-      completed: 0,
-      cancelled: {},
-      unbound: 0,
-      failed: 0,
-    },
-    batches: [{ index: 0, state: 'pending', attempts: 0, devices: [{ deviceId: 'BAT-1' }] }],
+    progress: progressOf(batches),
+    batches,
     ...overrides,
   };
 }
