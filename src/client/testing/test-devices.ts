@@ -71,6 +71,20 @@ export const adelaideDepot = (devices: Device[] = [BATTERY_D]): Site => ({
 });
 
 /**
+ * The Adelaide depot (`PLANT-AU-001`) whose zone was set to Australia/Adelaide, on the vendor's
+ * `UTC+9:30`, holding Battery A (`BAT-AU-001-A`, online, model PD-10) with `capabilities`.
+ */
+export const zonedAdelaideDepot = (capabilities: Device['capabilities']): Site => ({
+  siteId: 'PLANT-AU-001',
+  name: 'Adelaide depot',
+  timeZone: 'Australia/Adelaide',
+  clock: { source: 'set', vendorOffset: '+09:30' },
+  devices: [
+    { deviceId: 'BAT-AU-001-A', name: 'Battery A', model: 'PD-10', online: true, capabilities },
+  ],
+});
+
+/**
  * The Brisbane Yard (`PLANT-AU-003`, Australia, vendor's `UTC+10:00`), whose zone Dana Admin set
  * to Australia/Brisbane at 2026-11-20 03:30 UTC.
  */

@@ -2,7 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
-import type { Site } from '#domain/device.ts';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
@@ -12,27 +11,14 @@ import { invalidationsOf } from '../push-updates.ts';
 // the device page (which uses it) is a lazy route.
 import '../routes/device.tsx';
 import { fakeDateAt } from '../../testing/fake-date.ts';
+import { zonedAdelaideDepot } from '../../testing/test-devices.ts';
 
-const SITE: Site = {
-  siteId: 'PLANT-AU-001',
-  name: 'Adelaide depot',
-  timeZone: 'Australia/Adelaide',
-  clock: { source: 'set', vendorOffset: '+09:30' },
-  devices: [
-    {
-      deviceId: 'BAT-AU-001-A',
-      name: 'Battery A',
-      model: 'PD-10',
-      online: true,
-      capabilities: {
-        targetBatteryPowerW: { min: -5000, max: 5000 },
-        chargeCutoffSocPercent: { min: 50, max: 100 },
-        dischargeCutoffSocPercent: { min: 0, max: 50 },
-        siteImportLimitW: { min: 0, max: 20000 },
-      },
-    },
-  ],
-};
+const SITE = zonedAdelaideDepot({
+  targetBatteryPowerW: { min: -5000, max: 5000 },
+  chargeCutoffSocPercent: { min: 50, max: 100 },
+  dischargeCutoffSocPercent: { min: 0, max: 50 },
+  siteImportLimitW: { min: 0, max: 20000 },
+});
 const PATH = '/sites/PLANT-AU-001/devices/BAT-AU-001-A';
 const NOW = '2026-11-21T00:52:00Z';
 

@@ -1,30 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Site } from '#domain/device.ts';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
 import '../routes/queued-changes.tsx';
 import { fakeDateAt } from '../../testing/fake-date.ts';
+import { zonedAdelaideDepot } from '../../testing/test-devices.ts';
 
 const NOW = '2026-11-21T00:52:00Z';
-const SITE: Site = {
-  siteId: 'PLANT-AU-001',
-  name: 'Adelaide depot',
-  timeZone: 'Australia/Adelaide',
-  clock: { source: 'set', vendorOffset: '+09:30' },
-  devices: [
-    {
-      deviceId: 'BAT-AU-001-A',
-      name: 'Battery A',
-      model: 'PD-10',
-      online: true,
-      capabilities: { targetBatteryPowerW: { min: -5000, max: 5000 } },
-    },
-  ],
-};
+const SITE = zonedAdelaideDepot({ targetBatteryPowerW: { min: -5000, max: 5000 } });
 
 /** A replace waiting for the device's next call: its cancel went, its submission waits. */
 const REPLACE: QueuedChangeStatus = {
