@@ -1,8 +1,9 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
 import { renderApp } from '#client/testing/render.tsx';
+import { submitFirstRowCommand } from '#client/testing/timeline-steps.ts';
 import { harbourPlant } from '#client/testing/test-devices.ts';
 
 /**
@@ -19,13 +20,7 @@ describe("the timeline's command form during an outage", () => {
     });
     const user = userEvent.setup();
     renderApp('/timeline');
-    const grid = await screen.findByRole('grid', { name: 'Command timeline' });
-    act(() => grid.focus());
-    await user.keyboard('{ArrowDown}');
-    await user.click(await screen.findByRole('button', { name: 'New command for Battery A' }));
-    const dialog = await screen.findByRole('dialog', { name: 'New command' });
-    await user.type(within(dialog).getByLabelText('Target battery power (W)'), '1000');
-    await user.click(within(dialog).getByRole('button', { name: 'Submit command' }));
+    const dialog = await submitFirstRowCommand(user);
 
     const checking = await within(dialog).findByText(/Outcome not known yet/);
     expect(checking.closest('[role="status"]')).toBeTruthy();

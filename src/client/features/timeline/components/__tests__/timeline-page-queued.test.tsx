@@ -5,6 +5,7 @@ import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import { invalidationsOf } from '#client/app/push-updates.ts';
 import { fakeCommandBff } from '#client/testing/fake-command-bff.ts';
 import { renderApp } from '#client/testing/render.tsx';
+import { submitFirstRowCommand } from '#client/testing/timeline-steps.ts';
 import { BATTERY_A, harbourPlant } from '#client/testing/test-devices.ts';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time.
 import '../timeline-page.tsx';
@@ -156,13 +157,7 @@ describe('the timeline page and queued changes', () => {
     });
     const user = userEvent.setup();
     const { queryClient } = renderApp('/timeline');
-    const grid = await screen.findByRole('grid', { name: 'Command timeline' });
-    act(() => grid.focus());
-    await user.keyboard('{ArrowDown}');
-    await user.click(await screen.findByRole('button', { name: 'New command for Battery A' }));
-    const dialog = await screen.findByRole('dialog', { name: 'New command' });
-    await user.type(within(dialog).getByLabelText('Target battery power (W)'), '1000');
-    await user.click(within(dialog).getByRole('button', { name: 'Submit command' }));
+    await submitFirstRowCommand(user);
     const line = await screen.findByText(
       /^Command for Battery A not sent yet\. Queued: it goes at/,
     );
