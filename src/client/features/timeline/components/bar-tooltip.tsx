@@ -12,19 +12,21 @@ import { StatusRecordList } from './status-record-list.tsx';
 const CARD_WIDTH_PX = 384;
 const CARD_HEIGHT_PX = 220;
 
-/**
- * Hover card of a bar, times in the site's zone: placed beside (`x`, `y`) but flipped to stay
- * inside the grid; it takes no pointer events, so it never covers an action.
- */
-function BarTooltip(props: {
-  bar: Bar;
+/** A card's device, on its site's clock, and where it goes: beside (`x`, `y`), inside the grid's bounds. */
+interface CardPlace {
   device: Device;
   timeZone: string;
   x: number;
   y: number;
   boundsWidthPx: number;
   boundsHeightPx: number;
-}) {
+}
+
+/**
+ * Hover card of a bar, times in the site's zone: placed beside (`x`, `y`) but flipped to stay
+ * inside the grid; it takes no pointer events, so it never covers an action.
+ */
+function BarTooltip(props: CardPlace & { bar: Bar }) {
   return (
     <TooltipCard {...props}>
       <strong>{props.device.name}</strong>
@@ -40,15 +42,7 @@ function BarTooltip(props: {
 }
 
 /** Hover (or keyboard focus) card of a ghost window, placed as `BarTooltip` is. */
-function GhostTooltip(props: {
-  ghost: GhostWindow;
-  device: Device;
-  timeZone: string;
-  x: number;
-  y: number;
-  boundsWidthPx: number;
-  boundsHeightPx: number;
-}) {
+function GhostTooltip(props: CardPlace & { ghost: GhostWindow }) {
   const { ghost } = props;
   return (
     <TooltipCard {...props}>

@@ -21,14 +21,8 @@ export interface DragPreview {
 }
 
 /** A received bar moved or resized by drag (`xPx`, `yPx`: the pointer) or keys, with its verdict. */
-export interface MovingPreview {
+export interface MovingPreview extends DragPreview {
   barId: string;
-  rowIndex: number;
-  startMs: number;
-  endMs: number;
-  refused: boolean;
-  xPx?: number;
-  yPx?: number;
 }
 
 export interface FrameState {
