@@ -11,3 +11,21 @@ export function signInPathFrom(location: { pathname: string; search: string }): 
   if (location.pathname === '/sign-in' || here === '/' || here === '/overview') return '/sign-in';
   return `/sign-in?${new URLSearchParams({ next: here }).toString()}`;
 }
+
+/**
+ * What a 401 `not_signed_in` does wherever it comes from (the BFF session ended: signed out
+ * elsewhere, expired): forget every cached answer and go to the sign-in page with the way back,
+ * unless the operator is on it already (src/client/README.md, rules of the house).
+ */
+export function sendToSignIn(
+  router: {
+    state: { location: { pathname: string; search: string } };
+    navigate: (to: string, options: { replace: boolean }) => Promise<void>;
+  },
+  queryClient: { clear: () => void },
+): void {
+  const { location } = router.state;
+  if (location.pathname === '/sign-in') return;
+  queryClient.clear();
+  void router.navigate(signInPathFrom(location), { replace: true });
+}

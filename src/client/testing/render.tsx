@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, vi } from 'vitest';
 import { createQueryClient } from '../app/query-client.ts';
 import { createAppRoutes } from '../app/router.tsx';
-import { signInPathFrom } from '../app/safe-next-path.ts';
+import { sendToSignIn } from '../app/safe-next-path.ts';
 
 afterEach(() => {
   cleanup();
@@ -35,14 +35,7 @@ export function renderWithProviders(
 
 /** Renders the whole app at `path` with its real routes, like main.tsx does, in memory. */
 export function renderApp(path: string) {
-  const queryClient = createQueryClient({
-    onNotSignedIn: () => {
-      const { location } = router.state;
-      if (location.pathname === '/sign-in') return;
-      queryClient.clear();
-      void router.navigate(signInPathFrom(location), { replace: true });
-    },
-  });
+  const queryClient = createQueryClient({ onNotSignedIn: () => sendToSignIn(router, queryClient) });
   queryClient.setDefaultOptions({
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },
   });
