@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { Site } from '#domain/device.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
@@ -12,6 +12,7 @@ import { deviceHistoryPath, devicePath } from '../../lib/device-paths.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
+import { Breadcrumb } from '../../components/breadcrumb.tsx';
 
 /** What the batch composer leaves in the history entry it opens: the batch was just sent. */
 const ArrivalSchema = z.object({ justSubmitted: z.literal(true) });
@@ -70,14 +71,7 @@ function BatchDetail({
   return (
     <>
       <title>{`Batch ${name} · powerdeck`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/batches">Batches</Link>
-          </li>
-          <li aria-current="page">{name}</li>
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ label: 'Batches', to: '/batches' }]} current={name} />
       {batch.isPending && batch.fetchStatus !== 'idle' ? (
         <Loading what="Loading the batch…" />
       ) : batch.isError ? (

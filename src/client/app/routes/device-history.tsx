@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { useDeviceHistory } from '../../commands/api/get-command-history.ts';
 import { HistoryView } from '../../features/history/components/history-view.tsx';
 import {
@@ -13,6 +13,7 @@ import { zoneLabel } from '../../lib/time.ts';
 import { DeviceLookup } from './device-lookup.tsx';
 import { SiteClock } from './site-clock.tsx';
 import { devicePath } from '../../lib/device-paths.ts';
+import { Breadcrumb } from '../../components/breadcrumb.tsx';
 
 function HistoryRoute() {
   const { siteId = '', deviceId = '' } = useParams();
@@ -33,18 +34,14 @@ function HistoryRoute() {
       {({ site, device, timeZone, knownZone }) => (
         <>
           <title>{`History of ${device.deviceId} · powerdeck`}</title>
-          <nav aria-label="Breadcrumb" className="breadcrumb">
-            <ol>
-              <li>
-                <Link to="/sites">Sites</Link>
-              </li>
-              <li>{site.name}</li>
-              <li>
-                <Link to={devicePath(site.siteId, device.deviceId)}>{device.deviceId}</Link>
-              </li>
-              <li aria-current="page">History</li>
-            </ol>
-          </nav>
+          <Breadcrumb
+            trail={[
+              { label: 'Sites', to: '/sites' },
+              { label: site.name },
+              { label: device.deviceId, to: devicePath(site.siteId, device.deviceId) },
+            ]}
+            current="History"
+          />
           <h1>
             Command history of {device.name} <span className="secondary">{device.deviceId}</span>
           </h1>

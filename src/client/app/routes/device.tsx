@@ -12,6 +12,7 @@ import { DeviceLookup } from './device-lookup.tsx';
 import { SiteClock } from './site-clock.tsx';
 import { deviceHistoryPath } from '../../lib/device-paths.ts';
 import { usePermission } from './use-permission.ts';
+import { Breadcrumb } from '../../components/breadcrumb.tsx';
 
 function DeviceRoute() {
   const { siteId = '', deviceId = '' } = useParams();
@@ -27,15 +28,10 @@ function DeviceRoute() {
       {({ site, device, timeZone, knownZone }) => (
         <>
           <title>{`${device.deviceId} · powerdeck`}</title>
-          <nav aria-label="Breadcrumb" className="breadcrumb">
-            <ol>
-              <li>
-                <Link to="/sites">Sites</Link>
-              </li>
-              <li>{site.name}</li>
-              <li aria-current="page">{device.deviceId}</li>
-            </ol>
-          </nav>
+          <Breadcrumb
+            trail={[{ label: 'Sites', to: '/sites' }, { label: site.name }]}
+            current={device.deviceId}
+          />
           <h1>
             {device.name} <span className="secondary">{device.deviceId}</span>
           </h1>

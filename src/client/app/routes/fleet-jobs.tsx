@@ -24,6 +24,7 @@ import { planGhosts } from './plan-ghosts.ts';
 import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
 import { usePermission } from './use-permission.ts';
 import { WithBoundSites } from './with-bound-sites.tsx';
+import { Breadcrumb } from '../../components/breadcrumb.tsx';
 
 /** `/fleet-jobs`: the client's fleet jobs, each opening its page. */
 export function FleetJobListRoute() {
@@ -163,14 +164,10 @@ export function FleetJobDetailRoute() {
   return (
     <>
       <title>{`Fleet job ${jobId.slice(0, 8)} · powerdeck`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/fleet-jobs">Fleet jobs</Link>
-          </li>
-          <li aria-current="page">{jobId.slice(0, 8)}</li>
-        </ol>
-      </nav>
+      <Breadcrumb
+        trail={[{ label: 'Fleet jobs', to: '/fleet-jobs' }]}
+        current={jobId.slice(0, 8)}
+      />
       <h1>
         Fleet job <span className="mono">{jobId.slice(0, 8)}</span>
       </h1>
