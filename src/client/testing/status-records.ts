@@ -13,3 +13,17 @@ export const RECEIVED_RECORD: StatusRecord = {
   status: 'received',
   receivedAt: '2026-11-21T09:00:00Z',
 };
+
+/**
+ * A received 3 kW charge on `BAT-1`, 01:00–02:00 UTC on 2026-11-21, received at 23:50 the evening
+ * before: the command the undo and status polling tests follow.
+ */
+export const RECEIVED_ON_BAT_1: StatusRecord = {
+  id: 'cmd_1',
+  deviceId: 'BAT-1',
+  powerControl: { targetBatteryPowerW: -3000 },
+  startTime: '2026-11-21T01:00:00Z',
+  endTime: '2026-11-21T02:00:00Z',
+  status: 'received',
+  receivedAt: '2026-11-20T23:50:00Z',
+};

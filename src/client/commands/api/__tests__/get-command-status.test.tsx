@@ -10,16 +10,9 @@ import { json, stubFetch } from '#client/testing/fake-fetch.ts';
 import { createTestQueryClient } from '#client/testing/render.tsx';
 import { commandKeys } from '../command-keys.ts';
 import { useCommandStatus } from '../get-command-status.ts';
+import { RECEIVED_ON_BAT_1 } from '#client/testing/status-records.ts';
 
-const RECORD: StatusRecord = {
-  id: 'cmd_1',
-  deviceId: 'BAT-1',
-  powerControl: { targetBatteryPowerW: -3000 },
-  startTime: '2026-11-21T01:00:00Z',
-  endTime: '2026-11-21T02:00:00Z',
-  status: 'received',
-  receivedAt: '2026-11-21T00:50:00Z',
-};
+const RECORD = RECEIVED_ON_BAT_1;
 /** The cached history slot holding the record's window. */
 function slotOf(record: StatusRecord): TimeRangeMs {
   const [slot] = historyRangeSlots(Date.parse(record.startTime), Date.parse(record.endTime));

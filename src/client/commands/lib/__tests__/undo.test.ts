@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import { batchUndoRefusal, undoRefusal } from '../undo.ts';
+import { RECEIVED_ON_BAT_1 } from '#client/testing/status-records.ts';
 
 const NOW_MS = Date.parse('2026-11-21T00:00:00Z');
-const RECORD: StatusRecord = {
-  id: 'cmd_1',
-  deviceId: 'BAT-1',
-  powerControl: { targetBatteryPowerW: -3000 },
-  startTime: '2026-11-21T01:00:00Z',
-  endTime: '2026-11-21T02:00:00Z',
-  status: 'received',
-  receivedAt: '2026-11-20T23:50:00Z',
-};
+const RECORD = RECEIVED_ON_BAT_1;
 const submit = { kind: 'submit', deviceId: 'BAT-1', commandId: 'cmd_1', key: 'k1' } as const;
 
 describe('undoRefusal', () => {
