@@ -1,5 +1,6 @@
 import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
 import { COMMAND_STATUS_WORDS } from '#domain/words.ts';
+import { commandWords } from './command-words.ts';
 
 /** An undoable change with its `Idempotency-Key`, named in `Powerdeck-Undo-Of` (docs/architecture.md, Ledger). */
 export type UndoableChange =
@@ -21,6 +22,24 @@ export type UndoableChange =
       commands: readonly { deviceId: string; commandId: string }[];
       key: string;
     };
+
+/**
+ * The undo offered once `command` was accepted for `device` as `commandId` under `key`: the
+ * change, its title on `timeZone`'s clock ("... scheduled") and that zone, as `offerUndo` takes them.
+ */
+export function submittedUndo(
+  device: { deviceId: string; name: string },
+  command: DeviceCommand,
+  commandId: string,
+  key: string,
+  timeZone: string,
+): [change: UndoableChange, title: string, timeZone: string] {
+  return [
+    { kind: 'submit', deviceId: device.deviceId, commandId, key },
+    `${commandWords(command, device.name, timeZone)} scheduled`,
+    timeZone,
+  ];
+}
 
 /** The command that sends `record` again: the same power control and effective window. */
 export function sameCommand(record: StatusRecord): DeviceCommand {

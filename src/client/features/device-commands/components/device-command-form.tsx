@@ -3,7 +3,7 @@ import { useMemo, useRef, useState } from 'react';
 import { isActiveStatus } from '#domain/command.ts';
 import { isQueuedAnswer } from '#domain/queued-change.ts';
 import type { Device } from '#domain/device.ts';
-import { commandWords } from '#client/commands/lib/command-words.ts';
+import { submittedUndo } from '#client/commands/lib/undo.ts';
 import { commandStatusQueryOptions } from '#client/commands/api/get-command-status.ts';
 import { useSubmitCommand } from '#client/commands/api/submit-command.ts';
 import { useUndo } from '#client/commands/api/undo-change.ts';
@@ -74,16 +74,7 @@ export function DeviceCommandForm({ device, timeZone }: DeviceCommandFormProps) 
               statusRef.current?.focus();
               // A queued submission has no command yet to undo; withdrawing it is its undo.
               if (!isQueuedAnswer(response))
-                offerUndo(
-                  {
-                    kind: 'submit',
-                    deviceId: device.deviceId,
-                    commandId: response.id,
-                    key: idempotencyKey,
-                  },
-                  `${commandWords(command, device.name, timeZone)} scheduled`,
-                  timeZone,
-                );
+                offerUndo(...submittedUndo(device, command, response.id, idempotencyKey, timeZone));
               const endMs = Date.parse(command.endTime);
               form.setWindow(endMs, endMs + (endMs - Date.parse(command.startTime)));
             },

@@ -16,7 +16,7 @@ import { useSubmitCommand } from '#client/commands/api/submit-command.ts';
 import { useUndo } from '#client/commands/api/undo-change.ts';
 import type { QueuedLine } from '#client/commands/lib/queued.ts';
 import { useQueuedLinesWords } from '#client/commands/components/queued-change-line.tsx';
-import type { UndoableChange } from '#client/commands/lib/undo.ts';
+import { submittedUndo, type UndoableChange } from '#client/commands/lib/undo.ts';
 import { showToast } from '#client/components/toast.tsx';
 import { isApiError } from '#client/lib/api-error.ts';
 import { copyCommand, type CheckedCopy } from '../lib/copy-windows.ts';
@@ -114,16 +114,7 @@ export function useTimelineChanges({
               lines: [{ what: `Command for ${device.name}`, queued: response.queued, timeZone }],
             });
           setNotice(`Command ${response.id} submitted for ${device.name}.`);
-          changed(
-            {
-              kind: 'submit',
-              deviceId: device.deviceId,
-              commandId: response.id,
-              key: idempotencyKey,
-            },
-            `${commandWords(command, device.name, timeZone)} scheduled`,
-            timeZone,
-          );
+          changed(...submittedUndo(device, command, response.id, idempotencyKey, timeZone));
         },
       },
     );
