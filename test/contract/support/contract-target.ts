@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -81,9 +82,11 @@ export function useContractTarget(): ContractTarget {
   let trackedBatches: string[] = [];
   let trackedBindings: string[] = [];
   let slot = 0;
-  // A real vendor keeps what earlier files and runs left behind: each file starts at a random
-  // minute of the coming weeks and gives each test its own 12 hours.
-  const runOffsetMs = Math.floor(Math.random() * 20 * 24 * 60) * MINUTE_MS;
+  // A real vendor keeps what earlier files and runs left behind: there each file starts at a
+  // random minute of the coming weeks (a new one per run, so not a seeded generator) and gives
+  // each test its own 12 hours. The sandbox starts empty for each file, so a run there is the
+  // same every time.
+  const runOffsetMs = isExternalTarget() ? randomInt(20 * 24 * 60) * MINUTE_MS : 0;
 
   beforeAll(async () => {
     let config: ContractConfig;
