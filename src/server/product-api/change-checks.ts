@@ -9,7 +9,7 @@ import { windowOverlapWords } from '../upstream/upstream-problem.ts';
 /**
  * Checks a change's steps before anything is sent or queued: a call the vendor would refuse is a
  * call of the device's budget spent for nothing (decision 007, section 1; docs/architecture.md,
- * Write path). A command an earlier step of the change cancels is not in the way. A batch is not
+ * BFF surface). A command an earlier step of the change cancels is not in the way. A batch is not
  * checked for overlap: the vendor cancels the overlapped device's command (docs/upstream.md, Batch).
  *
  * @throws ProblemError 422 `window_ended`, 409 `window_overlap` (`details`: the command in the way).
