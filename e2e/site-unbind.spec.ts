@@ -6,7 +6,7 @@ import { sandboxAdmin } from './support/sandbox-admin.ts';
  * The unbind of a site with work on it, as an operator meets it: a command waiting on one device
  * and a batch sent to the other two. The confirmation lists what waits and offers to cancel it
  * first or to leave it running; either way the site is unbound once, focus lands on what happened,
- * and the batch page says what became of its devices (docs/architecture.md, Sites and bindings).
+ * and the batch page says what became of its devices (docs/architecture.md, Ledger).
  */
 
 const SITE = 'PLANT-EU-001';

@@ -1,6 +1,6 @@
 /**
  * A change is checked before anything is sent or queued (docs/decisions/007-device-call-budget.md,
- * sections 1 and 2; docs/architecture.md, Write path): BFF + sandbox over real HTTP, the sandbox
+ * sections 1 and 2; docs/architecture.md, BFF surface): BFF + sandbox over real HTTP, the sandbox
  * at the vendor's 2 calls per device per rolling minute and the BFF on the sandbox's clock, which
  * the tests move (never sleeping). A window that overlaps a command the read model knows, or that
  * has already ended, is refused at once with no call to the vendor, whether the device's calls

@@ -17,14 +17,14 @@ import { overviewSince, type OverviewSource } from './overview-source.ts';
  * `GET /api/overview?region=` (docs/architecture.md, Overview): no vendor call per device. A
  * session acts in one region, so another `region` is 409 `other_region`.
  */
-export function overviewRoutes(
+export async function overviewRoutes(
   app: FastifyInstance,
   deps: Pick<ProductApiDeps, 'sessions'> & {
     overview: OverviewSource;
     /** Epoch ms. */
     now: () => number;
   },
-): void {
+): Promise<void> {
   const { sessions, now, overview } = deps;
   productRoutes(app).get(
     '/api/overview',

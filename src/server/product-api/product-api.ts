@@ -59,7 +59,8 @@ export async function installProductApi(app: FastifyInstance): Promise<void> {
   );
 }
 
-export function productApiRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+/** The product API's routes (decision 006, section 3), as one route group. */
+export async function productApiRoutes(app: FastifyInstance, deps: ProductApiDeps): Promise<void> {
   siteRoutes(app, deps);
   commandRoutes(app, deps);
   batchRoutes(app, deps);
