@@ -61,6 +61,25 @@ export async function signIn(
   return cookieHeader(response);
 }
 
+/**
+ * A request that changes something as the signed-in SPA sends it: the session's `cookie` and the
+ * same-origin CSRF headers, with `payload` (an object, sent as JSON) where there is one.
+ */
+export function sendSignedIn(
+  app: FastifyInstance,
+  cookie: string,
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: { cookie, ...CSRF },
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
 /** The `name=value` pairs of a response's Set-Cookie headers, as a request `cookie` header. */
 export function cookieHeader(response: LightMyRequestResponse): string {
   return response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
