@@ -49,6 +49,12 @@ const signInAnswer = (clientSecret = 'secret') =>
     headers: CSRF,
     payload: { region: 'eu', clientId: 'client', clientSecret },
   });
+/** Starts the BFF and signs in with a token the fake issues for 30 s. */
+async function signInForThirtySeconds(): Promise<void> {
+  fake.expiresInS = 30;
+  await start();
+  cookie = await signIn(bff.app);
+}
 /** The bearer token of the last API call the fake saw. */
 const lastToken = () => fake.seen.at(-1)?.headers.authorization?.replace('Bearer ', '');
 const logged = (pattern: RegExp) => logLines.filter((line) => pattern.test(String(line.msg ?? '')));
@@ -60,9 +66,7 @@ function expectOperatorWords(detail: string | undefined): void {
 
 describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () => {
   it('keeps using the cached token while it is valid when the token endpoint is down', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     await sites();
     const signedInToken = lastToken();
     fake.tokenRequests = 0;
@@ -80,9 +84,7 @@ describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () =>
   });
 
   it('tries the renewal again after a pause, not on every call, then takes the new token', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     fake.tokenRequests = 0;
     fake.tokenFault = { status: 503 };
     bff.clock.nowMs += 24_500;
@@ -106,9 +108,7 @@ describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () =>
   });
 
   it('once the token has expired, a failed renewal fails the call with the token endpoint named', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     fake.tokenFault = { status: 503 };
     bff.clock.nowMs += 30_000;
     const response = await sites();
@@ -262,9 +262,7 @@ describe('a change that could not get a token (ledger)', () => {
   });
 
   it('is sent when retried with the same Idempotency-Key, since it never left', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     fake.tokenFault = { status: 500 };
     bff.clock.nowMs += 30_000;
     const submit = () =>
