@@ -4,7 +4,7 @@ import { operatorOf, type SessionInfo, type SignInRequest } from '#domain/sessio
 import { REGION_NAMES, type Region } from '#domain/token.ts';
 import { ProblemError, notSignedIn } from '../http/problem.ts';
 import type { TokenCache } from '../upstream/token-cache.ts';
-import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';
+import { InvalidCredentialsError, type RequestToken } from '../upstream/token-endpoint.ts';
 import {
   clearSessionCookie,
   readSessionId,
@@ -44,10 +44,7 @@ export interface SessionsOptions {
   cookie: SessionCookie;
   now: () => number;
   /** @throws InvalidCredentialsError when it refuses the client. */
-  requestToken: (
-    region: Region,
-    credentials: { clientId: string; clientSecret: string },
-  ) => Promise<IssuedToken>;
+  requestToken: RequestToken;
   connections?: VendorConnections | undefined;
 }
 
