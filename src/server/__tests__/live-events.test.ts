@@ -6,7 +6,7 @@ import type { AccountEvent } from '#domain/account-events.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
 import { EVENT_RETENTION_MS } from '../events/event-store.ts';
 import { SESSION_IDLE_TIMEOUT_MS } from '../session/session-store.ts';
-import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { openEventStream, type ServerSentMessage } from './support/event-stream-client.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
@@ -19,18 +19,6 @@ const isType = (type: string) => (message: ServerSentMessage) => message.data.ty
 const hasDevice = (deviceId: string) => (message: ServerSentMessage) =>
   message.data.type === 'deviceCommandsChanged' &&
   (message.data.data as { deviceIds: string[] }).deviceIds.includes(deviceId);
-
-/** Signs in to `bff` with the credentials form under a typed operator name. */
-async function signInAs(bff: TestBff, operatorName: string): Promise<string> {
-  const response = await bff.app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', operatorName },
-  });
-  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
-  return cookieHeader(response);
-}
 
 describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   let fake: FakeUpstream;
@@ -99,8 +87,8 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   });
 
   it('reaches a stream on the other instance, and only the account and person it is for', async () => {
-    const alice = await signInAs(first, 'Alice');
-    const bob = await signInAs(first, 'Bob');
+    const alice = await signIn(first.app, { operatorName: 'Alice' });
+    const bob = await signIn(first.app, { operatorName: 'Bob' });
     const other = await signIn(first.app, { clientId: 'client-2', clientSecret: 'secret-2' });
     const aliceStream = await openEventStream(second.app, alice);
     const bobStream = await openEventStream(second.app, bob);

@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { ProblemSchema } from '#domain/errors.ts';
 import { RENEWAL_RETRY_MIN_MS } from '../upstream/token-cache.ts';
 import type { ServerOptions } from '../app.ts';
-import { CSRF, buildTestBff, fileDatabase, signIn, type TestBff } from './support/bff.ts';
+import {
+  CSRF,
+  buildTestBff,
+  fileDatabase,
+  signIn,
+  signInAnswer,
+  type TestBff,
+} from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
 const database = fileDatabase();
@@ -42,13 +49,6 @@ async function start(overrides: Partial<ServerOptions> = {}): Promise<void> {
 }
 
 const sites = () => bff.app.inject({ method: 'GET', url: '/api/sites', headers: { cookie } });
-const signInAnswer = (clientSecret = 'secret') =>
-  bff.app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret },
-  });
 /** Starts the BFF and signs in with a token the fake issues for 30 s. */
 async function signInForThirtySeconds(): Promise<void> {
   fake.expiresInS = 30;
@@ -166,7 +166,7 @@ describe('token answers of real authorization servers (RFC 6749 5.1)', () => {
     const original = fake.expiresInS;
     fake.expiresInS = -5;
     try {
-      const response = await signInAnswer();
+      const response = await signInAnswer(bff.app);
       expect(response.statusCode).toBe(502);
       const problem = ProblemSchema.parse(response.json());
       expect(problem.code).toBe('token_unreadable');
@@ -184,7 +184,7 @@ describe('sign-in when the token endpoint fails', () => {
   it('a timeout is worded for sign-in, and logged', async () => {
     await start({ upstreamTimeoutMs: 300 });
     fake.tokenFault = 'hang';
-    const response = await signInAnswer();
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(504);
     const problem = ProblemSchema.parse(response.json());
     expect(problem.code).toBe('token_endpoint_timeout');
@@ -205,7 +205,7 @@ describe('sign-in when the token endpoint fails', () => {
         au: { authUrl: 'http://127.0.0.1:9', baseUrl: `${fake.url}/au` },
       },
     });
-    const response = await signInAnswer();
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(502);
     const problem = ProblemSchema.parse(response.json());
     expect(problem.code).toBe('token_endpoint_unreachable');
@@ -219,7 +219,7 @@ describe('client authentication at the token endpoint (RFC 6749 2.3.1)', () => {
     fake.tokenClientAuth = 'basic';
     fake.expiresInS = 60;
     await start();
-    const response = await signInAnswer();
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(200);
     expect(fake.tokenRequests).toBe(2);
     expect(logged(/accepted HTTP Basic/)[0]).toMatchObject({ level: 40, region: 'eu' });
@@ -235,7 +235,7 @@ describe('client authentication at the token endpoint (RFC 6749 2.3.1)', () => {
   it('says a wrong secret plainly when neither form fields nor HTTP Basic are accepted', async () => {
     fake.tokenClientAuth = 'basic';
     await start();
-    const response = await signInAnswer('wrong');
+    const response = await signInAnswer(bff.app, { clientSecret: 'wrong' });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'invalid_credentials' });
     expect(fake.tokenRequests).toBe(2);

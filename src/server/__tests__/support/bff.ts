@@ -51,14 +51,27 @@ export async function signIn(
     operatorName?: string;
   } = {},
 ): Promise<string> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', ...as },
-  });
+  const response = await signInAnswer(app, as);
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
   return cookieHeader(response);
+}
+
+/**
+ * The answer to a credentials sign-in of the fake's `client` in `eu` with `fields` over those,
+ * sent as the SPA sends it (CSRF headers), with `headers` added: for the tests of a refused or
+ * odd sign-in.
+ */
+export function signInAnswer(
+  app: FastifyInstance,
+  fields: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { ...CSRF, ...headers },
+    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', ...fields },
+  });
 }
 
 /**
