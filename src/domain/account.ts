@@ -1,5 +1,5 @@
 import type { Role } from './roles.ts';
-import type { Operator } from './session.ts';
+import { operatorOf, type Operator } from './session.ts';
 import type { Region } from './token.ts';
 
 /** Every browser of it sees the same devices, so gets the same events (docs/architecture.md). */
@@ -49,13 +49,7 @@ export function actorOf(signedIn: AccountActor): AccountActor {
     ...(signedIn.operatorName ? { operatorName: signedIn.operatorName } : {}),
     ...(operator
       ? {
-          operator: {
-            issuer: operator.issuer,
-            subject: operator.subject,
-            ...(operator.name ? { name: operator.name } : {}),
-            ...(operator.email ? { email: operator.email } : {}),
-            role: operator.role,
-          },
+          operator: { ...operatorOf(operator), role: operator.role },
         }
       : {}),
   };

@@ -20,6 +20,20 @@ export const OperatorSchema = z.object({
 });
 export type Operator = z.infer<typeof OperatorSchema>;
 
+/**
+ * The operator as a session answer and a stored actor keep them: issuer and subject, the display
+ * name and e-mail only where the IdP gave them (an empty one is none), copied field by field so
+ * that nothing else of the identity it is read from (a role, a token) comes along.
+ */
+export function operatorOf(identity: Operator): Operator {
+  return {
+    issuer: identity.issuer,
+    subject: identity.subject,
+    ...(identity.name ? { name: identity.name } : {}),
+    ...(identity.email ? { email: identity.email } : {}),
+  };
+}
+
 /** Never a secret; a company sign-in has no client ID (the administrator's connection serves). */
 export const SessionInfoSchema = z.object({
   region: RegionSchema,

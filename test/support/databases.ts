@@ -52,6 +52,12 @@ export interface TestDatabase {
   databaseUrl?: string;
   /** Opens (or returns the already open) handle on this database. */
   open(): Promise<DatabaseHandle>;
+  /**
+   * The database as a second BFF instance holds it, for tests of what instances share: on
+   * PostgreSQL a connection of its own (named `second-instance`, closed by the caller); on
+   * PGlite, which one process opens alone, the handle of `open()`.
+   */
+  openSecondInstance(): Promise<DatabaseHandle>;
   /** Closes the handle and deletes the database and the data directory. */
   drop(): Promise<void>;
 }
@@ -91,6 +97,10 @@ export async function createTestDatabase(
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     open: () => (handle ??= openDatabase({ dataDir, databaseUrl })),
+    openSecondInstance: () =>
+      databaseUrl === undefined
+        ? (handle ??= openDatabase({ dataDir, databaseUrl }))
+        : openDatabase({ dataDir, databaseUrl: `${databaseUrl}?application_name=second-instance` }),
     drop: async () => {
       if (handle) await (await handle).close();
       if (name && process.env.TEST_DATABASE_URL)

@@ -146,33 +146,29 @@ describe('abortRuleCounts', () => {
 });
 
 describe('FleetJobRequestSchema', () => {
+  /** A request of site S-1's devices with `fields` over it. */
+  const siteRequest = (fields: object = {}) => ({
+    selection: { siteIds: ['S-1'] },
+    command,
+    ...fields,
+  });
+
   it('fills a rollout left out with one that protects the fleet: 10 batches a minute, stop at 10%', () => {
-    const parsed = FleetJobRequestSchema.parse({ selection: { siteIds: ['S-1'] }, command });
+    const parsed = FleetJobRequestSchema.parse(siteRequest());
     expect(parsed.rollout).toEqual({ batchSize: 50, batchesPerMinute: 10, abortPercent: 10 });
     // A field left out of a rollout given is filled the same way.
-    expect(
-      FleetJobRequestSchema.parse({
-        selection: { siteIds: ['S-1'] },
-        command,
-        rollout: { batchSize: 5 },
-      }).rollout,
-    ).toEqual({ batchSize: 5, batchesPerMinute: 10, abortPercent: 10 });
+    expect(FleetJobRequestSchema.parse(siteRequest({ rollout: { batchSize: 5 } })).rollout).toEqual(
+      { batchSize: 5, batchesPerMinute: 10, abortPercent: 10 },
+    );
     expect(parsed.selection).toEqual({ siteIds: ['S-1'], models: [], deviceIds: [] });
   });
 
   it('refuses an empty selection, a batch over 50 and unknown fields', () => {
     expect(FleetJobRequestSchema.safeParse({ selection: {}, command }).success).toBe(false);
     expect(
-      FleetJobRequestSchema.safeParse({
-        selection: { siteIds: ['S-1'] },
-        command,
-        rollout: { batchSize: 51 },
-      }).success,
+      FleetJobRequestSchema.safeParse(siteRequest({ rollout: { batchSize: 51 } })).success,
     ).toBe(false);
-    expect(
-      FleetJobRequestSchema.safeParse({ selection: { siteIds: ['S-1'] }, command, extra: 1 })
-        .success,
-    ).toBe(false);
+    expect(FleetJobRequestSchema.safeParse(siteRequest({ extra: 1 })).success).toBe(false);
   });
 });
 

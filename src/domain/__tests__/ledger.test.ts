@@ -21,20 +21,25 @@ describe('LedgerQuerySchema', () => {
 });
 
 describe('LedgerEntrySchema', () => {
+  /** What the entries below share: settled, of the EU demo client, made at 10:00 on 1 May. */
+  const settledInEu = {
+    state: 'succeeded',
+    region: 'eu',
+    clientId: 'demo-eu',
+    createdAt: '2026-05-01T10:00:00Z',
+  };
+
   it('reads a settled submission', () => {
     const entry = {
       id: '7',
       kind: 'submit',
-      state: 'succeeded',
-      region: 'eu',
-      clientId: 'demo-eu',
+      ...settledInEu,
       deviceId: 'BAT-EU-001-A',
       commandId: 'cmd_1',
       startTime: '2026-05-01T11:00:00Z',
       endTime: '2026-05-01T12:00:00Z',
       request: { powerControl: { targetBatteryPowerW: 100 } },
       outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_1' }] },
-      createdAt: '2026-05-01T10:00:00Z',
       completedAt: '2026-05-01T10:00:01Z',
     };
     expect(LedgerEntrySchema.parse(entry)).toEqual(entry);
@@ -44,9 +49,7 @@ describe('LedgerEntrySchema', () => {
     const oldBatch = {
       id: '8',
       kind: 'batch',
-      state: 'succeeded',
-      region: 'eu',
-      clientId: 'demo-eu',
+      ...settledInEu,
       deviceIds: ['BAT-EU-001-A', 'BAT-EU-001-B'],
       batchCommandId: 'batch_1',
       outcome: {
@@ -56,15 +59,12 @@ describe('LedgerEntrySchema', () => {
           { deviceId: 'BAT-EU-001-B', id: 'cmd_2' },
         ],
       },
-      createdAt: '2026-05-01T10:00:00Z',
     };
     expect(LedgerEntrySchema.parse(oldBatch).outcome?.confirmation).toBeUndefined();
     const oldCancel = {
       id: '9',
       kind: 'batchCancel',
-      state: 'succeeded',
-      region: 'eu',
-      clientId: 'demo-eu',
+      ...settledInEu,
       batchCommandId: 'batch_1',
       outcome: {
         status: 200,
@@ -78,7 +78,6 @@ describe('LedgerEntrySchema', () => {
           },
         ],
       },
-      createdAt: '2026-05-01T10:00:00Z',
     };
     expect(LedgerEntrySchema.parse(oldCancel).outcome?.results?.[0]?.error).toEqual({
       code: 'not_cancellable',

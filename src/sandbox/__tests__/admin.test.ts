@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, RateLimitBodySchema, SiteListSchema } from '../vendor/schemas.ts';
 import {
   EU,
   HOUR_MS,
   iso,
   startHarness,
+  useSandboxHarness,
   WALL_MS,
-  type SandboxHarness,
 } from './support/sandbox-harness.ts';
 
-let sandbox: SandboxHarness;
-beforeAll(async () => {
-  sandbox = await startHarness();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await sandbox.admin('POST', '/reset');
-});
+const sandbox = useSandboxHarness();
 
 describe('admin reset hook', () => {
   it('tells the embedding process after the reset, so a BFF beside it forgets its device budget', async () => {

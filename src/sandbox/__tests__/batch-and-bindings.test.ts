@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SandboxError } from '../sandbox-error.ts';
 import type { SandboxState } from '../state/sandbox-state.ts';
 import {
@@ -9,7 +9,7 @@ import {
   type CommandRequest,
 } from '../vendor/schemas.ts';
 import { ALPHA, BETA, nextMinute, openSmallState, START_MS } from './support/state-harness.ts';
-import { EU, startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
+import { EU, useSandboxHarness } from './support/sandbox-harness.ts';
 
 const HOUR_MS = 3_600_000;
 const command = (offsetMs = HOUR_MS, watts = 1000): CommandRequest => ({
@@ -182,15 +182,10 @@ describe('batch cancel (docs/upstream.md, Batches)', () => {
 });
 
 describe('batch over HTTP', () => {
-  let sandbox: SandboxHarness;
+  const sandbox = useSandboxHarness();
   let token: string;
   let nowMs: number;
-  beforeAll(async () => {
-    sandbox = await startHarness();
-  });
-  afterAll(() => sandbox.close());
   beforeEach(async () => {
-    await sandbox.admin('POST', '/reset');
     token = await sandbox.boundToken('PLANT-EU-100');
     await sandbox.call('POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
     nowMs = await sandbox.nowMs();

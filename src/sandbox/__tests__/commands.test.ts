@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   CancelAnswerSchema,
   ErrorBodySchema,
@@ -13,20 +13,14 @@ import {
   HOUR_MS,
   iso,
   MINUTE_MS,
-  startHarness,
+  useSandboxHarness,
   type HarnessResponse,
-  type SandboxHarness,
 } from './support/sandbox-harness.ts';
 
-let sandbox: SandboxHarness;
+const sandbox = useSandboxHarness();
 let token: string;
 let baseMs: number;
-beforeAll(async () => {
-  sandbox = await startHarness();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  await sandbox.admin('POST', '/reset');
   token = await sandbox.boundToken('PLANT-EU-001');
   baseMs = Math.ceil((await sandbox.nowMs()) / MINUTE_MS) * MINUTE_MS + HOUR_MS;
 });
@@ -64,6 +58,13 @@ async function status(id: string, deviceId = DEVICE): Promise<StatusRecord> {
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return StatusRecordSchema.parse(response.body);
 }
+
+/** A command body for the first hour of 2030 (UTC): the refusal table varies one field of it. */
+const januaryHour = (powerControl: unknown, startTime = '2030-01-01T00:00:00Z') => ({
+  powerControl,
+  startTime,
+  endTime: '2030-01-01T01:00:00Z',
+});
 
 const cancel = (id: string, deviceId = DEVICE) =>
   sandbox.call('PUT', `${EU}/devices/${deviceId}/commands/${id}/cancel`, { token });
@@ -189,77 +190,15 @@ describe('submit (docs/upstream.md, Commands)', () => {
   });
 
   it.each([
-    [
-      {
-        powerControl: {},
-        ...{ startTime: '2030-01-01T00:00:00Z', endTime: '2030-01-01T01:00:00Z' },
-      },
-      'powerControl',
-    ],
-    [
-      {
-        powerControl: { targetPowerW: 1 },
-        startTime: '2030-01-01T00:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'powerControl',
-    ],
-    [
-      {
-        powerControl: { chargeCutoffSocPercent: 101 },
-        startTime: '2030-01-01T00:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'chargeCutoffSocPercent',
-    ],
-    [
-      {
-        powerControl: { dischargeCutoffSocPercent: 4 },
-        startTime: '2030-01-01T00:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'dischargeCutoffSocPercent',
-    ],
-    [
-      {
-        powerControl: { siteImportLimitW: 65_536 },
-        startTime: '2030-01-01T00:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'siteImportLimitW',
-    ],
-    [
-      {
-        powerControl: { siteExportLimitW: -1 },
-        startTime: '2030-01-01T00:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'siteExportLimitW',
-    ],
-    [
-      {
-        powerControl: { targetBatteryPowerW: 1.5 },
-        startTime: '2030-01-01T00:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'targetBatteryPowerW',
-    ],
-    [
-      {
-        powerControl: { targetBatteryPowerW: 1 },
-        startTime: '2030-01-01T02:00:00Z',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'endTime',
-    ],
-    [
-      {
-        powerControl: { targetBatteryPowerW: 1 },
-        startTime: '2030-01-01T00:00:00+01:00',
-        endTime: '2030-01-01T01:00:00Z',
-      },
-      'startTime',
-    ],
+    [januaryHour({}), 'powerControl'],
+    [januaryHour({ targetPowerW: 1 }), 'powerControl'],
+    [januaryHour({ chargeCutoffSocPercent: 101 }), 'chargeCutoffSocPercent'],
+    [januaryHour({ dischargeCutoffSocPercent: 4 }), 'dischargeCutoffSocPercent'],
+    [januaryHour({ siteImportLimitW: 65_536 }), 'siteImportLimitW'],
+    [januaryHour({ siteExportLimitW: -1 }), 'siteExportLimitW'],
+    [januaryHour({ targetBatteryPowerW: 1.5 }), 'targetBatteryPowerW'],
+    [januaryHour({ targetBatteryPowerW: 1 }, '2030-01-01T02:00:00Z'), 'endTime'],
+    [januaryHour({ targetBatteryPowerW: 1 }, '2030-01-01T00:00:00+01:00'), 'startTime'],
     [{ powerControl: { targetBatteryPowerW: 1 }, startTime: '2030-01-01T00:00:00Z' }, 'endTime'],
     ['not an object', 'body'],
     [null, 'body'],
@@ -269,22 +208,19 @@ describe('submit (docs/upstream.md, Commands)', () => {
   });
 
   it('answers 400 for malformed JSON and a wrong media type, never 5xx', async () => {
-    const malformed = await sandbox.app.inject({
-      method: 'POST',
-      url: `${EU}/device/${DEVICE}/commands`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      payload: '{"powerControl":',
-    });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ errorCode: 'INVALID_REQUEST' });
-    const text = await sandbox.app.inject({
-      method: 'POST',
-      url: `${EU}/device/${DEVICE}/commands`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
-      payload: 'hello',
-    });
-    expect(text.statusCode).toBe(400);
-    expect(text.json()).toMatchObject({ errorCode: 'INVALID_REQUEST' });
+    for (const [contentType, payload] of [
+      ['application/json', '{"powerControl":'],
+      ['text/plain', 'hello'],
+    ]) {
+      const response = await sandbox.app.inject({
+        method: 'POST',
+        url: `${EU}/device/${DEVICE}/commands`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+        payload,
+      });
+      expect(response.statusCode, contentType).toBe(400);
+      expect(response.json(), contentType).toMatchObject({ errorCode: 'INVALID_REQUEST' });
+    }
   });
 
   it('answers 400 naming deviceId for a path ID outside the pattern, 404 for an unknown device', async () => {

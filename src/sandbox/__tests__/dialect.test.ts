@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDialectVariable, PUBLISHED_DIALECT } from '../vendor/dialect.ts';
 import {
   CamelTokenAnswerSchema,
@@ -13,18 +13,11 @@ import {
   HOUR_MS,
   iso,
   startHarness,
+  useSandboxHarness,
   WALL_MS,
-  type SandboxHarness,
 } from './support/sandbox-harness.ts';
 
-let sandbox: SandboxHarness;
-beforeAll(async () => {
-  sandbox = await startHarness();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await sandbox.admin('POST', '/reset');
-});
+const sandbox = useSandboxHarness();
 
 const form = {
   grant_type: 'client_credentials',

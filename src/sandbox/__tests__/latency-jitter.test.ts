@@ -5,7 +5,14 @@
  * a PRNG seeded with `errorSeed`.
  */
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, FaultSettingsSchema } from '../http/faults.ts';
+import { FaultInjector, FaultSettingsSchema, type FaultSettings } from '../http/faults.ts';
+
+/** A fault injector with `settings` PUT, as the admin API sets them. */
+function injectorWith(settings: FaultSettings): FaultInjector {
+  const injector = new FaultInjector();
+  injector.set(settings);
+  return injector;
+}
 
 const waits = (injector: FaultInjector, count: number) =>
   Array.from({ length: count }, () => injector.nextLatencyMs());
@@ -17,8 +24,7 @@ describe('jittered latency', () => {
       latencyJitterMs: 2_700,
       latencySeed: 'slow wire',
     });
-    const one = new FaultInjector();
-    one.set(settings);
+    const one = injectorWith(settings);
     const drawn = waits(one, 200);
     expect(Math.min(...drawn)).toBeGreaterThanOrEqual(300);
     expect(Math.max(...drawn)).toBeLessThanOrEqual(3_000);
@@ -27,8 +33,7 @@ describe('jittered latency', () => {
     expect(drawn.filter((ms) => ms < 1_000).length).toBeGreaterThan(20);
     expect(drawn.filter((ms) => ms > 2_300).length).toBeGreaterThan(20);
 
-    const again = new FaultInjector();
-    again.set(settings);
+    const again = injectorWith(settings);
     expect(waits(again, 200)).toEqual(drawn);
     // Each PUT starts the sequence afresh; another seed gives another one.
     one.set(settings);
@@ -38,8 +43,7 @@ describe('jittered latency', () => {
   });
 
   it('waits latencyMs alone without jitter, and nothing without latency', () => {
-    const injector = new FaultInjector();
-    injector.set({ latencyMs: 250 });
+    const injector = injectorWith({ latencyMs: 250 });
     expect(waits(injector, 3)).toEqual([250, 250, 250]);
     injector.set({});
     expect(waits(injector, 3)).toEqual([0, 0, 0]);
@@ -67,16 +71,14 @@ describe('injected errors', () => {
       errorStatus: 503,
       errorSeed: 'lossy wire',
     });
-    const one = new FaultInjector();
-    one.set(settings);
+    const one = injectorWith(settings);
     const drawn = await failures(one, 200);
     const failedCount = drawn.filter(Boolean).length;
     expect(failedCount).toBeGreaterThan(40);
     expect(failedCount).toBeLessThan(80);
     expect(one.stats().faultsInjected).toBe(failedCount);
 
-    const again = new FaultInjector();
-    again.set(settings);
+    const again = injectorWith(settings);
     expect(await failures(again, 200)).toEqual(drawn);
     // Each PUT starts the sequence afresh; another seed fails other requests.
     one.set(settings);
@@ -87,11 +89,9 @@ describe('injected errors', () => {
 
   it("draws each route's failures apart, so requests of other routes in between change nothing", async () => {
     const settings = { errorRate: 0.3, errorSeed: 'lossy wire' };
-    const alone = new FaultInjector();
-    alone.set(settings);
+    const alone = injectorWith(settings);
     const drawn = await failures(alone, 40);
-    const interleaved = new FaultInjector();
-    interleaved.set(settings);
+    const interleaved = injectorWith(settings);
     const failed: boolean[] = [];
     for (let i = 0; i < 40; i += 1) {
       await failures(interleaved, i % 3, 'eu POST /devices/commands');
@@ -101,10 +101,8 @@ describe('injected errors', () => {
   });
 
   it('fails the same requests without a seed, as for the seed ""', async () => {
-    const unseeded = new FaultInjector();
-    unseeded.set({ errorRate: 0.5 });
-    const empty = new FaultInjector();
-    empty.set({ errorRate: 0.5, errorSeed: '' });
+    const unseeded = injectorWith({ errorRate: 0.5 });
+    const empty = injectorWith({ errorRate: 0.5, errorSeed: '' });
     expect(await failures(unseeded, 50)).toEqual(await failures(empty, 50));
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   BatchAcceptedSchema,
   BatchCancelAnswerSchema,
@@ -13,23 +13,18 @@ import {
   HOUR_MS,
   iso,
   startHarness,
+  useSandboxHarness,
   WALL_MS,
   type HarnessResponse,
-  type SandboxHarness,
 } from './support/sandbox-harness.ts';
 
 /**
  * The vendor's rate limit, 2 requests per device per rolling minute of the sandbox clock, reads
  * and writes alike, a batch counting once per device (docs/upstream.md, Rate limit).
  */
-let sandbox: SandboxHarness;
+const sandbox = useSandboxHarness();
 let token: string;
-beforeAll(async () => {
-  sandbox = await startHarness();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  await sandbox.admin('POST', '/reset');
   token = await sandbox.boundToken('PLANT-EU-001');
 });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   BindingAnswerSchema,
   DeviceListSchema,
@@ -7,16 +7,11 @@ import {
   SiteListSchema,
   SiteSchema,
 } from '../vendor/schemas.ts';
-import { AU, EU, startHarness, WALL_MS, type SandboxHarness } from './support/sandbox-harness.ts';
+import { AU, EU, useSandboxHarness, WALL_MS } from './support/sandbox-harness.ts';
 
-let sandbox: SandboxHarness;
+const sandbox = useSandboxHarness();
 let token: string;
-beforeAll(async () => {
-  sandbox = await startHarness();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  await sandbox.admin('POST', '/reset');
   token = await sandbox.token('demo-eu');
 });
 

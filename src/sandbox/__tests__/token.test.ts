@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, TokenAnswerSchema } from '../vendor/schemas.ts';
-import { AU, EU, startHarness, type SandboxHarness } from './support/sandbox-harness.ts';
+import { AU, EU, useSandboxHarness } from './support/sandbox-harness.ts';
 
-let sandbox: SandboxHarness;
-beforeAll(async () => {
-  sandbox = await startHarness();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await sandbox.admin('POST', '/reset');
-});
+const sandbox = useSandboxHarness();
 
 const form = (overrides: Record<string, string> = {}) => ({
   grant_type: 'client_credentials',

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { and, asc, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '#infra/database.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
@@ -89,23 +89,22 @@ async function upsertCommands(tx: Transaction, entities: CommandEntity[]): Promi
       });
 }
 
+const COMMAND_COLUMNS = getTableColumns(commands);
+
+/** {@link toRow} keyed by column name (`device_id`), as `jsonb_to_recordset` reads a record. */
+function toColumnRecord(command: CommandEntity): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(toRow(command)).map(([field, value]) => [
+      COMMAND_COLUMNS[field as keyof typeof COMMAND_COLUMNS].name,
+      value,
+    ]),
+  );
+}
+
 // One JSON parameter per chunk via `jsonb_to_recordset`: PGlite binds 12 parameters per row slowly.
 async function bulkInsertCommands(tx: Transaction, entities: CommandEntity[]): Promise<void> {
   for (let i = 0; i < entities.length; i += BULK_ROWS) {
-    const rows = entities.slice(i, i + BULK_ROWS).map((command) => ({
-      id: command.id,
-      device_id: command.deviceId,
-      batch_command_id: command.batchCommandId ?? null,
-      power_control: command.powerControl,
-      start_ms: command.startMs,
-      end_ms: command.endMs,
-      status: command.status,
-      received_at_ms: command.receivedAtMs,
-      started_at_ms: command.startedAtMs ?? null,
-      completed_at_ms: command.completedAtMs ?? null,
-      cancelled_at_ms: command.cancelledAtMs ?? null,
-      cancel_reason: command.cancelReason ?? null,
-    }));
+    const rows = entities.slice(i, i + BULK_ROWS).map(toColumnRecord);
     await tx.execute(sql`
       insert into ${commands}
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as t(

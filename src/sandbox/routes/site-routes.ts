@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parse } from '../http/parse.ts';
 import { authenticate, type RegionContext } from '../http/region-context.ts';
@@ -54,19 +54,23 @@ export async function siteRoutes(app: FastifyInstance, context: RegionContext): 
     return bindingAnswer('onboarding success', siteId);
   });
 
-  app.delete('/sites/:siteId', async (request): Promise<BindingAnswer> => {
-    const client = authenticate(context, request);
-    const { siteId } = parse(SiteParamsSchema, request.params, 'path');
-    await state.unbindSite(client, siteId);
-    return bindingAnswer('offboarding success', siteId);
-  });
-
-  app.delete('/sites', async (request): Promise<BindingAnswer> => {
-    const client = authenticate(context, request);
-    const { siteId } = parse(SiteBindingRequestSchema, request.body, 'body');
-    await state.unbindSite(client, siteId);
-    return bindingAnswer('offboarding success', siteId);
-  });
+  /** Both forms of the unbind: the site ID from the path or from the body, the same answer. */
+  const unbind =
+    (siteIdOf: (request: FastifyRequest) => string) =>
+    async (request: FastifyRequest): Promise<BindingAnswer> => {
+      const client = authenticate(context, request);
+      const siteId = siteIdOf(request);
+      await state.unbindSite(client, siteId);
+      return bindingAnswer('offboarding success', siteId);
+    };
+  app.delete(
+    '/sites/:siteId',
+    unbind((request) => parse(SiteParamsSchema, request.params, 'path').siteId),
+  );
+  app.delete(
+    '/sites',
+    unbind((request) => parse(SiteBindingRequestSchema, request.body, 'body').siteId),
+  );
 
   app.get('/devices', async (request): Promise<DeviceList> => {
     const client = authenticate(context, request);

@@ -14,9 +14,24 @@ import type { DeviceConditions } from './device-conditions.ts';
 import type { StateChange } from './persistence.ts';
 import type { StateMemory } from './state-memory.ts';
 
-function pageOf<T>(items: T[], page: number, size: number): { total: number; items: T[] } {
+/** The page of `items` the query asks for, with the list's total. */
+function pageOf<T>(
+  items: T[],
+  { page, size }: { page: number; size: number },
+): { total: number; page: number; size: number; items: T[] } {
   const from = (page - 1) * size;
-  return { total: items.length, items: items.slice(from, from + size) };
+  return { total: items.length, page, size, items: items.slice(from, from + size) };
+}
+
+/** The filters the site and device lists share: an absent one lets every item through. */
+function passesConditionFilters(
+  item: Pick<Site, 'online' | 'faultStatus'>,
+  query: Pick<SiteListQuery, 'online' | 'faultStatus'>,
+): boolean {
+  return (
+    (query.online === undefined || item.online === query.online) &&
+    (query.faultStatus === undefined || item.faultStatus === query.faultStatus)
+  );
 }
 
 function boundSites(memory: StateMemory, client: ClientIdentity): FixtureSite[] {
@@ -33,13 +48,9 @@ export function listSites(
 ): SiteList {
   const sites = boundSites(memory, client)
     .map((site) => toVendorSite(site, memory.conditions, query.includeDevices))
-    .filter(
-      (site) =>
-        (query.online === undefined || site.online === query.online) &&
-        (query.faultStatus === undefined || site.faultStatus === query.faultStatus),
-    );
-  const { total, items } = pageOf(sites, query.page, query.size);
-  return { total, page: query.page, size: query.size, sites: items };
+    .filter((site) => passesConditionFilters(site, query));
+  const { items, ...page } = pageOf(sites, query);
+  return { ...page, sites: items };
 }
 
 /** @throws SandboxError 404 for a site not found or not bound to the client. */
@@ -62,12 +73,11 @@ export function listDevices(
     .flatMap((site) => site.devices.map((device) => toVendorDevice(device, memory.conditions)))
     .filter(
       (device) =>
-        (query.online === undefined || device.online === query.online) &&
-        (query.faultStatus === undefined || device.faultStatus === query.faultStatus) &&
+        passesConditionFilters(device, query) &&
         (query.gridConnected === undefined || device.gridConnected === query.gridConnected),
     );
-  const { total, items } = pageOf(devices, query.page, query.size);
-  return { total, page: query.page, size: query.size, devices: items };
+  const { items, ...page } = pageOf(devices, query);
+  return { ...page, devices: items };
 }
 
 /** @throws SandboxError 404 for a device not found or not yours. */

@@ -12,18 +12,20 @@ import { actingFor } from '../session/acting-for.ts';
 import { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 
+/** As a company sign-in named her, with her role at it. */
+const ada = {
+  issuer: 'https://idp',
+  subject: 'ada',
+  name: 'Ada',
+  email: 'ada@x',
+  role: 'dispatcher',
+} as const;
 const companySession: Session = {
   id: 'a'.repeat(43),
   region: 'eu',
   clientId: 'connection-client',
   clientSecret: 'connection-secret',
-  operator: {
-    issuer: 'https://idp',
-    subject: 'ada',
-    name: 'Ada',
-    email: 'ada@x',
-    role: 'dispatcher',
-  },
+  operator: ada,
   idToken: 'id-token',
   createdAtMs: 1,
   lastSeenAtMs: 2,
@@ -35,13 +37,7 @@ describe('who acts for an account', () => {
     expect(actor).toEqual({
       region: 'eu',
       clientId: 'connection-client',
-      operator: {
-        issuer: 'https://idp',
-        subject: 'ada',
-        name: 'Ada',
-        email: 'ada@x',
-        role: 'dispatcher',
-      },
+      operator: ada,
     });
     expect(JSON.stringify(actor)).not.toMatch(/secret|id-token|a{43}/);
     expect(authorOf(companySession)).toEqual({ person: personOf(companySession), name: 'Ada' });

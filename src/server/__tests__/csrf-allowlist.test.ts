@@ -176,43 +176,34 @@ describe('the allowlist', () => {
     expect(fake.seen).toHaveLength(0);
   });
 
-  it('refuses bodies that are not JSON (415), too large (413) or invalid (400)', async () => {
-    const text = await bff.app.inject({
+  /** A signed-in POST /api/sites of `payload` as `contentType` (inject's own JSON when none). */
+  const postSite = (payload: string | object, contentType?: string) =>
+    bff.app.inject({
       method: 'POST',
       url: '/api/sites',
-      headers: { cookie, ...CSRF, 'content-type': 'text/plain' },
-      payload: 'siteId=PLANT-1',
+      headers: {
+        cookie,
+        ...CSRF,
+        ...(contentType === undefined ? {} : { 'content-type': contentType }),
+      },
+      payload,
     });
+
+  it('refuses bodies that are not JSON (415), too large (413) or invalid (400)', async () => {
+    const text = await postSite('siteId=PLANT-1', 'text/plain');
     expect(text.statusCode).toBe(415);
     expect(text.json().code).toBe('unsupported_media_type');
-    const form = await bff.app.inject({
-      method: 'POST',
-      url: '/api/sites',
-      headers: { cookie, ...CSRF, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'siteId=PLANT-1',
-    });
+    const form = await postSite('siteId=PLANT-1', 'application/x-www-form-urlencoded');
     expect(form.statusCode).toBe(415);
-    const huge = await bff.app.inject({
-      method: 'POST',
-      url: '/api/sites',
-      headers: { cookie, ...CSRF, 'content-type': 'application/json' },
-      payload: JSON.stringify({ siteId: 'x'.repeat(100_000) }),
-    });
+    const huge = await postSite(
+      JSON.stringify({ siteId: 'x'.repeat(100_000) }),
+      'application/json',
+    );
     expect(huge.statusCode).toBe(413);
     expect(huge.json().detail).toBe('The request body is larger than 64 KiB.');
-    const broken = await bff.app.inject({
-      method: 'POST',
-      url: '/api/sites',
-      headers: { cookie, ...CSRF, 'content-type': 'application/json' },
-      payload: '{"siteId":',
-    });
+    const broken = await postSite('{"siteId":', 'application/json');
     expect(broken.statusCode).toBe(400);
-    const extra = await bff.app.inject({
-      method: 'POST',
-      url: '/api/sites',
-      headers: { cookie, ...CSRF },
-      payload: { siteId: 'PLANT-1', admin: true },
-    });
+    const extra = await postSite({ siteId: 'PLANT-1', admin: true });
     expect(extra.statusCode).toBe(400);
     const command = await bff.app.inject({
       method: 'POST',

@@ -1,36 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import type { SiteList } from '#domain/device.ts';
+import type { Capabilities, SiteList } from '#domain/device.ts';
 import { resolveSelection } from '../fleet/fleet-jobs.ts';
 import { ProblemError } from '../http/problem.ts';
 
-const range = { targetBatteryPowerW: { min: -5000, max: 5000 } };
+const range: Capabilities = { targetBatteryPowerW: { min: -5000, max: 5000 } };
+type Site = SiteList['sites'][number];
+/** A device named by its ID, of `model`, with `capabilities` (5 kW each way unless given). */
+const device = (deviceId: string, model: string, capabilities: Capabilities = range) => ({
+  deviceId,
+  name: deviceId,
+  model,
+  capabilities,
+});
+/** A site in Berlin, its clock inferred. */
+const berlinSite = (siteId: string, name: string, devices: Site['devices']): Site => ({
+  siteId,
+  name,
+  timeZone: 'Europe/Berlin',
+  clock: { source: 'inferred' },
+  devices,
+});
 const sites: SiteList = {
   sites: [
-    {
-      siteId: 'S-1',
-      name: 'One',
-      timeZone: 'Europe/Berlin',
-      clock: { source: 'inferred' },
-      devices: [
-        { deviceId: 'A1', name: 'A1', model: 'M-10', capabilities: range },
-        { deviceId: 'A2', name: 'A2', model: 'M-20', capabilities: range },
-      ],
-    },
-    {
-      siteId: 'S-2',
-      name: 'Two',
-      timeZone: 'Europe/Berlin',
-      clock: { source: 'inferred' },
-      devices: [
-        { deviceId: 'B1', name: 'B1', model: 'M-10', capabilities: range },
-        {
-          deviceId: 'B2',
-          name: 'B2',
-          model: 'M-30',
-          capabilities: { targetBatteryPowerW: { min: -1000, max: 1000 } },
-        },
-      ],
-    },
+    berlinSite('S-1', 'One', [device('A1', 'M-10'), device('A2', 'M-20')]),
+    berlinSite('S-2', 'Two', [
+      device('B1', 'M-10'),
+      device('B2', 'M-30', { targetBatteryPowerW: { min: -1000, max: 1000 } }),
+    ]),
   ],
 };
 const command = (targetBatteryPowerW: number) => ({

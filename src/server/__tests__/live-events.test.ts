@@ -6,8 +6,12 @@ import type { AccountEvent } from '#domain/account-events.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
 import { EVENT_RETENTION_MS } from '../events/event-store.ts';
 import { SESSION_IDLE_TIMEOUT_MS } from '../session/session-store.ts';
-import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';
-import { openEventStream, type ServerSentMessage } from './support/event-stream-client.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import {
+  openEventStream,
+  type ServerSentMessage,
+  type TestEventStream,
+} from './support/event-stream-client.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
 const account = { region: 'eu', clientId: 'client' } as const;
@@ -19,18 +23,6 @@ const isType = (type: string) => (message: ServerSentMessage) => message.data.ty
 const hasDevice = (deviceId: string) => (message: ServerSentMessage) =>
   message.data.type === 'deviceCommandsChanged' &&
   (message.data.data as { deviceIds: string[] }).deviceIds.includes(deviceId);
-
-/** Signs in to `bff` with the credentials form under a typed operator name. */
-async function signInAs(bff: TestBff, operatorName: string): Promise<string> {
-  const response = await bff.app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', operatorName },
-  });
-  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
-  return cookieHeader(response);
-}
 
 describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   let fake: FakeUpstream;
@@ -59,6 +51,22 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   const events = (bff: TestBff) => {
     const live = bff.app.liveUpdates;
     return live.events;
+  };
+
+  /**
+   * A browser signed in on the first instance, with its stream open on the second and ready.
+   * The caller closes the stream.
+   */
+  const readyStreamOnSecond = async (): Promise<{ cookie: string; stream: TestEventStream }> => {
+    const cookie = await signIn(first.app);
+    const stream = await openEventStream(second.app, cookie);
+    try {
+      await stream.waitFor(isType('ready'));
+    } catch (error) {
+      stream.close();
+      throw error;
+    }
+    return { cookie, stream };
   };
 
   it('streams an event published on the same instance, with the headers of an API answer', async () => {
@@ -99,8 +107,8 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   });
 
   it('reaches a stream on the other instance, and only the account and person it is for', async () => {
-    const alice = await signInAs(first, 'Alice');
-    const bob = await signInAs(first, 'Bob');
+    const alice = await signIn(first.app, { operatorName: 'Alice' });
+    const bob = await signIn(first.app, { operatorName: 'Bob' });
     const other = await signIn(first.app, { clientId: 'client-2', clientSecret: 'secret-2' });
     const aliceStream = await openEventStream(second.app, alice);
     const bobStream = await openEventStream(second.app, bob);
@@ -145,10 +153,8 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   });
 
   it('publishes in the caller transaction: nothing when it rolls back, delivered when it commits', async () => {
-    const cookie = await signIn(first.app);
-    const stream = await openEventStream(second.app, cookie);
+    const { stream } = await readyStreamOnSecond();
     try {
-      await stream.waitFor(isType('ready'));
       await database.db
         .transaction(async (tx) => {
           await events(first).publish(account, changed('BAT-ROLLED-BACK'), { tx });
@@ -273,10 +279,8 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   });
 
   it('closes a stream when its session expires unused, but not while it is used elsewhere', async () => {
-    const cookie = await signIn(first.app);
-    const stream = await openEventStream(second.app, cookie);
+    const { cookie, stream } = await readyStreamOnSecond();
     try {
-      await stream.waitFor(isType('ready'));
       // Used on the other instance just before the idle deadline: the stream stays.
       first.clock.nowMs += SESSION_IDLE_TIMEOUT_MS - 60_000;
       second.clock.nowMs = first.clock.nowMs;
@@ -310,10 +314,8 @@ describe.each(DATABASE_KINDS)('live updates on %s', (kind) => {
   it.runIf(kind === 'postgres')(
     'listens again after PostgreSQL ends the listening connection, and delivers what was published meanwhile',
     async () => {
-      const cookie = await signIn(first.app);
-      const stream = await openEventStream(second.app, cookie);
+      const { stream } = await readyStreamOnSecond();
       try {
-        await stream.waitFor(isType('ready'));
         const admin = new pg.Client({ connectionString: testDb.databaseUrl });
         await admin.connect();
         try {

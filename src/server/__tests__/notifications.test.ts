@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '#infra/database.ts';
 import type { Person } from '#domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { NOTIFICATION_RETENTION_MS } from '../notifications/notifications.ts';
-import { CSRF, buildTestBff, cookieHeader, signIn, type TestBff } from './support/bff.ts';
+import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { openEventStream, type ServerSentMessage } from './support/event-stream-client.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
@@ -22,15 +22,7 @@ describe.each(DATABASE_KINDS)('the notification inbox on %s', (kind) => {
   let aliceCookie: string;
   let bobCookie: string;
 
-  const signInAs = async (operatorName: string) => {
-    const response = await bff.app.inject({
-      method: 'POST',
-      url: '/api/session',
-      headers: CSRF,
-      payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', operatorName },
-    });
-    return cookieHeader(response);
-  };
+  const signInAs = (operatorName: string) => signIn(bff.app, { operatorName });
   const inbox = async (cookie: string, query = '') => {
     const response = await bff.app.inject({
       url: `/api/notifications${query}`,

@@ -4,7 +4,7 @@ import { TEST_IDP_CLIENT, startTestIdp, type TestIdp } from '#test/support/test-
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 import type { OidcEnv } from '../env.ts';
 import { chooseClientAuthMethod } from '../session/oidc.ts';
-import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
+import { ORIGIN, buildTestBff, sendSignedIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 import { finishAtBff, logoutAtIdp, oidcEnvFor, signInAtIdp } from './support/idp-sign-in.ts';
 
@@ -309,15 +309,16 @@ describe('a provider that goes down while the BFF runs', () => {
 });
 
 describe('sign-out at a provider that returns only when state is sent', () => {
-  it('sends state, so the provider sends the browser back to the sign-in page with it', async () => {
+  /** A dispatcher signs in through the provider, then out of the BFF: its answer and the sign-in. */
+  async function signInThenOut() {
     const { bff } = await stack({ logoutReturnsOnlyWithState: true });
     const back = await signInAtIdp(bff.app, 'dispatcher');
     const { cookie } = await finishAtBff(bff.app, back);
-    const out = await bff.app.inject({
-      method: 'DELETE',
-      url: '/api/session',
-      headers: { cookie, ...CSRF },
-    });
+    return { out: await sendSignedIn(bff.app, cookie, 'DELETE', '/api/session'), back };
+  }
+
+  it('sends state, so the provider sends the browser back to the sign-in page with it', async () => {
+    const { out, back } = await signInThenOut();
     const answer = out.json<{ logoutUrl: string; state: string }>();
     const logoutUrl = new URL(answer.logoutUrl);
     expect(logoutUrl.searchParams.get('state')).toBe(answer.state);
@@ -331,14 +332,7 @@ describe('sign-out at a provider that returns only when state is sent', () => {
   });
 
   it('(the provider as the walk met it: without state its logout ends on its own page)', async () => {
-    const { bff } = await stack({ logoutReturnsOnlyWithState: true });
-    const back = await signInAtIdp(bff.app, 'dispatcher');
-    const { cookie } = await finishAtBff(bff.app, back);
-    const out = await bff.app.inject({
-      method: 'DELETE',
-      url: '/api/session',
-      headers: { cookie, ...CSRF },
-    });
+    const { out, back } = await signInThenOut();
     const withoutState = new URL(out.json<{ logoutUrl: string }>().logoutUrl);
     withoutState.searchParams.delete('state');
     const ended = await logoutAtIdp(withoutState.toString(), back.idpCookies);

@@ -7,7 +7,7 @@ import {
   type TestIdp,
 } from '#test/support/test-idp.ts';
 import { SessionInfoSchema } from '#domain/session.ts';
-import { CSRF, ORIGIN, buildTestBff, type TestBff } from './support/bff.ts';
+import { CSRF, ORIGIN, buildTestBff, signInAnswer, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 import { finishAtBff, logoutAtIdp, oidcEnvFor, signInAtIdp } from './support/idp-sign-in.ts';
 
@@ -260,12 +260,7 @@ describe('company sign-in through OpenID Connect', () => {
   });
 
   it('turns the credentials form off', async () => {
-    const response = await bff.app.inject({
-      method: 'POST',
-      url: '/api/session',
-      headers: CSRF,
-      payload: { region: 'eu', clientId: 'client', clientSecret: 'secret' },
-    });
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('credentials_sign_in_off');
     expect(fake.tokenRequests).toBe(0);

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BREAKER_THRESHOLD, MAX_ATTEMPTS } from '../upstream/resilience.ts';
-import { CSRF, buildTestBff, fileDatabase, signIn, type TestBff } from './support/bff.ts';
+import { buildTestBff, fileDatabase, sendSignedIn, signIn, type TestBff } from './support/bff.ts';
 import {
   startFakeUpstream,
   vendorError,
@@ -67,6 +67,8 @@ beforeEach(async () => {
 
 const get = (url: string, who = cookie) =>
   bff.app.inject({ method: 'GET', url, headers: { cookie: who } });
+const send = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+  sendSignedIn(bff.app, cookie, method, url, payload);
 const calls = (method: string, path: string) =>
   fake.seen.filter((s) => s.method === method && s.url.split('?')[0] === path).length;
 
@@ -93,20 +95,12 @@ describe('retries', () => {
   // cancel, idempotent as it is, is sent once like a submission, and a 429 is never retried.
   it('never retries a device control call, a cancel included', async () => {
     script('cancel', [{ status: 503 }]);
-    const cancel = await bff.app.inject({
-      method: 'PUT',
-      url: '/api/devices/BAT-1/commands/cmd_1/cancel',
-      headers: { cookie, ...CSRF },
-    });
+    const cancel = await send('PUT', '/api/devices/BAT-1/commands/cmd_1/cancel');
     expect(cancel.statusCode).toBe(503);
     expect(calls('PUT', '/devices/BAT-1/commands/cmd_1/cancel')).toBe(1);
 
     script('cancel', [{ status: 429, retryAfter: '0' }]);
-    const limited = await bff.app.inject({
-      method: 'PUT',
-      url: '/api/devices/BAT-1/commands/cmd_1/cancel',
-      headers: { cookie, ...CSRF },
-    });
+    const limited = await send('PUT', '/api/devices/BAT-1/commands/cmd_1/cancel');
     // The vendor's limit puts the cancel in the queue of changes, never into a retry.
     expect(limited.statusCode).toBe(202);
     expect(calls('PUT', '/devices/BAT-1/commands/cmd_1/cancel')).toBe(2);
@@ -114,15 +108,10 @@ describe('retries', () => {
     // The queued cancel would hold a submission of its device back: it goes first.
     await bff.app.forgetUpstream();
     script('submit', [{ status: 503 }]);
-    const submit = await bff.app.inject({
-      method: 'POST',
-      url: '/api/devices/BAT-1/commands',
-      headers: { cookie, ...CSRF },
-      payload: {
-        powerControl: record.powerControl,
-        startTime: record.startTime,
-        endTime: record.endTime,
-      },
+    const submit = await send('POST', '/api/devices/BAT-1/commands', {
+      powerControl: record.powerControl,
+      startTime: record.startTime,
+      endTime: record.endTime,
     });
     expect(submit.statusCode).toBe(503);
     expect(calls('POST', '/device/BAT-1/commands')).toBe(1);
@@ -153,15 +142,10 @@ describe('the circuit breaker', () => {
     // of its own (another day than the other tests'), as the ledger holds back a second change of
     // a window whose outcome is unknown.
     for (let i = 0; i < BREAKER_THRESHOLD; i += 1) {
-      const response = await bff.app.inject({
-        method: 'POST',
-        url: '/api/devices/BAT-1/commands',
-        headers: { cookie, ...CSRF },
-        payload: {
-          powerControl: record.powerControl,
-          startTime: `2026-05-02T${11 + i}:00:00Z`,
-          endTime: `2026-05-02T${12 + i}:00:00Z`,
-        },
+      const response = await send('POST', '/api/devices/BAT-1/commands', {
+        powerControl: record.powerControl,
+        startTime: `2026-05-02T${11 + i}:00:00Z`,
+        endTime: `2026-05-02T${12 + i}:00:00Z`,
       });
       failures.push(response.statusCode);
     }

@@ -6,9 +6,10 @@ import {
   CSRF,
   buildTestBff,
   cookieHeader,
-  signIn,
-  type TestBff,
   fileDatabase,
+  signIn,
+  signInAnswer,
+  type TestBff,
 } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
@@ -24,17 +25,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => bff.app.close());
 
-const signInWith = (
-  clientId: string,
-  clientSecret: string,
-  headers: Record<string, string> = CSRF,
-) =>
-  bff.app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers,
-    payload: { region: 'eu', clientId, clientSecret },
-  });
+const signInWith = (clientId: string, clientSecret: string, headers: Record<string, string> = {}) =>
+  signInAnswer(bff.app, { clientId, clientSecret }, headers);
 
 describe('POST /api/session', () => {
   it('signs in, answers who is signed in and sets an HttpOnly SameSite=Strict cookie', async () => {
@@ -78,11 +70,9 @@ describe('POST /api/session', () => {
 
   it('refuses a malformed body with 400 naming the field, without echoing the secret', async () => {
     bff = await buildTestBff(fake, { database: database.handle });
-    const response = await bff.app.inject({
-      method: 'POST',
-      url: '/api/session',
-      headers: CSRF,
-      payload: { region: 'mars', clientId: 'client', clientSecret: 'hunter2-secret' },
+    const response = await signInAnswer(bff.app, {
+      region: 'mars',
+      clientSecret: 'hunter2-secret',
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'invalid_request' });
@@ -107,12 +97,7 @@ describe('POST /api/session', () => {
   it('rotates the session ID at sign-in: the previous session is gone', async () => {
     bff = await buildTestBff(fake, { database: database.handle });
     const first = await signIn(bff.app);
-    const second = await bff.app.inject({
-      method: 'POST',
-      url: '/api/session',
-      headers: { ...CSRF, cookie: first },
-      payload: { region: 'eu', clientId: 'client', clientSecret: 'secret' },
-    });
+    const second = await signInAnswer(bff.app, {}, { cookie: first });
     expect(cookieHeader(second)).not.toBe(first);
     const old = await bff.app.inject({
       method: 'GET',

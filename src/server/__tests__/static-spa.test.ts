@@ -22,6 +22,10 @@ function decoded(response: { headers: Record<string, unknown>; rawPayload: Buffe
   return response.rawPayload.toString();
 }
 
+/** A page navigation of the browser to `url`. */
+const navigate = (url: string) =>
+  bff.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+
 beforeAll(async () => {
   fake = await startFakeUpstream();
   staticDir = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-spa-'));
@@ -47,11 +51,7 @@ afterAll(async () => {
 describe('the SPA', () => {
   it('serves index.html at / and for page navigations, revalidated', async () => {
     for (const url of ['/', '/sites', '/devices/BAT-EU-001-A']) {
-      const response = await bff.app.inject({
-        method: 'GET',
-        url,
-        headers: { accept: 'text/html' },
-      });
+      const response = await navigate(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.body).toContain('<title>powerdeck</title>');
@@ -61,18 +61,14 @@ describe('the SPA', () => {
   });
 
   it("has the sign-in page's browser ask for the sign-in mode while its scripts load, and only that page", async () => {
-    const signIn = await bff.app.inject({
-      method: 'GET',
-      url: '/sign-in?next=%2Fsites',
-      headers: { accept: 'text/html' },
-    });
+    const signIn = await navigate('/sign-in?next=%2Fsites');
     expect(signIn.statusCode).toBe(200);
     expect(signIn.headers.link).toBe('</api/session/mode>; rel=preload; as=fetch; crossorigin');
     // The preloaded route answers as the page's own read does.
     const mode = await bff.app.inject({ method: 'GET', url: '/api/session/mode' });
     expect(mode.json()).toEqual({ mode: 'credentials' });
     for (const url of ['/', '/sites', '/sign-in/x']) {
-      const page = await bff.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const page = await navigate(url);
       expect(page.statusCode).toBe(200);
       expect(page.headers.link).toBeUndefined();
     }
@@ -126,11 +122,7 @@ describe('the SPA', () => {
   });
 
   it('answers unknown API paths and missing files with a 404 problem, not the page', async () => {
-    const api = await bff.app.inject({
-      method: 'GET',
-      url: '/api/nope',
-      headers: { accept: 'text/html' },
-    });
+    const api = await navigate('/api/nope');
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toContain('application/problem+json');
     const asset = await bff.app.inject({ method: 'GET', url: '/assets/missing.js' });

@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { ProblemSchema } from '#domain/errors.ts';
 import { RENEWAL_RETRY_MIN_MS } from '../upstream/token-cache.ts';
 import type { ServerOptions } from '../app.ts';
-import { CSRF, buildTestBff, fileDatabase, signIn, type TestBff } from './support/bff.ts';
+import {
+  CSRF,
+  buildTestBff,
+  fileDatabase,
+  signIn,
+  signInAnswer,
+  type TestBff,
+} from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 
 const database = fileDatabase();
@@ -42,13 +49,12 @@ async function start(overrides: Partial<ServerOptions> = {}): Promise<void> {
 }
 
 const sites = () => bff.app.inject({ method: 'GET', url: '/api/sites', headers: { cookie } });
-const signInAnswer = (clientSecret = 'secret') =>
-  bff.app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret },
-  });
+/** Starts the BFF and signs in with a token the fake issues for 30 s. */
+async function signInForThirtySeconds(): Promise<void> {
+  fake.expiresInS = 30;
+  await start();
+  cookie = await signIn(bff.app);
+}
 /** The bearer token of the last API call the fake saw. */
 const lastToken = () => fake.seen.at(-1)?.headers.authorization?.replace('Bearer ', '');
 const logged = (pattern: RegExp) => logLines.filter((line) => pattern.test(String(line.msg ?? '')));
@@ -60,9 +66,7 @@ function expectOperatorWords(detail: string | undefined): void {
 
 describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () => {
   it('keeps using the cached token while it is valid when the token endpoint is down', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     await sites();
     const signedInToken = lastToken();
     fake.tokenRequests = 0;
@@ -80,9 +84,7 @@ describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () =>
   });
 
   it('tries the renewal again after a pause, not on every call, then takes the new token', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     fake.tokenRequests = 0;
     fake.tokenFault = { status: 503 };
     bff.clock.nowMs += 24_500;
@@ -106,9 +108,7 @@ describe('renewal at the edge of a token life (docs/upstream.md, Tokens)', () =>
   });
 
   it('once the token has expired, a failed renewal fails the call with the token endpoint named', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     fake.tokenFault = { status: 503 };
     bff.clock.nowMs += 30_000;
     const response = await sites();
@@ -166,7 +166,7 @@ describe('token answers of real authorization servers (RFC 6749 5.1)', () => {
     const original = fake.expiresInS;
     fake.expiresInS = -5;
     try {
-      const response = await signInAnswer();
+      const response = await signInAnswer(bff.app);
       expect(response.statusCode).toBe(502);
       const problem = ProblemSchema.parse(response.json());
       expect(problem.code).toBe('token_unreadable');
@@ -184,7 +184,7 @@ describe('sign-in when the token endpoint fails', () => {
   it('a timeout is worded for sign-in, and logged', async () => {
     await start({ upstreamTimeoutMs: 300 });
     fake.tokenFault = 'hang';
-    const response = await signInAnswer();
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(504);
     const problem = ProblemSchema.parse(response.json());
     expect(problem.code).toBe('token_endpoint_timeout');
@@ -205,7 +205,7 @@ describe('sign-in when the token endpoint fails', () => {
         au: { authUrl: 'http://127.0.0.1:9', baseUrl: `${fake.url}/au` },
       },
     });
-    const response = await signInAnswer();
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(502);
     const problem = ProblemSchema.parse(response.json());
     expect(problem.code).toBe('token_endpoint_unreachable');
@@ -219,7 +219,7 @@ describe('client authentication at the token endpoint (RFC 6749 2.3.1)', () => {
     fake.tokenClientAuth = 'basic';
     fake.expiresInS = 60;
     await start();
-    const response = await signInAnswer();
+    const response = await signInAnswer(bff.app);
     expect(response.statusCode).toBe(200);
     expect(fake.tokenRequests).toBe(2);
     expect(logged(/accepted HTTP Basic/)[0]).toMatchObject({ level: 40, region: 'eu' });
@@ -235,7 +235,7 @@ describe('client authentication at the token endpoint (RFC 6749 2.3.1)', () => {
   it('says a wrong secret plainly when neither form fields nor HTTP Basic are accepted', async () => {
     fake.tokenClientAuth = 'basic';
     await start();
-    const response = await signInAnswer('wrong');
+    const response = await signInAnswer(bff.app, { clientSecret: 'wrong' });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'invalid_credentials' });
     expect(fake.tokenRequests).toBe(2);
@@ -262,9 +262,7 @@ describe('a change that could not get a token (ledger)', () => {
   });
 
   it('is sent when retried with the same Idempotency-Key, since it never left', async () => {
-    fake.expiresInS = 30;
-    await start();
-    cookie = await signIn(bff.app);
+    await signInForThirtySeconds();
     fake.tokenFault = { status: 500 };
     bff.clock.nowMs += 30_000;
     const submit = () =>

@@ -14,3 +14,15 @@ export interface AccountTable {
 export function ofAccount(table: AccountTable, account: Account): SQL | undefined {
   return and(eq(table.region, account.region), eq(table.clientId, account.clientId));
 }
+
+/**
+ * The rows of one device of an account: {@link ofAccount} and the device ID, as the read model's
+ * per-device tables key them.
+ */
+export function ofDevice(
+  table: AccountTable & { deviceId: PgColumn },
+  account: Account,
+  deviceId: string,
+): SQL | undefined {
+  return and(ofAccount(table, account), eq(table.deviceId, deviceId));
+}

@@ -14,7 +14,7 @@ import {
   siteBindingGenerations,
   unsupportedControls,
 } from '../db/schema.ts';
-import { ofAccount } from '../db/account-rows.ts';
+import { ofAccount, ofDevice } from '../db/account-rows.ts';
 import type { Queryable } from '../events/event-store.ts';
 import type { Account, Person } from '#domain/account.ts';
 import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
@@ -170,7 +170,7 @@ export class ReadModelStore {
     const [row] = await tx
       .select()
       .from(deviceReadState)
-      .where(and(ofAccount(deviceReadState, account), eq(deviceReadState.deviceId, deviceId)));
+      .where(ofDevice(deviceReadState, account, deviceId));
     return row;
   }
 
@@ -184,7 +184,7 @@ export class ReadModelStore {
     await tx
       .update(deviceReadState)
       .set(changes)
-      .where(and(ofAccount(deviceReadState, account), eq(deviceReadState.deviceId, deviceId)));
+      .where(ofDevice(deviceReadState, account, deviceId));
     this.#wrote(tx, account, { kind: 'state', deviceId });
   }
 
@@ -201,8 +201,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofAccount(deviceCommands, account),
-          eq(deviceCommands.deviceId, deviceId),
+          ofDevice(deviceCommands, account, deviceId),
           inArray(deviceCommands.commandId, [...new Set(commandIds)]),
         ),
       );
@@ -225,8 +224,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofAccount(deviceCommands, account),
-          eq(deviceCommands.deviceId, deviceId),
+          ofDevice(deviceCommands, account, deviceId),
           lt(deviceCommands.windowStart, new Date(range.endMs)),
           gt(deviceCommands.windowEnd, new Date(range.startMs)),
           status ? eq(deviceCommands.status, status) : undefined,
@@ -323,8 +321,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofAccount(deviceCommands, account),
-          eq(deviceCommands.deviceId, deviceId),
+          ofDevice(deviceCommands, account, deviceId),
           inArray(deviceCommands.status, OPEN_STATUSES),
         ),
       );
@@ -372,8 +369,7 @@ export class ReadModelStore {
       .from(deviceCommandChanges)
       .where(
         and(
-          ofAccount(deviceCommandChanges, account),
-          eq(deviceCommandChanges.deviceId, deviceId),
+          ofDevice(deviceCommandChanges, account, deviceId),
           gt(deviceCommandChanges.version, sinceVersion),
           exceptKey === undefined
             ? undefined
@@ -402,9 +398,7 @@ export class ReadModelStore {
     const [row] = await this.db
       .select({ version: sql<number | null>`min(${deviceCommandChanges.version})` })
       .from(deviceCommandChanges)
-      .where(
-        and(ofAccount(deviceCommandChanges, account), eq(deviceCommandChanges.deviceId, deviceId)),
-      );
+      .where(ofDevice(deviceCommandChanges, account, deviceId));
     return row?.version === null || row?.version === undefined ? undefined : Number(row.version);
   }
 
@@ -438,7 +432,7 @@ export class ReadModelStore {
     const rows = await tx
       .select()
       .from(batchConfirmations)
-      .where(and(ofAccount(batchConfirmations, account), eq(batchConfirmations.deviceId, deviceId)))
+      .where(ofDevice(batchConfirmations, account, deviceId))
       .orderBy(asc(batchConfirmations.sentAt));
     return rows.map((row) => ({
       ledgerEntryId: row.ledgerEntryId,
@@ -551,19 +545,7 @@ export class ReadModelStore {
             .returning({ deviceId: deviceReadState.deviceId });
     const listedIds = rows.map((row) => row.deviceId);
     // Unbinding cleared their next read: bound again, they are read as a new device is.
-    const boundAgain =
-      listedIds.length === 0
-        ? []
-        : await tx
-            .select({ deviceId: deviceReadState.deviceId })
-            .from(deviceReadState)
-            .where(
-              and(
-                ofAccount(deviceReadState, account),
-                inArray(deviceReadState.deviceId, listedIds),
-                eq(deviceReadState.bound, false),
-              ),
-            );
+    const boundAgain = await this.unboundOf(account, listedIds, tx);
     const changed = [...inserted];
     for (const site of sites)
       if (site.deviceIds.length > 0)
@@ -599,7 +581,7 @@ export class ReadModelStore {
       );
     for (const { deviceId } of changed) this.#wrote(tx, account, { kind: 'state', deviceId });
     return {
-      added: [...inserted, ...boundAgain].map((row) => row.deviceId),
+      added: [...inserted.map((row) => row.deviceId), ...boundAgain],
       changed: changed.length > 0,
     };
   }
@@ -630,9 +612,13 @@ export class ReadModelStore {
     return row?.generation ?? 0;
   }
 
-  async unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {
+  async unboundOf(
+    account: Account,
+    deviceIds: readonly string[],
+    tx: Queryable = this.db,
+  ): Promise<Set<string>> {
     if (deviceIds.length === 0) return new Set();
-    const rows = await this.db
+    const rows = await tx
       .select({ deviceId: deviceReadState.deviceId })
       .from(deviceReadState)
       .where(
@@ -731,8 +717,7 @@ export class ReadModelStore {
       .from(deviceCommands)
       .where(
         and(
-          ofAccount(deviceCommands, account),
-          eq(deviceCommands.deviceId, deviceId),
+          ofDevice(deviceCommands, account, deviceId),
           inArray(deviceCommands.status, ['executing', 'completed']),
         ),
       );

@@ -17,7 +17,7 @@ import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { operatorOf, requireOperator } from './session-hooks.ts';
-import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';
+import { InvalidCredentialsError, type RequestToken } from '../upstream/token-endpoint.ts';
 import type { OperatorIdentity } from './session-store.ts';
 import type { Sessions } from './sessions.ts';
 import type { VendorConnections } from './vendor-connections.ts';
@@ -60,10 +60,7 @@ export async function connectionRoutes(
     connections: VendorConnections;
     now: () => number;
     /** @throws InvalidCredentialsError when it refuses the client; ProblemError `token_*`. */
-    checkToken: (
-      region: Region,
-      credentials: { clientId: string; clientSecret: string },
-    ) => Promise<IssuedToken>;
+    checkToken: RequestToken;
     audit: ConnectionAudit;
   },
 ): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type OidcClient,
 } from './oidc.ts';
 import type { SecretBox } from './secret-box.ts';
-import type { SessionCookie } from './session-cookie.ts';
+import { hostCookieName, type SessionCookie } from './session-cookie.ts';
 import type { Sessions } from './sessions.ts';
 
 const StartQuerySchema = z.strictObject({ region: RegionSchema.default('eu') });
@@ -36,16 +36,7 @@ const TRANSACTION_AAD = 'oidc transaction';
 
 /** `SameSite=Lax`: the IdP's redirect back is a cross-site navigation (RFC 6265bis 5.4.7). Sealed. */
 function transactionCookie(cookie: SessionCookie) {
-  return {
-    name: cookie.secure ? '__Host-powerdeck_oidc' : 'powerdeck_oidc',
-    options: {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: cookie.secure,
-      maxAge: OIDC_TRANSACTION_MAX_AGE_MS / 1000,
-    } as const,
-  };
+  return attemptCookie(cookie, 'powerdeck_oidc', 'lax');
 }
 
 /**
@@ -53,11 +44,16 @@ function transactionCookie(cookie: SessionCookie) {
  * session only with one). `SameSite=Strict`: only powerdeck's own page reads it.
  */
 function signOutHintCookie(cookie: SessionCookie) {
+  return attemptCookie(cookie, 'powerdeck_signout', 'strict');
+}
+
+/** A cookie of a company sign-in attempt: it lasts as long as the attempt may. */
+function attemptCookie(cookie: SessionCookie, name: string, sameSite: 'lax' | 'strict') {
   return {
-    name: cookie.secure ? '__Host-powerdeck_signout' : 'powerdeck_signout',
+    name: hostCookieName(name, cookie.secure),
     options: {
       httpOnly: true,
-      sameSite: 'strict',
+      sameSite,
       path: '/',
       secure: cookie.secure,
       maxAge: OIDC_TRANSACTION_MAX_AGE_MS / 1000,

@@ -6,10 +6,17 @@ export interface SessionCookie {
   secure: boolean;
 }
 
-/** `__Host-` only over https: browsers refuse it without, and loopback needs http. */
+/**
+ * `name` with the `__Host-` prefix over https only: browsers refuse it without, and loopback
+ * needs http.
+ */
+export function hostCookieName(name: string, secure: boolean): string {
+  return secure ? `__Host-${name}` : name;
+}
+
 export function sessionCookieFor(publicOrigin: string): SessionCookie {
   const secure = publicOrigin.startsWith('https:');
-  return { name: secure ? '__Host-powerdeck_session' : 'powerdeck_session', secure };
+  return { name: hostCookieName('powerdeck_session', secure), secure };
 }
 
 const ATTRIBUTES = { httpOnly: true, sameSite: 'strict', path: '/' } as const;

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { refusalFor, roleAllows, type Permission } from '#domain/roles.ts';
-import type { SessionInfo, SignInRequest } from '#domain/session.ts';
+import { operatorOf, type SessionInfo, type SignInRequest } from '#domain/session.ts';
 import { REGION_NAMES, type Region } from '#domain/token.ts';
 import { ProblemError, notSignedIn } from '../http/problem.ts';
 import type { TokenCache } from '../upstream/token-cache.ts';
-import { InvalidCredentialsError, type IssuedToken } from '../upstream/token-endpoint.ts';
+import { InvalidCredentialsError, type RequestToken } from '../upstream/token-endpoint.ts';
 import {
   clearSessionCookie,
   readSessionId,
@@ -30,12 +30,7 @@ export function sessionInfo(session: StoredSession): SessionInfo {
     ...(session.operatorName ? { operatorName: session.operatorName } : {}),
     ...(operator
       ? {
-          operator: {
-            issuer: operator.issuer,
-            subject: operator.subject,
-            ...(operator.name ? { name: operator.name } : {}),
-            ...(operator.email ? { email: operator.email } : {}),
-          },
+          operator: operatorOf(operator),
           role: operator.role,
         }
       : {}),
@@ -49,10 +44,7 @@ export interface SessionsOptions {
   cookie: SessionCookie;
   now: () => number;
   /** @throws InvalidCredentialsError when it refuses the client. */
-  requestToken: (
-    region: Region,
-    credentials: { clientId: string; clientSecret: string },
-  ) => Promise<IssuedToken>;
+  requestToken: RequestToken;
   connections?: VendorConnections | undefined;
 }
 

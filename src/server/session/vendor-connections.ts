@@ -4,6 +4,7 @@ import type { VendorConnectionInfo } from '#domain/connections.ts';
 import { RegionSchema, type Region } from '#domain/token.ts';
 import type { Database } from '#infra/database.ts';
 import { vendorConnections } from '../db/schema.ts';
+import type { ClientCredentials } from '../upstream/token-endpoint.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { OperatorIdentity } from './session-store.ts';
 
@@ -90,7 +91,7 @@ export class VendorConnections {
 
   async put(
     region: Region,
-    credentials: { clientId: string; clientSecret: string },
+    credentials: ClientCredentials,
     by: OperatorIdentity,
     nowMs: number,
   ): Promise<void> {

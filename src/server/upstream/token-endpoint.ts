@@ -26,6 +26,15 @@ export interface IssuedToken {
   expiresInS: number | undefined;
 }
 
+/** A vendor client's ID and secret, as the token endpoint takes them (docs/upstream.md, Tokens). */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A token request with a client's credentials. @throws InvalidCredentialsError when refused. */
+export type RequestToken = (region: Region, credentials: ClientCredentials) => Promise<IssuedToken>;
+
 /** docs/upstream.md, Tokens. */
 export const TOKEN_PATH = '/api/auth/oauth2/token';
 
@@ -82,7 +91,7 @@ export class TokenEndpoint {
    */
   async request(
     region: Region,
-    credentials: { clientId: string; clientSecret: string },
+    credentials: ClientCredentials,
     purpose: TokenPurpose,
   ): Promise<IssuedToken> {
     const first = this.#clientAuth[region];
@@ -123,7 +132,7 @@ export class TokenEndpoint {
   /** A refusal of the client is returned, every other failure thrown. */
   async #send(
     region: Region,
-    credentials: { clientId: string; clientSecret: string },
+    credentials: ClientCredentials,
     method: ClientAuthMethod,
     purpose: TokenPurpose,
     anyRefusal: boolean,
@@ -261,7 +270,7 @@ function tokenProblem(
 }
 
 /** Each part form-urlencoded (RFC 6749 appendix B) before base64 (RFC 7617). */
-function basicAuthorization(credentials: { clientId: string; clientSecret: string }): string {
+function basicAuthorization(credentials: ClientCredentials): string {
   const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
   const pair = `${encode(credentials.clientId)}:${encode(credentials.clientSecret)}`;
   return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;

@@ -16,6 +16,7 @@ import type { UpstreamClient, UpstreamCall } from './upstream-client.ts';
 import type { UpstreamHttp } from './upstream-http.ts';
 import {
   TokenEndpoint,
+  type ClientCredentials,
   type IssuedToken,
   type TokenLog,
   type TokenPurpose,
@@ -109,7 +110,7 @@ export class UpstreamApi {
    */
   token(
     region: Region,
-    credentials: { clientId: string; clientSecret: string },
+    credentials: ClientCredentials,
     purpose: TokenPurpose,
   ): Promise<IssuedToken> {
     return this.#tokenEndpoint.request(region, credentials, purpose);

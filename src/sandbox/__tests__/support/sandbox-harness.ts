@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildSandboxApp, type SandboxApp, type SandboxOptions } from '../../app.ts';
 
 /** A response as the tests read it. */
@@ -116,6 +117,30 @@ export async function startHarness(options: Partial<SandboxOptions> = {}): Promi
     },
     close: () => app.close(),
   };
+}
+
+/**
+ * One sandbox for the calling test file (or `describe` block), started before its tests, closed
+ * after them and reset through the admin API before each test, so that no test sees another's
+ * tokens, bindings, commands or clock. The harness it returns is usable in hooks and tests
+ * registered after this call (not while the file is being collected).
+ */
+export function useSandboxHarness(): SandboxHarness {
+  let current: SandboxHarness | undefined;
+  const started = (): SandboxHarness => {
+    if (current === undefined) throw new Error('the sandbox harness is used before it started');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startHarness();
+  });
+  afterAll(() => current?.close());
+  beforeEach(async () => {
+    await started().admin('POST', '/reset');
+  });
+  return new Proxy({} as SandboxHarness, {
+    get: (_target, key) => Reflect.get(started(), key) as unknown,
+  });
 }
 
 /** ISO timestamp of epoch ms. */

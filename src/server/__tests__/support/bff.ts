@@ -51,14 +51,46 @@ export async function signIn(
     operatorName?: string;
   } = {},
 ): Promise<string> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/session',
-    headers: CSRF,
-    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', ...as },
-  });
+  const response = await signInAnswer(app, as);
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
   return cookieHeader(response);
+}
+
+/**
+ * The answer to a credentials sign-in of the fake's `client` in `eu` with `fields` over those,
+ * sent as the SPA sends it (CSRF headers), with `headers` added: for the tests of a refused or
+ * odd sign-in.
+ */
+export function signInAnswer(
+  app: FastifyInstance,
+  fields: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { ...CSRF, ...headers },
+    payload: { region: 'eu', clientId: 'client', clientSecret: 'secret', ...fields },
+  });
+}
+
+/**
+ * A request that changes something as the signed-in SPA sends it: the session's `cookie` and the
+ * same-origin CSRF headers, with `payload` (an object, sent as JSON) where there is one.
+ */
+export function sendSignedIn(
+  app: FastifyInstance,
+  cookie: string,
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: { cookie, ...CSRF },
+    ...(payload === undefined ? {} : { payload }),
+  });
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, as a request `cookie` header. */

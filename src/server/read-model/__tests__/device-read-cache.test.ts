@@ -12,7 +12,7 @@ import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/sup
 import type { StatusRecord } from '#domain/command.ts';
 import { submittedRecord } from '#domain/read-model.ts';
 import { slotOf } from '#domain/refresh-policy.ts';
-import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { AccountEvents } from '../../events/account-events.ts';
 import type { Account } from '#domain/account.ts';
@@ -214,13 +214,7 @@ describe.each(DATABASE_KINDS)('status reads from the cache on %s', (kind) => {
   });
 
   it('answers a change another instance announced, and never the older record after it', async () => {
-    const second =
-      kind === 'postgres'
-        ? await openDatabase({
-            dataDir: testDb.dataDir,
-            databaseUrl: `${testDb.databaseUrl ?? ''}?application_name=second-instance`,
-          })
-        : handle;
+    const second = await testDb.openSecondInstance();
     try {
       const a = await instance(handle);
       const b = await instance(second);

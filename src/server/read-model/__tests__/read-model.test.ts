@@ -15,7 +15,7 @@ import type { SiteList } from '#domain/device.ts';
 import { MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
 import { submittedRecord } from '#domain/read-model.ts';
 import { DEFAULT_REFRESH_SETTINGS, slotOf } from '#domain/refresh-policy.ts';
-import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
+import type { DatabaseHandle } from '#infra/database.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../../budget/device-budget-store.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { AccountEvents } from '../../events/account-events.ts';
@@ -437,13 +437,7 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
   });
 
   it('lets two instances share the due devices: each device read once', async () => {
-    const other =
-      kind === 'postgres'
-        ? await openDatabase({
-            dataDir: testDb.dataDir,
-            databaseUrl: `${testDb.databaseUrl ?? ''}?application_name=second-instance`,
-          })
-        : handle;
+    const other = await testDb.openSecondInstance();
     try {
       const devices = Array.from({ length: 12 }, (_, i) => `BAT-${i}`);
       await model.readSites(account, async () => ({
