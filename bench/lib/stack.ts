@@ -1,7 +1,7 @@
 /**
  * The running stack of the bench: the sandbox (fixture `large`, `demo` in the smoke), the BFF as
- * configured for production and, for the proxy figures, a second BFF with `STATUS_REUSE_MS=0` so
- * that every status GET reaches the sandbox, and the reference pass-through proxy.
+ * configured for production (it answers every status read from its read model) and, for the proxy
+ * figures, the reference pass-through proxy and the Fastify floor.
  */
 import path from 'node:path';
 import { request } from 'undici';
@@ -125,16 +125,16 @@ async function startFastifyFloor(
 
 /**
  * Starts the sandbox and the BFF, signs in, binds PLANT-EU-100 and submits the 20 bench commands.
- * With `bareBff`, also starts the BFF without status reuse and the reference proxy, and submits
- * the distinct commands the proxy figures read (straight to the sandbox: they need no ledger
- * rows).
- * `BENCH_BFF_CPU_PROFILE=<file>`: the bare BFF can profile itself (see `bench/servers/bff.ts`);
- * the throughput figure profiles its BFF runs into that file.
+ * With `proxyFigures`, also starts the reference proxy, submits the distinct commands the proxy
+ * figures read (straight to the sandbox: they need no ledger rows) and waits until the BFF's read
+ * model knows them, then starts the Fastify floor.
+ * `BENCH_BFF_CPU_PROFILE=<file>`: the BFF can profile itself (see `bench/servers/bff.ts`); the
+ * throughput figure profiles its BFF runs into that file.
  */
 export async function startStack(
   options: BenchOptions,
   spaDir: string,
-  { bareBff }: { bareBff: boolean },
+  { proxyFigures }: { proxyFigures: boolean },
 ): Promise<Stack> {
   // The smoke only proves the path works; generating the large history would double its time.
   const { origin: sandboxOrigin } = await startSandbox(options, {
@@ -142,38 +142,38 @@ export async function startStack(
     fixture: options.smoke ? 'demo' : 'large',
     rateLimitPerMinute: 0,
   });
-  const { origin: bffOrigin } = await startBff('BFF', options, sandboxOrigin, spaDir, {});
-  const session = await signIn(bffOrigin);
-  const commands = await submitBenchCommands(session, 20);
-  if (!bareBff) return { sandboxOrigin, bffOrigin, session, commands };
-
-  const profileFile = process.env.BENCH_BFF_CPU_PROFILE;
-  const bare = await startBff('BFF without reuse', options, sandboxOrigin, spaDir, {
-    STATUS_REUSE_MS: '0',
+  const profileFile = proxyFigures ? process.env.BENCH_BFF_CPU_PROFILE : undefined;
+  const bff = await startBff('BFF', options, sandboxOrigin, spaDir, {
     ...(profileFile ? { BENCH_CPU_PROFILE_FILE: path.resolve(profileFile) } : {}),
   });
+  const bffOrigin = bff.origin;
+  const session = await signIn(bffOrigin);
+  const commands = await submitBenchCommands(session, 20);
+  const bffPid = bff.process.child.pid;
+  const started = {
+    sandboxOrigin,
+    bffOrigin,
+    session,
+    commands,
+    ...(bffPid === undefined ? {} : { bffPid }),
+  };
+  if (!proxyFigures) return started;
+
   const reference = await startReferenceProxy(options, sandboxOrigin);
   const distinct = await submitDistinctCommands(
     sandboxOrigin,
     await sandboxToken(sandboxOrigin),
     options.smoke ? DISTINCT_BATCHES.smoke : DISTINCT_BATCHES.full,
   );
-  const bareSession = await signIn(bare.origin);
-  await awaitKnownToBff(bareSession, distinct);
+  await awaitKnownToBff(session, distinct);
   const firstDistinct = distinct[0];
   if (!firstDistinct) throw new Error('no distinct command');
-  const floor = await startFastifyFloor(options, bareSession, firstDistinct);
+  const floor = await startFastifyFloor(options, session, firstDistinct);
   return {
-    sandboxOrigin,
-    bffOrigin,
-    session,
-    commands,
-    bare: {
-      bffOrigin: bare.origin,
-      session: bareSession,
+    ...started,
+    distinct: {
       commands: distinct,
-      ...(bare.process.child.pid === undefined ? {} : { pid: bare.process.child.pid }),
-      ...(profileFile ? { profiled: bare.process } : {}),
+      ...(profileFile ? { profiled: bff.process } : {}),
     },
     reference: {
       origin: reference.origin,
