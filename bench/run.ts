@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       );
     } else {
       log(`- starting the sandbox (fixture ${smoke ? 'demo' : 'large'}) and the BFF`);
-      const stack = await startStack(options, spaDir, { bareBff: wants('bff') });
+      const stack = await startStack(options, spaDir, { proxyFigures: wants('bff') });
       if (wants('bff')) await measureBffGroup(stack, options);
       if (!pagesWanted) {
         // bundle and page not asked for

@@ -1,14 +1,12 @@
 /**
- * The BFF's proxy figures, added latency and throughput, measured on the BFF started with
- * `STATUS_REUSE_MS=0` and on 2,000 distinct commands its read model knows (`awaitKnownToBff`):
- * it answers them from the read model (decision 007, section 3), so no BFF request reaches the
+ * The BFF's proxy figures, added latency and throughput, measured on the BFF as configured for
+ * production and on 2,000 distinct commands its read model knows (`awaitKnownToBff`): it answers
+ * every status read from the read model (decision 007, section 3), so no BFF request reaches the
  * sandbox, while every direct and reference-proxy request does; the throughput budget asks for
  * at least 2x the pass-through proxy for that reason. Both are judged against the reference
  * pass-through proxy (`bench/servers/reference-proxy.ts`) in the same run; the BFF's added
  * milliseconds are reported too, not judged, because they swing with the machine's load
- * (`docs/architecture.md`, "Budgets"). The BFF as configured for production (1 s status reuse per
- * client) is measured alongside on one command, for context only: its figures mostly measure that
- * reuse.
+ * (`docs/architecture.md`, "Budgets").
  */
 import autocannon from 'autocannon';
 import { Client } from 'undici';
@@ -52,21 +50,15 @@ async function upstreamStatusCalls(stack: Stack, run: () => Promise<void>): Prom
   return ((await admin.stats()).byRoute?.[STATUS_ROUTE] ?? 0) - before;
 }
 
-function bareOf(stack: Stack): NonNullable<Stack['bare']> {
-  if (!stack.bare || stack.bare.commands.length === 0)
-    throw new Error('no BFF without status reuse, or no distinct commands');
-  return stack.bare;
+function distinctOf(stack: Stack): NonNullable<Stack['distinct']> {
+  if (!stack.distinct || stack.distinct.commands.length === 0)
+    throw new Error('no distinct commands');
+  return stack.distinct;
 }
 
 function referenceOf(stack: Stack): NonNullable<Stack['reference']> {
   if (!stack.reference) throw new Error('no reference proxy');
   return stack.reference;
-}
-
-function firstCommand(stack: Stack): BenchCommand {
-  const command = stack.commands[0];
-  if (!command) throw new Error('no bench command');
-  return command;
 }
 
 async function timedGet(
@@ -100,34 +92,31 @@ const added = (rounds: LatencyRound[], via: 'bff' | 'reference', q: 'p50' | 'p99
 
 /**
  * One keep-alive connection per path, sequential status GETs to the sandbox directly, through
- * the BFF without reuse and through the reference proxy, the same distinct command on all three,
+ * the BFF and through the reference proxy, the same distinct command on all three,
  * the next command each triple, and the order rotated triple by triple so no path always comes
  * first (the sandbox answers a repeat of the same GET from warmer caches). A path's added latency
  * is its percentile minus the direct percentile, median of the rounds; the judged figures are
- * the BFF's added latency over the reference's. The production-configured BFF on one command
- * (reused answers) is measured after each round, for the reason only.
+ * the BFF's added latency over the reference's.
  */
 export async function measureAddedLatency(
   stack: Stack,
   options: BenchOptions,
 ): Promise<BenchResult[]> {
-  const bare = bareOf(stack);
+  const distinct = distinctOf(stack);
   const ref = referenceOf(stack);
-  const cachedCommand = firstCommand(stack);
   const token = await sandboxToken(stack.sandboxOrigin);
   const direct = new Client(stack.sandboxOrigin, { pipelining: 1 });
-  const viaBare = new Client(bare.bffOrigin, { pipelining: 1 });
+  const viaBff = new Client(stack.bffOrigin, { pipelining: 1 });
   const viaReference = new Client(ref.origin, { pipelining: 1 });
-  const viaCached = new Client(stack.bffOrigin, { pipelining: 1 });
   const directHeaders = { authorization: `Bearer ${token}` };
   const rounds = options.smoke ? 1 : 3;
   const perRound = options.smoke ? 50 : 1000;
   const deadline = Date.now() + (options.smoke ? 20_000 : 180_000);
   let next = 0;
-  const nextCommand = () => bare.commands[next++ % bare.commands.length] as BenchCommand;
+  const nextCommand = () => distinct.commands[next++ % distinct.commands.length] as BenchCommand;
   const paths = [
     (path: string) => timedGet(direct, vendorPath(path), directHeaders),
-    (path: string) => timedGet(viaBare, `/api${path}`, { cookie: bare.session.cookie }),
+    (path: string) => timedGet(viaBff, `/api${path}`, { cookie: stack.session.cookie }),
     (path: string) => timedGet(viaReference, `/api${path}`, {}),
   ] as const;
   /** [direct, BFF, reference] ms for one command, asked in the order given by `turn`. */
@@ -140,19 +129,9 @@ export async function measureAddedLatency(
     }
     return ms as [number, number, number];
   };
-  const cachedPair = async () => {
-    const path = statusPath(cachedCommand);
-    const a = await timedGet(direct, vendorPath(path), directHeaders);
-    const b = await timedGet(viaCached, `/api${path}`, { cookie: stack.session.cookie });
-    return [a, b] as const;
-  };
   try {
-    for (let i = 0; i < (options.smoke ? 10 : 200); i++) {
-      await triple(nextCommand(), i);
-      await cachedPair();
-    }
+    for (let i = 0; i < (options.smoke ? 10 : 200); i++) await triple(nextCommand(), i);
     const honest: LatencyRound[] = [];
-    const cachedAdded: Array<{ p50: number; p99: number }> = [];
     let bffCalls = 0;
     let upstream = 0;
     for (let round = 0; round < rounds && Date.now() < deadline; round++) {
@@ -171,21 +150,10 @@ export async function measureAddedLatency(
         bff: quantiles(samples[1]),
         reference: quantiles(samples[2]),
       });
-      const c: number[] = [];
-      const e: number[] = [];
-      for (let i = 0; i < perRound && Date.now() < deadline; i++) {
-        const [d, p] = await cachedPair();
-        c.push(d);
-        e.push(p);
-      }
-      if (c.length > 0) {
-        const [d, p] = [quantiles(c), quantiles(e)];
-        cachedAdded.push({ p50: p.p50 - d.p50, p99: p.p99 - d.p99 });
-      }
     }
     if (honest.length === 0) throw new Error('no latency round finished before the deadline');
     const reached = `${pct(upstream / bffCalls)} of the ${bffCalls} BFF GETs reached the sandbox`;
-    const setup = `BFF with STATUS_REUSE_MS=0, ${bare.commands.length} distinct commands, ${honest.length} rounds of ${perRound} GETs per path, order rotated`;
+    const setup = `BFF as in production, ${distinct.commands.length} distinct commands its read model knows, ${honest.length} rounds of ${perRound} GETs per path, order rotated`;
     const directP50 = median(honest.map((r) => r.direct.p50));
     const results: BenchResult[] = [];
     for (const q of ['p50', 'p99'] as const) {
@@ -212,25 +180,21 @@ export async function measureAddedLatency(
         }),
       );
     }
-    const context = (q: 'p50' | 'p99') =>
-      cachedAdded.length === 0
-        ? ''
-        : `; production BFF (1 s reuse, one command) for context: ${median(cachedAdded.map((r) => r[q])).toFixed(3)} ms`;
     const why = 'absolute, swings with the load; judged as bff.added_*_ratio_vs_reference';
     results.push(
       reported(PROXY_FIGURES.addedP50, added(honest, 'bff', 'p50'), {
         reference: directP50,
         why,
-        reason: `BFF p50 minus direct p50 (reference: direct p50), one connection per path; ${setup}${context('p50')}`,
+        reason: `BFF p50 minus direct p50 (reference: direct p50), one connection per path; ${setup}`,
       }),
       reported(PROXY_FIGURES.addedP99, added(honest, 'bff', 'p99'), {
         why,
-        reason: `BFF p99 minus direct p99, one connection per path; ${setup}${context('p99')}`,
+        reason: `BFF p99 minus direct p99, one connection per path; ${setup}`,
       }),
     );
     return results;
   } finally {
-    await Promise.all([direct.close(), viaBare.close(), viaReference.close(), viaCached.close()]);
+    await Promise.all([direct.close(), viaBff.close(), viaReference.close()]);
   }
 }
 
@@ -281,27 +245,23 @@ async function cannon(
 }
 
 /**
- * 50 connections (autocannon) on status GETs of the distinct commands through the BFF without
- * reuse and through the reference proxy, alternating runs; ratio of requests per second, median
- * of the rounds. The production-configured BFF on one command runs in each round for the reason.
+ * 50 connections (autocannon) on status GETs of the distinct commands through the BFF and through
+ * the reference proxy, alternating runs; ratio of requests per second, median of the rounds. The
+ * Fastify floor runs in each round too, as context.
  */
 export async function measureThroughput(
   stack: Stack,
   options: BenchOptions,
 ): Promise<BenchResult[]> {
-  const bare = bareOf(stack);
+  const distinct = distinctOf(stack);
   const { origin: refOrigin, pid: refPid } = referenceOf(stack);
-  const cachedCommands = [firstCommand(stack)];
-  const bareHeaders = { cookie: bare.session.cookie };
-  const cachedHeaders = { cookie: stack.session.cookie };
+  const bffHeaders = { cookie: stack.session.cookie };
   const seconds = options.smoke ? 1 : 5;
   const warm = options.smoke ? 1 : 2;
-  await cannon(bare.bffOrigin, bareHeaders, bare.commands, warm);
-  await cannon(refOrigin, {}, bare.commands, warm);
-  await cannon(stack.bffOrigin, cachedHeaders, cachedCommands, warm);
+  await cannon(stack.bffOrigin, bffHeaders, distinct.commands, warm);
+  await cannon(refOrigin, {}, distinct.commands, warm);
   const ratios: number[] = [];
   const references: number[] = [];
-  const cachedRatios: number[] = [];
   const floorRatios: number[] = [];
   let bad = 0;
   let bffTotal = 0;
@@ -315,48 +275,44 @@ export async function measureThroughput(
     if (before === undefined || after === undefined) cpu.known = false;
     return { result, cpuMs: (after ?? 0) - (before ?? 0) };
   };
-  await toggleProfile(bare.profiled, /PROFILING/);
+  await toggleProfile(distinct.profiled, /PROFILING/);
   for (let round = 0; round < (options.smoke ? 1 : 3); round++) {
     let bff: CannonRun | undefined;
     bffUpstream += await upstreamStatusCalls(stack, async () => {
-      const run = await cpuDuring(bare.pid, () =>
-        cannon(bare.bffOrigin, bareHeaders, bare.commands, seconds),
+      const run = await cpuDuring(stack.bffPid, () =>
+        cannon(stack.bffOrigin, bffHeaders, distinct.commands, seconds),
       );
       bff = run.result;
       cpu.bff += run.cpuMs;
     });
-    const refRun = await cpuDuring(refPid, () => cannon(refOrigin, {}, bare.commands, seconds));
+    const refRun = await cpuDuring(refPid, () => cannon(refOrigin, {}, distinct.commands, seconds));
     const ref = refRun.result;
     cpu.ref += refRun.cpuMs;
     refTotal += ref.total;
-    const cached = await cannon(stack.bffOrigin, cachedHeaders, cachedCommands, seconds);
     const floor = stack.floorOrigin
-      ? await cannon(stack.floorOrigin, {}, bare.commands, seconds)
+      ? await cannon(stack.floorOrigin, {}, distinct.commands, seconds)
       : undefined;
     if (!bff) throw new Error('autocannon gave no result');
-    bad += bff.bad + ref.bad + cached.bad + (floor?.bad ?? 0);
+    bad += bff.bad + ref.bad + (floor?.bad ?? 0);
     if (floor) floorRatios.push(floor.rps / ref.rps);
     bffTotal += bff.total;
     ratios.push(bff.rps / ref.rps);
     references.push(ref.rps);
-    cachedRatios.push(cached.rps / ref.rps);
   }
-  await toggleProfile(bare.profiled, /PROFILE WRITTEN/);
+  await toggleProfile(distinct.profiled, /PROFILE WRITTEN/);
   const ratio = median(ratios);
   const reference = median(references);
-  const cachedRatio = median(cachedRatios);
   const perRequest = (ms: number, total: number) => `${Math.round((1000 * ms) / total)} µs`;
   const cpuNote = cpu.known
-    ? ` CPU per request (process user+system over the runs): BFF ${perRequest(cpu.bff, bffTotal)}, reference ${perRequest(cpu.ref, refTotal)};`
+    ? ` CPU per request (process user+system over the runs): BFF ${perRequest(cpu.bff, bffTotal)}, reference ${perRequest(cpu.ref, refTotal)}`
     : '';
   const result = judged(PROXY_FIGURES.throughput, ratio, {
     reference,
     ratio,
     reason:
-      `reference: node:http + undici Pool proxy, ${Math.round(reference)} req/s; BFF with STATUS_REUSE_MS=0 ${Math.round(ratio * reference)} req/s` +
-      ` on ${bare.commands.length} distinct commands, ${pct(bffUpstream / bffTotal)} of its ${bffTotal} requests reached the sandbox;` +
-      cpuNote +
-      ` production BFF (1 s reuse, one command) for context: ${cachedRatio.toFixed(2)}x, ${Math.round(cachedRatio * reference)} req/s`,
+      `reference: node:http + undici Pool proxy, ${Math.round(reference)} req/s; BFF ${Math.round(ratio * reference)} req/s` +
+      ` on ${distinct.commands.length} distinct commands its read model knows, ${pct(bffUpstream / bffTotal)} of its ${bffTotal} requests reached the sandbox` +
+      (cpuNote ? `;${cpuNote}` : ''),
   });
   if (bad > 0) {
     result.ok = false;

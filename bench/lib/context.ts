@@ -23,24 +23,22 @@ export interface Stack {
   session: BffSession;
   /** 20 commands on the demo site PLANT-EU-100, windows days ahead, still `received`. */
   commands: BenchCommand[];
+  /** The BFF's process ID, for its CPU time. */
+  bffPid?: number;
   /**
-   * The BFF started with `STATUS_REUSE_MS=0` (no status answer reused once sent), with its own
-   * session, and a few thousand distinct commands, so the proxy figures measure the proxy rather
-   * than the 1 s status reuse. Only when the BFF group runs.
+   * Distinct commands (a few thousand, put straight into the sandbox) the BFF's read model knows,
+   * so the proxy figures read as many commands as a fleet's browsers would, each answered from the
+   * read model. Only when the BFF group runs.
    */
-  bare?: {
-    bffOrigin: string;
-    session: BffSession;
+  distinct?: {
     commands: BenchCommand[];
-    /** Its process ID, for its CPU time. */
-    pid?: number;
-    /** Its process when `BENCH_BFF_CPU_PROFILE` asks for a CPU profile (SIGUSR2 toggles it). */
+    /** The BFF's process when `BENCH_BFF_CPU_PROFILE` asks for a CPU profile (SIGUSR2 toggles it). */
     profiled?: Started;
   };
   /**
    * The reference pass-through proxy (`bench/servers/reference-proxy.ts`, no session, no
    * guards) to the EU sandbox, whose added latency and throughput the BFF's are compared with.
-   * Started with `bare`.
+   * Started with `distinct`.
    */
   reference?: {
     origin: string;
@@ -49,7 +47,7 @@ export interface Stack {
   };
   /**
    * The Fastify floor (`bench/servers/fastify-floor.ts`): Fastify answering the status path with
-   * a fixed body, what the framework and the socket cost alone. Started with `bare`.
+   * a fixed body, what the framework and the socket cost alone. Started with `distinct`.
    */
   floorOrigin?: string;
 }

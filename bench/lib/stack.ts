@@ -1,10 +1,12 @@
 /**
  * The running stack of the bench: the sandbox (fixture `large`, `demo` in the smoke), the BFF as
- * configured for production and, for the proxy figures, a second BFF with `STATUS_REUSE_MS=0` so
- * that every status GET reaches the sandbox, and the reference pass-through proxy.
+ * configured for production (it answers every status read from its read model) and, for the proxy
+ * figures, the reference pass-through proxy and the Fastify floor.
  */
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
+import { createTestDatabase } from '#test/support/databases.ts';
 import type { BenchCommand, BenchOptions, Stack } from './context.ts';
 import { awaitKnownToBff, submitBenchCommands, submitDistinctCommands } from './fixture.ts';
 import { sandboxToken, signIn, vendorPath, type BffSession } from './http.ts';
@@ -14,9 +16,35 @@ import { freePort, startTsx, waitForOutput, type Started } from './processes.ts'
 const DISTINCT_BATCHES = { full: 40, smoke: 4 };
 
 /**
+ * Puts a PGlite database with the BFF's and the sandbox's migrations applied into `dataDir`
+ * (`<dataDir>/pglite`, where `openDatabase` looks), copied from the tests' template, unless one is
+ * there already. A process of the bench then opens it as on a restart: creating a database
+ * (initdb, the migrations, the job queues' schema) took 5 to 10 s of each process's start on a
+ * loaded machine, and none of the figures of these processes is about creating one; `npm start`'s
+ * figures (`figures/start.ts`) still create theirs.
+ */
+async function withMigratedDatabase(dataDir: string): Promise<string> {
+  const target = path.join(dataDir, 'pglite');
+  if (await stat(target).catch(() => undefined)) return dataDir;
+  const copy = await createTestDatabase('pglite');
+  try {
+    await mkdir(dataDir, { recursive: true });
+    await rename(path.join(copy.dataDir, 'pglite'), target);
+  } finally {
+    await rm(copy.dataDir, { recursive: true, force: true });
+  }
+  return dataDir;
+}
+
+/** The data directory of the bench process `name` in this run, with a migrated database. */
+const dataDirOf = (options: BenchOptions, name: string) =>
+  withMigratedDatabase(path.join(options.tmpDir, `${name.replace(/\W+/g, '-')}-data`));
+
+/**
  * Starts a BFF process on a free port against `sandboxOrigin`, configured like production, with a
  * wide budget of device calls (1000 per minute) unless `extraEnv` sets another; `extraEnv` wins
- * over every default (e.g. `EU_BASE_URL` through a relay). Resolves once it printed `READY`.
+ * over every default (e.g. `EU_BASE_URL` through a relay). Its data in its own directory of the
+ * run, on a migrated database. Resolves once it printed `READY`.
  */
 export async function startBff(
   name: string,
@@ -30,7 +58,7 @@ export async function startBff(
   const bff = startTsx(name, path.join(options.root, 'bench/servers/bff.ts'), {
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: path.join(options.tmpDir, `${name.replace(/\W+/g, '-')}-data`),
+    DATA_DIR: await dataDirOf(options, name),
     PUBLIC_ORIGIN: origin,
     EU_AUTH_URL: `${sandboxOrigin}/eu`,
     EU_BASE_URL: `${sandboxOrigin}${vendorPath('')}`,
@@ -50,8 +78,8 @@ export async function startBff(
 
 /**
  * Starts a sandbox process on a free port with `fixture` and the vendor's per-device limit
- * `rateLimitPerMinute` (0 = off), its data in its own directory of the run. Resolves once it
- * printed `READY`.
+ * `rateLimitPerMinute` (0 = off), its data in its own directory of the run (a migrated database,
+ * the fixture seeded at start). Resolves once it printed `READY`.
  */
 export async function startSandbox(
   options: BenchOptions,
@@ -66,7 +94,7 @@ export async function startSandbox(
     SANDBOX_PORT: String(port),
     SANDBOX_FIXTURE: fixture,
     SANDBOX_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
-    DATA_DIR: path.join(options.tmpDir, `${name.replace(/\W+/g, '-')}-data`),
+    DATA_DIR: await dataDirOf(options, name),
     LOG_LEVEL: 'warn',
   });
   await waitForOutput(sandbox, /READY \d+/, 240_000);
@@ -125,16 +153,16 @@ async function startFastifyFloor(
 
 /**
  * Starts the sandbox and the BFF, signs in, binds PLANT-EU-100 and submits the 20 bench commands.
- * With `bareBff`, also starts the BFF without status reuse and the reference proxy, and submits
- * the distinct commands the proxy figures read (straight to the sandbox: they need no ledger
- * rows).
- * `BENCH_BFF_CPU_PROFILE=<file>`: the bare BFF can profile itself (see `bench/servers/bff.ts`);
- * the throughput figure profiles its BFF runs into that file.
+ * With `proxyFigures`, also starts the reference proxy, submits the distinct commands the proxy
+ * figures read (straight to the sandbox: they need no ledger rows) and waits until the BFF's read
+ * model knows them, then starts the Fastify floor.
+ * `BENCH_BFF_CPU_PROFILE=<file>`: the BFF can profile itself (see `bench/servers/bff.ts`); the
+ * throughput figure profiles its BFF runs into that file.
  */
 export async function startStack(
   options: BenchOptions,
   spaDir: string,
-  { bareBff }: { bareBff: boolean },
+  { proxyFigures }: { proxyFigures: boolean },
 ): Promise<Stack> {
   // The smoke only proves the path works; generating the large history would double its time.
   const { origin: sandboxOrigin } = await startSandbox(options, {
@@ -142,38 +170,38 @@ export async function startStack(
     fixture: options.smoke ? 'demo' : 'large',
     rateLimitPerMinute: 0,
   });
-  const { origin: bffOrigin } = await startBff('BFF', options, sandboxOrigin, spaDir, {});
-  const session = await signIn(bffOrigin);
-  const commands = await submitBenchCommands(session, 20);
-  if (!bareBff) return { sandboxOrigin, bffOrigin, session, commands };
-
-  const profileFile = process.env.BENCH_BFF_CPU_PROFILE;
-  const bare = await startBff('BFF without reuse', options, sandboxOrigin, spaDir, {
-    STATUS_REUSE_MS: '0',
+  const profileFile = proxyFigures ? process.env.BENCH_BFF_CPU_PROFILE : undefined;
+  const bff = await startBff('BFF', options, sandboxOrigin, spaDir, {
     ...(profileFile ? { BENCH_CPU_PROFILE_FILE: path.resolve(profileFile) } : {}),
   });
+  const bffOrigin = bff.origin;
+  const session = await signIn(bffOrigin);
+  const commands = await submitBenchCommands(session, 20);
+  const bffPid = bff.process.child.pid;
+  const started = {
+    sandboxOrigin,
+    bffOrigin,
+    session,
+    commands,
+    ...(bffPid === undefined ? {} : { bffPid }),
+  };
+  if (!proxyFigures) return started;
+
   const reference = await startReferenceProxy(options, sandboxOrigin);
   const distinct = await submitDistinctCommands(
     sandboxOrigin,
     await sandboxToken(sandboxOrigin),
     options.smoke ? DISTINCT_BATCHES.smoke : DISTINCT_BATCHES.full,
   );
-  const bareSession = await signIn(bare.origin);
-  await awaitKnownToBff(bareSession, distinct);
+  await awaitKnownToBff(session, distinct);
   const firstDistinct = distinct[0];
   if (!firstDistinct) throw new Error('no distinct command');
-  const floor = await startFastifyFloor(options, bareSession, firstDistinct);
+  const floor = await startFastifyFloor(options, session, firstDistinct);
   return {
-    sandboxOrigin,
-    bffOrigin,
-    session,
-    commands,
-    bare: {
-      bffOrigin: bare.origin,
-      session: bareSession,
+    ...started,
+    distinct: {
       commands: distinct,
-      ...(bare.process.child.pid === undefined ? {} : { pid: bare.process.child.pid }),
-      ...(profileFile ? { profiled: bare.process } : {}),
+      ...(profileFile ? { profiled: bff.process } : {}),
     },
     reference: {
       origin: reference.origin,
