@@ -12,21 +12,22 @@ import { renderApp } from '../../testing/render.tsx';
 import '../routes/device.tsx';
 import { harbourPlant } from '../../testing/test-devices.ts';
 import { fakeDateAt } from '../../testing/fake-date.ts';
+import { receivedRecord } from '../../testing/status-records.ts';
+import { companySession } from '../../testing/sessions.ts';
 
 const SITE: Site = harbourPlant();
 const NOW = '2026-11-21T10:00:00Z';
 const DEVICE_PATH = '/sites/PLANT-EU-001/devices/BAT-EU-001-A';
 const HISTORY_PATH = `${DEVICE_PATH}/history?range=custom&from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z`;
 
-const received = (id: string, startTime: string, endTime: string): StatusRecord => ({
-  id,
-  deviceId: 'BAT-EU-001-A',
-  powerControl: { targetBatteryPowerW: 1000 },
-  startTime,
-  endTime,
-  status: 'received',
-  receivedAt: '2026-11-21T09:00:00Z',
-});
+const received = (id: string, startTime: string, endTime: string): StatusRecord =>
+  receivedRecord({
+    id,
+    deviceId: 'BAT-EU-001-A',
+    startTime,
+    endTime,
+    receivedAt: '2026-11-21T09:00:00Z',
+  });
 
 /** The bar of command `id` in the timeline's accessible layer, within `timeoutMs`. */
 const timelineBar = (id: string, timeoutMs = 1000) =>
@@ -40,6 +41,19 @@ const timelineBar = (id: string, timeoutMs = 1000) =>
   );
 // A first visit loads the lazy route, the sites and the slots in view: slow on a loaded machine.
 const FIRST_VISIT_MS = 5000;
+
+/** Goes to the timeline on its first visit and opens the details of the first row's first bar, `id`, from the keyboard. */
+async function openFirstBarDetails(
+  router: { navigate: (to: string) => Promise<void> },
+  id: string,
+) {
+  await router.navigate('/timeline');
+  await timelineBar(id, FIRST_VISIT_MS);
+  const grid = screen.getByRole('grid', { name: 'Command timeline' });
+  fireEvent.keyDown(grid, { key: 'ArrowRight' });
+  fireEvent.keyDown(grid, { key: 'Enter' });
+  return screen.findByRole('dialog', { name: 'Command details' });
+}
 
 /** A batch of one device (Battery A), as the ledger lists it, and the device's command from it. */
 const BATCH_WINDOW = batchCommandOf({ targetBatteryPowerW: 1000 });
@@ -110,12 +124,7 @@ describe('device commands across screens', () => {
     const early = await screen.findByRole('row', { name: /cmd_early/ });
     expect(within(early).getByText('received')).toBeTruthy();
 
-    await router.navigate('/timeline');
-    await timelineBar('cmd_early', FIRST_VISIT_MS);
-    const grid = screen.getByRole('grid', { name: 'Command timeline' });
-    fireEvent.keyDown(grid, { key: 'ArrowRight' });
-    fireEvent.keyDown(grid, { key: 'Enter' });
-    const details = await screen.findByRole('dialog', { name: 'Command details' });
+    const details = await openFirstBarDetails(router, 'cmd_early');
     await user.click(within(details).getByRole('button', { name: 'Cancel command' }));
     await user.click(
       within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel command' }),
@@ -172,12 +181,7 @@ describe('device commands across screens', () => {
       nowIso: NOW,
       ledger: [BATCH_ENTRY],
       commands: [BATCH_COMMAND],
-      session: {
-        region: 'eu',
-        operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera Viewer' },
-        operatorName: 'Vera Viewer',
-        role: 'viewer',
-      },
+      session: companySession('viewer', 'Vera Viewer'),
     });
     const why = /You are signed in as a viewer; only a dispatcher or an administrator may/;
     const { router } = renderApp(DEVICE_PATH);
@@ -187,12 +191,7 @@ describe('device commands across screens', () => {
     expect(screen.queryByRole('button', { name: 'Submit command' })).toBeNull();
     expect(screen.getByText(why)).toBeTruthy();
 
-    await router.navigate('/timeline');
-    await timelineBar('cmd_in_batch', FIRST_VISIT_MS);
-    const grid = screen.getByRole('grid', { name: 'Command timeline' });
-    fireEvent.keyDown(grid, { key: 'ArrowRight' });
-    fireEvent.keyDown(grid, { key: 'Enter' });
-    const details = await screen.findByRole('dialog', { name: 'Command details' });
+    const details = await openFirstBarDetails(router, 'cmd_in_batch');
     expect(within(details).getByText('cmd_in_batch')).toBeTruthy();
     expect(within(details).queryByRole('button', { name: /Cancel command|Change/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^New command/ })).toBeNull();

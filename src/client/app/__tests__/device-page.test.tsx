@@ -12,6 +12,7 @@ import { invalidationsOf } from '../push-updates.ts';
 import '../routes/device.tsx';
 import { fakeDateAt } from '../../testing/fake-date.ts';
 import { zonedAdelaideDepot } from '../../testing/test-devices.ts';
+import { receivedRecord } from '../../testing/status-records.ts';
 
 const SITE = zonedAdelaideDepot({
   targetBatteryPowerW: { min: -5000, max: 5000 },
@@ -161,15 +162,13 @@ function queuedCancel(id: string, commandId: string): QueuedChangeStatus {
 }
 
 /** A command waiting for its window, in the future of `NOW`. */
-const open: StatusRecord = {
+const open = receivedRecord({
   id: 'cmd_open',
   deviceId: 'BAT-AU-001-A',
-  powerControl: { targetBatteryPowerW: 1000 },
   startTime: '2026-11-21T03:00:00Z',
   endTime: '2026-11-21T04:00:00Z',
-  status: 'received',
   receivedAt: '2026-11-20T19:00:00Z',
-};
+});
 
 describe('device page', () => {
   fakeDateAt(NOW);
