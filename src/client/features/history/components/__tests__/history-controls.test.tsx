@@ -1,8 +1,14 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import '#client/testing/render.tsx';
-import { dateTimeField, describedText, shownDateTime } from '#client/testing/form-fields.ts';
+import {
+  dateTimeField,
+  dateTimeSegment,
+  describedText,
+  shownDateTime,
+  typeDateTime,
+} from '#client/testing/form-fields.ts';
 import { DEFAULT_HISTORY_SEARCH, type HistorySearch } from '../../lib/history-search.ts';
 import { HistoryControls } from '../history-controls.tsx';
 
@@ -21,9 +27,6 @@ function renderControls(from: string | undefined, to: string | undefined) {
   return onChange;
 }
 
-const segment = (label: string, name: RegExp) =>
-  within(dateTimeField(label)).getByRole('spinbutton', { name });
-
 describe('history custom range controls', () => {
   it("shows the range on the site's clock, 24-hour, with the offset and the UTC equivalent", () => {
     renderControls('2026-10-09T22:00:00Z', '2026-10-20T12:30:00Z');
@@ -38,17 +41,9 @@ describe('history custom range controls', () => {
   it('gives a range typed in site time to the URL as UTC instants', async () => {
     const user = userEvent.setup();
     const onChange = renderControls('2026-10-09T22:00:00Z', '2026-10-20T12:30:00Z');
-    await user.click(segment('From', /hour/i));
-    await user.keyboard('14');
+    await typeDateTime(user, 'From', { hour: '14' });
     // To 2026-11-03 09:15 in Berlin, after the autumn change (UTC+1).
-    await user.click(segment('To', /month/i));
-    await user.keyboard('11');
-    await user.click(segment('To', /day/i));
-    await user.keyboard('03');
-    await user.click(segment('To', /hour/i));
-    await user.keyboard('09');
-    await user.click(segment('To', /minute/i));
-    await user.keyboard('15');
+    await typeDateTime(user, 'To', { month: '11', day: '03', hour: '09', minute: '15' });
     await user.click(screen.getByRole('button', { name: 'Show range' }));
     expect(onChange).toHaveBeenCalledWith({
       range: 'custom',
@@ -61,10 +56,7 @@ describe('history custom range controls', () => {
   it('refuses 30 calendar days over the autumn change (30 days 1 h) in words, and takes 29', async () => {
     const user = userEvent.setup();
     const onChange = renderControls('2026-10-09T22:00:00Z', '2026-10-19T22:00:00Z');
-    await user.click(segment('To', /month/i));
-    await user.keyboard('11');
-    await user.click(segment('To', /day/i));
-    await user.keyboard('09');
+    await typeDateTime(user, 'To', { month: '11', day: '09' });
     expect(shownDateTime('To')).toBe('2026-11-09, 00:00 GMT+1');
     await user.click(screen.getByRole('button', { name: 'Show range' }));
 
@@ -73,12 +65,11 @@ describe('history custom range controls', () => {
       'Range refused: This range is 30 days 1 h long; the range may be at most 30 days; shorten it or split it into several queries.',
     );
     expect(document.activeElement).toBe(alert);
-    expect(segment('To', /day/i).getAttribute('aria-invalid')).toBe('true');
+    expect(dateTimeSegment('To', /day/i).getAttribute('aria-invalid')).toBe('true');
     expect(describedText(dateTimeField('From'))).toContain('30 days 1 h');
     expect(onChange).not.toHaveBeenCalled();
 
-    await user.click(segment('To', /day/i));
-    await user.keyboard('08');
+    await typeDateTime(user, 'To', { day: '08' });
     expect(screen.queryByRole('alert')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Show range' }));
     expect(onChange).toHaveBeenCalledWith({
