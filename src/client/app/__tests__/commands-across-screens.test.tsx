@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { Site } from '#domain/device.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
-import { batchCommandOf } from '../../testing/batch-records.ts';
+import { batchCommandOf, oneDeviceBatchEntry } from '../../testing/batch-records.ts';
 import { fakeCommandBff } from '../../testing/fake-command-bff.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
@@ -57,19 +57,14 @@ async function openFirstBarDetails(
 
 /** A batch of one device (Battery A), as the ledger lists it, and the device's command from it. */
 const BATCH_WINDOW = batchCommandOf({ targetBatteryPowerW: 1000 });
-const BATCH_ENTRY: LedgerEntry = {
+const BATCH_ENTRY: LedgerEntry = oneDeviceBatchEntry('BAT-EU-001-A', {
   id: '7',
-  kind: 'batch',
-  state: 'succeeded',
   region: 'eu',
   clientId: 'demo-eu',
-  batchCommandId: 'batch_1',
-  deviceIds: ['BAT-EU-001-A'],
-  request: { devices: ['BAT-EU-001-A'], command: BATCH_WINDOW },
   outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
   timeZone: 'Europe/Berlin',
   createdAt: '2026-11-21T09:00:00Z',
-};
+});
 const BATCH_COMMAND: StatusRecord = {
   ...received('cmd_in_batch', BATCH_WINDOW.startTime, BATCH_WINDOW.endTime),
   batchCommandId: 'batch_1',

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import '#client/testing/render.tsx';
 import {
@@ -27,6 +27,17 @@ function renderControls(from: string | undefined, to: string | undefined) {
   return onChange;
 }
 
+/** Shows the range typed and checks it goes to the URL as the custom range `from` to `to` (UTC). */
+async function expectRangeShown(
+  user: UserEvent,
+  onChange: ReturnType<typeof renderControls>,
+  from: string,
+  to: string,
+) {
+  await user.click(screen.getByRole('button', { name: 'Show range' }));
+  expect(onChange).toHaveBeenCalledWith({ range: 'custom', from, to, page: 1 });
+}
+
 describe('history custom range controls', () => {
   it("shows the range on the site's clock, 24-hour, with the offset and the UTC equivalent", () => {
     renderControls('2026-10-09T22:00:00Z', '2026-10-20T12:30:00Z');
@@ -44,13 +55,7 @@ describe('history custom range controls', () => {
     await typeDateTime(user, 'From', { hour: '14' });
     // To 2026-11-03 09:15 in Berlin, after the autumn change (UTC+1).
     await typeDateTime(user, 'To', { month: '11', day: '03', hour: '09', minute: '15' });
-    await user.click(screen.getByRole('button', { name: 'Show range' }));
-    expect(onChange).toHaveBeenCalledWith({
-      range: 'custom',
-      from: '2026-10-10T12:00:00Z',
-      to: '2026-11-03T08:15:00Z',
-      page: 1,
-    });
+    await expectRangeShown(user, onChange, '2026-10-10T12:00:00Z', '2026-11-03T08:15:00Z');
   });
 
   it('refuses 30 calendar days over the autumn change (30 days 1 h) in words, and takes 29', async () => {
@@ -71,13 +76,7 @@ describe('history custom range controls', () => {
 
     await typeDateTime(user, 'To', { day: '08' });
     expect(screen.queryByRole('alert')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Show range' }));
-    expect(onChange).toHaveBeenCalledWith({
-      range: 'custom',
-      from: '2026-10-09T22:00:00Z',
-      to: '2026-11-07T23:00:00Z',
-      page: 1,
-    });
+    await expectRangeShown(user, onChange, '2026-10-09T22:00:00Z', '2026-11-07T23:00:00Z');
   });
 
   it('asks for the start while it is empty', async () => {
