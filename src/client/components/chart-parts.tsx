@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useChartHeight, useChartWidth, usePlotArea, type PlotArea } from 'recharts';
-import { formatSiteTimeTick, siteTimeTicks } from '../lib/chart-axes.ts';
+import { formatSiteTimeTick, niceValueAxis, siteTimeTicks } from '../lib/chart-axes.ts';
 import { textWidthPx } from '../lib/text-width.ts';
 import { useElementWidth } from '../lib/use-element-width.ts';
 
@@ -19,6 +19,24 @@ export const CHART_MARGIN = {
   bottom: TITLE_ROOM_BOTTOM_PX,
   left: 4,
 };
+
+/**
+ * What every chart of the app gives its recharts chart: the measured width and its height (px),
+ * the margin round the plot, and recharts' own keyboard layer off, since the chart's
+ * {@link ChartFrame} is what the keyboard and assistive technology reach.
+ */
+export function plotBox(widthPx: number, heightPx: number, margin = CHART_MARGIN) {
+  return { width: widthPx, height: heightPx, margin, accessibilityLayer: false };
+}
+
+/**
+ * The props of a `YAxis` of whole counts (devices, commands) from 0 over `counts`, with nice
+ * ticks ({@link niceValueAxis}); memoise them, recharts stores axis settings.
+ */
+export function countAxisProps(counts: readonly number[]) {
+  const { domain, ticks } = niceValueAxis(counts, { includeZero: true, integer: true });
+  return { type: 'number' as const, domain, ticks, interval: 0, allowDecimals: false };
+}
 
 /** The tick labels' style in `color`, memoised: recharts stores axis settings, a new object per render re-stores them. */
 export function useTickStyle(color: string) {

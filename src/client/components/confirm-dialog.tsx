@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
 import { Dialog } from './dialog.tsx';
 
-export interface ConfirmDialogProps {
+/** How a confirmation is answered: what its two buttons do. */
+export interface ConfirmAnswers {
+  onConfirm: () => void;
+  onDismiss: () => void;
+}
+
+export interface ConfirmDialogProps extends ConfirmAnswers {
   title: string;
   /** What will happen, in the operator's words (devices, window in site time). */
   children: ReactNode;
@@ -9,8 +15,6 @@ export interface ConfirmDialogProps {
   confirmLabel: string;
   /** Name of the button that backs out, e.g. "Keep site". Never "Cancel": it would be ambiguous. */
   dismissLabel: string;
-  onConfirm: () => void;
-  onDismiss: () => void;
 }
 
 /**

@@ -1,10 +1,30 @@
 import type { CommandStatus, StatusRecord } from '#domain/command.ts';
+import type { LedgerEntry } from '#domain/ledger.ts';
 import type { PowerControl } from '#domain/power-control.ts';
 import type { BatchRecord } from '../features/batch/lib/ledger-batches.ts';
 
 /** The command of the test batches: `powerControl` over 11:00–12:00 UTC on 2026-11-21. */
 export function batchCommandOf(powerControl: PowerControl) {
   return { powerControl, startTime: '2026-11-21T11:00:00Z', endTime: '2026-11-21T12:00:00Z' };
+}
+
+/**
+ * Batch `batch_1` of a 1 kW discharge ({@link batchCommandOf}) to `deviceId` alone, as the ledger
+ * lists it once the vendor accepted it; `fields` give its entry's ID, region, outcome, zone and time.
+ */
+export function oneDeviceBatchEntry(
+  deviceId: string,
+  fields: Pick<LedgerEntry, 'id' | 'region' | 'clientId' | 'outcome' | 'timeZone' | 'createdAt'> &
+    Partial<LedgerEntry>,
+): LedgerEntry {
+  return {
+    kind: 'batch',
+    state: 'succeeded',
+    batchCommandId: 'batch_1',
+    deviceIds: [deviceId],
+    request: { devices: [deviceId], command: batchCommandOf({ targetBatteryPowerW: 1000 }) },
+    ...fields,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 
 /** The control labelled exactly `label`. */
 export const field = (label: string): HTMLElement => screen.getByLabelText(label, { exact: true });
@@ -20,3 +21,22 @@ export const dateTimeField = (label: string): HTMLElement =>
  */
 export const shownDateTime = (label: string): string =>
   (dateTimeField(label).textContent ?? '').replace(/[\u2066-\u2069]/g, '');
+
+/** The segment named `name` (`/month/i`, `/hour/i`) of the date-time field labelled `label`. */
+export const dateTimeSegment = (label: string, name: RegExp): HTMLElement =>
+  within(dateTimeField(label)).getByRole('spinbutton', { name });
+
+/**
+ * Types into the date-time field labelled `label` as an operator does: each segment of `parts`
+ * (month, day, hour, minute), in the order given, clicked and its digits typed.
+ */
+export async function typeDateTime(
+  user: UserEvent,
+  label: string,
+  parts: Partial<Record<'year' | 'month' | 'day' | 'hour' | 'minute', string>>,
+): Promise<void> {
+  for (const [part, digits] of Object.entries(parts)) {
+    await user.click(dateTimeSegment(label, new RegExp(part, 'i')));
+    await user.keyboard(digits);
+  }
+}

@@ -27,3 +27,12 @@ export const RECEIVED_ON_BAT_1: StatusRecord = {
   status: 'received',
   receivedAt: '2026-11-20T23:50:00Z',
 };
+
+/**
+ * A received 1 kW discharge: the record a test makes where only its ID, device, window and
+ * received time matter; `fields` may change the rest (its status, power control, times).
+ */
+export const receivedRecord = (
+  fields: Pick<StatusRecord, 'id' | 'deviceId' | 'startTime' | 'endTime' | 'receivedAt'> &
+    Partial<StatusRecord>,
+): StatusRecord => ({ powerControl: { targetBatteryPowerW: 1000 }, status: 'received', ...fields });

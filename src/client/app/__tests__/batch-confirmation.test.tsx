@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
-import { batchCommandOf } from '../../testing/batch-records.ts';
+import { batchCommandOf, oneDeviceBatchEntry } from '../../testing/batch-records.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { renderApp } from '../../testing/render.tsx';
 import { adelaideDepot } from '../../testing/test-devices.ts';
@@ -10,16 +10,11 @@ import { adelaideDepot } from '../../testing/test-devices.ts';
 import '../routes/batch-detail.tsx';
 
 const WINDOW = batchCommandOf({ targetBatteryPowerW: 1000 });
-const ENTRY: LedgerEntry = {
+const ENTRY: LedgerEntry = oneDeviceBatchEntry('BAT-AU-002-D', {
   id: '12',
-  kind: 'batch',
-  state: 'succeeded',
   region: 'au',
   clientId: 'demo-au',
-  batchCommandId: 'batch_1',
-  deviceIds: ['BAT-AU-002-D'],
   siteId: 'PLANT-AU-002',
-  request: { devices: ['BAT-AU-002-D'], command: WINDOW },
   outcome: {
     status: 202,
     commands: [],
@@ -28,7 +23,7 @@ const ENTRY: LedgerEntry = {
   },
   timeZone: '+09:30',
   createdAt: '2026-11-21T10:00:00Z',
-};
+});
 const FOUND: LedgerEntry = {
   ...ENTRY,
   outcome: {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
 import type { Site } from '#domain/device.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
-import { batchCommandOf } from '../../testing/batch-records.ts';
+import { batchCommandOf, oneDeviceBatchEntry } from '../../testing/batch-records.ts';
 import { fakeCommandBff } from '../../testing/fake-command-bff.ts';
 import { renderApp } from '../../testing/render.tsx';
 // Loaded before Date is faked: @date-fns/tz's TZDate extends the global Date at load time, and
@@ -12,21 +12,22 @@ import { renderApp } from '../../testing/render.tsx';
 import '../routes/device.tsx';
 import { harbourPlant } from '../../testing/test-devices.ts';
 import { fakeDateAt } from '../../testing/fake-date.ts';
+import { receivedRecord } from '../../testing/status-records.ts';
+import { companySession } from '../../testing/sessions.ts';
 
 const SITE: Site = harbourPlant();
 const NOW = '2026-11-21T10:00:00Z';
 const DEVICE_PATH = '/sites/PLANT-EU-001/devices/BAT-EU-001-A';
 const HISTORY_PATH = `${DEVICE_PATH}/history?range=custom&from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z`;
 
-const received = (id: string, startTime: string, endTime: string): StatusRecord => ({
-  id,
-  deviceId: 'BAT-EU-001-A',
-  powerControl: { targetBatteryPowerW: 1000 },
-  startTime,
-  endTime,
-  status: 'received',
-  receivedAt: '2026-11-21T09:00:00Z',
-});
+const received = (id: string, startTime: string, endTime: string): StatusRecord =>
+  receivedRecord({
+    id,
+    deviceId: 'BAT-EU-001-A',
+    startTime,
+    endTime,
+    receivedAt: '2026-11-21T09:00:00Z',
+  });
 
 /** The bar of command `id` in the timeline's accessible layer, within `timeoutMs`. */
 const timelineBar = (id: string, timeoutMs = 1000) =>
@@ -41,21 +42,29 @@ const timelineBar = (id: string, timeoutMs = 1000) =>
 // A first visit loads the lazy route, the sites and the slots in view: slow on a loaded machine.
 const FIRST_VISIT_MS = 5000;
 
+/** Goes to the timeline on its first visit and opens the details of the first row's first bar, `id`, from the keyboard. */
+async function openFirstBarDetails(
+  router: { navigate: (to: string) => Promise<void> },
+  id: string,
+) {
+  await router.navigate('/timeline');
+  await timelineBar(id, FIRST_VISIT_MS);
+  const grid = screen.getByRole('grid', { name: 'Command timeline' });
+  fireEvent.keyDown(grid, { key: 'ArrowRight' });
+  fireEvent.keyDown(grid, { key: 'Enter' });
+  return screen.findByRole('dialog', { name: 'Command details' });
+}
+
 /** A batch of one device (Battery A), as the ledger lists it, and the device's command from it. */
 const BATCH_WINDOW = batchCommandOf({ targetBatteryPowerW: 1000 });
-const BATCH_ENTRY: LedgerEntry = {
+const BATCH_ENTRY: LedgerEntry = oneDeviceBatchEntry('BAT-EU-001-A', {
   id: '7',
-  kind: 'batch',
-  state: 'succeeded',
   region: 'eu',
   clientId: 'demo-eu',
-  batchCommandId: 'batch_1',
-  deviceIds: ['BAT-EU-001-A'],
-  request: { devices: ['BAT-EU-001-A'], command: BATCH_WINDOW },
   outcome: { status: 202, commands: [{ deviceId: 'BAT-EU-001-A', id: 'cmd_in_batch' }] },
   timeZone: 'Europe/Berlin',
   createdAt: '2026-11-21T09:00:00Z',
-};
+});
 const BATCH_COMMAND: StatusRecord = {
   ...received('cmd_in_batch', BATCH_WINDOW.startTime, BATCH_WINDOW.endTime),
   batchCommandId: 'batch_1',
@@ -110,12 +119,7 @@ describe('device commands across screens', () => {
     const early = await screen.findByRole('row', { name: /cmd_early/ });
     expect(within(early).getByText('received')).toBeTruthy();
 
-    await router.navigate('/timeline');
-    await timelineBar('cmd_early', FIRST_VISIT_MS);
-    const grid = screen.getByRole('grid', { name: 'Command timeline' });
-    fireEvent.keyDown(grid, { key: 'ArrowRight' });
-    fireEvent.keyDown(grid, { key: 'Enter' });
-    const details = await screen.findByRole('dialog', { name: 'Command details' });
+    const details = await openFirstBarDetails(router, 'cmd_early');
     await user.click(within(details).getByRole('button', { name: 'Cancel command' }));
     await user.click(
       within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel command' }),
@@ -172,12 +176,7 @@ describe('device commands across screens', () => {
       nowIso: NOW,
       ledger: [BATCH_ENTRY],
       commands: [BATCH_COMMAND],
-      session: {
-        region: 'eu',
-        operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera Viewer' },
-        operatorName: 'Vera Viewer',
-        role: 'viewer',
-      },
+      session: companySession('viewer', 'Vera Viewer'),
     });
     const why = /You are signed in as a viewer; only a dispatcher or an administrator may/;
     const { router } = renderApp(DEVICE_PATH);
@@ -187,12 +186,7 @@ describe('device commands across screens', () => {
     expect(screen.queryByRole('button', { name: 'Submit command' })).toBeNull();
     expect(screen.getByText(why)).toBeTruthy();
 
-    await router.navigate('/timeline');
-    await timelineBar('cmd_in_batch', FIRST_VISIT_MS);
-    const grid = screen.getByRole('grid', { name: 'Command timeline' });
-    fireEvent.keyDown(grid, { key: 'ArrowRight' });
-    fireEvent.keyDown(grid, { key: 'Enter' });
-    const details = await screen.findByRole('dialog', { name: 'Command details' });
+    const details = await openFirstBarDetails(router, 'cmd_in_batch');
     expect(within(details).getByText('cmd_in_batch')).toBeTruthy();
     expect(within(details).queryByRole('button', { name: /Cancel command|Change/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^New command/ })).toBeNull();

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
-import type { QueuedChangeStatus } from '#domain/queued-change.ts';
+import type { QueuedChangeStatus, QueuedChangeStepStatus } from '#domain/queued-change.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
@@ -12,6 +12,7 @@ import { invalidationsOf } from '../push-updates.ts';
 import '../routes/device.tsx';
 import { fakeDateAt } from '../../testing/fake-date.ts';
 import { zonedAdelaideDepot } from '../../testing/test-devices.ts';
+import { receivedRecord } from '../../testing/status-records.ts';
 
 const SITE = zonedAdelaideDepot({
   targetBatteryPowerW: { min: -5000, max: 5000 },
@@ -117,59 +118,40 @@ const queuedAnswer = (changeId: string) =>
     queued: { changeId, goesAt: GOES_AT, reason: 'no_slot', deviceIds: ['BAT-AU-001-A'] },
   });
 
-function queuedSubmission(id: string, command: DeviceCommand): QueuedChangeStatus {
+/** A change of `kind` queued on the device for `GOES_AT`, its one step `step` waiting until then. */
+function queuedOnDevice(
+  id: string,
+  kind: QueuedChangeStatus['kind'],
+  step: Pick<QueuedChangeStepStatus, 'call'> & Partial<QueuedChangeStepStatus>,
+  more: Partial<QueuedChangeStatus> = {},
+): QueuedChangeStatus {
   return {
     id,
-    kind: 'submit',
+    kind,
     state: 'queued',
     deviceIds: ['BAT-AU-001-A'],
-    steps: [
-      {
-        call: 'submit',
-        deviceIds: ['BAT-AU-001-A'],
-        state: 'waiting',
-        plannedAt: GOES_AT,
-        command,
-      },
-    ],
+    steps: [{ deviceIds: ['BAT-AU-001-A'], state: 'waiting', plannedAt: GOES_AT, ...step }],
     goesAt: GOES_AT,
-    madeBy: 'Dana Operator',
     createdAt: NOW,
     updatedAt: NOW,
+    ...more,
   };
 }
 
-function queuedCancel(id: string, commandId: string): QueuedChangeStatus {
-  return {
-    id,
-    kind: 'cancel',
-    state: 'queued',
-    deviceIds: ['BAT-AU-001-A'],
-    steps: [
-      {
-        call: 'cancel',
-        deviceIds: ['BAT-AU-001-A'],
-        state: 'waiting',
-        plannedAt: GOES_AT,
-        commandId,
-      },
-    ],
-    goesAt: GOES_AT,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
-}
+const queuedSubmission = (id: string, command: DeviceCommand) =>
+  queuedOnDevice(id, 'submit', { call: 'submit', command }, { madeBy: 'Dana Operator' });
+
+const queuedCancel = (id: string, commandId: string) =>
+  queuedOnDevice(id, 'cancel', { call: 'cancel', commandId });
 
 /** A command waiting for its window, in the future of `NOW`. */
-const open: StatusRecord = {
+const open = receivedRecord({
   id: 'cmd_open',
   deviceId: 'BAT-AU-001-A',
-  powerControl: { targetBatteryPowerW: 1000 },
   startTime: '2026-11-21T03:00:00Z',
   endTime: '2026-11-21T04:00:00Z',
-  status: 'received',
   receivedAt: '2026-11-20T19:00:00Z',
-};
+});
 
 describe('device page', () => {
   fakeDateAt(NOW);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '#domain/roles.ts';
 import { json, problem, stubFetch } from '../../testing/fake-fetch.ts';
 import { testFleetJob } from '../../testing/fleet-jobs.ts';
+import { companySession } from '../../testing/sessions.ts';
 import { renderApp } from '../../testing/render.tsx';
 
 const JOB = testFleetJob();
@@ -11,13 +12,7 @@ const JOB = testFleetJob();
 function signedInAs(role: Role) {
   stubFetch((request) => {
     const route = `${request.method} ${request.path}`;
-    if (route === 'GET /api/session')
-      return json(200, {
-        region: 'eu',
-        operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera' },
-        operatorName: 'Vera',
-        role,
-      });
+    if (route === 'GET /api/session') return json(200, companySession(role));
     if (route === 'GET /api/sites') return json(200, { sites: [] });
     if (route === 'GET /api/fleet-jobs') return json(200, { jobs: [JOB] });
     if (route === `GET /api/fleet-jobs/${JOB.jobId}`) return json(200, JOB);

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '#domain/roles.ts';
 import { fakeSitesBff } from '../../testing/fake-sites-bff.ts';
 import { dateTimeField, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
+import { companySession } from '../../testing/sessions.ts';
 import {
   adelaideDepot,
   BATTERY_A,
@@ -18,13 +18,6 @@ import '../../features/sites/components/site-time-zone-dialog.tsx';
 
 const NOW = '2026-11-21T00:52:00Z';
 const SITES = [adelaideDepot(), harbourPlant([{ ...BATTERY_A, faulted: true }]), brisbaneYard()];
-
-const companySession = (role: Role) => ({
-  region: 'au',
-  operator: { issuer: 'https://id.example.com', subject: 'u-1', name: 'Vera' },
-  operatorName: 'Vera',
-  role,
-});
 
 const siteSection = (name: RegExp) => screen.getByRole('region', { name });
 
@@ -47,7 +40,11 @@ describe('site clocks on the sites page', () => {
   });
 
   it('tells a dispatcher that an administrator sets a time zone, and offers an administrator the dialog', async () => {
-    fakeSitesBff({ sites: SITES, nowIso: NOW, session: companySession('dispatcher') });
+    fakeSitesBff({
+      sites: SITES,
+      nowIso: NOW,
+      session: companySession('dispatcher', 'Vera', 'au'),
+    });
     const first = renderApp('/sites');
     const adelaide = await screen.findByRole('region', { name: /Adelaide Depot/ });
     expect(within(adelaide).queryByRole('button', { name: "Set the site's time zone" })).toBeNull();
@@ -56,7 +53,7 @@ describe('site clocks on the sites page', () => {
     );
     first.unmount();
 
-    fakeSitesBff({ sites: SITES, nowIso: NOW, session: companySession('admin') });
+    fakeSitesBff({ sites: SITES, nowIso: NOW, session: companySession('admin', 'Vera', 'au') });
     renderApp('/sites');
     const again = await screen.findByRole('region', { name: /Adelaide Depot/ });
     expect(within(again).getByRole('button', { name: "Set the site's time zone" })).toBeTruthy();

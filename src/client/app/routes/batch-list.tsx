@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { QueryView } from '../../components/query-view.tsx';
 import { useBatchList } from '../../features/batch/api/batch-records.ts';
 import { BatchList } from '../../features/batch/components/batch-list.tsx';
 import { usePermission } from './use-permission.ts';
@@ -20,17 +19,13 @@ export function BatchListRoute() {
       ) : (
         <p className="notice">{dispatch.why}</p>
       )}
-      {batches.isPending ? (
-        <Loading what="Loading batches…" />
-      ) : batches.isError ? (
-        <ErrorAlert
-          error={batches.error}
-          what="Could not read the batches from the ledger."
-          onRetry={() => void batches.refetch()}
-        />
-      ) : (
-        <BatchList batches={batches.data} />
-      )}
+      <QueryView
+        query={batches}
+        loading="Loading batches…"
+        failed="Could not read the batches from the ledger."
+      >
+        {(data) => <BatchList batches={data} />}
+      </QueryView>
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { REGIONS } from '#domain/token.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { QueryView } from '../../components/query-view.tsx';
 import { useConnections } from '../../features/connections/api/connections.ts';
 import { ConnectionPanel } from '../../features/connections/components/connection-panel.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
@@ -26,29 +25,27 @@ export function ConnectionsRoute() {
 }
 
 function ConnectionList() {
-  const connections = useConnections();
-  if (connections.isPending) return <Loading what="Loading the connections…" />;
-  if (connections.isError)
-    return (
-      <ErrorAlert
-        error={connections.error}
-        what="Could not read the connections."
-        onRetry={() => void connections.refetch()}
-      />
-    );
   return (
-    <>
-      <p className="lead">
-        The partner client ID and secret the vendor issued, per region. Operators act through them
-        without ever seeing them.
-      </p>
-      {REGIONS.map((region) => (
-        <ConnectionPanel
-          key={region}
-          region={region}
-          current={connections.data.connections.find((c) => c.region === region)}
-        />
-      ))}
-    </>
+    <QueryView
+      query={useConnections()}
+      loading="Loading the connections…"
+      failed="Could not read the connections."
+    >
+      {({ connections }) => (
+        <>
+          <p className="lead">
+            The partner client ID and secret the vendor issued, per region. Operators act through
+            them without ever seeing them.
+          </p>
+          {REGIONS.map((region) => (
+            <ConnectionPanel
+              key={region}
+              region={region}
+              current={connections.find((c) => c.region === region)}
+            />
+          ))}
+        </>
+      )}
+    </QueryView>
   );
 }

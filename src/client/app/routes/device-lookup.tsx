@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Device, Site } from '#domain/device.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { QueryView } from '../../components/query-view.tsx';
 import { findDevice } from '../../features/devices/lib/find-device.ts';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 import { isKnownTimeZone } from '../../lib/time.ts';
@@ -25,26 +24,19 @@ interface DeviceLookupProps {
 }
 
 /** Finds a bound site's device for the device pages: loading, error with retry, or not-found (with rebinding advice); else `children`. */
-export function DeviceLookup({
-  siteId,
-  deviceId,
-  notFoundHeading,
-  unboundAdvice,
-  children,
-}: DeviceLookupProps) {
-  const sites = useSites();
+export function DeviceLookup(props: DeviceLookupProps) {
+  return (
+    <QueryView query={useSites()} loading="Loading the device…" failed="Could not load the device.">
+      {({ sites }) => lookUp(sites, props)}
+    </QueryView>
+  );
+}
 
-  if (sites.isPending) return <Loading what="Loading the device…" />;
-  if (sites.isError)
-    return (
-      <ErrorAlert
-        error={sites.error}
-        what="Could not load the device."
-        onRetry={() => void sites.refetch()}
-      />
-    );
-
-  const lookup = findDevice(sites.data.sites, siteId, deviceId);
+function lookUp(
+  sites: readonly Site[],
+  { siteId, deviceId, notFoundHeading, unboundAdvice, children }: DeviceLookupProps,
+) {
+  const lookup = findDevice(sites, siteId, deviceId);
   if (!lookup.found)
     return (
       <>

@@ -8,8 +8,7 @@ import {
   fleetJobQueryOptions,
   useFleetJobs,
 } from '../../commands/api/fleet-jobs.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { QueryView } from '../../components/query-view.tsx';
 import { FleetJobForm } from '../../features/fleet/components/fleet-job-form.tsx';
 import { FleetJobList } from '../../features/fleet/components/fleet-job-list.tsx';
 import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx';
@@ -46,17 +45,9 @@ export function FleetJobListRoute() {
         ) : null}
       </p>
       {dispatch.allowed ? null : <p className="notice">{dispatch.why}</p>}
-      {jobs.isPending ? (
-        <Loading what="Loading fleet jobs…" />
-      ) : jobs.isError ? (
-        <ErrorAlert
-          error={jobs.error}
-          what="Could not read the fleet jobs."
-          onRetry={() => void jobs.refetch()}
-        />
-      ) : (
-        <FleetJobList jobs={jobs.data} />
-      )}
+      <QueryView query={jobs} loading="Loading fleet jobs…" failed="Could not read the fleet jobs.">
+        {(data) => <FleetJobList jobs={data} />}
+      </QueryView>
     </>
   );
 }
@@ -171,35 +162,33 @@ export function FleetJobDetailRoute() {
       <h1>
         Fleet job <span className="mono">{jobId.slice(0, 8)}</span>
       </h1>
-      {job.isPending ? (
-        <Loading what="Loading the fleet job…" />
-      ) : job.isError ? (
-        <ErrorAlert
-          error={job.error}
-          what="This fleet job cannot be shown."
-          onRetry={() => void job.refetch()}
-        />
-      ) : (
-        <FleetJobView
-          job={job.data}
-          readAtMs={job.dataUpdatedAt}
-          onResend={(deviceIds, command) =>
-            void navigate('/batches/new', {
-              state: { resend: { from: `fleet job ${jobId.slice(0, 8)}`, deviceIds, command } },
-            })
-          }
-          {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
-          timeZone={jobTimeZone(job.data, sites.data?.sites)}
-          clockNotice={
-            <SiteClocks
-              sites={sitesOfDevices(
-                sites.data?.sites,
-                job.data.batches.flatMap((b) => b.devices.map((d) => d.deviceId)),
-              )}
-            />
-          }
-        />
-      )}
+      <QueryView
+        query={job}
+        loading="Loading the fleet job…"
+        failed="This fleet job cannot be shown."
+      >
+        {(data) => (
+          <FleetJobView
+            job={data}
+            readAtMs={job.dataUpdatedAt}
+            onResend={(deviceIds, command) =>
+              void navigate('/batches/new', {
+                state: { resend: { from: `fleet job ${jobId.slice(0, 8)}`, deviceIds, command } },
+              })
+            }
+            {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
+            timeZone={jobTimeZone(data, sites.data?.sites)}
+            clockNotice={
+              <SiteClocks
+                sites={sitesOfDevices(
+                  sites.data?.sites,
+                  data.batches.flatMap((b) => b.devices.map((d) => d.deviceId)),
+                )}
+              />
+            }
+          />
+        )}
+      </QueryView>
     </>
   );
 }

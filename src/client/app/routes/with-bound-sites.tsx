@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Site } from '#domain/device.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { QueryView } from '../../components/query-view.tsx';
 import { useSites } from '../../features/sites/api/get-sites.ts';
 
 /**
@@ -17,25 +16,21 @@ export function WithBoundSites({
   children: (sites: readonly Site[]) => ReactNode;
   emptyHeading?: ReactNode;
 }) {
-  const sites = useSites();
-  if (sites.isPending) return <Loading what="Loading sites…" />;
-  if (sites.isError)
-    return (
-      <ErrorAlert
-        error={sites.error}
-        what="Could not load the bound sites."
-        onRetry={() => void sites.refetch()}
-      />
-    );
-  if (sites.data.sites.length === 0)
-    return (
-      <>
-        {emptyHeading}
-        <p className="empty-state">
-          No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
-        </p>
-      </>
-    );
-  // The query's own array, so the page's memos keep their identity across renders.
-  return children(sites.data.sites);
+  return (
+    <QueryView query={useSites()} loading="Loading sites…" failed="Could not load the bound sites.">
+      {({ sites }) =>
+        sites.length === 0 ? (
+          <>
+            {emptyHeading}
+            <p className="empty-state">
+              No site is bound yet. Bind one on the <Link to="/sites">Sites</Link> page first.
+            </p>
+          </>
+        ) : (
+          // The query's own array, so the page's memos keep their identity across renders.
+          children(sites)
+        )
+      }
+    </QueryView>
+  );
 }

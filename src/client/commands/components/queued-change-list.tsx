@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { QueryView } from '../../components/query-view.tsx';
 import { useDeviceBudgetWords } from '../../lib/device-budget.ts';
 import { queuedChangesQueryOptions, useWithdrawChange } from '../api/queued-changes.ts';
 import { queuedChangeWhen, queuedChangeWords } from '../lib/queued.ts';
@@ -28,64 +27,61 @@ export function QueuedChangeList({ deviceId, timeZoneOf, canWithdraw }: QueuedCh
   const budgetWords = useDeviceBudgetWords();
   const [target, setTarget] = useState<QueuedChangeStatus>();
 
-  if (changes.isPending) return <Loading what="queued changes" />;
-  if (changes.isError)
-    return (
-      <ErrorAlert
-        error={changes.error}
-        what="The queued changes could not be read."
-        onRetry={() => void changes.refetch()}
-      />
-    );
-  const waiting = changes.data.changes;
-
   return (
-    <div className="stack">
-      <WithdrawOutcome
-        withdraw={withdraw}
-        what="The change was not withdrawn."
-        timeZone={withdraw.variables ? timeZoneOf(withdraw.variables.deviceIds) : undefined}
-      />
-      {waiting.length === 0 ? (
-        <p className="empty-state">
-          No change is waiting. A change goes at once while its devices have calls to the vendor
-          left ({budgetWords}); else it waits here until its turn.
-        </p>
-      ) : (
-        <ul aria-label="Queued changes" className="stack">
-          {waiting.map((change) => (
-            <li key={change.id}>
-              <p>
-                {queuedChangeWords(change, timeZoneOf(change.deviceIds))}.{' '}
-                {queuedChangeWhen(change, timeZoneOf(change.deviceIds))}
-                {change.madeBy ? ` Made by ${change.madeBy}.` : ''}
-              </p>
-              {canWithdraw && change.state === 'queued' ? (
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={withdraw.isPending}
-                  onClick={() => setTarget(change)}
-                >
-                  Withdraw
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+    <QueryView
+      query={changes}
+      loading="queued changes"
+      failed="The queued changes could not be read."
+    >
+      {({ changes: waiting }) => (
+        <div className="stack">
+          <WithdrawOutcome
+            withdraw={withdraw}
+            what="The change was not withdrawn."
+            timeZone={withdraw.variables ? timeZoneOf(withdraw.variables.deviceIds) : undefined}
+          />
+          {waiting.length === 0 ? (
+            <p className="empty-state">
+              No change is waiting. A change goes at once while its devices have calls to the vendor
+              left ({budgetWords}); else it waits here until its turn.
+            </p>
+          ) : (
+            <ul aria-label="Queued changes" className="stack">
+              {waiting.map((change) => (
+                <li key={change.id}>
+                  <p>
+                    {queuedChangeWords(change, timeZoneOf(change.deviceIds))}.{' '}
+                    {queuedChangeWhen(change, timeZoneOf(change.deviceIds))}
+                    {change.madeBy ? ` Made by ${change.madeBy}.` : ''}
+                  </p>
+                  {canWithdraw && change.state === 'queued' ? (
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={withdraw.isPending}
+                      onClick={() => setTarget(change)}
+                    >
+                      Withdraw
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          {target ? (
+            <WithdrawChangeDialog
+              change={target}
+              deviceName={target.deviceIds[0] ?? ''}
+              timeZone={timeZoneOf(target.deviceIds)}
+              onDismiss={() => setTarget(undefined)}
+              onConfirm={() => {
+                withdraw.mutate(target);
+                setTarget(undefined);
+              }}
+            />
+          ) : null}
+        </div>
       )}
-      {target ? (
-        <WithdrawChangeDialog
-          change={target}
-          deviceName={target.deviceIds[0] ?? ''}
-          timeZone={timeZoneOf(target.deviceIds)}
-          onDismiss={() => setTarget(undefined)}
-          onConfirm={() => {
-            withdraw.mutate(target);
-            setTarget(undefined);
-          }}
-        />
-      ) : null}
-    </div>
+    </QueryView>
   );
 }

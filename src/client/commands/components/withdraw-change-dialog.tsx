@@ -1,14 +1,12 @@
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ConfirmDialog, type ConfirmAnswers } from '../../components/confirm-dialog.tsx';
 import { queuedChangeWords } from '../lib/queued.ts';
 
-export interface WithdrawChangeDialogProps {
+export interface WithdrawChangeDialogProps extends ConfirmAnswers {
   /** The change, or undefined before the list answered: then only `deviceName` is named. */
   change: QueuedChangeStatus | undefined;
   deviceName: string;
   timeZone: string;
-  onConfirm: () => void;
-  onDismiss: () => void;
 }
 
 /**
@@ -19,16 +17,14 @@ export function WithdrawChangeDialog({
   change,
   deviceName,
   timeZone,
-  onConfirm,
-  onDismiss,
+  ...answers
 }: WithdrawChangeDialogProps) {
   return (
     <ConfirmDialog
       title="Withdraw this queued change?"
       confirmLabel="Withdraw change"
       dismissLabel="Keep change"
-      onDismiss={onDismiss}
-      onConfirm={onConfirm}
+      {...answers}
     >
       <p>
         {change ? `${queuedChangeWords(change, timeZone)}.` : `The queued change on ${deviceName}.`}

@@ -1,7 +1,7 @@
-import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import { expectClosedWithFocusOn, openDialogFrom } from '../../testing/dialog-steps.ts';
 import '../../testing/render.tsx';
 import { Dialog } from '../dialog.tsx';
 
@@ -36,11 +36,7 @@ function Harness() {
 
 describe('Dialog', () => {
   it('is named by its title, takes focus in, keeps Tab inside and gives focus back on Escape', async () => {
-    const user = userEvent.setup();
-    render(<Harness />);
-    await user.click(screen.getByRole('button', { name: 'New command' }));
-    const dialog = screen.getByRole('dialog', { name: 'New command' });
-    expect(dialog.contains(document.activeElement)).toBe(true);
+    const { user, dialog } = await openDialogFrom(<Harness />, 'New command', 'New command');
 
     for (let i = 0; i < 5; i++) {
       await user.tab();
@@ -49,14 +45,11 @@ describe('Dialog', () => {
     expect(screen.getByRole('button', { name: 'Submit command' })).toBeTruthy();
 
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New command' }));
+    expectClosedWithFocusOn('New command');
   });
 
   it('makes the page behind it inert while open', async () => {
-    const user = userEvent.setup();
-    render(<Harness />);
-    await user.click(screen.getByRole('button', { name: 'New command' }));
+    const { user } = await openDialogFrom(<Harness />, 'New command', 'New command');
     const elsewhere = screen.getByText('Elsewhere');
     expect(elsewhere.closest('[inert], [aria-hidden="true"]')).not.toBeNull();
     await user.click(screen.getByRole('button', { name: 'Close' }));

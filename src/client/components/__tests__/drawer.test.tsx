@@ -1,7 +1,7 @@
-import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import { expectClosedWithFocusOn, openDialogFrom } from '../../testing/dialog-steps.ts';
 import '../../testing/render.tsx';
 import { Drawer } from '../drawer.tsx';
 
@@ -27,25 +27,21 @@ function Harness() {
 
 describe('Drawer', () => {
   it('takes focus in, leaves the page usable, and gives focus back on Escape', async () => {
-    const user = userEvent.setup();
-    render(<Harness />);
-    await user.click(screen.getByRole('button', { name: 'Show details' }));
-    const drawer = screen.getByRole('dialog', { name: 'Command details' });
-    expect(drawer.contains(document.activeElement)).toBe(true);
+    const { user, dialog: drawer } = await openDialogFrom(
+      <Harness />,
+      'Show details',
+      'Command details',
+    );
     expect(drawer.getAttribute('aria-modal')).toBeNull();
     expect(screen.getByText('Zoom in').closest('[inert], [aria-hidden="true"]')).toBeNull();
 
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Show details' }));
+    expectClosedWithFocusOn('Show details');
   });
 
   it('closes with its Close button, focus back on the opener', async () => {
-    const user = userEvent.setup();
-    render(<Harness />);
-    await user.click(screen.getByRole('button', { name: 'Show details' }));
+    const { user } = await openDialogFrom(<Harness />, 'Show details', 'Command details');
     await user.click(screen.getByRole('button', { name: 'Close' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Show details' }));
+    expectClosedWithFocusOn('Show details');
   });
 });

@@ -4,6 +4,7 @@ import type { StatusRecord } from '#domain/command.ts';
 import type { HistoryResponse } from '#domain/history.ts';
 import { historyRangeProblem, historyRangeSlots, MAX_HISTORY_RANGE_MS } from '#domain/history.ts';
 import { createTestQueryClient } from '#client/testing/render.tsx';
+import { receivedRecord } from '#client/testing/status-records.ts';
 import { commandKeys } from '../../api/command-keys.ts';
 import { mergeRecords, recordsMeeting, writeStatusIntoHistory } from '../command-caches.ts';
 
@@ -65,15 +66,14 @@ describe('mergeRecords', () => {
 });
 
 describe('recordsMeeting', () => {
-  const record = (id: string, startTime: string, endTime: string): StatusRecord => ({
-    id,
-    deviceId: 'BAT-1',
-    powerControl: { targetBatteryPowerW: 1000 },
-    startTime,
-    endTime,
-    status: 'received',
-    receivedAt: '2026-11-01T00:00:00Z',
-  });
+  const record = (id: string, startTime: string, endTime: string): StatusRecord =>
+    receivedRecord({
+      id,
+      deviceId: 'BAT-1',
+      startTime,
+      endTime,
+      receivedAt: '2026-11-01T00:00:00Z',
+    });
 
   it('keeps the windows that meet the range, as the history query does, not those that touch it', () => {
     const range = {
@@ -95,15 +95,13 @@ describe('recordsMeeting', () => {
 });
 
 describe('writeStatusIntoHistory', () => {
-  const received: StatusRecord = {
+  const received = receivedRecord({
     id: 'cmd_1',
     deviceId: 'BAT-1',
-    powerControl: { targetBatteryPowerW: 1000 },
     startTime: '2026-11-21T10:00:00Z',
     endTime: '2026-11-21T11:00:00Z',
-    status: 'received',
     receivedAt: '2026-11-21T09:00:00Z',
-  };
+  });
   const executing: StatusRecord = { ...received, status: 'executing' };
   const slot = { startMs: 1000 * MAX_HISTORY_RANGE_MS, endMs: 1001 * MAX_HISTORY_RANGE_MS };
   const other = { startMs: 1001 * MAX_HISTORY_RANGE_MS, endMs: 1002 * MAX_HISTORY_RANGE_MS };

@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { LEDGER_KINDS, type LedgerQuery } from '#domain/ledger.ts';
 import { ledgerPageQueryOptions } from '#client/commands/api/get-ledger.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { Field } from '#client/components/field.tsx';
-import { Loading } from '#client/components/loading.tsx';
+import { QueryView } from '#client/components/query-view.tsx';
+import { WordOptions } from '#client/components/word-options.tsx';
 import { downloadFile } from '#client/lib/download-file.ts';
 import { formatUtc } from '#client/lib/time.ts';
 import { auditCsv, auditRow, KIND_WORDS, operatorsOf } from '../lib/audit-rows.ts';
 import type { AuditSearch } from '../lib/audit-search.ts';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 /** Most entries the audit reads at once (the ledger's page limit). */
 const AUDIT_LIMIT = 500;
@@ -76,35 +77,26 @@ export function AuditView({
                 onSearchChange({ action: LEDGER_KINDS.find((k) => k === value) ?? '' });
               }}
             >
-              <option value="">Every action</option>
-              {LEDGER_KINDS.map((value) => (
-                <option key={value} value={value}>
-                  {KIND_WORDS[value]}
-                </option>
-              ))}
+              <WordOptions
+                values={LEDGER_KINDS}
+                words={KIND_WORDS}
+                first={{ value: '', label: 'Every action' }}
+              />
             </select>
           )}
         </Field>
-        <Field id="audit-from" label="From (UTC day)">
-          {(control) => (
-            <input
-              {...control}
-              type="date"
-              value={fromDay}
-              onChange={(e) => onSearchChange({ from: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field id="audit-to" label="To (UTC day, included)">
-          {(control) => (
-            <input
-              {...control}
-              type="date"
-              value={toDay}
-              onChange={(e) => onSearchChange({ to: e.target.value })}
-            />
-          )}
-        </Field>
+        <DayField
+          id="audit-from"
+          label="From (UTC day)"
+          day={fromDay}
+          onDayChange={(from) => onSearchChange({ from })}
+        />
+        <DayField
+          id="audit-to"
+          label="To (UTC day, included)"
+          day={toDay}
+          onDayChange={(to) => onSearchChange({ to })}
+        />
         <button
           type="button"
           disabled={rows.length === 0}
@@ -113,64 +105,77 @@ export function AuditView({
           Export CSV
         </button>
       </form>
-      {page.isPending ? (
-        <Loading what="Loading the audit…" />
-      ) : page.isError ? (
-        <ErrorAlert
-          error={page.error}
-          what="Could not read the audit from the ledger."
-          onRetry={() => void page.refetch()}
-        />
-      ) : rows.length === 0 ? (
-        <p className="empty-state">
-          {filtered
-            ? 'No change matches these filters. Widen the days or choose everyone and every action.'
-            : 'No change has been recorded yet. Every schedule, cancel, batch, site binding and vendor connection change made through powerdeck appears here.'}
-        </p>
-      ) : (
-        <table className="audit-table">
-          <caption className="visually-hidden">
-            Changes made through powerdeck, newest first ({rows.length}
-            {rows.length === AUDIT_LIMIT ? ', the latest only' : ''})
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">When (site clock)</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">About</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td>
-                  {row.createdAtSite ? (
-                    <>
-                      {row.createdAtSite} <small>{row.timeZone}</small>
-                      <br />
-                    </>
-                  ) : null}
-                  <small>{formatUtc(row.createdAtUtc)}</small>
-                </td>
-                <td>
-                  {row.who}
-                  {row.email ? (
-                    <>
-                      <br />
-                      <small>{row.email}</small>
-                    </>
-                  ) : null}
-                </td>
-                <td>{row.what}</td>
-                <td>{row.about}</td>
-                <td>{row.state}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <QueryView
+        query={page}
+        loading="Loading the audit…"
+        failed="Could not read the audit from the ledger."
+      >
+        {() =>
+          rows.length === 0 ? (
+            <p className="empty-state">
+              {filtered
+                ? 'No change matches these filters. Widen the days or choose everyone and every action.'
+                : 'No change has been recorded yet. Every schedule, cancel, batch, site binding and vendor connection change made through powerdeck appears here.'}
+            </p>
+          ) : (
+            <table className="audit-table">
+              <caption className="visually-hidden">
+                Changes made through powerdeck, newest first ({rows.length}
+                {rows.length === AUDIT_LIMIT ? ', the latest only' : ''})
+              </caption>
+              <ColumnHeads columns={['When (site clock)', 'Who', 'Action', 'About', 'Outcome']} />
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.id}>
+                    <td>
+                      {row.createdAtSite ? (
+                        <>
+                          {row.createdAtSite} <small>{row.timeZone}</small>
+                          <br />
+                        </>
+                      ) : null}
+                      <small>{formatUtc(row.createdAtUtc)}</small>
+                    </td>
+                    <td>
+                      {row.who}
+                      {row.email ? (
+                        <>
+                          <br />
+                          <small>{row.email}</small>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{row.what}</td>
+                    <td>{row.about}</td>
+                    <td>{row.state}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryView>
     </div>
+  );
+}
+
+/** A day the audit is filtered from or to, a UTC day as `YYYY-MM-DD` ('' for none). */
+function DayField({
+  id,
+  label,
+  day,
+  onDayChange,
+}: {
+  id: string;
+  label: string;
+  day: string;
+  onDayChange: (day: string) => void;
+}) {
+  return (
+    <Field id={id} label={label}>
+      {(control) => (
+        <input {...control} type="date" value={day} onChange={(e) => onDayChange(e.target.value)} />
+      )}
+    </Field>
   );
 }

@@ -11,6 +11,7 @@ import {
   type BatchRecord,
 } from '../lib/ledger-batches.ts';
 import './batch.css';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 function BatchRow({ record }: { record: BatchRecord }) {
   const statuses = useCommandStatuses(followedCommands(record));
@@ -62,16 +63,7 @@ export function BatchList({ batches }: { batches: readonly BatchRecord[] }) {
         <div className="table-scroll">
           <table>
             <caption className="visually-hidden">Batches, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Batch</th>
-                <th scope="col">Submitted</th>
-                <th scope="col">By</th>
-                <th scope="col">Devices</th>
-                <th scope="col">Counts</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Batch', 'Submitted', 'By', 'Devices', 'Counts', 'State']} />
             <tbody>
               {batches.map((record) => (
                 <BatchRow key={record.ledgerId} record={record} />

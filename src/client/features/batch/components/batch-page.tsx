@@ -43,6 +43,7 @@ import { BatchProgressBar } from './batch-progress-bar.tsx';
 import { CancelResults } from './cancel-results.tsx';
 import './batch.css';
 import { problemWords } from '#client/lib/problem-words.ts';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 const batchName = (record: BatchRecord) =>
   record.batchCommandId ? `batch ${record.batchCommandId}` : 'this batch';
@@ -346,18 +347,16 @@ export function BatchPage({
         <div className="table-scroll">
           <table>
             <caption className="visually-hidden">Device commands of the batch</caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Selected</span>
-                </th>
-                <th scope="col">Device</th>
-                <th scope="col">Command</th>
-                <th scope="col">Status</th>
-                <th scope="col">Reason</th>
-                {lastOutcomes.length > 0 ? <th scope="col">Last cancel</th> : null}
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                <span className="visually-hidden">Selected</span>,
+                'Device',
+                'Command',
+                'Status',
+                'Reason',
+                lastOutcomes.length > 0 ? 'Last cancel' : null,
+              ]}
+            />
             <tbody>
               {views.map((view, i) => (
                 <BatchDeviceRow

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { Site } from '#domain/device.ts';
 import { Field } from '#client/components/field.tsx';
 import { filterDevices, type SiteDevice } from '../lib/device-directory.ts';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 interface DevicePickerProps {
   sites: readonly Site[];
@@ -79,14 +80,7 @@ export function DevicePicker({
             <caption id={captionId}>
               {visible.length} device{visible.length === 1 ? '' : 's'} shown
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">In batch</th>
-                <th scope="col">Device</th>
-                <th scope="col">Site</th>
-                <th scope="col">Connection</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['In batch', 'Device', 'Site', 'Connection']} />
             <tbody>
               {visible.map(({ device, site }) => {
                 const checked = selected.has(device.deviceId);

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { isCancellable, type StatusRecord } from '#domain/command.ts';
 import type { QueuedCancel } from '#domain/queued-change.ts';
 import { CANCELLATION_REASON_WORDS } from '#domain/words.ts';
@@ -68,26 +69,14 @@ export function CommandRow({
       <td>
         {queuedCancel ? (
           onWithdraw && queuedCancel.withdrawable ? (
-            <button
-              type="button"
-              className="small"
-              aria-describedby={idCellId}
-              disabled={withdrawing}
-              onClick={onWithdraw}
-            >
+            <RowAction describedBy={idCellId} busy={withdrawing} onPress={onWithdraw}>
               {withdrawing ? 'Withdrawing…' : 'Withdraw'}
-            </button>
+            </RowAction>
           ) : null
         ) : onCancel && isCancellable(record.status) ? (
-          <button
-            type="button"
-            className="small"
-            aria-describedby={idCellId}
-            disabled={cancelling}
-            onClick={onCancel}
-          >
+          <RowAction describedBy={idCellId} busy={cancelling} onPress={onCancel}>
             {cancelling ? 'Cancelling…' : 'Cancel'}
-          </button>
+          </RowAction>
         ) : null}
       </td>
     </tr>
@@ -96,4 +85,24 @@ export function CommandRow({
 
 function sentenceStart(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A row's action, described by the row's command ID cell and off while it is under way. */
+function RowAction(props: {
+  describedBy: string;
+  busy: boolean;
+  onPress: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="small"
+      aria-describedby={props.describedBy}
+      disabled={props.busy}
+      onClick={props.onPress}
+    >
+      {props.children}
+    </button>
+  );
 }

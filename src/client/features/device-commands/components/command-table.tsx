@@ -14,14 +14,14 @@ import { WithdrawChangeDialog } from '#client/commands/components/withdraw-chang
 import { WithdrawOutcome } from '#client/commands/components/withdraw-outcome.tsx';
 import { QueuedChangeLine } from '#client/commands/components/queued-change-line.tsx';
 import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { Loading } from '#client/components/loading.tsx';
+import { QueryView } from '#client/components/query-view.tsx';
 import type { ApiError } from '#client/lib/api-error.ts';
 import { describePowerControl } from '#client/lib/power-control-words.ts';
 import { formatInZone, formatWindowInZone, zoneLabel } from '#client/lib/time.ts';
 import { deviceCommandsRange } from '../lib/history-range.ts';
 import { CommandRow } from './command-row.tsx';
 import { problemSupportDetail, problemWords } from '#client/lib/problem-words.ts';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 function newestFirst(a: StatusRecord, b: StatusRecord): number {
   return (
@@ -85,68 +85,63 @@ export function CommandTable({
 
   const rangeWords = `${formatInZone(range.startMs, timeZone)} to ${formatInZone(range.endMs, timeZone)}`;
 
-  let body;
-  if (history.isPending) body = <Loading what="Loading the device's commands…" />;
-  else if (history.isError)
-    body = (
-      <ErrorAlert
-        error={history.error}
-        what="Could not load the device's commands."
-        onRetry={() => void history.refetch()}
-      />
-    );
-  else if (history.data.commands.length === 0)
-    body = (
-      <p className="empty-state">
-        No commands for this device from {rangeWords} (site time). Submit one with the form above;
-        it appears here with its status.
-      </p>
-    );
-  else
-    body = (
-      <div className="table-scroll">
-        <table>
-          <caption className="visually-hidden">
-            Commands of {deviceId} from {rangeWords}, site time, newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Command ID</th>
-              <th scope="col">Window ({zoneLabel(timeZone)})</th>
-              <th scope="col">Power control</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...history.data.commands].sort(newestFirst).map((record) => {
-              const queuedCancel = queuedCancelOf(waitingChanges, record.id);
-              return (
-                <CommandRow
-                  key={record.id}
-                  record={record}
-                  timeZone={timeZone}
-                  knownAtMs={history.dataUpdatedAt}
-                  cancelling={cancel.isPending && cancel.variables.commandId === record.id}
-                  onCancel={canCancel ? () => setCancelTarget(record) : undefined}
-                  queuedCancel={queuedCancel}
-                  onWithdraw={
-                    canCancel && queuedCancel
-                      ? () => setWithdrawTarget(queuedCancel.change)
-                      : undefined
-                  }
-                  withdrawing={
-                    withdraw.isPending && withdraw.variables.id === queuedCancel?.change.id
-                  }
-                />
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    );
+  const body = (
+    <QueryView
+      query={history}
+      loading="Loading the device's commands…"
+      failed="Could not load the device's commands."
+    >
+      {({ commands }) =>
+        commands.length === 0 ? (
+          <p className="empty-state">
+            No commands for this device from {rangeWords} (site time). Submit one with the form
+            above; it appears here with its status.
+          </p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <caption className="visually-hidden">
+                Commands of {deviceId} from {rangeWords}, site time, newest first
+              </caption>
+              <ColumnHeads
+                columns={[
+                  'Command ID',
+                  <>Window ({zoneLabel(timeZone)})</>,
+                  'Power control',
+                  'Status',
+                  <span className="visually-hidden">Actions</span>,
+                ]}
+              />
+              <tbody>
+                {[...commands].sort(newestFirst).map((record) => {
+                  const queuedCancel = queuedCancelOf(waitingChanges, record.id);
+                  return (
+                    <CommandRow
+                      key={record.id}
+                      record={record}
+                      timeZone={timeZone}
+                      knownAtMs={history.dataUpdatedAt}
+                      cancelling={cancel.isPending && cancel.variables.commandId === record.id}
+                      onCancel={canCancel ? () => setCancelTarget(record) : undefined}
+                      queuedCancel={queuedCancel}
+                      onWithdraw={
+                        canCancel && queuedCancel
+                          ? () => setWithdrawTarget(queuedCancel.change)
+                          : undefined
+                      }
+                      withdrawing={
+                        withdraw.isPending && withdraw.variables.id === queuedCancel?.change.id
+                      }
+                    />
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </QueryView>
+  );
 
   return (
     <div className="stack">

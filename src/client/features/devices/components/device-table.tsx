@@ -5,6 +5,7 @@ import type { Device, Site } from '#domain/device.ts';
 import { ComboBox } from '#client/components/combo-box.tsx';
 import { deviceHistoryPath } from '#client/lib/device-paths.ts';
 import { ConnectionState } from './connection-state.tsx';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 /** A site with more devices than this gets a filter above its table. */
 export const DEVICE_FILTER_FROM = 8;
@@ -71,15 +72,7 @@ export function DeviceTable({ site }: { site: Site }) {
               Devices of {site.name}
               {filtered ? `, ${shown.length} of ${total} shown` : ''}
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">Device ID</th>
-                <th scope="col">Name</th>
-                <th scope="col">Model</th>
-                <th scope="col">Connection</th>
-                <th scope="col">History</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Device ID', 'Name', 'Model', 'Connection', 'History']} />
             <tbody>
               {shown.map((device) => (
                 <tr key={device.deviceId}>

@@ -3,6 +3,7 @@ import type { FleetJob } from '#domain/fleet-job.ts';
 import { describePowerControl } from '#client/lib/power-control-words.ts';
 import { formatInZone } from '#client/lib/time.ts';
 import { FLEET_JOB_STATE_WORDS } from '../lib/fleet-words.ts';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 /** The client's fleet jobs, newest first: state, devices sent of all, command, start (UTC). */
 export function FleetJobList({ jobs }: { jobs: readonly FleetJob[] }) {
@@ -16,15 +17,7 @@ export function FleetJobList({ jobs }: { jobs: readonly FleetJob[] }) {
   return (
     <div className="table-scroll">
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Started (UTC)</th>
-            <th scope="col">State</th>
-            <th scope="col">Devices sent</th>
-            <th scope="col">Power control</th>
-            <th scope="col">Job</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Started (UTC)', 'State', 'Devices sent', 'Power control', 'Job']} />
         <tbody>
           {jobs.map((job) => (
             <tr key={job.jobId}>

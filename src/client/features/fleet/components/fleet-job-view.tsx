@@ -31,6 +31,7 @@ import {
 } from '../lib/fleet-words.ts';
 import { FleetProgressChart } from './fleet-progress-chart.tsx';
 import './fleet.css';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 /**
  * One fleet job (docs/fleet-dispatch.md): command, rollout, progress per device and over time, why
@@ -281,17 +282,17 @@ export function FleetJobView({
         ) : null}
         <div className="table-scroll">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Batch</th>
-                <th scope="col">State</th>
-                <th scope="col">Batch command</th>
-                {planned ? <th scope="col">Command</th> : null}
-                <th scope="col">Sent</th>
-                <th scope="col">Tries</th>
-                <th scope="col">Devices</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                'Batch',
+                'State',
+                'Batch command',
+                planned ? 'Command' : null,
+                'Sent',
+                'Tries',
+                'Devices',
+              ]}
+            />
             <tbody>
               {job.batches.map((batch) => (
                 <tr key={batch.index}>

@@ -21,6 +21,7 @@ import {
 import { FleetSendConfirm, type FleetSendPlan } from './fleet-send-confirm.tsx';
 import { DEFAULT_ROLLOUT_TEXT, RolloutFields, useRollout } from './rollout-fields.tsx';
 import './fleet.css';
+import { ColumnHeads } from '#client/components/column-heads.tsx';
 
 export interface CheckedPlanRow {
   line: number;
@@ -157,15 +158,7 @@ export function FleetPlanUpload({
           {preview?.(rows)}
           <table className="plan-rows">
             <caption>Checked rows</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Device</th>
-                <th scope="col">Window (site clock)</th>
-                <th scope="col">Controls</th>
-                <th scope="col">Check</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Line', 'Device', 'Window (site clock)', 'Controls', 'Check']} />
             <tbody>
               {rows.map((row) => (
                 <tr key={row.line} className={row.command ? undefined : 'plan-row-refused'}>

@@ -5,12 +5,13 @@ import { ChartFrame, type ChartTarget, type LegendEntry } from '#client/componen
 import {
   AxisTitles,
   CHART_MARGIN,
+  countAxisProps,
   PlotAreaProbe,
+  plotBox,
   useChartGeometry,
   useSiteTimeAxis,
   useTickStyle,
 } from '#client/components/chart-parts.tsx';
-import { niceValueAxis } from '#client/lib/chart-axes.ts';
 import { useDesignTokens } from '#client/lib/design-tokens.ts';
 import { formatInZone, formatUtc, zoneLabel } from '#client/lib/time.ts';
 // The lines' colours come from the tokens: load them wherever the chart renders.
@@ -77,11 +78,7 @@ export function FleetProgressChart({
     'minute',
   );
   const countAxis = useMemo(
-    () =>
-      niceValueAxis(
-        samples.map((sample) => sample.sent + sample.failed),
-        { includeZero: true, integer: true },
-      ),
+    () => countAxisProps(samples.map((sample) => sample.sent + sample.failed)),
     [samples],
   );
   // The lines go on level to the axis's end: nothing changed after the last sample.
@@ -123,25 +120,10 @@ export function FleetProgressChart({
         legend={legend}
       >
         {(activeIndex) => (
-          <LineChart
-            width={widthPx}
-            height={CHART_HEIGHT_PX}
-            data={drawn}
-            margin={PROGRESS_MARGIN}
-            accessibilityLayer={false}
-          >
+          <LineChart data={drawn} {...plotBox(widthPx, CHART_HEIGHT_PX, PROGRESS_MARGIN)}>
             <CartesianGrid stroke={tokens.border} strokeDasharray="3 3" />
             <XAxis dataKey="atMs" {...timeAxis.xAxisProps} stroke={tokens.muted} tick={tick} />
-            <YAxis
-              type="number"
-              domain={countAxis.domain}
-              ticks={countAxis.ticks}
-              interval={0}
-              allowDecimals={false}
-              stroke={tokens.muted}
-              tick={tick}
-              width="auto"
-            />
+            <YAxis {...countAxis} stroke={tokens.muted} tick={tick} width="auto" />
             {SERIES.map(({ key, words, dash }) => (
               <Line
                 key={key}

@@ -1,4 +1,4 @@
-import { useState, type RefObject } from 'react';
+import { useState, type ReactNode, type RefObject } from 'react';
 import { downloadFile } from '#client/lib/download-file.ts';
 import type { ChartPalette } from '../hooks/use-chart-palette.ts';
 import { chartSurfaceIn, chartSvgFile, pngScale, svgToPng } from '../lib/svg-export.ts';
@@ -36,22 +36,18 @@ export function ChartExportButtons(props: ChartExportButtonsProps) {
 
   return (
     <div className="history-export-buttons">
-      <button
-        type="button"
-        className="small"
+      <SaveButton
         disabled={props.disabled}
-        onClick={() => {
+        onSave={() => {
           const drawn = file();
           if (drawn) downloadFile(drawn.text, `${props.fileStem}.svg`, 'image/svg+xml');
         }}
       >
         Save {props.chartName} as SVG
-      </button>
-      <button
-        type="button"
-        className="small"
+      </SaveButton>
+      <SaveButton
         disabled={props.disabled}
-        onClick={() => {
+        onSave={() => {
           const drawn = file();
           if (!drawn) return;
           setProblem(null);
@@ -65,12 +61,25 @@ export function ChartExportButtons(props: ChartExportButtonsProps) {
         }}
       >
         Save {props.chartName} as PNG
-      </button>
+      </SaveButton>
       {problem ? (
         <p role="alert" className="notice notice-error">
           {problem}
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** One of the export's buttons, small beside the chart's heading. */
+function SaveButton(props: {
+  disabled?: boolean | undefined;
+  onSave: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className="small" disabled={props.disabled} onClick={props.onSave}>
+      {props.children}
+    </button>
   );
 }

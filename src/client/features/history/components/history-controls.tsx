@@ -4,6 +4,7 @@ import { CANCELLATION_REASON_WORDS, COMMAND_STATUS_WORDS } from '#domain/words.t
 import { windowHints } from '#client/commands/lib/command-form-values.ts';
 import { DateTimeField } from '#client/components/date-time-field.tsx';
 import { Field } from '#client/components/field.tsx';
+import { WordOptions } from '#client/components/word-options.tsx';
 import { parseInstant, zoneLabel } from '#client/lib/time.ts';
 import { reasonFilterApplies } from '../lib/filter-commands.ts';
 import {
@@ -45,11 +46,7 @@ export function HistoryControls({ search, timeZone, shownRange, onChange }: Hist
             });
           }}
         >
-          {[...HISTORY_PRESETS, 'custom' as const].map((range) => (
-            <option key={range} value={range}>
-              {HISTORY_PRESET_WORDS[range]}
-            </option>
-          ))}
+          <WordOptions values={[...HISTORY_PRESETS, 'custom']} words={HISTORY_PRESET_WORDS} />
         </select>
       </div>
       <div className="field">
@@ -61,12 +58,11 @@ export function HistoryControls({ search, timeZone, shownRange, onChange }: Hist
             onChange({ status: event.target.value as HistorySearch['status'], page: 1 })
           }
         >
-          <option value="all">All statuses</option>
-          {COMMAND_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {COMMAND_STATUS_WORDS[status]}
-            </option>
-          ))}
+          <WordOptions
+            values={COMMAND_STATUSES}
+            words={COMMAND_STATUS_WORDS}
+            first={{ value: 'all', label: 'All statuses' }}
+          />
         </select>
       </div>
       <div className="field">
@@ -80,12 +76,11 @@ export function HistoryControls({ search, timeZone, shownRange, onChange }: Hist
             onChange({ reason: event.target.value as HistorySearch['reason'], page: 1 })
           }
         >
-          <option value="all">All reasons</option>
-          {CANCELLATION_REASONS.map((reason) => (
-            <option key={reason} value={reason}>
-              {CANCELLATION_REASON_WORDS[reason]}
-            </option>
-          ))}
+          <WordOptions
+            values={CANCELLATION_REASONS}
+            words={CANCELLATION_REASON_WORDS}
+            first={{ value: 'all', label: 'All reasons' }}
+          />
         </select>
         <span id="history-reason-hint" className="field-hint">
           Only cancelled commands have a reason.

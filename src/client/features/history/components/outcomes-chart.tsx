@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import { useChartPalette } from '../hooks/use-chart-palette.ts';
-import { formatSiteTimeTick, categoryTickInterval, niceValueAxis } from '#client/lib/chart-axes.ts';
+import { formatSiteTimeTick, categoryTickInterval } from '#client/lib/chart-axes.ts';
 import { outcomeDayWords, outcomesChartSummary } from '../lib/chart-summary.ts';
 import {
   OUTCOME_KEYS,
@@ -16,8 +16,9 @@ import type { ChartTarget, LegendEntry } from '#client/components/chart-frame.ts
 import {
   AxisTitles,
   CHART_FONT_PX,
-  CHART_MARGIN,
+  countAxisProps,
   PlotAreaProbe,
+  plotBox,
   useChartGeometry,
   useTickStyle,
 } from '#client/components/chart-parts.tsx';
@@ -40,11 +41,7 @@ export function OutcomesChart(props: HistoryChartInput) {
   const summary = outcomesChartSummary(days, timeZone);
   const total = [...totals.values()].reduce((sum, count) => sum + count, 0);
   const countAxis = useMemo(
-    () =>
-      niceValueAxis(
-        days.map((day) => OUTCOME_KEYS.reduce((sum, key) => sum + day[key], 0)),
-        { includeZero: true, integer: true },
-      ),
+    () => countAxisProps(days.map((day) => OUTCOME_KEYS.reduce((sum, key) => sum + day[key], 0))),
     [days],
   );
   const tickInterval = useMemo(() => {
@@ -104,14 +101,7 @@ export function OutcomesChart(props: HistoryChartInput) {
       targets={targets}
     >
       {(activeIndex) => (
-        <BarChart
-          data={days}
-          width={widthPx}
-          height={CHART_HEIGHT_PX}
-          margin={CHART_MARGIN}
-          accessibilityLayer={false}
-          barCategoryGap="15%"
-        >
+        <BarChart data={days} {...plotBox(widthPx, CHART_HEIGHT_PX)} barCategoryGap="15%">
           <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" vertical={false} />
           <XAxis
             dataKey="day"
@@ -121,16 +111,7 @@ export function OutcomesChart(props: HistoryChartInput) {
             tick={tick}
             height={24}
           />
-          <YAxis
-            type="number"
-            domain={countAxis.domain}
-            ticks={countAxis.ticks}
-            interval={0}
-            allowDecimals={false}
-            stroke={palette.axis}
-            tick={tick}
-            width="auto"
-          />
+          <YAxis {...countAxis} stroke={palette.axis} tick={tick} width="auto" />
           {activeIndex !== null && plot ? (
             <rect
               className="history-day-active"

@@ -26,8 +26,8 @@ import { HistoryChart, type HistoryChartInput } from './history-chart.tsx';
 import type { ChartTarget, LegendEntry, SpanPx } from '#client/components/chart-frame.tsx';
 import {
   AxisTitles,
-  CHART_MARGIN,
   PlotAreaProbe,
+  plotBox,
   useChartGeometry,
   useTickStyle,
   useSiteTimeAxis,
@@ -122,13 +122,7 @@ export function PowerChart(props: HistoryChartInput) {
       targets={targets}
     >
       {(activeIndex) => (
-        <LineChart
-          width={widthPx}
-          height={CHART_HEIGHT_PX}
-          data={data}
-          margin={CHART_MARGIN}
-          accessibilityLayer={false}
-        >
+        <LineChart data={data} {...plotBox(widthPx, CHART_HEIGHT_PX)}>
           <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" />
           <XAxis dataKey="tMs" {...timeAxis.xAxisProps} stroke={palette.axis} tick={tick} />
           {wattAxis ? (

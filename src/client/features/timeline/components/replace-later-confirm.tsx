@@ -1,4 +1,4 @@
-import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
+import { ConfirmDialog, type ConfirmAnswers } from '#client/components/confirm-dialog.tsx';
 import { useDeviceBudgetWords } from '#client/lib/device-budget.ts';
 import { formatInZoneWithUtc } from '#client/lib/time.ts';
 
@@ -6,30 +6,33 @@ import { formatInZoneWithUtc } from '#client/lib/time.ts';
  * Asked before a replace that would wait for the device's calls is queued
  * (docs/decisions/007-device-call-budget.md, section 2): the current command stays until then.
  */
-export function ReplaceLaterConfirm(props: {
+export function ReplaceLaterConfirm({
+  oldId,
+  deviceName,
+  goesAt,
+  timeZone,
+  ...answers
+}: {
   oldId: string;
   deviceName: string;
   /** When its calls go, ISO 8601 UTC. */
   goesAt: string;
   timeZone: string;
-  onConfirm: () => void;
-  onDismiss: () => void;
-}) {
+} & ConfirmAnswers) {
   const budgetWords = useDeviceBudgetWords();
   return (
     <ConfirmDialog
       title="Replace when the device can take it?"
       confirmLabel="Queue the replace"
       dismissLabel="Keep the command"
-      onDismiss={props.onDismiss}
-      onConfirm={props.onConfirm}
+      {...answers}
     >
       <p>
-        {props.deviceName} has no calls to the vendor left now for a replace (a cancel and a new
+        {deviceName} has no calls to the vendor left now for a replace (a cancel and a new
         submission; {budgetWords}). Nothing is sent yet. Queued, the replace goes at{' '}
-        {formatInZoneWithUtc(props.goesAt, props.timeZone)}: command {props.oldId} stays as it is
-        until then, and is cancelled right before its new window is sent. Until then you can
-        withdraw it under Queued changes.
+        {formatInZoneWithUtc(goesAt, timeZone)}: command {oldId} stays as it is until then, and is
+        cancelled right before its new window is sent. Until then you can withdraw it under Queued
+        changes.
       </p>
     </ConfirmDialog>
   );

@@ -100,11 +100,7 @@ const tickCache = new Map<string, Tick[]>();
 
 /** {@link axisTicks} cached per zone, step and span bucket, so panning does not reformat dates. */
 export function cachedAxisTicks(
-  startMs: number,
-  endMs: number,
-  step: TickStep,
-  timeZone: string,
-  pattern?: string,
+  ...[startMs, endMs, step, timeZone, pattern]: Parameters<typeof axisTicks>
 ): Tick[] {
   const bucketMs = Math.max(DAY_MS, endMs - startMs);
   const bucket = Math.floor(startMs / bucketMs);

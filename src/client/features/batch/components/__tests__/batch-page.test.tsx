@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { StatusRecord } from '#domain/command.ts';
+import type { UnboundDevice } from '#domain/batch.ts';
 import type { LedgerEntry } from '#domain/ledger.ts';
 import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
 import { batchCommandOf, batchStatusOf, threeDeviceBatch } from '#client/testing/batch-records.ts';
@@ -165,14 +166,17 @@ describe('BatchPage, with a device whose command ended before its site was unbou
       // What the BFF answers of a device whose site is unbound.
       return problem(404, 'unknown_or_unbound', 'Unknown device or command, or site unbound.');
     });
+  /** The page with BAT-2's site unbound since, as `bat2` was last read; the requests it made. */
+  const renderUnbound = (bat2: Omit<UnboundDevice, 'deviceId'>) => {
+    const requests = fakeUnbound();
+    renderWithProviders(
+      <BatchPage record={{ ...record, unbound: [{ deviceId: 'BAT-2', ...bat2 }] }} />,
+    );
+    return requests;
+  };
 
   it('shows it completed, its site unbound since, counted final; its status is never read', async () => {
-    const requests = fakeUnbound();
-    const unboundRecord: BatchRecord = {
-      ...record,
-      unbound: [{ deviceId: 'BAT-2', lastStatus: 'completed' }],
-    };
-    renderWithProviders(<BatchPage record={unboundRecord} />);
+    const requests = renderUnbound({ lastStatus: 'completed' });
 
     expect(
       await screen.findByText('Finished with cancellations: 1 of 3 completed, 2 cancelled.'),
@@ -187,12 +191,7 @@ describe('BatchPage, with a device whose command ended before its site was unbou
   });
 
   it('shows it cancelled with its reason, its site unbound since', async () => {
-    const requests = fakeUnbound();
-    const unboundRecord: BatchRecord = {
-      ...record,
-      unbound: [{ deviceId: 'BAT-2', lastStatus: 'cancelled', lastCancelReason: 'deviceFault' }],
-    };
-    renderWithProviders(<BatchPage record={unboundRecord} />);
+    const requests = renderUnbound({ lastStatus: 'cancelled', lastCancelReason: 'deviceFault' });
 
     expect(
       await screen.findByText('Finished with cancellations: 0 of 3 completed, 3 cancelled.'),

@@ -1,22 +1,21 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { StatusRecord } from '#domain/command.ts';
 import { invalidationsOf } from '#client/app/push-updates.ts';
 import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
 import { renderWithProviders } from '#client/testing/render.tsx';
+import { receivedRecord } from '#client/testing/status-records.ts';
 import { CancelResults } from '../cancel-results.tsx';
 
 const GOES_AT = '2026-11-21T10:31:20Z';
-const waiting: StatusRecord = {
+const waiting = receivedRecord({
   id: 'cmd_2',
   deviceId: 'BAT-2',
   powerControl: { targetBatteryPowerW: -2000 },
   startTime: '2026-11-21T11:00:00Z',
   endTime: '2026-11-21T12:00:00Z',
-  status: 'received',
   receivedAt: '2026-11-21T10:00:00Z',
-};
+});
 const queuedCancel = {
   id: 'chg_r',
   kind: 'cancel',

@@ -1,8 +1,14 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { render, screen } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import '#client/testing/render.tsx';
-import { dateTimeField, describedText, shownDateTime } from '#client/testing/form-fields.ts';
+import {
+  dateTimeField,
+  dateTimeSegment,
+  describedText,
+  shownDateTime,
+  typeDateTime,
+} from '#client/testing/form-fields.ts';
 import { DEFAULT_HISTORY_SEARCH, type HistorySearch } from '../../lib/history-search.ts';
 import { HistoryControls } from '../history-controls.tsx';
 
@@ -21,8 +27,16 @@ function renderControls(from: string | undefined, to: string | undefined) {
   return onChange;
 }
 
-const segment = (label: string, name: RegExp) =>
-  within(dateTimeField(label)).getByRole('spinbutton', { name });
+/** Shows the range typed and checks it goes to the URL as the custom range `from` to `to` (UTC). */
+async function expectRangeShown(
+  user: UserEvent,
+  onChange: ReturnType<typeof renderControls>,
+  from: string,
+  to: string,
+) {
+  await user.click(screen.getByRole('button', { name: 'Show range' }));
+  expect(onChange).toHaveBeenCalledWith({ range: 'custom', from, to, page: 1 });
+}
 
 describe('history custom range controls', () => {
   it("shows the range on the site's clock, 24-hour, with the offset and the UTC equivalent", () => {
@@ -38,33 +52,16 @@ describe('history custom range controls', () => {
   it('gives a range typed in site time to the URL as UTC instants', async () => {
     const user = userEvent.setup();
     const onChange = renderControls('2026-10-09T22:00:00Z', '2026-10-20T12:30:00Z');
-    await user.click(segment('From', /hour/i));
-    await user.keyboard('14');
+    await typeDateTime(user, 'From', { hour: '14' });
     // To 2026-11-03 09:15 in Berlin, after the autumn change (UTC+1).
-    await user.click(segment('To', /month/i));
-    await user.keyboard('11');
-    await user.click(segment('To', /day/i));
-    await user.keyboard('03');
-    await user.click(segment('To', /hour/i));
-    await user.keyboard('09');
-    await user.click(segment('To', /minute/i));
-    await user.keyboard('15');
-    await user.click(screen.getByRole('button', { name: 'Show range' }));
-    expect(onChange).toHaveBeenCalledWith({
-      range: 'custom',
-      from: '2026-10-10T12:00:00Z',
-      to: '2026-11-03T08:15:00Z',
-      page: 1,
-    });
+    await typeDateTime(user, 'To', { month: '11', day: '03', hour: '09', minute: '15' });
+    await expectRangeShown(user, onChange, '2026-10-10T12:00:00Z', '2026-11-03T08:15:00Z');
   });
 
   it('refuses 30 calendar days over the autumn change (30 days 1 h) in words, and takes 29', async () => {
     const user = userEvent.setup();
     const onChange = renderControls('2026-10-09T22:00:00Z', '2026-10-19T22:00:00Z');
-    await user.click(segment('To', /month/i));
-    await user.keyboard('11');
-    await user.click(segment('To', /day/i));
-    await user.keyboard('09');
+    await typeDateTime(user, 'To', { month: '11', day: '09' });
     expect(shownDateTime('To')).toBe('2026-11-09, 00:00 GMT+1');
     await user.click(screen.getByRole('button', { name: 'Show range' }));
 
@@ -73,20 +70,13 @@ describe('history custom range controls', () => {
       'Range refused: This range is 30 days 1 h long; the range may be at most 30 days; shorten it or split it into several queries.',
     );
     expect(document.activeElement).toBe(alert);
-    expect(segment('To', /day/i).getAttribute('aria-invalid')).toBe('true');
+    expect(dateTimeSegment('To', /day/i).getAttribute('aria-invalid')).toBe('true');
     expect(describedText(dateTimeField('From'))).toContain('30 days 1 h');
     expect(onChange).not.toHaveBeenCalled();
 
-    await user.click(segment('To', /day/i));
-    await user.keyboard('08');
+    await typeDateTime(user, 'To', { day: '08' });
     expect(screen.queryByRole('alert')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Show range' }));
-    expect(onChange).toHaveBeenCalledWith({
-      range: 'custom',
-      from: '2026-10-09T22:00:00Z',
-      to: '2026-11-07T23:00:00Z',
-      page: 1,
-    });
+    await expectRangeShown(user, onChange, '2026-10-09T22:00:00Z', '2026-11-07T23:00:00Z');
   });
 
   it('asks for the start while it is empty', async () => {

@@ -14,32 +14,28 @@ const record = (status: StatusRecord['status']): StatusRecord => ({
   receivedAt: '2026-11-21T12:00:00Z',
 });
 
+/** The confirmation before cancelling a command with `status`. */
+const renderConfirm = (status: StatusRecord['status']) =>
+  renderWithProviders(
+    <CancelConfirm
+      record={record(status)}
+      deviceName="Hall A battery"
+      timeZone="Europe/Berlin"
+      onConfirm={vi.fn()}
+      onDismiss={vi.fn()}
+    />,
+  );
+
 describe('CancelConfirm', () => {
   it('promises no undo for an executing command: it stops at once, for good', () => {
-    renderWithProviders(
-      <CancelConfirm
-        record={record('executing')}
-        deviceName="Hall A battery"
-        timeZone="Europe/Berlin"
-        onConfirm={vi.fn()}
-        onDismiss={vi.fn()}
-      />,
-    );
+    renderConfirm('executing');
     const dialog = screen.getByRole('alertdialog');
     expect(dialog.textContent).toContain('cannot be undone');
     expect(dialog.textContent).not.toContain('Undo sends');
   });
 
   it('says Undo can send a waiting command again', () => {
-    renderWithProviders(
-      <CancelConfirm
-        record={record('received')}
-        deviceName="Hall A battery"
-        timeZone="Europe/Berlin"
-        onConfirm={vi.fn()}
-        onDismiss={vi.fn()}
-      />,
-    );
+    renderConfirm('received');
     expect(screen.getByRole('alertdialog').textContent).toContain('Undo sends the same command');
   });
 });

@@ -5,8 +5,12 @@ const DAY: TickStep = { unit: 'day', count: 1, approxMs: 86_400_000 };
 const HOUR: TickStep = { unit: 'hour', count: 1, approxMs: 3_600_000 };
 const HOUR_MS = 3_600_000;
 
+/** {@link axisTicks} from `fromIso` to `toIso` (UTC instants) by `step` on `zone`'s clock. */
+const ticksBetween = (fromIso: string, toIso: string, step: TickStep, zone: string) =>
+  axisTicks(Date.parse(fromIso), Date.parse(toIso), step, zone);
+
 function dayLengthsH(zone: string, fromIso: string, toIso: string): number[] {
-  const ticks = axisTicks(Date.parse(fromIso), Date.parse(toIso), DAY, zone);
+  const ticks = ticksBetween(fromIso, toIso, DAY, zone);
   return ticks.slice(1).map((tick, i) => (tick.ms - (ticks[i]?.ms ?? NaN)) / HOUR_MS);
 }
 
@@ -18,9 +22,9 @@ describe('axisTicks', () => {
     expect(dayLengthsH('Europe/Berlin', '2026-10-23T12:00:00Z', '2026-10-27T12:00:00Z')).toEqual([
       24, 25, 24,
     ]);
-    const [first] = axisTicks(
-      Date.parse('2026-03-29T00:00:00Z'),
-      Date.parse('2026-03-30T00:00:00Z'),
+    const [first] = ticksBetween(
+      '2026-03-29T00:00:00Z',
+      '2026-03-30T00:00:00Z',
       DAY,
       'Europe/Berlin',
     );
@@ -41,9 +45,9 @@ describe('axisTicks', () => {
   });
 
   it('puts Adelaide hour ticks on local full hours, at half past in UTC', () => {
-    const ticks = axisTicks(
-      Date.parse('2026-11-21T00:00:00Z'),
-      Date.parse('2026-11-21T03:00:00Z'),
+    const ticks = ticksBetween(
+      '2026-11-21T00:00:00Z',
+      '2026-11-21T03:00:00Z',
       HOUR,
       'Australia/Adelaide',
     );
@@ -56,26 +60,26 @@ describe('axisTicks', () => {
   });
 
   it('skips the missing hour in spring and repeats the doubled hour in autumn (Berlin)', () => {
-    const spring = axisTicks(
-      Date.parse('2026-03-28T23:00:00Z'),
-      Date.parse('2026-03-29T02:00:00Z'),
-      HOUR,
-      'Europe/Berlin',
-    );
-    expect(spring.map((t) => t.label)).toEqual(['Sun 29 Mar', '01:00', '03:00', '04:00']);
-    const autumn = axisTicks(
-      Date.parse('2026-10-24T23:00:00Z'),
-      Date.parse('2026-10-25T02:00:00Z'),
-      HOUR,
-      'Europe/Berlin',
-    );
-    expect(autumn.map((t) => t.label)).toEqual(['01:00', '02:00', '02:00', '03:00']);
+    const berlinHours = (fromIso: string, toIso: string) =>
+      ticksBetween(fromIso, toIso, HOUR, 'Europe/Berlin').map((t) => t.label);
+    expect(berlinHours('2026-03-28T23:00:00Z', '2026-03-29T02:00:00Z')).toEqual([
+      'Sun 29 Mar',
+      '01:00',
+      '03:00',
+      '04:00',
+    ]);
+    expect(berlinHours('2026-10-24T23:00:00Z', '2026-10-25T02:00:00Z')).toEqual([
+      '01:00',
+      '02:00',
+      '02:00',
+      '03:00',
+    ]);
   });
 
   it('labels UTC ticks in UTC', () => {
-    const ticks = axisTicks(
-      Date.parse('2026-11-21T10:00:00Z'),
-      Date.parse('2026-11-21T12:00:00Z'),
+    const ticks = ticksBetween(
+      '2026-11-21T10:00:00Z',
+      '2026-11-21T12:00:00Z',
       { unit: 'minute', count: 30, approxMs: 1_800_000 },
       'UTC',
     );
@@ -83,9 +87,9 @@ describe('axisTicks', () => {
   });
 
   it('keeps 3-hour ticks on local hours divisible by 3', () => {
-    const ticks = axisTicks(
-      Date.parse('2026-11-20T13:30:00Z'),
-      Date.parse('2026-11-21T13:30:00Z'),
+    const ticks = ticksBetween(
+      '2026-11-20T13:30:00Z',
+      '2026-11-21T13:30:00Z',
       { unit: 'hour', count: 3, approxMs: 3 * HOUR_MS },
       'Australia/Adelaide',
     );
