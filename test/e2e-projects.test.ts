@@ -52,7 +52,7 @@ describe('the shards of a parallel browser test run', () => {
     [
       '',
       [
-        '/repo/e2e/journey.spec.ts',
+        '/repo/e2e/screenshots.spec.ts',
         '/repo/e2e/timeline.spec.ts',
         '/repo/e2e/outage.spec.ts',
         '/repo/e2e/new.spec.ts',
@@ -90,7 +90,7 @@ describe('the shards of a parallel browser test run', () => {
     expect(shards[2]?.files).toContain('/repo/e2e/outage.spec.ts');
     expect(shards[0]?.projects).toEqual(['demo', 'large']);
     expect(shards[0]?.files).toEqual(
-      expect.arrayContaining(['/repo/e2e/journey.spec.ts', '/repo/e2e/new.spec.ts']),
+      expect.arrayContaining(['/repo/e2e/screenshots.spec.ts', '/repo/e2e/new.spec.ts']),
     );
     expect(shards[0]?.files).not.toContain('/repo/e2e/timeline.spec.ts');
     expect(shards[0]?.files).not.toContain('/repo/e2e/outage.spec.ts');
