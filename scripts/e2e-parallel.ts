@@ -1,15 +1,15 @@
 /**
- * `npm run test:e2e`: the browser tests in two Playwright processes at once, each on stacks of its
- * own (scripts/e2e-projects.ts, planShards, says which specs run where and why not `--shard`).
+ * `npm run test:e2e`: the browser tests in three Playwright processes at once, each on stacks of
+ * its own (scripts/e2e-projects.ts, planShards, says which specs run where and why not `--shard`).
  *
- * One Playwright worker left the machine's second core idle while the tests waited on the page,
- * the BFF and the sandbox; two workers in one process would share one stack per project, whose
- * sandbox every test resets. So each shard gets its own `E2E_PORT_OFFSET` (the first shard the
- * offset this script is given, default 0, the second {@link SHARD_PORT_STEP} more), its own output
- * folder and, through its own process id, its own data folders.
+ * One Playwright worker left the machine's cores idle while the tests waited on the page, the BFF
+ * and the sandbox; several workers in one process would share one stack per project, whose
+ * sandbox every test resets. So each shard gets its own `E2E_PORT_OFFSET` (the offset this script
+ * is given, default 0, plus the shard's port step), its own output folder and, through its own
+ * process id, its own data folders.
  *
- * Arguments are handed to both processes (`--reporter=line`, `--grep timeline`). Each line of
- * output starts with its shard; the run ends with each shard's time and fails when either did.
+ * Arguments are handed to every process (`--reporter=line`, `--grep timeline`). Each line of
+ * output starts with its shard; the run ends with each shard's time and fails when any did.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -20,15 +20,16 @@ import { buildSpaIfNeeded } from './build-spa-if-needed.ts';
 import { planShards, specFilesByFolder } from './e2e-projects.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/**
- * Ports between the shards' stacks. Not 100: the stacks' ports (playwright.config.ts) end in
- * 10, 11, 60, 61, 70, 80 and 90 and some lie 100 apart (the demo BFF on 18080, company sign-in's
- * on 18180, the budget stack's on 18280), so a shard 100 above another run's offset can take its
- * ports, and checkouts share the machine at offsets a whole hundred apart. 50 above, the second
- * shard's ports end in 10, 11, 20, 30, 40, 60 and 61 within blocks of a hundred no other stack of
- * its own hundred uses, clear of the first shard's and of any run at a whole hundred's offset.
+/*
+ * Ports between the shards (each shard's portStep, scripts/e2e-projects.ts). Not 100: the stacks'
+ * ports (playwright.config.ts) end in 10, 11, 60, 61, 70, 80 and 90 and some lie 100 apart (the
+ * demo BFF on 18080, company sign-in's on 18180, the budget stack's on 18280), so a shard 100
+ * above another run's offset can take its ports, and checkouts share the machine at offsets a
+ * whole hundred apart. 50 above, the shard with every stack has ports ending in 10, 11, 20, 30,
+ * 40, 60 and 61 within blocks of a hundred no other stack of its own hundred uses; 25 above, a
+ * shard with the demo stack alone has 18105 and 18115, which no stack uses at any whole hundred's
+ * offset nor at 50 above one.
  */
-const SHARD_PORT_STEP = 50;
 
 interface ShardResult {
   label: string;
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
   const extra = process.argv.slice(2);
   const children = shards.map((shard, i) => {
     const label = `[shard ${i + 1}/${shards.length}]`;
-    const offset = baseOffset + i * SHARD_PORT_STEP;
+    const offset = baseOffset + shard.portStep;
     const args = [
       cli,
       'test',
@@ -92,7 +93,7 @@ async function main(): Promise<number> {
       }),
     };
   });
-  // A stop (SIGTERM, as CI sends) reaches both processes, so each stops its own stacks. Ctrl+C
+  // A stop (SIGTERM, as CI sends) reaches every process, so each stops its own stacks. Ctrl+C
   // reaches them from the terminal already, as the whole foreground group gets it (a second
   // SIGINT would make Playwright quit without stopping its servers): this process only waits.
   process.on('SIGTERM', () => {

@@ -100,52 +100,102 @@ export interface E2eShard {
   projects: ProjectName[];
   /** Absolute paths of the spec files it runs (every file of each of its projects but demo's). */
   files: string[];
+  /**
+   * Ports its stacks sit above the run's `E2E_PORT_OFFSET` (scripts/e2e-parallel.ts says why these
+   * steps).
+   */
+  portStep: number;
+}
+
+/** A shard after the first, as planned: its projects, the demo specs it takes, its port step. */
+interface LaterShard {
+  projects: readonly ProjectName[];
+  /** File names of e2e/ (the demo project's specs) it runs. */
+  demoSpecs: readonly string[];
+  portStep: number;
 }
 
 /**
- * The second shard's share of the run: the projects on stacks of their own (company sign-in
- * twice, Prism, the budget stack), Firefox on its demo stack, and some of the demo project's
- * specs, by the file names of e2e/. Everything else, a new spec included, runs in the first
- * shard, with the `large` project, so a spec is never left out.
+ * The shards after the first: the second takes some of the demo project's specs on a demo stack
+ * of its own; the third the projects on stacks of their own (company sign-in twice, Prism, the
+ * budget stack), Firefox on its demo stack, and two demo specs that mostly wait on the servers.
+ * Everything else, a new spec included, runs in the first shard, with the `large` project, so a
+ * spec is never left out.
  *
- * The split evens the two shards' wall time as measured on a full run, where the second shard
- * also spends minutes starting its five servers one after another and the budget and Prism
- * stacks: with Firefox in the first shard, the first took 1,670 s and the second 1,090 s, and the
- * Firefox tour alone took 4 minutes. Move a spec between them when one shard ends much later
- * than the other.
+ * The split evens the shards' wall time as measured on a full run: with the machine loaded by
+ * other runs (a load of 20-37 on two cores), the shards took 1,196, 880 and 1,094 s, the third
+ * spending half of it starting its servers, and journey.spec.ts then moved from the first shard to
+ * the second. A third shard, not two, so one shard's waits (the outage test's lease, the budget
+ * stack's restarts, a 50-device batch) leave the cores to the others: its demo stack costs about
+ * 11 CPU seconds to start and 2 a minute idle, against some 1,100 for the whole run. Move a spec
+ * between them when one shard ends much later than the others.
+ *
+ * Port steps: the third shard's many stacks take the second shard's old step of 50; the second,
+ * a demo stack only, 25, whose two ports (18105, 18115 above the offset) no stack of any shard,
+ * nor of another checkout a whole hundred away, uses.
  */
-export const SECOND_SHARD = {
-  projects: ['firefox', 'company-sign-in', 'company-sign-in-glewlwyd', 'prism', 'budget'],
-  demoSpecs: ['timeline.spec.ts', 'outage.spec.ts', 'seams.spec.ts', 'batch.spec.ts'],
-} as const satisfies { projects: ProjectName[]; demoSpecs: string[] };
+export const LATER_SHARDS = [
+  {
+    projects: [],
+    demoSpecs: [
+      'timeline.spec.ts',
+      'journey.spec.ts',
+      'history-charts.spec.ts',
+      'seams.spec.ts',
+      'operator-words.spec.ts',
+      'site-unbind.spec.ts',
+      'fleet-final.spec.ts',
+      'batch-actions.spec.ts',
+      'console-errors.spec.ts',
+      'page-scroll.spec.ts',
+      'live-updates.spec.ts',
+      'overview.spec.ts',
+    ],
+    portStep: 25,
+  },
+  {
+    projects: ['firefox', 'company-sign-in', 'company-sign-in-glewlwyd', 'prism', 'budget'],
+    demoSpecs: ['outage.spec.ts', 'batch.spec.ts'],
+    portStep: 50,
+  },
+] as const satisfies readonly LaterShard[];
 
 /**
- * Splits the browser tests into two shards, each run by a Playwright process of its own with its
- * own stacks (scripts/e2e-parallel.ts): {@link SECOND_SHARD}'s projects and demo specs, and the
- * rest. Not Playwright's `--shard`, which would start every project's stacks in both processes
- * (the `large` stack alone seeds 20,000 commands) and splits by test count, not by time.
+ * Splits the browser tests into shards, each run by a Playwright process of its own with its own
+ * stacks (scripts/e2e-parallel.ts): one per {@link LATER_SHARDS} entry with its projects and demo
+ * specs, and the first with the rest. Not Playwright's `--shard`, which would start every
+ * project's stacks in every process (the `large` stack alone seeds 20,000 commands) and splits by
+ * test count, not by time.
  *
  * @param specsByFolder the spec files by folder, as {@link specFilesByFolder} gives them.
- * @returns the two shards; every spec file of every project is in exactly one of them.
+ * @returns the shards, the first with port step 0; every spec file of every project is in exactly
+ *   one of them.
  */
 export function planShards(specsByFolder: ReadonlyMap<string, readonly string[]>): E2eShard[] {
   const filesOf = (project: ProjectName) => specsByFolder.get(PROJECT_FOLDERS[project]) ?? [];
-  const isSecond = (file: string) =>
-    (SECOND_SHARD.demoSpecs as readonly string[]).includes(path.basename(file));
+  const later: readonly LaterShard[] = LATER_SHARDS;
   const demoFiles = filesOf('demo');
-  const second: ProjectName[] = [...SECOND_SHARD.projects];
-  const first = (Object.keys(PROJECT_FOLDERS) as ProjectName[]).filter(
-    (name) => name !== 'demo' && !second.includes(name),
-  );
-  const shard = (projects: ProjectName[], demo: readonly string[]): E2eShard => ({
+  const takenDemo = new Set(later.flatMap((plan) => plan.demoSpecs));
+  const takenProjects = new Set(later.flatMap((plan) => plan.projects));
+  const shard = (projects: ProjectName[], demo: readonly string[], portStep: number): E2eShard => ({
     projects: demo.length > 0 ? ['demo', ...projects] : projects,
     files: [...new Set([...demo, ...projects.flatMap(filesOf)])],
+    portStep,
   });
   return [
     shard(
-      first,
-      demoFiles.filter((file) => !isSecond(file)),
+      (Object.keys(PROJECT_FOLDERS) as ProjectName[]).filter(
+        (name) => name !== 'demo' && !takenProjects.has(name),
+      ),
+      demoFiles.filter((file) => !takenDemo.has(path.basename(file))),
+      0,
     ),
-    shard(second, demoFiles.filter(isSecond)),
+    ...later.map((plan) =>
+      shard(
+        [...plan.projects],
+        demoFiles.filter((file) => plan.demoSpecs.includes(path.basename(file))),
+        plan.portStep,
+      ),
+    ),
   ];
 }

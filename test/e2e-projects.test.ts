@@ -3,7 +3,7 @@ import {
   PROJECT_FOLDERS,
   planShards,
   projectsToRun,
-  SECOND_SHARD,
+  LATER_SHARDS,
   type E2eProject,
 } from '../scripts/e2e-projects.ts';
 
@@ -47,9 +47,17 @@ describe('the browser test projects a command line runs', () => {
   });
 });
 
-describe('the two shards of a parallel browser test run', () => {
+describe('the shards of a parallel browser test run', () => {
   const specs = new Map([
-    ['', ['/repo/e2e/journey.spec.ts', '/repo/e2e/timeline.spec.ts', '/repo/e2e/new.spec.ts']],
+    [
+      '',
+      [
+        '/repo/e2e/screenshots.spec.ts',
+        '/repo/e2e/timeline.spec.ts',
+        '/repo/e2e/outage.spec.ts',
+        '/repo/e2e/new.spec.ts',
+      ],
+    ],
     ['large', ['/repo/e2e/large/fleet.spec.ts']],
     ['firefox', ['/repo/e2e/firefox/journey.spec.ts']],
     ['company-sign-in', ['/repo/e2e/company-sign-in/roles.spec.ts']],
@@ -74,14 +82,21 @@ describe('the two shards of a parallel browser test run', () => {
     expect(new Set(planned).size).toBe(planned.length);
   });
 
-  it('give the second the projects and demo specs named for it, a new spec to the first', () => {
-    expect(shards).toHaveLength(2);
-    expect(shards[1]?.projects).toEqual(['demo', ...SECOND_SHARD.projects]);
-    expect(shards[1]?.files).toContain('/repo/e2e/timeline.spec.ts');
+  it('give each later shard the projects and demo specs named for it, a new spec to the first', () => {
+    expect(shards).toHaveLength(3);
+    expect(shards[1]?.projects).toEqual(['demo']);
+    expect(shards[1]?.files).toEqual(['/repo/e2e/timeline.spec.ts']);
+    expect(shards[2]?.projects).toEqual(['demo', ...LATER_SHARDS[1].projects]);
+    expect(shards[2]?.files).toContain('/repo/e2e/outage.spec.ts');
     expect(shards[0]?.projects).toEqual(['demo', 'large']);
     expect(shards[0]?.files).toEqual(
-      expect.arrayContaining(['/repo/e2e/journey.spec.ts', '/repo/e2e/new.spec.ts']),
+      expect.arrayContaining(['/repo/e2e/screenshots.spec.ts', '/repo/e2e/new.spec.ts']),
     );
     expect(shards[0]?.files).not.toContain('/repo/e2e/timeline.spec.ts');
+    expect(shards[0]?.files).not.toContain('/repo/e2e/outage.spec.ts');
+  });
+
+  it('put each shard on ports of its own, the first on the offset given', () => {
+    expect(shards.map((shard) => shard.portStep)).toEqual([0, 25, 50]);
   });
 });

@@ -23,7 +23,12 @@ import { REPORT_CSP_VIOLATIONS, type Name, type Role, type UiDriver } from './ui
  * with `TZ=UTC`, as Chromium runs with `timezoneId: 'UTC'`.
  */
 
-const WAIT_MS = 10_000;
+/**
+ * How long the driver waits for what a step expects, ms. Not Playwright's 10 s: with three browser
+ * test processes on a machine loaded by other runs too, the device page took over 10 s to show its
+ * heading after its link was clicked in the Firefox tour.
+ */
+const WAIT_MS = 20_000;
 /**
  * How long the tour waits for a page to go half a second without a request, ms. Alone, every page
  * of the tour settles in about 0.5 s; in two of three clean-clone runs beside the other browser
