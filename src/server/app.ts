@@ -60,8 +60,9 @@ import { budgetedHistory } from './ledger/budgeted-history.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
 import { QueuedChangeStore } from './budget/queued-change-store.ts';
 import { failedStepKey, queuedChangeListener } from './product-api/change-events.ts';
-import { queuedStepSender } from './product-api/queued-step-sender.ts';
+import { queuedStepSender } from './changes/queued-step-sender.ts';
 import { WritePath } from './product-api/write-path.ts';
+import { ChangeService } from './changes/change-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -424,19 +425,22 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
       },
     }),
   });
-  const writePath = new WritePath({
-    ledger,
-    budget,
-    queue: changeQueue,
-    box,
-    sites,
-    upstreamNow,
-    // A change naming a device version is checked against the read model (decision 007, 5).
-    versions: deviceCommands,
-    // A new window is checked against the commands it knows before it is sent or queued.
-    knownCommands,
-    settleWaitMs: testing.changeSettleWaitMs,
-  });
+  const writePath = new WritePath(
+    new ChangeService({
+      ledger,
+      upstream: api,
+      budget,
+      queue: changeQueue,
+      box,
+      sites,
+      upstreamNow,
+      // A change naming a device version is checked against the read model (decision 007, 5).
+      versions: deviceCommands,
+      // A new window is checked against the commands it knows before it is sent or queued.
+      knownCommands,
+      settleWaitMs: testing.changeSettleWaitMs,
+    }),
+  );
   // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
   // after the app serves rather than before, so every other route answers at once; what needs the
   // queue answers 503 `fleet_jobs_starting` meanwhile. It waits a moment more: its module loading

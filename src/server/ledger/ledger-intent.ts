@@ -69,75 +69,94 @@ export interface LedgerSubject {
   request?: DeviceCommand | BatchRequest | { timeZone: string | null } | ConnectionChange;
 }
 
-export function subjectOf(intent: LedgerIntent): LedgerSubject {
-  switch (intent.kind) {
-    case 'submit':
-      return {
-        deviceId: intent.deviceId,
-        window: windowOf(intent.command),
-        request: intent.command,
-      };
-    case 'cancel':
-      return { deviceId: intent.deviceId, commandId: intent.commandId };
-    case 'batch':
-      return {
-        deviceIds: intent.batch.devices,
-        window: windowOf(intent.batch.command),
-        request: intent.batch,
-      };
-    case 'batchCancel':
-      return { batchCommandId: intent.batchCommandId };
-    case 'bind':
-    case 'unbind':
-      return { siteId: intent.siteId };
-    case 'siteTimeZone':
-      return {
-        siteId: intent.siteId,
-        ...(intent.timeZone ? { timeZone: intent.timeZone } : {}),
-        request: { timeZone: intent.timeZone },
-      };
-  }
-}
+type IntentKind = LedgerIntent['kind'];
+type IntentOf<K extends IntentKind> = Extract<LedgerIntent, { kind: K }>;
 
-/** A batch cancel names none. */
-export function devicesOf(intent: LedgerIntent): string[] {
-  switch (intent.kind) {
-    case 'submit':
-    case 'cancel':
-      return [intent.deviceId];
-    case 'batch':
-      return intent.batch.devices;
-    default:
-      return [];
-  }
-}
-
-/** The paths are the old upstream's, kept so earlier entries still replay. */
-export function fingerprintOf(intent: LedgerIntent): string {
-  return requestFingerprint(intent.kind, ...callOf(intent), intent.undoOf);
+/** What the ledger records and fingerprints of one kind of intent. */
+interface IntentRules<I> {
+  subject: (intent: I) => LedgerSubject;
+  /** The devices whose site the entry records; a batch cancel names none. */
+  devices: (intent: I) => string[];
+  /** The paths are the old upstream's, kept so earlier entries still replay. */
+  call: (intent: I) => [path: string, body: unknown];
 }
 
 const path = encodeURIComponent;
 
-function callOf(intent: LedgerIntent): [path: string, body: unknown] {
-  switch (intent.kind) {
-    case 'submit':
-      return [`/device/${path(intent.deviceId)}/commands`, intent.command];
-    case 'cancel':
-      return [
-        `/devices/${path(intent.deviceId)}/commands/${path(intent.commandId)}/cancel`,
-        undefined,
-      ];
-    case 'batch':
-      return ['/devices/commands/batch', intent.batch];
-    case 'batchCancel':
-      return [`/devices/commands/batch/${path(intent.batchCommandId)}/cancel`, undefined];
-    case 'bind':
-    case 'unbind':
-      return ['/sites', { siteId: intent.siteId }];
-    case 'siteTimeZone':
-      return [`/sites/${path(intent.siteId)}/time-zone`, { timeZone: intent.timeZone }];
-  }
+/**
+ * One row per kind of intent: its subject, its devices and the call its fingerprint is made of
+ * (the fingerprints are stored with entries: a change here must keep them byte-identical).
+ */
+const INTENT_KINDS: { [K in IntentKind]: IntentRules<IntentOf<K>> } = {
+  submit: {
+    subject: (intent) => ({
+      deviceId: intent.deviceId,
+      window: windowOf(intent.command),
+      request: intent.command,
+    }),
+    devices: (intent) => [intent.deviceId],
+    call: (intent) => [`/device/${path(intent.deviceId)}/commands`, intent.command],
+  },
+  cancel: {
+    subject: (intent) => ({ deviceId: intent.deviceId, commandId: intent.commandId }),
+    devices: (intent) => [intent.deviceId],
+    call: (intent) => [
+      `/devices/${path(intent.deviceId)}/commands/${path(intent.commandId)}/cancel`,
+      undefined,
+    ],
+  },
+  batch: {
+    subject: (intent) => ({
+      deviceIds: intent.batch.devices,
+      window: windowOf(intent.batch.command),
+      request: intent.batch,
+    }),
+    devices: (intent) => intent.batch.devices,
+    call: (intent) => ['/devices/commands/batch', intent.batch],
+  },
+  batchCancel: {
+    subject: (intent) => ({ batchCommandId: intent.batchCommandId }),
+    devices: () => [],
+    call: (intent) => [`/devices/commands/batch/${path(intent.batchCommandId)}/cancel`, undefined],
+  },
+  bind: {
+    subject: (intent) => ({ siteId: intent.siteId }),
+    devices: () => [],
+    call: (intent) => ['/sites', { siteId: intent.siteId }],
+  },
+  unbind: {
+    subject: (intent) => ({ siteId: intent.siteId }),
+    devices: () => [],
+    call: (intent) => ['/sites', { siteId: intent.siteId }],
+  },
+  siteTimeZone: {
+    subject: (intent) => ({
+      siteId: intent.siteId,
+      ...(intent.timeZone ? { timeZone: intent.timeZone } : {}),
+      request: { timeZone: intent.timeZone },
+    }),
+    devices: () => [],
+    call: (intent) => [`/sites/${path(intent.siteId)}/time-zone`, { timeZone: intent.timeZone }],
+  },
+};
+
+/** The row of the intent's kind, typed for the intent (TypeScript cannot correlate the two). */
+function rulesOf(intent: LedgerIntent): IntentRules<LedgerIntent> {
+  return INTENT_KINDS[intent.kind] as IntentRules<LedgerIntent>;
+}
+
+export function subjectOf(intent: LedgerIntent): LedgerSubject {
+  return rulesOf(intent).subject(intent);
+}
+
+/** A batch cancel names none. */
+export function devicesOf(intent: LedgerIntent): string[] {
+  return rulesOf(intent).devices(intent);
+}
+
+/** The paths are the old upstream's, kept so earlier entries still replay. */
+export function fingerprintOf(intent: LedgerIntent): string {
+  return requestFingerprint(intent.kind, ...rulesOf(intent).call(intent), intent.undoOf);
 }
 
 function windowOf(command: DeviceCommand): TimeWindow {
