@@ -43,11 +43,12 @@ export interface ChangeKind<C extends StepCall> {
 }
 
 /**
- * One row per kind of step a change is made of (src/server/README.md, Changes): the ledger intent
- * it runs as, the adapter's call, the device its version is checked on, its deadline. Routes, the
- * queue of changes and fleet jobs all send steps through it (`ChangeSteps`). The devices a step
- * spends a slot of are the domain's (`devicesOfStep`); what the ledger fingerprints and records of
- * each kind, the ledger's (`ledger-intent.ts`), as the ledger sits below this folder.
+ * One row per kind of step a change is made of (src/server/README.md, A change to a device): the
+ * ledger intent it runs as, the adapter's call, the device its version is checked on, its
+ * deadline. Routes, the queue of changes and fleet jobs all send steps through it (`ChangeSteps`).
+ * The devices a step spends a slot of are the domain's (`devicesOfStep`); what the ledger
+ * fingerprints and records of each kind, the ledger's (`ledger-intent.ts`), as the ledger sits
+ * below this folder.
  */
 export const CHANGE_KINDS: { [C in StepCall]: ChangeKind<C> } = {
   submit: {
