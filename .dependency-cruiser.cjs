@@ -19,8 +19,9 @@ const BELOW_SESSION = ['env.ts', 'upstream', 'http', 'db'];
 const BELOW_LEDGER = ['budget', 'notifications', 'events', 'session', ...BELOW_SESSION];
 const BELOW_READ_MODEL = ['ledger', ...BELOW_LEDGER];
 const SERVER_LAYERS = [
-  ['product-api', ['read-model', ...BELOW_READ_MODEL]],
-  ['fleet', ['read-model', ...BELOW_READ_MODEL]],
+  ['product-api', ['changes', 'read-model', ...BELOW_READ_MODEL]],
+  ['fleet', ['changes', 'read-model', ...BELOW_READ_MODEL]],
+  ['changes', BELOW_READ_MODEL],
   ['read-model', BELOW_READ_MODEL],
   ['ledger', BELOW_LEDGER],
   ['notifications', ['events', 'session', ...BELOW_SESSION]],

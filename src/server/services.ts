@@ -22,7 +22,8 @@ import { LedgerStore } from './ledger/ledger-store.ts';
 import { Notifications } from './notifications/notifications.ts';
 import { failedStepKey, queuedChangeListener } from './product-api/change-events.ts';
 import { LedgerOverviewSource, type OverviewSource } from './product-api/overview-source.ts';
-import { queuedStepSender } from './product-api/queued-step-sender.ts';
+import { ChangeService } from './changes/change-service.ts';
+import { queuedStepSender } from './changes/queued-step-sender.ts';
 import { WritePath } from './product-api/write-path.ts';
 import { DeviceReads } from './read-model/device-reads.ts';
 import { ReadModel } from './read-model/read-model.ts';
@@ -308,19 +309,22 @@ export async function composeServices(
       },
     }),
   });
-  const writePath = new WritePath({
-    ledger,
-    budget,
-    queue: changeQueue,
-    box,
-    sites,
-    upstreamNow,
-    // A change naming a device version is checked against the read model (decision 007, 5).
-    versions: deviceCommands,
-    // A new window is checked against the commands it knows before it is sent or queued.
-    knownCommands,
-    settleWaitMs: testing.changeSettleWaitMs,
-  });
+  const writePath = new WritePath(
+    new ChangeService({
+      ledger,
+      upstream: api,
+      budget,
+      queue: changeQueue,
+      box,
+      sites,
+      upstreamNow,
+      // A change naming a device version is checked against the read model (decision 007, 5).
+      versions: deviceCommands,
+      // A new window is checked against the commands it knows before it is sent or queued.
+      knownCommands,
+      settleWaitMs: testing.changeSettleWaitMs,
+    }),
+  );
   const deviceReads = new DeviceReads({
     model: readModel,
     budget,

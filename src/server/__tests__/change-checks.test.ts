@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { StatusRecordSchema } from '#domain/command.ts';
 import type { ChangeStep } from '#domain/queued-change.ts';
 import { ProblemError } from '../http/problem.ts';
-import { checkChangeSteps } from '../product-api/change-checks.ts';
+import { checkChangeSteps } from '../changes/change-checks.ts';
 
 const T0 = Date.parse('2026-05-01T10:00:00Z');
 const MINUTE = 60_000;

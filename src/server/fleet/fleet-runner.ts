@@ -5,9 +5,8 @@ import { abortRuleCounts, breaksAbortRule, type FleetDeviceOutcome } from '#doma
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
-import { budgetedSend } from '../ledger/budgeted-send.ts';
+import { ChangeSteps } from '../changes/change-steps.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
-import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import { actingFor } from '../session/acting-for.ts';
 import type { Session } from '../session/session-store.ts';
@@ -47,14 +46,12 @@ export interface FleetRunnerHooks {
 export class FleetRunner {
   readonly #store: FleetStore;
   readonly #ledger: Ledger;
-  readonly #upstream: UpstreamApi;
+  readonly #steps: ChangeSteps;
   readonly #box: SecretBox;
   readonly #now: () => number;
   readonly #forgetCaller: (callerId: string) => void;
   readonly #hooks: FleetRunnerHooks;
   readonly #retryWaitCapMs: number;
-  readonly #budget: DeviceBudgetStore | undefined;
-  readonly #upstreamNow: () => number;
 
   constructor(options: {
     store: FleetStore;
@@ -73,29 +70,18 @@ export class FleetRunner {
   }) {
     this.#store = options.store;
     this.#ledger = options.ledger;
-    this.#upstream = options.upstream;
     this.#box = options.box;
     this.#now = options.now;
     this.#forgetCaller = options.forgetCaller;
     this.#hooks = options.hooks ?? {};
     this.#retryWaitCapMs = options.retryWaitCapMs ?? MAX_RETRY_WAIT_MS;
-    this.#budget = options.budget;
-    this.#upstreamNow = options.upstreamNow ?? options.now;
-  }
-
-  #budgeted<T>(
-    caller: Session,
-    deviceIds: readonly string[],
-    call: () => Promise<CallResult<T>>,
-  ): () => Promise<CallResult<T>> {
-    if (!this.#budget) return call;
-    return budgetedSend({
-      budget: this.#budget,
-      region: caller.region,
-      deviceIds,
-      upstreamNow: this.#upstreamNow,
-      call,
-    }).send;
+    // Each batch and cancel is a step of a change: sent as the routes' and the queue's are.
+    this.#steps = new ChangeSteps({
+      ledger: options.ledger,
+      upstream: options.upstream,
+      budget: options.budget,
+      upstreamNow: options.upstreamNow ?? options.now,
+    });
   }
 
   async step(jobId: string): Promise<NextStep> {
@@ -159,13 +145,12 @@ export class FleetRunner {
     this.#hooks.beforeBatch?.(job.id, batch.index);
     let answer: StoredAnswer;
     try {
-      ({ answer } = await this.#ledger.run({
-        kind: 'batch',
-        session: caller,
-        batch: request,
-        idempotencyKey: batchKey(job.id, batch.index),
-        send: this.#budgeted(caller, request.devices, () => this.#upstream.batch(caller, request)),
-      }));
+      const idempotencyKey = batchKey(job.id, batch.index);
+      ({ answer } = await this.#steps.send(
+        caller,
+        { call: 'batch', batch: request, idempotencyKey },
+        { idempotencyKey },
+      ));
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
       // Refusals that name a wait: the same batch later.
@@ -261,17 +246,14 @@ export class FleetRunner {
         continue;
       }
       const batchCommandId = batch.batchCommandId;
-      const { answer } = await this.#ledger.run({
-        kind: 'batchCancel',
-        session: caller,
+      const idempotencyKey = batchCancelKey(job.id, batch.index);
+      const step = {
+        call: 'batchCancel' as const,
         batchCommandId,
-        idempotencyKey: batchCancelKey(job.id, batch.index),
-        send: this.#budgeted(
-          caller,
-          batch.devices.map((d) => d.deviceId),
-          () => this.#upstream.batchCancel(caller, batchCommandId),
-        ),
-      });
+        deviceIds: batch.devices.map((d) => d.deviceId),
+        idempotencyKey,
+      };
+      const { answer } = await this.#steps.send(caller, step, { idempotencyKey });
       if (answer.status === 429) {
         waitFor(answer);
         continue;
@@ -317,14 +299,14 @@ export class FleetRunner {
         devices.push(device);
         continue;
       }
-      const ref = { deviceId: device.deviceId, commandId: device.commandId };
-      const { answer } = await this.#ledger.run({
-        kind: 'cancel',
-        session: caller,
-        ...ref,
-        idempotencyKey: `${batchCancelKey(job.id, batch.index)}:${device.deviceId}`,
-        send: this.#budgeted(caller, [device.deviceId], () => this.#upstream.cancel(caller, ref)),
-      });
+      const idempotencyKey = `${batchCancelKey(job.id, batch.index)}:${device.deviceId}`;
+      const step = {
+        call: 'cancel' as const,
+        deviceId: device.deviceId,
+        commandId: device.commandId,
+        idempotencyKey,
+      };
+      const { answer } = await this.#steps.send(caller, step, { idempotencyKey });
       if (answer.status === 429) waitFor(answer);
       devices.push(
         answer.status === 200

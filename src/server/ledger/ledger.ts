@@ -1,16 +1,5 @@
-import {
-  BatchRequestSchema,
-  type BatchCancelResponse,
-  type BatchSubmissionResponse,
-} from '#domain/batch.ts';
-import {
-  DeviceCommandSchema,
-  type CommandCancellation,
-  type StatusRecord,
-  type SubmissionResponse,
-} from '#domain/command.ts';
-import type { Site } from '#domain/device.ts';
-import { submittedRecord } from '#domain/read-model.ts';
+import { BatchRequestSchema, type BatchSubmissionResponse } from '#domain/batch.ts';
+import { DeviceCommandSchema, type StatusRecord } from '#domain/command.ts';
 import type { LedgerKind, LedgerOutcome } from '#domain/ledger.ts';
 import { LedgerOutcomeSchema } from '#domain/ledger.ts';
 import { isProblem, ProblemError } from '../http/problem.ts';
@@ -18,7 +7,7 @@ import type { Session } from '../session/session-store.ts';
 import type { DevicesSite, SiteDirectory } from '../upstream/site-directory.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
-import { acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
+import { batchAnswerOf } from './batch-confirmation.ts';
 import {
   inProgress,
   jsonAnswer,
@@ -28,9 +17,12 @@ import {
   type StoredAnswer,
 } from './ledger-answers.ts';
 import {
+  acceptanceOf,
   devicesOf,
   fingerprintOf,
+  recordAccepted,
   subjectOf,
+  type Acceptance,
   type HistoryReader,
   type LedgerIntent,
 } from './ledger-intent.ts';
@@ -45,48 +37,6 @@ import {
 import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
 import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
 import { accountOf, actorOf, authorOf } from '#domain/account.ts';
-
-interface Acceptance {
-  outcome: LedgerOutcome;
-  status: number;
-  body: unknown;
-  commandId?: string | undefined;
-  batchCommandId?: string | undefined;
-}
-
-function acceptanceOf(intent: LedgerIntent, status: number, value: unknown): Acceptance {
-  switch (intent.kind) {
-    case 'submit': {
-      const accepted = value as { id: string };
-      return {
-        status,
-        body: value,
-        outcome: { status, commands: [{ deviceId: intent.deviceId, id: accepted.id }] },
-        commandId: accepted.id,
-      };
-    }
-    case 'batch': {
-      const accepted = value as { batchCommandId: string; timestamp: string };
-      const outcome = acceptedBatchOutcome(status, intent.batch.devices);
-      return {
-        status,
-        outcome,
-        batchCommandId: accepted.batchCommandId,
-        body: batchAnswerOf(
-          { batchCommandId: accepted.batchCommandId, completedAt: null, createdAt: new Date() },
-          outcome,
-          accepted.timestamp,
-        ),
-      };
-    }
-    case 'batchCancel': {
-      const answer = value as { results: LedgerOutcome['results'] };
-      return { status, body: value, outcome: { status, results: answer.results ?? [] } };
-    }
-    default:
-      return { status, body: value, outcome: { status } };
-  }
-}
 
 /** Test-only. */
 export interface LedgerHooks {
@@ -422,50 +372,7 @@ export class Ledger {
     const account = { region: intent.session.region, clientId: intent.session.clientId };
     const options = { madeBy: authorOf(intent.session) };
     try {
-      switch (intent.kind) {
-        case 'submit':
-          await recorder.recordSubmitted(
-            account,
-            intent.deviceId,
-            submittedRecord(intent.deviceId, intent.command, body as SubmissionResponse),
-            options,
-          );
-          return;
-        case 'cancel':
-          await recorder.recordCancelled(account, body as CommandCancellation, options);
-          return;
-        case 'batch': {
-          const answer = body as BatchSubmissionResponse;
-          await recorder.recordBatchSent(
-            account,
-            {
-              ledgerEntryId: row.id,
-              batchCommandId: answer.batchCommandId,
-              deviceIds: intent.batch.devices,
-              command: intent.batch.command,
-              answeredAt: answer.timestamp,
-            },
-            options,
-          );
-          return;
-        }
-        case 'batchCancel':
-          await recorder.recordBatchCancelled(account, body as BatchCancelResponse, options);
-          return;
-        case 'bind': {
-          const site = body as Site;
-          await recorder.recordSiteBound(account, {
-            siteId: site.siteId,
-            deviceIds: site.devices.map((device) => device.deviceId),
-          });
-          return;
-        }
-        case 'unbind':
-          await recorder.recordSiteUnbound(account, intent.siteId, options);
-          return;
-        default:
-          return;
-      }
+      await recordAccepted(recorder, intent, body, { entryId: row.id, account, options });
     } catch (error) {
       this.#log.warn(
         {

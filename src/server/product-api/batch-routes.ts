@@ -26,7 +26,7 @@ const BatchParamsSchema = z.strictObject({ batchCommandId: BatchCommandIdSchema 
  */
 export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   // A batch takes a call of each of its devices' budgets, all or none, or is queued.
-  const { sessions, upstream, writePath, readModel } = deps;
+  const { sessions, writePath, readModel } = deps;
   const routes = productRoutes(app);
 
   routes.post(
@@ -55,13 +55,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const batch = request.body;
-      return writePath.single(request, reply, {
-        kind: 'batch',
-        session,
-        batch,
-        send: () => upstream.batch(session, batch, request.id),
-      });
+      return writePath.single(request, reply, session, { call: 'batch', batch: request.body });
     },
   );
   refuseOtherMethods(app, '/api/batches', new Set(['POST']));
@@ -88,12 +82,7 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request, reply) => {
       const session = sessionOf(request);
       const { batchCommandId } = request.params;
-      return writePath.single(request, reply, {
-        kind: 'batchCancel',
-        session,
-        batchCommandId,
-        send: () => upstream.batchCancel(session, batchCommandId, request.id),
-      });
+      return writePath.single(request, reply, session, { call: 'batchCancel', batchCommandId });
     },
   );
   refuseOtherMethods(app, '/api/batches/:batchCommandId/cancel', new Set(['PUT']));

@@ -9,7 +9,7 @@ import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
 import { actorName, personOf } from '#domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
-import { changeSealingContext } from './write-path.ts';
+import { changeSealingContext } from '../changes/queued-step-sender.ts';
 
 /** What a notification about a queued change says it was and acts on. */
 export interface NotifiedSubject {

@@ -6,9 +6,7 @@ import type { LedgerAnswer } from '../ledger/ledger-answers.ts';
 import { isSuccess } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { LedgerIntent } from '../ledger/ledger-intent.ts';
-
-/** `Omit` applied to each member of a union, so the result stays a discriminated union. */
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+import type { DistributiveOmit } from '../changes/change-kinds.ts';
 
 /** A state-changing call as a route hands it over: its intent without what the request adds. */
 export type Change = DistributiveOmit<LedgerIntent, 'idempotencyKey' | 'undoOf' | 'requestId'>;

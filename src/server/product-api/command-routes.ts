@@ -43,7 +43,7 @@ const RATE_LIMITED = problemResponse(
  */
 export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   // Changes go through their device's budget of upstream calls.
-  const { sessions, upstream, ledger, writePath, readModel } = deps;
+  const { sessions, ledger, writePath, readModel } = deps;
   const routes = productRoutes(app);
   const reader = requireSession(sessions, undefined, readModel);
 
@@ -117,13 +117,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       const session = sessionOf(request);
       const { deviceId } = request.params;
       const command = request.body;
-      return writePath.single(request, reply, {
-        kind: 'submit',
-        session,
-        deviceId,
-        command,
-        send: () => upstream.submit(session, deviceId, command, request.id),
-      });
+      return writePath.single(request, reply, session, { call: 'submit', deviceId, command });
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands', new Set(['GET', 'HEAD', 'POST']));
@@ -186,13 +180,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const ref = request.params;
-      return writePath.single(request, reply, {
-        kind: 'cancel',
-        session,
-        ...ref,
-        send: () => upstream.cancel(session, ref, request.id),
-      });
+      return writePath.single(request, reply, session, { call: 'cancel', ...request.params });
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands/:commandId/cancel', new Set(['PUT']));

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /**
@@ -28,6 +27,3 @@ export function readDeviceVersion(headers: IncomingHttpHeaders): number | undefi
     );
   return parsed.data;
 }
-
-/** The person's own changes are left out with `exceptBy`: they never make their own view stale. */
-export type DeviceVersions = Pick<DeviceCommandsRecorder, 'changesSince'>;

@@ -1,23 +1,27 @@
 import { ProblemSchema } from '#domain/errors.ts';
-import { devicesOfStep, type ChangeStep, type StepAnswer } from '#domain/queued-change.ts';
+import type { StepAnswer } from '#domain/queued-change.ts';
 import type { SendStep, StepResult, StepToSend } from '../budget/change-runner.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { StepCalls } from '../budget/step-calls.ts';
 import { ProblemError } from '../http/problem.ts';
 import { budgetedHistory } from '../ledger/budgeted-history.ts';
-import { budgetedSend } from '../ledger/budgeted-send.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
-import type { LedgerIntent } from '../ledger/ledger-intent.ts';
-import type { Change } from './changes.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import { actingFor } from '../session/acting-for.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import type { CallResult } from '../upstream/upstream-answers.ts';
-import { changeSealingContext } from './write-path.ts';
+import { ChangeSteps } from './change-steps.ts';
 
 const BUSY_DEFAULT_MS = 60_000;
+
+/**
+ * The sealing context of a queued change's client secret, so only that change's row opens it;
+ * also its caller's token cache key, apart from every session's and fleet job's (`actingFor`).
+ */
+export function changeSealingContext(changeId: string): string {
+  return `queued-change:${changeId}`;
+}
 
 /**
  * The queue's `send` ({@link SendStep}): one step through the ledger under its key, as the person
@@ -34,6 +38,7 @@ export function queuedStepSender(options: {
   upstreamNow: () => number;
 }): SendStep {
   const { ledger, upstream, box, now, budget, upstreamNow } = options;
+  const steps = new ChangeSteps({ ledger, upstream, budget, upstreamNow });
   return async (toSend: StepToSend): Promise<StepResult> => {
     const { step, change, calls } = toSend;
     try {
@@ -46,21 +51,12 @@ export function queuedStepSender(options: {
         );
         return { result: 'refused', answer: answerOf(problem), detail: problem.message };
       }
-      const send = <T>(call: () => Promise<CallResult<T>>) =>
-        budgetedSend({
-          budget,
-          region: caller.region,
-          deviceIds: devicesOfStep(step),
-          upstreamNow,
-          call,
-          take: calls.take,
-        }).send();
-      const { answer } = await ledger.run({
-        ...intentOf(step, caller, upstream, send),
+      const { answer } = await steps.send(caller, step, {
         idempotencyKey: step.idempotencyKey,
-        ...(change.kind === 'undo' ? { undoOf: change.undoOf } : {}),
+        undoOf: change.kind === 'undo' ? change.undoOf : undefined,
+        slots: { take: calls.take },
         history: budgetedHistory({ budget, upstream, upstreamNow, take: calls.take }),
-      } as LedgerIntent);
+      });
       return resultOf(answer, now(), calls, upstreamNow());
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
@@ -89,47 +85,6 @@ function problemResultOf(error: ProblemError): StepResult {
       return { result: 'retry', retryAfterMs, notSent: true, answer };
     default:
       return { result: 'refused', answer, detail: error.message };
-  }
-}
-
-function intentOf(
-  step: ChangeStep,
-  caller: Session,
-  upstream: UpstreamApi,
-  send: <T>(call: () => Promise<CallResult<T>>) => Promise<CallResult<T>>,
-): Change {
-  switch (step.call) {
-    case 'submit':
-      return {
-        kind: 'submit',
-        session: caller,
-        deviceId: step.deviceId,
-        command: step.command,
-        send: () => send(() => upstream.submit(caller, step.deviceId, step.command)),
-      };
-    case 'cancel': {
-      const ref = { deviceId: step.deviceId, commandId: step.commandId };
-      return {
-        kind: 'cancel',
-        session: caller,
-        ...ref,
-        send: () => send(() => upstream.cancel(caller, ref)),
-      };
-    }
-    case 'batch':
-      return {
-        kind: 'batch',
-        session: caller,
-        batch: step.batch,
-        send: () => send(() => upstream.batch(caller, step.batch)),
-      };
-    case 'batchCancel':
-      return {
-        kind: 'batchCancel',
-        session: caller,
-        batchCommandId: step.batchCommandId,
-        send: () => send(() => upstream.batchCancel(caller, step.batchCommandId)),
-      };
   }
 }
 

@@ -2,7 +2,7 @@ import type { Region } from '#domain/token.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
 import type { TakeSlots } from '../budget/step-calls.ts';
-import { budgetSpent, busyUntilMs } from './budgeted-history.ts';
+import { budgetSpent, busyUntilMs } from '../ledger/budgeted-history.ts';
 
 export interface BudgetedSend<T> {
   /** With no slot free nothing is sent: 429 `device_rate_limited`, recorded as not acted on. */

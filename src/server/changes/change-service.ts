@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import { CHANGE_LEAD_TIME_MS } from '#domain/lead-time.ts';
+import {
+  devicesOfStep,
+  type ChangeStep,
+  type DeviceChangeAnswer,
+  type DeviceChangeRequest,
+  type QueuedAnswer,
+  type QueuedChangeStatus,
+  type QueuedReason,
+} from '#domain/queued-change.ts';
+import { accountOf, actorOf, personOf } from '#domain/account.ts';
+import type { ChangeQueue } from '../budget/change-queue.ts';
+import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import { statusOf } from '../budget/queued-change-rows.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
+import { requestFingerprint } from '../ledger/idempotency.ts';
+import { fingerprintOf, type LedgerIntent } from '../ledger/ledger-intent.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import type { SecretBox } from '../session/secret-box.ts';
+import type { Session } from '../session/session-store.ts';
+import type { SiteDirectory } from '../upstream/site-directory.ts';
+import type { KnownCommandSource, UpstreamApi } from '../upstream/upstream-api.ts';
+import { checkChangeSteps } from './change-checks.ts';
+import { kindOf, singleChange, stepOf, type ChangeCall } from './change-kinds.ts';
+import {
+  alreadyQueued,
+  deviceChanged,
+  incomplete,
+  keyReused,
+  notSentProblem,
+  tooTight,
+  withdrawn,
+  wouldWait,
+} from './change-problems.ts';
+import {
+  knownQueuedOutcome,
+  ledgerOutcome,
+  problemOutcome,
+  queuedAnswerOf,
+  queuedOutcome,
+  sentAnswerOf,
+  stepOutcome,
+  type ChangeOutcome,
+} from './change-outcomes.ts';
+import { ChangeSteps } from './change-steps.ts';
+import { keyHolder } from './key-holder.ts';
+import { plannedChange } from './planned-change.ts';
+import { changeSealingContext } from './queued-step-sender.ts';
+
+/** How long a change due now is waited for (real time) to be sent before answering 202. */
+export const SETTLE_WAIT_MS = 15_000;
+/** How long the words of a refusal wait for the site's clock before using UTC, ms. */
+const SITE_ZONE_WAIT_MS = 500;
+
+/** The person's own changes are left out with `exceptBy`: they never make their own view stale. */
+export type DeviceVersions = Pick<DeviceCommandsRecorder, 'changesSince'>;
+
+/** What the change service needs. */
+export interface ChangeServiceDeps {
+  ledger: Ledger;
+  upstream: UpstreamApi;
+  budget: DeviceBudgetStore;
+  queue: ChangeQueue;
+  box: SecretBox;
+  sites: SiteDirectory;
+  /** The upstream's clock, epoch ms, on which the budget counts. */
+  upstreamNow: () => number;
+  /** Where a device's version and what changed since come from (the read model); none: no check. */
+  versions?: DeviceVersions | undefined;
+  /** The commands the BFF knows (the read model), a new window is checked against; none: no check. */
+  knownCommands?: KnownCommandSource | undefined;
+  /** How long a change due now is waited for (default {@link SETTLE_WAIT_MS}). */
+  settleWaitMs?: number | undefined;
+}
+
+/** A replace or an undo of a device's command, planned as a whole (`POST .../changes`). */
+export interface PlannedChangeRequest {
+  kind: 'planned';
+  deviceId: string;
+  body: DeviceChangeRequest;
+}
+
+/** A change to a device: one call, or a planned change of several steps. */
+export type ChangeRequest = ChangeCall | PlannedChangeRequest;
+
+/** What a request adds to a change, read from its headers by the route. */
+export interface SubmitOptions {
+  /** `Idempotency-Key`; none: the change gets one of its own, so its steps can be queued. */
+  idempotencyKey?: string | undefined;
+  /** `Powerdeck-Undo-Of` of a change of one call (a planned undo names it in its body). */
+  undoOf?: string | undefined;
+  /** The browser's request, named in the upstream's log. */
+  requestId?: string | undefined;
+  /** `Powerdeck-Device-Version`: the device's version the change was made against. */
+  deviceVersion?: number | undefined;
+  /** A planned change whose first step would wait: queued (default) or refused. */
+  ifLater?: 'queue' | 'refuse' | undefined;
+}
+
+/**
+ * Every change to a device goes through its budget of upstream calls
+ * (docs/decisions/007-device-call-budget.md, sections 1, 2 and 5):
+ * - one call (a submission, a cancel, a batch, a batch cancel) takes a slot of each of its
+ *   devices before the ledger sends it, and the slot is settled at the answer's time; no slot
+ *   now, or a 429 from the vendor (the devices are then marked busy until its `Retry-After`),
+ *   queues the change under the request's key instead, answered 202 with when it goes;
+ * - a change of several steps (a replace, an undo) is planned as a whole before its first call,
+ *   refused 409 `budget_too_tight` when its last call would miss the lead time before its window,
+ *   else queued and, when due now, sent at once;
+ * - a change made against an older version of its device (`deviceVersion`) is refused 409
+ *   `device_changed` with what another person changed since;
+ * - a new change is checked before it takes a slot or is queued (`checkChangeSteps`): a window
+ *   that has already ended, or that overlaps a command the read model knows, is refused at once
+ *   with no call, as it would be if the device had calls to spare.
+ * It knows no HTTP framework: `product-api/write-path.ts` reads the request and sends the answer.
+ */
+export class ChangeService {
+  readonly #ledger: Ledger;
+  readonly #steps: ChangeSteps;
+  readonly #budget: DeviceBudgetStore;
+  readonly #queue: ChangeQueue;
+  readonly #box: SecretBox;
+  readonly #sites: SiteDirectory;
+  readonly #upstreamNow: () => number;
+  readonly #versions: DeviceVersions | undefined;
+  readonly #known: KnownCommandSource | undefined;
+  readonly #settleWaitMs: number;
+
+  constructor(deps: ChangeServiceDeps) {
+    this.#ledger = deps.ledger;
+    this.#steps = new ChangeSteps({
+      ledger: deps.ledger,
+      upstream: deps.upstream,
+      budget: deps.budget,
+      upstreamNow: deps.upstreamNow,
+    });
+    this.#budget = deps.budget;
+    this.#queue = deps.queue;
+    this.#box = deps.box;
+    this.#sites = deps.sites;
+    this.#upstreamNow = deps.upstreamNow;
+    this.#versions = deps.versions;
+    this.#known = deps.knownCommands;
+    this.#settleWaitMs = deps.settleWaitMs ?? SETTLE_WAIT_MS;
+  }
+
+  get queue(): ChangeQueue {
+    return this.#queue;
+  }
+
+  /**
+   * Answers a change as `caller` (see the class). A refusal before anything is sent is an outcome
+   * too (`refused` with its problem: 409 `device_changed`, `budget_too_tight`,
+   * `change_would_wait`, `change_already_queued`, `checkChangeSteps`'s, the ledger's own, 422
+   * `idempotency_key_reused`, 400 `invalid_undo_of`).
+   *
+   * @throws Error only when something other than a refusal went wrong.
+   */
+  async submit(
+    caller: Session,
+    change: ChangeRequest,
+    options: SubmitOptions = {},
+  ): Promise<ChangeOutcome> {
+    try {
+      return 'call' in change
+        ? await this.#single(caller, change, options)
+        : await this.#planned(caller, change.deviceId, change.body, options);
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      return { outcome: problemOutcome(error.problem.code), problem: error };
+    }
+  }
+
+  /**
+   * A change of one upstream call: a known `Idempotency-Key` is the ledger's (replayed or
+   * settled) or the queue's (where its change stands); a new one takes a slot of each device and
+   * goes through the ledger, or is queued.
+   */
+  async #single(caller: Session, call: ChangeCall, options: SubmitOptions): Promise<ChangeOutcome> {
+    const kind = kindOf(call);
+    const { undoOf, requestId } = options;
+    // A change queued under no key still needs one for its step: the ledger then records it so.
+    const key = options.idempotencyKey ?? `powerdeck:${randomUUID()}`;
+    await this.#checkVersion(caller, kind.versionedDevice(call), options.deviceVersion);
+    const step = stepOf(
+      call,
+      key,
+      call.call === 'batchCancel'
+        ? await this.#ledger.batchDevices(caller, call.batchCommandId)
+        : [],
+    );
+    const deviceIds = devicesOfStep(step);
+    const fingerprint = fingerprintOf({
+      ...kind.intent(call, caller),
+      undoOf,
+    } as LedgerIntent);
+    const run = async (slotIds?: number[]): Promise<ChangeOutcome> => {
+      const answer = await this.#steps.send(caller, step, {
+        idempotencyKey: key,
+        undoOf,
+        requestId,
+        ...(slotIds ? { slots: { slotIds } } : {}),
+      });
+      if (answer.answer.status === 429 && deviceIds.length > 0) {
+        // The vendor said the devices are busy (another client spent their calls): the change
+        // waits for them under its key rather than failing, and is never retried blind.
+        const queued = await this.#queueSingle(caller, step, undoOf, fingerprint, 'device_busy');
+        if (queued) return queuedOutcome(queued);
+      }
+      return ledgerOutcome(answer);
+    };
+    // A batch cancel of a batch the ledger does not know names no device: nothing to reserve.
+    if (deviceIds.length === 0) return run();
+
+    const holder = await keyHolder({ ledger: this.#ledger, queue: this.#queue }, caller, key);
+    if (holder?.record === 'ledger') return run();
+    if (holder?.record === 'queue') return knownQueuedOutcome(holder.row, fingerprint);
+    // A new change: checked before it takes a slot or waits for one (a retry of a key sent
+    // before is the ledger's to answer, its own command being in the read model now).
+    await this.#check(caller, [step]);
+    const reservation = await this.#budget.reserve({
+      region: caller.region,
+      deviceIds,
+      kind: 'control',
+      nowMs: this.#upstreamNow(),
+    });
+    if (!reservation.granted) {
+      const answer = await this.#queueSingle(
+        caller,
+        step,
+        undoOf,
+        fingerprint,
+        reservation.reason === 'changes_waiting' ? 'changes_waiting' : 'no_slot',
+      );
+      if (answer) return queuedOutcome(answer);
+      // The change of the same key won the race: answer where it stands.
+      const known = await this.#queue.findByKey(actorOf(caller), key);
+      if (known) return knownQueuedOutcome(known, fingerprint);
+      throw new Error('a queued change vanished');
+    }
+    return run(reservation.slotIds);
+  }
+
+  /**
+   * A planned change (`POST /api/devices/{deviceId}/changes`): plans its steps with the device's
+   * budget, refuses it when it cannot go in time, else queues it and, when its first step is due
+   * now, waits for it to be sent. With `ifLater` `refuse`, a change whose first step would wait is
+   * neither queued nor sent: 409 `change_would_wait` with when it would go, so the operator hears
+   * it before anything is sent.
+   */
+  async #planned(
+    caller: Session,
+    deviceId: string,
+    body: DeviceChangeRequest,
+    options: SubmitOptions,
+  ): Promise<ChangeOutcome> {
+    const key = options.idempotencyKey ?? `powerdeck:${randomUUID()}`;
+    await this.#checkVersion(caller, deviceId, options.deviceVersion);
+    if (body.kind !== 'replace') await this.#ledger.checkUndoOf(caller, body.undoOf);
+    const { change, deadline } = plannedChange(deviceId, body, key);
+    // A new change is checked before it is queued; a retry of one queued before is answered.
+    if (!(await this.#queue.findByKey(actorOf(caller), key)))
+      await this.#check(caller, change.steps);
+    const id = randomUUID();
+    const outcome = await this.#queue.enqueue({
+      id,
+      owner: actorOf(caller),
+      secretCiphertext: this.#box.seal(caller.clientSecret, changeSealingContext(id)),
+      change,
+      deadline,
+      idempotencyKey: key,
+      requestHash: requestFingerprint('deviceChange', `/devices/${deviceId}/changes`, body),
+      onlyIfNow: options.ifLater === 'refuse',
+    });
+    if (!outcome.queued && outcome.reason === 'budget_too_tight')
+      throw tooTight(
+        this.#budget.budgetOf(caller.region),
+        [deviceId],
+        outcome.plan,
+        outcome.earliestStartMs,
+        await this.#zoneOf(caller, [deviceId]),
+      );
+    if (!outcome.queued && outcome.reason === 'would_wait')
+      throw wouldWait(
+        this.#budget.budgetOf(caller.region),
+        [deviceId],
+        outcome.plan[0] as number,
+        await this.#zoneOf(caller, [deviceId]),
+      );
+    if (!outcome.queued && outcome.reason === 'already_queued')
+      throw alreadyQueued(outcome, await this.#zoneOf(caller, [deviceId]));
+    if (!outcome.queued && !outcome.sameRequest) throw keyReused();
+    let row = outcome.row;
+    if (outcome.queued && (row.nextAtMs ?? Infinity) <= this.#upstreamNow()) {
+      const settled = await this.#queue.settled(actorOf(caller), id, this.#settleWaitMs, {
+        untilWaiting: true,
+      });
+      if (settled) return this.#plannedOutcome(caller, settled);
+    }
+    row = (await this.#queue.findByKey(actorOf(caller), key)) ?? row;
+    return this.#plannedOutcome(caller, statusOf(row));
+  }
+
+  /**
+   * Queues a change of one call under its step's key (the ledger entry an earlier try wrote is
+   * the one the step completes).
+   *
+   * @returns the queued answer; undefined when a change of the same key was queued first.
+   * @throws ProblemError 409 `budget_too_tight` for a submission or batch whose window would
+   *   start before its call could go with the lead time; 409 `change_already_queued`.
+   */
+  async #queueSingle(
+    caller: Session,
+    step: ChangeStep,
+    undoOf: string | undefined,
+    fingerprint: string,
+    reason: QueuedReason,
+  ): Promise<QueuedAnswer | undefined> {
+    const deviceIds = devicesOfStep(step);
+    const window = kindOf(step).windowStart(step);
+    const id = randomUUID();
+    const outcome = await this.#queue.enqueue({
+      id,
+      owner: actorOf(caller),
+      secretCiphertext: this.#box.seal(caller.clientSecret, changeSealingContext(id)),
+      change: singleChange(step, undoOf),
+      deadline: window
+        ? { windowStartMs: Date.parse(window), leadMs: CHANGE_LEAD_TIME_MS }
+        : undefined,
+      idempotencyKey: step.idempotencyKey,
+      requestHash: fingerprint,
+    });
+    if (outcome.queued) return queuedAnswerOf(outcome.row, reason);
+    if (outcome.reason === 'budget_too_tight')
+      throw tooTight(
+        this.#budget.budgetOf(caller.region),
+        deviceIds,
+        outcome.plan,
+        outcome.earliestStartMs,
+        await this.#zoneOf(caller, deviceIds),
+      );
+    if (outcome.reason === 'already_queued')
+      throw alreadyQueued(outcome, await this.#zoneOf(caller, deviceIds));
+    return undefined;
+  }
+
+  async #plannedOutcome(caller: Session, status: QueuedChangeStatus): Promise<ChangeOutcome> {
+    switch (status.state) {
+      case 'queued':
+      case 'sending':
+        return {
+          outcome: 'queued',
+          json: {
+            status: 202,
+            body: {
+              change: status,
+              queued: {
+                changeId: status.id,
+                goesAt: status.goesAt ?? status.updatedAt,
+                reason: status.steps.some((step) => step.state !== 'waiting')
+                  ? 'no_slot'
+                  : await this.#reasonOf(caller, status),
+                deviceIds: status.deviceIds,
+              },
+            } satisfies DeviceChangeAnswer,
+          },
+        };
+      case 'sent':
+        return { outcome: 'sent', json: { status: 200, body: sentAnswerOf(status) } };
+      case 'withdrawn':
+        throw withdrawn(status);
+      case 'failed': {
+        if (status.outcome?.failure === 'budget_too_tight' && status.outcome.earliestStart)
+          throw tooTight(
+            this.#budget.budgetOf(caller.region),
+            status.deviceIds,
+            [],
+            Date.parse(status.outcome.earliestStart),
+            await this.#zoneOf(caller, status.deviceIds),
+          );
+        const sentSteps = status.steps.filter((step) => step.state === 'sent');
+        const failedStep = status.steps.find((step) => step.state === 'failed');
+        if (sentSteps.length > 0) throw incomplete(status);
+        if (failedStep?.answer) return stepOutcome(failedStep.answer);
+        throw notSentProblem(status);
+      }
+    }
+  }
+
+  /** Why a change waits: a busy mark of its devices, changes queued before it, else no slot. */
+  async #reasonOf(caller: Session, status: QueuedChangeStatus): Promise<QueuedReason> {
+    const states = await this.#budget.stateOf(caller.region, status.deviceIds, this.#upstreamNow());
+    if (states.some((state) => state.waitingChangeIds.some((id) => id !== status.id)))
+      return 'changes_waiting';
+    return 'no_slot';
+  }
+
+  /** {@link checkChangeSteps} on the upstream's clock, against the commands the BFF knows. */
+  #check(caller: Session, steps: readonly ChangeStep[]): Promise<void> {
+    return checkChangeSteps(caller, steps, { nowMs: this.#upstreamNow(), known: this.#known });
+  }
+
+  /**
+   * Refuses a change made against an older `version` of `deviceId` when another person's change
+   * (a new command, a cancellation) landed since (decision 007, section 5): 409 `device_changed`
+   * with what changed, on the site's clock. No version, no device or no read model: no check.
+   */
+  async #checkVersion(
+    caller: Session,
+    deviceId: string | undefined,
+    version: number | undefined,
+  ): Promise<void> {
+    if (version === undefined || deviceId === undefined || !this.#versions) return;
+    const since = await this.#versions.changesSince(accountOf(caller), deviceId, version, {
+      exceptBy: personOf(caller),
+    });
+    if (since.changes.length === 0) return;
+    throw deviceChanged(deviceId, since, await this.#zoneOf(caller, [deviceId]));
+  }
+
+  /** The zone of the devices' site, waited for briefly; undefined (UTC) when not known in time. */
+  async #zoneOf(caller: Session, deviceIds: readonly string[]): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const site = await Promise.race([
+        this.#sites.siteOf(caller, deviceIds),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), SITE_ZONE_WAIT_MS);
+        }),
+      ]);
+      return site?.timeZone;
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
