@@ -194,6 +194,11 @@ export interface ServerTestingOptions {
    * is called, for tests that drive it).
    */
   readModelTickMs?: number;
+  /**
+   * How long a device claimed for a read stays this BFF's, ms on the upstream clock (default
+   * 2 min): the reads a killed BFF had under way wait that long for another (crash tests shorten it).
+   */
+  readModelLeaseMs?: number;
 }
 
 /**
@@ -461,6 +466,7 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
     now: upstreamNow,
     log: app.log,
     tickMs: testing.readModelTickMs,
+    leaseMs: testing.readModelLeaseMs,
   });
   app.decorate('upstreamNow', upstreamNow);
   app.decorate('forgetUpstream', async () => {
