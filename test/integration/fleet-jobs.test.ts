@@ -37,7 +37,10 @@ function fleetStackOptions(kind: DatabaseKind, clock?: BffClock): StackOptions {
     sandboxRateLimitPerMinute: 30,
     bff: {
       deviceCallsPerMinute: { eu: 30, au: 30 },
-      upstreamTimeoutMs: 3_000,
+      // No case here waits for a timeout (lost answers are connection resets, faults are 503s):
+      // at 3 s a loaded run answered a site binding 504 and settled a slow batch from the
+      // histories, a failure of the load rather than of the case.
+      upstreamTimeoutMs: 10_000,
       testing: {
         ...(clock ? { now: () => Date.now() + clock.aheadMs } : {}),
         ledgerLeaseMs: 1_500,
