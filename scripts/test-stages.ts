@@ -1,10 +1,12 @@
 /**
  * `npm test`: the project's checks as stages, each an npm script, printing how long each took.
- * A stage of several scripts (`typecheck+lint`) runs them side by side: the type checker and the
- * linter each keep one core busy, and CI's machine has two. The first failing stage ends the run
- * with its exit code; the stages after it are reported as not run.
+ * A stage of several scripts (`typecheck+lint:code+lint:format`) runs them side by side: the type
+ * checker and the linter each keep one core busy, and CI's machine has two; the format check
+ * (prettier, about a third of the lint's CPU) fills the gaps beside them instead of waiting for
+ * the linter to end; `npm run lint` runs the same checks one after the other. The first failing
+ * stage ends the run with its exit code; the stages after it are reported as not run.
  *
- * Usage: `tsx scripts/test-stages.ts typecheck+lint test:unit test:e2e`
+ * Usage: `tsx scripts/test-stages.ts typecheck+lint:code+lint:format test:unit test:e2e`
  */
 import { spawn } from 'node:child_process';
 

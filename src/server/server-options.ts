@@ -85,4 +85,9 @@ export interface ServerTestingOptions {
    * is called, for tests that drive it).
    */
   readModelTickMs?: number;
+  /**
+   * How long a device claimed for a read stays this BFF's, ms on the upstream clock (default
+   * 2 min): the reads a killed BFF had under way wait that long for another (crash tests shorten it).
+   */
+  readModelLeaseMs?: number;
 }

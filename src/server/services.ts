@@ -332,6 +332,7 @@ export async function composeServices(
     now: upstreamNow,
     log,
     tickMs: testing.readModelTickMs,
+    leaseMs: testing.readModelLeaseMs,
   });
   // The overview places windows on the vendor's clock (the sandbox's under `npm start`), which
   // starts and ends them; tests that give only `now` move that.

@@ -55,6 +55,10 @@ describe.each(DATABASE_KINDS)(
         upstreams: { eu: region('eu'), au: region('au') },
         ledgerLeaseMs: 1_500,
         fleetQueue: FAST_QUEUE,
+        // The devices whose reads the killed BFF had claimed are read by the next only once its
+        // claims lapse: at the default 2 min, a crash after a batch's devices were due (a loaded
+        // run, batches seconds apart) left the last few devices unconfirmed that long.
+        readModelLeaseMs: 10_000,
         deviceCallsPerMinute: { eu: 30, au: 30 },
         ...extra,
       });

@@ -26,7 +26,7 @@ function routeCount(stats: Record<string, unknown>, route: string): number {
 }
 
 /** The stack the fleet suites run on (see the comments on its budget). */
-function fleetStackOptions(kind: DatabaseKind): StackOptions {
+function fleetStackOptions(kind: DatabaseKind, clock?: BffClock): StackOptions {
   return {
     database: kind,
     relay: true,
@@ -37,8 +37,12 @@ function fleetStackOptions(kind: DatabaseKind): StackOptions {
     sandboxRateLimitPerMinute: 30,
     bff: {
       deviceCallsPerMinute: { eu: 30, au: 30 },
-      upstreamTimeoutMs: 3_000,
+      // No case here waits for a timeout (lost answers are connection resets, faults are 503s):
+      // at 3 s a loaded run answered a site binding 504 and settled a slow batch from the
+      // histories, a failure of the load rather than of the case.
+      upstreamTimeoutMs: 10_000,
       testing: {
+        ...(clock ? { now: () => Date.now() + clock.aheadMs } : {}),
         ledgerLeaseMs: 1_500,
         circuitHalfOpenAfterMs: 200,
         fleetQueue: { pollingIntervalSeconds: 0.5, stepExpireSeconds: 10 },
@@ -48,6 +52,14 @@ function fleetStackOptions(kind: DatabaseKind): StackOptions {
       },
     },
   };
+}
+
+/**
+ * The BFF's clock (sessions, tokens, a job's batch pacing), the wall clock moved on by
+ * `aheadMs`: a case reaches the moment a job's next batch is due by moving it, not by waiting.
+ */
+interface BffClock {
+  aheadMs: number;
 }
 
 /** A command for the two sites' devices, its window starting 30 minutes on the sandbox's clock. */
@@ -403,9 +415,11 @@ describe.each(DATABASE_KINDS)(
     let stack: Stack;
     let browser: BrowserClient;
     let command: FleetCommand;
+    let clock: BffClock;
 
     beforeEach(async () => {
-      stack = await startStack(fleetStackOptions(kind));
+      clock = { aheadMs: 0 };
+      stack = await startStack(fleetStackOptions(kind, clock));
       ({ browser, command } = await signedInWithSites(stack));
     });
     afterEach(() => stack.close());
@@ -425,14 +439,26 @@ describe.each(DATABASE_KINDS)(
       const created = await browser.post('/api/fleet-jobs', {
         selection: { siteIds: ['PLANT-EU-001', 'PLANT-EU-100'] },
         command,
-        // 2 a minute: the read model reads a batch's devices about 5 s after its answer, so the
-        // rule sees the cancellations before the next batch is due (docs/fleet-dispatch.md); a
-        // clean-clone run under load at 6 a minute sent later batches first, and 3 cancelled of
-        // more devices tried no longer met the rule.
+        // 2 a minute: the next batch is due 30 s after the first, reached below by moving the
+        // BFF's clock once the read model has read the first batch's devices (about 5 s after its
+        // answer, docs/fleet-dispatch.md), whatever the load: waiting those 30 s took each run
+        // over half a minute, and at 6 a minute a loaded run sent later batches before the read.
         rollout: { batchSize: 3, batchesPerMinute: 2, abortPercent: 50 },
       });
       expect(created.status, created.text).toBe(202);
       const job = FleetJobSchema.parse(created.json());
+      // Held once its first batch went (a pause holds whatever step is due next), until the read
+      // model knows the first batch's devices cancelled; then the next batch is due at once.
+      await waitForJob(browser, job.jobId, (j) => j.batches[0]?.state === 'sent');
+      expect((await browser.post(`/api/fleet-jobs/${job.jobId}/pause`, {})).status).toBe(200);
+      const learnt = await waitForJob(
+        browser,
+        job.jobId,
+        (j) => j.progress.cancelled.timeWindowOverlap === 3,
+      );
+      expect(learnt.state).toBe('paused');
+      clock.aheadMs += MINUTE_MS / 2;
+      expect((await browser.post(`/api/fleet-jobs/${job.jobId}/resume`, {})).status).toBe(200);
       const done = await waitForJob(browser, job.jobId, (j) => j.state === 'aborted');
       expect(done.stopReason).toContain('3 of the 3 devices');
       expect(done.progress.cancelled.timeWindowOverlap).toBe(3);

@@ -14,10 +14,14 @@ export interface BffChild {
   stop(): Promise<void>;
 }
 
-/** Starts a BFF child process and waits until it listens (at most `timeoutMs`). */
+/**
+ * Starts a BFF child process and waits until it listens (at most `timeoutMs`: a guard against a
+ * hang; on a loaded 2-core machine loading the BFF, opening PGlite and starting the job queue
+ * took over a minute).
+ */
 export async function startBffChild(
   config: BffProcessConfig,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): Promise<BffChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
     env: { ...process.env, BFF_PROCESS_CONFIG: JSON.stringify(config), LOG_LEVEL: 'silent' },
@@ -30,10 +34,11 @@ export async function startBffChild(
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const port = await new Promise<number>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(
-      () => reject(new Error(`BFF child not listening: ${stderr}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      // Not left running after the test gave up on it (it would hold its database and a core).
+      child.kill('SIGKILL');
+      reject(new Error(`BFF child not listening: ${stderr}`));
+    }, timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       const match = /LISTENING (\d+)/.exec(stdout);

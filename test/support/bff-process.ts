@@ -21,6 +21,8 @@ export interface BffProcessConfig {
    */
   crashAfterFleetBatch?: number;
   fleetQueue?: FleetQueueOptions;
+  /** How long a device claimed for a read stays this BFF's, ms (`readModelLeaseMs`). */
+  readModelLeaseMs?: number;
   /** The device budget of upstream calls per region, calls per rolling minute (default 2). */
   deviceCallsPerMinute?: { eu: number; au: number };
 }
@@ -35,6 +37,7 @@ const app = await buildServerApp({
   testing: {
     ...(config.ledgerLeaseMs ? { ledgerLeaseMs: config.ledgerLeaseMs } : {}),
     ...(config.fleetQueue ? { fleetQueue: config.fleetQueue } : {}),
+    ...(config.readModelLeaseMs ? { readModelLeaseMs: config.readModelLeaseMs } : {}),
     ledgerHooks: {
       afterUpstreamAnswer: (kind: string) => {
         if (kind === 'submit' && config.crashAfterUpstreamAnswer)

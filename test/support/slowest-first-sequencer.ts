@@ -13,7 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Durations of the slowest files, ms, by path from the repository root. */
 export const KNOWN_DURATIONS_MS: Readonly<Record<string, number>> = {
-  'test/integration/fleet-jobs.test.ts': 177_000,
+  'test/integration/fleet-jobs.test.ts': 130_000,
   'test/integration/faults.test.ts': 68_000,
   'test/integration/fleet-crash.test.ts': 54_000,
   'test/integration/slow-wire.test.ts': 49_000,

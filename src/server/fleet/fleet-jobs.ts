@@ -318,8 +318,9 @@ export class FleetJobs {
         'fleet_job_state',
         `This job is ${job.state}, so it cannot be ${action === 'cancel' ? 'cancelled' : `${action}d`}. Reload the job to see where it stands.`,
       );
-    if (action === 'cancel') await this.#queue.hurry(jobId);
-    else if (action === 'resume') await this.#queue.wake(jobId);
+    // A resumed job's step runs at once, even when one waits for a moment the rate named: the
+    // step holds the rate itself (fleet-runner.ts), on the BFF's clock.
+    if (action === 'cancel' || action === 'resume') await this.#queue.hurry(jobId);
     return this.read(session, jobId);
   }
 }

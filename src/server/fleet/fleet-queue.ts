@@ -168,7 +168,7 @@ export class FleetQueue {
     });
   }
 
-  /** A cancel need not wait for the rate. */
+  /** A cancel need not wait for the rate, nor a resume (its step holds the rate itself). */
   async hurry(jobId: string): Promise<void> {
     await this.#started().upsert(FLEET_STEP_QUEUE, { jobId } satisfies StepData, {
       singletonKey: jobId,

@@ -52,6 +52,7 @@ export class DeviceReads {
   readonly #now: () => number;
   readonly #log: FastifyBaseLogger;
   readonly #tickMs: number;
+  readonly #leaseMs: number;
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> | undefined;
   #again = false;
@@ -77,6 +78,12 @@ export class DeviceReads {
     now: () => number;
     log: FastifyBaseLogger;
     tickMs?: number | undefined;
+    /**
+     * How long a device claimed for a read stays this instance's, upstream-clock ms (default
+     * {@link READ_LEASE_MS}): another instance reads it only after, so the claims of a BFF that
+     * died mid-read hold its devices' reads that long. Tests that kill a BFF shorten it.
+     */
+    leaseMs?: number | undefined;
   }) {
     this.#model = options.model;
     this.#store = options.model.store;
@@ -85,6 +92,7 @@ export class DeviceReads {
     this.#now = options.now;
     this.#log = options.log;
     this.#tickMs = options.tickMs ?? READ_TICK_MS;
+    this.#leaseMs = options.leaseMs ?? READ_LEASE_MS;
     this.#model.onDue = () => this.wake();
   }
 
@@ -130,7 +138,7 @@ export class DeviceReads {
       let claimed: ClaimedDevice[];
       try {
         const nowMs = this.#now();
-        claimed = await this.#store.claimDue(nowMs, nowMs + READ_LEASE_MS, READ_CLAIM_LIMIT);
+        claimed = await this.#store.claimDue(nowMs, nowMs + this.#leaseMs, READ_CLAIM_LIMIT);
       } catch (error) {
         this.#log.warn({ err: error }, 'read model: looking for devices to read failed');
         return;
