@@ -13,7 +13,9 @@
  * The BFF's layers, top to bottom (src/server/README.md, "Folders import downwards only"): each
  * folder (or file) of `src/server`, and the others of `src/server` it may import besides its own
  * files; `src/domain` and `src/infra` are below all of them (their zones: `eslint.config.js`).
- * `app.ts` and `main.ts` build the app from all of them and have no rule. One rule per layer.
+ * The composition root builds the app from all of them and has no rule: `app.ts`, `main.ts`,
+ * `services.ts` (every service, once), `routes.ts` (every route group) and `server-options.ts`.
+ * One rule per layer.
  */
 const BELOW_SESSION = ['env.ts', 'upstream', 'http', 'db'];
 const BELOW_LEDGER = ['budget', 'notifications', 'events', 'session', ...BELOW_SESSION];
@@ -53,7 +55,7 @@ const serverLayerRules = SERVER_LAYERS.map(([part, below]) => ({
   comment:
     `src/server/${part} imports only ${below.length > 0 ? below.join(', ') : 'no other part'} ` +
     'of src/server (src/server/README.md, "Folders import downwards only"): a piece both a ' +
-    'layer and one below it need moves down to the lower one, or is handed in by app.ts.',
+    'layer and one below it need moves down to the lower one, or is handed in by services.ts.',
   from: { path: serverParts([part]) },
   to: { path: '^src/server/', pathNot: serverParts([part, ...below]) },
 }));
