@@ -25,6 +25,10 @@ export type QueuedChangeState = z.infer<typeof QueuedChangeStateSchema>;
 /** Still waiting for, or taking, a slot of its devices' budget. */
 export const WAITING_CHANGE_STATES = ['queued', 'sending'] as const satisfies QueuedChangeState[];
 
+/** Whether a change in `state` still waits for, or takes, a slot (one of {@link WAITING_CHANGE_STATES}). */
+export const isWaitingChange = (state: QueuedChangeState): boolean =>
+  (WAITING_CHANGE_STATES as readonly QueuedChangeState[]).includes(state);
+
 export const CHANGE_STEP_STATES = ['waiting', 'sending', 'sent', 'failed'] as const;
 export const ChangeStepStateSchema = z.enum(CHANGE_STEP_STATES);
 export type ChangeStepState = z.infer<typeof ChangeStepStateSchema>;

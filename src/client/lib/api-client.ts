@@ -7,7 +7,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 interface RequestOptions {
   method?: Method;
   body?: unknown;
-  query?: Record<string, string | undefined>;
+  /** Query string fields; a number is written in its decimal digits, an undefined one left out. */
+  query?: Record<string, string | number | undefined>;
   signal?: AbortSignal | undefined;
   /** `Idempotency-Key`: the same for every try of one intent, so the BFF sends upstream at most once (docs/architecture.md, Ledger). */
   idempotencyKey?: string | undefined;
@@ -107,7 +108,7 @@ function withQuery(path: string, query: RequestOptions['query']): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query))
-    if (value !== undefined) params.set(name, value);
+    if (value !== undefined) params.set(name, String(value));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }

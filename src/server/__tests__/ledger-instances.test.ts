@@ -5,12 +5,7 @@ import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/sup
 import type { DatabaseHandle } from '#infra/database.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
-
-const command = {
-  powerControl: { targetBatteryPowerW: -3000 },
-  startTime: '2026-05-01T11:00:00Z',
-  endTime: '2026-05-01T12:00:00Z',
-};
+import { SUBMITTED_COMMAND as command } from './support/ledger-setup.ts';
 
 describe.each(DATABASE_KINDS)('two BFF instances on one %s database', (kind) => {
   let fake: FakeUpstream;

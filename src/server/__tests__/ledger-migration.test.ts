@@ -1,8 +1,5 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
 import { LedgerPageSchema } from '#domain/ledger.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
@@ -11,24 +8,13 @@ import { requestFingerprint } from '../ledger/idempotency.ts';
 import { LedgerStore, toLedgerEntry } from '../ledger/ledger-store.ts';
 import { CSRF, buildTestBff, signIn } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+import {
+  SUBMITTED_COMMAND as command,
+  openDatabaseBefore,
+  stopFakeAndDatabase,
+} from './support/ledger-setup.ts';
 
-const command = {
-  powerControl: { targetBatteryPowerW: -3000 },
-  startTime: '2026-05-01T11:00:00Z',
-  endTime: '2026-05-01T12:00:00Z',
-};
 const accepted = { id: 'cmd_old', message: 'accepted', timestamp: '2026-05-01T09:00:00Z' };
-
-/** A copy of the BFF's migrations folder holding only its first `count` migrations. */
-async function firstMigrations(count: number): Promise<string> {
-  const folder = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: unknown[] };
-  journal.entries = journal.entries.slice(0, count);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %s', (kind) => {
   let fake: FakeUpstream;
@@ -37,15 +23,8 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
 
   beforeAll(async () => {
     fake = await startFakeUpstream();
-    testDb = await createTestDatabase(kind, { content: 'empty' });
-    database = await testDb.open();
     // The schema as it was with text columns (init and lease), and a row written then.
-    const before = await firstMigrations(2);
-    try {
-      await database.migrate({ migrationsFolder: before, schema: BFF_SCHEMA });
-    } finally {
-      await rm(before, { recursive: true, force: true });
-    }
+    ({ testDb, database } = await openDatabaseBefore(kind, 2));
     await database.db.execute(`
       insert into bff.ledger_entries (kind, state, region, client_id, idempotency_key,
         request_hash, device_id, command_id, window_start, window_end, request,
@@ -56,10 +35,7 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
         202, '${JSON.stringify({ status: 202, contentType: 'application/json', body: accepted })}',
         '{"status":202}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z')`);
   });
-  afterAll(async () => {
-    await fake.close();
-    await testDb.drop();
-  });
+  afterAll(() => stopFakeAndDatabase(fake, testDb));
 
   it('are listed and replayed by their Idempotency-Key after the migration', async () => {
     const bff = await buildTestBff(fake, { database });
@@ -97,15 +73,8 @@ describe.each(DATABASE_KINDS)(
     let database: DatabaseHandle;
 
     beforeAll(async () => {
-      testDb = await createTestDatabase(kind, { content: 'empty' });
-      database = await testDb.open();
       // The schema as it was before the `connection` kind (migrations 0000 to 0007), with a row.
-      const before = await firstMigrations(8);
-      try {
-        await database.migrate({ migrationsFolder: before, schema: BFF_SCHEMA });
-      } finally {
-        await rm(before, { recursive: true, force: true });
-      }
+      ({ testDb, database } = await openDatabaseBefore(kind, 8));
       await database.db.execute(`
       insert into bff.ledger_entries (kind, state, region, client_id, site_id, request_hash,
         operator_issuer, operator_subject, operator_name, created_at, completed_at)

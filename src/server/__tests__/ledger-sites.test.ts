@@ -1,16 +1,16 @@
 import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
-import { LedgerPageSchema, type LedgerEntry } from '#domain/ledger.ts';
+import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import { vendorPage, vendorSite, type FakeUpstream } from './support/fake-upstream.ts';
 import {
-  startFakeUpstream,
-  vendorPage,
-  vendorSite,
-  type FakeUpstream,
-} from './support/fake-upstream.ts';
+  READ_MODEL_TABLES,
+  emptyBffTables,
+  readLedger,
+  startFakeAndDatabase,
+  stopFakeAndDatabase,
+} from './support/ledger-setup.ts';
 
 const window = { startTime: '2026-05-01T11:00:00Z', endTime: '2026-05-01T12:00:00Z' };
 const command = { powerControl: { targetBatteryPowerW: -3000 }, ...window };
@@ -37,10 +37,7 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
   let serial = 0;
 
   beforeAll(async () => {
-    fake = await startFakeUpstream();
-    testDb = await createTestDatabase(kind);
-    database = await testDb.open();
-    await openBffStorage({ database });
+    ({ fake, testDb, database } = await startFakeAndDatabase(kind));
     fake.on('GET', '/sites', async (_request, reply: FastifyReply) => {
       if (sitesMode === 'unreadable') return reply.type('application/json').send('{"sites": [');
       // A slow site list answers only once the case lets it go.
@@ -78,19 +75,10 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
         })),
       }));
   });
-  afterAll(async () => {
-    await fake.close();
-    await testDb.drop();
-  });
+  afterAll(() => stopFakeAndDatabase(fake, testDb));
   beforeEach(async () => {
     // The read model too, as the fake's commands start afresh: a new window is checked against it.
-    for (const table of [
-      'ledger_entries',
-      'device_commands',
-      'device_read_state',
-      'device_command_changes',
-    ])
-      await database.db.execute(`delete from bff.${table}`);
+    await emptyBffTables(database, ['ledger_entries', ...READ_MODEL_TABLES]);
     sitesMode = 'list';
     fake.seen.length = 0;
     logLines = [];
@@ -122,15 +110,7 @@ describe.each(DATABASE_KINDS)('the site and time zone a ledger entry records, on
       headers: { cookie, ...CSRF },
       ...(payload ? { payload } : {}),
     });
-  const entries = async (query = ''): Promise<LedgerEntry[]> => {
-    const response = await bff.app.inject({
-      method: 'GET',
-      url: `/api/ledger${query}`,
-      headers: { cookie },
-    });
-    expect(response.statusCode).toBe(200);
-    return LedgerPageSchema.parse(response.json()).entries;
-  };
+  const entries = (query = '') => readLedger(bff.app, cookie, query);
   const siteReads = () =>
     fake.seen.filter((s) => s.method === 'GET' && s.url.startsWith('/sites?')).length;
 

@@ -1,20 +1,20 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
-import { LedgerPageSchema, type LedgerEntry } from '#domain/ledger.ts';
+import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { BFF_SCHEMA, MIGRATIONS_FOLDER, openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, cookieHeader, type TestBff } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
+import {
+  SUBMITTED_COMMAND as command,
+  READ_MODEL_TABLES,
+  emptyBffTables,
+  readLedger,
+  startFakeAndDatabase,
+  stopFakeAndDatabase,
+  openDatabaseBefore,
+} from './support/ledger-setup.ts';
 
-const command = {
-  powerControl: { targetBatteryPowerW: -3000 },
-  startTime: '2026-05-01T11:00:00Z',
-  endTime: '2026-05-01T12:00:00Z',
-};
 const record = {
   id: 'cmd_1',
   deviceId: 'BAT-1',
@@ -70,25 +70,12 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
   let ada: string;
 
   beforeAll(async () => {
-    fake = await startFakeUpstream();
-    programFake(fake);
-    testDb = await createTestDatabase(kind);
-    database = await testDb.open();
-    await openBffStorage({ database });
+    ({ fake, testDb, database } = await startFakeAndDatabase(kind, programFake));
   }, 90_000);
-  afterAll(async () => {
-    await fake.close();
-    await testDb.drop();
-  });
+  afterAll(() => stopFakeAndDatabase(fake, testDb));
   beforeEach(async () => {
     // The read model too, as the fake's commands start afresh: a new window is checked against it.
-    for (const table of [
-      'ledger_entries',
-      'device_commands',
-      'device_read_state',
-      'device_command_changes',
-    ])
-      await database.db.execute(`delete from bff.${table}`);
+    await emptyBffTables(database, ['ledger_entries', ...READ_MODEL_TABLES]);
     fake.seen.length = 0;
     bff = await buildTestBff(fake, { database });
     ada = await signInAs(bff.app, 'Ada');
@@ -118,14 +105,7 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
         ...(undoOf === undefined ? {} : { 'powerdeck-undo-of': undoOf }),
       },
     });
-  const entries = async (cookie = ada): Promise<LedgerEntry[]> => {
-    const response = await bff.app.inject({
-      method: 'GET',
-      url: '/api/ledger',
-      headers: { cookie },
-    });
-    return LedgerPageSchema.parse(response.json()).entries;
-  };
+  const entries = (cookie = ada) => readLedger(bff.app, cookie);
   const sent = (method: string) => fake.seen.filter((s) => s.method === method).length;
 
   it('records a cancel that undoes a submission, and a submission that undoes that cancel', async () => {
@@ -201,17 +181,6 @@ describe.each(DATABASE_KINDS)('undo recorded in the ledger on %s', (kind) => {
   });
 });
 
-/** A copy of the BFF's migrations folder holding only its first `count` migrations. */
-async function firstMigrations(count: number): Promise<string> {
-  const folder = await mkdtemp(path.join(os.tmpdir(), 'powerdeck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: unknown[] };
-  journal.entries = journal.entries.slice(0, count);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return folder;
-}
-
 describe.each(DATABASE_KINDS)('entries written before undo was recorded, on %s', (kind) => {
   let fake: FakeUpstream;
   let testDb: TestDatabase;
@@ -220,25 +189,15 @@ describe.each(DATABASE_KINDS)('entries written before undo was recorded, on %s',
   beforeAll(async () => {
     fake = await startFakeUpstream();
     programFake(fake);
-    testDb = await createTestDatabase(kind, { content: 'empty' });
-    database = await testDb.open();
     // The schema as it was before the undo_of column, and an entry written through it.
-    const before = await firstMigrations(4);
-    try {
-      await database.migrate({ migrationsFolder: before, schema: BFF_SCHEMA });
-    } finally {
-      await rm(before, { recursive: true, force: true });
-    }
+    ({ testDb, database } = await openDatabaseBefore(kind, 4));
     await database.db.execute(`
       insert into bff.ledger_entries (kind, state, region, client_id, operator_name,
         idempotency_key, device_id, created_at, completed_at, response_status)
       values ('submit', 'succeeded', 'eu', 'client', 'Ada', 'old-submit', 'BAT-1',
         '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z', 202)`);
   }, 90_000);
-  afterAll(async () => {
-    await fake.close();
-    await testDb.drop();
-  });
+  afterAll(() => stopFakeAndDatabase(fake, testDb));
 
   it('are listed without undoOf after the migration and can be undone', async () => {
     const bff = await buildTestBff(fake, { database });

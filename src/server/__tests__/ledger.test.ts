@@ -1,26 +1,21 @@
 import type { FastifyReply } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
-import { LedgerPageSchema, type LedgerEntry } from '#domain/ledger.ts';
+import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
+import { LedgerPageSchema } from '#domain/ledger.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, signIn, type TestBff } from './support/bff.ts';
+import { vendorError, vendorPage, vendorSite, type FakeUpstream } from './support/fake-upstream.ts';
 import {
-  startFakeUpstream,
-  vendorError,
-  vendorPage,
-  vendorSite,
-  type FakeUpstream,
-} from './support/fake-upstream.ts';
+  SUBMITTED_COMMAND as command,
+  DEVICE_TABLES,
+  emptyBffTables,
+  readLedger,
+  startFakeAndDatabase,
+  stopFakeAndDatabase,
+} from './support/ledger-setup.ts';
 
 /** How the fake answers the next submissions: store and 202, store and then fail, or refuse. */
 type Mode = 'accept' | 'acceptThen500' | 'refuse409' | 'acceptThenCrash' | 'acceptWithoutId';
-
-const command = {
-  powerControl: { targetBatteryPowerW: -3000 },
-  startTime: '2026-05-01T11:00:00Z',
-  endTime: '2026-05-01T12:00:00Z',
-};
 
 describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   let fake: FakeUpstream;
@@ -35,10 +30,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   let sitesBody: string | undefined;
 
   beforeAll(async () => {
-    fake = await startFakeUpstream();
-    testDb = await createTestDatabase(kind);
-    database = await testDb.open();
-    await openBffStorage({ database });
+    ({ fake, testDb, database } = await startFakeAndDatabase(kind));
     fake.on('POST', '/device/BAT-1/commands', (request, reply: FastifyReply) => {
       if (mode === 'refuse409')
         return reply.code(409).send(vendorError('TIME_WINDOW_OVERLAP', 'Overlaps cmd_x'));
@@ -67,22 +59,11 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
       return vendorPage('sites', [vendorSite('PLANT-1', ['BAT-1'])]);
     });
   });
-  afterAll(async () => {
-    await fake.close();
-    await testDb.drop();
-  });
+  afterAll(() => stopFakeAndDatabase(fake, testDb));
   beforeEach(async () => {
     // The device budget's slots too: a test at the vendor's limit starts with none spent; and the
     // read model, as the fake's commands start afresh: a new window is checked against it.
-    for (const table of [
-      'ledger_entries',
-      'device_call_slots',
-      'device_call_busy',
-      'device_commands',
-      'device_read_state',
-      'device_command_changes',
-    ])
-      await database.db.execute(`delete from bff.${table}`);
+    await emptyBffTables(database, ['ledger_entries', ...DEVICE_TABLES]);
     stored = [];
     mode = 'accept';
     crash = false;
@@ -116,15 +97,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
       headers: { cookie, ...CSRF, ...(key ? { 'idempotency-key': `"${key}"` } : {}) },
       payload: body,
     });
-  const ledger = async (query = ''): Promise<LedgerEntry[]> => {
-    const response = await bff.app.inject({
-      method: 'GET',
-      url: `/api/ledger${query}`,
-      headers: { cookie },
-    });
-    expect(response.statusCode).toBe(200);
-    return LedgerPageSchema.parse(response.json()).entries;
-  };
+  const ledger = (query = '') => readLedger(bff.app, cookie, query);
   const posts = () => fake.seen.filter((s) => s.method === 'POST').length;
 
   it('records who, what, when and the outcome of a submission', async () => {

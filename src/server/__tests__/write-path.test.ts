@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
+import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
 import { LedgerPageSchema } from '#domain/ledger.ts';
 import {
   DeviceChangeAnswerSchema,
@@ -20,15 +20,14 @@ import {
   type QueuedChangeStatus,
 } from '#domain/queued-change.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { openBffStorage } from '../db/storage.ts';
 import { CSRF, buildTestBff, cookieHeader, type TestBff } from './support/bff.ts';
+import { vendorError, vendorPage, vendorSite, type FakeUpstream } from './support/fake-upstream.ts';
 import {
-  startFakeUpstream,
-  vendorError,
-  vendorPage,
-  vendorSite,
-  type FakeUpstream,
-} from './support/fake-upstream.ts';
+  DEVICE_TABLES,
+  emptyBffTables,
+  startFakeAndDatabase,
+  stopFakeAndDatabase,
+} from './support/ledger-setup.ts';
 
 const T0 = Date.parse('2026-05-01T10:00:00Z');
 const MINUTE = 60_000;
@@ -107,29 +106,17 @@ describe.each(DATABASE_KINDS)(
     };
 
     beforeAll(async () => {
-      fake = await startFakeUpstream();
-      programFake(fake);
-      testDb = await createTestDatabase(kind);
-      database = await testDb.open();
-      await openBffStorage({ database });
+      ({ fake, testDb, database } = await startFakeAndDatabase(kind, programFake));
     }, 90_000);
-    afterAll(async () => {
-      await fake.close();
-      await testDb.drop();
-    });
+    afterAll(() => stopFakeAndDatabase(fake, testDb));
     beforeEach(async () => {
-      for (const table of [
+      await emptyBffTables(database, [
         'ledger_entries',
         'queued_change_devices',
         'queued_changes',
-        'device_call_slots',
-        'device_call_busy',
-        // The read model too: each test starts at version 0 of its devices.
-        'device_commands',
-        'device_read_state',
-        'device_command_changes',
-      ])
-        await database.db.execute(`delete from bff.${table}`);
+        // The budget and the read model too: each test starts at version 0 of its devices.
+        ...DEVICE_TABLES,
+      ]);
       fake.seen.length = 0;
       submitScript = [];
       await build();

@@ -8,11 +8,7 @@ import { commandKeys } from './command-keys.ts';
  * Rejects with ApiError, e.g. 401 `not_signed_in` once the session has ended.
  */
 export function getLedgerPage(query: LedgerQuery, signal?: AbortSignal): Promise<LedgerPage> {
-  const { limit, ...filters } = query;
-  return apiRequest('/ledger', LedgerPageSchema, {
-    query: { ...filters, limit: limit === undefined ? undefined : String(limit) },
-    signal,
-  });
+  return apiRequest('/ledger', LedgerPageSchema, { query, signal });
 }
 
 /** One filtered page of the ledger; every command mutation invalidates the whole ledger (each writes an entry). */

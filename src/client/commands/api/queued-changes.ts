@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   QueuedChangePageSchema,
   QueuedChangeStatusSchema,
+  isWaitingChange,
   type QueuedChangePage,
   type QueuedChangeQuery,
   type QueuedChangeStatus,
@@ -19,28 +20,30 @@ export function getQueuedChanges(
   query: QueuedChangeQuery,
   signal?: AbortSignal,
 ): Promise<QueuedChangePage> {
-  const { limit, ...filters } = query;
-  return apiRequest('/changes', QueuedChangePageSchema, {
-    query: { ...filters, limit: limit === undefined ? undefined : String(limit) },
-    signal,
-  });
+  return apiRequest('/changes', QueuedChangePageSchema, { query, signal });
 }
 
 /** How often a list with changes still waiting is read again when no event was pushed, ms. */
 export const WAITING_REFRESH_MS = 10_000;
+
+/**
+ * How a read of queued changes stays fresh: 5 s, and read again every {@link WAITING_REFRESH_MS}
+ * while `waits` says its answer (undefined before the first) holds a change still waiting.
+ */
+const refreshWhileWaiting = <T>(waits: (data: T | undefined) => boolean) => ({
+  staleTime: 5_000,
+  refetchInterval: (q: { state: { data: T | undefined } }) =>
+    waits(q.state.data) ? WAITING_REFRESH_MS : false,
+});
 
 /** One page of queued changes: stale on each pushed `queuedChangeChanged`, polled while any waits (the stream may be down). */
 export const queuedChangesQueryOptions = (query: QueuedChangeQuery) =>
   queryOptions({
     queryKey: commandKeys.changesPage(query),
     queryFn: ({ signal }) => getQueuedChanges(query, signal),
-    staleTime: 5_000,
-    refetchInterval: (q) =>
-      q.state.data?.changes.some(
-        (change) => change.state === 'queued' || change.state === 'sending',
-      )
-        ? WAITING_REFRESH_MS
-        : false,
+    ...refreshWhileWaiting<QueuedChangePage>(
+      (page) => page?.changes.some((change) => isWaitingChange(change.state)) === true,
+    ),
   });
 
 /** `GET /api/changes/{changeId}`: one queued change as it stands. Rejects with ApiError. */
@@ -58,13 +61,9 @@ export const queuedChangeQueryOptions = (changeId: string) =>
   queryOptions({
     queryKey: commandKeys.change(changeId),
     queryFn: ({ signal }) => getQueuedChange(changeId, signal),
-    staleTime: 5_000,
-    refetchInterval: (q) =>
-      q.state.data === undefined ||
-      q.state.data.state === 'queued' ||
-      q.state.data.state === 'sending'
-        ? WAITING_REFRESH_MS
-        : false,
+    ...refreshWhileWaiting<QueuedChangeStatus>(
+      (change) => change === undefined || isWaitingChange(change.state),
+    ),
   });
 
 const WithdrawnSchema = z.object({ change: QueuedChangeStatusSchema });

@@ -9,12 +9,28 @@ import {
 } from '../site-clock-words.ts';
 
 describe('a site clock in words', () => {
-  it('warns of the vendor’s fixed offset', () => {
-    expect(siteClockWords(adelaideDepot())).toEqual({
-      tone: 'warning',
-      text: 'Times for Adelaide Depot are on a fixed UTC+09:30 clock, which does not follow daylight saving time.',
-    });
-    expect(shortClockLabel(adelaideDepot())).toBe('UTC+09:30, fixed');
+  it.each([
+    [
+      'warns of the vendor’s fixed offset',
+      adelaideDepot,
+      {
+        tone: 'warning',
+        text: 'Times for Adelaide Depot are on a fixed UTC+09:30 clock, which does not follow daylight saving time.',
+      },
+      'UTC+09:30, fixed',
+    ],
+    [
+      'says where an inferred zone came from, in the vendor’s own way of writing the offset',
+      harbourPlant,
+      {
+        tone: 'note',
+        text: 'Times for Harbour plant are on Europe/Berlin, worked out from Germany and UTC+1:00.',
+      },
+      'Europe/Berlin',
+    ],
+  ] as const)('%s', (_says, site, words, label) => {
+    expect(siteClockWords(site())).toEqual(words);
+    expect(shortClockLabel(site())).toBe(label);
   });
 
   it('says times are in UTC when the vendor gives no offset it can read', () => {
@@ -22,14 +38,6 @@ describe('a site clock in words', () => {
     expect(siteClockWords(site).text).toBe(
       'Times for Adelaide Depot are in UTC: the vendor gives no time zone for the site that powerdeck can read.',
     );
-  });
-
-  it('says where an inferred zone came from, in the vendor’s own way of writing the offset', () => {
-    expect(siteClockWords(harbourPlant())).toEqual({
-      tone: 'note',
-      text: 'Times for Harbour plant are on Europe/Berlin, worked out from Germany and UTC+1:00.',
-    });
-    expect(shortClockLabel(harbourPlant())).toBe('Europe/Berlin');
   });
 
   it('names who set a zone and when, on the site’s clock with UTC beside it', () => {

@@ -8,6 +8,7 @@ import { ToastRegion } from '#client/components/toast.tsx';
 import type { StatusRecord } from '#domain/command.ts';
 import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
 import { createTestQueryClient, renderWithProviders } from '#client/testing/render.tsx';
+import type { UndoableChange } from '../../lib/undo.ts';
 import { useUndo } from '../undo-change.ts';
 
 const HOUR_MS = 3_600_000;
@@ -39,6 +40,26 @@ const REPLACE = {
 function wrapper({ children }: { children: ReactNode }) {
   return <QueryClientProvider client={createTestQueryClient()}>{children}</QueryClientProvider>;
 }
+
+/** Undoes `change` through useUndo, as the ledger's Undo does, on a Berlin site clock; the outcome. */
+async function undoOnBerlinClock(change: UndoableChange) {
+  const { result } = renderHook(() => useUndo(), { wrapper });
+  return result.current.undo(change, 'Europe/Berlin');
+}
+
+/** The answer to cancelling batch b_1: BAT-1's command cancelled, BAT-2's cancelled or found `completed`. */
+const batchCancelAnswer = (bat2Status: 'cancelled' | 'completed') => ({
+  batchCommandId: 'b_1',
+  results: [
+    { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
+    {
+      deviceId: 'BAT-2',
+      commandId: 'cmd_2',
+      success: bat2Status === 'cancelled',
+      status: bat2Status,
+    },
+  ],
+});
 
 /** A planned change as `POST /api/devices/{id}/changes` answers it: sent, or queued to go at `goesAt`. */
 function plannedUndo(goesAt?: string) {
@@ -76,9 +97,7 @@ describe('undo of a replace', () => {
       if (route === 'POST /api/devices/BAT-1/changes') return json(200, plannedUndo());
       return json(200, { commands: [], entries: [], changes: [] });
     });
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(REPLACE, 'Europe/Berlin');
+    const outcome = await undoOnBerlinClock(REPLACE);
 
     expect(outcome).toEqual({
       ok: true,
@@ -106,9 +125,7 @@ describe('undo of a replace', () => {
         return json(202, plannedUndo('2026-11-21T13:03:20Z'));
       return json(200, { commands: [], entries: [], changes: [] });
     });
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(REPLACE, 'Europe/Berlin');
+    const outcome = await undoOnBerlinClock(REPLACE);
 
     expect(outcome.ok).toBe(true);
     expect(outcome.words).toMatch(
@@ -122,9 +139,7 @@ describe('undo of a replace', () => {
         ? json(200, { ...NEXT, status: 'executing' })
         : json(200, { commands: [], entries: [] }),
     );
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(REPLACE, 'Europe/Berlin');
+    const outcome = await undoOnBerlinClock(REPLACE);
 
     expect(outcome.ok).toBe(false);
     expect(outcome.words).toMatch(/cmd_new is executing/);
@@ -137,12 +152,7 @@ describe('undo of a replace', () => {
         return problem(409, 'window_overlap', 'overlap (spec 3.1 rule 2)');
       return json(200, { commands: [], entries: [] });
     });
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(
-      { kind: 'cancel', record: OLD, key: 'cancel-key' },
-      'Europe/Berlin',
-    );
+    const outcome = await undoOnBerlinClock({ kind: 'cancel', record: OLD, key: 'cancel-key' });
 
     expect(outcome.ok).toBe(false);
     expect(outcome.words).toMatch(/^Undo was refused: The window overlaps another command/);
@@ -174,19 +184,10 @@ describe('undo of a batch submission', () => {
         return json(200, statusOf('BAT-1', 'cmd_1', 'received'));
       if (route === 'GET /api/devices/BAT-2/commands/cmd_2')
         return json(200, statusOf('BAT-2', 'cmd_2', 'received'));
-      if (route === 'PUT /api/batches/b_1/cancel')
-        return json(200, {
-          batchCommandId: 'b_1',
-          results: [
-            { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
-            { deviceId: 'BAT-2', commandId: 'cmd_2', success: true, status: 'cancelled' },
-          ],
-        });
+      if (route === 'PUT /api/batches/b_1/cancel') return json(200, batchCancelAnswer('cancelled'));
       return json(200, { commands: [], entries: [] });
     });
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+    const outcome = await undoOnBerlinClock(BATCH);
 
     expect(outcome).toEqual({
       ok: true,
@@ -206,9 +207,7 @@ describe('undo of a batch submission', () => {
         return json(200, statusOf('BAT-2', 'cmd_2', 'executing'));
       return json(200, { commands: [], entries: [] });
     });
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+    const outcome = await undoOnBerlinClock(BATCH);
 
     expect(outcome).toMatchObject({
       ok: false,
@@ -222,19 +221,10 @@ describe('undo of a batch submission', () => {
     stubFetch((request) => {
       const id = /commands\/(cmd_\d)$/.exec(request.path)?.[1];
       if (id) return json(200, statusOf(id === 'cmd_1' ? 'BAT-1' : 'BAT-2', id, 'received'));
-      if (request.method === 'PUT')
-        return json(200, {
-          batchCommandId: 'b_1',
-          results: [
-            { deviceId: 'BAT-1', commandId: 'cmd_1', success: true, status: 'cancelled' },
-            { deviceId: 'BAT-2', commandId: 'cmd_2', success: false, status: 'completed' },
-          ],
-        });
+      if (request.method === 'PUT') return json(200, batchCancelAnswer('completed'));
       return json(200, { commands: [], entries: [] });
     });
-    const { result } = renderHook(() => useUndo(), { wrapper });
-
-    const outcome = await result.current.undo(BATCH, 'Europe/Berlin');
+    const outcome = await undoOnBerlinClock(BATCH);
 
     expect(outcome).toEqual({
       ok: false,
@@ -253,6 +243,19 @@ function UndoButton({ change }: { change: Parameters<ReturnType<typeof useUndo>[
       Undo now
     </button>
   );
+}
+
+/** Renders {@link UndoButton} for `change` beside the toasts and presses it; the query client. */
+async function pressUndoNow(change: UndoableChange) {
+  const user = userEvent.setup();
+  const { queryClient } = renderWithProviders(
+    <>
+      <UndoButton change={change} />
+      <ToastRegion />
+    </>,
+  );
+  await user.click(screen.getByRole('button', { name: 'Undo now' }));
+  return queryClient;
 }
 
 /** Pushes `queuedChangeChanged` for `changeId`, as the BFF's stream does, and lets it read again. */
@@ -283,14 +286,7 @@ describe('the toast of a queued undo', () => {
       if (route === 'GET /api/changes/chg_1') return json(200, change);
       return json(200, { commands: [], entries: [], changes: [] });
     });
-    const user = userEvent.setup();
-    const { queryClient } = renderWithProviders(
-      <>
-        <UndoButton change={REPLACE} />
-        <ToastRegion />
-      </>,
-    );
-    await user.click(screen.getByRole('button', { name: 'Undo now' }));
+    const queryClient = await pressUndoNow(REPLACE);
     await screen.findByText(/^Undo not sent yet\. Queued: it goes at 2026-11-21 14:03/);
     // Not "Change undone" while nothing is undone yet.
     expect(screen.getByText(/Undo queued$/)).toBeTruthy();
@@ -359,14 +355,7 @@ describe('the toast of a queued undo', () => {
       if (route === 'GET /api/changes/chg_bc') return json(200, change);
       return json(200, { commands: [], entries: [], changes: [] });
     });
-    const user = userEvent.setup();
-    const { queryClient } = renderWithProviders(
-      <>
-        <UndoButton change={BATCH} />
-        <ToastRegion />
-      </>,
-    );
-    await user.click(screen.getByRole('button', { name: 'Undo now' }));
+    const queryClient = await pressUndoNow(BATCH);
     await screen.findByText(/^Undo of batch batch_1 not sent yet\. Queued: it goes at/);
 
     const reason = 'The vendor no longer knows batch batch_1.';

@@ -34,6 +34,16 @@ function renderForm(overrides: Partial<CommandFormProps>) {
   return { onSubmit, startMs, props, view };
 }
 
+/** Types `typed` as the target battery power, as an operator does, and presses Send. */
+async function sendWithTargetPower(user: ReturnType<typeof userEvent.setup>, typed: string) {
+  await user.type(field('Target battery power (W)'), typed);
+  await user.click(screen.getByRole('button', { name: 'Send' }));
+}
+
+/** Waits until the target battery power's description says `words`. */
+const targetPowerSays = (words: string) =>
+  waitFor(() => expect(describedText(field('Target battery power (W)'))).toContain(words));
+
 describe('CommandForm', () => {
   it("checks one device's ranges, disables what it lacks and sends a valid command", async () => {
     const user = userEvent.setup();
@@ -41,18 +51,14 @@ describe('CommandForm', () => {
     expect(field('Site export limit (W)')).toHaveProperty('disabled', true);
     expect(describedText(field('Charge cut-off SoC (%)'))).toContain('Range 50% to 100%');
 
-    await user.type(field('Target battery power (W)'), '2500');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() =>
-      expect(describedText(field('Target battery power (W)'))).toContain(
-        'Target battery power must be between -3000 and 2000 W on this device (you entered 2500)',
-      ),
+    await sendWithTargetPower(user, '2500');
+    await targetPowerSays(
+      'Target battery power must be between -3000 and 2000 W on this device (you entered 2500)',
     );
     expect(onSubmit).not.toHaveBeenCalled();
 
     await user.clear(field('Target battery power (W)'));
-    await user.type(field('Target battery power (W)'), '-2000');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await sendWithTargetPower(user, '-2000');
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0]?.[0]).toEqual({
       powerControl: { targetBatteryPowerW: -2000 },
@@ -72,26 +78,16 @@ describe('CommandForm', () => {
     expect(describedText(field('Charge cut-off SoC (%)'))).toContain(
       'not supported by 1 of 2 (BAT-A)',
     );
-    await user.type(field('Target battery power (W)'), '4000');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() =>
-      expect(describedText(field('Target battery power (W)'))).toContain(
-        'Target battery power 4 kW is outside the range of device: BAT-B.',
-      ),
-    );
+    await sendWithTargetPower(user, '4000');
+    await targetPowerSays('Target battery power 4 kW is outside the range of device: BAT-B.');
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
   it('takes a power in kW or W and refuses text it cannot read, never changing a value', async () => {
     const user = userEvent.setup();
     const { onSubmit } = renderForm({});
-    await user.type(field('Target battery power (W)'), 'abc');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() =>
-      expect(describedText(field('Target battery power (W)'))).toContain(
-        'Type a power in W or kW, like 5000 or 5 kW',
-      ),
-    );
+    await sendWithTargetPower(user, 'abc');
+    await targetPowerSays('Type a power in W or kW, like 5000 or 5 kW');
     // What was typed stays on screen: nothing was emptied or changed.
     expect(field('Target battery power (W)')).toHaveProperty('value', 'abc');
     expect(onSubmit).not.toHaveBeenCalled();
@@ -174,8 +170,7 @@ describe('CommandForm', () => {
   it('reports a window refusal on the start and keeps the command back', async () => {
     const user = userEvent.setup();
     const { onSubmit } = renderForm({ windowCheck: () => 'Refused: overlaps command cmd_1.' });
-    await user.type(field('Target battery power (W)'), '1000');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await sendWithTargetPower(user, '1000');
     await waitFor(() =>
       expect(describedText(dateTimeField('Start'))).toContain('Refused: overlaps command cmd_1.'),
     );
@@ -202,8 +197,7 @@ describe('CommandForm', () => {
     await user.click(hour);
     await user.keyboard('13');
     await waitFor(() => expect(shownDateTime('End')).toBe('2030-01-15, 13:30 GMT+9:30'));
-    await user.type(field('Target battery power (W)'), '1000');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await sendWithTargetPower(user, '1000');
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
       startTime: '2030-01-15T01:00:00Z',

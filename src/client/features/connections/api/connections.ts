@@ -5,7 +5,6 @@ import {
   VendorConnectionSavedSchema,
   VendorConnectionStateSchema,
   type ConnectionCheck,
-  type VendorConnectionList,
   type VendorConnectionRequest,
   type VendorConnectionSaved,
   type VendorConnectionState,
@@ -21,14 +20,10 @@ export const connectionKeys = {
 };
 
 /** `GET /api/connections`: each region's connection, never its secret (admin only). */
-export function getConnections(signal?: AbortSignal): Promise<VendorConnectionList> {
-  return apiRequest('/connections', VendorConnectionListSchema, { signal });
-}
-
 export const connectionsQueryOptions = () =>
   queryOptions({
     queryKey: connectionKeys.list(),
-    queryFn: ({ signal }) => getConnections(signal),
+    queryFn: ({ signal }) => apiRequest('/connections', VendorConnectionListSchema, { signal }),
   });
 
 export const useConnections = () => useQuery(connectionsQueryOptions());

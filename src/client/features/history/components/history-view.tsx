@@ -91,26 +91,20 @@ export function HistoryView(props: HistoryViewProps) {
         </button>
       </div>
     );
-  else
+  else {
+    // Both charts draw the shown commands over the one range, under one subtitle.
+    const chartProps = {
+      commands: shown,
+      startMs: range.startMs,
+      endMs: range.endMs,
+      timeZone,
+      subtitle: `${device.deviceId}, ${rangeWords}`,
+    };
     body = (
       <>
         <div className="history-charts">
-          <PowerChart
-            commands={shown}
-            startMs={range.startMs}
-            endMs={range.endMs}
-            timeZone={timeZone}
-            subtitle={`${device.deviceId}, ${rangeWords}`}
-            fileStem={`${filePrefix}-power`}
-          />
-          <OutcomesChart
-            commands={shown}
-            startMs={range.startMs}
-            endMs={range.endMs}
-            timeZone={timeZone}
-            subtitle={`${device.deviceId}, ${rangeWords}`}
-            fileStem={`${filePrefix}-outcomes`}
-          />
+          <PowerChart {...chartProps} fileStem={`${filePrefix}-power`} />
+          <OutcomesChart {...chartProps} fileStem={`${filePrefix}-outcomes`} />
         </div>
         <section aria-labelledby="history-table-heading" className="stack">
           <div className="history-chart-header">
@@ -138,6 +132,7 @@ export function HistoryView(props: HistoryViewProps) {
         </section>
       </>
     );
+  }
 
   return (
     <div className="stack">

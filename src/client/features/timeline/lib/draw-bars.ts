@@ -267,11 +267,7 @@ export function drawGhost(
   ctx.fillStyle = colour;
   ctx.fillRect(x0, y, w, h);
   ctx.globalAlpha = 1;
-  ctx.setLineDash([4, 3]);
-  ctx.strokeStyle = colour;
-  ctx.lineWidth = 2;
-  ctx.strokeRect(x0 + 1, y + 1, w - 2, h - 2);
-  ctx.setLineDash([]);
+  dashedOutline(ctx, { x0, y, w, h }, colour, 2);
   if (refused && w > 20) {
     ctx.fillStyle = tokens.danger;
     ctx.fillText('✕ refused', x0 + 4, y + h / 2);
@@ -279,9 +275,24 @@ export function drawGhost(
 }
 
 /**
- * A window not sent yet: dashed in the accent colour, a queued one hatched; a refused one in the
- * danger colour, cross-hatched with a ✕, so refusal does not rest on colour alone.
+ * A dashed outline of `rect` in `colour`, `lineWidthPx` wide, its stroke wholly inside the
+ * rectangle's edges; the dash is turned off again after.
  */
+function dashedOutline(
+  ctx: CanvasRenderingContext2D,
+  rect: { x0: number; y: number; w: number; h: number },
+  colour: string,
+  lineWidthPx: number,
+): void {
+  const { x0, y, w, h } = rect;
+  const inset = lineWidthPx / 2;
+  ctx.setLineDash([4, 3]);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = lineWidthPx;
+  ctx.strokeRect(x0 + inset, y + inset, w - lineWidthPx, h - lineWidthPx);
+  ctx.setLineDash([]);
+}
+
 /** Hatches a rectangle every `spacingPx` (both ways when `cross`), clipped to it. */
 function hatch(
   ctx: CanvasRenderingContext2D,
@@ -312,6 +323,10 @@ function hatch(
   ctx.restore();
 }
 
+/**
+ * A window not sent yet: dashed in the accent colour, a queued one hatched; a refused one in the
+ * danger colour, cross-hatched with a ✕, so refusal does not rest on colour alone.
+ */
 export function drawGhostWindow(
   ctx: CanvasRenderingContext2D,
   ghost: GhostWindow,
@@ -332,11 +347,7 @@ export function drawGhostWindow(
   // Hatched one way: "coming" apart from a plan's ghost and a refused one, not by colour alone.
   if (ghost.queued) hatch(ctx, { x0, y, w, h }, colour, 0.35, 8, false);
   ctx.globalAlpha = 1;
-  ctx.setLineDash([4, 3]);
-  ctx.strokeStyle = colour;
-  ctx.lineWidth = 1.5;
-  ctx.strokeRect(x0 + 0.75, y + 0.75, w - 1.5, h - 1.5);
-  ctx.setLineDash([]);
+  dashedOutline(ctx, { x0, y, w, h }, colour, 1.5);
   const left = Math.max(x0, LABEL_WIDTH_PX);
   const inner = x0 + w - left - 8;
   const texts = [ghostLabel(ghost), ghost.refusal ? `✕ ${ghost.name}` : ghost.name, '✕'];

@@ -12,6 +12,13 @@ const current = {
   updatedBy: 'Ada Admin',
 };
 
+/** Types a client ID and secret into the panel's form as an admin does, then presses `button`. */
+async function enterConnection(clientId: string, clientSecret: string, button: string) {
+  await userEvent.type(screen.getByLabelText('Client ID'), clientId);
+  await userEvent.type(screen.getByLabelText('Client secret'), clientSecret);
+  await userEvent.click(screen.getByRole('button', { name: button }));
+}
+
 describe('a region’s vendor connection', () => {
   it('says what is registered, never the secret, and replaces it only after confirmation', async () => {
     const requests = stubFetch((request) =>
@@ -21,9 +28,7 @@ describe('a region’s vendor connection', () => {
     );
     renderWithProviders(<ConnectionPanel region="eu" current={current} />);
     expect(screen.getByText(/registered UTC .* by Ada Admin/)).toBeTruthy();
-    await userEvent.type(screen.getByLabelText('Client ID'), 'demo-eu-2');
-    await userEvent.type(screen.getByLabelText('Client secret'), 'new-secret');
-    await userEvent.click(screen.getByRole('button', { name: 'Replace connection' }));
+    await enterConnection('demo-eu-2', 'new-secret', 'Replace connection');
     const dialog = await screen.findByRole('alertdialog', {
       name: 'Replace the Europe connection?',
     });
@@ -64,9 +69,7 @@ describe('a region’s vendor connection', () => {
       ),
     );
     renderWithProviders(<ConnectionPanel region="au" current={undefined} />);
-    await userEvent.type(screen.getByLabelText('Client ID'), 'demo-au');
-    await userEvent.type(screen.getByLabelText('Client secret'), 'wrong');
-    await userEvent.click(screen.getByRole('button', { name: 'Save connection' }));
+    await enterConnection('demo-au', 'wrong', 'Save connection');
     expect((await screen.findByRole('alert')).textContent).toContain('was not saved');
     // Refused credentials are never offered to be saved all the same.
     expect(screen.queryByRole('button', { name: /Save without checking/ })).toBeNull();
@@ -87,9 +90,7 @@ describe('a region’s vendor connection', () => {
           );
     });
     renderWithProviders(<ConnectionPanel region="au" current={undefined} />);
-    await userEvent.type(screen.getByLabelText('Client ID'), 'demo-au');
-    await userEvent.type(screen.getByLabelText('Client secret'), 'demo-au-secret');
-    await userEvent.click(screen.getByRole('button', { name: 'Save connection' }));
+    await enterConnection('demo-au', 'demo-au-secret', 'Save connection');
     expect((await screen.findByRole('alert')).textContent).toContain('could not be checked');
     await userEvent.click(screen.getByRole('button', { name: 'Save without checking…' }));
     const dialog = await screen.findByRole('alertdialog', {

@@ -45,6 +45,12 @@ function job(overrides: Partial<FleetJob> = {}): FleetJob {
   });
 }
 
+/** What the job's Batches region says of each device, line by line. */
+const deviceLines = () =>
+  within(screen.getByRole('region', { name: 'Batches' }))
+    .getAllByRole('listitem')
+    .map((li) => li.textContent);
+
 describe('FleetJobView', () => {
   it('shows progress by status and reason, times on the site clock with UTC, and each batch', () => {
     renderWithProviders(<FleetJobView job={job()} timeZone="Europe/Berlin" />);
@@ -197,10 +203,7 @@ describe('FleetJobView', () => {
     expect(
       within(progress).getByText('Not confirmed yet', { selector: 'dt' }).nextSibling?.textContent,
     ).toBe('1');
-    const devices = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole(
-      'listitem',
-    );
-    expect(devices.map((li) => li.textContent)).toEqual([
+    expect(deviceLines()).toEqual([
       'BAT-1: Received (pending)',
       "BAT-2: Sent, not confirmed yet: its command is looked for in the device's history",
       'BAT-3: Not sent',
@@ -299,10 +302,7 @@ describe('FleetJobView, with devices on a site since unbound', () => {
     expect(count('Received')).toBe('0');
     expect(count('Failed')).toBe('0');
     expect(count('Not found in history')).toBeUndefined();
-    const devices = within(screen.getByRole('region', { name: 'Batches' })).getAllByRole(
-      'listitem',
-    );
-    expect(devices.map((li) => li.textContent)).toEqual([
+    expect(deviceLines()).toEqual([
       'BAT-1: Site unbound: no longer followed. Its command may still run on the vendor until the site is bound again. Last read: Received (pending)',
       'BAT-2: Site unbound: no longer followed. Its command may still run on the vendor until the site is bound again',
       'BAT-3: Completed',

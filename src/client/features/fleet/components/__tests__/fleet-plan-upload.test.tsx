@@ -19,6 +19,17 @@ const SITES: Site[] = [
   },
 ];
 
+/**
+ * A fake BFF whose plan check accepts every row it is sent; any other request answers 500. The
+ * requests it recorded.
+ */
+const stubCheckAcceptingEveryRow = () =>
+  stubFetch((request) => {
+    if (request.path !== '/api/fleet-plans/check') return json(500, {});
+    const { rows } = request.body as Pick<FleetPlanRequest, 'rows'>;
+    return json(200, { accepted: rows, refused: [] });
+  });
+
 describe('FleetPlanUpload', () => {
   it('reads site-clock columns, names each refused row, and sends only the rows the server accepts', async () => {
     const user = userEvent.setup();
@@ -80,11 +91,7 @@ describe('FleetPlanUpload', () => {
 
   it('sends the plan with the rollout the operator chose, and not while a field breaks its rule', async () => {
     const user = userEvent.setup();
-    const requests = stubFetch((request) => {
-      if (request.path !== '/api/fleet-plans/check') return json(500, {});
-      const { rows } = request.body as Pick<FleetPlanRequest, 'rows'>;
-      return json(200, { accepted: rows, refused: [] });
-    });
+    const requests = stubCheckAcceptingEveryRow();
     const { container } = renderWithProviders(
       <FleetPlanUpload sites={SITES} onCreated={vi.fn()} />,
     );
@@ -122,11 +129,7 @@ describe('FleetPlanUpload', () => {
 
   it('starts with a rollout that protects the fleet, and asks before sending: devices, window and pace', async () => {
     const user = userEvent.setup();
-    const requests = stubFetch((request) => {
-      if (request.path !== '/api/fleet-plans/check') return json(500, {});
-      const { rows } = request.body as Pick<FleetPlanRequest, 'rows'>;
-      return json(200, { accepted: rows, refused: [] });
-    });
+    const requests = stubCheckAcceptingEveryRow();
     const many: Site[] = [
       {
         siteId: 'PLANT-1',

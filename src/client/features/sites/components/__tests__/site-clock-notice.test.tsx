@@ -49,6 +49,19 @@ const optionNames = (section: HTMLElement) =>
     .getAllByRole('option')
     .map((option) => option.querySelector('[slot="label"]')?.textContent?.replace('✓', ''));
 
+/**
+ * Renders `site`'s notice and presses its button named `openerName`, as an admin does: the user,
+ * the BFF's recorded requests, the button, and the time zone dialog named `dialogName` it opened.
+ */
+async function openZoneDialog(site: Site, openerName: string, dialogName: string) {
+  const user = userEvent.setup();
+  const { requests } = renderSite(site);
+  const opener = screen.getByRole('button', { name: openerName });
+  await user.click(opener);
+  const dialog = await screen.findByRole('dialog', { name: dialogName });
+  return { user, requests, opener, dialog };
+}
+
 describe('the site clock notice', () => {
   it("warns of the vendor's fixed offset in operator words, with the way to set the zone", () => {
     renderSite(adelaideDepot());
@@ -90,12 +103,12 @@ describe('the site clock notice', () => {
 // a loaded machine: these tests get twice the project's 15 s.
 describe('setting a site’s time zone', { timeout: 30_000 }, () => {
   it('lists the zones that fit first, finds one by keyboard, previews the change, saves it and every screen of the site follows', async () => {
-    const user = userEvent.setup();
-    const { requests } = renderSite(adelaideDepot());
-    const opener = screen.getByRole('button', { name: "Set the site's time zone" });
-    await user.click(opener);
+    const { user, requests, opener, dialog } = await openZoneDialog(
+      adelaideDepot(),
+      "Set the site's time zone",
+      'Time zone of Adelaide Depot',
+    );
 
-    const dialog = await screen.findByRole('dialog', { name: 'Time zone of Adelaide Depot' });
     const search = within(dialog).getByRole('searchbox', { name: 'Find a time zone' });
     await waitFor(() => expect(document.activeElement).toBe(search));
     const [fitting, all] = within(dialog).getAllByRole('group');
@@ -173,11 +186,11 @@ describe('setting a site’s time zone', { timeout: 30_000 }, () => {
   });
 
   it("goes back to the vendor's offset for a zone set earlier", async () => {
-    const user = userEvent.setup();
-    const { requests } = renderSite(brisbaneYard());
-    const opener = screen.getByRole('button', { name: 'Change the time zone' });
-    await user.click(opener);
-    const dialog = await screen.findByRole('dialog', { name: 'Time zone of Brisbane Yard' });
+    const { user, requests, opener, dialog } = await openZoneDialog(
+      brisbaneYard(),
+      'Change the time zone',
+      'Time zone of Brisbane Yard',
+    );
     // AU with UTC+10:00 is Sydney's or Brisbane's: no zone is worked out from it.
     expect(dialog.textContent).toContain(
       "“Use the vendor's offset again” shows the site on the fixed UTC+10:00 clock.",

@@ -43,13 +43,19 @@ function renderView(overrides: Partial<TimelineViewProps> = {}) {
   return { props, grid, canvas };
 }
 
-/** Presses at `from`, moves to `to` in steps (canvas CSS pixels), and releases unless told. */
-function dragOn(
+/**
+ * Presses on the row at `y` (canvas CSS pixels) at the instant `fromIso`, moves along the row to
+ * `toIso` in steps, and releases unless told.
+ */
+function dragAlongRow(
   canvas: HTMLElement,
-  from: { x: number; y: number },
-  to: { x: number; y: number },
+  y: number,
+  fromIso: string,
+  toIso: string,
   release = true,
 ) {
+  const from = { x: xOf(fromIso), y };
+  const to = { x: xOf(toIso), y };
   const at = (p: { x: number; y: number }) => ({
     clientX: p.x,
     clientY: p.y,
@@ -75,12 +81,7 @@ const announced = () =>
 describe('the start–end readout', () => {
   it('follows a drawing drag on the site clock and is said once the drag ends', () => {
     const { canvas, props } = renderView();
-    dragOn(
-      canvas,
-      { x: xOf('2026-11-21T15:00:00Z'), y: BATTERY_A_Y },
-      { x: xOf('2026-11-21T16:30:00Z'), y: BATTERY_A_Y },
-      false,
-    );
+    dragAlongRow(canvas, BATTERY_A_Y, '2026-11-21T15:00:00Z', '2026-11-21T16:30:00Z', false);
     // 16:00–17:30 on the Berlin clock.
     expect(screen.getByTestId('timeline-readout').textContent).toBe('16:00–17:30 · 1 h 30 min');
     expect(screen.getByTestId('timeline-readout').getAttribute('aria-hidden')).toBe('true');
@@ -136,11 +137,7 @@ describe('a window that may no longer change', () => {
     const { canvas, grid, props } = renderView();
     expect(document.getElementById('tl-bar-cmd_soon')?.getAttribute('aria-readonly')).toBe('true');
     expect(document.getElementById('tl-bar-cmd_1')?.getAttribute('aria-readonly')).toBeNull();
-    dragOn(
-      canvas,
-      { x: xOf('2026-11-21T10:30:00Z'), y: BATTERY_B_Y },
-      { x: xOf('2026-11-21T12:00:00Z'), y: BATTERY_B_Y },
-    );
+    dragAlongRow(canvas, BATTERY_B_Y, '2026-11-21T10:30:00Z', '2026-11-21T12:00:00Z');
     const why =
       'Command cmd_soon starts at 11:01, within 2 minutes of now: a change could not reach the device before it starts. Cancel it if it must not run.';
     expect(screen.getByText(why)).toBeTruthy();
@@ -166,21 +163,13 @@ describe('a viewer', () => {
     expect(screen.getByText('Read only')).toBeTruthy();
     expect(grid.getAttribute('aria-readonly')).toBe('true');
     expect(screen.queryByRole('button', { name: /^New command/ })).toBeNull();
-    dragOn(
-      canvas,
-      { x: xOf('2026-11-21T15:00:00Z'), y: BATTERY_A_Y },
-      { x: xOf('2026-11-21T16:30:00Z'), y: BATTERY_A_Y },
-    );
+    dragAlongRow(canvas, BATTERY_A_Y, '2026-11-21T15:00:00Z', '2026-11-21T16:30:00Z');
     expect(screen.getByText(words, { selector: '.timeline-message' })).toBeTruthy();
     expect(props.onCreateWindow).not.toHaveBeenCalled();
     expect(screen.queryByTestId('timeline-readout')).toBeNull();
 
     // A drag on the received window: the same words, nothing moved.
-    dragOn(
-      canvas,
-      { x: xOf('2026-11-21T13:30:00Z'), y: BATTERY_A_Y },
-      { x: xOf('2026-11-21T15:00:00Z'), y: BATTERY_A_Y },
-    );
+    dragAlongRow(canvas, BATTERY_A_Y, '2026-11-21T13:30:00Z', '2026-11-21T15:00:00Z');
     expect(screen.getByText(words, { selector: '.timeline-message' })).toBeTruthy();
     expect(props.onMoveBar).not.toHaveBeenCalled();
 
