@@ -21,12 +21,8 @@ import { madeByName } from '../ledger/device-commands-recorder.ts';
 import type { LedgerRow, LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { SecretBox } from '../session/secret-box.ts';
-import {
-  ReadModelStore,
-  type ConfirmationRow,
-  type DeviceStateRow,
-  type KnownCommand,
-} from './read-model-store.ts';
+import { ReadModelStore, type ConfirmationRow } from './read-model-store.ts';
+import type { DeviceStateRow, KnownCommand } from './read-model-tables.ts';
 
 /** Told to listeners after it committed. */
 export interface ReadModelChange {
