@@ -32,8 +32,8 @@ import {
   type Completion,
   type LedgerActor,
   type LedgerRow,
-  type LedgerStore,
-} from './ledger-store.ts';
+} from './ledger-rows.ts';
+import type { LedgerStore } from './ledger-store.ts';
 import { findSubmittedCommands, type UnsettledSubmission } from './reconcile.ts';
 import type { DeviceCommandsRecorder } from './device-commands-recorder.ts';
 import { accountOf, actorOf, authorOf } from '#domain/account.ts';
