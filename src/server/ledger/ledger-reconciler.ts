@@ -42,11 +42,7 @@ export class LedgerReconciler {
     this.#history = options.history;
   }
 
-  /**
-   * Settles the account's earlier submissions for the devices and window, each found or failed.
-   *
-   * @throws ProblemError 409 `window_unsettled` while one is still leased, or as {@link reconcile}.
-   */
+  /** @throws ProblemError 409 `window_unsettled` while an earlier one is leased; as {@link reconcile}. */
   async settleBlocking(
     actor: LedgerActor,
     intent: LedgerIntent,

@@ -38,9 +38,8 @@ export interface ClaimedDevice {
 export const CHANGE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * The read model's tables (docs/architecture.md, Read model): the device commands and versions of
- * {@link DeviceCommandTables}, and here the batch confirmations, the read claims, the site bindings
- * and the accounts whose devices are read.
+ * The read model's tables (docs/architecture.md, Read model): beside those it extends, the batch
+ * confirmations, read claims, site bindings and the accounts whose devices are read.
  */
 export class ReadModelStore extends DeviceCommandTables {
   /** Again: nothing changes. */

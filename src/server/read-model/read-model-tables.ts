@@ -24,10 +24,9 @@ export interface KnownCommand {
 export const OPEN_STATUSES: CommandStatus[] = ['received', 'executing'];
 
 /**
- * The read model's transaction and device state rows (docs/architecture.md, Read model), the base
- * of its other tables: every write about a device goes through {@link wrote}, which keeps the
- * cache in step. Writes about one device take its state row's lock ({@link lockDevice}) first, so
- * instances never interleave on a device.
+ * The read model's transaction, cache and device state rows (docs/architecture.md, Read model).
+ * Writes about one device take its state row's lock ({@link lockDevice}) first, so instances
+ * never interleave on a device.
  */
 export class ReadModelTables {
   readonly db: Database;
