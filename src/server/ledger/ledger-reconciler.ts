@@ -42,7 +42,7 @@ export class LedgerReconciler {
     this.#history = options.history;
   }
 
-  /** @throws ProblemError 409 `window_unsettled` while an earlier one is leased; as {@link reconcile}. */
+  /** @throws ProblemError 409 `window_unsettled` while an earlier one is leased; as reconcile. */
   async settleBlocking(
     actor: LedgerActor,
     intent: LedgerIntent,
