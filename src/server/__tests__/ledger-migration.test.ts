@@ -5,7 +5,8 @@ import type { DatabaseHandle } from '#infra/database.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 import { LedgerConnectionAudit } from '../ledger/connection-audit.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
-import { LedgerStore, toLedgerEntry } from '../ledger/ledger-store.ts';
+import { LedgerStore } from '../ledger/ledger-store.ts';
+import { toLedgerEntry } from '../ledger/ledger-rows.ts';
 import { CSRF, buildTestBff, signIn } from './support/bff.ts';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream.ts';
 import {

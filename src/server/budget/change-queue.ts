@@ -4,8 +4,14 @@ import type { DatabaseHandle } from '#infra/database.ts';
 import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
 import { ChangeRunner, type SendStep } from './change-runner.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
-import { statusOf, type ChangeOwner, type QueuedChangeRow } from './queued-change-rows.ts';
-import type { NewQueuedChange, QueuedChangeStore, QueueOutcome } from './queued-change-store.ts';
+import {
+  statusOf,
+  type ChangeOwner,
+  type NewQueuedChange,
+  type QueuedChangeRow,
+  type QueueOutcome,
+} from './queued-change-rows.ts';
+import type { QueuedChangeStore } from './queued-change-store.ts';
 
 /** The pg-boss queue of queued changes: one job runs the due steps of one change. */
 export const CHANGE_QUEUE = 'queued-change';

@@ -5,9 +5,9 @@ import {
   type StepAnswer,
 } from '#domain/queued-change.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
-import type { ChangeOwner, QueuedChangeRow } from './queued-change-rows.ts';
+import type { ChangeOwner, QueuedChangeRow, StepEnd } from './queued-change-rows.ts';
 import { StepCalls } from './step-calls.ts';
-import type { QueuedChangeStore, StepEnd } from './queued-change-store.ts';
+import type { QueuedChangeStore } from './queued-change-store.ts';
 
 export interface StepToSend {
   changeId: string;

@@ -14,6 +14,7 @@ import {
   type QueuedChangeState,
   type QueuedChangeStatus,
   type QueuedChangeStepStatus,
+  type StepAnswer,
 } from '#domain/queued-change.ts';
 import { actorName, type AccountActor } from '#domain/account.ts';
 import { RegionSchema } from '#domain/token.ts';
@@ -140,3 +141,58 @@ function stepSubject(
       return { batchCommandId: step.batchCommandId };
   }
 }
+
+export interface NewQueuedChange {
+  id: string;
+  owner: ChangeOwner;
+  /** Sealed by the product with the change ID bound. */
+  secretCiphertext?: string | undefined;
+  change: QueuedChange;
+  /** For a change sending a new window: refused when its last step would miss the lead time. */
+  deadline?: { windowStartMs: number; leadMs: number } | undefined;
+  idempotencyKey?: string | undefined;
+  requestHash?: string | undefined;
+  /** `ifLater=refuse`. */
+  onlyIfNow?: boolean | undefined;
+  nowMs: number;
+}
+
+export type QueueOutcome =
+  | { queued: true; row: QueuedChangeRow }
+  | { queued: false; reason: 'same_key'; row: QueuedChangeRow; sameRequest: boolean }
+  /** Decision 007, section 2: 409 `budget_too_tight`. */
+  | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number }
+  | { queued: false; reason: 'would_wait'; plan: number[] }
+  /** A command or batch has at most one queued change (domain `queuedCancelOf`, `queuedBatchCancelOf`). */
+  | ({
+      queued: false;
+      reason: 'already_queued';
+      waiting: QueuedChangeRow;
+      goesAtMs: number;
+    } & ({ deviceId: string; commandId: string } | { batchCommandId: string }));
+
+export type StepStart =
+  /** `written` when this call ended it (past its deadline). */
+  | { kind: 'ended'; row: QueuedChangeRow | undefined; written?: boolean }
+  | { kind: 'not_due'; row: QueuedChangeRow; atMs: number }
+  | { kind: 'go'; row: QueuedChangeRow; index: number; step: ChangeStep; slotIds: number[] };
+
+export type StepEnd =
+  | { result: 'sent'; answer: StepAnswer }
+  | { result: 'refused'; answer: StepAnswer; detail: string }
+  /** `notSent` when the call certainly did not reach the upstream, so a missed deadline can still refuse. */
+  | {
+      result: 'again';
+      notBeforeMs: number;
+      busyUntilMs?: number | undefined;
+      notSent: boolean;
+      /** A 429 is no failure. */
+      failed: boolean;
+      answer?: StepAnswer | undefined;
+    }
+  | {
+      result: 'given_up';
+      detail: string;
+      outcomeUnknown?: boolean | undefined;
+      answer?: StepAnswer | undefined;
+    };

@@ -1,11 +1,9 @@
-import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { checkPlanDeadline } from '#domain/device-budget.ts';
 import { siteClockWords } from '#domain/time.ts';
 import { WINDOW_ENDED_WORDS, windowHasEnded } from '#domain/time-window.ts';
 import { sameAccount } from '#domain/account.ts';
 import {
-  QUEUED_CHANGE_LIST_MAX,
-  WAITING_CHANGE_STATES,
   commandOfChange,
   devicesOfChange,
   devicesOfStep,
@@ -16,7 +14,6 @@ import {
   type QueuedChange,
   type QueuedChangeOutcome,
   type QueuedChangeState,
-  type StepAnswer,
 } from '#domain/queued-change.ts';
 import type { Database } from '#infra/database.ts';
 import { queuedChangeDevices, queuedChanges } from '../db/schema.ts';
@@ -28,63 +25,13 @@ import {
   statusOf,
   type ChangeOwner,
   type QueuedChangeRow,
+  type NewQueuedChange,
+  type QueueOutcome,
+  type StepEnd,
   type StepProgress,
+  type StepStart,
 } from './queued-change-rows.ts';
-
-export interface NewQueuedChange {
-  id: string;
-  owner: ChangeOwner;
-  /** Sealed by the product with the change ID bound. */
-  secretCiphertext?: string | undefined;
-  change: QueuedChange;
-  /** For a change sending a new window: refused when its last step would miss the lead time. */
-  deadline?: { windowStartMs: number; leadMs: number } | undefined;
-  idempotencyKey?: string | undefined;
-  requestHash?: string | undefined;
-  /** `ifLater=refuse`. */
-  onlyIfNow?: boolean | undefined;
-  nowMs: number;
-}
-
-export type QueueOutcome =
-  | { queued: true; row: QueuedChangeRow }
-  | { queued: false; reason: 'same_key'; row: QueuedChangeRow; sameRequest: boolean }
-  /** Decision 007, section 2: 409 `budget_too_tight`. */
-  | { queued: false; reason: 'budget_too_tight'; plan: number[]; earliestStartMs: number }
-  | { queued: false; reason: 'would_wait'; plan: number[] }
-  /** A command or batch has at most one queued change (domain `queuedCancelOf`, `queuedBatchCancelOf`). */
-  | ({
-      queued: false;
-      reason: 'already_queued';
-      waiting: QueuedChangeRow;
-      goesAtMs: number;
-    } & ({ deviceId: string; commandId: string } | { batchCommandId: string }));
-
-export type StepStart =
-  /** `written` when this call ended it (past its deadline). */
-  | { kind: 'ended'; row: QueuedChangeRow | undefined; written?: boolean }
-  | { kind: 'not_due'; row: QueuedChangeRow; atMs: number }
-  | { kind: 'go'; row: QueuedChangeRow; index: number; step: ChangeStep; slotIds: number[] };
-
-export type StepEnd =
-  | { result: 'sent'; answer: StepAnswer }
-  | { result: 'refused'; answer: StepAnswer; detail: string }
-  /** `notSent` when the call certainly did not reach the upstream, so a missed deadline can still refuse. */
-  | {
-      result: 'again';
-      notBeforeMs: number;
-      busyUntilMs?: number | undefined;
-      notSent: boolean;
-      /** A 429 is no failure. */
-      failed: boolean;
-      answer?: StepAnswer | undefined;
-    }
-  | {
-      result: 'given_up';
-      detail: string;
-      outcomeUnknown?: boolean | undefined;
-      answer?: StepAnswer | undefined;
-    };
+import { QueuedChangeReads } from './queued-change-reads.ts';
 
 export function budgetTooTightDetail(earliestStartMs: number): string {
   return `The devices' calls to the vendor cannot carry this change before its window starts. Nothing was sent. The earliest start it allows is ${siteClockWords(earliestStartMs, undefined)}.`;
@@ -99,18 +46,17 @@ function windowEndedAt(change: QueuedChange, nowMs: number): boolean {
  * The table of queued changes (decision 007, section 2). Every change of state holds the change's
  * row lock and every plan its devices' budget locks, so racing instances change it once.
  */
-export class QueuedChangeStore {
-  readonly #db: Database;
+export class QueuedChangeStore extends QueuedChangeReads {
   readonly #budget: DeviceBudgetStore;
 
   constructor(db: Database, budget: DeviceBudgetStore) {
-    this.#db = db;
+    super(db);
     this.#budget = budget;
   }
 
   /** After the sandbox's reset: a change planned against the old account must not be sent. */
   async forgetAll(): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       await tx.delete(queuedChangeDevices);
       await tx.delete(queuedChanges);
     });
@@ -119,7 +65,7 @@ export class QueuedChangeStore {
   create(input: NewQueuedChange): Promise<QueueOutcome> {
     const { owner, change, nowMs } = input;
     const deviceIds = devicesOfChange(change);
-    return this.#db.transaction(async (txn) => {
+    return this.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       await this.#budget.lockDevices(tx, owner.region, deviceIds);
       if (input.idempotencyKey !== undefined) {
@@ -199,72 +145,13 @@ export class QueuedChangeStore {
     });
   }
 
-  async find(id: string): Promise<QueuedChangeRow | undefined> {
-    const [row] = await this.#db.select().from(queuedChanges).where(eq(queuedChanges.id, id));
-    return row ? changeRowOf(row) : undefined;
-  }
-
-  async findByKey(
-    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
-    idempotencyKey: string,
-  ): Promise<QueuedChangeRow | undefined> {
-    const [row] = await this.#db
-      .select()
-      .from(queuedChanges)
-      .where(
-        and(ofAccount(queuedChanges, owner), eq(queuedChanges.idempotencyKey, idempotencyKey)),
-      );
-    return row ? changeRowOf(row) : undefined;
-  }
-
-  async findOwned(owner: Pick<ChangeOwner, 'region' | 'clientId'>, id: string) {
-    const row = await this.find(id);
-    return row && sameAccount(row.owner, owner) ? row : undefined;
-  }
-
-  /**
-   * By default at most 50, and `QUEUED_CHANGE_LIST_MAX` of those still waiting: the timeline draws
-   * every waiting change's window and counts it in its overlap check.
-   */
-  async list(
-    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
-    options: { waiting?: boolean; deviceId?: string; limit?: number } = {},
-  ): Promise<QueuedChangeRow[]> {
-    const rows = await this.#db
-      .select()
-      .from(queuedChanges)
-      .where(
-        and(
-          ofAccount(queuedChanges, owner),
-          options.waiting ? inArray(queuedChanges.state, [...WAITING_CHANGE_STATES]) : undefined,
-          options.deviceId === undefined
-            ? undefined
-            : inArray(
-                queuedChanges.id,
-                this.#db
-                  .select({ changeId: queuedChangeDevices.changeId })
-                  .from(queuedChangeDevices)
-                  .where(
-                    and(
-                      eq(queuedChangeDevices.region, owner.region),
-                      eq(queuedChangeDevices.deviceId, options.deviceId),
-                    ),
-                  ),
-              ),
-        ),
-      )
-      .orderBy(desc(queuedChanges.seq))
-      .limit(options.limit ?? (options.waiting ? QUEUED_CHANGE_LIST_MAX : 50));
-    return rows.map(changeRowOf);
-  }
-
   withdraw(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
     id: string,
     nowMs: number,
     detail = 'Withdrawn before it was sent; nothing was sent.',
   ): Promise<{ withdrawn: boolean; row: QueuedChangeRow | undefined }> {
-    return this.#db.transaction(async (txn) => {
+    return this.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       const row = await this.#lockRow(tx, id);
       if (!row || !sameAccount(row.owner, owner)) return { withdrawn: false, row: undefined };
@@ -286,7 +173,7 @@ export class QueuedChangeStore {
    * key makes a repeated call a replay. A replan past the deadline fails it `budget_too_tight`.
    */
   startStep(id: string, nowMs: number, leaseMs: number): Promise<StepStart> {
-    return this.#db.transaction(async (txn) => {
+    return this.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       const row = await this.#lockRow(tx, id);
       if (!row || (row.state !== 'queued' && row.state !== 'sending'))
@@ -361,7 +248,7 @@ export class QueuedChangeStore {
     end: StepEnd,
     nowMs: number,
   ): Promise<{ row: QueuedChangeRow | undefined; written: boolean }> {
-    return this.#db.transaction(async (txn) => {
+    return this.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       const row = await this.#lockRow(tx, id);
       const progress = row?.steps[index];
@@ -434,28 +321,6 @@ export class QueuedChangeStore {
       }
     });
   }
-
-  async due(nowMs: number, limit = 100): Promise<{ ids: string[]; nextAtMs: number | undefined }> {
-    const rows = await this.#db
-      .select({ id: queuedChanges.id, nextAt: queuedChanges.nextAt })
-      .from(queuedChanges)
-      .where(
-        and(
-          inArray(queuedChanges.state, [...WAITING_CHANGE_STATES]),
-          isNotNull(queuedChanges.nextAt),
-        ),
-      )
-      .orderBy(asc(queuedChanges.nextAt))
-      .limit(limit + 1);
-    const ids: string[] = [];
-    for (const row of rows) {
-      const atMs = row.nextAt?.getTime() ?? nowMs;
-      if (atMs > nowMs) return { ids, nextAtMs: atMs };
-      if (ids.length < limit) ids.push(row.id);
-    }
-    return { ids, nextAtMs: undefined };
-  }
-
   async #replanIn(
     tx: Database,
     row: QueuedChangeRow,

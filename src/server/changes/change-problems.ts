@@ -11,7 +11,7 @@ import {
 } from '#domain/queued-change.ts';
 import { siteClockWords } from '#domain/time.ts';
 import { QUEUED_CHANGE_KIND_WORDS } from '#domain/words.ts';
-import type { QueueOutcome } from '../budget/queued-change-store.ts';
+import type { QueueOutcome } from '../budget/queued-change-rows.ts';
 import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
 import { ProblemError } from '../http/problem.ts';
 

@@ -1,7 +1,7 @@
 import { actorOf } from '#domain/account.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
-import { mayResend, type LedgerRow } from '../ledger/ledger-store.ts';
+import { mayResend, type LedgerRow } from '../ledger/ledger-rows.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { Session } from '../session/session-store.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '#domain/ledger.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { toLedgerEntry } from '../ledger/ledger-store.ts';
+import { toLedgerEntry } from '../ledger/ledger-rows.ts';
 import { withUnboundDevices } from './unbound-devices.ts';
 import { COMMON_PROBLEMS, productRoutes, type ProductApiDeps } from './declare.ts';
 

@@ -1,7 +1,7 @@
 import type { FleetJob } from '#domain/fleet-job.ts';
 import { factsFromLedger, OVERVIEW_RECENT_HOURS, type OverviewFacts } from '#domain/overview.ts';
 import { accountOf } from '#domain/account.ts';
-import { toLedgerEntry } from '../ledger/ledger-store.ts';
+import { toLedgerEntry } from '../ledger/ledger-rows.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import type { ReadModel } from '../read-model/read-model.ts';
 import type { Session } from '../session/session-store.ts';

@@ -2,7 +2,7 @@ import type { CommandStatus, StatusRecord } from '#domain/command.ts';
 import { historyRangeSlots } from '#domain/history.ts';
 import type { DeviceCommandsView, DeviceReadState } from '#domain/read-model.ts';
 import type { Account } from '#domain/account.ts';
-import type { DeviceStateRow } from './read-model-store.ts';
+import type { DeviceStateRow } from './read-model-tables.ts';
 import { deviceReadStateOf, type KeptState } from './device-read-cache.ts';
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
 

@@ -18,15 +18,12 @@ import type { AccountEvents } from '../events/account-events.ts';
 import type { Queryable } from '../events/event-store.ts';
 import { personKey, personOf, type Account, type Actor } from '#domain/account.ts';
 import { madeByName } from '../ledger/device-commands-recorder.ts';
-import type { LedgerRow, LedgerStore } from '../ledger/ledger-store.ts';
+import type { LedgerRow } from '../ledger/ledger-rows.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { SecretBox } from '../session/secret-box.ts';
-import {
-  ReadModelStore,
-  type ConfirmationRow,
-  type DeviceStateRow,
-  type KnownCommand,
-} from './read-model-store.ts';
+import { ReadModelStore, type ConfirmationRow } from './read-model-store.ts';
+import type { DeviceStateRow, KnownCommand } from './read-model-tables.ts';
 
 /** Told to listeners after it committed. */
 export interface ReadModelChange {

@@ -1,7 +1,7 @@
 import type { StatusRecord } from '#domain/command.ts';
 import { slotOf, slotsReadAfter } from '#domain/refresh-policy.ts';
 import { accountKey, personOf, type Account } from '#domain/account.ts';
-import type { LedgerRow } from '../ledger/ledger-store.ts';
+import type { LedgerRow } from '../ledger/ledger-rows.ts';
 import { matchSubmittedCommand } from '../ledger/reconcile.ts';
 import { actingFor } from '../session/acting-for.ts';
 import type { SecretBox } from '../session/secret-box.ts';

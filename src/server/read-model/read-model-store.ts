@@ -1,9 +1,7 @@
-import { and, asc, eq, gt, inArray, isNotNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
-import { StatusRecordSchema, type CommandStatus, type StatusRecord } from '#domain/command.ts';
+import { and, asc, eq, isNotNull, lt, lte, notInArray, inArray, or, sql } from 'drizzle-orm';
 import type { PowerControl } from '#domain/power-control.ts';
-import type { DeviceCommandChange } from '#domain/read-model.ts';
-import type { OpenCommand, PendingConfirmation } from '#domain/refresh-policy.ts';
-import type { Database } from '#infra/database.ts';
+import type { PendingConfirmation } from '#domain/refresh-policy.ts';
+import type { Account, Person } from '#domain/account.ts';
 import {
   batchConfirmations,
   deviceCommandChanges,
@@ -12,26 +10,11 @@ import {
   readModelAccounts,
   readModelNotices,
   siteBindingGenerations,
-  unsupportedControls,
 } from '../db/schema.ts';
 import { ofAccount, ofDevice } from '../db/account-rows.ts';
 import type { Queryable } from '../events/event-store.ts';
-import type { Account, Person } from '#domain/account.ts';
-import { DeviceReadCache, type CacheDrop } from './device-read-cache.ts';
-
-export type DeviceStateRow = typeof deviceReadState.$inferSelect;
-
-interface Written {
-  account: Account;
-  drop: CacheDrop;
-  kept?: KnownCommand;
-}
-
-export interface KnownCommand {
-  record: StatusRecord;
-  madeBy?: Person | undefined;
-  madeByName?: string | undefined;
-}
+import { DeviceCommandTables } from './device-command-tables.ts';
+import { OPEN_STATUSES, type DeviceStateRow } from './read-model-tables.ts';
 
 export interface ConfirmationRow {
   ledgerEntryId: number;
@@ -54,354 +37,11 @@ export interface ClaimedDevice {
 
 export const CHANGE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-const OPEN_STATUSES: CommandStatus[] = ['received', 'executing'];
-
 /**
- * The read model's tables (docs/architecture.md, Read model). Writes about one device take its
- * state row's lock ({@link lockDevice}) first, so instances never interleave on a device.
+ * The read model's tables (docs/architecture.md, Read model): beside those it extends, the batch
+ * confirmations, read claims, site bindings and the accounts whose devices are read.
  */
-export class ReadModelStore {
-  readonly db: Database;
-  readonly cache = new DeviceReadCache<KnownCommand>();
-  readonly #written = new WeakMap<object, Written[]>();
-
-  constructor(db: Database) {
-    this.db = db;
-  }
-
-  /**
-   * Every transaction that writes devices goes through here: its writes are dropped from
-   * {@link cache} when it ends, and its commands kept once committed, so the first poll is answered
-   * from memory. Safe: the row lock ordered this write after every earlier one.
-   */
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const written: Written[] = [];
-    let committed = false;
-    try {
-      const result = await this.db.transaction((tx) => {
-        this.#written.set(tx, written);
-        return work(tx);
-      });
-      committed = true;
-      return result;
-    } finally {
-      for (const { account, drop } of written) this.cache.drop(account, [drop]);
-      if (committed) this.#keep(written);
-    }
-  }
-
-  #wrote(tx: Queryable, account: Account, drop: CacheDrop, kept?: KnownCommand): void {
-    const entry: Written = {
-      account: { region: account.region, clientId: account.clientId },
-      drop,
-      ...(kept ? { kept } : {}),
-    };
-    const written = this.#written.get(tx);
-    if (written) {
-      written.push(entry);
-      return;
-    }
-    this.cache.drop(account, [drop]);
-    // A transaction not opened here may still roll back.
-    if (tx === this.db) this.#keep([entry]);
-  }
-
-  #keep(written: readonly Written[]): void {
-    const epoch = this.cache.epoch;
-    for (const { account, drop, kept } of written)
-      if (kept) this.cache.keepCommand(epoch, account, drop.deviceId, kept);
-  }
-
-  /** For an upstream that just forgot them itself (the sandbox's reset); never for the vendor. */
-  async forgetAll(): Promise<void> {
-    try {
-      await this.db.transaction(async (tx) => {
-        await tx.delete(deviceCommandChanges);
-        await tx.delete(deviceCommands);
-        await tx.delete(deviceReadState);
-      });
-    } finally {
-      this.cache.clear();
-    }
-  }
-
-  /** Created when missing, locked in device order so two transactions never deadlock. */
-  async lockDevices(
-    tx: Queryable,
-    account: Account,
-    deviceIds: readonly string[],
-    nowMs: number,
-  ): Promise<Map<string, DeviceStateRow>> {
-    const ids = [...new Set(deviceIds)].sort();
-    const states = new Map<string, DeviceStateRow>();
-    if (ids.length === 0) return states;
-    await tx
-      .insert(deviceReadState)
-      .values(ids.map((deviceId) => ({ ...account, deviceId, updatedAt: new Date(nowMs) })))
-      .onConflictDoNothing();
-    const rows = await tx
-      .select()
-      .from(deviceReadState)
-      .where(and(ofAccount(deviceReadState, account), inArray(deviceReadState.deviceId, ids)))
-      .orderBy(asc(deviceReadState.deviceId))
-      .for('update');
-    for (const row of rows) states.set(row.deviceId, row);
-    // A row may have been created.
-    for (const deviceId of ids) this.#wrote(tx, account, { kind: 'state', deviceId });
-    return states;
-  }
-
-  async lockDevice(
-    tx: Queryable,
-    account: Account,
-    deviceId: string,
-    nowMs: number,
-  ): Promise<DeviceStateRow> {
-    const row = (await this.lockDevices(tx, account, [deviceId], nowMs)).get(deviceId);
-    if (!row) throw new Error(`the read model's row of ${deviceId} was not written`);
-    return row;
-  }
-
-  async stateOf(
-    account: Account,
-    deviceId: string,
-    tx: Queryable = this.db,
-  ): Promise<DeviceStateRow | undefined> {
-    const [row] = await tx
-      .select()
-      .from(deviceReadState)
-      .where(ofDevice(deviceReadState, account, deviceId));
-    return row;
-  }
-
-  /** Its lock held. */
-  async updateState(
-    tx: Queryable,
-    account: Account,
-    deviceId: string,
-    changes: Partial<Omit<DeviceStateRow, 'region' | 'clientId' | 'deviceId'>>,
-  ): Promise<void> {
-    await tx
-      .update(deviceReadState)
-      .set(changes)
-      .where(ofDevice(deviceReadState, account, deviceId));
-    this.#wrote(tx, account, { kind: 'state', deviceId });
-  }
-
-  async commandsByIds(
-    tx: Queryable,
-    account: Account,
-    deviceId: string,
-    commandIds: readonly string[],
-  ): Promise<Map<string, KnownCommand>> {
-    const known = new Map<string, KnownCommand>();
-    if (commandIds.length === 0) return known;
-    const rows = await tx
-      .select()
-      .from(deviceCommands)
-      .where(
-        and(
-          ofDevice(deviceCommands, account, deviceId),
-          inArray(deviceCommands.commandId, [...new Set(commandIds)]),
-        ),
-      );
-    for (const row of rows) {
-      const command = knownOf(row);
-      if (command) known.set(row.commandId, command);
-    }
-    return known;
-  }
-
-  /** docs/upstream.md, History. */
-  async commandsMeeting(
-    account: Account,
-    deviceId: string,
-    range: { startMs: number; endMs: number },
-    status?: CommandStatus,
-  ): Promise<StatusRecord[]> {
-    const rows = await this.db
-      .select({ record: deviceCommands.record })
-      .from(deviceCommands)
-      .where(
-        and(
-          ofDevice(deviceCommands, account, deviceId),
-          lt(deviceCommands.windowStart, new Date(range.endMs)),
-          gt(deviceCommands.windowEnd, new Date(range.startMs)),
-          status ? eq(deviceCommands.status, status) : undefined,
-        ),
-      )
-      .orderBy(asc(deviceCommands.windowStart), asc(deviceCommands.commandId));
-    return rows.flatMap((row) => {
-      const record = StatusRecordSchema.safeParse(row.record);
-      return record.success ? [record.data] : [];
-    });
-  }
-
-  async commandsOf(
-    account: Account,
-    refs: readonly { deviceId: string; commandId: string }[],
-    tx: Queryable = this.db,
-  ): Promise<Map<string, StatusRecord>> {
-    const found = new Map<string, StatusRecord>();
-    if (refs.length === 0) return found;
-    const rows = await tx
-      .select({ record: deviceCommands.record })
-      .from(deviceCommands)
-      .where(
-        and(
-          ofAccount(deviceCommands, account),
-          inArray(deviceCommands.commandId, [...new Set(refs.map((ref) => ref.commandId))]),
-          inArray(deviceCommands.deviceId, [...new Set(refs.map((ref) => ref.deviceId))]),
-        ),
-      );
-    for (const row of rows) {
-      const record = StatusRecordSchema.safeParse(row.record);
-      if (record.success) found.set(commandKey(record.data.deviceId, record.data.id), record.data);
-    }
-    return found;
-  }
-
-  /** `madeBy` only for one first learnt. */
-  async writeCommand(
-    tx: Queryable,
-    account: Account,
-    record: StatusRecord,
-    nowMs: number,
-    madeBy?: { person: Person; name?: string | undefined },
-  ): Promise<void> {
-    const fields = {
-      status: record.status,
-      windowStart: new Date(record.startTime),
-      windowEnd: new Date(record.endTime),
-      batchCommandId: record.batchCommandId ?? null,
-      record,
-      updatedAt: new Date(nowMs),
-    };
-    const [row] = await tx
-      .insert(deviceCommands)
-      .values({
-        ...account,
-        deviceId: record.deviceId,
-        commandId: record.id,
-        ...fields,
-        madeBy: madeBy?.person ?? null,
-        madeByName: madeBy?.name ?? null,
-        learntAt: new Date(nowMs),
-      })
-      .onConflictDoUpdate({
-        target: [
-          deviceCommands.region,
-          deviceCommands.clientId,
-          deviceCommands.deviceId,
-          deviceCommands.commandId,
-        ],
-        set: {
-          ...fields,
-          // A batch's command is found after a read knew it.
-          madeBy: sql`coalesce(${deviceCommands.madeBy}, excluded.made_by)`,
-          madeByName: sql`coalesce(${deviceCommands.madeByName}, excluded.made_by_name)`,
-        },
-      })
-      .returning();
-    this.#wrote(
-      tx,
-      account,
-      { kind: 'command', deviceId: record.deviceId, commandId: record.id },
-      row ? knownOf(row) : undefined,
-    );
-  }
-
-  async openCommands(tx: Queryable, account: Account, deviceId: string): Promise<OpenCommand[]> {
-    const rows = await tx
-      .select({
-        status: deviceCommands.status,
-        windowStart: deviceCommands.windowStart,
-        windowEnd: deviceCommands.windowEnd,
-      })
-      .from(deviceCommands)
-      .where(
-        and(
-          ofDevice(deviceCommands, account, deviceId),
-          inArray(deviceCommands.status, OPEN_STATUSES),
-        ),
-      );
-    return rows.map((row) => ({
-      status: row.status === 'executing' ? 'executing' : 'received',
-      startMs: row.windowStart.getTime(),
-      endMs: row.windowEnd.getTime(),
-    }));
-  }
-
-  /** Its lock held. */
-  async appendChange(
-    tx: Queryable,
-    account: Account,
-    change: DeviceCommandChange,
-    madeByKey: string | undefined,
-    nowMs: number,
-  ): Promise<void> {
-    await tx.insert(deviceCommandChanges).values({
-      ...account,
-      deviceId: change.deviceId,
-      version: change.version,
-      kind: change.kind,
-      commandId: change.commandId,
-      at: new Date(change.at),
-      windowStart: new Date(change.startTime),
-      windowEnd: new Date(change.endTime),
-      cancelReason: change.cancelReason ?? null,
-      batchCommandId: change.batchCommandId ?? null,
-      madeByName: change.madeBy ?? null,
-      madeByKey: madeByKey ?? null,
-      createdAt: new Date(nowMs),
-    });
-  }
-
-  /** `oldestKept`: the lowest version still kept (undefined: none). */
-  async changesAfter(
-    account: Account,
-    deviceId: string,
-    sinceVersion: number,
-    exceptKey?: string,
-  ): Promise<DeviceCommandChange[]> {
-    const rows = await this.db
-      .select()
-      .from(deviceCommandChanges)
-      .where(
-        and(
-          ofDevice(deviceCommandChanges, account, deviceId),
-          gt(deviceCommandChanges.version, sinceVersion),
-          exceptKey === undefined
-            ? undefined
-            : or(
-                sql`${deviceCommandChanges.madeByKey} is null`,
-                sql`${deviceCommandChanges.madeByKey} <> ${exceptKey}`,
-              ),
-        ),
-      )
-      .orderBy(asc(deviceCommandChanges.version));
-    return rows.map((row) => ({
-      version: row.version,
-      kind: row.kind === 'commandCancelled' ? 'commandCancelled' : 'commandAdded',
-      deviceId: row.deviceId,
-      commandId: row.commandId,
-      startTime: row.windowStart.toISOString(),
-      endTime: row.windowEnd.toISOString(),
-      at: row.at.toISOString(),
-      ...(row.cancelReason ? { cancelReason: row.cancelReason as never } : {}),
-      ...(row.batchCommandId ? { batchCommandId: row.batchCommandId } : {}),
-      ...(row.madeByName ? { madeBy: row.madeByName } : {}),
-    }));
-  }
-
-  async oldestKeptVersion(account: Account, deviceId: string): Promise<number | undefined> {
-    const [row] = await this.db
-      .select({ version: sql<number | null>`min(${deviceCommandChanges.version})` })
-      .from(deviceCommandChanges)
-      .where(ofDevice(deviceCommandChanges, account, deviceId));
-    return row?.version === null || row?.version === undefined ? undefined : Number(row.version);
-  }
-
+export class ReadModelStore extends DeviceCommandTables {
   /** Again: nothing changes. */
   async addConfirmations(tx: Queryable, account: Account, rows: ConfirmationRow[]): Promise<void> {
     if (rows.length === 0) return;
@@ -579,7 +219,7 @@ export class ReadModelStore {
           )
           .returning({ deviceId: deviceReadState.deviceId })),
       );
-    for (const { deviceId } of changed) this.#wrote(tx, account, { kind: 'state', deviceId });
+    for (const { deviceId } of changed) this.wrote(tx, account, { kind: 'state', deviceId });
     return {
       added: [...inserted.map((row) => row.deviceId), ...boundAgain],
       changed: changed.length > 0,
@@ -667,68 +307,8 @@ export class ReadModelStore {
         ),
       )
       .returning({ deviceId: deviceReadState.deviceId });
-    for (const { deviceId } of rows) this.#wrote(tx, account, { kind: 'state', deviceId });
+    for (const { deviceId } of rows) this.wrote(tx, account, { kind: 'state', deviceId });
     return rows.map((row) => row.deviceId);
-  }
-
-  async learnUnsupported(
-    tx: Queryable,
-    account: Account,
-    deviceId: string,
-    controls: readonly string[],
-    commandId: string,
-    nowMs: number,
-  ): Promise<boolean> {
-    if (controls.length === 0) return false;
-    const rows = await tx
-      .insert(unsupportedControls)
-      .values(
-        controls.map((control) => ({
-          ...account,
-          deviceId,
-          control,
-          commandId,
-          learntAt: new Date(nowMs),
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ control: unsupportedControls.control });
-    return rows.length > 0;
-  }
-
-  async unsupportedOf(account: Account): Promise<Map<string, Set<string>>> {
-    const rows = await this.db
-      .select({ deviceId: unsupportedControls.deviceId, control: unsupportedControls.control })
-      .from(unsupportedControls)
-      .where(ofAccount(unsupportedControls, account));
-    const byDevice = new Map<string, Set<string>>();
-    for (const row of rows) {
-      const controls = byDevice.get(row.deviceId) ?? new Set<string>();
-      controls.add(row.control);
-      byDevice.set(row.deviceId, controls);
-    }
-    return byDevice;
-  }
-
-  /** A command that started ran them. */
-  async controlsUsed(tx: Queryable, account: Account, deviceId: string): Promise<Set<string>> {
-    const rows = await tx
-      .select({ record: deviceCommands.record })
-      .from(deviceCommands)
-      .where(
-        and(
-          ofDevice(deviceCommands, account, deviceId),
-          inArray(deviceCommands.status, ['executing', 'completed']),
-        ),
-      );
-    const used = new Set<string>();
-    for (const row of rows) {
-      const record = StatusRecordSchema.safeParse(row.record);
-      if (!record.success) continue;
-      for (const [control, value] of Object.entries(record.data.powerControl))
-        if (value !== undefined) used.add(control);
-    }
-    return used;
   }
 
   async rememberAccount(account: Account, secretCiphertext: string, nowMs: number): Promise<void> {
@@ -771,18 +351,4 @@ export class ReadModelStore {
       .returning({ key: readModelNotices.key });
     return rows.length > 0;
   }
-}
-
-export function commandKey(deviceId: string, commandId: string): string {
-  return `${deviceId} ${commandId}`;
-}
-
-function knownOf(row: typeof deviceCommands.$inferSelect): KnownCommand | undefined {
-  const record = StatusRecordSchema.safeParse(row.record);
-  if (!record.success) return undefined;
-  return {
-    record: record.data,
-    ...(row.madeBy ? { madeBy: row.madeBy as Person } : {}),
-    ...(row.madeByName ? { madeByName: row.madeByName } : {}),
-  };
 }

@@ -7,10 +7,10 @@ import {
   OIDC_CALLBACK_PATH,
   OIDC_POST_LOGOUT_PATH,
   OIDC_TRANSACTION_MAX_AGE_MS,
-  OidcSignInError,
   OidcTransactionSchema,
   type OidcClient,
 } from './oidc.ts';
+import { OidcSignInError } from './oidc-refusals.ts';
 import type { SecretBox } from './secret-box.ts';
 import { hostCookieName, type SessionCookie } from './session-cookie.ts';
 import type { Sessions } from './sessions.ts';

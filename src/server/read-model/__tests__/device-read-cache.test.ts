@@ -20,7 +20,8 @@ import { LedgerStore } from '../../ledger/ledger-store.ts';
 import { SecretBox } from '../../session/secret-box.ts';
 import { DeviceReadCache } from '../device-read-cache.ts';
 import { ReadModel } from '../read-model.ts';
-import { ReadModelStore, type KnownCommand } from '../read-model-store.ts';
+import { ReadModelStore } from '../read-model-store.ts';
+import type { KnownCommand } from '../read-model-tables.ts';
 
 const T = Date.parse('2026-11-25T14:00:00Z');
 const MIN = 60_000;
