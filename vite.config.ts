@@ -22,6 +22,10 @@ export default defineConfig({
         find: /^zod$/,
         replacement: fileURLToPath(new URL('src/client/zod-jitless.ts', import.meta.url)),
       },
+      {
+        find: /^zod\/mini$/,
+        replacement: fileURLToPath(new URL('src/client/zod-mini-jitless.ts', import.meta.url)),
+      },
     ],
   },
   build: { outDir: 'dist/client', sourcemap: false },

@@ -47,10 +47,6 @@ export const SessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
-/** `oidc`: their company account (docs/security.md). */
-export const SignInModeSchema = z.object({ mode: z.enum(['credentials', 'oidc']) });
-export type SignInMode = z.infer<typeof SignInModeSchema>;
-
 /** `state` comes back to `/sign-in`, which checks it (OpenID Connect RP-Initiated Logout 1.0). */
 export const SignOutAnswerSchema = z.object({
   logoutUrl: z.url().optional(),
@@ -58,27 +54,11 @@ export const SignOutAnswerSchema = z.object({
 });
 export type SignOutAnswer = z.infer<typeof SignOutAnswerSchema>;
 
-/**
- * Why a company sign-in was refused, grouped by what the operator can do; the browser goes to
- * `/sign-in?refused=<code>` (docs/security.md, Company sign-in). The IdP's codes (RFC 6749 4.1.2.1,
- * 5.2) map so: `invalid_client` also for `unauthorized_client` at the token endpoint (Glewlwyd);
- * `request_refused` for `invalid_request`, `invalid_scope`, `unsupported_*`; `idp_unavailable`
- * for `server_error`, `temporarily_unavailable`, a 5xx; `expired_attempt` past ten minutes.
- */
-export const OIDC_REFUSALS = [
-  'no_role',
-  'access_denied',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'request_refused',
-  'client_auth_unsupported',
-  'idp_error',
-  'idp_unavailable',
-  'idp_unreachable',
-  'response_mismatch',
-  'expired_attempt',
-  'id_token_invalid',
-] as const;
-export const OidcRefusalSchema = z.enum(OIDC_REFUSALS);
-export type OidcRefusal = z.infer<typeof OidcRefusalSchema>;
+// Read by the sign-in page before its first paint, hence made apart (sign-in-mode.ts says why).
+export {
+  OIDC_REFUSALS,
+  OidcRefusalSchema,
+  SignInModeSchema,
+  type OidcRefusal,
+  type SignInMode,
+} from './sign-in-mode.ts';

@@ -1,15 +1,10 @@
 import { z } from 'zod';
+import { REGIONS } from './regions.ts';
 
-/**
- * Regions of the service, each with its own token endpoint (docs/upstream.md, Sources and base
- * paths).
- */
-export const REGIONS = ['eu', 'au'] as const;
+export { REGION_NAMES, REGIONS, type Region } from './regions.ts';
+
+/** A region of the service (`regions.ts`). */
 export const RegionSchema = z.enum(REGIONS);
-export type Region = z.infer<typeof RegionSchema>;
-
-/** Words for a region. */
-export const REGION_NAMES: Record<Region, string> = { eu: 'Europe', au: 'Australia' };
 
 /**
  * Path of the token endpoint under a region's auth URL (docs/upstream.md, Sources and base

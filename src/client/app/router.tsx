@@ -5,7 +5,6 @@ import { RouteError } from './routes/route-error.tsx';
 import { AppLoading } from './routes/app-loading.tsx';
 import { NotFoundRoute } from './routes/not-found.tsx';
 import { signInRoute } from './routes/sign-in.tsx';
-import { requireSession } from './routes/require-session.ts';
 import type { PageWidthHandle } from './routes/page-width.ts';
 
 /** Pages whose work needs the whole window: a grid, a fleet's table, charts. */
@@ -26,9 +25,14 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
         { path: 'sign-in', ...signInRoute(queryClient) },
         {
           id: 'signed-in',
-          loader: requireSession(queryClient),
+          // The loader comes with the layout: the session check (and the classic zod it parses
+          // with) is not in the sign-in page's first paint (src/domain/sign-in-mode.ts).
           lazy: () =>
-            import('./routes/signed-in-layout.tsx').then(({ SignedInLayout }) => ({
+            Promise.all([
+              import('./routes/require-session.ts'),
+              import('./routes/signed-in-layout.tsx'),
+            ]).then(([{ requireSession }, { SignedInLayout }]) => ({
+              loader: requireSession(queryClient),
               Component: SignedInLayout,
             })),
           children: [

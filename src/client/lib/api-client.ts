@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ProblemSchema } from '#domain/errors.ts';
+import { safeParse } from 'zod/v4/core';
 import { ApiError, CLIENT_ERROR_CODES } from './api-error.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -27,7 +27,7 @@ export interface ApiResponse<T> {
  * body), adds `X-CSRF: 1` to non-GET calls (docs/architecture.md, BFF surface). Rejects with
  * {@link ApiError} only (`network_error`, `unexpected_response`, or the problem's); aborts rethrown.
  */
-export async function apiRequestWithStatus<S extends z.ZodType>(
+export async function apiRequestWithStatus<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   options?: RequestOptions,
@@ -39,7 +39,7 @@ export async function apiRequestWithStatus(
 ): Promise<ApiResponse<undefined>>;
 export async function apiRequestWithStatus(
   path: string,
-  schema: z.ZodType | null,
+  schema: z.core.$ZodType | null,
   { method = 'GET', body, query, signal, idempotencyKey, undoOf }: RequestOptions = {},
 ): Promise<ApiResponse<unknown>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -70,7 +70,7 @@ export async function apiRequestWithStatus(
   if (!response.ok) throw await problemToError(response);
   if (schema === null) return { status: response.status, data: undefined };
 
-  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  const parsed = safeParse(schema, await response.json().catch(() => undefined));
   if (!parsed.success) {
     throw new ApiError({
       status: response.status,
@@ -83,7 +83,7 @@ export async function apiRequestWithStatus(
 }
 
 /** {@link apiRequestWithStatus} for callers that need the body only. */
-export async function apiRequest<S extends z.ZodType>(
+export async function apiRequest<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   options?: RequestOptions,
@@ -95,7 +95,7 @@ export async function apiRequest(
 ): Promise<undefined>;
 export async function apiRequest(
   path: string,
-  schema: z.ZodType | null,
+  schema: z.core.$ZodType | null,
   options?: RequestOptions,
 ): Promise<unknown> {
   const { data } = await (schema === null
@@ -125,6 +125,9 @@ export function retryAfterMs(header: string | null, nowMs = Date.now()): number 
 /** Reads an error answer: problem+json when the BFF sent one, else words from the status. */
 export async function problemToError(response: Response): Promise<ApiError> {
   const wait = retryAfterMs(response.headers.get('Retry-After'));
+  // Loaded with the first error answer: the problem's schemas need the classic zod, which the
+  // sign-in page's first paint does not wait for (src/domain/sign-in-mode.ts).
+  const { ProblemSchema } = await import('#domain/errors.ts');
   const problem = ProblemSchema.safeParse(await response.json().catch(() => undefined));
   if (problem.success) {
     const { status, code, title, detail, details, upstream } = problem.data;

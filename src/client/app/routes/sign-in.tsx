@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
-import { OidcRefusalSchema } from '#domain/session.ts';
+import { OidcRefusalSchema } from '#domain/sign-in-mode.ts';
 import { useSignInMode } from '../../features/session/api/get-sign-in-mode.ts';
 import { sessionKeys } from '../../features/session/api/session-keys.ts';
 import { CompanySignIn } from '../../features/session/components/company-sign-in.tsx';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SignInModeSchema, type SignInMode } from '#domain/session.ts';
+import { SignInModeSchema, type SignInMode } from '#domain/sign-in-mode.ts';
 import { apiRequest } from '#client/lib/api-client.ts';
 import { sessionKeys } from './session-keys.ts';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { SignOutAnswerSchema, type SignOutAnswer } from '#domain/session.ts';
+import type { SignOutAnswer } from '#domain/session.ts';
 import { apiRequest } from '#client/lib/api-client.ts';
 import { rememberSignOutState } from '../lib/sign-out-state.ts';
 
@@ -8,6 +8,8 @@ import { rememberSignOutState } from '../lib/sign-out-state.ts';
  * back (OpenID Connect RP-Initiated Logout 1.0), kept for the sign-in page to check.
  */
 export async function signOut(): Promise<SignOutAnswer> {
+  // Loaded on leaving: the sign-in page (a refusal) paints without the classic zod (src/domain/sign-in-mode.ts).
+  const { SignOutAnswerSchema } = await import('#domain/session.ts');
   const answer =
     (await apiRequest('/session', SignOutAnswerSchema.optional(), { method: 'DELETE' })) ?? {};
   if (answer.logoutUrl && answer.state) rememberSignOutState(answer.state);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { REGION_NAMES, REGIONS, RegionSchema, type Region } from '#domain/token.ts';
+import { REGION_NAMES, REGIONS, type Region } from '#domain/regions.ts';
 import { Field } from '#client/components/field.tsx';
 
 /** Company sign-in (docs/security.md): a link, not a form, since CSP `form-action 'self'` would stop a form's redirect to the IdP. */
@@ -13,8 +13,9 @@ export function CompanySignIn() {
             {...control}
             value={region}
             onChange={(event) => {
-              const chosen = RegionSchema.safeParse(event.target.value);
-              if (chosen.success) setRegion(chosen.data);
+              // One of the options above; the classic zod is not loaded on this page (src/domain/sign-in-mode.ts).
+              const chosen = REGIONS.find((value) => value === event.target.value);
+              if (chosen) setRegion(chosen);
             }}
           >
             {REGIONS.map((value) => (

@@ -1,14 +1,30 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { SignInRequestSchema, type SessionInfo } from '#domain/session.ts';
-import { REGION_NAMES, REGIONS } from '#domain/token.ts';
+import { useForm, type Resolver } from 'react-hook-form';
+import type { z } from 'zod';
+import type { SessionInfo, SignInRequestSchema } from '#domain/session.ts';
+import { REGION_NAMES, REGIONS } from '#domain/regions.ts';
 import type { BffProblemCode } from '#domain/problems.ts';
 import { Field } from '#client/components/field.tsx';
 import type { ApiError } from '#client/lib/api-error.ts';
 import { useSignIn } from '../api/sign-in.ts';
 
 type SignInCode = BffProblemCode | 'network_error';
+
+/**
+ * The form checked with `SignInRequestSchema`, loaded at the first check: the sign-in page paints
+ * without the classic zod (src/domain/sign-in-mode.ts), and nothing is checked before a field is.
+ */
+const signInResolver: Resolver<
+  z.input<typeof SignInRequestSchema>,
+  unknown,
+  z.output<typeof SignInRequestSchema>
+> = async (values, context, options) => {
+  const [{ zodResolver }, { SignInRequestSchema }] = await Promise.all([
+    import('@hookform/resolvers/zod'),
+    import('#domain/session.ts'),
+  ]);
+  return zodResolver(SignInRequestSchema)(values, context, options);
+};
 
 const TRY_AGAIN = 'Try again in a moment; if it keeps failing, tell your service operator.';
 
@@ -51,7 +67,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
     resetField,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(SignInRequestSchema),
+    resolver: signInResolver,
     defaultValues: { region: 'eu', clientId: '', clientSecret: '', operatorName: '' },
   });
 
