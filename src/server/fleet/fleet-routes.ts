@@ -37,6 +37,13 @@ const UNAVAILABLE = problemResponse(
 const REFUSED = problemResponse(
   'Nothing was made: the selection or plan names what cannot be sent (`fleet_selection_refused`), or the Idempotency-Key was used for another job (`idempotency_key_reused`).',
 );
+/** What a route that makes a job answers, from a selection or from a plan. */
+const JOB_MADE = {
+  202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
+  422: REFUSED,
+  ...COMMON_PROBLEMS,
+  503: UNAVAILABLE,
+};
 
 /**
  * `/api/fleet-jobs` (docs/fleet-dispatch.md, BFF surface): create a job (202 with the job), list
@@ -62,12 +69,7 @@ export async function fleetRoutes(
         tags,
         summary: 'Send one device command to many devices in paced batches (a fleet job)',
         body: FleetJobRequestSchema,
-        response: {
-          202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
-          422: REFUSED,
-          ...COMMON_PROBLEMS,
-          503: UNAVAILABLE,
-        },
+        response: JOB_MADE,
       },
     },
     async (request, reply) => {
@@ -91,12 +93,7 @@ export async function fleetRoutes(
         tags,
         summary: "Send a dispatch plan's rows, checked again, as a fleet job",
         body: FleetPlanRequestSchema,
-        response: {
-          202: FleetJobSchema.describe('The job, made (or made before under this Idempotency-Key)'),
-          422: REFUSED,
-          ...COMMON_PROBLEMS,
-          503: UNAVAILABLE,
-        },
+        response: JOB_MADE,
       },
     },
     async (request, reply) => {
