@@ -117,24 +117,23 @@ beforeAll(async () => {
       commands,
     });
   });
-  fake.on('POST', '/device/BAT-2/commands', (_request, reply) =>
-    reply.code(422).send(vendorError('CAPABILITY_EXCEEDED', 'targetBatteryPowerW out of range')),
-  );
-  fake.on('POST', '/device/BAT-3/commands', (_request, reply) =>
-    reply.code(422).send(vendorError('DEVICE_NOT_SUPPORTED', 'no such control')),
-  );
-  fake.on('POST', '/device/BAT-4/commands', (_request, reply) =>
-    reply.code(409).send(vendorError('TIME_WINDOW_OVERLAP', 'Overlaps cmd_9')),
-  );
-  fake.on('POST', '/device/BAT-5/commands', (_request, reply) =>
-    reply.code(400).send(vendorError('INVALID_REQUEST', 'startTime must be ISO 8601')),
-  );
-  fake.on('POST', '/sites', (_request, reply) =>
-    reply.code(409).send(vendorError('SITE_ALREADY_BOUND', 'Site already authorized')),
-  );
-  fake.on('GET', '/devices/BAT-9/commands/gone', (_request, reply) =>
-    reply.code(404).send(vendorError('NOT_FOUND', 'Resource not found')),
-  );
+  // The vendor's refusals the product words, one route each: method, path, status, code, message.
+  const refusals = [
+    [
+      'POST',
+      '/device/BAT-2/commands',
+      422,
+      'CAPABILITY_EXCEEDED',
+      'targetBatteryPowerW out of range',
+    ],
+    ['POST', '/device/BAT-3/commands', 422, 'DEVICE_NOT_SUPPORTED', 'no such control'],
+    ['POST', '/device/BAT-4/commands', 409, 'TIME_WINDOW_OVERLAP', 'Overlaps cmd_9'],
+    ['POST', '/device/BAT-5/commands', 400, 'INVALID_REQUEST', 'startTime must be ISO 8601'],
+    ['POST', '/sites', 409, 'SITE_ALREADY_BOUND', 'Site already authorized'],
+    ['GET', '/devices/BAT-9/commands/gone', 404, 'NOT_FOUND', 'Resource not found'],
+  ] as const;
+  for (const [method, path, status, code, message] of refusals)
+    fake.on(method, path, (_request, reply) => reply.code(status).send(vendorError(code, message)));
 });
 afterAll(() => fake.close());
 beforeEach(async () => {
