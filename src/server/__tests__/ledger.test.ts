@@ -139,12 +139,7 @@ describe.each(DATABASE_KINDS)('the command ledger on %s', (kind) => {
   });
 
   it('refuses a malformed key with 400 before anything is sent', async () => {
-    const response = await bff.app.inject({
-      method: 'POST',
-      url: '/api/devices/BAT-1/commands',
-      headers: { cookie, ...CSRF, 'idempotency-key': '"has space"' },
-      payload: command,
-    });
+    const response = await submit('has space');
     expect(response.statusCode).toBe(400);
     expect(posts()).toBe(0);
   });

@@ -1,6 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProblemSchema } from '#domain/errors.ts';
+import type { ServerOptions } from '../app.ts';
 import { routeTable } from '../http/route-table.ts';
 import { refusalProblem } from '../upstream/upstream-problem.ts';
 import { PAGE_SIZE } from '../upstream/upstream-api.ts';
@@ -49,6 +51,23 @@ const record = {
 };
 
 /** `body` as the vendor answers it now: bare, or in the envelope with the status as `code`. */
+/** A second BFF on the test's database, signed in: its answer to the site list; closed after. */
+async function sitesThroughAnotherBff(
+  overrides: Partial<ServerOptions> = {},
+): Promise<LightMyRequestResponse> {
+  const other = await buildTestBff(fake, { ...overrides, database: database.handle });
+  try {
+    const otherCookie = await signIn(other.app);
+    return await other.app.inject({
+      method: 'GET',
+      url: '/api/sites',
+      headers: { cookie: otherCookie },
+    });
+  } finally {
+    await other.app.close();
+  }
+}
+
 const answer = (status: number, body: unknown) =>
   envelope ? { code: status, msg: status < 300 ? 'success' : 'Conflict', data: body } : body;
 
@@ -261,15 +280,7 @@ describe("the vendor's answers in the product's terms", () => {
   it("reads the OpenAPI document's camelCase token as well as the guide's snake_case one", async () => {
     fake.tokenShape = 'camel';
     try {
-      const other = await buildTestBff(fake, { database: database.handle });
-      const otherCookie = await signIn(other.app);
-      const response = await other.app.inject({
-        method: 'GET',
-        url: '/api/sites',
-        headers: { cookie: otherCookie },
-      });
-      expect(response.statusCode).toBe(200);
-      await other.app.close();
+      expect((await sitesThroughAnotherBff()).statusCode).toBe(200);
     } finally {
       fake.tokenShape = 'snake';
     }
@@ -390,19 +401,9 @@ describe('vendor refusals as product problems (decision 006, section 2)', () => 
 
   it('answers 502 upstream_unreachable when the vendor is down', async () => {
     const region = { authUrl: fake.url + '/eu', baseUrl: 'http://127.0.0.1:9/eu' };
-    const down = await buildTestBff(fake, {
-      database: database.handle,
-      upstreams: { eu: region, au: region },
-    });
-    const downCookie = await signIn(down.app);
-    const response = await down.app.inject({
-      method: 'GET',
-      url: '/api/sites',
-      headers: { cookie: downCookie },
-    });
+    const response = await sitesThroughAnotherBff({ upstreams: { eu: region, au: region } });
     expect(response.statusCode).toBe(502);
     expect(response.json().code).toBe('upstream_unreachable');
-    await down.app.close();
   });
 });
 
