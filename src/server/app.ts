@@ -24,32 +24,17 @@ export type { DatabaseOption, ServerOptions, ServerTestingOptions } from './serv
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * Starts the fleet job queue now unless it has started (by itself it starts in the background
-     * {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs; a failed start
-     * is retried. Resolves at once when the app closes before the queue ran. Never rejects. For tests and the bench, which create jobs as soon as the BFF listens.
+     * Starts the fleet job queue now, not {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`;
+     * resolves once it runs or the app closes, retrying a failed start; never rejects. For tests.
      */
     fleetJobsStarted(): Promise<void>;
-    /**
-     * Starts the queue of changes now unless it has started (by itself it starts with the fleet
-     * job queue, {@link FLEET_QUEUE_START_DELAY_MS} after `ready()`), and resolves once it runs.
-     * Never rejects. For tests and the bench.
-     */
+    /** Starts the queue of changes now, as `fleetJobsStarted` the fleet's; never rejects. */
     changeQueueStarted(): Promise<void>;
-    /**
-     * The queue of changes waiting for their devices' budget of upstream calls. For tests, which
-     * wake it after moving the upstream clock (`recheck()`).
-     */
+    /** For tests, which `recheck()` it after moving the upstream clock. */
     changeQueue: ChangeQueue;
-    /**
-     * Account events (`publish`) and the notification inbox (`notify`) of this BFF
-     * (docs/architecture.md, Live updates). For tests, which publish and notify as the modules
-     * that will call them do.
-     */
+    /** This BFF's account events and notification inbox (docs/architecture.md, Live updates). */
     liveUpdates: { events: AccountEvents; notifications: Notifications };
-    /**
-     * The upstream's clock, epoch ms (`upstreamClock`): what the per-device budget of upstream
-     * calls and the queue of changes count on (src/server/budget).
-     */
+    /** The upstream's clock, epoch ms, on which budget and queue count (src/server/README.md). */
     upstreamNow(): number;
     /**
      * Forgets what the BFF learnt of the upstream's devices: the calls it spent of each device's
@@ -57,15 +42,9 @@ declare module 'fastify' {
      * upstream that has just forgotten them itself (the sandbox's admin reset beside `npm start`).
      */
     forgetUpstream(): Promise<void>;
-    /**
-     * The read model of device commands (docs/architecture.md, Read model): what the ledger
-     * records of every accepted change, each device's version and what changed since one.
-     */
+    /** The read model of device commands (docs/architecture.md, Read model). */
     deviceCommands: DeviceCommandsRecorder;
-    /**
-     * The database's read model and its refresher (docs/architecture.md, Read model). Tests and
-     * the bench call `reads.runDue()` after moving the upstream clock, and read `reads.counts`.
-     */
+    /** The read model and its refresher, which tests `runDue()` after moving the clock. */
     readModel: { model: ReadModel; reads: DeviceReads };
   }
 }
@@ -77,13 +56,9 @@ export const FLEET_QUEUE_START_DELAY_MS = 1_000;
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * Builds the BFF (docs/architecture.md, Parts and data flow; BFF surface): security headers,
- * request guards (path, CSRF + Origin), `/api/session`, the product API under `/api` with its
- * OpenAPI document, problem+json errors, and the SPA when `staticDir` is given. Not listening; `main.ts`
- * listens, tests `inject()` or listen on port 0.
- *
- * When `publicOrigin` is absent or has port 0, the expected Origin is taken from the address the
- * app listens on (`http://<address>:<port>`), so tests can listen on an ephemeral port.
+ * Builds the BFF, not listening (docs/architecture.md, Parts and data flow; BFF surface). When
+ * `publicOrigin` is absent or has port 0, the expected Origin is the address the app listens on,
+ * so tests can listen on an ephemeral port.
  */
 export async function buildServerApp(options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -129,20 +104,11 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   return app;
 }
 
-/**
- * Starts the services with the app and stops them as it closes: live updates, notifications'
- * pruning and the read model's refresher when ready; both queues a moment later
- * ({@link FLEET_QUEUE_START_DELAY_MS}); all of them, and the database when the BFF opened it, on
- * close. While the app shuts down, its answers close their connections.
- */
+/** Starts the services when the app is ready; stops them, and a database it opened, on close. */
 function startAndStopWithApp(app: FastifyInstance, services: Services): void {
   const { events, notifications, deviceReads, fleetQueue, changeQueue, jobQueues } = services;
-  // The queue's start (pg-boss's schema check, its queue and worker: about half a second) runs
-  // after the app serves rather than before, so every other route answers at once; what needs the
-  // queue answers 503 `fleet_jobs_starting` meanwhile. It waits a moment more: its module loading
-  // and statements on the one PGlite connection run on the thread that answers the first
-  // requests, which, started at once, it held up about as long as before. start() never rejects:
-  // failures are logged and tried again.
+  // Started later so the first requests are not held up (decision 005, Consequences); start()
+  // never rejects: failures are logged and tried again.
   let queueStartTimer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     queueStartTimer = setTimeout(() => {
@@ -182,7 +148,6 @@ function startAndStopWithApp(app: FastifyInstance, services: Services): void {
   });
 }
 
-/** The app's decorations (declared above) for tests, the bench and `npm start`, from its services. */
 function decorateFromServices(app: FastifyInstance, services: Services): void {
   const { fleetQueue, changeQueue, readModel } = services;
   app.decorate('fleetJobsStarted', () => fleetQueue.start());

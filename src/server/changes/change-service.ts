@@ -100,21 +100,10 @@ export interface SubmitOptions {
 }
 
 /**
- * Every change to a device goes through its budget of upstream calls
- * (docs/decisions/007-device-call-budget.md, sections 1, 2 and 5):
- * - one call (a submission, a cancel, a batch, a batch cancel) takes a slot of each of its
- *   devices before the ledger sends it, and the slot is settled at the answer's time; no slot
- *   now, or a 429 from the vendor (the devices are then marked busy until its `Retry-After`),
- *   queues the change under the request's key instead, answered 202 with when it goes;
- * - a change of several steps (a replace, an undo) is planned as a whole before its first call,
- *   refused 409 `budget_too_tight` when its last call would miss the lead time before its window,
- *   else queued and, when due now, sent at once;
- * - a change made against an older version of its device (`deviceVersion`) is refused 409
- *   `device_changed` with what another person changed since;
- * - a new change is checked before it takes a slot or is queued (`checkChangeSteps`): a window
- *   that has already ended, or that overlaps a command the read model knows, is refused at once
- *   with no call, as it would be if the device had calls to spare.
- * It knows no HTTP framework: `product-api/write-path.ts` reads the request and sends the answer.
+ * Sends every change to a device within its budget of upstream calls, or queues it, or refuses
+ * it (409 `budget_too_tight`, `device_changed`, `checkChangeSteps`'s): decision 007, sections 1,
+ * 2 and 5, and docs/architecture.md, BFF surface. It knows no HTTP framework:
+ * `product-api/write-path.ts` reads the request and sends the answer.
  */
 export class ChangeService {
   readonly #ledger: Ledger;
@@ -173,11 +162,7 @@ export class ChangeService {
     }
   }
 
-  /**
-   * A change of one upstream call: a known `Idempotency-Key` is the ledger's (replayed or
-   * settled) or the queue's (where its change stands); a new one takes a slot of each device and
-   * goes through the ledger, or is queued.
-   */
+  /** A change of one upstream call: a known key is answered by the ledger or the queue. */
   async #single(caller: Session, call: ChangeCall, options: SubmitOptions): Promise<ChangeOutcome> {
     const kind = kindOf(call);
     const { undoOf, requestId } = options;
@@ -244,11 +229,8 @@ export class ChangeService {
   }
 
   /**
-   * A planned change (`POST /api/devices/{deviceId}/changes`): plans its steps with the device's
-   * budget, refuses it when it cannot go in time, else queues it and, when its first step is due
-   * now, waits for it to be sent. With `ifLater` `refuse`, a change whose first step would wait is
-   * neither queued nor sent: 409 `change_would_wait` with when it would go, so the operator hears
-   * it before anything is sent.
+   * A planned change (`POST /api/devices/{deviceId}/changes`), queued and, when due now, waited
+   * for; with `ifLater` `refuse` one that would wait is refused 409 `change_would_wait` unsent.
    */
   async #planned(
     caller: Session,
@@ -402,11 +384,7 @@ export class ChangeService {
     return checkChangeSteps(caller, steps, { nowMs: this.#upstreamNow(), known: this.#known });
   }
 
-  /**
-   * Refuses a change made against an older `version` of `deviceId` when another person's change
-   * (a new command, a cancellation) landed since (decision 007, section 5): 409 `device_changed`
-   * with what changed, on the site's clock. No version, no device or no read model: no check.
-   */
+  /** 409 `device_changed` if another person changed the device since `version` (decision 007). */
   async #checkVersion(
     caller: Session,
     deviceId: string | undefined,

@@ -65,10 +65,8 @@ export class FleetJobs {
   }
 
   /**
-   * Creates a job for `request` under `session`'s sign-in and wakes its first step.
-   *
-   * With an `idempotencyKey` seen before, the job that request made is answered instead (nothing
-   * new is made or sent).
+   * Creates a job for `request` under `session`'s sign-in and wakes its first step; a known
+   * `idempotencyKey` answers the job that request made (nothing new is made or sent).
    *
    * @param sites reads the session's bound sites (`GET /sites`), where the selection is resolved.
    * @throws ProblemError 422 `fleet_selection_refused` when the selection names a site or device
@@ -101,12 +99,8 @@ export class FleetJobs {
   }
 
   /**
-   * Checks the rows of a dispatch plan (docs/fleet-dispatch.md, Dispatch plans) with `checkPlan`
-   * against the bound sites and the commands the devices already hold: the history of each
-   * device named over the plan's span, read in pieces of at most 30 days (the history query's
-   * limit), a few devices at a time. A row the device holds with the same window and controls is
-   * refused as already sent; one overlapping an active command of the device is refused naming
-   * it (overlap.ts, the project's one overlap rule).
+   * Checks the rows of a dispatch plan with `checkPlan` (docs/fleet-dispatch.md, Dispatch plans)
+   * against the bound sites and each named device's history over the plan's span.
    *
    * @param histories reads one device's commands over a range (`GET /devices/{id}/commands`).
    * @throws ProblemError from the upstream (sites or a history unreadable).
@@ -162,12 +156,9 @@ export class FleetJobs {
   }
 
   /**
-   * Creates a job from the rows of a dispatch plan the operator kept (docs/fleet-dispatch.md,
-   * Dispatch plans): the rows are checked again with `checkPlanRows` (the same rule as the
-   * preview: bound sites, capability ranges, windows not in the past, overlap with the devices'
-   * active commands and between rows, rows already sent), grouped into batches where they share a
-   * command, and sent as one job. With an `idempotencyKey` seen before, the job that request made
-   * is answered instead.
+   * Creates a job from the rows of a dispatch plan the operator kept, checked again as in the
+   * preview (`checkPlanRows`; docs/fleet-dispatch.md, Dispatch plans) and grouped into batches.
+   * A known `idempotencyKey` answers the job that request made.
    *
    * @throws ProblemError 422 `fleet_selection_refused` naming the lines refused (nothing is made);
    *   422 `idempotency_key_reused`; 503 `fleet_jobs_starting` while the queue has not started.
@@ -212,11 +203,7 @@ export class FleetJobs {
     });
   }
 
-  /**
-   * Writes a new job with its batches under `session`'s sealed sign-in, wakes its first step and
-   * answers it as read back. Should a concurrent request with the same `idempotencyKey` have
-   * written its job first (the unique index refuses this one), that job is answered instead.
-   */
+  /** Writes and wakes a new job; a concurrent one of the same key, written first, is answered. */
   async #start(
     session: Session,
     job: {

@@ -9,10 +9,8 @@ import type { SiteDirectory } from '../upstream/site-directory.ts';
 import { withUnboundDevices } from './unbound-devices.ts';
 
 /**
- * Where the overview's facts come from (docs/architecture.md, Overview). One call per view; an
- * implementation answers from what the BFF holds and never calls the vendor per device (the
- * vendor allows 2 calls per device per minute, docs/upstream.md, Rate limit): at most the site
- * list, which the site directory keeps for 30 s per client.
+ * Where the overview's facts come from (docs/architecture.md, Overview): one call per view, never
+ * one to the vendor per device (docs/upstream.md, Rate limit).
  *
  * The contract, for a later implementation (the read model of every device's commands):
  * - Nothing of a device on no bound site (its site unbound since, docs/security.md, Unbinding):
@@ -37,10 +35,6 @@ export interface OverviewSource {
 /** What {@link LedgerOverviewSource} reads. */
 export interface LedgerOverviewDeps {
   ledger: Ledger;
-  /**
-   * The read model of device commands: where a command stands as the BFF last read it, whether
-   * or not a browser polled it (docs/architecture.md, Read model).
-   */
   readModel: ReadModel;
   sites: SiteDirectory;
   /** The session's client's fleet jobs as stored (no upstream read). */
@@ -52,12 +46,7 @@ export interface LedgerOverviewDeps {
 /** Most ledger entries one overview reads (newest first). */
 export const OVERVIEW_LEDGER_ENTRIES = 2000;
 
-/**
- * The first {@link OverviewSource}: the command ledger (what powerdeck sent, with its windows and
- * known outcomes; no upstream call, batch confirmation is left to the ledger's own readers), the
- * read model's records (where each command stands), the site directory's list, and the fleet
- * jobs' store. Commands sent outside powerdeck are unknown to it.
- */
+/** The first {@link OverviewSource}, from what the BFF holds (docs/architecture.md, Overview). */
 export class LedgerOverviewSource implements OverviewSource {
   readonly #deps: LedgerOverviewDeps;
 
@@ -79,8 +68,7 @@ export class LedgerOverviewSource implements OverviewSource {
       session,
       rows.map((row) => toLedgerEntry(row, nowMs)),
     );
-    // The read model knows every command's state. The commands the ledger names (cancelled ones
-    // too) are gathered first, so the read model is asked once.
+    // The commands the ledger names are gathered first, so the read model is asked once.
     const refs = factsFromLedger(entries, () => undefined).commands.flatMap((c) =>
       c.commandId === undefined ? [] : [{ deviceId: c.deviceId, commandId: c.commandId }],
     );
