@@ -184,7 +184,9 @@ export default defineConfig({
   testDir,
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // CI tries a failed test once more: the list reporter still names it flaky, so a race stays
+  // visible (the Firefox tour once logged a render error on the overview after sign-in).
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
