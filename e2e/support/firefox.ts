@@ -128,11 +128,24 @@ async function visibleByRole(
   return found;
 }
 
+/** An error argument of a console call as text (its name, message and stack), else nothing. */
+const ERROR_TEXT = (value: unknown): string =>
+  value instanceof Error ? `${value.name}: ${value.message} ${value.stack ?? ''}` : '';
+
 /** A {@link UiDriver} on a Puppeteer page of Firefox; records the page's problems from now on. */
 export async function firefoxDriver(page: Page, origin: string): Promise<UiDriver> {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    // Over BiDi an error object among the arguments reads "JSHandle@error": the entry is filled
+    // in with the error's own message and stack once the page has told them.
+    const at = problems.push(`${page.url()}: ${message.text()}`) - 1;
+    void Promise.all(message.args().map((arg) => arg.evaluate(ERROR_TEXT).catch(() => '?'))).then(
+      (texts) => {
+        if (texts.some((text) => text.length > 0))
+          problems[at] = `${problems[at]} [${texts.filter(Boolean).join(' | ')}]`;
+      },
+    );
   });
   page.on('pageerror', (error) => {
     const message = error instanceof Error ? error.message : String(error);
