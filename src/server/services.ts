@@ -4,6 +4,7 @@ import { DEFAULT_REFRESH_SETTINGS } from '#domain/refresh-policy.ts';
 import { ChangeQueue } from './budget/change-queue.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from './budget/device-budget-store.ts';
 import { QueuedChangeStore } from './budget/queued-change-store.ts';
+import { recordsOfKey, type KeyLookup } from './db/idempotency-records.ts';
 import { JobQueueHost } from './db/job-queue.ts';
 import { DatabaseSiteZones } from './db/site-zones.ts';
 import { openBffStorage, type BffStorage } from './db/storage.ts';
@@ -146,6 +147,7 @@ export async function composeServices(
   // The read model (docs/architecture.md, Read model) plans on the upstream's clock.
   const upstreamNow = options.upstreamClock ?? Date.now;
   const ledgerStore = new LedgerStore(storage.handle.db);
+  const keys: KeyLookup = (owner, key) => recordsOfKey(storage.handle.db, owner, key);
   const readModel = new ReadModel({
     store: new ReadModelStore(storage.handle.db),
     ledger: ledgerStore,
@@ -271,6 +273,7 @@ export async function composeServices(
   );
   const fleetJobs = new FleetJobs({
     store: fleetStore,
+    keys,
     queue: fleetQueue,
     box,
     now,
@@ -315,6 +318,7 @@ export async function composeServices(
       upstream: api,
       budget,
       queue: changeQueue,
+      keys,
       box,
       sites,
       upstreamNow,

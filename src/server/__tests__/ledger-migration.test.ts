@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
 import { LedgerPageSchema } from '#domain/ledger.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
+import { recordsOfKey } from '../db/idempotency-records.ts';
 import { BFF_SCHEMA, MIGRATIONS_FOLDER } from '../db/storage.ts';
 import { LedgerConnectionAudit } from '../ledger/connection-audit.ts';
 import { requestFingerprint } from '../ledger/idempotency.ts';
@@ -51,6 +52,63 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
       expect(LedgerPageSchema.parse(listed.json()).entries).toMatchObject([
         { kind: 'submit', state: 'succeeded', commandId: 'cmd_old', deviceId: 'BAT-1' },
       ]);
+      const retried = await bff.app.inject({
+        method: 'POST',
+        url: '/api/devices/BAT-1/commands',
+        headers: { cookie, ...CSRF, 'idempotency-key': '"old-key"' },
+        payload: command,
+      });
+      expect(retried.statusCode).toBe(202);
+      expect(retried.json()).toEqual(accepted);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(fake.seen).toHaveLength(0);
+    } finally {
+      await bff.app.close();
+    }
+  });
+});
+
+describe.each(DATABASE_KINDS)('keys kept before their one idempotency record, on %s', (kind) => {
+  let fake: FakeUpstream;
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  const hash = requestFingerprint('submit', '/device/BAT-1/commands', command);
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    // The schema before `idempotency_records` (migrations 0000 to 0013): each store kept its keys.
+    ({ testDb, database } = await openDatabaseBefore(kind, 14));
+    await database.db.execute(`
+      insert into bff.ledger_entries (kind, state, region, client_id, idempotency_key,
+        request_hash, device_id, command_id, window_start, window_end, request,
+        response_status, response, outcome, created_at, completed_at)
+      values ('submit', 'succeeded', 'eu', 'client', 'old-key', '${hash}', 'BAT-1', 'cmd_old',
+        '${command.startTime}', '${command.endTime}', '${JSON.stringify(command)}',
+        202, '${JSON.stringify({ status: 202, contentType: 'application/json', body: accepted })}',
+        '{"status":202}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z')`);
+    await database.db.execute(`
+      insert into bff.queued_changes (id, region, client_id, kind, change, steps, state,
+        idempotency_key, request_hash, created_at, updated_at)
+      values ('change-old', 'eu', 'client', 'single', '{}', '[]', 'queued', 'old-key',
+        '${hash}', '2026-05-01T08:59:00Z', '2026-05-01T08:59:00Z')`);
+    await database.db.execute(`
+      insert into bff.fleet_jobs (id, region, client_id, command, rollout, state,
+        idempotency_key, request_hash, created_at, updated_at)
+      values ('job-old', 'eu', 'client', '${JSON.stringify(command)}', '{}', 'running',
+        'old-key', 'job-hash', '2026-05-01T09:01:00Z', '2026-05-01T09:01:00Z')`);
+  });
+  afterAll(() => stopFakeAndDatabase(fake, testDb));
+
+  it('are each answered by the record the migration made, and replayed', async () => {
+    const bff = await buildTestBff(fake, { database });
+    try {
+      const held = await recordsOfKey(database.db, { region: 'eu', clientId: 'client' }, 'old-key');
+      expect(held).toMatchObject({
+        ledger: { requestHash: hash, createdAtMs: Date.parse('2026-05-01T09:00:00Z') },
+        queue: { holderId: 'change-old', requestHash: hash },
+        fleetJob: { holderId: 'job-old', requestHash: 'job-hash' },
+      });
+      const cookie = await signIn(bff.app);
       const retried = await bff.app.inject({
         method: 'POST',
         url: '/api/devices/BAT-1/commands',

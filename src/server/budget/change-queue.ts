@@ -145,13 +145,6 @@ export class ChangeQueue {
     return { withdrawn, status: row ? statusOf(row) : undefined };
   }
 
-  async findByKey(
-    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
-    idempotencyKey: string,
-  ): Promise<QueuedChangeRow | undefined> {
-    return this.#store.findByKey(owner, idempotencyKey);
-  }
-
   row(
     owner: Pick<ChangeOwner, 'region' | 'clientId'>,
     changeId: string,

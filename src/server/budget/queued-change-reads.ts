@@ -19,19 +19,6 @@ export class QueuedChangeReads {
     return row ? changeRowOf(row) : undefined;
   }
 
-  async findByKey(
-    owner: Pick<ChangeOwner, 'region' | 'clientId'>,
-    idempotencyKey: string,
-  ): Promise<QueuedChangeRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(queuedChanges)
-      .where(
-        and(ofAccount(queuedChanges, owner), eq(queuedChanges.idempotencyKey, idempotencyKey)),
-      );
-    return row ? changeRowOf(row) : undefined;
-  }
-
   async findOwned(owner: Pick<ChangeOwner, 'region' | 'clientId'>, id: string) {
     const row = await this.find(id);
     return row && sameAccount(row.owner, owner) ? row : undefined;

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { checkPlanDeadline } from '#domain/device-budget.ts';
 import { siteClockWords } from '#domain/time.ts';
 import { WINDOW_ENDED_WORDS, windowHasEnded } from '#domain/time-window.ts';
@@ -17,7 +17,7 @@ import {
 } from '#domain/queued-change.ts';
 import type { Database } from '#infra/database.ts';
 import { queuedChangeDevices, queuedChanges } from '../db/schema.ts';
-import { ofAccount } from '../db/account-rows.ts';
+import { recordsOfKey, writeKeyRecord } from '../db/idempotency-records.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import {
   changeRowOf,
@@ -69,15 +69,10 @@ export class QueuedChangeStore extends QueuedChangeReads {
       const tx = txn as unknown as Database;
       await this.#budget.lockDevices(tx, owner.region, deviceIds);
       if (input.idempotencyKey !== undefined) {
-        const [known] = await tx
-          .select()
-          .from(queuedChanges)
-          .where(
-            and(
-              ofAccount(queuedChanges, owner),
-              eq(queuedChanges.idempotencyKey, input.idempotencyKey),
-            ),
-          );
+        const { queue } = await recordsOfKey(tx, owner, input.idempotencyKey);
+        const [known] = queue
+          ? await tx.select().from(queuedChanges).where(eq(queuedChanges.id, queue.holderId))
+          : [];
         if (known)
           return {
             queued: false,
@@ -136,6 +131,15 @@ export class QueuedChangeStore extends QueuedChangeReads {
           updatedAt: now,
         })
         .returning();
+      if (input.idempotencyKey !== undefined)
+        await writeKeyRecord(tx, {
+          owner,
+          idempotencyKey: input.idempotencyKey,
+          holder: 'queue',
+          holderId: input.id,
+          requestHash: input.requestHash ?? null,
+          nowMs,
+        });
       await tx
         .insert(queuedChangeDevices)
         .values(

@@ -12,6 +12,7 @@ import {
 import { accountOf, actorOf, personOf } from '#domain/account.ts';
 import type { ChangeQueue } from '../budget/change-queue.ts';
 import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import type { KeyLookup } from '../db/idempotency-records.ts';
 import { statusOf } from '../budget/queued-change-rows.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { DeviceCommandsRecorder } from '../ledger/device-commands-recorder.ts';
@@ -45,7 +46,7 @@ import {
   type ChangeOutcome,
 } from './change-outcomes.ts';
 import { ChangeSteps } from './change-steps.ts';
-import { keyHolder } from './key-holder.ts';
+import { keyHolder, queuedByKey } from './key-holder.ts';
 import { plannedChange } from './planned-change.ts';
 import { changeSealingContext } from './queued-step-sender.ts';
 
@@ -63,6 +64,8 @@ export interface ChangeServiceDeps {
   upstream: UpstreamApi;
   budget: DeviceBudgetStore;
   queue: ChangeQueue;
+  /** Who holds an `Idempotency-Key` (`recordsOfKey`). */
+  keys: KeyLookup;
   box: SecretBox;
   sites: SiteDirectory;
   /** The upstream's clock, epoch ms, on which the budget counts. */
@@ -110,6 +113,7 @@ export class ChangeService {
   readonly #steps: ChangeSteps;
   readonly #budget: DeviceBudgetStore;
   readonly #queue: ChangeQueue;
+  readonly #keys: KeyLookup;
   readonly #box: SecretBox;
   readonly #sites: SiteDirectory;
   readonly #upstreamNow: () => number;
@@ -127,12 +131,17 @@ export class ChangeService {
     });
     this.#budget = deps.budget;
     this.#queue = deps.queue;
+    this.#keys = deps.keys;
     this.#box = deps.box;
     this.#sites = deps.sites;
     this.#upstreamNow = deps.upstreamNow;
     this.#versions = deps.versions;
     this.#known = deps.knownCommands;
     this.#settleWaitMs = deps.settleWaitMs ?? SETTLE_WAIT_MS;
+  }
+
+  get #records() {
+    return { keys: this.#keys, ledger: this.#ledger, queue: this.#queue };
   }
 
   get queue(): ChangeQueue {
@@ -199,7 +208,7 @@ export class ChangeService {
     // A batch cancel of a batch the ledger does not know names no device: nothing to reserve.
     if (deviceIds.length === 0) return run();
 
-    const holder = await keyHolder({ ledger: this.#ledger, queue: this.#queue }, caller, key);
+    const holder = await keyHolder(this.#records, caller, key);
     if (holder?.record === 'ledger') return run();
     if (holder?.record === 'queue') return knownQueuedOutcome(holder.row, fingerprint);
     // A new change: checked before it takes a slot or waits for one (a retry of a key sent
@@ -221,7 +230,7 @@ export class ChangeService {
       );
       if (answer) return queuedOutcome(answer);
       // The change of the same key won the race: answer where it stands.
-      const known = await this.#queue.findByKey(actorOf(caller), key);
+      const known = await queuedByKey(this.#records, caller, key);
       if (known) return knownQueuedOutcome(known, fingerprint);
       throw new Error('a queued change vanished');
     }
@@ -243,8 +252,7 @@ export class ChangeService {
     if (body.kind !== 'replace') await this.#ledger.checkUndoOf(caller, body.undoOf);
     const { change, deadline } = plannedChange(deviceId, body, key);
     // A new change is checked before it is queued; a retry of one queued before is answered.
-    if (!(await this.#queue.findByKey(actorOf(caller), key)))
-      await this.#check(caller, change.steps);
+    if (!(await queuedByKey(this.#records, caller, key))) await this.#check(caller, change.steps);
     const id = randomUUID();
     const outcome = await this.#queue.enqueue({
       id,
@@ -281,7 +289,7 @@ export class ChangeService {
       });
       if (settled) return this.#plannedOutcome(caller, settled);
     }
-    row = (await this.#queue.findByKey(actorOf(caller), key)) ?? row;
+    row = (await queuedByKey(this.#records, caller, key)) ?? row;
     return this.#plannedOutcome(caller, statusOf(row));
   }
 

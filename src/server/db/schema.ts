@@ -4,6 +4,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   type AnyPgColumn,
   index,
   integer,
@@ -283,6 +284,42 @@ export const queuedChangeDevices = bff.table(
   (table) => [
     primaryKey({ columns: [table.changeId, table.deviceId] }),
     index('queued_change_devices_device_idx').on(table.region, table.deviceId),
+  ],
+);
+
+/**
+ * Every `Idempotency-Key` an account used, with the record made under it (docs/architecture.md,
+ * Ledger). One row per holder: a queued change of one call and its ledger entry share their key,
+ * and a fleet job's key is apart from a change's. A row goes with its holder (a sandbox reset
+ * forgets the queue), so a key is never answered by a record that is gone.
+ */
+export const idempotencyRecords = bff.table(
+  'idempotency_records',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    holder: text('holder', { enum: ['ledger', 'queue', 'fleetJob'] }).notNull(),
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(
+      () => ledgerEntries.id,
+      { onDelete: 'cascade' },
+    ),
+    queuedChangeId: text('queued_change_id').references(() => queuedChanges.id, {
+      onDelete: 'cascade',
+    }),
+    fleetJobId: text('fleet_job_id').references(() => fleetJobs.id, { onDelete: 'cascade' }),
+    requestHash: text('request_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.idempotencyKey, table.holder] }),
+    uniqueIndex('idempotency_records_ledger_idx').on(table.ledgerEntryId),
+    uniqueIndex('idempotency_records_queue_idx').on(table.queuedChangeId),
+    uniqueIndex('idempotency_records_fleet_job_idx').on(table.fleetJobId),
+    check(
+      'idempotency_records_holder_check',
+      sql`("holder" = 'ledger') = ("ledger_entry_id" is not null) and ("holder" = 'queue') = ("queued_change_id" is not null) and ("holder" = 'fleetJob') = ("fleet_job_id" is not null)`,
+    ),
   ],
 );
 

@@ -17,6 +17,7 @@ import {
   type FleetRollout,
   type FleetSelection,
 } from '#domain/fleet-job.ts';
+import type { KeyLookup } from '../db/idempotency-records.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
@@ -46,9 +47,12 @@ export class FleetJobs {
   readonly #now: () => number;
   readonly #outcomes: FleetOutcomes;
   readonly #budgetOf: (region: Region) => DeviceCallBudget;
+  readonly #keys: KeyLookup;
 
   constructor(options: {
     store: FleetStore;
+    /** Who holds an `Idempotency-Key` (`recordsOfKey`): a job's is its own, apart from a change's. */
+    keys: KeyLookup;
     queue: FleetQueue;
     box: SecretBox;
     now: () => number;
@@ -59,6 +63,7 @@ export class FleetJobs {
     this.#outcomes = options.outcomes;
     this.#budgetOf = options.budgetOf;
     this.#store = options.store;
+    this.#keys = options.keys;
     this.#queue = options.queue;
     this.#box = options.box;
     this.#now = options.now;
@@ -244,7 +249,7 @@ export class FleetJobs {
     idempotencyKey: string,
     requestHash: string,
   ): Promise<FleetJob | undefined> {
-    const earlier = await this.#store.findByKey(actorOf(session), idempotencyKey);
+    const { fleetJob: earlier } = await this.#keys(actorOf(session), idempotencyKey);
     if (!earlier) return undefined;
     if (earlier.requestHash !== requestHash)
       throw new ProblemError(
@@ -252,7 +257,7 @@ export class FleetJobs {
         'idempotency_key_reused',
         'This form already started a fleet job with other values, so no second job was started. Reload the page to start a new one.',
       );
-    return this.read(session, earlier.job.id);
+    return this.read(session, earlier.holderId);
   }
 
   /**

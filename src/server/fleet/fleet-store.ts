@@ -23,6 +23,7 @@ import { sameAccount, type AccountActor } from '#domain/account.ts';
 import type { Database } from '#infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
+import { writeKeyRecord } from '../db/idempotency-records.ts';
 
 export type FleetOwner = AccountActor;
 
@@ -95,6 +96,15 @@ export class FleetStore {
         createdAt: now,
         updatedAt: now,
       });
+      if (job.idempotencyKey)
+        await writeKeyRecord(tx as unknown as Database, {
+          owner: job.owner,
+          idempotencyKey: job.idempotencyKey,
+          holder: 'fleetJob',
+          holderId: job.id,
+          requestHash: job.requestHash ?? null,
+          nowMs: job.nowMs,
+        });
       // PostgreSQL takes at most 65,535 parameters per statement.
       for (let i = 0; i < job.batches.length; i += 500)
         await tx.insert(fleetJobBatches).values(
@@ -138,17 +148,6 @@ export class FleetStore {
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
-  }
-
-  async findByKey(
-    owner: FleetOwner,
-    idempotencyKey: string,
-  ): Promise<{ job: FleetJobRow; requestHash: string | null } | undefined> {
-    const [row] = await this.#db
-      .select()
-      .from(fleetJobs)
-      .where(and(ofAccount(fleetJobs, owner), eq(fleetJobs.idempotencyKey, idempotencyKey)));
-    return row ? { job: jobRowOf(row), requestHash: row.requestHash } : undefined;
   }
 
   async list(owner: FleetOwner, limit = 50): Promise<FleetJobRow[]> {

@@ -8,6 +8,7 @@ import {
 } from '#domain/ledger.ts';
 import { ledgerEntries } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
+import { recordsOfKey, writeKeyRecord } from '../db/idempotency-records.ts';
 import { BatchRequestSchema } from '#domain/batch.ts';
 import type { Queryable } from '../events/event-store.ts';
 import { batchAnswerOf, confirmedBatchOutcome } from './batch-confirmation.ts';
@@ -45,34 +46,47 @@ export class LedgerStore {
     leaseUntilMs: number;
   }): Promise<{ created: boolean; row: LedgerRow }> {
     const { subject, actor } = input;
-    const [row] = await this.#db
-      .insert(ledgerEntries)
-      .values({
-        kind: input.kind,
-        state: 'pending',
-        region: actor.region,
-        clientId: actor.clientId,
-        operatorName: actor.operator?.name ?? actor.operatorName ?? null,
-        operatorIssuer: actor.operator?.issuer ?? null,
-        operatorSubject: actor.operator?.subject ?? null,
-        operatorEmail: actor.operator?.email ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
-        undoOf: input.undoOf ?? null,
-        requestHash: input.requestHash,
-        deviceId: subject.deviceId ?? null,
-        deviceIds: subject.deviceIds ?? null,
-        siteId: subject.siteId ?? null,
-        timeZone: subject.timeZone ?? null,
-        commandId: subject.commandId ?? null,
-        batchCommandId: subject.batchCommandId ?? null,
-        windowStart: subject.window ? new Date(subject.window.startTime) : null,
-        windowEnd: subject.window ? new Date(subject.window.endTime) : null,
-        request: subject.request ?? null,
-        createdAt: new Date(input.nowMs),
-        leaseUntil: new Date(input.leaseUntilMs),
-      })
-      .onConflictDoNothing()
-      .returning();
+    const row = await this.#db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      const [made] = await tx
+        .insert(ledgerEntries)
+        .values({
+          kind: input.kind,
+          state: 'pending',
+          region: actor.region,
+          clientId: actor.clientId,
+          operatorName: actor.operator?.name ?? actor.operatorName ?? null,
+          operatorIssuer: actor.operator?.issuer ?? null,
+          operatorSubject: actor.operator?.subject ?? null,
+          operatorEmail: actor.operator?.email ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          undoOf: input.undoOf ?? null,
+          requestHash: input.requestHash,
+          deviceId: subject.deviceId ?? null,
+          deviceIds: subject.deviceIds ?? null,
+          siteId: subject.siteId ?? null,
+          timeZone: subject.timeZone ?? null,
+          commandId: subject.commandId ?? null,
+          batchCommandId: subject.batchCommandId ?? null,
+          windowStart: subject.window ? new Date(subject.window.startTime) : null,
+          windowEnd: subject.window ? new Date(subject.window.endTime) : null,
+          request: subject.request ?? null,
+          createdAt: new Date(input.nowMs),
+          leaseUntil: new Date(input.leaseUntilMs),
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (made && input.idempotencyKey)
+        await writeKeyRecord(tx, {
+          owner: actor,
+          idempotencyKey: input.idempotencyKey,
+          holder: 'ledger',
+          holderId: String(made.id),
+          requestHash: input.requestHash,
+          nowMs: input.nowMs,
+        });
+      return made;
+    });
     if (row) return { created: true, row };
     const existing = input.idempotencyKey
       ? await this.findByKey(actor, input.idempotencyKey)
@@ -81,14 +95,10 @@ export class LedgerStore {
     return { created: false, row: existing };
   }
 
+  /** The entry the key's record names (`recordsOfKey`). */
   async findByKey(actor: LedgerActor, idempotencyKey: string): Promise<LedgerRow | undefined> {
-    const [row] = await this.#db
-      .select()
-      .from(ledgerEntries)
-      .where(
-        and(ofAccount(ledgerEntries, actor), eq(ledgerEntries.idempotencyKey, idempotencyKey)),
-      );
-    return row;
+    const { ledger } = await recordsOfKey(this.#db, actor, idempotencyKey);
+    return ledger ? this.findById(Number(ledger.holderId)) : undefined;
   }
 
   /** If nobody else did meanwhile: an unsettled entry, or a failed one that {@link mayResend}. */

@@ -180,10 +180,6 @@ export class Ledger {
     return row?.deviceIds ?? [];
   }
 
-  entryByKey(session: Session, idempotencyKey: string): Promise<LedgerRow | undefined> {
-    return this.#store.findByKey(actorOf(session), idempotencyKey);
-  }
-
   /**
    * @throws ProblemError 400 `invalid_undo_of`; another operator's entry answers as an unknown key,
    *   so keys cannot be probed.
