@@ -24,6 +24,7 @@ import { Notifications } from './notifications/notifications.ts';
 import { failedStepKey, queuedChangeListener } from './product-api/change-events.ts';
 import { LedgerOverviewSource, type OverviewSource } from './product-api/overview-source.ts';
 import { ChangeService } from './changes/change-service.ts';
+import { ChangeSteps } from './changes/change-steps.ts';
 import { queuedStepSender } from './changes/queued-step-sender.ts';
 import { WritePath } from './product-api/write-path.ts';
 import { DeviceReads } from './read-model/device-reads.ts';
@@ -253,20 +254,21 @@ export async function composeServices(
     superviseIntervalSeconds:
       superviseIntervals.length > 0 ? Math.min(...superviseIntervals) : undefined,
   });
+  // Every change to a device is sent as steps through the ledger, inside the budget: by the
+  // routes, the queue and fleet jobs alike.
+  const changeSteps = new ChangeSteps({ ledger, upstream: api, budget, upstreamNow });
   const fleetStore = new FleetStore(storage.handle.db);
   const fleetQueue = new FleetQueue(
     storage.handle,
     new FleetRunner({
       store: fleetStore,
       ledger,
-      upstream: api,
+      steps: changeSteps,
       box,
       now,
       forgetCaller: (callerId) => tokens.drop(callerId),
       hooks: testing.fleetHooks,
       retryWaitCapMs: testing.fleetRetryWaitCapMs,
-      budget,
-      upstreamNow,
     }),
     log,
     { ...testing.fleetQueue, host: jobQueues },
@@ -296,7 +298,14 @@ export async function composeServices(
     host: jobQueues,
     store: queuedChanges,
     budget,
-    send: queuedStepSender({ ledger, upstream: api, box, now, budget, upstreamNow }),
+    send: queuedStepSender({
+      steps: changeSteps,
+      upstream: api,
+      box,
+      now,
+      budget,
+      upstreamNow,
+    }),
     upstreamNow,
     log,
     options: testing.changeQueue,
@@ -315,7 +324,7 @@ export async function composeServices(
   const writePath = new WritePath(
     new ChangeService({
       ledger,
-      upstream: api,
+      steps: changeSteps,
       budget,
       queue: changeQueue,
       keys,

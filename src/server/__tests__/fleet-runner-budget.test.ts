@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '#test/support/databases.t
 import { answeredCall } from '../budget/__tests__/support/answered-call.ts';
 import { DeviceBudgetStore, deviceBudgetsOf } from '../budget/device-budget-store.ts';
 import { openBffStorage } from '../db/storage.ts';
+import { ChangeSteps } from '../changes/change-steps.ts';
 import { FleetRunner, MAX_BATCH_ATTEMPTS } from '../fleet/fleet-runner.ts';
 import { FleetStore } from '../fleet/fleet-store.ts';
 import { jsonAnswer, problemAnswer, type LedgerAnswer } from '../ledger/ledger-answers.ts';
@@ -80,11 +81,10 @@ describe("a fleet batch within its devices' budget of upstream calls", () => {
     const runner = new FleetRunner({
       store,
       ledger,
-      upstream,
+      steps: new ChangeSteps({ ledger, upstream, budget, upstreamNow: () => nowMs }),
       box,
       now: () => nowMs,
       forgetCaller: () => {},
-      budget,
     });
 
     // More tries than a plainly failing batch gets, and none of them sends anything.

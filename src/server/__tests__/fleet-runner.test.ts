@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 import { ProblemError } from '../http/problem.ts';
 import { openBffStorage } from '../db/storage.ts';
+import { ChangeSteps } from '../changes/change-steps.ts';
 import { FleetRunner, MAX_BATCH_ATTEMPTS, MAX_SETTLING_ATTEMPTS } from '../fleet/fleet-runner.ts';
 import { FleetStore } from '../fleet/fleet-store.ts';
 import type { Ledger } from '../ledger/ledger.ts';
@@ -44,7 +45,7 @@ describe('a fleet batch whose earlier try is not settled', () => {
     const runner = new FleetRunner({
       store,
       ledger,
-      upstream: {} as UpstreamApi,
+      steps: new ChangeSteps({ ledger, upstream: {} as UpstreamApi, upstreamNow: () => nowMs }),
       box,
       now: () => nowMs,
       forgetCaller: () => {},

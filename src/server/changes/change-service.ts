@@ -22,7 +22,7 @@ import type { Ledger } from '../ledger/ledger.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { Session } from '../session/session-store.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
-import type { KnownCommandSource, UpstreamApi } from '../upstream/upstream-api.ts';
+import type { KnownCommandSource } from '../upstream/upstream-api.ts';
 import { checkChangeSteps } from './change-checks.ts';
 import { kindOf, singleChange, stepOf, type ChangeCall } from './change-kinds.ts';
 import {
@@ -45,7 +45,7 @@ import {
   stepOutcome,
   type ChangeOutcome,
 } from './change-outcomes.ts';
-import { ChangeSteps } from './change-steps.ts';
+import type { ChangeSteps } from './change-steps.ts';
 import { keyHolder, queuedByKey } from './key-holder.ts';
 import { plannedChange } from './planned-change.ts';
 import { changeSealingContext } from './queued-step-sender.ts';
@@ -61,7 +61,8 @@ export type DeviceVersions = Pick<DeviceCommandsRecorder, 'changesSince'>;
 /** What the change service needs. */
 export interface ChangeServiceDeps {
   ledger: Ledger;
-  upstream: UpstreamApi;
+  /** How a step is sent: through the ledger, inside the budget (one for every sender). */
+  steps: ChangeSteps;
   budget: DeviceBudgetStore;
   queue: ChangeQueue;
   /** Who holds an `Idempotency-Key` (`recordsOfKey`). */
@@ -123,12 +124,7 @@ export class ChangeService {
 
   constructor(deps: ChangeServiceDeps) {
     this.#ledger = deps.ledger;
-    this.#steps = new ChangeSteps({
-      ledger: deps.ledger,
-      upstream: deps.upstream,
-      budget: deps.budget,
-      upstreamNow: deps.upstreamNow,
-    });
+    this.#steps = deps.steps;
     this.#budget = deps.budget;
     this.#queue = deps.queue;
     this.#keys = deps.keys;

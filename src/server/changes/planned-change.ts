@@ -1,3 +1,4 @@
+import type { DeviceCommand } from '#domain/command.ts';
 import { CHANGE_LEAD_TIME_MS } from '#domain/lead-time.ts';
 import {
   stepIdempotencyKey,
@@ -20,16 +21,18 @@ export function plannedChange(
     windowStartMs: Date.parse(startTime),
     leadMs: CHANGE_LEAD_TIME_MS,
   });
+  // A replace, and the undo of one, cancel one command and submit another in its place.
+  const cancelThenSubmit = (
+    commandId: string,
+    command: DeviceCommand,
+  ): Extract<QueuedChange, { kind: 'replace' }>['steps'] => [
+    { call: 'cancel' as const, deviceId, commandId, idempotencyKey: keyOf(0, 2) },
+    { call: 'submit' as const, deviceId, command, idempotencyKey: keyOf(1, 2) },
+  ];
   switch (body.kind) {
     case 'replace':
       return {
-        change: {
-          kind: 'replace',
-          steps: [
-            { call: 'cancel', deviceId, commandId: body.commandId, idempotencyKey: keyOf(0, 2) },
-            { call: 'submit', deviceId, command: body.command, idempotencyKey: keyOf(1, 2) },
-          ],
-        },
+        change: { kind: 'replace', steps: cancelThenSubmit(body.commandId, body.command) },
         deadline: lead(body.command.startTime),
       };
     case 'undoSubmit':
@@ -57,10 +60,7 @@ export function plannedChange(
         change: {
           kind: 'undo',
           undoOf: body.undoOf,
-          steps: [
-            { call: 'cancel', deviceId, commandId: body.commandId, idempotencyKey: keyOf(0, 2) },
-            { call: 'submit', deviceId, command: body.command, idempotencyKey: keyOf(1, 2) },
-          ],
+          steps: cancelThenSubmit(body.commandId, body.command),
         },
         deadline: lead(body.command.startTime),
       };

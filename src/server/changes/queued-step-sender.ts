@@ -6,12 +6,11 @@ import type { StepCalls } from '../budget/step-calls.ts';
 import { ProblemError } from '../http/problem.ts';
 import { budgetedHistory } from '../ledger/budgeted-history.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
-import type { Ledger } from '../ledger/ledger.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import { actingFor } from '../session/acting-for.ts';
 import type { Session } from '../session/session-store.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
-import { ChangeSteps } from './change-steps.ts';
+import type { ChangeSteps } from './change-steps.ts';
 
 const BUSY_DEFAULT_MS = 60_000;
 
@@ -29,7 +28,9 @@ export function changeSealingContext(changeId: string): string {
  * read that settles an unknown outcome goes in the change's place (decision 007, section 2).
  */
 export function queuedStepSender(options: {
-  ledger: Ledger;
+  /** How the step is sent (the one {@link ChangeSteps} of the BFF). */
+  steps: ChangeSteps;
+  /** For the read that settles an unknown outcome. */
   upstream: UpstreamApi;
   box: SecretBox;
   now: () => number;
@@ -37,8 +38,7 @@ export function queuedStepSender(options: {
   /** Epoch ms. */
   upstreamNow: () => number;
 }): SendStep {
-  const { ledger, upstream, box, now, budget, upstreamNow } = options;
-  const steps = new ChangeSteps({ ledger, upstream, budget, upstreamNow });
+  const { steps, upstream, box, now, budget, upstreamNow } = options;
   return async (toSend: StepToSend): Promise<StepResult> => {
     const { step, change, calls } = toSend;
     try {

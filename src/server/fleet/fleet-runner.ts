@@ -5,12 +5,10 @@ import { abortRuleCounts, breaksAbortRule, type FleetDeviceOutcome } from '#doma
 import { ProblemError } from '../http/problem.ts';
 import type { StoredAnswer } from '../ledger/ledger-answers.ts';
 import type { Ledger } from '../ledger/ledger.ts';
-import { ChangeSteps } from '../changes/change-steps.ts';
-import type { DeviceBudgetStore } from '../budget/device-budget-store.ts';
+import type { ChangeSteps } from '../changes/change-steps.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import { actingFor } from '../session/acting-for.ts';
 import type { Session } from '../session/session-store.ts';
-import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import { devicesOfBatch } from './fleet-batch-devices.ts';
 import type { FleetBatchRow, FleetJobRow, FleetStore } from './fleet-store.ts';
 
@@ -56,17 +54,14 @@ export class FleetRunner {
   constructor(options: {
     store: FleetStore;
     ledger: Ledger;
-    upstream: UpstreamApi;
+    /** How each batch and cancel is sent: through the ledger, a slot of each device taken. */
+    steps: ChangeSteps;
     box: SecretBox;
     now: () => number;
     forgetCaller: (callerId: string) => void;
     hooks?: FleetRunnerHooks | undefined;
     /** Default 30 s; tests shorten it. */
     retryWaitCapMs?: number | undefined;
-    /** Each batch and cancel spends a slot of each device (decision 007, section 1). */
-    budget?: DeviceBudgetStore | undefined;
-    /** Default `now`. */
-    upstreamNow?: (() => number) | undefined;
   }) {
     this.#store = options.store;
     this.#ledger = options.ledger;
@@ -75,13 +70,7 @@ export class FleetRunner {
     this.#forgetCaller = options.forgetCaller;
     this.#hooks = options.hooks ?? {};
     this.#retryWaitCapMs = options.retryWaitCapMs ?? MAX_RETRY_WAIT_MS;
-    // Each batch and cancel is a step of a change: sent as the routes' and the queue's are.
-    this.#steps = new ChangeSteps({
-      ledger: options.ledger,
-      upstream: options.upstream,
-      budget: options.budget,
-      upstreamNow: options.upstreamNow ?? options.now,
-    });
+    this.#steps = options.steps;
   }
 
   async step(jobId: string): Promise<NextStep> {
