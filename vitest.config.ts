@@ -1,18 +1,17 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { SlowestFirstSequencer } from '#test/support/slowest-first-sequencer.ts';
 
 /**
- * Node test files that run alone, after the others: their cases hold real-time limits against
- * the work of a stack (a 400 ms upstream timeout beside injected 5xx bursts, latency injected on
- * the wire), and beside a second file on a loaded 2-core machine a limit ran out that the case
- * meant to be reached only by the fault it injects. The fleet crash suite (a BFF killed and
- * restarted) runs two at a time again: what made it slow and uneven was the killed BFF's claims
- * on its devices' reads, held for the read lease's 2 minutes, which it now shortens.
+ * No node test file runs alone: the fault suite and the slow-wire suite, whose cases hold real-time
+ * limits against the work of a stack, ran after the others with one worker (121 s of a clean-clone
+ * run with one core idle), until their limits were set so that only the faults they inject reach
+ * them (an upstream timeout of seconds, not 400 ms, beside a latency well beyond it). The fleet
+ * crash suite (a BFF killed and restarted) runs two at a time too: what made it slow and uneven
+ * was the killed BFF's claims on its devices' reads, held for the read lease's 2 minutes, which it
+ * now shortens.
  */
-const ALONE = ['test/integration/faults.test.ts', 'test/integration/slow-wire.test.ts'];
-
-/** What every node test file gets, alone or two at a time. */
+/** What every node test file gets. */
 const nodeFiles = {
   environment: 'node',
   // Guards against a hang, not measures of speed (the bench measures speed): a stack starts
@@ -49,22 +48,12 @@ export default defineConfig({
           ...nodeFiles,
           name: 'node',
           include: ['src/{infra,server,sandbox}/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...ALONE],
           // Two files at a time on CI's 2 cores (vitest's default there is one): most of a node
           // file's time is waiting (a stack's HTTP round trips, a queue's polling, a child
           // process), not computing, so two nearly halve the stage. Every file has its own
           // databases, data directories and ephemeral ports, so files never share state.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        test: {
-          ...nodeFiles,
-          name: 'node-alone',
-          include: [...ALONE],
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
         },
       },
       {

@@ -30,11 +30,27 @@ const TRANSIENT = new Set([409, 429, 502, 503, 504]);
 const MAX_TRIES = 40;
 /**
  * How long a queued change is followed, ms of real time: the queue looks for due changes every
- * second, and under 50% 503s a step may take six tries, each after its wait on the sandbox clock
+ * 100 ms here, and under 50% 503s a step may take six tries, each after its wait on the sandbox clock
  * (which the reads move on). A count of reads bounded this by the speed of the reads instead,
  * which a loaded machine made too short (a change still sending after 150 reads).
  */
 const QUEUED_FOLLOW_MS = 60_000;
+/**
+ * The BFF's upstream timeout, ms of real time: only the latency the timeout case injects may
+ * reach it. At 400 ms an ordinary call on a loaded 2-core machine (a read, a token renewal)
+ * could reach it too, beside a second test file, failing a case that injects no latency; the
+ * file then had to run alone. Five times that, it costs only the timeout case its wait.
+ */
+const UPSTREAM_TIMEOUT_MS = 2_000;
+/** Injected by the timeout case: its submissions reach the sandbox 400 ms after the BFF gave up. */
+const INJECTED_LATENCY_MS = 2_400;
+/**
+ * How long a ledger entry is its call's, ms: beyond the injected latency (by 600 ms, as it was at
+ * the 400 ms timeout), so a browser's retry after the timeout reads the history once the timed-out
+ * submission has arrived there and is settled from it, not sent again; and beyond the timeout, as
+ * the BFF's own lease is. Every retry of an unknown outcome (5xx, resets) waits it out.
+ */
+const LEDGER_LEASE_MS = 3_000;
 
 interface Intent {
   deviceId: string;
@@ -61,12 +77,15 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
       relay: true,
       followSandboxClock: true,
       bff: {
-        upstreamTimeoutMs: 400,
+        upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
         testing: {
-          ledgerLeaseMs: 1_500,
+          ledgerLeaseMs: LEDGER_LEASE_MS,
           circuitHalfOpenAfterMs: 200,
           // The read model reads when the test says: not while a fault is on unless asked.
           readModelTickMs: 0,
+          // A queued change's next try goes as soon as the clock the follower moves reaches it,
+          // not at the queue's next one-second look (the 5xx case's changes take several tries).
+          changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
         },
       },
     });
@@ -235,7 +254,7 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
 
   it('latency beyond the timeout: outcomes unknown, then settled from the history', async () => {
     const all = intents(3);
-    await stack.admin.setFaults({ latencyMs: 900 });
+    await stack.admin.setFaults({ latencyMs: INJECTED_LATENCY_MS });
     const first = await Promise.all(all.map(submitOnce));
     expect(first.map((r) => r.status)).toEqual([504, 504, 504]);
     expect(first.map((r) => r.json<{ code: string }>().code)).toEqual(
@@ -267,8 +286,9 @@ describe.each(DATABASE_KINDS)('BFF under upstream faults on %s', { timeout: 60_0
     expect(counts.faultsInjected).toBeGreaterThan(0);
     expect(counts.duplicates).toBe(0);
     expect(counts.lost).toBe(0);
-    // The slowest case: 27 s on PGlite on an idle 2-core machine, twice that under a full run's
-    // load, as its queued changes wait for the queue's one-second looks between their tries.
+    // The slowest case: 14-26 s on a loaded 2-core machine, beside another file or not (27-32 s
+    // alone while the queue looked for due changes once a second), its queued changes taking
+    // several tries each.
   }, 120_000);
 
   it('429 storms: passed on with Retry-After, no retry amplification, submissions not lost', async () => {

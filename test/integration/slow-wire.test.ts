@@ -25,8 +25,19 @@ const SUBMIT_ROUTE = 'eu POST /device/:deviceId/commands';
 let stack: Stack;
 
 beforeAll(async () => {
-  // The read model reads when the test says, so the only calls of the device are the test's.
-  stack = await startStack({ followSandboxClock: true, bff: { testing: { readModelTickMs: 0 } } });
+  stack = await startStack({
+    followSandboxClock: true,
+    bff: {
+      testing: {
+        // The read model reads when the test says, so the only calls of the device are the test's.
+        readModelTickMs: 0,
+        // The queue looks for due changes every 100 ms of real time: 1 s of the sandbox clock at
+        // the long case's rate, as often as the BFF looks on the wall clock (default 1 s), so a
+        // queued change goes when its slot comes rather than seconds of the sandbox clock later.
+        changeQueue: { pollingIntervalSeconds: 0.5, recheckIntervalMs: 100 },
+      },
+    },
+  });
 });
 afterAll(() => stack?.close());
 
