@@ -2,15 +2,6 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { SlowestFirstSequencer } from '#test/support/slowest-first-sequencer.ts';
 
-/**
- * No node test file runs alone: the fault suite and the slow-wire suite, whose cases hold real-time
- * limits against the work of a stack, ran after the others with one worker (121 s of a clean-clone
- * run with one core idle), until their limits were set so that only the faults they inject reach
- * them (an upstream timeout of seconds, not 400 ms, beside a latency well beyond it). The fleet
- * crash suite (a BFF killed and restarted) runs two at a time too: what made it slow and uneven
- * was the killed BFF's claims on its devices' reads, held for the read lease's 2 minutes, which it
- * now shortens.
- */
 /** What every node test file gets. */
 const nodeFiles = {
   environment: 'node',
@@ -39,7 +30,7 @@ export default defineConfig({
           environment: 'node',
           isolate: false,
           // As the node project, whose group this is (one group, one number of workers).
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },
@@ -48,11 +39,13 @@ export default defineConfig({
           ...nodeFiles,
           name: 'node',
           include: ['src/{infra,server,sandbox}/**/*.test.ts', 'test/**/*.test.ts'],
-          // Two files at a time on CI's 2 cores (vitest's default there is one): most of a node
+          // Three files at a time on CI's 2 cores (vitest's default there is one): most of a node
           // file's time is waiting (a stack's HTTP round trips, a queue's polling, a child
-          // process), not computing, so two nearly halve the stage. Every file has its own
-          // databases, data directories and ephemeral ports, so files never share state.
-          maxWorkers: 2,
+          // process), not computing; with two, the stage kept about one core busy. Every file has
+          // its own databases, data directories and ephemeral ports, so files never share state.
+          // No file runs alone: the limits of the fault and slow-wire suites are reached only by
+          // the faults they inject (an upstream timeout of seconds beside a latency beyond it).
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },
