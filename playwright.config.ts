@@ -7,6 +7,7 @@ import {
   specFilesByFolder,
   type ProjectName,
 } from './scripts/e2e-projects.ts';
+import { ALL_READY, type StackSpec } from './scripts/e2e-stacks.ts';
 import { CHROMIUM_ARGS, findChromium } from './scripts/find-chromium.ts';
 
 /**
@@ -71,11 +72,10 @@ const PRISM_SPECS = /[\\/]e2e[\\/]prism[\\/][^\\/]+\.spec\.ts$/;
 const BUDGET_SPECS = /[\\/]e2e[\\/]budget[\\/][^\\/]+\.spec\.ts$/;
 
 const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') => ({
+  name: `powerdeck ${fixture} ${bffPort}`,
   command: 'npx tsx scripts/start.ts',
   url: `http://127.0.0.1:${bffPort}/api/session`,
-  timeout: 180_000,
-  reuseExistingServer: false,
-  stdout: 'pipe' as const,
+  timeoutMs: 180_000,
   env: {
     PORT: String(bffPort),
     SANDBOX_PORT: String(sandboxPort),
@@ -97,15 +97,15 @@ const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') 
 
 const teamsOrigin = `http://127.0.0.1:${E2E_TEAMS_BFF_PORT}`;
 const teamsIdp = {
+  name: 'test identity provider',
   command: 'npx tsx scripts/idp-dev.ts',
   url: `http://127.0.0.1:${E2E_TEAMS_IDP_PORT}/.well-known/openid-configuration`,
-  timeout: 60_000,
-  reuseExistingServer: false,
-  stdout: 'pipe' as const,
+  timeoutMs: 120_000,
   env: { IDP_PORT: String(E2E_TEAMS_IDP_PORT), IDP_REDIRECT_ORIGINS: teamsOrigin },
 };
 const teamsStack = {
   ...stack(E2E_TEAMS_BFF_PORT, E2E_TEAMS_SANDBOX_PORT, 'demo'),
+  name: `powerdeck company sign-in ${E2E_TEAMS_BFF_PORT}`,
   env: {
     ...stack(E2E_TEAMS_BFF_PORT, E2E_TEAMS_SANDBOX_PORT, 'demo').env,
     DATA_DIR: path.join(runDir, 'teams'),
@@ -120,13 +120,10 @@ const glewlwydOrigin = `http://127.0.0.1:${E2E_GLEWLWYD_BFF_PORT}`;
 /** A secret with `-` and `/`, which Glewlwyd refuses as HTTP Basic (docs/decisions/004). */
 const GLEWLWYD_CLIENT_SECRET = 'powerdeck-e2e/glewlwyd-secret';
 const glewlwydIdp = {
+  name: 'Glewlwyd',
   command: 'npx tsx scripts/glewlwyd-dev.ts',
   url: `http://127.0.0.1:${E2E_GLEWLWYD_PORT}/api/oidc/.well-known/openid-configuration`,
-  timeout: 60_000,
-  reuseExistingServer: false,
-  stdout: 'pipe' as const,
-  // SIGTERM, not Playwright's default SIGKILL, so the script removes Glewlwyd's throwaway folder.
-  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  timeoutMs: 120_000,
   env: {
     GLEWLWYD_PORT: String(E2E_GLEWLWYD_PORT),
     GLEWLWYD_REDIRECT_ORIGIN: glewlwydOrigin,
@@ -135,6 +132,7 @@ const glewlwydIdp = {
 };
 const glewlwydStack = {
   ...stack(E2E_GLEWLWYD_BFF_PORT, E2E_GLEWLWYD_SANDBOX_PORT, 'demo'),
+  name: `powerdeck Glewlwyd sign-in ${E2E_GLEWLWYD_BFF_PORT}`,
   env: {
     ...stack(E2E_GLEWLWYD_BFF_PORT, E2E_GLEWLWYD_SANDBOX_PORT, 'demo').env,
     DATA_DIR: path.join(runDir, 'glewlwyd'),
@@ -171,14 +169,33 @@ const stacksNeeded = new Set(
     running.has(name) ? [...stacks] : [],
   ),
 );
-type WebServer = Extract<PlaywrightTestConfig['webServer'], readonly unknown[]>[number];
 /** The test stacks, each started only when a project that runs needs it (e2e-projects.ts). */
-const STACKS: Record<'demo' | 'large' | 'teams' | 'glewlwyd', WebServer[]> = {
+const STACKS: Record<'demo' | 'large' | 'teams' | 'glewlwyd', StackSpec[]> = {
   demo: [stack(E2E_BFF_PORT, E2E_SANDBOX_PORT, 'demo')],
   large: [stack(E2E_LARGE_BFF_PORT, E2E_LARGE_SANDBOX_PORT, 'large')],
   teams: [teamsIdp, teamsStack],
   glewlwyd: [glewlwydIdp, glewlwydStack],
 };
+
+/**
+ * The one `webServer` that starts `stacks` all at once (scripts/e2e-stacks.ts says why not an
+ * entry per stack), or none.
+ */
+function stacksWebServer(stacks: StackSpec[]): PlaywrightTestConfig['webServer'] {
+  if (stacks.length === 0) return undefined;
+  return {
+    name: 'stacks',
+    command: 'npx tsx scripts/e2e-stacks.ts',
+    env: { E2E_STACKS: JSON.stringify(stacks) },
+    wait: { stdout: new RegExp(`^${ALL_READY}$`, 'm') },
+    // Its stacks' own limits apply; this one only stops a launcher that hangs.
+    timeout: Math.max(...stacks.map((s) => s.timeoutMs)) + 30_000,
+    stdout: 'pipe',
+    // SIGTERM, not Playwright's default SIGKILL, so the script stops its stacks (and Glewlwyd's
+    // script removes its throwaway folder).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  };
+}
 
 export default defineConfig({
   testDir,
@@ -249,7 +266,9 @@ export default defineConfig({
       use: { baseURL: `http://127.0.0.1:${E2E_BUDGET_BFF_PORT}` },
     },
   ],
-  webServer: (['demo', 'large', 'teams', 'glewlwyd'] as const).flatMap((name) =>
-    stacksNeeded.has(name) ? STACKS[name] : [],
+  webServer: stacksWebServer(
+    (['demo', 'large', 'teams', 'glewlwyd'] as const).flatMap((name) =>
+      stacksNeeded.has(name) ? STACKS[name] : [],
+    ),
   ),
 });
