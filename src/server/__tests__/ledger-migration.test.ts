@@ -18,6 +18,18 @@ import {
 
 const accepted = { id: 'cmd_old', message: 'accepted', timestamp: '2026-05-01T09:00:00Z' };
 
+/** A submission the vendor accepted, under `old-key`, as an older schema stored it. */
+const insertSucceededSubmit = (database: DatabaseHandle) =>
+  database.db.execute(`
+    insert into bff.ledger_entries (kind, state, region, client_id, idempotency_key,
+      request_hash, device_id, command_id, window_start, window_end, request,
+      response_status, response, outcome, created_at, completed_at)
+    values ('submit', 'succeeded', 'eu', 'client', 'old-key',
+      '${requestFingerprint('submit', '/device/BAT-1/commands', command)}', 'BAT-1', 'cmd_old',
+      '${command.startTime}', '${command.endTime}', '${JSON.stringify(command)}',
+      202, '${JSON.stringify({ status: 202, contentType: 'application/json', body: accepted })}',
+      '{"status":202}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z')`);
+
 describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %s', (kind) => {
   let fake: FakeUpstream;
   let testDb: TestDatabase;
@@ -27,15 +39,7 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
     fake = await startFakeUpstream();
     // The schema as it was with text columns (init and lease), and a row written then.
     ({ testDb, database } = await openDatabaseBefore(kind, 2));
-    await database.db.execute(`
-      insert into bff.ledger_entries (kind, state, region, client_id, idempotency_key,
-        request_hash, device_id, command_id, window_start, window_end, request,
-        response_status, response, outcome, created_at, completed_at)
-      values ('submit', 'succeeded', 'eu', 'client', 'old-key',
-        '${requestFingerprint('submit', '/device/BAT-1/commands', command)}', 'BAT-1', 'cmd_old',
-        '${command.startTime}', '${command.endTime}', '${JSON.stringify(command)}',
-        202, '${JSON.stringify({ status: 202, contentType: 'application/json', body: accepted })}',
-        '{"status":202}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z')`);
+    await insertSucceededSubmit(database);
   });
   afterAll(() => stopFakeAndDatabase(fake, testDb));
 
@@ -78,14 +82,7 @@ describe.each(DATABASE_KINDS)('keys kept before their one idempotency record, on
     fake = await startFakeUpstream();
     // The schema before `idempotency_records` (migrations 0000 to 0013): each store kept its keys.
     ({ testDb, database } = await openDatabaseBefore(kind, 14));
-    await database.db.execute(`
-      insert into bff.ledger_entries (kind, state, region, client_id, idempotency_key,
-        request_hash, device_id, command_id, window_start, window_end, request,
-        response_status, response, outcome, created_at, completed_at)
-      values ('submit', 'succeeded', 'eu', 'client', 'old-key', '${hash}', 'BAT-1', 'cmd_old',
-        '${command.startTime}', '${command.endTime}', '${JSON.stringify(command)}',
-        202, '${JSON.stringify({ status: 202, contentType: 'application/json', body: accepted })}',
-        '{"status":202}', '2026-05-01T09:00:00Z', '2026-05-01T09:00:01Z')`);
+    await insertSucceededSubmit(database);
     await database.db.execute(`
       insert into bff.queued_changes (id, region, client_id, kind, change, steps, state,
         idempotency_key, request_hash, created_at, updated_at)
