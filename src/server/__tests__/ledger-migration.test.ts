@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
 import { DATABASE_KINDS, type TestDatabase } from '#test/support/databases.ts';
 import { LedgerPageSchema } from '#domain/ledger.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
@@ -17,6 +18,24 @@ import {
 } from './support/ledger-setup.ts';
 
 const accepted = { id: 'cmd_old', message: 'accepted', timestamp: '2026-05-01T09:00:00Z' };
+
+/** The same submission sent again under `old-key` is answered from its entry, nothing sent. */
+async function expectOldKeyReplayed(
+  bff: { app: FastifyInstance },
+  cookie: string,
+  fake: FakeUpstream,
+): Promise<void> {
+  const retried = await bff.app.inject({
+    method: 'POST',
+    url: '/api/devices/BAT-1/commands',
+    headers: { cookie, ...CSRF, 'idempotency-key': '"old-key"' },
+    payload: command,
+  });
+  expect(retried.statusCode).toBe(202);
+  expect(retried.json()).toEqual(accepted);
+  expect(retried.headers['idempotent-replayed']).toBe('true');
+  expect(fake.seen).toHaveLength(0);
+}
 
 /** A submission the vendor accepted, under `old-key`, as an older schema stored it. */
 const insertSucceededSubmit = (database: DatabaseHandle) =>
@@ -56,16 +75,7 @@ describe.each(DATABASE_KINDS)('ledger rows written before the enum columns, on %
       expect(LedgerPageSchema.parse(listed.json()).entries).toMatchObject([
         { kind: 'submit', state: 'succeeded', commandId: 'cmd_old', deviceId: 'BAT-1' },
       ]);
-      const retried = await bff.app.inject({
-        method: 'POST',
-        url: '/api/devices/BAT-1/commands',
-        headers: { cookie, ...CSRF, 'idempotency-key': '"old-key"' },
-        payload: command,
-      });
-      expect(retried.statusCode).toBe(202);
-      expect(retried.json()).toEqual(accepted);
-      expect(retried.headers['idempotent-replayed']).toBe('true');
-      expect(fake.seen).toHaveLength(0);
+      await expectOldKeyReplayed(bff, cookie, fake);
     } finally {
       await bff.app.close();
     }
@@ -106,16 +116,7 @@ describe.each(DATABASE_KINDS)('keys kept before their one idempotency record, on
         fleetJob: { holderId: 'job-old', requestHash: 'job-hash' },
       });
       const cookie = await signIn(bff.app);
-      const retried = await bff.app.inject({
-        method: 'POST',
-        url: '/api/devices/BAT-1/commands',
-        headers: { cookie, ...CSRF, 'idempotency-key': '"old-key"' },
-        payload: command,
-      });
-      expect(retried.statusCode).toBe(202);
-      expect(retried.json()).toEqual(accepted);
-      expect(retried.headers['idempotent-replayed']).toBe('true');
-      expect(fake.seen).toHaveLength(0);
+      await expectOldKeyReplayed(bff, cookie, fake);
     } finally {
       await bff.app.close();
     }
