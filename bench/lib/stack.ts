@@ -8,7 +8,12 @@ import path from 'node:path';
 import { request } from 'undici';
 import { createTestDatabase } from '#test/support/databases.ts';
 import type { BenchCommand, BenchOptions, Stack } from './context.ts';
-import { awaitKnownToBff, submitBenchCommands, submitDistinctCommands } from './fixture.ts';
+import {
+  awaitKnownToBff,
+  distinctCommandsRange,
+  submitBenchCommands,
+  submitDistinctCommands,
+} from './fixture.ts';
 import { sandboxToken, signIn, vendorPath, type BffSession } from './http.ts';
 import { freePort, startTsx, waitForOutput, type Started } from './processes.ts';
 
@@ -188,12 +193,14 @@ export async function startStack(
   if (!proxyFigures) return started;
 
   const reference = await startReferenceProxy(options, sandboxOrigin);
+  const distinctRange = distinctCommandsRange(Date.now());
   const distinct = await submitDistinctCommands(
     sandboxOrigin,
     await sandboxToken(sandboxOrigin),
     options.smoke ? DISTINCT_BATCHES.smoke : DISTINCT_BATCHES.full,
+    distinctRange,
   );
-  await awaitKnownToBff(session, distinct);
+  await awaitKnownToBff(session, distinct, distinctRange);
   const firstDistinct = distinct[0];
   if (!firstDistinct) throw new Error('no distinct command');
   const floor = await startFastifyFloor(options, session, firstDistinct);
