@@ -11,6 +11,8 @@ import { FaultInjector } from './http/faults.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { regionRoutes } from './routes/region-routes.ts';
 import { SandboxState } from './state/sandbox-state.ts';
+import type { ModelSample } from './model/physics.ts';
+import { pageOfTimes } from './state/telemetry-operations.ts';
 import { MemoryPersistence, type SandboxPersistence } from './state/persistence.ts';
 import { PUBLISHED_DIALECT, SandboxDialect, type Dialect } from './vendor/dialect.ts';
 
@@ -34,6 +36,14 @@ export interface SandboxOptions {
 export type SandboxApp = FastifyInstance & {
   /** Wall clock plus the admin offset; the BFF's budget counts on it (decision record 007). */
   sandboxNow(): number;
+  /**
+   * The telemetry model's samples of a device in `[fromMs, toMs]` (epoch ms, at most now), as
+   * `historicalData` would page them but all at once, in W with the exact state of charge, and
+   * outside the rate limit: the truth a bench or test compares the BFF's reading with
+   * (src/sandbox/README.md, Telemetry model). Empty for a device not in the fixture. Commands are
+   * as the last request or clock move left them.
+   */
+  sandboxSamples(deviceId: string, fromMs: number, toMs: number): ModelSample[];
 };
 
 /**
@@ -94,5 +104,15 @@ export async function buildSandboxApp(options: SandboxOptions): Promise<SandboxA
     enabled: options.adminEnabled,
     onReset: options.onReset,
   });
-  return app.decorate('sandboxNow', () => clock.now()) as SandboxApp;
+  const sandboxSamples = (deviceId: string, fromMs: number, toMs: number): ModelSample[] => {
+    const device = catalog.device(deviceId);
+    if (!device) return [];
+    const nowMs = clock.now();
+    const grid = state.telemetry.sampleGrid(device, fromMs, toMs, nowMs);
+    const times = pageOfTimes(grid.runs, grid.periodMs, 0, grid.total);
+    return state.telemetry.samples(device, times, grid.periodMs, nowMs);
+  };
+  return app
+    .decorate('sandboxNow', () => clock.now())
+    .decorate('sandboxSamples', sandboxSamples) as SandboxApp;
 }

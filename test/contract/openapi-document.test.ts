@@ -36,6 +36,23 @@ import {
   TokenAnswerSchema,
   type ErrorCode,
 } from '#sandbox/vendor/schemas.ts';
+import {
+  AlarmListSchema,
+  AlarmSchema,
+  ConfigurationSetAnswerSchema,
+  ConfigurationUpdateSchema,
+  DeviceConfigurationSchema,
+  DeviceEnergyStatisticsSchema,
+  DeviceTelemetryHistorySchema,
+  DeviceTelemetrySchema,
+  EnergyPointSchema,
+  LatestDataRequestSchema,
+  MAX_LATEST_DATA_DEVICES,
+  TelemetryBatterySchema,
+  TelemetryInverterSchema,
+  TelemetryMeterSchema,
+  TelemetryPvSchema,
+} from '#sandbox/vendor/telemetry-schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -161,6 +178,13 @@ describe('docs/upstream.openapi.yaml', () => {
     ['put', '/devices/{deviceId}/commands/{commandId}/cancel', 'cancel'],
     ['post', '/devices/commands', 'batch'],
     ['put', '/devices/commands/{batchCommandId}/cancel', 'batch cancel'],
+    ['get', '/devices/{deviceId}/latestData', 'latest telemetry'],
+    ['post', '/devices/latestData/query', 'latest telemetry of devices'],
+    ['get', '/devices/{deviceId}/historicalData', 'telemetry history'],
+    ['get', '/devices/{deviceId}/energy', 'energy'],
+    ['get', '/devices/{deviceId}/alarms', 'alarms'],
+    ['get', '/devices/{deviceId}/configuration', 'configuration'],
+    ['put', '/devices/{deviceId}/configuration', 'set configuration'],
   ])('documents the vendor operation %s %s (%s)', (method, path) => {
     expect(paths[path]?.[method]).toBeDefined();
   });
@@ -285,6 +309,15 @@ describe('docs/upstream.openapi.yaml agrees with the sandbox (src/sandbox/vendor
     expect(components.parameters.Size?.schema).toMatchObject({ maximum: MAX_PAGE_SIZE });
   });
 
+  it("caps the latest-telemetry query at the vendor's 100 distinct devices", () => {
+    const devices = (schemas.LatestDataRequest?.properties as Record<string, Json>).devices;
+    expect(devices).toMatchObject({
+      maxItems: MAX_LATEST_DATA_DEVICES,
+      minItems: 1,
+      uniqueItems: true,
+    });
+  });
+
   it('lists exactly the error codes of the sandbox, the rate limit apart', () => {
     const errorCode = (schemas.Error?.properties as Record<string, Json>).errorCode;
     expect(errorCode?.enum).toEqual(ERROR_CODES.filter((code) => code !== 'RATE_LIMIT_EXCEEDED'));
@@ -332,6 +365,20 @@ describe('docs/upstream.openapi.yaml agrees with the sandbox (src/sandbox/vendor
     ['TokenAnswer', TokenAnswerSchema],
     ['Error', ErrorBodySchema],
     ['RateLimitError', RateLimitBodySchema],
+    ['LatestDataRequest', LatestDataRequestSchema],
+    ['DeviceTelemetry', DeviceTelemetrySchema],
+    ['TelemetryMeter', TelemetryMeterSchema],
+    ['TelemetryInverter', TelemetryInverterSchema],
+    ['TelemetryBattery', TelemetryBatterySchema],
+    ['TelemetryPv', TelemetryPvSchema],
+    ['DeviceTelemetryHistory', DeviceTelemetryHistorySchema],
+    ['EnergyPoint', EnergyPointSchema],
+    ['DeviceEnergyStatistics', DeviceEnergyStatisticsSchema],
+    ['Alarm', AlarmSchema],
+    ['AlarmList', AlarmListSchema],
+    ['DeviceConfiguration', DeviceConfigurationSchema],
+    ['ConfigurationUpdate', ConfigurationUpdateSchema],
+    ['ConfigurationSetAnswer', ConfigurationSetAnswerSchema],
   ] as const)('gives %s the fields and required fields of the sandbox schema', (name, schema) => {
     expect(documentShape(name)).toEqual(zodShape(schema));
   });

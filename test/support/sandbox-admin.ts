@@ -62,8 +62,14 @@ export class SandboxAdmin {
     return Date.parse(response.json<{ now: string }>().now);
   }
 
-  /** Takes a device offline or faults it (or back). */
-  async setDevice(deviceId: string, state: { online?: boolean; fault?: boolean }): Promise<void> {
+  /**
+   * Takes a device offline or faults it (or back), or sets what it does with commands (the
+   * sandbox's behaviours: `follows`, `ignoresCommands`, `goesOffline`...; src/sandbox/README.md).
+   */
+  async setDevice(
+    deviceId: string,
+    state: { online?: boolean; fault?: boolean; behaviour?: string },
+  ): Promise<void> {
     await this.#call('PUT', `/devices/${encodeURIComponent(deviceId)}`, state);
   }
 

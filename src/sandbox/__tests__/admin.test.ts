@@ -101,7 +101,12 @@ describe('admin devices', () => {
   it('reports the new condition and shows it in the site list; 404 for an unknown device', async () => {
     const token = await sandbox.boundToken('PLANT-EU-002');
     const response = await sandbox.admin('PUT', '/devices/BAT-EU-002-B', { online: true });
-    expect(response.body).toEqual({ deviceId: 'BAT-EU-002-B', online: true, fault: false });
+    expect(response.body).toEqual({
+      deviceId: 'BAT-EU-002-B',
+      online: true,
+      fault: false,
+      behaviour: 'follows',
+    });
     const { sites } = SiteListSchema.parse(
       (await sandbox.call('GET', `${EU}/sites`, { token })).body,
     );

@@ -188,3 +188,53 @@ describe('persistence in the database (state survives a restart)', () => {
     expect(await persistence.findCommand(good.id)).toBeUndefined();
   });
 });
+
+describe('persistence of telemetry inputs', () => {
+  it('keeps a set configuration, the model origin and the commands in force across a restart', async () => {
+    const first = await build();
+    await call(first, 'POST', '/_sandbox/reset');
+    const token = await tokenOf(first);
+    await call(first, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
+    const put = await call(first, 'PUT', `${EU}/devices/BAT-EU-001-A/configuration`, {
+      token,
+      json: { dischargeCutoffSocPercent: 20 },
+    });
+    expect(put.status).toBe(200);
+    const nowMs = Date.parse((await call(first, 'GET', '/_sandbox/clock')).body.now);
+    const startMs = Math.ceil(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+    await call(first, 'POST', `${EU}/device/BAT-EU-001-B/commands`, {
+      token,
+      json: {
+        powerControl: { targetBatteryPowerW: 3000 },
+        startTime: iso(startMs),
+        endTime: iso(startMs + HOUR_MS),
+      },
+    });
+    await call(first, 'POST', '/_sandbox/clock', { json: { now: iso(startMs + 30 * MINUTE_MS) } });
+    const query = `startTime=${iso(startMs - HOUR_MS)}&endTime=${iso(startMs + 30 * MINUTE_MS)}&size=500`;
+    const before = await call(first, 'GET', `${EU}/devices/BAT-EU-001-B/historicalData?${query}`, {
+      token,
+    });
+    await first.close();
+
+    const second = await build();
+    expect(
+      (await call(second, 'GET', `${EU}/devices/BAT-EU-001-A/configuration`, { token })).body,
+    ).toMatchObject({ dischargeCutoffSocPercent: 20 });
+    const after = await call(second, 'GET', `${EU}/devices/BAT-EU-001-B/historicalData?${query}`, {
+      token,
+    });
+    expect(after.body).toEqual(before.body);
+    expect(
+      (after.body as { data: { battery: { powerKw: number } }[] }).data
+        .slice(-30)
+        .map((t) => t.battery.powerKw),
+    ).toEqual(Array.from({ length: 30 }, () => 3));
+    await call(second, 'POST', '/_sandbox/reset');
+    await call(second, 'POST', `${EU}/sites`, { token, json: { siteId: 'PLANT-EU-001' } });
+    expect(
+      (await call(second, 'GET', `${EU}/devices/BAT-EU-001-A/configuration`, { token })).body,
+    ).toMatchObject({ dischargeCutoffSocPercent: 10 });
+    await second.close();
+  });
+});

@@ -1,5 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { and, asc, eq, getTableColumns, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '#infra/database.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
@@ -10,7 +22,16 @@ import type {
   SandboxPersistence,
   StateChange,
 } from '../state/persistence.ts';
-import { batches, bindings, commands, deviceConditions, meta, tokens } from './schema.ts';
+import { executedSince } from '../state/persistence.ts';
+import {
+  batches,
+  bindings,
+  commands,
+  deviceConditions,
+  deviceConfigurations,
+  meta,
+  tokens,
+} from './schema.ts';
 
 export const SANDBOX_SCHEMA = 'sandbox';
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -124,24 +145,34 @@ export class DrizzlePersistence implements SandboxPersistence {
   }
 
   async load(): Promise<PersistedState> {
-    const [metaRows, bindingRows, conditionRows, commandRows, batchRows, tokenRows] =
-      await Promise.all([
-        this.db.select().from(meta),
-        this.db.select().from(bindings),
-        this.db.select().from(deviceConditions),
-        this.db
-          .select()
-          .from(commands)
-          .where(inArray(commands.status, ['received', 'executing'])),
-        this.db.select().from(batches),
-        this.db.select().from(tokens),
-      ]);
+    const [
+      metaRows,
+      bindingRows,
+      conditionRows,
+      configurationRows,
+      commandRows,
+      batchRows,
+      tokenRows,
+    ] = await Promise.all([
+      this.db.select().from(meta),
+      this.db.select().from(bindings),
+      this.db.select().from(deviceConditions),
+      this.db.select().from(deviceConfigurations),
+      this.db
+        .select()
+        .from(commands)
+        .where(inArray(commands.status, ['received', 'executing'])),
+      this.db.select().from(batches),
+      this.db.select().from(tokens),
+    ]);
     const values = new Map(metaRows.map((row) => [row.key, row.value]));
     return {
       seededFixture: values.get('seededFixture'),
       clockOffsetMs: Number(values.get('clockOffsetMs') ?? 0),
+      modelOriginMs: values.has('modelOriginMs') ? Number(values.get('modelOriginMs')) : undefined,
       bindings: bindingRows,
       deviceConditions: conditionRows,
+      deviceConfigurations: configurationRows,
       activeCommands: commandRows.map(toEntity),
       batches: batchRows,
       tokens: tokenRows,
@@ -152,6 +183,16 @@ export class DrizzlePersistence implements SandboxPersistence {
     await this.db.transaction(async (tx) => {
       if (change.clockOffsetMs !== undefined)
         await setMeta(tx, 'clockOffsetMs', String(change.clockOffsetMs));
+      if (change.modelOriginMs !== undefined)
+        await setMeta(tx, 'modelOriginMs', String(change.modelOriginMs));
+      if (change.deviceConfigurations.length > 0)
+        await tx
+          .insert(deviceConfigurations)
+          .values(change.deviceConfigurations)
+          .onConflictDoUpdate({
+            target: [deviceConfigurations.deviceId, deviceConfigurations.fromMs],
+            set: { configuration: excluded(deviceConfigurations.configuration) },
+          });
       if (change.batch) await tx.insert(batches).values(change.batch);
       if (change.commands.size > 0) await upsertCommands(tx, [...change.commands.values()]);
       for (const binding of change.bindings)
@@ -186,10 +227,13 @@ export class DrizzlePersistence implements SandboxPersistence {
       await tx.delete(batches);
       await tx.delete(bindings);
       await tx.delete(deviceConditions);
+      await tx.delete(deviceConfigurations);
       await bulkInsertCommands(tx, seed.commands);
       if (seed.bindings.length > 0) await tx.insert(bindings).values(seed.bindings);
       await setMeta(tx, 'clockOffsetMs', '0');
       await setMeta(tx, 'seededFixture', seed.fixture);
+      if (seed.modelOriginMs !== undefined)
+        await setMeta(tx, 'modelOriginMs', String(seed.modelOriginMs));
     });
   }
 
@@ -212,6 +256,19 @@ export class DrizzlePersistence implements SandboxPersistence {
       )
       .orderBy(asc(commands.startMs), asc(commands.receivedAtMs), asc(commands.id));
     return rows.map(toEntity);
+  }
+
+  async executedSince(sinceMs: number): Promise<CommandEntity[]> {
+    const rows = await this.db
+      .select()
+      .from(commands)
+      .where(
+        and(
+          isNotNull(commands.startedAtMs),
+          sql`coalesce(${commands.completedAtMs}, ${commands.cancelledAtMs}, 9007199254740991) > ${sinceMs}`,
+        ),
+      );
+    return rows.map(toEntity).filter((command) => executedSince(command, sinceMs));
   }
 
   async batchCommands(batchCommandId: string): Promise<CommandEntity[]> {

@@ -9,6 +9,7 @@ import {
   text,
 } from 'drizzle-orm/pg-core';
 import type { Region } from '#domain/token.ts';
+import type { FullConfiguration } from '../model/physics.ts';
 import type { CancellationReason, CommandStatus, PowerControl } from '../vendor/schemas.ts';
 
 /** Times are epoch ms on the sandbox clock, as the engine keeps them. */
@@ -38,6 +39,17 @@ export const deviceConditions = sandbox.table('device_conditions', {
   fault: boolean('fault').notNull(),
   sinceMs: epochMs('since_ms').notNull(),
 });
+
+/** Each `PUT .../configuration`: the whole configuration from `from_ms` on. */
+export const deviceConfigurations = sandbox.table(
+  'device_configurations',
+  {
+    deviceId: text('device_id').notNull(),
+    fromMs: epochMs('from_ms').notNull(),
+    configuration: jsonb('configuration').$type<FullConfiguration>().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.deviceId, table.fromMs] })],
+);
 
 export const commands = sandbox.table(
   'commands',

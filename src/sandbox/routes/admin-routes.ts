@@ -8,6 +8,7 @@ import { DEVICE_CALL_WINDOW_MS } from '../state/device-call-limit.ts';
 import type { SandboxState } from '../state/sandbox-state.ts';
 import { DialectSettingsSchema, type SandboxDialect } from '../vendor/dialect.ts';
 import { DeviceIdSchema } from '../vendor/schemas.ts';
+import { BEHAVIOURS } from '../model/behaviours.ts';
 
 const ClockMoveSchema = z
   .strictObject({
@@ -21,6 +22,7 @@ const ClockMoveSchema = z
 const DeviceConditionSchema = z.strictObject({
   online: z.boolean().optional(),
   fault: z.boolean().optional(),
+  behaviour: z.enum(BEHAVIOURS).optional(),
 });
 
 const DeviceParamsSchema = z.object({ deviceId: DeviceIdSchema });

@@ -6,6 +6,7 @@ import { API_BASE_PATH, TOKEN_PATH } from '../vendor/schemas.ts';
 import { batchRoutes } from './batch-routes.ts';
 import { commandRoutes } from './command-routes.ts';
 import { siteRoutes } from './site-routes.ts';
+import { telemetryRoutes } from './telemetry-routes.ts';
 import { tokenRoute } from './token-route.ts';
 
 /**
@@ -41,6 +42,7 @@ export async function regionRoutes(app: FastifyInstance, context: RegionContext)
       await siteRoutes(business, context);
       await commandRoutes(business, context);
       await batchRoutes(business, context);
+      await telemetryRoutes(business, context);
     },
     { prefix: API_BASE_PATH },
   );

@@ -1,3 +1,4 @@
+import type { Behaviour } from '../model/behaviours.ts';
 import type { DeviceCondition } from '../model/lifecycle.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { advanceDueCommands } from './due-transitions.ts';
@@ -8,6 +9,7 @@ export interface DeviceConditionView {
   deviceId: string;
   online: boolean;
   fault: boolean;
+  behaviour: Behaviour;
 }
 
 /** Forward only. @throws SandboxError 400 when `targetMs` is in the sandbox's past. */
@@ -20,16 +22,25 @@ export function moveClock(memory: StateMemory, targetMs: number, change: StateCh
 
 /**
  * The caller has run the transitions due under the old condition; those the new one causes run
- * here. @throws SandboxError 404 for a device not in the fixture.
+ * here. A behaviour is kept in memory only and applies to the device's whole telemetry
+ * (src/sandbox/README.md, Behaviours). @throws SandboxError 404 for a device not in the fixture.
  */
 export function setDeviceCondition(
   memory: StateMemory,
   deviceId: string,
-  update: { online?: boolean | undefined; fault?: boolean | undefined },
+  update: {
+    online?: boolean | undefined;
+    fault?: boolean | undefined;
+    behaviour?: Behaviour | undefined;
+  },
   change: StateChange,
 ): DeviceConditionView {
   const device = memory.catalog.device(deviceId);
   if (!device) throw new SandboxError('NOT_FOUND', `Device ${deviceId} is not in the fixture`);
+  if (update.behaviour !== undefined) {
+    memory.telemetry.setBehaviour(device, update.behaviour);
+    memory.active.scanAllNextTime();
+  }
   const current = memory.conditions.of(device);
   const next: DeviceCondition = {
     online: update.online ?? current.online,
@@ -42,5 +53,10 @@ export function setDeviceCondition(
     change.deviceConditions.push({ deviceId, ...next });
     advanceDueCommands(memory, change);
   }
-  return { deviceId, online: next.online, fault: next.fault };
+  return {
+    deviceId,
+    online: next.online,
+    fault: next.fault,
+    behaviour: memory.telemetry.behaviourOf(device),
+  };
 }

@@ -17,7 +17,7 @@ const isRefused = (outcome: DeviceCallOutcome): outcome is RateLimitedDevice => 
  * @throws RateLimitError 429 when every device is refused, naming the one whose slot frees last,
  *   so retrying after its `Retry-After` finds every device free.
  */
-function takeBatchSlots(
+export function takeBatchSlots(
   memory: StateMemory,
   client: ClientIdentity,
   deviceIds: readonly string[],

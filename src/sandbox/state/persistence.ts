@@ -2,6 +2,7 @@ import type { CommandStatus } from '../vendor/schemas.ts';
 import type { Region } from '#domain/token.ts';
 import type { CommandEntity } from '../model/command-entity.ts';
 import type { DeviceCondition } from '../model/lifecycle.ts';
+import type { FullConfiguration } from '../model/physics.ts';
 
 export interface BatchEntity {
   id: string;
@@ -29,12 +30,22 @@ export interface DeviceConditionEntity extends DeviceCondition {
   deviceId: string;
 }
 
+/** A device's whole configuration from `fromMs` on, as `PUT .../configuration` left it. */
+export interface DeviceConfigurationEntity {
+  deviceId: string;
+  fromMs: number;
+  configuration: FullConfiguration;
+}
+
 /** Final commands stay in the store until asked for. */
 export interface PersistedState {
   seededFixture: string | undefined;
   clockOffsetMs: number;
+  /** Where the telemetry model starts (src/sandbox/README.md, Telemetry model); unset before. */
+  modelOriginMs: number | undefined;
   bindings: BindingEntity[];
   deviceConditions: DeviceConditionEntity[];
+  deviceConfigurations: DeviceConfigurationEntity[];
   activeCommands: CommandEntity[];
   batches: BatchEntity[];
   tokens: TokenEntity[];
@@ -58,12 +69,21 @@ export interface StateChange {
   bindings: BindingEntity[];
   unbindings: { clientId: string; siteId: string }[];
   deviceConditions: DeviceConditionEntity[];
+  deviceConfigurations: DeviceConfigurationEntity[];
+  modelOriginMs?: number;
   tokens: TokenEntity[];
   tokensExpiredBeforeMs?: number;
 }
 
 export function emptyChange(): StateChange {
-  return { commands: new Map(), bindings: [], unbindings: [], deviceConditions: [], tokens: [] };
+  return {
+    commands: new Map(),
+    bindings: [],
+    unbindings: [],
+    deviceConditions: [],
+    deviceConfigurations: [],
+    tokens: [],
+  };
 }
 
 export function isEmptyChange(change: StateChange): boolean {
@@ -74,6 +94,8 @@ export function isEmptyChange(change: StateChange): boolean {
     change.bindings.length === 0 &&
     change.unbindings.length === 0 &&
     change.deviceConditions.length === 0 &&
+    change.deviceConfigurations.length === 0 &&
+    change.modelOriginMs === undefined &&
     change.tokens.length === 0 &&
     change.tokensExpiredBeforeMs === undefined
   );
@@ -81,6 +103,7 @@ export function isEmptyChange(change: StateChange): boolean {
 
 export interface FixtureSeed {
   fixture: string;
+  modelOriginMs?: number;
   commands: CommandEntity[];
   bindings: BindingEntity[];
 }
@@ -93,6 +116,8 @@ export interface SandboxPersistence {
   findCommand(id: string): Promise<CommandEntity | undefined>;
   history(range: HistoryRange): Promise<CommandEntity[]>;
   batchCommands(batchCommandId: string): Promise<CommandEntity[]>;
+  /** Commands that started and were still in force at `sinceMs` or later (telemetry model). */
+  executedSince(sinceMs: number): Promise<CommandEntity[]>;
 }
 
 /** Commands in memory only, for unit tests. */
@@ -103,8 +128,10 @@ export class MemoryPersistence implements SandboxPersistence {
     return {
       seededFixture: undefined,
       clockOffsetMs: 0,
+      modelOriginMs: undefined,
       bindings: [],
       deviceConditions: [],
+      deviceConfigurations: [],
       activeCommands: [],
       batches: [],
       tokens: [],
@@ -138,4 +165,14 @@ export class MemoryPersistence implements SandboxPersistence {
   async batchCommands(batchCommandId: string): Promise<CommandEntity[]> {
     return [...this.commands.values()].filter((c) => c.batchCommandId === batchCommandId);
   }
+
+  async executedSince(sinceMs: number): Promise<CommandEntity[]> {
+    return [...this.commands.values()].filter((c) => executedSince(c, sinceMs));
+  }
+}
+
+/** Started, and in force at `sinceMs` or later. */
+export function executedSince(command: CommandEntity, sinceMs: number): boolean {
+  if (command.startedAtMs === undefined) return false;
+  return (command.completedAtMs ?? command.cancelledAtMs ?? Infinity) > sinceMs;
 }

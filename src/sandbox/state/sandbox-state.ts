@@ -28,10 +28,26 @@ import {
   isEmptyChange,
   type BindingEntity,
   type FixtureSeed,
+  type PersistedState,
   type SandboxPersistence,
   type StateChange,
 } from './persistence.ts';
 import { SerialQueue } from './serial-queue.ts';
+import * as telemetry from './telemetry-operations.ts';
+import { modelOriginFor } from './telemetry-store.ts';
+import type { Behaviour } from '../model/behaviours.ts';
+import type {
+  AlarmList,
+  AlarmQuery,
+  ConfigurationUpdate,
+  DeviceConfiguration,
+  DeviceEnergyStatistics,
+  DeviceTelemetry,
+  DeviceTelemetryHistory,
+  EnergyQuery,
+  LatestDataRequest,
+  TelemetryHistoryQuery,
+} from '../vendor/telemetry-schemas.ts';
 import * as sites from './site-operations.ts';
 import { adoptPersistedState, emptyStateMemory, type StateMemory } from './state-memory.ts';
 
@@ -74,8 +90,15 @@ export class SandboxState {
   static async open(options: SandboxStateOptions): Promise<SandboxState> {
     const state = new SandboxState(options);
     const loaded = await options.persistence.load();
-    if (loaded.seededFixture === options.fixtureName) adoptPersistedState(state.memory, loaded);
-    else {
+    if (loaded.seededFixture === options.fixtureName) {
+      await state.adopt(loaded);
+      // A store seeded before the telemetry model had none: it starts now, once.
+      if (loaded.modelOriginMs === undefined)
+        await state.persist({
+          ...emptyChange(),
+          modelOriginMs: state.memory.telemetry.modelOriginMs,
+        });
+    } else {
       // Tokens survive a fresh start, as they survive a reset.
       state.memory.tokens.adopt(loaded.tokens);
       await state.startOver();
@@ -160,6 +183,59 @@ export class SandboxState {
     );
   }
 
+  /** @throws SandboxError 404 (also for a device that never sent a sample); 429. */
+  latestData(client: ClientIdentity, deviceId: string): Promise<DeviceTelemetry> {
+    return this.mutate(() => telemetry.latestData(this.memory, client, deviceId));
+  }
+
+  /** Counted as a batch: 404 for any device not yours, 429 when all are over the limit. */
+  latestDataOf(client: ClientIdentity, request: LatestDataRequest): Promise<DeviceTelemetry[]> {
+    return this.mutate(() => telemetry.latestDataOf(this.memory, client, request));
+  }
+
+  telemetryHistory(
+    client: ClientIdentity,
+    deviceId: string,
+    query: TelemetryHistoryQuery,
+  ): Promise<DeviceTelemetryHistory> {
+    return this.mutate(() => telemetry.telemetryHistory(this.memory, client, deviceId, query));
+  }
+
+  energy(
+    client: ClientIdentity,
+    deviceId: string,
+    query: EnergyQuery,
+  ): Promise<DeviceEnergyStatistics> {
+    return this.mutate(() => telemetry.energy(this.memory, client, deviceId, query));
+  }
+
+  alarms(client: ClientIdentity, deviceId: string, query: AlarmQuery): Promise<AlarmList> {
+    return this.mutate(() => telemetry.alarms(this.memory, client, deviceId, query));
+  }
+
+  configuration(client: ClientIdentity, deviceId: string): Promise<DeviceConfiguration> {
+    return this.mutate(() => telemetry.configuration(this.memory, client, deviceId));
+  }
+
+  /** Written through before it answers. @throws SandboxError 404, 400 conflict; 429. */
+  setConfiguration(
+    client: ClientIdentity,
+    deviceId: string,
+    update: ConfigurationUpdate,
+  ): Promise<{ set: Record<string, unknown>[]; nowMs: number }> {
+    return this.mutate((change) =>
+      telemetry.setConfiguration(this.memory, client, deviceId, update, change),
+    );
+  }
+
+  /**
+   * The telemetry store, for in-process readers (bench, tests): read it only between operations,
+   * as the routes do inside them.
+   */
+  get telemetry(): StateMemory['telemetry'] {
+    return this.memory.telemetry;
+  }
+
   get deviceCalls(): DeviceCallLimit {
     return this.memory.deviceCalls;
   }
@@ -183,7 +259,11 @@ export class SandboxState {
   /** Due transitions run first under the old condition. @throws SandboxError 404. */
   setDeviceCondition(
     deviceId: string,
-    update: { online?: boolean | undefined; fault?: boolean | undefined },
+    update: {
+      online?: boolean | undefined;
+      fault?: boolean | undefined;
+      behaviour?: Behaviour | undefined;
+    },
   ): Promise<admin.DeviceConditionView> {
     return this.mutate((change) => admin.setDeviceCondition(this.memory, deviceId, update, change));
   }
@@ -195,20 +275,36 @@ export class SandboxState {
       ...binding,
       seq: i + 1,
     }));
+    const modelOriginMs = modelOriginFor(this.memory.clock.now());
     const seed: FixtureSeed = {
       fixture: this.fixtureName,
+      modelOriginMs,
       commands: this.fixtureHistory(this.memory.clock.now()),
       bindings,
     };
     await this.persistence.reset(seed);
-    adoptPersistedState(this.memory, {
+    await this.adopt({
       seededFixture: seed.fixture,
       clockOffsetMs: 0,
+      modelOriginMs,
       bindings,
       deviceConditions: [],
+      deviceConfigurations: [],
       activeCommands: seed.commands.filter((command) => isActiveStatus(command.status)),
       batches: [],
       tokens: this.memory.tokens.all(),
+    });
+  }
+
+  /** Memory and the telemetry store from a persisted state. */
+  private async adopt(state: PersistedState): Promise<void> {
+    adoptPersistedState(this.memory, state);
+    const originMs = state.modelOriginMs ?? modelOriginFor(this.memory.clock.now());
+    this.memory.telemetry.adopt({
+      originMs,
+      executedCommands: await this.persistence.executedSince(originMs),
+      conditions: state.deviceConditions,
+      configurations: state.deviceConfigurations,
     });
   }
 
@@ -237,8 +333,14 @@ export class SandboxState {
     try {
       await this.persistence.write(change);
     } catch (error) {
-      adoptPersistedState(this.memory, await this.persistence.load());
+      await this.adopt(await this.persistence.load());
       throw error;
     }
+    const { telemetry: store } = this.memory;
+    for (const command of change.commands.values()) store.observeCommand(command);
+    for (const { deviceId, ...condition } of change.deviceConditions)
+      store.observeCondition(deviceId, condition);
+    for (const configuration of change.deviceConfigurations)
+      store.observeConfiguration(configuration);
   }
 }

@@ -5,6 +5,7 @@ import { DeviceCallLimit } from './device-call-limit.ts';
 import { DeviceConditions } from './device-conditions.ts';
 import type { BatchEntity, PersistedState, SandboxPersistence } from './persistence.ts';
 import { SiteBindings } from './site-bindings.ts';
+import { TelemetryStore } from './telemetry-store.ts';
 import { TokenStore } from './token-store.ts';
 
 /**
@@ -24,6 +25,8 @@ export interface StateMemory {
   readonly batches: Map<string, BatchEntity>;
   /** The vendor's rate limit per device; never persisted. */
   readonly deviceCalls: DeviceCallLimit;
+  /** What telemetry is computed from, fed by every written change (src/sandbox/README.md). */
+  readonly telemetry: TelemetryStore;
 }
 
 /**
@@ -46,6 +49,7 @@ export function emptyStateMemory(
     tokens: new TokenStore(),
     batches: new Map(),
     deviceCalls: new DeviceCallLimit(deviceCallsPerMinute),
+    telemetry: new TelemetryStore(catalog),
   };
 }
 

@@ -161,6 +161,42 @@ export class UpstreamClient {
     return response;
   }
 
+  /** `GET /devices/{deviceId}/latestData` (docs/upstream.md, Telemetry). */
+  latestData(deviceId: string) {
+    return this.call('GET', `/devices/${segment(deviceId)}/latestData`, { devices: [deviceId] });
+  }
+
+  /** `POST /devices/latestData/query`; counts once per device, as a batch does. */
+  latestDataOf(devices: readonly string[]) {
+    return this.call('POST', '/devices/latestData/query', { json: { devices }, devices });
+  }
+
+  telemetryHistory(deviceId: string, query: Record<string, string>) {
+    return this.call('GET', `/devices/${segment(deviceId)}/historicalData`, {
+      query,
+      devices: [deviceId],
+    });
+  }
+
+  energy(deviceId: string, query: Record<string, string>) {
+    return this.call('GET', `/devices/${segment(deviceId)}/energy`, { query, devices: [deviceId] });
+  }
+
+  alarms(deviceId: string, query: Record<string, string> = {}) {
+    return this.call('GET', `/devices/${segment(deviceId)}/alarms`, { query, devices: [deviceId] });
+  }
+
+  configuration(deviceId: string) {
+    return this.call('GET', `/devices/${segment(deviceId)}/configuration`, { devices: [deviceId] });
+  }
+
+  setConfiguration(deviceId: string, configuration: unknown) {
+    return this.call('PUT', `/devices/${segment(deviceId)}/configuration`, {
+      json: configuration,
+      devices: [deviceId],
+    });
+  }
+
   cancelBatch(batchCommandId: string) {
     return this.call('PUT', `/devices/commands/${segment(batchCommandId)}/cancel`, {
       devices: this.pacing?.pacer.devicesOf(batchCommandId) ?? [],
