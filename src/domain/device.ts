@@ -27,6 +27,8 @@ export const DeviceSchema = z.object({
   name: z.string(),
   model: z.string(),
   capabilities: CapabilitiesSchema,
+  /** The battery's capacity, kWh, as the vendor lists it; absent when it does not. */
+  batteryCapacityKwh: z.number().nonnegative().optional(),
   online: z.boolean().optional(),
   faulted: z.boolean().optional(),
 });

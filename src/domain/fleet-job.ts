@@ -12,12 +12,15 @@ import { planCalls, type DeviceCallBudget, type DeviceCalls } from './device-bud
 import { BatchCommandIdSchema, CommandIdSchema, DeviceIdSchema, SiteIdSchema } from './ids.ts';
 import { UtcTimestampSchema } from './time.ts';
 
+/** The most devices a fleet job's selection names one by one. */
+export const MAX_FLEET_DEVICE_IDS = 20_000;
+
 /** Joined, each device once; bound sites only (docs/fleet-dispatch.md, Selection). */
 export const FleetSelectionSchema = z
   .strictObject({
     siteIds: z.array(SiteIdSchema).max(1000).default([]),
     models: z.array(z.string().min(1).max(128)).max(100).default([]),
-    deviceIds: z.array(DeviceIdSchema).max(20_000).default([]),
+    deviceIds: z.array(DeviceIdSchema).max(MAX_FLEET_DEVICE_IDS).default([]),
   })
   .refine((s) => s.siteIds.length + s.models.length + s.deviceIds.length > 0, {
     error: 'name at least one site, model or device',
