@@ -18,14 +18,17 @@
  * One rule per layer.
  */
 const BELOW_SESSION = ['env.ts', 'upstream', 'http', 'db'];
-const BELOW_LEDGER = ['budget', 'notifications', 'events', 'session', ...BELOW_SESSION];
+const BELOW_LEDGER = ['budget', 'webhooks', 'notifications', 'events', 'session', ...BELOW_SESSION];
 const BELOW_READ_MODEL = ['ledger', ...BELOW_LEDGER];
 const SERVER_LAYERS = [
-  ['product-api', ['changes', 'read-model', ...BELOW_READ_MODEL]],
-  ['fleet', ['changes', 'read-model', ...BELOW_READ_MODEL]],
+  ['product-api', ['changes', 'telemetry', 'read-model', ...BELOW_READ_MODEL]],
+  ['fleet', ['changes', 'telemetry', 'read-model', ...BELOW_READ_MODEL]],
+  ['telemetry', ['read-model', ...BELOW_READ_MODEL]],
   ['changes', BELOW_READ_MODEL],
   ['read-model', BELOW_READ_MODEL],
   ['ledger', BELOW_LEDGER],
+  ['api-tokens', ['session', ...BELOW_SESSION]],
+  ['webhooks', ['notifications', 'events', 'session', ...BELOW_SESSION]],
   ['notifications', ['events', 'session', ...BELOW_SESSION]],
   ['events', ['session', ...BELOW_SESSION]],
   ['session', BELOW_SESSION],

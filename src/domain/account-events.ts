@@ -45,6 +45,21 @@ export const DeviceCapabilitiesChangedSchema = z.object({
   data: z.object({ deviceIds: z.array(DeviceIdSchema).min(1).max(MAX_EVENT_DEVICE_IDS) }),
 });
 
+/**
+ * A verdict of these devices was written or changed (docs/verification.md): their pages read
+ * their verdicts again.
+ */
+export const DeviceVerdictsChangedSchema = z.object({
+  type: z.literal('deviceVerdictsChanged'),
+  data: z.object({ deviceIds: z.array(DeviceIdSchema).min(1).max(MAX_EVENT_DEVICE_IDS) }),
+});
+
+/** New latest samples of the account's devices were read (docs/verification.md, Fleet picture). */
+export const FleetPictureChangedSchema = z.object({
+  type: z.literal('fleetPictureChanged'),
+  data: z.object({}),
+});
+
 export const SiteBindingsChangedSchema = z.object({
   type: z.literal('siteBindingsChanged'),
   data: z.object({ siteIds: z.array(SiteIdSchema).optional() }),
@@ -75,6 +90,8 @@ export const AccountEventSchema = z.discriminatedUnion('type', [
   NotificationsReadSchema,
   DeviceCommandsChangedSchema,
   DeviceCapabilitiesChangedSchema,
+  DeviceVerdictsChangedSchema,
+  FleetPictureChangedSchema,
   SiteBindingsChangedSchema,
   LedgerEntryChangedSchema,
   FleetJobChangedSchema,

@@ -22,6 +22,7 @@ export const LEDGER_KINDS = [
   'unbind',
   'connection',
   'siteTimeZone',
+  'webhook',
 ] as const;
 export const LedgerKindSchema = z.enum(LEDGER_KINDS);
 export type LedgerKind = z.infer<typeof LedgerKindSchema>;

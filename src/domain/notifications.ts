@@ -93,11 +93,47 @@ export const NotificationFactsSchema = z.discriminatedUnion('kind', [
     ...windowFields,
   }),
   z.strictObject({
+    kind: z.literal('commandNotFollowed'),
+    deviceId: DeviceIdSchema,
+    commandId: CommandIdSchema,
+    /** Of the commanded energy, what the battery gave, in whole percent (docs/verification.md). */
+    deliveredPercent: z.int().min(0).max(1000).optional(),
+    ...siteFields,
+    ...windowFields,
+  }),
+  z.strictObject({
+    kind: z.literal('deviceSilentInWindow'),
+    deviceId: DeviceIdSchema,
+    commandId: CommandIdSchema,
+    /** Of the window's samples, those measured, in whole percent. */
+    measuredPercent: z.int().min(0).max(100),
+    ...siteFields,
+    ...windowFields,
+  }),
+  z.strictObject({
+    kind: z.literal('eventUnderDelivered'),
+    /** The batch or the fleet job of the event; one of the two. */
+    batchCommandId: BatchCommandIdSchema.optional(),
+    jobId: z.uuid().optional(),
+    deliveredPercent: z.int().min(0).max(1000),
+    thresholdPercent: z.int().min(1).max(100),
+    totalDevices: z.int().min(1),
+    ...siteFields,
+    ...windowFields,
+  }),
+  z.strictObject({
     kind: z.literal('siteUnbound'),
     siteId: SiteIdSchema,
     siteName: z.string().max(200).optional(),
     /** Absent: not counted. */
     waitingCommands: z.int().min(0).optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('webhookEndpointDisabled'),
+    endpointId: z.string().max(64),
+    url: z.string().max(2000),
+    /** `gone`: it answered 410; `failing`: it failed every attempt for about three days. */
+    reason: z.enum(['gone', 'failing']),
   }),
 ]);
 export type NotificationFacts = z.infer<typeof NotificationFactsSchema>;

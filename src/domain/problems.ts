@@ -184,6 +184,34 @@ export const BFF_PROBLEM_CODES = {
     status: [422],
     meaning: 'This Idempotency-Key was used before for a different request.',
   },
+  token_invalid: {
+    status: [401],
+    meaning:
+      'The `Authorization: Bearer` token is not one powerdeck made (mistyped, cut short, or deleted).',
+  },
+  token_expired: {
+    status: [401],
+    meaning: 'The API token is past its expiry; an administrator makes a new one.',
+  },
+  token_revoked: {
+    status: [401],
+    meaning: 'The API token was revoked by an administrator.',
+  },
+  token_not_accepted: {
+    status: [403],
+    meaning:
+      'The route is for people signed in at powerdeck (sign-in, live updates, notifications, connections, tokens): it takes no API token.',
+  },
+  token_outside_sites: {
+    status: [403],
+    meaning:
+      "The API token is limited to some sites, and the route's device or site is on none of them, or the route acts on the whole account.",
+  },
+  too_many_token_requests: {
+    status: [429],
+    meaning:
+      "The API token's requests are over its limit per minute; `Retry-After` says when to try again.",
+  },
   too_many_sign_ins: {
     status: [429],
     meaning: 'Sign-in attempts from this address, or failures for this client ID, over the limit.',
@@ -245,6 +273,20 @@ export const BFF_PROBLEM_CODES = {
       "An unknown outcome on the same device and window could not be checked in the command history yet (429: the device's calls are used up until `Retry-After`); nothing was sent.",
   },
   not_ready: { status: [503], meaning: '`/readyz`: the database is not reachable.' },
+  webhook_limit_reached: {
+    status: [409],
+    meaning: 'The account has as many webhook endpoints as it may (100); delete one first.',
+  },
+  webhook_address_refused: {
+    status: [422],
+    meaning:
+      "A webhook's address is http:// or a private, loopback or link-local address, which only a BFF that allows private addresses takes (`WEBHOOKS_ALLOW_PRIVATE_ADDRESSES`).",
+  },
+  webhook_endpoint_disabled: {
+    status: [409],
+    meaning:
+      'The webhook endpoint is disabled: enable it before sending it a test or a redelivery.',
+  },
   fleet_selection_refused: {
     status: [422],
     meaning:

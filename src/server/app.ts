@@ -3,11 +3,16 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ChangeQueue } from './budget/change-queue.ts';
+import type { CommandVerification } from './telemetry/command-verification.ts';
+import type { FleetSnapshots } from './telemetry/fleet-snapshots.ts';
+import type { VerdictQueue } from './telemetry/verdict-queue.ts';
+import type { WebhookQueue } from './webhooks/webhook-queue.ts';
 import type { AccountEvents } from './events/account-events.ts';
 import { installErrorHandling } from './http/error-handling.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { trackRoutes } from './http/route-table.ts';
 import { installRequestGuards } from './http/request-guards.ts';
+import { installApiTokenAuth } from './api-tokens/api-token-auth.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installStaticSpa } from './http/static-spa.ts';
 import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.ts';
@@ -46,6 +51,12 @@ declare module 'fastify' {
     deviceCommands: DeviceCommandsRecorder;
     /** The read model and its refresher, which tests `runDue()` after moving the clock. */
     readModel: { model: ReadModel; reads: DeviceReads };
+    /** The verdicts and their queue, which tests `recheck()` after moving the clock. */
+    verdicts: { verification: CommandVerification; queue: VerdictQueue };
+    /** The latest samples of bound devices, which tests `runDue()` after moving the clock. */
+    fleetSnapshots: FleetSnapshots;
+    /** Outgoing webhooks' queue, which tests `recheck()` after moving the webhooks' clock. */
+    webhookQueue: WebhookQueue;
   }
 }
 
@@ -89,10 +100,21 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
   app.decorateRequest('sessionLookup', null);
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);
+  // Before the first route (the OpenAPI document's): a route keeps the error handler it was added
+  // under, and a refused API token is a problem on that route too.
+  installErrorHandling(app, { spaFallback: options.staticDir !== undefined });
   await installProductApi(app);
   await installSecurityHeaders(app, { https: services.cookie.secure });
   installRequestGuards(app, publicOrigin);
-  installErrorHandling(app, { spaFallback: options.staticDir !== undefined });
+  // After the CSRF guard, before every route's session hook.
+  await installApiTokenAuth(app, {
+    store: services.apiTokens,
+    sessions: services.sessions,
+    sites: services.sites,
+    box: services.box,
+    now: services.now,
+    requestsPerMinute: options.testing?.apiTokenRequestsPerMinute,
+  });
 
   await registerRouteGroups(app, services, {
     publicOrigin,
@@ -106,7 +128,9 @@ export async function buildServerApp(options: ServerOptions): Promise<FastifyIns
 
 /** Starts the services when the app is ready; stops them, and a database it opened, on close. */
 function startAndStopWithApp(app: FastifyInstance, services: Services): void {
-  const { events, notifications, deviceReads, fleetQueue, changeQueue, jobQueues } = services;
+  const { events, notifications, deviceReads, fleetQueue, changeQueue, jobQueues, verdictQueue } =
+    services;
+  const { fleetSnapshots } = services;
   // Started later so the first requests are not held up (decision 005, Consequences); start()
   // never rejects: failures are logged and tried again.
   let queueStartTimer: NodeJS.Timeout | undefined;
@@ -114,6 +138,8 @@ function startAndStopWithApp(app: FastifyInstance, services: Services): void {
     queueStartTimer = setTimeout(() => {
       void fleetQueue.start();
       void changeQueue.start();
+      void verdictQueue.start();
+      void services.webhooks.queue.start();
     }, FLEET_QUEUE_START_DELAY_MS);
     queueStartTimer.unref();
   });
@@ -122,6 +148,7 @@ function startAndStopWithApp(app: FastifyInstance, services: Services): void {
     notifications.startPruning();
     // Its first look comes a tick later; reads never hold up the first answers.
     deviceReads.start();
+    fleetSnapshots.start();
   });
 
   // While shutting down, answers close their connection so close() need not wait for keep-alive.
@@ -139,9 +166,12 @@ function startAndStopWithApp(app: FastifyInstance, services: Services): void {
   app.addHook('onClose', async () => {
     clearTimeout(queueStartTimer);
     await deviceReads.stop();
+    await fleetSnapshots.stop();
     notifications.stopPruning();
     await fleetQueue.stop();
     await changeQueue.stop();
+    await verdictQueue.stop();
+    await services.webhooks.queue.stop();
     await jobQueues.stop();
     await services.http.close();
     if (services.storage.owned) await services.storage.handle.close();
@@ -158,8 +188,16 @@ function decorateFromServices(app: FastifyInstance, services: Services): void {
     await services.queuedChanges.forgetAll();
     await services.budget.forgetAll();
     await readModel.store.forgetAll();
+    await services.verification.store.forgetAll();
+    await services.fleetSnapshots.store.forgetAll();
   });
   app.decorate('deviceCommands', services.deviceCommands);
   app.decorate('readModel', { model: readModel, reads: services.deviceReads });
+  app.decorate('verdicts', {
+    verification: services.verification,
+    queue: services.verdictQueue,
+  });
+  app.decorate('fleetSnapshots', services.fleetSnapshots);
+  app.decorate('webhookQueue', services.webhooks.queue);
   app.decorate('liveUpdates', { events: services.events, notifications: services.notifications });
 }

@@ -34,6 +34,12 @@ export interface ServerEnv {
    */
   deviceReadOpenEveryMs: number;
   deviceReadIdleEveryMs: number;
+  /**
+   * How often each bound device's latest sample is read for the fleet picture, ms
+   * (`FLEET_SNAPSHOT_EVERY_S`, default 0: never, and the overview shows no measurements; 300:
+   * every five minutes).
+   */
+  fleetSnapshotEveryMs: number;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
   oidc?: OidcEnv;
   /**
@@ -41,6 +47,12 @@ export interface ServerEnv {
    * browser tests' way to make a notification (`src/server/notifications/notification-routes.ts`).
    */
   testRoutes?: boolean;
+  /**
+   * Outgoing webhooks may go to private, loopback and link-local addresses
+   * (`WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=true`; default false: refused, so an endpoint cannot reach
+   * the BFF's own network; docs/security.md, Webhooks). Tests and the browser tests' stack set it.
+   */
+  webhooksAllowPrivateAddresses?: boolean;
 }
 
 /**
@@ -136,6 +148,15 @@ const EnvSchema = z.object({
       error: 'DEVICE_READ_IDLE_EVERY_S must be 60-604800, or 0 to read idle devices never',
     })
     .default(DEFAULT_IDLE_READ_EVERY_MS / 1000),
+  FLEET_SNAPSHOT_EVERY_S: z.coerce
+    .number({ error: 'FLEET_SNAPSHOT_EVERY_S must be a number of seconds' })
+    .int({ error: 'FLEET_SNAPSHOT_EVERY_S must be a whole number of seconds' })
+    .refine((s) => s === 0 || (s >= 60 && s <= 86_400), {
+      error: 'FLEET_SNAPSHOT_EVERY_S must be 60-86400, or 0 to read no latest samples',
+    })
+    // Off until the overview's chart of measured state of charge is known not to fail in Firefox
+    // (docs/verification.md, Fleet picture); 300 reads every five minutes.
+    .default(0),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,
@@ -153,6 +174,9 @@ const EnvSchema = z.object({
   OIDC_ROLES_CLAIM: optionalText,
   OIDC_ROLE_VIEWER: optionalText,
   TEST_ROUTES: z.enum(['0', '1'], { error: 'TEST_ROUTES must be 0 or 1' }).optional(),
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: z
+    .enum(['true', 'false'], { error: 'WEBHOOKS_ALLOW_PRIVATE_ADDRESSES must be true or false' })
+    .optional(),
   OIDC_ROLE_DISPATCHER: optionalText,
   OIDC_ROLE_ADMIN: optionalText,
 });
@@ -237,8 +261,12 @@ export function parseServerEnv(env: NodeJS.ProcessEnv): ServerEnv {
     },
     deviceReadOpenEveryMs: values.DEVICE_READ_OPEN_EVERY_S * 1000,
     deviceReadIdleEveryMs: values.DEVICE_READ_IDLE_EVERY_S * 1000,
+    fleetSnapshotEveryMs: values.FLEET_SNAPSHOT_EVERY_S * 1000,
     ...(oidc ? { oidc } : {}),
     ...(testRoutes ? { testRoutes } : {}),
+    ...(values.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES === 'true'
+      ? { webhooksAllowPrivateAddresses: true }
+      : {}),
   };
 }
 

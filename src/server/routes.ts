@@ -3,11 +3,15 @@ import { eventRoutes } from './events/event-routes.ts';
 import { fleetRoutes } from './fleet/fleet-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { notificationRoutes } from './notifications/notification-routes.ts';
+import { deliverableRoutes } from './product-api/deliverable-routes.ts';
+import { fleetPictureRoutes } from './product-api/fleet-picture-routes.ts';
 import { overviewRoutes } from './product-api/overview-routes.ts';
 import { productApiRoutes } from './product-api/product-api.ts';
 import type { Services } from './services.ts';
 import { connectionRoutes } from './session/connection-routes.ts';
+import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
 import { oidcRoutes } from './session/oidc-routes.ts';
+import { webhookRoutes } from './webhooks/webhook-routes.ts';
 import { sessionRoutes } from './session/session-routes.ts';
 import type { SignInLimitOptions } from './session/sign-in-limits.ts';
 
@@ -80,9 +84,33 @@ export async function registerRouteGroups(
       notifications: services.notifications,
       deviceCommands: services.deviceCommands,
       readModel: services.readModel,
+      verdicts: services.verification.store,
+      runningWindows: services.verification,
     }),
     group(overviewRoutes, { sessions, now: services.vendorNow, overview: services.overview }),
-    group(fleetRoutes, { sessions, upstream, jobs: services.fleetJobs }),
+    group(fleetPictureRoutes, {
+      sessions,
+      now: services.vendorNow,
+      overview: services.overview,
+      latest: services.fleetSnapshots.store,
+      verdicts: services.verification.store,
+    }),
+    group(deliverableRoutes, {
+      sessions,
+      now: services.upstreamNow,
+      sites: services.sites,
+      latest: services.fleetSnapshots.store,
+      verdicts: services.verification.store,
+      telemetry: services.telemetry,
+    }),
+    group(fleetRoutes, {
+      sessions,
+      upstream,
+      jobs: services.fleetJobs,
+      verdicts: services.verification.store,
+    }),
+    group(apiTokenRoutes, { sessions, store: services.apiTokens, box, sites: services.sites, now }),
+    group(webhookRoutes, { sessions, box, sites: services.sites, ...services.webhooks }),
     group(eventRoutes, { sessions, events: services.events }),
     group(notificationRoutes, {
       sessions,

@@ -2,6 +2,8 @@ import type { FastifyServerOptions } from 'fastify';
 import type { DatabaseHandle } from '#infra/database.ts';
 import type { ServerEnv } from './env.ts';
 import type { ChangeQueueOptions } from './budget/change-queue.ts';
+import type { VerdictQueueOptions } from './telemetry/verdict-queue.ts';
+import type { WebhookQueueOptions } from './webhooks/webhook-queue.ts';
 import type { ChannelListenerOptions } from './events/event-channel.ts';
 import type { FleetQueueOptions } from './fleet/fleet-queue.ts';
 import type { FleetRunnerHooks } from './fleet/fleet-runner.ts';
@@ -39,6 +41,8 @@ export interface ServerTestingOptions {
   ledgerLeaseMs?: number;
   /** Sign-in rate limits (defaults: 30 per IP and minute, 10 failures per client in 15 min). */
   signInLimits?: SignInLimitOptions;
+  /** Requests per API token and minute (default 120). */
+  apiTokenRequestsPerMinute?: number;
   /** How long an open circuit fails fast before a trial call (default 10 s). */
   circuitHalfOpenAfterMs?: number;
   /** Test-only hooks into the ledger (the crash test kills the process between steps). */
@@ -55,12 +59,23 @@ export interface ServerTestingOptions {
   fleetHooks?: FleetRunnerHooks;
   /** Timings of the queue of changes (tests shorten them). */
   changeQueue?: ChangeQueueOptions;
+  /**
+   * The webhooks' clock, epoch ms: when deliveries are due, made and kept (default `now`). Tests
+   * move it through the retry schedule rather than wait.
+   */
+  webhookNow?: () => number;
+  /** Timings of the webhook delivery queue (tests turn its own look off and `recheck()`). */
+  webhookQueue?: WebhookQueueOptions;
+  /** Timings of the queue of verifications (tests shorten them). */
+  verdictQueue?: VerdictQueueOptions;
   /** How long a planned change due now is waited for before it is answered queued (15 s). */
   changeSettleWaitMs?: number;
   /** Timings of live updates: heartbeat and session checks, the listener's reconnection. */
   liveUpdates?: { heartbeatMs?: number; listener?: ChannelListenerOptions };
   /** The refresher's look for due devices, ms (default 1 s; 0: only on `reads.runDue()`). */
   readModelTickMs?: number;
+  /** The fleet snapshot's look for due devices, ms (default 5 s; 0: only on `runDue()`). */
+  fleetSnapshotTickMs?: number;
   /** How long a device claimed for a read stays this BFF's, upstream ms (default 2 min). */
   readModelLeaseMs?: number;
 }

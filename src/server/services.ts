@@ -28,6 +28,12 @@ import { ChangeSteps } from './changes/change-steps.ts';
 import { queuedStepSender } from './changes/queued-step-sender.ts';
 import { WritePath } from './product-api/write-path.ts';
 import { DeviceReads } from './read-model/device-reads.ts';
+import { BudgetedTelemetry } from './telemetry/budgeted-telemetry.ts';
+import { CommandVerification } from './telemetry/command-verification.ts';
+import { FleetSnapshots } from './telemetry/fleet-snapshots.ts';
+import { LatestSampleStore } from './telemetry/latest-sample-store.ts';
+import { VerdictQueue } from './telemetry/verdict-queue.ts';
+import { VerdictStore } from './telemetry/verdict-store.ts';
 import { ReadModel } from './read-model/read-model.ts';
 import { ReadModelStore } from './read-model/read-model-store.ts';
 import type { ServerOptions } from './server-options.ts';
@@ -37,7 +43,13 @@ import { SecretBox, loadSessionKey } from './session/secret-box.ts';
 import { sessionCookieFor, type SessionCookie } from './session/session-cookie.ts';
 import { SESSION_ABSOLUTE_TIMEOUT_MS, type Session } from './session/session-store.ts';
 import { Sessions } from './session/sessions.ts';
+import { ApiTokenStore } from './api-tokens/api-token-store.ts';
 import { VendorConnections } from './session/vendor-connections.ts';
+import { LedgerWebhookAudit } from './ledger/webhook-audit.ts';
+import { WebhookOutbox } from './webhooks/webhook-outbox.ts';
+import { WebhookQueue } from './webhooks/webhook-queue.ts';
+import { WebhookSender } from './webhooks/webhook-sender.ts';
+import { WebhookStore } from './webhooks/webhook-store.ts';
 import { MAX_ATTEMPTS, UpstreamResilience } from './upstream/resilience.ts';
 import { SiteDirectory } from './upstream/site-directory.ts';
 import { TokenCache } from './upstream/token-cache.ts';
@@ -67,6 +79,8 @@ export interface Services {
   events: AccountEvents;
   notifications: Notifications;
   sessions: Sessions;
+  /** API tokens, stored hashed (docs/security.md, API tokens). */
+  apiTokens: ApiTokenStore;
   /** Company sign-in (`OIDC_ISSUER`); absent when operators sign in with client credentials. */
   companySignIn:
     { oidc: OidcClient; connections: VendorConnections; audit: LedgerConnectionAudit } | undefined;
@@ -94,6 +108,23 @@ export interface Services {
   changeQueue: ChangeQueue;
   writePath: WritePath;
   overview: OverviewSource;
+  /** A verdict per device per command, after its window (docs/architecture.md, Verification). */
+  verification: CommandVerification;
+  verdictQueue: VerdictQueue;
+  /** Every bound device's latest sample, for the fleet picture (docs/verification.md). */
+  fleetSnapshots: FleetSnapshots;
+  /** Telemetry reads inside the device budget: verification, the snapshots. */
+  telemetry: BudgetedTelemetry;
+  /** Outgoing webhooks (docs/architecture.md, Webhooks): endpoints, the outbox, the delivery. */
+  webhooks: {
+    store: WebhookStore;
+    outbox: WebhookOutbox;
+    queue: WebhookQueue;
+    audit: LedgerWebhookAudit;
+    /** The webhooks' clock, epoch ms. */
+    now: () => number;
+    allowPrivateAddresses: boolean;
+  };
 }
 
 /**
@@ -145,6 +176,10 @@ export async function composeServices(
       })
     : undefined;
 
+  // Outgoing webhooks: every source writes its events to the outbox in its own transaction.
+  const webhookNow = testing.webhookNow ?? now;
+  const webhookOutbox = new WebhookOutbox(storage.handle.db, webhookNow);
+
   // The read model (docs/architecture.md, Read model) plans on the upstream's clock.
   const upstreamNow = options.upstreamClock ?? Date.now;
   const ledgerStore = new LedgerStore(storage.handle.db);
@@ -162,6 +197,7 @@ export async function composeServices(
     },
     log,
     box,
+    webhooks: webhookOutbox,
   });
 
   // What the BFF knows of a device's commands, which a new window is checked against and a
@@ -257,7 +293,7 @@ export async function composeServices(
   // Every change to a device is sent as steps through the ledger, inside the budget: by the
   // routes, the queue and fleet jobs alike.
   const changeSteps = new ChangeSteps({ ledger, upstream: api, budget, upstreamNow });
-  const fleetStore = new FleetStore(storage.handle.db);
+  const fleetStore = new FleetStore(storage.handle.db, webhookOutbox);
   const fleetQueue = new FleetQueue(
     storage.handle,
     new FleetRunner({
@@ -319,6 +355,9 @@ export async function composeServices(
         const entry = key ? await ledger.store.findByKey(row.owner, key) : undefined;
         return { siteId: entry?.siteId ?? undefined, timeZone: entry?.timeZone ?? undefined };
       },
+      webhooks: webhookOutbox,
+      siteOfDevice: async (account, deviceId) =>
+        (await readModel.stateOf(account, deviceId))?.siteId ?? undefined,
     }),
   });
   const writePath = new WritePath(
@@ -336,6 +375,7 @@ export async function composeServices(
       // A new window is checked against the commands it knows before it is sent or queued.
       knownCommands,
       settleWaitMs: testing.changeSettleWaitMs,
+      webhooks: webhookOutbox,
     }),
   );
   const deviceReads = new DeviceReads({
@@ -346,6 +386,39 @@ export async function composeServices(
     log,
     tickMs: testing.readModelTickMs,
     leaseMs: testing.readModelLeaseMs,
+  });
+  const telemetry = new BudgetedTelemetry({ budget, upstream: api, upstreamNow });
+  // After each window, one budgeted telemetry read of each device and its verdict, planned from
+  // every command the read model learns (docs/verification.md).
+  const verification = new CommandVerification({
+    store: new VerdictStore(storage.handle.db, webhookOutbox),
+    model: readModel,
+    telemetry,
+    devices: (caller, deviceIds) => sites.devices(caller, deviceIds),
+    events: accountEvents,
+    notifications,
+    now: upstreamNow,
+    log,
+  });
+  readModel.onChange((change) => verification.plan(change));
+  const verdictQueue = new VerdictQueue({
+    handle: storage.handle,
+    host: jobQueues,
+    verification,
+    upstreamNow,
+    log,
+    options: testing.verdictQueue,
+  });
+  // Each bound device's latest sample every five minutes, one call per 100 devices.
+  const fleetSnapshots = new FleetSnapshots({
+    store: new LatestSampleStore(storage.handle.db),
+    model: readModel,
+    telemetry,
+    events: accountEvents,
+    now: upstreamNow,
+    log,
+    tickMs: testing.fleetSnapshotTickMs,
+    periodMs: options.fleetSnapshotEveryMs,
   });
   // The overview places windows on the vendor's clock (the sandbox's under `npm start`), which
   // starts and ends them; tests that give only `now` move that.
@@ -358,6 +431,21 @@ export async function composeServices(
     fleetJobs: (session: Session) => fleetJobs.list(session),
     now,
   });
+  const webhookStore = new WebhookStore(storage.handle.db);
+  const allowPrivateAddresses = options.webhooksAllowPrivateAddresses ?? false;
+  const webhookQueue = new WebhookQueue({
+    handle: storage.handle,
+    host: jobQueues,
+    store: webhookStore,
+    sender: new WebhookSender({ allowPrivateAddresses }),
+    box,
+    notifications,
+    now: webhookNow,
+    wallNow: Date.now,
+    log,
+    options: testing.webhookQueue,
+  });
+  webhookOutbox.onWritten(() => webhookQueue.nudge());
   const companySignIn =
     oidc && connections
       ? {
@@ -377,6 +465,7 @@ export async function composeServices(
     events: accountEvents,
     notifications,
     sessions,
+    apiTokens: new ApiTokenStore(storage.handle.db),
     companySignIn,
     http,
     resilience,
@@ -397,5 +486,17 @@ export async function composeServices(
     changeQueue,
     writePath,
     overview,
+    verification,
+    verdictQueue,
+    fleetSnapshots,
+    telemetry,
+    webhooks: {
+      store: webhookStore,
+      outbox: webhookOutbox,
+      queue: webhookQueue,
+      audit: new LedgerWebhookAudit(ledger.store, webhookNow),
+      now: webhookNow,
+      allowPrivateAddresses,
+    },
   };
 }

@@ -6,9 +6,11 @@ import {
   type PushEnvelope,
 } from '#domain/account-events.ts';
 import { commandKeys } from '../commands/api/command-keys.ts';
+import { fleetPictureKeys } from '../features/overview/api/fleet-picture-keys.ts';
 import { overviewKeys } from '../features/overview/api/overview-keys.ts';
 import { notificationKeys } from '../features/notifications/api/notification-keys.ts';
 import { siteKeys } from '../features/sites/api/site-keys.ts';
+import { verdictKeys } from '../features/verification/api/verdict-keys.ts';
 
 /**
  * What each account event makes stale (docs/architecture.md, Live updates), one entry per event
@@ -25,6 +27,15 @@ export const PUSH_INVALIDATIONS: {
     { queryKey: overviewKeys.all },
   ],
   deviceCapabilitiesChanged: () => [{ queryKey: siteKeys.all }],
+  // A batch's or fleet job's figures sum its devices' verdicts: any new verdict may move them, and
+  // only the event pages on screen read theirs again; the fleet picture lists who did not follow.
+  deviceVerdictsChanged: ({ deviceIds }) => [
+    ...deviceIds.map((deviceId) => ({ queryKey: verdictKeys.device(deviceId) })),
+    { queryKey: verdictKeys.events() },
+    { queryKey: fleetPictureKeys.all },
+  ],
+  // New latest samples move the fleet picture only, not the overview's lists.
+  fleetPictureChanged: () => [{ queryKey: fleetPictureKeys.all }],
   siteBindingsChanged: () => [{ queryKey: siteKeys.all }, { queryKey: overviewKeys.all }],
   ledgerEntryChanged: () => [{ queryKey: commandKeys.ledger() }, { queryKey: overviewKeys.all }],
   fleetJobChanged: ({ jobId }) => [

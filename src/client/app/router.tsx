@@ -148,6 +148,21 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
                 })),
             },
             {
+              path: 'tokens',
+              lazy: () =>
+                import('./routes/tokens.tsx').then(({ TokensRoute }) => ({
+                  Component: TokensRoute,
+                })),
+            },
+            {
+              path: 'webhooks/:endpointId?',
+              handle: wide,
+              lazy: () =>
+                import('./routes/webhooks.tsx').then(({ WebhooksRoute }) => ({
+                  Component: WebhooksRoute,
+                })),
+            },
+            {
               path: 'notifications',
               lazy: () =>
                 import('./routes/notifications.tsx').then(({ NotificationsRoute }) => ({

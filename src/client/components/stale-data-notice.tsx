@@ -1,4 +1,4 @@
-import { formatInZone, formatUtc, isKnownTimeZone } from '../lib/time.ts';
+import { formatInZone, formatUtc, isKnownTimeZone, operatorTimeZone } from '../lib/time.ts';
 import type { ApiError } from '../lib/api-error.ts';
 import { readFailureWords } from '../lib/failure-words.ts';
 
@@ -26,8 +26,6 @@ export interface StaleDataNoticeProps {
   autoRetryMs?: number | undefined;
 }
 
-const operatorZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
 /**
  * Says when the data on screen could not be refreshed: from the first failed attempt, then with
  * its age, why (`readFailureWords`) and Try again. A polite status, not an alert: what is shown
@@ -37,7 +35,7 @@ export function StaleDataNotice({ query, what, timeZone, autoRetryMs }: StaleDat
   const retrying = query.isFetching && query.failureCount > 0;
   const failed = query.isRefetchError || retrying;
   if (query.data === undefined || !failed || !query.failureReason) return null;
-  const zone = timeZone && isKnownTimeZone(timeZone) ? timeZone : operatorZone();
+  const zone = timeZone && isKnownTimeZone(timeZone) ? timeZone : operatorTimeZone();
   const asOf =
     zone === 'UTC'
       ? formatUtc(query.dataUpdatedAt)

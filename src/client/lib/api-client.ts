@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
 import { ApiError, CLIENT_ERROR_CODES } from './api-error.ts';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RequestOptions {
   method?: Method;

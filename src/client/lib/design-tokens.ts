@@ -7,6 +7,7 @@ import {
   type CommandStatus,
 } from '#domain/command.ts';
 import { POWER_CONTROL_PROPERTIES, type PowerControlProperty } from '#domain/power-control.ts';
+import { VERDICTS, type Verdict } from '#domain/verdict.ts';
 
 /** The colour tokens of `styles/tokens.css`, read (not copied) for canvas and SVG drawing so both agree with the page. */
 
@@ -36,6 +37,13 @@ export interface DesignTokens {
   reason: Record<CancellationReason, string>;
   /** The mark of each power control's series on a chart (`--power-control-<property>`). */
   powerControl: Record<PowerControlProperty, string>;
+  /** The mark of each verdict (`--verdict-<verdict>`): a badge's icon, a count bar's share. */
+  verdict: Record<Verdict, string>;
+  /** Measured telemetry on a chart: battery power and state of charge (`--measured-*`). */
+  measuredBatteryPower: string;
+  measuredSoc: string;
+  /** The band behind a command window on a chart (`--command-window`). */
+  commandWindow: string;
 }
 
 const BASE_TOKENS = {
@@ -53,6 +61,9 @@ const BASE_TOKENS = {
   success: '--success',
   warning: '--warning',
   fontFamily: '--font-family',
+  measuredBatteryPower: '--measured-battery-power',
+  measuredSoc: '--measured-soc',
+  commandWindow: '--command-window',
 } as const satisfies Record<string, `--${string}`>;
 
 const TokenValueSchema = z.string().trim().min(1);
@@ -87,6 +98,9 @@ export function readDesignTokens(element: Element = document.documentElement): D
     powerControl: Object.fromEntries(
       POWER_CONTROL_PROPERTIES.map((property) => [property, read(`--power-control-${property}`)]),
     ) as Record<PowerControlProperty, string>,
+    verdict: Object.fromEntries(
+      VERDICTS.map((verdict) => [verdict, read(`--verdict-${verdict}`)]),
+    ) as Record<Verdict, string>,
   };
 }
 

@@ -47,3 +47,31 @@ export function describePowerControl(control: PowerControl): string {
     return value === undefined ? [] : [SHORT_FORM[property](value)];
   }).join(', ');
 }
+
+const THREE_FIGURES = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+
+/** A magnitude to three figures in the largest of `units` (each 1000 times the last) it reaches once rounded. */
+function figureIn<U extends string>(magnitude: number, units: readonly U[]) {
+  let value = Math.abs(magnitude);
+  let index = 0;
+  while (index < units.length - 1 && Number(value.toPrecision(3)) >= 1000) {
+    value /= 1000;
+    index += 1;
+  }
+  return { figure: THREE_FIGURES.format(value), unit: units[index] as U };
+}
+
+/**
+ * Measured power's size as a big number shows it, W in: `{ figure: '3.42', unit: 'MW' }`; W below
+ * 1 kW, kW below 1 MW, MW above, three figures. The sign is the caller's to say in words.
+ */
+export const powerFigure = (watts: number) => figureIn(watts, ['W', 'kW', 'MW'] as const);
+
+/** `850 W`, `12.5 kW`, `3.42 MW`: {@link powerFigure} as one string. */
+export function formatMeasuredPowerW(watts: number): string {
+  const { figure, unit } = powerFigure(watts);
+  return `${figure} ${unit}`;
+}
+
+/** Stored energy, kWh in: `{ figure: '61.2', unit: 'MWh' }`; kWh below 1 MWh, MWh above. */
+export const energyFigure = (kwh: number) => figureIn(kwh, ['kWh', 'MWh'] as const);

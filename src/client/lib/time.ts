@@ -59,6 +59,25 @@ export function formatInZoneWithUtc(instant: Instant, timeZone: string): string 
   return `${formatInZone(instant, timeZone)} (${zoneLabel(timeZone)}), ${formatUtc(instant)}`;
 }
 
+/** The operator's clock: the browser's zone, else UTC. */
+export const operatorTimeZone = (): string =>
+  Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * A short time for a dense panel: `22:30 (Europe/Berlin), UTC 21:30`; each clock's date comes
+ * first (`27 Nov 22:30`) when it is not `today`'s date on that clock.
+ */
+export function formatClockWithUtc(instant: Instant, timeZone: string, today: Instant): string {
+  const on = (zone: string) => {
+    const sameDay =
+      format(toDate(instant), 'yyyy-MM-dd', { in: tz(zone) }) ===
+      format(toDate(today), 'yyyy-MM-dd', { in: tz(zone) });
+    return format(toDate(instant), sameDay ? 'HH:mm' : 'd MMM HH:mm', { in: tz(zone) });
+  };
+  if (isUtcClock(timeZone)) return `UTC ${on('UTC')}`;
+  return `${on(timeZone)} (${zoneLabel(timeZone)}), UTC ${on('UTC')}`;
+}
+
 /** `UTC+10:30`: the offset of `timeZone` at that instant. */
 export function utcOffsetLabel(instant: Instant, timeZone: string): string {
   return `UTC${format(toDate(instant), 'xxx', { in: tz(timeZone) })}`;
@@ -169,4 +188,21 @@ export function clockChangeOnDay(instant: Instant, timeZone: string): ClockChang
     from: utcOffsetLabel(addMinutes(change.date, -1), timeZone),
     to: utcOffsetLabel(change.date, timeZone),
   };
+}
+
+const LENGTH_MINUTE_MS = 60_000;
+const LENGTH_DAY_MS = 24 * 60 * LENGTH_MINUTE_MS;
+
+/** A length of time to the minute (a window, how long a battery lasts): `45 min`, `1 h 25 min`, `2 days 3 h`. */
+export function windowLengthWords(durationMs: number): string {
+  const minutesTotal = Math.round(durationMs / LENGTH_MINUTE_MS);
+  const days = Math.floor(minutesTotal / (LENGTH_DAY_MS / LENGTH_MINUTE_MS));
+  const hours = Math.floor((minutesTotal % (LENGTH_DAY_MS / LENGTH_MINUTE_MS)) / 60);
+  const minutes = minutesTotal % 60;
+  const parts = [
+    days ? `${days} ${days === 1 ? 'day' : 'days'}` : '',
+    hours ? `${hours} h` : '',
+    minutes ? `${minutes} min` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' ') : '0 min';
 }

@@ -24,7 +24,16 @@ describe('parseServerEnv', () => {
       deviceCallsPerMinute: { eu: 2, au: 2 },
       deviceReadOpenEveryMs: 300_000,
       deviceReadIdleEveryMs: 1_800_000,
+      fleetSnapshotEveryMs: 0,
     });
+  });
+
+  it('takes how often the fleet snapshot reads each device, and 0 for never', () => {
+    expect(parseServerEnv({ FLEET_SNAPSHOT_EVERY_S: '0' }).fleetSnapshotEveryMs).toBe(0);
+    expect(parseServerEnv({ FLEET_SNAPSHOT_EVERY_S: '600' }).fleetSnapshotEveryMs).toBe(600_000);
+    expect(() => parseServerEnv({ FLEET_SNAPSHOT_EVERY_S: '30' })).toThrow(
+      /FLEET_SNAPSHOT_EVERY_S must be 60-86400, or 0/,
+    );
   });
 
   it('takes how often devices are read besides their moments, and 0 for never when idle', () => {
@@ -109,6 +118,19 @@ describe('parseServerEnv', () => {
       parseServerEnv({ TEST_ROUTES: '1', PUBLIC_ORIGIN: 'https://powerdeck.example.com' }),
     ).toThrow(/TEST_ROUTES=1 is for tests on loopback only/);
     expect(() => parseServerEnv({ TEST_ROUTES: 'yes' })).toThrow(/TEST_ROUTES must be 0 or 1/);
+  });
+
+  it('keeps outgoing webhooks off private addresses unless told otherwise', () => {
+    expect(parseServerEnv({}).webhooksAllowPrivateAddresses).toBeUndefined();
+    expect(
+      parseServerEnv({ WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' }).webhooksAllowPrivateAddresses,
+    ).toBe(true);
+    expect(
+      parseServerEnv({ WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'false' }).webhooksAllowPrivateAddresses,
+    ).toBeUndefined();
+    expect(() => parseServerEnv({ WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: '1' })).toThrow(
+      /WEBHOOKS_ALLOW_PRIVATE_ADDRESSES must be true or false/,
+    );
   });
 
   describe('company sign-in (OIDC_*)', () => {

@@ -214,4 +214,60 @@ describe('who receives which notification', () => {
     );
     expect(plan.facts).toMatchObject({ waitingCommands: 2 });
   });
+  it('a command not followed goes to the person who sent it, with what the battery gave', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'commandNotFollowed',
+      deviceId: 'BAT-EU-100-03',
+      commandId: 'cmd_3',
+      deliveredPercent: 4,
+      siteId: 'PLANT-EU-100',
+      ...window,
+      madeBy: alice,
+    });
+    expect(plan.audience).toEqual({ kind: 'person', person: alice });
+    expect(plan.title).toBe('BAT-EU-100-03 did not follow its command');
+    expect(plan.body).toMatch(/it gave 4% of the commanded energy/);
+    expect(plan.link).toBe('/sites/PLANT-EU-100/devices/BAT-EU-100-03');
+    expect(plan.window).toEqual(window);
+  });
+
+  it('a device silent in its window, sent outside powerdeck, goes to everyone', () => {
+    const plan = expectValidNotification({
+      account,
+      kind: 'deviceSilentInWindow',
+      deviceId: 'BAT-1',
+      commandId: 'cmd_4',
+      measuredPercent: 20,
+      madeBy: undefined,
+    });
+    expect(plan.audience).toEqual({ kind: 'everyone' });
+    expect(plan.body).toMatch(/measurements of 20% of the window only/);
+  });
+
+  it('an event under its threshold goes to the person who sent it, linking the batch or the job', () => {
+    const facts = { deliveredPercent: 62, thresholdPercent: 80, totalDevices: 20, ...window };
+    const batch = expectValidNotification({
+      account,
+      kind: 'eventUnderDelivered',
+      batchCommandId: 'batch_9',
+      ...facts,
+      madeBy: bob,
+    });
+    expect(batch.audience).toEqual({ kind: 'person', person: bob });
+    expect(batch.title).toBe('Batch delivered 62% of what was commanded');
+    expect(batch.body).toMatch(
+      /20 devices gave 62% of the commanded energy, below the 80% expected/,
+    );
+    expect(batch.link).toBe('/batches/batch_9');
+    const job = planNotification({
+      account,
+      kind: 'eventUnderDelivered',
+      jobId: '0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b',
+      ...facts,
+      madeBy: bob,
+    });
+    expect(job.title).toMatch(/^Fleet job delivered/);
+    expect(job.link).toBe('/fleet-jobs/0b8f6a4e-9c1d-4e2f-8a3b-5c6d7e8f9a0b');
+  });
 });

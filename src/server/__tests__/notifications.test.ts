@@ -114,6 +114,39 @@ describe.each(DATABASE_KINDS)('the notification inbox on %s', (kind) => {
     await markRead(carol, { all: true });
   });
 
+  it("tells a disabled webhook to the account's administrators only", async () => {
+    const id = await notifications.notify({
+      account,
+      kind: 'webhookEndpointDisabled',
+      endpointId: 'ep_0123456789abcdef',
+      url: 'https://hooks.example.com/powerdeck',
+      reason: 'gone',
+    });
+    if (!id) throw new Error('nobody was told');
+    // A credentials-form sign-in may do everything: an administrator.
+    const alices = await inbox(aliceCookie);
+    expect(alices.notifications[0]).toMatchObject({
+      id,
+      title: 'Webhook to https://hooks.example.com/powerdeck disabled',
+      link: '/webhooks',
+    });
+    const page = (role: 'viewer' | 'dispatcher' | 'admin') =>
+      notifications.page(account, { kind: 'named', name: 'Dana' }, { limit: 50 }, role);
+    for (const role of ['viewer', 'dispatcher'] as const) {
+      const seen = await page(role);
+      expect(
+        seen.notifications.some((n) => n.id === id),
+        role,
+      ).toBe(false);
+      expect(
+        await notifications.unreadCount(account, { kind: 'named', name: 'Dana' }, undefined, role),
+      ).toBe(seen.unreadCount);
+    }
+    expect((await page('admin')).notifications.some((n) => n.id === id)).toBe(true);
+    await markRead(aliceCookie, { all: true });
+    await markRead(bobCookie, { all: true });
+  });
+
   it("marks some or all read, never another person's, and leaves a newer one unread", async () => {
     const older = await batchFailed(alice, 'batch_a');
     const bobsOwn = await batchFailed({ kind: 'named', name: 'Bob' }, 'batch_b');

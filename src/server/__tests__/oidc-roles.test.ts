@@ -232,9 +232,41 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
       expect(fake.clientOf(sent[0] as never)).toBe('client');
     });
 
+    it("lets an administrator's API token act through the connection, recorded under the token and its maker", async () => {
+      const asDispatcher = await call('dispatcher', 'POST', '/api/tokens', {
+        name: 'desk',
+        role: 'dispatcher',
+        expiresInDays: 30,
+      });
+      expect(asDispatcher.json()).toMatchObject({ status: 403, code: 'forbidden_role' });
+      const made = await call('admin', 'POST', '/api/tokens', {
+        name: 'trading desk',
+        role: 'dispatcher',
+        expiresInDays: 30,
+      });
+      expect(made.statusCode).toBe(201);
+      const { secret, token } = made.json() as { secret: string; token: { clientId: string } };
+      expect(token.clientId).toBe('client');
+      const sent = await bff.app.inject({
+        method: 'POST',
+        url: '/api/devices/BAT-1/commands',
+        headers: { authorization: `Bearer ${secret}`, 'idempotency-key': 'token-1' },
+        payload: { ...command, startTime: '2026-12-01T13:00:00Z', endTime: '2026-12-01T14:00:00Z' },
+      });
+      expect(sent.statusCode, sent.body).toBe(202);
+      expect(fake.clientOf(fake.seen.find((r) => r.method === 'POST') as never)).toBe('client');
+      const ledger = LedgerPageSchema.parse((await call('admin', 'GET', '/api/ledger')).json());
+      // The company's audit shows it, as the token's and its maker's.
+      expect(ledger.entries[0]).toMatchObject({
+        kind: 'submit',
+        operatorName: 'trading desk (API token made by Ada Admin)',
+      });
+    });
+
     it('refuses a viewer every state-changing route with 403 forbidden_role, sending nothing', async () => {
-      // Every role signs itself out and marks its own notifications read.
-      const ownOnly = ['/api/session', '/api/notifications/read'];
+      // Every role signs itself out, marks its own notifications read, and watches a running window
+      // (a read the BFF paces at one per five minutes, whoever watches).
+      const ownOnly = ['/api/session', '/api/notifications/read', '/api/devices/:deviceId/watch'];
       const changing = routeTable(bff.app).filter(
         (r) =>
           r.url.startsWith('/api') &&
@@ -267,6 +299,16 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
           'POST /api/fleet-jobs/:jobId/:action',
           'POST /api/fleet-plans',
           'POST /api/fleet-plans/check',
+          'POST /api/deliverable',
+          'POST /api/tokens',
+          'DELETE /api/tokens/:tokenId',
+          'POST /api/webhooks',
+          'PATCH /api/webhooks/:endpointId',
+          'DELETE /api/webhooks/:endpointId',
+          'POST /api/webhooks/:endpointId/rotate-secret',
+          'POST /api/webhooks/:endpointId/test',
+          'POST /api/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
+          'POST /api/webhooks/:endpointId/redeliver',
         ].sort(),
       );
       // Nothing sent on the viewer's behalf; the read model's own refresh reads (of the command
@@ -312,7 +354,10 @@ describe.each(DATABASE_KINDS)('company sign-in on %s', (kind) => {
 
     it('records who did what in the ledger: issuer, subject, name and e-mail at that time', async () => {
       const all = LedgerPageSchema.parse((await call('viewer', 'GET', '/api/ledger')).json());
-      const submit = all.entries.find((entry) => entry.kind === 'submit');
+      // The dispatcher's own submission (an API token's is recorded apart).
+      const submit = all.entries.find(
+        (entry) => entry.kind === 'submit' && entry.operator?.subject === 'dispatcher',
+      );
       expect(submit?.operator).toEqual({
         issuer: idp.issuer,
         subject: 'dispatcher',

@@ -18,12 +18,16 @@ import type { Database } from '#infra/database.ts';
 import {
   deviceCallBusy,
   deviceCallSlots,
+  deviceReadState,
   queuedChangeDevices,
   queuedChanges,
 } from '../db/schema.ts';
 import { changeRowOf, remainingSteps, type QueuedChangeRow } from './queued-change-rows.ts';
 
 export type DeviceCallKind = 'control' | 'read';
+
+/** A read of the read model this much past due is taken as stalled, ms (`background`). */
+export const STALLED_READ_MS = 2 * 60_000;
 
 /** The longest a 429 keeps a device busy, ms; also drops marks made before the clock went back. */
 export const MAX_BUSY_MS = 60 * 60_000;
@@ -45,6 +49,13 @@ export interface ReserveRequest {
   nowMs: number;
   /** The asking queued change: only changes with a lower `seq` go first; absent, all do. */
   change?: { id: string; seq: number } | undefined;
+  /**
+   * A read nobody waits on (a verdict's telemetry, the fleet snapshot): besides the changes it
+   * also yields to the read model's read of the device due within the call window or under way,
+   * so the read that confirms a batch or learns a status never waits a window behind it
+   * (decision 007, section 1).
+   */
+  background?: boolean | undefined;
 }
 
 export type Reservation =
@@ -52,7 +63,9 @@ export type Reservation =
   | { granted: true; slotIds: number[]; atMs: number }
   | { granted: false; reason: 'no_slot'; nextFreeAtMs: number }
   /** Earlier queued changes of these devices go first (decision 007). */
-  | { granted: false; reason: 'changes_waiting'; changeIds: string[]; nextFreeAtMs: number };
+  | { granted: false; reason: 'changes_waiting'; changeIds: string[]; nextFreeAtMs: number }
+  /** A background read waits for the read model's read of the device (`background`). */
+  | { granted: false; reason: 'reads_due'; nextFreeAtMs: number };
 
 export interface DeviceBudgetState extends DeviceBudgetNow {
   deviceId: string;
@@ -106,6 +119,15 @@ export class DeviceBudgetStore {
         nextFreeAtMs: atMs,
       };
     if (atMs > nowMs) return { granted: false, reason: 'no_slot', nextFreeAtMs: atMs };
+    if (request.background) {
+      const readDueMs = await this.#readModelReadDueIn(tx, region, deviceIds, nowMs);
+      if (readDueMs !== undefined)
+        return {
+          granted: false,
+          reason: 'reads_due',
+          nextFreeAtMs: Math.max(readDueMs, nowMs) + this.budgetOf(region).windowMs,
+        };
+    }
     // Counts from the latest moment the call could arrive, until settle() knows better.
     const spentAt = new Date(unansweredCallCountsFromMs(nowMs, this.budgetOf(region)));
     const rows = await tx
@@ -127,6 +149,33 @@ export class DeviceBudgetStore {
       slotIds: deviceIds.map((deviceId) => slotOf.get(deviceId) as number),
       atMs: nowMs,
     };
+  }
+
+  /**
+   * One slot of each device that has one now, in one transaction: for a call the vendor counts
+   * per listed device that may leave some out (`latestData/query`), unlike a batch.
+   *
+   * @returns the slot of each granted device, and when each other device would have one.
+   */
+  reserveEach(
+    request: ReserveRequest,
+  ): Promise<{ slots: Map<string, number>; deferred: Map<string, number> }> {
+    return this.#db.transaction(async (tx) => {
+      const slots = new Map<string, number>();
+      const deferred = new Map<string, number>();
+      const deviceIds = [...new Set(request.deviceIds)];
+      // All locks first, in key order, so two overlapping calls never deadlock.
+      await this.lockDevices(tx as unknown as Database, request.region, deviceIds);
+      for (const deviceId of deviceIds) {
+        const one = await this.reserveIn(tx as unknown as Database, {
+          ...request,
+          deviceIds: [deviceId],
+        });
+        if (one.granted) slots.set(deviceId, one.slotIds[0] as number);
+        else deferred.set(deviceId, one.nextFreeAtMs);
+      }
+      return { slots, deferred };
+    });
   }
 
   /**
@@ -355,6 +404,45 @@ export class DeviceBudgetStore {
       )
       .orderBy(asc(queuedChanges.seq));
     return rows.map(changeRowOf);
+  }
+
+  /**
+   * When the read model reads one of `deviceIds` next, of any account, if that is within the call
+   * window or a read is under way now; a read overdue by more than {@link STALLED_READ_MS} is left
+   * out, so a read model that cannot read a device never holds its background reads for good.
+   */
+  async #readModelReadDueIn(
+    tx: Database,
+    region: Region,
+    deviceIds: readonly string[],
+    nowMs: number,
+  ): Promise<number | undefined> {
+    const windowMs = this.budgetOf(region).windowMs;
+    const rows = await tx
+      .select({ nextReadAt: deviceReadState.nextReadAt, leaseUntil: deviceReadState.leaseUntil })
+      .from(deviceReadState)
+      .where(
+        and(
+          eq(deviceReadState.region, region),
+          inArray(deviceReadState.deviceId, [...deviceIds]),
+          eq(deviceReadState.bound, true),
+          or(
+            and(
+              gt(deviceReadState.nextReadAt, new Date(nowMs - STALLED_READ_MS)),
+              lte(deviceReadState.nextReadAt, new Date(nowMs + windowMs)),
+            ),
+            gt(deviceReadState.leaseUntil, new Date(nowMs)),
+          ),
+        ),
+      );
+    if (rows.length === 0) return undefined;
+    return Math.max(
+      ...rows.map((row) =>
+        row.leaseUntil && row.leaseUntil.getTime() > nowMs
+          ? nowMs
+          : (row.nextReadAt?.getTime() ?? nowMs),
+      ),
+    );
   }
 
   async #pruneDevices(

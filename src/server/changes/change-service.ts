@@ -49,6 +49,8 @@ import type { ChangeSteps } from './change-steps.ts';
 import { keyHolder, queuedByKey } from './key-holder.ts';
 import { plannedChange } from './planned-change.ts';
 import { changeSealingContext } from './queued-step-sender.ts';
+import { webhookLinks } from '../webhooks/webhook-links.ts';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 
 /** How long a change due now is waited for (real time) to be sent before answering 202. */
 export const SETTLE_WAIT_MS = 15_000;
@@ -77,6 +79,8 @@ export interface ChangeServiceDeps {
   knownCommands?: KnownCommandSource | undefined;
   /** How long a change due now is waited for (default {@link SETTLE_WAIT_MS}). */
   settleWaitMs?: number | undefined;
+  /** Outgoing webhooks: told when a change meets a device whose calls are spent. */
+  webhooks?: WebhookOutbox | undefined;
 }
 
 /** A replace or an undo of a device's command, planned as a whole (`POST .../changes`). */
@@ -99,7 +103,7 @@ export interface SubmitOptions {
   requestId?: string | undefined;
   /** `Powerdeck-Device-Version`: the device's version the change was made against. */
   deviceVersion?: number | undefined;
-  /** A planned change whose first step would wait: queued (default) or refused. */
+  /** A change whose (first) call would wait: queued (default) or refused 409 `change_would_wait`. */
   ifLater?: 'queue' | 'refuse' | undefined;
 }
 
@@ -121,6 +125,7 @@ export class ChangeService {
   readonly #versions: DeviceVersions | undefined;
   readonly #known: KnownCommandSource | undefined;
   readonly #settleWaitMs: number;
+  readonly #webhooks: WebhookOutbox | undefined;
 
   constructor(deps: ChangeServiceDeps) {
     this.#ledger = deps.ledger;
@@ -134,6 +139,7 @@ export class ChangeService {
     this.#versions = deps.versions;
     this.#known = deps.knownCommands;
     this.#settleWaitMs = deps.settleWaitMs ?? SETTLE_WAIT_MS;
+    this.#webhooks = deps.webhooks;
   }
 
   get #records() {
@@ -194,6 +200,7 @@ export class ChangeService {
         ...(slotIds ? { slots: { slotIds } } : {}),
       });
       if (answer.answer.status === 429 && deviceIds.length > 0) {
+        await this.#budgetSpent(caller, deviceIds, undefined);
         // The vendor said the devices are busy (another client spent their calls): the change
         // waits for them under its key rather than failing, and is never retried blind.
         const queued = await this.#queueSingle(caller, step, undoOf, fingerprint, 'device_busy');
@@ -217,6 +224,15 @@ export class ChangeService {
       nowMs: this.#upstreamNow(),
     });
     if (!reservation.granted) {
+      if (reservation.reason === 'no_slot')
+        await this.#budgetSpent(caller, deviceIds, reservation.nextFreeAtMs);
+      if (options.ifLater === 'refuse')
+        throw wouldWait(
+          this.#budget.budgetOf(caller.region),
+          deviceIds,
+          reservation.nextFreeAtMs,
+          await this.#zoneOf(caller, deviceIds),
+        );
       const answer = await this.#queueSingle(
         caller,
         step,
@@ -375,6 +391,17 @@ export class ChangeService {
     }
   }
 
+  /**
+   * When `deviceId` next has an upstream call free in its budget, epoch ms on the upstream's clock
+   * (now when it has one); changes already queued for the device go before a new one
+   * (docs/decisions/007-device-call-budget.md, section 1).
+   */
+  async nextCallAtMs(caller: Session, deviceId: string): Promise<number> {
+    const nowMs = this.#upstreamNow();
+    const [state] = await this.#budget.stateOf(caller.region, [deviceId], nowMs);
+    return state && state.freeNow === 0 ? (state.freesAtMs[0] ?? nowMs) : nowMs;
+  }
+
   /** Why a change waits: a busy mark of its devices, changes queued before it, else no slot. */
   async #reasonOf(caller: Session, status: QueuedChangeStatus): Promise<QueuedReason> {
     const states = await this.#budget.stateOf(caller.region, status.deviceIds, this.#upstreamNow());
@@ -403,6 +430,41 @@ export class ChangeService {
   }
 
   /** The zone of the devices' site, waited for briefly; undefined (UTC) when not known in time. */
+  /**
+   * `device.budgetSpent` for each device (docs/automation.md, Webhooks): a change met a device
+   * whose calls are spent, by powerdeck's count until `nextFreeAtMs` (decision 007, section 1),
+   * or by the vendor's 429 (no time). Never fails the change.
+   */
+  async #budgetSpent(
+    caller: Session,
+    deviceIds: readonly string[],
+    nextFreeAtMs: number | undefined,
+  ): Promise<void> {
+    const webhooks = this.#webhooks;
+    if (!webhooks) return;
+    const { siteId } = await this.#sites
+      .siteOf(caller, deviceIds)
+      .catch(() => ({ siteId: undefined }));
+    for (const deviceId of deviceIds)
+      await webhooks
+        .record(
+          { region: caller.region, clientId: caller.clientId },
+          {
+            type: 'device.budgetSpent',
+            data: {
+              deviceId,
+              ...(siteId ? { siteId } : {}),
+              state: 'spent',
+              ...(nextFreeAtMs === undefined
+                ? {}
+                : { nextFreeAt: new Date(nextFreeAtMs).toISOString() }),
+              links: { changes: webhookLinks.deviceChanges(deviceId) },
+            },
+          },
+        )
+        .catch(() => undefined);
+  }
+
   async #zoneOf(caller: Session, deviceIds: readonly string[]): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;
     try {

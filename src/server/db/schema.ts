@@ -4,6 +4,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   check,
   type AnyPgColumn,
   index,
@@ -180,6 +181,8 @@ export const notifications = bff.table(
     clientId: text('client_id').notNull(),
     recipient: text('recipient'),
     excluded: text('excluded'),
+    /** For everyone of the account with this role or above (an `admin`-only notice); null: anyone. */
+    forRole: text('for_role'),
     kind: text('kind').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
@@ -494,3 +497,204 @@ export const readModelNotices = bff.table('read_model_notices', {
   key: text('key').primaryKey(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+/**
+ * A verdict per device per command (docs/verification.md), beside the ledger: a row is written
+ * pending (`due_at` set, on the upstream's clock) when the read model learns a command, and gets
+ * its verdict (a domain `DeviceCommandVerdict`) once the window's telemetry is read. `samples`
+ * holds the window's samples as columns for a chart (domain `SampleColumns`); while a long window
+ * is read a page at a time, it holds the pages read so far, up to `read_to`.
+ */
+export const commandVerdicts = bff.table(
+  'command_verdicts',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    commandId: text('command_id').notNull(),
+    /** The command's status the row was last planned or computed from. */
+    commandStatus: text('command_status').notNull(),
+    /** The command as the read model knew it then (a `StatusRecord`). */
+    record: jsonb('record').notNull(),
+    /** The effective window (docs/verification.md): from its start or late start to its end. */
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When it is verified, upstream clock; null once it has its verdict. */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
+    /** A run under way holds it until then (upstream clock); another instance takes it after. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    verdict: jsonb('verdict'),
+    computedAt: timestamp('computed_at', { withTimezone: true, mode: 'date' }),
+    samplingPeriodMs: integer('sampling_period_ms'),
+    samples: jsonb('samples'),
+    readTo: timestamp('read_to', { withTimezone: true, mode: 'date' }),
+    telemetryCalls: integer('telemetry_calls').notNull().default(0),
+    /** Failed runs in a row, not waits for a slot: the next waits longer. */
+    failures: integer('failures').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.deviceId, table.commandId] }),
+    index('command_verdicts_device_idx').on(
+      table.region,
+      table.clientId,
+      table.deviceId,
+      table.windowEnd,
+    ),
+    index('command_verdicts_due_idx')
+      .on(table.dueAt)
+      .where(sql`${table.dueAt} is not null`),
+  ],
+);
+
+/**
+ * What the verification last read of a device's configuration (its cut-offs, site limits and
+ * sampling period, `DeviceTelemetrySettings` of the adapter): read only when a verdict turns on
+ * them, kept a day so a device's next verdicts spend no call on it.
+ */
+export const deviceTelemetrySettings = bff.table(
+  'device_telemetry_settings',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    settings: jsonb('settings').notNull(),
+    /** Upstream clock. */
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.clientId, table.deviceId] })],
+);
+
+/**
+ * The latest sample read of each bound device (docs/verification.md, Fleet picture), and when it
+ * is read again (upstream clock; a claim holds it until then as its lease).
+ */
+export const deviceLatestSamples = bff.table(
+  'device_latest_samples',
+  {
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    /** The instant the sample describes; null until the device answered once. */
+    sampledAt: timestamp('sampled_at', { withTimezone: true, mode: 'date' }),
+    batteryPowerW: doublePrecision('battery_power_w'),
+    socPercent: doublePrecision('soc_percent'),
+    gridPowerW: doublePrecision('grid_power_w'),
+    pvPowerW: doublePrecision('pv_power_w'),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    nextReadAt: timestamp('next_read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.region, table.clientId, table.deviceId] }),
+    index('device_latest_samples_due_idx').on(table.nextReadAt),
+  ],
+);
+
+/**
+ * API tokens (docs/security.md, API tokens): the secret only as its SHA-256 hash; in
+ * credentials-form sign-in, the maker's vendor secret sealed to the token's ID, which the token
+ * acts under (company sign-in: the region's vendor connection).
+ */
+export const apiTokens = bff.table(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+    /** Empty: every site of the account. */
+    siteIds: jsonb('site_ids').$type<string[]>().notNull(),
+    secretHash: text('secret_hash').notNull(),
+    vendorSecretCiphertext: text('vendor_secret_ciphertext'),
+    /** The maker as at their sign-in (an `AccountActor`), and their name in words. */
+    madeBy: jsonb('made_by').notNull(),
+    madeByName: text('made_by_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    revokedByName: text('revoked_by_name'),
+  },
+  (table) => [index('api_tokens_account_idx').on(table.region, table.clientId)],
+);
+
+/**
+ * Outgoing webhooks' endpoints (docs/security.md, Webhooks): the signing secret, and during a
+ * rotation the previous one with when it stops signing, sealed with the session key to the
+ * endpoint's ID (the BFF must sign with them, so they cannot be hashed as token secrets are).
+ */
+export const webhookEndpoints = bff.table(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    region: text('region').notNull(),
+    clientId: text('client_id').notNull(),
+    url: text('url').notNull(),
+    description: text('description').notNull(),
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    /** Empty: every site of the account. */
+    siteIds: jsonb('site_ids').$type<string[]>().notNull(),
+    enabled: boolean('enabled').notNull(),
+    disabledReason: text('disabled_reason'),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    previousSecretCiphertext: text('previous_secret_ciphertext'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true, mode: 'date' }),
+    /** The maker as at their sign-in (an `AccountActor`), and their name in words. */
+    madeBy: jsonb('made_by').notNull(),
+    madeByName: text('made_by_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('webhook_endpoints_account_idx').on(table.region, table.clientId)],
+);
+
+/**
+ * One event to one endpoint (docs/architecture.md, Webhooks): written in the transaction where
+ * the BFF learned the event, so none is lost; `event_id` is the `webhook-id` of every delivery
+ * of the event; due on `next_attempt_at`, claimed with `lease_until`.
+ */
+export const webhookDeliveries = bff.table(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    /** Newest first in the log. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull(),
+    /** Attempts made in the current round (a redelivery starts a new one). */
+    attemptsMade: integer('attempts_made').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    redeliveredAt: timestamp('redelivered_at', { withTimezone: true, mode: 'date' }),
+    redeliveredBy: text('redelivered_by'),
+  },
+  (table) => [
+    index('webhook_deliveries_due_idx').on(table.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.seq),
+    index('webhook_deliveries_created_idx').on(table.createdAt),
+  ],
+);
+
+/** Each attempt of a delivery: the endpoint's answer, or why there was none. */
+export const webhookAttempts = bff.table(
+  'webhook_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+  },
+  (table) => [index('webhook_attempts_delivery_idx').on(table.deliveryId, table.id)],
+);

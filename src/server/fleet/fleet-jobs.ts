@@ -275,6 +275,19 @@ export class FleetJobs {
     return toFleetJob(snapshot.job, snapshot.batches, this.#sending(snapshot.job));
   }
 
+  /**
+   * The batch IDs of the job's batches the vendor accepted, for their verdicts.
+   *
+   * @throws ProblemError 404 for a job of another client.
+   */
+  async batchCommandIdsOf(session: Session, jobId: string): Promise<string[]> {
+    const snapshot = await this.#store.snapshot(actorOf(session), jobId);
+    if (!snapshot) throw notFound();
+    return snapshot.batches.flatMap((batch) =>
+      batch.batchCommandId ? [batch.batchCommandId] : [],
+    );
+  }
+
   /** What `toFleetJob` needs to say when `job` ends sending. */
   #sending(job: FleetJobRow): { nowMs: number; budget: DeviceCallBudget } {
     return { nowMs: this.#now(), budget: this.#budgetOf(job.region) };

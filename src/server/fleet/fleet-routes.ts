@@ -11,12 +11,17 @@ import {
   type FleetJobList,
   type FleetPlanCheck,
 } from '#domain/fleet-job.ts';
-import { readIdempotencyKey } from '../http/idempotency-key.ts';
+import { IdempotencyKeyHeadersSchema, readIdempotencyKey } from '../http/idempotency-key.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { COMMON_PROBLEMS, declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requireSession, sessionOf } from '../session/session-hooks.ts';
+import { tokenUse } from '../http/token-use.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
+import { eventVerdictsOf } from '#domain/fleet-power.ts';
+import { EventVerdictsAnswerSchema } from '#domain/verdict-answer.ts';
+import { accountOf } from '#domain/account.ts';
+import type { VerdictStore } from '../telemetry/verdict-store.ts';
 import type { FleetJobs } from './fleet-jobs.ts';
 
 /** A fleet job's body may list every device of the bound sites: 20,000 IDs fit in 1 MiB. */
@@ -54,9 +59,9 @@ const JOB_MADE = {
  */
 export async function fleetRoutes(
   app: FastifyInstance,
-  options: { sessions: Sessions; upstream: UpstreamApi; jobs: FleetJobs },
+  options: { sessions: Sessions; upstream: UpstreamApi; jobs: FleetJobs; verdicts: VerdictStore },
 ): Promise<void> {
-  const { sessions, upstream, jobs } = options;
+  const { sessions, upstream, jobs, verdicts } = options;
   const routes = declaredRoutes(app);
   const tags = ['fleet jobs'];
 
@@ -64,8 +69,10 @@ export async function fleetRoutes(
     '/api/fleet-jobs',
     {
       bodyLimit: FLEET_JOB_BODY_LIMIT_BYTES,
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch'),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags,
         summary: 'Send one device command to many devices in paced batches (a fleet job)',
         body: FleetJobRequestSchema,
@@ -88,8 +95,10 @@ export async function fleetRoutes(
     '/api/fleet-plans',
     {
       bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES,
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch'),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags,
         summary: "Send a dispatch plan's rows, checked again, as a fleet job",
         body: FleetPlanRequestSchema,
@@ -114,6 +123,7 @@ export async function fleetRoutes(
     '/api/fleet-plans/check',
     {
       bodyLimit: FLEET_PLAN_BODY_LIMIT_BYTES,
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch'),
       schema: {
         tags,
@@ -140,6 +150,7 @@ export async function fleetRoutes(
   routes.get(
     '/api/fleet-jobs',
     {
+      config: tokenUse('read', 'account'),
       preValidation: requireSession(sessions),
       schema: {
         tags,
@@ -152,6 +163,7 @@ export async function fleetRoutes(
   routes.get(
     '/api/fleet-jobs/:jobId',
     {
+      config: tokenUse('read', 'account'),
       preValidation: requireSession(sessions),
       schema: {
         tags,
@@ -167,9 +179,39 @@ export async function fleetRoutes(
       return jobs.read(sessionOf(request), jobId, refresh === 'statuses');
     },
   );
+  routes.get(
+    '/api/fleet-jobs/:jobId/verdicts',
+    {
+      config: tokenUse('read', 'account'),
+      preValidation: requireSession(sessions),
+      schema: {
+        tags,
+        summary: "The job's commanded against delivered power and each device's verdict",
+        description:
+          "From the verdicts the BFF keeps of its batches' device commands (docs/verification.md): answered from the database, no vendor call.",
+        params: JobParamsSchema,
+        response: {
+          200: EventVerdictsAnswerSchema,
+          404: NOT_FOUND,
+          ...COMMON_PROBLEMS,
+          503: UNAVAILABLE,
+        },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const batchCommandIds = await jobs.batchCommandIdsOf(session, request.params.jobId);
+      const { knownCommands, records } = await verdicts.verdictsOfBatches(
+        accountOf(session),
+        batchCommandIds,
+      );
+      return eventVerdictsOf(records, knownCommands);
+    },
+  );
   routes.post(
     '/api/fleet-jobs/:jobId/:action',
     {
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch'),
       schema: {
         tags,

@@ -24,6 +24,8 @@ import type { Database } from '#infra/database.ts';
 import { fleetJobBatches, fleetJobs } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
 import { writeKeyRecord } from '../db/idempotency-records.ts';
+import { webhookLinks } from '../webhooks/webhook-links.ts';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 
 export type FleetOwner = AccountActor;
 
@@ -62,9 +64,12 @@ const DevicesColumnSchema = z.array(FleetDeviceOutcomeSchema);
  */
 export class FleetStore {
   readonly #db: Database;
+  readonly #webhooks: WebhookOutbox | undefined;
 
-  constructor(db: Database) {
+  /** @param webhooks told of each batch sent or failed and of each job's end, in the same transaction. */
+  constructor(db: Database, webhooks?: WebhookOutbox) {
     this.#db = db;
+    this.#webhooks = webhooks;
   }
 
   /** In one transaction. */
@@ -208,8 +213,23 @@ export class FleetStore {
           ...(final ? { secretCiphertext: null } : {}),
         })
         .where(and(eq(fleetJobs.id, id), inArray(fleetJobs.state, [...from])))
-        .returning({ id: fleetJobs.id });
-      if (moved.length === 0) return false;
+        .returning({ id: fleetJobs.id, region: fleetJobs.region, clientId: fleetJobs.clientId });
+      const [job] = moved;
+      if (!job) return false;
+      if (final)
+        await this.#webhooks?.record(
+          { region: RegionSchema.parse(job.region), clientId: job.clientId },
+          {
+            type: 'fleetJob.ended',
+            data: {
+              jobId: id,
+              state: to,
+              ...(stopReason ? { reason: stopReason } : {}),
+              links: { fleetJob: webhookLinks.fleetJob(id) },
+            },
+          },
+          { tx },
+        );
       if (final)
         await tx
           .update(fleetJobBatches)
@@ -292,7 +312,44 @@ export class FleetStore {
     batch: Pick<FleetBatchRow, 'jobId' | 'index'> & Partial<Omit<FleetBatchRow, 'jobId' | 'index'>>,
   ): Promise<void> {
     const { jobId, index, ...changes } = batch;
-    await this.#db
+    const state = changes.state;
+    if (this.#webhooks && (state === 'sent' || state === 'failed')) {
+      const webhooks = this.#webhooks;
+      await this.#db.transaction(async (txn) => {
+        const tx = txn as unknown as Database;
+        await this.#writeBatch(tx, jobId, index, changes);
+        const [job] = await tx
+          .select({ region: fleetJobs.region, clientId: fleetJobs.clientId })
+          .from(fleetJobs)
+          .where(eq(fleetJobs.id, jobId));
+        if (!job) return;
+        await webhooks.record(
+          { region: RegionSchema.parse(job.region), clientId: job.clientId },
+          {
+            type: 'fleetJob.progressed',
+            data: {
+              jobId,
+              batchIndex: index,
+              ...(changes.batchCommandId ? { batchCommandId: changes.batchCommandId } : {}),
+              state: state === 'sent' ? 'batchSent' : 'batchFailed',
+              links: { fleetJob: webhookLinks.fleetJob(jobId) },
+            },
+          },
+          { tx },
+        );
+      });
+      return;
+    }
+    await this.#writeBatch(this.#db, jobId, index, changes);
+  }
+
+  async #writeBatch(
+    db: Database,
+    jobId: string,
+    index: number,
+    changes: Partial<Omit<FleetBatchRow, 'jobId' | 'index'>>,
+  ): Promise<void> {
+    await db
       .update(fleetJobBatches)
       .set({
         ...(changes.state ? { state: changes.state } : {}),

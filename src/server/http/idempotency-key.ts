@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { z } from 'zod';
 import { ProblemError } from './problem.ts';
 
 /**
@@ -19,3 +20,16 @@ export function readIdempotencyKey(headers: IncomingHttpHeaders): string | undef
     );
   return key;
 }
+
+/**
+ * The `Idempotency-Key` a change may carry, declared in the OpenAPI document (the typed client
+ * then offers it); {@link readIdempotencyKey} reads it. Other headers pass as they came.
+ */
+export const IdempotencyKeyHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      'Up to 255 visible characters, one per change (a UUID): the same key sent again after a timeout gets the first answer, not a second change (IETF httpapi-idempotency-key draft).',
+    ),
+});

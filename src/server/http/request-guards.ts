@@ -20,11 +20,21 @@ export function isApiPath(rawUrl: string): boolean {
 /** The IdP's redirect back (a top-level GET); its defence is the OAuth `state` (RFC 6749 10.12). */
 const CROSS_SITE_ARRIVAL = '/api/session/oidc/callback';
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The token of an `Authorization: Bearer` header, else undefined. */
+export function bearerTokenOf(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
 /**
  * OWASP CSRF cheat sheet (docs/architecture.md, BFF surface): non-GET `/api` calls need `X-CSRF: 1`
  * and the public `Origin`; cross-site `/api` calls are refused but for the IdP's redirect back.
+ * A request with a bearer token and no cookie at all is no browser's ambient credential, so it is
+ * not asked for them (docs/security.md, API tokens); one that also carries a cookie still is.
  */
 export function csrfRefusal(request: FastifyRequest, publicOrigin: string): string | null {
+  if (request.headers.cookie === undefined && bearerTokenOf(request) !== undefined) return null;
   if (request.headers['sec-fetch-site'] === 'cross-site' && !isCrossSiteArrival(request))
     return 'Requests from another site are refused.';
   if (SAFE_METHODS.has(request.method)) return null;

@@ -48,9 +48,11 @@ export const redirectResponse = (description: string) => z.null().describe(descr
 
 export const COMMON_PROBLEMS = {
   400: problemResponse('The path, query or body failed its schema (`invalid_request`).'),
-  401: problemResponse('Not signed in (`not_signed_in`).'),
+  401: problemResponse(
+    'Not signed in (`not_signed_in`), or the API token is unknown, revoked or expired (`token_invalid`, `token_revoked`, `token_expired`).',
+  ),
   403: problemResponse(
-    'CSRF proof missing (`csrf`), or the role may not do this (`forbidden_role`).',
+    "CSRF proof missing (`csrf`), the role may not do this (`forbidden_role`), the route takes no API token (`token_not_accepted`), or the device or site is off the token's sites (`token_outside_sites`).",
   ),
   502: problemResponse('The vendor failed or answered what could not be read (`upstream_*`).'),
   503: problemResponse("The region's circuit is open, or the token endpoint is down."),

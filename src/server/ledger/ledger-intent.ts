@@ -11,6 +11,7 @@ import type { StatusRecord } from '#domain/command.ts';
 import type { Session } from '../session/session-store.ts';
 import type { CallResult } from '../upstream/upstream-answers.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
+import type { WebhookChange } from '../webhooks/webhook-audit.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from './batch-confirmation.ts';
 import type { DeviceCommandsRecorder, RecordOptions } from './device-commands-recorder.ts';
 import { requestFingerprint } from './idempotency.ts';
@@ -70,7 +71,8 @@ export interface LedgerSubject {
   commandId?: string;
   batchCommandId?: string;
   window?: TimeWindow;
-  request?: DeviceCommand | BatchRequest | { timeZone: string | null } | ConnectionChange;
+  request?:
+    DeviceCommand | BatchRequest | { timeZone: string | null } | ConnectionChange | WebhookChange;
 }
 
 type IntentKind = LedgerIntent['kind'];

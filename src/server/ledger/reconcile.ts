@@ -63,6 +63,43 @@ export async function findSubmittedCommands(
   return { found, unread };
 }
 
+/**
+ * The command of each of several submissions to one device among `records`, none taken twice.
+ * Two submissions with the same window and power control may both still wait for theirs (the
+ * first's command cancelled or gone before a read found it): pairs are taken closest first, by
+ * how far the command's receipt is from the submission's send, so a command goes to the
+ * submission that sent it rather than to the oldest one it could match (decision 006, section 5).
+ *
+ * @returns the matched record by the submission's index in `submissions`.
+ */
+export function matchSubmittedCommands(
+  records: readonly StatusRecord[],
+  submissions: readonly {
+    submission: Pick<UnsettledSubmission, 'startTime' | 'endTime' | 'powerControl'>;
+    sentAtMs: number;
+    taken: ReadonlySet<string>;
+  }[],
+): Map<number, StatusRecord> {
+  const pairs = submissions.flatMap(({ submission, sentAtMs, taken }, index) =>
+    records
+      .filter((record) => matchesSubmission(record, submission, sentAtMs, taken))
+      .map((record) => ({
+        index,
+        record,
+        distanceMs: Math.abs(Date.parse(record.receivedAt) - sentAtMs),
+      })),
+  );
+  pairs.sort((a, b) => a.distanceMs - b.distanceMs);
+  const matched = new Map<number, StatusRecord>();
+  const used = new Set<string>();
+  for (const { index, record } of pairs) {
+    if (matched.has(index) || used.has(record.id)) continue;
+    matched.set(index, record);
+    used.add(record.id);
+  }
+  return matched;
+}
+
 /** Of several, the one received closest to `sentAtMs`. */
 export function matchSubmittedCommand(
   records: readonly StatusRecord[],
@@ -71,14 +108,7 @@ export function matchSubmittedCommand(
   taken: ReadonlySet<string>,
 ): StatusRecord | undefined {
   return records
-    .filter(
-      (record) =>
-        !taken.has(record.id) &&
-        sameInstant(record.startTime, submission.startTime) &&
-        sameInstant(record.endTime, submission.endTime) &&
-        samePowerControl(record.powerControl, submission.powerControl) &&
-        Date.parse(record.receivedAt) >= sentAtMs - CLOCK_ALLOWANCE_MS,
-    )
+    .filter((record) => matchesSubmission(record, submission, sentAtMs, taken))
     .sort(
       (a, b) =>
         Math.abs(Date.parse(a.receivedAt) - sentAtMs) -
@@ -94,6 +124,21 @@ function historyRange(submission: UnsettledSubmission): TimeWindow {
     startTime: new Date(slot.startMs).toISOString(),
     endTime: new Date(slot.endMs).toISOString(),
   };
+}
+
+function matchesSubmission(
+  record: StatusRecord,
+  submission: Pick<UnsettledSubmission, 'startTime' | 'endTime' | 'powerControl'>,
+  sentAtMs: number,
+  taken: ReadonlySet<string>,
+): boolean {
+  return (
+    !taken.has(record.id) &&
+    sameInstant(record.startTime, submission.startTime) &&
+    sameInstant(record.endTime, submission.endTime) &&
+    samePowerControl(record.powerControl, submission.powerControl) &&
+    Date.parse(record.receivedAt) >= sentAtMs - CLOCK_ALLOWANCE_MS
+  );
 }
 
 function sameInstant(a: string, b: string): boolean {

@@ -13,6 +13,7 @@ import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { declaredRoutes, problemResponse } from '../http/route-declarations.ts';
 import { requirePerson, sessionOf, signedInOf } from '../session/session-hooks.ts';
 import type { Sessions } from '../session/sessions.ts';
+import type { Role } from '#domain/roles.ts';
 import { accountOf, authorOf, personOf, type Account, type Person } from '#domain/account.ts';
 import type { NotifyInput } from './notification-rules.ts';
 import type { Notifications } from './notifications.ts';
@@ -37,11 +38,13 @@ export async function notificationRoutes(
 ): Promise<void> {
   const { sessions, notifications } = options;
   /** The signed-in person and their account (for a company sign-in, the region's connection). */
-  const reader = (request: FastifyRequest): { account: Account; person: Person } => {
+  const reader = (request: FastifyRequest): { account: Account; person: Person; role: Role } => {
     const session = sessionOf(request);
     return {
       account: accountOf(session),
       person: personOf(signedInOf(request)),
+      // A credentials-form sign-in may do everything (docs/security.md, Roles).
+      role: session.operator?.role ?? 'admin',
     };
   };
   const routes = declaredRoutes(app);
@@ -70,8 +73,13 @@ export async function notificationRoutes(
       },
     },
     async (request) => {
-      const { account, person } = reader(request);
-      return (await notifications.page(account, person, request.query)) satisfies NotificationPage;
+      const { account, person, role } = reader(request);
+      return (await notifications.page(
+        account,
+        person,
+        request.query,
+        role,
+      )) satisfies NotificationPage;
     },
   );
   refuseOtherMethods(app, '/api/notifications', new Set(['GET', 'HEAD']));
@@ -92,11 +100,12 @@ export async function notificationRoutes(
       },
     },
     async (request) => {
-      const { account, person } = reader(request);
+      const { account, person, role } = reader(request);
       return (await notifications.markRead(
         account,
         person,
         request.body,
+        role,
       )) satisfies MarkNotificationsReadAnswer;
     },
   );
@@ -132,7 +141,9 @@ export async function notificationRoutes(
             ? { account, ...facts, madeBy: person, withdrawnBy: undefined }
             : facts.kind === 'queuedChangeFailed'
               ? { account, ...facts, madeBy: me }
-              : { account, ...facts, madeBy: person };
+              : facts.kind === 'webhookEndpointDisabled'
+                ? { account, ...facts }
+                : { account, ...facts, madeBy: person };
       const id = await notifications.notify(input);
       return reply.code(201).send({ id: id ?? null });
     },

@@ -6,6 +6,7 @@ import type {
   WithdrawalReason,
 } from '#domain/notifications.ts';
 import { personKey, type Account, type Actor, type Person } from '#domain/account.ts';
+import type { Role } from '#domain/roles.ts';
 
 /**
  * Who receives which notification, and its words: the table in docs/architecture.md,
@@ -24,11 +25,17 @@ export type NotifyInput = { account: Account } & (
   | (Facts<'queuedChangeWithdrawn'> & { madeBy: Person; withdrawnBy: Actor | undefined })
   | (Facts<'queuedChangeFailed'> & { madeBy: Actor })
   | (Facts<'siteUnbound'> & { unboundBy: Actor })
+  | (Facts<'commandNotFollowed'> & { madeBy: Person | undefined })
+  | (Facts<'deviceSilentInWindow'> & { madeBy: Person | undefined })
+  | (Facts<'eventUnderDelivered'> & { madeBy: Person })
+  | Facts<'webhookEndpointDisabled'>
 );
 
 export type Audience =
   | { kind: 'person'; person: Person }
   | { kind: 'everyone'; except?: Person | undefined }
+  /** Everyone of the account whose role is `role` or above. */
+  | { kind: 'role'; role: Role }
   | { kind: 'nobody' };
 
 export interface NotificationPlan {
@@ -204,6 +211,71 @@ export function planNotification(input: NotifyInput): NotificationPlan {
         window: windowOf(startTime, endTime),
       };
     }
+    case 'commandNotFollowed': {
+      const { kind, deviceId, commandId, deliveredPercent, siteId, timeZone } = input;
+      const { startTime, endTime } = input;
+      return {
+        audience: input.madeBy ? { kind: 'person', person: input.madeBy } : { kind: 'everyone' },
+        facts: {
+          kind,
+          deviceId,
+          commandId,
+          deliveredPercent,
+          siteId,
+          timeZone,
+          startTime,
+          endTime,
+        },
+        title: `${deviceId} did not follow its command`,
+        body: `The device was online and measured through its window, but its battery power did not follow the command${deliveredPercentWords(deliveredPercent)}. Check the device's operation mode and connection before counting on it in the next event.`,
+        link: deviceLink(siteId, deviceId),
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
+    case 'deviceSilentInWindow': {
+      const { kind, deviceId, commandId, measuredPercent, siteId, timeZone } = input;
+      const { startTime, endTime } = input;
+      return {
+        audience: input.madeBy ? { kind: 'person', person: input.madeBy } : { kind: 'everyone' },
+        facts: { kind, deviceId, commandId, measuredPercent, siteId, timeZone, startTime, endTime },
+        title: `${deviceId} went silent during its command`,
+        body: `The vendor has measurements of ${measuredPercent}% of the window only, too few to say whether the battery followed: the device was offline or not reporting. Check its connection.`,
+        link: deviceLink(siteId, deviceId),
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
+    case 'eventUnderDelivered': {
+      const { kind, batchCommandId, jobId, deliveredPercent, thresholdPercent, totalDevices } =
+        input;
+      const { siteId, timeZone, startTime, endTime } = input;
+      const what = jobId ? 'Fleet job' : 'Batch';
+      return {
+        audience: { kind: 'person', person: input.madeBy },
+        facts: {
+          kind,
+          batchCommandId,
+          jobId,
+          deliveredPercent,
+          thresholdPercent,
+          totalDevices,
+          siteId,
+          timeZone,
+          startTime,
+          endTime,
+        },
+        title: `${what} delivered ${deliveredPercent}% of what was commanded`,
+        body: `Its ${totalDevices} ${totalDevices === 1 ? 'device' : 'devices'} gave ${deliveredPercent}% of the commanded energy, below the ${thresholdPercent}% expected. Open it to see each device's verdict.`,
+        link: jobId
+          ? `/fleet-jobs/${encodeURIComponent(jobId)}`
+          : batchCommandId
+            ? `/batches/${encodeURIComponent(batchCommandId)}`
+            : '/batches',
+        timeZone,
+        window: windowOf(startTime, endTime),
+      };
+    }
     case 'siteUnbound': {
       const { kind, siteId, siteName, waitingCommands } = input;
       const site = siteName ? `${siteName} (${siteId})` : siteId;
@@ -215,6 +287,20 @@ export function planNotification(input: NotifyInput): NotificationPlan {
         link: '/sites',
       };
     }
+    case 'webhookEndpointDisabled': {
+      const { kind, endpointId, url, reason } = input;
+      // Only an administrator can mend and enable it again.
+      return {
+        audience: { kind: 'role', role: 'admin' },
+        facts: { kind, endpointId, url, reason },
+        title: `Webhook to ${url} disabled`,
+        body:
+          reason === 'gone'
+            ? 'Its address answered that it is gone, so nothing more is sent to it. Enable it again on the Webhooks page once the address takes events again.'
+            : 'Every attempt to deliver an event to it failed for about three days, so nothing more is sent to it. Mend the address, enable it again on the Webhooks page and redeliver the failed deliveries.',
+        link: '/webhooks',
+      };
+    }
   }
 }
 
@@ -223,6 +309,12 @@ function leftRunningWords(waitingCommands: number | undefined): string {
   if (!waitingCommands) return '';
   const one = waitingCommands === 1;
   return `, leaving ${waitingCommands} waiting or executing command${one ? '' : 's'} on the vendor: ${one ? 'it still runs' : 'they still run'} there, and powerdeck can no longer follow or cancel ${one ? 'it' : 'them'}`;
+}
+
+function deliveredPercentWords(deliveredPercent: number | undefined): string {
+  return deliveredPercent === undefined
+    ? ''
+    : ` (it gave ${deliveredPercent}% of the commanded energy)`;
 }
 
 function failedOf(failed: number, total: number): string {

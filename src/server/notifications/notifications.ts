@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   NOTIFICATION_KINDS,
@@ -8,6 +8,7 @@ import {
   type NotificationPage,
   type NotificationQuery,
 } from '#domain/notifications.ts';
+import { ROLES, type Role } from '#domain/roles.ts';
 import type { Database } from '#infra/database.ts';
 import { notificationReads, notifications } from '../db/schema.ts';
 import { ofAccount } from '../db/account-rows.ts';
@@ -65,6 +66,7 @@ export class Notifications {
           recipient: audience.kind === 'person' ? personKey(audience.person) : null,
           excluded:
             audience.kind === 'everyone' && audience.except ? personKey(audience.except) : null,
+          forRole: audience.kind === 'role' ? audience.role : null,
           kind: plan.facts.kind,
           title: plan.title,
           body: plan.body,
@@ -88,10 +90,12 @@ export class Notifications {
     return options.tx ? write(options.tx) : this.#db.transaction(write);
   }
 
+  /** @param role the reader's: a notice for a role above it is not theirs (default the lowest). */
   async page(
     account: Account,
     person: Person,
     query: NotificationQuery,
+    role: Role = 'viewer',
   ): Promise<NotificationPage> {
     const key = personKey(person);
     const rows = await this.#db
@@ -106,7 +110,7 @@ export class Notifications {
       )
       .where(
         and(
-          visibleTo(account, key),
+          visibleTo(account, key, role),
           query.before ? lt(notifications.id, Number(query.before)) : undefined,
         ),
       )
@@ -119,17 +123,22 @@ export class Notifications {
         const answer = toNotification(notification, readAt);
         return answer ? [answer] : [];
       }),
-      unreadCount: await this.unreadCount(account, person),
+      unreadCount: await this.unreadCount(account, person, this.#db, role),
       ...(rows.length > query.limit && last ? { nextBefore: String(last.notification.id) } : {}),
     };
   }
 
-  async unreadCount(account: Account, person: Person, tx: Queryable = this.#db): Promise<number> {
+  async unreadCount(
+    account: Account,
+    person: Person,
+    tx: Queryable = this.#db,
+    role: Role = 'viewer',
+  ): Promise<number> {
     const key = personKey(person);
     const [row] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(notifications)
-      .where(and(visibleTo(account, key), unread(key)));
+      .where(and(visibleTo(account, key, role), unread(key)));
     return Number(row?.count ?? 0);
   }
 
@@ -138,6 +147,7 @@ export class Notifications {
     account: Account,
     person: Person,
     request: MarkNotificationsRead,
+    role: Role = 'viewer',
   ): Promise<{ unreadCount: number }> {
     const key = personKey(person);
     const readAt = new Date(this.#now());
@@ -161,7 +171,7 @@ export class Notifications {
               readAt: sql<Date>`${readAt.toISOString()}::timestamptz`.as('read_at'),
             })
             .from(notifications)
-            .where(and(visibleTo(account, key), which, unread(key))),
+            .where(and(visibleTo(account, key, role), which, unread(key))),
         )
         .onConflictDoNothing()
         .returning({ notificationId: notificationReads.notificationId });
@@ -177,7 +187,7 @@ export class Notifications {
           },
           { tx, recipient: person },
         );
-      return { unreadCount: await this.unreadCount(account, person, tx) };
+      return { unreadCount: await this.unreadCount(account, person, tx, role) };
     });
   }
 
@@ -202,7 +212,7 @@ export class Notifications {
 }
 
 /** Everyone's but those that leave them out (they did what it tells of). */
-function visibleTo(account: Account, person: string): SQL | undefined {
+function visibleTo(account: Account, person: string, role: Role): SQL | undefined {
   return and(
     ofAccount(notifications, account),
     or(
@@ -210,6 +220,10 @@ function visibleTo(account: Account, person: string): SQL | undefined {
       and(
         isNull(notifications.recipient),
         or(isNull(notifications.excluded), ne(notifications.excluded, person)),
+        or(
+          isNull(notifications.forRole),
+          inArray(notifications.forRole, ROLES.slice(0, ROLES.indexOf(role) + 1)),
+        ),
       ),
     ),
   );

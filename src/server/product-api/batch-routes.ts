@@ -1,3 +1,4 @@
+import { IdempotencyKeyHeadersSchema } from '../http/idempotency-key.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
@@ -7,13 +8,14 @@ import {
 } from '#domain/batch.ts';
 import { BatchCommandIdSchema } from '#domain/ids.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { QueuedAnswerSchema } from '#domain/queued-change.ts';
+import { DeviceChangeQuerySchema, QueuedAnswerSchema } from '#domain/queued-change.ts';
 import {
   COMMON_PROBLEMS,
   problemResponse,
   productRoutes,
   requireSession,
   sessionOf,
+  tokenUse,
   type ProductApiDeps,
 } from './declare.ts';
 
@@ -32,18 +34,21 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.post(
     '/api/batches',
     {
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['batches'],
         summary: 'Send one device command to up to 50 devices',
         description:
-          "Takes a call of every device's budget, all or none: queued and answered 202 `{ queued: ... }` when one has none left now.",
+          "Takes a call of every device's budget, all or none: queued and answered 202 `{ queued: ... }` when one has none left now, or with `ifLater=refuse` refused 409 `change_would_wait` (`details.goesAt`), nothing sent or queued.",
+        querystring: DeviceChangeQuerySchema,
         body: BatchRequestSchema,
         response: {
           202: z.union([BatchSubmissionResponseSchema, QueuedAnswerSchema]),
           404: problemResponse('A device is not found or not bound (`unknown_or_unbound`).'),
           409: problemResponse(
-            "The window overlaps a command of a device (`window_overlap`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
+            "The window overlaps a command of a device (`window_overlap`), the budget cannot send it before the window's lead time (`budget_too_tight`), or `ifLater=refuse` and it would wait (`change_would_wait`).",
           ),
           422: problemResponse(
             "A value outside a device's range (`capability_out_of_range`), or a window that has already ended (`window_ended`, nothing sent).",
@@ -55,7 +60,13 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      return writePath.single(request, reply, session, { call: 'batch', batch: request.body });
+      return writePath.single(
+        request,
+        reply,
+        session,
+        { call: 'batch', batch: request.body },
+        request.query.ifLater,
+      );
     },
   );
   refuseOtherMethods(app, '/api/batches', new Set(['POST']));
@@ -63,17 +74,20 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.put(
     '/api/batches/:batchCommandId/cancel',
     {
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['batches'],
         summary: "Cancel a batch's commands that are waiting or running",
         params: BatchParamsSchema,
+        querystring: DeviceChangeQuerySchema,
         response: {
           200: BatchCancelResponseSchema,
           202: QueuedAnswerSchema,
           404: problemResponse('No such batch (`unknown_or_unbound`).'),
           409: problemResponse(
-            'Every command of the batch has finished (`batch_not_cancellable`), or a cancel of the batch is queued already (`change_already_queued`, `details.goesAt`: withdraw it first).',
+            'Every command of the batch has finished (`batch_not_cancellable`), a cancel of the batch is queued already (`change_already_queued`, `details.goesAt`: withdraw it first), or `ifLater=refuse` and it would wait (`change_would_wait`).',
           ),
           ...COMMON_PROBLEMS,
         },
@@ -82,7 +96,13 @@ export function batchRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
     async (request, reply) => {
       const session = sessionOf(request);
       const { batchCommandId } = request.params;
-      return writePath.single(request, reply, session, { call: 'batchCancel', batchCommandId });
+      return writePath.single(
+        request,
+        reply,
+        session,
+        { call: 'batchCancel', batchCommandId },
+        request.query.ifLater,
+      );
     },
   );
   refuseOtherMethods(app, '/api/batches/:batchCommandId/cancel', new Set(['PUT']));

@@ -7,9 +7,11 @@ import {
 } from '#domain/queued-change.ts';
 import type { QueuedChangeRow } from '../budget/queued-change-rows.ts';
 import type { AccountEvents } from '../events/account-events.ts';
-import { actorName, personOf } from '#domain/account.ts';
+import { actorName, personOf, type Account } from '#domain/account.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import { changeSealingContext } from '../changes/queued-step-sender.ts';
+import { webhookLinks } from '../webhooks/webhook-links.ts';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 
 /** What a notification about a queued change says it was and acts on. */
 export interface NotifiedSubject {
@@ -80,8 +82,11 @@ export function queuedChangeListener(options: {
   forgetCaller: (callerId: string) => void;
   log: ListenerLog;
   siteOf?: ((row: QueuedChangeRow) => Promise<ChangeSite>) | undefined;
+  webhooks?: WebhookOutbox | undefined;
+  /** The site of a device, as the read model knows it: for the webhook endpoints of a site. */
+  siteOfDevice?: ((account: Account, deviceId: string) => Promise<string | undefined>) | undefined;
 }): (row: QueuedChangeRow) => void {
-  const { events, notifications, forgetCaller, log, siteOf } = options;
+  const { events, notifications, forgetCaller, log, siteOf, webhooks, siteOfDevice } = options;
   /** What this instance published last of each change still waiting: state and planned time. */
   const published = new Map<string, string>();
   const failed = (what: string, row: QueuedChangeRow) => (error: unknown) =>
@@ -108,6 +113,31 @@ export function queuedChangeListener(options: {
         },
       })
       .catch(failed('event', row));
+    const webhookType = webhookTypeOf(row);
+    if (webhooks && webhookType) {
+      const subject = notificationChangeOf(row.change);
+      const site = siteOfDevice
+        ? siteOfDevice(account, subject.deviceId).catch(() => undefined)
+        : Promise.resolve(undefined);
+      void site
+        .then((siteId) =>
+          webhooks.record(account, {
+            type: webhookType,
+            data: {
+              changeId: row.id,
+              deviceId: subject.deviceId,
+              ...(siteId ? { siteId } : {}),
+              state: row.state,
+              ...(row.state === 'failed' ? { reason: detailOf(row) } : {}),
+              links: {
+                change: webhookLinks.change(row.id),
+                deviceChanges: webhookLinks.deviceChanges(subject.deviceId),
+              },
+            },
+          }),
+        )
+        .catch(failed('webhook event', row));
+    }
     const madeBy = personOf(row.owner);
     if (row.state === 'sent' && waited(row)) {
       const submitted = row.steps.findLast((step) => step.answer?.status === 202)?.answer?.body as
@@ -157,6 +187,23 @@ export function queuedChangeListener(options: {
         })
         .catch(failed('notification', row));
   };
+}
+
+/**
+ * The webhook event of a queued change's end (docs/automation.md, Webhooks): sent; refused (by
+ * the vendor, or not sent after every try); withdrawn (by an operator, or because the budget
+ * could no longer send it before its window).
+ */
+function webhookTypeOf(
+  row: QueuedChangeRow,
+): 'change.sent' | 'change.refused' | 'change.withdrawn' | undefined {
+  if (row.state === 'sent') return 'change.sent';
+  if (row.state === 'withdrawn') return 'change.withdrawn';
+  if (row.state !== 'failed') return undefined;
+  const failure = row.outcome?.failure;
+  if (failure === 'budget_too_tight') return 'change.withdrawn';
+  // An unknown outcome is neither sent nor refused: the device command's status tells.
+  return failure === 'refused' || failure === 'not_sent' ? 'change.refused' : undefined;
 }
 
 /** Most characters of a reason a notification keeps (domain `NotificationFactsSchema`). */

@@ -1,3 +1,4 @@
+import { IdempotencyKeyHeadersSchema } from '../http/idempotency-key.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DeviceIdSchema } from '#domain/ids.ts';
@@ -21,6 +22,7 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  tokenUse,
   type ProductApiDeps,
 } from './declare.ts';
 import { notificationChangeOf } from './change-events.ts';
@@ -45,8 +47,10 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.post(
     '/api/devices/:deviceId/changes',
     {
+      config: tokenUse('dispatch', 'device'),
       preValidation: requireSession(sessions, 'dispatch'),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['changes'],
         summary: "A replace or an undo of a device's command, planned as a whole",
         description:
@@ -84,6 +88,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.get(
     '/api/changes',
     {
+      config: tokenUse('read', 'account'),
       preValidation: requireSession(sessions),
       schema: {
         tags: ['changes'],
@@ -110,6 +115,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.get(
     '/api/changes/:changeId',
     {
+      config: tokenUse('read', 'account'),
       preValidation: requireSession(sessions),
       schema: {
         tags: ['changes'],
@@ -132,6 +138,7 @@ export function changeRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/changes/:changeId',
     {
+      config: tokenUse('dispatch', 'account'),
       preValidation: requireSession(sessions, 'dispatch'),
       schema: {
         tags: ['changes'],

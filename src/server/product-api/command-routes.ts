@@ -1,3 +1,4 @@
+import { IdempotencyKeyHeadersSchema } from '../http/idempotency-key.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
@@ -9,7 +10,7 @@ import { HistoryQuerySchema, HistoryResponseSchema } from '#domain/history.ts';
 import { CommandIdSchema, DeviceIdSchema } from '#domain/ids.ts';
 import { CommandStatusResponseSchema } from '#domain/read-model.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
-import { QueuedAnswerSchema } from '#domain/queued-change.ts';
+import { DeviceChangeQuerySchema, QueuedAnswerSchema } from '#domain/queued-change.ts';
 import { accountOf } from '#domain/account.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Session } from '../session/session-store.ts';
@@ -20,6 +21,7 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  tokenUse,
   type ProductApiDeps,
 } from './declare.ts';
 
@@ -50,6 +52,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.get(
     '/api/devices/:deviceId/commands',
     {
+      config: tokenUse('read', 'device'),
       preValidation: reader,
       schema: {
         tags: ['commands'],
@@ -91,19 +94,22 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.post(
     '/api/devices/:deviceId/commands',
     {
+      config: tokenUse('dispatch', 'device'),
       preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['commands'],
         summary: 'Send a device command',
         description:
-          "Goes through the device's budget of upstream calls (the vendor's 2 per rolling minute unless the region is configured otherwise; `GET /api/session` says the budget in force): when it has no call left now, or the vendor answers 429, the submission is queued and answered 202 `{ queued: { changeId, goesAt, reason, deviceIds } }` instead of the command (follow it at `GET /api/changes`). `Powerdeck-Device-Version` names the device's version the change was made against.",
+          "Goes through the device's budget of upstream calls (the vendor's 2 per rolling minute unless the region is configured otherwise; `GET /api/session` says the budget in force): when it has no call left now, or the vendor answers 429, the submission is queued and answered 202 `{ queued: { changeId, goesAt, reason, deviceIds } }` instead of the command (follow it at `GET /api/changes`); with `ifLater=refuse` it is neither queued nor sent: 409 `change_would_wait` with `details.goesAt`. `Powerdeck-Device-Version` names the device's version the change was made against.",
         params: DeviceParamsSchema,
+        querystring: DeviceChangeQuerySchema,
         body: DeviceCommandSchema,
         response: {
           202: z.union([SubmissionResponseSchema, QueuedAnswerSchema]),
           404: NOT_FOUND,
           409: problemResponse(
-            "The window overlaps another command (`window_overlap`: refused before anything is sent or queued when the read model knows that command, which `details` then names), an earlier try is still settling, another person changed the device since the version named (`device_changed`), or the budget cannot send it before the window's lead time (`budget_too_tight`).",
+            "The window overlaps another command (`window_overlap`: refused before anything is sent or queued when the read model knows that command, which `details` then names), an earlier try is still settling, another person changed the device since the version named (`device_changed`), the budget cannot send it before the window's lead time (`budget_too_tight`), or `ifLater=refuse` and it would wait (`change_would_wait`, `details.goesAt`).",
           ),
           422: problemResponse(
             "A value outside the device's range (`capability_out_of_range`), a control it lacks (`control_not_supported`), a window that has already ended (`window_ended`, nothing sent), or a reused Idempotency-Key.",
@@ -117,7 +123,13 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       const session = sessionOf(request);
       const { deviceId } = request.params;
       const command = request.body;
-      return writePath.single(request, reply, session, { call: 'submit', deviceId, command });
+      return writePath.single(
+        request,
+        reply,
+        session,
+        { call: 'submit', deviceId, command },
+        request.query.ifLater,
+      );
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands', new Set(['GET', 'HEAD', 'POST']));
@@ -125,6 +137,7 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.get(
     '/api/devices/:deviceId/commands/:commandId',
     {
+      config: tokenUse('read', 'device'),
       preValidation: reader,
       // Polled by every open tab: its answer's serializer is compiled once.
       serializerCompiler: precompiledSerializerCompiler,
@@ -159,19 +172,22 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   routes.put(
     '/api/devices/:deviceId/commands/:commandId/cancel',
     {
+      config: tokenUse('dispatch', 'device'),
       preValidation: requireSession(sessions, 'dispatch', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['commands'],
         summary: 'Cancel a command that is waiting or running',
         description:
-          "Goes through the device's budget of upstream calls: queued and answered 202 `{ queued: ... }` when it cannot go now.",
+          "Goes through the device's budget of upstream calls: queued and answered 202 `{ queued: ... }` when it cannot go now, or with `ifLater=refuse` refused 409 `change_would_wait` (`details.goesAt`), nothing sent or queued.",
         params: CommandParamsSchema,
+        querystring: DeviceChangeQuerySchema,
         response: {
           200: CommandCancellationSchema,
           202: QueuedAnswerSchema,
           404: NOT_FOUND,
           409: problemResponse(
-            'The command has finished (`not_cancellable`), another person changed the device since the version named (`device_changed`), or a queued change will cancel the command already (`change_already_queued`, `details.goesAt`: withdraw it first).',
+            'The command has finished (`not_cancellable`), another person changed the device since the version named (`device_changed`), a queued change will cancel the command already (`change_already_queued`, `details.goesAt`: withdraw it first), or `ifLater=refuse` and it would wait (`change_would_wait`).',
           ),
           429: RATE_LIMITED,
           ...COMMON_PROBLEMS,
@@ -180,7 +196,13 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      return writePath.single(request, reply, session, { call: 'cancel', ...request.params });
+      return writePath.single(
+        request,
+        reply,
+        session,
+        { call: 'cancel', ...request.params },
+        request.query.ifLater,
+      );
     },
   );
   refuseOtherMethods(app, '/api/devices/:deviceId/commands/:commandId/cancel', new Set(['PUT']));
@@ -195,7 +217,15 @@ export function commandRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
  *
  * @throws ProblemError 404 `unknown_or_unbound` when no bound site holds it.
  */
-async function requireBound(deps: ProductApiDeps, session: Session, deviceId: string) {
+/**
+ * Refuses a device no bound site of the account holds (404 `unknown_or_unbound`), asking the site
+ * list (not a device call) when the read model does not know the device yet.
+ */
+export async function requireBound(
+  deps: Pick<ProductApiDeps, 'readModel' | 'sites'>,
+  session: Session,
+  deviceId: string,
+): Promise<void> {
   const { readModel, sites } = deps;
   const account = accountOf(session);
   if (await readModel.isBound(account, deviceId)) return;

@@ -4,6 +4,8 @@ import type { Ledger } from '../ledger/ledger.ts';
 import type { ReadModel } from '../read-model/read-model.ts';
 import type { Sessions } from '../session/sessions.ts';
 import type { SiteDirectory } from '../upstream/site-directory.ts';
+import type { VerdictStore } from '../telemetry/verdict-store.ts';
+import type { CommandVerification } from '../telemetry/command-verification.ts';
 import type { UpstreamApi } from '../upstream/upstream-api.ts';
 import type { WritePath } from './write-path.ts';
 import type { Notifications } from '../notifications/notifications.ts';
@@ -19,6 +21,7 @@ export {
   productValidatorCompiler,
 } from '../http/route-declarations.ts';
 export { requireSession, sessionOf } from '../session/session-hooks.ts';
+export { tokenUse } from '../http/token-use.ts';
 
 /** What the product routes need. */
 export interface ProductApiDeps {
@@ -36,4 +39,8 @@ export interface ProductApiDeps {
   deviceCommands: DeviceCommandsRecorder;
   /** The read model, which answers every read of device commands (docs/architecture.md). */
   readModel: ReadModel;
+  /** The verdicts kept beside the ledger (docs/verification.md). */
+  verdicts: VerdictStore;
+  /** Running windows an operator watches, read and judged so far (docs/verification.md). */
+  runningWindows: Pick<CommandVerification, 'watch' | 'runningOf'>;
 }

@@ -3,7 +3,7 @@ import { LedgerPageSchema, LedgerQuerySchema, type LedgerPage } from '#domain/le
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { toLedgerEntry } from '../ledger/ledger-rows.ts';
 import { withUnboundDevices } from './unbound-devices.ts';
-import { COMMON_PROBLEMS, productRoutes, type ProductApiDeps } from './declare.ts';
+import { COMMON_PROBLEMS, productRoutes, tokenUse, type ProductApiDeps } from './declare.ts';
 
 /**
  * `GET /api/ledger` (docs/architecture.md, Ledger): the signed-in client's ledger entries, newest
@@ -19,6 +19,7 @@ export function ledgerRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   productRoutes(app).get(
     '/api/ledger',
     {
+      config: tokenUse('read', 'account'),
       schema: {
         tags: ['ledger'],
         summary: "The account's recorded changes, newest first",

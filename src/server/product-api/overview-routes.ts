@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildOverview, OverviewQuerySchema, OverviewSchema } from '#domain/overview.ts';
-import { REGION_NAMES } from '#domain/token.ts';
+import { REGION_NAMES, type Region } from '#domain/token.ts';
 import { refuseOtherMethods } from '../http/method-not-allowed.ts';
 import { ProblemError } from '../http/problem.ts';
 import {
@@ -9,9 +9,26 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  tokenUse,
   type ProductApiDeps,
 } from './declare.ts';
 import { overviewSince, type OverviewSource } from './overview-source.ts';
+
+/**
+ * A session acts in one region: asking for `asked` another is 409 `other_region`, saying what to
+ * see (`what`) and where to sign in.
+ *
+ * @throws ProblemError 409 `other_region`.
+ */
+export function refuseOtherRegion(signedIn: Region, asked: Region | undefined, what: string): void {
+  if (asked === undefined || asked === signedIn) return;
+  throw new ProblemError(
+    409,
+    'other_region',
+    `You are signed in to ${REGION_NAMES[signedIn]}. To see the ${REGION_NAMES[asked]} ${what}, sign out and sign in to ${REGION_NAMES[asked]}.`,
+    { title: 'Signed in to another region' },
+  );
+}
 
 /**
  * `GET /api/overview?region=` (docs/architecture.md, Overview): no vendor call per device. A
@@ -29,6 +46,7 @@ export async function overviewRoutes(
   productRoutes(app).get(
     '/api/overview',
     {
+      config: tokenUse('read', 'account'),
       preValidation: requireSession(sessions),
       schema: {
         tags: ['overview'],
@@ -44,14 +62,7 @@ export async function overviewRoutes(
     },
     async (request) => {
       const session = sessionOf(request);
-      const asked = request.query.region;
-      if (asked !== undefined && asked !== session.region)
-        throw new ProblemError(
-          409,
-          'other_region',
-          `You are signed in to ${REGION_NAMES[session.region]}. To see the ${REGION_NAMES[asked]} overview, sign out and sign in to ${REGION_NAMES[asked]}.`,
-          { title: 'Signed in to another region' },
-        );
+      refuseOtherRegion(session.region, request.query.region, 'overview');
       const nowMs = now();
       const facts = await overview.read(session, overviewSince(nowMs));
       return buildOverview(facts, nowMs, session.region);

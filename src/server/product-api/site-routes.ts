@@ -1,3 +1,4 @@
+import { IdempotencyKeyHeadersSchema } from '../http/idempotency-key.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SiteBindingRequestSchema, SiteListSchema, SiteSchema } from '#domain/device.ts';
@@ -15,6 +16,7 @@ import {
   productRoutes,
   requireSession,
   sessionOf,
+  tokenUse,
   type ProductApiDeps,
 } from './declare.ts';
 
@@ -32,6 +34,7 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.get(
     '/api/sites',
     {
+      config: tokenUse('read', 'account'),
       preValidation: requireSession(sessions, undefined, readModel),
       schema: {
         tags: ['sites'],
@@ -49,8 +52,10 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.post(
     '/api/sites',
     {
+      config: tokenUse('administer', 'account'),
       preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['sites'],
         summary: 'Bind a site by its Plant ID',
         body: SiteBindingRequestSchema,
@@ -82,8 +87,10 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/sites/:siteId',
     {
+      config: tokenUse('administer', 'site'),
       preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['sites'],
         summary: 'Unbind a site',
         params: SiteParamsSchema,
@@ -156,8 +163,10 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.put(
     '/api/sites/:siteId/time-zone',
     {
+      config: tokenUse('administer', 'site'),
       preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['sites'],
         summary: "Set a site's time zone (an IANA name, or a fixed offset such as +10:00)",
         params: SiteParamsSchema,
@@ -181,8 +190,10 @@ export function siteRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
   routes.delete(
     '/api/sites/:siteId/time-zone',
     {
+      config: tokenUse('administer', 'site'),
       preValidation: requireSession(sessions, 'administer', readModel),
       schema: {
+        headers: IdempotencyKeyHeadersSchema,
         tags: ['sites'],
         summary: "Clear a site's time zone: it is inferred again from its country and offset",
         params: SiteParamsSchema,

@@ -38,6 +38,7 @@ export class WritePath {
     reply: FastifyReply,
     session: Session,
     call: ChangeCall,
+    ifLater: 'queue' | 'refuse' = 'queue',
   ): Promise<FastifyReply> {
     const undoOf = readUndoOf(request.headers);
     const idempotencyKey = readIdempotencyKey(request.headers);
@@ -47,6 +48,7 @@ export class WritePath {
       undoOf,
       requestId: request.id,
       deviceVersion,
+      ifLater,
     });
     return sendOutcome(reply, outcome);
   }
@@ -72,6 +74,14 @@ export class WritePath {
       { idempotencyKey, deviceVersion, ifLater },
     );
     return sendOutcome(reply, outcome);
+  }
+
+  /**
+   * When `deviceId` next has an upstream call free, epoch ms on the upstream's clock
+   * ({@link ChangeService.nextCallAtMs}).
+   */
+  nextCallAtMs(session: Session, deviceId: string): Promise<number> {
+    return this.#changes.nextCallAtMs(session, deviceId);
   }
 }
 

@@ -202,8 +202,14 @@ export class DeviceReads {
     let notBeforeMs: number | undefined;
     const reason = (state.nextReadReason ?? 'unknown') as ReadReason | 'unknown';
     let calls = 0;
-    const tell = (outcome: DeviceReadOutcome['outcome']) =>
+    const startedAtMs = performance.now();
+    const tell = (outcome: DeviceReadOutcome['outcome']) => {
       this.onRead?.({ deviceId, reason, outcome, calls });
+      this.#log.debug(
+        { deviceId, reason, outcome, calls, tookMs: Math.round(performance.now() - startedAtMs) },
+        'read model: a device read',
+      );
+    };
     try {
       read: for (const slot of slots) {
         const range = {
@@ -275,7 +281,7 @@ export class DeviceReads {
       await this.#model.releaseRead(account, deviceId, { unbound: true });
       return;
     }
-    if (isProblem(error, 'not_signed_in')) await this.#store.forgetAccountSecret(account);
+    if (isProblem(error, 'not_signed_in')) await this.#model.forgetCaller(account);
     const backoffMs = Math.min(MAX_READ_BACKOFF_MS, 15_000 * 2 ** state.failures);
     this.#log.warn(
       {

@@ -22,8 +22,24 @@ import type { LedgerRow } from '../ledger/ledger-rows.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { SecretBox } from '../session/secret-box.ts';
+import { webhookLinks } from '../webhooks/webhook-links.ts';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
 import { ReadModelStore, type ConfirmationRow } from './read-model-store.ts';
 import type { DeviceStateRow, KnownCommand } from './read-model-tables.ts';
+
+/**
+ * A command first learnt long after its window ended (a newly bound site's past) tells no webhook:
+ * nobody waits for it, and a site's month would be a flood.
+ */
+export const WEBHOOK_PAST_HORIZON_MS = 60 * 60_000;
+
+function isPast(before: KnownCommand | undefined, record: StatusRecord, nowMs: number): boolean {
+  return (
+    before === undefined &&
+    isFinalStatus(record.status) &&
+    Date.parse(record.endTime) < nowMs - WEBHOOK_PAST_HORIZON_MS
+  );
+}
 
 /** Told to listeners after it committed. */
 export interface ReadModelChange {
@@ -41,6 +57,8 @@ export interface ReadModelOptions {
   settings?: RefreshSettings | undefined;
   log: FastifyBaseLogger;
   box?: SecretBox | undefined;
+  /** Outgoing webhooks: what the read model learns is written to their outbox in its transaction. */
+  webhooks?: WebhookOutbox | undefined;
 }
 
 /**
@@ -57,6 +75,7 @@ export class ReadModelCore {
   readonly settings: RefreshSettings;
   readonly log: FastifyBaseLogger;
   readonly box: SecretBox | undefined;
+  readonly webhooks: WebhookOutbox | undefined;
   readonly listeners: ((change: ReadModelChange) => Promise<void>)[] = [];
   onDue: (() => void) | undefined;
 
@@ -73,6 +92,7 @@ export class ReadModelCore {
     this.settings = options.settings ?? DEFAULT_REFRESH_SETTINGS;
     this.log = options.log;
     this.box = options.box;
+    this.webhooks = options.webhooks;
     // Other instances' changes; this instance's own drop as their transactions end.
     this.events?.onDevicesChanged((changed, deviceIds) => {
       if (!changed) this.store.cache.clear();
@@ -136,6 +156,23 @@ export class ReadModelCore {
       if (before && JSON.stringify(before.record) === JSON.stringify(merged)) continue;
       await this.store.writeCommand(tx, account, merged, nowMs, item.madeBy);
       records.push(merged);
+      if (before?.record.status !== merged.status && !isPast(before, merged, nowMs))
+        await this.webhooks?.record(
+          account,
+          {
+            type: 'deviceCommand.statusChanged',
+            data: {
+              deviceId,
+              commandId: merged.id,
+              state: merged.status,
+              ...(merged.cancelReason ? { reason: merged.cancelReason } : {}),
+              ...(state.siteId ? { siteId: state.siteId } : {}),
+              ...(merged.batchCommandId ? { batchCommandId: merged.batchCommandId } : {}),
+              links: { command: webhookLinks.command(deviceId, merged.id) },
+            },
+          },
+          { tx },
+        );
       const kind = changeKindOf(before?.record, merged);
       // A cancellation by the device or the vendor has no actor.
       const sender = item.madeBy ?? (before ? actorOf(before) : undefined);
@@ -295,25 +332,58 @@ export class ReadModelCore {
     entry: LedgerRow,
     outcome: NonNullable<Awaited<ReturnType<LedgerStore['confirmBatchIn']>>>['outcome'],
   ): Promise<void> {
-    if (!this.notifications || !entry.batchCommandId) return;
-    if (entry.idempotencyKey?.startsWith('fleet-job:')) return;
-    const notFound = (outcome.unconfirmed ?? []).filter((d) => d.state === 'notFound').length;
+    const { batchCommandId } = entry;
+    if ((!this.notifications && !this.webhooks) || !batchCommandId) return;
+    const notFoundDevices = (outcome.unconfirmed ?? []).filter((d) => d.state === 'notFound');
+    const notFound = notFoundDevices.length;
     const commands = outcome.commands ?? [];
     const records = await this.store.commandsOf(
       account,
       commands.map((c) => ({ deviceId: c.deviceId, commandId: c.id })),
       tx,
     );
-    const overlapped = [...records.values()].filter(
+    const overlappedRecords = [...records.values()].filter(
       (record) => record.status === 'cancelled' && record.cancelReason === 'timeWindowOverlap',
-    ).length;
+    );
+    const overlapped = overlappedRecords.length;
+    // Each device of a batch, a fleet job's too, fails or succeeds alone: one event each.
+    const deviceFailed = (deviceId: string, reason: string, commandId?: string) =>
+      this.webhooks?.record(
+        account,
+        {
+          type: 'batch.deviceFailed',
+          data: {
+            batchCommandId,
+            deviceId,
+            ...(commandId ? { commandId } : {}),
+            ...(entry.siteId ? { siteId: entry.siteId } : {}),
+            state: 'failed',
+            reason,
+            links: {
+              ...(commandId ? { command: webhookLinks.command(deviceId, commandId) } : {}),
+              verdicts: webhookLinks.batchVerdicts(batchCommandId),
+            },
+          },
+        },
+        { tx },
+      );
+    for (const device of notFoundDevices)
+      await deviceFailed(device.deviceId, 'its command was not found on the device');
+    for (const record of overlappedRecords)
+      await deviceFailed(
+        record.deviceId,
+        'cancelled: its window overlapped another command',
+        record.id,
+      );
+    if (!this.notifications) return;
+    if (entry.idempotencyKey?.startsWith('fleet-job:')) return;
     const failed = notFound + overlapped;
     if (failed === 0) return;
     await this.notifications.notify(
       {
         account,
         kind: 'batchDevicesFailed',
-        batchCommandId: entry.batchCommandId,
+        batchCommandId,
         failedDevices: failed,
         totalDevices: commands.length + (outcome.unconfirmed ?? []).length,
         ...(entry.siteId ? { siteId: entry.siteId } : {}),

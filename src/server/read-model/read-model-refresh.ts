@@ -2,7 +2,7 @@ import type { StatusRecord } from '#domain/command.ts';
 import { slotOf, slotsReadAfter } from '#domain/refresh-policy.ts';
 import { accountKey, personOf, type Account } from '#domain/account.ts';
 import type { LedgerRow } from '../ledger/ledger-rows.ts';
-import { matchSubmittedCommand } from '../ledger/reconcile.ts';
+import { matchSubmittedCommands } from '../ledger/reconcile.ts';
 import { actingFor } from '../session/acting-for.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { UpstreamCaller } from '../upstream/upstream-caller.ts';
@@ -73,6 +73,16 @@ export class ReadModelRefresh {
     }
   }
 
+  /**
+   * Forgets `account`'s sealed secret after the vendor refused it, and that it was kept: the
+   * account's next product request keeps it again, rather than its reads waiting out
+   * {@link REMEMBER_EVERY_MS} with no sign-in.
+   */
+  async forgetCaller(account: Account): Promise<void> {
+    this.#remembered.delete(accountKey(accountOf(account)));
+    await this.#core.store.forgetAccountSecret(account);
+  }
+
   callerOf(account: Account, secretCiphertext: string): UpstreamCaller | undefined {
     if (!this.#core.box) return undefined;
     return actingFor({
@@ -117,24 +127,23 @@ export class ReadModelRefresh {
       const confirmations = await this.#core.store.confirmationsOf(tx, account, deviceId);
       const found = new Map<number, Map<string, string>>();
       const notFound = new Map<number, Set<string>>();
-      const matched = new Set<string>();
-      for (const confirmation of confirmations) {
+      const candidates = [];
+      for (const confirmation of confirmations)
+        candidates.push({
+          submission: confirmation,
+          sentAtMs: confirmation.sentAtMs,
+          taken: await this.#core.ledger.knownCommandIds(
+            account,
+            deviceId,
+            confirmation.ledgerEntryId,
+            tx,
+          ),
+        });
+      const matches = matchSubmittedCommands(read.records, candidates);
+      for (const [at, confirmation] of confirmations.entries()) {
         const slot = slotOf(Date.parse(confirmation.startTime));
-        const taken = await this.#core.ledger.knownCommandIds(
-          account,
-          deviceId,
-          confirmation.ledgerEntryId,
-          tx,
-        );
-        for (const id of matched) taken.add(id);
-        const match = matchSubmittedCommand(
-          read.records,
-          confirmation,
-          confirmation.sentAtMs,
-          taken,
-        );
+        const match = matches.get(at);
         if (match) {
-          matched.add(match.id);
           const index = learnt.findIndex((item) => item.record.id === match.id);
           const record: StatusRecord = {
             ...match,
@@ -148,6 +157,14 @@ export class ReadModelRefresh {
             sentByUs: true,
           };
           addTo(found, confirmation.ledgerEntryId, deviceId, match.id);
+          this.#core.log.debug(
+            {
+              deviceId,
+              ledgerEntryId: confirmation.ledgerEntryId,
+              readAfterSentMs: read.readAtMs - confirmation.sentAtMs,
+            },
+            "read model: a batch's command found",
+          );
         } else if (
           read.completeSlots.includes(slot) &&
           read.readAtMs >= Date.parse(confirmation.endTime)

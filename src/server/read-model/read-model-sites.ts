@@ -3,6 +3,7 @@ import type { SiteList } from '#domain/device.ts';
 import type { Queryable } from '../events/event-store.ts';
 import { accountKey, type Account } from '#domain/account.ts';
 import type { BoundSite, RecordOptions } from '../ledger/device-commands-recorder.ts';
+import { webhookLinks } from '../webhooks/webhook-links.ts';
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
 
 /**
@@ -40,6 +41,14 @@ export class ReadModelSites {
       const waitingCommands = await this.#core.store.openCommandsOfSite(tx, account, siteId);
       await this.#core.store.markSiteUnbound(tx, account, siteId, this.#core.now());
       await this.#bindingsChanged(tx, account, [siteId]);
+      await this.#core.webhooks?.record(
+        account,
+        {
+          type: 'site.unbound',
+          data: { siteId, state: 'unbound', links: { sites: webhookLinks.sites() } },
+        },
+        { tx },
+      );
       if (notifications && unboundBy)
         await notifications.notify(
           { account, kind: 'siteUnbound', siteId, waitingCommands, unboundBy },

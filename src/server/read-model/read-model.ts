@@ -131,6 +131,10 @@ export class ReadModel implements DeviceCommandsRecorder {
     return this.#refresh.rememberCaller(...args);
   }
 
+  forgetCaller(...args: Parameters<ReadModelRefresh['forgetCaller']>) {
+    return this.#refresh.forgetCaller(...args);
+  }
+
   callerOf(...args: Parameters<ReadModelRefresh['callerOf']>) {
     return this.#refresh.callerOf(...args);
   }

@@ -159,6 +159,14 @@ export class Sessions {
         { title: 'No vendor connection' },
       );
     }
+    // An API token is for one account: another client ID registered since is not its account.
+    if (session.clientId !== undefined && session.clientId !== connection.clientId)
+      throw new ProblemError(
+        503,
+        'no_connection',
+        `The ${REGION_NAMES[session.region]} vendor connection now uses another client ID than the one this API token was made for. Ask an administrator for a new token.`,
+        { title: 'No vendor connection' },
+      );
     return {
       ...session,
       id: connection.callerId,

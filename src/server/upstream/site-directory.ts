@@ -1,5 +1,6 @@
 import type { Device, SiteList } from '#domain/device.ts';
 import { accountKey } from '#domain/account.ts';
+import { ProblemError } from '../http/problem.ts';
 import type { UpstreamCaller } from './upstream-caller.ts';
 
 export type SiteListReader = (
@@ -90,6 +91,30 @@ export class SiteDirectory {
   /** One upstream call per client per TTL whatever the number of views. @throws as above. */
   async siteList(caller: UpstreamCaller): Promise<SiteList['sites']> {
     return (await this.#list(caller, true)).sites;
+  }
+
+  /**
+   * Refuses `siteIds` that are not bound to the caller's account, naming them: a token or a
+   * webhook limited to such a site would reach nothing (docs/security.md, API tokens).
+   *
+   * @param what what is being limited, in words ("the token", "the webhook").
+   * @throws ProblemError 404 `unknown_or_unbound`; whatever reading the site list throws.
+   */
+  async refuseUnbound(
+    caller: UpstreamCaller,
+    siteIds: readonly string[],
+    what: string,
+  ): Promise<void> {
+    if (siteIds.length === 0) return;
+    const { devicesBySite } = await this.#list(caller, true);
+    const unbound = siteIds.filter((siteId) => !devicesBySite.has(siteId));
+    if (unbound.length === 0) return;
+    const one = unbound.length === 1;
+    throw new ProblemError(
+      404,
+      'unknown_or_unbound',
+      `${unbound.join(', ')} ${one ? 'is not a site' : 'are not sites'} bound to this account. Bind ${one ? 'it' : 'them'} first on the sites page, or leave ${one ? 'it' : 'them'} out of ${what}.`,
+    );
   }
 
   forget(caller: UpstreamCaller): void {

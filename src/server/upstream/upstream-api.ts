@@ -8,6 +8,7 @@ import type {
 } from '#domain/command.ts';
 import type { Site, SiteList } from '#domain/device.ts';
 import type { HistoryQuery } from '#domain/history.ts';
+import type { TelemetrySample } from '#domain/telemetry.ts';
 import type { Region } from '#domain/token.ts';
 import { ProblemError } from '../http/problem.ts';
 import { readOkAnswer, settleCall, type CallResult } from './upstream-answers.ts';
@@ -25,18 +26,24 @@ import { refusalLookups, type DeviceLookup, type KnownCommandSource } from './re
 import type { StoredSiteZone } from '../db/site-zones.ts';
 import { toSite } from './vendor-mapping.ts';
 import type { VendorDevice } from './vendor-schemas.ts';
+import type { DeviceAlarm, DeviceTelemetrySettings } from './vendor-telemetry.ts';
 import {
   MAX_PAGE_BYTES,
   PAGE_SIZE,
   VENDOR_OPERATIONS as VENDOR,
   type ChangeOperation,
   type CommandRef,
+  type DeviceRange,
   type ListOperation,
   type ReadOperation,
 } from './vendor-operations.ts';
 
-export { PAGE_SIZE, type CommandRef } from './vendor-operations.ts';
+export { PAGE_SIZE, type CommandRef, type DeviceRange } from './vendor-operations.ts';
+export type { DeviceAlarm, DeviceTelemetrySettings } from './vendor-telemetry.ts';
 export type { DeviceLookup, KnownCommandSource } from './refusal-lookups.ts';
+
+/** The vendor's most devices of one `latestData/query`. */
+export const LATEST_DATA_DEVICES = 100;
 
 /** 100,000 items, far above any fleet. */
 const MAX_PAGES = 200;
@@ -261,6 +268,83 @@ export class UpstreamApi {
     return { commands: items.map((command) => VENDOR.history.maps(command, params)), more };
   }
 
+  /**
+   * `GET /devices/{deviceId}/latestData`, sent once (a call of the device's budget).
+   *
+   * @returns undefined when the device has no usable sample.
+   * @throws ProblemError: the refusal (404 `unknown_or_unbound`, 429), transport, 502.
+   */
+  latestData(caller: UpstreamCaller, deviceId: string): Promise<TelemetrySample | undefined> {
+    return this.#call(caller, VENDOR.latestData, deviceId);
+  }
+
+  /**
+   * `POST /devices/latestData/query`, sent once; counted once per device by the vendor.
+   *
+   * @param deviceIds 1 to 100 (the vendor's limit).
+   * @returns the latest usable sample by device ID; a device the vendor left out is absent.
+   * @throws RangeError outside 1 to 100 devices; ProblemError as {@link UpstreamApi.latestData}.
+   */
+  latestDataOf(
+    caller: UpstreamCaller,
+    deviceIds: readonly string[],
+  ): Promise<Map<string, TelemetrySample>> {
+    if (deviceIds.length === 0 || deviceIds.length > LATEST_DATA_DEVICES)
+      throw new RangeError(`latestData/query takes 1 to ${LATEST_DATA_DEVICES} devices`);
+    return this.#call(caller, VENDOR.latestDataQuery, deviceIds);
+  }
+
+  /**
+   * One page (500 samples, 8 h 20 min at 60 s) of `GET /devices/{deviceId}/historicalData`, sent
+   * once: the caller takes a slot of the device's budget per page. Samples without their power,
+   * state of charge or time are left out.
+   *
+   * @param range at most 30 days.
+   * @throws ProblemError: the refusal (429 `device_rate_limited`), transport, 502 `upstream_error`.
+   */
+  async telemetryPage(
+    caller: UpstreamCaller,
+    range: DeviceRange,
+    page: number,
+  ): Promise<{ samples: TelemetrySample[]; more: boolean }> {
+    const { items, more } = await this.#call(caller, VENDOR.telemetryHistory, range, {
+      page,
+      before: (page - 1) * PAGE_SIZE,
+    });
+    const samples = items.flatMap((item) => {
+      const sample = VENDOR.telemetryHistory.maps(item, range);
+      return sample ? [sample] : [];
+    });
+    return { samples, more };
+  }
+
+  /** `GET /devices/{deviceId}/configuration`, sent once. @throws ProblemError as latestData. */
+  configuration(caller: UpstreamCaller, deviceId: string): Promise<DeviceTelemetrySettings> {
+    return this.#call(caller, VENDOR.configuration, deviceId);
+  }
+
+  /**
+   * One page of `GET /devices/{deviceId}/alarms` (faults, alarms and notices), sent once.
+   *
+   * @param range at most 30 days.
+   * @throws ProblemError as {@link UpstreamApi.telemetryPage}.
+   */
+  async alarmsPage(
+    caller: UpstreamCaller,
+    range: DeviceRange,
+    page: number,
+  ): Promise<{ alarms: DeviceAlarm[]; more: boolean }> {
+    const { items, more } = await this.#call(caller, VENDOR.alarms, range, {
+      page,
+      before: (page - 1) * PAGE_SIZE,
+    });
+    const alarms = items.flatMap((item) => {
+      const alarm = VENDOR.alarms.maps(item, range);
+      return alarm ? [alarm] : [];
+    });
+    return { alarms, more };
+  }
+
   /** The answer names no device command: the ledger finds them in the histories. */
   batch(
     caller: UpstreamCaller,
@@ -338,7 +422,7 @@ export class UpstreamApi {
       method: operation.method,
       path: operation.path(params),
       ...(query ? { query } : {}),
-      ...(operation.kind === 'change' && operation.body ? { body: operation.body(params) } : {}),
+      ...(operation.kind !== 'list' && operation.body ? { body: operation.body(params) } : {}),
       ...(requestId ? { requestId } : {}),
       ...(operation.once || options.retry === false ? { retry: false } : {}),
     };

@@ -26,7 +26,12 @@ export type VendorOperation =
   | 'cancel'
   | 'history'
   | 'batch'
-  | 'batchCancel';
+  | 'batchCancel'
+  | 'latestData'
+  | 'latestDataQuery'
+  | 'telemetryHistory'
+  | 'configuration'
+  | 'alarms';
 
 export interface RefusalContext {
   operation: VendorOperation;

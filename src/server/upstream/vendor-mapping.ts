@@ -27,6 +27,9 @@ export function toDevice(device: VendorDevice): Device {
       maxChargePowerW: kw(device.maxChargePowerKw),
       maxDischargePowerW: kw(device.maxDischargePowerKw),
     }),
+    ...(typeof device.batteryCapacityKwh === 'number' && device.batteryCapacityKwh >= 0
+      ? { batteryCapacityKwh: device.batteryCapacityKwh }
+      : {}),
     ...(typeof device.online === 'boolean' ? { online: device.online } : {}),
     ...(typeof device.faultStatus === 'boolean' ? { faulted: device.faultStatus } : {}),
   };

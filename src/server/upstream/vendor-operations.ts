@@ -14,6 +14,13 @@ import type { RefusalContext } from './upstream-problem.ts';
 import type { RefusalLookups } from './refusal-lookups.ts';
 import { toStatusRecord, toUtc } from './vendor-mapping.ts';
 import {
+  toDeviceAlarm,
+  toLatestSamples,
+  toTelemetrySample,
+  toTelemetrySettings,
+  type DeviceAlarm,
+} from './vendor-telemetry.ts';
+import {
   VendorBatchCancelSchema,
   VendorBatchSchema,
   VendorCancelSchema,
@@ -24,10 +31,24 @@ import {
   VendorSiteChangeSchema,
   VendorSiteSchema,
   VendorSubmissionSchema,
+  VendorAlarmPageSchema,
+  VendorConfigurationSchema,
+  VendorTelemetryListSchema,
+  VendorTelemetryPageSchema,
+  VendorTelemetrySchema,
+  type VendorAlarm,
   type VendorCommand,
+  type VendorTelemetry,
   type VendorDevice,
   type VendorSite,
 } from './vendor-schemas.ts';
+
+/** A span of a device's telemetry or alarms, each at most 30 days (docs/upstream.md, Telemetry). */
+export interface DeviceRange {
+  deviceId: string;
+  startMs: number;
+  endMs: number;
+}
 
 export interface CommandRef {
   deviceId: string;
@@ -52,6 +73,8 @@ interface OperationBase<P> {
 
 export interface ReadOperation<P, S extends z.ZodType, T> extends OperationBase<P> {
   kind: 'read';
+  /** A read sent as a POST (`latestData/query`). */
+  body?: (params: P) => unknown;
   answer: S;
   what: string;
   maps: (answer: z.output<S>, params: P) => T;
@@ -210,6 +233,65 @@ export const VENDOR_OPERATIONS = {
       return record;
     },
     about: ({ deviceId }) => ({ operation: 'history', deviceId }),
+  }),
+  latestData: read({
+    method: 'GET',
+    path: (deviceId: string) => `/devices/${id(deviceId)}/latestData`,
+    once: true,
+    answer: VendorTelemetrySchema,
+    what: 'latest telemetry',
+    maps: (telemetry) => toTelemetrySample(telemetry),
+    about: (deviceId) => ({ operation: 'latestData', deviceId }),
+  }),
+  /** Counted once per listed device, like a batch; at most 100 devices. */
+  latestDataQuery: read({
+    method: 'POST',
+    path: (_deviceIds: readonly string[]) => '/devices/latestData/query',
+    body: (deviceIds) => ({ devices: deviceIds }),
+    once: true,
+    answer: VendorTelemetryListSchema,
+    what: 'latest telemetry of several devices',
+    maps: (telemetry) => toLatestSamples(telemetry),
+    about: (deviceIds) => ({ operation: 'latestDataQuery', deviceIds: [...deviceIds] }),
+  }),
+  telemetryHistory: list({
+    method: 'GET',
+    path: ({ deviceId }: DeviceRange) => `/devices/${id(deviceId)}/historicalData`,
+    query: ({ startMs, endMs }) =>
+      new URLSearchParams({
+        startTime: new Date(startMs).toISOString(),
+        endTime: new Date(endMs).toISOString(),
+      }),
+    once: true,
+    answer: VendorTelemetryPageSchema,
+    what: 'telemetry history',
+    items: (page) => page.data,
+    maps: (telemetry: VendorTelemetry) => toTelemetrySample(telemetry),
+    about: ({ deviceId }) => ({ operation: 'telemetryHistory', deviceId }),
+  }),
+  configuration: read({
+    method: 'GET',
+    path: (deviceId: string) => `/devices/${id(deviceId)}/configuration`,
+    once: true,
+    answer: VendorConfigurationSchema,
+    what: 'device configuration',
+    maps: (configuration) => toTelemetrySettings(configuration),
+    about: (deviceId) => ({ operation: 'configuration', deviceId }),
+  }),
+  alarms: list({
+    method: 'GET',
+    path: ({ deviceId }: DeviceRange) => `/devices/${id(deviceId)}/alarms`,
+    query: ({ startMs, endMs }) =>
+      new URLSearchParams({
+        startTime: new Date(startMs).toISOString(),
+        endTime: new Date(endMs).toISOString(),
+      }),
+    once: true,
+    answer: VendorAlarmPageSchema,
+    what: 'alarm list',
+    items: (page) => page.alarms,
+    maps: (alarm: VendorAlarm): DeviceAlarm | undefined => toDeviceAlarm(alarm),
+    about: ({ deviceId }) => ({ operation: 'alarms', deviceId }),
   }),
   batch: change({
     method: 'POST',

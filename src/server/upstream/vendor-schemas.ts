@@ -26,6 +26,7 @@ export const VendorDeviceSchema = z.object({
   name: z.string().nullish(),
   model: z.string().nullish(),
   maxChargePowerKw: LooseNumber.nullish(),
+  batteryCapacityKwh: LooseNumber.nullish(),
   maxDischargePowerKw: LooseNumber.nullish(),
   online: z.boolean().nullish(),
   faultStatus: FaultStatus.nullish(),
@@ -112,6 +113,68 @@ export const VendorBatchCancelSchema = z.object({
       }),
     )
     .nullish(),
+});
+
+/**
+ * One sample of `DeviceTelemetry` (the vendor's document): only what the product reads. Powers in
+ * kW, `battery.powerKw` positive = discharge, `meter.gridPowerKw` positive = import.
+ */
+export const VendorTelemetrySchema = z.object({
+  deviceId: z.string().nullish(),
+  timestamp: z.string().nullish(),
+  battery: z
+    .object({ powerKw: LooseNumber.nullish(), socPercent: LooseNumber.nullish() })
+    .nullish(),
+  meter: z.object({ gridPowerKw: LooseNumber.nullish() }).nullish(),
+  pv: z.object({ powerKw: LooseNumber.nullish() }).nullish(),
+  thirdPartyPv: z.object({ powerKw: LooseNumber.nullish() }).nullish(),
+});
+export type VendorTelemetry = z.infer<typeof VendorTelemetrySchema>;
+
+/** `POST /devices/latestData/query`: an array, or one under `data` or `devices`. */
+export const VendorTelemetryListSchema = z.union([
+  z.array(VendorTelemetrySchema),
+  z
+    .object({
+      data: z.array(VendorTelemetrySchema).nullish(),
+      devices: z.array(VendorTelemetrySchema).nullish(),
+    })
+    .transform((list) => list.data ?? list.devices ?? []),
+]);
+
+/** `DeviceTelemetryHistory`: a page of samples under `data`. */
+export const VendorTelemetryPageSchema = z.object({
+  ...PageFields,
+  deviceId: z.string().nullish(),
+  data: z.array(VendorTelemetrySchema).nullish(),
+});
+
+/** `DeviceConfiguration`: `samplingRate` in seconds (60 or 300), limits in W. */
+export const VendorConfigurationSchema = z.object({
+  operationMode: z.string().nullish(),
+  chargeCutoffSocPercent: LooseNumber.nullish(),
+  dischargeCutoffSocPercent: LooseNumber.nullish(),
+  siteImportLimitW: LooseNumber.nullish(),
+  siteExportLimitW: LooseNumber.nullish(),
+  samplingRate: LooseNumber.nullish(),
+});
+export type VendorConfiguration = z.infer<typeof VendorConfigurationSchema>;
+
+export const VendorAlarmSchema = z.object({
+  alarmLevel: z.string().nullish(),
+  alarmCode: z.string().nullish(),
+  alarmName: z.string().nullish(),
+  status: z.string().nullish(),
+  startTime: z.string().nullish(),
+  endTime: z.string().nullish(),
+});
+export type VendorAlarm = z.infer<typeof VendorAlarmSchema>;
+
+/** `AlarmListResponse`. */
+export const VendorAlarmPageSchema = z.object({
+  ...PageFields,
+  deviceId: z.string().nullish(),
+  alarms: z.array(VendorAlarmSchema).nullish(),
 });
 
 /** Only the status is used. */

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { DeviceCommand, StatusRecord } from '#domain/command.ts';
 import type { QueuedChangeStatus, QueuedChangeStepStatus } from '#domain/queued-change.ts';
+import type { CommandVerdictRecord } from '#domain/verdict-answer.ts';
 import { json, problem, stubFetch, type RecordedRequest } from '../../testing/fake-fetch.ts';
 import { dateTimeField, describedText, field, shownDateTime } from '../../testing/form-fields.ts';
 import { renderApp } from '../../testing/render.tsx';
@@ -13,6 +14,7 @@ import '../routes/device.tsx';
 import { fakeDateAt } from '../../testing/fake-date.ts';
 import { zonedAdelaideDepot } from '../../testing/test-devices.ts';
 import { receivedRecord } from '../../testing/status-records.ts';
+import { verdictRecord } from '../../testing/verdict-records.ts';
 
 const SITE = zonedAdelaideDepot({
   targetBatteryPowerW: { min: -5000, max: 5000 },
@@ -47,7 +49,13 @@ function fakeBff(
     queueSubmissions = false,
     queueCancels = false,
     changes: waiting = [],
-  }: { queueSubmissions?: boolean; queueCancels?: boolean; changes?: QueuedChangeStatus[] } = {},
+    verdicts = [],
+  }: {
+    queueSubmissions?: boolean;
+    queueCancels?: boolean;
+    changes?: QueuedChangeStatus[];
+    verdicts?: CommandVerdictRecord[];
+  } = {},
 ) {
   const commands = [...initial];
   const changes: QueuedChangeStatus[] = [...waiting];
@@ -57,6 +65,8 @@ function fakeBff(
     if (route === 'GET /api/session') return json(200, { region: 'au', clientId: 'demo-au' });
     if (route === 'GET /api/sites') return json(200, { sites: [SITE] });
     if (route === 'GET /api/devices/BAT-AU-001-A/commands') return json(200, { commands });
+    if (route === 'GET /api/devices/BAT-AU-001-A/verdicts')
+      return json(200, { deviceId: 'BAT-AU-001-A', verdicts });
     if (route === 'GET /api/changes')
       return json(200, { changes: changes.filter((c) => c.state === 'queued') });
     const one = /^GET \/api\/changes\/([\w-]+)$/.exec(route);
@@ -171,6 +181,44 @@ describe('device page', () => {
     expect(describedText(dateTimeField('End'))).toContain('UTC 2026-11-21 02:00');
     expect(screen.getByText('Australia/Adelaide', { selector: 'strong' })).toBeTruthy();
     expect(await screen.findByText(/No commands for this device/)).toBeTruthy();
+  });
+
+  it('shows its verdicts below its commands: power and state of charge over the windows, and the list', async () => {
+    fakeBff([completed], {
+      verdicts: [
+        verdictRecord(
+          {
+            commandId: 'cmd_done',
+            powerControl: completed.powerControl,
+            startTime: completed.startTime,
+            endTime: completed.endTime,
+          },
+          { verdict: 'limitedBySiteLimit', commandedEnergyWh: null, deliveredEnergyWh: 4900 },
+        ),
+      ],
+    });
+    renderApp(PATH);
+    const section = await screen.findByRole('region', {
+      name: 'Verdicts: commanded against measured',
+    });
+    const list = await within(section).findByRole('table', {
+      name: 'Verdicts, newest window first',
+    });
+    // 20:00–21:00 UTC is 06:30–07:30 the next morning in Adelaide.
+    expect(within(list).getAllByRole('row')[1]?.textContent).toContain(
+      '2026-11-21 06:30–07:30UTC 2026-11-20 20:00–21:00import limit 3 kWLimited by a site limit',
+    );
+    expect(
+      await within(section).findByRole('figure', { name: 'Battery power and state of charge' }),
+    ).toBeTruthy();
+  });
+
+  it('says when the device has no verdict yet', async () => {
+    fakeBff();
+    renderApp(PATH);
+    expect(
+      await screen.findByText(/a verdict comes a minute after a command's window ends/),
+    ).toBeTruthy();
   });
 
   it('refuses an empty command and an out-of-range value before sending, then submits', async () => {

@@ -1,10 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_EVENT_TYPES } from '#domain/account-events.ts';
+import { fleetPictureKeys } from '../../features/overview/api/fleet-picture-keys.ts';
 import { overviewKeys } from '../../features/overview/api/overview-keys.ts';
 import { commandKeys } from '../../commands/api/command-keys.ts';
 import { notificationKeys } from '../../features/notifications/api/notification-keys.ts';
 import { siteKeys } from '../../features/sites/api/site-keys.ts';
+import { verdictKeys } from '../../features/verification/api/verdict-keys.ts';
 import {
   PUSH_BATCH_MS,
   PUSH_INVALIDATIONS,
@@ -29,6 +31,11 @@ function seededClient() {
     job: commandKeys.fleetJob(jobId),
     otherJob: commandKeys.fleetJob('11111111-2222-4333-8444-555555555555'),
     inbox: notificationKeys.list(),
+    fleetPicture: fleetPictureKeys.region('eu'),
+    verdicts1: verdictKeys.device('BAT-1'),
+    verdicts2: verdictKeys.device('BAT-2'),
+    batchVerdicts: verdictKeys.batch('batch_1'),
+    jobVerdicts: verdictKeys.fleetJob(jobId),
   };
   for (const key of Object.values(keys)) queryClient.setQueryData(key, { seeded: true });
   const stale = () =>
@@ -47,12 +54,20 @@ describe('what each pushed event makes stale', () => {
   });
 
   it.each([
-    ['deviceCommandsChanged', { deviceIds: ['BAT-1'] }, ['history1', 'status1']],
-    ['siteBindingsChanged', {}, ['sites']],
-    ['ledgerEntryChanged', { id: '12', kind: 'batch' }, ['ledger']],
-    ['fleetJobChanged', { jobId }, ['job', 'jobs']],
+    // What runs now is in the fleet picture: each event that moves the overview reads it again.
+    ['deviceCommandsChanged', { deviceIds: ['BAT-1'] }, ['fleetPicture', 'history1', 'status1']],
+    ['siteBindingsChanged', {}, ['fleetPicture', 'sites']],
+    ['ledgerEntryChanged', { id: '12', kind: 'batch' }, ['fleetPicture', 'ledger']],
+    ['fleetJobChanged', { jobId }, ['fleetPicture', 'job', 'jobs']],
     ['notificationCreated', { notificationId: '3' }, ['inbox']],
     ['notificationsRead', { all: true }, ['inbox']],
+    ['fleetPictureChanged', {}, ['fleetPicture']],
+    // Any device's verdict may move any batch's or fleet job's figures.
+    [
+      'deviceVerdictsChanged',
+      { deviceIds: ['BAT-2'] },
+      ['batchVerdicts', 'fleetPicture', 'jobVerdicts', 'verdicts2'],
+    ],
   ])('%s invalidates only what it changed', async (type, data, expected) => {
     const { queryClient, stale } = seededClient();
     const applier = createPushApplier(queryClient, 0, 0);
@@ -70,7 +85,7 @@ describe('what each pushed event makes stale', () => {
   it('makes everything stale on resync', async () => {
     const { queryClient, stale } = seededClient();
     createPushApplier(queryClient, 0, 0).apply({ type: 'resync', id: '9' });
-    await vi.waitFor(() => expect(stale()).toHaveLength(9));
+    await vi.waitFor(() => expect(stale()).toHaveLength(14));
   });
 
   it('invalidates a query once for a burst of events about it', async () => {

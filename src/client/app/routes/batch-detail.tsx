@@ -8,6 +8,11 @@ import { useBatch, useBatchByEntry } from '../../features/batch/api/batch-record
 import { BatchPage } from '../../features/batch/components/batch-page.tsx';
 import type { BatchRecord } from '../../features/batch/lib/ledger-batches.ts';
 import { useSites } from '../../features/sites/api/get-sites.ts';
+import { useBatchVerdicts } from '../../features/verification/api/get-event-verdicts.ts';
+import {
+  EventDelivery,
+  verdictColumns,
+} from '../../features/verification/components/event-delivery.tsx';
 import { deviceHistoryPath, devicePath } from '../../lib/device-paths.ts';
 import type { ApiError } from '../../lib/api-error.ts';
 import { SiteClocks, sitesOfDevices } from './site-clock.tsx';
@@ -61,6 +66,10 @@ function BatchDetail({
   const dispatch = usePermission('dispatch');
   const sites = useSites();
   const navigate = useNavigate();
+  const verdicts = useBatchVerdicts(batch.data?.batchCommandId);
+  const shown = batch.data
+    ? onSiteClock(batch.data, sitesOfDevices(sites.data?.sites, batch.data.deviceIds))
+    : undefined;
   const heading = (
     <h1>
       Batch <span className="mono">{name}</span>
@@ -95,7 +104,18 @@ function BatchDetail({
         </>
       ) : (
         <BatchPage
-          record={onSiteClock(batch.data, sitesOfDevices(sites.data?.sites, batch.data.deviceIds))}
+          record={shown ?? batch.data}
+          delivery={
+            batch.data.batchCommandId ? (
+              <EventDelivery
+                query={verdicts}
+                what="batch"
+                timeZone={(shown ?? batch.data).timeZone}
+                windowEndMs={Date.parse(batch.data.command.endTime)}
+              />
+            ) : null
+          }
+          addedColumns={verdictColumns(verdicts.data)}
           justSubmitted={justSubmitted}
           askCancel={askCancel}
           dispatchRefusal={dispatch.why}

@@ -1,12 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
-import { prefetchDeviceHistory } from '../../commands/api/get-command-history.ts';
+import { useState } from 'react';
+import { prefetchDeviceHistory, useDeviceHistory } from '../../commands/api/get-command-history.ts';
 import { QueuedChangeList } from '../../commands/components/queued-change-list.tsx';
 import { DeviceCommandForm } from '../../features/device-commands/components/device-command-form.tsx';
 import { CommandTable } from '../../features/device-commands/components/command-table.tsx';
 import { deviceCommandsRange } from '../../features/device-commands/lib/history-range.ts';
 import { DeviceSummary } from '../../features/devices/components/device-summary.tsx';
 import { sitesQueryOptions } from '../../features/sites/api/get-sites.ts';
+import { deviceVerdictsQueryOptions } from '../../features/verification/api/get-device-verdicts.ts';
+import { DeviceVerification } from '../../features/verification/components/device-verification.tsx';
 import { zoneLabel } from '../../lib/time.ts';
 import { DeviceLookup } from './device-lookup.tsx';
 import { SiteClock } from './site-clock.tsx';
@@ -75,19 +78,38 @@ function DeviceRoute() {
               canCancel={dispatch.allowed}
             />
           </section>
+          <section className="device-section" aria-labelledby="verdicts-heading">
+            <h2 id="verdicts-heading">Verdicts: commanded against measured</h2>
+            <WatchedVerification
+              key={device.deviceId}
+              deviceId={device.deviceId}
+              timeZone={timeZone}
+            />
+          </section>
         </>
       )}
     </DeviceLookup>
   );
 }
 
-/** `/sites/:siteId/devices/:deviceId`: one device, its command form and its commands. */
+/** The device's verdicts, its running window read as it goes while one of its commands executes. */
+function WatchedVerification({ deviceId, timeZone }: { deviceId: string; timeZone: string }) {
+  // The range the command table reads (the same queries, so no second read).
+  const [range] = useState(() => deviceCommandsRange(Date.now()));
+  const history = useDeviceHistory(deviceId, range);
+  const running = history.data?.commands.some((command) => command.status === 'executing') ?? false;
+  return <DeviceVerification deviceId={deviceId} timeZone={timeZone} running={running} />;
+}
+
+/** `/sites/:siteId/devices/:deviceId`: one device, its command form, its commands and their verdicts. */
 export const deviceRoute = (queryClient: QueryClient) => ({
   Component: DeviceRoute,
   loader: ({ params }: LoaderFunctionArgs) => {
     void queryClient.prefetchQuery(sitesQueryOptions());
-    if (params.deviceId)
+    if (params.deviceId) {
       prefetchDeviceHistory(queryClient, params.deviceId, deviceCommandsRange(Date.now()));
+      void queryClient.prefetchQuery(deviceVerdictsQueryOptions(params.deviceId));
+    }
     return null;
   },
 });

@@ -15,6 +15,11 @@ import { FleetJobView } from '../../features/fleet/components/fleet-job-view.tsx
 import { FleetPlanUpload } from '../../features/fleet/components/fleet-plan-upload.tsx';
 import { fleetJobRefetchMs } from '../../features/fleet/lib/fleet-confirmation.ts';
 import { useSites } from '../../features/sites/api/get-sites.ts';
+import { useFleetJobVerdicts } from '../../features/verification/api/get-event-verdicts.ts';
+import {
+  EventDelivery,
+  verdictColumns,
+} from '../../features/verification/components/event-delivery.tsx';
 import { TimelinePreview } from '../../features/timeline/components/timeline-preview.tsx';
 import { DEVICE_ROW_HEIGHT_PX, SITE_ROW_HEIGHT_PX } from '../../features/timeline/lib/rows.ts';
 import { AXIS_HEIGHT_PX } from '../../features/timeline/lib/draw.ts';
@@ -141,6 +146,14 @@ function jobTimeZone(job: FleetJob, sites: readonly Site[] | undefined): string 
   return zones.size === 1 && zone ? zone : 'UTC';
 }
 
+/** When the job's last window ends, epoch ms: a dispatch plan's batches carry commands of their own. */
+function lastWindowEndMs(job: FleetJob): number {
+  return Math.max(
+    Date.parse(job.command.endTime),
+    ...job.batches.map((batch) => (batch.command ? Date.parse(batch.command.endTime) : 0)),
+  );
+}
+
 /** `/fleet-jobs/:jobId`: one job, polled while it sends or cancels and while a device is unconfirmed. */
 export function FleetJobDetailRoute() {
   const { jobId = '' } = useParams();
@@ -150,6 +163,7 @@ export function FleetJobDetailRoute() {
       fleetJobRefetchMs(query.state.data, query.state.dataUpdatedAt, FLEET_JOB_POLL_MS),
   });
   const sites = useSites();
+  const verdicts = useFleetJobVerdicts(jobId);
   const dispatch = usePermission('dispatch');
   const navigate = useNavigate();
   return (
@@ -178,6 +192,15 @@ export function FleetJobDetailRoute() {
             }
             {...(dispatch.allowed ? {} : { controlRefusal: dispatch.why })}
             timeZone={jobTimeZone(data, sites.data?.sites)}
+            delivery={
+              <EventDelivery
+                query={verdicts}
+                what="fleet job"
+                timeZone={jobTimeZone(data, sites.data?.sites)}
+                windowEndMs={lastWindowEndMs(data)}
+              />
+            }
+            addedColumns={verdictColumns(verdicts.data)}
             clockNotice={
               <SiteClocks
                 sites={sitesOfDevices(

@@ -81,10 +81,23 @@ export function SignedInLayout() {
     onMessage: pushApplier.apply,
     onSessionEnded: () => void leave(signInPathFrom(here.current)),
   });
+  // Credentials form: the signed-in partner administers the account's tokens and webhooks.
+  const role = session.data?.role;
   const navigation =
-    session.data?.role === 'admin'
-      ? [...NAVIGATION, { to: '/connections', label: 'Connections' }]
-      : NAVIGATION;
+    role === 'admin'
+      ? [
+          ...NAVIGATION,
+          { to: '/connections', label: 'Connections' },
+          { to: '/tokens', label: 'Tokens' },
+          { to: '/webhooks', label: 'Webhooks' },
+        ]
+      : role === undefined
+        ? [
+            ...NAVIGATION,
+            { to: '/tokens', label: 'Tokens' },
+            { to: '/webhooks', label: 'Webhooks' },
+          ]
+        : NAVIGATION;
   return (
     <PushStateContext value={pushState}>
       <DeviceBudgetContext value={deviceBudget}>

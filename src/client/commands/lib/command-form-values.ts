@@ -1,4 +1,5 @@
 import {
+  parsePowerControlValue,
   POWER_CONTROL_PROPERTIES,
   type PowerControl,
   type PowerControlProperty,
@@ -30,6 +31,8 @@ export interface CommandDraft {
   properties: PowerControlProperty[];
   /** The window once start and end are times with the end after the start, else `null`. */
   window: WindowMs | null;
+  /** The controls typed so far that read as values (W, %); one that does not is left out. */
+  powerControl?: Partial<PowerControl> | undefined;
 }
 
 export function toCommandDraft(values: CommandFormValues): CommandDraft {
@@ -40,7 +43,12 @@ export function toCommandDraft(values: CommandFormValues): CommandDraft {
     from && to && to.getTime() > from.getTime()
       ? { startMs: from.getTime(), endMs: to.getTime() }
       : null;
-  return { properties, window };
+  const powerControl: Partial<PowerControl> = {};
+  for (const property of properties) {
+    const parsed = parsePowerControlValue(property, values.powerControl[property] ?? '');
+    if ('value' in parsed) powerControl[property] = parsed.value;
+  }
+  return { properties, window, powerControl };
 }
 
 /** The lines under a window field: the UTC equivalent, and on a clock-change day a note on skipped or doubled times. */

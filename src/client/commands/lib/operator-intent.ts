@@ -110,6 +110,8 @@ export type KeyedVariables<TVariables> = TVariables & IntentHeaders;
 interface KeyedMutationOptions<TData, TVariables> {
   /** Check an open outcome until decided ({@link retryUntilDecided}) instead of two quick retries. */
   untilDecided?: boolean;
+  /** How long a finished try's answer stays cached once unused, ms: 0 for an answer holding a secret. */
+  gcTime?: number;
   mutationFn: (variables: KeyedVariables<TVariables>) => Promise<TData>;
   onSuccess?: (data: TData, variables: KeyedVariables<TVariables>) => unknown;
   onSettled?: (
@@ -136,8 +138,9 @@ export function useKeyedMutation<TData, TVariables extends object>(
   const [stoppedRuns] = useState(() => new WeakSet<object>());
   const [stopped, setStopped] = useState(false);
   const [nextTryAtMs, setNextTryAtMs] = useState<number>();
-  const { onSettled, mutationFn, untilDecided = false } = options;
+  const { onSettled, mutationFn, untilDecided = false, gcTime } = options;
   const mutation = useMutation({
+    ...(gcTime === undefined ? {} : { gcTime }),
     mutationFn: (variables: KeyedVariables<TVariables>) =>
       stoppedRuns.has(variables) ? Promise.reject(checkingStopped()) : mutationFn(variables),
     retry: untilDecided ? retryUntilDecided : retryWhileOutcomeOpen,

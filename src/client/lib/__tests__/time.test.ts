@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clockChangeOnDay,
   defaultCommandWindow,
+  formatClockWithUtc,
   formatInZone,
   formatInZoneWithUtc,
   formatUtc,
@@ -74,6 +75,18 @@ describe('site time and UTC', () => {
     expect(formatWindowInZone('2026-11-21T23:00:00Z', '2026-11-22T01:00:00Z', 'UTC')).toBe(
       '2026-11-21 23:00 – 2026-11-22 01:00',
     );
+  });
+
+  it('gives a short time with UTC, dated on each clock only when not today there', () => {
+    const today = '2026-11-21T12:00:00Z';
+    expect(formatClockWithUtc('2026-11-21T10:30:00Z', 'Europe/Berlin', today)).toBe(
+      '11:30 (Europe/Berlin), UTC 10:30',
+    );
+    // 23:30 UTC on the 20th is already the 21st in Berlin.
+    expect(formatClockWithUtc('2026-11-20T23:30:00Z', 'Europe/Berlin', today)).toBe(
+      '00:30 (Europe/Berlin), UTC 20 Nov 23:30',
+    );
+    expect(formatClockWithUtc('2026-11-20T10:00:00Z', 'UTC', today)).toBe('UTC 20 Nov 10:00');
   });
 
   it('gives site time with UTC beside it, and UTC once for a site on UTC', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CANCELLATION_REASONS, COMMAND_STATUSES } from '#domain/command.ts';
 import { POWER_CONTROL_PROPERTIES } from '#domain/power-control.ts';
+import { VERDICTS } from '#domain/verdict.ts';
 import tokensCss from '../tokens.css?raw';
 
 /** The `--name: value` declarations of one block of CSS text. */
@@ -39,6 +40,11 @@ const NON_TEXT = [
   ...COMMAND_STATUSES.map((s) => `--status-${s}`),
   ...CANCELLATION_REASONS.map((r) => `--reason-${r}`),
   ...POWER_CONTROL_PROPERTIES.map((p) => `--power-control-${p}`),
+  '--power-discharging',
+  '--power-charging',
+  ...VERDICTS.map((v) => `--verdict-${v}`),
+  '--measured-battery-power',
+  '--measured-soc',
 ];
 const SURFACES = ['--surface', '--surface-2', '--bg'];
 
@@ -64,7 +70,7 @@ describe.each([
     ).toEqual([]);
   });
 
-  it('keeps focus, control edges, status fills, reason and power control marks at 3:1 against the page', () => {
+  it('keeps focus, control edges, status fills, reason, power control, verdict and measured marks at 3:1 against the page', () => {
     expect(
       failures(
         NON_TEXT.flatMap((fg) =>

@@ -33,7 +33,9 @@ export async function buildTestBff(
     upstreamClock: () => clock.nowMs,
     deviceCallsPerMinute: { eu: 1000, au: 1000 },
     ...overrides,
-    testing: { now: () => clock.nowMs, ...overrides.testing },
+    // The fleet snapshot reads only when a test asks (`app.fleetSnapshots.runDue()`): its timer
+    // would call the fake at a moment of its own.
+    testing: { now: () => clock.nowMs, fleetSnapshotTickMs: 0, ...overrides.testing },
   });
   return { app, clock };
 }

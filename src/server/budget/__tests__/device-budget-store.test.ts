@@ -11,7 +11,13 @@ import { DATABASE_KINDS, createTestDatabase, type TestDatabase } from '#test/sup
 import { openDatabase, type DatabaseHandle } from '#infra/database.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { answeredCall } from './support/answered-call.ts';
-import { DeviceBudgetStore, deviceBudgetsOf, MAX_BUSY_MS } from '../device-budget-store.ts';
+import {
+  DeviceBudgetStore,
+  deviceBudgetsOf,
+  MAX_BUSY_MS,
+  STALLED_READ_MS,
+} from '../device-budget-store.ts';
+import { deviceReadState } from '../../db/schema.ts';
 import { QueuedChangeStore } from '../queued-change-store.ts';
 
 const T = Date.parse('2026-11-25T14:00:00Z');
@@ -123,6 +129,69 @@ describe.each(DATABASE_KINDS)('the device budget on %s', (kind) => {
         change: { id: changeId, seq },
       }),
     ).toMatchObject({ granted: true });
+  });
+
+  it("keeps a background read out of the way of the read model's read due within the window", async () => {
+    const id = device();
+    const readState = (values: { nextReadAt?: Date; leaseUntil?: Date; bound?: boolean }) =>
+      handle.db
+        .insert(deviceReadState)
+        .values({
+          region: 'eu',
+          clientId: 'demo-eu',
+          deviceId: id,
+          updatedAt: new Date(T),
+          ...values,
+        })
+        .onConflictDoUpdate({
+          target: [deviceReadState.region, deviceReadState.clientId, deviceReadState.deviceId],
+          set: { nextReadAt: null, leaseUntil: null, bound: true, ...values },
+        });
+    const background = (nowMs: number) =>
+      answeredCall(budget, {
+        region: 'eu',
+        deviceIds: [id],
+        kind: 'read',
+        nowMs,
+        background: true,
+      });
+    // A batch's confirming read is due in 20 s: the background read waits until a window after it.
+    await readState({ nextReadAt: new Date(s(20)) });
+    expect(await background(s(0))).toEqual({
+      granted: false,
+      reason: 'reads_due',
+      nextFreeAtMs: s(80),
+    });
+    // The read model's own read is not held back, and goes at once.
+    expect(await reserve([id], s(20), 'read')).toMatchObject({ granted: true });
+    // A read under way holds it too.
+    await readState({ leaseUntil: new Date(s(100)) });
+    expect(await background(s(90))).toMatchObject({ granted: false, reason: 'reads_due' });
+    // Next read in half an hour: the background read goes.
+    await readState({ nextReadAt: new Date(s(1800)) });
+    expect(await background(s(90))).toMatchObject({ granted: true });
+    // A read long overdue (the read model cannot read the device) holds nothing, nor does an unbound device's.
+    const stalled = device();
+    await handle.db.insert(deviceReadState).values([
+      {
+        region: 'eu',
+        clientId: 'demo-eu',
+        deviceId: stalled,
+        updatedAt: new Date(T),
+        nextReadAt: new Date(s(0) - STALLED_READ_MS - 1),
+      },
+    ]);
+    expect(
+      await answeredCall(budget, {
+        region: 'eu',
+        deviceIds: [stalled],
+        kind: 'read',
+        nowMs: s(0),
+        background: true,
+      }),
+    ).toMatchObject({ granted: true });
+    await readState({ bound: false, nextReadAt: new Date(s(3600)) });
+    expect(await background(s(3600) - 1000)).toMatchObject({ granted: true });
   });
 
   it('holds the slot of a call not answered yet as though it arrived a window later, then from its answer', async () => {

@@ -25,6 +25,7 @@ import { jsonAnswer } from '../../ledger/ledger-answers.ts';
 import { acceptedBatchOutcome, batchAnswerOf } from '../../ledger/batch-confirmation.ts';
 import { Notifications } from '../../notifications/notifications.ts';
 import { SecretBox } from '../../session/secret-box.ts';
+import { notSignedIn } from '../../http/problem.ts';
 import type { UpstreamApi } from '../../upstream/upstream-api.ts';
 import { DeviceReads } from '../device-reads.ts';
 import { ReadModel } from '../read-model.ts';
@@ -378,6 +379,56 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     expect((await model.stateOf(account, 'BAT-2'))?.nextReadReason).not.toBe('batchConfirmation');
   });
 
+  it('gives a command to the batch that sent it, not to an older one of the same window still unconfirmed', async () => {
+    /** A batch of BAT-1 alone, answered at `atMs`, recorded as the BFF records one. */
+    const sendBatch = async (batchCommandId: string, atMs: number) => {
+      const { row } = await ledger.begin({
+        kind: 'batch',
+        actor: { ...account, operatorName: 'Ada' },
+        subject: { deviceIds: ['BAT-1'], request: { devices: ['BAT-1'], command } },
+        requestHash: `h-${batchCommandId}`,
+        nowMs: atMs,
+        leaseUntilMs: atMs + MIN,
+      });
+      const outcome = acceptedBatchOutcome(202, ['BAT-1']);
+      await ledger.complete(row.id, {
+        state: 'succeeded',
+        outcome,
+        answer: jsonAnswer(202, batchAnswerOf({ ...row, batchCommandId }, outcome, iso(atMs))),
+        batchCommandId,
+        nowMs: atMs,
+      });
+      await model.recordBatchSent(
+        account,
+        {
+          ledgerEntryId: row.id,
+          batchCommandId,
+          deviceIds: ['BAT-1'],
+          command,
+          answeredAt: iso(atMs),
+        },
+        { madeBy: ada },
+      );
+      return row.id;
+    };
+    // The first batch's command is gone before any read found it (the upstream was reset); the
+    // same batch, sent again 15 s later, is the one whose command the read finds.
+    const first = await sendBatch('b_first', T);
+    const second = await sendBatch('b_second', T + 15_000);
+    clock.nowMs = T + 20_000;
+    await read([record('cmd_2', { receivedAt: iso(T + 15_000) })]);
+
+    expect((await model.status(account, 'BAT-1', 'cmd_2'))?.record.batchCommandId).toBe('b_second');
+    expect((await ledger.findById(second))?.outcome).toMatchObject({
+      confirmation: 'confirmed',
+      commands: [{ deviceId: 'BAT-1', id: 'cmd_2' }],
+    });
+    expect((await ledger.findById(first))?.outcome).toMatchObject({
+      confirmation: 'confirming',
+      commands: [],
+    });
+  });
+
   it('tells the sender of a command the device cancelled, and learns a control it lacks', async () => {
     const onlyExport = { ...command, powerControl: { siteExportLimitW: 1000 } };
     await model.recordSubmitted(
@@ -489,5 +540,45 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     } finally {
       if (other !== handle) await other.close();
     }
+  });
+  it("keeps an account's sign-in again at its next request once a read found it refused", async () => {
+    // A device of its own: the budget is per device, whichever account.
+    const deviceId = `BAT-${randomUUID().slice(0, 8)}`;
+    const devices = [{ deviceId, name: deviceId, model: 'm', capabilities: {} }];
+    await model.readSites(account, async () => ({
+      sites: [
+        { siteId: 'PLANT-1', name: 'p', timeZone: 'UTC', clock: { source: 'offset' }, devices },
+      ],
+    }));
+    const caller = { id: 's', ...account, clientSecret: 'secret' };
+    await model.rememberCaller(caller);
+    let refuse = true;
+    let calls = 0;
+    const upstream = {
+      historyPage: async () => {
+        calls += 1;
+        if (refuse) throw notSignedIn('The vendor refused the sign-in.');
+        return { commands: [], more: false };
+      },
+    } as unknown as UpstreamApi;
+    const reads = new DeviceReads({
+      model,
+      budget: new DeviceBudgetStore(handle.db, deviceBudgetsOf({ eu: 2, au: 2 })),
+      upstream,
+      now: () => clock.nowMs,
+      log,
+      tickMs: 0,
+    });
+    await reads.runDue();
+    expect(reads.counts.failed).toBe(1);
+    // The vendor takes the secret again (a passing refusal); the operator's next request, with the
+    // same secret, keeps it for the refresher at once, not ten minutes later.
+    refuse = false;
+    await model.rememberCaller(caller);
+    // Past the read's backoff and the refused call's window (a read leaves a change its call).
+    clock.nowMs += 60_000;
+    await reads.runDue();
+    expect(calls).toBe(2);
+    expect(reads.counts.reads).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ export const KIND_WORDS: Record<LedgerKind, string> = {
   unbind: 'Unbound a site',
   connection: 'Changed a vendor connection',
   siteTimeZone: "Set a site's time zone",
+  webhook: 'Changed a webhook',
 };
 
 export const STATE_WORDS: Record<LedgerState, string> = {

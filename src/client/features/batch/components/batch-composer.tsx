@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { MAX_BATCH_DEVICES, type BatchSubmissionResponse } from '#domain/batch.ts';
 import type { DeviceCommand } from '#domain/command.ts';
@@ -7,6 +7,11 @@ import { isQueuedAnswer, type QueuedAnswer } from '#domain/queued-change.ts';
 import { useSubmitBatch } from '#client/commands/api/submit-batch.ts';
 import { useUndo } from '#client/commands/api/undo-change.ts';
 import { CommandForm } from '#client/commands/components/command-form.tsx';
+import {
+  DeliverableCheck,
+  notFollowingWords,
+} from '#client/commands/components/deliverable-panel.tsx';
+import type { NotFollowingFlag } from '#domain/deliverable.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { combinedCapabilityCheck } from '#client/commands/lib/capability-checks.ts';
 import { combineRanges } from '#client/commands/lib/combined-ranges.ts';
@@ -117,6 +122,23 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
     setSelected(removeDevices(selected, deviceIds));
     setNotices([]);
   };
+  // Devices that did not follow their recent commands (the deliverable check's answer), and those
+  // left out for it, to put back.
+  const [flags, setFlags] = useState<ReadonlyMap<string, NotFollowingFlag>>(new Map());
+  const onFlagged = useCallback(
+    (list: readonly NotFollowingFlag[]) =>
+      setFlags(new Map(list.map((flag) => [flag.deviceId, flag]))),
+    [],
+  );
+  const [leftOut, setLeftOut] = useState<readonly string[]>([]);
+  const leaveOut = (deviceIds: string[]) => {
+    remove(deviceIds);
+    setLeftOut(deviceIds);
+  };
+  const putBack = () => {
+    add([...leftOut]);
+    setLeftOut([]);
+  };
 
   const count = selected.length;
   return (
@@ -167,19 +189,25 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
         ) : (
           <>
             <ul className="batch-chips" aria-label="Devices in the batch">
-              {selectedDevices.map(({ device }) => (
-                <li key={device.deviceId}>
-                  <span className="mono">{device.deviceId}</span>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Remove ${device.deviceId}`}
-                    onClick={() => remove([device.deviceId])}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
+              {selectedDevices.map(({ device }) => {
+                const flag = flags.get(device.deviceId);
+                return (
+                  <li key={device.deviceId}>
+                    <span className="mono">{device.deviceId}</span>
+                    {flag ? (
+                      <span className="not-following-flag">{notFollowingWords(flag)}</span>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Remove ${device.deviceId}`}
+                      onClick={() => remove([device.deviceId])}
+                    >
+                      ×
+                    </button>
+                  </li>
+                );
+              })}
             </ul>
             <div className="actions">
               <button type="button" onClick={() => remove([...selected])}>
@@ -208,14 +236,30 @@ export function BatchComposer({ sites, onSubmitted, resend }: BatchComposerProps
                 : undefined
           }
           beforeSubmit={(draft) => (
-            <PrecheckPanel
-              devices={selectedDevices}
-              draft={draft}
-              onDrop={remove}
-              batchCommandId={
-                submit.data && !isQueuedAnswer(submit.data) ? submit.data.batchCommandId : undefined
-              }
-            />
+            <>
+              <PrecheckPanel
+                devices={selectedDevices}
+                draft={draft}
+                onDrop={remove}
+                batchCommandId={
+                  submit.data && !isQueuedAnswer(submit.data)
+                    ? submit.data.batchCommandId
+                    : undefined
+                }
+              />
+              {accepted ? null : (
+                <DeliverableCheck
+                  idPrefix="batch"
+                  deviceIds={selected}
+                  draft={draft}
+                  timeZone={timeZone}
+                  onFlagged={onFlagged}
+                  onLeaveOut={leaveOut}
+                  leftOut={leftOut}
+                  onPutBack={putBack}
+                />
+              )}
+            </>
           )}
           submitLabel={`Submit batch to ${count} device${count === 1 ? '' : 's'}`}
           canSubmit={canSubmitBatch(count) && !accepted}

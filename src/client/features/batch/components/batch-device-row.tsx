@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { endedBeforeUnbind } from '#domain/batch.ts';
 import type { BatchDeviceView, BatchDeviceWords } from '../lib/device-actions.ts';
@@ -11,6 +12,7 @@ export function BatchDeviceRow({
   showOutcome,
   devicePath,
   historyPath,
+  addedCells = [],
 }: {
   view: BatchDeviceView;
   words: BatchDeviceWords;
@@ -19,6 +21,8 @@ export function BatchDeviceRow({
   showOutcome: boolean;
   devicePath: string | undefined;
   historyPath: string | undefined;
+  /** Cells of columns another feature adds (the verdict), after the reason; the last cancel stays last. */
+  addedCells?: readonly ReactNode[] | undefined;
 }) {
   const { device, record } = view;
   // A command that ended before its site was unbound shows as it ended.
@@ -69,6 +73,9 @@ export function BatchDeviceRow({
         </span>
       </td>
       <td>{words.reason}</td>
+      {addedCells.map((cell, index) => (
+        <td key={index}>{cell}</td>
+      ))}
       {showOutcome ? <td>{words.outcome}</td> : null}
     </tr>
   );

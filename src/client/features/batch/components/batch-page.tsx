@@ -12,6 +12,7 @@ import {
 } from '#client/commands/components/chosen-devices.tsx';
 import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
+import type { DeviceColumns } from '#client/lib/device-columns.ts';
 import { downloadFile } from '#client/lib/download-file.ts';
 import { describePowerControl } from '#client/lib/power-control-words.ts';
 import { formatInZoneWithUtc, formatWindowInZoneWithUtc } from '#client/lib/time.ts';
@@ -64,6 +65,8 @@ export function BatchPage({
   historyPathOf,
   devicePathOf,
   onResend,
+  delivery,
+  addedColumns,
 }: {
   record: BatchRecord;
   /** Opened by the composer right after sending: say so, and take focus (the outcome). */
@@ -79,6 +82,10 @@ export function BatchPage({
   devicePathOf?: ((deviceId: string) => string | undefined) | undefined;
   /** Resends the command to failed `deviceIds` through the composer and its pre-check; absent: no resend. */
   onResend?: ((deviceIds: string[], command: BatchRecord['command']) => void) | undefined;
+  /** The batch's delivery (verdicts), from the page (features stay independent); after Progress. */
+  delivery?: ReactNode;
+  /** Columns added to the device table and its CSV after the reason (each device's verdict). */
+  addedColumns?: DeviceColumns | undefined;
 }) {
   const canCancel = dispatchRefusal === undefined;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -287,6 +294,7 @@ export function BatchPage({
           <ErrorAlert error={batchCancel.error} what="The batch cancel was not carried out." />
         ) : null}
       </section>
+      {delivery}
       {!resultsHidden && (results ?? recorded) ? (
         <CancelResults
           results={results ?? recorded?.results ?? []}
@@ -354,6 +362,7 @@ export function BatchPage({
                 'Command',
                 'Status',
                 'Reason',
+                ...(addedColumns?.headings ?? []),
                 lastOutcomes.length > 0 ? 'Last cancel' : null,
               ]}
             />
@@ -368,6 +377,7 @@ export function BatchPage({
                   showOutcome={lastOutcomes.length > 0}
                   devicePath={devicePathOf?.(view.device.deviceId)}
                   historyPath={historyPathOf?.(view.device.deviceId)}
+                  addedCells={addedColumns?.cells(view.device.deviceId)}
                 />
               ))}
             </tbody>
@@ -379,7 +389,7 @@ export function BatchPage({
             className="secondary"
             onClick={() =>
               downloadFile(
-                batchDevicesCsv(rowWords),
+                batchDevicesCsv(rowWords, addedColumns),
                 `batch-${record.batchCommandId ?? `entry-${record.ledgerId}`}.csv`,
                 'text/csv',
               )

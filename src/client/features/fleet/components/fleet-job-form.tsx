@@ -4,6 +4,7 @@ import type { Site } from '#domain/device.ts';
 import { splitIntoBatches } from '#domain/fleet-job.ts';
 import { newIntentId, useCreateFleetJob } from '#client/commands/api/fleet-jobs.ts';
 import { CommandForm } from '#client/commands/components/command-form.tsx';
+import { DeliverableCheck } from '#client/commands/components/deliverable-panel.tsx';
 import { combinedCapabilityCheck } from '#client/commands/lib/capability-checks.ts';
 import { combineRanges } from '#client/commands/lib/combined-ranges.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
@@ -39,9 +40,24 @@ export function FleetJobForm({
   const create = useCreateFleetJob(intent);
   const rollout = useRollout(DEFAULT_ROLLOUT_TEXT, create.reset);
   const parsedRollout = rollout.rollout;
-  const picked = useMemo(
+  const resolved = useMemo(
     () => resolvePick(sites, { siteIds, models, pasted }),
     [sites, siteIds, models, pasted],
+  );
+  // Devices left out of the pick for not following their recent commands, until put back: the
+  // job then names its devices one by one.
+  const [leftOut, setLeftOut] = useState<readonly string[]>([]);
+  const picked = useMemo(() => {
+    if (leftOut.length === 0) return resolved;
+    const out = new Set(leftOut);
+    return {
+      ...resolved,
+      devices: resolved.devices.filter(({ device }) => !out.has(device.deviceId)),
+    };
+  }, [resolved, leftOut]);
+  const pickedIds = useMemo(
+    () => picked.devices.map(({ device }) => device.deviceId),
+    [picked.devices],
   );
   const capabilityCheck = useMemo(
     () => combinedCapabilityCheck(combineRanges(picked.devices.map(({ device }) => device))),
@@ -185,6 +201,23 @@ export function FleetJobForm({
           submitLabel={startLabel}
           pendingLabel="Starting…"
           canSubmit={count > 0 && picked.unknown.length === 0 && parsedRollout !== undefined}
+          beforeSubmit={(draft) => (
+            <DeliverableCheck
+              idPrefix="fleet"
+              deviceIds={pickedIds}
+              draft={draft}
+              timeZone={zone ?? 'UTC'}
+              onLeaveOut={(deviceIds) => {
+                setLeftOut([...leftOut, ...deviceIds]);
+                create.reset();
+              }}
+              leftOut={leftOut}
+              onPutBack={() => {
+                setLeftOut([]);
+                create.reset();
+              }}
+            />
+          )}
           pending={create.isPending}
           // Nothing is sent from here: the confirmation names what would go.
           onSubmit={(command) => setConfirming(command)}
@@ -200,7 +233,7 @@ export function FleetJobForm({
           <FleetSendConfirm
             title={`Start a fleet job for ${count} device${count === 1 ? '' : 's'}?`}
             plan={{
-              deviceIds: picked.devices.map(({ device }) => device.deviceId),
+              deviceIds: pickedIds,
               span: {
                 startMs: Date.parse(confirming.startTime),
                 endMs: Date.parse(confirming.endTime),
@@ -215,11 +248,14 @@ export function FleetJobForm({
               setConfirming(undefined);
               create.mutate(
                 {
-                  selection: {
-                    siteIds: [...siteIds],
-                    models: [...models],
-                    deviceIds: pastedDeviceIds(pasted),
-                  },
+                  selection:
+                    leftOut.length > 0
+                      ? { siteIds: [], models: [], deviceIds: pickedIds }
+                      : {
+                          siteIds: [...siteIds],
+                          models: [...models],
+                          deviceIds: pastedDeviceIds(pasted),
+                        },
                   command: confirming,
                   rollout: parsedRollout,
                 },

@@ -12,6 +12,7 @@ import {
 } from '#client/commands/components/chosen-devices.tsx';
 import { ConfirmDialog } from '#client/components/confirm-dialog.tsx';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
+import type { DeviceColumns } from '#client/lib/device-columns.ts';
 import { downloadFile } from '#client/lib/download-file.ts';
 import { describePowerControl } from '#client/lib/power-control-words.ts';
 import {
@@ -45,8 +46,14 @@ export function FleetJobView({
   controlRefusal,
   clockNotice,
   onResend,
+  delivery,
+  addedColumns,
 }: {
   job: FleetJob;
+  /** The job's delivery (verdicts), from the page (features stay independent); after Progress. */
+  delivery?: ReactNode;
+  /** Columns added to each device's line and the CSV (each device's verdict). */
+  addedColumns?: DeviceColumns | undefined;
   /** Resends to failed `deviceIds` through the composer; absent (or a plan's job): no resend. */
   onResend?: ((deviceIds: string[], command: FleetJob['command']) => void) | undefined;
   timeZone: string;
@@ -157,7 +164,11 @@ export function FleetJobView({
         <button
           type="button"
           onClick={() =>
-            downloadFile(fleetOutcomesCsv(job, nowMs), `fleet-job-${job.jobId}.csv`, 'text/csv')
+            downloadFile(
+              fleetOutcomesCsv(job, nowMs, addedColumns),
+              `fleet-job-${job.jobId}.csv`,
+              'text/csv',
+            )
           }
         >
           Download outcomes (CSV)
@@ -224,6 +235,7 @@ export function FleetJobView({
         )}
         <FleetProgressChart samples={samples} timeZone={timeZone} />
       </section>
+      {delivery}
       <section className="card stack fleet-batches" aria-labelledby="fleet-batches-heading">
         <h2 id="fleet-batches-heading">Batches</h2>
         <DeviceChoiceBar
@@ -339,14 +351,24 @@ export function FleetJobView({
                               onChange={() => toggle(device.deviceId)}
                               aria-label={`Select ${device.deviceId}`}
                             />
-                            <span className="mono">{device.deviceId}</span>:{' '}
-                            {deviceStatusWords(device, batch, job, nowMs)}
-                            {device.failure ? ` (${device.failure})` : ''}
-                            {outcomes.has(device.deviceId)
-                              ? outcomes.get(device.deviceId)?.success
-                                ? '. Last cancel: cancelled.'
-                                : `. Last cancel: not cancelled, ${outcomes.get(device.deviceId)?.error?.message ?? 'its status says why'}.`
-                              : ''}
+                            {/* The device's own line, apart from what other features add under it. */}
+                            <span className="fleet-device-line">
+                              <span className="mono">{device.deviceId}</span>:{' '}
+                              {deviceStatusWords(device, batch, job, nowMs)}
+                              {device.failure ? ` (${device.failure})` : ''}
+                              {outcomes.has(device.deviceId)
+                                ? outcomes.get(device.deviceId)?.success
+                                  ? '. Last cancel: cancelled.'
+                                  : `. Last cancel: not cancelled, ${outcomes.get(device.deviceId)?.error?.message ?? 'its status says why'}.`
+                                : ''}
+                            </span>
+                            {addedColumns
+                              ?.cells(device.deviceId, device.commandId)
+                              .map((cell, index) => (
+                                <div key={index} className="fleet-device-added">
+                                  {cell}
+                                </div>
+                              ))}
                           </li>
                         ))}
                       </ul>

@@ -60,6 +60,17 @@ export function SiteList({
   useEffect(() => {
     if (unbindSite.isSuccess) unbindOutcome.current?.focus();
   }, [unbindSite.isSuccess, unbindSite.submittedAt]);
+  // Once more when the site leaves the list: the closed dialog gives focus back to the site's
+  // Unbind button a frame later, and an answer faster than that frame lost focus to the page when
+  // the button went with its site. Once per unbind, so a later read of the list never takes focus.
+  const unbindSeenGone = useRef<number | undefined>(undefined);
+  const unboundSiteListed = sites.some((site) => site.siteId === unbindSite.variables);
+  useEffect(() => {
+    if (!unbindSite.isSuccess || unboundSiteListed) return;
+    if (unbindSeenGone.current === unbindSite.submittedAt) return;
+    unbindSeenGone.current = unbindSite.submittedAt;
+    unbindOutcome.current?.focus();
+  }, [unbindSite.isSuccess, unbindSite.submittedAt, unboundSiteListed]);
 
   return (
     <div className="stack">

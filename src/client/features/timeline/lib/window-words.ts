@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
+import { windowLengthWords } from '#client/lib/time.ts';
 
 /** An effective window on `timeZone`'s clock, e.g. `Sat 21 Nov 14:00–15:00 Europe/Berlin`. */
 export function windowInZone(startMs: number, endMs: number, timeZone: string): string {
@@ -20,23 +21,8 @@ export function clockTime(ms: number, timeZone: string): string {
   return format(new TZDate(ms, timeZone), 'HH:mm');
 }
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
-
-/** A window's length to the minute: `45 min`, `1 h 25 min`, `2 days 3 h`. */
-export function windowLengthWords(durationMs: number): string {
-  const minutesTotal = Math.round(durationMs / MINUTE_MS);
-  const days = Math.floor(minutesTotal / (DAY_MS / MINUTE_MS));
-  const hours = Math.floor((minutesTotal % (DAY_MS / MINUTE_MS)) / 60);
-  const minutes = minutesTotal % 60;
-  const parts = [
-    days ? `${days} ${days === 1 ? 'day' : 'days'}` : '',
-    hours ? `${hours} h` : '',
-    minutes ? `${minutes} min` : '',
-  ].filter(Boolean);
-  return parts.length ? parts.join(' ') : '0 min';
-}
+// A window's length is said as every other length of time (src/client/lib/time.ts).
+export { windowLengthWords };
 
 /** The live readout of a drag, e.g. `14:05–15:30 · 1 h 25 min`; runs per pointer move, so formats little. */
 export function windowReadout(startMs: number, endMs: number, timeZone: string): string {

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Site } from '#domain/device.ts';
-import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
+import { json, problem, stubFetch, type RecordedRequest } from '#client/testing/fake-fetch.ts';
 import { field } from '#client/testing/form-fields.ts';
 import { renderWithProviders } from '#client/testing/render.tsx';
 import { BatchComposer } from '../batch-composer.tsx';
@@ -24,9 +24,26 @@ const site: Site = {
   })),
 };
 
+/**
+ * A fake BFF that answers the deliverable check (which asks as the form changes) for a selection
+ * nobody flagged, nothing read, and `handler` for everything else.
+ */
+const withNothingFlagged =
+  (handler: (request: RecordedRequest) => Response | Promise<Response>) =>
+  (request: RecordedRequest) =>
+    request.path === '/api/deliverable'
+      ? json(200, {
+          takenAt: '2026-11-21T10:00:00.000Z',
+          devices: (request.body as { deviceIds: string[] }).deviceIds.length,
+          snapshot: { calls: 0, read: 0, deferred: 0 },
+          notFollowing: [],
+          unknown: [],
+        })
+      : handler(request);
+
 describe('BatchComposer', () => {
   it('caps the batch at 50, refuses the 51st with a message and keeps submit off at 0', async () => {
-    stubFetch(() => json(200, { commands: [] }));
+    stubFetch(withNothingFlagged(() => json(200, { commands: [] })));
     const user = userEvent.setup();
     renderWithProviders(<BatchComposer sites={[site]} onSubmitted={vi.fn()} />);
 
@@ -78,17 +95,19 @@ describe('BatchComposer', () => {
       status: 'received',
       receivedAt: '2026-11-21T10:00:00Z',
     };
-    const requests = stubFetch((request) => {
-      if (request.method !== 'POST') return json(200, { commands: sent ? [ownCommand] : [] });
-      sent = true;
-      return json(202, {
-        batchCommandId: 'batch_1',
-        timestamp: '2026-11-21T10:00:00Z',
-        confirmation: 'confirmed',
-        commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
-        unconfirmed: [],
-      });
-    });
+    const requests = stubFetch(
+      withNothingFlagged((request) => {
+        if (request.method !== 'POST') return json(200, { commands: sent ? [ownCommand] : [] });
+        sent = true;
+        return json(202, {
+          batchCommandId: 'batch_1',
+          timestamp: '2026-11-21T10:00:00Z',
+          confirmation: 'confirmed',
+          commands: [{ deviceId: 'BAT-EU-100-01', id: 'cmd_1' }],
+          unconfirmed: [],
+        });
+      }),
+    );
     const onSubmitted = vi.fn();
     const user = userEvent.setup();
     renderWithProviders(<BatchComposer sites={[site]} onSubmitted={onSubmitted} />);
@@ -126,14 +145,16 @@ describe('BatchComposer', () => {
       updatedAt: '2026-11-21T13:02:40Z',
     };
     let change: object = queuedChange;
-    stubFetch((request) => {
-      if (request.method === 'POST')
-        return json(202, {
-          queued: { changeId: 'chg_b', goesAt: GOES_AT, reason: 'no_slot', deviceIds: [device] },
-        });
-      if (request.path === '/api/changes/chg_b') return json(200, change);
-      return json(200, { commands: [] });
-    });
+    stubFetch(
+      withNothingFlagged((request) => {
+        if (request.method === 'POST')
+          return json(202, {
+            queued: { changeId: 'chg_b', goesAt: GOES_AT, reason: 'no_slot', deviceIds: [device] },
+          });
+        if (request.path === '/api/changes/chg_b') return json(200, change);
+        return json(200, { commands: [] });
+      }),
+    );
     const user = userEvent.setup();
     const { queryClient } = renderWithProviders(
       <BatchComposer sites={[site]} onSubmitted={vi.fn()} />,
@@ -169,10 +190,12 @@ describe('BatchComposer', () => {
   });
 
   it('drops a refusal when the selection or a value changes: it belonged to that attempt', async () => {
-    stubFetch((request) =>
-      request.method === 'POST'
-        ? problem(404, 'unknown_or_unbound', 'Site PLANT-EU-100 is not bound (spec 5)')
-        : json(200, { commands: [] }),
+    stubFetch(
+      withNothingFlagged((request) =>
+        request.method === 'POST'
+          ? problem(404, 'unknown_or_unbound', 'Site PLANT-EU-100 is not bound (spec 5)')
+          : json(200, { commands: [] }),
+      ),
     );
     const user = userEvent.setup();
     renderWithProviders(<BatchComposer sites={[site]} onSubmitted={() => {}} />);
@@ -194,19 +217,21 @@ describe('BatchComposer', () => {
   });
 
   it('names each device to remove when the vendor refuses the batch for devices it does not know', async () => {
-    stubFetch((request) =>
-      request.method === 'POST'
-        ? new Response(
-            JSON.stringify({
-              title: 'Not found',
-              status: 404,
-              code: 'unknown_or_unbound',
-              detail: 'This batch, or one of its devices, was not found.',
-              details: { deviceIds: ['BAT-EU-100-02'] },
-            }),
-            { status: 404, headers: { 'content-type': 'application/problem+json' } },
-          )
-        : json(200, { commands: [] }),
+    stubFetch(
+      withNothingFlagged((request) =>
+        request.method === 'POST'
+          ? new Response(
+              JSON.stringify({
+                title: 'Not found',
+                status: 404,
+                code: 'unknown_or_unbound',
+                detail: 'This batch, or one of its devices, was not found.',
+                details: { deviceIds: ['BAT-EU-100-02'] },
+              }),
+              { status: 404, headers: { 'content-type': 'application/problem+json' } },
+            )
+          : json(200, { commands: [] }),
+      ),
     );
     const user = userEvent.setup();
     renderWithProviders(<BatchComposer sites={[site]} onSubmitted={() => {}} />);
@@ -222,7 +247,7 @@ describe('BatchComposer', () => {
   });
 
   it('opens a resend with the failed devices and the command, pre-checked', async () => {
-    stubFetch(() => json(200, { commands: [] }));
+    stubFetch(withNothingFlagged(() => json(200, { commands: [] })));
     renderWithProviders(
       <BatchComposer
         sites={[site]}
@@ -246,5 +271,81 @@ describe('BatchComposer', () => {
     expect((field('Target battery power (W)') as HTMLInputElement).value).toBe('3000');
     expect(screen.getByRole('region', { name: 'Pre-check' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Submit batch to 2 devices' })).toBeTruthy();
+  });
+
+  it('shows what the batch can deliver, flags the devices that did not follow, and leaves them out undoably', async () => {
+    const requests = stubFetch((request) => {
+      if (request.path !== '/api/deliverable') return json(200, { commands: [] });
+      const body = request.body as { deviceIds: string[]; command?: unknown };
+      const flagged = body.deviceIds.includes('BAT-EU-100-11')
+        ? [{ deviceId: 'BAT-EU-100-11', notFollowing: 2, of: 3 }]
+        : [];
+      return json(200, {
+        takenAt: '2026-11-21T10:00:00.000Z',
+        devices: body.deviceIds.length,
+        snapshot: { calls: body.command ? 1 : 0, read: body.command ? 3 : 0, deferred: 0 },
+        ...(body.command
+          ? {
+              power: {
+                requestedW: 5000,
+                durationMs: 3_600_000,
+                commandedW: 5000 * body.deviceIds.length,
+                deliverableW: 5000 * (body.deviceIds.length - 1) + 1000,
+                measured: body.deviceIds.length,
+                cannotLast: [
+                  {
+                    deviceId: 'BAT-EU-100-16',
+                    lastsMs: 12 * 60_000,
+                    deliverableW: 1000,
+                    capW: 5000,
+                    limitedBy: 'stateOfCharge',
+                  },
+                ],
+                cannotLastCount: 1,
+                notMeasured: [],
+                notMeasuredCount: 0,
+              },
+            }
+          : {}),
+        notFollowing: flagged,
+        unknown: [],
+      });
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<BatchComposer sites={[site]} onSubmitted={vi.fn()} />);
+    for (const id of ['01', '11', '16'])
+      await user.click(screen.getByRole('checkbox', { name: `Include BAT-EU-100-${id}` }));
+    const panel = await screen.findByRole('region', { name: 'Deliverable power' });
+    // Without a target power only the flags are asked for: nothing is read of the devices.
+    await within(panel).findByText(/Set a target battery power/);
+    const chips = within(screen.getByRole('list', { name: 'Devices in the batch' }));
+    expect(chips.getByText('did not follow 2 of its last 3 commands')).toBeTruthy();
+
+    await user.type(field('Target battery power (W)'), '5 kW');
+    await within(panel).findByText('Deliverable about 11 kW for 1 h of 15 kW commanded');
+    const asked = requests.filter((request) => request.path === '/api/deliverable').at(-1);
+    expect(asked?.body).toMatchObject({
+      deviceIds: ['BAT-EU-100-01', 'BAT-EU-100-11', 'BAT-EU-100-16'],
+      command: { powerControl: { targetBatteryPowerW: 5000 } },
+    });
+    expect(within(panel).getByText('1 device cannot last the 1 h window')).toBeTruthy();
+    expect(
+      within(panel)
+        .getByText(/BAT-EU-100-16/)
+        .closest('li')?.textContent,
+    ).toBe('BAT-EU-100-16 lasts 12 min before its cut-off; holds 1 kW over the window');
+
+    await user.click(
+      within(panel).getByRole('button', { name: 'Leave out 1 device that did not follow' }),
+    );
+    expect(screen.getByText('2 of 50')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove BAT-EU-100-11' })).toBeNull();
+    expect(
+      within(panel).getByText(/Left out 1 device that did not follow: BAT-EU-100-11/),
+    ).toBeTruthy();
+
+    await user.click(within(panel).getByRole('button', { name: 'Put it back' }));
+    expect(screen.getByText('3 of 50')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove BAT-EU-100-11' })).toBeTruthy();
   });
 });

@@ -53,4 +53,29 @@ describe('fleetOutcomesCsv', () => {
     // A failure text that starts like a formula is escaped for spreadsheets.
     expect(rows[2]?.Failure).toBe("'=refused");
   });
+
+  it("adds another feature's columns after its own, each device named with its command", () => {
+    const job = testFleetJob({
+      batches: [
+        {
+          index: 0,
+          state: 'sent',
+          batchCommandId: 'B-1',
+          attempts: 1,
+          devices: [{ deviceId: 'D-1', commandId: 'C-1', status: 'completed' }],
+        },
+        { index: 1, state: 'failed', attempts: 1, devices: [{ deviceId: 'D-1' }] },
+      ],
+    });
+    const csv = fleetOutcomesCsv(job, Date.parse('2026-01-01T00:00:00Z'), {
+      csvFields: ['Verdict', 'Share measured'],
+      csvCells: (deviceId, commandId) => [`${deviceId} ${commandId ?? 'none'}`, '=90%'],
+    });
+    const [head, ...rows] = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
+    expect(head?.slice(-3)).toEqual(['Failure', 'Verdict', 'Share measured']);
+    expect(rows.map((row) => row.slice(-2))).toEqual([
+      ['D-1 C-1', "'=90%"],
+      ['D-1 none', "'=90%"],
+    ]);
+  });
 });

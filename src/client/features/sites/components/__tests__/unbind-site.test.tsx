@@ -1,6 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import type { Site } from '#domain/device.ts';
 import type { StatusRecord } from '#domain/command.ts';
 import { json, problem, stubFetch } from '#client/testing/fake-fetch.ts';
 import { renderWithProviders } from '#client/testing/render.tsx';
@@ -88,5 +90,30 @@ describe('unbinding a site with waiting commands', () => {
     );
     expect(alert.textContent).toContain('Not sent yet.');
     expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+  });
+});
+
+describe('after an unbind', () => {
+  it('puts focus on what happened once the site is gone, even if something took it meanwhile', async () => {
+    fakeBff();
+    let setSites: (sites: Site[]) => void = () => undefined;
+    function Harness() {
+      const [sites, set] = useState<Site[]>([harbourPlant()]);
+      setSites = set;
+      return <SiteList sites={sites} renderDevices={() => null} />;
+    }
+    renderWithProviders(<Harness />);
+    await userEvent.click(screen.getByRole('button', { name: 'Unbind' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await userEvent.click(
+      await within(dialog).findByRole('button', { name: 'Leave them running and unbind' }),
+    );
+    const outcome = await screen.findByRole('status', { name: '' });
+    await waitFor(() => expect(outcome.textContent).toContain('Unbound PLANT-EU-001'));
+    // The closed dialog gives focus back to the button that opened it, after the answer came.
+    screen.getByRole('button', { name: 'Unbind' }).focus();
+    // The sites read again without it: its button goes, and focus must not fall to the page.
+    act(() => setSites([]));
+    await waitFor(() => expect(document.activeElement).toBe(outcome));
   });
 });
