@@ -81,9 +81,12 @@ const stack = (bffPort: number, sandboxPort: number, fixture: 'demo' | 'large') 
     SANDBOX_PORT: String(sandboxPort),
     SANDBOX_FIXTURE: fixture,
     DATA_DIR: path.join(runDir, fixture),
-    LOG_LEVEL: 'warn',
+    // `E2E_LOG_LEVEL=debug` shows what the stacks' read model read, and when, to mend a slow test.
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     // The test-only route that makes a notification (e2e/live-updates.spec.ts); loopback only.
     TEST_ROUTES: '1',
+    // The browser tests' receivers listen on loopback.
+    WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
     // The browser tests walk an operator's flows at test speed: a submission, its cancel, an undo
     // and a replace of one device within seconds, more than the vendor's 2 calls per device and
     // minute. The sandbox and the BFF's budget run as for an account with a limit of 30, so a

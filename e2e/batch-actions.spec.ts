@@ -87,9 +87,12 @@ test('a partial cancel and a resend on a batch', async ({ page, baseURL }) => {
   await page.getByRole('button', { name: 'Download devices (CSV)' }).click();
   const csv = await readFile((await (await download).path()) ?? '', 'utf8');
   const lines = csv.split('\r\n');
-  expect(lines[0]).toBe('Device,Command,Status,Reason,Last cancel');
+  // The verdict's columns (docs/verification.md) come after the reason, as in the table.
+  expect(lines[0]).toBe(
+    'Device,Command,Status,Reason,Verdict,"Delivered (kWh, discharge positive)","Commanded (kWh, discharge positive)",Share measured,Last cancel',
+  );
   expect(lines.find((l) => l.startsWith(CANCELLED))).toMatch(
-    /,Cancelled,Cancelled by an operator,Cancelled$/,
+    /,Cancelled,Cancelled by an operator,[^,]*,[^,]*,[^,]*,[^,]*,Cancelled$/,
   );
   expect(lines.find((l) => l.startsWith(BLOCKED))).toContain(
     'Its window overlapped another command of the same device',

@@ -37,8 +37,9 @@ test('a fleet job page shows every device final without reload', async ({ page }
   // Every device's line says so too, in each batch's fold.
   const batches = page.getByRole('region', { name: 'Batches' });
   for (const fold of await batches.getByText(/^\d+ devices$/).all()) await fold.click();
-  const lines = batches.locator('.fleet-devices li');
-  await expect(lines).toHaveCount(DEVICES);
+  await expect(batches.locator('.fleet-devices li')).toHaveCount(DEVICES);
+  // Each device's own line; its verdict (once judged) shows under it.
+  const lines = batches.locator('.fleet-devices li .fleet-device-line');
   await expect(lines.filter({ hasText: /: Completed$/ })).toHaveCount(DEVICES);
 
   // The CSV says the states the page shows.

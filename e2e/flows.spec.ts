@@ -132,6 +132,25 @@ test("a batch's times are on its site's clock whatever the route or the browser'
   }
 });
 
+/**
+ * What the BFF answers about the last batch and `deviceId`'s commands, for a failure message: a
+ * confirmation that did not come says whether the batch's command was never read or not matched.
+ */
+async function whatTheBffKnows(request: APIRequestContext, deviceId: string): Promise<string> {
+  const answers = await Promise.all(
+    [
+      '/api/ledger?kind=batch&limit=1',
+      `/api/devices/${deviceId}/commands?startTime=${new Date(Date.now() - 3_600_000).toISOString()}&endTime=${new Date(Date.now() + 86_400_000).toISOString()}`,
+    ].map(async (url) => {
+      const response = await request.get(url).catch((error: unknown) => String(error));
+      return typeof response === 'string'
+        ? `${url}: ${response}`
+        : `${url}: ${response.status()} ${(await response.text()).slice(0, 3000)}`;
+    }),
+  );
+  return [`at ${new Date().toISOString()}`, ...answers].join('\n');
+}
+
 /** Texts an operator must never read: a spec section, the BFF, a timestamp as the wire writes it. */
 async function expectNoInternalsOnScreen(page: Page): Promise<void> {
   const text = await page.locator('body').innerText();
@@ -225,9 +244,15 @@ test('the batch composer says what is true of the selection, and a keyboard user
   await page.getByRole('button', { name: 'Submit batch to 3 devices' }).click();
   await expect(page).toHaveURL(/\/batches\/(?!new$)[^/]+$/);
   const row = page.locator(`tr[data-device="${DEVICE}"]`);
-  // The cell after the choice box and the device holds its command once the read model found it.
+  // The cell after the choice box and the device holds its command once the read model found it:
+  // its read of the device's history waits its turn on the stack's one embedded database, beside
+  // the verification and the fleet snapshot, and three browser test processes load the machine.
   const commandCell = row.locator('td').nth(1);
-  await expect(commandCell).toHaveText(/^cmd_/, { timeout: 20_000 });
+  await expect(commandCell)
+    .toHaveText(/^cmd_/, { timeout: 45_000 })
+    .catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\n${await whatTheBffKnows(page.request, DEVICE)}`);
+    });
   const commandId = (await commandCell.textContent()) ?? '';
   const cancelled = await page.request.put(`/api/devices/${DEVICE}/commands/${commandId}/cancel`, {
     headers: { 'X-CSRF': '1', Origin: baseURL ?? '' },

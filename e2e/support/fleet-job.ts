@@ -58,5 +58,8 @@ export async function followFleetJobToEnd(
   // batch (the vendor's batch answer names none).
   await expect(progressCount(page, 'Received')).toHaveText(String(devices), { timeout: 30_000 });
   await sandboxAdmin.setClock(new Date(Date.parse(endTime) + MINUTE_MS));
-  await expect(progressCount(page, 'Completed')).toHaveText(String(devices), { timeout: 30_000 });
+  // Past the end, the read model's reads of every device wait their turn on the stack's one
+  // embedded database beside the verification's reads of the same windows and the fleet snapshot:
+  // a loaded clean-clone run had 5 of 63 devices completed after 30 s.
+  await expect(progressCount(page, 'Completed')).toHaveText(String(devices), { timeout: 60_000 });
 }

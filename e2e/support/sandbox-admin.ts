@@ -1,3 +1,4 @@
+import type { Behaviour } from '#sandbox/model/behaviours.ts';
 import { E2E_LARGE_SANDBOX_PORT, E2E_SANDBOX_PORT } from '../../playwright.config.ts';
 
 async function call(port: number, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -29,9 +30,14 @@ export function sandboxAdminAt(port: number) {
     stats: async () => (await call(port, 'GET', '/stats')) as { byRoute: Record<string, number> },
     /** Counts from zero again. */
     clearStats: () => call(port, 'DELETE', '/stats'),
-    /** Takes a device offline or faults it. */
-    setDevice: (deviceId: string, state: { online?: boolean; fault?: boolean }) =>
-      call(port, 'PUT', `/devices/${deviceId}`, state),
+    /**
+     * Takes a device offline, faults it or sets its behaviour (src/sandbox/README.md,
+     * Behaviours), until the next reset.
+     */
+    setDevice: (
+      deviceId: string,
+      state: { online?: boolean; fault?: boolean; behaviour?: Behaviour },
+    ) => call(port, 'PUT', `/devices/${deviceId}`, state),
     /**
      * Replaces the injected faults of every region route (e.g. `{ errorRate: 1, errorStatus: 503 }`
      * for an outage); `{}` clears them.
