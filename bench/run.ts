@@ -4,7 +4,7 @@
  * in the same run, stops everything it started, writes `bench/results.json` and prints the same
  * as a table.
  * `--smoke`: one iteration, small counts, budgets not enforced (CI runs it so the harness cannot rot).
- * `--only <group>[,<group>]` (bff, fleet, bundle, page, budget, timeline, start): runs only those groups; the
+ * `--only <group>[,<group>]` (bff, fleet, bundle, page, budget, verify, webhooks, timeline, start): runs only those groups; the
  * other figures are written with `ok: null`, reason "not run (--only)".
  */
 import { execFileSync } from 'node:child_process';
@@ -20,7 +20,10 @@ import { BFF_FIGURES, measurePolling, measureTokenBurst } from './figures/bff.ts
 import { BUDGET_FIGURES, BUDGET_FIGURES_BY_WIRE, measureBudget } from './figures/budget.ts';
 import { BUNDLE_FIGURES, measureBundle } from './figures/bundle.ts';
 import { FLEET_FIGURES, measureFleet } from './figures/fleet.ts';
+import { OVERVIEW_PAGE_FIGURES, measureOverviewPage } from './figures/overview-page.ts';
 import { PAGE_FIGURES, measurePage } from './figures/page.ts';
+import { VERIFY_FIGURES, measureVerify, verifyDevicesOf } from './figures/verify.ts';
+import { WEBHOOK_FIGURES, measureWebhooks, webhookChangesOf } from './figures/webhooks.ts';
 import {
   START_FIGURES,
   measureStart,
@@ -60,10 +63,13 @@ const log = (line: string) => console.log(line);
 const ALL_FIGURES: Figure[] = [
   ...Object.values(BUNDLE_FIGURES),
   ...Object.values(PAGE_FIGURES),
+  ...Object.values(OVERVIEW_PAGE_FIGURES),
   ...Object.values(TIMELINE_FIGURES),
   ...Object.values(BFF_FIGURES),
   ...Object.values(FLEET_FIGURES),
   ...Object.values(BUDGET_FIGURES),
+  ...Object.values(VERIFY_FIGURES),
+  ...Object.values(WEBHOOK_FIGURES),
   ...Object.values(START_FIGURES),
 ];
 
@@ -168,6 +174,7 @@ async function main(): Promise<void> {
           ...Object.values(FLEET_FIGURES),
           ...Object.values(BUNDLE_FIGURES),
           ...Object.values(PAGE_FIGURES),
+          ...Object.values(OVERVIEW_PAGE_FIGURES),
         ],
         reason,
       );
@@ -179,7 +186,11 @@ async function main(): Promise<void> {
         // bundle and page not asked for
       } else if (!spaBuilt) {
         missing(
-          [...Object.values(BUNDLE_FIGURES), ...Object.values(PAGE_FIGURES)],
+          [
+            ...Object.values(BUNDLE_FIGURES),
+            ...Object.values(PAGE_FIGURES),
+            ...Object.values(OVERVIEW_PAGE_FIGURES),
+          ],
           'SPA not built yet (no index.html)',
         );
       } else {
@@ -192,6 +203,12 @@ async function main(): Promise<void> {
         if (wants('page'))
           await group(Object.values(PAGE_FIGURES), 'page load (Lighthouse)', () =>
             measurePage(`${stack.bffOrigin}/sign-in`, `${reference.origin}/`, options),
+          );
+        if (wants('page'))
+          await group(
+            Object.values(OVERVIEW_PAGE_FIGURES),
+            'overview fleet picture, 10,000 devices',
+            () => measureOverviewPage(stack, options),
           );
       }
       // After the pages: binding the fleet's sites starts the read model's first reads of
@@ -224,6 +241,28 @@ async function main(): Promise<void> {
           () => measureBudget(options, spaDir, 'slow'),
         );
     }
+
+    if (!wants('verify')) {
+      // not asked for
+    } else if (!bffBuilt || !sandboxBuilt)
+      missing(Object.values(VERIFY_FIGURES), 'sandbox or BFF not built yet');
+    else
+      await group(
+        Object.values(VERIFY_FIGURES),
+        `verification of a fleet's window (${verifyDevicesOf(smoke).toLocaleString('en')} devices, in process)`,
+        () => measureVerify(options),
+      );
+
+    if (!wants('webhooks')) {
+      // not asked for
+    } else if (!bffBuilt || !sandboxBuilt)
+      missing(Object.values(WEBHOOK_FIGURES), 'sandbox or BFF not built yet');
+    else
+      await group(
+        Object.values(WEBHOOK_FIGURES),
+        `outgoing webhooks (${webhookChangesOf(smoke)} changes, 100 endpoints and none, in process)`,
+        () => measureWebhooks(options),
+      );
 
     if (!wants('timeline')) {
       // not asked for

@@ -8,6 +8,8 @@ export const BENCH_GROUPS = [
   'bundle',
   'page',
   'budget',
+  'verify',
+  'webhooks',
   'timeline',
   'start',
 ] as const;
