@@ -21,7 +21,11 @@ import type { DeviceCommandsRecorder } from './ledger/device-commands-recorder.t
 import { Ledger } from './ledger/ledger.ts';
 import { LedgerStore } from './ledger/ledger-store.ts';
 import { Notifications } from './notifications/notifications.ts';
-import { failedStepKey, queuedChangeListener } from './product-api/change-events.ts';
+import {
+  failedStepKey,
+  queuedChangeListener,
+  queuedChangeWebhook,
+} from './product-api/change-events.ts';
 import { LedgerOverviewSource, type OverviewSource } from './product-api/overview-source.ts';
 import { ChangeService } from './changes/change-service.ts';
 import { ChangeSteps } from './changes/change-steps.ts';
@@ -328,7 +332,13 @@ export async function composeServices(
   });
   // The durable queue of changes: what the budget cannot carry now waits there, sent through the
   // ledger when its devices have a slot (docs/decisions/007-device-call-budget.md, section 2).
-  const queuedChanges = new QueuedChangeStore(storage.handle.db, budget);
+  const queuedChanges = new QueuedChangeStore(storage.handle.db, budget, {
+    onEnded: queuedChangeWebhook({
+      webhooks: webhookOutbox,
+      siteOfDevice: async (account, deviceId, tx) =>
+        (await readModel.stateOf(account, deviceId, tx))?.siteId ?? undefined,
+    }),
+  });
   const changeQueue = new ChangeQueue({
     handle: storage.handle,
     host: jobQueues,
@@ -355,9 +365,6 @@ export async function composeServices(
         const entry = key ? await ledger.store.findByKey(row.owner, key) : undefined;
         return { siteId: entry?.siteId ?? undefined, timeZone: entry?.timeZone ?? undefined };
       },
-      webhooks: webhookOutbox,
-      siteOfDevice: async (account, deviceId) =>
-        (await readModel.stateOf(account, deviceId))?.siteId ?? undefined,
     }),
   });
   const writePath = new WritePath(

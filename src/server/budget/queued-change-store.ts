@@ -43,15 +43,31 @@ function windowEndedAt(change: QueuedChange, nowMs: number): boolean {
 }
 
 /**
+ * Told of a change that ended (sent, failed or withdrawn) within the transaction that ends it,
+ * with that transaction: what it writes commits with the end or not at all.
+ */
+export type QueuedChangeEnded = (tx: Database, row: QueuedChangeRow) => Promise<void>;
+
+/**
  * The table of queued changes (decision 007, section 2). Every change of state holds the change's
  * row lock and every plan its devices' budget locks, so racing instances change it once.
  */
 export class QueuedChangeStore extends QueuedChangeReads {
   readonly #budget: DeviceBudgetStore;
+  readonly #onEnded: QueuedChangeEnded | undefined;
 
-  constructor(db: Database, budget: DeviceBudgetStore) {
+  /**
+   * @param options.onEnded writes what a change's end tells others (its webhook event) in the
+   *   transaction that ends it; when it throws, the change does not end then.
+   */
+  constructor(
+    db: Database,
+    budget: DeviceBudgetStore,
+    options: { onEnded?: QueuedChangeEnded | undefined } = {},
+  ) {
     super(db);
     this.#budget = budget;
+    this.#onEnded = options.onEnded;
   }
 
   /** After the sandbox's reset: a change planned against the old account must not be sent. */
@@ -442,6 +458,7 @@ export class QueuedChangeStore extends QueuedChangeReads {
     },
   ): Promise<QueuedChangeRow> {
     const ended = update.state !== 'queued' && update.state !== 'sending';
+    const endsNow = ended && (row.state === 'queued' || row.state === 'sending');
     const [written] = await tx
       .update(queuedChanges)
       .set({
@@ -454,6 +471,8 @@ export class QueuedChangeStore extends QueuedChangeReads {
       })
       .where(eq(queuedChanges.id, row.id))
       .returning();
-    return changeRowOf(written as typeof queuedChanges.$inferSelect);
+    const changed = changeRowOf(written as typeof queuedChanges.$inferSelect);
+    if (endsNow) await this.#onEnded?.(tx, changed);
+    return changed;
   }
 }

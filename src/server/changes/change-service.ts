@@ -429,7 +429,6 @@ export class ChangeService {
     throw deviceChanged(deviceId, since, await this.#zoneOf(caller, [deviceId]));
   }
 
-  /** The zone of the devices' site, waited for briefly; undefined (UTC) when not known in time. */
   /**
    * `device.budgetSpent` for each device (docs/automation.md, Webhooks): a change met a device
    * whose calls are spent, by powerdeck's count until `nextFreeAtMs` (decision 007, section 1),
@@ -465,6 +464,7 @@ export class ChangeService {
         .catch(() => undefined);
   }
 
+  /** The zone of the devices' site, waited for briefly; undefined (UTC) when not known in time. */
   async #zoneOf(caller: Session, deviceIds: readonly string[]): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -12,6 +12,7 @@ import type { Notifications } from '../notifications/notifications.ts';
 import { changeSealingContext } from '../changes/queued-step-sender.ts';
 import { webhookLinks } from '../webhooks/webhook-links.ts';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.ts';
+import type { Queryable } from '../events/event-store.ts';
 
 /** What a notification about a queued change says it was and acts on. */
 export interface NotifiedSubject {
@@ -82,11 +83,8 @@ export function queuedChangeListener(options: {
   forgetCaller: (callerId: string) => void;
   log: ListenerLog;
   siteOf?: ((row: QueuedChangeRow) => Promise<ChangeSite>) | undefined;
-  webhooks?: WebhookOutbox | undefined;
-  /** The site of a device, as the read model knows it: for the webhook endpoints of a site. */
-  siteOfDevice?: ((account: Account, deviceId: string) => Promise<string | undefined>) | undefined;
 }): (row: QueuedChangeRow) => void {
-  const { events, notifications, forgetCaller, log, siteOf, webhooks, siteOfDevice } = options;
+  const { events, notifications, forgetCaller, log, siteOf } = options;
   /** What this instance published last of each change still waiting: state and planned time. */
   const published = new Map<string, string>();
   const failed = (what: string, row: QueuedChangeRow) => (error: unknown) =>
@@ -113,31 +111,6 @@ export function queuedChangeListener(options: {
         },
       })
       .catch(failed('event', row));
-    const webhookType = webhookTypeOf(row);
-    if (webhooks && webhookType) {
-      const subject = notificationChangeOf(row.change);
-      const site = siteOfDevice
-        ? siteOfDevice(account, subject.deviceId).catch(() => undefined)
-        : Promise.resolve(undefined);
-      void site
-        .then((siteId) =>
-          webhooks.record(account, {
-            type: webhookType,
-            data: {
-              changeId: row.id,
-              deviceId: subject.deviceId,
-              ...(siteId ? { siteId } : {}),
-              state: row.state,
-              ...(row.state === 'failed' ? { reason: detailOf(row) } : {}),
-              links: {
-                change: webhookLinks.change(row.id),
-                deviceChanges: webhookLinks.deviceChanges(subject.deviceId),
-              },
-            },
-          }),
-        )
-        .catch(failed('webhook event', row));
-    }
     const madeBy = personOf(row.owner);
     if (row.state === 'sent' && waited(row)) {
       const submitted = row.steps.findLast((step) => step.answer?.status === 202)?.answer?.body as
@@ -186,6 +159,47 @@ export function queuedChangeListener(options: {
           withdrawnBy: undefined,
         })
         .catch(failed('notification', row));
+  };
+}
+
+/**
+ * The queue of changes' `onEnded` (`QueuedChangeStore`): the webhook event of a change's end
+ * (`change.sent`, `change.refused`, `change.withdrawn`; docs/automation.md, Webhooks), written in
+ * the transaction that ends it, so it is delivered if and only if the end commits (docs/
+ * architecture.md, Webhooks, Outbox). `siteOfDevice` reads the device's site within that
+ * transaction, for the endpoints limited to sites.
+ *
+ * @throws what the outbox's write throws: the change does not end then, and its next try ends it.
+ */
+export function queuedChangeWebhook(options: {
+  webhooks: WebhookOutbox;
+  siteOfDevice: (account: Account, deviceId: string, tx: Queryable) => Promise<string | undefined>;
+}): (tx: Queryable, row: QueuedChangeRow) => Promise<void> {
+  const { webhooks, siteOfDevice } = options;
+  return async (tx, row) => {
+    const type = webhookTypeOf(row);
+    if (!type) return;
+    const account = { region: row.owner.region, clientId: row.owner.clientId };
+    const { deviceId } = notificationChangeOf(row.change);
+    const siteId = await siteOfDevice(account, deviceId, tx);
+    await webhooks.record(
+      account,
+      {
+        type,
+        data: {
+          changeId: row.id,
+          deviceId,
+          ...(siteId ? { siteId } : {}),
+          state: row.state,
+          ...(row.state === 'failed' ? { reason: detailOf(row) } : {}),
+          links: {
+            change: webhookLinks.change(row.id),
+            deviceChanges: webhookLinks.deviceChanges(deviceId),
+          },
+        },
+      },
+      { tx },
+    );
   };
 }
 

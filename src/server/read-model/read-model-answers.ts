@@ -2,6 +2,7 @@ import type { CommandStatus, StatusRecord } from '#domain/command.ts';
 import { historyRangeSlots } from '#domain/history.ts';
 import type { DeviceCommandsView, DeviceReadState } from '#domain/read-model.ts';
 import type { Account } from '#domain/account.ts';
+import type { Queryable } from '../events/event-store.ts';
 import type { DeviceStateRow } from './read-model-tables.ts';
 import { deviceReadStateOf, type KeptState } from './device-read-cache.ts';
 import { accountOf, type ReadModelCore } from './read-model-core.ts';
@@ -74,9 +75,14 @@ export class ReadModelAnswers {
     return kept.state?.bound ?? false;
   }
 
-  async stateOf(account: Account, deviceId: string): Promise<DeviceStateRow | undefined> {
+  /** @param tx read within it (a caller's transaction), else alone. */
+  async stateOf(
+    account: Account,
+    deviceId: string,
+    tx?: Queryable,
+  ): Promise<DeviceStateRow | undefined> {
     account = accountOf(account);
-    return this.#core.store.stateOf(account, deviceId);
+    return this.#core.store.stateOf(account, deviceId, tx);
   }
 
   unboundOf(account: Account, deviceIds: readonly string[]): Promise<Set<string>> {

@@ -1,7 +1,8 @@
 /**
  * The sources that write webhook events in their own transactions (docs/architecture.md,
  * Webhooks, Outbox) beside those `webhooks.test.ts` follows through the API: a fleet job's batch
- * and end (`FleetStore`) and a stored verdict (`VerdictStore`).
+ * and end (`FleetStore`), a stored verdict (`VerdictStore`) and a queued change's end
+ * (`QueuedChangeStore` with `queuedChangeWebhook`).
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -11,8 +12,11 @@ import { WebhookPayloadSchema, type WebhookPayload } from '#domain/webhooks.ts';
 import type { Database } from '#infra/database.ts';
 import { createTestDatabase, type TestDatabase } from '#test/support/databases.ts';
 import { createTwoDeviceJob } from '../../__tests__/support/fleet-job.ts';
+import { DeviceBudgetStore, deviceBudgetsOf } from '../../budget/device-budget-store.ts';
+import { QueuedChangeStore } from '../../budget/queued-change-store.ts';
 import { openBffStorage } from '../../db/storage.ts';
 import { FleetStore } from '../../fleet/fleet-store.ts';
+import { queuedChangeWebhook } from '../../product-api/change-events.ts';
 import { SecretBox } from '../../session/secret-box.ts';
 import { VerdictStore } from '../../telemetry/verdict-store.ts';
 import { WebhookOutbox } from '../webhook-outbox.ts';
@@ -41,7 +45,12 @@ beforeAll(async () => {
     ...account,
     url: 'https://hooks.example.com/powerdeck',
     description: '',
-    eventTypes: ['fleetJob.progressed', 'fleetJob.ended', 'deviceCommand.verdict'],
+    eventTypes: [
+      'fleetJob.progressed',
+      'fleetJob.ended',
+      'deviceCommand.verdict',
+      'change.withdrawn',
+    ],
     siteIds: [],
     enabled: true,
     secretCiphertext: 'sealed',
@@ -132,5 +141,79 @@ describe('webhook events written with what the BFF records', () => {
         },
       },
     ]);
+  });
+
+  describe("a queued change's end", () => {
+    let changes = 0;
+    /** A queued submit of BAT-1, in the store `onEnded` is given to. */
+    async function queuedSubmit(store: QueuedChangeStore): Promise<string> {
+      const id = `chg_sources_${++changes}`;
+      const outcome = await store.create({
+        id,
+        owner: account,
+        change: {
+          kind: 'submit',
+          steps: [
+            {
+              call: 'submit',
+              deviceId: 'BAT-1',
+              command: {
+                powerControl: { targetBatteryPowerW: 1000 },
+                startTime: new Date(nowMs + 3_600_000).toISOString(),
+                endTime: new Date(nowMs + 7_200_000).toISOString(),
+              },
+              idempotencyKey: `${id}/1`,
+            },
+          ],
+        },
+        nowMs,
+      });
+      expect(outcome.queued).toBe(true);
+      return id;
+    }
+    const budget = () => new DeviceBudgetStore(db, deviceBudgetsOf({ eu: 2, au: 2 }));
+
+    it('is told in the transaction that ends it, with the site read in it', async () => {
+      const sites: unknown[] = [];
+      const store = new QueuedChangeStore(db, budget(), {
+        onEnded: queuedChangeWebhook({
+          webhooks: new WebhookOutbox(db, () => nowMs),
+          siteOfDevice: async (_, deviceId, tx) => {
+            sites.push(tx);
+            return deviceId === 'BAT-1' ? 'PLANT-1' : undefined;
+          },
+        }),
+      });
+      const id = await queuedSubmit(store);
+      expect(await eventsWritten()).toEqual([]);
+      expect((await store.withdraw(account, id, nowMs)).withdrawn).toBe(true);
+      // Written before the withdrawal answered: no listener runs after its commit.
+      expect(await eventsWritten()).toMatchObject([
+        {
+          type: 'change.withdrawn',
+          data: {
+            changeId: id,
+            deviceId: 'BAT-1',
+            siteId: 'PLANT-1',
+            state: 'withdrawn',
+            links: { change: `/api/changes/${id}` },
+          },
+        },
+      ]);
+      expect(sites).toHaveLength(1);
+      expect(sites[0]).not.toBe(db);
+    });
+
+    it('does not end when its event cannot be written, so no end goes untold', async () => {
+      const store = new QueuedChangeStore(db, budget(), {
+        onEnded: async () => {
+          throw new Error('the outbox refused the write');
+        },
+      });
+      const id = await queuedSubmit(store);
+      await expect(store.withdraw(account, id, nowMs)).rejects.toThrow('the outbox refused');
+      expect((await store.find(id))?.state).toBe('queued');
+      expect(await eventsWritten()).toEqual([]);
+    });
   });
 });
