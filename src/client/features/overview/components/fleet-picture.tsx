@@ -1,6 +1,7 @@
-import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
+import { Suspense, useId, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { FleetPicture } from '#domain/fleet-picture.ts';
+import { lazyChart } from '#client/components/lazy-chart.tsx';
 import {
   energyFigure,
   formatMeasuredPowerW,
@@ -24,26 +25,11 @@ import './fleet-picture.css';
 // asked for only once the answer had rendered, it held the chart a fetch and an evaluation
 // behind the figures (bench/README.md, page.overview_fleet_10k_ms).
 // A failed early load is asked again when the chart renders, not left an unhandled rejection;
-// when that fails too (the network, a new release's chunks, or a page left while the chart loads,
-// which Firefox fails rather than drops), the chart's place says so and the rest of the overview
-// stays: a rejected lazy load would throw to the route's error page.
+// when that fails too, the chart's place says so (`lazyChart`).
 const socChart = import('./soc-chart.tsx').catch(() => undefined);
-const SocChart = lazy(() =>
-  socChart
-    .then((loaded) => loaded ?? import('./soc-chart.tsx'))
-    .then(({ SocChart }) => ({ default: SocChart }))
-    .catch(() => ({ default: SocChartUnavailable })),
+const SocChart = lazyChart(() =>
+  socChart.then((loaded) => loaded ?? import('./soc-chart.tsx')).then(({ SocChart }) => SocChart),
 );
-
-/** In the chart's place when its code could not load; the caption and the table say the same. */
-function SocChartUnavailable() {
-  return (
-    <p className="fleet-soc-placeholder hint" role="status">
-      The chart could not load. The table below gives the same figures; reload the page to try the
-      chart again.
-    </p>
-  );
-}
 
 export { FIRST_ATTENTION, FIRST_EVENTS, FIRST_SITES } from './fleet-panel.tsx';
 import { Panel } from './fleet-panel.tsx';

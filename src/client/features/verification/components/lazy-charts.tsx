@@ -1,13 +1,16 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { Suspense, type ComponentProps } from 'react';
+import { lazyChart } from '#client/components/lazy-chart.tsx';
 import { Loading } from '#client/components/loading.tsx';
+import type { EventPowerChart } from './event-power-chart.tsx';
+import type { PowerSocChart } from './power-soc-chart.tsx';
 
 // recharts loads with the first chart shown, not with the page that holds it
 // (docs/architecture.md, Budgets): the page's words and tables come first.
-const PowerSocChartModule = lazy(() =>
-  import('./power-soc-chart.tsx').then((module) => ({ default: module.PowerSocChart })),
+const PowerSocChartModule = lazyChart<ComponentProps<typeof PowerSocChart>>(() =>
+  import('./power-soc-chart.tsx').then((module) => module.PowerSocChart),
 );
-const EventPowerChartModule = lazy(() =>
-  import('./event-power-chart.tsx').then((module) => ({ default: module.EventPowerChart })),
+const EventPowerChartModule = lazyChart<ComponentProps<typeof EventPowerChart>>(() =>
+  import('./event-power-chart.tsx').then((module) => module.EventPowerChart),
 );
 
 /** {@link PowerSocChart}, loaded on first render with a loading line meanwhile. */
