@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_DEVICE_CALLS_PER_WINDOW } from '#domain/device-budget.ts';
+import { SNAPSHOT_PERIOD_MS } from '#domain/fleet-picture.ts';
 import { DEFAULT_IDLE_READ_EVERY_MS, DEFAULT_OPEN_READ_EVERY_MS } from '#domain/refresh-policy.ts';
 import { ROLES, type Role } from '#domain/roles.ts';
 import { REGIONS, type Region } from '#domain/token.ts';
@@ -36,8 +37,8 @@ export interface ServerEnv {
   deviceReadIdleEveryMs: number;
   /**
    * How often each bound device's latest sample is read for the fleet picture, ms
-   * (`FLEET_SNAPSHOT_EVERY_S`, default 0: never, and the overview shows no measurements; 300:
-   * every five minutes).
+   * (`FLEET_SNAPSHOT_EVERY_S`, default 300: every five minutes; 0: never, and the overview shows
+   * no measurements).
    */
   fleetSnapshotEveryMs: number;
   /** Company sign-in through OpenID Connect; absent: the credentials form (docs/security.md). */
@@ -154,9 +155,7 @@ const EnvSchema = z.object({
     .refine((s) => s === 0 || (s >= 60 && s <= 86_400), {
       error: 'FLEET_SNAPSHOT_EVERY_S must be 60-86400, or 0 to read no latest samples',
     })
-    // Off until the overview's chart of measured state of charge is known not to fail in Firefox
-    // (docs/verification.md, Fleet picture); 300 reads every five minutes.
-    .default(0),
+    .default(SNAPSHOT_PERIOD_MS / 1000),
   EU_AUTH_URL: optionalText,
   EU_BASE_URL: optionalText,
   AU_AUTH_URL: optionalText,

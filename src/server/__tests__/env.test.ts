@@ -24,7 +24,7 @@ describe('parseServerEnv', () => {
       deviceCallsPerMinute: { eu: 2, au: 2 },
       deviceReadOpenEveryMs: 300_000,
       deviceReadIdleEveryMs: 1_800_000,
-      fleetSnapshotEveryMs: 0,
+      fleetSnapshotEveryMs: 300_000,
     });
   });
 
