@@ -6,7 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { test, expect, signIn, bindSite } from './support/fixtures.ts';
 import type { Behaviour } from '#sandbox/model/behaviours.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
-import { screenshotPath } from './support/screenshots.ts';
+import { screenshotPath, stillForPicture } from './support/screenshots.ts';
 
 const SITE = 'PLANT-EU-100';
 const MINUTE_MS = 60_000;
@@ -78,9 +78,7 @@ async function shots(page: Page, name: string, top?: Locator): Promise<void> {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);
       if (top) await top.evaluate((element) => element.scrollIntoView({ block: 'start' }));
-      await page.evaluate(
-        'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))',
-      );
+      await stillForPicture(page);
       const scheme = colorScheme === 'dark' ? '-dark' : '';
       await page.screenshot({
         path: screenshotPath(`${name}${scheme}-${viewport.width}x${viewport.height}.png`),
@@ -261,5 +259,7 @@ test('a batch of 20 devices with seeded behaviours gets each device the verdict 
 
   await page.goto('/overview');
   await expect(page.getByText(/devices reporting|reporting/i).first()).toBeVisible();
+  // The chart's code loads on its own: pictured before it, the state of charge panel was blank.
+  await expect(page.getByRole('img', { name: /State of charge across the fleet/ })).toBeVisible();
   await shots(page, 'overview-fleet');
 });

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { test, expect, signIn } from './support/fixtures.ts';
-import { screenshotPath } from './support/screenshots.ts';
+import { screenshotPath, stillForPicture } from './support/screenshots.ts';
 
 /**
  * An administrator subscribes a receiver to webhooks on the Webhooks page (docs/automation.md):
@@ -80,6 +80,7 @@ async function shoot(page: Page, name: string) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const suffix = colorScheme === 'dark' ? '-dark' : '';
+      await stillForPicture(page);
       await page.screenshot({
         path: screenshotPath(`${name}${suffix}-${size.width}x${size.height}.png`),
       });
