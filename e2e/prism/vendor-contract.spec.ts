@@ -81,15 +81,30 @@ async function expectNoErrorShown(page: Page): Promise<void> {
   await expect(page.locator('main [role="alert"]:visible')).toHaveCount(0);
 }
 
+/**
+ * The region's token exchanges answered 200 with `fields`, the dialect of its token answer. The
+ * signed-in session's is the first; the background readers (the read model, the fleet snapshot,
+ * every five minutes by default) ask one of their own as the account, at moments of their own, so
+ * a second may have come by now.
+ */
+function expectTokenExchanges(
+  tokens: readonly { region: string; status: number; fields: readonly string[] }[],
+  region: 'eu' | 'au',
+  fields: readonly string[],
+): void {
+  const exchanges = tokens.filter((token) => token.region === region);
+  expect(exchanges.length).toBeGreaterThanOrEqual(1);
+  expect(exchanges.length).toBeLessThanOrEqual(2);
+  for (const exchange of exchanges) expect(exchange).toEqual({ region, status: 200, fields });
+}
+
 test("Europe, with the partner guide's token: every page, a command sent and cancelled, unbind", async ({
   page,
   stack,
 }) => {
   test.setTimeout(120_000);
   await signIn(page, 'Europe');
-  expect(stack.tokens).toEqual([
-    { region: 'eu', status: 200, fields: ['access_token', 'token_type', 'expires_in'] },
-  ]);
+  expectTokenExchanges(stack.tokens, 'eu', ['access_token', 'token_type', 'expires_in']);
 
   // The mock's site list always holds the example site, so it shows before any bind, and the
   // product, which reads the list first, takes the bind for one already made (against the vendor
@@ -181,12 +196,11 @@ test("Australia, with the vendor document's camelCase token: sign in and the sit
   stack,
 }) => {
   await signIn(page, 'Australia');
-  expect(stack.tokens.filter((token) => token.region === 'au')).toEqual([
-    {
-      region: 'au',
-      status: 200,
-      fields: ['accessToken', 'refreshToken', 'tokenType', 'expiresIn'],
-    },
+  expectTokenExchanges(stack.tokens, 'au', [
+    'accessToken',
+    'refreshToken',
+    'tokenType',
+    'expiresIn',
   ]);
   // The same examples serve both regions: the example site, on Berlin's clock.
   const site = page.getByRole('region', { name: new RegExp(SITE) });
