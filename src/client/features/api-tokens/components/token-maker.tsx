@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { ApiTokenRequestSchema, type ApiTokenMade } from '#domain/api-tokens.ts';
-import { SiteIdSchema } from '#domain/ids.ts';
 import { ROLE_NAMES, RoleSchema } from '#domain/roles.ts';
 import { Field } from '#client/components/field.tsx';
+import { SiteIdLineSchema, siteIdsOfLine } from '#client/lib/site-id-line.ts';
 import { formatUtc } from '#client/lib/time.ts';
 import { useMakeApiToken } from '../api/api-tokens.ts';
 
@@ -22,18 +22,10 @@ const ROLE_WORDS = {
 const TokenFormSchema = z.object({
   name: ApiTokenRequestSchema.shape.name,
   role: RoleSchema,
-  sites: z
-    .string()
-    .refine((line) => sitesOf(line).every((id) => SiteIdSchema.safeParse(id).success), {
-      error: 'Sites are Plant IDs separated by commas or spaces, such as PLANT-1, PLANT-2',
-    }),
+  sites: SiteIdLineSchema,
   expiresInDays: z.enum(EXPIRIES),
 });
 type TokenForm = z.infer<typeof TokenFormSchema>;
-
-function sitesOf(line: string): string[] {
-  return line.split(/[\s,]+/).filter((id) => id !== '');
-}
 
 /**
  * Makes an API token for the account (docs/automation.md): name, role, optional sites, expiry.
@@ -56,7 +48,7 @@ export function TokenMaker() {
   const onSubmit = handleSubmit((values) => {
     setMade(null);
     setCopied(false);
-    const siteIds = sitesOf(values.sites);
+    const siteIds = siteIdsOfLine(values.sites);
     make.mutate(
       {
         name: values.name,

@@ -13,7 +13,8 @@ import {
   useSendWebhookTest,
   useWebhookEndpoint,
 } from '../api/webhook-endpoints.ts';
-import { SubscriptionFormSchema, sitesOf, type SubscriptionForm } from '../lib/endpoint-form.ts';
+import { siteIdsOfLine } from '#client/lib/site-id-line.ts';
+import { SubscriptionFormSchema, type SubscriptionForm } from '../lib/endpoint-form.ts';
 import { endpointSitesWords, endpointStateWords } from '../lib/webhook-words.ts';
 import { DeliveryLog } from './delivery-log.tsx';
 import { SecretOnce } from './secret-once.tsx';
@@ -279,7 +280,7 @@ function SubscriptionEditor({ endpoint }: { endpoint: WebhookEndpoint }) {
     onChange();
     void handleSubmit((values) =>
       change.mutate(
-        { eventTypes: values.eventTypes, siteIds: sitesOf(values.sites) },
+        { eventTypes: values.eventTypes, siteIds: siteIdsOfLine(values.sites) },
         {
           onSuccess: () => {
             reset(values);

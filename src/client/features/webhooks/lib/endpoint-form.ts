@@ -1,25 +1,18 @@
 import { z } from 'zod';
-import { SiteIdSchema } from '#domain/ids.ts';
 import {
   MAX_WEBHOOK_SITES,
   WebhookEventTypeSchema,
   WebhookUrlSchema,
   type WebhookEndpointRequest,
 } from '#domain/webhooks.ts';
+import { SiteIdLineSchema, siteIdsOfLine } from '#client/lib/site-id-line.ts';
 
-/** The sites line as typed: Plant IDs separated by commas or spaces. */
-export function sitesOf(line: string): string[] {
-  return line.split(/[\s,]+/).filter((id) => id !== '');
-}
-
-const SitesLineSchema = z
-  .string()
-  .refine((line) => sitesOf(line).every((id) => SiteIdSchema.safeParse(id).success), {
-    error: 'Sites are Plant IDs separated by commas or spaces, such as PLANT-1, PLANT-2',
-  })
-  .refine((line) => sitesOf(line).length <= MAX_WEBHOOK_SITES, {
+const SitesLineSchema = SiteIdLineSchema.refine(
+  (line) => siteIdsOfLine(line).length <= MAX_WEBHOOK_SITES,
+  {
     error: `An endpoint hears about at most ${MAX_WEBHOOK_SITES} sites; leave the field empty for every site`,
-  });
+  },
+);
 
 const EventChoiceSchema = z
   .array(WebhookEventTypeSchema)
@@ -41,7 +34,7 @@ export type EndpointForm = z.infer<typeof EndpointFormSchema>;
 
 /** The body of `POST /api/webhooks` from the form: no sites given is every site. */
 export function endpointRequestOf(form: EndpointForm): WebhookEndpointRequest {
-  const siteIds = sitesOf(form.sites);
+  const siteIds = siteIdsOfLine(form.sites);
   return {
     url: form.url,
     ...(form.description ? { description: form.description } : {}),
