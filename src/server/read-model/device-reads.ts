@@ -178,6 +178,7 @@ export class DeviceReads {
 
   async #read(device: ClaimedDevice): Promise<void> {
     const { account, deviceId, state } = device;
+    const upstreamGeneration = this.#store.upstreamGeneration;
     const caller = this.#model.callerOf(account, device.secretCiphertext);
     if (!caller) {
       await this.#model.releaseRead(account, deviceId, { atMs: this.#now() + NO_CALLER_WAIT_MS });
@@ -263,6 +264,7 @@ export class DeviceReads {
       completeSlots,
       complete: live.length > 0 && live.every((slot) => completeSlots.includes(slot)),
       notBeforeMs,
+      upstreamGeneration,
     });
   }
 

@@ -23,6 +23,11 @@ export interface ReadOutcome {
   complete: boolean;
   /** Upstream clock. */
   notBeforeMs?: number | undefined;
+  /**
+   * `store.upstreamGeneration` when the read began: a read begun before the upstream was forgotten
+   * (the sandbox's reset) is dropped whole.
+   */
+  upstreamGeneration?: number | undefined;
 }
 
 /** Keeps `seen_at` fresh. */
@@ -111,13 +116,37 @@ export class ReadModelRefresh {
     return adopted;
   }
 
-  /** A read of a device no longer bound is dropped. */
+  /** A read of a device no longer bound, or begun before the upstream was forgotten, is dropped. */
   async applyRead(account: Account, deviceId: string, read: ReadOutcome): Promise<void> {
     account = accountOf(account);
     const nowMs = this.#core.now();
     const change: ReadModelChange = { account, records: [], ledgerEntries: [] };
+    try {
+      await this.#applyIn(account, deviceId, read, nowMs, change);
+    } catch (error) {
+      if (error instanceof ReadOfForgottenUpstream) return;
+      throw error;
+    }
+    await this.#core.tell(change);
+  }
+
+  async #applyIn(
+    account: Account,
+    deviceId: string,
+    read: ReadOutcome,
+    nowMs: number,
+    change: ReadModelChange,
+  ): Promise<void> {
     await this.#core.store.transaction(async (tx) => {
       const state = await this.#core.store.lockDevice(tx, account, deviceId, nowMs);
+      // Checked with the device's lock held, which `forgetAll` waits for.
+      if (
+        read.upstreamGeneration !== undefined &&
+        read.upstreamGeneration !== this.#core.store.upstreamGeneration
+      ) {
+        // Thrown to roll back the state row `lockDevice` may have created.
+        throw new ReadOfForgottenUpstream();
+      }
       // Unbound while the read was under way: nothing of it is kept (docs/security.md, Unbinding).
       if (!state.bound) {
         await this.#core.store.updateState(tx, account, deviceId, { leaseUntil: null });
@@ -213,7 +242,6 @@ export class ReadModelRefresh {
       });
       await this.#core.publish(tx, account, deviceId, learning, change.ledgerEntries);
     });
-    await this.#core.tell(change);
   }
 
   /** `atMs` upstream clock; `unbound`: read no more. */
@@ -238,6 +266,8 @@ export class ReadModelRefresh {
     });
   }
 }
+
+class ReadOfForgottenUpstream extends Error {}
 
 function addTo(
   map: Map<number, Map<string, string>>,

@@ -1,4 +1,4 @@
-import { and, asc, inArray } from 'drizzle-orm';
+import { and, asc, inArray, sql } from 'drizzle-orm';
 import { StatusRecordSchema, type CommandStatus, type StatusRecord } from '#domain/command.ts';
 import type { Account, Person } from '#domain/account.ts';
 import type { Database } from '#infra/database.ts';
@@ -32,6 +32,7 @@ export class ReadModelTables {
   readonly db: Database;
   readonly cache = new DeviceReadCache<KnownCommand>();
   readonly #written = new WeakMap<object, Written[]>();
+  #upstreamGeneration = 0;
 
   constructor(db: Database) {
     this.db = db;
@@ -80,10 +81,23 @@ export class ReadModelTables {
       if (kept) this.cache.keepCommand(epoch, account, drop.deviceId, kept);
   }
 
+  /**
+   * Bumped by {@link forgetAll}. A device read records the generation it began in, and its answer
+   * is kept only if no reset came since: the old upstream's answer must not outlive it. In memory:
+   * only `npm start`'s single instance, beside the sandbox, forgets its upstream.
+   */
+  get upstreamGeneration(): number {
+    return this.#upstreamGeneration;
+  }
+
   /** For an upstream that just forgot them itself (the sandbox's reset); never for the vendor. */
   async forgetAll(): Promise<void> {
+    this.#upstreamGeneration += 1;
     try {
       await this.db.transaction(async (tx) => {
+        // Waits for the writes that checked the generation before it moved (they hold a device's
+        // row lock); every later one sees it moved.
+        await tx.execute(sql`lock table ${deviceReadState} in share row exclusive mode`);
         await tx.delete(deviceCommandChanges);
         await tx.delete(deviceCommands);
         await tx.delete(deviceReadState);

@@ -581,4 +581,41 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     expect(calls).toBe(2);
     expect(reads.counts.reads).toBe(1);
   });
+
+  // Last: it empties every account's rows, as the sandbox's reset does.
+  it('keeps nothing of a read the sandbox answered before its reset, though the site is bound again', async () => {
+    const deviceId = `BAT-${randomUUID().slice(0, 8)}`;
+    const site = { siteId: 'PLANT-1', deviceIds: [deviceId] };
+    await model.recordSiteBound(account, site);
+    await model.rememberCaller({ id: 's', ...account, clientSecret: 'secret' });
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const upstream = {
+      historyPage: async () => {
+        asked();
+        await answered;
+        return { commands: [{ ...record('cmd_before_reset'), deviceId }], more: false };
+      },
+    } as unknown as UpstreamApi;
+    const reads = new DeviceReads({
+      model,
+      budget: new DeviceBudgetStore(handle.db, deviceBudgetsOf({ eu: 2, au: 2 })),
+      upstream,
+      now: () => clock.nowMs,
+      log,
+      tickMs: 0,
+    });
+    const reading = reads.runDue();
+    await wasAsked;
+    // The sandbox forgot everything; the next test binds the same site before the old answer lands.
+    await model.store.forgetAll();
+    await model.recordSiteBound(account, site);
+    answer();
+    await reading;
+    expect(await model.status(account, deviceId, 'cmd_before_reset')).toBeUndefined();
+    const view = await model.history(account, deviceId, { startMs: T, endMs: T + 3 * 3_600_000 });
+    expect(view.commands).toEqual([]);
+  });
 });
