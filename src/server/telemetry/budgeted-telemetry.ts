@@ -139,34 +139,39 @@ export class BudgetedTelemetry {
    * counts it once per listed device, so each takes a read slot of each of its devices. Only the
    * devices with a read slot now are listed: a snapshot before a fleet job should not wait a
    * minute for the few devices whose budget is spent, nor take the call their changes keep; those
-   * are in `deferred` with when they could be read.
+   * are in `deferred` with when they could be read, and the next devices take their places: every
+   * call but the last lists 100.
    *
    * @throws ProblemError as {@link BudgetedTelemetry.history} (a 429 defers the chunk's devices).
    */
   async latest(caller: UpstreamCaller, deviceIds: readonly string[]): Promise<LatestSnapshot> {
     const samples = new Map<string, TelemetrySample>();
     const deferred = new Map<string, number>();
-    const ids = [...new Set(deviceIds)];
+    const waiting = [...new Set(deviceIds)];
     let calls = 0;
-    for (let at = 0; at < ids.length; at += LATEST_DATA_DEVICES) {
-      const chunk = ids.slice(at, at + LATEST_DATA_DEVICES);
-      const nowMs = this.#now();
-      const taken = await this.#budget.reserveEach({
-        region: caller.region,
-        deviceIds: chunk,
-        kind: 'read',
-        background: true,
-        nowMs,
-      });
-      for (const [deviceId, atMs] of taken.deferred) deferred.set(deviceId, atMs);
-      const listed = [...taken.slots.keys()];
+    while (waiting.length > 0) {
+      // Deferred devices leave no gap in a call: the next ones take their places, so a snapshot
+      // of a fleet costs the calls of the devices it lists, not of those it asked about.
+      const slots = new Map<string, number>();
+      while (slots.size < LATEST_DATA_DEVICES && waiting.length > 0) {
+        const taken = await this.#budget.reserveEach({
+          region: caller.region,
+          deviceIds: waiting.splice(0, LATEST_DATA_DEVICES - slots.size),
+          kind: 'read',
+          background: true,
+          nowMs: this.#now(),
+        });
+        for (const [deviceId, atMs] of taken.deferred) deferred.set(deviceId, atMs);
+        for (const [deviceId, slotId] of taken.slots) slots.set(deviceId, slotId);
+      }
+      const listed = [...slots.keys()];
       if (listed.length === 0) continue;
-      const slotIds = [...taken.slots.values()];
+      const slotIds = [...slots.values()];
       try {
         calls += 1;
         const answer = await this.#upstream.latestDataOf(caller, listed);
         for (const [deviceId, sample] of answer)
-          if (taken.slots.has(deviceId)) samples.set(deviceId, sample);
+          if (slots.has(deviceId)) samples.set(deviceId, sample);
       } catch (error) {
         if (!isProblem(error, 'device_rate_limited')) throw error;
         const answeredAtMs = this.#now();

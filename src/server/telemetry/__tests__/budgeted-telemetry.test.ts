@@ -144,10 +144,31 @@ describe('telemetry reads that spend the device budget', () => {
     });
     const snapshot = await telemetry.latest(caller, ids);
     expect(snapshot.calls).toBe(2);
-    expect(listed.map((chunk) => chunk.length)).toEqual([99, 50]);
+    expect(listed.map((chunk) => chunk.length)).toEqual([100, 49]);
     expect(listed.flat()).not.toContain(spent);
     expect(snapshot.samples.size).toBe(149);
     expect([...snapshot.deferred.keys()]).toEqual([spent]);
     expect(snapshot.deferred.get(spent)).toBeGreaterThan(nowMs);
+  });
+
+  it('fills each latestData/query call with devices that have a slot: deferred ones leave no gap', async () => {
+    nowMs = T;
+    const ids = Array.from({ length: 300 }, device);
+    // 40 of every 100 have their budget spent (the read model's reads due at the window's end).
+    const spent = ids.filter((_, i) => i % 100 < 40);
+    for (const id of spent)
+      await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs });
+    const listed: string[][] = [];
+    const telemetry = reader({
+      latestDataOf: async (_caller, deviceIds) => {
+        listed.push([...deviceIds]);
+        return new Map(deviceIds.map((id) => [id, sample(T)]));
+      },
+    });
+    const snapshot = await telemetry.latest(caller, ids);
+    expect(listed.map((chunk) => chunk.length)).toEqual([100, 80]);
+    expect(snapshot.calls).toBe(2);
+    expect(new Set(listed.flat())).toEqual(new Set(ids.filter((id) => !spent.includes(id))));
+    expect(new Set(snapshot.deferred.keys())).toEqual(new Set(spent));
   });
 });
