@@ -1,7 +1,8 @@
 /**
  * Verification figures (docs/architecture.md, Budgets: verification of a fleet's window): the
  * sandbox (fixture `fleet`, its seeded behaviours) and the BFF in this process, the BFF's real
- * read model, budget, verification queue and fleet snapshot on PGlite, the vendor's limit of 2
+ * read model, budget, verification queue and fleet snapshot on PostgreSQL when `TEST_DATABASE_URL`
+ * is set (as CI sets it), else on PGlite (see {@link verifyDatabaseKindOf}), the vendor's limit of 2
  * calls per device per minute on both sides. One two-hour discharge on every device of
  * `devices` (50 per site, a batch per site, sent through the BFF), the upstream clock moved to
  * the window's end and then left to run with the wall clock, so the time to each verdict on it
@@ -24,7 +25,7 @@ import { FLEET_DEVICES_PER_SITE } from '#sandbox/fixtures/fleet-fixture.ts';
 import { fleetBehaviour, type Behaviour } from '#sandbox/model/behaviours.ts';
 import { buildServerApp } from '#server/app.ts';
 import { VENDOR_API_BASE_PATH } from '#server/upstream/upstream-caller.ts';
-import { createTestDatabase } from '#test/support/databases.ts';
+import { createTestDatabase, type DatabaseKind } from '#test/support/databases.ts';
 import { BrowserClient } from '#test/support/http-client.ts';
 import type { BenchOptions } from '../lib/context.ts';
 import { judged, reported, type BenchResult, type Figure } from '../lib/results.ts';
@@ -67,6 +68,15 @@ export function verifyDevicesOf(smoke: boolean, env: NodeJS.ProcessEnv = process
   return devices;
 }
 
+/**
+ * The BFF's database in this group: PostgreSQL when `TEST_DATABASE_URL` is set, as a deployment
+ * with a fleet this size runs; else the embedded PGlite, which runs its SQL on this process's one
+ * thread beside the sandbox and the BFF (EVIDENCE.md: about three quarters of the busy time).
+ */
+export function verifyDatabaseKindOf(env: NodeJS.ProcessEnv = process.env): DatabaseKind {
+  return env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+}
+
 /** A vendor call as the sandbox answered it, on its clock. */
 interface VendorCall {
   route: string;
@@ -87,6 +97,7 @@ interface ControlCall {
 /** What one run of `devices` found. */
 export interface VerifyRun {
   devices: number;
+  databaseKind: DatabaseKind;
   windowEndMs: number;
   /** Upstream ms from the window's end to each device's verdict; missing ones are absent. */
   afterEndMs: number[];
@@ -200,7 +211,8 @@ export async function runVerification(
   log: (line: string) => void,
 ): Promise<VerifyRun> {
   const startedAt = performance.now();
-  const database = await createTestDatabase('pglite');
+  const databaseKind = verifyDatabaseKindOf();
+  const database = await createTestDatabase(databaseKind);
   const handle = await database.open();
   const sandbox: SandboxApp = await buildSandboxApp({
     dataDir: database.dataDir,
@@ -466,6 +478,7 @@ export async function runVerification(
     const snapshot = await measureSnapshot(bff, handle, sandbox, calls, devices, moveClockTo);
     return {
       devices,
+      databaseKind,
       windowEndMs,
       afterEndMs,
       verdictOf,
@@ -550,7 +563,7 @@ export async function measureVerify(options: BenchOptions): Promise<BenchResult[
   const run = await runVerification(devices, options.log);
   const f = VERIFY_FIGURES;
   const results: BenchResult[] = [];
-  const size = `${devices.toLocaleString('en')} devices, one two-hour discharge of ${TARGET_W} W each`;
+  const size = `${devices.toLocaleString('en')} devices, one two-hour discharge of ${TARGET_W} W each, the BFF on ${run.databaseKind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`;
 
   // A device without a verdict counts as never: it raises the figure rather than leaving it.
   const afterEnd = [
