@@ -1,4 +1,4 @@
-import { test, expect, signIn, bindSite } from './support/fixtures.ts';
+import { test, expect, signIn, bindSite, openAccountMenu } from './support/fixtures.ts';
 import { screenshotPath } from './support/screenshots.ts';
 
 /**
@@ -21,10 +21,7 @@ test('an administrator makes a token, copies it once, and revokes it', async ({
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page);
   await bindSite(page, SITE);
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Tokens' })
-    .click();
+  await (await openAccountMenu(page)).getByRole('link', { name: 'Tokens' }).click();
   await expect(page.getByRole('heading', { name: 'API tokens', level: 1 })).toBeVisible();
 
   await page.getByLabel('Name').fill('trading desk');

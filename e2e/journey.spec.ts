@@ -1,4 +1,4 @@
-import { test, expect, signIn, bindSite, DEMO_EU } from './support/fixtures.ts';
+import { test, expect, signIn, bindSite, signOutOf, DEMO_EU } from './support/fixtures.ts';
 import { sandboxAdmin } from './support/sandbox-admin.ts';
 
 const SECRET = DEMO_EU.clientSecret;
@@ -101,7 +101,7 @@ test('sign in, bind a site, schedule a command and watch it complete, cancel ano
   await expect(page.getByRole('region', { name: /PLANT-EU-001/ })).toHaveCount(0);
 
   // Sign out destroys the server-side session: the old cookie no longer works.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOutOf(page);
   await expect(page.getByRole('heading', { name: 'Sign in to powerdeck' })).toBeVisible();
   const replay = await page.request.get('/api/session', {
     headers: { cookie: `${cookie?.name}=${cookie?.value}` },

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { test, expect, signIn } from './support/fixtures.ts';
+import { test, expect, signIn, openAccountMenu } from './support/fixtures.ts';
 import { screenshotPath, stillForPicture } from './support/screenshots.ts';
 
 /**
@@ -97,12 +97,11 @@ test('an administrator subscribes a receiver, sees a test event in the log, rede
   const receiver = await startReceiver();
   try {
     await signIn(page);
-    const navigation = page.getByRole('navigation', { name: 'Main' });
-    await navigation.getByRole('link', { name: 'Tokens' }).click();
+    await (await openAccountMenu(page)).getByRole('link', { name: 'Tokens' }).click();
     await expect(page.getByRole('heading', { name: 'API tokens', level: 1 })).toBeVisible();
     await shoot(page, 'tokens-page');
 
-    await navigation.getByRole('link', { name: 'Webhooks' }).click();
+    await (await openAccountMenu(page)).getByRole('link', { name: 'Webhooks' }).click();
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
     await expect(page.getByText('No endpoints yet.')).toBeVisible();
 

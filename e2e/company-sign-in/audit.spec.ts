@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { signOutOf } from '../support/fixtures.ts';
 import { idpPages, type IdpPerson } from '../support/idp-pages.ts';
 
 /**
@@ -59,7 +60,7 @@ test('three people sign in through the IdP; the audit page shows who did what', 
 
   // Sign-out ends the IdP's session too and comes back to powerdeck's sign-in page, which
   // checks the state the IdP brings back.
-  await admin.getByRole('button', { name: 'Sign out' }).click();
+  await signOutOf(admin);
   await idpPages().confirmSignOut(admin);
   await expect(admin).toHaveURL(/\/sign-in$/);
   await expect(admin.getByRole('status')).toHaveText(

@@ -172,6 +172,7 @@ export async function visitEveryPage(
 
   await ui.goto('/sites');
   await ui.heading('Sites');
+  await ui.click('button', /^Account:/);
   await ui.click('button', 'Sign out');
   await shown('signed out', 'Sign in to powerdeck');
 }
@@ -212,6 +213,7 @@ export async function coreJourney(ui: UiDriver, origin: string): Promise<{ repla
   await ui.rowContains(second, 'cancelled');
   await ui.rowContains(second, 'Cancelled by an operator');
 
+  await ui.click('button', /^Account:/);
   await ui.click('button', 'Sign out');
   await ui.heading('Sign in to powerdeck');
   const replay = await fetch(new URL('/api/session', origin), { headers: { cookie } });

@@ -14,6 +14,23 @@ export async function signIn(page: Page, credentials = DEMO_EU): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Sites', level: 1 })).toBeVisible();
 }
 
+/**
+ * Opens the header's account menu (who is signed in, the account's own pages, sign-out) and
+ * returns it.
+ */
+export async function openAccountMenu(page: Page) {
+  await page.getByRole('button', { name: /^Account:/ }).click();
+  const menu = page.locator('#account-menu');
+  await expect(menu).toBeVisible();
+  return menu;
+}
+
+/** Signs out through the account menu. */
+export async function signOutOf(page: Page): Promise<void> {
+  const menu = await openAccountMenu(page);
+  await menu.getByRole('button', { name: 'Sign out' }).click();
+}
+
 /** Signs in through the sign-in page and waits for the overview it opens on. */
 export async function signInToOverview(page: Page, credentials = DEMO_EU): Promise<void> {
   await page.goto('/sign-in');

@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useSession } from '../../features/session/api/get-session.ts';
-import { SessionBar } from '../../features/session/components/session-bar.tsx';
+import { AccountMenu, type AccountLink } from '../../features/session/components/account-menu.tsx';
 import { deviceCallBudgetOf } from '#domain/device-budget.ts';
 import { DeviceBudgetContext } from '../../lib/device-budget.ts';
 import { PushStateContext, usePushStream } from '../../lib/push-stream.ts';
@@ -36,9 +36,15 @@ const NAVIGATION = [
   { to: '/fleet-jobs', label: 'Fleet jobs' },
 ] as const;
 
+/** The account's own pages, in the account menu: for whoever holds the account's credentials. */
+const CREDENTIAL_PAGES = [
+  { to: '/tokens', label: 'Tokens' },
+  { to: '/webhooks', label: 'Webhooks' },
+] as const;
+
 /**
  * Frame of every signed-in page: navigation, search (Ctrl/Cmd+K), live-updates indicator, bell,
- * session, the page at its route's width (or `ConnectionGate`'s empty state), and the toast region.
+ * the account menu, the page at its route's width (or `ConnectionGate`'s empty state), and the toast region.
  * It holds the one push stream (docs/architecture.md, Live updates) and provides its state and the
  * region's device budget to the pages.
  */
@@ -83,21 +89,12 @@ export function SignedInLayout() {
   });
   // Credentials form: the signed-in partner administers the account's tokens and webhooks.
   const role = session.data?.role;
-  const navigation =
+  const accountLinks: readonly AccountLink[] =
     role === 'admin'
-      ? [
-          ...NAVIGATION,
-          { to: '/connections', label: 'Connections' },
-          { to: '/tokens', label: 'Tokens' },
-          { to: '/webhooks', label: 'Webhooks' },
-        ]
+      ? [{ to: '/connections', label: 'Connections' }, ...CREDENTIAL_PAGES]
       : role === undefined
-        ? [
-            ...NAVIGATION,
-            { to: '/tokens', label: 'Tokens' },
-            { to: '/webhooks', label: 'Webhooks' },
-          ]
-        : NAVIGATION;
+        ? CREDENTIAL_PAGES
+        : [];
   return (
     <PushStateContext value={pushState}>
       <DeviceBudgetContext value={deviceBudget}>
@@ -112,7 +109,7 @@ export function SignedInLayout() {
             </Link>
             <nav aria-label="Main" className="app-nav">
               <ul>
-                {navigation.map(({ to, label }) => (
+                {NAVIGATION.map(({ to, label }) => (
                   <li key={to}>
                     <NavLink to={to}>{label}</NavLink>
                   </li>
@@ -131,7 +128,8 @@ export function SignedInLayout() {
               <LiveUpdatesIndicator state={pushState} />
               <NotificationBell />
             </div>
-            <SessionBar
+            <AccountMenu
+              links={accountLinks}
               onSignedOut={(logoutUrl) =>
                 // After a company sign-in the IdP's session ends too, and it returns to sign-in.
                 void leave('/sign-in').then(() => {

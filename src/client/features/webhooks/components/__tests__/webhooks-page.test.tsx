@@ -51,12 +51,14 @@ function signedInAs(role: Role) {
 }
 
 describe('the Webhooks page', () => {
-  it('is linked beside Tokens for an administrator: add, keep the secret, open, delete', async () => {
+  it("is linked beside Tokens in an administrator's account menu: add, keep the secret, open, delete", async () => {
     const user = userEvent.setup();
     signedInAs('admin');
     renderApp('/overview');
-    const navigation = await screen.findByRole('navigation', { name: 'Main' });
-    await user.click(await within(navigation).findByRole('link', { name: 'Webhooks' }));
+    await user.click(await screen.findByRole('button', { name: /^Account:/ }));
+    const account = await screen.findByRole('navigation', { name: 'Account' });
+    expect(within(account).getByRole('link', { name: 'Tokens' })).toBeTruthy();
+    await user.click(within(account).getByRole('link', { name: 'Webhooks' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Webhooks' })).toBeTruthy();
     expect(await screen.findByText(/No endpoints yet/)).toBeTruthy();
 
@@ -88,9 +90,8 @@ describe('the Webhooks page', () => {
     expect(
       await screen.findByText('Only an administrator adds and changes webhooks.'),
     ).toBeTruthy();
-    const navigation = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(navigation).queryByRole('link', { name: 'Webhooks' })).toBeNull();
-    expect(within(navigation).queryByRole('link', { name: 'Tokens' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Webhooks' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Tokens' })).toBeNull();
     expect(requests.some((request) => request.path === '/api/webhooks')).toBe(false);
   });
 });
