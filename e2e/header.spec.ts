@@ -61,4 +61,6 @@ test('the account menu holds the account pages and sign-out, opened and closed b
   await (await openAccountMenu(page)).getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
   await expect(menu).toBeHidden();
+  // Marked as the main navigation marks the page it is on.
+  await expect(button).toHaveClass(/account-menu-here/);
 });

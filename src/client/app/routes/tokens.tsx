@@ -28,7 +28,7 @@ function TokensPage() {
   // Which tokens have expired, as of opening the page.
   const [nowMs] = useState(() => Date.now());
   return (
-    <>
+    <div className="stack">
       <p className="lead">
         A token lets a script or another system act for this account with a role, on every site or
         only some, until it expires. Send it as <code>Authorization: Bearer</code>.
@@ -44,6 +44,6 @@ function TokensPage() {
           {({ tokens }) => <TokenList tokens={tokens} nowMs={nowMs} />}
         </QueryView>
       </section>
-    </>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { ROLE_NAMES } from '#domain/roles.ts';
 import { REGION_NAMES } from '#domain/token.ts';
 import { useSession } from '../api/get-session.ts';
@@ -30,6 +30,9 @@ export function AccountMenu({
   const signOut = useSignOut({ onSettled: onSignedOut });
   const panel = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  // On one of its pages the button is marked as the main navigation marks its page.
+  const here = links.some(({ to }) => pathname === to || pathname.startsWith(`${to}/`));
   const data = session.data;
   const name = data?.operator
     ? (data.operator.name ?? data.operator.email ?? data.operator.subject)
@@ -38,7 +41,7 @@ export function AccountMenu({
     <div className="account-menu">
       <button
         type="button"
-        className="account-menu-button"
+        className={here ? 'account-menu-button account-menu-here' : 'account-menu-button'}
         popoverTarget={PANEL_ID}
         aria-expanded={open}
       >
