@@ -326,7 +326,7 @@ export class CommandVerification {
       await this.#store.saveSettings(key, settings, this.#now());
       verdict = judge(settings);
     }
-    await this.#store.saveVerdict(key, {
+    const written = await this.#store.saveVerdict(key, {
       record,
       windowStartMs: fromMs,
       windowEndMs: toMs,
@@ -337,6 +337,8 @@ export class CommandVerification {
       calls,
       computedAtMs: this.#now(),
     });
+    // Forgotten meanwhile: nothing to announce or notify of.
+    if (!written) return 'gone';
     await this.#announce(account, key.deviceId);
     await this.#tell(account, record, verdict, known.get(key.commandId)?.madeBy).catch(
       (error: unknown) =>

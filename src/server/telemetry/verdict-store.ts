@@ -209,6 +209,10 @@ export class VerdictStore {
       .where(this.#of(key));
   }
 
+  /**
+   * Stores the verdict and, in the same transaction, its `deviceCommand.verdict` webhook event.
+   * @returns false when the command's row is gone (the sandbox's reset forgot it): nothing written.
+   */
   async saveVerdict(
     key: VerdictKey,
     result: {
@@ -222,12 +226,13 @@ export class VerdictStore {
       calls: number;
       computedAtMs: number;
     },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const webhooks = this.#webhooks;
     if (!webhooks) return this.#writeVerdict(this.db, key, result);
-    await this.db.transaction(async (txn) => {
+    return this.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
-      await this.#writeVerdict(tx, key, result);
+      // Its row gone (the sandbox's reset forgot it meanwhile), nothing is told.
+      if (!(await this.#writeVerdict(tx, key, result))) return false;
       const { deviceId, commandId } = key;
       // The device's site as the read model knows it, for the endpoints limited to sites.
       const [state] = await tx
@@ -255,6 +260,7 @@ export class VerdictStore {
         },
         { tx },
       );
+      return true;
     });
   }
 
@@ -262,8 +268,8 @@ export class VerdictStore {
     db: Database,
     key: VerdictKey,
     result: Parameters<VerdictStore['saveVerdict']>[1],
-  ): Promise<void> {
-    await db
+  ): Promise<boolean> {
+    const written = await db
       .update(commandVerdicts)
       .set({
         record: result.record,
@@ -280,7 +286,9 @@ export class VerdictStore {
         leaseUntil: null,
         failures: 0,
       })
-      .where(this.#of(key));
+      .where(this.#of(key))
+      .returning({ deviceId: commandVerdicts.deviceId });
+    return written.length > 0;
   }
 
   /** Tried again at `dueAtMs`; `failed` counts towards a longer wait, a wait for a slot does not. */

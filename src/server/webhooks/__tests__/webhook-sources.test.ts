@@ -88,45 +88,9 @@ describe('webhook events written with what the BFF records', () => {
 
   it('tells a verdict stored, with the links to read it', async () => {
     const store = new VerdictStore(db, new WebhookOutbox(db, () => nowMs));
-    const record = {
-      id: 'cmd_1',
-      deviceId: 'BAT-1',
-      powerControl: { targetBatteryPowerW: 1000 },
-      startTime: new Date(nowMs - 2 * 3_600_000).toISOString(),
-      endTime: new Date(nowMs - 3_600_000).toISOString(),
-      status: 'completed' as const,
-      receivedAt: new Date(nowMs - 3 * 3_600_000).toISOString(),
-    };
-    const windowStartMs = Date.parse(record.startTime);
-    const windowEndMs = Date.parse(record.endTime);
+    const { record, windowStartMs, windowEndMs } = plannedCommand();
     await store.plan(account, [{ record, windowStartMs, windowEndMs, dueAtMs: nowMs }], nowMs);
-    await store.saveVerdict(
-      { ...account, deviceId: 'BAT-1', commandId: 'cmd_1' },
-      {
-        record,
-        windowStartMs,
-        windowEndMs,
-        verdict: {
-          verdict: 'delivered',
-          commandedEnergyWh: 1000,
-          deliveredEnergyWh: 990,
-          coverage: 1,
-          samples: {
-            expected: 60,
-            present: 60,
-            following: 60,
-            limitedBySoc: 0,
-            limitedBySiteLimit: 0,
-          },
-          alarms: [],
-        },
-        samplingPeriodMs: 60_000,
-        samples: columnsOfRows([]),
-        readToMs: windowEndMs,
-        calls: 1,
-        computedAtMs: nowMs,
-      },
-    );
+    expect(await store.saveVerdict(verdictKey, delivered(record))).toBe(true);
     expect(await eventsWritten()).toMatchObject([
       {
         type: 'deviceCommand.verdict',
@@ -142,6 +106,62 @@ describe('webhook events written with what the BFF records', () => {
       },
     ]);
   });
+
+  it("tells no verdict of a command no longer planned (forgotten in the sandbox's reset)", async () => {
+    const store = new VerdictStore(db, new WebhookOutbox(db, () => nowMs));
+    const { record, windowStartMs, windowEndMs } = plannedCommand();
+    await store.plan(account, [{ record, windowStartMs, windowEndMs, dueAtMs: nowMs }], nowMs);
+    // The verification read the vendor meanwhile; its verdict comes after the reset.
+    await store.forgetAll();
+    expect(await store.saveVerdict(verdictKey, delivered(record))).toBe(false);
+    expect(await eventsWritten()).toEqual([]);
+  });
+
+  const verdictKey = { ...account, deviceId: 'BAT-1', commandId: 'cmd_1' };
+
+  function plannedCommand() {
+    const record = {
+      id: 'cmd_1',
+      deviceId: 'BAT-1',
+      powerControl: { targetBatteryPowerW: 1000 },
+      startTime: new Date(nowMs - 2 * 3_600_000).toISOString(),
+      endTime: new Date(nowMs - 3_600_000).toISOString(),
+      status: 'completed' as const,
+      receivedAt: new Date(nowMs - 3 * 3_600_000).toISOString(),
+    };
+    return {
+      record,
+      windowStartMs: Date.parse(record.startTime),
+      windowEndMs: Date.parse(record.endTime),
+    };
+  }
+
+  function delivered(record: ReturnType<typeof plannedCommand>['record']) {
+    return {
+      record,
+      windowStartMs: Date.parse(record.startTime),
+      windowEndMs: Date.parse(record.endTime),
+      verdict: {
+        verdict: 'delivered' as const,
+        commandedEnergyWh: 1000,
+        deliveredEnergyWh: 990,
+        coverage: 1,
+        samples: {
+          expected: 60,
+          present: 60,
+          following: 60,
+          limitedBySoc: 0,
+          limitedBySiteLimit: 0,
+        },
+        alarms: [],
+      },
+      samplingPeriodMs: 60_000,
+      samples: columnsOfRows([]),
+      readToMs: Date.parse(record.endTime),
+      calls: 1,
+      computedAtMs: nowMs,
+    };
+  }
 
   describe("a queued change's end", () => {
     let changes = 0;
