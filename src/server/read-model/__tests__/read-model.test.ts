@@ -98,6 +98,16 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
     ...submittedRecord('BAT-1', command, { id, timestamp: iso(T) }),
     ...overrides,
   });
+  /** The refresher of this test's model, run only when asked (`runDue`). */
+  const readerOf = (upstream: UpstreamApi) =>
+    new DeviceReads({
+      model,
+      budget: new DeviceBudgetStore(handle.db, deviceBudgetsOf({ eu: 2, au: 2 })),
+      upstream,
+      now: () => clock.nowMs,
+      log,
+      tickMs: 0,
+    });
   const read = (records: StatusRecord[], atMs = clock.nowMs) =>
     model.applyRead(account, 'BAT-1', {
       readAtMs: atMs,
@@ -561,14 +571,7 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
         return { commands: [], more: false };
       },
     } as unknown as UpstreamApi;
-    const reads = new DeviceReads({
-      model,
-      budget: new DeviceBudgetStore(handle.db, deviceBudgetsOf({ eu: 2, au: 2 })),
-      upstream,
-      now: () => clock.nowMs,
-      log,
-      tickMs: 0,
-    });
+    const reads = readerOf(upstream);
     await reads.runDue();
     expect(reads.counts.failed).toBe(1);
     // The vendor takes the secret again (a passing refusal); the operator's next request, with the
@@ -599,14 +602,7 @@ describe.each(DATABASE_KINDS)('the read model on %s', (kind) => {
         return { commands: [{ ...record('cmd_before_reset'), deviceId }], more: false };
       },
     } as unknown as UpstreamApi;
-    const reads = new DeviceReads({
-      model,
-      budget: new DeviceBudgetStore(handle.db, deviceBudgetsOf({ eu: 2, au: 2 })),
-      upstream,
-      now: () => clock.nowMs,
-      log,
-      tickMs: 0,
-    });
+    const reads = readerOf(upstream);
     const reading = reads.runDue();
     await wasAsked;
     // The sandbox forgot everything; the next test binds the same site before the old answer lands.

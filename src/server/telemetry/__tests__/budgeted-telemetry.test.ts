@@ -130,11 +130,8 @@ describe('telemetry reads that spend the device budget', () => {
     expect(control).toMatchObject({ granted: false, nextFreeAtMs: T + 30_000 });
   });
 
-  it('lists in latestData/query only the devices with a read slot, one call per 100 devices', async () => {
-    nowMs = T;
-    const ids = Array.from({ length: 150 }, device);
-    const spent = ids[3] as string;
-    await budget.reserve({ region: 'eu', deviceIds: [spent], kind: 'read', nowMs });
+  /** A reader whose `latestData/query` answers every device listed, each call's list kept. */
+  const listingReader = () => {
     const listed: string[][] = [];
     const telemetry = reader({
       latestDataOf: async (_caller, deviceIds) => {
@@ -142,6 +139,15 @@ describe('telemetry reads that spend the device budget', () => {
         return new Map(deviceIds.map((id) => [id, sample(T)]));
       },
     });
+    return { listed, telemetry };
+  };
+
+  it('lists in latestData/query only the devices with a read slot, one call per 100 devices', async () => {
+    nowMs = T;
+    const ids = Array.from({ length: 150 }, device);
+    const spent = ids[3] as string;
+    await budget.reserve({ region: 'eu', deviceIds: [spent], kind: 'read', nowMs });
+    const { listed, telemetry } = listingReader();
     const snapshot = await telemetry.latest(caller, ids);
     expect(snapshot.calls).toBe(2);
     expect(listed.map((chunk) => chunk.length)).toEqual([100, 49]);
@@ -158,13 +164,7 @@ describe('telemetry reads that spend the device budget', () => {
     const spent = ids.filter((_, i) => i % 100 < 40);
     for (const id of spent)
       await budget.reserve({ region: 'eu', deviceIds: [id], kind: 'read', nowMs });
-    const listed: string[][] = [];
-    const telemetry = reader({
-      latestDataOf: async (_caller, deviceIds) => {
-        listed.push([...deviceIds]);
-        return new Map(deviceIds.map((id) => [id, sample(T)]));
-      },
-    });
+    const { listed, telemetry } = listingReader();
     const snapshot = await telemetry.latest(caller, ids);
     expect(listed.map((chunk) => chunk.length)).toEqual([100, 80]);
     expect(snapshot.calls).toBe(2);
