@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { QueuedChangeStatus } from '#domain/queued-change.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
+import { QueueLifecycle, type JobQueueHost, type QueueLog } from '../db/job-queue.ts';
 import { ChangeRunner, type SendStep } from './change-runner.ts';
 import type { DeviceBudgetStore } from './device-budget-store.ts';
 import {
@@ -29,12 +29,6 @@ export interface ChangeQueueOptions {
   recheckIntervalMs?: number | undefined;
 }
 
-export interface ChangeQueueLog {
-  info(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
-
 export type ChangeQueueState = 'starting' | 'ready' | 'stopped';
 
 interface JobData {
@@ -48,22 +42,19 @@ interface JobData {
  * by pg-boss: a real-time `startAfter` goes at the wrong moment when the sandbox moves the clock.
  */
 export class ChangeQueue {
-  readonly #host: JobQueueHost;
-  readonly #ownsHost: boolean;
+  readonly #life: QueueLifecycle;
   readonly #store: QueuedChangeStore;
   readonly #runner: ChangeRunner;
   readonly #budget: DeviceBudgetStore;
   readonly #upstreamNow: () => number;
-  readonly #log: ChangeQueueLog;
+  readonly #log: QueueLog;
   readonly #options: ChangeQueueOptions;
   readonly #onChange: ((row: QueuedChangeRow) => void) | undefined;
-  readonly #stopped = new AbortController();
   readonly #changed = new EventEmitter();
   /** The re-check leaves these to their job. */
   readonly #running = new Set<string>();
   #workerId: string | undefined;
   #state: ChangeQueueState = 'starting';
-  #starting: Promise<void> | undefined;
   #recheckTimer: NodeJS.Timeout | undefined;
   #rechecking: Promise<void> | undefined;
   #rechecks = 0;
@@ -80,17 +71,19 @@ export class ChangeQueue {
     budget: DeviceBudgetStore;
     send: SendStep;
     upstreamNow: () => number;
-    log: ChangeQueueLog;
+    log: QueueLog;
     options?: ChangeQueueOptions | undefined;
     onChange?: ((row: QueuedChangeRow) => void) | undefined;
   }) {
     this.#onChange = options.onChange;
-    this.#ownsHost = options.host === undefined;
-    this.#host =
-      options.host ??
-      new JobQueueHost(options.handle, options.log, {
-        superviseIntervalSeconds: options.options?.superviseIntervalSeconds,
-      });
+    this.#life = new QueueLifecycle({
+      handle: options.handle,
+      host: options.host,
+      log: options.log,
+      name: 'queued change queue',
+      whileDown: 'queued changes wait',
+      superviseIntervalSeconds: options.options?.superviseIntervalSeconds,
+    });
     this.#store = options.store;
     this.#budget = options.budget;
     this.#upstreamNow = options.upstreamNow;
@@ -177,7 +170,7 @@ export class ChangeQueue {
     timeoutMs: number,
     options: { untilWaiting?: boolean } = {},
   ): Promise<QueuedChangeStatus | undefined> {
-    const deadline = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#stopped.signal]);
+    const deadline = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#life.signal]);
     for (;;) {
       const row = await this.#store.findOwned(owner, changeId);
       const waitsLater =
@@ -208,18 +201,16 @@ export class ChangeQueue {
 
   /** Starts in the background, retrying with back-off until stopped; never rejects. Idempotent. */
   start(): Promise<void> {
-    this.#starting ??= this.#startUntilStopped();
-    return this.#starting;
+    return this.#life.start(() => this.#startOnce());
   }
 
   /** A change being sent finishes its step first (at most `timeoutMs`). */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#state = 'stopped';
-    this.#stopped.abort();
     clearTimeout(this.#recheckTimer);
-    await this.#starting;
+    await this.#life.halt();
     await this.#rechecking;
-    if (this.#ownsHost) await this.#host.stop(timeoutMs);
+    await this.#life.stopHost(timeoutMs);
   }
 
   /** Tests call it after moving the clock. Does nothing before the queue runs. */
@@ -241,23 +232,9 @@ export class ChangeQueue {
     }
   }
 
-  async #startUntilStopped(): Promise<void> {
-    const attempt = await startUntilStopped(
-      () => this.#startOnce(),
-      this.#stopped.signal,
-      ({ attempt: failed, retryInMs, reason }) =>
-        this.#log.error(
-          { attempt: failed, retryInMs, reason },
-          'queued change queue did not start; queued changes wait until it does; trying again',
-        ),
-    );
-    if (attempt !== undefined && attempt > 1 && this.#state === 'ready')
-      this.#log.info({ attempt }, 'queued change queue started after failed tries');
-  }
-
   async #startOnce(): Promise<void> {
-    await this.#host.withStarted(async (boss) => {
-      if (this.#stopped.signal.aborted) return;
+    await this.#life.host.withStarted(async (boss) => {
+      if (this.#life.signal.aborted) return;
       await boss.createQueue(CHANGE_QUEUE, {
         policy: 'stately',
         expireInSeconds: this.#options.stepExpireSeconds ?? 120,
@@ -267,7 +244,7 @@ export class ChangeQueue {
         retryBackoff: true,
         retryDelayMax: 30,
       });
-      if (this.#stopped.signal.aborted) return;
+      if (this.#life.signal.aborted) return;
       this.#workerId = await boss.work<JobData>(
         CHANGE_QUEUE,
         { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
@@ -282,7 +259,7 @@ export class ChangeQueue {
   }
 
   #scheduleRecheck(delayMs: number): void {
-    if (this.#stopped.signal.aborted) return;
+    if (this.#life.signal.aborted) return;
     const intervalMs = this.#options.recheckIntervalMs ?? 1_000;
     this.#recheckTimer = setTimeout(
       () => {
@@ -304,7 +281,7 @@ export class ChangeQueue {
       this.#rechecks += 1;
       if (this.#rechecks % PRUNE_EVERY_RECHECKS === 0) await this.#budget.prune(nowMs);
     } catch (error) {
-      if (!this.#stopped.signal.aborted)
+      if (!this.#life.signal.aborted)
         this.#log.warn(
           { reason: error instanceof Error ? error.message : String(error) },
           'queued changes could not be checked; trying again',
@@ -314,7 +291,7 @@ export class ChangeQueue {
   }
 
   async #wake(changeIds: readonly string[]): Promise<void> {
-    const boss = this.#host.boss;
+    const boss = this.#life.host.boss;
     if (!boss || this.#workerId === undefined || changeIds.length === 0) return;
     for (const changeId of changeIds)
       await boss.send(CHANGE_QUEUE, { changeId } satisfies JobData, { singletonKey: changeId });

@@ -134,3 +134,89 @@ export async function startUntilStopped(
   }
   return undefined;
 }
+
+/** What a queue on the BFF's pg-boss logs. */
+export interface QueueLog {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The start and stop every queue on the BFF's pg-boss shares (decision 005): its host (one of its
+ * own when none is given, then stopped with it), the signal its stop raises, and one start in the
+ * background, retried with back-off until then ({@link startUntilStopped}), each failed try
+ * logged as `<name> did not start; <whileDown> until it does; trying again`.
+ */
+export class QueueLifecycle {
+  readonly host: JobQueueHost;
+  readonly #ownsHost: boolean;
+  readonly #stopped = new AbortController();
+  readonly #log: QueueLog;
+  readonly #name: string;
+  readonly #whileDown: string;
+  #starting: Promise<void> | undefined;
+
+  /**
+   * @param options.name the queue in the log, "verification queue".
+   * @param options.whileDown what waits while it is down, "verdicts wait".
+   * @param options.superviseIntervalSeconds for a host of its own (see {@link JobQueueHost}).
+   */
+  constructor(options: {
+    handle: DatabaseHandle;
+    host?: JobQueueHost | undefined;
+    log: QueueLog;
+    name: string;
+    whileDown: string;
+    superviseIntervalSeconds?: number | undefined;
+  }) {
+    this.#ownsHost = options.host === undefined;
+    this.host =
+      options.host ??
+      new JobQueueHost(options.handle, options.log, {
+        superviseIntervalSeconds: options.superviseIntervalSeconds,
+      });
+    this.#log = options.log;
+    this.#name = options.name;
+    this.#whileDown = options.whileDown;
+  }
+
+  /** Raised by {@link halt}: what runs looks at it between its steps. */
+  get signal(): AbortSignal {
+    return this.#stopped.signal;
+  }
+
+  /**
+   * Starts with `tryOnce` in the background until it works or the queue stops; never rejects.
+   * Idempotent: a later call gets the first start.
+   *
+   * @param options.onFailure also told of each failed try, with the wait before the next.
+   */
+  start(
+    tryOnce: () => Promise<void>,
+    options: { onFailure?: (failure: { retryInMs: number }) => void } = {},
+  ): Promise<void> {
+    this.#starting ??= startUntilStopped(tryOnce, this.#stopped.signal, (failure) => {
+      options.onFailure?.(failure);
+      this.#log.error(
+        { attempt: failure.attempt, retryInMs: failure.retryInMs, reason: failure.reason },
+        `${this.#name} did not start; ${this.#whileDown} until it does; trying again`,
+      );
+    }).then((attempt) => {
+      if (attempt !== undefined && attempt > 1 && !this.#stopped.signal.aborted)
+        this.#log.info({ attempt }, `${this.#name} started after failed tries`);
+    });
+    return this.#starting;
+  }
+
+  /** Raises the stop signal and waits for a start try under way (pg-boss cannot be interrupted). */
+  async halt(): Promise<void> {
+    this.#stopped.abort();
+    await this.#starting;
+  }
+
+  /** A job under way finishes first (at most `timeoutMs`); a shared host is stopped by its owner. */
+  async stopHost(timeoutMs: number): Promise<void> {
+    if (this.#ownsHost) await this.host.stop(timeoutMs);
+  }
+}

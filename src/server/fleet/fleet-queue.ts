@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
+import { QueueLifecycle, type JobQueueHost, type QueueLog } from '../db/job-queue.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FleetRunner } from './fleet-runner.ts';
 
@@ -27,12 +27,6 @@ export interface FleetQueueOptions {
   host?: JobQueueHost | undefined;
 }
 
-export interface FleetQueueLog {
-  info(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
-
 export type FleetQueueState = 'starting' | 'ready' | 'stopped';
 
 interface StepData {
@@ -45,30 +39,31 @@ interface StepData {
  * the background; until then {@link FleetQueue.requireReady} refuses.
  */
 export class FleetQueue {
-  readonly #host: JobQueueHost;
-  readonly #ownsHost: boolean;
+  readonly #life: QueueLifecycle;
   readonly #runner: FleetRunner;
-  readonly #log: FleetQueueLog;
+  readonly #log: QueueLog;
   readonly #options: FleetQueueOptions;
   readonly #stepExpireSeconds: number;
-  readonly #stopped = new AbortController();
   #state: FleetQueueState = 'starting';
   #failedStarts = 0;
   #nextTryAtMs: number | undefined;
-  #starting: Promise<void> | undefined;
   #workerId: string | undefined;
 
   /** Nothing is loaded, read or written until {@link FleetQueue.start}. */
   constructor(
     handle: DatabaseHandle,
     runner: FleetRunner,
-    log: FleetQueueLog,
+    log: QueueLog,
     options: FleetQueueOptions = {},
   ) {
-    this.#ownsHost = options.host === undefined;
-    this.#host =
-      options.host ??
-      new JobQueueHost(handle, log, { superviseIntervalSeconds: options.superviseIntervalSeconds });
+    this.#life = new QueueLifecycle({
+      handle,
+      host: options.host,
+      log,
+      name: 'fleet job queue',
+      whileDown: 'fleet jobs are refused',
+      superviseIntervalSeconds: options.superviseIntervalSeconds,
+    });
     this.#runner = runner;
     this.#log = log;
     this.#options = options;
@@ -81,8 +76,12 @@ export class FleetQueue {
 
   /** Starts in the background, retrying with back-off until stopped; never rejects. Idempotent. */
   start(): Promise<void> {
-    this.#starting ??= this.#startUntilStopped();
-    return this.#starting;
+    return this.#life.start(() => this.#startOnce(), {
+      onFailure: ({ retryInMs }) => {
+        this.#failedStarts += 1;
+        this.#nextTryAtMs = Date.now() + retryInMs;
+      },
+    });
   }
 
   /** @throws ProblemError 503 `fleet_jobs_starting` with `Retry-After` (s) while not started. */
@@ -108,30 +107,13 @@ export class FleetQueue {
     );
   }
 
-  async #startUntilStopped(): Promise<void> {
-    const attempt = await startUntilStopped(
-      () => this.#startOnce(),
-      this.#stopped.signal,
-      ({ attempt: failed, retryInMs, reason }) => {
-        this.#failedStarts += 1;
-        this.#nextTryAtMs = Date.now() + retryInMs;
-        this.#log.error(
-          { attempt: failed, retryInMs, reason },
-          'fleet job queue did not start; fleet jobs are refused until it does; trying again',
-        );
-      },
-    );
-    if (attempt !== undefined && this.#failedStarts > 0 && this.#state === 'ready')
-      this.#log.info({ attempt }, 'fleet job queue started after failed tries');
-  }
-
   async #startOnce(): Promise<void> {
     // pg-boss may be started again after a failed start.
-    await this.#host.withStarted(async () => undefined);
-    await this.#options.beforeWorker?.(this.#stopped.signal);
-    if (this.#stopped.signal.aborted) return;
-    await this.#host.withStarted(async (boss) => {
-      if (this.#stopped.signal.aborted) return;
+    await this.#life.host.withStarted(async () => undefined);
+    await this.#options.beforeWorker?.(this.#life.signal);
+    if (this.#life.signal.aborted) return;
+    await this.#life.host.withStarted(async (boss) => {
+      if (this.#life.signal.aborted) return;
       await boss.createQueue(FLEET_STEP_QUEUE, {
         policy: 'stately',
         expireInSeconds: this.#stepExpireSeconds,
@@ -140,7 +122,7 @@ export class FleetQueue {
         retryBackoff: true,
         retryDelayMax: 30,
       });
-      if (this.#stopped.signal.aborted) return;
+      if (this.#life.signal.aborted) return;
       this.#workerId = await boss.work<StepData>(
         FLEET_STEP_QUEUE,
         { pollingIntervalSeconds: this.#options.pollingIntervalSeconds ?? 1, batchSize: 1 },
@@ -154,7 +136,7 @@ export class FleetQueue {
 
   /** Also while a graceful stop lets a step queue its next one. @throws as {@link requireReady}. */
   #started(): PgBoss {
-    const boss = this.#host.boss;
+    const boss = this.#life.host.boss;
     if (boss && this.#workerId !== undefined) return boss;
     this.requireReady();
     throw new Error('the fleet job queue is ready without a worker');
@@ -180,9 +162,8 @@ export class FleetQueue {
   /** A try under way finishes (pg-boss cannot be interrupted); a shared host is stopped by its owner. */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.#state = 'stopped';
-    this.#stopped.abort();
-    await this.#starting;
-    if (this.#ownsHost) await this.#host.stop(timeoutMs);
+    await this.#life.halt();
+    await this.#life.stopHost(timeoutMs);
   }
 
   async #run(jobId: string): Promise<void> {
@@ -193,7 +174,7 @@ export class FleetQueue {
       let next = await this.#runner.step(jobId);
       while (
         next &&
-        !this.#stopped.signal.aborted &&
+        !this.#life.signal.aborted &&
         next.atMs - Date.now() <= HOLD_MS &&
         next.atMs < heldUntilMs
       ) {

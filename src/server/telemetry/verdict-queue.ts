@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '#infra/database.ts';
-import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
+import { QueueLifecycle, type JobQueueHost, type QueueLog } from '../db/job-queue.ts';
 import type { CommandVerification, VerifyOutcome } from './command-verification.ts';
 import type { VerdictKey } from './verdict-store.ts';
 
@@ -21,12 +21,6 @@ export interface VerdictQueueOptions {
   jobsAtOnce?: number | undefined;
 }
 
-export interface VerdictQueueLog {
-  info(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
-
 interface JobData {
   /** Each with the lease its claim set: a job older than a later claim of the same row skips it. */
   claims: (VerdictKey & { leaseUntilMs: number })[];
@@ -46,15 +40,12 @@ export interface VerdictCounts {
  * lease any instance claims them again, and the stale job, should it run, skips them.
  */
 export class VerdictQueue {
-  readonly #host: JobQueueHost;
-  readonly #ownsHost: boolean;
+  readonly #life: QueueLifecycle;
   readonly #verification: CommandVerification;
   readonly #upstreamNow: () => number;
-  readonly #log: VerdictQueueLog;
+  readonly #log: QueueLog;
   readonly #options: VerdictQueueOptions;
-  readonly #stopped = new AbortController();
   #workerId: string | undefined;
-  #starting: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #checking: Promise<void> | undefined;
   readonly counts: VerdictCounts = { jobs: 0, outcomes: {} };
@@ -64,11 +55,16 @@ export class VerdictQueue {
     host?: JobQueueHost | undefined;
     verification: CommandVerification;
     upstreamNow: () => number;
-    log: VerdictQueueLog;
+    log: QueueLog;
     options?: VerdictQueueOptions | undefined;
   }) {
-    this.#ownsHost = options.host === undefined;
-    this.#host = options.host ?? new JobQueueHost(options.handle, options.log);
+    this.#life = new QueueLifecycle({
+      handle: options.handle,
+      host: options.host,
+      log: options.log,
+      name: 'verification queue',
+      whileDown: 'verdicts wait',
+    });
     this.#verification = options.verification;
     this.#upstreamNow = options.upstreamNow;
     this.#log = options.log;
@@ -77,24 +73,14 @@ export class VerdictQueue {
 
   /** Starts in the background, retrying with back-off until stopped; never rejects. Idempotent. */
   start(): Promise<void> {
-    this.#starting ??= startUntilStopped(
-      () => this.#startOnce(),
-      this.#stopped.signal,
-      ({ attempt, retryInMs, reason }) =>
-        this.#log.error(
-          { attempt, retryInMs, reason },
-          'verification queue did not start; verdicts wait until it does; trying again',
-        ),
-    ).then(() => undefined);
-    return this.#starting;
+    return this.#life.start(() => this.#startOnce());
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {
-    this.#stopped.abort();
     clearTimeout(this.#timer);
-    await this.#starting;
+    await this.#life.halt();
     await this.#checking;
-    if (this.#ownsHost) await this.#host.stop(timeoutMs);
+    await this.#life.stopHost(timeoutMs);
   }
 
   /**
@@ -102,8 +88,8 @@ export class VerdictQueue {
    * clock. @returns the commands claimed.
    */
   async recheck(): Promise<number> {
-    const boss = this.#host.boss;
-    if (!boss || this.#workerId === undefined || this.#stopped.signal.aborted) return 0;
+    const boss = this.#life.host.boss;
+    if (!boss || this.#workerId === undefined || this.#life.signal.aborted) return 0;
     let claimedCount = 0;
     for (;;) {
       const nowMs = this.#upstreamNow();
@@ -126,14 +112,14 @@ export class VerdictQueue {
   }
 
   async #startOnce(): Promise<void> {
-    await this.#host.withStarted(async (boss) => {
-      if (this.#stopped.signal.aborted) return;
+    await this.#life.host.withStarted(async (boss) => {
+      if (this.#life.signal.aborted) return;
       await boss.createQueue(VERDICT_QUEUE, {
         expireInSeconds: 15 * 60,
         // A job's claims are leased: a job that failed is claimed again by the check.
         retryLimit: 0,
       });
-      if (this.#stopped.signal.aborted) return;
+      if (this.#life.signal.aborted) return;
       this.#workerId = await boss.work<JobData>(
         VERDICT_QUEUE,
         {
@@ -178,7 +164,7 @@ export class VerdictQueue {
   }
 
   #schedule(delayMs: number): void {
-    if (this.#stopped.signal.aborted) return;
+    if (this.#life.signal.aborted) return;
     const intervalMs = this.#options.recheckIntervalMs ?? 1_000;
     this.#timer = setTimeout(
       () => {
@@ -194,7 +180,7 @@ export class VerdictQueue {
     try {
       await this.recheck();
     } catch (error) {
-      if (!this.#stopped.signal.aborted)
+      if (!this.#life.signal.aborted)
         this.#log.warn(
           { reason: error instanceof Error ? error.message : String(error) },
           'verifications due could not be checked; trying again',

@@ -1,7 +1,7 @@
 import { RegionSchema } from '#domain/token.ts';
 import { DELIVERY_LOG_KEPT_MS } from '#domain/webhooks.ts';
 import type { DatabaseHandle } from '#infra/database.ts';
-import { JobQueueHost, startUntilStopped } from '../db/job-queue.ts';
+import { QueueLifecycle, type JobQueueHost, type QueueLog } from '../db/job-queue.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { SecretBox } from '../session/secret-box.ts';
 import type { WebhookSender } from './webhook-sender.ts';
@@ -64,12 +64,6 @@ export interface WebhookQueueOptions {
   recheckIntervalMs?: number | undefined;
 }
 
-export interface WebhookQueueLog {
-  info(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
-
 interface JobData {
   claims: { id: string; leaseUntilMs: number }[];
 }
@@ -84,19 +78,16 @@ interface JobData {
  * (`failing`); either tells the account's administrators in their inbox.
  */
 export class WebhookQueue {
-  readonly #host: JobQueueHost;
-  readonly #ownsHost: boolean;
+  readonly #life: QueueLifecycle;
   readonly #store: WebhookStore;
   readonly #sender: WebhookSender;
   readonly #box: SecretBox;
   readonly #notifications: Notifications;
   readonly #now: () => number;
   readonly #wallNow: () => number;
-  readonly #log: WebhookQueueLog;
+  readonly #log: QueueLog;
   readonly #options: WebhookQueueOptions;
-  readonly #stopped = new AbortController();
   #workerId: string | undefined;
-  #starting: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** When the planned look runs, on the wall clock (its timer's). */
   #timerAtMs: number | undefined;
@@ -117,11 +108,16 @@ export class WebhookQueue {
     notifications: Notifications;
     now: () => number;
     wallNow: () => number;
-    log: WebhookQueueLog;
+    log: QueueLog;
     options?: WebhookQueueOptions | undefined;
   }) {
-    this.#ownsHost = options.host === undefined;
-    this.#host = options.host ?? new JobQueueHost(options.handle, options.log);
+    this.#life = new QueueLifecycle({
+      handle: options.handle,
+      host: options.host,
+      log: options.log,
+      name: 'webhook queue',
+      whileDown: 'deliveries wait',
+    });
     this.#store = options.store;
     this.#sender = options.sender;
     this.#box = options.box;
@@ -134,32 +130,22 @@ export class WebhookQueue {
 
   /** Starts in the background, retrying with back-off until stopped; never rejects. Idempotent. */
   start(): Promise<void> {
-    this.#starting ??= startUntilStopped(
-      () => this.#startOnce(),
-      this.#stopped.signal,
-      ({ attempt, retryInMs, reason }) =>
-        this.#log.error(
-          { attempt, retryInMs, reason },
-          'webhook queue did not start; deliveries wait until it does; trying again',
-        ),
-    ).then(() => undefined);
-    return this.#starting;
+    return this.#life.start(() => this.#startOnce());
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {
-    this.#stopped.abort();
     clearTimeout(this.#timer);
     clearInterval(this.#pruneTimer);
-    await this.#starting;
+    await this.#life.halt();
     await this.#checking;
-    if (this.#ownsHost) await this.#host.stop(timeoutMs);
+    await this.#life.stopHost(timeoutMs);
     await Promise.allSettled([...this.#running]);
     await this.#sender.close();
   }
 
   /** A delivery was written: look for due ones soon rather than at the next tick. */
   nudge(): void {
-    if (this.#workerId === undefined || this.#stopped.signal.aborted) return;
+    if (this.#workerId === undefined || this.#life.signal.aborted) return;
     // Looks only on `recheck()`: a test moves the clock and says when.
     if (this.#options.recheckIntervalMs === 0) return;
     // Never later than a look already planned: a stream of events must not keep putting it off.
@@ -172,8 +158,8 @@ export class WebhookQueue {
    * @returns the deliveries claimed.
    */
   async recheck(): Promise<number> {
-    const boss = this.#host.boss;
-    if (!boss || this.#workerId === undefined || this.#stopped.signal.aborted) return 0;
+    const boss = this.#life.host.boss;
+    if (!boss || this.#workerId === undefined || this.#life.signal.aborted) return 0;
     let claimedCount = 0;
     for (;;) {
       const nowMs = this.#now();
@@ -199,11 +185,11 @@ export class WebhookQueue {
   }
 
   async #startOnce(): Promise<void> {
-    await this.#host.withStarted(async (boss) => {
-      if (this.#stopped.signal.aborted) return;
+    await this.#life.host.withStarted(async (boss) => {
+      if (this.#life.signal.aborted) return;
       // A job's claims are leased: a failed job's deliveries are claimed again after the lease.
       await boss.createQueue(WEBHOOK_QUEUE, { expireInSeconds: 10 * 60, retryLimit: 0 });
-      if (this.#stopped.signal.aborted) return;
+      if (this.#life.signal.aborted) return;
       this.#workerId = await boss.work<JobData>(
         WEBHOOK_QUEUE,
         {
@@ -339,7 +325,7 @@ export class WebhookQueue {
 
   /** Looks for due deliveries in `delayMs`, instead of when it was going to. */
   #schedule(delayMs: number): void {
-    if (this.#stopped.signal.aborted) return;
+    if (this.#life.signal.aborted) return;
     clearTimeout(this.#timer);
     this.#timerAtMs = Date.now() + delayMs;
     this.#timer = setTimeout(() => {
@@ -353,7 +339,7 @@ export class WebhookQueue {
     try {
       await this.recheck();
     } catch (error) {
-      if (!this.#stopped.signal.aborted)
+      if (!this.#life.signal.aborted)
         this.#log.warn(
           { reason: error instanceof Error ? error.message : String(error) },
           'webhook deliveries due could not be checked; trying again',
