@@ -13,7 +13,7 @@ export type IdpPerson = 'admin' | 'dispatcher' | 'viewer' | 'nobody';
 export interface IdpPages {
   /** Signs `person` in on the IdP's sign-in page, granting powerdeck access where it asks. */
   signIn(page: Page, person: IdpPerson): Promise<void>;
-  /** Confirms the sign-out on the IdP's end-session page. */
+  /** Confirms the sign-out on the IdP's end-session page; Glewlwyd's is then waited out. */
   confirmSignOut(page: Page): Promise<void>;
   /** The login field of the IdP's sign-in page, visible when it asks for an account. */
   loginField(page: Page): Locator;
@@ -68,6 +68,10 @@ const GLEWLWYD: IdpPages = {
   },
   async confirmSignOut(page) {
     await page.getByRole('button', { name: 'Logout' }).click();
+    // Its end-session page first loads the return address in a frame of its own, then sends the
+    // window there: a clean-clone CI run, under the load of three browser shards and the bench,
+    // was still on it after 10 s with powerdeck's sign-in page drawn in that frame.
+    await page.waitForURL((url) => !url.pathname.endsWith('/login.html'), { timeout: 30_000 });
   },
   loginField: (page) => page.getByPlaceholder('Your username'),
   takesScreenshots: false,
